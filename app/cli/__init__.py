@@ -1,0 +1,66 @@
+"""``upabhasha [--workspace/-w PATH] COMMAND``.
+
+Each ``commands_*`` module contributes sub-commands through ``register(subparsers)``; a
+command is a function ``run(args, ctx) -> int``. A :class:`engine.errors.UserError` becomes
+one line on stderr and exit code 2; any other exception is logged with its traceback to
+the log file and reported as one line with exit code 1. stdout carries only the command's
+output (``--json`` prints one JSON document).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from app.cli.context import CliContext
+from app.logging_setup import setup_logging
+from engine.errors import UserError
+
+log = logging.getLogger(__name__)
+
+COMMAND_MODULES = [
+    "app.cli.commands_data",
+    "app.cli.commands_models",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="upabhasha",
+        description="Measure how much worse LLMs answer questions in Bengali dialects.")
+    parser.add_argument("-w", "--workspace", default="upabhasha.sqlite",
+                        help="workspace file (default: upabhasha.sqlite in this folder)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    log_file = setup_logging(verbose=args.verbose)
+    ctx = CliContext(args.workspace)
+    try:
+        return int(args.func(args, ctx) or 0)
+    except UserError as exc:
+        print(f"upabhasha: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("upabhasha: interrupted; finished work is saved, run the command again to resume",
+              file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, logged in full
+        log.exception("internal error in %s", args.command)
+        print(f"upabhasha: internal error: {type(exc).__name__}: {exc} "
+              f"(details in {log_file})", file=sys.stderr)
+        return 1
+    finally:
+        ctx.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The one backend interface every stage (translation, answering, judging) talks to.
+
+A request is *data*: the prompt is either plain completion text (``prompt``) or chat
+``messages``. Both are untrusted text: backends must never let a dataset string such as
+``<end_of_turn>`` become a control token (local backends tokenize user content with
+special-token parsing off and assemble chat prompts from pieces).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Protocol
+
+ProgressFn = Callable[[int, int, str], None]   # progress(done, total, note)
+CancelFn = Callable[[], bool]                  # returns True when the caller wants to stop
+
+
+@dataclass(frozen=True)
+class Sampler:
+    temperature: float = 0.0          # 0 means greedy
+    top_p: float = 1.0
+    top_k: int = 0                    # 0 = off
+    repeat_penalty: float = 1.0
+    seed: int = 0
+    max_tokens: int = 256
+    stop: tuple[str, ...] = ()
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature <= 0.0
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str       # "system" | "user" | "assistant"
+    content: str
+
+
+@dataclass(frozen=True)
+class Request:
+    key: str                                   # stable item key within its job
+    prompt: str | None = None                  # plain completion (base models)
+    messages: tuple[Message, ...] | None = None  # chat (models with a template)
+    sampler: Sampler = field(default_factory=Sampler)
+    json_schema: dict | None = None            # constrain output to this JSON schema
+
+    def __post_init__(self):
+        if (self.prompt is None) == (self.messages is None):
+            raise ValueError("a Request needs exactly one of prompt or messages")
+
+    def cache_key(self, model_id: str) -> str:
+        """Hash of the full request (model, prompt, sampler, schema): the response-cache key."""
+        body = {
+            "model": model_id,
+            "prompt": self.prompt,
+            "messages": [dataclasses.asdict(m) for m in self.messages] if self.messages else None,
+            "sampler": self.sampler.as_dict(),
+            "schema": self.json_schema,
+        }
+        blob = json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")
+        return hashlib.sha256(blob).hexdigest()
+
+
+@dataclass
+class Result:
+    key: str
+    text: str | None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    finish_reason: str = ""          # "stop" | "length" | "error" | "cancelled"
+    elapsed_ms: float = 0.0
+    error: str | None = None         # set when the item failed; never scored as 0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    model_id: str                    # sha256 for GGUF files, "endpoint:<url>#<model>" otherwise
+    name: str
+    has_chat_template: bool
+    context_length: int | None = None
+    architecture: str | None = None
+
+
+class Backend(Protocol):
+    """Generates results for requests, in any order, each exactly once."""
+
+    def info(self) -> ModelInfo: ...
+
+    def generate(self, requests: Iterable[Request], *, progress: ProgressFn | None = None,
+                 cancelled: CancelFn | None = None) -> Iterator[Result]: ...
+
+    def close(self) -> None: ...
