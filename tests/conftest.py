@@ -1,0 +1,44 @@
+"""Shared fixtures. Tests never touch the user's real data, log or config folders."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+# The embedded model is assembled once into a stable temp folder and reused across runs
+# (verified by sha256 marker); logs and settings go to a per-run folder.
+_TEST_HOME = Path(tempfile.gettempdir()) / "upabhasha-test-data"
+os.environ.setdefault("UPABHASHA_DATA_DIR", str(_TEST_HOME))
+os.environ.setdefault("UPABHASHA_LOG_DIR", tempfile.mkdtemp(prefix="upabhasha-logs-"))
+os.environ.setdefault("UPABHASHA_CONFIG_DIR", tempfile.mkdtemp(prefix="upabhasha-config-"))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    from engine.workspace import Workspace
+
+    ws = Workspace(tmp_path / "ws.sqlite")
+    yield ws
+    ws.close()
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"real data folder {SHARED_DATA} is absent")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def embedded_gguf() -> Path:
+    """The real embedded GGUF (assembled once)."""
+    from engine.embedded_model import embedded_model_path
+
+    return embedded_model_path()
