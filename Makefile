@@ -1,0 +1,36 @@
+# Upabhasha — the two set-up commands are `make demo` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+# The CPU build of torch this machine provides; installed before sentence-transformers
+# so no multi-GB CUDA wheel is pulled. GPU users: see README ("GPU").
+TORCH_SPEC ?= torch==2.13.0
+STAMP := $(VENV)/.installed
+
+.PHONY: venv demo test gui clean bench
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet "$(TORCH_SPEC)"
+	$(PIP) install --quiet -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m app.demo
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
+
+gui: $(STAMP)
+	$(VENV)/bin/upabhasha-gui
+
+bench: $(STAMP)
+	for b in bench/*.py; do $(PY) $$b --quick || exit 1; done
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info demo-output
