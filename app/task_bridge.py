@@ -1,0 +1,356 @@
+"""The one bridge for background work (DESIGN.md, house style 3-5; Anki taskman, Picard run_task).
+
+Panels never create threads. They call ``bridge.run(engine_function, *args, on_done=...)``;
+the function runs in a worker, and its result *or its exception* comes back to the GUI
+thread through a queued Qt signal. The bridge
+
+- passes ``progress(done, total, note)`` and ``cancelled()`` to the function when its
+  signature takes them, throttles progress to ~10 Hz and always delivers the last value;
+- runs work in *lanes*: ``"pool"`` (parallel) or a named single-worker lane such as
+  :data:`WRITER` (the one SQLite writer) or ``model_lane(id)`` (one per loaded model);
+- logs every failure and shows it (unless the caller handles it with ``on_error``);
+- shows a progress dialog only when a ``dialog=True`` task outlives ~600 ms;
+- cancels cooperatively (a threading.Event); ``replace="key"`` cancels the previous task
+  with that key and drops its result, so the newest request wins;
+- records each task's log lines (records logged from its worker thread) for the job monitor.
+
+Tests pass ``executor_factory=lambda lane: SyncExecutor()`` to run tasks synchronously.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import itertools
+import logging
+import threading
+import time
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
+
+from app.i18n import _
+from engine.errors import UserError
+
+log = logging.getLogger(__name__)
+
+POOL = "pool"
+WRITER = "sqlite-writer"
+POOL_WORKERS = 4
+PROGRESS_INTERVAL_S = 0.1     # ~10 Hz
+DIALOG_DELAY_MS = 600
+LOG_LINES_KEPT = 2000
+
+
+def model_lane(model_id: int | str) -> str:
+    """The single-worker lane owning one loaded model."""
+    return f"model:{model_id}"
+
+
+class SyncExecutor(Executor):
+    """Runs each task at once in the calling thread: deterministic tests (house style 16)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # the future carries it, as a real executor would
+            future.set_exception(exc)
+        return future
+
+
+def default_executor(lane: str) -> Executor:
+    if lane == POOL:
+        return ThreadPoolExecutor(POOL_WORKERS, thread_name_prefix="upabhasha-pool")
+    return ThreadPoolExecutor(1, thread_name_prefix=f"upabhasha-{lane}")
+
+
+@dataclass(eq=False)
+class Task:
+    """A handle on one background call; read its fields on the GUI thread."""
+
+    id: int
+    label: str
+    lane: str
+    replace_key: str | None = None
+    started_at: float = field(default_factory=time.monotonic)
+    finished_at: float | None = None
+    state: str = "running"            # running | done | failed | cancelled
+    done: int = 0
+    total: int = 0
+    note: str = ""
+    tokens: int | None = None         # cumulative generated tokens, when the job reports them
+    error: BaseException | None = None
+    superseded: bool = False
+    log_lines: collections.deque = field(
+        default_factory=lambda: collections.deque(maxlen=LOG_LINES_KEPT))
+    _cancel: threading.Event = field(default_factory=threading.Event)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    @property
+    def running(self) -> bool:
+        return self.state == "running"
+
+    @property
+    def elapsed_s(self) -> float:
+        return (self.finished_at or time.monotonic()) - self.started_at
+
+
+class _Progress:
+    """The ``progress`` callable handed to worker code: throttled, last value never lost."""
+
+    def __init__(self, task: Task, emit: Callable[[Task, int, int, str, Any], None],
+                 interval_s: float):
+        self.task, self.emit, self.interval_s = task, emit, interval_s
+        self.last_emit = 0.0
+        self.pending: tuple | None = None
+        self.lock = threading.Lock()
+
+    def __call__(self, done: int, total: int, note: str = "", **metrics) -> None:
+        now = time.monotonic()
+        snapshot = (done, total, note, metrics.get("tokens"))
+        with self.lock:
+            if done < total and now - self.last_emit < self.interval_s:
+                self.pending = snapshot
+                return
+            self.pending = None
+            self.last_emit = now
+        self.emit(self.task, *snapshot)
+
+    def flush(self) -> None:
+        with self.lock:
+            snapshot, self.pending = self.pending, None
+        if snapshot is not None:
+            self.emit(self.task, *snapshot)
+
+
+_current = threading.local()
+
+
+class _TaskLogCapture(logging.Handler):
+    """Copies records logged on a task's worker thread into that task's log."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s",
+                                            "%H:%M:%S"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        task = getattr(_current, "task", None)
+        if task is not None:
+            try:
+                task.log_lines.append(self.format(record))
+            except Exception:  # logging must never break the worker
+                self.handleError(record)
+
+
+def _accepts(fn: Callable, name: str) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def _check_worker_inputs(fn: Callable, args: tuple, kwargs: dict) -> None:
+    """Worker code never touches a widget: refuse Qt objects as the function or its inputs."""
+    if isinstance(getattr(fn, "__self__", None), QObject):
+        raise TypeError(f"{fn!r} is a method of a Qt object; pass a module-level function")
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, QObject):
+            raise TypeError(f"background task {fn!r} received a Qt object ({value!r})")
+
+
+class TaskBridge(QObject):
+    """Owns the executors; lives on the GUI thread."""
+
+    sig_task_started = Signal(object)       # Task
+    sig_task_progress = Signal(object)      # Task (done/total/note/tokens updated)
+    sig_task_finished = Signal(object)      # Task (state done/failed/cancelled)
+    sig_task_failed = Signal(object, str)   # Task, one-line message
+
+    # worker -> GUI thread (queued across threads, direct with SyncExecutor)
+    _sig_progress = Signal(object, object, object, str, object)
+    _sig_finished = Signal(object, object, object)
+
+    def __init__(self, parent: QObject | None = None, *,
+                 executor_factory: Callable[[str], Executor] = default_executor,
+                 dialog_parent: QWidget | None = None,
+                 show_error: Callable[[str, str], None] | None = None,
+                 dialog_delay_ms: int = DIALOG_DELAY_MS,
+                 progress_interval_s: float = PROGRESS_INTERVAL_S):
+        super().__init__(parent)
+        self._executor_factory = executor_factory
+        self._executors: dict[str, Executor] = {}
+        self._dialog_parent = dialog_parent
+        self._show_error = show_error or self._message_box
+        self._dialog_delay_ms = dialog_delay_ms
+        self._progress_interval_s = progress_interval_s
+        self._ids = itertools.count(1)
+        self._tasks: dict[int, Task] = {}
+        self._callbacks: dict[int, tuple] = {}
+        self._dialogs: dict[int, QProgressDialog] = {}
+        self._log_capture = _TaskLogCapture()
+        logging.getLogger().addHandler(self._log_capture)
+        self._sig_progress.connect(self._on_progress)
+        self._sig_finished.connect(self._on_finished)
+
+    # -- public API ------------------------------------------------------------------------
+    def run(self, fn: Callable, *args, on_done: Callable[[Any], None] | None = None,
+            on_error: Callable[[BaseException], None] | None = None,
+            on_progress: Callable[[int, int, str], None] | None = None,
+            label: str = "", lane: str = POOL, dialog: bool = False,
+            replace: str | None = None, **kwargs) -> Task:
+        """Run ``fn(*args, **kwargs)`` in ``lane``; callbacks run on the GUI thread."""
+        _check_worker_inputs(fn, args, kwargs)
+        if replace is not None:
+            for old in self._tasks.values():
+                if old.replace_key == replace and old.running:
+                    old.superseded = True
+                    old.cancel()
+        task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace)
+        progress = _Progress(task, self._sig_progress.emit, self._progress_interval_s)
+        if _accepts(fn, "progress"):
+            kwargs.setdefault("progress", progress)
+        if _accepts(fn, "cancelled"):
+            kwargs.setdefault("cancelled", task.is_cancelled)
+        self._tasks[task.id] = task
+        self._callbacks[task.id] = (on_done, on_error, on_progress)
+        self.sig_task_started.emit(task)
+        if dialog:
+            QTimer.singleShot(self._dialog_delay_ms, lambda: self._open_dialog(task))
+        executor = self._executor(lane)
+        executor.submit(self._execute, task, fn, args, kwargs, progress)
+        return task
+
+    def tasks(self) -> list[Task]:
+        return list(self._tasks.values())
+
+    def running_tasks(self) -> list[Task]:
+        return [t for t in self._tasks.values() if t.running]
+
+    def forget(self, task: Task) -> None:
+        """Drop a finished task from :meth:`tasks` (the job monitor's 'clear')."""
+        if not task.running:
+            self._tasks.pop(task.id, None)
+
+    def cancel_all(self) -> None:
+        for task in self.running_tasks():
+            task.cancel()
+
+    def shutdown(self) -> None:
+        """Cancel everything and stop the workers; called when the window closes."""
+        self.cancel_all()
+        for executor in self._executors.values():
+            executor.shutdown(wait=False, cancel_futures=True)
+        self._executors.clear()
+        logging.getLogger().removeHandler(self._log_capture)
+
+    # -- worker side -----------------------------------------------------------------------
+    def _executor(self, lane: str) -> Executor:
+        if lane not in self._executors:
+            self._executors[lane] = self._executor_factory(lane)
+        return self._executors[lane]
+
+    def _execute(self, task: Task, fn: Callable, args: tuple, kwargs: dict,
+                 progress: _Progress) -> None:
+        _current.task = task
+        try:
+            result = fn(*args, **kwargs)
+        except BaseException as exc:  # returned to the GUI thread, never swallowed
+            progress.flush()
+            self._sig_finished.emit(task, None, exc)
+        else:
+            progress.flush()
+            self._sig_finished.emit(task, result, None)
+        finally:
+            _current.task = None
+
+    # -- GUI thread side -------------------------------------------------------------------
+    def _on_progress(self, task: Task, done, total, note: str, tokens) -> None:
+        if not task.running:
+            return
+        task.done, task.total, task.note = int(done), int(total), note
+        if tokens is not None:
+            task.tokens = int(tokens)
+        self.sig_task_progress.emit(task)
+        dialog = self._dialogs.get(task.id)
+        if dialog is not None:
+            dialog.setMaximum(max(task.total, 1))
+            dialog.setValue(min(task.done, max(task.total, 1)))
+            if note:
+                dialog.setLabelText(f"{task.label}\n{note}")
+        on_progress = self._callbacks.get(task.id, (None, None, None))[2]
+        if on_progress is not None and not task.superseded:
+            on_progress(task.done, task.total, note)
+
+    def _on_finished(self, task: Task, result, exc: BaseException | None) -> None:
+        task.finished_at = time.monotonic()
+        on_done, on_error, _on_progress = self._callbacks.pop(task.id, (None, None, None))
+        self._close_dialog(task)
+        if exc is not None and not task.is_cancelled():
+            task.state, task.error = "failed", exc
+            message = self._describe(exc)
+            log.error("task %r failed: %s", task.label, message,
+                      exc_info=(type(exc), exc, exc.__traceback__))
+            task.log_lines.append(f"ERROR {message}")
+            self.sig_task_failed.emit(task, message)
+            self.sig_task_finished.emit(task)
+            if on_error is not None:
+                self._call_safely(on_error, exc)
+            else:
+                self._show_error(_("{label} failed").format(label=task.label), message)
+            return
+        if exc is not None:
+            log.info("task %r stopped after cancel: %s", task.label, exc)
+        task.state = "cancelled" if task.is_cancelled() else "done"
+        self.sig_task_finished.emit(task)
+        if on_done is not None and not task.superseded and exc is None:
+            self._call_safely(on_done, result)
+
+    def _call_safely(self, callback: Callable, value) -> None:
+        try:
+            callback(value)
+        except Exception as exc:  # a broken callback is a bug: log and show it, keep running
+            log.exception("callback %r failed", callback)
+            self._show_error(_("Internal error"), self._describe(exc))
+
+    @staticmethod
+    def _describe(exc: BaseException) -> str:
+        if isinstance(exc, UserError):
+            return str(exc)
+        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return text + "\n" + _("Details are in the log file.")
+
+    def _message_box(self, title: str, message: str) -> None:
+        QMessageBox.warning(self._dialog_parent, title, message)
+
+    def _open_dialog(self, task: Task) -> None:
+        if not task.running or task.id in self._dialogs:
+            return
+        dialog = QProgressDialog(task.label, _("Cancel"), 0, max(task.total, 1),
+                                 self._dialog_parent)
+        dialog.setWindowTitle(task.label)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(0)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.setValue(min(task.done, max(task.total, 1)))
+        dialog.canceled.connect(task.cancel)
+        self._dialogs[task.id] = dialog
+        dialog.show()
+
+    def _close_dialog(self, task: Task) -> None:
+        dialog = self._dialogs.pop(task.id, None)
+        if dialog is not None:
+            dialog.canceled.disconnect(task.cancel)
+            dialog.close()
+            dialog.deleteLater()
