@@ -1,0 +1,67 @@
+"""Settings of a local model: how it is loaded and how its batches are scheduled.
+
+The *schedule* decides which sequences share a ``llama_decode`` call, and batching changes
+the order of floating-point sums, so it changes greedy outputs (DESIGN.md pitfall). It is
+therefore part of every run card: same items, order, schedule and seeds give the same bytes.
+Loading options (GPU offload, flash attention) are recorded too but are free to change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Schedule:
+    n_seq: int = 16                 # sequences decoded together
+    n_batch: int = 512              # tokens per llama_decode call
+    n_ctx: int = 0                  # KV cells shared by all sequences; 0 = n_seq * 1024 + 2048
+    n_threads: int = 0              # 0 = all cores
+    share_prefix: bool = True       # decode a prompt prefix common to all items once
+    min_shared_prefix: int = 16     # shorter common prefixes are not worth a copy
+
+    def resolved(self) -> "Schedule":
+        """The concrete values (0 = auto resolved), as recorded in run cards."""
+        n_ctx = self.n_ctx or self.n_seq * 1024 + 2048
+        threads = self.n_threads or max(1, os.cpu_count() or 1)
+        return dataclasses.replace(self, n_ctx=n_ctx, n_threads=threads)
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_options(cls, options: dict) -> "Schedule":
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in options.items() if k in names})
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    n_gpu_layers: int = 0           # -1 = all layers on the GPU
+    main_gpu: int = 0
+    flash_attn: str = "auto"        # "auto" | "on" | "off"
+    use_mmap: bool = True
+    extra_buffers: bool = False     # CPU weight repacking (AMX/AVX512 kernels); see native_model
+    chat_template: str | None = None  # overrides the file's template (Jinja, sandboxed)
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_options(cls, options: dict) -> "LoadOptions":
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in options.items() if k in names})
+
+
+def split_options(options: dict) -> tuple[Schedule, LoadOptions]:
+    """Split one flat option dict (a model's ``load_params`` plus call options)."""
+    known = {f.name for f in dataclasses.fields(Schedule)} | {
+        f.name for f in dataclasses.fields(LoadOptions)}
+    unknown = set(options) - known
+    if unknown:
+        from engine.errors import UserError
+
+        raise UserError(f"unknown local model option(s): {', '.join(sorted(unknown))}")
+    return Schedule.from_options(options).resolved(), LoadOptions.from_options(options)
