@@ -116,3 +116,21 @@ class NativeModel:
         if self.model:
             L.llama_model_free(self.model)
             self.model = None
+
+
+def guard_high_level_api() -> None:
+    """Make llama-cpp-python's own ``Llama`` (benchmark baseline, bundled server) load
+    without repacked extra buffers too, for the AMX crash noted in ``NativeModel``."""
+    import llama_cpp.llama_cpp as C
+
+    if getattr(C.llama_model_default_params, "_upabhasha_guard", False):
+        return
+    original = C.llama_model_default_params
+
+    def default_params():
+        params = original()
+        params.use_extra_bufts = False
+        return params
+
+    default_params._upabhasha_guard = True
+    C.llama_model_default_params = default_params
