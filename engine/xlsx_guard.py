@@ -1,0 +1,96 @@
+"""Checks an .xlsx archive before openpyxl parses any of it.
+
+An .xlsx is a zip of XML parts. Two classic attacks hide in it:
+- zip bombs: small members that inflate to gigabytes. The zip directory declares every
+  member's sizes, and Python's zipfile never inflates past the declared size, so checking
+  the directory (total size, per-member ratio) before extracting bounds the work;
+- entity expansion ("billion laughs") and external entities: a DOCTYPE with ENTITY
+  declarations in any XML part. Office never writes a DOCTYPE, so any part holding one is
+  refused outright; openpyxl additionally parses through defusedxml (a dependency).
+"""
+
+from __future__ import annotations
+
+import logging
+import zipfile
+from pathlib import Path
+
+from engine.errors import ImportRejected
+
+log = logging.getLogger(__name__)
+
+# Members in the archive: a workbook has a few dozen; thousands means something odd.
+MAX_XLSX_MEMBERS = 10_000
+# Sum of the declared uncompressed sizes of all members.
+MAX_XLSX_UNCOMPRESSED = 512 * 1024 * 1024
+# Per-member compression ratio (uncompressed / compressed) for members over
+# RATIO_CHECK_FROM bytes. Real sheet XML compresses 5-30x; Apache POI uses the same 100x.
+MAX_XLSX_RATIO = 100
+RATIO_CHECK_FROM = 1024 * 1024
+
+_BINARY_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".emf",
+                    ".wmf", ".bin")
+_FORBIDDEN = (b"<!doctype", b"<!entity")
+_CHUNK = 1024 * 1024
+
+
+def check_archive(path: Path) -> None:
+    """Refuse a file that is not a zip, is a zip bomb or has XML with DTD/entities."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except zipfile.BadZipFile:
+        raise ImportRejected(path, "not a valid .xlsx file (not a zip archive; a "
+                                   "password-protected workbook or a renamed .xls?)") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_XLSX_MEMBERS:
+            raise ImportRejected(path, f"{len(members):,} parts in the workbook archive, over "
+                                       f"the {MAX_XLSX_MEMBERS:,} limit")
+        total = sum(m.file_size for m in members)
+        if total > MAX_XLSX_UNCOMPRESSED:
+            raise ImportRejected(path, f"workbook would inflate to {total / 2**20:,.0f} MiB, "
+                                       f"over the {MAX_XLSX_UNCOMPRESSED // 2**20} MiB limit "
+                                       "(zip bomb?)")
+        for member in members:
+            if member.file_size > RATIO_CHECK_FROM:
+                ratio = member.file_size / max(member.compress_size, 1)
+                if ratio > MAX_XLSX_RATIO:
+                    raise ImportRejected(path, f"part '{member.filename}' inflates {ratio:,.0f}x "
+                                               f"(over the {MAX_XLSX_RATIO}x limit; zip bomb?)")
+        for member in members:
+            if member.is_dir() or member.filename.lower().endswith(_BINARY_SUFFIXES):
+                continue
+            _check_no_dtd(path, archive, member)
+
+
+def _check_no_dtd(path: Path, archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> None:
+    tail = b""
+    try:
+        with archive.open(member) as stream:
+            while chunk := stream.read(_CHUNK):
+                # NUL removal makes UTF-16 encoded XML searchable with ASCII patterns.
+                window = tail + chunk.replace(b"\x00", b"").lower()
+                if any(pattern in window for pattern in _FORBIDDEN):
+                    raise ImportRejected(path, f"part '{member.filename}' declares a DOCTYPE "
+                                               "or XML entities, which workbooks never need "
+                                               "(entity-expansion attack?)")
+                tail = window[-16:]
+    except ImportRejected:
+        raise
+    except Exception as exc:  # noqa: BLE001 - BadZipFile, zlib.error, CRC errors: a damaged part
+        raise ImportRejected(path, f"corrupt workbook part '{member.filename}' "
+                                   f"({type(exc).__name__}: {exc})") from None
+
+
+def open_checked_workbook(path: Path):
+    """Check the archive, then open it read-only with openpyxl (values, not formulas)."""
+    check_archive(path)
+    import openpyxl  # lazy: only XLSX imports need it
+
+    if not openpyxl.DEFUSEDXML:
+        log.warning("defusedxml is not installed; openpyxl parses XML without its guards")
+    try:
+        return openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # noqa: BLE001 - openpyxl raises many types for damaged files
+        raise ImportRejected(path, f"not a readable .xlsx workbook ({type(exc).__name__}: "
+                                   f"{exc})") from None
