@@ -35,7 +35,8 @@ def render_chat_pieces(template: str, messages: tuple[Message, ...], *, bos_toke
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     nonce = secrets.token_hex(8)
-    holders = [f"\x1e{nonce}:{i}\x1e" for i in range(len(messages))]
+    # private-use delimiters: str.strip() and Jinja's trim treat \x1c-\x1f as whitespace
+    holders = [f"\ue000{nonce}:{i}\ue001" for i in range(len(messages))]
 
     def raise_exception(message):
         raise TemplateError(message)
@@ -49,7 +50,7 @@ def render_chat_pieces(template: str, messages: tuple[Message, ...], *, bos_toke
             raise_exception=raise_exception)
     except Exception as exc:  # any template failure is the template's, not ours
         raise UserError(f"the model's chat template failed: {exc}") from None
-    parts = re.split(f"\x1e{nonce}:(\\d+)\x1e", rendered)
+    parts = re.split(f"\ue000{nonce}:(\\d+)\ue001", rendered)
     seen = [int(i) for i in parts[1::2]]
     if sorted(seen) != list(range(len(messages))):
         raise UserError("the chat template alters or drops message text; prompts cannot be "
