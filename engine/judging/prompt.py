@@ -1,0 +1,114 @@
+"""Build the judge prompt from ``resources/prompts/judge.txt`` (data, versioned by hash).
+
+The template has two parts split by a line ``=== user ===``: the system part holds the
+rubric and every instruction; the user part holds the four untrusted texts, each
+neutralized (:mod:`engine.judging.neutralize`) and fenced between
+``⟦BEGIN <label> <nonce>⟧`` and ``⟦END <label> <nonce>⟧`` lines. The nonce is drawn per
+call with :func:`secrets.token_hex` and never occurs in the untrusted texts, so an answer
+cannot close its fence. Placeholders use :class:`string.Template` (``$name``); substituted
+values are not re-scanned, so text inside them cannot inject placeholders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+
+from engine.errors import UserError
+from engine.judging.neutralize import (FENCE_CLOSE, FENCE_LABELS, FENCE_OPEN,
+                                       contains_control_token, neutralize)
+from engine.judging.rubric import Rubric
+from engine.llm.types import Message, Request, Sampler
+
+USER_SPLIT = "=== user ==="
+NONCE_BYTES = 8
+
+
+@dataclass(frozen=True)
+class JudgeTemplate:
+    system: str
+    user: str
+    content_hash: str
+    source: str
+
+    @property
+    def version(self) -> str:
+        return f"{Path(self.source).name}@{self.content_hash[:12]}"
+
+
+@dataclass(frozen=True)
+class JudgePrompt:
+    system: str
+    user: str
+    nonce: str
+    bodies: dict[str, str]       # label -> the neutralized text placed inside its fence
+
+    def messages(self) -> tuple[Message, ...]:
+        return (Message("system", self.system), Message("user", self.user))
+
+    def request(self, key: str, sampler: Sampler, json_schema: dict) -> Request:
+        return Request(key=key, messages=self.messages(), sampler=sampler,
+                       json_schema=json_schema)
+
+
+def load_judge_template(path: str | Path | None = None) -> JudgeTemplate:
+    source = files("resources") / "prompts" / "judge.txt" if path is None else Path(path)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{source}: cannot read judge template ({exc.strerror or exc})") from None
+    if text.count(USER_SPLIT) != 1:
+        raise UserError(f"{source}: the judge template needs exactly one '{USER_SPLIT}' line")
+    system, user = (part.strip() for part in text.split(USER_SPLIT))
+    for label in FENCE_LABELS:
+        if f"${label}" not in user:
+            raise UserError(f"{source}: the user part must contain ${label}")
+        if f"${label}" in system:
+            raise UserError(f"{source}: ${label} belongs in the user part, not the instructions")
+    return JudgeTemplate(system, user, hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                         str(source))
+
+
+def fence(label: str, body: str, nonce: str) -> str:
+    return (f"{FENCE_OPEN}BEGIN {label} {nonce}{FENCE_CLOSE}\n{body}\n"
+            f"{FENCE_OPEN}END {label} {nonce}{FENCE_CLOSE}")
+
+
+def build_judge_prompt(template: JudgeTemplate, rubric: Rubric, *, standard_question: str,
+                       standard_answer: str, dialect_question: str, dialect_answer: str,
+                       dialect_name: str, nonce: str | None = None) -> JudgePrompt:
+    raw = {"standard_question": standard_question, "standard_answer": standard_answer,
+           "dialect_question": dialect_question, "dialect_answer": dialect_answer}
+    bodies = {label: neutralize(text) for label, text in raw.items()}
+    dialect = neutralize(dialect_name).replace("\n", " ")[:60]
+    while nonce is None or any(nonce in t for t in (*bodies.values(), dialect)):
+        nonce = secrets.token_hex(NONCE_BYTES)
+    criteria = "\n".join(f"{i}. {c.key} — {c.name} (weight {c.weight:g}): \"{c.statement}\""
+                         for i, c in enumerate(rubric.criteria, 1))
+    system = Template(template.system).substitute(
+        dialect_name=dialect, nonce=nonce, max_chars=rubric.reasoning_max_chars,
+        likert="\n".join(f"{v} = {a}" for v, a in rubric.likert),
+        confidence="\n".join(f"{v} = {a}" for v, a in rubric.confidence),
+        criteria=criteria,
+        fields=", ".join(f'"{k}"' for k in rubric.keys) + ' (0-5) and "confidence" (1-5)')
+    user = Template(template.user).substitute(
+        dialect_name=dialect, **{label: fence(label, bodies[label], nonce) for label in bodies})
+    prompt = JudgePrompt(system, user, nonce, bodies)
+    _check_structure(prompt)
+    return prompt
+
+
+def _check_structure(prompt: JudgePrompt) -> None:
+    """Defence in depth: the fences are exactly where the builder put them."""
+    for label, body in prompt.bodies.items():
+        if FENCE_OPEN in body or FENCE_CLOSE in body or prompt.nonce in body \
+                or contains_control_token(body):
+            raise AssertionError(f"neutralization failed for {label}")
+        if prompt.user.count(fence(label, body, prompt.nonce)) != 1:
+            raise AssertionError(f"fence for {label} is not intact")
+    if prompt.user.count(prompt.nonce) != 2 * len(prompt.bodies):
+        raise AssertionError("the nonce appears outside the fence lines")

@@ -1,0 +1,113 @@
+"""Agreement between two judges scoring the same items (paper 000, §3.4; DESIGN.md).
+
+- Pearson r and Spearman ρ (scipy.stats) — precision only;
+- Lin's CCC = 2·cov / (σ₁² + σ₂² + (μ₁ − μ₂)²) with population moments (ddof = 0), which
+  equals 2ρσ₁σ₂ / (…): agreement on the line y = x, penalising shifts of scale or location;
+- MAE;
+- CBS (Critical Bias Sensitivity): critical set C = items the *primary* judge scores below
+  the danger threshold; recall = share of C the secondary judge also scores below it;
+  CBS = recall × (1 − MAE / scale), MAE over all items both judges scored, scale = 10.
+
+Undefined values (constant input, empty critical set) are NaN, never 0; every result
+carries its n.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+
+def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"need two 1-D sequences of equal length, got {a.shape} and {b.shape}")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("scores must be finite numbers")
+    return a, b
+
+
+def _constant(a: np.ndarray) -> bool:
+    return a.size == 0 or bool(np.all(a == a[0]))
+
+
+def pearson(x, y) -> float:
+    a, b = _pair(x, y)
+    if a.size < 2 or _constant(a) or _constant(b):
+        return math.nan
+    from scipy import stats
+    return float(stats.pearsonr(a, b).statistic)
+
+
+def spearman(x, y) -> float:
+    a, b = _pair(x, y)
+    if a.size < 2 or _constant(a) or _constant(b):
+        return math.nan
+    from scipy import stats
+    return float(stats.spearmanr(a, b).statistic)
+
+
+def ccc(x, y) -> float:
+    """Lin's concordance correlation coefficient (population moments)."""
+    a, b = _pair(x, y)
+    if a.size < 2:
+        return math.nan
+    cov = float(np.mean((a - a.mean()) * (b - b.mean())))
+    denom = float(a.var() + b.var() + (a.mean() - b.mean()) ** 2)
+    return math.nan if denom == 0 else 2 * cov / denom
+
+
+def mae(x, y) -> float:
+    a, b = _pair(x, y)
+    return math.nan if a.size == 0 else float(np.mean(np.abs(a - b)))
+
+
+@dataclass(frozen=True)
+class CriticalSensitivity:
+    cbs: float
+    recall: float
+    mae: float
+    n: int                 # items both judges scored
+    n_critical: int        # |C|: primary judge below the threshold
+    threshold: float
+
+
+def cbs(primary, secondary, threshold: float = 4.0, scale: float = 10.0) -> CriticalSensitivity:
+    p, s = _pair(primary, secondary)
+    critical = p < threshold
+    n_critical = int(critical.sum())
+    recall = float(np.mean(s[critical] < threshold)) if n_critical else math.nan
+    err = mae(p, s)
+    value = recall * (1 - err / scale) if n_critical else math.nan
+    return CriticalSensitivity(value, recall, err, int(p.size), n_critical, threshold)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    n: int
+    pearson: float
+    spearman: float
+    ccc: float
+    mae: float
+    cbs: float
+    recall: float
+    n_critical: int
+    threshold: float
+
+    def as_dict(self) -> dict:
+        return {k: (None if isinstance(v, float) and math.isnan(v) else v)
+                for k, v in asdict(self).items()}
+
+
+def agreement(primary, secondary, threshold: float = 4.0, scale: float = 10.0) -> Agreement:
+    """All pairwise figures at once, for one primary/secondary judge pair."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        crit = cbs(primary, secondary, threshold, scale)
+        return Agreement(crit.n, pearson(primary, secondary), spearman(primary, secondary),
+                         ccc(primary, secondary), crit.mae, crit.cbs, crit.recall,
+                         crit.n_critical, threshold)
