@@ -1,0 +1,201 @@
+"""The query pipeline of paper 000 §3.1.2, explained step by step.
+
+1. normalise the query (NFC, ASCII digits) and tag it [[SHORT]] under four tokens;
+2. pick adaptive weights (standard: dense-leaning; short: sparse-leaning, wider pool),
+   with the dense weight scaled by the encoder's measured self-check trust;
+3. take the top ``pool`` candidates of each leg (FAISS cosine, bm25s BM25, rapidfuzz
+   character similarity to the standard side) in the target dialect's partition (plus its
+   region's dialects when it has too few pairs);
+4. final = hybrid of the normalised dense and sparse scores + weighted character
+   similarity + dialect/region/district bonuses; rank by (-final, pair position) and drop
+   duplicates (same standard sentence or same dialect sentence);
+5. when fewer than two unique *supported* exemplars remain, run the token-level deep
+   search (each query token and its close spelling variants in the index vocabulary) and
+   rank again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable, Sequence
+
+import numpy as np
+
+from engine.rag.config import RetrievalConfig
+from engine.rag.encoder import Encoder
+from engine.rag.explain import ExemplarScore, RetrievalExplanation
+from engine.rag.fusion import adaptive_weights, fuse, rank_order, top_positions
+from engine.rag.index import Partition, RetrievalIndex
+from engine.rag.query import PreparedQuery, prepare_query
+
+log = logging.getLogger(__name__)
+
+
+class Retriever:
+    def __init__(self, index: RetrievalIndex, encoder: Encoder | None,
+                 cfg: RetrievalConfig | None = None):
+        self.index, self.encoder = index, encoder
+        self.cfg = cfg or RetrievalConfig()
+        self._vocab: dict[str, list[str]] = {}
+        self._keys = [d["standard_key"] for d in index.docs]
+        self._keys_by_part: dict[str, list[str]] = {}
+
+    # -- public -------------------------------------------------------------------------
+    def retrieve(self, text: str, dialect: str, *, district: str = "",
+                 query_vector: np.ndarray | None = None) -> RetrievalExplanation:
+        if query_vector is None:
+            query_vector = self.encoder.encode([text])[0]
+        return self._retrieve(prepare_query(text, self.cfg.short_query_tokens), dialect,
+                              district, np.asarray(query_vector, dtype=np.float32))
+
+    def retrieve_many(self, items: Sequence[tuple[str, str, str]], *,
+                      progress: Callable[[int, int, str], None] | None = None,
+                      cancelled: Callable[[], bool] | None = None) -> list[RetrievalExplanation]:
+        """(text, dialect, district) items; queries are encoded in one batch first."""
+        vectors = self.encoder.encode([t for t, _, _ in items], cancelled=cancelled)
+        out = []
+        for i, ((text, dialect, district), vec) in enumerate(zip(items, vectors)):
+            if cancelled and cancelled():
+                raise InterruptedError("retrieval cancelled")
+            out.append(self.retrieve(text, dialect, district=district, query_vector=vec))
+            if progress:
+                progress(i + 1, len(items), "retrieving exemplars")
+        return out
+
+    def partitions_for(self, dialect: str) -> list[Partition]:
+        parts = self.index.partitions
+        chosen = [parts[dialect]] if dialect in parts else []
+        if sum(map(len, chosen)) < self.cfg.min_partition_pairs:
+            region = self.index.regions.get(dialect, "")
+            chosen += [p for d, p in sorted(parts.items())
+                       if d != dialect and region and self.index.regions.get(d) == region]
+        if sum(map(len, chosen)) < self.cfg.min_partition_pairs:
+            chosen += [p for d, p in sorted(parts.items()) if p not in chosen]
+        return chosen
+
+    # -- pipeline -----------------------------------------------------------------------
+    def _retrieve(self, q: PreparedQuery, dialect: str, district: str,
+                  qv: np.ndarray) -> RetrievalExplanation:
+        from rapidfuzz import fuzz, process
+
+        cfg = self.cfg
+        w = adaptive_weights(cfg, q.short, self.index.dense_trust(dialect))
+        parts = self.partitions_for(dialect)
+        tokens = list(dict.fromkeys(q.tokens))
+        via: dict[int, set[str]] = {}
+        sparse_raw: dict[int, float] = {}
+        char_sim: dict[int, float] = {}
+        legs = []
+        for part in parts:
+            _, local = part.dense.search(qv.reshape(1, -1), min(w.pool, len(part)))
+            sparse_full = part.bm25.get_scores(tokens) if tokens else np.zeros(len(part))
+            char_full = process.cdist([q.normalized], self._part_keys(part), scorer=fuzz.ratio,
+                                      dtype=np.float32, workers=1)[0] / 100.0
+            hits = {"dense": [int(li) for li in local[0] if li >= 0],
+                    "sparse": top_positions(sparse_full, w.pool, positive_only=True).tolist(),
+                    "char": top_positions(char_full, w.pool).tolist()}
+            for leg, locals_ in hits.items():
+                for li in locals_:
+                    g = int(part.rows[li])
+                    via.setdefault(g, set()).add(leg)
+                    sparse_raw[g] = float(sparse_full[li])
+                    char_sim[g] = float(char_full[li])
+            legs.append((part, char_full))
+        ranked = self._rank(dialect, district, qv, w, via, sparse_raw, char_sim)
+        fallback_tokens: dict[str, list[str]] = {}
+        fired = ranked["supported_unique"] < cfg.min_unique_exemplars
+        if fired:
+            for part, char_full in legs:
+                deep, used = self._deep_search(part, tokens)
+                for tok, variants in used.items():
+                    known = fallback_tokens.setdefault(tok, [])
+                    known += [v for v in variants if v not in known]
+                for li in top_positions(deep, w.pool, positive_only=True):
+                    g = int(part.rows[li])
+                    via.setdefault(g, set()).add("deep")
+                    sparse_raw[g] = max(sparse_raw.get(g, 0.0), float(deep[li]))
+                    char_sim[g] = float(char_full[li])
+            ranked = self._rank(dialect, district, qv, w, via, sparse_raw, char_sim)
+        m = self.index.manifest
+        return RetrievalExplanation(
+            query=q.original, normalized=q.normalized, tagged=q.tagged, tokens=list(q.tokens),
+            short=q.short, target_dialect=dialect, district=district, weights=w.as_dict(),
+            partitions=[p.dialect for p in parts], pool_size=len(via),
+            duplicates_removed=ranked["duplicates"], supported_unique=ranked["supported_unique"],
+            fallback_fired=fired, fallback_tokens=fallback_tokens, exemplars=ranked["exemplars"],
+            index={"encoder_id": m["encoder_id"], "corpus_hash": m["corpus_hash"],
+                   "splits": m["splits"], "folder": self.index.folder.name},
+            config=cfg.as_dict())
+
+    def _part_keys(self, part: Partition) -> list[str]:
+        keys = self._keys_by_part.get(part.dialect)
+        if keys is None:
+            keys = self._keys_by_part[part.dialect] = [self._keys[g] for g in part.rows]
+        return keys
+
+    def _rank(self, dialect: str, district: str, qv: np.ndarray, w, via: dict[int, set[str]],
+              sparse_raw: dict[int, float], char_sim: dict[int, float]) -> dict:
+        cfg, docs = self.cfg, self.index.docs
+        ids = np.array(sorted(via), dtype=np.int64)
+        if len(ids) == 0:
+            return {"exemplars": [], "duplicates": 0, "supported_unique": 0}
+        cos = self.index.vectors[ids] @ qv
+        sparse = np.array([sparse_raw[int(g)] for g in ids])
+        char = np.array([char_sim[int(g)] for g in ids])
+        f = fuse(cos, sparse, char, w, np.array([docs[g]["dialect"] for g in ids]))
+        region = self.index.regions.get(dialect, "")
+        dial_b = np.array([cfg.dialect_bonus if docs[g]["dialect"] == dialect else 0.0 for g in ids])
+        reg_b = np.array([cfg.region_bonus if docs[g]["dialect"] != dialect and region
+                          and self.index.regions.get(docs[g]["dialect"]) == region else 0.0
+                          for g in ids])
+        dist_b = np.array([cfg.district_bonus if district and docs[g]["district"].casefold()
+                           == district.casefold() else 0.0 for g in ids])
+        final = f["score"] + dial_b + reg_b + dist_b
+        supported = ((sparse > 0) | (cos >= cfg.dense_support_cosine)
+                     | (char >= cfg.char_support_similarity))
+        seen_std, seen_dia = set(), set()
+        chosen, duplicates, supported_unique = [], 0, 0
+        for pos in rank_order(final, ids):
+            d = docs[ids[pos]]
+            if d["standard_key"] in seen_std or d["dialect_key"] in seen_dia:
+                duplicates += 1
+                continue
+            seen_std.add(d["standard_key"])
+            seen_dia.add(d["dialect_key"])
+            supported_unique += bool(supported[pos])
+            if len(chosen) < cfg.top_k:
+                chosen.append(ExemplarScore(
+                    rank=len(chosen) + 1, pair_id=d["id"], dialect=d["dialect"],
+                    district=d["district"], standard_text=d["standard_text"],
+                    dialect_text=d["dialect_text"], via=sorted(via[int(ids[pos])]),
+                    dense_score=_r(cos[pos]), dense_norm=_r(f["dense_norm"][pos]),
+                    sparse_score=_r(sparse[pos]), sparse_norm=_r(f["sparse_norm"][pos]),
+                    hybrid=_r(f["hybrid"][pos]), char_similarity=_r(char[pos]),
+                    char_norm=_r(f["char_norm"][pos]), char_component=_r(f["char_component"][pos]),
+                    dialect_bonus=float(dial_b[pos]), region_bonus=float(reg_b[pos]),
+                    district_bonus=float(dist_b[pos]), final=_r(final[pos]),
+                    supported=bool(supported[pos])))
+        return {"exemplars": chosen, "duplicates": duplicates, "supported_unique": supported_unique}
+
+    def _deep_search(self, part: Partition, tokens: list[str]) -> tuple[np.ndarray, dict]:
+        """Per query token: BM25 of the token itself plus of index tokens spelled alike
+        (rapidfuzz ratio >= deep_search_fuzzy_ratio), weighted by that ratio."""
+        from rapidfuzz import fuzz, process
+
+        vocab = self._vocab.get(part.dialect)
+        if vocab is None:
+            vocab = self._vocab[part.dialect] = [t for t in part.bm25.vocab_dict if t]
+        scores = np.zeros(len(part))
+        used: dict[str, list[str]] = {}
+        for tok in tokens:
+            matches = process.extract(tok, vocab, scorer=fuzz.ratio,
+                                      score_cutoff=self.cfg.deep_search_fuzzy_ratio,
+                                      limit=self.cfg.deep_search_tokens_per_query_token)
+            for variant, ratio, _ in matches:
+                scores += (ratio / 100.0) * part.bm25.get_scores([variant])
+                used.setdefault(tok, []).append(variant)
+        return scores, used
+
+
+def _r(x) -> float:
+    return round(float(x), 6)
