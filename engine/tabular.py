@@ -121,6 +121,12 @@ class TabularFile:
         """How far reading has come, as (done, total) in the reader's own unit."""
         return self._position()
 
+    def on_close(self, closer: Callable[[], None]) -> None:
+        self._closers.append(closer)
+
+    def set_progress(self, position: Callable[[], tuple[int, int]]) -> None:
+        self._position = position
+
     def close(self) -> None:
         while self._closers:
             self._closers.pop()()
@@ -146,34 +152,34 @@ class TabularFile:
                 for _ in probe:
                     pass
 
-    # -- checks shared by every format ------------------------------------------------------
-    def _reject(self, message: str, line: int | None = None, column: str | None = None):
+    # -- checks shared by every format (and by engine.xlsx_reader) -----------------------------
+    def reject(self, message: str, line: int | None = None, column: str | None = None):
         raise ImportRejected(self.path, message, line, column)
 
-    def _check_header(self, names: list[str], line: int | None) -> list[str]:
+    def check_header(self, names: list[str], line: int | None) -> list[str]:
         if len(names) > MAX_COLUMNS:
-            self._reject(f"{len(names)} columns, over the {MAX_COLUMNS} limit", line)
+            self.reject(f"{len(names)} columns, over the {MAX_COLUMNS} limit", line)
         seen: set[str] = set()
         for name in names:
             if name and name in seen:
-                self._reject(f"column '{name}' appears twice in the header", line)
+                self.reject(f"column '{name}' appears twice in the header", line)
             seen.add(name)
             if "\x00" in name:
-                self._reject("NUL byte in the header (binary file or UTF-16 without BOM?)", line)
+                self.reject("NUL byte in the header (binary file or UTF-16 without BOM?)", line)
         if not any(names):
-            self._reject("the header row is empty", line)
+            self.reject("the header row is empty", line)
         return names
 
     def _check_cells(self, line: int, row: Row) -> None:
         for column, value in row.items():
             if isinstance(value, str):
                 if len(value) > MAX_CELL_CHARS:
-                    self._reject(f"cell has {len(value):,} characters, over the "
+                    self.reject(f"cell has {len(value):,} characters, over the "
                                  f"{MAX_CELL_CHARS:,} limit", line, column)
                 if "\x00" in value:
-                    self._reject("NUL character in cell", line, column)
+                    self.reject("NUL character in cell", line, column)
             elif isinstance(value, (dict, list)):
-                self._reject("nested JSON value; cells must be text or numbers", line, column)
+                self.reject("nested JSON value; cells must be text or numbers", line, column)
 
     # -- text decoding ------------------------------------------------------------------------
     def _binary(self):
@@ -185,7 +191,7 @@ class TabularFile:
         head = handle.read(4)
         handle.seek(0)
         if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
-            self._reject("UTF-32 text is not supported; save the file as UTF-8")
+            self.reject("UTF-32 text is not supported; save the file as UTF-8")
         if head.startswith(codecs.BOM_UTF8):
             handle.seek(3)
             return "utf-8"
@@ -210,14 +216,14 @@ class TabularFile:
                 return
             line_no += 1
             if len(raw) > MAX_LINE_BYTES:
-                self._reject(f"line longer than {MAX_LINE_BYTES // 2**20} MiB", line_no)
+                self.reject(f"line longer than {MAX_LINE_BYTES // 2**20} MiB", line_no)
             if b"\x00" in raw:
-                self._reject("NUL byte (a binary file, or UTF-16 without a byte-order mark? "
+                self.reject("NUL byte (a binary file, or UTF-16 without a byte-order mark? "
                              "save it as UTF-8)", line_no)
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                self._reject(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte "
+                self.reject(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte "
                              f"{exc.start + 1} of the line); save the file as UTF-8", line_no)
 
     def _utf16_lines(self, handle) -> Iterator[str]:
@@ -231,11 +237,11 @@ class TabularFile:
                 return
             line_no += 1
             if len(line) >= MAX_LINE_BYTES:
-                self._reject(f"line longer than {MAX_LINE_BYTES // 2**20} Mi characters", line_no)
+                self.reject(f"line longer than {MAX_LINE_BYTES // 2**20} Mi characters", line_no)
             if "\ufffd" in line:
-                self._reject("invalid UTF-16 data", line_no)
+                self.reject("invalid UTF-16 data", line_no)
             if "\x00" in line:
-                self._reject("NUL character", line_no)
+                self.reject("NUL character", line_no)
             yield line
 
     # -- CSV / TSV ------------------------------------------------------------------------
@@ -244,7 +250,7 @@ class TabularFile:
         # Header sniffing: a ".csv" saved by a European Excel uses ';' and some use tabs.
         first = next(lines, None)
         if first is None:
-            self._reject("the file is empty")
+            self.reject("the file is empty")
         delimiter = "\t" if self.format == "tsv" else ","
         if self.format == "csv" and "," not in first:
             delimiter = ";" if ";" in first else ("\t" if "\t" in first else ",")
@@ -257,8 +263,8 @@ class TabularFile:
         try:
             header = next(reader)
         except csv.Error as exc:
-            self._reject(f"unreadable header ({exc})", 1)
-        columns = self._check_header([_clean_name(h) for h in header], 1)
+            self.reject(f"unreadable header ({exc})", 1)
+        columns = self.check_header([clean_name(h) for h in header], 1)
         return columns, self._delimited_rows(reader, columns)
 
     def _delimited_rows(self, reader, columns: list[str]) -> Iterator[tuple[int, Row]]:
@@ -270,16 +276,22 @@ class TabularFile:
             except StopIteration:
                 return
             except csv.Error as exc:
-                self._reject(f"malformed {self.format.upper()} ({exc})", start)
+                self.reject(f"malformed {self.format.upper()} ({exc})", start)
             if not any(c.strip() for c in cells):
                 continue  # blank line
             if len(cells) > width:
                 extra = [c for c in cells[width:] if c.strip()]
                 if extra:
-                    self._reject(f"row has {len(cells)} cells but the header has {width} "
+                    self.reject(f"row has {len(cells)} cells but the header has {width} "
                                  "(an unquoted delimiter in a cell?)", start)
             cells = cells[:width] + [""] * (width - len(cells))
             yield start, {name: value for name, value in zip(columns, cells) if name}
+
+    # -- XLSX (engine.xlsx_reader checks the archive first) ---------------------------------
+    def _open_xlsx(self):
+        from engine.xlsx_reader import open_first_sheet
+
+        return open_first_sheet(self)
 
     # -- JSON / JSONL ---------------------------------------------------------------------
     def _decode_whole(self) -> str:
@@ -291,16 +303,16 @@ class TabularFile:
             try:
                 text = data.decode("utf-16")
             except UnicodeDecodeError as exc:
-                self._reject(f"invalid UTF-16 data ({exc.reason})")
+                self.reject(f"invalid UTF-16 data ({exc.reason})")
         else:
             if b"\x00" in data:
                 cut = data.index(b"\x00")
-                self._reject("NUL byte (a binary file, or UTF-16 without a byte-order mark?)",
+                self.reject("NUL byte (a binary file, or UTF-16 without a byte-order mark?)",
                              data.count(b"\n", 0, cut) + 1)
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                self._reject("not valid UTF-8; save the file as UTF-8",
+                self.reject("not valid UTF-8; save the file as UTF-8",
                              data.count(b"\n", 0, exc.start) + 1)
         return text
 
@@ -309,7 +321,7 @@ class TabularFile:
         decoder = json.JSONDecoder()
         pos = _skip_space(text, 0)
         if pos >= len(text) or text[pos] != "[":
-            self._reject("a JSON file must hold an array of objects ([{...}, ...]); "
+            self.reject("a JSON file must hold an array of objects ([{...}, ...]); "
                          "use .jsonl for one object per line")
         state = {"pos": pos + 1}
         self._position = lambda: (state["pos"], len(text))
@@ -329,18 +341,18 @@ class TabularFile:
                 try:
                     value, pos = decoder.raw_decode(text, pos)
                 except json.JSONDecodeError as exc:
-                    self._reject(f"invalid JSON ({exc.msg}, column {exc.colno})", exc.lineno)
+                    self.reject(f"invalid JSON ({exc.msg}, column {exc.colno})", exc.lineno)
                 if not isinstance(value, dict):
-                    self._reject("array items must be objects", line)
+                    self.reject("array items must be objects", line)
                 state["pos"], first = pos, False
                 yield line, value
             line += text.count("\n", counted, pos)
             if pos >= len(text):
-                self._reject("the JSON array is not closed with ']'", line)
+                self.reject("the JSON array is not closed with ']'", line)
             if text[pos] != "]":
-                self._reject("expected ',' or ']' after an object", line)
+                self.reject("expected ',' or ']' after an object", line)
             if text[pos + 1:].strip():
-                self._reject("content after the closing ']'", line)
+                self.reject("content after the closing ']'", line)
 
         return self._first_keys(objects())
 
@@ -354,9 +366,9 @@ class TabularFile:
                 try:
                     value = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    self._reject(f"invalid JSON ({exc.msg}, column {exc.colno})", line_no)
+                    self.reject(f"invalid JSON ({exc.msg}, column {exc.colno})", line_no)
                 if not isinstance(value, dict):
-                    self._reject("each line must be a JSON object", line_no)
+                    self.reject("each line must be a JSON object", line_no)
                 yield line_no, value
 
         return self._first_keys(objects())
@@ -365,71 +377,20 @@ class TabularFile:
         """Columns of a JSON source = keys of its first object; later keys are added."""
         first = next(rows, None)
         if first is None:
-            self._reject("no objects in the file")
-        columns = self._check_header([_clean_name(k) for k in first[1]], first[0])
+            self.reject("no objects in the file")
+        columns = self.check_header([clean_name(k) for k in first[1]], first[0])
 
         def all_rows():
             for line, row in _chain_one(first, rows):
-                cleaned = {_clean_name(k): v for k, v in row.items()}
+                cleaned = {clean_name(k): v for k, v in row.items()}
                 for key in cleaned:
                     if key not in columns:
                         columns.append(key)
                 if len(columns) > MAX_COLUMNS:
-                    self._reject(f"more than {MAX_COLUMNS} distinct keys", line)
+                    self.reject(f"more than {MAX_COLUMNS} distinct keys", line)
                 yield line, cleaned
 
         return columns, all_rows()
-
-    # -- XLSX -----------------------------------------------------------------------------
-    def _open_xlsx(self):
-        from engine.xlsx_guard import open_checked_workbook
-
-        workbook = open_checked_workbook(self.path)
-        self._closers.append(workbook.close)
-        sheet = workbook.worksheets[0]
-        sheet.reset_dimensions()  # a lying <dimension> must not cut rows off
-        rows = enumerate(self._guarded(sheet.iter_rows(min_row=1, values_only=True)), start=1)
-        state = {"row": 0}
-        self._position = lambda: (state["row"], 0)
-        header = None
-        for row_no, values in rows:
-            if len(values) > MAX_COLUMNS:
-                self._reject(f"{len(values)} columns, over the {MAX_COLUMNS} limit", row_no)
-            if any(v not in (None, "") for v in values):
-                header = (row_no, values)
-                break
-        if header is None:
-            self._reject("the first sheet is empty")
-        columns = self._check_header([_clean_name(cell_text(v)) for v in header[1]], header[0])
-        width = len(columns)
-
-        def data_rows() -> Iterator[tuple[int, Row]]:
-            for row_no, values in rows:
-                state["row"] = row_no
-                if len(values) > MAX_COLUMNS:
-                    self._reject(f"{len(values)} columns, over the {MAX_COLUMNS} limit", row_no)
-                if all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
-                    continue
-                if any(v not in (None, "") for v in values[width:]):
-                    self._reject(f"row has cells beyond the {width} header columns", row_no)
-                padded = tuple(values[:width]) + (None,) * (width - len(values))
-                yield row_no, {name: value for name, value in zip(columns, padded) if name}
-
-        return columns, data_rows()
-
-    def _guarded(self, values: Iterator[tuple]) -> Iterator[tuple]:
-        """Sheet rows, with a damaged sheet reported as a rejection, not a traceback."""
-        row_no = 0
-        while True:
-            try:
-                row = next(values)
-            except StopIteration:
-                return
-            except Exception as exc:  # noqa: BLE001 - lxml/zlib/zipfile errors on damaged parts
-                self._reject(f"damaged sheet data ({type(exc).__name__}: {exc})", row_no + 1)
-            row_no += 1
-            yield row
-
 
 def read_rows(path: str | Path, file_format: str | None = None) -> Iterator[tuple[int, Row]]:
     """Convenience: iterate ``(line, row)`` of a file and close it afterwards."""
@@ -437,7 +398,7 @@ def read_rows(path: str | Path, file_format: str | None = None) -> Iterator[tupl
         yield from table
 
 
-def _clean_name(name: object) -> str:
+def clean_name(name: object) -> str:
     return " ".join(str(name).replace("\ufeff", "").split())
 
 

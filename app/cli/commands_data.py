@@ -1,7 +1,10 @@
-"""Workspace commands: init, status (import and export live beside them)."""
+"""Workspace commands: init, status, import (corpus, questions) and export."""
 
 from __future__ import annotations
 
+import sys
+
+from engine.errors import UserError
 from engine.workspace import Workspace
 
 
@@ -14,6 +17,154 @@ def register(sub) -> None:
     p = sub.add_parser("status", help="totals per entity and per-dialect counts")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("import", help="import a parallel corpus or a question set")
+    isub = p.add_subparsers(dest="import_command", metavar="WHAT", required=True)
+    c = isub.add_parser("corpus", help="standard <-> dialect sentence pairs "
+                                       "(CSV, TSV, JSON, JSONL, XLSX)")
+    c.add_argument("file")
+    c.add_argument("--format", choices=("long", "wide"), default="long", dest="layout",
+                   help="long: one pair per row; wide: one column per dialect (default long)")
+    c.add_argument("--name", help="corpus name (default: the file name without suffix)")
+    c.add_argument("--standard-col", default="standard", help="standard text column")
+    which = c.add_mutually_exclusive_group()
+    which.add_argument("--dialect-col", default="dialect", help="dialect code column (long)")
+    which.add_argument("--dialect", metavar="CODE", help="one dialect for every row (long)")
+    c.add_argument("--text-col", default="dialect_text", help="dialect text column (long)")
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("--district-col", help="district column (default: 'district' if present)")
+    where.add_argument("--district", help="one district for every row")
+    split = c.add_mutually_exclusive_group()
+    split.add_argument("--split-col", help="split column (default: 'split' if present, "
+                                           "else every pair is train)")
+    split.add_argument("--split", help="one split for every row: train, test or validation")
+    c.add_argument("--dialect-column", action="append", default=[], metavar="CODE=COL",
+                   help="wide: the column holding a dialect (repeatable; default: columns "
+                        "named by a dialect code)")
+    c.add_argument("--strip-leading-token", metavar="auto|TOKEN",
+                   help="strip a label token from the start of every dialect text")
+    c.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
+    c.add_argument("--json", action="store_true", help="print the report as JSON")
+    c.set_defaults(func=cmd_import_corpus)
+
+    q = isub.add_parser("questions", help="base questions in standard Bengali")
+    q.add_argument("file")
+    q.add_argument("--name", help="question set name (default: the file name without suffix)")
+    q.add_argument("--text-col", default="question", help="question text column")
+    q.add_argument("--id-col", help="external id column (default: 'id' if present)")
+    q.add_argument("--type-col", help="question type 1-4 (default: 'question_type' if present)")
+    q.add_argument("--domain-col", help="domain column (default: 'domain' if present)")
+    q.add_argument("--gloss-col", help="English gloss column (default: 'gloss_en' if present)")
+    q.add_argument("--dialect-column", action="append", default=[], metavar="CODE=COL",
+                   help="a column of existing dialect renderings (repeatable; default: "
+                        "columns named by a dialect code)")
+    q.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
+    q.add_argument("--json", action="store_true", help="print the report as JSON")
+    q.set_defaults(func=cmd_import_questions)
+
+    p = sub.add_parser("export", help="write a table or view to CSV, JSONL or XLSX")
+    p.add_argument("table", help="table or view name (e.g. sentence_pairs, questions)")
+    p.add_argument("file")
+    p.add_argument("--format", choices=("csv", "jsonl", "xlsx"),
+                   help="default: from the file suffix")
+    p.set_defaults(func=cmd_export)
+
+
+FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
+
+
+def _mapping(pairs: list[str]) -> dict[str, str] | None:
+    mapping = {}
+    for item in pairs:
+        code, sep, column = item.partition("=")
+        if not sep or not code.strip() or not column.strip():
+            raise UserError(f"--dialect-column expects CODE=COLUMN, not '{item}'")
+        mapping[code.strip()] = column.strip()
+    return mapping or None
+
+
+def cmd_import_corpus(args, ctx) -> int:
+    from engine.importers import import_corpus
+
+    ws: Workspace = ctx.workspace(create=True)
+    with _ImportProgress(ctx, enabled=not args.json) as progress:
+        report = import_corpus(
+            ws, args.file, fmt=args.layout, name=args.name, standard_col=args.standard_col,
+            dialect_text_col=args.text_col, dialect_col=args.dialect_col, dialect=args.dialect,
+            district_col=args.district_col, district=args.district, split_col=args.split_col,
+            split=args.split, dialect_cols=_mapping(args.dialect_column),
+            strip_leading_token=args.strip_leading_token, file_format=args.file_format,
+            progress=progress)
+    if args.json:
+        ctx.emit_json(report.to_dict())
+        return 0
+    _print_summary(report, "pairs")
+    for code, info in report.by_dialect.items():
+        splits = ", ".join(f"{k} {v:,}" for k, v in info["splits"].items())
+        print(f"  {code:<12} {info['pairs']:>7,} pairs, {info['inserted']:>7,} new  ({splits})")
+    _print_warnings(report)
+    return 0
+
+
+def cmd_import_questions(args, ctx) -> int:
+    from engine.importers import import_questions
+
+    ws: Workspace = ctx.workspace(create=True)
+    with _ImportProgress(ctx, enabled=not args.json) as progress:
+        report = import_questions(
+            ws, args.file, name=args.name, text_col=args.text_col, id_col=args.id_col,
+            type_col=args.type_col, domain_col=args.domain_col, gloss_col=args.gloss_col,
+            dialect_cols=_mapping(args.dialect_column), file_format=args.file_format,
+            progress=progress)
+    if args.json:
+        ctx.emit_json(report.to_dict())
+        return 0
+    _print_summary(report, "questions")
+    for code, info in report.by_dialect.items():
+        print(f"  {code:<12} {info['variants']:>7,} variants, {info['inserted']:>7,} new")
+    _print_warnings(report)
+    return 0
+
+
+class _ImportProgress:
+    """The progress line on a terminal only, ended cleanly if the import fails."""
+
+    def __init__(self, ctx, enabled: bool):
+        self._inner = ctx.progress_printer("import") if enabled and sys.stderr.isatty() else None
+        self._open = False
+
+    def __call__(self, done: int, total: int, note: str = "") -> None:
+        if self._inner is not None:
+            self._inner(done, total, note)
+            self._open = done < total
+
+    def __enter__(self) -> "_ImportProgress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._open:
+            sys.stderr.write("\n")
+
+
+def _print_summary(report, noun: str) -> None:
+    print(f"{report.path} -> {report.kind} '{report.name}' (id {report.target_id}): "
+          f"{report.rows_read:,} rows, {report.records:,} {noun}, {report.inserted:,} new, "
+          f"{report.already_present:,} already present, "
+          f"{report.duplicates_in_file:,} repeated in the file")
+
+
+def _print_warnings(report) -> None:
+    for warning in report.warnings:
+        print(f"warning: {warning}")
+
+
+def cmd_export(args, ctx) -> int:
+    from engine.exporters import export_table
+
+    ws: Workspace = ctx.workspace()
+    count = export_table(ws, args.table, args.file, fmt=args.format)
+    print(f"exported {count:,} rows of {args.table} to {args.file}")
+    return 0
 
 
 def cmd_init(args, ctx) -> int:

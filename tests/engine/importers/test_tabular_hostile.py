@@ -8,7 +8,7 @@ import zipfile
 import pytest
 
 import engine.tabular as tabular
-import engine.xlsx_guard as xlsx_guard
+import engine.xlsx_reader as xlsx_reader
 from engine.errors import ImportRejected
 from engine.tabular import MAX_ROWS, TabularFile, read_rows
 
@@ -218,7 +218,7 @@ def test_zip_bomb_xlsx_is_refused_from_the_zip_directory(tmp_path):
 
 
 def test_zip_bomb_over_the_total_size_limit_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(xlsx_guard, "MAX_XLSX_UNCOMPRESSED", 10 * 1024 * 1024)
+    monkeypatch.setattr(xlsx_reader, "MAX_XLSX_UNCOMPRESSED", 10 * 1024 * 1024)
     path = tmp_path / "bomb.xlsx"
     write_zip_bomb(path, megabytes=20)
     assert "would inflate to 20 MiB" in rejected(path).reason

@@ -1,4 +1,4 @@
-"""Checks an .xlsx archive before openpyxl parses any of it.
+"""Reads the first sheet of an .xlsx, after checking the archive before openpyxl parses it.
 
 An .xlsx is a zip of XML parts. Two classic attacks hide in it:
 - zip bombs: small members that inflate to gigabytes. The zip directory declares every
@@ -14,8 +14,13 @@ from __future__ import annotations
 import logging
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 
 from engine.errors import ImportRejected
+from engine.tabular import MAX_COLUMNS, Row, cell_text, clean_name
+
+if TYPE_CHECKING:
+    from engine.tabular import TabularFile
 
 log = logging.getLogger(__name__)
 
@@ -94,3 +99,53 @@ def open_checked_workbook(path: Path):
     except Exception as exc:  # noqa: BLE001 - openpyxl raises many types for damaged files
         raise ImportRejected(path, f"not a readable .xlsx workbook ({type(exc).__name__}: "
                                    f"{exc})") from None
+
+
+def open_first_sheet(table: "TabularFile"):
+    """Columns and a ``(sheet row, row)`` iterator for the first sheet of a checked workbook."""
+    workbook = open_checked_workbook(table.path)
+    table.on_close(workbook.close)
+    sheet = workbook.worksheets[0]
+    sheet.reset_dimensions()  # a lying <dimension> must not cut rows off
+    rows = enumerate(_guarded(table, sheet.iter_rows(min_row=1, values_only=True)), start=1)
+    state = {"row": 0}
+    table.set_progress(lambda: (state["row"], 0))
+    header = None
+    for row_no, values in rows:
+        if len(values) > MAX_COLUMNS:
+            table.reject(f"{len(values)} columns, over the {MAX_COLUMNS} limit", row_no)
+        if any(v not in (None, "") for v in values):
+            header = (row_no, values)
+            break
+    if header is None:
+        table.reject("the first sheet is empty")
+    columns = table.check_header([clean_name(cell_text(v)) for v in header[1]], header[0])
+    width = len(columns)
+
+    def data_rows() -> Iterator[tuple[int, Row]]:
+        for row_no, values in rows:
+            state["row"] = row_no
+            if len(values) > MAX_COLUMNS:
+                table.reject(f"{len(values)} columns, over the {MAX_COLUMNS} limit", row_no)
+            if all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
+                continue
+            if any(v not in (None, "") for v in values[width:]):
+                table.reject(f"row has cells beyond the {width} header columns", row_no)
+            padded = tuple(values[:width]) + (None,) * (width - len(values))
+            yield row_no, {name: value for name, value in zip(columns, padded) if name}
+
+    return columns, data_rows()
+
+
+def _guarded(table: "TabularFile", values: Iterator[tuple]) -> Iterator[tuple]:
+    """Sheet rows, with a damaged sheet reported as a rejection, not a traceback."""
+    row_no = 0
+    while True:
+        try:
+            row = next(values)
+        except StopIteration:
+            return
+        except Exception as exc:  # noqa: BLE001 - lxml/zlib/zipfile errors on damaged parts
+            table.reject(f"damaged sheet data ({type(exc).__name__}: {exc})", row_no + 1)
+        row_no += 1
+        yield row
