@@ -154,7 +154,8 @@ class TabularFile:
 
     # -- checks shared by every format (and by engine.xlsx_reader) -----------------------------
     def reject(self, message: str, line: int | None = None, column: str | None = None):
-        raise ImportRejected(self.path, message, line, column)
+        # One line always: messages may quote library errors that span lines.
+        raise ImportRejected(self.path, " ".join(message.split()), line, column)
 
     def check_header(self, names: list[str], line: int | None) -> list[str]:
         if len(names) > MAX_COLUMNS:

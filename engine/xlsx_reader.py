@@ -84,7 +84,7 @@ def _check_no_dtd(path: Path, archive: zipfile.ZipFile, member: zipfile.ZipInfo)
         raise
     except Exception as exc:  # noqa: BLE001 - BadZipFile, zlib.error, CRC errors: a damaged part
         raise ImportRejected(path, f"corrupt workbook part '{member.filename}' "
-                                   f"({type(exc).__name__}: {exc})") from None
+                                   f"({_describe(exc)})") from None
 
 
 def open_checked_workbook(path: Path):
@@ -97,8 +97,7 @@ def open_checked_workbook(path: Path):
     try:
         return openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # noqa: BLE001 - openpyxl raises many types for damaged files
-        raise ImportRejected(path, f"not a readable .xlsx workbook ({type(exc).__name__}: "
-                                   f"{exc})") from None
+        raise ImportRejected(path, f"not a readable .xlsx workbook ({_describe(exc)})") from None
 
 
 def open_first_sheet(table: "TabularFile"):
@@ -146,6 +145,11 @@ def _guarded(table: "TabularFile", values: Iterator[tuple]) -> Iterator[tuple]:
         except StopIteration:
             return
         except Exception as exc:  # noqa: BLE001 - lxml/zlib/zipfile errors on damaged parts
-            table.reject(f"damaged sheet data ({type(exc).__name__}: {exc})", row_no + 1)
+            table.reject(f"damaged sheet data ({_describe(exc)})", row_no + 1)
         row_no += 1
         yield row
+
+
+def _describe(exc: BaseException) -> str:
+    """A library error as one short line for a rejection message."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300]

@@ -6,8 +6,6 @@ import csv
 import json
 import zipfile
 
-import pytest
-
 from app.cli import main
 from engine.workspace import Workspace
 
