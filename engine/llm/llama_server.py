@@ -1,0 +1,22 @@
+"""``python -m engine.llm.llama_server ARGS``: llama-cpp-python's OpenAI-compatible server,
+with the same AMX guard as our own worker (see ``native_model.guard_high_level_api``).
+
+Takes exactly the arguments of ``python -m llama_cpp.server`` (``--model``, ``--host``,
+``--port``, ``--n_ctx`` ...). Used by the endpoint tests and for serving a local GGUF to
+other machines.
+"""
+
+from __future__ import annotations
+
+
+def main() -> None:
+    from engine.llm.native_model import guard_high_level_api
+
+    guard_high_level_api()
+    from llama_cpp.server.__main__ import main as server_main
+
+    server_main()
+
+
+if __name__ == "__main__":
+    main()
