@@ -85,12 +85,17 @@ class Task:
     tokens: int | None = None         # cumulative generated tokens, when the job reports them
     error: BaseException | None = None
     superseded: bool = False
+    log_total: int = 0                # lines ever logged (log_lines keeps the last ones)
     log_lines: collections.deque = field(
         default_factory=lambda: collections.deque(maxlen=LOG_LINES_KEPT))
     _cancel: threading.Event = field(default_factory=threading.Event)
 
     def cancel(self) -> None:
         self._cancel.set()
+
+    def add_log(self, line: str) -> None:
+        self.log_lines.append(line)
+        self.log_total += 1
 
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
@@ -147,7 +152,7 @@ class _TaskLogCapture(logging.Handler):
         task = getattr(_current, "task", None)
         if task is not None:
             try:
-                task.log_lines.append(self.format(record))
+                task.add_log(self.format(record))
             except Exception:  # logging must never break the worker
                 self.handleError(record)
 
@@ -198,6 +203,7 @@ class TaskBridge(QObject):
         self._tasks: dict[int, Task] = {}
         self._callbacks: dict[int, tuple] = {}
         self._dialogs: dict[int, QProgressDialog] = {}
+        self._shut_down = False
         self._log_capture = _TaskLogCapture()
         logging.getLogger().addHandler(self._log_capture)
         self._sig_progress.connect(self._on_progress)
@@ -211,6 +217,12 @@ class TaskBridge(QObject):
             replace: str | None = None, **kwargs) -> Task:
         """Run ``fn(*args, **kwargs)`` in ``lane``; callbacks run on the GUI thread."""
         _check_worker_inputs(fn, args, kwargs)
+        if self._shut_down:
+            log.warning("task %r not started: the application is shutting down", label)
+            task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane)
+            task.state = "cancelled"
+            task.cancel()
+            return task
         if replace is not None:
             for old in self._tasks.values():
                 if old.replace_key == replace and old.running:
@@ -248,6 +260,7 @@ class TaskBridge(QObject):
 
     def shutdown(self) -> None:
         """Cancel everything and stop the workers; called when the window closes."""
+        self._shut_down = True
         self.cancel_all()
         for executor in self._executors.values():
             executor.shutdown(wait=False, cancel_futures=True)
@@ -301,7 +314,7 @@ class TaskBridge(QObject):
             message = self._describe(exc)
             log.error("task %r failed: %s", task.label, message,
                       exc_info=(type(exc), exc, exc.__traceback__))
-            task.log_lines.append(f"ERROR {message}")
+            task.add_log(f"ERROR {message}")
             self.sig_task_failed.emit(task, message)
             self.sig_task_finished.emit(task)
             if on_error is not None:

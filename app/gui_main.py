@@ -1,0 +1,96 @@
+"""``upabhasha-gui [WORKSPACE] [--smoke-test]``: start the workstation window.
+
+Start-up imports only Qt, the store and the panels; llama_cpp, torch, faiss and
+matplotlib load when first used, so the window shows fast. ``--smoke-test`` shows the
+window, prints one JSON line (start-up time, heavy modules loaded) and exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+
+HEAVY_MODULES = ("llama_cpp", "torch", "faiss", "sentence_transformers", "matplotlib.pyplot")
+
+log = logging.getLogger(__name__)
+
+
+def process_age_s() -> float | None:
+    """Seconds since this process started (Linux /proc), to time start-up honestly."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            start_ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as fh:
+            uptime = float(fh.read().split()[0])
+        return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="upabhasha-gui", description="Upabhasha workstation")
+    parser.add_argument("workspace", nargs="?", help="workspace file to open")
+    parser.add_argument("--new", action="store_true", help="create WORKSPACE if it is missing")
+    parser.add_argument("--smoke-test", action="store_true",
+                        help="show the window, print a JSON line and exit")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    started = time.perf_counter()
+    args = parse_args(argv)
+    from app.logging_setup import setup_logging
+
+    log_path = setup_logging(args.verbose)
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from app.fonts import register_qt_fonts
+    from app.qt_logging import install_qt_message_handler
+    from app.settings import load_settings
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Upabhasha")
+    app.setOrganizationName("Upabhasha")
+    app.setApplicationDisplayName("Upabhasha")
+    install_qt_message_handler()
+    register_qt_fonts(app)
+    from app.gc_guard import GarbageCollector
+
+    collector = GarbageCollector(app)
+    from app.main_window import MainWindow
+
+    window = MainWindow(load_settings())
+    window.show()
+    if args.workspace and not window.open_workspace(args.workspace, create=args.new):
+        if args.smoke_test:
+            return 2
+    log.info("window shown after %.2f s (log: %s)", time.perf_counter() - started, log_path)
+    if args.smoke_test:
+        def report() -> None:
+            age = process_age_s()
+            sys.stdout.write(json.dumps({
+                "startup_s": round(age if age is not None else time.perf_counter() - started, 3),
+                "main_to_shown_s": round(time.perf_counter() - started, 3),
+                "shown": window.isVisible(),
+                "workspace": str(window.workspace.path) if window.workspace else None,
+                "panels": [window.tabs.tabText(i) for i in range(window.tabs.count())],
+                "heavy_modules_loaded": [m for m in HEAVY_MODULES if m in sys.modules],
+            }) + "\n")
+            sys.stdout.flush()
+            window.close()
+            app.quit()
+
+        QTimer.singleShot(0, report)
+    code = app.exec()
+    collector.stop()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,298 @@
+"""The main window: assembles the panels around one open workspace; owns nothing else.
+
+Panels receive the narrowest dependency they need (the workspace, the bridge, a reviewer
+name) and talk back through their ``sig_*`` signals (DESIGN.md, house style 8-9).
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QStackedWidget,
+                               QTabWidget, QWidget)
+
+from app.i18n import _
+from app.settings import Settings, save_settings
+from app.task_bridge import WRITER, TaskBridge
+from engine.errors import UserError
+from engine.workspace import Workspace
+from widgets.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
+from widgets.welcome_page import WelcomePage
+
+log = logging.getLogger(__name__)
+
+WORKSPACE_FILTER = "Upabhasha workspace (*.sqlite *.upabhasha);;All files (*)"
+STATUS_REFRESH_MS = 2000
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: Settings, *, bridge: TaskBridge | None = None,
+                 save: Callable[[Settings], None] = save_settings,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings = settings
+        self._save = save
+        self.bridge = bridge or TaskBridge(self, dialog_parent=self)
+        self.bridge.sig_task_failed.connect(self._on_task_failed)
+        self.bridge.sig_task_started.connect(lambda _task: self._refresh_status())
+        self.bridge.sig_task_finished.connect(lambda _task: self._refresh_status())
+        self.workspace: Workspace | None = None
+        self.panels: dict[str, QWidget] = {}
+        self.setWindowTitle("Upabhasha")
+        self.setAcceptDrops(False)
+
+        self.welcome = WelcomePage(settings.recent_workspaces)
+        self.welcome.sig_open_sample.connect(self.open_sample_workspace)
+        self.welcome.sig_new_workspace.connect(self.new_workspace_dialog)
+        self.welcome.sig_open_workspace.connect(self.open_workspace_dialog)
+        self.welcome.sig_open_recent.connect(self.open_workspace)
+        self.welcome.sig_add_model.connect(self.add_model)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.welcome)
+        self.stack.addWidget(self.tabs)
+        self.setCentralWidget(self.stack)
+
+        from widgets.job_monitor import JobMonitor
+        self.job_monitor = JobMonitor(self.bridge)
+
+        self._build_menus()
+        self.workspace_label = QLabel()
+        self.counts_label = QLabel("")
+        self.jobs_label = QLabel("")
+        self.statusBar().addWidget(self.workspace_label, 1)
+        self.statusBar().addPermanentWidget(self.counts_label)
+        self.statusBar().addPermanentWidget(self.jobs_label)
+        self._status_timer = QTimer(self)
+        self._status_timer.setInterval(STATUS_REFRESH_MS)
+        self._status_timer.timeout.connect(self._refresh_status)
+        self._status_timer.start()
+        self._restore_geometry()
+        self._show_welcome()
+        self._refresh_status()
+
+    # -- menus -----------------------------------------------------------------------------
+    def _action(self, text: str, slot, shortcut=None, menu=None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        if menu is not None:
+            menu.addAction(action)
+        self.addAction(action)  # shortcuts work whatever page is shown
+        return action
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(_("&File"))
+        self._action(_("&New workspace…"), self.new_workspace_dialog, QKeySequence.StandardKey.New,
+                     file_menu)
+        self._action(_("&Open workspace…"), self.open_workspace_dialog,
+                     QKeySequence.StandardKey.Open, file_menu)
+        self.recent_menu = file_menu.addMenu(_("Open &recent"))
+        self._action(_("Open the &sample workspace"), self.open_sample_workspace, None, file_menu)
+        self.close_action = self._action(_("&Close workspace"), self.close_workspace,
+                                         QKeySequence.StandardKey.Close, file_menu)
+        file_menu.addSeparator()
+        self._action(_("&Quit"), self.close, QKeySequence.StandardKey.Quit, file_menu)
+        self._fill_recent_menu()
+
+        self.view_menu = self.menuBar().addMenu(_("&View"))
+        self._action(_("Show the &welcome page"), self._show_welcome, "Ctrl+0", self.view_menu)
+        self._action(_("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu)
+
+        help_menu = self.menuBar().addMenu(_("&Help"))
+        self._action(_("&Keyboard shortcuts"), self.show_shortcuts, "F1", help_menu)
+        self._action(_("&About Upabhasha"), self._about, None, help_menu)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_workspaces:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.open_workspace(p))
+        self.recent_menu.setEnabled(bool(self.settings.recent_workspaces))
+        self.welcome.set_recent(self.settings.recent_workspaces)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(collect_shortcuts(self), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def _about(self) -> None:
+        QMessageBox.about(self, _("About Upabhasha"), _(
+            "Upabhasha (উপভাষা) measures how much worse language models answer questions in "
+            "regional Bengali dialects than in standard Bengali.\n\nBengali font: Noto Sans "
+            "Bengali, SIL Open Font License 1.1."))
+
+    # -- workspaces ------------------------------------------------------------------------
+    def open_workspace(self, path: str | Path, *, create: bool = False) -> bool:
+        try:
+            workspace = Workspace(path, create=create)
+        except (UserError, OSError) as exc:
+            log.warning("cannot open workspace %s: %s", path, exc)
+            QMessageBox.warning(self, _("Cannot open workspace"), str(exc))
+            if not create and not Path(path).exists():
+                self.settings.forget_recent(path)
+                self._fill_recent_menu()
+            return False
+        self.close_workspace()
+        self.workspace = workspace
+        self.settings.add_recent(workspace.path)
+        self._save(self.settings)
+        self._fill_recent_menu()
+        self._build_panels()
+        self.setWindowTitle(f"{workspace.path.name} — Upabhasha")
+        self.stack.setCurrentWidget(self.tabs)
+        self._refresh_status()
+        log.info("opened workspace %s", workspace.path)
+        return True
+
+    def close_workspace(self) -> None:
+        if self.workspace is None:
+            return
+        self._show_welcome()  # first, so removing tabs never shows (and starts) another panel
+        for name, panel in list(self.panels.items()):
+            if panel is self.job_monitor:
+                continue
+            self.tabs.removeTab(self.tabs.indexOf(panel))
+            panel.deleteLater()
+        self.panels.clear()
+        self.tabs.clear()
+        self.workspace.close()
+        self.workspace = None
+        self.setWindowTitle("Upabhasha")
+        self._show_welcome()
+
+    def _build_panels(self) -> None:
+        from widgets.models_panel import ModelsPanel
+        from widgets.review_panel import ReviewPanel
+
+        review = ReviewPanel(self.workspace, reviewer=self.settings.reviewer_name,
+                             avro_mode=self.settings.avro_mode)
+        review.sig_reviewer_changed.connect(self._remember_reviewer)
+        review.sig_avro_mode_changed.connect(self._remember_avro_mode)
+        review.sig_status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        review.sig_changed.connect(self._refresh_status)
+        models = ModelsPanel(self.workspace, self.bridge)
+        models.sig_status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        models.sig_changed.connect(self._refresh_status)
+        self.panels = {"review": review, "models": models, "jobs": self.job_monitor}
+        titles = {"review": _("Review translations"), "models": _("Models"), "jobs": _("Jobs")}
+        for index, (name, panel) in enumerate(self.panels.items(), start=1):
+            self.tabs.addTab(panel, titles[name])
+        self._install_panel_shortcuts()
+
+    def _install_panel_shortcuts(self) -> None:
+        for action in getattr(self, "_panel_actions", []):
+            self.view_menu.removeAction(action)
+            self.removeAction(action)
+            action.deleteLater()
+        self._panel_actions = []
+        for index in range(self.tabs.count()):
+            text = _("Show {panel}").format(panel=self.tabs.tabText(index))
+            self._panel_actions.append(self._action(
+                text, lambda _checked=False, i=index: self.tabs.setCurrentIndex(i),
+                f"Ctrl+{index + 1}", self.view_menu))
+
+    def show_panel(self, name: str) -> None:
+        panel = self.panels.get(name)
+        if panel is None and name == "jobs":
+            panel = self.job_monitor
+            if self.tabs.indexOf(panel) < 0:
+                self.tabs.addTab(panel, _("Jobs"))
+        if panel is not None:
+            self.stack.setCurrentWidget(self.tabs)
+            self.tabs.setCurrentWidget(panel)
+
+    def _show_welcome(self) -> None:
+        self.stack.setCurrentWidget(self.welcome)
+
+    def new_workspace_dialog(self) -> bool:
+        path, _filter = QFileDialog.getSaveFileName(self, _("Create a new workspace"),
+                                                    str(Path.home() / "study.sqlite"),
+                                                    WORKSPACE_FILTER)
+        if not path:
+            return False
+        if Path(path).exists():
+            return self.open_workspace(path)
+        return self.open_workspace(path, create=True)
+
+    def open_workspace_dialog(self) -> bool:
+        path, _filter = QFileDialog.getOpenFileName(self, _("Open a workspace"), str(Path.home()),
+                                                    WORKSPACE_FILTER)
+        return bool(path) and self.open_workspace(path)
+
+    def open_sample_workspace(self) -> None:
+        from app.sample_workspace import build_sample_workspace, sample_workspace_path
+
+        path = sample_workspace_path()
+        self.bridge.run(build_sample_workspace, path, label=_("Building the sample workspace"),
+                        lane=WRITER, dialog=True,
+                        on_done=lambda built: self.open_workspace(built))
+
+    def add_model(self) -> None:
+        if self.workspace is None and not self.new_workspace_dialog():
+            return
+        self.show_panel("models")
+        self.panels["models"].add_gguf_dialog()
+
+    # -- status bar ------------------------------------------------------------------------
+    def _refresh_status(self) -> None:
+        running = len(self.bridge.running_tasks())
+        self.jobs_label.setText(_("{n} running").format(n=running) if running else "")
+        if self.workspace is None:
+            self.workspace_label.setText(_("No workspace open"))
+            self.counts_label.setText("")
+            return
+        self.workspace_label.setText(str(self.workspace.path))
+        counts = self.workspace.query(
+            "SELECT (SELECT count(*) FROM questions) AS questions, "
+            "(SELECT count(*) FROM variants WHERE dialect != 'standard') AS variants, "
+            "(SELECT count(*) FROM variants WHERE status = 'gold' AND dialect != 'standard') AS gold, "
+            "(SELECT count(*) FROM models) AS models")[0]
+        self.counts_label.setText(_("{questions} questions · {variants} variants · {gold} gold · "
+                                    "{models} models").format(**counts))
+
+    def _on_task_failed(self, task, message: str) -> None:
+        self.statusBar().showMessage(_("{label} failed: {message}").format(
+            label=task.label, message=message.splitlines()[0]), 10000)
+
+    def _remember_reviewer(self, name: str) -> None:
+        self.settings.reviewer_name = name
+        self._save(self.settings)
+
+    def _remember_avro_mode(self, enabled: bool) -> None:
+        self.settings.avro_mode = enabled
+        self._save(self.settings)
+
+    # -- geometry and shutdown -------------------------------------------------------------
+    def _restore_geometry(self) -> None:
+        if self.settings.window_geometry:
+            self.restoreGeometry(QByteArray(base64.b64decode(self.settings.window_geometry)))
+        else:
+            self.resize(1280, 800)
+        if self.settings.window_state:
+            self.restoreState(QByteArray(base64.b64decode(self.settings.window_state)))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        running = self.bridge.running_tasks()
+        if running and QMessageBox.question(
+                self, _("Jobs are running"),
+                _("{n} job(s) are still running. Cancel them and quit? Finished items are kept; "
+                  "a re-run resumes where it stopped.").format(n=len(running))
+        ) != QMessageBox.StandardButton.Yes:
+            event.ignore()
+            return
+        self.settings.window_geometry = base64.b64encode(bytes(self.saveGeometry())).decode()
+        self.settings.window_state = base64.b64encode(bytes(self.saveState())).decode()
+        self._save(self.settings)
+        self._status_timer.stop()
+        self.bridge.shutdown()
+        self.close_workspace()
+        event.accept()

@@ -1,0 +1,89 @@
+"""Background task functions of the model manager (Qt-free; run through the task bridge).
+
+Each takes plain values (paths, strings) and opens its own workspace connection, so the
+GUI thread's connection is never shared with a worker.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+
+from engine.workspace import Workspace, utcnow
+
+log = logging.getLogger(__name__)
+
+KEYRING_USER = "api_key"
+
+
+def inspect_gguf_file(path: str, progress=None) -> dict:
+    """Validate a GGUF file, read its metadata and hash it (progress over the bytes)."""
+    from engine.llm.gguf_info import inspect_gguf
+
+    info = inspect_gguf(path, with_sha256=True, progress=progress)
+    return info.as_dict() | {"chat_template": info.chat_template or ""}
+
+
+def add_gguf_model(workspace_path: str, info: dict, name: str) -> int:
+    from engine.model_registry import register_gguf
+
+    with Workspace(workspace_path, create=False) as ws:
+        return register_gguf(ws, Path(info["path"]), name=name, sha256=info["sha256"],
+                             size_bytes=info["size_bytes"], metadata=info)
+
+
+def add_embedded_model(workspace_path: str, progress=None) -> int:
+    from engine.model_registry import ensure_embedded_default
+
+    with Workspace(workspace_path, create=False) as ws:
+        return ensure_embedded_default(ws, progress)
+
+
+def keyring_service_for(name: str) -> str:
+    return "upabhasha:" + re.sub(r"\s+", "-", name.strip())
+
+
+def keyring_problem() -> str | None:
+    """Why API keys cannot be stored in the OS keyring here, or None if they can."""
+    import keyring
+    from keyring.backends import fail
+
+    backend = keyring.get_keyring()
+    if isinstance(backend, fail.Keyring):
+        return ("No OS keyring is available on this machine (GNOME Keyring/KWallet on Linux, "
+                "Keychain on macOS, Credential Locker on Windows). API keys cannot be stored "
+                "safely; install or unlock a keyring, or install the 'keyrings.alt' package.")
+    return None
+
+
+def store_api_key(service: str, key: str) -> None:
+    import keyring
+
+    keyring.set_password(service, KEYRING_USER, key)
+
+
+def add_endpoint_model(workspace_path: str, name: str, base_urls: list[str], api_model: str,
+                       keyring_service: str | None) -> int:
+    """Register an OpenAI-compatible endpoint (idempotent on the name)."""
+    with Workspace(workspace_path, create=False) as ws:
+        with ws.transaction() as conn:
+            conn.execute(
+                "INSERT INTO models(name, kind, base_urls, api_model, keyring_service, added_at) "
+                "VALUES (?, 'endpoint', ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
+                "base_urls = excluded.base_urls, api_model = excluded.api_model, "
+                "keyring_service = excluded.keyring_service",
+                (name, json.dumps(base_urls), api_model, keyring_service, utcnow()))
+        return ws.scalar("SELECT id FROM models WHERE name = ?", (name,))
+
+
+def gpu_offload_report() -> dict:
+    """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily)."""
+    import llama_cpp
+
+    supports = bool(llama_cpp.llama_supports_gpu_offload())
+    info = llama_cpp.llama_print_system_info()
+    info = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
+    return {"supports_gpu_offload": supports, "system_info": info.strip(),
+            "llama_cpp_version": getattr(llama_cpp, "__version__", "")}

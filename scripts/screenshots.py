@@ -1,0 +1,147 @@
+"""Write a PNG of every panel and dialog of the workstation (run by scripts/screenshots.sh).
+
+Builds a throw-away workspace: the real Vashantor corpus when ../shared/data is present
+(else the bundled sample corpus), the bundled sample questions with their dialect
+renderings, and the embedded model. Settings are never saved (a screenshot run must not
+touch the user's configuration).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import tempfile
+from importlib.resources import as_file, files
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+VASHANTOR = REPO.parent / "shared" / "data" / "vashantor" / "vashantor_multiway.csv"
+
+log = logging.getLogger("screenshots")
+
+
+def build_workspace(path: Path) -> str:
+    from app.sample_workspace import _questions_with_dialect_columns
+    from engine.importers import import_corpus, import_questions
+    from engine.model_registry import ensure_embedded_default
+    from engine.workspace import Workspace
+
+    sample = files("resources") / "sample"
+    with Workspace(path) as ws, as_file(sample / "questions.csv") as questions, \
+            as_file(sample / "questions_dialects.csv") as renderings, \
+            tempfile.TemporaryDirectory() as tmp:
+        if VASHANTOR.exists():
+            import_corpus(ws, VASHANTOR, fmt="wide", standard_col="bangla_speech",
+                          split_col="vashantor_split", name="Vashantor")
+            corpus = "Vashantor (real data)"
+        else:
+            with as_file(sample / "corpus.csv") as corpus_csv:
+                import_corpus(ws, corpus_csv, name="sample corpus")
+            corpus = "bundled sample corpus"
+        merged = Path(tmp) / "sample questions.csv"
+        _questions_with_dialect_columns(questions, renderings, merged)
+        import_questions(ws, merged, name="sample questions")
+        try:
+            ensure_embedded_default(ws)
+        except Exception as exc:  # screenshots still show everything else
+            log.warning("embedded model not registered: %s", exc)
+    return corpus
+
+
+def settle(app, ms: int = 150) -> None:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+    app.processEvents()
+
+
+def shoot(widget, out: Path, name: str, app) -> Path:
+    settle(app)
+    path = out / f"{name}.png"
+    if not widget.grab().save(str(path)):
+        raise SystemExit(f"could not write {path}")
+    print(path)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out", nargs="?", default=str(REPO / "out" / "screenshots"))
+    parser.add_argument("--readme", help="also copy the review screenshot to this path")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from app.fonts import register_qt_fonts
+    from app.settings import Settings
+    from app.task_bridge import TaskBridge
+    from widgets.job_monitor import _demo_job
+
+    tmp = Path(tempfile.mkdtemp(prefix="upabhasha-shots-"))
+    corpus = build_workspace(tmp / "study.sqlite")
+    log.info("workspace with %s at %s", corpus, tmp / "study.sqlite")
+
+    app = QApplication(sys.argv[:1])
+    register_qt_fonts(app)
+    from app.main_window import MainWindow
+
+    settings = Settings(reviewer_name="রহিম (linguist)")
+    window = MainWindow(settings, save=lambda s: None)
+    window.resize(1440, 880)
+    window.show()
+    shoot(window, out, "01-welcome", app)
+
+    window.open_workspace(tmp / "study.sqlite")
+    review = window.panels["review"]
+    review.select_cell(0, 1)  # q01, Sylhet
+    window.tabs.setCurrentWidget(review)
+    review_png = shoot(window, out, "02-review", app)
+    review.detail.avro_toggle.setChecked(True)
+    review.detail.phonetic.setText("ki kotha koy")
+    shoot(review, out, "03-review-avro", app)
+    review.detail.avro_toggle.setChecked(False)
+
+    models = window.panels["models"]
+    window.tabs.setCurrentWidget(models)
+    settle(app, 1500)  # the GPU probe loads llama.cpp in the background
+    models.view.selectRow(0)
+    shoot(window, out, "04-models", app)
+    endpoint = models.add_endpoint_dialog()
+    endpoint.name.setText("lab vLLM server")
+    endpoint.base_urls.setText("http://10.0.0.5:8000/v1")
+    endpoint.api_model.setText("Qwen/Qwen2.5-7B-Instruct")
+    shoot(endpoint, out, "05-endpoint-dialog", app)
+    endpoint.reject()
+
+    bridge: TaskBridge = window.bridge
+    bridge.run(_demo_job, 400, label="demo: answer 400 questions")
+    bridge.run(_demo_job, 60, label="demo: translate 60 variants")
+    window.show_panel("jobs")
+    settle(app, 1200)
+    window.job_monitor.view.selectRow(1)
+    settle(app, 400)
+    shoot(window, out, "06-jobs", app)
+    bridge.cancel_all()
+
+    dialog = window.show_shortcuts()
+    shoot(dialog, out, "07-shortcuts", app)
+    dialog.close()
+
+    if args.readme:
+        Path(args.readme).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.readme).write_bytes(review_png.read_bytes())
+        print(args.readme)
+    settle(app, 300)
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""The main window: welcome page, workspaces, panels, shortcuts, settings."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMessageBox
+
+from app.main_window import MainWindow
+from app.settings import Settings
+from widgets.shortcuts_dialog import collect_shortcuts
+
+
+@pytest.fixture
+def saved():
+    return []
+
+
+@pytest.fixture
+def window(qtbot, sync_bridge, saved, monkeypatch):
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda parent, title, text: warnings.append((title, text)))
+    win = MainWindow(Settings(reviewer_name="r"), bridge=sync_bridge, save=saved.append)
+    win.warnings = warnings
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+@pytest.fixture
+def ws_copy(sample_db, tmp_path):
+    path = tmp_path / "study.sqlite"
+    shutil.copy(sample_db, path)
+    return path
+
+
+def test_first_launch_shows_the_welcome_page(window):
+    assert window.stack.currentWidget() is window.welcome
+    assert window.workspace is None
+    assert window.workspace_label.text() == "No workspace open"
+
+
+def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved):
+    assert window.open_workspace(ws_copy)
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
+        "Review translations", "Models", "Jobs"]
+    assert window.stack.currentWidget() is window.tabs
+    assert window.windowTitle().startswith("study.sqlite")
+    assert saved[-1].recent_workspaces[0] == str(ws_copy.resolve())
+    assert [a.text() for a in window.recent_menu.actions()] == [str(ws_copy.resolve())]
+    assert "40 questions · 36 variants · 0 gold" in window.counts_label.text()
+
+
+def test_a_missing_workspace_is_reported_and_dropped_from_recent(window, tmp_path):
+    missing = tmp_path / "gone.sqlite"
+    window.settings.add_recent(missing)
+    assert not window.open_workspace(missing)
+    assert "no such workspace" in window.warnings[-1][1]
+    assert window.settings.recent_workspaces == []
+    assert window.workspace is None
+
+
+def test_not_a_workspace_is_refused(window, tmp_path):
+    other = tmp_path / "notes.sqlite"
+    other.write_bytes(b"hello, not sqlite" * 100)
+    assert not window.open_workspace(other)
+    assert "not an Upabhasha workspace" in window.warnings[-1][1]
+
+
+def test_close_workspace_returns_to_welcome(window, ws_copy):
+    window.open_workspace(ws_copy)
+    window.close_action.trigger()
+    assert window.workspace is None and window.tabs.count() == 0
+    assert window.stack.currentWidget() is window.welcome
+
+
+def test_sample_workspace_from_the_welcome_page(window, tmp_path, monkeypatch):
+    import app.sample_workspace as sample
+
+    monkeypatch.setattr(sample, "sample_workspace_path", lambda: tmp_path / "sample.sqlite")
+    window.welcome.sample_button.click()
+    assert window.workspace is not None
+    assert window.workspace.path == tmp_path / "sample.sqlite"
+    assert window.workspace.scalar("SELECT count(*) FROM sentence_pairs") == 363
+
+
+def test_new_workspace_via_dialog(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    target = tmp_path / "new study.sqlite"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *a, **k: (str(target), ""))
+    window.welcome.new_button.click()
+    assert target.exists() and window.workspace.path == target
+
+
+def test_shortcuts_dialog_lists_every_shortcut(window, ws_copy):
+    window.open_workspace(ws_copy)
+    dialog = window.show_shortcuts()
+    listed = {dialog.table.item(r, 1).text() for r in range(dialog.table.rowCount())}
+    listed_keys = {k.strip() for cell in listed for k in cell.split(",")}
+    for action in window.findChildren(QAction):
+        for sequence in action.shortcuts():
+            if action.text():
+                assert sequence.toString() in listed_keys, action.text()
+    texts = [t for t, _k in collect_shortcuts(window)]
+    assert {"Accept as gold", "Flag", "Next", "Undo", "Keyboard shortcuts"} <= set(texts)
+    dialog.close()
+
+
+def test_ctrl_number_switches_panels(window, ws_copy, qtbot):
+    window.open_workspace(ws_copy)
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentWidget() is window.panels["models"]
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentWidget() is window.job_monitor
+
+
+def test_reviewer_name_and_geometry_are_saved(window, ws_copy, saved):
+    window.open_workspace(ws_copy)
+    review = window.panels["review"]
+    review.reviewer.setText("করিম")
+    review.reviewer.editingFinished.emit()
+    assert saved[-1].reviewer_name == "করিম"
+    window.close()
+    assert saved[-1].window_geometry
+
+
+def test_task_failure_shows_in_the_status_bar(window):
+    def broken():
+        raise RuntimeError("index folder is read-only")
+
+    window.bridge.run(broken, label="Build index", on_error=lambda exc: None)
+    assert "Build index failed: RuntimeError: index folder is read-only" in \
+        window.statusBar().currentMessage()
+
+
+def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", UPABHASHA_CONFIG_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "app.gui_main", "--smoke-test", str(ws_copy)],
+                         capture_output=True, text=True, env=env, timeout=120, check=True)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["shown"] is True
+    assert report["workspace"] == str(ws_copy)
+    assert report["panels"] == ["Review translations", "Models", "Jobs"]
+    assert report["heavy_modules_loaded"] == []
