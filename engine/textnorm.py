@@ -53,10 +53,11 @@ def has_bengali(text: str) -> bool:
 # E0 A6 or E0 A7, which show as "à¦" / "à§".
 _MOJIBAKE = re.compile("à[\u00a6\u00a7]")
 # Bijoy/SutonnyMJ map Bengali glyphs onto ASCII and Latin-1/cp1252 symbols: "Avgvi †mvbvi
-# evsjv" is "আমার সোনার বাংলা". The dagger signs (ে/ৈ kar), "©" (reph), "¨" (য-ফলা) and
-# the 'v' used for া after a consonant letter are the telltales.
+# evsjv" is "আমার সোনার বাংলা". The dagger signs (ে/ৈ kar), "©" (reph), "¨" (য-ফলা) are
+# telltales; so is 'v' (া), which makes up ~10% of Bijoy letters against ~1% of English.
 _BIJOY_MARKERS = set("†‡ˆ©¨¯¿Ö×ØÙÚÛÜÝÞßÐÑÒÓÔÕ¤¢£¥¦§ª«¬®±²³´µ¶·¸¹º»¼½¾")
-_BIJOY_AA = re.compile(r"[A-Za-z]v")
+_BIJOY_MIN_LETTERS = 20   # below this a 'v' count says nothing ("dev", "Savar")
+_BIJOY_V_SHARE = 0.07
 
 
 def encoding_problem(text: str) -> str | None:
@@ -66,9 +67,11 @@ def encoding_problem(text: str) -> str | None:
     if has_bengali(text):
         return None
     markers = sum(1 for c in text if c in _BIJOY_MARKERS)
-    words = text.split()
-    aa = len(_BIJOY_AA.findall(text))
-    if markers >= 1 and (aa >= 1 or markers >= 2) or (words and aa / len(words) > 0.6):
+    letters = [c for c in text if c.isascii() and c.isalpha()]
+    v_share = letters.count("v") / len(letters) if letters else 0.0
+    looks_bijoy = (markers >= 1 and letters and v_share >= 0.03) or markers >= 3 or (
+        len(letters) >= _BIJOY_MIN_LETTERS and v_share >= _BIJOY_V_SHARE)
+    if looks_bijoy:
         return ("legacy Bijoy/SutonnyMJ ASCII encoding (no Bengali code points); "
                 "convert it to Unicode first")
     return None

@@ -47,19 +47,35 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args, ctx) or 0)
     except UserError as exc:
+        ctx.end_progress_line()
         print(f"upabhasha: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `upabhasha export … | head`: the reader left; not an error
+        _silence_stdout()
+        return 0
     except KeyboardInterrupt:
+        ctx.end_progress_line()
         print("upabhasha: interrupted; finished work is saved, run the command again to resume",
               file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - the last line of defence, logged in full
+        ctx.end_progress_line()
         log.exception("internal error in %s", args.command)
         print(f"upabhasha: internal error: {type(exc).__name__}: {exc} "
               f"(details in {log_file})", file=sys.stderr)
         return 1
     finally:
         ctx.close()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull so the interpreter's final flush raises no second error."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

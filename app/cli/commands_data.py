@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 
 from engine.errors import UserError
 from engine.workspace import Workspace
@@ -87,14 +86,14 @@ def cmd_import_corpus(args, ctx) -> int:
     from engine.importers import import_corpus
 
     ws: Workspace = ctx.workspace(create=True)
-    with _ImportProgress(ctx, enabled=not args.json) as progress:
-        report = import_corpus(
-            ws, args.file, fmt=args.layout, name=args.name, standard_col=args.standard_col,
-            dialect_text_col=args.text_col, dialect_col=args.dialect_col, dialect=args.dialect,
-            district_col=args.district_col, district=args.district, split_col=args.split_col,
-            split=args.split, dialect_cols=_mapping(args.dialect_column),
-            strip_leading_token=args.strip_leading_token, file_format=args.file_format,
-            progress=progress)
+    progress = ctx.progress_printer("import", quiet=args.json)
+    report = import_corpus(
+        ws, args.file, fmt=args.layout, name=args.name, standard_col=args.standard_col,
+        dialect_text_col=args.text_col, dialect_col=args.dialect_col, dialect=args.dialect,
+        district_col=args.district_col, district=args.district, split_col=args.split_col,
+        split=args.split, dialect_cols=_mapping(args.dialect_column),
+        strip_leading_token=args.strip_leading_token, file_format=args.file_format,
+        progress=progress)
     if args.json:
         ctx.emit_json(report.to_dict())
         return 0
@@ -110,12 +109,12 @@ def cmd_import_questions(args, ctx) -> int:
     from engine.importers import import_questions
 
     ws: Workspace = ctx.workspace(create=True)
-    with _ImportProgress(ctx, enabled=not args.json) as progress:
-        report = import_questions(
-            ws, args.file, name=args.name, text_col=args.text_col, id_col=args.id_col,
-            type_col=args.type_col, domain_col=args.domain_col, gloss_col=args.gloss_col,
-            dialect_cols=_mapping(args.dialect_column), file_format=args.file_format,
-            progress=progress)
+    progress = ctx.progress_printer("import", quiet=args.json)
+    report = import_questions(
+        ws, args.file, name=args.name, text_col=args.text_col, id_col=args.id_col,
+        type_col=args.type_col, domain_col=args.domain_col, gloss_col=args.gloss_col,
+        dialect_cols=_mapping(args.dialect_column), file_format=args.file_format,
+        progress=progress)
     if args.json:
         ctx.emit_json(report.to_dict())
         return 0
@@ -124,26 +123,6 @@ def cmd_import_questions(args, ctx) -> int:
         print(f"  {code:<12} {info['variants']:>7,} variants, {info['inserted']:>7,} new")
     _print_warnings(report)
     return 0
-
-
-class _ImportProgress:
-    """The progress line on a terminal only, ended cleanly if the import fails."""
-
-    def __init__(self, ctx, enabled: bool):
-        self._inner = ctx.progress_printer("import") if enabled and sys.stderr.isatty() else None
-        self._open = False
-
-    def __call__(self, done: int, total: int, note: str = "") -> None:
-        if self._inner is not None:
-            self._inner(done, total, note)
-            self._open = done < total
-
-    def __enter__(self) -> "_ImportProgress":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._open:
-            sys.stderr.write("\n")
 
 
 def _print_summary(report, noun: str) -> None:

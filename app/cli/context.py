@@ -13,6 +13,7 @@ class CliContext:
     def __init__(self, workspace_path: str):
         self.workspace_path = workspace_path
         self._ws: Workspace | None = None
+        self._line_open = False
 
     def workspace(self, *, create: bool = False) -> Workspace:
         if self._ws is None:
@@ -29,25 +30,36 @@ class CliContext:
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
         sys.stdout.write("\n")
 
-    @staticmethod
-    def progress_printer(label: str, quiet: bool = False):
-        """A ``progress(done, total, note)`` callable that redraws one stderr line (≤ 5 Hz)."""
+    def progress_printer(self, label: str, quiet: bool = False):
+        """A ``progress(done, total, note)`` callable for stderr. On a terminal it redraws one
+        line (at most 5 Hz); otherwise (logs, CI) it prints a line at most every 10 s."""
+        tty = sys.stderr.isatty()
+        interval = 0.2 if tty else 10.0
         state = {"last": 0.0, "start": time.monotonic()}
 
         def progress(done: int, total: int, note: str = "") -> None:
             if quiet:
                 return
             now = time.monotonic()
-            if done < total and now - state["last"] < 0.2:
+            if done < total and now - state["last"] < interval:
                 return
             state["last"] = now
             elapsed = now - state["start"]
-            eta = ""
-            if 0 < done < total:
-                eta = f" ETA {elapsed / done * (total - done):.0f}s"
-            sys.stderr.write(f"\r{label}: {done}/{total}{eta} {note}"[:120].ljust(60))
-            if done >= total:
-                sys.stderr.write("\n")
+            eta = f" ETA {elapsed / done * (total - done):.0f}s" if 0 < done < total else ""
+            text = f"{label}: {done}/{total}{eta} {note}".rstrip()
+            if tty:
+                sys.stderr.write("\r" + text[:120].ljust(60))
+                self._line_open = done < total
+                if not self._line_open:
+                    sys.stderr.write("\n")
+            else:
+                sys.stderr.write(text + "\n")
             sys.stderr.flush()
 
         return progress
+
+    def end_progress_line(self) -> None:
+        """Called before an error message so it does not land on a progress line."""
+        if self._line_open:
+            sys.stderr.write("\n")
+            self._line_open = False
