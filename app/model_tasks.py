@@ -15,9 +15,6 @@ from engine.workspace import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
-KEYRING_USER = "api_key"
-
-
 def inspect_gguf_file(path: str, progress=None) -> dict:
     """Validate a GGUF file, read its metadata and hash it (progress over the bytes)."""
     from engine.llm.gguf_info import inspect_gguf
@@ -30,8 +27,10 @@ def add_gguf_model(workspace_path: str, info: dict, name: str) -> int:
     from engine.model_registry import register_gguf
 
     with Workspace(workspace_path, create=False) as ws:
+        metadata = {k: info[k] for k in ("architecture", "quantization", "parameters",
+                                          "context_length", "has_chat_template", "family")}
         return register_gguf(ws, Path(info["path"]), name=name, sha256=info["sha256"],
-                             size_bytes=info["size_bytes"], metadata=info)
+                             size_bytes=info["size_bytes"], metadata=metadata)
 
 
 def add_embedded_model(workspace_path: str, progress=None) -> int:
@@ -59,22 +58,29 @@ def keyring_problem() -> str | None:
 
 
 def store_api_key(service: str, key: str) -> None:
+    """Store under the user name the endpoint backend reads the key with."""
     import keyring
+
+    from engine.llm.endpoint_backend import KEYRING_USER
 
     keyring.set_password(service, KEYRING_USER, key)
 
 
 def add_endpoint_model(workspace_path: str, name: str, base_urls: list[str], api_model: str,
                        keyring_service: str | None) -> int:
-    """Register an OpenAI-compatible endpoint (idempotent on the name)."""
+    """Register an OpenAI-compatible endpoint (idempotent on the name), as the CLI's
+    ``models add URL`` does: URLs normalised, chat API assumed."""
+    from engine.llm.endpoint_backend import normalise_base_url
+
+    urls = [normalise_base_url(u) for u in base_urls]
     with Workspace(workspace_path, create=False) as ws:
         with ws.transaction() as conn:
             conn.execute(
-                "INSERT INTO models(name, kind, base_urls, api_model, keyring_service, added_at) "
-                "VALUES (?, 'endpoint', ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
-                "base_urls = excluded.base_urls, api_model = excluded.api_model, "
-                "keyring_service = excluded.keyring_service",
-                (name, json.dumps(base_urls), api_model, keyring_service, utcnow()))
+                "INSERT INTO models(name, kind, base_urls, api_model, keyring_service, "
+                "has_chat_template, added_at) VALUES (?, 'endpoint', ?, ?, ?, 1, ?) "
+                "ON CONFLICT(name) DO UPDATE SET base_urls = excluded.base_urls, "
+                "api_model = excluded.api_model, keyring_service = excluded.keyring_service",
+                (name, json.dumps(urls), api_model, keyring_service, utcnow()))
         return ws.scalar("SELECT id FROM models WHERE name = ?", (name,))
 
 

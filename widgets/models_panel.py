@@ -124,7 +124,7 @@ class EndpointDialog(QDialog):
         self.resize(520, 240)
 
     def values(self) -> dict:
-        urls = [u.strip().rstrip("/") for u in self.base_urls.text().split(",") if u.strip()]
+        urls = [u.strip() for u in self.base_urls.text().split(",") if u.strip()]
         return {"name": self.name.text().strip(), "base_urls": urls,
                 "api_model": self.api_model.text().strip(), "api_key": self.api_key.text()}
 
@@ -211,14 +211,14 @@ class ModelsPanel(QWidget):
 
     def add_gguf(self, path: str | Path) -> None:
         """Validate and hash in the pool, then register on the writer lane."""
-        path = str(Path(path).resolve())
+        path = str(Path(path).expanduser().absolute())  # keep the name the user chose
         self.sig_status_message.emit(_("Inspecting {name}…").format(name=Path(path).name))
         self.bridge.run(model_tasks.inspect_gguf_file, path, dialog=True,
                         label=_("Hashing {name}").format(name=Path(path).name),
                         on_done=self._register_gguf)
 
     def _register_gguf(self, info: dict) -> None:
-        name = info.get("name") or Path(info["path"]).stem
+        name = Path(info["path"]).stem  # as `upabhasha models add FILE` names it
         self.bridge.run(model_tasks.add_gguf_model, str(self.ws.path), info, name, lane=WRITER,
                         label=_("Registering {name}").format(name=name),
                         on_done=lambda _id: self._added(name))

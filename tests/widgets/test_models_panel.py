@@ -1,0 +1,147 @@
+"""ModelsPanel: add a real GGUF (validated, hashed, registered), endpoints, keyring, GPU note."""
+
+from __future__ import annotations
+
+import shutil
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from widgets.models_panel import ModelsPanel
+
+
+class MemoryKeyring(KeyringBackend):
+    """A working keyring for the test (this machine has none)."""
+
+    priority = 1
+
+    def __init__(self):
+        super().__init__()
+        self.store = {}
+
+    def get_password(self, service, username):
+        return self.store.get((service, username))
+
+    def set_password(self, service, username, password):
+        self.store[(service, username)] = password
+
+    def delete_password(self, service, username):
+        self.store.pop((service, username), None)
+
+
+@pytest.fixture
+def ws(sample_db, tmp_path):
+    from engine.workspace import Workspace
+
+    path = tmp_path / "models.sqlite"
+    shutil.copy(sample_db, path)
+    workspace = Workspace(path, create=False)
+    yield workspace
+    workspace.close()
+
+
+@pytest.fixture
+def panel(qtbot, ws, sync_bridge):
+    panel = ModelsPanel(ws, sync_bridge)
+    qtbot.addWidget(panel)
+    return panel
+
+
+def test_adding_the_real_gguf_registers_metadata_and_sha256(panel, ws, embedded_gguf, tmp_path):
+    from engine.embedded_model import embedded_sha256
+
+    copy = tmp_path / "gemma-copy.gguf"
+    copy.symlink_to(embedded_gguf)
+    progress = []
+    panel.bridge.sig_task_progress.connect(lambda t: progress.append((t.done, t.total)))
+    changed = []
+    panel.sig_changed.connect(lambda: changed.append(1))
+    panel.add_gguf(copy)
+    assert panel.bridge.errors == []
+    row = ws.query("SELECT * FROM models WHERE name = 'gemma-copy'")[0]
+    assert row["kind"] == "gguf" and row["architecture"] == "gemma3"
+    assert row["sha256"] == embedded_sha256()
+    assert row["quantization"] and row["context_length"] == 32768
+    assert progress[-1][0] == progress[-1][1] == embedded_gguf.stat().st_size
+    assert changed and panel.model.rowCount() == 1
+    assert panel.model.data(panel.model.index(0, 0)) == "gemma-copy"
+
+
+def test_an_invalid_gguf_is_reported_and_not_added(panel, ws, tmp_path):
+    bogus = tmp_path / "notes.gguf"
+    bogus.write_text("this is not a model", encoding="utf-8")
+    panel.add_gguf(bogus)
+    assert ws.scalar("SELECT count(*) FROM models") == 0
+    title, message = panel.bridge.errors[-1]
+    assert "not a valid GGUF" in message or "GGUF" in message
+
+
+def test_dropping_gguf_files_adds_them(panel, tmp_path, monkeypatch):
+    added = []
+    monkeypatch.setattr(panel, "add_gguf", added.append)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(tmp_path / "a.gguf")),
+                  QUrl.fromLocalFile(str(tmp_path / "readme.txt"))])
+    event = QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    panel.dropEvent(event)
+    assert added == [str(tmp_path / "a.gguf")]
+
+
+def test_endpoint_without_key(panel, ws):
+    panel.add_endpoint("lab vLLM", ["http://10.0.0.5:8000/v1/"], "Qwen/Qwen2.5-7B-Instruct")
+    row = ws.query("SELECT * FROM models WHERE kind = 'endpoint'")[0]
+    assert row["name"] == "lab vLLM" and row["api_model"] == "Qwen/Qwen2.5-7B-Instruct"
+    assert row["base_urls"] == '["http://10.0.0.5:8000"]'
+    assert row["keyring_service"] is None
+
+
+def test_endpoint_key_goes_to_the_keyring_never_the_workspace(panel, ws):
+    previous = keyring.get_keyring()
+    memory = MemoryKeyring()
+    keyring.set_keyring(memory)
+    try:
+        panel.add_endpoint("hosted", ["https://api.example.org/v1"], "gpt-x", "sk-secret-123")
+    finally:
+        keyring.set_keyring(previous)
+    row = ws.query("SELECT * FROM models WHERE name = 'hosted'")[0]
+    assert row["keyring_service"] == "upabhasha:hosted"
+    assert memory.store == {("upabhasha:hosted", "api-key"): "sk-secret-123"}
+    assert "sk-secret" not in ws.path.read_bytes().decode("latin-1")
+
+    from engine.llm.endpoint_backend import read_api_key
+    keyring.set_keyring(memory)
+    try:
+        assert read_api_key("upabhasha:hosted") == "sk-secret-123"  # the backend finds it
+    finally:
+        keyring.set_keyring(previous)
+
+
+def test_no_keyring_backend_gives_a_clear_message(panel, ws):
+    from keyring.backends import fail
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    messages = []
+    panel.sig_status_message.connect(messages.append)
+    try:
+        dialog = panel.add_endpoint_dialog()
+        assert "No OS keyring" in dialog.keyring_note.text()
+        assert not dialog.api_key.isEnabled()
+        dialog.reject()
+        panel.add_endpoint("hosted", ["https://api.example.org"], "gpt-x", "sk-secret")
+    finally:
+        keyring.set_keyring(previous)
+    assert "No OS keyring" in messages[-1]
+    assert ws.scalar("SELECT count(*) FROM models") == 0
+
+
+def test_gpu_support_is_shown_when_the_panel_is_first_seen(panel, qtbot):
+    assert panel.gpu_label.text().startswith("Checking")
+    panel.show()
+    text = panel.gpu_label.text()
+    assert "llama-cpp-python" in text
+    assert ("GPU" in text) and ("CPU only" in text or "can offload" in text)
