@@ -118,9 +118,10 @@ def machine_text(ws: Workspace, variant_id: int) -> str | None:
     rows = ws.query("SELECT text, provenance, run_id FROM variants WHERE id = ?", (variant_id,))
     if not rows or (rows[0]["run_id"] is None and rows[0]["provenance"] != "machine"):
         return None
+    # the translation job logs its own writes as 'machine-translate'; skip those
     first_edit = ws.query("SELECT old_text FROM variant_history WHERE variant_id = ? "
-                          "AND old_text IS NOT NULL AND old_text != new_text ORDER BY id LIMIT 1",
-                          (variant_id,))
+                          "AND action != 'machine-translate' AND old_text IS NOT NULL "
+                          "AND old_text != new_text ORDER BY id LIMIT 1", (variant_id,))
     return first_edit[0]["old_text"] if first_edit else rows[0]["text"]
 
 

@@ -49,6 +49,28 @@ def build_workspace(path: Path) -> str:
     return corpus
 
 
+def translate_some(path: Path, questions: int, dialects: list[str]) -> None:
+    """Real machine drafts with retrieval explanations: the embedded model, the real index."""
+    from engine.model_registry import default_model
+    from engine.rag.encoder import Encoder
+    from engine.rag.index import default_cache, ensure_index
+    from engine.rag.retriever import Retriever
+    from engine.translation import translate_questions
+    from engine.workspace import Workspace
+
+    with Workspace(path) as ws:
+        model = default_model(ws)
+        if model is None:
+            log.warning("no model: skipping machine translation")
+            return
+        encoder = Encoder(cache=default_cache(ws))
+        index, _rebuilt = ensure_index(ws, encoder=encoder)
+        summary = translate_questions(ws, Retriever(index, encoder),
+                                      question_set="sample questions", dialects=dialects,
+                                      model_row=model, limit=questions)
+        log.info("machine drafts: %s", summary.as_dict())
+
+
 def settle(app, ms: int = 150) -> None:
     from PySide6.QtCore import QEventLoop, QTimer
 
@@ -71,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", nargs="?", default=str(REPO / "out" / "screenshots"))
     parser.add_argument("--readme", help="also copy the review screenshot to this path")
+    parser.add_argument("--translate", type=int, default=4, metavar="N",
+                        help="machine-translate the first N questions into Barishal and "
+                             "Mymensingh with the embedded model (0: skip)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -87,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="upabhasha-shots-"))
     corpus = build_workspace(tmp / "study.sqlite")
     log.info("workspace with %s at %s", corpus, tmp / "study.sqlite")
+    if args.translate:
+        translate_some(tmp / "study.sqlite", args.translate, ["barishal", "mymensingh"])
 
     app = QApplication(sys.argv[:1])
     register_qt_fonts(app)
@@ -100,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
 
     window.open_workspace(tmp / "study.sqlite")
     review = window.panels["review"]
-    review.select_cell(0, 1)  # q01, Sylhet
+    codes = review.model.codes
+    review.select_cell(0, codes.index("barishal") if "barishal" in codes else 0)
     window.tabs.setCurrentWidget(review)
     review_png = shoot(window, out, "02-review", app)
     review.detail.avro_toggle.setChecked(True)

@@ -231,7 +231,8 @@ class ReviewDetail(QWidget):
         self.editor.moveCursor(QTextCursor.MoveOperation.End)
         self.comment.setText(detail.get("comment") or "")
         self.history.setPlainText("\n".join(
-            f"{h['at']}  {h['actor']}  {h['action']}: {h['old_status']} → {h['new_status']}"
+            f"{h['at']}  {h['actor']}  {h['action']}: {h['old_status'] or '—'} → "
+            f"{h['new_status']}"
             + (f"  “{h['new_text']}”" if h["old_text"] != h["new_text"] else "")
             + (f"  — {h['comment']}" if h["comment"] else "")
             for h in detail.get("history") or []) or _("No edits yet."))

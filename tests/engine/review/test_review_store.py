@@ -101,6 +101,17 @@ def test_accept_flag_reject_and_undo_are_all_recorded(ws):
     assert review.review_counts(ws)["sylhet"] == {"draft": 1, "flagged": 1}
 
 
+def test_machine_text_ignores_retranslations_and_is_the_draft_before_human_edits(ws):
+    # a re-translation replaced an older draft, as engine.translation records it
+    ws.conn.execute("INSERT INTO variant_history(variant_id, at, actor, action, old_text, "
+                    "new_text, old_status, new_status) VALUES (2, ?, 'run:1', "
+                    "'machine-translate', 'পুরনো খসড়া', 'কৃত্রিম বুদ্ধিমত্তা কিতারে কয়?', "
+                    "'draft', 'draft')", (utcnow(),))
+    assert review.machine_text(ws, 2) == "কৃত্রিম বুদ্ধিমত্তা কিতারে কয়?"
+    review.set_variant_text(ws, 2, "মানুষর বানানি বুদ্ধি কিতা?", actor="r")
+    assert review.machine_text(ws, 2) == "কৃত্রিম বুদ্ধিমত্তা কিতারে কয়?"
+
+
 def test_status_only_change_keeps_provenance(ws):
     state = review.set_variant_status(ws, 3, "gold", actor="r")
     assert state.provenance == "source" and state.text == "কৃত্রিম বুদ্ধিমত্তা হারে হয়?"
