@@ -215,11 +215,12 @@ class ReviewDetail(QWidget):
             self.exemplars.setRowCount(0)
             return
         qtype = QUESTION_TYPES.get(detail.get("question_type"), "")
-        bits = [detail.get("ext_id") or f"#{detail['question_id']}", detail.get("domain") or "",
-                qtype, f"{detail['dialect_name_en']} ({detail['dialect_name_bn']})",
-                f"<b>{status_label(detail['status'])}</b>", detail["provenance"]]
-        self.header.setText(" · ".join(html.escape(b) if not b.startswith("<b>") else b
-                                       for b in bits if b))
+        plain = [detail.get("ext_id") or f"#{detail['question_id']}", detail.get("domain") or "",
+                 qtype, f"{detail['dialect_name_en']} ({detail['dialect_name_bn']})"]
+        parts = [html.escape(p) for p in plain if p]
+        parts += [f"<b>{html.escape(status_label(detail['status']))}</b>",
+                  html.escape(detail["provenance"])]
+        self.header.setText(" · ".join(parts))
         self.setWindowIcon(status_icon(detail["status"]))
         self.question.setText(detail["question_text"])
         self.gloss.setText(detail.get("gloss_en") or _("(no gloss)"))

@@ -67,7 +67,10 @@ def status_icon(status: str) -> QIcon:
             radius = 7 if i % 2 == 0 else 3
             angle = -math.pi / 2 + i * math.pi / 5
             point = (8 + radius * math.cos(angle), 8.5 + radius * math.sin(angle))
-            path.moveTo(*point) if i == 0 else path.lineTo(*point)
+            if i == 0:
+                path.moveTo(*point)
+            else:
+                path.lineTo(*point)
         path.closeSubpath()
         painter.setBrush(colour)
         painter.setPen(QPen(colour, 1))
