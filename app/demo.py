@@ -33,8 +33,8 @@ def main() -> int:
     print("Upabhasha demo. The embedded Gemma 3 270M is a small base model: it demonstrates\n"
           "the pipeline; its Bengali output is not a research finding.")
     step("create the workspace and register the embedded model", ["-w", ws, "init"])
-    step("import the sample parallel corpus", ["-w", ws, "import", "corpus", str(sample / "corpus.csv")])
-    step("import the sample questions", ["-w", ws, "import", "questions", str(sample / "questions.csv")])
+    step("import the sample parallel corpus", ["-w", ws, "import", "corpus", str(sample / "corpus.csv"), "--name", "sample corpus"])
+    step("import the sample questions", ["-w", ws, "import", "questions", str(sample / "questions.csv"), "--name", "sample questions"])
     step("workspace status", ["-w", ws, "status"])
     print(f"\ndemo workspace: {Path(ws).resolve()}")
     return 0
