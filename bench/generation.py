@@ -44,14 +44,15 @@ def judge_prompt(rubric: str, question: str) -> str:
     return f"{rubric}\n\nQuestion: {question}\nAnswer: (omitted)\nVerdict:"
 
 
-def run_batched(model_path, sha, prompts, max_tokens, n_seq):
+def run_batched(model_path, sha, prompts, max_tokens, n_seq, n_gpu_layers=0):
     from engine.llm.local_backend import LocalGGUFBackend
-    from engine.llm.settings import Schedule
+    from engine.llm.settings import LoadOptions, Schedule
     from engine.llm.types import Request, Sampler
 
     reqs = [Request(key=str(i), prompt=p, sampler=Sampler(max_tokens=max_tokens))
             for i, p in enumerate(prompts)]
-    with LocalGGUFBackend(model_path, sha256=sha, schedule=Schedule(n_seq=n_seq)) as backend:
+    with LocalGGUFBackend(model_path, sha256=sha, schedule=Schedule(n_seq=n_seq),
+                          load=LoadOptions(n_gpu_layers=n_gpu_layers)) as backend:
         backend.worker()  # load outside the timing
         t = time.perf_counter()
         results = list(backend.generate(reqs))
@@ -62,14 +63,14 @@ def run_batched(model_path, sha, prompts, max_tokens, n_seq):
     return tokens / seconds, tokens, seconds, stats
 
 
-def run_sequential(model_path, prompts, max_tokens, threads):
+def run_sequential(model_path, prompts, max_tokens, threads, n_gpu_layers=0):
     import llama_cpp
 
     from engine.llm.native_model import guard_high_level_api
 
     guard_high_level_api()
     llm = llama_cpp.Llama(str(model_path), n_ctx=2048, n_batch=512, n_threads=threads,
-                          n_threads_batch=threads, verbose=False)
+                          n_threads_batch=threads, n_gpu_layers=n_gpu_layers, verbose=False)
     t = time.perf_counter()
     tokens = 0
     for p in prompts:
@@ -84,6 +85,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer prompts and tokens")
     ap.add_argument("--n-seq", type=int, default=16)
+    ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
     args = ap.parse_args()
     from engine.embedded_model import embedded_model_path, embedded_sha256
 
@@ -92,15 +94,16 @@ def main() -> None:
     n_prompts, n_seq_prompts, max_tokens = (32, 8, 32) if args.quick else (64, 64, 64)
     prompts = [answer_prompt(q) for q in sample_questions(n_prompts)]
 
-    b_tok_s, b_tokens, b_sec, _ = run_batched(model, sha, prompts, max_tokens, args.n_seq)
+    b_tok_s, b_tokens, b_sec, _ = run_batched(model, sha, prompts, max_tokens, args.n_seq,
+                                            args.n_gpu_layers)
     print(f"batched:    {b_tokens} tokens in {b_sec:.1f} s = {b_tok_s:.1f} tok/s", flush=True)
-    s_tok_s, s_tokens, s_sec = run_sequential(model, prompts[:n_seq_prompts], max_tokens, threads)
+    s_tok_s, s_tokens, s_sec = run_sequential(model, prompts[:n_seq_prompts], max_tokens, threads,
+                                          args.n_gpu_layers)
     print(f"sequential: {s_tokens} tokens in {s_sec:.1f} s = {s_tok_s:.1f} tok/s", flush=True)
 
     rubric = (resources.files("resources") / "prompts" / "judge.txt").read_text(encoding="utf-8")
     judge = [judge_prompt(rubric, q) for q in sample_questions(16 if args.quick else 32)]
-    _, _, j_sec, stats = run_batched(model, sha, judge, 4, args.n_seq)
-    from engine.llm.native_model import NativeModel  # noqa: F401  (tokenizer below)
+    _, _, j_sec, stats = run_batched(model, sha, judge, 4, args.n_seq, args.n_gpu_layers)
     import llama_cpp
 
     from engine.llm.native_model import guard_high_level_api
@@ -116,7 +119,8 @@ def main() -> None:
                       "ratio": round(b_tok_s / s_tok_s, 2),
                       "prefix_tokens_per_item": round(shared, 1),
                       "naive_prefix_tokens_per_item": round(naive, 1),
-                      "n_seq": args.n_seq, "threads": threads, "quick": args.quick}))
+                      "n_seq": args.n_seq, "threads": threads, "quick": args.quick,
+                      "n_gpu_layers": args.n_gpu_layers}))
 
 
 if __name__ == "__main__":

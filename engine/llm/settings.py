@@ -24,6 +24,10 @@ class Schedule:
 
     def resolved(self) -> "Schedule":
         """The concrete values (0 = auto resolved), as recorded in run cards."""
+        if not 1 <= self.n_seq <= 255:  # llama.cpp's LLAMA_MAX_SEQ is 256, one is the prefix
+            from engine.errors import UserError
+
+            raise UserError(f"n_seq must be between 1 and 255, not {self.n_seq}")
         n_ctx = self.n_ctx or self.n_seq * 1024 + 2048
         threads = self.n_threads or max(1, os.cpu_count() or 1)
         return dataclasses.replace(self, n_ctx=n_ctx, n_threads=threads)

@@ -6,7 +6,7 @@ pipe close, reports a clear error (with the signal that killed it) and carries o
 
 Protocol (tuples over ``multiprocessing.Pipe``), parent -> child:
   ("generate", job, [Request...])   ("cancel", job)   ("prompt_tokens", Request)
-  ("tokenize", text, special)       ("close",)
+  ("tokenize", text, special)       ("token_info", [ids])   ("close",)
 child -> parent:
   ("ready", info) | ("error", message)           once, after loading
   ("result", job, Result)  ("progress", job, items_done, generated_tokens, seconds)
