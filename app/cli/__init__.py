@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 COMMAND_MODULES = [
     "app.cli.commands_data",
     "app.cli.commands_models",
+    "app.cli.commands_rag",
 ]
 
 
