@@ -4,8 +4,9 @@ The template has two parts split by a line ``=== user ===``: the system part hol
 rubric and every instruction; the user part holds the four untrusted texts, each
 neutralized (:mod:`engine.judging.neutralize`) and fenced between
 ``⟦BEGIN <label> <nonce>⟧`` and ``⟦END <label> <nonce>⟧`` lines. The nonce is drawn per
-call with :func:`secrets.token_hex` and never occurs in the untrusted texts, so an answer
-cannot close its fence. Placeholders use :class:`string.Template` (``$name``); substituted
+call with :func:`secrets.token_hex`, named once in the user part, and never occurs in the
+untrusted texts, so an answer cannot close its fence. The system part depends only on the
+rubric, so it is the same for every item of a run (a shareable prefix). Placeholders use :class:`string.Template` (``$name``); substituted
 values are not re-scanned, so text inside them cannot inject placeholders.
 """
 
@@ -26,6 +27,8 @@ from engine.llm.types import Message, Request, Sampler
 
 USER_SPLIT = "=== user ==="
 NONCE_BYTES = 8
+SYSTEM_FIELDS = ("likert", "criteria", "confidence", "max_chars", "fields")
+USER_FIELDS = ("nonce", "dialect_name") + FENCE_LABELS
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,13 @@ def load_judge_template(path: str | Path | None = None) -> JudgeTemplate:
             raise UserError(f"{source}: the user part must contain ${label}")
         if f"${label}" in system:
             raise UserError(f"{source}: ${label} belongs in the user part, not the instructions")
+    try:  # fail at load, naming the file, rather than on the first item judged
+        Template(system).substitute(dict.fromkeys(SYSTEM_FIELDS, "x"))
+        Template(user).substitute(dict.fromkeys(USER_FIELDS, "x"))
+    except (KeyError, ValueError) as exc:
+        raise UserError(f"{source}: unknown or malformed placeholder {exc} (the instructions "
+                        f"may use {', '.join(SYSTEM_FIELDS)}; the user part "
+                        f"{', '.join(USER_FIELDS)})") from None
     return JudgeTemplate(system, user, hashlib.sha256(text.encode("utf-8")).hexdigest(),
                          str(source))
 
@@ -89,14 +99,16 @@ def build_judge_prompt(template: JudgeTemplate, rubric: Rubric, *, standard_ques
         nonce = secrets.token_hex(NONCE_BYTES)
     criteria = "\n".join(f"{i}. {c.key} — {c.name} (weight {c.weight:g}): \"{c.statement}\""
                          for i, c in enumerate(rubric.criteria, 1))
+    # The instructions depend only on the rubric: identical for every item of a judge run,
+    # so backends can share their prefix. Per-item values (nonce, dialect) go to the user part.
     system = Template(template.system).substitute(
-        dialect_name=dialect, nonce=nonce, max_chars=rubric.reasoning_max_chars,
+        max_chars=rubric.reasoning_max_chars,
         likert="\n".join(f"{v} = {a}" for v, a in rubric.likert),
         confidence="\n".join(f"{v} = {a}" for v, a in rubric.confidence),
         criteria=criteria,
         fields=", ".join(f'"{k}"' for k in rubric.keys) + ' (0-5) and "confidence" (1-5)')
     user = Template(template.user).substitute(
-        dialect_name=dialect, **{label: fence(label, bodies[label], nonce) for label in bodies})
+        dialect_name=dialect, nonce=nonce, **{label: fence(label, bodies[label], nonce) for label in bodies})
     prompt = JudgePrompt(system, user, nonce, bodies)
     _check_structure(prompt)
     return prompt
@@ -110,5 +122,5 @@ def _check_structure(prompt: JudgePrompt) -> None:
             raise AssertionError(f"neutralization failed for {label}")
         if prompt.user.count(fence(label, body, prompt.nonce)) != 1:
             raise AssertionError(f"fence for {label} is not intact")
-    if prompt.user.count(prompt.nonce) != 2 * len(prompt.bodies):
-        raise AssertionError("the nonce appears outside the fence lines")
+    if prompt.user.count(prompt.nonce) != 2 * len(prompt.bodies) + 1:
+        raise AssertionError("the nonce appears outside the fence lines and its one mention")

@@ -60,7 +60,8 @@ def build_study(ws: Workspace, draft_dialect: str | None = None) -> dict:
         ids["answer_runs"][name] = run
         with ws.transaction() as conn:
             for (ext, code), vid in ids["variants"].items():
-                answer = f"{name} এর উত্তর: {ext} প্রশ্নের ব্যাখ্যা ({code})।"
+                answer = (f"এটি মডেল {name} এর উত্তর: প্রশ্নটির বিস্তারিত ব্যাখ্যা নিচে দেওয়া হলো, "
+                          f"উপভাষা ({code})।")
                 conn.execute("INSERT INTO responses(run_id, item_key, variant_id, status, text, "
                              "created_at) VALUES (?, ?, ?, 'done', ?, ?)",
                              (run, f"v{vid}", vid, answer, now))

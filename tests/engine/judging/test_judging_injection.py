@@ -3,6 +3,7 @@ built, with each probe placed in each of the four untrusted positions."""
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -95,13 +96,13 @@ def test_there_are_at_least_thirty_probes():
 def test_structural_defences_hold(probe, position):
     prompt = build(BENIGN | {position: probe})
     reference = build(BENIGN, nonce=prompt.nonce)
-    # instructions are outside the data and do not change with it
-    assert prompt.system == reference.system
+    # instructions are outside the data and do not change with it (nor with the nonce)
+    assert prompt.system == reference.system == build(BENIGN).system
     # exactly the eight fence lines the builder wrote, in order, all with this call's nonce
     fences = FENCE_LINE.findall(prompt.user)
     assert fences == [(kind, label, prompt.nonce) for label in FENCE_LABELS
                       for kind in ("BEGIN", "END")]
-    assert prompt.user.count(prompt.nonce) == 8
+    assert prompt.user.count(prompt.nonce) == 9      # 8 fence lines + the one mention
     assert prompt.user.count("⟦") == prompt.user.count("⟧") == 8
     # what lies between the fences is exactly the neutralized text
     for label in FENCE_LABELS:
@@ -162,3 +163,14 @@ def test_no_probe_tokenizes_to_a_control_token(embedded_gguf):
         body = build(BENIGN | {"dialect_answer": probe}).bodies["dialect_answer"]
         tokens = llm.tokenize(body.encode(), add_bos=False, special=True)
         assert not [t for t in tokens if llama_cpp.llama_vocab_get_attr(vocab, t) & special], probe
+
+
+def test_a_template_with_a_misplaced_placeholder_is_refused(tmp_path):
+    from engine.errors import UserError
+
+    text = (Path(TEMPLATE.source).read_text(encoding="utf-8")
+            .replace("Rate your agreement", "Marker $nonce. Rate your agreement"))
+    path = tmp_path / "judge.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError, match="placeholder"):
+        load_judge_template(path)

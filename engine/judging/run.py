@@ -1,0 +1,180 @@
+"""Judge jobs: score every (standard answer, dialect answer) pair with one judge model.
+
+For each pair not yet judged by this judge run:
+
+1. the dialect answer goes through the script and refusal gates; a failure is stored as a
+   zeroed judgment without asking the judge (paper 000, §3.3);
+2. otherwise the judge gets the fenced prompt with the verdict JSON schema (a grammar for
+   local models, ``response_format`` for endpoints) through the resumable job engine, which
+   stores the raw reply in ``responses``;
+3. every stored reply is parsed strictly; an invalid one marks its response as an error
+   and is asked again — with sampling (seeded by the attempt), since a greedy retry would
+   repeat the same reply — up to ``max_attempts``; it never becomes a default score.
+
+A kill at any moment loses at most the unwritten batch: replies already stored are parsed
+on the next call, judgments are unique per (run, response).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, replace
+
+from engine.judging import store
+from engine.judging.gate import check_answer
+from engine.judging.prompt import JudgeTemplate, build_judge_prompt, load_judge_template
+from engine.judging.rubric import Rubric, load_rubric
+from engine.judging.verdict import (VerdictError, apply_rules, max_tokens_for, parse_verdict,
+                                    verdict_schema, zeroed)
+from engine.llm.types import CancelFn, ProgressFn, Sampler
+from engine.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+RETRY_TEMPERATURE = 0.7
+
+
+@dataclass
+class JudgeSummary:
+    run_id: int
+    pairs: int = 0
+    judged_before: int = 0
+    gated: int = 0
+    judged_now: int = 0
+    invalid_replies: int = 0
+    failed: int = 0          # still without a valid verdict after every attempt
+    cancelled: bool = False
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def judge_card(rubric: Rubric, template: JudgeTemplate, sampler: Sampler,
+               schedule: dict | None = None) -> dict:
+    card = {"schedule": schedule} if schedule else {}
+    return card | {"task": "judge", "rubric": {"name": rubric.name, "sha256": rubric.content_hash},
+            "template": {"source": template.version, "sha256": template.content_hash},
+            "sampler": sampler.as_dict(), "schema": verdict_schema(rubric),
+            "retry_temperature": RETRY_TEMPERATURE}
+
+
+def default_judge_sampler(rubric: Rubric) -> Sampler:
+    return Sampler(temperature=0.0, max_tokens=max_tokens_for(rubric))
+
+
+def judge_answers(ws: Workspace, judge_model: dict, *, rubric: Rubric | None = None,
+                  template: JudgeTemplate | None = None, sampler: Sampler | None = None,
+                  answer_run_ids: list[int] | None = None,
+                  only_response_ids: set[int] | None = None, max_attempts: int = 3,
+                  batch_size: int = 8, schedule: dict | None = None, backend_factory=None,
+                  progress: ProgressFn | None = None,
+                  cancelled: CancelFn | None = None) -> JudgeSummary:
+    from engine.jobs import backend_for_run, open_run
+
+    rubric = rubric or load_rubric()
+    template = template or load_judge_template()
+    sampler = sampler or default_judge_sampler(rubric)
+    run_id = open_run(ws, store.JUDGE_KIND, judge_model,
+                      judge_card(rubric, template, sampler, schedule))
+    summary = JudgeSummary(run_id)
+    pairs = store.answer_pairs(ws, answer_run_ids)
+    if only_response_ids is not None:
+        pairs = [p for p in pairs if p["dialect_response_id"] in only_response_ids]
+    summary.pairs = len(pairs)
+    done = store.judged_response_ids(ws, run_id)
+    pending = [p for p in pairs if p["dialect_response_id"] not in done]
+    summary.judged_before = summary.pairs - len(pending)
+
+    to_judge = []
+    gated_rows = []
+    for pair in pending:
+        gate = check_answer(pair["dialect_answer"])
+        if gate.passed:
+            to_judge.append((pair, gate))
+        else:
+            gated_rows.append(_row(pair, None, zeroed(rubric, gate)))
+    summary.gated = store.insert_judgments(ws, run_id, gated_rows)
+    if not to_judge:
+        return summary
+
+    backend = (backend_factory or backend_for_run)(ws, run_id)
+    try:
+        for attempt in range(max_attempts):
+            if cancelled and cancelled():
+                summary.cancelled = True
+                break
+            # the first attempt is the run's own sampler; retries sample (seeded)
+            round_sampler = sampler if attempt == 0 else replace(
+                sampler, temperature=max(sampler.temperature, RETRY_TEMPERATURE),
+                seed=sampler.seed + attempt)
+            to_judge = _judge_round(ws, run_id, backend, to_judge, rubric, template,
+                                    round_sampler, summary, batch_size, progress, cancelled)
+            if not to_judge:
+                break
+        summary.failed = len(to_judge) if not summary.cancelled else 0
+    finally:
+        backend.close()
+    return summary
+
+
+def _judge_round(ws, run_id, backend, items, rubric, template, sampler, summary, batch_size,
+                 progress, cancelled) -> list:
+    """Ask for every item without a stored reply, parse every stored reply; return the
+    items still without a valid verdict."""
+    from engine.jobs import run_job
+
+    schema = verdict_schema(rubric)
+    std_gates = {}
+    requests, variant_ids = [], {}
+    for pair, _ in items:
+        key = _key(pair)
+        prompt = build_judge_prompt(
+            template, rubric, standard_question=pair["standard_question"],
+            standard_answer=pair["standard_answer"], dialect_question=pair["dialect_question"],
+            dialect_answer=pair["dialect_answer"], dialect_name=pair["dialect_name"])
+        requests.append(prompt.request(key, sampler, schema))
+        variant_ids[key] = pair["variant_id"]
+    job = run_job(ws, run_id, backend, requests, variant_ids=variant_ids,
+                  batch_size=batch_size, progress=progress, cancelled=cancelled)
+    summary.cancelled = job.cancelled
+    replies = {r["item_key"]: r for r in ws.query(
+        "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
+        (run_id,))}
+    rows, invalid, remaining = [], [], []
+    for pair, gate in items:
+        reply = replies.get(_key(pair))
+        if reply is None:
+            remaining.append((pair, gate))
+            continue
+        try:
+            verdict = parse_verdict(reply["text"], rubric)
+        except VerdictError as exc:
+            invalid.append((f"invalid verdict: {exc}", reply["id"]))
+            remaining.append((pair, gate))
+            continue
+        if pair["standard_response_id"] not in std_gates:
+            std_gates[pair["standard_response_id"]] = check_answer(pair["standard_answer"])
+        scored = apply_rules(verdict, rubric, gate, std_gates[pair["standard_response_id"]])
+        rows.append(_row(pair, reply["id"], scored))
+    if invalid:
+        # an error state: the job engine asks again for error rows (raw reply kept in error)
+        with ws.transaction() as conn:
+            conn.executemany("UPDATE responses SET status = 'error', "
+                             "error = ? || char(10) || coalesce(text, ''), text = NULL "
+                             "WHERE id = ?", invalid)
+        summary.invalid_replies += len(invalid)
+        log.warning("judge run %d: %d invalid replies, asking again", run_id, len(invalid))
+    summary.judged_now += store.insert_judgments(ws, run_id, rows)
+    return remaining
+
+
+def _key(pair: dict) -> str:
+    return f"r{pair['dialect_response_id']}"
+
+
+def _row(pair: dict, judge_response_id: int | None, scored) -> dict:
+    return {"response_id": pair["dialect_response_id"],
+            "standard_response_id": pair["standard_response_id"],
+            "judge_response_id": judge_response_id, "gate": scored.gate,
+            "reasoning": scored.reasoning, "scores": scored.scores,
+            "confidence": scored.confidence, "final": scored.final}
