@@ -23,6 +23,8 @@ from importlib import resources
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# the worker's thread policy, for the in-process baseline too (engine/llm/worker.py)
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def sample_questions(n: int) -> list[str]:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 
 def main() -> None:
+    from engine.llm.worker import prefer_passive_threads
+
+    prefer_passive_threads()  # before llama_cpp loads
     from engine.llm.native_model import guard_high_level_api
 
     guard_high_level_api()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import multiprocessing
+import os
 import signal
 import time
 from pathlib import Path
@@ -32,6 +33,13 @@ log = logging.getLogger(__name__)
 PROGRESS_INTERVAL_S = 0.25
 
 
+def prefer_passive_threads() -> None:
+    """Let llama.cpp's OpenMP threads sleep instead of spin while waiting (unless the user
+    chose otherwise). Must run before llama_cpp is imported. On a shared 2-core machine with
+    other busy processes, spinning threads cut our throughput ~3x (14 vs 44 tok/s measured)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 class WorkerCrashed(UserError):
     """The worker process died; the message says how."""
 
@@ -39,6 +47,7 @@ class WorkerCrashed(UserError):
 # -- child side ----------------------------------------------------------------------------
 def worker_main(conn, path: str, schedule: dict, load: dict) -> None:
     """Entry point of the child process (module level, so 'spawn' can import it)."""
+    prefer_passive_threads()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides about cancelling
     logging.basicConfig(level=logging.WARNING, format="worker %(levelname)s %(name)s: %(message)s")
     from engine.llm.native_model import NativeModel
