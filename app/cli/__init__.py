@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "app.cli.commands_data",
     "app.cli.commands_models",
     "app.cli.commands_rag",
+    "app.cli.commands_study",
 ]
 
 

@@ -36,9 +36,9 @@ def add_run(ws: Workspace, kind: str, model_id: int, card: dict | None = None) -
         return cur.lastrowid
 
 
-def build_study(ws: Workspace, draft_dialect: str | None = None) -> dict:
-    """Returns ids: {'models': {name: id}, 'answer_runs': {name: run id},
-    'variants': {(ext_id, dialect): id}}."""
+def build_questions(ws: Workspace, draft_dialect: str | None = None) -> dict:
+    """Questions with standard, Sylhet and Chittagong variants (gold unless drafted).
+    Returns {'variants': {(ext_id, dialect): id}}."""
     now = utcnow()
     ids: dict = {"models": {}, "answer_runs": {}, "variants": {}}
     with ws.transaction() as conn:
@@ -54,6 +54,14 @@ def build_study(ws: Workspace, draft_dialect: str | None = None) -> dict:
                     "updated_at) VALUES (?, ?, ?, 'human', ?, ?)",
                     (qid, code, vtext, status, now)).lastrowid
                 ids["variants"][(ext, code)] = vid
+    return ids
+
+
+def build_study(ws: Workspace, draft_dialect: str | None = None) -> dict:
+    """Questions plus two answering models with an answer run each. Returns ids:
+    {'models': {name: id}, 'answer_runs': {name: run id}, 'variants': {(ext_id, dialect): id}}."""
+    ids = build_questions(ws, draft_dialect)
+    now = utcnow()
     for name, family in (("gemma-a", "gemma"), ("llama-b", "llama")):
         ids["models"][name] = add_model(ws, name, family)
         run = add_run(ws, ANSWER_KIND, ids["models"][name])
