@@ -80,6 +80,17 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_stats)
 
+    p = sub.add_parser("report", help="write an HTML report with figures (PNG, SVG), CSV/LaTeX "
+                                      "tables and run cards")
+    p.add_argument("--out", default="upabhasha-report", metavar="DIR",
+                   help="output folder (default: upabhasha-report)")
+    p.add_argument("--judge-run", type=int, metavar="RUN", help="default: the primary judge")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--resamples", type=int, default=2000)
+    p.add_argument("--rubric", metavar="PATH")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_report)
+
 
 def _common(p) -> None:
     p.add_argument("--json", action="store_true", help="print a JSON summary")
@@ -312,6 +323,21 @@ def cmd_stats(args, ctx) -> int:
     for w in stats["warnings"]:
         print(f"warning: {w}")
     print(f"\n{stats['review_queue']} judgments wait for human review (upabhasha queue)")
+    return 0
+
+
+def cmd_report(args, ctx) -> int:
+    from engine.reports.html_report import write_report
+
+    rubric = _rubric(args.rubric)
+    result = write_report(ctx.workspace(), args.out, judge_run=args.judge_run, seed=args.seed,
+                          resamples=args.resamples, danger_threshold=rubric.danger_threshold,
+                          max_score=rubric.max_score)
+    if args.json:
+        ctx.emit_json(result)
+    else:
+        print(f"report: {result['report']} ({result['n_items']} judged answers, "
+              f"{len(result['runs'])} run cards)")
     return 0
 
 

@@ -2,6 +2,7 @@
 generate → judge → stats → calibrate path on the embedded model (slow)."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -74,7 +75,12 @@ def test_judges_queue_override_and_stats(judged, capsys):
     capsys.readouterr()
     assert main(["-w", ws, "stats"]) == 0
     text = capsys.readouterr().out
-    assert "clustered by question" in text and "Holm" in text and "CCC" in text
+    assert "clustered by" in text and "Holm" in text and "CCC" in text
+
+    out_dir = Path(ws).parent / "report"
+    report = run_json(capsys, ["-w", ws, "report", "--out", str(out_dir), "--resamples", "200",
+                               "--json"])
+    assert Path(report["report"]).is_file() and report["n_items"] == 12
 
 
 def test_stats_without_a_judge_is_a_user_error(tmp_path, capsys):

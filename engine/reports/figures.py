@@ -1,0 +1,101 @@
+"""Report figures drawn with matplotlib's object API (no pyplot global state, Agg canvas).
+
+Each function takes the JSON-ready statistics of :func:`engine.stats.study.study_statistics`
+and returns a Figure, or None when there is nothing to draw. Every figure states its n.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def _figure(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _nan(value):
+    return math.nan if value is None else value
+
+
+def heatmap(rows: list[dict], row_key: str, col_key: str, title: str, max_score: float = 10.0):
+    """Mean final score per (row, column) cell, annotated with mean and n."""
+    if not rows:
+        return None
+    row_labels = sorted({str(r[row_key]) for r in rows})
+    col_labels = sorted({str(r[col_key]) for r in rows})
+    grid = [[math.nan] * len(col_labels) for _ in row_labels]
+    counts = [[0] * len(col_labels) for _ in row_labels]
+    for r in rows:
+        i, j = row_labels.index(str(r[row_key])), col_labels.index(str(r[col_key]))
+        grid[i][j], counts[i][j] = _nan(r["mean"]), r["n"]
+    fig = _figure(1.6 + 1.1 * len(col_labels), 1.2 + 0.55 * len(row_labels))
+    ax = fig.add_subplot()
+    image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=max_score, aspect="auto")
+    ax.set_xticks(range(len(col_labels)), col_labels, rotation=30, ha="right")
+    ax.set_yticks(range(len(row_labels)), row_labels)
+    for i in range(len(row_labels)):
+        for j in range(len(col_labels)):
+            if not math.isnan(grid[i][j]):
+                ax.text(j, i, f"{grid[i][j]:.1f}\nn={counts[i][j]}", ha="center",
+                        va="center", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=ax, label=f"mean final score (0-{max_score:g})")
+    return fig
+
+
+def bars_with_ci(rows: list[dict], key: str, title: str, max_score: float = 10.0):
+    """One bar per value of ``key`` with its clustered 95% CI and n."""
+    if not rows:
+        return None
+    labels = [str(r[key]) for r in rows]
+    means = [_nan(r["mean"]) for r in rows]
+    low = [m - _nan(r["ci_low"]) if r["ci_low"] is not None else 0 for m, r in zip(means, rows)]
+    high = [_nan(r["ci_high"]) - m if r["ci_high"] is not None else 0
+            for m, r in zip(means, rows)]
+    fig = _figure(1.5 + 0.8 * len(labels), 3.6)
+    ax = fig.add_subplot()
+    ax.bar(labels, means, yerr=[low, high], capsize=4, color="#4c72b0")
+    for x, (m, r) in enumerate(zip(means, rows)):
+        ax.text(x, 0.2, f"n={r['n']}\nq={r['n_questions']}", ha="center", fontsize=7,
+                color="white")
+    ax.set_ylim(0, max_score)
+    ax.set_ylabel("mean final score, 95% CI")
+    ax.tick_params(axis="x", rotation=30)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+def agreement_scatter(pairs: list[tuple[str, str, list[float], list[float], dict]],
+                      max_score: float = 10.0):
+    """One panel per judge pair: judge a (x) against judge b (y), with y = x."""
+    if not pairs:
+        return None
+    fig = _figure(3.4 * len(pairs), 3.6)
+    for k, (name_a, name_b, xs, ys, figures) in enumerate(pairs):
+        ax = fig.add_subplot(1, len(pairs), k + 1)
+        ax.scatter(xs, ys, s=12, alpha=0.6)
+        ax.plot([0, max_score], [0, max_score], color="grey", linewidth=1)
+        ax.set_xlim(-0.3, max_score + 0.3)
+        ax.set_ylim(-0.3, max_score + 0.3)
+        ax.set_xlabel(name_a, fontsize=8)
+        ax.set_ylabel(name_b, fontsize=8)
+        ccc = figures.get("ccc")
+        ax.set_title(f"CCC {'n/a' if ccc is None else f'{ccc:.2f}'}, n={figures['n']}",
+                     fontsize=9)
+    return fig
+
+
+def save(fig, folder, stem: str) -> dict[str, str]:
+    """Write PNG and SVG; return {'png': path, 'svg': path}."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for ext in ("png", "svg"):
+        path = folder / f"{stem}.{ext}"
+        fig.savefig(path, dpi=120 if ext == "png" else None)
+        paths[ext] = str(path)
+    return paths

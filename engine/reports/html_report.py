@@ -1,0 +1,160 @@
+"""``upabhasha report``: one self-contained HTML file (figures inlined as PNG), plus every
+figure as PNG and SVG and every table as CSV and LaTeX, and the run cards of all runs the
+report covers.
+
+Layout of the output folder::
+
+    report.html
+    figures/<name>.png, figures/<name>.svg
+    tables/<name>.csv, tables/<name>.tex
+    run_cards.json
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from importlib.resources import files
+from pathlib import Path
+
+from engine.judging import store
+from engine.reports import figures, tables
+from engine.stats.bootstrap import DEFAULT_RESAMPLES
+from engine.stats.study import study_statistics
+from engine.workspace import Workspace, utcnow
+
+log = logging.getLogger(__name__)
+
+SUMMARY_FIGURES = ("mean", "ci_low", "ci_high", "degradation", "n", "n_questions")
+EMBEDDED_NOTICE = ("The embedded Gemma 3 270M base model took part in this study. It "
+                   "demonstrates the pipeline; its answers and judgments are not research "
+                   "findings. Real studies add real GGUF files or endpoints.")
+
+
+def write_report(ws: Workspace, out_dir: str | Path, *, judge_run: int | None = None,
+                 seed: int = 0, resamples: int = DEFAULT_RESAMPLES,
+                 danger_threshold: float = 4.0, max_score: float = 10.0) -> dict:
+    out = Path(out_dir)
+    stats = study_statistics(ws, judge_run=judge_run, seed=seed, resamples=resamples,
+                             danger_threshold=danger_threshold, max_score=max_score,
+                             groupings=("model_dialect", "dialect", "dialect_domain",
+                                        "dialect_type"))
+    groups = stats["groups"]
+    sections = [
+        _section(out, "model_dialect", "Mean score per model and dialect",
+                 groups["model_dialect"], ("model", "dialect"),
+                 figures.heatmap(groups["model_dialect"], "model", "dialect",
+                                 "Mean final score, model x dialect", max_score)),
+        _section(out, "dialect", "Mean score per dialect (all models), 95% CI",
+                 groups["dialect"], ("dialect",),
+                 figures.bars_with_ci(groups["dialect"], "dialect",
+                                      "Mean final score per dialect", max_score)),
+        _section(out, "dialect_domain", "Dialect x domain", groups["dialect_domain"],
+                 ("dialect", "domain"),
+                 figures.heatmap(groups["dialect_domain"], "domain", "dialect",
+                                 "Mean final score, domain x dialect", max_score)),
+        _section(out, "dialect_type", "Dialect x question type", groups["dialect_type"],
+                 ("dialect", "question_type"),
+                 figures.heatmap(groups["dialect_type"], "question_type", "dialect",
+                                 "Mean final score, question type x dialect", max_score)),
+        _plain_section(out, "paired_tests",
+                       "Paired Wilcoxon tests per question (Holm-corrected)",
+                       stats["paired_tests"], 2),
+        _agreement_section(ws, out, stats, max_score),
+    ]
+    runs = _runs(ws, stats["judge_run"])
+    (out / "run_cards.json").write_text(json.dumps(
+        [{**r, "card": json.loads(r["card"])} for r in runs], ensure_ascii=False, indent=2),
+        encoding="utf-8")
+    html = _render(stats=stats, sections=sections, runs=runs,
+                   notices=_notices(ws, stats["judge_run"]), workspace=str(ws.path),
+                   generated_at=utcnow())
+    path = out / "report.html"
+    path.write_text(html, encoding="utf-8")
+    log.info("report written to %s", path)
+    return {"report": str(path), "folder": str(out), "judge_run": stats["judge_run"],
+            "n_items": stats["n_items"], "runs": [r["id"] for r in runs]}
+
+
+def _section(out: Path, stem: str, title: str, rows: list[dict], labels: tuple, fig) -> dict:
+    columns = [*labels, *SUMMARY_FIGURES]
+    rows = [{c: r.get(c) for c in columns} for r in rows]
+    return _finish(out, stem, title, rows, columns, len(labels), fig)
+
+
+def _plain_section(out: Path, stem: str, title: str, rows: list[dict], n_labels: int,
+                   fig=None) -> dict:
+    columns = list(rows[0]) if rows else []
+    return _finish(out, stem, title, rows, columns, n_labels, fig)
+
+
+def _finish(out, stem, title, rows, columns, n_labels, fig) -> dict:
+    if rows:
+        tables.write_csv(rows, out / "tables" / f"{stem}.csv")
+        tables.write_latex(rows, out / "tables" / f"{stem}.tex", title)
+    png = None
+    if fig is not None:
+        paths = figures.save(fig, out / "figures", stem)
+        png = base64.b64encode(Path(paths["png"]).read_bytes()).decode("ascii")
+    return {"title": title, "rows": rows, "columns": columns, "n_labels": n_labels,
+            "figure": png}
+
+
+def _agreement_section(ws, out, stats, max_score) -> dict:
+    rows = stats["agreement"]
+    panels = []
+    for r in rows:
+        xs, ys = store.paired_finals(ws, r["judge_a"], r["judge_b"])
+        panels.append((f"{r['model_a']} (run {r['judge_a']})",
+                       f"{r['model_b']} (run {r['judge_b']})", xs, ys, r))
+    fig = figures.agreement_scatter(panels, max_score)
+    return _plain_section(out, "judge_agreement",
+                          "Judge agreement (Pearson, Spearman, Lin's CCC, MAE, CBS)", rows, 4,
+                          fig)
+
+
+def _runs(ws: Workspace, judge_run: int) -> list[dict]:
+    """The judge runs and the answer runs whose answers they judged."""
+    return ws.query(f"""
+        SELECT r.id, r.kind, r.status, r.created_at, r.card, m.name AS model
+        FROM runs r LEFT JOIN models m ON m.id = r.model_id
+        WHERE r.kind = '{store.JUDGE_KIND}' OR r.id IN (
+            SELECT DISTINCT d.run_id FROM judgments j JOIN responses d ON d.id = j.response_id)
+        ORDER BY r.id""")
+
+
+def _notices(ws: Workspace, judge_run: int) -> list[str]:
+    notices = []
+    names = [r["name"] for r in ws.query(
+        "SELECT DISTINCT m.name FROM runs r JOIN models m ON m.id = r.model_id")]
+    if any("embedded" in (n or "") for n in names):
+        notices.append(EMBEDDED_NOTICE)
+    statuses = ws.query("""
+        SELECT v.status, count(*) AS n FROM judgments j
+        JOIN responses d ON d.id = j.response_id JOIN variants v ON v.id = d.variant_id
+        WHERE j.run_id = ? AND v.status != 'gold' GROUP BY v.status""", (judge_run,))
+    if statuses:
+        counts = ", ".join(f"{r['n']} {r['status']}" for r in statuses)
+        notices.append(f"Not every dialect question is gold-labelled: {counts}. Figures on "
+                       "unreviewed machine translations measure the translation as much as "
+                       "the model.")
+    return notices
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.3f}" if abs(value) < 1 else f"{value:.2f}"
+    return str(value)
+
+
+def _render(**context) -> str:
+    from jinja2 import Environment, select_autoescape
+
+    source = (files("resources") / "report" / "report.html.j2").read_text(encoding="utf-8")
+    env = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
+    return env.from_string(source).render(fmt=_fmt, **context)

@@ -1,0 +1,59 @@
+"""The HTML report: self-contained, figures as PNG and SVG, CSV/LaTeX tables, run cards."""
+
+import csv
+import json
+from html.parser import HTMLParser
+
+from engine.judging import store
+from engine.reports.html_report import write_report
+from engine.reports.tables import latex_escape
+from tests.engine.judging.study_fixture import add_judge, build_study
+
+
+class _Collect(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.images, self.tables, self.text = [], 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.images.append(dict(attrs)["src"])
+        self.tables += tag == "table"
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_report_files_and_content(workspace, tmp_path):
+    build_study(workspace, draft_dialect="chittagong")
+    rids = [p["dialect_response_id"] for p in store.answer_pairs(workspace)]
+    finals = {rid: float((i * 7) % 10) for i, rid in enumerate(rids)}
+    a = add_judge(workspace, "judge-a", "gemini", finals)
+    add_judge(workspace, "judge-b", "qwen", {r: min(10.0, f + 1) for r, f in finals.items()})
+    result = write_report(workspace, tmp_path / "rep", resamples=200)
+    out = tmp_path / "rep"
+    assert result["judge_run"] == a and result["n_items"] == 12
+    for stem in ("model_dialect", "dialect", "dialect_domain", "dialect_type",
+                 "judge_agreement"):
+        assert (out / "figures" / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
+        assert b"<svg" in (out / "figures" / f"{stem}.svg").read_bytes()[:400]
+    rows = list(csv.DictReader(open(out / "tables" / "model_dialect.csv", encoding="utf-8")))
+    assert len(rows) == 4 and {"mean", "ci_low", "ci_high", "n", "n_questions"} <= set(rows[0])
+    assert "\\toprule" in (out / "tables" / "dialect_domain.tex").read_text(encoding="utf-8")
+    cards = json.loads((out / "run_cards.json").read_text(encoding="utf-8"))
+    assert {c["kind"] for c in cards} == {"answer", "judge"} and len(cards) == 4
+
+    page = (out / "report.html").read_text(encoding="utf-8")
+    parser = _Collect()
+    parser.feed(page)
+    assert len(parser.images) == 5 and all(s.startswith("data:image/png;base64,")
+                                           for s in parser.images)   # self-contained
+    assert parser.tables >= 6
+    text = " ".join(parser.text)
+    assert "6 draft" in text and "not every dialect question is gold" in text.lower()
+    assert "judge-a" in text and "run 1" in text
+    assert "clustered by base question" in text
+
+
+def test_latex_escaping():
+    assert latex_escape("Health & Sports_1 50%") == r"Health \& Sports\_1 50\%"
