@@ -26,7 +26,7 @@ from engine.rag.encoder import Encoder
 from engine.rag.explain import ExemplarScore, RetrievalExplanation
 from engine.rag.fusion import adaptive_weights, fuse, rank_order, top_positions
 from engine.rag.index import Partition, RetrievalIndex
-from engine.rag.query import PreparedQuery, prepare_query
+from engine.rag.query import PreparedQuery, char_form, prepare_query
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +37,19 @@ class Retriever:
         self.index, self.encoder = index, encoder
         self.cfg = cfg or RetrievalConfig()
         self._vocab: dict[str, list[str]] = {}
-        self._keys = [d["standard_key"] for d in index.docs]
-        self._keys_by_part: dict[str, list[str]] = {}
+        self._cfg_dict = self.cfg.as_dict()
+        docs = index.docs
+        self._keys = [d["standard_key"] for d in docs]
+        self._chars_by_part: dict[str, list[str]] = {}
+        # per-pair integer codes, so bonuses and de-duplication are array operations
+        self._dialect_code = {d: i for i, d in enumerate(sorted({x["dialect"] for x in docs}))}
+        self._region_code = {r: i for i, r in enumerate(sorted(set(index.regions.values()) - {""}))}
+        self._dialects = np.array([self._dialect_code[x["dialect"]] for x in docs], dtype=np.int64)
+        self._regions = np.array([self._region_code.get(index.regions.get(x["dialect"], ""), -1)
+                                  for x in docs], dtype=np.int64)
+        self._districts = np.array([x["district"].casefold() for x in docs], dtype=object)
+        self._std_ids = _ids([x["standard_key"] for x in docs])
+        self._dia_ids = _ids([x["dialect_key"] for x in docs])
 
     # -- public -------------------------------------------------------------------------
     def retrieve(self, text: str, dialect: str, *, district: str = "",
@@ -82,92 +93,94 @@ class Retriever:
         w = adaptive_weights(cfg, q.short, self.index.dense_trust(dialect))
         parts = self.partitions_for(dialect)
         tokens = list(dict.fromkeys(q.tokens))
-        via: dict[int, set[str]] = {}
-        sparse_raw: dict[int, float] = {}
-        char_sim: dict[int, float] = {}
-        legs = []
+        query_chars = char_form(q.normalized)
+        legs = []   # per partition: scores over the whole partition and the pool positions
+        via: dict[str, set[int]] = {"dense": set(), "sparse": set(), "char": set(), "deep": set()}
         for part in parts:
             _, local = part.dense.search(qv.reshape(1, -1), min(w.pool, len(part)))
             sparse_full = part.bm25.get_scores(tokens) if tokens else np.zeros(len(part))
-            char_full = process.cdist([q.normalized], self._part_keys(part), scorer=fuzz.ratio,
-                                      dtype=np.float32, workers=1)[0] / 100.0
-            hits = {"dense": [int(li) for li in local[0] if li >= 0],
-                    "sparse": top_positions(sparse_full, w.pool, positive_only=True).tolist(),
-                    "char": top_positions(char_full, w.pool).tolist()}
-            for leg, locals_ in hits.items():
-                for li in locals_:
-                    g = int(part.rows[li])
-                    via.setdefault(g, set()).add(leg)
-                    sparse_raw[g] = float(sparse_full[li])
-                    char_sim[g] = float(char_full[li])
-            legs.append((part, char_full))
-        ranked = self._rank(dialect, district, qv, w, via, sparse_raw, char_sim)
+            char_full = process.cdist([query_chars], self._part_chars(part), scorer=fuzz.ratio,
+                                      dtype=np.float32, workers=1)[0].astype(np.float64) / 100.0
+            hits = {"dense": local[0][local[0] >= 0],
+                    "sparse": top_positions(sparse_full, w.pool, positive_only=True),
+                    "char": top_positions(char_full, w.pool)}
+            for leg, positions in hits.items():
+                via[leg].update(part.rows[positions].tolist())
+            pool = np.unique(np.concatenate(list(hits.values())))
+            legs.append([part, sparse_full, char_full, pool])
+        ranked = self._rank(legs, dialect, district, qv, w, via)
         fallback_tokens: dict[str, list[str]] = {}
         fired = ranked["supported_unique"] < cfg.min_unique_exemplars
         if fired:
-            for part, char_full in legs:
+            for leg in legs:
+                part, sparse_full, _, pool = leg
                 deep, used = self._deep_search(part, tokens)
                 for tok, variants in used.items():
                     known = fallback_tokens.setdefault(tok, [])
                     known += [v for v in variants if v not in known]
-                for li in top_positions(deep, w.pool, positive_only=True):
-                    g = int(part.rows[li])
-                    via.setdefault(g, set()).add("deep")
-                    sparse_raw[g] = max(sparse_raw.get(g, 0.0), float(deep[li]))
-                    char_sim[g] = float(char_full[li])
-            ranked = self._rank(dialect, district, qv, w, via, sparse_raw, char_sim)
+                found = top_positions(deep, w.pool, positive_only=True)
+                via["deep"].update(part.rows[found].tolist())
+                boosted = sparse_full.copy()
+                boosted[found] = np.maximum(sparse_full[found], deep[found])
+                leg[1], leg[3] = boosted, np.union1d(pool, found)
+            ranked = self._rank(legs, dialect, district, qv, w, via)
         m = self.index.manifest
         return RetrievalExplanation(
             query=q.original, normalized=q.normalized, tagged=q.tagged, tokens=list(q.tokens),
             short=q.short, target_dialect=dialect, district=district, weights=w.as_dict(),
-            partitions=[p.dialect for p in parts], pool_size=len(via),
+            partitions=[p.dialect for p in parts], pool_size=ranked["pool"],
             duplicates_removed=ranked["duplicates"], supported_unique=ranked["supported_unique"],
             fallback_fired=fired, fallback_tokens=fallback_tokens, exemplars=ranked["exemplars"],
             index={"encoder_id": m["encoder_id"], "corpus_hash": m["corpus_hash"],
                    "splits": m["splits"], "folder": self.index.folder.name},
-            config=cfg.as_dict())
+            config=dict(self._cfg_dict))
 
-    def _part_keys(self, part: Partition) -> list[str]:
-        keys = self._keys_by_part.get(part.dialect)
-        if keys is None:
-            keys = self._keys_by_part[part.dialect] = [self._keys[g] for g in part.rows]
-        return keys
+    def _part_chars(self, part: Partition) -> list[str]:
+        chars = self._chars_by_part.get(part.dialect)
+        if chars is None:
+            chars = self._chars_by_part[part.dialect] = [char_form(self._keys[g]) for g in part.rows]
+        return chars
 
-    def _rank(self, dialect: str, district: str, qv: np.ndarray, w, via: dict[int, set[str]],
-              sparse_raw: dict[int, float], char_sim: dict[int, float]) -> dict:
+    def _rank(self, legs: list, dialect: str, district: str, qv: np.ndarray, w,
+              via: dict[str, set[int]]) -> dict:
         cfg, docs = self.cfg, self.index.docs
-        ids = np.array(sorted(via), dtype=np.int64)
+        ids = np.concatenate([part.rows[pool] for part, _, _, pool in legs]).astype(np.int64)
         if len(ids) == 0:
-            return {"exemplars": [], "duplicates": 0, "supported_unique": 0}
-        cos = self.index.vectors[ids] @ qv
-        sparse = np.array([sparse_raw[int(g)] for g in ids])
-        char = np.array([char_sim[int(g)] for g in ids])
-        f = fuse(cos, sparse, char, w, np.array([docs[g]["dialect"] for g in ids]))
-        region = self.index.regions.get(dialect, "")
-        dial_b = np.array([cfg.dialect_bonus if docs[g]["dialect"] == dialect else 0.0 for g in ids])
-        reg_b = np.array([cfg.region_bonus if docs[g]["dialect"] != dialect and region
-                          and self.index.regions.get(docs[g]["dialect"]) == region else 0.0
-                          for g in ids])
-        dist_b = np.array([cfg.district_bonus if district and docs[g]["district"].casefold()
-                           == district.casefold() else 0.0 for g in ids])
+            return {"exemplars": [], "duplicates": 0, "supported_unique": 0, "pool": 0}
+        sparse = np.concatenate([sp[pool] for _, sp, _, pool in legs])
+        char = np.concatenate([ch[pool] for _, _, ch, pool in legs])
+        groups = np.concatenate([np.full(len(pool), i) for i, (_, _, _, pool) in enumerate(legs)])
+        cos = (self.index.vectors[ids] @ qv).astype(np.float64)
+        f = fuse(cos, sparse, char, w, groups)
+        target = self._dialect_code.get(dialect, -1)
+        region = self._region_code.get(self.index.regions.get(dialect, ""), -1)
+        codes = self._dialects[ids]
+        dial_b = np.where(codes == target, cfg.dialect_bonus, 0.0)
+        reg_b = np.where((codes != target) & (region >= 0) & (self._regions[ids] == region),
+                         cfg.region_bonus, 0.0)
+        dist_b = (np.where(self._districts[ids] == district.casefold(), cfg.district_bonus, 0.0)
+                  if district else np.zeros(len(ids)))
         final = f["score"] + dial_b + reg_b + dist_b
         supported = ((sparse > 0) | (cos >= cfg.dense_support_cosine)
-                     | (char >= cfg.char_support_similarity))
+                     | (char >= cfg.char_support_similarity)).tolist()
+        std_ids, dia_ids = self._std_ids[ids].tolist(), self._dia_ids[ids].tolist()
         seen_std, seen_dia = set(), set()
         chosen, duplicates, supported_unique = [], 0, 0
-        for pos in rank_order(final, ids):
-            d = docs[ids[pos]]
-            if d["standard_key"] in seen_std or d["dialect_key"] in seen_dia:
+        for pos in rank_order(final, ids).tolist():
+            if std_ids[pos] in seen_std or dia_ids[pos] in seen_dia:
                 duplicates += 1
                 continue
-            seen_std.add(d["standard_key"])
-            seen_dia.add(d["dialect_key"])
-            supported_unique += bool(supported[pos])
+            seen_std.add(std_ids[pos])
+            seen_dia.add(dia_ids[pos])
+            supported_unique += supported[pos]
             if len(chosen) < cfg.top_k:
+                g = int(ids[pos])
+                d = docs[g]
                 chosen.append(ExemplarScore(
                     rank=len(chosen) + 1, pair_id=d["id"], dialect=d["dialect"],
                     district=d["district"], standard_text=d["standard_text"],
-                    dialect_text=d["dialect_text"], via=sorted(via[int(ids[pos])]),
+                    dialect_text=d["dialect_text"], via=[leg for leg in ("char", "deep", "dense", "sparse")
+                                                         if g in via[leg]],
                     dense_score=_r(cos[pos]), dense_norm=_r(f["dense_norm"][pos]),
                     sparse_score=_r(sparse[pos]), sparse_norm=_r(f["sparse_norm"][pos]),
                     hybrid=_r(f["hybrid"][pos]), char_similarity=_r(char[pos]),
@@ -175,7 +188,8 @@ class Retriever:
                     dialect_bonus=float(dial_b[pos]), region_bonus=float(reg_b[pos]),
                     district_bonus=float(dist_b[pos]), final=_r(final[pos]),
                     supported=bool(supported[pos])))
-        return {"exemplars": chosen, "duplicates": duplicates, "supported_unique": supported_unique}
+        return {"exemplars": chosen, "duplicates": duplicates, "supported_unique": supported_unique,
+                "pool": len(ids)}
 
     def _deep_search(self, part: Partition, tokens: list[str]) -> tuple[np.ndarray, dict]:
         """Per query token: BM25 of the token itself plus of index tokens spelled alike
@@ -195,6 +209,11 @@ class Retriever:
                 scores += (ratio / 100.0) * part.bm25.get_scores([variant])
                 used.setdefault(tok, []).append(variant)
         return scores, used
+
+
+def _ids(keys: list[str]) -> np.ndarray:
+    seen: dict[str, int] = {}
+    return np.array([seen.setdefault(k, len(seen)) for k in keys], dtype=np.int64)
 
 
 def _r(x) -> float:

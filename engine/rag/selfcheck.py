@@ -20,7 +20,7 @@ from engine.rag.config import RetrievalConfig
 from engine.rag.encoder import Encoder
 from engine.rag.fusion import adaptive_weights, fuse, top_positions
 from engine.rag.index import EVAL_SPLITS, RetrievalIndex, select_pairs
-from engine.rag.query import tokenize
+from engine.rag.query import char_form, tokenize
 from engine.textnorm import canonical_key
 from engine.workspace import Workspace
 
@@ -88,8 +88,9 @@ def check_dialect(ws: Workspace, index: RetrievalIndex, encoder: Encoder, dialec
     bm25.index([tokenize(gallery[k]) or [""] for k in keys], show_progress=False)
     q_tokens = [list(dict.fromkeys(tokenize(q["dialect_text"]))) for q in queries]
     sparse = np.stack([bm25.get_scores(t) if t else np.zeros(len(keys)) for t in q_tokens])
-    q_keys = [canonical_key(q["dialect_text"]) for q in queries]
-    char = (process.cdist(q_keys, keys, scorer=fuzz.ratio, dtype=np.float32, workers=1)
+    q_keys = [char_form(canonical_key(q["dialect_text"])) for q in queries]
+    char = (process.cdist(q_keys, [char_form(k) for k in keys], scorer=fuzz.ratio,
+                          dtype=np.float32, workers=1)
             / 100.0).astype(np.float64)
     result = {"queries": len(queries), "gallery": len(keys), "source": source,
               "dense": _recall([_gold_rank(dense[i], g) for i, g in enumerate(gold)]),
