@@ -180,3 +180,28 @@ def test_fast_retrieval_matches_brute_force_reference(vashantor_index, vashantor
         fast = r.retrieve(text, dialect, query_vector=qv).pair_ids
         slow = [vashantor_index.docs[g]["id"] for g in ref.top_ids(text, dialect, qv)]
         assert fast == slow, text
+
+
+def test_large_partitions_use_hnsw_and_reload(small_ws, default_encoder):
+    from engine.rag.index import RetrievalIndex
+
+    cfg = RetrievalConfig(exact_dense_max=2, min_partition_pairs=1)
+    index = build_index(small_ws, encoder=default_encoder, cfg=cfg, selfcheck=False)
+    kinds = {d: info["dense_kind"] for d, info in index.manifest["partitions"].items()}
+    assert kinds == {"chittagong": "hnsw", "noakhali": "flat", "sylhet": "flat"}
+    reopened = RetrievalIndex.open(index.folder)
+    ex = Retriever(reopened, default_encoder, cfg).retrieve("সে ভাত খায়", "chittagong")
+    assert ex.exemplars[0].standard_text == "সে ভাত খায়"
+
+
+def test_encoder_setting_resolves_folders_and_refuses_unknown_names(tmp_path, default_encoder):
+    from engine.errors import UserError
+    from engine.rag.encoder import resolve_encoder
+
+    folder, label = resolve_encoder(str(default_encoder.folder))
+    assert folder == default_encoder.folder.resolve()
+    with pytest.raises(UserError, match="local Hugging Face cache"):
+        resolve_encoder("no-such-org/no-such-encoder-xyz")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UserError, match="not a sentence-transformers model folder"):
+        resolve_encoder(str(tmp_path / "empty"))
