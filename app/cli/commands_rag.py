@@ -74,7 +74,8 @@ def _print_selfcheck(check: dict | None) -> None:
     print(f"  {'dialect':<12} {'n':>4}  {'dense':>11} {'sparse':>11} {'char':>11} {'hybrid':>11}  trust")
     rows = list(check["per_dialect"].items()) + [("overall", check["overall"])]
     for name, r in rows:
-        cells = " ".join(f"{r[leg]['r1']:>5.1%}/{r[leg]['r5']:<5.0%}" for leg in ("dense", "sparse", "char", "hybrid"))
+        cells = " ".join(f"{r[leg]['r1']:>5.1%}/{r[leg]['r5']:<5.0%}"
+                         for leg in ("dense", "sparse", "char", "hybrid"))
         print(f"  {name:<12} {r['queries']:>4}  {cells}  {r['dense_trust']:.2f}")
     print("  (recall@1/@5; trust scales the dense weight)")
 
@@ -129,9 +130,11 @@ def cmd_eval(args, ctx) -> int:
     if args.json:
         ctx.emit_json(report)
         return 0
+    runs = f"run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judge else "")
     print(f"translation quality on split {report['split']}: {report['translated']}/{report['pairs']} "
-          f"translated (run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judge else "") + ")")
-    head = f"  {'dialect':<12} {'system':<14} {'n':>4} {'BLEU':>6} {'chrF++':>7} {'WER':>6} {'cos':>6} {'BERTS':>6}  judge (0-10)"
+          f"translated ({runs})")
+    head = (f"  {'dialect':<12} {'system':<14} {'n':>4} {'BLEU':>6} {'chrF++':>7} {'WER':>6} "
+            f"{'cos':>6} {'BERTS':>6}  judge (0-10)")
     print(head)
     for dialect, e in report["per_dialect"].items():
         for label in ("system", "copy_baseline"):
@@ -140,7 +143,8 @@ def cmd_eval(args, ctx) -> int:
             jtext = "" if not j or j["mean"] is None else f"{j['mean']:.2f} ({j['n_valid']}/{m['n']} valid)"
             print(f"  {dialect:<12} {label:<14} {m['n']:>4} {m['bleu']:>6.1f} {m['chrf++']:>7.1f} "
                   f"{m['wer']:>6.2f} {m.get('cosine', 0):>6.3f} {m.get('bertscore_f1', 0):>6.3f}  {jtext}")
-    print(f"  signatures: BLEU {report['signatures'].get('bleu')}; chrF++ {report['signatures'].get('chrf++')}")
+    sig = report["signatures"]
+    print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")
     print("  copy_baseline = the standard sentence unchanged; a system below it has not translated")
     corr = report["correlation"]
     if corr["table"]:
