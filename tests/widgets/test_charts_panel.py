@@ -1,0 +1,163 @@
+"""ChartsPanel on a real workspace with a synthetic study: data through the bridge, live
+redraws from the timer, exports (PNG/SVG/PDF opened again, CSV read back)."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+
+import pytest
+
+from app import chart_data, sample_study
+from engine.judging import store
+from engine.judging.rubric import load_rubric
+from engine.workspace import Workspace
+from widgets.charts_panel import ChartsPanel
+
+
+@pytest.fixture(scope="session")
+def study_db(sample_db, tmp_path_factory):
+    path = tmp_path_factory.mktemp("study") / "study.sqlite"
+    shutil.copy(sample_db, path)
+    with Workspace(path, create=False) as ws:
+        sample_study.add_synthetic_study(ws, models=3, seed=1)
+    return path
+
+
+@pytest.fixture
+def study_ws(study_db, tmp_path):
+    path = tmp_path / "study.sqlite"
+    shutil.copy(study_db, path)
+    ws = Workspace(path, create=False)
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def panel(qtbot, study_ws, sync_bridge):
+    panel = ChartsPanel(study_ws, sync_bridge, live_interval_ms=50)
+    qtbot.addWidget(panel)
+    panel.resize(1200, 700)
+    return panel
+
+
+def shown(panel, qtbot, kind="heatmap"):
+    with qtbot.waitSignal(panel.sig_refreshed, timeout=10000) as blocker:
+        panel.show()
+        panel.show_chart(kind)
+    return blocker
+
+
+def test_lean_chart_items_match_the_store_with_overrides(study_ws):
+    """The charts' lean query gives the same effective finals as store.scored_items."""
+    run = store.primary_judge(study_ws)
+    judgment = study_ws.scalar("SELECT min(id) FROM judgments WHERE run_id = ?", (run,))
+    rubric = load_rubric()
+    store.add_override(study_ws, judgment, annotator="রহিম", reason="too low", rubric=rubric,
+                       final=9.5)
+    store.add_override(study_ws, judgment, annotator="করিম", reason="second look",
+                       rubric=rubric, final=8.0)
+    lean = chart_data.items(study_ws, run, "dv.dialect AS dialect")
+    full = store.scored_items(study_ws, run)
+    assert sorted((r["question_id"], r["dialect"], r["final"]) for r in lean) == \
+        sorted((r["question_id"], r["dialect"], r["final"]) for r in full)
+    assert 8.0 in [r["final"] for r in lean]
+
+
+def test_every_chart_computes_from_engine_statistics(study_db):
+    from engine.stats.summary import summarize
+
+    with Workspace(study_db, create=False) as ws:
+        items = store.scored_items(ws, store.primary_judge(ws))
+    expected = {g["dialect"]: g for g in summarize(items, ("dialect",), resamples=200)}
+    data = chart_data.chart_data(str(study_db), "dialects", resamples=200)
+    assert {g["dialect"] for g in data["groups"]} == {"chittagong", "sylhet", "noakhali"}
+    for group in data["groups"]:
+        assert group["mean"] == pytest.approx(expected[group["dialect"]]["mean"])
+        assert group["ci_low"] == pytest.approx(expected[group["dialect"]]["ci_low"])
+        assert group["ci_low"] < group["mean"] < group["ci_high"]
+    for kind in chart_data.CHART_KINDS:
+        data = chart_data.chart_data(str(study_db), kind, resamples=200)
+        assert data["n"] > 0 and not data.get("empty"), kind
+        assert data["table"]["rows"], kind
+    cbs = chart_data.chart_data(str(study_db), "cbs")["pairs"][0]
+    assert 0 < cbs["cbs"] <= 1 and cbs["n_critical"] > 0
+
+
+def test_panel_draws_the_heatmap_with_bengali_dialect_names(panel, qtbot):
+    shown(panel, qtbot)
+    data = panel.data["heatmap"]
+    assert len({c["model"] for c in data["cells"]}) == 3
+    axes = panel.figures["heatmap"].axes[0]
+    labels = [t.get_text() for t in axes.get_xticklabels()]
+    assert "Chittagong\nচট্টগ্রামের ভাষা" in labels
+    assert len(axes.images) == 1
+
+
+def test_switching_charts_computes_the_visible_one_only(panel, qtbot):
+    shown(panel, qtbot)
+    assert set(panel.data) == {"heatmap"}
+    with qtbot.waitSignal(panel.sig_refreshed, timeout=10000) as blocker:
+        panel.show_chart("agreement")
+    assert blocker.args[0] == "agreement"
+    assert set(panel.data) == {"heatmap", "agreement"}
+    assert panel.data["agreement"]["figures"]["ccc"] > 0.5
+
+
+def test_live_update_redraws_once_per_tick_not_per_judgment(panel, qtbot, study_ws):
+    shown(panel, qtbot)
+    before = panel.data["heatmap"]["n"]
+    run_id, rows = sample_study.add_answer_model(study_ws, "synthetic model live", seed=9)
+    refreshed = []
+    panel.sig_refreshed.connect(lambda kind, ms: refreshed.append(kind))
+    # another connection writes, as a judge job in a worker or another process would
+    written = sample_study.stream_judgments(str(study_ws.path), store.primary_judge(study_ws),
+                                            rows, batch=10, pause_s=0)
+    assert written == len(rows) > 20
+    qtbot.waitUntil(lambda: panel.data["heatmap"]["n"] == before + written, timeout=10000)
+    assert len(refreshed) <= 2          # dozens of batches, one or two redraws
+    assert any(c["model"] == "synthetic model live" for c in panel.data["heatmap"]["cells"])
+
+
+def test_paused_live_updates_wait_for_refresh(panel, qtbot, study_ws):
+    shown(panel, qtbot)
+    panel.live.setChecked(False)
+    before = panel.data["heatmap"]["n"]
+    _run, rows = sample_study.add_answer_model(study_ws, "synthetic model paused", seed=3)
+    sample_study.stream_judgments(str(study_ws.path), store.primary_judge(study_ws), rows,
+                                  batch=100, pause_s=0)
+    qtbot.wait(200)
+    assert panel.data["heatmap"]["n"] == before
+    with qtbot.waitSignal(panel.sig_refreshed, timeout=10000):
+        panel.refresh_button.click()
+    assert panel.data["heatmap"]["n"] == before + len(rows)
+
+
+@pytest.mark.parametrize("fmt, magic", [("png", b"\x89PNG"), ("svg", b"<?xml"),
+                                        ("pdf", b"%PDF")])
+def test_export_chart_image(panel, qtbot, tmp_path, fmt, magic):
+    shown(panel, qtbot, "dialects")
+    path = panel.export_image(tmp_path / f"dialects.{fmt}")
+    assert path.read_bytes()[:len(magic)] == magic
+    with pytest.raises(ValueError):
+        panel.export_image(tmp_path / "chart.gif")
+
+
+def test_export_table_csv_reads_back(panel, qtbot, tmp_path):
+    shown(panel, qtbot, "dialects")
+    path = tmp_path / "dialects.csv"
+    assert panel.export_table(path) == 3
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {r["dialect"] for r in rows} == {"chittagong", "sylhet", "noakhali"}
+    assert all(float(r["ci_low"]) <= float(r["mean"]) <= float(r["ci_high"]) for r in rows)
+
+
+def test_workspace_without_judgments_says_so(qtbot, sample_db, sync_bridge, tmp_path):
+    path = tmp_path / "empty.sqlite"
+    shutil.copy(sample_db, path)
+    with Workspace(path, create=False) as ws:
+        panel = ChartsPanel(ws, sync_bridge)
+        qtbot.addWidget(panel)
+        shown(panel, qtbot)
+        assert panel.data["heatmap"]["empty"] == "no judge run yet"
