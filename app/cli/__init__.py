@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "app.cli.commands_models",
     "app.cli.commands_rag",
     "app.cli.commands_study",
+    "app.cli.commands_review",
 ]
 
 
