@@ -25,7 +25,9 @@ class GrammarCache:
     def gbnf(self, schema: dict) -> str:
         from llama_cpp.llama_grammar import json_schema_to_gbnf
 
-        key = json.dumps(schema, sort_keys=True)
+        # Not sort_keys: the grammar follows the schema's property order, and the judge's
+        # reasoning must come before its scores.
+        key = json.dumps(schema)
         if key not in self._gbnf:
             try:
                 self._gbnf[key] = json_schema_to_gbnf(key)

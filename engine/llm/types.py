@@ -61,7 +61,8 @@ class Request:
             "prompt": self.prompt,
             "messages": [dataclasses.asdict(m) for m in self.messages] if self.messages else None,
             "sampler": self.sampler.as_dict(),
-            "schema": self.json_schema,
+            # kept as a string: property order shapes the output, so it is part of the key
+            "schema": json.dumps(self.json_schema, ensure_ascii=False),
         }
         blob = json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")
         return hashlib.sha256(blob).hexdigest()
