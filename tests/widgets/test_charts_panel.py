@@ -14,23 +14,7 @@ from engine.judging.rubric import load_rubric
 from engine.workspace import Workspace
 from widgets.charts_panel import ChartsPanel
 
-
-@pytest.fixture(scope="session")
-def study_db(sample_db, tmp_path_factory):
-    path = tmp_path_factory.mktemp("study") / "study.sqlite"
-    shutil.copy(sample_db, path)
-    with Workspace(path, create=False) as ws:
-        sample_study.add_synthetic_study(ws, models=3, seed=1)
-    return path
-
-
-@pytest.fixture
-def study_ws(study_db, tmp_path):
-    path = tmp_path / "study.sqlite"
-    shutil.copy(study_db, path)
-    ws = Workspace(path, create=False)
-    yield ws
-    ws.close()
+from .study_fixtures import study_db, study_ws  # noqa: F401 (fixtures)
 
 
 @pytest.fixture

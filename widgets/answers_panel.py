@@ -1,0 +1,281 @@
+"""AnswersPanel: side-by-side standard and dialect answers with the judge's verdict.
+
+A table over judgment ids (lazy, :mod:`widgets.answers_model`) filtered by judge, model,
+dialect, domain, question type, score gap, confidence and "needs human review"; the
+filter runs in a worker through the bridge (the newest filter wins). Selecting a row shows
+both questions and answers with word differences highlighted, the script checks, the
+reasoning and per-criterion scores, and the override form, which writes through
+:func:`engine.judging.store.add_override`. While a judge run writes, a 1 s timer appends
+the rows that arrived (``PRAGMA data_version`` sees other connections' commits).
+
+``python -m widgets.answers_panel [WORKSPACE]`` opens the panel alone on the sample study.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox,
+                               QHBoxLayout, QHeaderView, QLabel, QSpinBox, QSplitter,
+                               QTableView, QVBoxLayout, QWidget)
+
+from app.answer_queries import AnswerFilter, answer_detail, answer_ids, filter_options
+from app.fonts import bengali_font
+from app.i18n import _
+from app.task_bridge import TaskBridge
+from engine.errors import UserError
+from engine.judging import store
+from engine.judging.rubric import Rubric, load_rubric
+from engine.workspace import Workspace
+from widgets.answers_detail import AnswersDetail
+from widgets.answers_model import AnswersTableModel
+
+log = logging.getLogger(__name__)
+
+LIVE_INTERVAL_MS = 1000
+TYPE_NAMES = {1: "definitional", 2: "contrasting", 3: "factual", 4: "functional"}
+
+
+class AnswersPanel(QWidget):
+    sig_status_message = Signal(str)
+    sig_changed = Signal()                  # an override was written
+    sig_answer_selected = Signal(int)       # judgment id, 0 for none
+    sig_filtered = Signal(int)              # rows matching the filter
+
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, annotator: str = "",
+                 rubric: Rubric | None = None, live_interval_ms: int = LIVE_INTERVAL_MS,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws = workspace
+        self.bridge = bridge
+        self.rubric = rubric or load_rubric()
+        self._data_version = self.ws.scalar("PRAGMA data_version")
+        self._live_pending = False
+        self._runs_seen = self.ws.scalar("SELECT count(*) FROM runs")
+
+        self.judge, self.model_filter = QComboBox(), QComboBox()
+        self.dialect, self.domain, self.qtype = QComboBox(), QComboBox(), QComboBox()
+        self.min_gap = QDoubleSpinBox()
+        self.min_gap.setRange(0, self.rubric.max_score)
+        self.min_gap.setSingleStep(0.5)
+        self.min_gap.setPrefix("≥ ")
+        self.max_confidence = QSpinBox()
+        self.max_confidence.setRange(0, 5)
+        self.max_confidence.setSpecialValueText(_("any"))
+        self.max_confidence.setPrefix("≤ ")
+        self.needs_review = QCheckBox(_("needs human review"))
+        self.count = QLabel()
+        self._fill_filters()
+        for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
+            combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
+        self.min_gap.valueChanged.connect(lambda _v: self.apply_filter())
+        self.max_confidence.valueChanged.connect(lambda _v: self.apply_filter())
+        self.needs_review.toggled.connect(lambda _c: self.apply_filter())
+
+        self.model = AnswersTableModel(workspace, max_score=self.rubric.max_score,
+                                       review_threshold=self.rubric.review_confidence_threshold,
+                                       parent=self)
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setFont(bengali_font())
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setWordWrap(False)
+        self.view.verticalHeader().setDefaultSectionSize(26)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for col, width in enumerate((150, 95, 260, 55, 50, 80, 95, 55)):
+            header.resizeSection(col, width)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
+
+        self.detail = AnswersDetail(self.rubric)
+        self.detail.annotator.setText(annotator)
+        self.detail.sig_override.connect(self.save_override)
+
+        filters = QHBoxLayout()
+        for label, widget in ((_("Judge"), self.judge), (_("Model"), self.model_filter),
+                              (_("Dialect"), self.dialect), (_("Domain"), self.domain),
+                              (_("Type"), self.qtype), (_("Gap"), self.min_gap),
+                              (_("Confidence"), self.max_confidence)):
+            filters.addWidget(QLabel(label))
+            filters.addWidget(widget)
+        filters.addWidget(self.needs_review)
+        filters.addStretch(1)
+        filters.addWidget(self.count)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.view)
+        splitter.addWidget(self.detail)
+        splitter.setSizes([560, 760])
+        layout = QVBoxLayout(self)
+        layout.addLayout(filters)
+        layout.addWidget(splitter, 1)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(live_interval_ms)
+        self.timer.timeout.connect(self._tick)      # runs while the panel is shown
+        self.apply_filter()
+
+    # -- filtering -------------------------------------------------------------------------
+    def current_filter(self) -> AnswerFilter:
+        confidence = self.max_confidence.value()
+        return AnswerFilter(
+            judge_run=self.judge.currentData(), model_id=self.model_filter.currentData(),
+            dialect=self.dialect.currentData(), domain=self.domain.currentData(),
+            question_type=self.qtype.currentData(), min_gap=self.min_gap.value(),
+            max_confidence=confidence or None, needs_review=self.needs_review.isChecked(),
+            review_threshold=self.rubric.review_confidence_threshold,
+            max_score=self.rubric.max_score)
+
+    def apply_filter(self) -> None:
+        self.bridge.run(answer_ids, str(self.ws.path), self.current_filter(),
+                        label=_("Filter answers"), replace="answers-filter",
+                        on_done=self._on_ids)
+
+    def _on_ids(self, ids: list[int]) -> None:
+        current = self.current_judgment()
+        self.model.set_ids(ids)
+        self.count.setText(_("{n} answers").format(n=len(ids)))
+        self.sig_filtered.emit(len(ids))
+        if current is not None and not self.select_judgment(current):
+            self.detail.show_detail(None)
+            self.sig_answer_selected.emit(0)
+
+    def _fill_filters(self) -> None:
+        options = filter_options(self.ws)
+        self._fill(self.judge, _("primary judge"),
+                   [(f"{j['model'] or '?'} · run {j['run_id']} · {j['role']}", j["run_id"])
+                    for j in options["judges"]])
+        self._fill(self.model_filter, _("all models"),
+                   [(m["name"], m["id"]) for m in options["models"]])
+        self._fill(self.dialect, _("all dialects"),
+                   [(f"{d['name_en']} · {d['name_bn']}", d["code"]) for d in options["dialects"]])
+        self._fill(self.domain, _("all domains"), [(d, d) for d in options["domains"]])
+        self._fill(self.qtype, _("all types"),
+                   [(f"{t} {_(TYPE_NAMES.get(t, ''))}", t) for t in options["types"]])
+
+    @staticmethod
+    def _fill(combo: QComboBox, any_label: str, items: list[tuple[str, object]]) -> None:
+        current = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem(any_label, None)
+        for text, value in items:
+            combo.addItem(text, value)
+        combo.setCurrentIndex(max(combo.findData(current), 0))
+        combo.blockSignals(False)
+
+    # -- selection -------------------------------------------------------------------------
+    def current_judgment(self) -> int | None:
+        index = self.view.currentIndex()
+        return self.model.id_at(index.row()) if index.isValid() else None
+
+    def select_row(self, row: int) -> bool:
+        self.model.ensure_loaded(row)
+        if not 0 <= row < self.model.rowCount():
+            return False
+        self.view.selectionModel().setCurrentIndex(
+            self.model.index(row, 0),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows)
+        self.view.scrollTo(self.model.index(row, 0))
+        return True
+
+    def select_judgment(self, judgment_id: int) -> bool:
+        if judgment_id not in self.model.ids:
+            return False
+        return self.select_row(self.model.ids.index(judgment_id))
+
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        judgment_id = self.model.id_at(current.row()) if current.isValid() else None
+        self._show(judgment_id)
+        self.sig_answer_selected.emit(judgment_id or 0)
+
+    def _show(self, judgment_id: int | None) -> None:
+        self.detail.show_detail(answer_detail(self.ws, judgment_id) if judgment_id else None)
+
+    # -- overrides -------------------------------------------------------------------------
+    def save_override(self, judgment_id: int, annotator: str, reason: str,
+                      scores: dict) -> bool:
+        try:
+            store.add_override(self.ws, judgment_id, annotator=annotator, reason=reason,
+                               rubric=self.rubric, scores=scores)
+        except UserError as exc:
+            self.sig_status_message.emit(str(exc))
+            return False
+        self.model.invalidate(judgment_id)
+        if self.current_judgment() == judgment_id:
+            self._show(judgment_id)
+        self.sig_status_message.emit(_("Override saved; the judge's score is kept."))
+        self.sig_changed.emit()
+        return True
+
+    # -- live updates ----------------------------------------------------------------------
+    def _tick(self) -> None:
+        version = self.ws.scalar("PRAGMA data_version")
+        if version == self._data_version or self._live_pending:
+            return
+        self._data_version = version
+        self.model.invalidate()        # scores may have changed; only visible rows re-read
+        runs = self.ws.scalar("SELECT count(*) FROM runs")
+        if runs != self._runs_seen:          # a new model or judge: offer it in the filters
+            self._runs_seen = runs
+            self._fill_filters()
+        self._live_pending = True
+        after = max(self.model.ids, default=0)
+        self.bridge.run(answer_ids, str(self.ws.path), self.current_filter(), after,
+                        label=_("New answers"), replace="answers-live",
+                        on_done=self._on_new_ids, on_error=self._on_live_error)
+
+    def _on_new_ids(self, ids: list[int]) -> None:
+        self._live_pending = False
+        self.model.append_ids(ids)
+        self.count.setText(_("{n} answers").format(n=len(self.model.ids)))
+
+    def _on_live_error(self, exc: BaseException) -> None:
+        self._live_pending = False
+        log.warning("live answers update failed: %s", exc)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.timer.start()
+
+    def hideEvent(self, event) -> None:
+        self.timer.stop()
+        super().hideEvent(event)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Open the panel alone: on WORKSPACE, or on the sample study (built on first use)."""
+    import argparse
+
+    from PySide6.QtWidgets import QApplication
+
+    from app import sample_study
+    from app.fonts import register_qt_fonts
+    from app.logging_setup import setup_logging
+
+    parser = argparse.ArgumentParser(prog="python -m widgets.answers_panel")
+    parser.add_argument("workspace", nargs="?", help="workspace file (default: the sample study)")
+    parser.add_argument("--annotator", default="", help="your name for overrides")
+    args = parser.parse_args(argv)
+    setup_logging()
+    app = QApplication(sys.argv[:1])
+    register_qt_fonts(app)
+    path = args.workspace or sample_study.build_sample_study(sample_study.sample_study_path())
+    workspace = Workspace(path, create=False)
+    bridge = TaskBridge(app)
+    panel = AnswersPanel(workspace, bridge, annotator=args.annotator)
+    panel.setWindowTitle(_("Answers") + f" — {workspace.path.name}")
+    panel.resize(1400, 800)
+    panel.sig_filtered.connect(lambda _n: panel.current_judgment() or panel.select_row(0))
+    panel.show()
+    code = app.exec()
+    bridge.shutdown()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
