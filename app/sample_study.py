@@ -172,6 +172,11 @@ def build_sample_study(path: str | Path, progress=None, cancelled=None) -> Path:
     with Workspace(path) as ws:
         if not ws.scalar("SELECT count(*) FROM judgments"):
             add_synthetic_study(ws, models=3, progress=progress, cancelled=cancelled)
+        try:   # a real local model to calibrate or run a judge with
+            from engine.model_registry import ensure_embedded_default
+            ensure_embedded_default(ws)
+        except Exception as exc:  # the demo still shows everything else
+            log.warning("embedded model not registered: %s", exc)
     return path
 
 
