@@ -170,20 +170,41 @@ class MainWindow(QMainWindow):
         self._show_welcome()
 
     def _build_panels(self) -> None:
+        from widgets.answers_panel import AnswersPanel
+        from widgets.charts_panel import ChartsPanel
+        from widgets.judge_panel import JudgePanel
         from widgets.models_panel import ModelsPanel
         from widgets.review_panel import ReviewPanel
+
+        def status(text: str) -> None:
+            self.statusBar().showMessage(text, 4000)
 
         review = ReviewPanel(self.workspace, reviewer=self.settings.reviewer_name,
                              avro_mode=self.settings.avro_mode)
         review.sig_reviewer_changed.connect(self._remember_reviewer)
         review.sig_avro_mode_changed.connect(self._remember_avro_mode)
-        review.sig_status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        review.sig_status_message.connect(status)
         review.sig_changed.connect(self._refresh_status)
         models = ModelsPanel(self.workspace, self.bridge)
-        models.sig_status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
+        models.sig_status_message.connect(status)
         models.sig_changed.connect(self._refresh_status)
-        self.panels = {"review": review, "models": models, "jobs": self.job_monitor}
-        titles = {"review": _("Review translations"), "models": _("Models"), "jobs": _("Jobs")}
+        answers = AnswersPanel(self.workspace, self.bridge, annotator=self.settings.reviewer_name)
+        judge = JudgePanel(self.workspace, self.bridge)
+        charts = ChartsPanel(self.workspace, self.bridge)
+        for panel in (answers, judge, charts):
+            panel.sig_status_message.connect(status)
+        # this window's own writes: other panels re-read (other connections' commits are
+        # seen by the panels' own data_version polling)
+        answers.sig_changed.connect(charts.mark_dirty)
+        answers.sig_changed.connect(judge.refresh)
+        judge.sig_changed.connect(charts.mark_dirty)
+        judge.sig_changed.connect(answers.refresh_options)
+        models.sig_changed.connect(judge.refresh)
+        self.panels = {"review": review, "models": models, "answers": answers, "judge": judge,
+                       "charts": charts, "jobs": self.job_monitor}
+        titles = {"review": _("Review translations"), "models": _("Models"),
+                  "answers": _("Answers"), "judge": _("Judge"), "charts": _("Charts"),
+                  "jobs": _("Jobs")}
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])
         self._install_panel_shortcuts()

@@ -167,6 +167,11 @@ class AnswersPanel(QWidget):
         combo.setCurrentIndex(max(combo.findData(current), 0))
         combo.blockSignals(False)
 
+    def refresh_options(self) -> None:
+        """Judges, models or roles changed: offer them and filter again."""
+        self._fill_filters()
+        self.apply_filter()
+
     # -- selection -------------------------------------------------------------------------
     def current_judgment(self) -> int | None:
         index = self.view.currentIndex()

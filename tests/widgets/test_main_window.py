@@ -47,7 +47,7 @@ def test_first_launch_shows_the_welcome_page(window):
 def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved):
     assert window.open_workspace(ws_copy)
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
-        "Review translations", "Models", "Jobs"]
+        "Review translations", "Models", "Answers", "Judge", "Charts", "Jobs"]
     assert window.stack.currentWidget() is window.tabs
     assert window.windowTitle().startswith("study.sqlite")
     assert saved[-1].recent_workspaces[0] == str(ws_copy.resolve())
@@ -116,7 +116,9 @@ def test_ctrl_number_switches_panels(window, ws_copy, qtbot):
     window.open_workspace(ws_copy)
     qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentWidget() is window.panels["models"]
-    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentWidget() is window.panels["charts"]
+    qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentWidget() is window.job_monitor
 
 
@@ -151,5 +153,6 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["shown"] is True
     assert report["workspace"] == str(ws_copy)
-    assert report["panels"] == ["Review translations", "Models", "Jobs"]
+    assert report["panels"] == ["Review translations", "Models", "Answers", "Judge", "Charts",
+                                "Jobs"]
     assert report["heavy_modules_loaded"] == []
