@@ -33,7 +33,9 @@ def heatmap(rows: list[dict], row_key: str, col_key: str, title: str, max_score:
     for r in rows:
         i, j = row_labels.index(str(r[row_key])), col_labels.index(str(r[col_key]))
         grid[i][j], counts[i][j] = _nan(r["mean"]), r["n"]
-    fig = _figure(1.6 + 1.1 * len(col_labels), 1.2 + 0.55 * len(row_labels))
+    # Room for the longest row label (model names) and at least the colour bar's height.
+    label_width = 0.075 * max(len(label) for label in row_labels)
+    fig = _figure(2.2 + label_width + 1.1 * len(col_labels), max(2.6, 1.4 + 0.55 * len(row_labels)))
     ax = fig.add_subplot()
     image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=max_score, aspect="auto")
     ax.set_xticks(range(len(col_labels)), col_labels, rotation=30, ha="right")
@@ -44,7 +46,7 @@ def heatmap(rows: list[dict], row_key: str, col_key: str, title: str, max_score:
                 ax.text(j, i, f"{grid[i][j]:.1f}\nn={counts[i][j]}", ha="center",
                         va="center", fontsize=8)
     ax.set_title(title, fontsize=10)
-    fig.colorbar(image, ax=ax, label=f"mean final score (0-{max_score:g})")
+    fig.colorbar(image, ax=ax, label=f"score (0–{max_score:g})")
     return fig
 
 
