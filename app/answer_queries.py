@@ -97,7 +97,8 @@ def answer_rows(ws: Workspace, ids: list[int]) -> dict[int, dict]:
     if not ids:
         return {}
     rows = ws.query(f"""
-        SELECT j.id, m.name AS model, dv.dialect, dl.name_en AS dialect_en, q.ext_id, q.text AS question, q.domain,
+        SELECT j.id, m.name AS model, dv.dialect, dl.name_en AS dialect_en, q.ext_id,
+               q.text AS question, q.domain,
                q.question_type, j.final AS machine_final, {_LATEST} AS human_final,
                coalesce({_LATEST}, j.final) AS final, j.confidence, j.gate
         {_JOINS} JOIN dialects dl ON dl.code = dv.dialect

@@ -6,10 +6,12 @@ Intervals, agreement and CBS come from :mod:`engine.stats` and
 :mod:`engine.judging.store`. Scores are the judge run's *effective* finals (the newest human
 override replaces the machine score), as in :func:`engine.judging.store.scored_items`.
 
-At the paper's scale (68,395 judgments) ``store.scored_items`` takes about 0.5 s, so each
-chart reads only the columns it needs with one lean query, and the model × dialect
-heatmap's cell means are aggregated in SQL (``GROUP BY``): a live refresh stays near
-0.1 s. Only the visible chart is computed.
+At the paper's scale (68,395 judgments) ``store.scored_items`` takes about 0.5 s and the
+bootstrap over dicts more, so the charts aggregate in SQL: the heatmap's cell means, and
+for the interval charts the sum and count per (group, base question) — all the clustered
+bootstrap needs. While a run only adds judgments (no override since), only the new ones
+are read and added to the previous result's sums: a live refresh reads a few hundred rows.
+Only the visible chart is computed.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from engine.workspace import Workspace
 log = logging.getLogger(__name__)
 
 CHART_KINDS = ("heatmap", "dialects", "breakdown", "agreement", "distribution", "cbs")
-LIVE_RESAMPLES = 1000          # while a run streams in; a full refresh uses the default
+LIVE_RESAMPLES = 500           # while a run streams in; a full refresh uses the default
 
 # The newest override of each judgment (the semantics of store._LATEST_OVERRIDE, as a join).
 _LATEST = """latest AS (
@@ -43,8 +45,12 @@ _FINAL = "coalesce(l.score, j.final)"
 
 def chart_data(workspace_path: str, kind: str, judge_run: int | None = None, *,
                resamples: int = DEFAULT_RESAMPLES, danger_threshold: float = 4.0,
-               cancelled=None) -> dict:
-    """The data of chart ``kind`` for ``judge_run`` (default: the primary judge)."""
+               previous: dict | None = None, cancelled=None) -> dict:
+    """The data of chart ``kind`` for ``judge_run`` (default: the primary judge).
+
+    ``previous`` (the last result for this chart, not modified) lets the heatmap add only
+    the judgments stored since, while no human override has been added or changed.
+    """
     if kind not in CHART_KINDS:
         raise ValueError(f"unknown chart {kind!r}")
     with Workspace(workspace_path, create=False) as ws:
@@ -53,7 +59,8 @@ def chart_data(workspace_path: str, kind: str, judge_run: int | None = None, *,
         if run is None:
             return out | {"empty": "no judge run yet", "table": _table([], [])}
         builder = globals()[f"_{kind}"]
-        return out | builder(ws, run, resamples=resamples, danger_threshold=danger_threshold)
+        return out | builder(ws, run, resamples=resamples, danger_threshold=danger_threshold,
+                             previous=previous)
 
 
 def dialect_names(ws: Workspace) -> dict[str, dict]:
@@ -71,37 +78,105 @@ def _table(columns: list[str], rows: list[dict]) -> dict:
     return {"columns": columns, "rows": [[r.get(c) for c in columns] for r in rows]}
 
 
-def _summaries(rows: list[dict], by: tuple, resamples: int) -> list[dict]:
-    from engine.stats.summary import summarize
-
-    return [{k: (None if isinstance(v, float) and v != v else v) for k, v in r.items()}
-            for r in summarize(rows, by, resamples=resamples)]
-
-
 # -- one builder per chart ---------------------------------------------------------------
-def _heatmap(ws, run, **_options) -> dict:
-    cells = ws.query(f"WITH {_LATEST} SELECT coalesce(m.name, '?') AS model, dv.dialect, "
-                     f"count(*) AS n, avg({_FINAL}) AS mean {_ITEMS} "
-                     "GROUP BY model, dv.dialect ORDER BY model, dv.dialect", (run,))
-    return {"cells": cells, "n": sum(c["n"] for c in cells),
-            "table": _table(["model", "dialect", "n", "mean"], cells)}
+def _stamp(ws, run) -> dict:
+    return {"run": run,
+            "last_judgment": ws.scalar("SELECT max(id) FROM judgments WHERE run_id = ?",
+                                       (run,)) or 0,
+            "last_annotation": ws.scalar("SELECT max(id) FROM human_annotations") or 0}
 
 
-def _dialects(ws, run, *, resamples, **_options) -> dict:
-    rows = items(ws, run, "dv.dialect AS dialect")
-    groups = _summaries(rows, ("dialect",), resamples)
-    return {"groups": groups, "n": len(rows), "resamples": resamples,
+def _since(previous: dict | None, stamp: dict) -> int:
+    """The judgment id up to which ``previous`` still holds: judgments only arrived since
+    (same run, no override added). 0: count everything again."""
+    old = (previous or {}).get("stamp")
+    if old and old["run"] == stamp["run"] and \
+            old["last_annotation"] == stamp["last_annotation"] and \
+            old["last_judgment"] <= stamp["last_judgment"]:
+        return old["last_judgment"]
+    return 0
+
+
+def _heatmap(ws, run, *, previous=None, **_options) -> dict:
+    """Cell means by ``GROUP BY`` in SQL; incremental while judgments only arrive."""
+    stamp = _stamp(ws, run)
+    since = _since(previous, stamp)
+    cells = {(c["model"], c["dialect"]): dict(c) for c in previous["cells"]} if since else {}
+    fresh = ws.query(f"WITH {_LATEST} SELECT coalesce(m.name, '?') AS model, dv.dialect, "
+                     f"count(*) AS n, avg({_FINAL}) AS mean {_ITEMS} AND j.id > ? "
+                     "AND j.id <= ? GROUP BY model, dv.dialect",
+                     (run, since, stamp["last_judgment"]))
+    for c in fresh:
+        cell = cells.setdefault((c["model"], c["dialect"]), {**c, "n": 0, "mean": 0.0})
+        total = cell["n"] + c["n"]
+        cell["mean"] = (cell["mean"] * cell["n"] + c["mean"] * c["n"]) / total
+        cell["n"] = total
+    ordered = [cells[k] for k in sorted(cells)]
+    return {"cells": ordered, "n": sum(c["n"] for c in ordered), "stamp": stamp,
+            "incremental": bool(since),
+            "table": _table(["model", "dialect", "n", "mean"], ordered)}
+
+
+def _cluster_sums(ws, run, group: str, previous: dict | None, key: str,
+                  stamp: dict) -> list[list]:
+    """[group, question id, sum of finals, count] per (group, base question), from SQL;
+    only the judgments stored since ``previous`` are read while that is possible."""
+    since = _since(previous, stamp)
+    sums = {(g, q): [g, q, total, n] for g, q, total, n in previous[key]} if since else {}
+    for g, q, total, n in ws.conn.execute(
+            f"WITH {_LATEST} SELECT {group}, q.id, sum({_FINAL}), count(*) {_ITEMS} "
+            f"AND j.id > ? AND j.id <= ? GROUP BY 1, 2", (run, since, stamp["last_judgment"])):
+        entry = sums.setdefault((g, q), [g, q, 0.0, 0])
+        entry[2] += total
+        entry[3] += n
+    return sorted(sums.values(), key=lambda e: (str(e[0]), e[1]))
+
+
+def _cluster_summaries(clusters: list[list], name: str, resamples: int,
+                       max_score: float = 10.0) -> list[dict]:
+    """Mean and clustered bootstrap CI per group (:func:`engine.stats.bootstrap.
+    clustered_mean_ci`). Each question's items enter as its mean repeated count times: the
+    per-question sums and counts the bootstrap resamples are exactly the items' own."""
+    import numpy as np
+
+    from engine.stats.bootstrap import clustered_mean_ci
+
+    by_group: dict = {}
+    for g, q, total, n in clusters:
+        by_group.setdefault(g, []).append((q, total, n))
+    out = []
+    for g in sorted(by_group, key=lambda v: "" if v is None else str(v)):
+        q, total, n = (np.array(col) for col in zip(*by_group[g]))
+        ci = clustered_mean_ci(np.repeat(total / n, n), np.repeat(q, n), resamples=resamples)
+        row = {name: g, "n": ci.n, "n_questions": ci.n_clusters, "mean": ci.mean,
+               "ci_low": ci.low, "ci_high": ci.high, "degradation": max_score - ci.mean,
+               "degradation_share": (max_score - ci.mean) / max_score}
+        out.append({k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()})
+    return out
+
+
+def _dialects(ws, run, *, resamples, previous=None, **_options) -> dict:
+    stamp = _stamp(ws, run)
+    clusters = _cluster_sums(ws, run, "dv.dialect", previous, "clusters", stamp)
+    groups = _cluster_summaries(clusters, "dialect", resamples)
+    return {"groups": groups, "n": sum(g["n"] for g in groups), "resamples": resamples,
+            "clusters": clusters, "stamp": stamp,
             "table": _table(["dialect", "n", "n_questions", "mean", "ci_low", "ci_high",
                              "degradation", "degradation_share"], groups)}
 
 
-def _breakdown(ws, run, *, resamples, **_options) -> dict:
-    rows = items(ws, run, "coalesce(q.domain, '') AS domain, q.question_type AS question_type")
-    domains = _summaries(rows, ("domain",), resamples)
-    types = _summaries(rows, ("question_type",), resamples)
+def _breakdown(ws, run, *, resamples, previous=None, **_options) -> dict:
+    stamp = _stamp(ws, run)
+    by_domain = _cluster_sums(ws, run, "coalesce(q.domain, '')", previous, "domain_clusters",
+                              stamp)
+    by_type = _cluster_sums(ws, run, "q.question_type", previous, "type_clusters", stamp)
+    domains = _cluster_summaries(by_domain, "domain", resamples)
+    types = _cluster_summaries(by_type, "question_type", resamples)
     table = [{"grouping": "domain", "group": g["domain"], **g} for g in domains] + \
             [{"grouping": "question_type", "group": g["question_type"], **g} for g in types]
-    return {"domains": domains, "types": types, "n": len(rows), "resamples": resamples,
+    return {"domains": domains, "types": types, "n": sum(g["n"] for g in domains),
+            "resamples": resamples, "domain_clusters": by_domain, "type_clusters": by_type,
+            "stamp": stamp,
             "table": _table(["grouping", "group", "n", "n_questions", "mean", "ci_low",
                              "ci_high"], table)}
 

@@ -71,6 +71,26 @@ def translate_some(path: Path, questions: int, dialects: list[str]) -> None:
         log.info("machine drafts: %s", summary.as_dict())
 
 
+def add_study(path: Path) -> None:
+    """Synthetic answers and judgments (labelled so) for the answers, judge and chart panels:
+    the embedded model's Bengali answers would be nonsense, and a real run takes hours."""
+    from app.sample_study import add_synthetic_study
+    from engine.judging import store
+    from engine.judging.rubric import load_rubric
+    from engine.workspace import Workspace
+
+    with Workspace(path) as ws:
+        add_synthetic_study(ws, models=5, seed=2)
+        run = store.primary_judge(ws)
+        rubric = load_rubric()
+        for judgment, score in ws.conn.execute(
+                "SELECT id, final FROM judgments WHERE run_id = ? AND gate = 'ok' "
+                "AND confidence <= 3 LIMIT 3", (run,)).fetchall():
+            store.add_override(ws, judgment, annotator="রহিম (linguist)",
+                               reason="the dialect answer covers the same points",
+                               rubric=rubric, final=min(10.0, score + 2.5))
+
+
 def settle(app, ms: int = 150) -> None:
     from PySide6.QtCore import QEventLoop, QTimer
 
@@ -114,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     log.info("workspace with %s at %s", corpus, tmp / "study.sqlite")
     if args.translate:
         translate_some(tmp / "study.sqlite", args.translate, ["barishal", "mymensingh"])
+    add_study(tmp / "study.sqlite")
 
     app = QApplication(sys.argv[:1])
     register_qt_fonts(app)
@@ -161,6 +182,33 @@ def main(argv: list[str] | None = None) -> int:
     dialog = window.show_shortcuts()
     shoot(dialog, out, "07-shortcuts", app)
     dialog.close()
+
+    answers = window.panels["answers"]
+    window.show_panel("answers")
+    settle(app, 800)
+    answers.dialect.setCurrentIndex(answers.dialect.findData("sylhet"))
+    settle(app, 800)
+    answers.select_row(min(4, answers.model.rowCount() - 1))
+    shoot(window, out, "08-answers", app)
+
+    judge = window.panels["judge"]
+    window.show_panel("judge")
+    judge.item.setCurrentIndex(min(3, judge.item.count() - 1))
+    shoot(window, out, "09-judge", app)
+
+    charts = window.panels["charts"]
+    window.show_panel("charts")
+    for number, kind in enumerate(("heatmap", "dialects", "breakdown", "agreement",
+                                   "distribution", "cbs"), start=10):
+        charts.show_chart(kind)
+        settle(app, 300)
+        deadline = 0
+        while (kind not in charts.data or charts._in_flight) and deadline < 100:
+            settle(app, 100)
+            deadline += 1
+        settle(app, 400)
+        shoot(window, out, f"{number}-charts-{kind}", app)
+    print(charts.export_image(out / "16-chart-export-dialects.png", "dialects"))
 
     if args.readme:
         Path(args.readme).parent.mkdir(parents=True, exist_ok=True)

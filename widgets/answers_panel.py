@@ -87,7 +87,7 @@ class AnswersPanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(26)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((150, 95, 260, 55, 50, 80, 95, 55)):
+        for col, width in enumerate((140, 85, 230, 50, 45, 80, 90, 50)):
             header.resizeSection(col, width)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
 

@@ -16,6 +16,9 @@ HEATMAP_CMAP = "RdYlGn"
 BAR_COLOUR = "#4c78a8"
 CRITICAL_COLOUR = "#d62728"
 SCATTER_LIMIT = 3000          # more points than this are drawn as hexagonal bins
+# Each cell label costs ~0.5-1 ms per draw; beyond this many cells the values are shown on
+# hover (heatmap_value_at) instead, so a live redraw at the paper's 19 × 9 stays short.
+ANNOTATED_CELLS = 100
 
 
 def dialect_label(data: dict, code: str) -> str:
@@ -25,18 +28,46 @@ def dialect_label(data: dict, code: str) -> str:
     return f"{names['name_en']}\n{names['name_bn']}"
 
 
-def draw(figure, data: dict) -> None:
+def draw(figure, data: dict, shown: dict | None = None) -> bool:
+    """Draw ``data``; ``shown`` is what the figure shows now. A heatmap over the same
+    models and dialects is updated in place (colours and labels), the cheapest redraw;
+    returns True then, False when the figure was drawn anew."""
+    if shown and data["kind"] == "heatmap" == shown.get("kind") and not data.get("empty") \
+            and not shown.get("empty") and _update_heatmap(figure, data, shown):
+        return True
     figure.clear()
     if data.get("empty"):
         ax = figure.add_subplot()
         ax.set_axis_off()
         ax.text(0.5, 0.5, _(data["empty"]), ha="center", va="center", fontsize=12,
                 color="#666666", transform=ax.transAxes)
-        return
+        return False
     DRAWERS[data["kind"]](figure, data)
+    return False
 
 
 def _heatmap(figure, data: dict) -> None:
+    import numpy as np
+
+    models, dialects, grid = _heatmap_grid(data)
+    ax = figure.add_subplot()
+    image = ax.imshow(grid, cmap=HEATMAP_CMAP, vmin=0, vmax=SCORE_MAX, aspect="auto")
+    ax.set_xticks(range(len(dialects)), [dialect_label(data, d) for d in dialects], fontsize=8)
+    ax.set_yticks(range(len(models)), models, fontsize=8)
+    if len(models) * len(dialects) <= ANNOTATED_CELLS:
+        for (i, j), value in np.ndenumerate(grid):
+            if not math.isnan(value):
+                ax.text(j, i, f"{value:.1f}", ha="center", va="center", fontsize=7,
+                        color="black" if 2.5 < value < 8.5 else "white", in_layout=False)
+        title = _("Mean judge score by model and dialect (0–10, 10 = no loss)")
+    else:
+        title = _("Mean judge score by model and dialect (0–10, 10 = no loss; "
+                  "point at a cell for its value)")
+    ax.set_title(title, fontsize=10)
+    figure.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
+
+
+def _heatmap_grid(data: dict):
     import numpy as np
 
     cells = data["cells"]
@@ -45,17 +76,45 @@ def _heatmap(figure, data: dict) -> None:
     grid = np.full((len(models), len(dialects)), np.nan)
     for c in cells:
         grid[models.index(c["model"]), dialects.index(c["dialect"])] = c["mean"]
-    ax = figure.add_subplot()
-    image = ax.imshow(grid, cmap=HEATMAP_CMAP, vmin=0, vmax=SCORE_MAX, aspect="auto")
-    ax.set_xticks(range(len(dialects)), [dialect_label(data, d) for d in dialects], fontsize=8)
-    ax.set_yticks(range(len(models)), models, fontsize=8)
-    small = len(models) * len(dialects) <= 400
+    return models, dialects, grid
+
+
+def _update_heatmap(figure, data: dict, shown: dict) -> bool:
+    import numpy as np
+
+    models, dialects, grid = _heatmap_grid(data)
+    old_models, old_dialects, _grid = _heatmap_grid(shown)
+    if (models, dialects) != (old_models, old_dialects) or not figure.axes:
+        return False
+    ax = figure.axes[0]
+    ax.images[0].set_data(grid)
+    labels = iter(ax.texts)
     for (i, j), value in np.ndenumerate(grid):
-        if small and not math.isnan(value):
-            ax.text(j, i, f"{value:.1f}", ha="center", va="center", fontsize=7,
-                    color="black" if 2.5 < value < 8.5 else "white")
-    ax.set_title(_("Mean judge score by model and dialect (0–10, 10 = no loss)"), fontsize=10)
-    figure.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
+        if not math.isnan(value) and ax.texts:
+            text = next(labels, None)
+            if text is None:
+                return False
+            text.set_text(f"{value:.1f}")
+            text.set_color("black" if 2.5 < value < 8.5 else "white")
+    return True
+
+
+def heatmap_value_at(data: dict, x: float | None, y: float | None) -> str | None:
+    """The cell under a mouse position (data coordinates of the heatmap axes), as text."""
+    if x is None or y is None or data.get("kind") != "heatmap" or data.get("empty"):
+        return None
+    cells = data["cells"]
+    models = sorted({c["model"] for c in cells})
+    dialects = sorted({c["dialect"] for c in cells})
+    row, col = int(round(y)), int(round(x))
+    if not (0 <= row < len(models) and 0 <= col < len(dialects)):
+        return None
+    for c in cells:
+        if c["model"] == models[row] and c["dialect"] == dialects[col]:
+            label = dialect_label(data, c["dialect"]).replace("\n", " / ")
+            return _("{model} · {dialect}: mean {mean:.2f} (n = {n})").format(
+                model=c["model"], dialect=label, mean=c["mean"], n=c["n"])
+    return None
 
 
 def _bars(ax, data: dict, groups: list[dict], key: str, labels: list[str]) -> None:
@@ -143,7 +202,7 @@ def _cbs(figure, data: dict) -> None:
     pairs = data["pairs"]
     ax = figure.add_subplot()
     metrics = [("cbs", "CBS"), ("recall", _("critical recall")), ("ccc", "CCC")]
-    width = 0.8 / len(metrics)
+    width = 0.22
     positions = np.arange(len(pairs))
     for k, (key, label) in enumerate(metrics):
         values = [p.get(key) if p.get(key) is not None else 0.0 for p in pairs]
@@ -152,6 +211,8 @@ def _cbs(figure, data: dict) -> None:
     ax.set_xticks(positions + width, [f"{p['model_a']}\nvs {p['model_b']}\n"
                                       f"n={p['n']}, |C|={p['n_critical']}" for p in pairs],
                   fontsize=8)
+    pad = (max(len(pairs), 3) - len(pairs)) / 2     # one pair stays a slim group mid-axis
+    ax.set_xlim(-0.5 - pad + width, len(pairs) - 0.5 + pad + width)
     ax.set_ylim(0, 1.1)
     ax.legend(fontsize=8, loc="upper right")
     ax.set_title(_("Critical Bias Sensitivity (danger threshold {t:g})").format(

@@ -1,6 +1,6 @@
 """Fixtures shared by the charts, answers and judge panel tests: the sample workspace plus
-60 synthetic questions and a synthetic study (three models, a primary and a secondary judge) built by the engine's
-judgment store."""
+60 synthetic questions and a synthetic study (three models, a primary and a secondary
+judge) stored through the engine's judgment store."""
 
 from __future__ import annotations
 

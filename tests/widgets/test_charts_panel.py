@@ -93,13 +93,14 @@ def test_live_update_redraws_once_per_tick_not_per_judgment(panel, qtbot, study_
     before = panel.data["heatmap"]["n"]
     run_id, rows = sample_study.add_answer_model(study_ws, "synthetic model live", seed=9)
     refreshed = []
-    panel.sig_refreshed.connect(lambda kind, ms: refreshed.append(kind))
+    panel.sig_refreshed.connect(lambda kind, ms, full: refreshed.append((kind, full)))
     # another connection writes, as a judge job in a worker or another process would
     written = sample_study.stream_judgments(str(study_ws.path), store.primary_judge(study_ws),
                                             rows, batch=10, pause_s=0)
     assert written == len(rows) > 20
     qtbot.waitUntil(lambda: panel.data["heatmap"]["n"] == before + written, timeout=10000)
-    assert len(refreshed) <= 2          # dozens of batches, one or two redraws
+    assert 1 <= len(refreshed) <= 2     # dozens of batches, one or two redraws
+    assert refreshed[-1] == ("heatmap", False)     # a live (incremental) refresh
     assert any(c["model"] == "synthetic model live" for c in panel.data["heatmap"]["cells"])
 
 
@@ -145,3 +146,36 @@ def test_workspace_without_judgments_says_so(qtbot, sample_db, sync_bridge, tmp_
         qtbot.addWidget(panel)
         shown(panel, qtbot)
         assert panel.data["heatmap"]["empty"] == "no judge run yet"
+
+
+def test_incremental_heatmap_equals_a_full_recount(study_ws):
+    path, run = str(study_ws.path), store.primary_judge(study_ws)
+    _run, rows = sample_study.add_answer_model(study_ws, "synthetic model late", seed=4)
+    sample_study.stream_judgments(path, run, rows[:40], pause_s=0)
+    before = chart_data.chart_data(path, "heatmap")
+    bars_before = chart_data.chart_data(path, "dialects", resamples=200)
+    sample_study.stream_judgments(path, run, rows[40:], pause_s=0)
+    bars_step = chart_data.chart_data(path, "dialects", resamples=200, previous=bars_before)
+    bars_full = chart_data.chart_data(path, "dialects", resamples=200)
+    assert [c[:2] + [c[3]] for c in bars_step["clusters"]] == \
+        [c[:2] + [c[3]] for c in bars_full["clusters"]]
+    assert [c[2] for c in bars_step["clusters"]] == pytest.approx(
+        [c[2] for c in bars_full["clusters"]])
+    for a, b in zip(bars_step["groups"], bars_full["groups"]):
+        assert (a["dialect"], a["n"]) == (b["dialect"], b["n"])
+        assert (a["mean"], a["ci_low"], a["ci_high"]) == pytest.approx(
+            (b["mean"], b["ci_low"], b["ci_high"]))
+    step = chart_data.chart_data(path, "heatmap", previous=before)
+    full = chart_data.chart_data(path, "heatmap")
+    assert step["incremental"] and not full["incremental"]
+    assert step["n"] == full["n"] == before["n"] + len(rows) - 40
+    for a, b in zip(step["cells"], full["cells"]):
+        assert (a["model"], a["dialect"], a["n"]) == (b["model"], b["dialect"], b["n"])
+        assert a["mean"] == pytest.approx(b["mean"])
+    # an override changes an old score: counted again from scratch
+    judgment = study_ws.scalar("SELECT min(id) FROM judgments WHERE run_id = ?", (run,))
+    store.add_override(study_ws, judgment, annotator="রহিম", reason="check", rubric=load_rubric(),
+                       final=10.0)
+    after = chart_data.chart_data(path, "heatmap", previous=step)
+    assert not after["incremental"]
+    assert after["cells"] != step["cells"]

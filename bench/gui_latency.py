@@ -1,0 +1,215 @@
+"""GUI responsiveness at the paper's scale: main-thread stalls and chart refresh time.
+
+Builds a synthetic workspace (19 models × 4,000 variants = 400 questions × standard + 9
+dialects: 76,000 responses; 68,395 primary-judge judgments, a secondary judge on a quarter
+of them), holds back a share of the primary judge's verdicts, opens the charts panel and
+the answers panel side by side with the real task bridge, and streams the held-back
+verdicts in from a background task (the SQLite writer lane) as a judge run would. A 5 ms
+heartbeat QTimer on the GUI thread measures stalls (lateness of each tick) while the
+panels update live; the visible chart changes every few seconds so every chart's live
+refresh (request → data computed in a worker → drawn) is timed.
+
+``--quick`` keeps the full data scale and shortens the streaming phase (and says so).
+Last line: one JSON object, ``{"stall_p99_ms": …, "refresh_ms": …, "responses": …,
+"judgments": …, …}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+HEARTBEAT_MS = 5
+QUESTIONS, MODELS, MISSING = 400, 19, 5
+
+
+def build(path: Path, hold_back: float) -> dict:
+    from app.sample_study import add_synthetic_questions, add_synthetic_study
+    from engine.schema import DIALECTS
+    from engine.workspace import Workspace
+
+    started = time.perf_counter()
+    with Workspace(path) as ws:
+        add_synthetic_questions(ws, QUESTIONS, [d[0] for d in DIALECTS if d[0] != "standard"])
+        study = add_synthetic_study(ws, models=MODELS, missing=MISSING, secondary_share=0.25,
+                                    hold_back=hold_back, seed=0)
+        variants = ws.scalar("SELECT count(*) FROM variants")
+    return {"study": study, "variants": variants, "build_s": time.perf_counter() - started}
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="same data scale, a shorter streaming phase")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    hold_back = 0.12 if args.quick else 0.3
+    batch, pause_s = 100, 0.1
+    switch_every_s = 1.5 if args.quick else 3.0
+
+    tmp = Path(tempfile.mkdtemp(prefix="upabhasha-gui-bench-"))
+    built = build(tmp / "bench.sqlite", hold_back)
+    study = built["study"]
+
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
+    from PySide6.QtWidgets import QApplication, QSplitter
+
+    from app.chart_data import CHART_KINDS
+    from app.fonts import register_qt_fonts
+    from app.gc_guard import GarbageCollector
+    from app.sample_study import stream_judgments
+    from app.task_bridge import WRITER, TaskBridge
+    from engine.workspace import Workspace
+    from widgets.answers_panel import AnswersPanel
+    from widgets.charts_panel import ChartsPanel
+
+    import functools
+
+    import app.chart_data as chart_module
+
+    worker_ms: dict[str, list[float]] = {}
+    compute = chart_module.chart_data
+
+    @functools.wraps(compute)
+    def timed_chart_data(*a, **kw):     # the worker's share of a refresh
+        t0 = time.perf_counter()
+        try:
+            return compute(*a, **kw)
+        finally:
+            worker_ms.setdefault(a[1], []).append((time.perf_counter() - t0) * 1000)
+
+    chart_module.chart_data = timed_chart_data
+
+    app = QApplication(sys.argv[:1])
+    register_qt_fonts(app)
+    collector = GarbageCollector(app)
+    bridge = TaskBridge(app, show_error=lambda title, msg: print(f"{title}: {msg}",
+                                                                 file=sys.stderr))
+    ws = Workspace(tmp / "bench.sqlite", create=False)
+
+    def wait_until(predicate, timeout_s: float) -> bool:
+        deadline = time.perf_counter() + timeout_s
+        while not predicate() and time.perf_counter() < deadline:
+            loop = QEventLoop()
+            QTimer.singleShot(20, loop.quit)
+            loop.exec()
+        return predicate()
+
+    opened = time.perf_counter()
+    window = QSplitter(Qt.Orientation.Horizontal)
+    charts = ChartsPanel(ws, bridge)
+    answers = AnswersPanel(ws, bridge)
+    window.addWidget(charts)
+    window.addWidget(answers)
+    window.resize(1800, 900)
+    window.show()
+    refreshes: list[tuple[str, float, bool]] = []
+    charts.sig_refreshed.connect(lambda kind, ms, full: refreshes.append((kind, ms, full)))
+    wait_until(lambda: "heatmap" in charts.data and answers.model.ids, 120)
+    first_view_ms = (time.perf_counter() - opened) * 1000
+    for kind in CHART_KINDS[1:] + ("heatmap",):   # every chart computed once (scipy loaded)
+        charts.show_chart(kind)
+        wait_until(lambda k=kind: k in charts.data and not charts._in_flight, 120)
+    initial_rows = len(answers.model.ids)
+    refreshes.clear()
+    worker_ms.clear()
+
+    ticks: list[float] = []
+    clock = QElapsedTimer()
+    heartbeat = QTimer()
+    heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
+    heartbeat.setInterval(HEARTBEAT_MS)
+    heartbeat.timeout.connect(lambda: ticks.append(clock.nsecsElapsed() / 1e6))
+    # watch the heatmap first, then visit every chart (a switch recomputes it in full)
+    kinds = iter(("heatmap",) + CHART_KINDS[1:] + CHART_KINDS)
+    switcher = QTimer()
+    switcher.setInterval(int(switch_every_s * 1000))
+    switcher.timeout.connect(lambda: charts.show_chart(next(kinds, "heatmap")))
+
+    held = study.held_back
+    primary = study.judge_runs[0]
+    clock.start()
+    heartbeat.start()
+    switcher.start()
+    streaming = bridge.run(stream_judgments, str(ws.path), primary, held, batch=batch,
+                           pause_s=pause_s, label="stream judgments", lane=WRITER)
+    wait_until(lambda: not streaming.running, 600)
+    stream_s = streaming.elapsed_s
+    # keep measuring while the panels catch up with the last batch
+    expected = initial_rows + len(held)
+    caught_up = wait_until(lambda: len(answers.model.ids) == expected, 30)
+    switcher.stop()
+    charts.show_chart("heatmap")
+    heatmap_done = wait_until(lambda: charts.data.get("heatmap", {}).get("n") == expected
+                              and not charts._in_flight, 30)
+    heartbeat.stop()
+
+    intervals = [b - a for a, b in zip(ticks, ticks[1:])]
+    stalls = [max(0.0, i - HEARTBEAT_MS) for i in intervals]
+    live = [ms for _kind, ms, full in refreshes if not full]
+    by_chart = {k: round(statistics.median(v), 1) for k in CHART_KINDS
+                if (v := [ms for kind, ms, full in refreshes if kind == k and not full])}
+    full_refreshes = [ms for _kind, ms, full in refreshes if full]
+
+    # main-thread render time of each chart alone (the part of a refresh that can stall)
+    draw_ms = {}
+    for kind in CHART_KINDS:
+        if kind in charts.canvases:
+            t0 = time.perf_counter()
+            charts.canvases[kind].draw()
+            draw_ms[kind] = round((time.perf_counter() - t0) * 1000, 1)
+
+    judgments = ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?", (primary,))
+    responses = ws.scalar("SELECT count(*) FROM responses")
+    result = {
+        "stall_p99_ms": round(percentile(stalls, 99), 1),
+        "refresh_ms": round(statistics.median(live), 1) if live else None,
+        "responses": responses,
+        "judgments": judgments,
+        "scale": "paper (quick: shorter streaming phase)" if args.quick else "paper",
+        "models": MODELS, "variants": built["variants"],
+        "secondary_judgments": ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?",
+                                         (study.judge_runs[1],)),
+        "streamed_judgments": len(held), "stream_s": round(stream_s, 1),
+        "heartbeats": len(ticks), "stall_p50_ms": round(percentile(stalls, 50), 1),
+        "stall_p999_ms": round(percentile(stalls, 99.9), 1),
+        "stall_max_ms": round(max(stalls, default=0.0), 1),
+        "stalls_over_50ms": sum(s > 50 for s in stalls),
+        "live_refreshes": len(live), "refresh_p90_ms": round(percentile(live, 90), 1),
+        "full_refreshes": len(full_refreshes),
+        "full_refresh_median_ms": round(statistics.median(full_refreshes), 1)
+        if full_refreshes else None,
+        "refresh_median_by_chart_ms": by_chart, "draw_ms_by_chart": draw_ms,
+        "compute_median_by_chart_ms": {k: round(statistics.median(v), 1)
+                                       for k, v in worker_ms.items()},
+        "heatmap_blits": charts.fast_redraws,
+        "first_view_ms": round(first_view_ms), "build_s": round(built["build_s"], 1),
+        "live_complete": bool(caught_up and heatmap_done),
+        "cpus": os.cpu_count(),
+        "goals": {"stall_p99_ms": 50, "refresh_ms": 150},
+    }
+    bridge.shutdown()
+    window.close()
+    ws.close()
+    del collector
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
