@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.fonts import register_qt_fonts
+    from widgets.fonts import register_qt_fonts
     from app.qt_logging import install_qt_message_handler
     from app.settings import load_settings
 

@@ -16,9 +16,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QStackedWidget,
                                QTabWidget, QWidget)
 
-from app.i18n import _
+from engine.i18n import _
 from app.settings import Settings, save_settings
-from app.task_bridge import WRITER, TaskBridge
+from widgets.task_bridge import WRITER, TaskBridge
 from engine.errors import UserError
 from engine.workspace import Workspace
 from widgets.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
@@ -250,7 +250,7 @@ class MainWindow(QMainWindow):
         return bool(path) and self.open_workspace(path)
 
     def open_sample_workspace(self) -> None:
-        from app.sample_workspace import build_sample_workspace, sample_workspace_path
+        from engine.sample_workspace import build_sample_workspace, sample_workspace_path
 
         path = sample_workspace_path()
         self.bridge.run(build_sample_workspace, path, label=_("Building the sample workspace"),

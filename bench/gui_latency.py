@@ -32,7 +32,7 @@ QUESTIONS, MODELS, MISSING = 400, 19, 5
 
 
 def build(path: Path, hold_back: float) -> dict:
-    from app.sample_study import add_synthetic_questions, add_synthetic_study
+    from engine.sample_study import add_synthetic_questions, add_synthetic_study
     from engine.schema import DIALECTS
     from engine.workspace import Workspace
 
@@ -69,18 +69,18 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication, QSplitter
 
-    from app.chart_data import CHART_KINDS
-    from app.fonts import register_qt_fonts
+    from engine.chart_data import CHART_KINDS
+    from widgets.fonts import register_qt_fonts
     from app.gc_guard import GarbageCollector
-    from app.sample_study import stream_judgments
-    from app.task_bridge import WRITER, TaskBridge
+    from engine.sample_study import stream_judgments
+    from widgets.task_bridge import WRITER, TaskBridge
     from engine.workspace import Workspace
     from widgets.answers_panel import AnswersPanel
     from widgets.charts_panel import ChartsPanel
 
     import functools
 
-    import app.chart_data as chart_module
+    import engine.chart_data as chart_module
 
     worker_ms: dict[str, list[float]] = {}
     compute = chart_module.chart_data

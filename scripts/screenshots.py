@@ -22,7 +22,7 @@ log = logging.getLogger("screenshots")
 
 
 def build_workspace(path: Path) -> str:
-    from app.sample_workspace import _questions_with_dialect_columns
+    from engine.sample_workspace import _questions_with_dialect_columns
     from engine.importers import import_corpus, import_questions
     from engine.model_registry import ensure_embedded_default
     from engine.workspace import Workspace
@@ -74,7 +74,7 @@ def translate_some(path: Path, questions: int, dialects: list[str]) -> None:
 def add_study(path: Path) -> None:
     """Synthetic answers and judgments (labelled so) for the answers, judge and chart panels:
     the embedded model's Bengali answers would be nonsense, and a real run takes hours."""
-    from app.sample_study import add_synthetic_study
+    from engine.sample_study import add_synthetic_study
     from engine.judging import store
     from engine.judging.rubric import load_rubric
     from engine.workspace import Workspace
@@ -124,9 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from app.fonts import register_qt_fonts
+    from widgets.fonts import register_qt_fonts
     from app.settings import Settings
-    from app.task_bridge import TaskBridge
+    from widgets.task_bridge import TaskBridge
     from widgets.job_monitor import _demo_job
 
     tmp = Path(tempfile.mkdtemp(prefix="upabhasha-shots-"))

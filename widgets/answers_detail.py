@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (QFormLayout, QGridLayout, QGroupBox, QHBoxLayout,
                                QLineEdit, QPushButton, QSpinBox, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
 
-from app.fonts import bengali_font
-from app.i18n import _
+from widgets.fonts import bengali_font
+from engine.i18n import _
 from engine.judging.rubric import Rubric
 
 REMOVED = "#fbd3d3"     # only in the standard text

@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from app.answer_queries import answer_rows
-from app.i18n import _
+from engine.answer_queries import answer_rows
+from engine.i18n import _
 from engine.workspace import Workspace
 
 FETCH_BLOCK = 200

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleS
                                QHBoxLayout, QHeaderView, QLabel, QSpinBox, QSplitter,
                                QTableView, QVBoxLayout, QWidget)
 
-from app.answer_queries import AnswerFilter, answer_detail, answer_ids, filter_options
-from app.fonts import bengali_font
-from app.i18n import _
-from app.task_bridge import TaskBridge
+from engine.answer_queries import AnswerFilter, answer_detail, answer_ids, filter_options
+from widgets.fonts import bengali_font
+from engine.i18n import _
+from widgets.task_bridge import TaskBridge
 from engine.errors import UserError
 from engine.judging import store
 from engine.judging.rubric import Rubric, load_rubric
@@ -253,33 +253,18 @@ class AnswersPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Open the panel alone: on WORKSPACE, or on the sample study (built on first use)."""
-    import argparse
+    from widgets.standalone import run_panel
 
-    from PySide6.QtWidgets import QApplication
+    def add_arguments(parser):
+        parser.add_argument("--annotator", default="", help="your name for overrides")
 
-    from app import sample_study
-    from app.fonts import register_qt_fonts
-    from app.logging_setup import setup_logging
+    def build(workspace, bridge, args):
+        panel = AnswersPanel(workspace, bridge, annotator=args.annotator)
+        panel.sig_filtered.connect(lambda _n: panel.current_judgment() or panel.select_row(0))
+        return panel
 
-    parser = argparse.ArgumentParser(prog="python -m widgets.answers_panel")
-    parser.add_argument("workspace", nargs="?", help="workspace file (default: the sample study)")
-    parser.add_argument("--annotator", default="", help="your name for overrides")
-    args = parser.parse_args(argv)
-    setup_logging()
-    app = QApplication(sys.argv[:1])
-    register_qt_fonts(app)
-    path = args.workspace or sample_study.build_sample_study(sample_study.sample_study_path())
-    workspace = Workspace(path, create=False)
-    bridge = TaskBridge(app)
-    panel = AnswersPanel(workspace, bridge, annotator=args.annotator)
-    panel.setWindowTitle(_("Answers") + f" — {workspace.path.name}")
-    panel.resize(1400, 800)
-    panel.sig_filtered.connect(lambda _n: panel.current_judgment() or panel.select_row(0))
-    panel.show()
-    code = app.exec()
-    bridge.shutdown()
-    return code
+    return run_panel("python -m widgets.answers_panel", _("Answers"), build, sample="study",
+                     size=(1400, 800), add_arguments=add_arguments, argv=argv)
 
 
 if __name__ == "__main__":

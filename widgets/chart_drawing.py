@@ -1,15 +1,15 @@
-"""Draw each bias chart onto a matplotlib Figure from the data :mod:`app.chart_data` built.
+"""Draw each bias chart onto a matplotlib Figure from the data :mod:`engine.chart_data` built.
 
 Pure drawing (no statistics, no Qt): the Figure API only, never pyplot, so it is safe
 anywhere. Dialects are labelled in English with the Bengali name below it; the Bengali
-font is registered by :func:`app.fonts.register_matplotlib_fonts` before the first draw.
+font is registered by :func:`widgets.fonts.register_matplotlib_fonts` before the first draw.
 """
 
 from __future__ import annotations
 
 import math
 
-from app.i18n import _
+from engine.i18n import _
 
 SCORE_MAX = 10.0
 HEATMAP_CMAP = "RdYlGn"

@@ -2,7 +2,7 @@
 
 Six charts — model × dialect heatmap, per-dialect scores with clustered bootstrap CIs,
 domain and question-type breakdowns, judge agreement scatter, score distributions, CBS.
-Their numbers are computed by :mod:`app.chart_data` (engine.stats underneath) in a
+Their numbers are computed by :mod:`engine.chart_data` (engine.stats underneath) in a
 background task through the bridge; the panel only draws. matplotlib is imported when the
 panel is first shown, so the main window opens fast.
 
@@ -27,9 +27,9 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel,
                                QListWidget, QPushButton, QStackedWidget, QVBoxLayout, QWidget)
 
-from app import chart_data
-from app.i18n import _
-from app.task_bridge import TaskBridge
+from engine import chart_data
+from engine.i18n import _
+from widgets.task_bridge import TaskBridge
 from engine.judging import store
 from engine.workspace import Workspace
 
@@ -213,7 +213,7 @@ class ChartsPanel(QWidget):
         from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
         from matplotlib.figure import Figure
 
-        from app.fonts import register_matplotlib_fonts
+        from widgets.fonts import register_matplotlib_fonts
 
         register_matplotlib_fonts()
         figure = Figure(figsize=FIGURE_SIZE, dpi=100)
@@ -371,37 +371,23 @@ class ChartsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Open the panel alone: on WORKSPACE, or on the sample study (built on first use)."""
-    import argparse
+    from engine import sample_study
+    from widgets.standalone import run_panel
+    from widgets.task_bridge import WRITER
 
-    from PySide6.QtWidgets import QApplication
+    def add_arguments(parser):
+        parser.add_argument("--live", action="store_true",
+                            help="stream synthetic judgments of a third judge while you watch")
 
-    from app import sample_study
-    from app.fonts import register_qt_fonts
-    from app.logging_setup import setup_logging
-    from app.task_bridge import WRITER
+    def after_show(panel, bridge, args, workspace):
+        if args.live:
+            bridge.run(sample_study.demo_stream, str(workspace.path),
+                       label="demo: stream judgments", lane=WRITER)
 
-    parser = argparse.ArgumentParser(prog="python -m widgets.charts_panel")
-    parser.add_argument("workspace", nargs="?", help="workspace file (default: the sample study)")
-    parser.add_argument("--live", action="store_true",
-                        help="stream synthetic judgments of a third judge while you watch")
-    args = parser.parse_args(argv)
-    setup_logging()
-    app = QApplication(sys.argv[:1])
-    register_qt_fonts(app)
-    path = args.workspace or sample_study.build_sample_study(sample_study.sample_study_path())
-    workspace = Workspace(path, create=False)
-    bridge = TaskBridge(app)
-    panel = ChartsPanel(workspace, bridge)
-    panel.setWindowTitle(_("Charts") + f" — {workspace.path.name}")
-    panel.resize(1300, 760)
-    panel.show()
-    if args.live:
-        bridge.run(sample_study.demo_stream, str(path), label="demo: stream judgments",
-                   lane=WRITER)
-    code = app.exec()
-    bridge.shutdown()
-    return code
+    return run_panel("python -m widgets.charts_panel", _("Charts"),
+                     lambda workspace, bridge, args: ChartsPanel(workspace, bridge),
+                     sample="study", size=(1300, 760), add_arguments=add_arguments,
+                     after_show=after_show, argv=argv)
 
 
 if __name__ == "__main__":

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (QApplication, QHBoxLayout, QHeaderView, QPlainTex
                                QPushButton, QSplitter, QStyle, QStyledItemDelegate,
                                QStyleOptionProgressBar, QTableView, QVBoxLayout, QWidget)
 
-from app.i18n import _
-from app.task_bridge import Task, TaskBridge
+from engine.i18n import _
+from widgets.task_bridge import Task, TaskBridge
 
 log = logging.getLogger(__name__)
 
@@ -247,21 +247,16 @@ def _demo_job(n: int, progress, cancelled) -> int:
     return n
 
 
-def main() -> int:
-    from app.logging_setup import setup_logging
+def main(argv: list[str] | None = None) -> int:
+    from widgets.standalone import run_panel
 
-    setup_logging()
-    app = QApplication(sys.argv[:1])
-    bridge = TaskBridge(app)
-    monitor = JobMonitor(bridge)
-    monitor.setWindowTitle(_("Jobs"))
-    monitor.resize(900, 500)
-    monitor.show()
-    bridge.run(_demo_job, 400, label="demo: answer 400 questions")
-    bridge.run(_demo_job, 120, label="demo: translate 120 variants")
-    code = app.exec()
-    bridge.shutdown()
-    return code
+    def after_show(monitor, bridge, args, workspace):
+        bridge.run(_demo_job, 400, label="demo: answer 400 questions")
+        bridge.run(_demo_job, 120, label="demo: translate 120 variants")
+
+    return run_panel("python -m widgets.job_monitor", _("Jobs"),
+                     lambda workspace, bridge, args: JobMonitor(bridge), sample=None,
+                     size=(900, 500), after_show=after_show, argv=argv)
 
 
 if __name__ == "__main__":

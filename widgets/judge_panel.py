@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QGroupBox, QHBoxLayout, Q
                                QPlainTextEdit, QPushButton, QSplitter, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app import judge_tasks
-from app.fonts import bengali_font
-from app.i18n import _
-from app.task_bridge import TaskBridge, model_lane
+from engine import judge_tasks
+from widgets.fonts import bengali_font
+from engine.i18n import _
+from widgets.task_bridge import TaskBridge, model_lane
 from engine.errors import UserError
 from engine.judging import store
 from engine.judging.prompt import build_judge_prompt, load_judge_template
@@ -354,31 +354,11 @@ class JudgePanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Open the panel alone: on WORKSPACE, or on the sample study (built on first use)."""
-    import argparse
+    from widgets.standalone import run_panel
 
-    from PySide6.QtWidgets import QApplication
-
-    from app import sample_study
-    from app.fonts import register_qt_fonts
-    from app.logging_setup import setup_logging
-
-    parser = argparse.ArgumentParser(prog="python -m widgets.judge_panel")
-    parser.add_argument("workspace", nargs="?", help="workspace file (default: the sample study)")
-    args = parser.parse_args(argv)
-    setup_logging()
-    app = QApplication(sys.argv[:1])
-    register_qt_fonts(app)
-    path = args.workspace or sample_study.build_sample_study(sample_study.sample_study_path())
-    workspace = Workspace(path, create=False)
-    bridge = TaskBridge(app)
-    panel = JudgePanel(workspace, bridge)
-    panel.setWindowTitle(_("Judge") + f" — {workspace.path.name}")
-    panel.resize(1440, 820)
-    panel.show()
-    code = app.exec()
-    bridge.shutdown()
-    return code
+    return run_panel("python -m widgets.judge_panel", _("Judge"),
+                     lambda workspace, bridge, args: JudgePanel(workspace, bridge),
+                     sample="study", size=(1440, 820), argv=argv)
 
 
 if __name__ == "__main__":

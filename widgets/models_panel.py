@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayo
                                QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
-from app import model_tasks
-from app.i18n import _
-from app.task_bridge import WRITER, TaskBridge
+from engine import model_tasks
+from engine.i18n import _
+from widgets.task_bridge import WRITER, TaskBridge
 from engine.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -294,30 +294,11 @@ class ModelsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
+    from widgets.standalone import run_panel
 
-    from PySide6.QtWidgets import QApplication
-
-    from app.fonts import register_qt_fonts
-    from app.logging_setup import setup_logging
-    from app.sample_workspace import build_sample_workspace, sample_workspace_path
-
-    parser = argparse.ArgumentParser(prog="python -m widgets.models_panel")
-    parser.add_argument("workspace", nargs="?", help="workspace file (default: the sample)")
-    args = parser.parse_args(argv)
-    setup_logging()
-    app = QApplication(sys.argv[:1])
-    register_qt_fonts(app)
-    path = args.workspace or build_sample_workspace(sample_workspace_path())
-    workspace = Workspace(path, create=False)
-    bridge = TaskBridge(app)
-    panel = ModelsPanel(workspace, bridge)
-    panel.setWindowTitle(_("Models") + f" — {workspace.path.name}")
-    panel.resize(1100, 600)
-    panel.show()
-    code = app.exec()
-    bridge.shutdown()
-    return code
+    return run_panel("python -m widgets.models_panel", _("Models"),
+                     lambda workspace, bridge, args: ModelsPanel(workspace, bridge),
+                     size=(1100, 600), argv=argv)
 
 
 if __name__ == "__main__":

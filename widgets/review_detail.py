@@ -11,8 +11,8 @@ from PySide6.QtWidgets import (QCheckBox, QFormLayout, QGroupBox, QHBoxLayout, Q
                                QLabel, QLineEdit, QPlainTextEdit, QScrollArea, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
-from app.fonts import bengali_font
-from app.i18n import _
+from widgets.fonts import bengali_font
+from engine.i18n import _
 from widgets.review_model import status_icon, status_label
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIn
                             QRectF, Qt)
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
-from app.i18n import _
+from engine.i18n import _
 from engine import review
 from engine.workspace import Workspace
 

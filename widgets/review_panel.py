@@ -17,8 +17,8 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QSplitter, QTableView, QToolBar, QVBoxLayout, QWidget)
 
-from app.fonts import bengali_font
-from app.i18n import _
+from widgets.fonts import bengali_font
+from engine.i18n import _
 from engine import review
 from engine.errors import UserError
 from engine.workspace import Workspace
@@ -338,29 +338,14 @@ class ReviewPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Open the panel alone: on WORKSPACE, or on the sample workspace (built on first use)."""
-    import argparse
+    from widgets.standalone import run_panel
 
-    from PySide6.QtWidgets import QApplication
+    def add_arguments(parser):
+        parser.add_argument("--reviewer", default="", help="reviewer name")
 
-    from app.fonts import register_qt_fonts
-    from app.logging_setup import setup_logging
-    from app.sample_workspace import build_sample_workspace, sample_workspace_path
-
-    parser = argparse.ArgumentParser(prog="python -m widgets.review_panel")
-    parser.add_argument("workspace", nargs="?", help="workspace file (default: the sample)")
-    parser.add_argument("--reviewer", default="", help="reviewer name")
-    args = parser.parse_args(argv)
-    setup_logging()
-    app = QApplication(sys.argv[:1])
-    register_qt_fonts(app)
-    path = args.workspace or build_sample_workspace(sample_workspace_path())
-    workspace = Workspace(path, create=False)
-    panel = ReviewPanel(workspace, reviewer=args.reviewer)
-    panel.setWindowTitle(_("Review translations") + f" — {workspace.path.name}")
-    panel.resize(1280, 760)
-    panel.show()
-    return app.exec()
+    return run_panel("python -m widgets.review_panel", _("Review translations"),
+                     lambda workspace, bridge, args: ReviewPanel(workspace, reviewer=args.reviewer),
+                     size=(1280, 760), add_arguments=add_arguments, argv=argv)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDoubleSpinBox, QFormLayout, QHeaderView, QLabel, QLineEdit,
                                QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.i18n import _
+from engine.i18n import _
 from engine.judging.rubric import Rubric, rubric_from_dict
 
 CRITERION_COLUMNS = ("key", "name", "weight", "statement")

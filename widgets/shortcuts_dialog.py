@@ -6,7 +6,7 @@ from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from app.i18n import _
+from engine.i18n import _
 
 
 def collect_shortcuts(root: QWidget) -> list[tuple[str, str]]:

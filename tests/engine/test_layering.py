@@ -27,12 +27,17 @@ def test_importing_every_engine_module_loads_no_qt_and_no_heavy_library():
     assert out.stdout.strip() == "[]", out.stdout
 
 
-def test_no_engine_source_imports_upper_layers():
+def _upward_imports(folder: str, banned: tuple[str, ...]) -> list[str]:
     offenders = []
-    for path in (REPO / "engine").rglob("*.py"):
+    for path in (REPO / folder).rglob("*.py"):
         for line in path.read_text(encoding="utf-8").splitlines():
             stripped = line.strip()
-            if stripped.startswith(("import PySide6", "from PySide6", "import app", "from app",
-                                    "import widgets", "from widgets")):
+            if any(stripped.startswith((f"import {b}", f"from {b} ", f"from {b}.")) for b in banned):
                 offenders.append(f"{path.relative_to(REPO)}: {stripped}")
-    assert offenders == []
+    return offenders
+
+
+def test_imports_point_downward_only():
+    """app -> widgets -> engine (DESIGN.md): engine imports neither, widgets never app."""
+    assert _upward_imports("engine", ("PySide6", "app", "widgets")) == []
+    assert _upward_imports("widgets", ("app",)) == []

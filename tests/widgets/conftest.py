@@ -36,7 +36,7 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def sample_db(tmp_path_factory):
-    from app.sample_workspace import build_sample_workspace
+    from engine.sample_workspace import build_sample_workspace
 
     return build_sample_workspace(tmp_path_factory.mktemp("sample") / "sample.sqlite")
 
@@ -64,7 +64,7 @@ def review_ws(sample_db, tmp_path):
 
 @pytest.fixture
 def sync_bridge(qtbot):
-    from app.task_bridge import SyncExecutor, TaskBridge
+    from widgets.task_bridge import SyncExecutor, TaskBridge
 
     errors: list[tuple[str, str]] = []
     bridge = TaskBridge(executor_factory=lambda lane: SyncExecutor(),

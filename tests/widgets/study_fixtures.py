@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from app import sample_study
+from engine import sample_study
 from engine.workspace import Workspace
 
 

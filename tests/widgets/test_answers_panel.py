@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from app import sample_study
-from app.answer_queries import AnswerFilter, answer_ids
+from engine import sample_study
+from engine.answer_queries import AnswerFilter, answer_ids
 from engine.judging import store
 from widgets.answers_detail import ADDED, REMOVED, word_diff_html
 from widgets.answers_model import FETCH_BLOCK

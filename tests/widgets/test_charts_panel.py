@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from app import chart_data, sample_study
+from engine import chart_data, sample_study
 from engine.judging import store
 from engine.judging.rubric import load_rubric
 from engine.workspace import Workspace

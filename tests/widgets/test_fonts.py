@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QFontMetrics, QGuiApplication
 
-from app import fonts
+from widgets import fonts
 
 BENGALI_SAMPLE = "ক্ষ্মী কৌতূহল স্ত্রী"  # conjuncts and split (pre/post-base) vowel signs
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from app.task_bridge import Task, TaskBridge
+from widgets.task_bridge import Task, TaskBridge
 from widgets.job_monitor import JobMonitor, eta_seconds, format_duration, tokens_per_second
 
 log = logging.getLogger("tests.job")

@@ -79,7 +79,7 @@ def test_close_workspace_returns_to_welcome(window, ws_copy):
 
 
 def test_sample_workspace_from_the_welcome_page(window, tmp_path, monkeypatch):
-    import app.sample_workspace as sample
+    import engine.sample_workspace as sample
 
     monkeypatch.setattr(sample, "sample_workspace_path", lambda: tmp_path / "sample.sqlite")
     window.welcome.sample_button.click()

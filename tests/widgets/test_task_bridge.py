@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
 
-from app.task_bridge import WRITER, SyncExecutor, TaskBridge
+from widgets.task_bridge import WRITER, SyncExecutor, TaskBridge
 from engine.errors import UserError
 
 log = logging.getLogger(__name__)

@@ -165,7 +165,7 @@ def add_answer_model(ws: Workspace, name: str, *, seed: int = 0,
 
 def build_sample_study(path: str | Path, progress=None, cancelled=None) -> Path:
     """The sample workspace plus a small synthetic study (idempotent): panel demos."""
-    from app.sample_workspace import build_sample_workspace
+    from engine.sample_workspace import build_sample_workspace
 
     path = Path(path)
     build_sample_workspace(path, cancelled=cancelled)

@@ -32,7 +32,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
-from app.i18n import _
+from engine.i18n import _
 from engine.errors import UserError
 
 log = logging.getLogger(__name__)
