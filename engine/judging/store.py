@@ -47,7 +47,10 @@ def answer_pairs(ws: Workspace, answer_run_ids: list[int] | None = None) -> list
         JOIN dialects dl ON dl.code = dv.dialect
         JOIN questions q ON q.id = dv.question_id
         JOIN variants sv ON sv.question_id = q.id AND sv.dialect = 'standard'
-        JOIN responses s ON s.run_id = d.run_id AND s.variant_id = sv.id AND s.status = 'done'
+        -- "+": keep the run_id indexes out of this join, so the standard answer is found by
+        -- variant (a few rows each) instead of scanning a run's thousands of rows per item;
+        -- without ANALYZE statistics SQLite picks the run index (11,880 pairs: 27 s -> 0.13 s).
+        JOIN responses s ON +s.run_id = +d.run_id AND s.variant_id = sv.id AND s.status = 'done'
         WHERE d.status = 'done' {where}
         ORDER BY d.run_id, q.id, dv.dialect, d.id""", params)
 
