@@ -119,6 +119,16 @@ def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
     return open_backend(row[0], **{**schedule, **options})
 
 
+
+def run_job_on_model(ws: Workspace, run_id: int, requests: list[Request], *,
+                     backend: Backend | None = None, **options) -> "JobSummary":
+    """:func:`run_job` with ``backend``, or else with the run's own model opened with the
+    schedule its card records (so reruns reproduce) and closed afterwards."""
+    if backend is not None:
+        return run_job(ws, run_id, backend, requests, **options)
+    with backend_for_run(ws, run_id) as own:
+        return run_job(ws, run_id, own, requests, **options)
+
 _UPSERT = """INSERT INTO responses(run_id, item_key, variant_id, status, text, error, attempts,
         prompt_tokens, completion_tokens, finish_reason, elapsed_ms, created_at)
     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)

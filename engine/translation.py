@@ -146,7 +146,7 @@ def translate_questions(ws: Workspace, retriever, *, question_set: str, dialects
                         batch_size: int = 16,
                         progress: Callable[[int, int, str], None] | None = None,
                         cancelled: Callable[[], bool] | None = None) -> TranslationSummary:
-    from engine.jobs import open_run, run_job
+    from engine.jobs import open_run, run_job_on_model
 
     set_id = ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,))
     if set_id is None:
@@ -174,16 +174,8 @@ def translate_questions(ws: Workspace, retriever, *, question_set: str, dialects
         requests.append(build_request(key, q["text"], ex, names[d], template, sampler))
         by_key[key] = (q, d, ex)
     run_id = open_run(ws, "translate", model_row, run_card(template, sampler, retriever, "translate"))
-    own = backend is None
-    if own:
-        from engine.llm.factory import open_backend
-        backend = open_backend(model_row)
-    try:
-        job = run_job(ws, run_id, backend, requests, batch_size=batch_size,
-                      progress=progress, cancelled=cancelled)
-    finally:
-        if own:
-            backend.close()
+    job = run_job_on_model(ws, run_id, requests, backend=backend, batch_size=batch_size,
+                           progress=progress, cancelled=cancelled)
     written, empty = _store_variants(ws, run_id, by_key, names)
     return TranslationSummary(run_id, len(items), protected, job.done_now - job.cached, job.cached,
                               job.errors, written, empty, job.cancelled)

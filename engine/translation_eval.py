@@ -79,7 +79,7 @@ def heldout_pairs(ws: Workspace, index: RetrievalIndex, dialects: Sequence[str],
 def translate_pairs(ws: Workspace, retriever, pairs: list[dict], *, model_row: dict, backend=None,
                     batch_size: int = 16, progress=None, cancelled=None) -> tuple[int, dict[int, dict]]:
     """Translate held-out pairs; returns (run_id, {pair id: response row})."""
-    from engine.jobs import open_run, run_job
+    from engine.jobs import open_run, run_job_on_model
 
     names = dialect_names(ws)
     template, sampler = template_for(model_row), sampler_for(model_row)
@@ -90,16 +90,8 @@ def translate_pairs(ws: Workspace, retriever, pairs: list[dict], *, model_row: d
     card = {**run_card(template, sampler, retriever, "translate-eval"),
             "pairs": [p["id"] for p in pairs]}
     run_id = open_run(ws, "translate-eval", model_row, card)
-    own = backend is None
-    if own:
-        from engine.llm.factory import open_backend
-        backend = open_backend(model_row)
-    try:
-        run_job(ws, run_id, backend, requests, batch_size=batch_size, progress=progress,
-                cancelled=cancelled)
-    finally:
-        if own:
-            backend.close()
+    run_job_on_model(ws, run_id, requests, backend=backend, batch_size=batch_size,
+                     progress=progress, cancelled=cancelled)
     rows = {int(r["item_key"][4:]): r for r in ws.query(
         "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'", (run_id,))}
     return run_id, rows
@@ -109,7 +101,7 @@ def judge_translations(ws: Workspace, items: list[dict], *, judge_row: dict, tra
                        backend=None, batch_size: int = 16, progress=None,
                        cancelled=None) -> tuple[int, dict[int, judge_mod.JudgeVerdict | None]]:
     """Judge scores per pair id (None: the reply was not a valid verdict)."""
-    from engine.jobs import open_run, run_job
+    from engine.jobs import open_run, run_job_on_model
 
     names = dialect_names(ws)
     template = judge_mod.load_template()
@@ -125,16 +117,8 @@ def judge_translations(ws: Workspace, items: list[dict], *, judge_row: dict, tra
             "prompt_sha256": hashlib.sha256(template.encode()).hexdigest(),
             "sampler": judge_mod.JUDGE_SAMPLER.as_dict(), "schema": judge_mod.SCHEMA}
     run_id = open_run(ws, "translation-judge", judge_row, card)
-    own = backend is None
-    if own:
-        from engine.llm.factory import open_backend
-        backend = open_backend(judge_row)
-    try:
-        run_job(ws, run_id, backend, requests, batch_size=batch_size, progress=progress,
-                cancelled=cancelled)
-    finally:
-        if own:
-            backend.close()
+    run_job_on_model(ws, run_id, requests, backend=backend, batch_size=batch_size,
+                     progress=progress, cancelled=cancelled)
     replies = {r["item_key"]: r["text"] for r in ws.query(
         "SELECT item_key, text FROM responses WHERE run_id = ? AND status = 'done'", (run_id,))}
     return run_id, {it["pair"]["id"]: judge_mod.parse_verdict(replies.get(f"pair{it['pair']['id']}"))
