@@ -1,0 +1,109 @@
+"""ImportDialog drives the real importers on a real workspace file (synchronous bridge)."""
+
+from __future__ import annotations
+
+from importlib.resources import as_file, files
+
+import pytest
+from PySide6.QtCore import Qt
+
+from engine.workspace import Workspace
+from widgets.import_dialog import CORPUS, QUESTIONS, ImportDialog
+
+
+@pytest.fixture
+def fresh_ws(tmp_path):
+    ws = Workspace(tmp_path / "study.sqlite", create=True)
+    yield ws
+    ws.close()
+
+
+def _dialog(qtbot, ws, bridge, kind):
+    dialog = ImportDialog(ws, bridge, kind)
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def _counts(ws) -> dict:
+    return ws.query("SELECT (SELECT count(*) FROM corpora) AS corpora, "
+                    "(SELECT count(*) FROM sentence_pairs) AS pairs, "
+                    "(SELECT count(*) FROM question_sets) AS sets, "
+                    "(SELECT count(*) FROM questions) AS questions, "
+                    "(SELECT count(*) FROM variants) AS variants")[0]
+
+
+def test_imports_the_sample_corpus_with_the_mapping_guessed_from_its_header(
+        qtbot, fresh_ws, sync_bridge):
+    dialog = _dialog(qtbot, fresh_ws, sync_bridge, CORPUS)
+    with as_file(files("resources") / "sample" / "corpus.csv") as path:
+        assert dialog.set_path(path)
+        assert dialog.columns == ["standard", "dialect_text", "dialect", "district", "split"]
+        assert dialog.fmt.currentData() == "long"
+        assert dialog.standard_col.currentData() == "standard"
+        assert dialog.dialect_col.currentData() == "dialect"
+        assert dialog.split_col.currentData() == "split"
+        dialog.name.setText("sample corpus")
+        with qtbot.waitSignal(dialog.sig_imported) as signal:
+            qtbot.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
+    report = signal.args[0]
+    pairs = fresh_ws.scalar("SELECT count(*) FROM sentence_pairs")
+    assert report["inserted"] == pairs > 0
+    assert fresh_ws.scalar("SELECT name FROM corpora") == "sample corpus"
+    text = dialog.report.toPlainText()
+    for code in report["by_dialect"]:
+        assert f"  {code}: " in text
+    assert not dialog.error.isVisible() and not sync_bridge.errors
+
+
+def test_imports_the_sample_questions(qtbot, fresh_ws, sync_bridge):
+    dialog = _dialog(qtbot, fresh_ws, sync_bridge, QUESTIONS)
+    with as_file(files("resources") / "sample" / "questions.csv") as path:
+        assert dialog.set_path(path)
+        assert dialog.text_col.currentData() == "question"
+        assert dialog.domain_col.currentData() == "domain"
+        with qtbot.waitSignal(dialog.sig_imported):
+            dialog.start_import()
+    questions = fresh_ws.scalar("SELECT count(*) FROM questions")
+    assert questions > 0
+    assert fresh_ws.scalar("SELECT name FROM question_sets") == "questions"
+    assert fresh_ws.scalar("SELECT count(*) FROM questions WHERE domain IS NULL") == 0
+    assert f"{questions:,} new questions" in dialog.report.toPlainText()
+
+
+def test_a_hostile_file_shows_one_line_and_changes_nothing(qtbot, fresh_ws, sync_bridge,
+                                                          tmp_path):
+    hostile = tmp_path / "hostile.csv"
+    hostile.write_text("standard,dialect_text,dialect\n"
+                       "আমি যাব।,আঁই যাইয়ুম।,chittagong\n"
+                       "আমি জানি না।,,chittagong\n", encoding="utf-8")
+    before = _counts(fresh_ws)
+    dialog = _dialog(qtbot, fresh_ws, sync_bridge, CORPUS)
+    assert dialog.set_path(hostile)
+    dialog.start_import()
+    message = dialog.error.text()
+    assert not dialog.error.isHidden()
+    assert "\n" not in message
+    assert str(hostile) in message and "line 3" in message and "'dialect_text'" in message
+    assert _counts(fresh_ws) == before
+    assert dialog.last_report is None and not sync_bridge.errors
+    assert dialog.import_button.isEnabled()
+
+
+def test_an_unreadable_file_is_refused_when_chosen(qtbot, fresh_ws, sync_bridge, tmp_path):
+    bad = tmp_path / "latin1.csv"
+    bad.write_bytes("standard,dialect_t\xe9xt\nx,y\n".encode("latin-1"))
+    dialog = _dialog(qtbot, fresh_ws, sync_bridge, CORPUS)
+    assert not dialog.set_path(bad)
+    assert str(bad) in dialog.error.text()
+    assert not dialog.import_button.isEnabled()
+
+
+def test_the_vashantor_multiway_file_maps_as_wide(qtbot, fresh_ws, sync_bridge, shared_data):
+    dialog = _dialog(qtbot, fresh_ws, sync_bridge, CORPUS)
+    assert dialog.set_path(shared_data / "vashantor" / "vashantor_multiway.csv")
+    assert dialog.fmt.currentData() == "wide"
+    assert dialog.standard_col.currentData() == "bangla_speech"
+    assert dialog.split_col.currentData() == "vashantor_split"
+    options = dialog.options()
+    assert options["dialect_cols"] == {c: c for c in ("barishal", "chittagong", "mymensingh",
+                                                      "noakhali", "sylhet")}
