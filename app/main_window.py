@@ -99,12 +99,25 @@ class MainWindow(QMainWindow):
         self.close_action = self._action(_("&Close workspace"), self.close_workspace,
                                          QKeySequence.StandardKey.Close, file_menu)
         file_menu.addSeparator()
+        self.workspace_actions = [
+            self._action(_("Import &corpus…"), self.import_corpus_dialog, None, file_menu),
+            self._action(_("Import &questions…"), self.import_questions_dialog, None,
+                         file_menu)]
+        file_menu.addSeparator()
         self._action(_("&Quit"), self.close, QKeySequence.StandardKey.Quit, file_menu)
         self._fill_recent_menu()
 
         self.view_menu = self.menuBar().addMenu(_("&View"))
         self._action(_("Show the &welcome page"), self._show_welcome, "Ctrl+0", self.view_menu)
         self._action(_("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu)
+
+        study_menu = self.menuBar().addMenu(_("&Study"))
+        self.workspace_actions += [
+            self._action(_("&Translate questions…"), self.translate_dialog, None, study_menu),
+            self._action(_("&Generate answers…"), self.generate_dialog, None, study_menu),
+            self._action(_("&Judge…"), lambda: self.show_panel("judge"), None, study_menu),
+            self._action(_("&Charts"), lambda: self.show_panel("charts"), None, study_menu)]
+        self._dialogs: dict[str, QWidget] = {}
 
         help_menu = self.menuBar().addMenu(_("&Help"))
         self._action(_("&Keyboard shortcuts"), self.show_shortcuts, "F1", help_menu)
@@ -164,6 +177,7 @@ class MainWindow(QMainWindow):
             panel.deleteLater()
         self.panels.clear()
         self.tabs.clear()
+        self._forget_dialogs()
         self.workspace.close()
         self.workspace = None
         self.setWindowTitle("Upabhasha")
@@ -234,6 +248,101 @@ class MainWindow(QMainWindow):
     def _show_welcome(self) -> None:
         self.stack.setCurrentWidget(self.welcome)
 
+    # -- study dialogs ---------------------------------------------------------------------
+    def _open_dialog(self, key: str, build):
+        """One dialog of each kind per workspace, kept (not deleted on close) so a running
+        task's result still reaches it."""
+        if self.workspace is None:
+            return None
+        dialog = self._dialogs.get(key)
+        if dialog is None:
+            dialog = build()
+            self._dialogs[key] = dialog
+        if dialog.isVisible():
+            dialog.raise_()
+            dialog.activateWindow()
+        else:
+            dialog.show()
+        return dialog
+
+    def import_corpus_dialog(self):
+        return self._import_dialog("corpus")
+
+    def import_questions_dialog(self):
+        return self._import_dialog("questions")
+
+    def _import_dialog(self, kind: str):
+        from widgets.import_dialog import ImportDialog
+
+        def build():
+            dialog = ImportDialog(self.workspace, self.bridge, kind, parent=self)
+            dialog.sig_imported.connect(self._after_import)
+            return dialog
+
+        dialog = self._open_dialog("import", build)
+        if dialog is not None and dialog.task is None:
+            dialog.kind.setCurrentIndex(dialog.kind.findData(kind))
+        return dialog
+
+    def translate_dialog(self):
+        from widgets.translate_dialog import TranslateDialog
+
+        def build():
+            dialog = TranslateDialog(self.workspace, self.bridge, parent=self)
+            dialog.sig_started.connect(lambda _task: self.show_panel("jobs"))
+            dialog.sig_finished.connect(self._after_translation)
+            return dialog
+
+        return self._open_dialog("translate", build)
+
+    def generate_dialog(self):
+        from widgets.generate_dialog import GenerateDialog
+
+        def build():
+            dialog = GenerateDialog(self.workspace, self.bridge, parent=self)
+            dialog.sig_started.connect(lambda _task: self.show_panel("jobs"))
+            dialog.sig_finished.connect(self._after_generation)
+            return dialog
+
+        return self._open_dialog("generate", build)
+
+    def _forget_dialogs(self) -> None:
+        for dialog in self._dialogs.values():
+            dialog.close()
+            dialog.deleteLater()
+        self._dialogs.clear()
+
+    def _after_import(self, report: dict) -> None:
+        self._drop_idle_dialogs("translate", "generate")  # rebuilt with the new choices
+        if "review" in self.panels:
+            self.panels["review"].reload()
+        self._refresh_status()
+        self.statusBar().showMessage(_("Imported {name}: {n} new").format(
+            name=report["name"], n=report["inserted"]), 6000)
+
+    def _drop_idle_dialogs(self, *keys: str) -> None:
+        for key in keys:
+            dialog = self._dialogs.get(key)
+            if dialog is not None and not (getattr(dialog, "task", None)
+                                           or getattr(dialog, "tasks", None)):
+                del self._dialogs[key]
+                dialog.close()
+                dialog.deleteLater()
+
+    def _after_translation(self, summary: dict) -> None:
+        self._drop_idle_dialogs("generate")  # new drafts change the status counts
+        if "review" in self.panels:
+            self.panels["review"].reload()
+            self.show_panel("review")
+        self._refresh_status()
+
+    def _after_generation(self, summary: dict) -> None:
+        if "answers" in self.panels:
+            self.panels["answers"].refresh_options()
+            self.panels["judge"].refresh()
+            self.panels["charts"].mark_dirty()
+        self._refresh_status()
+
     def new_workspace_dialog(self) -> bool:
         path, _filter = QFileDialog.getSaveFileName(self, _("Create a new workspace"),
                                                     str(Path.home() / "study.sqlite"),
@@ -267,6 +376,8 @@ class MainWindow(QMainWindow):
     def _refresh_status(self) -> None:
         running = len(self.bridge.running_tasks())
         self.jobs_label.setText(_("{n} running").format(n=running) if running else "")
+        for action in self.workspace_actions:
+            action.setEnabled(self.workspace is not None)
         if self.workspace is None:
             self.workspace_label.setText(_("No workspace open"))
             self.counts_label.setText("")

@@ -107,3 +107,51 @@ def test_the_vashantor_multiway_file_maps_as_wide(qtbot, fresh_ws, sync_bridge, 
     options = dialog.options()
     assert options["dialect_cols"] == {c: c for c in ("barishal", "chittagong", "mymensingh",
                                                       "noakhali", "sylhet")}
+
+
+def _menu_action(window, text: str):
+    from PySide6.QtGui import QAction
+
+    found = [a for a in window.findChildren(QAction) if a.text().replace("&", "") == text]
+    assert len(found) == 1, text
+    return found[0]
+
+
+# offscreen cannot raise a window; a dialog already open is raised when chosen again
+@pytest.mark.qt_log_ignore("This plugin does not support raise",
+                          "This plugin does not support propagateSizeHints")
+def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_grid(
+        qtbot, sync_bridge, tmp_path):
+    from app.main_window import MainWindow
+    from app.settings import Settings
+
+    window = MainWindow(Settings(reviewer_name="r"), bridge=sync_bridge, save=lambda s: None)
+    qtbot.addWidget(window)
+    items = ("Import corpus…", "Import questions…", "Translate questions…",
+             "Generate answers…", "Judge…")
+    assert not any(_menu_action(window, t).isEnabled() for t in items)
+    assert window.open_workspace(tmp_path / "new.sqlite", create=True)
+    assert all(_menu_action(window, t).isEnabled() for t in items)
+
+    _menu_action(window, "Import questions…").trigger()
+    dialog = window._dialogs["import"]
+    assert dialog.isVisible() and dialog.current_kind == QUESTIONS
+    with as_file(files("resources") / "sample" / "questions.csv") as path:
+        dialog.set_path(path)
+        dialog.start_import()
+    questions = window.workspace.scalar("SELECT count(*) FROM questions")
+    assert window.panels["review"].model.rowCount() == questions > 0
+    assert window.counts_label.text().startswith(f"{questions} questions")
+
+    _menu_action(window, "Import corpus…").trigger()
+    assert window._dialogs["import"] is dialog and dialog.current_kind == CORPUS
+
+    _menu_action(window, "Translate questions…").trigger()
+    translate = window._dialogs["translate"]
+    assert translate.question_set.currentData() == "questions"
+    _menu_action(window, "Generate answers…").trigger()
+    assert window._dialogs["generate"].isVisible()
+    _menu_action(window, "Judge…").trigger()
+    assert window.tabs.currentWidget() is window.panels["judge"]
+    window.close_workspace()
+    assert not window._dialogs
