@@ -109,6 +109,56 @@ def shoot(widget, out: Path, name: str, app) -> Path:
     return path
 
 
+def wait_until(app, done, seconds: float = 120) -> bool:
+    for _ in range(int(seconds * 10)):
+        if done():
+            return True
+        settle(app, 100)
+    return done()
+
+
+def shoot_study_dialogs(window, out: Path, app) -> None:
+    """The GUI-only pipeline's dialogs: import (the Vashantor multiway file mapped and
+    imported again, so the report shows every pair already present), translate, generate."""
+    dialog = window.import_corpus_dialog()
+    dialog.resize(760, dialog.sizeHint().height())
+    if VASHANTOR.exists():
+        dialog.set_path(VASHANTOR)
+        dialog.name.setText("Vashantor")
+    else:
+        with as_file(files("resources") / "sample" / "corpus.csv") as corpus_csv:
+            dialog.set_path(corpus_csv)
+        dialog.name.setText("sample corpus")
+    shoot(dialog, out, "17-import-corpus-mapped", app)
+    dialog.start_import()
+    wait_until(app, lambda: dialog.task is None)
+    shoot(dialog, out, "18-import-corpus-report", app)
+    window.import_questions_dialog()
+    with as_file(files("resources") / "sample" / "questions.csv") as questions_csv:
+        dialog.set_path(questions_csv)
+    shoot(dialog, out, "19-import-questions", app)
+    dialog.close()
+
+    from widgets.translate_dialog import set_checked
+
+    translate = window.translate_dialog()
+    set_checked(translate.dialects, ["barishal", "mymensingh"])
+    translate.limit.setValue(4)
+    shoot(translate, out, "20-translate-dialog", app)
+    # one question more than translate_some did: a real run, the rest resumes from its run
+    set_checked(translate.dialects, ["barishal"])
+    translate.limit.setValue(5)
+    translate.start()
+    wait_until(app, lambda: translate.task is None, 300)
+    shoot(window, out, "21-translate-review", app)
+    shoot(translate, out, "22-translate-finished", app)
+    translate.close()
+    generate = window.generate_dialog()
+    set_checked(generate.dialects, ["barishal", "sylhet"])
+    shoot(generate, out, "23-generate-dialog", app)
+    generate.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", nargs="?", default=str(REPO / "out" / "screenshots"))
@@ -209,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         settle(app, 400)
         shoot(window, out, f"{number}-charts-{kind}", app)
     print(charts.export_image(out / "16-chart-export-dialects.png", "dialects"))
+
+    shoot_study_dialogs(window, out, app)
 
     if args.readme:
         Path(args.readme).parent.mkdir(parents=True, exist_ok=True)

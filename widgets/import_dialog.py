@@ -63,6 +63,7 @@ class ImportDialog(QDialog):
         self.ws = workspace
         self.bridge = bridge
         self.columns: list[str] = []
+        self._read_path = ""
         self.task: Task | None = None
         self.last_report: dict | None = None
         self.dialects = import_tasks.workspace_dialects(workspace)
@@ -75,7 +76,7 @@ class ImportDialog(QDialog):
         self.kind.addItem(_("Question set (standard Bengali questions)"), QUESTIONS)
         self.path = QLineEdit()
         self.path.setPlaceholderText(_("CSV, TSV, JSON, JSONL or XLSX file"))
-        self.path.editingFinished.connect(lambda: self.set_path(self.path.text()))
+        self.path.editingFinished.connect(self._path_edited)
         browse = QPushButton(_("Choose…"))
         browse.clicked.connect(self.choose_file)
         file_row = QHBoxLayout()
@@ -225,11 +226,21 @@ class ImportDialog(QDialog):
         if path:
             self.set_path(path)
 
+    def _path_edited(self) -> None:
+        if self.path.text().strip() != self._read_path:  # not mere focus leaving the field
+            self.set_path(self.path.text())
+
     def set_path(self, path: str | Path) -> bool:
         """Read the file's header and fill the column combos; False (message shown) if not."""
         path = str(path).strip()
+        self.name.clear()           # a name typed for another file does not carry over
         self.path.setText(path)
+        self._read_path = path
+        self.name.setPlaceholderText(_("default: {name}").format(name=Path(path).stem)
+                                     if path else _("default: the file name"))
         self.columns = []
+        self.report.clear()
+        self.last_report = None
         self._show_error("")
         if path:
             try:

@@ -155,3 +155,19 @@ def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_gr
     assert window.tabs.currentWidget() is window.panels["judge"]
     window.close_workspace()
     assert not window._dialogs
+
+
+def test_a_new_file_clears_the_previous_name_and_report(qtbot, fresh_ws, sync_bridge):
+    dialog = _dialog(qtbot, fresh_ws, sync_bridge, CORPUS)
+    sample = files("resources") / "sample"
+    with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
+        dialog.set_path(corpus)
+        dialog.name.setText("mine")
+        dialog.start_import()
+        assert dialog.report.toPlainText().startswith("mine: ")
+        dialog.path.editingFinished.emit()          # focus leaving: nothing is re-read
+        assert dialog.report.toPlainText() and dialog.name.text() == "mine"
+        dialog.kind.setCurrentIndex(dialog.kind.findData(QUESTIONS))
+        dialog.set_path(qs)
+    assert dialog.name.text() == "" and dialog.name.placeholderText() == "default: questions"
+    assert dialog.report.toPlainText() == "" and dialog.last_report is None
