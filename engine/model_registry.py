@@ -61,3 +61,20 @@ def ensure_embedded_default(ws: Workspace, progress=None) -> int:
     return register_gguf(ws, path, name=EMBEDDED_NAME, sha256=embedded_sha256(),
                          size_bytes=path.stat().st_size, metadata=metadata,
                          is_default=not has_default)
+
+
+def update_load_params(ws: Workspace, model_id: int, **changes) -> dict:
+    """Merge ``changes`` into a model's saved load_params (``None`` removes a key)."""
+    with ws.transaction() as conn:
+        row = conn.execute("SELECT load_params FROM models WHERE id = ?", (model_id,)).fetchone()
+        if row is None:
+            from engine.errors import UserError
+
+            raise UserError(f"no model with id {model_id}")
+        params = json.loads(row[0] or "{}")
+        params.update(changes)
+        params = {k: v for k, v in params.items() if v is not None}
+        conn.execute("UPDATE models SET load_params = ? WHERE id = ?",
+                     (json.dumps(params, sort_keys=True), model_id))
+    log.info("model %s load_params: %s", model_id, params)
+    return params

@@ -6,6 +6,7 @@ GUI thread's connection is never shared with a worker.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
@@ -85,11 +86,31 @@ def add_endpoint_model(workspace_path: str, name: str, base_urls: list[str], api
 
 
 def gpu_offload_report() -> dict:
-    """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily)."""
+    """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily),
+    and which GPUs are here with their free memory."""
     import llama_cpp
+
+    from engine.gpu_plan import detect_gpus
 
     supports = bool(llama_cpp.llama_supports_gpu_offload())
     info = llama_cpp.llama_print_system_info()
     info = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
     return {"supports_gpu_offload": supports, "system_info": info.strip(),
-            "llama_cpp_version": getattr(llama_cpp, "__version__", "")}
+            "llama_cpp_version": getattr(llama_cpp, "__version__", ""),
+            "gpus": [dataclasses.asdict(g) for g in detect_gpus()]}
+
+
+def offload_plan(model_path: str, report: dict) -> dict:
+    """The proposed n_gpu_layers and context for a GGUF model, given gpu_offload_report()."""
+    from engine.gpu_plan import Gpu, best_gpu, gguf_shape, plan_offload
+
+    gpu = best_gpu([Gpu(**g) for g in report.get("gpus", [])])
+    return plan_offload(gguf_shape(model_path), gpu,
+                        supports_offload=report["supports_gpu_offload"]).as_dict()
+
+
+def save_gpu_layers(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict:
+    from engine.model_registry import update_load_params
+
+    with Workspace(workspace_path, create=False) as ws:
+        return update_load_params(ws, model_id, n_gpu_layers=n_gpu_layers)

@@ -8,6 +8,7 @@ endpoint's API key goes to the OS keyring, never into the workspace.
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayo
                                QTableView, QVBoxLayout, QWidget)
 
 from engine import model_tasks
+from engine.gpu_plan import Gpu
 from engine.i18n import _
 from widgets.task_bridge import WRITER, TaskBridge
 from engine.workspace import Workspace
@@ -156,6 +158,13 @@ class ModelsPanel(QWidget):
         self.add_embedded_button.clicked.connect(self.add_embedded)
         self.gpu_label = QLabel(_("Checking GPU offload support…"))
         self.gpu_label.setWordWrap(True)
+        self.gpu_report: dict | None = None
+        self.plan: dict | None = None
+        self.plan_label = QLabel(_("Select a local GGUF model for a GPU offload proposal."))
+        self.plan_label.setWordWrap(True)
+        self.apply_plan_button = QPushButton(_("Use the proposed n_gpu_layers"))
+        self.apply_plan_button.setEnabled(False)
+        self.apply_plan_button.clicked.connect(self.apply_plan)
         self.details = QPlainTextEdit()
         self.details.setReadOnly(True)
         self.details.setMaximumHeight(160)
@@ -172,6 +181,10 @@ class ModelsPanel(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.details)
         layout.addWidget(self.gpu_label)
+        plan_row = QHBoxLayout()
+        plan_row.addWidget(self.plan_label, 1)
+        plan_row.addWidget(self.apply_plan_button)
+        layout.addLayout(plan_row)
         self._gpu_checked = False
 
     def showEvent(self, event) -> None:
@@ -187,19 +200,79 @@ class ModelsPanel(QWidget):
                         on_done=self._show_gpu, on_error=self._gpu_failed, replace="gpu-check")
 
     def _show_gpu(self, report: dict) -> None:
+        self.gpu_report = report
         if report["supports_gpu_offload"]:
             text = _("This llama.cpp build can offload layers to a GPU (n_gpu_layers).")
         else:
             text = _("This llama.cpp build runs on the CPU only (no GPU offload); local models "
                      "work, more slowly. For a GPU, reinstall llama-cpp-python with CUDA, Metal "
                      "or Vulkan, or use an endpoint.")
+        gpus = [Gpu(**g).describe() for g in report.get("gpus", [])]
+        text += "\n" + (_("GPU: {gpus}").format(gpus="; ".join(gpus)) if gpus else
+                        _("No GPU found (no nvidia-smi, not Apple silicon)."))
         self.gpu_label.setText(text + f"\nllama-cpp-python {report['llama_cpp_version']} · "
                                f"{report['system_info'][:160]}")
         self.gpu_label.setToolTip(report["system_info"])
+        self._plan_for_current()
 
     def _gpu_failed(self, exc: BaseException) -> None:
         self.gpu_label.setText(_("Could not load llama.cpp ({error}); local GGUF models will "
                                  "not run. Endpoints still work.").format(error=exc))
+
+    def _current_row(self) -> dict | None:
+        index = self.view.selectionModel().currentIndex()
+        return self.model.rows[index.row()] if index.isValid() else None
+
+    def _plan_for_current(self) -> None:
+        """Propose n_gpu_layers and a context for the selected GGUF model (header read in the
+        pool; the GPU facts come from the first check)."""
+        self.plan = None
+        self.apply_plan_button.setEnabled(False)
+        row = self._current_row()
+        if row is None or row["kind"] != "gguf" or not row.get("path"):
+            self.plan_label.setText(_("Select a local GGUF model for a GPU offload proposal."))
+            return
+        if self.gpu_report is None:
+            self.plan_label.setText(_("Checking the GPU…"))
+            return
+        model_id = row["id"]
+        self.bridge.run(model_tasks.offload_plan, row["path"], self.gpu_report,
+                        label=_("Planning GPU offload"), replace="gpu-plan",
+                        on_done=lambda plan: self._show_plan(model_id, plan),
+                        on_error=lambda exc: self.plan_label.setText(
+                            _("No offload proposal: {error}").format(error=exc)))
+
+    def _show_plan(self, model_id: int, plan: dict) -> None:
+        row = self._current_row()
+        if row is None or row["id"] != model_id:
+            return  # the selection moved on meanwhile
+        saved = json.loads(row.get("load_params") or "{}").get("n_gpu_layers", 0)
+        self.plan = plan | {"model_id": model_id}
+        self.plan_label.setText(plan["message"] + "\n" + _(
+            "Proposed: n_gpu_layers {n} (-1 = all), context {ctx} tokens; saved now: "
+            "{saved}.").format(n=plan["n_gpu_layers"], ctx=plan["n_ctx"], saved=saved))
+        self.apply_plan_button.setEnabled(plan["n_gpu_layers"] != saved)
+
+    def apply_plan(self) -> None:
+        """Store the proposal's n_gpu_layers in the model's load_params (writer lane)."""
+        if self.plan is None:
+            return
+        model_id, layers = self.plan["model_id"], self.plan["n_gpu_layers"]
+        self.apply_plan_button.setEnabled(False)
+        self.bridge.run(model_tasks.save_gpu_layers, str(self.ws.path), model_id, layers,
+                        lane=WRITER, label=_("Saving n_gpu_layers"),
+                        on_done=lambda _params: self._plan_applied(model_id, layers))
+
+    def _plan_applied(self, model_id: int, layers: int) -> None:
+        current = self.view.selectionModel().currentIndex()
+        self.model.reload()
+        if current.isValid():
+            self.view.selectionModel().setCurrentIndex(
+                self.model.index(current.row(), 0),
+                self.view.selectionModel().SelectionFlag.ClearAndSelect |
+                self.view.selectionModel().SelectionFlag.Rows)
+        self.sig_status_message.emit(_("n_gpu_layers = {n} saved for the model").format(n=layers))
+        self.sig_changed.emit()
 
     # -- adding models ---------------------------------------------------------------------
     def add_gguf_dialog(self) -> None:
@@ -260,6 +333,7 @@ class ModelsPanel(QWidget):
         self.sig_changed.emit()
 
     def _show_details(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._plan_for_current()
         if not current.isValid():
             self.details.clear()
             return

@@ -145,3 +145,39 @@ def test_gpu_support_is_shown_when_the_panel_is_first_seen(panel, qtbot):
     text = panel.gpu_label.text()
     assert "llama-cpp-python" in text
     assert ("GPU" in text) and ("CPU only" in text or "can offload" in text)
+
+
+def test_gpu_offload_proposal_for_the_selected_gguf_and_apply(panel, ws, embedded_gguf):
+    import json
+
+    from engine.model_registry import register_gguf
+
+    model_id = register_gguf(ws, embedded_gguf, name="gemma", sha256="x" * 64,
+                             size_bytes=embedded_gguf.stat().st_size,
+                             metadata={"architecture": "gemma3"})
+    panel.model.reload()
+    panel.show()                                   # the real check: no GPU on this machine
+    panel.view.setCurrentIndex(panel.model.index(0, 0))
+    assert "No GPU found" in panel.gpu_label.text() or "GPU:" in panel.gpu_label.text()
+    if not panel.gpu_report["gpus"]:
+        assert "CPU only" in panel.plan_label.text()
+        assert "n_gpu_layers 0" in panel.plan_label.text()
+        assert not panel.apply_plan_button.isEnabled()   # 0 is already what is saved
+
+    # a 16 GiB card reported by nvidia-smi: all 18 layers fit, and applying saves -1
+    panel.gpu_report = panel.gpu_report | {
+        "supports_gpu_offload": True,
+        "gpus": [{"name": "Tesla T4", "free_bytes": 15 * 1024 ** 3,
+                  "total_bytes": 16 * 1024 ** 3, "kind": "cuda"}]}
+    panel._plan_for_current()
+    assert panel.plan["n_gpu_layers"] == -1 and panel.plan["n_ctx"] == 18432
+    assert "All 18 layers fit on Tesla T4" in panel.plan_label.text()
+    assert panel.apply_plan_button.isEnabled()
+    messages = []
+    panel.sig_status_message.connect(messages.append)
+    panel.apply_plan_button.click()
+    saved = json.loads(ws.scalar("SELECT load_params FROM models WHERE id = ?", (model_id,)))
+    assert saved["n_gpu_layers"] == -1
+    assert "n_gpu_layers = -1 saved" in messages[-1]
+    assert "saved now: -1" in panel.plan_label.text()
+    assert not panel.apply_plan_button.isEnabled()
