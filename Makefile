@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test gui clean bench
+.PHONY: venv demo test gui clean bench installer
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ test: $(STAMP)
 
 gui: $(STAMP)
 	$(VENV)/bin/upabhasha-gui
+
+# Linux artefact (dist/upabhasha-<version>-linux-x86_64.tar.gz) + smoke test of the built
+# program; slow, never part of `make test`. See packaging/README.md.
+installer: $(STAMP)
+	$(PY) packaging/build.py
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(PY) $$b --quick || exit 1; done

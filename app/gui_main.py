@@ -81,6 +81,15 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     log.info("window shown after %.2f s (log: %s)", time.perf_counter() - started, log_path)
     startup: dict = {}
+    if not smoke:
+        def report_backend() -> None:   # after the window shows: llama_cpp loads here
+            from app.llama_backend import log_llama_backend
+
+            info = log_llama_backend()
+            if info:
+                window.statusBar().showMessage(info["message"], 15000)
+
+        QTimer.singleShot(1000, report_backend)
     if smoke:
         def report() -> None:
             age = process_age_s()

