@@ -181,23 +181,46 @@ def _breakdown(ws, run, *, resamples, previous=None, **_options) -> dict:
                              "ci_high"], table)}
 
 
-def _distribution(ws, run, **_options) -> dict:
+def _distribution(ws, run, *, previous=None, **_options) -> dict:
+    """Quartiles from per-(dialect, score) counts in SQL: finals take few distinct values,
+    so a dialect's scores are its counted values repeated; incremental like the heatmap."""
     import numpy as np
 
-    rows = items(ws, run, "dv.dialect AS dialect")
-    by_dialect: dict[str, list[float]] = {}
-    for r in rows:
-        by_dialect.setdefault(r["dialect"], []).append(r["final"])
+    stamp = _stamp(ws, run)
+    since = _since(previous, stamp)
+    counts = {(d, v): n for d, v, n in previous["counts"]} if since else {}
+    for dialect, value, n in ws.conn.execute(
+            f"WITH {_LATEST} SELECT dv.dialect, {_FINAL}, count(*) {_ITEMS} AND j.id > ? "
+            "AND j.id <= ? GROUP BY 1, 2", (run, since, stamp["last_judgment"])):
+        counts[(dialect, value)] = counts.get((dialect, value), 0) + n
+    by_dialect: dict[str, tuple[list, list]] = {}
+    for (dialect, value), n in sorted(counts.items()):
+        values, ns = by_dialect.setdefault(dialect, ([], []))
+        values.append(value)
+        ns.append(n)
     stats = []
-    for dialect, values in sorted(by_dialect.items()):
-        v = np.asarray(values, dtype=float)
+    for dialect, (values, ns) in by_dialect.items():
+        v = np.repeat(np.asarray(values, dtype=float), ns)
         q1, med, q3 = (float(x) for x in np.percentile(v, [25, 50, 75]))
         stats.append({"dialect": dialect, "n": int(v.size), "min": float(v.min()), "q1": q1,
                       "median": med, "q3": q3, "max": float(v.max()), "mean": float(v.mean()),
                       "share_zero": float(np.mean(v == 0))})
-    return {"stats": stats, "n": len(rows),
+    return {"stats": stats, "n": sum(s["n"] for s in stats), "stamp": stamp,
+            "counts": [[d, v, n] for (d, v), n in sorted(counts.items())],
+            "incremental": bool(since),
             "table": _table(["dialect", "n", "min", "q1", "median", "q3", "max", "mean",
                              "share_zero"], stats)}
+
+
+def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, list]:
+    """:func:`engine.judging.store.paired_finals` (machine scores, by response) as one SQL
+    join on the (run, response) unique key: no dicts of every row of both runs."""
+    rows = ws.conn.execute(
+        "SELECT a.final, b.final FROM judgments a JOIN judgments b "
+        "ON b.response_id = a.response_id AND b.run_id = ? "
+        "WHERE a.run_id = ? AND a.final IS NOT NULL AND b.final IS NOT NULL "
+        "ORDER BY a.response_id", (run_b, run_a)).fetchall()
+    return [r[0] for r in rows], [r[1] for r in rows]
 
 
 def _secondary(ws, run) -> dict | None:
@@ -211,7 +234,7 @@ def _agreement(ws, run, *, danger_threshold, **_options) -> dict:
     other = _secondary(ws, run)
     if other is None:
         return {"empty": "a second judge run is needed", "table": _table([], [])}
-    x, y = store.paired_finals(ws, run, other["run_id"])
+    x, y = paired_machine_finals(ws, run, other["run_id"])
     figures = agreement(x, y, threshold=danger_threshold).as_dict() if x else {"n": 0}
     names = {j["run_id"]: j["model"] for j in store.judge_runs(ws)}
     points = [{"judge_a": a, "judge_b": b} for a, b in zip(x, y)]
@@ -222,8 +245,22 @@ def _agreement(ws, run, *, danger_threshold, **_options) -> dict:
 
 
 def _cbs(ws, run, *, danger_threshold, **_options) -> dict:
-    pairs = [p for p in store.judge_agreement(ws, threshold=danger_threshold)
-             if run in (p["judge_a"], p["judge_b"])]
+    """:func:`engine.judging.store.judge_agreement` for the pairs that include ``run`` only,
+    each pair's scores by one SQL join (primary judge first: CBS's critical set is its)."""
+    from engine.stats.agreement import agreement
+
+    primary = store.primary_judge(ws)
+    ordered = sorted(store.judge_runs(ws), key=lambda r: (r["run_id"] != primary, r["run_id"]))
+    pairs = []
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if run not in (a["run_id"], b["run_id"]):
+                continue
+            x, y = paired_machine_finals(ws, a["run_id"], b["run_id"])
+            pairs.append({"judge_a": a["run_id"], "model_a": a["model"],
+                          "judge_b": b["run_id"], "model_b": b["model"],
+                          "a_is_primary": a["run_id"] == primary,
+                          **agreement(x, y, threshold=danger_threshold).as_dict()})
     if not pairs:
         return {"empty": "a second judge run is needed", "table": _table([], [])}
     return {"pairs": pairs, "n": sum(p["n"] for p in pairs), "threshold": danger_threshold,

@@ -4,6 +4,7 @@ redraws from the timer, exports (PNG/SVG/PDF opened again, CSV read back)."""
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 
 import pytest
@@ -179,3 +180,54 @@ def test_incremental_heatmap_equals_a_full_recount(study_ws):
     after = chart_data.chart_data(path, "heatmap", previous=step)
     assert not after["incremental"]
     assert after["cells"] != step["cells"]
+
+
+def _reference_distribution(ws, run) -> list[dict]:
+    """The former computation: every scored item read, quartiles per dialect."""
+    import numpy as np
+
+    by_dialect: dict = {}
+    for r in store.scored_items(ws, run):
+        by_dialect.setdefault(r["dialect"], []).append(r["final"])
+    out = []
+    for dialect, values in sorted(by_dialect.items()):
+        v = np.asarray(values, dtype=float)
+        q1, med, q3 = np.percentile(v, [25, 50, 75])
+        out.append({"dialect": dialect, "n": int(v.size), "min": v.min(), "q1": q1,
+                    "median": med, "q3": q3, "max": v.max(), "mean": v.mean(),
+                    "share_zero": float(np.mean(v == 0))})
+    return out
+
+
+def test_aggregated_distribution_agreement_and_cbs_equal_the_full_computation(study_ws):
+    from engine.stats.agreement import agreement
+
+    path, run = str(study_ws.path), store.primary_judge(study_ws)
+    other = [j["run_id"] for j in store.judge_runs(study_ws) if j["run_id"] != run][0]
+    judgment = study_ws.scalar("SELECT min(id) FROM judgments WHERE run_id = ?", (run,))
+    store.add_override(study_ws, judgment, annotator="রহিম", reason="check",
+                       rubric=load_rubric(), final=0.0)
+    _run, rows = sample_study.add_answer_model(study_ws, "synthetic model late", seed=4)
+    sample_study.stream_judgments(path, run, rows[:40], pause_s=0)
+    before = chart_data.chart_data(path, "distribution")
+    sample_study.stream_judgments(path, run, rows[40:], pause_s=0)
+    step = chart_data.chart_data(path, "distribution", previous=before)
+    full = chart_data.chart_data(path, "distribution")
+    assert step["incremental"] and not full["incremental"]
+    expected = _reference_distribution(study_ws, run)
+    assert step["stats"] == full["stats"]
+    assert [s["dialect"] for s in full["stats"]] == [e["dialect"] for e in expected]
+    for got, want in zip(full["stats"], expected):
+        assert got == pytest.approx(want)
+    assert full["n"] == sum(e["n"] for e in expected)
+
+    assert chart_data.paired_machine_finals(study_ws, run, other) == \
+        store.paired_finals(study_ws, run, other)
+    agree = chart_data.chart_data(path, "agreement")
+    x, y = store.paired_finals(study_ws, run, other)
+    assert (agree["x"], agree["y"]) == (x, y)
+    assert json.dumps(agree["figures"]) == json.dumps(agreement(x, y, threshold=4.0).as_dict())
+    cbs = chart_data.chart_data(path, "cbs")
+    reference = [p for p in store.judge_agreement(study_ws, threshold=4.0)
+                 if run in (p["judge_a"], p["judge_b"])]
+    assert json.dumps(cbs["pairs"]) == json.dumps(reference)     # NaN-safe, exact
