@@ -21,6 +21,7 @@ from app.settings import Settings, save_settings
 from widgets.task_bridge import WRITER, TaskBridge
 from engine.errors import UserError
 from engine.workspace import Workspace
+from app.study_actions import StudyActions
 from widgets.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.welcome_page import WelcomePage
 
@@ -39,10 +40,11 @@ class MainWindow(QMainWindow):
         self._save = save
         self.bridge = bridge or TaskBridge(self, dialog_parent=self)
         self.bridge.sig_task_failed.connect(self._on_task_failed)
-        self.bridge.sig_task_started.connect(lambda _task: self._refresh_status())
-        self.bridge.sig_task_finished.connect(lambda _task: self._refresh_status())
+        self.bridge.sig_task_started.connect(lambda _task: self.refresh_status())
+        self.bridge.sig_task_finished.connect(lambda _task: self.refresh_status())
         self.workspace: Workspace | None = None
         self.panels: dict[str, QWidget] = {}
+        self.study = StudyActions(self)
         self.setWindowTitle("Upabhasha")
         self.setAcceptDrops(False)
 
@@ -71,11 +73,11 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.jobs_label)
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(STATUS_REFRESH_MS)
-        self._status_timer.timeout.connect(self._refresh_status)
+        self._status_timer.timeout.connect(self.refresh_status)
         self._status_timer.start()
         self._restore_geometry()
         self._show_welcome()
-        self._refresh_status()
+        self.refresh_status()
 
     # -- menus -----------------------------------------------------------------------------
     def _action(self, text: str, slot, shortcut=None, menu=None) -> QAction:
@@ -117,7 +119,6 @@ class MainWindow(QMainWindow):
             self._action(_("&Generate answers…"), self.generate_dialog, None, study_menu),
             self._action(_("&Judge…"), lambda: self.show_panel("judge"), None, study_menu),
             self._action(_("&Charts"), lambda: self.show_panel("charts"), None, study_menu)]
-        self._dialogs: dict[str, QWidget] = {}
 
         help_menu = self.menuBar().addMenu(_("&Help"))
         self._action(_("&Keyboard shortcuts"), self.show_shortcuts, "F1", help_menu)
@@ -162,7 +163,7 @@ class MainWindow(QMainWindow):
         self._build_panels()
         self.setWindowTitle(f"{workspace.path.name} — Upabhasha")
         self.stack.setCurrentWidget(self.tabs)
-        self._refresh_status()
+        self.refresh_status()
         log.info("opened workspace %s", workspace.path)
         return True
 
@@ -177,7 +178,7 @@ class MainWindow(QMainWindow):
             panel.deleteLater()
         self.panels.clear()
         self.tabs.clear()
-        self._forget_dialogs()
+        self.study.forget()
         self.workspace.close()
         self.workspace = None
         self.setWindowTitle("Upabhasha")
@@ -198,10 +199,10 @@ class MainWindow(QMainWindow):
         review.sig_reviewer_changed.connect(self._remember_reviewer)
         review.sig_avro_mode_changed.connect(self._remember_avro_mode)
         review.sig_status_message.connect(status)
-        review.sig_changed.connect(self._refresh_status)
+        review.sig_changed.connect(self.refresh_status)
         models = ModelsPanel(self.workspace, self.bridge)
         models.sig_status_message.connect(status)
-        models.sig_changed.connect(self._refresh_status)
+        models.sig_changed.connect(self.refresh_status)
         answers = AnswersPanel(self.workspace, self.bridge, annotator=self.settings.reviewer_name)
         judge = JudgePanel(self.workspace, self.bridge)
         charts = ChartsPanel(self.workspace, self.bridge)
@@ -248,100 +249,22 @@ class MainWindow(QMainWindow):
     def _show_welcome(self) -> None:
         self.stack.setCurrentWidget(self.welcome)
 
-    # -- study dialogs ---------------------------------------------------------------------
-    def _open_dialog(self, key: str, build):
-        """One dialog of each kind per workspace, kept (not deleted on close) so a running
-        task's result still reaches it."""
-        if self.workspace is None:
-            return None
-        dialog = self._dialogs.get(key)
-        if dialog is None:
-            dialog = build()
-            self._dialogs[key] = dialog
-        if dialog.isVisible():
-            dialog.raise_()
-            dialog.activateWindow()
-        else:
-            dialog.show()
-        return dialog
+    # -- study dialogs (app.study_actions) ---------------------------------------------------
+    @property
+    def _dialogs(self) -> dict[str, QWidget]:
+        return self.study.dialogs
 
     def import_corpus_dialog(self):
-        return self._import_dialog("corpus")
+        return self.study.import_dialog("corpus")
 
     def import_questions_dialog(self):
-        return self._import_dialog("questions")
-
-    def _import_dialog(self, kind: str):
-        from widgets.import_dialog import ImportDialog
-
-        def build():
-            dialog = ImportDialog(self.workspace, self.bridge, kind, parent=self)
-            dialog.sig_imported.connect(self._after_import)
-            return dialog
-
-        dialog = self._open_dialog("import", build)
-        if dialog is not None and dialog.task is None:
-            dialog.kind.setCurrentIndex(dialog.kind.findData(kind))
-        return dialog
+        return self.study.import_dialog("questions")
 
     def translate_dialog(self):
-        from widgets.translate_dialog import TranslateDialog
-
-        def build():
-            dialog = TranslateDialog(self.workspace, self.bridge, parent=self)
-            dialog.sig_started.connect(lambda _task: self.show_panel("jobs"))
-            dialog.sig_finished.connect(self._after_translation)
-            return dialog
-
-        return self._open_dialog("translate", build)
+        return self.study.translate_dialog()
 
     def generate_dialog(self):
-        from widgets.generate_dialog import GenerateDialog
-
-        def build():
-            dialog = GenerateDialog(self.workspace, self.bridge, parent=self)
-            dialog.sig_started.connect(lambda _task: self.show_panel("jobs"))
-            dialog.sig_finished.connect(self._after_generation)
-            return dialog
-
-        return self._open_dialog("generate", build)
-
-    def _forget_dialogs(self) -> None:
-        for dialog in self._dialogs.values():
-            dialog.close()
-            dialog.deleteLater()
-        self._dialogs.clear()
-
-    def _after_import(self, report: dict) -> None:
-        self._drop_idle_dialogs("translate", "generate")  # rebuilt with the new choices
-        if "review" in self.panels:
-            self.panels["review"].reload()
-        self._refresh_status()
-        self.statusBar().showMessage(_("Imported {name}: {n} new").format(
-            name=report["name"], n=report["inserted"]), 6000)
-
-    def _drop_idle_dialogs(self, *keys: str) -> None:
-        for key in keys:
-            dialog = self._dialogs.get(key)
-            if dialog is not None and not (getattr(dialog, "task", None)
-                                           or getattr(dialog, "tasks", None)):
-                del self._dialogs[key]
-                dialog.close()
-                dialog.deleteLater()
-
-    def _after_translation(self, summary: dict) -> None:
-        self._drop_idle_dialogs("generate")  # new drafts change the status counts
-        if "review" in self.panels:
-            self.panels["review"].reload()
-            self.show_panel("review")
-        self._refresh_status()
-
-    def _after_generation(self, summary: dict) -> None:
-        if "answers" in self.panels:
-            self.panels["answers"].refresh_options()
-            self.panels["judge"].refresh()
-            self.panels["charts"].mark_dirty()
-        self._refresh_status()
+        return self.study.generate_dialog()
 
     def new_workspace_dialog(self) -> bool:
         path, _filter = QFileDialog.getSaveFileName(self, _("Create a new workspace"),
@@ -373,7 +296,7 @@ class MainWindow(QMainWindow):
         self.panels["models"].add_gguf_dialog()
 
     # -- status bar ------------------------------------------------------------------------
-    def _refresh_status(self) -> None:
+    def refresh_status(self) -> None:
         running = len(self.bridge.running_tasks())
         self.jobs_label.setText(_("{n} running").format(n=running) if running else "")
         for action in self.workspace_actions:

@@ -180,12 +180,20 @@ class ReviewPanel(QWidget):
 
     # -- loading ---------------------------------------------------------------------------
     def _fill_sets(self) -> None:
+        chosen = self.set_filter.currentData()
         self.set_filter.blockSignals(True)
         self.set_filter.clear()
         self.set_filter.addItem(_("all question sets"), None)
         for s in review.question_sets(self.ws):
             self.set_filter.addItem(f"{s['name']} ({s['questions']})", s["id"])
+        self.set_filter.setCurrentIndex(max(0, self.set_filter.findData(chosen)))
         self.set_filter.blockSignals(False)
+
+    def reload_sets(self) -> None:
+        """Re-read the question sets (a new import, new counts) keeping the chosen one, then
+        the grid."""
+        self._fill_sets()
+        self.reload()
 
     def reload(self) -> None:
         """Re-read the grid with the current filters (keeps the selected variant if visible)."""

@@ -141,6 +141,9 @@ def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_gr
         dialog.start_import()
     questions = window.workspace.scalar("SELECT count(*) FROM questions")
     assert window.panels["review"].model.rowCount() == questions > 0
+    set_filter = window.panels["review"].set_filter   # the new set joined the filter
+    assert [set_filter.itemData(i) for i in range(set_filter.count())][1:] == \
+        [r["id"] for r in window.workspace.query("SELECT id FROM question_sets ORDER BY id")]
     assert window.counts_label.text().startswith(f"{questions} questions")
 
     _menu_action(window, "Import corpus…").trigger()

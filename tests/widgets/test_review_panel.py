@@ -156,3 +156,20 @@ def test_lazy_fetch_loads_rows_in_blocks(qtbot, review_ws, monkeypatch):
     assert model.loaded <= 14 < len(model.question_ids)  # the view may fetch one more block
     panel.select_cell(30, 0)
     assert model.loaded >= 31
+
+
+def test_reload_sets_shows_a_new_question_set_and_keeps_the_choice(panel, review_ws):
+    from engine.sample_study import add_synthetic_questions
+
+    before = panel.set_filter.count()
+    panel.set_filter.setCurrentIndex(1)
+    chosen = panel.set_filter.currentData()
+    add_synthetic_questions(review_ws, 5, ["sylhet"])
+    assert panel.set_filter.count() == before          # not seen until reload_sets
+    panel.reload_sets()
+    assert panel.set_filter.count() == before + 1
+    assert panel.set_filter.currentData() == chosen
+    names = [panel.set_filter.itemText(i) for i in range(panel.set_filter.count())]
+    assert any(name.endswith("(5)") for name in names[before:])
+    panel.set_filter.setCurrentIndex(panel.set_filter.count() - 1)
+    assert panel.model.rowCount() == 5
