@@ -141,6 +141,7 @@ def test_task_failure_shows_in_the_status_bar(window):
         window.statusBar().currentMessage()
 
 
+@pytest.mark.slow  # the smoke test then runs the whole pipeline on the embedded model (~40 s)
 def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
     import json
     import os
@@ -149,7 +150,7 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", UPABHASHA_CONFIG_DIR=str(tmp_path))
     out = subprocess.run([sys.executable, "-m", "app.gui_main", "--smoke-test", str(ws_copy)],
-                         capture_output=True, text=True, env=env, timeout=120, check=True)
+                         capture_output=True, text=True, env=env, timeout=300, check=True)
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["shown"] is True
     assert report["workspace"] == str(ws_copy)
