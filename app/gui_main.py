@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     startup: dict = {}
     if not smoke:
         def report_backend() -> None:   # after the window shows: llama_cpp loads here
-            from app.llama_backend import log_llama_backend
+            from engine.llm.backend_report import log_llama_backend
 
             info = log_llama_backend()
             if info:

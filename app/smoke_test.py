@@ -311,7 +311,7 @@ def run_checks(report: dict) -> list[str]:
     program = program_folder()
     report["program_folder"] = str(program)
     report["frozen"] = bool(getattr(sys, "frozen", False))
-    from app.llama_backend import describe_llama_backend
+    from engine.llm.backend_report import describe_llama_backend
     from engine.jobs import library_versions
 
     try:

@@ -87,16 +87,18 @@ def add_endpoint_model(workspace_path: str, name: str, base_urls: list[str], api
 
 def gpu_offload_report() -> dict:
     """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily),
-    and which GPUs are here with their free memory."""
+    the start-up backend message, and which GPUs are here with their free memory."""
     import llama_cpp
 
     from engine.gpu_plan import detect_gpus
+    from engine.llm.backend_report import describe_llama_backend
 
-    supports = bool(llama_cpp.llama_supports_gpu_offload())
+    backend = describe_llama_backend()
     info = llama_cpp.llama_print_system_info()
     info = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
-    return {"supports_gpu_offload": supports, "system_info": info.strip(),
-            "llama_cpp_version": getattr(llama_cpp, "__version__", ""),
+    return {"supports_gpu_offload": backend["gpu_build"] and not backend["fallback"],
+            "backend_message": backend["message"], "system_info": info.strip(),
+            "llama_cpp_version": backend["llama_cpp"],
             "gpus": [dataclasses.asdict(g) for g in detect_gpus()]}
 
 
