@@ -42,3 +42,32 @@ def embedded_gguf() -> Path:
     from engine.embedded_model import embedded_model_path
 
     return embedded_model_path()
+
+
+@pytest.fixture
+def memory_keyring():
+    """A working in-memory OS keyring for the test (this machine has no keyring service)."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    class MemoryKeyring(KeyringBackend):
+        priority = 1
+
+        def __init__(self):
+            super().__init__()
+            self.store = {}
+
+        def get_password(self, service, username):
+            return self.store.get((service, username))
+
+        def set_password(self, service, username, password):
+            self.store[(service, username)] = password
+
+        def delete_password(self, service, username):
+            self.store.pop((service, username), None)
+
+    previous = keyring.get_keyring()
+    ring = MemoryKeyring()
+    keyring.set_keyring(ring)
+    yield ring
+    keyring.set_keyring(previous)

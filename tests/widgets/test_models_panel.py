@@ -6,30 +6,10 @@ import shutil
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from widgets.models_panel import ModelsPanel
-
-
-class MemoryKeyring(KeyringBackend):
-    """A working keyring for the test (this machine has none)."""
-
-    priority = 1
-
-    def __init__(self):
-        super().__init__()
-        self.store = {}
-
-    def get_password(self, service, username):
-        return self.store.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.store[(service, username)] = password
-
-    def delete_password(self, service, username):
-        self.store.pop((service, username), None)
 
 
 @pytest.fixture
@@ -99,25 +79,15 @@ def test_endpoint_without_key(panel, ws):
     assert row["keyring_service"] is None
 
 
-def test_endpoint_key_goes_to_the_keyring_never_the_workspace(panel, ws):
-    previous = keyring.get_keyring()
-    memory = MemoryKeyring()
-    keyring.set_keyring(memory)
-    try:
-        panel.add_endpoint("hosted", ["https://api.example.org/v1"], "gpt-x", "sk-secret-123")
-    finally:
-        keyring.set_keyring(previous)
+def test_endpoint_key_goes_to_the_keyring_never_the_workspace(panel, ws, memory_keyring):
+    panel.add_endpoint("hosted", ["https://api.example.org/v1"], "gpt-x", "sk-secret-123")
     row = ws.query("SELECT * FROM models WHERE name = 'hosted'")[0]
     assert row["keyring_service"] == "upabhasha:hosted"
-    assert memory.store == {("upabhasha:hosted", "api-key"): "sk-secret-123"}
+    assert memory_keyring.store == {("upabhasha:hosted", "api-key"): "sk-secret-123"}
     assert "sk-secret" not in ws.path.read_bytes().decode("latin-1")
 
     from engine.llm.endpoint_backend import read_api_key
-    keyring.set_keyring(memory)
-    try:
-        assert read_api_key("upabhasha:hosted") == "sk-secret-123"  # the backend finds it
-    finally:
-        keyring.set_keyring(previous)
+    assert read_api_key("upabhasha:hosted") == "sk-secret-123"  # the backend finds it
 
 
 def test_no_keyring_backend_gives_a_clear_message(panel, ws):

@@ -28,32 +28,6 @@ from tests.engine.llm.endpoint_stub import StubServer, expected_text
 REPO = Path(__file__).resolve().parents[3]
 
 
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    priority = 1
-
-    def __init__(self):
-        super().__init__()
-        self.store = {}
-
-    def get_password(self, service, username):
-        return self.store.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.store[(service, username)] = password
-
-    def delete_password(self, service, username):
-        self.store.pop((service, username), None)
-
-
-@pytest.fixture
-def memory_keyring():
-    previous = keyring.get_keyring()
-    ring = MemoryKeyring()
-    keyring.set_keyring(ring)
-    yield ring
-    keyring.set_keyring(previous)
-
-
 def endpoint_row(ws, name, urls, **extra) -> dict:
     with ws.transaction() as conn:
         conn.execute("INSERT INTO models(name, kind, base_urls, api_model, keyring_service, "
