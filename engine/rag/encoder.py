@@ -142,7 +142,9 @@ class Encoder:
         if self._model is None:
             _force_offline()
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
 
+            hf_logging.disable_progress_bar()  # its bar would break our one-line progress output
             self._model = SentenceTransformer(str(self.folder), device="cpu")
             log.info("loaded encoder %s from %s", self.label, self.folder)
         return self._model
