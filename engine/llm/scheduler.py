@@ -178,7 +178,7 @@ class BatchScheduler:
                         free_ids.append(s.seq_id)
                         free_ids.sort()
                         L.llama_memory_seq_rm(self.mem, s.seq_id, -1, -1)
-                        L.llama_sampler_free(s.chain)
+                        s.chain.free()
                         s.chain = None
                         stats.items += 1
                         emit(self._result(s, finished))
@@ -188,7 +188,7 @@ class BatchScheduler:
         finally:
             for s in active:
                 if s.chain:
-                    L.llama_sampler_free(s.chain)
+                    s.chain.free()
             L.llama_memory_clear(self.mem, True)
             stats.seconds = time.perf_counter() - t0
         return stats
@@ -221,7 +221,7 @@ class BatchScheduler:
 
     def _sample(self, s: _Seq, stats: RunStats) -> str | None:
         """Sample the next token of ``s``; returns a finish reason when it is done."""
-        tok = self.L.llama_sampler_sample(s.chain, self.ctx, s.out_index)
+        tok = s.chain.sample(self.ctx, s.out_index)
         if self.model.is_eog(tok):
             return "stop"
         s.generated += 1
