@@ -54,28 +54,24 @@ class StudyActions:
     def translate_dialog(self):
         from widgets.translate_dialog import TranslateDialog
 
-        w = self.window
-
-        def build():
-            dialog = TranslateDialog(w.workspace, w.bridge, parent=w)
-            dialog.sig_started.connect(lambda _task: w.show_panel("jobs"))
-            dialog.sig_finished.connect(self.after_translation)
-            return dialog
-
-        return self._open("translate", build)
+        return self._job_dialog("translate", TranslateDialog, self.after_translation)
 
     def generate_dialog(self):
         from widgets.generate_dialog import GenerateDialog
 
+        return self._job_dialog("generate", GenerateDialog, self.after_generation)
+
+    def _job_dialog(self, key: str, dialog_class, after):
+        """A dialog that starts jobs: the Jobs panel shows them, ``after`` refreshes panels."""
         w = self.window
 
         def build():
-            dialog = GenerateDialog(w.workspace, w.bridge, parent=w)
+            dialog = dialog_class(w.workspace, w.bridge, parent=w)
             dialog.sig_started.connect(lambda _task: w.show_panel("jobs"))
-            dialog.sig_finished.connect(self.after_generation)
+            dialog.sig_finished.connect(after)
             return dialog
 
-        return self._open("generate", build)
+        return self._open(key, build)
 
     # -- closing ---------------------------------------------------------------------------
     def forget(self) -> None:

@@ -24,7 +24,7 @@ from engine.generation import DEFAULT_SAMPLER, DEFAULT_STATUSES
 from engine.i18n import _
 from engine.workspace import Workspace
 from widgets.task_bridge import Task, TaskBridge, model_lane
-from widgets.translate_dialog import checkable_list, checked_data
+from widgets.translate_dialog import checkable_list, checked_data, show_status
 
 log = logging.getLogger(__name__)
 
@@ -148,8 +148,7 @@ class GenerateDialog(QDialog):
         self._show("\n".join(lines), error=failed)
 
     def _show(self, text: str, *, error: bool = False) -> None:
-        self.status.setStyleSheet("color: #b00020" if error else "")
-        self.status.setText(text)
+        show_status(self.status, text, error=error)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -52,6 +52,12 @@ def set_checked(widget: QListWidget, values) -> None:
                            else Qt.CheckState.Unchecked)
 
 
+def show_status(label: QLabel, text: str, *, error: bool = False) -> None:
+    """The dialog's one status line; errors in red."""
+    label.setStyleSheet("color: #b00020" if error else "")
+    label.setText(text)
+
+
 def model_combo(models: list[dict]) -> QComboBox:
     combo = QComboBox()
     for m in models:
@@ -165,8 +171,7 @@ class TranslateDialog(QDialog):
         self._update_state()
 
     def _show(self, text: str, *, error: bool = False) -> None:
-        self.status.setStyleSheet("color: #b00020" if error else "")
-        self.status.setText(text)
+        show_status(self.status, text, error=error)
 
 
 def main(argv: list[str] | None = None) -> int:
