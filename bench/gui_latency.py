@@ -7,7 +7,7 @@ the answers panel side by side with the real task bridge, and streams the held-b
 verdicts in from a background task (the SQLite writer lane) as a judge run would. A 5 ms
 heartbeat QTimer on the GUI thread measures stalls (lateness of each tick) while the
 panels update live; the visible chart changes every few seconds so every chart's live
-refresh (request → data computed in a worker → drawn) is timed.
+refresh (request → data computed and rendered in a worker → painted) is timed.
 
 ``--quick`` keeps the full data scale and shortens the streaming phase (and says so).
 Last line: one JSON object, ``{"stall_p99_ms": …, "refresh_ms": …, "responses": …,
@@ -81,19 +81,30 @@ def main(argv: list[str] | None = None) -> int:
     import functools
 
     import engine.chart_data as chart_module
+    from widgets.chart_renderer import ChartRenderer
 
     worker_ms: dict[str, list[float]] = {}
-    compute = chart_module.chart_data
+    render_ms: dict[str, list[float]] = {}
+    compute, render = chart_module.chart_data, ChartRenderer.render
 
     @functools.wraps(compute)
-    def timed_chart_data(*a, **kw):     # the worker's share of a refresh
+    def timed_chart_data(*a, **kw):     # the worker's share of a refresh: numbers ...
         t0 = time.perf_counter()
         try:
             return compute(*a, **kw)
         finally:
             worker_ms.setdefault(a[1], []).append((time.perf_counter() - t0) * 1000)
 
+    @functools.wraps(render)
+    def timed_render(self, data, *a, **kw):     # ... and the picture
+        t0 = time.perf_counter()
+        try:
+            return render(self, data, *a, **kw)
+        finally:
+            render_ms.setdefault(data["kind"], []).append((time.perf_counter() - t0) * 1000)
+
     chart_module.chart_data = timed_chart_data
+    ChartRenderer.render = timed_render
 
     app = QApplication(sys.argv[:1])
     register_qt_fonts(app)
@@ -128,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     initial_rows = len(answers.model.ids)
     refreshes.clear()
     worker_ms.clear()
+    render_ms.clear()
 
     ticks: list[float] = []
     clock = QElapsedTimer()
@@ -166,14 +178,6 @@ def main(argv: list[str] | None = None) -> int:
                 if (v := [ms for kind, ms, full in refreshes if kind == k and not full])}
     full_refreshes = [ms for _kind, ms, full in refreshes if full]
 
-    # main-thread render time of each chart alone (the part of a refresh that can stall)
-    draw_ms = {}
-    for kind in CHART_KINDS:
-        if kind in charts.canvases:
-            t0 = time.perf_counter()
-            charts.canvases[kind].draw()
-            draw_ms[kind] = round((time.perf_counter() - t0) * 1000, 1)
-
     judgments = ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?", (primary,))
     responses = ws.scalar("SELECT count(*) FROM responses")
     result = {
@@ -194,10 +198,12 @@ def main(argv: list[str] | None = None) -> int:
         "full_refreshes": len(full_refreshes),
         "full_refresh_median_ms": round(statistics.median(full_refreshes), 1)
         if full_refreshes else None,
-        "refresh_median_by_chart_ms": by_chart, "draw_ms_by_chart": draw_ms,
+        "refresh_median_by_chart_ms": by_chart,
         "compute_median_by_chart_ms": {k: round(statistics.median(v), 1)
                                        for k, v in worker_ms.items()},
-        "heatmap_blits": charts.fast_redraws,
+        "render_median_by_chart_ms": {k: round(statistics.median(v), 1)
+                                      for k, v in render_ms.items()},
+        "heatmap_blits": charts.renderer.blits,
         "first_view_ms": round(first_view_ms), "build_s": round(built["build_s"], 1),
         "live_complete": bool(caught_up and heatmap_done),
         "cpus": os.cpu_count(),

@@ -1,15 +1,18 @@
-"""ChartsPanel: live bias charts of a judge run, embedded matplotlib (FigureCanvasQTAgg).
+"""ChartsPanel: live bias charts of a judge run, drawn by matplotlib off the GUI thread.
 
 Six charts — model × dialect heatmap, per-dialect scores with clustered bootstrap CIs,
 domain and question-type breakdowns, judge agreement scatter, score distributions, CBS.
-Their numbers are computed by :mod:`engine.chart_data` (engine.stats underneath) in a
-background task through the bridge; the panel only draws. matplotlib is imported when the
-panel is first shown, so the main window opens fast.
+Their numbers are computed by :mod:`engine.chart_data` (engine.stats underneath) and their
+figures rendered with matplotlib's Agg canvas (:mod:`widgets.chart_renderer`), both in one
+background task through the bridge; the panel only paints the finished image
+(:class:`widgets.chart_view.ChartView`). FigureCanvasQTAgg would draw on the GUI thread,
+45–140 ms per chart at the paper's scale: a stall at every live update. matplotlib is
+imported by the worker when the first chart is drawn, so the main window opens fast.
 
 Live updates are buffered (DESIGN.md, house style 7): a 1 s timer looks whether the
 workspace changed (``PRAGMA data_version`` sees other connections' commits; ``mark_dirty``
-this process's own writes) and, if so, recomputes the *visible* chart once and redraws it
-with ``draw_idle()``. Never per judgment; one computation in flight at a time.
+this process's own writes) and, if so, recomputes and redraws the *visible* chart once.
+Never per judgment; one refresh in flight at a time.
 
 ``python -m widgets.charts_panel [WORKSPACE] [--live]`` opens the panel alone on a sample
 study (synthetic scores); ``--live`` streams more judgments in while you watch.
@@ -29,15 +32,16 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, Q
 
 from engine import chart_data
 from engine.i18n import _
-from widgets.task_bridge import TaskBridge
 from engine.judging import store
 from engine.workspace import Workspace
+from widgets.chart_renderer import (CHARTS_LANE, ChartRenderer, RenderedChart, refresh_chart,
+                                    rerender_chart, save_chart)
+from widgets.chart_view import ChartView
+from widgets.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
 
 LIVE_INTERVAL_MS = 1000
-IMAGE_FORMATS = ("png", "svg", "pdf")
-FIGURE_SIZE = (11.0, 6.5)
 
 
 def chart_titles() -> dict[str, str]:
@@ -68,8 +72,7 @@ class ChartsPanel(QWidget):
         self.ws = workspace
         self.bridge = bridge
         self.data: dict[str, dict] = {}
-        self.figures: dict[str, object] = {}
-        self.canvases: dict[str, QWidget] = {}
+        self.renderer = ChartRenderer()     # used by the charts lane's worker only
         self._dirty: set[str] = set(chart_data.CHART_KINDS)
         self._in_flight: str | None = None
         # (perf_counter, full) of a refresh: asked, data not back yet / drawn, not painted yet
@@ -77,8 +80,6 @@ class ChartsPanel(QWidget):
         self._awaiting_draw: dict[str, tuple] = {}
         self._data_version = self._read_data_version()
         self._judge_runs_seen = -1
-        self._heatmap_background = None
-        self.fast_redraws = 0            # live heatmap updates done by blitting
 
         titles = chart_titles()
         self.chart_list = QListWidget()
@@ -87,12 +88,14 @@ class ChartsPanel(QWidget):
         self.chart_list.setFixedWidth(180)
         self.chart_list.currentRowChanged.connect(self._on_chart_changed)
         self.stack = QStackedWidget()
-        self._placeholders = {}
+        self.views: dict[str, ChartView] = {}
         for kind in chart_data.CHART_KINDS:
-            placeholder = QLabel(_("Loading…"))
-            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            self._placeholders[kind] = placeholder
-            self.stack.addWidget(placeholder)
+            view = ChartView()
+            view.sig_painted.connect(lambda k=kind: self._on_painted(k))
+            view.sig_resized.connect(lambda k=kind: self._rerender(k))
+            self.views[kind] = view
+            self.stack.addWidget(view)
+        self.views["heatmap"].sig_hover.connect(self._on_heatmap_hover)
 
         self.judge = QComboBox()
         self.judge.currentIndexChanged.connect(lambda _i: self.mark_dirty())
@@ -150,35 +153,25 @@ class ChartsPanel(QWidget):
         if self._in_flight is not None:   # one at a time; the tick after it picks this up
             self._dirty.add(kind)
             return
-        self._ensure_canvas(kind)
         self._dirty.discard(kind)
         self._in_flight = kind
         self._requested_at[kind] = (time.perf_counter(), full)
         resamples = chart_data.DEFAULT_RESAMPLES if full else chart_data.LIVE_RESAMPLES
-        self.bridge.run(chart_data.chart_data, str(self.ws.path), kind, self.judge.currentData(),
-                        resamples=resamples, previous=None if full else self.data.get(kind),
-                        label=_("Chart: {name}").format(
-                            name=chart_titles()[kind]), replace="charts",
-                        on_done=self._on_data, on_error=self._on_error)
+        view = self.views[kind]
+        self.bridge.run(refresh_chart, self.renderer, str(self.ws.path), kind,
+                        self.judge.currentData(), resamples=resamples,
+                        previous=None if full else self.data.get(kind),
+                        size=view.pixel_size(), device_pixel_ratio=view.devicePixelRatioF(),
+                        label=_("Chart: {name}").format(name=chart_titles()[kind]),
+                        lane=CHARTS_LANE, replace="charts",
+                        on_done=self._on_rendered, on_error=self._on_error)
 
     def export_image(self, path: str | Path, kind: str | None = None) -> Path:
-        kind = kind or self.current_kind
-        path = Path(path)
-        fmt = path.suffix.lower().lstrip(".")
-        if fmt not in IMAGE_FORMATS:
-            raise ValueError(f"export as {', '.join(IMAGE_FORMATS)}, not {fmt!r}")
-        self._ensure_canvas(kind)
-        image = self._heatmap_image() if kind == "heatmap" else None
-        animated = image is not None and image.get_animated()
-        if animated:       # savefig leaves animated artists out
-            image.set_animated(False)
-        try:
-            self.figures[kind].savefig(path, format=fmt, dpi=150, bbox_inches="tight")
-        finally:
-            if animated:
-                image.set_animated(True)
-                self.canvases[kind].draw_idle()
-        return path
+        """The chart as PNG, SVG or PDF (by the suffix), from a Figure of its own."""
+        data = self.data.get(kind or self.current_kind)
+        if data is None:
+            raise ValueError("the chart has no data yet")
+        return save_chart(data, path)
 
     def export_table(self, path: str | Path, kind: str | None = None) -> int:
         data = self.data.get(kind or self.current_kind)
@@ -188,12 +181,16 @@ class ChartsPanel(QWidget):
 
     def export_image_dialog(self) -> None:
         kind = self.current_kind
+        if kind not in self.data:
+            self.sig_status_message.emit(_("The chart has no data yet."))
+            return
         path, _filter = QFileDialog.getSaveFileName(
             self, _("Export chart"), str(self.ws.path.with_name(f"{kind}.png")),
             "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)")
-        if path:
-            self.export_image(path, kind)
-            self.sig_status_message.emit(_("Chart written to {path}").format(path=path))
+        if path and kind in self.data:
+            self.bridge.run(save_chart, self.data[kind], path, label=_("Export chart"),
+                            lane=CHARTS_LANE, on_done=lambda written: self.sig_status_message
+                            .emit(_("Chart written to {path}").format(path=written)))
 
     def export_table_dialog(self) -> None:
         kind = self.current_kind
@@ -207,103 +204,58 @@ class ChartsPanel(QWidget):
             self.sig_status_message.emit(_("{n} rows written to {path}").format(n=rows, path=path))
 
     # -- drawing ---------------------------------------------------------------------------
-    def _ensure_canvas(self, kind: str) -> None:
-        if kind in self.canvases:
-            return
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-        from matplotlib.figure import Figure
-
-        from widgets.fonts import register_matplotlib_fonts
-
-        register_matplotlib_fonts()
-        figure = Figure(figsize=FIGURE_SIZE, dpi=100)
-        canvas = FigureCanvasQTAgg(figure)
-        canvas.mpl_connect("draw_event", lambda _event, k=kind: self._on_drawn(k))
-        if kind == "heatmap":
-            canvas.mpl_connect("motion_notify_event", self._on_heatmap_hover)
-        self.figures[kind] = figure
-        self.canvases[kind] = canvas
-        placeholder = self._placeholders.pop(kind)
-        index = self.stack.indexOf(placeholder)
-        self.stack.insertWidget(index, canvas)
-        self.stack.removeWidget(placeholder)
-        placeholder.deleteLater()
-        if kind == self.current_kind:
-            self.stack.setCurrentWidget(canvas)
-
-    def _on_data(self, data: dict) -> None:
-        from widgets.chart_drawing import draw
-
-        kind = data["kind"]
+    def _on_rendered(self, result: tuple[dict, RenderedChart] | None) -> None:
         self._in_flight = None
+        if result is None:        # superseded before it started
+            return
+        data, image = result
+        kind = data["kind"]
         started = self._requested_at.pop(kind, None)
         if started is not None:
             self._awaiting_draw[kind] = started
-        in_place = draw(self.figures[kind], data, self.data.get(kind))
         self.data[kind] = data
-        if not (in_place and kind == "heatmap" and self._blit_heatmap()):
-            self._layout(kind)
-            self._heatmap_background = None
-            self._animate_heatmap_image(kind)
-            self.canvases[kind].draw_idle()
+        self.views[kind].set_image(image)
         self.info.setText(_("{n} judgments · judge run {run}").format(
             n=data.get("n", 0), run=data.get("judge_run") or "—"))
-        if self.current_kind in self._dirty and self.current_kind != kind:
+        self._follow_up(kind)
+
+    def _follow_up(self, done_kind: str) -> None:
+        """After a task: the chart shown now may have been asked for, or resized, meanwhile."""
+        kind = self.current_kind
+        if kind in self._dirty and kind != done_kind:
             QTimer.singleShot(0, lambda: self.refresh(full=True))
+        elif kind in self.data and not self.views[kind].fits():
+            QTimer.singleShot(0, lambda: self._rerender(kind))
 
-    def _layout(self, kind: str) -> None:
-        """Fixed margins: constrained layout would measure every label on each live redraw."""
-        margins = {"heatmap": dict(left=0.15, right=0.98, bottom=0.13, top=0.94),
-                   "cbs": dict(left=0.07, right=0.98, bottom=0.18, top=0.93)}
-        self.figures[kind].subplots_adjust(**margins.get(
-            kind, dict(left=0.08, right=0.97, bottom=0.14, top=0.93, wspace=0.08)))
+    def _rerender(self, kind: str) -> None:
+        """Draw the shown data again at the view's new size (no recomputation)."""
+        view = self.views[kind]
+        if self._in_flight is not None or kind not in self.data or not view.isVisible():
+            return
+        self._in_flight = kind
+        self.bridge.run(rerender_chart, self.renderer, self.data[kind],
+                        size=view.pixel_size(), device_pixel_ratio=view.devicePixelRatioF(),
+                        label=_("Chart: {name}").format(name=chart_titles()[kind]),
+                        lane=CHARTS_LANE, replace="charts",
+                        on_done=lambda image: self._on_rerendered(kind, image),
+                        on_error=self._on_error)
 
-    # A live heatmap update changes only the image's colours (at the paper's 19 × 9 the cells
-    # carry no labels): the image is an animated artist, drawn over a saved background and
-    # blitted (~10 ms) instead of re-rendering every tick label (~80 ms on two cores).
-    def _heatmap_image(self):
-        axes = self.figures["heatmap"].axes if "heatmap" in self.figures else []
-        if not axes or not axes[0].images or axes[0].texts:
-            return None
-        return axes[0].images[0]
-
-    def _animate_heatmap_image(self, kind: str) -> None:
-        image = self._heatmap_image() if kind == "heatmap" else None
+    def _on_rerendered(self, kind: str, image: RenderedChart | None) -> None:
+        self._in_flight = None
         if image is not None:
-            image.set_animated(True)
+            self.views[kind].set_image(image)
+        self._follow_up(kind)
 
-    def _blit_heatmap(self) -> bool:
-        image = self._heatmap_image()
-        background = getattr(self, "_heatmap_background", None)
-        if image is None or background is None or not image.get_animated():
-            return False
-        canvas = self.canvases["heatmap"]
-        canvas.restore_region(background)
-        image.axes.draw_artist(image)
-        canvas.blit(self.figures["heatmap"].bbox)
-        self.fast_redraws += 1
-        self._on_drawn("heatmap")
-        return True
-
-    def _on_drawn(self, kind: str) -> None:
-        if kind == "heatmap":
-            image = self._heatmap_image()
-            if image is not None and image.get_animated():
-                canvas = self.canvases["heatmap"]
-                self._heatmap_background = canvas.copy_from_bbox(self.figures["heatmap"].bbox)
-                image.axes.draw_artist(image)
+    def _on_painted(self, kind: str) -> None:
         started = self._awaiting_draw.pop(kind, None)
         if started is not None:
             self.sig_refreshed.emit(kind, (time.perf_counter() - started[0]) * 1000, started[1])
 
-    def _on_heatmap_hover(self, event) -> None:
+    def _on_heatmap_hover(self, x: float, y: float) -> None:
         from widgets.chart_drawing import heatmap_value_at
 
         data = self.data.get("heatmap")
-        axes = self.figures["heatmap"].axes
-        if data is None or not axes or event.inaxes is not axes[0]:
-            return
-        text = heatmap_value_at(data, event.xdata, event.ydata)
+        text = heatmap_value_at(data, x, y) if data is not None else None
         if text:
             self.info.setText(text)
 
@@ -348,22 +300,22 @@ class ChartsPanel(QWidget):
         if row < 0:
             return
         kind = chart_data.CHART_KINDS[row]
-        if self.isVisible():
-            self._ensure_canvas(kind)
-        widget = self.canvases.get(kind) or self._placeholders.get(kind)
-        self.stack.setCurrentWidget(widget)
+        self.stack.setCurrentWidget(self.views[kind])
         if kind in self._dirty or kind not in self.data:
             self.refresh(full=True)
+        elif not self.views[kind].fits():
+            self._rerender(kind)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.timer.start()
         self._check_changes()
         kind = self.current_kind
-        self._ensure_canvas(kind)
-        self.stack.setCurrentWidget(self.canvases[kind])
+        self.stack.setCurrentWidget(self.views[kind])
         if kind in self._dirty or kind not in self.data:
             QTimer.singleShot(0, lambda: self.refresh(full=True))
+        elif not self.views[kind].fits():
+            QTimer.singleShot(0, lambda: self._rerender(kind))
 
     def hideEvent(self, event) -> None:
         self.timer.stop()

@@ -73,7 +73,7 @@ def test_panel_draws_the_heatmap_with_bengali_dialect_names(panel, qtbot):
     shown(panel, qtbot)
     data = panel.data["heatmap"]
     assert len({c["model"] for c in data["cells"]}) == 3
-    axes = panel.figures["heatmap"].axes[0]
+    axes = panel.renderer.figure("heatmap").axes[0]
     labels = [t.get_text() for t in axes.get_xticklabels()]
     assert "Chittagong\nচট্টগ্রামের ভাষা" in labels
     assert len(axes.images) == 1
