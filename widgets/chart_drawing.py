@@ -3,6 +3,12 @@
 Pure drawing (no statistics, no Qt): the Figure API only, never pyplot, so it is safe
 anywhere. Dialects are labelled in English with the Bengali name below it; the Bengali
 font is registered by :func:`widgets.fonts.register_matplotlib_fonts` before the first draw.
+
+Each chart with fixed categories is drawn in two parts: the *frame* (axes, tick labels,
+grid, colour bar: everything that depends only on which models, dialects or groups are
+shown) and the *values* (bars, intervals, boxes, the heatmap's image, counts). A live update
+with the same categories redraws only the values over the saved frame
+(:mod:`widgets.chart_renderer`): the frame's Bengali labels are most of a draw's cost.
 """
 
 from __future__ import annotations
@@ -28,88 +34,97 @@ def dialect_label(data: dict, code: str) -> str:
     return f"{names['name_en']}\n{names['name_bn']}"
 
 
-def draw(figure, data: dict, shown: dict | None = None) -> bool:
-    """Draw ``data``; ``shown`` is what the figure shows now. A heatmap over the same
-    models and dialects is updated in place (colours and labels), the cheapest redraw;
-    returns True then, False when the figure was drawn anew."""
-    if shown and data["kind"] == "heatmap" == shown.get("kind") and not data.get("empty") \
-            and not shown.get("empty") and _update_heatmap(figure, data, shown):
-        return True
+def frame_key(data: dict) -> tuple | None:
+    """What a chart's frame depends on; None: the chart is always drawn whole."""
+    if data.get("empty") or data["kind"] not in FRAMED:
+        return None
+    return (data["kind"],) + FRAMED[data["kind"]][2](data)
+
+
+def draw(figure, data: dict) -> list:
+    """Draw ``data`` anew; returns the value artists (empty for charts drawn whole)."""
     figure.clear()
     if data.get("empty"):
         ax = figure.add_subplot()
         ax.set_axis_off()
         ax.text(0.5, 0.5, _(data["empty"]), ha="center", va="center", fontsize=12,
                 color="#666666", transform=ax.transAxes)
-        return False
-    DRAWERS[data["kind"]](figure, data)
-    return False
+        return []
+    if data["kind"] not in FRAMED:
+        WHOLE[data["kind"]](figure, data)
+        return []
+    frame, _values, _key = FRAMED[data["kind"]]
+    frame(figure, data)
+    return draw_values(figure, data)
 
 
-def _heatmap(figure, data: dict) -> None:
-    import numpy as np
+def draw_values(figure, data: dict, old: list = ()) -> list:
+    """Replace the value artists ``old`` by those of ``data`` (same frame); returns them."""
+    titles = {ax.title for ax in figure.axes}      # kept: only their text changes
+    for artist in old:
+        if artist not in titles:
+            artist.remove()
+    for ax in figure.axes:          # bar() and errorbar() keep containers of removed artists
+        ax.containers.clear()
+    before = {ax: set(ax.get_children()) for ax in figure.axes}
+    title_before = {ax: ax.get_title() for ax in figure.axes}
+    FRAMED[data["kind"]][1](figure, data)
+    fresh = [a for ax in figure.axes for a in ax.get_children() if a not in before[ax]]
+    # a title the values set (it counts judgments) is a value too; the frame's stays put
+    return fresh + [ax.title for ax in figure.axes
+                    if ax.title in old or ax.get_title() != title_before[ax]]
 
-    models, dialects, grid = _heatmap_grid(data)
+
+def _heatmap_frame(figure, data: dict) -> None:
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+
+    models, dialects = _heatmap_axes(data)
     ax = figure.add_subplot()
-    image = ax.imshow(grid, cmap=HEATMAP_CMAP, vmin=0, vmax=SCORE_MAX, aspect="auto")
     ax.set_xticks(range(len(dialects)), [dialect_label(data, d) for d in dialects], fontsize=8)
     ax.set_yticks(range(len(models)), models, fontsize=8)
+    ax.set_xlim(-0.5, len(dialects) - 0.5)
+    ax.set_ylim(len(models) - 0.5, -0.5)
     if len(models) * len(dialects) <= ANNOTATED_CELLS:
-        for (i, j), value in np.ndenumerate(grid):
-            if not math.isnan(value):
-                ax.text(j, i, f"{value:.1f}", ha="center", va="center", fontsize=7,
-                        color="black" if 2.5 < value < 8.5 else "white", in_layout=False)
         title = _("Mean judge score by model and dialect (0–10, 10 = no loss)")
     else:
         title = _("Mean judge score by model and dialect (0–10, 10 = no loss; "
                   "point at a cell for its value)")
     ax.set_title(title, fontsize=10)
-    figure.colorbar(image, ax=ax, fraction=0.04, pad=0.02)
+    scale = ScalarMappable(Normalize(0, SCORE_MAX), HEATMAP_CMAP)
+    figure.colorbar(scale, ax=ax, fraction=0.04, pad=0.02)
 
 
-def _heatmap_grid(data: dict):
+def _heatmap_values(figure, data: dict) -> None:
     import numpy as np
 
-    cells = data["cells"]
-    models = sorted({c["model"] for c in cells})
-    dialects = sorted({c["dialect"] for c in cells})
+    models, dialects = _heatmap_axes(data)
     grid = np.full((len(models), len(dialects)), np.nan)
-    for c in cells:
+    for c in data["cells"]:
         grid[models.index(c["model"]), dialects.index(c["dialect"])] = c["mean"]
-    return models, dialects, grid
-
-
-def _update_heatmap(figure, data: dict, shown: dict) -> bool:
-    import numpy as np
-
-    models, dialects, grid = _heatmap_grid(data)
-    old_models, old_dialects, _grid = _heatmap_grid(shown)
-    if (models, dialects) != (old_models, old_dialects) or not figure.axes:
-        return False
     ax = figure.axes[0]
-    ax.images[0].set_data(grid)
-    labels = iter(ax.texts)
-    for (i, j), value in np.ndenumerate(grid):
-        if not math.isnan(value) and ax.texts:
-            text = next(labels, None)
-            if text is None:
-                return False
-            text.set_text(f"{value:.1f}")
-            text.set_color("black" if 2.5 < value < 8.5 else "white")
-    return True
+    ax.imshow(grid, cmap=HEATMAP_CMAP, vmin=0, vmax=SCORE_MAX, aspect="auto")
+    if len(models) * len(dialects) <= ANNOTATED_CELLS:
+        for (i, j), value in np.ndenumerate(grid):
+            if not math.isnan(value):
+                ax.text(j, i, f"{value:.1f}", ha="center", va="center", fontsize=7,
+                        color="black" if 2.5 < value < 8.5 else "white", in_layout=False)
+
+
+def _heatmap_axes(data: dict) -> tuple[list, list]:
+    cells = data["cells"]
+    return sorted({c["model"] for c in cells}), sorted({c["dialect"] for c in cells})
 
 
 def heatmap_value_at(data: dict, x: float | None, y: float | None) -> str | None:
     """The cell under a mouse position (data coordinates of the heatmap axes), as text."""
     if x is None or y is None or data.get("kind") != "heatmap" or data.get("empty"):
         return None
-    cells = data["cells"]
-    models = sorted({c["model"] for c in cells})
-    dialects = sorted({c["dialect"] for c in cells})
+    models, dialects = _heatmap_axes(data)
     row, col = int(round(y)), int(round(x))
     if not (0 <= row < len(models) and 0 <= col < len(dialects)):
         return None
-    for c in cells:
+    for c in data["cells"]:
         if c["model"] == models[row] and c["dialect"] == dialects[col]:
             label = dialect_label(data, c["dialect"]).replace("\n", " / ")
             return _("{model} · {dialect}: mean {mean:.2f} (n = {n})").format(
@@ -117,41 +132,53 @@ def heatmap_value_at(data: dict, x: float | None, y: float | None) -> str | None
     return None
 
 
-def _bars(ax, data: dict, groups: list[dict], key: str, labels: list[str]) -> None:
+def _bar_frame(ax, labels: list[str]) -> None:
+    ax.set_xticks(range(len(labels)), labels, fontsize=8)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.set_ylim(0, SCORE_MAX)
+    ax.set_axisbelow(True)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _bar_values(ax, groups: list[dict]) -> None:
     means = [g["mean"] for g in groups]
     low = [g["mean"] - g["ci_low"] if g["ci_low"] is not None else 0 for g in groups]
     high = [g["ci_high"] - g["mean"] if g["ci_high"] is not None else 0 for g in groups]
     ax.bar(range(len(groups)), means, yerr=[low, high], color=BAR_COLOUR, capsize=3,
            error_kw={"elinewidth": 1})
-    ax.set_xticks(range(len(groups)), labels, fontsize=8)
-    ax.set_ylim(0, SCORE_MAX)
-    ax.grid(axis="y", alpha=0.3)
     for i, g in enumerate(groups):
         ax.text(i, 0.2, f"n={g['n']}", ha="center", fontsize=6, color="white")
 
 
-def _dialects(figure, data: dict) -> None:
-    groups = data["groups"]
+def _dialects_frame(figure, data: dict) -> None:
     ax = figure.add_subplot()
-    _bars(ax, data, groups, "dialect", [dialect_label(data, g["dialect"]) for g in groups])
+    _bar_frame(ax, [dialect_label(data, g["dialect"]) for g in data["groups"]])
     ax.set_ylabel(_("mean score, 95% CI (clustered by question)"))
+
+
+def _dialects_values(figure, data: dict) -> None:
+    ax = figure.axes[0]
+    _bar_values(ax, data["groups"])
     ax.set_title(_("Score per dialect ({n} judgments, {r} bootstrap resamples)").format(
         n=data["n"], r=data["resamples"]), fontsize=10)
 
 
-def _breakdown(figure, data: dict) -> None:
+def _breakdown_frame(figure, data: dict) -> None:
     left, right = figure.subplots(1, 2, sharey=True,
                                   gridspec_kw={"width_ratios": [3, 2]})
-    domains = data["domains"]
-    _bars(left, data, domains, "domain",
-          [(g["domain"] or "—").replace(" & ", " &\n") for g in domains])
-    left.set_title(_("by domain"), fontsize=10)
+    _bar_frame(left, [(g["domain"] or "—").replace(" & ", " &\n") for g in data["domains"]])
     left.set_ylabel(_("mean score, 95% CI"))
-    types = data["types"]
     type_names = {1: _("definitional"), 2: _("contrasting"), 3: _("factual"),
                   4: _("functional")}
-    _bars(right, data, types, "question_type",
-          [f"{g['question_type']}\n{type_names.get(g['question_type'], '')}" for g in types])
+    _bar_frame(right, [f"{g['question_type']}\n{type_names.get(g['question_type'], '')}"
+                       for g in data["types"]])
+
+
+def _breakdown_values(figure, data: dict) -> None:
+    left, right = figure.axes[:2]
+    _bar_values(left, data["domains"])
+    _bar_values(right, data["types"])
+    left.set_title(_("by domain ({n} judgments)").format(n=data["n"]), fontsize=10)
     right.set_title(_("by question type"), fontsize=10)
 
 
@@ -178,22 +205,29 @@ def _agreement(figure, data: dict) -> None:
         n=f.get("n", 0)), fontsize=10)
 
 
-def _distribution(figure, data: dict) -> None:
+def _distribution_frame(figure, data: dict) -> None:
     stats = data["stats"]
     ax = figure.add_subplot()
-    boxes = [{"med": s["median"], "q1": s["q1"], "q3": s["q3"], "whislo": s["min"],
-              "whishi": s["max"], "mean": s["mean"], "label": dialect_label(data, s["dialect"])}
-             for s in stats]
-    ax.bxp(boxes, showmeans=True, showfliers=False, patch_artist=True,
-           boxprops={"facecolor": "#c6dbef"}, medianprops={"color": "#08519c"})
-    ax.tick_params(axis="x", labelsize=8)
+    ax.set_xticks(range(1, len(stats) + 1), [dialect_label(data, s["dialect"]) for s in stats],
+                  fontsize=8)
+    ax.set_xlim(0.5, len(stats) + 0.5)
     ax.set_ylim(0, SCORE_MAX)
+    ax.set_axisbelow(True)
     ax.grid(axis="y", alpha=0.3)
+
+
+def _distribution_values(figure, data: dict) -> None:
+    stats = data["stats"]
+    ax = figure.axes[0]
+    boxes = [{"med": s["median"], "q1": s["q1"], "q3": s["q3"], "whislo": s["min"],
+              "whishi": s["max"], "mean": s["mean"]} for s in stats]
+    ax.bxp(boxes, showmeans=True, showfliers=False, patch_artist=True, manage_ticks=False,
+           boxprops={"facecolor": "#c6dbef"}, medianprops={"color": "#08519c"})
     for i, s in enumerate(stats, start=1):
         ax.text(i, SCORE_MAX - 0.4, _("{p:.0%} zero").format(p=s["share_zero"]),
                 ha="center", fontsize=6, color="#555555")
-    ax.set_title(_("Score distribution per dialect (box: quartiles, whiskers: range, "
-                   "triangle: mean)"), fontsize=10)
+    ax.set_title(_("Score distribution per dialect, {n} judgments (box: quartiles, "
+                   "whiskers: range, triangle: mean)").format(n=data["n"]), fontsize=10)
 
 
 def _cbs(figure, data: dict) -> None:
@@ -223,5 +257,15 @@ def _fmt(value) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
-DRAWERS = {"heatmap": _heatmap, "dialects": _dialects, "breakdown": _breakdown,
-           "agreement": _agreement, "distribution": _distribution, "cbs": _cbs}
+# kind -> (frame, values, what the frame depends on)
+FRAMED = {
+    "heatmap": (_heatmap_frame, _heatmap_values, lambda d: tuple(map(tuple, _heatmap_axes(d)))),
+    "dialects": (_dialects_frame, _dialects_values,
+                 lambda d: tuple(g["dialect"] for g in d["groups"])),
+    "breakdown": (_breakdown_frame, _breakdown_values,
+                  lambda d: (tuple(g["domain"] for g in d["domains"]),
+                             tuple(g["question_type"] for g in d["types"]))),
+    "distribution": (_distribution_frame, _distribution_values,
+                     lambda d: tuple(s["dialect"] for s in d["stats"])),
+}
+WHOLE = {"agreement": _agreement, "cbs": _cbs}

@@ -9,8 +9,9 @@ an RGBA buffer; the GUI thread only paints the finished image (:mod:`widgets.cha
 matplotlib is not thread-safe per figure: every Figure here is created, changed and drawn by
 :func:`refresh_chart` / :meth:`ChartRenderer.render` on the :data:`CHARTS_LANE` worker only
 (a single-thread lane of the task bridge). Exports draw a fresh Figure of their own.
-A live heatmap update over unchanged axes redraws only the image over a saved background
-(blitting, ~5 ms instead of ~140 ms). Qt-free.
+A live update with the same categories redraws only the chart's values over its saved frame
+(blitting: :func:`widgets.chart_drawing.draw_values`); the frame's Bengali tick labels are
+most of a full draw's cost. Qt-free.
 """
 
 from __future__ import annotations
@@ -72,9 +73,10 @@ class RenderedChart:
 class _Shown:
     figure: object
     canvas: object
-    data: dict
     size: tuple[int, int, float]
-    background: object = None   # saved pixels under the animated heatmap image
+    frame: tuple | None = None      # frame_key of what is drawn
+    values: list = field(default_factory=list)    # the value artists (animated)
+    background: object = None       # the frame's pixels, without the values
 
 
 def ensure_matplotlib() -> None:
@@ -102,7 +104,7 @@ class ChartRenderer:
 
     def render(self, data: dict, size: tuple[int, int] = DEFAULT_SIZE,
                device_pixel_ratio: float = 1.0) -> RenderedChart:
-        from widgets.chart_drawing import draw
+        from widgets.chart_drawing import frame_key
 
         self._check_thread()
         kind = data["kind"]
@@ -110,18 +112,14 @@ class ChartRenderer:
         key = (width, height, float(device_pixel_ratio))
         shown = self._shown.get(kind)
         if shown is None or shown.size != key:
-            shown = self._shown[kind] = self._new_figure(data, key)
-            in_place = False
-        else:
-            in_place = draw(shown.figure, data, shown.data)
-        shown.data = data
-        blitted = in_place and self._blit(shown)
-        if not blitted:
-            if not in_place and shown.figure.axes:
-                layout(shown.figure, kind)
-            self._draw_full(shown, kind)
-        else:
+            shown = self._shown[kind] = self._new_figure(key)
+        frame = frame_key(data)
+        blitted = frame is not None and frame == shown.frame and shown.background is not None
+        if blitted:
+            self._blit(shown, data)
             self.blits += 1
+        else:
+            self._draw_full(shown, data, frame)
         return RenderedChart(kind, bytes(shown.canvas.buffer_rgba()), width, height,
                              float(device_pixel_ratio), _axes_box(shown.figure), blitted)
 
@@ -143,46 +141,43 @@ class ChartRenderer:
             raise RuntimeError("ChartRenderer used from a second thread; run it in the "
                                f"{CHARTS_LANE!r} lane only")
 
-    def _new_figure(self, data: dict, key: tuple[int, int, float]) -> _Shown:
+    def _new_figure(self, key: tuple[int, int, float]) -> _Shown:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
-
-        from widgets.chart_drawing import draw
 
         ensure_matplotlib()
         width, height, ratio = key
         dpi = BASE_DPI * ratio
         figure = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
-        canvas = FigureCanvasAgg(figure)
-        draw(figure, data, None)
-        return _Shown(figure, canvas, data, key)
+        return _Shown(figure, FigureCanvasAgg(figure), key)
 
-    def _draw_full(self, shown: _Shown, kind: str) -> None:
-        image = _heatmap_image(shown.figure) if kind == "heatmap" else None
-        if image is not None:
-            image.set_animated(True)      # left out of the background, drawn over it
+    def _draw_full(self, shown: _Shown, data: dict, frame: tuple | None) -> None:
+        from widgets.chart_drawing import draw
+
+        shown.values = draw(shown.figure, data)
+        if shown.figure.axes:
+            layout(shown.figure, data["kind"])
+        for artist in shown.values:       # left out of the frame's pixels, drawn over them
+            artist.set_animated(True)
         shown.canvas.draw()
-        shown.background = None
-        if image is not None:
-            shown.background = shown.canvas.copy_from_bbox(shown.figure.bbox)
-            image.axes.draw_artist(image)
+        shown.frame = frame
+        shown.background = shown.canvas.copy_from_bbox(shown.figure.bbox)
+        self._draw_values(shown)
 
-    def _blit(self, shown: _Shown) -> bool:
-        image = _heatmap_image(shown.figure)
-        if image is None or shown.background is None or not image.get_animated():
-            return False
+    def _blit(self, shown: _Shown, data: dict) -> None:
+        from widgets.chart_drawing import draw_values
+
+        shown.values = draw_values(shown.figure, data, shown.values)
+        for artist in shown.values:
+            artist.set_animated(True)
         shown.canvas.restore_region(shown.background)
-        image.axes.draw_artist(image)
-        return True
+        self._draw_values(shown)
 
-
-def _heatmap_image(figure):
-    """The heatmap's image when it can be blitted: at the paper's 19 × 9 the cells carry no
-    value labels, so a live update changes nothing but the image's colours."""
-    axes = figure.axes
-    if not axes or not axes[0].images or axes[0].texts:
-        return None
-    return axes[0].images[0]
+    @staticmethod
+    def _draw_values(shown: _Shown) -> None:
+        renderer = shown.canvas.get_renderer()
+        for artist in sorted(shown.values, key=lambda a: a.get_zorder()):
+            artist.draw(renderer)
 
 
 def _axes_box(figure) -> AxesBox | None:
@@ -230,7 +225,7 @@ def save_chart(data: dict, path: str | Path) -> Path:
     ensure_matplotlib()
     figure = Figure(figsize=EXPORT_SIZE_INCHES, dpi=BASE_DPI)
     FigureCanvasAgg(figure)
-    draw(figure, data, None)
+    draw(figure, data)
     if figure.axes:
         layout(figure, data["kind"])
     figure.savefig(path, format=fmt, dpi=150, bbox_inches="tight")

@@ -62,6 +62,27 @@ def test_new_size_or_new_layout_draws_in_full(study_db):
     assert box.ylim == (0.0, 10.0)
 
 
+@pytest.mark.parametrize("kind", ["dialects", "breakdown", "distribution"])
+def test_live_update_of_a_framed_chart_redraws_its_values_only(study_ws, kind):
+    path, run = str(study_ws.path), store.primary_judge(study_ws)
+    _run, rows = sample_study.add_answer_model(study_ws, "synthetic model blit", seed=6)
+    before = chart_data.chart_data(path, kind, resamples=200)
+    sample_study.stream_judgments(path, run, rows, pause_s=0)
+    after = chart_data.chart_data(path, kind, resamples=200, previous=before)
+    renderer = ChartRenderer()
+    first = renderer.render(before, (900, 500))
+    live = renderer.render(after, (900, 500))
+    fresh = ChartRenderer().render(after, (900, 500))
+    assert live.blitted and not first.blitted
+    changed = np.any(pixels(live) != pixels(first), axis=2).mean()
+    differs = np.any(pixels(live) != pixels(fresh), axis=2).mean()
+    assert changed > 0.001 and differs < 0.002, (changed, differs)
+    figure = renderer.figure(kind)      # no artists pile up over many updates
+    children = sum(len(ax.get_children()) for ax in figure.axes)
+    renderer.render(after, (900, 500))
+    assert sum(len(ax.get_children()) for ax in figure.axes) == children
+
+
 def test_a_renderer_refuses_a_second_thread(study_db):
     data = chart_data.chart_data(str(study_db), "heatmap")
     renderer = ChartRenderer()
