@@ -203,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                                        for k, v in worker_ms.items()},
         "render_median_by_chart_ms": {k: round(statistics.median(v), 1)
                                       for k, v in render_ms.items()},
-        "heatmap_blits": charts.renderer.blits,
+        "blitted_renders": charts.renderer.blits,
+        "gc_full_collections": collector.full_collections,
         "first_view_ms": round(first_view_ms), "build_s": round(built["build_s"], 1),
         "live_complete": bool(caught_up and heatmap_done),
         "cpus": os.cpu_count(),

@@ -214,34 +214,36 @@ def _distribution(ws, run, *, previous=None, **_options) -> dict:
 
 def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, list]:
     """:func:`engine.judging.store.paired_finals` (machine scores, by response) as one SQL
-    join on the (run, response) unique key: no dicts of every row of both runs."""
+    join on the (run, response) unique key: no dicts of every row of both runs. The join
+    is driven from the run with fewer judgments (CROSS JOIN fixes SQLite's loop order):
+    a secondary judge on a quarter of the answers halves the time."""
+    counts = {run: ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?", (run,))
+              for run in (run_a, run_b)}
+    outer, inner = (run_a, run_b) if counts[run_a] <= counts[run_b] else (run_b, run_a)
     rows = ws.conn.execute(
-        "SELECT a.final, b.final FROM judgments a JOIN judgments b "
-        "ON b.response_id = a.response_id AND b.run_id = ? "
-        "WHERE a.run_id = ? AND a.final IS NOT NULL AND b.final IS NOT NULL "
-        "ORDER BY a.response_id", (run_b, run_a)).fetchall()
+        "SELECT o.final, i.final FROM judgments o CROSS JOIN judgments i "
+        "ON i.response_id = o.response_id AND i.run_id = ? "
+        "WHERE o.run_id = ? AND o.final IS NOT NULL AND i.final IS NOT NULL "
+        "ORDER BY o.response_id", (inner, outer)).fetchall()
+    if outer != run_a:
+        rows = [(b, a) for a, b in rows]
     return [r[0] for r in rows], [r[1] for r in rows]
-
-
-def _secondary(ws, run) -> dict | None:
-    others = [j for j in store.judge_runs(ws) if j["run_id"] != run and j["judgments"]]
-    return others[0] if others else None
 
 
 def _agreement(ws, run, *, danger_threshold, **_options) -> dict:
     from engine.stats.agreement import agreement
 
-    other = _secondary(ws, run)
+    runs = store.judge_runs(ws)
+    other = next((j for j in runs if j["run_id"] != run and j["judgments"]), None)
     if other is None:
         return {"empty": "a second judge run is needed", "table": _table([], [])}
     x, y = paired_machine_finals(ws, run, other["run_id"])
     figures = agreement(x, y, threshold=danger_threshold).as_dict() if x else {"n": 0}
-    names = {j["run_id"]: j["model"] for j in store.judge_runs(ws)}
-    points = [{"judge_a": a, "judge_b": b} for a, b in zip(x, y)]
+    names = {j["run_id"]: j["model"] for j in runs}
     return {"x": x, "y": y, "figures": figures, "n": len(x),
             "judge_a": names.get(run) or f"run {run}", "judge_b": other["model"] or
             f"run {other['run_id']}", "threshold": danger_threshold,
-            "table": _table(["judge_a", "judge_b"], points)}
+            "table": {"columns": ["judge_a", "judge_b"], "rows": [list(p) for p in zip(x, y)]}}
 
 
 def _cbs(ws, run, *, danger_threshold, **_options) -> dict:
