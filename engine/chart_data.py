@@ -27,20 +27,30 @@ log = logging.getLogger(__name__)
 CHART_KINDS = ("heatmap", "dialects", "breakdown", "agreement", "distribution", "cbs")
 LIVE_RESAMPLES = 500           # while a run streams in; a full refresh uses the default
 
-# The newest override of each judgment (the semantics of store._LATEST_OVERRIDE, as a join).
-_LATEST = """latest AS (
-    SELECT ha.target_id, ha.score FROM human_annotations ha
-    JOIN (SELECT max(id) AS id FROM human_annotations WHERE target = 'judgment'
-          GROUP BY target_id) newest ON newest.id = ha.id)"""
-_ITEMS = """FROM judgments j
+# The newest human override replaces the machine score. A correlated look-up on the
+# (target, target_id) index: a join on a CTE of the newest overrides was scanned once per
+# judgment — 7.5 s instead of 0.12 s for a full recount with 3,000 overrides.
+_FINAL = f"coalesce({store.LATEST_OVERRIDE}, j.final)"
+
+
+def _items(run_term: str = "j.run_id") -> str:
+    return f"""FROM judgments j
     JOIN responses d ON d.id = j.response_id
     JOIN runs ar ON ar.id = d.run_id
     LEFT JOIN models m ON m.id = ar.model_id
     JOIN variants dv ON dv.id = d.variant_id
     JOIN questions q ON q.id = dv.question_id
-    LEFT JOIN latest l ON l.target_id = j.id
-    WHERE j.run_id = ? AND j.final IS NOT NULL"""
-_FINAL = "coalesce(l.score, j.final)"
+    WHERE {run_term} = ? AND j.final IS NOT NULL"""
+
+
+def _judged_since(ws: Workspace, columns: str, group_by: str, run: int, since: int,
+                  last: int):
+    """``columns`` grouped over the run's judgments with ``since < id <= last``. While
+    counting on (``since`` > 0) the id range drives the query (``+j.run_id`` keeps SQLite off
+    the run's index, through which it read all 68,000 judgments to find 300 new ones)."""
+    return ws.conn.execute(
+        f"SELECT {columns} {_items('+j.run_id' if since else 'j.run_id')} "
+        f"AND j.id > ? AND j.id <= ? GROUP BY {group_by}", (run, since, last))
 
 
 def chart_data(workspace_path: str, kind: str, judge_run: int | None = None, *,
@@ -70,8 +80,8 @@ def dialect_names(ws: Workspace) -> dict[str, dict]:
 def items(ws: Workspace, run: int, columns: str) -> list[dict]:
     """Lean scored items of a judge run: ``columns`` (SQL expressions with aliases) plus
     ``question_id`` (the bootstrap cluster) and the effective ``final``."""
-    return ws.query(f"WITH {_LATEST} SELECT {columns}, q.id AS question_id, "
-                    f"{_FINAL} AS final {_ITEMS}", (run,))
+    return ws.query(f"SELECT {columns}, q.id AS question_id, {_FINAL} AS final {_items()}",
+                    (run,))
 
 
 def _table(columns: list[str], rows: list[dict]) -> dict:
@@ -102,14 +112,13 @@ def _heatmap(ws, run, *, previous=None, **_options) -> dict:
     stamp = _stamp(ws, run)
     since = _since(previous, stamp)
     cells = {(c["model"], c["dialect"]): dict(c) for c in previous["cells"]} if since else {}
-    fresh = ws.query(f"WITH {_LATEST} SELECT coalesce(m.name, '?') AS model, dv.dialect, "
-                     f"count(*) AS n, avg({_FINAL}) AS mean {_ITEMS} AND j.id > ? "
-                     "AND j.id <= ? GROUP BY model, dv.dialect",
-                     (run, since, stamp["last_judgment"]))
-    for c in fresh:
-        cell = cells.setdefault((c["model"], c["dialect"]), {**c, "n": 0, "mean": 0.0})
-        total = cell["n"] + c["n"]
-        cell["mean"] = (cell["mean"] * cell["n"] + c["mean"] * c["n"]) / total
+    for model, dialect, n, mean in _judged_since(
+            ws, f"coalesce(m.name, '?'), dv.dialect, count(*), avg({_FINAL})", "1, 2", run,
+            since, stamp["last_judgment"]):
+        cell = cells.setdefault((model, dialect), {"model": model, "dialect": dialect,
+                                                   "n": 0, "mean": 0.0})
+        total = cell["n"] + n
+        cell["mean"] = (cell["mean"] * cell["n"] + mean * n) / total
         cell["n"] = total
     ordered = [cells[k] for k in sorted(cells)]
     return {"cells": ordered, "n": sum(c["n"] for c in ordered), "stamp": stamp,
@@ -123,9 +132,8 @@ def _cluster_sums(ws, run, group: str, previous: dict | None, key: str,
     only the judgments stored since ``previous`` are read while that is possible."""
     since = _since(previous, stamp)
     sums = {(g, q): [g, q, total, n] for g, q, total, n in previous[key]} if since else {}
-    for g, q, total, n in ws.conn.execute(
-            f"WITH {_LATEST} SELECT {group}, q.id, sum({_FINAL}), count(*) {_ITEMS} "
-            f"AND j.id > ? AND j.id <= ? GROUP BY 1, 2", (run, since, stamp["last_judgment"])):
+    for g, q, total, n in _judged_since(ws, f"{group}, q.id, sum({_FINAL}), count(*)",
+                                        "1, 2", run, since, stamp["last_judgment"]):
         entry = sums.setdefault((g, q), [g, q, 0.0, 0])
         entry[2] += total
         entry[3] += n
@@ -189,9 +197,8 @@ def _distribution(ws, run, *, previous=None, **_options) -> dict:
     stamp = _stamp(ws, run)
     since = _since(previous, stamp)
     counts = {(d, v): n for d, v, n in previous["counts"]} if since else {}
-    for dialect, value, n in ws.conn.execute(
-            f"WITH {_LATEST} SELECT dv.dialect, {_FINAL}, count(*) {_ITEMS} AND j.id > ? "
-            "AND j.id <= ? GROUP BY 1, 2", (run, since, stamp["last_judgment"])):
+    for dialect, value, n in _judged_since(ws, f"dv.dialect, {_FINAL}, count(*)", "1, 2",
+                                           run, since, stamp["last_judgment"]):
         counts[(dialect, value)] = counts.get((dialect, value), 0) + n
     by_dialect: dict[str, tuple[list, list]] = {}
     for (dialect, value), n in sorted(counts.items()):

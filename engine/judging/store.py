@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 ANSWER_KIND = "answer"
 JUDGE_KIND = "judge"
 
-_LATEST_OVERRIDE = """(SELECT ha.score FROM human_annotations ha
+LATEST_OVERRIDE = """(SELECT ha.score FROM human_annotations ha
     WHERE ha.target = 'judgment' AND ha.target_id = j.id ORDER BY ha.id DESC LIMIT 1)"""
 
 
@@ -154,7 +154,7 @@ def review_queue(ws: Workspace, *, threshold: int = 3, run_id: int | None = None
                j.comprehension, j.correctness, j.completeness, j.clarity, j.length,
                dv.dialect, q.text AS standard_question, dv.text AS dialect_question,
                s.text AS standard_answer, d.text AS dialect_answer,
-               {_LATEST_OVERRIDE} AS human_final
+               {LATEST_OVERRIDE} AS human_final
         FROM judgments j
         JOIN responses d ON d.id = j.response_id
         JOIN variants dv ON dv.id = d.variant_id
@@ -215,8 +215,8 @@ def scored_items(ws: Workspace, run_id: int) -> list[dict]:
     (the newest human override if any, else the machine score), and the grouping keys."""
     return ws.query(f"""
         SELECT j.id AS judgment_id, j.response_id, j.gate, j.confidence,
-               j.final AS machine_final, {_LATEST_OVERRIDE} AS human_final,
-               coalesce({_LATEST_OVERRIDE}, j.final) AS final,
+               j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
+               coalesce({LATEST_OVERRIDE}, j.final) AS final,
                am.name AS model, am.family AS model_family, ar.id AS answer_run_id,
                dv.dialect, q.id AS question_id, q.domain, q.question_type
         FROM judgments j
@@ -235,7 +235,7 @@ def paired_finals(ws: Workspace, run_a: int, run_b: int, *,
 
     Judge agreement compares machine scores by default; ``effective`` uses human overrides.
     """
-    column = f"coalesce({_LATEST_OVERRIDE}, j.final)" if effective else "j.final"
+    column = f"coalesce({LATEST_OVERRIDE}, j.final)" if effective else "j.final"
     a = {r["response_id"]: r["score"] for r in ws.query(
         f"SELECT j.response_id, {column} AS score FROM judgments j WHERE j.run_id = ? "
         "AND j.final IS NOT NULL", (run_a,))}

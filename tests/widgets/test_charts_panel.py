@@ -99,7 +99,8 @@ def test_live_update_redraws_once_per_tick_not_per_judgment(panel, qtbot, study_
     written = sample_study.stream_judgments(str(study_ws.path), store.primary_judge(study_ws),
                                             rows, batch=10, pause_s=0)
     assert written == len(rows) > 20
-    qtbot.waitUntil(lambda: panel.data["heatmap"]["n"] == before + written, timeout=10000)
+    qtbot.waitUntil(lambda: panel.data["heatmap"]["n"] == before + written and bool(refreshed),
+                    timeout=10000)    # data back, then painted
     assert 1 <= len(refreshed) <= 2     # dozens of batches, one or two redraws
     assert refreshed[-1] == ("heatmap", False)     # a live (incremental) refresh
     assert any(c["model"] == "synthetic model live" for c in panel.data["heatmap"]["cells"])
