@@ -321,6 +321,9 @@ class MainWindow(QMainWindow):
     def _remember_reviewer(self, name: str) -> None:
         self.settings.reviewer_name = name
         self._save(self.settings)
+        answers = self.panels.get("answers")
+        if answers is not None and not answers.detail.annotator.text().strip():
+            answers.detail.annotator.setText(name)   # overrides need the same person's name
 
     def _remember_avro_mode(self, enabled: bool) -> None:
         self.settings.avro_mode = enabled

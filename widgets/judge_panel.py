@@ -134,9 +134,7 @@ class JudgePanel(QWidget):
 
         # prompt preview
         self.item = QComboBox()
-        for i, pair in enumerate(self.pairs):
-            self.item.addItem(f"{pair['ext_id'] or i + 1} · {pair['dialect_name']} · "
-                              f"{pair['model']}", i)
+        self._fill_items()
         self.item.currentIndexChanged.connect(lambda _i: self.update_preview())
         self.preview = QPlainTextEdit()
         self.preview.setReadOnly(True)
@@ -163,12 +161,34 @@ class JudgePanel(QWidget):
         self.refresh()
         self.update_preview()
 
+    def _fill_items(self) -> None:
+        self.item.blockSignals(True)
+        self.item.clear()
+        for i, pair in enumerate(self.pairs):
+            self.item.addItem(f"{pair['ext_id'] or i + 1} · {pair['dialect_name']} · "
+                              f"{pair['model']}", i)
+        self.item.blockSignals(False)
+
+    def _refresh_pairs(self) -> None:
+        """Answers generated since the panel was built join the preview (choice kept)."""
+        pairs = judge_tasks.preview_pairs(self.ws)
+        key = [p["dialect_response_id"] for p in pairs]
+        if key == [p["dialect_response_id"] for p in self.pairs]:
+            return
+        chosen = self.pairs[self.item.currentIndex()]["dialect_response_id"] \
+            if self.pairs and self.item.currentIndex() >= 0 else None
+        self.pairs = pairs
+        self._fill_items()
+        self.item.setCurrentIndex(key.index(chosen) if chosen in key else 0)
+        self.update_preview()
+
     # -- judges ----------------------------------------------------------------------------
     @property
     def rubric(self) -> Rubric | None:
         return self.editor.rubric
 
     def refresh(self) -> None:
+        self._refresh_pairs()
         runs = store.judge_runs(self.ws)
         self.judges.setRowCount(len(runs))
         for row, run in enumerate(runs):

@@ -81,6 +81,33 @@ def test_preview_is_exactly_the_judge_prompt_of_a_real_item(panel, qtbot):
     assert panel.pairs[1]["dialect_question"] in panel.preview.toPlainText()
 
 
+def test_answers_generated_after_the_panel_was_built_join_the_preview(
+        qtbot, sample_db, tmp_path, sync_bridge):
+    """The GUI walkthrough: the judge panel exists before the first answers; after
+    generation the main window calls refresh() and the preview must show a real pair."""
+    import shutil
+
+    from engine import sample_study
+    from engine.workspace import Workspace
+
+    shutil.copy(sample_db, tmp_path / "fresh.sqlite")
+    ws = Workspace(tmp_path / "fresh.sqlite", create=False)
+    panel = JudgePanel(ws, sync_bridge)
+    qtbot.addWidget(panel)
+    assert panel.item.count() == 0
+    assert "No answers yet" in panel.preview.toPlainText()
+    sample_study.add_synthetic_questions(ws, 4, ["sylhet"])
+    sample_study.add_synthetic_study(ws, models=1, seed=3)
+    panel.refresh()
+    assert panel.item.count() == len(panel.pairs) > 0
+    assert panel.pairs[0]["dialect_question"] in panel.preview.toPlainText()
+    panel.item.setCurrentIndex(1)
+    chosen = panel.pairs[1]["dialect_response_id"]
+    panel.refresh()                                   # nothing new: the choice stays
+    assert panel.pairs[panel.item.currentIndex()]["dialect_response_id"] == chosen
+    ws.close()
+
+
 def test_calibration_needs_human_scores(panel):
     assert panel.human_count.text().startswith("0 human-scored")
     assert not panel.calibrate_button.isEnabled()

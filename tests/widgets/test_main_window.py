@@ -132,6 +132,22 @@ def test_reviewer_name_and_geometry_are_saved(window, ws_copy, saved):
     assert saved[-1].window_geometry
 
 
+def test_reviewer_name_fills_an_empty_annotator_field(window, ws_copy):
+    """A first user types their name once (review panel); the answers panel's override
+    form, built before with no name, gets it; a name typed there is never replaced."""
+    window.settings.reviewer_name = ""              # a first launch
+    window.open_workspace(ws_copy)
+    review, answers = window.panels["review"], window.panels["answers"]
+    assert answers.detail.annotator.text() == ""
+    review.reviewer.setText("করিম")
+    review.reviewer.editingFinished.emit()
+    assert answers.detail.annotator.text() == "করিম"
+    answers.detail.annotator.setText("রহিম")
+    review.reviewer.setText("করিম বিশ্বাস")
+    review.reviewer.editingFinished.emit()
+    assert answers.detail.annotator.text() == "রহিম"
+
+
 def test_task_failure_shows_in_the_status_bar(window):
     def broken():
         raise RuntimeError("index folder is read-only")
