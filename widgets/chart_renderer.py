@@ -31,10 +31,6 @@ DEFAULT_SIZE = (1100, 650)             # pixels before the view has a size of it
 IMAGE_FORMATS = ("png", "svg", "pdf")
 EXPORT_SIZE_INCHES = (11.0, 6.5)
 
-# Fixed margins: constrained layout would measure every label on each redraw.
-_MARGINS = {"heatmap": dict(left=0.15, right=0.98, bottom=0.13, top=0.94),
-            "cbs": dict(left=0.07, right=0.98, bottom=0.18, top=0.93)}
-_DEFAULT_MARGINS = dict(left=0.08, right=0.97, bottom=0.14, top=0.93, wspace=0.08)
 
 
 @dataclass(frozen=True)
@@ -85,8 +81,14 @@ def ensure_matplotlib() -> None:
     register_matplotlib_fonts()
 
 
-def layout(figure, kind: str) -> None:
-    figure.subplots_adjust(**_MARGINS.get(kind, _DEFAULT_MARGINS))
+def layout(figure) -> None:
+    """Margins that fit the labels (a long model name, two-line dialect names), measured
+    once per full draw (~15 ms); a live update keeps them, as it keeps the frame."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # a figure too small to fit keeps its margins
+        figure.tight_layout(pad=0.6)
 
 
 class ChartRenderer:
@@ -156,7 +158,7 @@ class ChartRenderer:
 
         shown.values = draw(shown.figure, data)
         if shown.figure.axes:
-            layout(shown.figure, data["kind"])
+            layout(shown.figure)
         for artist in shown.values:       # left out of the frame's pixels, drawn over them
             artist.set_animated(True)
         shown.canvas.draw()
@@ -227,6 +229,6 @@ def save_chart(data: dict, path: str | Path) -> Path:
     FigureCanvasAgg(figure)
     draw(figure, data)
     if figure.axes:
-        layout(figure, data["kind"])
+        layout(figure)
     figure.savefig(path, format=fmt, dpi=150, bbox_inches="tight")
     return path

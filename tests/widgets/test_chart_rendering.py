@@ -59,7 +59,7 @@ def test_new_size_or_new_layout_draws_in_full(study_db):
     assert renderer.figure("dialects").dpi == 200
     box = again.axes
     assert 0 < box.x0 < box.x1 < 1000 and 0 < box.y0 < box.y1 < 600
-    assert box.ylim == (0.0, 10.0)
+    assert box.ylim[0] == 0.0 and box.ylim[1] >= 10.0
 
 
 @pytest.mark.parametrize("kind", ["dialects", "breakdown", "distribution"])
