@@ -131,7 +131,7 @@ class AnswersPanel(QWidget):
 
     def apply_filter(self) -> None:
         self.bridge.run(answer_ids, str(self.ws.path), self.current_filter(),
-                        label=_("Filter answers"), replace="answers-filter",
+                        label=_("Filter answers"), replace="answers-filter", quiet=True,
                         on_done=self._on_ids)
 
     def _on_ids(self, ids: list[int]) -> None:
@@ -231,7 +231,7 @@ class AnswersPanel(QWidget):
         self._live_pending = True
         after = max(self.model.ids, default=0)
         self.bridge.run(answer_ids, str(self.ws.path), self.current_filter(), after,
-                        label=_("New answers"), replace="answers-live",
+                        label=_("New answers"), replace="answers-live", quiet=True,
                         on_done=self._on_new_ids, on_error=self._on_live_error)
 
     def _on_new_ids(self, ids: list[int]) -> None:

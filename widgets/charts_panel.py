@@ -163,7 +163,7 @@ class ChartsPanel(QWidget):
                         previous=None if full else self.data.get(kind),
                         size=view.pixel_size(), device_pixel_ratio=view.devicePixelRatioF(),
                         label=_("Chart: {name}").format(name=chart_titles()[kind]),
-                        lane=CHARTS_LANE, replace="charts",
+                        lane=CHARTS_LANE, replace="charts", quiet=True,
                         on_done=self._on_rendered, on_error=self._on_error)
 
     def export_image(self, path: str | Path, kind: str | None = None) -> Path:
@@ -236,7 +236,7 @@ class ChartsPanel(QWidget):
         self.bridge.run(rerender_chart, self.renderer, self.data[kind],
                         size=view.pixel_size(), device_pixel_ratio=view.devicePixelRatioF(),
                         label=_("Chart: {name}").format(name=chart_titles()[kind]),
-                        lane=CHARTS_LANE, replace="charts",
+                        lane=CHARTS_LANE, replace="charts", quiet=True,
                         on_done=lambda image: self._on_rerendered(kind, image),
                         on_error=self._on_error)
 

@@ -237,7 +237,7 @@ class ModelsPanel(QWidget):
             return
         model_id = row["id"]
         self.bridge.run(model_tasks.offload_plan, row["path"], self.gpu_report,
-                        label=_("Planning GPU offload"), replace="gpu-plan",
+                        label=_("Planning GPU offload"), replace="gpu-plan", quiet=True,
                         on_done=lambda plan: self._show_plan(model_id, plan),
                         on_error=lambda exc: self.plan_label.setText(
                             _("No offload proposal: {error}").format(error=exc)))

@@ -12,7 +12,10 @@ thread through a queued Qt signal. The bridge
 - shows a progress dialog only when a ``dialog=True`` task outlives ~600 ms;
 - cancels cooperatively (a threading.Event); ``replace="key"`` cancels the previous task
   with that key and drops its result, so the newest request wins;
-- records each task's log lines (records logged from its worker thread) for the job monitor.
+- records each task's log lines (records logged from its worker thread) for the job monitor;
+- keeps ``quiet=True`` tasks — a panel's own look-ups (a chart refresh, a filter), several a
+  second during a live run — out of the job monitor and forgets them when they end, so a
+  night-long run does not pile up tens of thousands of finished "jobs".
 
 Tests pass ``executor_factory=lambda lane: SyncExecutor()`` to run tasks synchronously.
 """
@@ -76,6 +79,7 @@ class Task:
     label: str
     lane: str
     replace_key: str | None = None
+    quiet: bool = False
     started_at: float = field(default_factory=time.monotonic)
     finished_at: float | None = None
     state: str = "running"            # running | done | failed | cancelled
@@ -214,7 +218,7 @@ class TaskBridge(QObject):
             on_error: Callable[[BaseException], None] | None = None,
             on_progress: Callable[[int, int, str], None] | None = None,
             label: str = "", lane: str = POOL, dialog: bool = False,
-            replace: str | None = None, **kwargs) -> Task:
+            replace: str | None = None, quiet: bool = False, **kwargs) -> Task:
         """Run ``fn(*args, **kwargs)`` in ``lane``; callbacks run on the GUI thread."""
         _check_worker_inputs(fn, args, kwargs)
         if self._shut_down:
@@ -228,7 +232,8 @@ class TaskBridge(QObject):
                 if old.replace_key == replace and old.running:
                     old.superseded = True
                     old.cancel()
-        task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace)
+        task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace,
+                    quiet)
         progress = _Progress(task, self._sig_progress.emit, self._progress_interval_s)
         if _accepts(fn, "progress"):
             kwargs.setdefault("progress", progress)
@@ -236,7 +241,8 @@ class TaskBridge(QObject):
             kwargs.setdefault("cancelled", task.is_cancelled)
         self._tasks[task.id] = task
         self._callbacks[task.id] = (on_done, on_error, on_progress)
-        self.sig_task_started.emit(task)
+        if not quiet:
+            self.sig_task_started.emit(task)
         if dialog:
             QTimer.singleShot(self._dialog_delay_ms, lambda: self._open_dialog(task))
         executor = self._executor(lane)
@@ -244,10 +250,11 @@ class TaskBridge(QObject):
         return task
 
     def tasks(self) -> list[Task]:
-        return list(self._tasks.values())
+        """The jobs (quiet tasks left out)."""
+        return [t for t in self._tasks.values() if not t.quiet]
 
     def running_tasks(self) -> list[Task]:
-        return [t for t in self._tasks.values() if t.running]
+        return [t for t in self.tasks() if t.running]
 
     def forget(self, task: Task) -> None:
         """Drop a finished task from :meth:`tasks` (the job monitor's 'clear')."""
@@ -255,8 +262,9 @@ class TaskBridge(QObject):
             self._tasks.pop(task.id, None)
 
     def cancel_all(self) -> None:
-        for task in self.running_tasks():
-            task.cancel()
+        for task in self._tasks.values():
+            if task.running:
+                task.cancel()
 
     def shutdown(self) -> None:
         """Cancel everything and stop the workers; called when the window closes."""
@@ -294,7 +302,8 @@ class TaskBridge(QObject):
         task.done, task.total, task.note = int(done), int(total), note
         if tokens is not None:
             task.tokens = int(tokens)
-        self.sig_task_progress.emit(task)
+        if not task.quiet:
+            self.sig_task_progress.emit(task)
         dialog = self._dialogs.get(task.id)
         if dialog is not None:
             dialog.setMaximum(max(task.total, 1))
@@ -309,14 +318,17 @@ class TaskBridge(QObject):
         task.finished_at = time.monotonic()
         on_done, on_error, _on_progress = self._callbacks.pop(task.id, (None, None, None))
         self._close_dialog(task)
+        if task.quiet:
+            self._tasks.pop(task.id, None)
         if exc is not None and not task.is_cancelled():
             task.state, task.error = "failed", exc
             message = self._describe(exc)
             log.error("task %r failed: %s", task.label, message,
                       exc_info=(type(exc), exc, exc.__traceback__))
             task.add_log(f"ERROR {message}")
-            self.sig_task_failed.emit(task, message)
-            self.sig_task_finished.emit(task)
+            if not task.quiet:
+                self.sig_task_failed.emit(task, message)
+                self.sig_task_finished.emit(task)
             if on_error is not None:
                 self._call_safely(on_error, exc)
             else:
@@ -325,7 +337,8 @@ class TaskBridge(QObject):
         if exc is not None:
             log.info("task %r stopped after cancel: %s", task.label, exc)
         task.state = "cancelled" if task.is_cancelled() else "done"
-        self.sig_task_finished.emit(task)
+        if not task.quiet:
+            self.sig_task_finished.emit(task)
         if on_done is not None and not task.superseded and exc is None:
             self._call_safely(on_done, result)
 

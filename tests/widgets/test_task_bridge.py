@@ -186,3 +186,24 @@ def test_single_worker_lane_runs_tasks_one_at_a_time(qtbot, thread_bridge):
             thread_bridge.run(guarded, i, lane=WRITER, on_done=results.append)
     assert sorted(results) == [0, 1, 2, 3]
     assert max(overlap) == 1
+
+
+def test_quiet_tasks_stay_out_of_the_job_list_and_are_forgotten(qtbot, thread_bridge, errors):
+    """A chart refresh a second for a night would otherwise pile up as finished jobs."""
+    announced, results, failures = [], [], []
+    thread_bridge.sig_task_started.connect(announced.append)
+    thread_bridge.sig_task_finished.connect(announced.append)
+    started = threading.Event()
+    first = thread_bridge.run(wait_for_cancel, started, on_done=results.append,
+                              replace="chart", quiet=True)
+    assert started.wait(5)
+    assert thread_bridge.tasks() == [] and thread_bridge.running_tasks() == []
+    thread_bridge.run(add, 20, 22, on_done=results.append, replace="chart", quiet=True)
+    thread_bridge.run(fail, "no data", on_error=failures.append, quiet=True)
+    qtbot.waitUntil(lambda: results == [42] and len(failures) == 1, timeout=5000)
+    assert first.superseded and not first.running        # replacing works among quiet ones
+    job = thread_bridge.run(add, 1, 2, label="a real job")
+    qtbot.waitUntil(lambda: not job.running, timeout=5000)
+    assert announced == [job, job] and thread_bridge.tasks() == [job]
+    assert thread_bridge._tasks.keys() == {job.id}        # the quiet ones are gone
+    assert not errors
