@@ -47,7 +47,8 @@ LAZY_MODULES = (
     "sacrebleu", "sacrebleu.metrics", "jiwer",
     "openpyxl", "openpyxl.cell",
     "matplotlib", "matplotlib.pyplot", "matplotlib.figure", "matplotlib.font_manager",
-    "matplotlib.backends.backend_agg", "matplotlib.backends.backend_qtagg",
+    "matplotlib.cm", "matplotlib.colors",
+    "matplotlib.backends.backend_agg",
     # savefig picks these by file suffix (the report writes SVG, the charts panel PDF too)
     "matplotlib.backends.backend_svg", "matplotlib.backends.backend_pdf",
     "jinja2", "jinja2.sandbox", "jinja2.exceptions",
@@ -69,12 +70,6 @@ STDERR_ALLOWED: tuple[tuple[str, str], ...] = (
     # transformers draws a tqdm bar while sentence-transformers loads the encoder's weights
     (r"^(?:\r?[\w ]+: +\d+%\|[^|]*\| *\d+/\d+ \[[^\]]*\])+\r?$",
      "a progress bar (tqdm) of the encoder's weight loading: information, not a fault"),
-    # llama.cpp (C level, in the model worker) on every load of the embedded Gemma 3 GGUF
-    (r"^load: control-looking token: +\d+ '</s>' was not control-type; this is probably a "
-     r"bug in the model\. its type will be overridden$",
-     "Gemma 3's GGUF marks '</s>' as a normal token; llama.cpp fixes the type itself"),
-    (r"^llama_kv_cache_iswa: using full-size SWA cache \(ref: ",
-     "we ask for swa_full=True on purpose: prefix sharing needs whole sliding-window layers"),
 )
 
 

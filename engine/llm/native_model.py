@@ -22,7 +22,9 @@ class NativeModel:
     def __init__(self, path: Path, load: LoadOptions):
         import llama_cpp as L
 
-        logging.getLogger("llama-cpp-python").setLevel(logging.ERROR)  # its stderr echo
+        from engine.llm.llama_log import route_llama_logs
+
+        route_llama_logs()
         L.llama_backend_init()
         params = L.llama_model_default_params()
         params.n_gpu_layers = load.n_gpu_layers
