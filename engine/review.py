@@ -53,6 +53,11 @@ def question_sets(ws: Workspace) -> list[dict]:
                     "LEFT JOIN questions q ON q.set_id = s.id GROUP BY s.id ORDER BY s.id")
 
 
+def has_questions(ws: Workspace) -> bool:
+    """False for a new workspace: nothing to review until a question set is imported."""
+    return bool(ws.scalar("SELECT EXISTS (SELECT 1 FROM questions)"))
+
+
 def review_question_ids(ws: Workspace, *, set_id: int | None = None,
                         status: str | None = None, dialect: str | None = None,
                         script: str = "bengali") -> list[int]:

@@ -15,7 +15,8 @@ import sys
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QSplitter, QTableView, QToolBar, QVBoxLayout, QWidget)
+                               QLineEdit, QSplitter, QStackedWidget, QTableView, QToolBar,
+                               QVBoxLayout, QWidget)
 
 from widgets.fonts import bengali_font
 from engine.i18n import _
@@ -122,9 +123,19 @@ class ReviewPanel(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([900, 560])
+        # A new workspace has nothing to review: say where the questions come from instead.
+        self.empty_hint = QLabel(_(
+            "No questions yet. Import a corpus (File → Import corpus…) and a question set "
+            "(File → Import questions…), then translate them (Study → Translate questions…)."))
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setMargin(40)
+        self.body = QStackedWidget()
+        self.body.addWidget(splitter)
+        self.body.addWidget(self.empty_hint)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.body, 1)
 
         self._fill_sets()
         self.set_filter.currentIndexChanged.connect(self.reload)
@@ -204,6 +215,7 @@ class ReviewPanel(QWidget):
         if [d["code"] for d in dialects] != self.model.codes:
             self.model.dialects, self.model.codes = dialects, [d["code"] for d in dialects]
         self.model.set_question_ids(ids)
+        self.body.setCurrentIndex(0 if review.has_questions(self.ws) else 1)
         self._update_counts()
         if keep is not None and self.select_variant(keep):
             return

@@ -98,6 +98,23 @@ def test_new_workspace_via_dialog(window, tmp_path, monkeypatch):
     assert target.exists() and window.workspace.path == target
 
 
+def test_the_empty_review_hint_names_real_menu_items(window, tmp_path, monkeypatch):
+    import re
+
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *a, **k: (str(tmp_path / "empty.sqlite"), ""))
+    window.welcome.new_button.click()
+    hint = window.panels["review"].empty_hint
+    assert hint.isVisible()
+    menus = {(top.text().replace("&", ""), action.text().replace("&", ""))
+             for top in window.menuBar().actions() if top.menu() is not None
+             for action in top.menu().actions()}
+    named = re.findall(r"\((\w+) → ([^)]+)\)", hint.text())
+    assert len(named) == 3 and set(named) <= menus
+
+
 def test_shortcuts_dialog_lists_every_shortcut(window, ws_copy):
     window.open_workspace(ws_copy)
     dialog = window.show_shortcuts()

@@ -173,3 +173,21 @@ def test_reload_sets_shows_a_new_question_set_and_keeps_the_choice(panel, review
     assert any(name.endswith("(5)") for name in names[before:])
     panel.set_filter.setCurrentIndex(panel.set_filter.count() - 1)
     assert panel.model.rowCount() == 5
+
+
+def test_a_new_workspace_shows_how_to_get_questions_until_some_are_imported(qtbot, workspace):
+    from importlib.resources import as_file, files
+
+    from engine.importers import import_questions
+
+    panel = ReviewPanel(workspace, reviewer="r")
+    qtbot.addWidget(panel)
+    panel.show()
+    assert panel.model.rowCount() == 0
+    assert panel.empty_hint.isVisible() and not panel.view.isVisible()
+    assert "File → Import questions…" in panel.empty_hint.text()
+    with as_file(files("resources") / "sample" / "questions.csv") as path:
+        import_questions(workspace, path, name="sample questions")
+    panel.reload_sets()                  # what the main window calls after an import
+    assert not panel.empty_hint.isVisible() and panel.view.isVisible()
+    assert panel.model.rowCount() == 40
