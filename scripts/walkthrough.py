@@ -10,13 +10,13 @@ processing events, never by sleeping on the GUI thread.
 The steps are module-level functions over a :class:`Walk`, shared with
 tests/app/test_walkthrough.py, which runs the same walk offscreen and checks the
 workspace after each step. Model work is kept tiny (the embedded Gemma 3 270M): three
-questions, two dialects, short answers.
+questions, two dialects, short answers. The user's hands (clicks, typing, the file picker,
+the pictures) are in scripts/gui_driving.py.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
 import sys
@@ -25,6 +25,15 @@ import time
 from dataclasses import dataclass, field
 from importlib.resources import as_file, files
 from pathlib import Path
+
+# Run as a script (PYTHONPATH=. python scripts/walkthrough.py) or loaded by file path from
+# tests/app/test_walkthrough.py: either way, gui_driving sits beside this file.
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gui_driving import (GuiWalk, WalkError, activate, button, choose, click,  # noqa: E402
+                         click_cell, close_message_boxes, file_picker, settle, shoot,
+                         show_tab, tick, trigger, type_into, wait_until)
 
 REPO = Path(__file__).resolve().parent.parent
 VASHANTOR = REPO.parent / "shared" / "data" / "vashantor" / "vashantor_multiway.csv"
@@ -38,24 +47,14 @@ REVIEWER = "রহিম (walkthrough)"
 log = logging.getLogger("walkthrough")
 
 
-class WalkError(RuntimeError):
-    """A step could not be done from the GUI (the message says what was missing)."""
+@dataclass(kw_only=True)
+class Walk(GuiWalk):
+    """What the steps share: the GUI being driven, the workspace file and the inputs."""
 
-
-@dataclass
-class Walk:
-    """What the steps share: the application, the window and where things go."""
-
-    app: object
-    window: object
-    out: Path
     workspace_path: Path
     corpus: Path
     questions: Path
-    shots: list[Path] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
-    message_boxes: list[str] = field(default_factory=list)
-    picks: list[str] = field(default_factory=list)   # the file picker's answers, in order
 
     @property
     def ws(self):
@@ -63,207 +62,6 @@ class Walk:
 
     def count(self, sql: str, params: tuple = ()) -> int:
         return self.ws.scalar(sql, params) or 0
-
-
-# -- the event loop ------------------------------------------------------------------------
-def settle(app, ms: int = 150) -> None:
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-    app.processEvents()
-
-
-def wait_until(walk: Walk, done, seconds: float, what: str) -> None:
-    """Process events until ``done()`` is true; WalkError after ``seconds`` or on an error box."""
-    deadline = time.monotonic() + seconds
-    while not done():
-        if walk.message_boxes:
-            raise WalkError(f"{what}: the app showed an error: {walk.message_boxes[-1]}")
-        if time.monotonic() > deadline:
-            raise WalkError(f"{what}: not done after {seconds:.0f} s")
-        settle(walk.app, 100)
-
-
-def _close_message_boxes(walk: Walk) -> None:
-    """A modal error box would stop the walk: record its text and close it."""
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
-    modal = QApplication.activeModalWidget()
-    if isinstance(modal, QMessageBox):
-        text = f"{modal.windowTitle()}: {modal.text()}"
-        log.error("message box: %s", text)
-        walk.message_boxes.append(text)
-        modal.reject()
-
-
-# -- the user's hands ----------------------------------------------------------------------
-@contextlib.contextmanager
-def file_picker(walk: Walk):
-    """The OS file dialogs answer with the next path in ``walk.picks`` (the user's choice)."""
-    from PySide6.QtWidgets import QFileDialog
-
-    def pick_one(*_args, **_kwargs):
-        if not walk.picks:
-            raise WalkError("a file dialog opened that the walk did not expect")
-        return walk.picks.pop(0), ""
-
-    def pick_many(*args, **kwargs):
-        path, selected = pick_one(*args, **kwargs)
-        return [path], selected
-
-    names = {"getOpenFileName": pick_one, "getSaveFileName": pick_one,
-             "getOpenFileNames": pick_many}
-    saved = {name: getattr(QFileDialog, name) for name in names}
-    for name, fn in names.items():
-        setattr(QFileDialog, name, staticmethod(fn))
-    try:
-        yield
-    finally:
-        for name, fn in saved.items():
-            setattr(QFileDialog, name, fn)
-
-
-def menu_action(window, menu: str, item: str):
-    """The QAction behind a menu item (names without the & accelerators)."""
-    def plain(text: str) -> str:
-        return text.replace("&", "")
-
-    for top in window.menuBar().actions():
-        if plain(top.text()) == menu and top.menu() is not None:
-            for action in top.menu().actions():
-                if plain(action.text()) == item:
-                    return action
-    raise WalkError(f"no menu item {menu} → {item}")
-
-
-def trigger(window, menu: str, item: str) -> None:
-    action = menu_action(window, menu, item)
-    if not action.isEnabled():
-        raise WalkError(f"menu item {menu} → {item} is disabled")
-    action.trigger()
-
-
-def button(widget, text: str):
-    """The visible push button with this text (accelerator & ignored)."""
-    from PySide6.QtWidgets import QAbstractButton
-
-    for candidate in widget.findChildren(QAbstractButton):
-        if candidate.text().replace("&", "") == text and candidate.isVisible():
-            return candidate
-    raise WalkError(f"no button {text!r} in {type(widget).__name__}")
-
-
-def click(widget) -> None:
-    from PySide6.QtCore import Qt
-    from PySide6.QtTest import QTest
-
-    if not widget.isEnabled():
-        raise WalkError(f"{widget.text() if hasattr(widget, 'text') else widget} is disabled")
-    QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
-
-
-def choose(combo, data) -> None:
-    """Pick the combo entry whose data is ``data``, as a user picking from the list."""
-    index = combo.findData(data)
-    if index < 0:
-        raise WalkError(f"{data!r} is not offered ({[combo.itemText(i) for i in range(combo.count())]})")
-    combo.setCurrentIndex(index)
-    combo.activated.emit(index)
-
-
-def type_into(line_edit, text: str) -> None:
-    """Clear the field and type ``text`` key by key (Bengali as an input method sends it:
-    key events carrying the character; QTest.keyClicks handles Latin-1 only)."""
-    from PySide6.QtCore import QEvent, Qt
-    from PySide6.QtGui import QKeyEvent
-    from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
-
-    line_edit.setFocus()
-    line_edit.selectAll()
-    QTest.keyClick(line_edit, Qt.Key.Key_Delete)
-    for char in text:
-        if char.isascii():
-            QTest.keyClick(line_edit, char)
-            continue
-        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-            QApplication.sendEvent(line_edit, QKeyEvent(kind, Qt.Key.Key_unknown,
-                                                        Qt.KeyboardModifier.NoModifier, char))
-    if line_edit.text() != text:
-        raise WalkError(f"typed {text!r}, the field shows {line_edit.text()!r}")
-
-
-def tick(list_widget, values) -> None:
-    """Tick exactly these entries of a checkable list (click the check boxes)."""
-    from PySide6.QtCore import Qt
-
-    values = set(values)
-    found = set()
-    for i in range(list_widget.count()):
-        item = list_widget.item(i)
-        wanted = item.data(Qt.ItemDataRole.UserRole) in values
-        found |= {item.data(Qt.ItemDataRole.UserRole)} & values
-        item.setCheckState(Qt.CheckState.Checked if wanted else Qt.CheckState.Unchecked)
-    if found != values:
-        raise WalkError(f"not offered: {sorted(values - found)}")
-
-
-def click_cell(view, row: int, column: int) -> None:
-    from PySide6.QtCore import Qt
-    from PySide6.QtTest import QTest
-
-    index = view.model().index(row, column)
-    view.scrollTo(index)
-    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
-                     Qt.KeyboardModifier.NoModifier, view.visualRect(index).center())
-
-
-def activate(walk: Walk) -> None:
-    """The user clicks into the main window: keyboard shortcuts go to the active window."""
-    from PySide6.QtTest import QTest
-
-    walk.window.raise_()
-    walk.window.activateWindow()
-    if not QTest.qWaitForWindowActive(walk.window, 3000):
-        raise WalkError("the main window could not be made active (keyboard shortcuts)")
-
-
-def show_tab(walk: Walk, title: str) -> None:
-    """View → Show <panel> (the Ctrl+number actions)."""
-    trigger(walk.window, "View", f"Show {title}")
-    settle(walk.app)
-
-
-# -- pictures ------------------------------------------------------------------------------
-def shoot(walk: Walk, name: str, dialog=None) -> Path:
-    """The window as the user sees it; an open dialog drawn over it where it sits."""
-    from PySide6.QtCore import QPoint, Qt
-    from PySide6.QtGui import QColor, QPainter, QPen
-
-    settle(walk.app, 250)
-    picture = walk.window.grab()
-    if dialog is not None and dialog.isVisible():
-        over = dialog.grab()
-        bar = 28                                   # the dialog's title, as a window manager
-        x = max(0, (picture.width() - over.width()) // 2)
-        y = max(bar, min(60, picture.height() - over.height()))
-        painter = QPainter(picture)
-        painter.fillRect(x, y - bar, over.width(), bar, QColor("#3c4a5c"))
-        painter.setPen(QColor("white"))
-        painter.drawText(x + 10, y - bar, over.width() - 20, bar,
-                         Qt.AlignmentFlag.AlignVCenter, dialog.windowTitle())
-        painter.drawPixmap(QPoint(x, y), over)
-        painter.setPen(QPen(QColor("#3c4a5c"), 2))
-        painter.drawRect(x, y - bar, over.width() - 1, over.height() + bar - 1)
-        painter.end()
-    path = walk.out / f"{name}.png"
-    if not picture.save(str(path), "PNG", 0):     # 0: the smallest PNG
-        raise WalkError(f"could not write {path}")
-    walk.shots.append(path)
-    log.info("wrote %s", path)
-    return path
 
 
 # -- the steps -----------------------------------------------------------------------------
@@ -282,43 +80,51 @@ def step_new_workspace(walk: Walk) -> None:
     shoot(walk, "02_new_workspace")
 
 
-def step_import_corpus(walk: Walk) -> None:
-    """03 File → Import corpus…: choose the Vashantor file, map its wide columns, import."""
-    trigger(walk.window, "File", "Import corpus…")
+def _import_file(walk: Walk, kind: str, path: Path, map_columns, name: str,
+                 seconds: float, shot: str):
+    """File → Import <kind>…: choose ``path``, map its columns, name it, import, photograph."""
+    trigger(walk.window, "File", f"Import {kind}…")
     dialog = walk.window.study.dialogs["import"]
-    walk.picks.append(str(walk.corpus))
+    if dialog.current_kind != kind:
+        raise WalkError(f"the import dialog did not switch to {kind}")
+    walk.picks.append(str(path))
     click(button(dialog, "Choose…"))
+    map_columns(dialog)
+    type_into(dialog.name, name)
+    click(dialog.import_button)
+    wait_until(walk, lambda: dialog.task is None, seconds, f"{kind} import")
+    if dialog.last_report is None:
+        raise WalkError(f"{kind} import failed: {dialog.error.text()}")
+    shoot(walk, shot, dialog)
+    return dialog
+
+
+def _map_vashantor(dialog) -> None:
+    """The Vashantor file is wide: one column a dialect, beside the standard sentence."""
     choose(dialog.fmt, "wide")
     choose(dialog.standard_col, "bangla_speech")
     choose(dialog.split_col, "vashantor_split")
     for code in ("barishal", "chittagong", "mymensingh", "noakhali", "sylhet"):
         choose(dialog.wide_cols[code], code)
-    type_into(dialog.name, "Vashantor")
-    click(dialog.import_button)
-    wait_until(walk, lambda: dialog.task is None, 240, "corpus import")
-    if dialog.last_report is None:
-        raise WalkError(f"corpus import failed: {dialog.error.text()}")
-    shoot(walk, "03_import_corpus", dialog)
 
 
-def step_import_questions(walk: Walk) -> None:
-    """04 File → Import questions…: a CSV of standard Bengali questions."""
-    trigger(walk.window, "File", "Import questions…")
-    dialog = walk.window.study.dialogs["import"]
-    if dialog.current_kind != "questions":
-        raise WalkError("the import dialog did not switch to questions")
-    walk.picks.append(str(walk.questions))
-    click(button(dialog, "Choose…"))
+def _map_questions(dialog) -> None:
     for combo, column in ((dialog.text_col, "question"), (dialog.id_col, "id"),
                           (dialog.type_col, "question_type"), (dialog.domain_col, "domain"),
                           (dialog.gloss_col, "gloss_en")):
         choose(combo, column)
-    type_into(dialog.name, "sample questions")
-    click(dialog.import_button)
-    wait_until(walk, lambda: dialog.task is None, 60, "question import")
-    if dialog.last_report is None:
-        raise WalkError(f"question import failed: {dialog.error.text()}")
-    shoot(walk, "04_import_questions", dialog)
+
+
+def step_import_corpus(walk: Walk) -> None:
+    """03 File → Import corpus…: choose the Vashantor file, map its wide columns, import."""
+    _import_file(walk, "corpus", walk.corpus, _map_vashantor, "Vashantor", 240,
+                 "03_import_corpus")
+
+
+def step_import_questions(walk: Walk) -> None:
+    """04 File → Import questions…: a CSV of standard Bengali questions."""
+    dialog = _import_file(walk, "questions", walk.questions, _map_questions,
+                          "sample questions", 60, "04_import_questions")
     click(button(dialog, "Close"))
 
 
@@ -485,7 +291,7 @@ def start(out: Path, workspace_path: Path, *, corpus: Path = VASHANTOR,
                 corpus=corpus, questions=questions)
     walk._box_timer = QTimer(window)
     walk._box_timer.setInterval(300)
-    walk._box_timer.timeout.connect(lambda: _close_message_boxes(walk))
+    walk._box_timer.timeout.connect(lambda: close_message_boxes(walk))
     walk._box_timer.start()
     settle(app, 300)
     return walk
