@@ -15,6 +15,9 @@ import tempfile
 from importlib.resources import as_file, files
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # gui_driving sits beside this file
+from gui_driving import settle  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 VASHANTOR = REPO.parent / "shared" / "data" / "vashantor" / "vashantor_multiway.csv"
 
@@ -91,15 +94,6 @@ def add_study(path: Path) -> None:
                                rubric=rubric, final=min(10.0, score + 2.5))
 
 
-def settle(app, ms: int = 150) -> None:
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-    app.processEvents()
-
-
 def shoot(widget, out: Path, name: str, app) -> Path:
     settle(app)
     path = out / f"{name}.png"
@@ -171,7 +165,6 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     from widgets.fonts import register_qt_fonts
