@@ -76,7 +76,7 @@ class _Shown:
 
 
 def ensure_matplotlib() -> None:
-    from widgets.fonts import register_matplotlib_fonts
+    from engine.fonts import register_matplotlib_fonts
 
     register_matplotlib_fonts()
 

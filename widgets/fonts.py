@@ -1,32 +1,19 @@
-"""Ship and register the Bengali font so Bengali renders on machines without one.
+"""Register the bundled Bengali font with Qt so Bengali renders on machines without one.
 
-Noto Sans Bengali (OFL, see resources/fonts/OFL.txt) is read by name through
-importlib.resources and registered with Qt at start-up; matplotlib gets it lazily, when
-the first chart is drawn, with DejaVu Sans after it so Latin text falls back.
+The font files and their matplotlib registration live in :mod:`engine.fonts` (Qt-free, also
+used by the report); here Qt gets them at start-up.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from importlib.resources import as_file, files
-from pathlib import Path
+
+from engine.fonts import (BENGALI_FAMILY, FONT_FILES, font_paths,  # noqa: F401 (re-exported)
+                          register_matplotlib_fonts)
 
 log = logging.getLogger(__name__)
 
-BENGALI_FAMILY = "Noto Sans Bengali"
-FONT_FILES = ("NotoSansBengali-Regular.ttf", "NotoSansBengali-Bold.ttf")
-MATPLOTLIB_FAMILIES = [BENGALI_FAMILY, "DejaVu Sans"]
-
-# Keeps extracted font files alive when resources live in a zip (frozen builds).
-_resource_files = contextlib.ExitStack()
 _qt_families: list[str] | None = None
-_matplotlib_done = False
-
-
-def font_paths() -> list[Path]:
-    folder = files("resources") / "fonts"
-    return [_resource_files.enter_context(as_file(folder / name)) for name in FONT_FILES]
 
 
 def register_qt_fonts(app=None) -> list[str]:
@@ -66,17 +53,3 @@ def bengali_font(point_size: float | None = None):
     if point_size:
         font.setPointSizeF(point_size)
     return font
-
-
-def register_matplotlib_fonts() -> None:
-    """Add the fonts to matplotlib's font manager and make them the default family list."""
-    global _matplotlib_done
-    if _matplotlib_done:
-        return
-    import matplotlib
-    from matplotlib import font_manager
-
-    for path in font_paths():
-        font_manager.fontManager.addfont(str(path))
-    matplotlib.rcParams["font.family"] = MATPLOTLIB_FAMILIES
-    _matplotlib_done = True

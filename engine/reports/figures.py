@@ -2,6 +2,8 @@
 
 Each function takes the JSON-ready statistics of :func:`engine.stats.study.study_statistics`
 and returns a Figure, or None when there is nothing to draw. Every figure states its n.
+``labels`` maps a value (a dialect code) to the text shown for it (English and Bengali name);
+the bundled Bengali font draws the Bengali.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ def _figure(width: float, height: float):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    from engine.fonts import register_matplotlib_fonts
+
+    register_matplotlib_fonts()
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
@@ -22,19 +27,26 @@ def _nan(value):
     return math.nan if value is None else value
 
 
-def heatmap(rows: list[dict], row_key: str, col_key: str, title: str, max_score: float = 10.0):
+def _shown(labels: dict | None, value) -> str:
+    return (labels or {}).get(value, str(value))
+
+
+def heatmap(rows: list[dict], row_key: str, col_key: str, title: str, max_score: float = 10.0,
+            labels: dict | None = None):
     """Mean final score per (row, column) cell, annotated with mean and n."""
     if not rows:
         return None
-    row_labels = sorted({str(r[row_key]) for r in rows})
-    col_labels = sorted({str(r[col_key]) for r in rows})
+    row_values = sorted({r[row_key] for r in rows}, key=str)
+    col_values = sorted({r[col_key] for r in rows}, key=str)
+    row_labels = [_shown(labels, v) for v in row_values]
+    col_labels = [_shown(labels, v) for v in col_values]
     grid = [[math.nan] * len(col_labels) for _ in row_labels]
     counts = [[0] * len(col_labels) for _ in row_labels]
     for r in rows:
-        i, j = row_labels.index(str(r[row_key])), col_labels.index(str(r[col_key]))
+        i, j = row_values.index(r[row_key]), col_values.index(r[col_key])
         grid[i][j], counts[i][j] = _nan(r["mean"]), r["n"]
     # Room for the longest row label (model names) and at least the colour bar's height.
-    label_width = 0.075 * max(len(label) for label in row_labels)
+    label_width = 0.075 * max(len(line) for label in row_labels for line in label.split("\n"))
     fig = _figure(2.2 + label_width + 1.1 * len(col_labels), max(2.6, 1.4 + 0.55 * len(row_labels)))
     ax = fig.add_subplot()
     image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=max_score, aspect="auto")
@@ -50,24 +62,25 @@ def heatmap(rows: list[dict], row_key: str, col_key: str, title: str, max_score:
     return fig
 
 
-def bars_with_ci(rows: list[dict], key: str, title: str, max_score: float = 10.0):
+def bars_with_ci(rows: list[dict], key: str, title: str, max_score: float = 10.0,
+                 labels: dict | None = None):
     """One bar per value of ``key`` with its clustered 95% CI and n."""
     if not rows:
         return None
-    labels = [str(r[key]) for r in rows]
+    names = [_shown(labels, r[key]) for r in rows]
     means = [_nan(r["mean"]) for r in rows]
     low = [m - _nan(r["ci_low"]) if r["ci_low"] is not None else 0 for m, r in zip(means, rows)]
     high = [_nan(r["ci_high"]) - m if r["ci_high"] is not None else 0
             for m, r in zip(means, rows)]
-    fig = _figure(1.5 + 0.8 * len(labels), 3.6)
+    fig = _figure(1.5 + 0.8 * len(names), 3.6)
     ax = fig.add_subplot()
-    ax.bar(labels, means, yerr=[low, high], capsize=4, color="#4c72b0")
+    ax.bar(range(len(names)), means, yerr=[low, high], capsize=4, color="#4c72b0")
     for x, (m, r) in enumerate(zip(means, rows)):
         ax.text(x, 0.2, f"n={r['n']}\nq={r['n_questions']}", ha="center", fontsize=7,
                 color="white")
     ax.set_ylim(0, max_score)
     ax.set_ylabel("mean final score, 95% CI")
-    ax.tick_params(axis="x", rotation=30)
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
     ax.set_title(title, fontsize=10)
     return fig
 

@@ -1,6 +1,8 @@
-"""``upabhasha report``: one self-contained HTML file (figures inlined as PNG), plus every
-figure as PNG and SVG and every table as CSV and LaTeX, and the run cards of all runs the
-report covers.
+"""``upabhasha report``: one self-contained HTML file (figures inlined as PNG, the Bengali
+font embedded), plus every figure as PNG and SVG and every table as CSV and LaTeX, and the
+run cards of all runs the report covers. Dialects are named in English and Bengali in the
+figures and the HTML; the CSV and LaTeX tables keep the codes (machine-readable, and pdfLaTeX
+has no Bengali).
 
 Layout of the output folder::
 
@@ -41,23 +43,26 @@ def write_report(ws: Workspace, out_dir: str | Path, *, judge_run: int | None = 
                              groupings=("model_dialect", "dialect", "dialect_domain",
                                         "dialect_type"))
     groups = stats["groups"]
+    names = dialect_names(ws)
+    labels = {code: f"{en}\n{bn}" for code, (en, bn) in names.items()}
     sections = [
         _section(out, "model_dialect", "Mean score per model and dialect",
                  groups["model_dialect"], ("model", "dialect"),
                  figures.heatmap(groups["model_dialect"], "model", "dialect",
-                                 "Mean final score, model x dialect", max_score)),
+                                 "Mean final score, model x dialect", max_score, labels)),
         _section(out, "dialect", "Mean score per dialect (all models), 95% CI",
                  groups["dialect"], ("dialect",),
                  figures.bars_with_ci(groups["dialect"], "dialect",
-                                      "Mean final score per dialect", max_score)),
+                                      "Mean final score per dialect", max_score, labels)),
         _section(out, "dialect_domain", "Dialect x domain", groups["dialect_domain"],
                  ("dialect", "domain"),
                  figures.heatmap(groups["dialect_domain"], "domain", "dialect",
-                                 "Mean final score, domain x dialect", max_score)),
+                                 "Mean final score, domain x dialect", max_score, labels)),
         _section(out, "dialect_type", "Dialect x question type", groups["dialect_type"],
                  ("dialect", "question_type"),
                  figures.heatmap(groups["dialect_type"], "question_type", "dialect",
-                                 "Mean final score, question type x dialect", max_score)),
+                                 "Mean final score, question type x dialect", max_score,
+                                 labels)),
         _plain_section(out, "paired_tests",
                        "Paired Wilcoxon tests per question (Holm-corrected)",
                        stats["paired_tests"], 2),
@@ -69,7 +74,8 @@ def write_report(ws: Workspace, out_dir: str | Path, *, judge_run: int | None = 
         encoding="utf-8")
     html = _render(stats=stats, sections=sections, runs=runs,
                    notices=_notices(ws, stats["judge_run"]), workspace=str(ws.path),
-                   generated_at=utcnow())
+                   generated_at=utcnow(), font=_embedded_font(),
+                   show=lambda column, value: _show(names, column, value))
     path = out / "report.html"
     path.write_text(html, encoding="utf-8")
     log.info("report written to %s", path)
@@ -124,6 +130,42 @@ def _runs(ws: Workspace, judge_run: int) -> list[dict]:
         ORDER BY r.id""")
 
 
+def dialect_names(ws: Workspace) -> dict[str, tuple[str, str]]:
+    return {r["code"]: (r["name_en"], r["name_bn"])
+            for r in ws.query("SELECT code, name_en, name_bn FROM dialects")}
+
+
+def _show(names: dict, column: str, value) -> str:
+    """A table cell of the HTML: dialects by name, "Chittagong (চট্টগ্রামের ভাষা)"."""
+    if column == "dialect" and value in names:
+        return "{} ({})".format(*names[value])
+    return _fmt(value)
+
+
+def _embedded_font() -> str:
+    """The bundled Noto Sans Bengali as base64, for an @font-face: Bengali renders in the
+    report on a machine with no Bengali font (OFL permits embedding)."""
+    from engine.fonts import font_paths
+
+    return base64.b64encode(font_paths()[0].read_bytes()).decode("ascii")
+
+
+def _gold_provenance(ws: Workspace, judge_run: int) -> str | None:
+    """Who gold-labelled the judged dialect questions (the newest change to gold of each)."""
+    rows = ws.query("""
+        SELECT h.actor, count(*) AS n FROM variant_history h
+        JOIN (SELECT max(h2.id) AS id FROM variant_history h2
+              WHERE h2.new_status = 'gold' AND h2.variant_id IN (
+                  SELECT d.variant_id FROM judgments j
+                  JOIN responses d ON d.id = j.response_id WHERE j.run_id = ?)
+              GROUP BY h2.variant_id) newest ON newest.id = h.id
+        GROUP BY h.actor ORDER BY n DESC, h.actor""", (judge_run,))
+    if not rows:
+        return None
+    return "Gold labels of the judged dialect questions set by: " + "; ".join(
+        f"{r['actor'] or 'unnamed'} ({r['n']})" for r in rows) + "."
+
+
 def _notices(ws: Workspace, judge_run: int) -> list[str]:
     notices = []
     names = [r["name"] for r in ws.query(
@@ -139,6 +181,9 @@ def _notices(ws: Workspace, judge_run: int) -> list[str]:
         notices.append(f"Not every dialect question is gold-labelled: {counts}. Figures on "
                        "unreviewed machine translations measure the translation as much as "
                        "the model.")
+    provenance = _gold_provenance(ws, judge_run)
+    if provenance:
+        notices.append(provenance)
     return notices
 
 

@@ -57,3 +57,26 @@ def test_report_files_and_content(workspace, tmp_path):
 
 def test_latex_escaping():
     assert latex_escape("Health & Sports_1 50%") == r"Health \& Sports\_1 50\%"
+
+
+def test_report_names_dialects_in_bengali_and_says_who_set_the_gold(workspace, tmp_path):
+    from engine import review
+
+    build_study(workspace, draft_dialect="chittagong")
+    rids = [p["dialect_response_id"] for p in store.answer_pairs(workspace)]
+    add_judge(workspace, "judge-a", "gemini", {r: 5.0 for r in rids})
+    variant = workspace.scalar("SELECT id FROM variants WHERE dialect = 'chittagong' "
+                               "AND status = 'draft' ORDER BY id LIMIT 1")
+    review.set_variant_status(workspace, variant, "gold", actor="রহিম")
+    write_report(workspace, tmp_path / "rep", resamples=200)
+    page = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+    parser = _Collect()
+    parser.feed(page)
+    text = " ".join(parser.text)
+    assert "Chittagong (চট্টগ্রামের ভাষা)" in text            # table cells by name
+    assert "Gold labels of the judged dialect questions set by:" in text
+    assert "রহিম (1)" in text
+    assert "@font-face" in page and "base64," in page          # Bengali without a system font
+    rows = list(csv.DictReader(open(tmp_path / "rep" / "tables" / "dialect.csv",
+                                    encoding="utf-8")))
+    assert {r["dialect"] for r in rows} >= {"chittagong"}       # CSV keeps the codes
