@@ -31,7 +31,9 @@ class GarbageCollector(QObject):
     def __init__(self, parent: QObject | None = None, interval_ms: int = INTERVAL_MS):
         super().__init__(parent)
         self.threshold = gc.get_threshold()
-        self.long_lived = 0          # objects in generation 2 after the last full collection
+        # objects in generation 2 after the last full collection; those of start-up count as
+        # long-lived already (else the first check always ran a full collection)
+        self.long_lived = len(gc.get_objects(2))
         self.full_collections = 0
         gc.disable()
         self.timer = QTimer(self)

@@ -281,10 +281,11 @@ class ChartsPanel(QWidget):
             self.refresh(full=False)
 
     def _fill_judges(self) -> None:
-        runs = store.judge_runs(self.ws)
-        if len(runs) == self._judge_runs_seen:
+        count = store.judge_run_count(self.ws)   # judge_runs() counts every run's judgments
+        if count == self._judge_runs_seen:
             return
-        self._judge_runs_seen = len(runs)
+        self._judge_runs_seen = count
+        runs = store.judge_runs(self.ws)
         current = self.judge.currentData()
         self.judge.blockSignals(True)
         self.judge.clear()

@@ -96,6 +96,11 @@ def judge_runs(ws: Workspace) -> list[dict]:
     return rows
 
 
+def judge_run_count(ws: Workspace) -> int:
+    """How many judge runs there are (cheap: for panels that poll for a new one)."""
+    return ws.scalar(f"SELECT count(*) FROM runs WHERE kind = '{JUDGE_KIND}'")
+
+
 def primary_judge(ws: Workspace) -> int | None:
     """The judge run marked primary; without a mark, the oldest judge run."""
     marked = ws.scalar(f"SELECT id FROM runs WHERE kind = '{JUDGE_KIND}' "
