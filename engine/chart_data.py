@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 
 from engine.judging import store
+from engine.paired_scores import pair_runs
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.workspace import Workspace
 
@@ -219,53 +220,40 @@ def _distribution(ws, run, *, previous=None, **_options) -> dict:
                              "share_zero"], stats)}
 
 
-def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, list]:
-    """:func:`engine.judging.store.paired_finals` (machine scores, by response) as one SQL
-    join on the (run, response) unique key: no dicts of every row of both runs. The join
-    is driven from the run with fewer judgments (CROSS JOIN fixes SQLite's loop order):
-    a secondary judge on a quarter of the answers halves the time."""
-    counts = {run: ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?", (run,))
-              for run in (run_a, run_b)}
-    outer, inner = (run_a, run_b) if counts[run_a] <= counts[run_b] else (run_b, run_a)
-    rows = ws.conn.execute(
-        "SELECT o.final, i.final FROM judgments o CROSS JOIN judgments i "
-        "ON i.response_id = o.response_id AND i.run_id = ? "
-        "WHERE o.run_id = ? AND o.final IS NOT NULL AND i.final IS NOT NULL "
-        "ORDER BY o.response_id", (inner, outer)).fetchall()
-    if outer != run_a:
-        rows = [(b, a) for a, b in rows]
-    return [r[0] for r in rows], [r[1] for r in rows]
-
-
-def _agreement(ws, run, *, danger_threshold, **_options) -> dict:
+def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
     from engine.stats.agreement import agreement
 
     runs = store.judge_runs(ws)
     other = next((j for j in runs if j["run_id"] != run and j["judgments"]), None)
     if other is None:
         return {"empty": "a second judge run is needed", "table": _table([], [])}
-    x, y = paired_machine_finals(ws, run, other["run_id"])
+    pairing = pair_runs(ws, run, other["run_id"], (previous or {}).get("pairing"))
+    x, y = pairing["x"], pairing["y"]
     figures = agreement(x, y, threshold=danger_threshold).as_dict() if x else {"n": 0}
     names = {j["run_id"]: j["model"] for j in runs}
-    return {"x": x, "y": y, "figures": figures, "n": len(x),
+    return {"x": x, "y": y, "figures": figures, "n": len(x), "pairing": pairing,
             "judge_a": names.get(run) or f"run {run}", "judge_b": other["model"] or
             f"run {other['run_id']}", "threshold": danger_threshold,
             "table": {"columns": ["judge_a", "judge_b"], "rows": [list(p) for p in zip(x, y)]}}
 
 
-def _cbs(ws, run, *, danger_threshold, **_options) -> dict:
+def _cbs(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
     """:func:`engine.judging.store.judge_agreement` for the pairs that include ``run`` only,
-    each pair's scores by one SQL join (primary judge first: CBS's critical set is its)."""
+    each pair's scores from :func:`engine.paired_scores.pair_runs` (primary judge first:
+    CBS's critical set is its)."""
     from engine.stats.agreement import agreement
 
     primary = store.primary_judge(ws)
     ordered = sorted(store.judge_runs(ws), key=lambda r: (r["run_id"] != primary, r["run_id"]))
-    pairs = []
+    pairs, pairings = [], {}
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
             if run not in (a["run_id"], b["run_id"]):
                 continue
-            x, y = paired_machine_finals(ws, a["run_id"], b["run_id"])
+            key = f"{a['run_id']}-{b['run_id']}"
+            pairings[key] = pair_runs(ws, a["run_id"], b["run_id"],
+                                      (previous or {}).get("pairings", {}).get(key))
+            x, y = pairings[key]["x"], pairings[key]["y"]
             pairs.append({"judge_a": a["run_id"], "model_a": a["model"],
                           "judge_b": b["run_id"], "model_b": b["model"],
                           "a_is_primary": a["run_id"] == primary,
@@ -273,5 +261,6 @@ def _cbs(ws, run, *, danger_threshold, **_options) -> dict:
     if not pairs:
         return {"empty": "a second judge run is needed", "table": _table([], [])}
     return {"pairs": pairs, "n": sum(p["n"] for p in pairs), "threshold": danger_threshold,
+            "pairings": pairings,
             "table": _table(["model_a", "model_b", "n", "n_critical", "recall", "mae", "cbs",
                              "ccc", "pearson", "spearman", "threshold"], pairs)}

@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from engine import chart_data, sample_study
+from engine.paired_scores import pair_runs, paired_machine_finals
 from engine.judging import store
 from engine.judging.rubric import load_rubric
 from engine.workspace import Workspace
@@ -222,7 +223,7 @@ def test_aggregated_distribution_agreement_and_cbs_equal_the_full_computation(st
         assert got == pytest.approx(want)
     assert full["n"] == sum(e["n"] for e in expected)
 
-    assert chart_data.paired_machine_finals(study_ws, run, other) == \
+    assert paired_machine_finals(study_ws, run, other) == \
         store.paired_finals(study_ws, run, other)
     agree = chart_data.chart_data(path, "agreement")
     x, y = store.paired_finals(study_ws, run, other)
@@ -232,3 +233,27 @@ def test_aggregated_distribution_agreement_and_cbs_equal_the_full_computation(st
     reference = [p for p in store.judge_agreement(study_ws, threshold=4.0)
                  if run in (p["judge_a"], p["judge_b"])]
     assert json.dumps(cbs["pairs"]) == json.dumps(reference)     # NaN-safe, exact
+
+
+def test_incremental_judge_pairs_equal_a_full_join(study_ws):
+    """Agreement and CBS extend the previous pairing by the judgments stored since: new
+    answers judged by the primary, then the second judge catching up on old and new ones."""
+    path, run = str(study_ws.path), store.primary_judge(study_ws)
+    other = [j["run_id"] for j in store.judge_runs(study_ws) if j["run_id"] != run][0]
+    _run, rows = sample_study.add_answer_model(study_ws, "synthetic model paired", seed=8)
+    before = chart_data.chart_data(path, "agreement")
+    cbs_before = chart_data.chart_data(path, "cbs")
+    sample_study.stream_judgments(path, run, rows, pause_s=0)
+    second = [{**r, "final": min(10.0, r["final"] + 1)} for r in rows[::2]]
+    sample_study.stream_judgments(path, other, second, pause_s=0)
+    step = chart_data.chart_data(path, "agreement", previous=before)
+    assert (step["x"], step["y"]) == store.paired_finals(study_ws, run, other)
+    assert step["n"] == before["n"] + len(second)
+    assert json.dumps(step["figures"]) == json.dumps(
+        chart_data.chart_data(path, "agreement")["figures"])
+    cbs_step = chart_data.chart_data(path, "cbs", previous=cbs_before)
+    assert json.dumps(cbs_step["pairs"]) == json.dumps(chart_data.chart_data(path, "cbs")["pairs"])
+    # a pairing of other runs, or one whose judgments vanished, is not extended
+    assert pair_runs(study_ws, other, run, step["pairing"])["x"] == step["y"]
+    stale = {**step["pairing"], "counts": [c + 1 for c in step["pairing"]["counts"]]}
+    assert pair_runs(study_ws, run, other, stale)["rids"] == step["pairing"]["rids"]
