@@ -135,7 +135,7 @@ def heatmap_value_at(data: dict, x: float | None, y: float | None) -> str | None
 def _bar_frame(ax, labels: list[str]) -> None:
     ax.set_xticks(range(len(labels)), labels, fontsize=8)
     ax.set_xlim(-0.6, len(labels) - 0.4)
-    ax.set_ylim(0, SCORE_MAX + 0.8)          # room for the value over a full bar
+    ax.set_ylim(0, SCORE_MAX + 1.2)          # room for the value over a full bar
     ax.set_yticks(range(0, int(SCORE_MAX) + 1, 2))
     ax.set_axisbelow(True)
     ax.grid(axis="y", alpha=0.3)
@@ -147,12 +147,10 @@ def _bar_values(ax, groups: list[dict]) -> None:
     high = [g["ci_high"] - g["mean"] if g["ci_high"] is not None else 0 for g in groups]
     ax.bar(range(len(groups)), means, yerr=[low, high], color=BAR_COLOUR, capsize=3,
            error_kw={"elinewidth": 1})
-    for i, g in enumerate(groups):      # the mean over its interval; n inside the bar
+    for i, g in enumerate(groups):      # mean and n over the interval: one text, one layout
         top = g["ci_high"] if g["ci_high"] is not None else g["mean"]
-        ax.text(i, top + 0.12, f"{g['mean']:.2f}", ha="center", va="bottom", fontsize=7)
-        inside = g["mean"] > 0.8
-        ax.text(i, 0.2 if inside else top + 0.45, f"n={g['n']}", ha="center",
-                va="bottom", fontsize=6, color="white" if inside else "#333333")
+        ax.text(i, top + 0.12, f"{g['mean']:.2f}\nn={g['n']}", ha="center", va="bottom",
+                fontsize=7, linespacing=1.1)
 
 
 def _dialects_frame(figure, data: dict) -> None:
