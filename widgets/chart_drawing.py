@@ -41,6 +41,14 @@ def frame_key(data: dict) -> tuple | None:
     return (data["kind"],) + FRAMED[data["kind"]][2](data)
 
 
+def layout_key(data: dict) -> tuple:
+    """What a chart's margins depend on: its frame, or the labels of a chart drawn whole."""
+    frame = frame_key(data)
+    if frame is not None or data.get("empty"):
+        return frame or ("empty",)
+    return (data["kind"],) + WHOLE[data["kind"]][1](data)
+
+
 def draw(figure, data: dict) -> list:
     """Draw ``data`` anew; returns the value artists (empty for charts drawn whole)."""
     figure.clear()
@@ -51,7 +59,7 @@ def draw(figure, data: dict) -> list:
                 color="#666666", transform=ax.transAxes)
         return []
     if data["kind"] not in FRAMED:
-        WHOLE[data["kind"]](figure, data)
+        WHOLE[data["kind"]][0](figure, data)
         return []
     frame, _values, _key = FRAMED[data["kind"]]
     frame(figure, data)
@@ -271,4 +279,7 @@ FRAMED = {
     "distribution": (_distribution_frame, _distribution_values,
                      lambda d: tuple(s["dialect"] for s in d["stats"])),
 }
-WHOLE = {"agreement": _agreement, "cbs": _cbs}
+# kind -> (drawer, what its margins depend on)
+WHOLE = {"agreement": (_agreement, lambda d: (d["judge_a"], d["judge_b"],
+                                              len(d["x"]) > SCATTER_LIMIT)),
+         "cbs": (_cbs, lambda d: tuple((p["model_a"], p["model_b"]) for p in d["pairs"]))}

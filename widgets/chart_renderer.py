@@ -71,6 +71,7 @@ class _Shown:
     canvas: object
     size: tuple[int, int, float]
     frame: tuple | None = None      # frame_key of what is drawn
+    margins: tuple | None = None    # (layout_key, subplot parameters) fitted to the labels
     values: list = field(default_factory=list)    # the value artists (animated)
     background: object = None       # the frame's pixels, without the values
 
@@ -81,14 +82,18 @@ def ensure_matplotlib() -> None:
     register_matplotlib_fonts()
 
 
-def layout(figure) -> None:
-    """Margins that fit the labels (a long model name, two-line dialect names), measured
-    once per full draw (~15 ms); a live update keeps them, as it keeps the frame."""
+_SUBPLOT_PARAMETERS = ("left", "right", "bottom", "top", "wspace", "hspace")
+
+
+def layout(figure) -> dict:
+    """Margins that fit the labels (a long model name, two-line dialect names); measuring them
+    costs ~15-30 ms, so the renderer keeps them while the labels stay the same."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")       # a figure too small to fit keeps its margins
         figure.tight_layout(pad=0.6)
+    return {k: getattr(figure.subplotpars, k) for k in _SUBPLOT_PARAMETERS}
 
 
 class ChartRenderer:
@@ -154,11 +159,14 @@ class ChartRenderer:
         return _Shown(figure, FigureCanvasAgg(figure), key)
 
     def _draw_full(self, shown: _Shown, data: dict, frame: tuple | None) -> None:
-        from widgets.chart_drawing import draw
+        from widgets.chart_drawing import draw, layout_key
 
         shown.values = draw(shown.figure, data)
-        if shown.figure.axes:
-            layout(shown.figure)
+        key = layout_key(data)
+        if shown.margins is not None and shown.margins[0] == key:
+            shown.figure.subplots_adjust(**shown.margins[1])   # clear() forgot them
+        elif shown.figure.axes:
+            shown.margins = (key, layout(shown.figure))
         for artist in shown.values:       # left out of the frame's pixels, drawn over them
             artist.set_animated(True)
         shown.canvas.draw()
