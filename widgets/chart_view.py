@@ -7,6 +7,8 @@ shown scaled. Mouse positions are turned into the chart's data coordinates for h
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -47,7 +49,7 @@ class ChartView(QWidget):
                        rendered.width * 4, QImage.Format.Format_RGBA8888)
         image.setDevicePixelRatio(rendered.device_pixel_ratio)
         self.image = image.copy()      # QImage does not own the Python buffer
-        self.rendered = rendered
+        self.rendered = replace(rendered, rgba=b"")     # the pixels live on in the image only
         self._fresh = True
         self.update()
 
