@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 CHART_KINDS = ("heatmap", "dialects", "breakdown", "agreement", "distribution", "cbs")
 LIVE_RESAMPLES = 500           # while a run streams in; a full refresh uses the default
+DENSITY_BINS = 50              # the agreement chart's density grid: 0.2 points a cell
 
 # The newest human override replaces the machine score. A correlated look-up on the
 # (target, target_id) index: a join on a CTE of the newest overrides was scanned once per
@@ -232,9 +233,21 @@ def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
     figures = agreement(x, y, threshold=danger_threshold).as_dict() if x else {"n": 0}
     names = {j["run_id"]: j["model"] for j in runs}
     return {"x": x, "y": y, "figures": figures, "n": len(x), "pairing": pairing,
+            "density": score_density(x, y),
             "judge_a": names.get(run) or f"run {run}", "judge_b": other["model"] or
             f"run {other['run_id']}", "threshold": danger_threshold,
             "table": {"columns": ["judge_a", "judge_b"], "rows": [list(p) for p in zip(x, y)]}}
+
+
+def score_density(x: list, y: list, max_score: float = 10.0) -> list[list[int]]:
+    """Answers per cell of a DENSITY_BINS² grid over both judges' scores (rows: judge b,
+    from 0 up; columns: judge a): the agreement chart's picture when points are too many."""
+    import numpy as np
+
+    edges = np.linspace(0.0, max_score, DENSITY_BINS + 1)
+    counts, _x_edges, _y_edges = np.histogram2d(np.asarray(x, dtype=float),
+                                                np.asarray(y, dtype=float), bins=(edges, edges))
+    return counts.T.astype(int).tolist()
 
 
 def _cbs(ws, run, *, danger_threshold, previous=None, **_options) -> dict:

@@ -21,7 +21,7 @@ SCORE_MAX = 10.0
 HEATMAP_CMAP = "RdYlGn"
 BAR_COLOUR = "#4c78a8"
 CRITICAL_COLOUR = "#d62728"
-SCATTER_LIMIT = 3000          # more points than this are drawn as hexagonal bins
+SCATTER_LIMIT = 3000          # more points than this are drawn as a density grid
 # Each cell label costs ~0.5-1 ms per draw; beyond this many cells the values are shown on
 # hover (heatmap_value_at) instead, so a live redraw at the paper's 19 × 9 stays short.
 ANNOTATED_CELLS = 100
@@ -193,24 +193,49 @@ def _breakdown_values(figure, data: dict) -> None:
     right.set_title(_("by question type"), fontsize=10)
 
 
-def _agreement(figure, data: dict) -> None:
+def _density_scale(data: dict) -> int | None:
+    """The colour scale's top for a density picture: the next power of two over the fullest
+    cell, so the frame (and its colour bar) stays while counts grow within it."""
+    if len(data["x"]) <= SCATTER_LIMIT:
+        return None
+    fullest = max((max(row) for row in data["density"]), default=1)
+    return 2 ** math.ceil(math.log2(max(fullest, 2)))
+
+
+def _agreement_frame(figure, data: dict) -> None:
     ax = figure.add_subplot()
+    ax.set_xlim(0, SCORE_MAX)
+    ax.set_ylim(0, SCORE_MAX)
+    ax.set_aspect("equal")
+    ax.set_xlabel(data["judge_a"])
+    ax.set_ylabel(data["judge_b"])
+    top = _density_scale(data)
+    if top is not None:
+        from matplotlib.cm import ScalarMappable
+        from matplotlib.colors import LogNorm
+
+        figure.colorbar(ScalarMappable(LogNorm(1, top), "viridis"), ax=ax, fraction=0.04,
+                        pad=0.02, label=_("answers per cell (log)"))
+
+
+def _agreement_values(figure, data: dict) -> None:
+    import numpy as np
+
+    ax = figure.axes[0]
     x, y, f = data["x"], data["y"], data["figures"]
-    if len(x) > SCATTER_LIMIT:
-        bins = ax.hexbin(x, y, gridsize=40, extent=(0, SCORE_MAX, 0, SCORE_MAX), mincnt=1,
-                         bins="log", cmap="viridis")
-        figure.colorbar(bins, ax=ax, fraction=0.04, pad=0.02, label=_("answers (log)"))
+    top = _density_scale(data)
+    if top is not None:              # too many points to see: answers per 0.2 × 0.2 cell
+        from matplotlib.colors import LogNorm
+
+        counts = np.ma.masked_equal(np.asarray(data["density"]), 0)
+        ax.imshow(counts, origin="lower", extent=(0, SCORE_MAX, 0, SCORE_MAX), cmap="viridis",
+                  norm=LogNorm(1, top), interpolation="nearest", aspect="equal")
     else:
         ax.scatter(x, y, s=10, alpha=0.5, color=BAR_COLOUR, edgecolors="none")
     ax.plot([0, SCORE_MAX], [0, SCORE_MAX], color="#888888", linewidth=1, linestyle="--")
     t = data["threshold"]
     ax.axvline(t, color=CRITICAL_COLOUR, linewidth=0.8, alpha=0.6)
     ax.axhline(t, color=CRITICAL_COLOUR, linewidth=0.8, alpha=0.6)
-    ax.set_xlim(0, SCORE_MAX)
-    ax.set_ylim(0, SCORE_MAX)
-    ax.set_aspect("equal")
-    ax.set_xlabel(data["judge_a"])
-    ax.set_ylabel(data["judge_b"])
     ax.set_title(_("Judge agreement: CCC {ccc} · MAE {mae} · Pearson {r} · n {n}").format(
         ccc=_fmt(f.get("ccc")), mae=_fmt(f.get("mae")), r=_fmt(f.get("pearson")),
         n=f.get("n", 0)), fontsize=10)
@@ -278,8 +303,8 @@ FRAMED = {
                              tuple(g["question_type"] for g in d["types"]))),
     "distribution": (_distribution_frame, _distribution_values,
                      lambda d: tuple(s["dialect"] for s in d["stats"])),
+    "agreement": (_agreement_frame, _agreement_values,
+                  lambda d: (d["judge_a"], d["judge_b"], _density_scale(d))),
 }
 # kind -> (drawer, what its margins depend on)
-WHOLE = {"agreement": (_agreement, lambda d: (d["judge_a"], d["judge_b"],
-                                              len(d["x"]) > SCATTER_LIMIT)),
-         "cbs": (_cbs, lambda d: tuple((p["model_a"], p["model_b"]) for p in d["pairs"]))}
+WHOLE = {"cbs": (_cbs, lambda d: tuple((p["model_a"], p["model_b"]) for p in d["pairs"]))}

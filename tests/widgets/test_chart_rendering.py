@@ -83,6 +83,33 @@ def test_live_update_of_a_framed_chart_redraws_its_values_only(study_ws, kind):
     assert sum(len(ax.get_children()) for ax in figure.axes) == children
 
 
+def test_agreement_of_many_answers_is_a_density_grid_blitted_like_the_rest(study_db):
+    """Past SCATTER_LIMIT points the agreement chart shows answers per cell; a live update
+    within the same colour scale redraws only the grid, and it equals a full draw."""
+    from widgets.chart_drawing import SCATTER_LIMIT
+
+    rng = np.random.default_rng(1)
+    base = chart_data.chart_data(str(study_db), "agreement")
+
+    def with_points(x: list, y: list) -> dict:
+        return {**base, "x": x, "y": y, "n": len(x), "density": chart_data.score_density(x, y)}
+
+    n = SCATTER_LIMIT + 500
+    x = np.clip(rng.normal(6, 2, n), 0, 10).round(1).tolist()
+    y = np.clip(np.asarray(x) + rng.normal(0, 1, n), 0, 10).round(1).tolist()
+    first = with_points(x, y)
+    later = with_points(x + [1.1] * 20, y + [8.9] * 20)    # 20 more judged, far off the diagonal
+    assert sum(map(sum, later["density"])) == n + 20
+    renderer = ChartRenderer()
+    renderer.render(first, (900, 600))
+    figure = renderer.figure("agreement")
+    assert len(figure.axes) == 2 and figure.axes[0].images      # grid and its colour bar
+    live = renderer.render(later, (900, 600))
+    fresh = ChartRenderer().render(later, (900, 600))
+    assert live.blitted
+    assert np.any(pixels(live) != pixels(fresh), axis=2).mean() < 0.002
+
+
 def test_a_renderer_refuses_a_second_thread(study_db):
     data = chart_data.chart_data(str(study_db), "heatmap")
     renderer = ChartRenderer()
