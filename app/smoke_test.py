@@ -47,7 +47,7 @@ LAZY_MODULES = (
     "sacrebleu", "sacrebleu.metrics", "jiwer",
     "openpyxl", "openpyxl.cell",
     "matplotlib", "matplotlib.pyplot", "matplotlib.figure", "matplotlib.font_manager",
-    "matplotlib.cm", "matplotlib.colors",
+    "matplotlib.cm", "matplotlib.colors", "matplotlib.patches",
     "matplotlib.backends.backend_agg",
     # savefig picks these by file suffix (the report writes SVG, the charts panel PDF too)
     "matplotlib.backends.backend_svg", "matplotlib.backends.backend_pdf",

@@ -4,9 +4,9 @@ Pure drawing (no statistics, no Qt): the Figure API only, never pyplot, so it is
 anywhere. Dialects are labelled in English with the Bengali name below it; the Bengali
 font is registered by :func:`engine.fonts.register_matplotlib_fonts` before the first draw.
 
-Each chart with fixed categories is drawn in two parts: the *frame* (axes, tick labels,
-grid, colour bar: everything that depends only on which models, dialects or groups are
-shown) and the *values* (bars, intervals, boxes, the heatmap's image, counts). A live update
+Each chart is drawn in two parts: the *frame* (axes, tick labels, grid, colour bar:
+everything that depends only on which models, dialects, groups or judges are shown) and
+the *values* (bars, intervals, boxes, the heatmap's image, counts). A live update
 with the same categories redraws only the values over the saved frame
 (:mod:`widgets.chart_renderer`): the frame's Bengali labels are most of a draw's cost.
 """
@@ -34,32 +34,21 @@ def dialect_label(data: dict, code: str) -> str:
     return f"{names['name_en']}\n{names['name_bn']}"
 
 
-def frame_key(data: dict) -> tuple | None:
-    """What a chart's frame depends on; None: the chart is always drawn whole."""
-    if data.get("empty") or data["kind"] not in FRAMED:
-        return None
+def frame_key(data: dict) -> tuple:
+    """What a chart's frame (and so its margins) depends on: the same key, the same frame."""
+    if data.get("empty"):
+        return ("empty", data["empty"])
     return (data["kind"],) + FRAMED[data["kind"]][2](data)
 
 
-def layout_key(data: dict) -> tuple:
-    """What a chart's margins depend on: its frame, or the labels of a chart drawn whole."""
-    frame = frame_key(data)
-    if frame is not None or data.get("empty"):
-        return frame or ("empty",)
-    return (data["kind"],) + WHOLE[data["kind"]][1](data)
-
-
 def draw(figure, data: dict) -> list:
-    """Draw ``data`` anew; returns the value artists (empty for charts drawn whole)."""
+    """Draw ``data`` anew; returns the value artists."""
     figure.clear()
     if data.get("empty"):
         ax = figure.add_subplot()
         ax.set_axis_off()
         ax.text(0.5, 0.5, _(data["empty"]), ha="center", va="center", fontsize=12,
                 color="#666666", transform=ax.transAxes)
-        return []
-    if data["kind"] not in FRAMED:
-        WHOLE[data["kind"]][0](figure, data)
         return []
     frame, _values, _key = FRAMED[data["kind"]]
     frame(figure, data)
@@ -266,27 +255,39 @@ def _distribution_values(figure, data: dict) -> None:
                    "whiskers: range, triangle: mean)").format(n=data["n"]), fontsize=10)
 
 
-def _cbs(figure, data: dict) -> None:
-    import numpy as np
+_CBS_METRICS = (("cbs", "CBS", "C0"), ("recall", "critical recall", "C1"), ("ccc", "CCC", "C2"))
+_CBS_WIDTH = 0.22
+
+
+def _cbs_frame(figure, data: dict) -> None:
+    from matplotlib.patches import Patch
 
     pairs = data["pairs"]
     ax = figure.add_subplot()
-    metrics = [("cbs", "CBS"), ("recall", _("critical recall")), ("ccc", "CCC")]
-    width = 0.22
-    positions = np.arange(len(pairs))
-    for k, (key, label) in enumerate(metrics):
-        values = [p.get(key) if p.get(key) is not None else 0.0 for p in pairs]
-        bars = ax.bar(positions + k * width, values, width, label=label)
-        ax.bar_label(bars, fmt="%.2f", fontsize=7)
-    ax.set_xticks(positions + width, [f"{p['model_a']}\nvs {p['model_b']}\n"
-                                      f"n={p['n']}, |C|={p['n_critical']}" for p in pairs],
-                  fontsize=8)
+    ax.set_xticks([i + _CBS_WIDTH for i in range(len(pairs))],
+                  [f"{p['model_a']}\nvs {p['model_b']}" for p in pairs], fontsize=8)
     pad = (max(len(pairs), 3) - len(pairs)) / 2     # one pair stays a slim group mid-axis
-    ax.set_xlim(-0.5 - pad + width, len(pairs) - 0.5 + pad + width)
+    ax.set_xlim(-0.5 - pad + _CBS_WIDTH, len(pairs) - 0.5 + pad + _CBS_WIDTH)
     ax.set_ylim(0, 1.1)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(handles=[Patch(color=colour, label=_(label)) for _k, label, colour in _CBS_METRICS],
+              fontsize=8, loc="upper right")
     ax.set_title(_("Critical Bias Sensitivity (danger threshold {t:g})").format(
         t=data["threshold"]), fontsize=10)
+
+
+def _cbs_values(figure, data: dict) -> None:
+    ax = figure.axes[0]
+    pairs = data["pairs"]
+    for k, (key, _label, colour) in enumerate(_CBS_METRICS):
+        values = [p.get(key) if p.get(key) is not None else 0.0 for p in pairs]
+        bars = ax.bar([i + k * _CBS_WIDTH for i in range(len(pairs))], values, _CBS_WIDTH,
+                      color=colour)
+        ax.bar_label(bars, fmt="%.2f", fontsize=7)
+    for i, p in enumerate(pairs):       # under the pair's name: how many answers it rests on
+        ax.annotate(f"n={p['n']}, |C|={p['n_critical']}", (i + _CBS_WIDTH, 0),
+                    xycoords=ax.get_xaxis_transform(), xytext=(0, -32),
+                    textcoords="offset points", ha="center", va="top", fontsize=8,
+                    annotation_clip=False)
 
 
 def _fmt(value) -> str:
@@ -305,6 +306,6 @@ FRAMED = {
                      lambda d: tuple(s["dialect"] for s in d["stats"])),
     "agreement": (_agreement_frame, _agreement_values,
                   lambda d: (d["judge_a"], d["judge_b"], _density_scale(d))),
+    "cbs": (_cbs_frame, _cbs_values,
+            lambda d: tuple((p["model_a"], p["model_b"]) for p in d["pairs"])),
 }
-# kind -> (drawer, what its margins depend on)
-WHOLE = {"cbs": (_cbs, lambda d: tuple((p["model_a"], p["model_b"]) for p in d["pairs"]))}

@@ -71,7 +71,7 @@ class _Shown:
     canvas: object
     size: tuple[int, int, float]
     frame: tuple | None = None      # frame_key of what is drawn
-    margins: tuple | None = None    # (layout_key, subplot parameters) fitted to the labels
+    margins: tuple | None = None    # (frame_key, subplot parameters) fitted to the labels
     values: list = field(default_factory=list)    # the value artists (animated)
     background: object = None       # the frame's pixels, without the values
 
@@ -121,7 +121,8 @@ class ChartRenderer:
         if shown is None or shown.size != key:
             shown = self._shown[kind] = self._new_figure(key)
         frame = frame_key(data)
-        blitted = frame is not None and frame == shown.frame and shown.background is not None
+        blitted = frame == shown.frame and shown.background is not None and \
+            not data.get("empty")
         if blitted:
             self._blit(shown, data)
             self.blits += 1
@@ -158,15 +159,14 @@ class ChartRenderer:
         figure = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
         return _Shown(figure, FigureCanvasAgg(figure), key)
 
-    def _draw_full(self, shown: _Shown, data: dict, frame: tuple | None) -> None:
-        from widgets.chart_drawing import draw, layout_key
+    def _draw_full(self, shown: _Shown, data: dict, frame: tuple) -> None:
+        from widgets.chart_drawing import draw
 
         shown.values = draw(shown.figure, data)
-        key = layout_key(data)
-        if shown.margins is not None and shown.margins[0] == key:
+        if shown.margins is not None and shown.margins[0] == frame:
             shown.figure.subplots_adjust(**shown.margins[1])   # clear() forgot them
         elif shown.figure.axes:
-            shown.margins = (key, layout(shown.figure))
+            shown.margins = (frame, layout(shown.figure))
         for artist in shown.values:       # left out of the frame's pixels, drawn over them
             artist.set_animated(True)
         shown.canvas.draw()

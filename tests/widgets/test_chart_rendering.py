@@ -110,6 +110,19 @@ def test_agreement_of_many_answers_is_a_density_grid_blitted_like_the_rest(study
     assert np.any(pixels(live) != pixels(fresh), axis=2).mean() < 0.002
 
 
+def test_cbs_update_redraws_its_bars_and_counts_over_the_frame(study_db):
+    data = chart_data.chart_data(str(study_db), "cbs")
+    later = {**data, "pairs": [{**p, "cbs": p["cbs"] * 0.8, "n": p["n"] + 7}
+                               for p in data["pairs"]]}
+    renderer = ChartRenderer()
+    first = renderer.render(data, (900, 500))
+    live = renderer.render(later, (900, 500))
+    fresh = ChartRenderer().render(later, (900, 500))
+    assert live.blitted and not first.blitted
+    assert np.any(pixels(live) != pixels(first), axis=2).mean() > 0.001
+    assert np.any(pixels(live) != pixels(fresh), axis=2).mean() < 0.002
+
+
 def test_a_renderer_refuses_a_second_thread(study_db):
     data = chart_data.chart_data(str(study_db), "heatmap")
     renderer = ChartRenderer()
