@@ -20,6 +20,7 @@ import logging
 
 from engine.judging import store
 from engine.paired_scores import pair_runs
+from engine.stats import nan_to_none
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.workspace import Workspace
 
@@ -161,7 +162,7 @@ def _cluster_summaries(clusters: list[list], name: str, resamples: int,
         row = {name: g, "n": ci.n, "n_questions": ci.n_clusters, "mean": ci.mean,
                "ci_low": ci.low, "ci_high": ci.high, "degradation": max_score - ci.mean,
                "degradation_share": (max_score - ci.mean) / max_score}
-        out.append({k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()})
+        out.append(nan_to_none(row))
     return out
 
 

@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from engine.stats import nan_to_none
+
 
 def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
     a = np.asarray(x, dtype=float)
@@ -99,8 +101,7 @@ class Agreement:
     threshold: float
 
     def as_dict(self) -> dict:
-        return {k: (None if isinstance(v, float) and math.isnan(v) else v)
-                for k, v in asdict(self).items()}
+        return nan_to_none(asdict(self))
 
 
 def agreement(primary, secondary, threshold: float = 4.0, scale: float = 10.0) -> Agreement:

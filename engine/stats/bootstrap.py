@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from engine.stats import nan_to_none
+
 DEFAULT_RESAMPLES = 2000
 
 
@@ -29,8 +31,7 @@ class MeanCI:
     level: float
 
     def as_dict(self) -> dict:
-        return {k: (None if isinstance(v, float) and math.isnan(v) else v)
-                for k, v in asdict(self).items()}
+        return nan_to_none(asdict(self))
 
 
 def cluster_sums(values, clusters) -> tuple[np.ndarray, np.ndarray]:

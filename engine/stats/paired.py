@@ -19,6 +19,8 @@ from typing import Mapping
 
 import numpy as np
 
+from engine.stats import nan_to_none
+
 
 def holm(pvalues) -> list[float]:
     """Holm–Bonferroni adjusted p-values (monotone, capped at 1), in input order.
@@ -50,8 +52,7 @@ class PairedComparison:
     p_holm: float
 
     def as_dict(self) -> dict:
-        return {k: (None if isinstance(v, float) and math.isnan(v) else v)
-                for k, v in asdict(self).items()}
+        return nan_to_none(asdict(self))
 
 
 def wilcoxon_pair(a: Mapping, b: Mapping) -> tuple[int, int, float, float, float, float]:

@@ -11,6 +11,7 @@ import logging
 
 from engine.errors import UserError
 from engine.judging import store
+from engine.stats import nan_to_none
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.stats.paired import paired_tests
 from engine.stats.summary import GROUPINGS, per_question, summarize
@@ -42,7 +43,7 @@ def study_statistics(ws: Workspace, *, judge_run: int | None = None, seed: int =
         "groups": {},
     }
     for name in groupings:
-        out["groups"][name] = [_clean(r) for r in summarize(
+        out["groups"][name] = [nan_to_none(r) for r in summarize(
             items, GROUPINGS[name], max_score=max_score, resamples=resamples, seed=seed)]
     out["paired_tests"] = _dialect_tests(items)
     out["agreement"] = store.judge_agreement(ws, threshold=danger_threshold, scale=max_score)
@@ -74,5 +75,3 @@ def _count(items, key) -> dict:
     return counts
 
 
-def _clean(row: dict) -> dict:
-    return {k: (None if isinstance(v, float) and v != v else v) for k, v in row.items()}
