@@ -68,16 +68,12 @@ def chart_data(workspace_path: str, kind: str, judge_run: int | None = None, *,
         raise ValueError(f"unknown chart {kind!r}")
     with Workspace(workspace_path, create=False) as ws:
         run = judge_run if judge_run is not None else store.primary_judge(ws)
-        out = {"kind": kind, "judge_run": run, "dialects": dialect_names(ws), "n": 0}
+        out = {"kind": kind, "judge_run": run, "dialects": ws.dialect_names(), "n": 0}
         if run is None:
             return out | {"empty": "no judge run yet", "table": _table([], [])}
         builder = globals()[f"_{kind}"]
         return out | builder(ws, run, resamples=resamples, danger_threshold=danger_threshold,
                              previous=previous)
-
-
-def dialect_names(ws: Workspace) -> dict[str, dict]:
-    return {r["code"]: r for r in ws.query("SELECT code, name_en, name_bn FROM dialects")}
 
 
 def items(ws: Workspace, run: int, columns: str) -> list[dict]:

@@ -58,10 +58,6 @@ def sampler_for(model_row: dict) -> Sampler:
     return CHAT_SAMPLER if model_row.get("has_chat_template") else BASE_SAMPLER
 
 
-def dialect_names(ws: Workspace) -> dict[str, dict]:
-    return {r["code"]: r for r in ws.query("SELECT code, name_bn, name_en FROM dialects")}
-
-
 def format_examples(explanation: RetrievalExplanation, dialect_bn: str) -> str:
     blocks = [f"{STANDARD_LABEL}: {normalize_text(e.standard_text)}\n"
               f"{dialect_bn}: {normalize_text(e.dialect_text)}\n" for e in explanation.exemplars]
@@ -151,7 +147,7 @@ def translate_questions(ws: Workspace, retriever, *, question_set: str, dialects
     set_id = ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,))
     if set_id is None:
         raise UserError(f"no question set named {question_set!r}")
-    names = dialect_names(ws)
+    names = ws.dialect_names()
     unknown = [d for d in dialects if d not in names or d == "standard"]
     if unknown:
         raise UserError(f"unknown dialect(s): {', '.join(unknown)}")

@@ -26,7 +26,7 @@ from engine.errors import UserError
 from engine.rag import judge as judge_mod
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.rag.metrics import corpus_scores, correlation_table, sentence_scores
-from engine.translation import (build_request, clean_completion, dialect_names, run_card,
+from engine.translation import (build_request, clean_completion, run_card,
                                 sampler_for, template_for)
 from engine.workspace import Workspace, utcnow
 
@@ -81,7 +81,7 @@ def translate_pairs(ws: Workspace, retriever, pairs: list[dict], *, model_row: d
     """Translate held-out pairs; returns (run_id, {pair id: response row})."""
     from engine.jobs import open_run, run_job_on_model
 
-    names = dialect_names(ws)
+    names = ws.dialect_names()
     template, sampler = template_for(model_row), sampler_for(model_row)
     explanations = retriever.retrieve_many([(p["standard_text"], p["dialect"], p["district"])
                                             for p in pairs], cancelled=cancelled)
@@ -103,7 +103,7 @@ def judge_translations(ws: Workspace, items: list[dict], *, judge_row: dict, tra
     """Judge scores per pair id (None: the reply was not a valid verdict)."""
     from engine.jobs import open_run, run_job_on_model
 
-    names = dialect_names(ws)
+    names = ws.dialect_names()
     template = judge_mod.load_template()
     chat = bool(judge_row.get("has_chat_template"))
     requests = [judge_mod.build_judge_request(
@@ -163,7 +163,7 @@ def evaluate_translations(ws: Workspace, retriever, *, dialects: Sequence[str], 
         raise UserError(f"no held-out pairs to evaluate in split {split!r}")
     run_id, responses = translate_pairs(ws, retriever, pairs, model_row=model_row, backend=backend,
                                         progress=progress, cancelled=cancelled)
-    names = dialect_names(ws)
+    names = ws.dialect_names()
     items = [{"pair": p, "response": responses[p["id"]],
               "hyp": clean_completion(responses[p["id"]]["text"],
                                       (names[p["dialect"]]["name_bn"], names[p["dialect"]]["name_en"]))}

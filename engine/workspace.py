@@ -120,6 +120,10 @@ class Workspace:
     def dialect_codes(self) -> set[str]:
         return {r[0] for r in self.conn.execute("SELECT code FROM dialects")}
 
+    def dialect_names(self) -> dict[str, dict]:
+        """code -> {"code", "name_en", "name_bn"}: English and Bengali names of each dialect."""
+        return {r["code"]: r for r in self.query("SELECT code, name_en, name_bn FROM dialects")}
+
     def integrity_ok(self) -> bool:
         return self.scalar("PRAGMA integrity_check") == "ok"
 

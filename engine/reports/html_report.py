@@ -43,8 +43,8 @@ def write_report(ws: Workspace, out_dir: str | Path, *, judge_run: int | None = 
                              groupings=("model_dialect", "dialect", "dialect_domain",
                                         "dialect_type"))
     groups = stats["groups"]
-    names = dialect_names(ws)
-    labels = {code: f"{en}\n{bn}" for code, (en, bn) in names.items()}
+    names = ws.dialect_names()
+    labels = {code: f"{d['name_en']}\n{d['name_bn']}" for code, d in names.items()}
     sections = [
         _section(out, "model_dialect", "Mean score per model and dialect",
                  groups["model_dialect"], ("model", "dialect"),
@@ -130,15 +130,10 @@ def _runs(ws: Workspace, judge_run: int) -> list[dict]:
         ORDER BY r.id""")
 
 
-def dialect_names(ws: Workspace) -> dict[str, tuple[str, str]]:
-    return {r["code"]: (r["name_en"], r["name_bn"])
-            for r in ws.query("SELECT code, name_en, name_bn FROM dialects")}
-
-
 def _show(names: dict, column: str, value) -> str:
     """A table cell of the HTML: dialects by name, "Chittagong (চট্টগ্রামের ভাষা)"."""
     if column == "dialect" and value in names:
-        return "{} ({})".format(*names[value])
+        return f"{names[value]['name_en']} ({names[value]['name_bn']})"
     return _fmt(value)
 
 

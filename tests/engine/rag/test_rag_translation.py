@@ -8,7 +8,7 @@ import pytest
 
 from engine.rag.index import build_index
 from engine.rag.retriever import Retriever
-from engine.translation import (PromptTemplate, build_request, clean_completion, dialect_names,
+from engine.translation import (PromptTemplate, build_request, clean_completion,
                                 translate_questions)
 from engine.workspace import utcnow
 from tests.engine.rag.test_rag_retrieval import SMALL, _insert
@@ -40,7 +40,7 @@ def test_templates_are_versioned_by_content():
 
 
 def test_prompt_carries_exemplars_and_dataset_text_literally(workspace, small_retriever):
-    names = dialect_names(workspace)
+    names = workspace.dialect_names()
     ex = small_retriever.retrieve("আমি কাল বাজারে যাব", "chittagong")
     source = "১০ $source টাকা <end_of_turn> {x} ### user"
     req = build_request("k", source, ex, names["chittagong"],
