@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from engine.workspace import Workspace
 
+# (response, outer run's score, inner run's score); CROSS JOIN fixes SQLite's loop order
+_PAIRS = ("SELECT o.response_id, o.final, i.final FROM judgments o CROSS JOIN judgments i "
+          "ON i.response_id = o.response_id AND i.run_id = ?")
+_SCORED = "o.final IS NOT NULL AND i.final IS NOT NULL"
+
 
 def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, list]:
     """:func:`engine.judging.store.paired_finals` (machine scores, by response)."""
@@ -60,10 +65,7 @@ def _join(ws: Workspace, outer: int, inner: int, outer_where: str, outer_params:
     """(response id, outer score, inner score); the id range of the outer run drives the
     query (``+o.run_id`` keeps SQLite off the run index)."""
     return ws.conn.execute(
-        "SELECT o.response_id, o.final, i.final FROM judgments o CROSS JOIN judgments i "
-        "ON i.response_id = o.response_id AND i.run_id = ? "
-        f"WHERE +o.run_id = ? AND {outer_where} AND {inner_where} "
-        "AND o.final IS NOT NULL AND i.final IS NOT NULL",
+        f"{_PAIRS} WHERE +o.run_id = ? AND {outer_where} AND {inner_where} AND {_SCORED}",
         (inner, outer, *outer_params, *inner_params))
 
 
@@ -71,11 +73,8 @@ def _full(ws: Workspace, run_a: int, run_b: int, counts: list) -> tuple[list, li
     """One join driven from the run with fewer judgments (CROSS JOIN fixes SQLite's loop
     order: a secondary judge on a quarter of the answers halves the time)."""
     outer, inner = (run_a, run_b) if counts[0] <= counts[1] else (run_b, run_a)
-    rows = ws.conn.execute(
-        "SELECT o.response_id, o.final, i.final FROM judgments o CROSS JOIN judgments i "
-        "ON i.response_id = o.response_id AND i.run_id = ? "
-        "WHERE o.run_id = ? AND o.final IS NOT NULL AND i.final IS NOT NULL "
-        "ORDER BY o.response_id", (inner, outer)).fetchall()
+    rows = ws.conn.execute(f"{_PAIRS} WHERE o.run_id = ? AND {_SCORED} ORDER BY o.response_id",
+                           (inner, outer)).fetchall()
     if outer != run_a:
         rows = [(rid, a, b) for rid, b, a in rows]
     return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]

@@ -76,12 +76,6 @@ class _Shown:
     background: object = None       # the frame's pixels, without the values
 
 
-def ensure_matplotlib() -> None:
-    from engine.fonts import register_matplotlib_fonts
-
-    register_matplotlib_fonts()
-
-
 _SUBPLOT_PARAMETERS = ("left", "right", "bottom", "top", "wspace", "hspace")
 
 
@@ -153,7 +147,9 @@ class ChartRenderer:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
-        ensure_matplotlib()
+        from engine.fonts import register_matplotlib_fonts
+
+        register_matplotlib_fonts()
         width, height, ratio = key
         dpi = BASE_DPI * ratio
         figure = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
@@ -226,13 +222,14 @@ def save_chart(data: dict, path: str | Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    from engine.fonts import register_matplotlib_fonts
     from widgets.chart_drawing import draw
 
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in IMAGE_FORMATS:
         raise ValueError(f"export as {', '.join(IMAGE_FORMATS)}, not {fmt!r}")
-    ensure_matplotlib()
+    register_matplotlib_fonts()
     figure = Figure(figsize=EXPORT_SIZE_INCHES, dpi=BASE_DPI)
     FigureCanvasAgg(figure)
     draw(figure, data)
