@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test gui clean bench installer
+.PHONY: venv demo test lint gui clean bench installer
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,8 +23,15 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m app.demo
 
-test: $(STAMP)
+test: $(STAMP) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
+
+# Layering contracts (.importlinter), lint and format (ruff), types of the engine (mypy).
+lint: $(STAMP)
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 gui: $(STAMP)
 	$(VENV)/bin/upabhasha-gui

@@ -15,7 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 
 DEMO_DIALECTS = "chittagong,sylhet,noakhali"
-DEMO_QUESTIONS = 12        # of the 40 sample questions: keeps the demo within minutes on 2 cores
+DEMO_QUESTIONS = 12  # of the 40 sample questions: keeps the demo within minutes on 2 cores
 DEMO_REVIEWER = "demo (machine drafts accepted without human review)"
 
 
@@ -31,26 +31,49 @@ def step(title: str, argv: list[str]) -> None:
     print(f"   ({time.monotonic() - started:.1f} s)", flush=True)
 
 
-def run_demo(out_dir: Path, *, questions: int = DEMO_QUESTIONS, dialects: str = DEMO_DIALECTS) -> Path:
+def run_demo(
+    out_dir: Path, *, questions: int = DEMO_QUESTIONS, dialects: str = DEMO_DIALECTS
+) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     ws = ["-w", str(out_dir / "demo.sqlite")]
     sample = files("resources") / "sample"
     report_dir = out_dir / "report"
-    print("Upabhasha demo on the embedded Gemma 3 270M and the bundled sample data.\n"
-          "A 270M base model demonstrates the pipeline; its Bengali output and these scores\n"
-          "are NOT research findings, and the sample data is illustrative, not gold.")
+    print(
+        "Upabhasha demo on the embedded Gemma 3 270M and the bundled sample data.\n"
+        "A 270M base model demonstrates the pipeline; its Bengali output and these scores\n"
+        "are NOT research findings, and the sample data is illustrative, not gold."
+    )
     started = time.monotonic()
     step("create the workspace and register the embedded model", ws + ["init"])
-    step("import the sample parallel corpus",
-         ws + ["import", "corpus", str(sample / "corpus.csv"), "--name", "sample corpus"])
-    step("import the sample questions",
-         ws + ["import", "questions", str(sample / "questions.csv"), "--name", "sample questions"])
-    step("build the retrieval index (train + test splits)", ws + ["index", "--corpus", "sample corpus"])
-    step("RAG-translate questions into dialects",
-         ws + ["translate", "--questions", "sample questions", "--dialects", dialects,
-               "--limit", str(questions)])
-    step("mark the machine drafts gold (DEMO ONLY: a real study has native speakers review them)",
-         ws + ["review", "bulk", "--from", "draft", "--to", "gold", "--reviewer", DEMO_REVIEWER])
+    step(
+        "import the sample parallel corpus",
+        ws + ["import", "corpus", str(sample / "corpus.csv"), "--name", "sample corpus"],
+    )
+    step(
+        "import the sample questions",
+        ws + ["import", "questions", str(sample / "questions.csv"), "--name", "sample questions"],
+    )
+    step(
+        "build the retrieval index (train + test splits)",
+        ws + ["index", "--corpus", "sample corpus"],
+    )
+    step(
+        "RAG-translate questions into dialects",
+        ws
+        + [
+            "translate",
+            "--questions",
+            "sample questions",
+            "--dialects",
+            dialects,
+            "--limit",
+            str(questions),
+        ],
+    )
+    step(
+        "mark the machine drafts gold (DEMO ONLY: a real study has native speakers review them)",
+        ws + ["review", "bulk", "--from", "draft", "--to", "gold", "--reviewer", DEMO_REVIEWER],
+    )
     step("answer the standard and dialect questions", ws + ["generate", "--max-tokens", "64"])
     step("judge every dialect answer against its standard answer", ws + ["judge", "--primary"])
     step("statistics", ws + ["stats"])
@@ -66,8 +89,11 @@ def register(sub) -> None:
     p.add_argument("--out", default="demo-output", help="folder for the demo workspace and report")
     p.add_argument("--questions", type=int, default=DEMO_QUESTIONS, help="sample questions to use")
     p.add_argument("--dialects", default=DEMO_DIALECTS, help="comma-separated dialect codes")
-    p.set_defaults(func=lambda args, ctx: run_demo(Path(args.out), questions=args.questions,
-                                                   dialects=args.dialects) and 0)
+    p.set_defaults(
+        func=lambda args, ctx: (
+            run_demo(Path(args.out), questions=args.questions, dialects=args.dialects) and 0
+        )
+    )
 
 
 def main() -> int:

@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, QTimer
 
 log = logging.getLogger(__name__)
 
-INTERVAL_MS = 100       # small, frequent young collections: each one short
+INTERVAL_MS = 100  # small, frequent young collections: each one short
 LONG_LIVED_GROWTH = 0.25
 
 

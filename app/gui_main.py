@@ -37,9 +37,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="upabhasha-gui", description="Upabhasha workstation")
     parser.add_argument("workspace", nargs="?", help="workspace file to open")
     parser.add_argument("--new", action="store_true", help="create WORKSPACE if it is missing")
-    parser.add_argument("--smoke-test", action="store_true",
-                        help="start offscreen, run the end-to-end self-check, print a "
-                             "JSON line and exit (0 = passed)")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="start offscreen, run the end-to-end self-check, print a "
+        "JSON line and exit (0 = passed)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
     return parser.parse_args(argv)
 
@@ -51,16 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke_test:
         from app.smoke_test import SmokeTest
 
-        smoke = SmokeTest()   # offscreen platform and stderr capture, before Qt loads
+        smoke = SmokeTest()  # offscreen platform and stderr capture, before Qt loads
     from app.logging_setup import setup_logging
 
     log_path = setup_logging(args.verbose)
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from widgets.fonts import register_qt_fonts
     from app.qt_logging import install_qt_message_handler
     from app.settings import load_settings
+    from widgets.fonts import register_qt_fonts
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Upabhasha")
@@ -82,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     log.info("window shown after %.2f s (log: %s)", time.perf_counter() - started, log_path)
     startup: dict = {}
     if not smoke:
-        def report_backend() -> None:   # after the window shows: llama_cpp loads here
+
+        def report_backend() -> None:  # after the window shows: llama_cpp loads here
             from engine.llm.backend_report import log_llama_backend
 
             info = log_llama_backend()
@@ -91,16 +95,21 @@ def main(argv: list[str] | None = None) -> int:
 
         QTimer.singleShot(1000, report_backend)
     if smoke:
+
         def report() -> None:
             age = process_age_s()
-            startup.update({
-                "startup_s": round(age if age is not None else time.perf_counter() - started, 3),
-                "main_to_shown_s": round(time.perf_counter() - started, 3),
-                "shown": window.isVisible(),
-                "workspace": str(window.workspace.path) if window.workspace else None,
-                "panels": [window.tabs.tabText(i) for i in range(window.tabs.count())],
-                "heavy_modules_loaded": [m for m in HEAVY_MODULES if m in sys.modules],
-            })
+            startup.update(
+                {
+                    "startup_s": round(
+                        age if age is not None else time.perf_counter() - started, 3
+                    ),
+                    "main_to_shown_s": round(time.perf_counter() - started, 3),
+                    "shown": window.isVisible(),
+                    "workspace": str(window.workspace.path) if window.workspace else None,
+                    "panels": [window.tabs.tabText(i) for i in range(window.tabs.count())],
+                    "heavy_modules_loaded": [m for m in HEAVY_MODULES if m in sys.modules],
+                }
+            )
             window.close()
             app.quit()
 
@@ -108,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     code = app.exec()
     collector.stop()
     if smoke:
-        return smoke.finish(startup)   # the headless checks run after the window closed
+        return smoke.finish(startup)  # the headless checks run after the window closed
     return code
 
 

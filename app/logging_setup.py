@@ -14,7 +14,9 @@ APP_NAME = "upabhasha"
 
 def log_dir() -> Path:
     override = os.environ.get("UPABHASHA_LOG_DIR")
-    return Path(override) if override else Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
+    return (
+        Path(override) if override else Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
+    )
 
 
 def setup_logging(verbose: bool = False) -> Path:
@@ -26,8 +28,9 @@ def setup_logging(verbose: bool = False) -> Path:
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=5_000_000, backupCount=3,
-                                                       encoding="utf-8")
+        handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=5_000_000, backupCount=3, encoding="utf-8"
+        )
         handler.setFormatter(fmt)
         root.addHandler(handler)
     except OSError:

@@ -8,21 +8,28 @@ from __future__ import annotations
 
 import base64
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QMessageBox, QStackedWidget,
-                               QTabWidget, QWidget)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
 
-from engine.i18n import _
 from app.settings import Settings, save_settings
-from widgets.task_bridge import WRITER, TaskBridge
-from engine.errors import UserError
-from engine.workspace import Workspace
 from app.study_actions import StudyActions
+from engine.errors import UserError
+from engine.i18n import _
+from engine.workspace.store import Workspace
 from widgets.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
+from widgets.task_bridge import WRITER, TaskBridge
 from widgets.welcome_page import WelcomePage
 
 log = logging.getLogger(__name__)
@@ -32,9 +39,14 @@ STATUS_REFRESH_MS = 2000
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, settings: Settings, *, bridge: TaskBridge | None = None,
-                 save: Callable[[Settings], None] = save_settings,
-                 parent: QWidget | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        bridge: TaskBridge | None = None,
+        save: Callable[[Settings], None] = save_settings,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.settings = settings
         self._save = save
@@ -62,6 +74,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.stack)
 
         from widgets.job_monitor import JobMonitor
+
         self.job_monitor = JobMonitor(self.bridge)
 
         self._build_menus()
@@ -92,19 +105,25 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(_("&File"))
-        self._action(_("&New workspace…"), self.new_workspace_dialog, QKeySequence.StandardKey.New,
-                     file_menu)
-        self._action(_("&Open workspace…"), self.open_workspace_dialog,
-                     QKeySequence.StandardKey.Open, file_menu)
+        self._action(
+            _("&New workspace…"), self.new_workspace_dialog, QKeySequence.StandardKey.New, file_menu
+        )
+        self._action(
+            _("&Open workspace…"),
+            self.open_workspace_dialog,
+            QKeySequence.StandardKey.Open,
+            file_menu,
+        )
         self.recent_menu = file_menu.addMenu(_("Open &recent"))
         self._action(_("Open the &sample workspace"), self.open_sample_workspace, None, file_menu)
-        self.close_action = self._action(_("&Close workspace"), self.close_workspace,
-                                         QKeySequence.StandardKey.Close, file_menu)
+        self.close_action = self._action(
+            _("&Close workspace"), self.close_workspace, QKeySequence.StandardKey.Close, file_menu
+        )
         file_menu.addSeparator()
         self.workspace_actions = [
             self._action(_("Import &corpus…"), self.import_corpus_dialog, None, file_menu),
-            self._action(_("Import &questions…"), self.import_questions_dialog, None,
-                         file_menu)]
+            self._action(_("Import &questions…"), self.import_questions_dialog, None, file_menu),
+        ]
         file_menu.addSeparator()
         self._action(_("&Quit"), self.close, QKeySequence.StandardKey.Quit, file_menu)
         self._fill_recent_menu()
@@ -118,7 +137,8 @@ class MainWindow(QMainWindow):
             self._action(_("&Translate questions…"), self.translate_dialog, None, study_menu),
             self._action(_("&Generate answers…"), self.generate_dialog, None, study_menu),
             self._action(_("&Judge…"), lambda: self.show_panel("judge"), None, study_menu),
-            self._action(_("&Charts"), lambda: self.show_panel("charts"), None, study_menu)]
+            self._action(_("&Charts"), lambda: self.show_panel("charts"), None, study_menu),
+        ]
 
         help_menu = self.menuBar().addMenu(_("&Help"))
         self._action(_("&Keyboard shortcuts"), self.show_shortcuts, "F1", help_menu)
@@ -139,10 +159,15 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _about(self) -> None:
-        QMessageBox.about(self, _("About Upabhasha"), _(
-            "Upabhasha (উপভাষা) measures how much worse language models answer questions in "
-            "regional Bengali dialects than in standard Bengali.\n\nBengali font: Noto Sans "
-            "Bengali, SIL Open Font License 1.1."))
+        QMessageBox.about(
+            self,
+            _("About Upabhasha"),
+            _(
+                "Upabhasha (উপভাষা) measures how much worse language models answer questions in "
+                "regional Bengali dialects than in standard Bengali.\n\nBengali font: Noto Sans "
+                "Bengali, SIL Open Font License 1.1."
+            ),
+        )
 
     # -- workspaces ------------------------------------------------------------------------
     def open_workspace(self, path: str | Path, *, create: bool = False) -> bool:
@@ -194,8 +219,9 @@ class MainWindow(QMainWindow):
         def status(text: str) -> None:
             self.statusBar().showMessage(text, 4000)
 
-        review = ReviewPanel(self.workspace, reviewer=self.settings.reviewer_name,
-                             avro_mode=self.settings.avro_mode)
+        review = ReviewPanel(
+            self.workspace, reviewer=self.settings.reviewer_name, avro_mode=self.settings.avro_mode
+        )
         review.sig_reviewer_changed.connect(self._remember_reviewer)
         review.sig_avro_mode_changed.connect(self._remember_avro_mode)
         review.sig_status_message.connect(status)
@@ -215,11 +241,22 @@ class MainWindow(QMainWindow):
         judge.sig_changed.connect(charts.mark_dirty)
         judge.sig_changed.connect(answers.refresh_options)
         models.sig_changed.connect(judge.refresh)
-        self.panels = {"review": review, "models": models, "answers": answers, "judge": judge,
-                       "charts": charts, "jobs": self.job_monitor}
-        titles = {"review": _("Review translations"), "models": _("Models"),
-                  "answers": _("Answers"), "judge": _("Judge"), "charts": _("Charts"),
-                  "jobs": _("Jobs")}
+        self.panels = {
+            "review": review,
+            "models": models,
+            "answers": answers,
+            "judge": judge,
+            "charts": charts,
+            "jobs": self.job_monitor,
+        }
+        titles = {
+            "review": _("Review translations"),
+            "models": _("Models"),
+            "answers": _("Answers"),
+            "judge": _("Judge"),
+            "charts": _("Charts"),
+            "jobs": _("Jobs"),
+        }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])
         self._install_panel_shortcuts()
@@ -232,9 +269,14 @@ class MainWindow(QMainWindow):
         self._panel_actions = []
         for index in range(self.tabs.count()):
             text = _("Show {panel}").format(panel=self.tabs.tabText(index))
-            self._panel_actions.append(self._action(
-                text, lambda _checked=False, i=index: self.tabs.setCurrentIndex(i),
-                f"Ctrl+{index + 1}", self.view_menu))
+            self._panel_actions.append(
+                self._action(
+                    text,
+                    lambda _checked=False, i=index: self.tabs.setCurrentIndex(i),
+                    f"Ctrl+{index + 1}",
+                    self.view_menu,
+                )
+            )
 
     def show_panel(self, name: str) -> None:
         panel = self.panels.get(name)
@@ -267,9 +309,9 @@ class MainWindow(QMainWindow):
         return self.study.generate_dialog()
 
     def new_workspace_dialog(self) -> bool:
-        path, _filter = QFileDialog.getSaveFileName(self, _("Create a new workspace"),
-                                                    str(Path.home() / "study.sqlite"),
-                                                    WORKSPACE_FILTER)
+        path, _filter = QFileDialog.getSaveFileName(
+            self, _("Create a new workspace"), str(Path.home() / "study.sqlite"), WORKSPACE_FILTER
+        )
         if not path:
             return False
         if Path(path).exists():
@@ -277,17 +319,23 @@ class MainWindow(QMainWindow):
         return self.open_workspace(path, create=True)
 
     def open_workspace_dialog(self) -> bool:
-        path, _filter = QFileDialog.getOpenFileName(self, _("Open a workspace"), str(Path.home()),
-                                                    WORKSPACE_FILTER)
+        path, _filter = QFileDialog.getOpenFileName(
+            self, _("Open a workspace"), str(Path.home()), WORKSPACE_FILTER
+        )
         return bool(path) and self.open_workspace(path)
 
     def open_sample_workspace(self) -> None:
-        from engine.sample_workspace import build_sample_workspace, sample_workspace_path
+        from engine.samples.workspace import build_sample_workspace, sample_workspace_path
 
         path = sample_workspace_path()
-        self.bridge.run(build_sample_workspace, path, label=_("Building the sample workspace"),
-                        lane=WRITER, dialog=True,
-                        on_done=lambda built: self.open_workspace(built))
+        self.bridge.run(
+            build_sample_workspace,
+            path,
+            label=_("Building the sample workspace"),
+            lane=WRITER,
+            dialog=True,
+            on_done=lambda built: self.open_workspace(built),
+        )
 
     def add_model(self) -> None:
         if self.workspace is None and not self.new_workspace_dialog():
@@ -310,20 +358,28 @@ class MainWindow(QMainWindow):
             "SELECT (SELECT count(*) FROM questions) AS questions, "
             "(SELECT count(*) FROM variants WHERE dialect != 'standard') AS variants, "
             "(SELECT count(*) FROM variants WHERE status = 'gold' AND dialect != 'standard') AS gold, "
-            "(SELECT count(*) FROM models) AS models")[0]
-        self.counts_label.setText(_("{questions} questions · {variants} variants · {gold} gold · "
-                                    "{models} models").format(**counts))
+            "(SELECT count(*) FROM models) AS models"
+        )[0]
+        self.counts_label.setText(
+            _("{questions} questions · {variants} variants · {gold} gold · {models} models").format(
+                **counts
+            )
+        )
 
     def _on_task_failed(self, task, message: str) -> None:
-        self.statusBar().showMessage(_("{label} failed: {message}").format(
-            label=task.label, message=message.splitlines()[0]), 10000)
+        self.statusBar().showMessage(
+            _("{label} failed: {message}").format(
+                label=task.label, message=message.splitlines()[0]
+            ),
+            10000,
+        )
 
     def _remember_reviewer(self, name: str) -> None:
         self.settings.reviewer_name = name
         self._save(self.settings)
         answers = self.panels.get("answers")
         if answers is not None and not answers.detail.annotator.text().strip():
-            answers.detail.annotator.setText(name)   # overrides need the same person's name
+            answers.detail.annotator.setText(name)  # overrides need the same person's name
 
     def _remember_avro_mode(self, enabled: bool) -> None:
         self.settings.avro_mode = enabled
@@ -340,11 +396,18 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         running = self.bridge.running_tasks()
-        if running and QMessageBox.question(
-                self, _("Jobs are running"),
-                _("{n} job(s) are still running. Cancel them and quit? Finished items are kept; "
-                  "a re-run resumes where it stopped.").format(n=len(running))
-        ) != QMessageBox.StandardButton.Yes:
+        if (
+            running
+            and QMessageBox.question(
+                self,
+                _("Jobs are running"),
+                _(
+                    "{n} job(s) are still running. Cancel them and quit? Finished items are kept; "
+                    "a re-run resumes where it stopped."
+                ).format(n=len(running)),
+            )
+            != QMessageBox.StandardButton.Yes
+        ):
             event.ignore()
             return
         self.settings.window_geometry = base64.b64encode(bytes(self.saveGeometry())).decode()

@@ -24,8 +24,11 @@ MAX_RECENT = 10
 
 def config_dir() -> Path:
     override = os.environ.get("UPABHASHA_CONFIG_DIR")
-    return Path(override) if override else Path(platformdirs.user_config_dir(APP_NAME,
-                                                                             appauthor=False))
+    return (
+        Path(override)
+        if override
+        else Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+    )
 
 
 def settings_path() -> Path:
@@ -38,8 +41,8 @@ class Settings:
     recent_workspaces: list[str] = field(default_factory=list)
     reviewer_name: str = ""
     default_dialects: list[str] = field(default_factory=list)
-    window_geometry: str = ""   # QWidget.saveGeometry(), base64
-    window_state: str = ""      # QMainWindow.saveState(), base64
+    window_geometry: str = ""  # QWidget.saveGeometry(), base64
+    window_state: str = ""  # QMainWindow.saveState(), base64
     avro_mode: bool = False
 
     def add_recent(self, path: str | Path) -> None:
@@ -67,8 +70,9 @@ def _from_dict(data: dict) -> Settings:
         if ok:
             values[f.name] = value
         else:
-            log.warning("settings: ignoring %s=%r (expected %s)", f.name, value,
-                        type(default).__name__)
+            log.warning(
+                "settings: ignoring %s=%r (expected %s)", f.name, value, type(default).__name__
+            )
     values["version"] = SETTINGS_VERSION
     return Settings(**values)
 
@@ -86,8 +90,12 @@ def load_settings(path: Path | None = None) -> Settings:
         return Settings()
     version = data.get("version")
     if not isinstance(version, int) or version > SETTINGS_VERSION:
-        log.warning("settings file %s has version %r (this program writes %d); using what "
-                    "it can", path, version, SETTINGS_VERSION)
+        log.warning(
+            "settings file %s has version %r (this program writes %d); using what it can",
+            path,
+            version,
+            SETTINGS_VERSION,
+        )
     return _from_dict(data)
 
 
@@ -97,8 +105,9 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(dataclasses.asdict(settings), ensure_ascii=False, indent=2),
-                       encoding="utf-8")
+        tmp.write_text(
+            json.dumps(dataclasses.asdict(settings), ensure_ascii=False, indent=2), encoding="utf-8"
+        )
         os.replace(tmp, path)
     except OSError as exc:
         log.warning("could not save settings to %s: %s", path, exc)

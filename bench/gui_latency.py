@@ -32,15 +32,16 @@ QUESTIONS, MODELS, MISSING = 400, 19, 5
 
 
 def build(path: Path, hold_back: float) -> dict:
-    from engine.sample_study import add_synthetic_questions, add_synthetic_study
-    from engine.schema import DIALECTS
-    from engine.workspace import Workspace
+    from engine.samples.study import add_synthetic_questions, add_synthetic_study
+    from engine.workspace.schema import DIALECTS
+    from engine.workspace.store import Workspace
 
     started = time.perf_counter()
     with Workspace(path) as ws:
         add_synthetic_questions(ws, QUESTIONS, [d[0] for d in DIALECTS if d[0] != "standard"])
-        study = add_synthetic_study(ws, models=MODELS, missing=MISSING, secondary_share=0.25,
-                                    hold_back=hold_back, seed=0)
+        study = add_synthetic_study(
+            ws, models=MODELS, missing=MISSING, secondary_share=0.25, hold_back=hold_back, seed=0
+        )
         variants = ws.scalar("SELECT count(*) FROM variants")
     return {"study": study, "variants": variants, "build_s": time.perf_counter() - started}
 
@@ -54,8 +55,9 @@ def percentile(values: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="same data scale, a shorter streaming phase")
+    parser.add_argument(
+        "--quick", action="store_true", help="same data scale, a shorter streaming phase"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     hold_back = 0.12 if args.quick else 0.3
@@ -66,29 +68,28 @@ def main(argv: list[str] | None = None) -> int:
     built = build(tmp / "bench.sqlite", hold_back)
     study = built["study"]
 
+    import functools
+
     from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication, QSplitter
 
-    from engine.chart_data import CHART_KINDS
-    from widgets.fonts import register_qt_fonts
+    import engine.reports.chart_data as chart_module
     from app.gc_guard import GarbageCollector
-    from engine.sample_study import stream_judgments
-    from widgets.task_bridge import WRITER, TaskBridge
-    from engine.workspace import Workspace
+    from engine.reports.chart_data import CHART_KINDS
+    from engine.samples.study import stream_judgments
+    from engine.workspace.store import Workspace
     from widgets.answers_panel import AnswersPanel
-    from widgets.charts_panel import ChartsPanel
-
-    import functools
-
-    import engine.chart_data as chart_module
     from widgets.chart_renderer import ChartRenderer
+    from widgets.charts_panel import ChartsPanel
+    from widgets.fonts import register_qt_fonts
+    from widgets.task_bridge import WRITER, TaskBridge
 
     worker_ms: dict[str, list[float]] = {}
     render_ms: dict[str, list[float]] = {}
     compute, render = chart_module.chart_data, ChartRenderer.render
 
     @functools.wraps(compute)
-    def timed_chart_data(*a, **kw):     # the worker's share of a refresh: numbers ...
+    def timed_chart_data(*a, **kw):  # the worker's share of a refresh: numbers ...
         t0 = time.perf_counter()
         try:
             return compute(*a, **kw)
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             worker_ms.setdefault(a[1], []).append((time.perf_counter() - t0) * 1000)
 
     @functools.wraps(render)
-    def timed_render(self, data, *a, **kw):     # ... and the picture
+    def timed_render(self, data, *a, **kw):  # ... and the picture
         t0 = time.perf_counter()
         try:
             return render(self, data, *a, **kw)
@@ -109,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication(sys.argv[:1])
     register_qt_fonts(app)
     collector = GarbageCollector(app)
-    bridge = TaskBridge(app, show_error=lambda title, msg: print(f"{title}: {msg}",
-                                                                 file=sys.stderr))
+    bridge = TaskBridge(
+        app, show_error=lambda title, msg: print(f"{title}: {msg}", file=sys.stderr)
+    )
     ws = Workspace(tmp / "bench.sqlite", create=False)
 
     def wait_until(predicate, timeout_s: float) -> bool:
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     charts.sig_refreshed.connect(lambda kind, ms, full: refreshes.append((kind, ms, full)))
     wait_until(lambda: "heatmap" in charts.data and answers.model.ids, 120)
     first_view_ms = (time.perf_counter() - opened) * 1000
-    for kind in CHART_KINDS[1:] + ("heatmap",):   # every chart computed once (scipy loaded)
+    for kind in CHART_KINDS[1:] + ("heatmap",):  # every chart computed once (scipy loaded)
         charts.show_chart(kind)
         wait_until(lambda k=kind: k in charts.data and not charts._in_flight, 120)
     initial_rows = len(answers.model.ids)
@@ -158,8 +160,16 @@ def main(argv: list[str] | None = None) -> int:
     clock.start()
     heartbeat.start()
     switcher.start()
-    streaming = bridge.run(stream_judgments, str(ws.path), primary, held, batch=batch,
-                           pause_s=pause_s, label="stream judgments", lane=WRITER)
+    streaming = bridge.run(
+        stream_judgments,
+        str(ws.path),
+        primary,
+        held,
+        batch=batch,
+        pause_s=pause_s,
+        label="stream judgments",
+        lane=WRITER,
+    )
     wait_until(lambda: not streaming.running, 600)
     stream_s = streaming.elapsed_s
     # keep measuring while the panels catch up with the last batch
@@ -167,15 +177,19 @@ def main(argv: list[str] | None = None) -> int:
     caught_up = wait_until(lambda: len(answers.model.ids) == expected, 30)
     switcher.stop()
     charts.show_chart("heatmap")
-    heatmap_done = wait_until(lambda: charts.data.get("heatmap", {}).get("n") == expected
-                              and not charts._in_flight, 30)
+    heatmap_done = wait_until(
+        lambda: charts.data.get("heatmap", {}).get("n") == expected and not charts._in_flight, 30
+    )
     heartbeat.stop()
 
     intervals = [b - a for a, b in zip(ticks, ticks[1:])]
     stalls = [max(0.0, i - HEARTBEAT_MS) for i in intervals]
     live = [ms for _kind, ms, full in refreshes if not full]
-    by_chart = {k: round(statistics.median(v), 1) for k in CHART_KINDS
-                if (v := [ms for kind, ms, full in refreshes if kind == k and not full])}
+    by_chart = {
+        k: round(statistics.median(v), 1)
+        for k in CHART_KINDS
+        if (v := [ms for kind, ms, full in refreshes if kind == k and not full])
+    }
     full_refreshes = [ms for _kind, ms, full in refreshes if full]
 
     judgments = ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?", (primary,))
@@ -186,26 +200,35 @@ def main(argv: list[str] | None = None) -> int:
         "responses": responses,
         "judgments": judgments,
         "scale": "paper (quick: shorter streaming phase)" if args.quick else "paper",
-        "models": MODELS, "variants": built["variants"],
-        "secondary_judgments": ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?",
-                                         (study.judge_runs[1],)),
-        "streamed_judgments": len(held), "stream_s": round(stream_s, 1),
-        "heartbeats": len(ticks), "stall_p50_ms": round(percentile(stalls, 50), 1),
+        "models": MODELS,
+        "variants": built["variants"],
+        "secondary_judgments": ws.scalar(
+            "SELECT count(*) FROM judgments WHERE run_id = ?", (study.judge_runs[1],)
+        ),
+        "streamed_judgments": len(held),
+        "stream_s": round(stream_s, 1),
+        "heartbeats": len(ticks),
+        "stall_p50_ms": round(percentile(stalls, 50), 1),
         "stall_p999_ms": round(percentile(stalls, 99.9), 1),
         "stall_max_ms": round(max(stalls, default=0.0), 1),
         "stalls_over_50ms": sum(s > 50 for s in stalls),
-        "live_refreshes": len(live), "refresh_p90_ms": round(percentile(live, 90), 1),
+        "live_refreshes": len(live),
+        "refresh_p90_ms": round(percentile(live, 90), 1),
         "full_refreshes": len(full_refreshes),
         "full_refresh_median_ms": round(statistics.median(full_refreshes), 1)
-        if full_refreshes else None,
+        if full_refreshes
+        else None,
         "refresh_median_by_chart_ms": by_chart,
-        "compute_median_by_chart_ms": {k: round(statistics.median(v), 1)
-                                       for k, v in worker_ms.items()},
-        "render_median_by_chart_ms": {k: round(statistics.median(v), 1)
-                                      for k, v in render_ms.items()},
+        "compute_median_by_chart_ms": {
+            k: round(statistics.median(v), 1) for k, v in worker_ms.items()
+        },
+        "render_median_by_chart_ms": {
+            k: round(statistics.median(v), 1) for k, v in render_ms.items()
+        },
         "blitted_renders": charts.renderer.blits,
         "gc_full_collections": collector.full_collections,
-        "first_view_ms": round(first_view_ms), "build_s": round(built["build_s"], 1),
+        "first_view_ms": round(first_view_ms),
+        "build_s": round(built["build_s"], 1),
         "live_complete": bool(caught_up and heatmap_done),
         "cpus": os.cpu_count(),
         "goals": {"stall_p99_ms": 50, "refresh_ms": 150},

@@ -26,7 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "vashantor" / "vashantor_multiway.csv"
+DATA = (
+    Path(__file__).resolve().parent.parent.parent
+    / "shared"
+    / "data"
+    / "vashantor"
+    / "vashantor_multiway.csv"
+)
 DIALECTS = ("barishal", "chittagong", "mymensingh", "noakhali", "sylhet")
 
 
@@ -35,10 +41,10 @@ def _edit(words: list[str], op: int, where: float) -> list[str]:
         return words + [words[-1]] if words else words
     i = min(len(words) - 2, int(where * (len(words) - 1)))
     if op == 0:
-        return words[:i] + words[i + 1:]
+        return words[:i] + words[i + 1 :]
     if op == 1:
-        return words[:i] + [words[i + 1], words[i]] + words[i + 2:]
-    return words[:i + 1] + [words[i]] + words[i + 1:]
+        return words[:i] + [words[i + 1], words[i]] + words[i + 2 :]
+    return words[: i + 1] + [words[i]] + words[i + 1 :]
 
 
 def load_pairs() -> tuple[list[tuple], list[dict]]:
@@ -59,22 +65,29 @@ def load_pairs() -> tuple[list[tuple], list[dict]]:
             dia = normalize_text(r[d])
             index.append((std, dia, d, r["vashantor_split"]))
             for op, where in edits:
-                index.append((" ".join(_edit(std.split(), op, where)),
-                              " ".join(_edit(dia.split(), op, where)), d, "train"))
+                index.append(
+                    (
+                        " ".join(_edit(std.split(), op, where)),
+                        " ".join(_edit(dia.split(), op, where)),
+                        d,
+                        "train",
+                    )
+                )
     return index, validation
 
 
 def build(ws, index_rows, encoder, folder):
-    from engine.rag.index import build_index
+    from engine.rag.build import build_index
     from engine.textnorm import canonical_key
-    from engine.workspace import utcnow
+    from engine.workspace.store import utcnow
 
     with ws.transaction() as conn:
         conn.execute("INSERT INTO corpora(name, created_at) VALUES ('bench', ?)", (utcnow(),))
         conn.executemany(
             "INSERT OR IGNORE INTO sentence_pairs(corpus_id, standard_text, dialect_text, dialect, "
             "split, standard_key, dialect_key) VALUES (1, ?, ?, ?, ?, ?, ?)",
-            [(s, d, dia, sp, canonical_key(s), canonical_key(d)) for s, d, dia, sp in index_rows])
+            [(s, d, dia, sp, canonical_key(s), canonical_key(d)) for s, d, dia, sp in index_rows],
+        )
 
     def progress(done, total, note):
         if done == total or done % 2048 == 0:
@@ -98,12 +111,12 @@ def main() -> int:
         return 0
     from rank_bm25 import BM25Okapi
 
-    from engine.embedded_model import data_dir
+    from engine.llm.embedded_model import data_dir
     from engine.rag.encoder import EmbeddingCache, Encoder
     from engine.rag.query import prepare_query
     from engine.rag.reference import ReferenceRetriever
     from engine.rag.retriever import Retriever
-    from engine.workspace import Workspace
+    from engine.workspace.store import Workspace
 
     index_rows, validation = load_pairs()
     tmp = Path(tempfile.mkdtemp(prefix="upabhasha-bench-"))
@@ -120,12 +133,14 @@ def main() -> int:
     rng = random.Random(7)
     while len(queries) < 500:
         v = rng.choice(validation)["text"].split()
-        queries.append((" ".join(v[:rng.choice((2, 3))]), DIALECTS[len(queries) % len(DIALECTS)]))
+        queries.append((" ".join(v[: rng.choice((2, 3))]), DIALECTS[len(queries) % len(DIALECTS)]))
     queries = queries[:500]
     n_short = sum(prepare_query(q).short for q, _ in queries)
 
     t0 = time.perf_counter()
-    vectors = encoder.model.encode([q for q, _ in queries], batch_size=64, normalize_embeddings=True)
+    vectors = encoder.model.encode(
+        [q for q, _ in queries], batch_size=64, normalize_embeddings=True
+    )
     encode_batch_ms = (time.perf_counter() - t0) * 1000 / len(queries)
     single = []
     for q, _ in queries[:30]:
@@ -163,20 +178,27 @@ def main() -> int:
         agree += fast == slow
     p50, p95, b50 = statistics.median(latencies), pct(latencies, 95), statistics.median(base)
     result = {
-        "pairs": len(index.docs), "queries": len(queries), "short_queries": n_short,
+        "pairs": len(index.docs),
+        "queries": len(queries),
+        "short_queries": n_short,
         "partitions": {k: len(p) for k, p in index.partitions.items()},
         "dense_kind": sorted({p.dense_kind for p in index.partitions.values()}),
-        "build_s": round(build_s, 1), "encoded_new_sentences": encoder.encoded_count,
+        "build_s": round(build_s, 1),
+        "encoded_new_sentences": encoder.encoded_count,
         "fallbacks": fallbacks,
         "encode_ms_per_query_batched": round(encode_batch_ms, 2),
         "encode_single_p50_ms": round(statistics.median(single), 2),
-        "rank_bm25_queries": n_base, "reference_queries": len(checked),
+        "rank_bm25_queries": n_base,
+        "reference_queries": len(checked),
         "speedup_vs_rank_bm25": round(b50 / p50, 1),
-        "p50_ms": round(p50, 3), "p95_ms": round(p95, 3), "rank_bm25_p50_ms": round(b50, 3),
+        "p50_ms": round(p50, 3),
+        "p95_ms": round(p95, 3),
+        "rank_bm25_p50_ms": round(b50, 3),
         "topk_agreement": round(agree / len(checked), 4),
     }
     ws.close()
     import shutil
+
     shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(result))
     return 0

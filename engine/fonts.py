@@ -18,7 +18,7 @@ MATPLOTLIB_FAMILIES = [BENGALI_FAMILY, "DejaVu Sans"]
 
 # Keeps extracted font files alive when resources live in a zip (frozen builds).
 _resource_files = contextlib.ExitStack()
-_matplotlib_lock = threading.Lock()    # the charts' worker and the GUI thread (exports)
+_matplotlib_lock = threading.Lock()  # the charts' worker and the GUI thread (exports)
 _matplotlib_done = False
 
 

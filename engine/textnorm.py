@@ -56,7 +56,7 @@ _MOJIBAKE = re.compile("à[\u00a6\u00a7]")
 # evsjv" is "আমার সোনার বাংলা". The dagger signs (ে/ৈ kar), "©" (reph), "¨" (য-ফলা) are
 # telltales; so is 'v' (া), which makes up ~10% of Bijoy letters against ~1% of English.
 _BIJOY_MARKERS = set("†‡ˆ©¨¯¿Ö×ØÙÚÛÜÝÞßÐÑÒÓÔÕ¤¢£¥¦§ª«¬®±²³´µ¶·¸¹º»¼½¾")
-_BIJOY_MIN_LETTERS = 20   # below this a 'v' count says nothing ("dev", "Savar")
+_BIJOY_MIN_LETTERS = 20  # below this a 'v' count says nothing ("dev", "Savar")
 _BIJOY_V_SHARE = 0.07
 
 
@@ -69,9 +69,14 @@ def encoding_problem(text: str) -> str | None:
     markers = sum(1 for c in text if c in _BIJOY_MARKERS)
     letters = [c for c in text if c.isascii() and c.isalpha()]
     v_share = letters.count("v") / len(letters) if letters else 0.0
-    looks_bijoy = (markers >= 1 and letters and v_share >= 0.03) or markers >= 3 or (
-        len(letters) >= _BIJOY_MIN_LETTERS and v_share >= _BIJOY_V_SHARE)
+    looks_bijoy = (
+        (markers >= 1 and letters and v_share >= 0.03)
+        or markers >= 3
+        or (len(letters) >= _BIJOY_MIN_LETTERS and v_share >= _BIJOY_V_SHARE)
+    )
     if looks_bijoy:
-        return ("legacy Bijoy/SutonnyMJ ASCII encoding (no Bengali code points); "
-                "convert it to Unicode first")
+        return (
+            "legacy Bijoy/SutonnyMJ ASCII encoding (no Bengali code points); "
+            "convert it to Unicode first"
+        )
     return None

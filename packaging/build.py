@@ -85,15 +85,28 @@ def say(text: str) -> None:
 def install_packaging_extra() -> None:
     requirements = project()["optional-dependencies"]["packaging"]
     say(f"installing the packaging extra: {', '.join(requirements)}")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *requirements],
-                   check=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *requirements], check=True)
 
 
 def run_pyinstaller() -> Path:
     say("PyInstaller: packaging/upabhasha.spec (one folder)")
-    subprocess.run([sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",
-                    "--distpath", str(WORK / "dist"), "--workpath", str(WORK / "work"),
-                    str(PACKAGING / "upabhasha.spec")], check=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--log-level",
+            "WARN",
+            "--distpath",
+            str(WORK / "dist"),
+            "--workpath",
+            str(WORK / "work"),
+            str(PACKAGING / "upabhasha.spec"),
+        ],
+        check=True,
+        cwd=ROOT,
+    )
     return WORK / "dist" / project()["name"]
 
 
@@ -106,7 +119,7 @@ def biggest_parts(folder: Path, n: int = 8) -> dict[str, float]:
     internal = folder / "_internal"
     sizes = {}
     for entry in internal.iterdir():
-        sizes[entry.name] = (folder_bytes(entry) if entry.is_dir() else entry.lstat().st_size)
+        sizes[entry.name] = folder_bytes(entry) if entry.is_dir() else entry.lstat().st_size
     top = sorted(sizes.items(), key=lambda kv: -kv[1])[:n]
     return {name: round(size / 1e6, 1) for name, size in top}
 
@@ -118,10 +131,11 @@ def write_artefact(bundle: Path, version: str, variant: str = "cpu") -> Path:
     shutil.rmtree(staging, ignore_errors=True)
     top = staging / stem
     shutil.copytree(bundle, top, symlinks=True)
-    for filename, text, mode in (("upabhasha-launcher", LAUNCHER, 0o755),
-                                 ("install-desktop-entry.sh", INSTALL_DESKTOP, 0o755),
-                                 ("upabhasha.desktop", DESKTOP.format(
-                                     exec="upabhasha-launcher", icon="upabhasha"), 0o644)):
+    for filename, text, mode in (
+        ("upabhasha-launcher", LAUNCHER, 0o755),
+        ("install-desktop-entry.sh", INSTALL_DESKTOP, 0o755),
+        ("upabhasha.desktop", DESKTOP.format(exec="upabhasha-launcher", icon="upabhasha"), 0o644),
+    ):
         (top / filename).write_text(text, encoding="utf-8")
         (top / filename).chmod(mode)
     for icon in ("upabhasha.png", "upabhasha.svg"):
@@ -132,10 +146,11 @@ def write_artefact(bundle: Path, version: str, variant: str = "cpu") -> Path:
     artefact = DIST / f"{stem}-linux-x86_64{suffix}.tar.gz"
     say(f"writing {artefact.relative_to(ROOT)}")
     pigz = shutil.which("pigz")
-    if pigz:   # parallel gzip, same format
+    if pigz:  # parallel gzip, same format
         with artefact.open("wb") as out:
-            tar = subprocess.Popen(["tar", "-C", str(staging), "-cf", "-", stem],
-                                   stdout=subprocess.PIPE)
+            tar = subprocess.Popen(
+                ["tar", "-C", str(staging), "-cf", "-", stem], stdout=subprocess.PIPE
+            )
             subprocess.run([pigz, "-6"], stdin=tar.stdout, stdout=out, check=True)
             if tar.wait() != 0:
                 raise SystemExit("tar failed")
@@ -147,8 +162,10 @@ def write_artefact(bundle: Path, version: str, variant: str = "cpu") -> Path:
 
 
 def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(folder)): (p.lstat().st_size, p.lstat().st_mtime_ns)
-            for p in folder.rglob("*")}
+    return {
+        str(p.relative_to(folder)): (p.lstat().st_size, p.lstat().st_mtime_ns)
+        for p in folder.rglob("*")
+    }
 
 
 def set_writable(folder: Path, writable: bool) -> None:
@@ -156,8 +173,11 @@ def set_writable(folder: Path, writable: bool) -> None:
         if path.is_symlink():
             continue
         mode = path.stat().st_mode
-        mode = mode | stat.S_IWUSR if writable else mode & ~(stat.S_IWUSR | stat.S_IWGRP |
-                                                              stat.S_IWOTH)
+        mode = (
+            mode | stat.S_IWUSR
+            if writable
+            else mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+        )
         path.chmod(mode)
 
 
@@ -169,20 +189,32 @@ def smoke_test(artefact: Path) -> dict:
             tar.extractall(tmp / "unpacked", filter="tar")
         program = next((tmp / "unpacked").iterdir())
         home = tmp / "home"
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("UPABHASHA_", "PYTHON", "VIRTUAL_ENV", "QT_", "XDG_"))}
-        env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local/share"),
-                   XDG_CONFIG_HOME=str(home / ".config"), XDG_STATE_HOME=str(home / ".local/state"),
-                   XDG_CACHE_HOME=str(home / ".cache"))
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("UPABHASHA_", "PYTHON", "VIRTUAL_ENV", "QT_", "XDG_"))
+        }
+        env.update(
+            HOME=str(home),
+            XDG_DATA_HOME=str(home / ".local/share"),
+            XDG_CONFIG_HOME=str(home / ".config"),
+            XDG_STATE_HOME=str(home / ".local/state"),
+            XDG_CACHE_HOME=str(home / ".cache"),
+        )
         (tmp / "cwd").mkdir()
         set_writable(program, False)
         before = snapshot(program)
         say(f"smoke test of the unpacked artefact: {program}/upabhasha-launcher --smoke-test")
         started = time.perf_counter()
         try:
-            out = subprocess.run([str(program / "upabhasha-launcher"), "--smoke-test"],
-                                 env=env, cwd=tmp / "cwd", stdout=subprocess.PIPE, text=True,
-                                 timeout=SMOKE_TIMEOUT_S)
+            out = subprocess.run(
+                [str(program / "upabhasha-launcher"), "--smoke-test"],
+                env=env,
+                cwd=tmp / "cwd",
+                stdout=subprocess.PIPE,
+                text=True,
+                timeout=SMOKE_TIMEOUT_S,
+            )
         finally:
             changed = sorted(set(snapshot(program).items()) ^ set(before.items()))
             set_writable(program, True)
@@ -199,22 +231,35 @@ def smoke_test(artefact: Path) -> dict:
                 failures.append(f"{kind} folder {folder} is not in the user's home")
         if not report.get("frozen"):
             failures.append("the program that ran was not the frozen one")
-        return {"ok": not failures, "failures": failures, "seconds": round(seconds, 1),
-                "report": report}
+        return {
+            "ok": not failures,
+            "failures": failures,
+            "seconds": round(seconds, 1),
+            "report": report,
+        }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skip-build", action="store_true",
-                        help="reuse build/pyinstaller/dist (no pip, no PyInstaller)")
+    parser.add_argument(
+        "--skip-build",
+        action="store_true",
+        help="reuse build/pyinstaller/dist (no pip, no PyInstaller)",
+    )
     parser.add_argument("--no-smoke", action="store_true", help="do not run the smoke test")
-    parser.add_argument("--bundle", type=Path, help="pack this PyInstaller folder (implies "
-                        "--skip-build; packaging/gpu/build-linux-cuda.sh passes its own)")
+    parser.add_argument(
+        "--bundle",
+        type=Path,
+        help="pack this PyInstaller folder (implies "
+        "--skip-build; packaging/gpu/build-linux-cuda.sh passes its own)",
+    )
     parser.add_argument("--variant", default="cpu", help="artefact name suffix (cpu: none)")
     args = parser.parse_args(argv)
     if sys.platform != "linux":
-        raise SystemExit("build.py writes the Linux artefact; see packaging/README.md for "
-                         "the Windows and macOS recipes")
+        raise SystemExit(
+            "build.py writes the Linux artefact; see packaging/README.md for "
+            "the Windows and macOS recipes"
+        )
     version = project()["version"]
     result: dict = {"version": version}
     started = time.perf_counter()
@@ -231,20 +276,27 @@ def main(argv: list[str] | None = None) -> int:
     result["package_s"] = round(time.perf_counter() - t, 1)
     result["artefact"] = str(artefact.relative_to(ROOT))
     result["artefact_mb"] = round(artefact.stat().st_size / 1e6, 1)
-    say(f"built in {result['build_s']:.0f} s (+{result['package_s']:.0f} s to compress): "
+    say(
+        f"built in {result['build_s']:.0f} s (+{result['package_s']:.0f} s to compress): "
         f"{result['artefact']} is {result['artefact_mb']:.0f} MB "
-        f"({result['bundle_mb']:.0f} MB unpacked)")
+        f"({result['bundle_mb']:.0f} MB unpacked)"
+    )
     code = 0
     if not args.no_smoke:
         smoke = smoke_test(artefact)
         report = smoke["report"]
-        result["smoke"] = {"ok": smoke["ok"], "seconds": smoke["seconds"],
-                           "failures": smoke["failures"],
-                           "startup_s": report.get("startup_s"),
-                           "steps_s": (report.get("pipeline") or {}).get("steps_s"),
-                           "llama_backend": (report.get("llama_backend") or {}).get("message")}
-        say(f"smoke test {'passed' if smoke['ok'] else 'FAILED'} in {smoke['seconds']:.0f} s"
-            + ("" if smoke["ok"] else ": " + "; ".join(smoke["failures"])))
+        result["smoke"] = {
+            "ok": smoke["ok"],
+            "seconds": smoke["seconds"],
+            "failures": smoke["failures"],
+            "startup_s": report.get("startup_s"),
+            "steps_s": (report.get("pipeline") or {}).get("steps_s"),
+            "llama_backend": (report.get("llama_backend") or {}).get("message"),
+        }
+        say(
+            f"smoke test {'passed' if smoke['ok'] else 'FAILED'} in {smoke['seconds']:.0f} s"
+            + ("" if smoke["ok"] else ": " + "; ".join(smoke["failures"]))
+        )
         code = 0 if smoke["ok"] else 1
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return code

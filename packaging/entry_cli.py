@@ -8,7 +8,7 @@ import multiprocessing
 import sys
 
 if __name__ == "__main__":
-    multiprocessing.freeze_support()   # the model worker re-runs this executable
+    multiprocessing.freeze_support()  # the model worker re-runs this executable
     if sys.argv[1:2] == ["--smoke-test"]:
         from app.gui_main import main as gui_main
 

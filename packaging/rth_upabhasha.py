@@ -19,7 +19,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 def _gpu_library_problem(lib: Path):
     """Why the GPU llama.cpp in ``lib`` cannot be used here, or None."""
     if sys.platform == "darwin":
-        return None                      # Metal ships with macOS
+        return None  # Metal ships with macOS
     driver = "nvcuda.dll" if sys.platform == "win32" else "libcuda.so.1"
     try:
         ctypes.CDLL(driver)

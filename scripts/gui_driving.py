@@ -31,7 +31,7 @@ class GuiWalk:
     out: Path
     shots: list[Path] = field(default_factory=list)
     message_boxes: list[str] = field(default_factory=list)
-    picks: list[str] = field(default_factory=list)   # the file picker's answers, in order
+    picks: list[str] = field(default_factory=list)  # the file picker's answers, in order
 
 
 # -- the event loop ------------------------------------------------------------------------
@@ -82,8 +82,11 @@ def file_picker(walk: GuiWalk):
         path, selected = pick_one(*args, **kwargs)
         return [path], selected
 
-    names = {"getOpenFileName": pick_one, "getSaveFileName": pick_one,
-             "getOpenFileNames": pick_many}
+    names = {
+        "getOpenFileName": pick_one,
+        "getSaveFileName": pick_one,
+        "getOpenFileNames": pick_many,
+    }
     saved = {name: getattr(QFileDialog, name) for name in names}
     for name, fn in names.items():
         setattr(QFileDialog, name, staticmethod(fn))
@@ -96,6 +99,7 @@ def file_picker(walk: GuiWalk):
 
 def menu_action(window, menu: str, item: str):
     """The QAction behind a menu item (names without the & accelerators)."""
+
     def plain(text: str) -> str:
         return text.replace("&", "")
 
@@ -137,7 +141,9 @@ def choose(combo, data) -> None:
     """Pick the combo entry whose data is ``data``, as a user picking from the list."""
     index = combo.findData(data)
     if index < 0:
-        raise WalkError(f"{data!r} is not offered ({[combo.itemText(i) for i in range(combo.count())]})")
+        raise WalkError(
+            f"{data!r} is not offered ({[combo.itemText(i) for i in range(combo.count())]})"
+        )
     combo.setCurrentIndex(index)
     combo.activated.emit(index)
 
@@ -158,8 +164,9 @@ def type_into(line_edit, text: str) -> None:
             QTest.keyClick(line_edit, char)
             continue
         for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-            QApplication.sendEvent(line_edit, QKeyEvent(kind, Qt.Key.Key_unknown,
-                                                        Qt.KeyboardModifier.NoModifier, char))
+            QApplication.sendEvent(
+                line_edit, QKeyEvent(kind, Qt.Key.Key_unknown, Qt.KeyboardModifier.NoModifier, char)
+            )
     if line_edit.text() != text:
         raise WalkError(f"typed {text!r}, the field shows {line_edit.text()!r}")
 
@@ -185,8 +192,12 @@ def click_cell(view, row: int, column: int) -> None:
 
     index = view.model().index(row, column)
     view.scrollTo(index)
-    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
-                     Qt.KeyboardModifier.NoModifier, view.visualRect(index).center())
+    QTest.mouseClick(
+        view.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        view.visualRect(index).center(),
+    )
 
 
 def activate(walk: GuiWalk) -> None:
@@ -215,20 +226,26 @@ def shoot(walk: GuiWalk, name: str, dialog=None) -> Path:
     picture = walk.window.grab()
     if dialog is not None and dialog.isVisible():
         over = dialog.grab()
-        bar = 28                                   # the dialog's title, as a window manager
+        bar = 28  # the dialog's title, as a window manager
         x = max(0, (picture.width() - over.width()) // 2)
         y = max(bar, min(60, picture.height() - over.height()))
         painter = QPainter(picture)
         painter.fillRect(x, y - bar, over.width(), bar, QColor("#3c4a5c"))
         painter.setPen(QColor("white"))
-        painter.drawText(x + 10, y - bar, over.width() - 20, bar,
-                         Qt.AlignmentFlag.AlignVCenter, dialog.windowTitle())
+        painter.drawText(
+            x + 10,
+            y - bar,
+            over.width() - 20,
+            bar,
+            Qt.AlignmentFlag.AlignVCenter,
+            dialog.windowTitle(),
+        )
         painter.drawPixmap(QPoint(x, y), over)
         painter.setPen(QPen(QColor("#3c4a5c"), 2))
         painter.drawRect(x, y - bar, over.width() - 1, over.height() + bar - 1)
         painter.end()
     path = walk.out / f"{name}.png"
-    if not picture.save(str(path), "PNG", 0):     # 0: the smallest PNG
+    if not picture.save(str(path), "PNG", 0):  # 0: the smallest PNG
         raise WalkError(f"could not write {path}")
     walk.shots.append(path)
     log.info("wrote %s", path)

@@ -15,7 +15,7 @@ import tempfile
 from importlib.resources import as_file, files
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # gui_driving sits beside this file
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # gui_driving sits beside this file
 from gui_driving import settle  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -25,18 +25,27 @@ log = logging.getLogger("screenshots")
 
 
 def build_workspace(path: Path) -> str:
-    from engine.sample_workspace import _questions_with_dialect_columns
-    from engine.importers import import_corpus, import_questions
-    from engine.model_registry import ensure_embedded_default
-    from engine.workspace import Workspace
+    from engine.importing.importers import import_corpus, import_questions
+    from engine.llm.model_registry import ensure_embedded_default
+    from engine.samples.workspace import _questions_with_dialect_columns
+    from engine.workspace.store import Workspace
 
     sample = files("resources") / "sample"
-    with Workspace(path) as ws, as_file(sample / "questions.csv") as questions, \
-            as_file(sample / "questions_dialects.csv") as renderings, \
-            tempfile.TemporaryDirectory() as tmp:
+    with (
+        Workspace(path) as ws,
+        as_file(sample / "questions.csv") as questions,
+        as_file(sample / "questions_dialects.csv") as renderings,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         if VASHANTOR.exists():
-            import_corpus(ws, VASHANTOR, fmt="wide", standard_col="bangla_speech",
-                          split_col="vashantor_split", name="Vashantor")
+            import_corpus(
+                ws,
+                VASHANTOR,
+                fmt="wide",
+                standard_col="bangla_speech",
+                split_col="vashantor_split",
+                name="Vashantor",
+            )
             corpus = "Vashantor (real data)"
         else:
             with as_file(sample / "corpus.csv") as corpus_csv:
@@ -54,12 +63,13 @@ def build_workspace(path: Path) -> str:
 
 def translate_some(path: Path, questions: int, dialects: list[str]) -> None:
     """Real machine drafts with retrieval explanations: the embedded model, the real index."""
-    from engine.model_registry import default_model
+    from engine.llm.model_registry import default_model
+    from engine.rag.build import ensure_index
     from engine.rag.encoder import Encoder
-    from engine.rag.index import default_cache, ensure_index
+    from engine.rag.index import default_cache
     from engine.rag.retriever import Retriever
-    from engine.translation import translate_questions
-    from engine.workspace import Workspace
+    from engine.translation.translate import translate_questions
+    from engine.workspace.store import Workspace
 
     with Workspace(path) as ws:
         model = default_model(ws)
@@ -68,30 +78,42 @@ def translate_some(path: Path, questions: int, dialects: list[str]) -> None:
             return
         encoder = Encoder(cache=default_cache(ws))
         index, _rebuilt = ensure_index(ws, encoder=encoder)
-        summary = translate_questions(ws, Retriever(index, encoder),
-                                      question_set="sample questions", dialects=dialects,
-                                      model_row=model, limit=questions)
+        summary = translate_questions(
+            ws,
+            Retriever(index, encoder),
+            question_set="sample questions",
+            dialects=dialects,
+            model_row=model,
+            limit=questions,
+        )
         log.info("machine drafts: %s", summary.as_dict())
 
 
 def add_study(path: Path) -> None:
     """Synthetic answers and judgments (labelled so) for the answers, judge and chart panels:
     the embedded model's Bengali answers would be nonsense, and a real run takes hours."""
-    from engine.sample_study import add_synthetic_study
     from engine.judging import store
     from engine.judging.rubric import load_rubric
-    from engine.workspace import Workspace
+    from engine.samples.study import add_synthetic_study
+    from engine.workspace.store import Workspace
 
     with Workspace(path) as ws:
         add_synthetic_study(ws, models=5, seed=2)
         run = store.primary_judge(ws)
         rubric = load_rubric()
         for judgment, score in ws.conn.execute(
-                "SELECT id, final FROM judgments WHERE run_id = ? AND gate = 'ok' "
-                "AND confidence <= 3 LIMIT 3", (run,)).fetchall():
-            store.add_override(ws, judgment, annotator="রহিম (linguist)",
-                               reason="the dialect answer covers the same points",
-                               rubric=rubric, final=min(10.0, score + 2.5))
+            "SELECT id, final FROM judgments WHERE run_id = ? AND gate = 'ok' "
+            "AND confidence <= 3 LIMIT 3",
+            (run,),
+        ).fetchall():
+            store.add_override(
+                ws,
+                judgment,
+                annotator="রহিম (linguist)",
+                reason="the dialect answer covers the same points",
+                rubric=rubric,
+                final=min(10.0, score + 2.5),
+            )
 
 
 def shoot(widget, out: Path, name: str, app) -> Path:
@@ -157,9 +179,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", nargs="?", default=str(REPO / "out" / "screenshots"))
     parser.add_argument("--readme", help="also copy the review screenshot to this path")
-    parser.add_argument("--translate", type=int, default=4, metavar="N",
-                        help="machine-translate the first N questions into Barishal and "
-                             "Mymensingh with the embedded model (0: skip)")
+    parser.add_argument(
+        "--translate",
+        type=int,
+        default=4,
+        metavar="N",
+        help="machine-translate the first N questions into Barishal and "
+        "Mymensingh with the embedded model (0: skip)",
+    )
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -167,10 +194,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from widgets.fonts import register_qt_fonts
     from app.settings import Settings
-    from widgets.task_bridge import TaskBridge
+    from widgets.fonts import register_qt_fonts
     from widgets.job_monitor import _demo_job
+    from widgets.task_bridge import TaskBridge
 
     tmp = Path(tempfile.mkdtemp(prefix="upabhasha-shots-"))
     corpus = build_workspace(tmp / "study.sqlite")
@@ -241,8 +268,9 @@ def main(argv: list[str] | None = None) -> int:
 
     charts = window.panels["charts"]
     window.show_panel("charts")
-    for number, kind in enumerate(("heatmap", "dialects", "breakdown", "agreement",
-                                   "distribution", "cbs"), start=10):
+    for number, kind in enumerate(
+        ("heatmap", "dialects", "breakdown", "agreement", "distribution", "cbs"), start=10
+    ):
         charts.show_chart(kind)
         settle(app, 300)
         deadline = 0

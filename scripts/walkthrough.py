@@ -31,17 +31,32 @@ from pathlib import Path
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_driving import (GuiWalk, WalkError, activate, button, choose, click,  # noqa: E402
-                         click_cell, close_message_boxes, file_picker, settle, shoot,
-                         show_tab, tick, trigger, type_into, wait_until)
+from gui_driving import (  # noqa: E402
+    GuiWalk,
+    WalkError,
+    activate,
+    button,
+    choose,
+    click,
+    click_cell,
+    close_message_boxes,
+    file_picker,
+    settle,
+    shoot,
+    show_tab,
+    tick,
+    trigger,
+    type_into,
+    wait_until,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 VASHANTOR = REPO.parent / "shared" / "data" / "vashantor" / "vashantor_multiway.csv"
 WINDOW_SIZE = (1400, 900)
 DIALECTS = ["chittagong", "sylhet"]
 QUESTIONS_TO_TRANSLATE = 3
-ACCEPTED_PER_DIALECT = 2          # accepted with Ctrl+Return in each dialect
-ANSWER_TOKENS = 48                # "Longest answer" in the generate dialog
+ACCEPTED_PER_DIALECT = 2  # accepted with Ctrl+Return in each dialect
+ANSWER_TOKENS = 48  # "Longest answer" in the generate dialog
 REVIEWER = "রহিম (walkthrough)"
 
 log = logging.getLogger("walkthrough")
@@ -67,7 +82,10 @@ class Walk(GuiWalk):
 # -- the steps -----------------------------------------------------------------------------
 def step_welcome(walk: Walk) -> None:
     """01 The first launch: no workspace, the welcome page."""
-    if walk.window.workspace is not None or walk.window.stack.currentWidget() is not walk.window.welcome:
+    if (
+        walk.window.workspace is not None
+        or walk.window.stack.currentWidget() is not walk.window.welcome
+    ):
         raise WalkError("the first launch does not show the welcome page")
     shoot(walk, "01_welcome")
 
@@ -80,8 +98,9 @@ def step_new_workspace(walk: Walk) -> None:
     shoot(walk, "02_new_workspace")
 
 
-def _import_file(walk: Walk, kind: str, path: Path, map_columns, name: str,
-                 seconds: float, shot: str):
+def _import_file(
+    walk: Walk, kind: str, path: Path, map_columns, name: str, seconds: float, shot: str
+):
     """File → Import <kind>…: choose ``path``, map its columns, name it, import, photograph."""
     trigger(walk.window, "File", f"Import {kind}…")
     dialog = walk.window.study.dialogs["import"]
@@ -109,22 +128,32 @@ def _map_vashantor(dialog) -> None:
 
 
 def _map_questions(dialog) -> None:
-    for combo, column in ((dialog.text_col, "question"), (dialog.id_col, "id"),
-                          (dialog.type_col, "question_type"), (dialog.domain_col, "domain"),
-                          (dialog.gloss_col, "gloss_en")):
+    for combo, column in (
+        (dialog.text_col, "question"),
+        (dialog.id_col, "id"),
+        (dialog.type_col, "question_type"),
+        (dialog.domain_col, "domain"),
+        (dialog.gloss_col, "gloss_en"),
+    ):
         choose(combo, column)
 
 
 def step_import_corpus(walk: Walk) -> None:
     """03 File → Import corpus…: choose the Vashantor file, map its wide columns, import."""
-    _import_file(walk, "corpus", walk.corpus, _map_vashantor, "Vashantor", 240,
-                 "03_import_corpus")
+    _import_file(walk, "corpus", walk.corpus, _map_vashantor, "Vashantor", 240, "03_import_corpus")
 
 
 def step_import_questions(walk: Walk) -> None:
     """04 File → Import questions…: a CSV of standard Bengali questions."""
-    dialog = _import_file(walk, "questions", walk.questions, _map_questions,
-                          "sample questions", 60, "04_import_questions")
+    dialog = _import_file(
+        walk,
+        "questions",
+        walk.questions,
+        _map_questions,
+        "sample questions",
+        60,
+        "04_import_questions",
+    )
     click(button(dialog, "Close"))
 
 
@@ -134,8 +163,12 @@ def step_add_model(walk: Walk) -> None:
     models = walk.window.panels["models"]
     click(models.add_embedded_button)
     wait_until(walk, lambda: models.model.rowCount() > 0, 180, "embedded model")
-    wait_until(walk, lambda: models.gpu_report is not None
-               or "Could not" in models.gpu_label.text(), 60, "GPU check")
+    wait_until(
+        walk,
+        lambda: models.gpu_report is not None or "Could not" in models.gpu_label.text(),
+        60,
+        "GPU check",
+    )
     click_cell(models.view, 0, 0)
     shoot(walk, "05_models")
 
@@ -217,7 +250,7 @@ def step_configure_judge(walk: Walk) -> None:
         raise WalkError("the judge panel's prompt preview offers no answer pair")
     choose(judge.item, judge.item.itemData(min(1, judge.item.count() - 1)))
     wait_until(walk, lambda: "━━ user ━━" in judge.preview.toPlainText(), 10, "prompt preview")
-    bar = judge.preview.verticalScrollBar()     # scroll down to the pair's Bengali texts
+    bar = judge.preview.verticalScrollBar()  # scroll down to the pair's Bengali texts
     bar.setValue(bar.maximum())
     shoot(walk, "09_judge_configured")
 
@@ -226,8 +259,12 @@ def step_run_judge(walk: Walk) -> None:
     """10 "Run judge on all answers"; the run becomes the primary judge."""
     judge = walk.window.panels["judge"]
     click(judge.run_button)
-    wait_until(walk, lambda: judge.judges.rowCount() > 0
-               and not walk.window.bridge.running_tasks(), 600, "judge run")
+    wait_until(
+        walk,
+        lambda: judge.judges.rowCount() > 0 and not walk.window.bridge.running_tasks(),
+        600,
+        "judge run",
+    )
     shoot(walk, "10_judge_run")
 
 
@@ -240,8 +277,12 @@ def step_charts(walk: Walk) -> None:
     trigger(walk.window, "Study", "Charts")
     for kind, name in (("heatmap", "11_charts_heatmap"), ("dialects", "11_charts_dialects")):
         charts.show_chart(kind)
-        wait_until(walk, lambda: kind in painted and charts.data.get(kind, {}).get("n", 0) > 0,
-                   120, f"{kind} chart")
+        wait_until(
+            walk,
+            lambda: kind in painted and charts.data.get(kind, {}).get("n", 0) > 0,  # noqa: B023
+            120,
+            f"{kind} chart",
+        )
         shoot(walk, name)
 
 
@@ -256,17 +297,34 @@ def step_answers(walk: Walk) -> None:
     shoot(walk, "12_answers")
 
 
-STEPS = [step_welcome, step_new_workspace, step_import_corpus, step_import_questions,
-         step_add_model, step_translate, step_review, step_generate, step_configure_judge,
-         step_run_judge, step_charts, step_answers]
+STEPS = [
+    step_welcome,
+    step_new_workspace,
+    step_import_corpus,
+    step_import_questions,
+    step_add_model,
+    step_translate,
+    step_review,
+    step_generate,
+    step_configure_judge,
+    step_run_judge,
+    step_charts,
+    step_answers,
+]
 
 
 # -- start and run -------------------------------------------------------------------------
-def start(out: Path, workspace_path: Path, *, corpus: Path = VASHANTOR,
-          questions: Path | None = None, config_dir: Path | None = None) -> Walk:
+def start(
+    out: Path,
+    workspace_path: Path,
+    *,
+    corpus: Path = VASHANTOR,
+    questions: Path | None = None,
+    config_dir: Path | None = None,
+) -> Walk:
     """A fresh configuration, the application and its main window, shown, no workspace."""
     config_dir = Path(config_dir or tempfile.mkdtemp(prefix="upabhasha-walk-config-"))
-    os.environ["UPABHASHA_CONFIG_DIR"] = str(config_dir)   # before settings are read
+    os.environ["UPABHASHA_CONFIG_DIR"] = str(config_dir)  # before settings are read
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -287,8 +345,14 @@ def start(out: Path, workspace_path: Path, *, corpus: Path = VASHANTOR,
         questions = Path(tempfile.mkdtemp(prefix="upabhasha-walk-")) / "questions.csv"
         with as_file(files("resources") / "sample" / "questions.csv") as bundled:
             questions.write_bytes(Path(bundled).read_bytes())
-    walk = Walk(app=app, window=window, out=out, workspace_path=workspace_path,
-                corpus=corpus, questions=questions)
+    walk = Walk(
+        app=app,
+        window=window,
+        out=out,
+        workspace_path=workspace_path,
+        corpus=corpus,
+        questions=questions,
+    )
     walk._box_timer = QTimer(window)
     walk._box_timer.setInterval(300)
     walk._box_timer.timeout.connect(lambda: close_message_boxes(walk))
@@ -313,19 +377,25 @@ def finish(walk: Walk) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", nargs="?", default=str(REPO / "docs" / "walkthrough"),
-                        help="folder for the PNGs (default docs/walkthrough)")
+    parser.add_argument(
+        "out",
+        nargs="?",
+        default=str(REPO / "docs" / "walkthrough"),
+        help="folder for the PNGs (default docs/walkthrough)",
+    )
     parser.add_argument("--workspace", help="the new workspace file (default: a temp folder)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not VASHANTOR.exists():
         print(f"the Vashantor corpus is missing: {VASHANTOR}", file=sys.stderr)
         return 2
-    workspace = Path(args.workspace or Path(tempfile.mkdtemp(prefix="upabhasha-walk-"))
-                     / "first study.sqlite")
+    workspace = Path(
+        args.workspace or Path(tempfile.mkdtemp(prefix="upabhasha-walk-")) / "first study.sqlite"
+    )
     began = time.perf_counter()
-    walk = start(Path(args.out), workspace,
-                 config_dir=os.environ.get("UPABHASHA_CONFIG_DIR") or None)
+    walk = start(
+        Path(args.out), workspace, config_dir=os.environ.get("UPABHASHA_CONFIG_DIR") or None
+    )
     try:
         for step in STEPS:
             run_step(walk, step)
@@ -338,8 +408,13 @@ def main(argv: list[str] | None = None) -> int:
     for path in walk.shots:
         print(path)
     import json
-    print(json.dumps({"total_s": total, "steps_s": walk.seconds, "workspace": str(workspace)},
-                     ensure_ascii=False))
+
+    print(
+        json.dumps(
+            {"total_s": total, "steps_s": walk.seconds, "workspace": str(workspace)},
+            ensure_ascii=False,
+        )
+    )
     return 0
 
 

@@ -22,7 +22,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 @pytest.fixture
 def workspace(tmp_path):
-    from engine.workspace import Workspace
+    from engine.workspace.store import Workspace
 
     ws = Workspace(tmp_path / "ws.sqlite")
     yield ws
@@ -39,7 +39,7 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def embedded_gguf() -> Path:
     """The real embedded GGUF (assembled once)."""
-    from engine.embedded_model import embedded_model_path
+    from engine.llm.embedded_model import embedded_model_path
 
     return embedded_model_path()
 

@@ -10,16 +10,28 @@ import html
 import re
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QLineEdit, QPushButton, QSpinBox, QTableWidget,
-                               QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
-from widgets.fonts import bengali_font
 from engine.i18n import _
 from engine.judging.rubric import Rubric
+from widgets.fonts import bengali_font
 
-REMOVED = "#fbd3d3"     # only in the standard text
-ADDED = "#fff0b3"       # only in the dialect text
+REMOVED = "#fbd3d3"  # only in the standard text
+ADDED = "#fff0b3"  # only in the dialect text
 _TOKENS = re.compile(r"\S+|\s+")
 
 
@@ -51,15 +63,18 @@ def _render(tokens: list[str], kept: set[int], colour: str) -> str:
 def _check_text(check) -> str:
     if check is None:
         return "—"
-    verdict = {"ok": _("passes"), "script": _("fails the script check"),
-               "refusal": _("is a refusal")}.get(check.gate, check.gate)
+    verdict = {
+        "ok": _("passes"),
+        "script": _("fails the script check"),
+        "refusal": _("is a refusal"),
+    }.get(check.gate, check.gate)
     share = _("{p:.0%} Bengali letters").format(p=check.bengali_share)
     flag = " · " + _("script indeterminable: human review") if check.indeterminable else ""
     return f"{verdict} ({share}){flag}" + (f" — {check.reason}" if check.reason else "")
 
 
 class AnswersDetail(QWidget):
-    sig_override = Signal(int, str, str, dict)     # judgment id, annotator, reason, scores
+    sig_override = Signal(int, str, str, dict)  # judgment id, annotator, reason, scores
 
     def __init__(self, rubric: Rubric, parent: QWidget | None = None):
         super().__init__(parent)
@@ -92,8 +107,7 @@ class AnswersDetail(QWidget):
         self.reasoning.setWordWrap(True)
         self.reasoning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.scores = QTableWidget(len(rubric.criteria), 4)
-        self.scores.setHorizontalHeaderLabels([_("Criterion"), _("Weight"), _("Judge"),
-                                               _("Human")])
+        self.scores.setHorizontalHeaderLabels([_("Criterion"), _("Weight"), _("Judge"), _("Human")])
         self.scores.verticalHeader().setVisible(False)
         self.scores.horizontalHeader().setStretchLastSection(True)
         self.scores.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -157,51 +171,70 @@ class AnswersDetail(QWidget):
         self.header.setText(
             f"{detail['model']} · {detail['dialect_en']} ({detail['dialect_bn']}) · "
             f"{detail['ext_id'] or ''} · {detail['domain'] or '—'} · "
-            + _("type {t}").format(t=detail["question_type"] or "—"))
+            + _("type {t}").format(t=detail["question_type"] or "—")
+        )
         self.titles[0].setText(_("Standard Bengali"))
         self.titles[1].setText(f"{detail['dialect_en']} · {detail['dialect_bn']}")
         std_q, dia_q = word_diff_html(detail["standard_question"], detail["dialect_question"])
         self.questions[0].setHtml(std_q)
         self.questions[1].setHtml(dia_q)
-        std_html, dia_html = word_diff_html(detail["standard_answer"] or "",
-                                            detail["dialect_answer"] or "")
+        std_html, dia_html = word_diff_html(
+            detail["standard_answer"] or "", detail["dialect_answer"] or ""
+        )
         self.answers[0].setHtml(std_html)
         self.answers[1].setHtml(dia_html)
-        self.checks[0].setText(_("Script check: standard answer {r}").format(
-            r=_check_text(detail["standard_check"])))
-        self.checks[1].setText(_("Script check: dialect answer {r}").format(
-            r=_check_text(detail["dialect_check"])))
+        self.checks[0].setText(
+            _("Script check: standard answer {r}").format(r=_check_text(detail["standard_check"]))
+        )
+        self.checks[1].setText(
+            _("Script check: dialect answer {r}").format(r=_check_text(detail["dialect_check"]))
+        )
         confidence = detail["confidence"] if detail["confidence"] is not None else "—"
-        human = (_(" · human {h:.1f}").format(h=detail["human_final"])
-                 if detail["human_final"] is not None else "")
-        self.verdict.setText(_("{judge}: score {final} / {max:g} · confidence {c} · gate {g}"
-                               ).format(judge=detail["judge_model"] or "?",
-                                        final=_score(detail["final"]),
-                                        max=self.rubric.max_score, c=confidence,
-                                        g=detail["gate"]) + human)
+        human = (
+            _(" · human {h:.1f}").format(h=detail["human_final"])
+            if detail["human_final"] is not None
+            else ""
+        )
+        self.verdict.setText(
+            _("{judge}: score {final} / {max:g} · confidence {c} · gate {g}").format(
+                judge=detail["judge_model"] or "?",
+                final=_score(detail["final"]),
+                max=self.rubric.max_score,
+                c=confidence,
+                g=detail["gate"],
+            )
+            + human
+        )
         self.reasoning.setText(detail["reasoning"] or "")
         latest = detail["history"][-1]["details"].get("scores") if detail["history"] else None
         for row, c in enumerate(self.rubric.criteria):
             value = detail.get(c.key)
             self.scores.setItem(row, 2, QTableWidgetItem("—" if value is None else str(value)))
             self.spins[c.key].setValue((latest or {}).get(c.key, value or 0))
-        self.history.setText("\n".join(
-            _("{at}: {who} set {score:.1f} — {why}").format(
-                at=h["created_at"], who=h["annotator"], score=h["score"], why=h["reason"])
-            for h in detail["history"]) or _("No human override yet."))
+        self.history.setText(
+            "\n".join(
+                _("{at}: {who} set {score:.1f} — {why}").format(
+                    at=h["created_at"], who=h["annotator"], score=h["score"], why=h["reason"]
+                )
+                for h in detail["history"]
+            )
+            or _("No human override yet.")
+        )
         self._update_human_final()
 
     def human_scores(self) -> dict[str, int]:
         return {key: spin.value() for key, spin in self.spins.items()}
 
     def _update_human_final(self) -> None:
-        self.human_final.setText(_("human score {s:.1f}").format(
-            s=self.rubric.final_score(self.human_scores())))
+        self.human_final.setText(
+            _("human score {s:.1f}").format(s=self.rubric.final_score(self.human_scores()))
+        )
 
     def _submit(self) -> None:
         if self.judgment_id is not None:
-            self.sig_override.emit(self.judgment_id, self.annotator.text(), self.reason.text(),
-                                   self.human_scores())
+            self.sig_override.emit(
+                self.judgment_id, self.annotator.text(), self.reason.text(), self.human_scores()
+            )
 
 
 def _score(value) -> str:

@@ -11,18 +11,25 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from engine.answer_queries import answer_rows
 from engine.i18n import _
-from engine.workspace import Workspace
+from engine.judging.answer_queries import answer_rows
+from engine.workspace.store import Workspace
 
 FETCH_BLOCK = 200
 JUDGMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def columns() -> list[tuple[str, str]]:
-    return [("model", _("Model")), ("dialect", _("Dialect")), ("question", _("Question")),
-            ("final", _("Score")), ("gap", _("Gap")), ("confidence", _("Confidence")),
-            ("gate", _("Script/refusal")), ("human", _("Human"))]
+    return [
+        ("model", _("Model")),
+        ("dialect", _("Dialect")),
+        ("question", _("Question")),
+        ("final", _("Score")),
+        ("gap", _("Gap")),
+        ("confidence", _("Confidence")),
+        ("gate", _("Script/refusal")),
+        ("human", _("Human")),
+    ]
 
 
 def score_colour(score: float | None, max_score: float = 10.0) -> QColor | None:
@@ -34,8 +41,14 @@ def score_colour(score: float | None, max_score: float = 10.0) -> QColor | None:
 
 
 class AnswersTableModel(QAbstractTableModel):
-    def __init__(self, workspace: Workspace, *, max_score: float = 10.0,
-                 review_threshold: int = 3, parent=None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        max_score: float = 10.0,
+        review_threshold: int = 3,
+        parent=None,
+    ):
         super().__init__(parent)
         self.ws = workspace
         self.max_score = max_score
@@ -72,8 +85,9 @@ class AnswersTableModel(QAbstractTableModel):
         if judgment_id is None:
             self.cache.clear()
             if self.loaded:
-                self.dataChanged.emit(self.index(0, 0),
-                                      self.index(self.loaded - 1, len(self.columns) - 1))
+                self.dataChanged.emit(
+                    self.index(0, 0), self.index(self.loaded - 1, len(self.columns) - 1)
+                )
             return
         self.cache.pop(judgment_id, None)
         row = self.row_of(judgment_id)
@@ -111,7 +125,7 @@ class AnswersTableModel(QAbstractTableModel):
             return None
         if judgment_id not in self.cache:
             start = row - row % FETCH_BLOCK
-            block = [i for i in self.ids[start:start + FETCH_BLOCK] if i not in self.cache]
+            block = [i for i in self.ids[start : start + FETCH_BLOCK] if i not in self.cache]
             self.cache.update(answer_rows(self.ws, block))
         return self.cache.get(judgment_id)
 
@@ -164,8 +178,9 @@ class AnswersTableModel(QAbstractTableModel):
             low = row["confidence"] <= self.review_threshold and row["human_final"] is None
             return f"{row['confidence']}" + (" ⚑" if low else "")
         if key == "gate":
-            return {"ok": _("ok"), "script": _("not Bengali"),
-                    "refusal": _("refusal")}.get(row["gate"], row["gate"])
+            return {"ok": _("ok"), "script": _("not Bengali"), "refusal": _("refusal")}.get(
+                row["gate"], row["gate"]
+            )
         if key == "dialect":
             return row["dialect_en"]
         if key == "human":

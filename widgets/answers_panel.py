@@ -17,20 +17,31 @@ import logging
 import sys
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox,
-                               QHBoxLayout, QHeaderView, QLabel, QSpinBox, QSplitter,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engine.answer_queries import AnswerFilter, answer_detail, answer_ids, filter_options
-from widgets.fonts import bengali_font
-from engine.i18n import _
-from widgets.task_bridge import TaskBridge
 from engine.errors import UserError
+from engine.i18n import _
 from engine.judging import store
+from engine.judging.answer_queries import AnswerFilter, answer_detail, answer_ids, filter_options
 from engine.judging.rubric import Rubric, load_rubric
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 from widgets.answers_detail import AnswersDetail
 from widgets.answers_model import AnswersTableModel
+from widgets.fonts import bengali_font
+from widgets.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
 
@@ -40,13 +51,20 @@ TYPE_NAMES = {1: "definitional", 2: "contrasting", 3: "factual", 4: "functional"
 
 class AnswersPanel(QWidget):
     sig_status_message = Signal(str)
-    sig_changed = Signal()                  # an override was written
-    sig_answer_selected = Signal(int)       # judgment id, 0 for none
-    sig_filtered = Signal(int)              # rows matching the filter
+    sig_changed = Signal()  # an override was written
+    sig_answer_selected = Signal(int)  # judgment id, 0 for none
+    sig_filtered = Signal(int)  # rows matching the filter
 
-    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, annotator: str = "",
-                 rubric: Rubric | None = None, live_interval_ms: int = LIVE_INTERVAL_MS,
-                 parent: QWidget | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        *,
+        annotator: str = "",
+        rubric: Rubric | None = None,
+        live_interval_ms: int = LIVE_INTERVAL_MS,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
@@ -74,9 +92,12 @@ class AnswersPanel(QWidget):
         self.max_confidence.valueChanged.connect(lambda _v: self.apply_filter())
         self.needs_review.toggled.connect(lambda _c: self.apply_filter())
 
-        self.model = AnswersTableModel(workspace, max_score=self.rubric.max_score,
-                                       review_threshold=self.rubric.review_confidence_threshold,
-                                       parent=self)
+        self.model = AnswersTableModel(
+            workspace,
+            max_score=self.rubric.max_score,
+            review_threshold=self.rubric.review_confidence_threshold,
+            parent=self,
+        )
         self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setFont(bengali_font())
@@ -96,10 +117,15 @@ class AnswersPanel(QWidget):
         self.detail.sig_override.connect(self.save_override)
 
         filters = QHBoxLayout()
-        for label, widget in ((_("Judge"), self.judge), (_("Model"), self.model_filter),
-                              (_("Dialect"), self.dialect), (_("Domain"), self.domain),
-                              (_("Type"), self.qtype), (_("Gap"), self.min_gap),
-                              (_("Confidence"), self.max_confidence)):
+        for label, widget in (
+            (_("Judge"), self.judge),
+            (_("Model"), self.model_filter),
+            (_("Dialect"), self.dialect),
+            (_("Domain"), self.domain),
+            (_("Type"), self.qtype),
+            (_("Gap"), self.min_gap),
+            (_("Confidence"), self.max_confidence),
+        ):
             filters.addWidget(QLabel(label))
             filters.addWidget(widget)
         filters.addWidget(self.needs_review)
@@ -115,24 +141,35 @@ class AnswersPanel(QWidget):
 
         self.timer = QTimer(self)
         self.timer.setInterval(live_interval_ms)
-        self.timer.timeout.connect(self._tick)      # runs while the panel is shown
+        self.timer.timeout.connect(self._tick)  # runs while the panel is shown
         self.apply_filter()
 
     # -- filtering -------------------------------------------------------------------------
     def current_filter(self) -> AnswerFilter:
         confidence = self.max_confidence.value()
         return AnswerFilter(
-            judge_run=self.judge.currentData(), model_id=self.model_filter.currentData(),
-            dialect=self.dialect.currentData(), domain=self.domain.currentData(),
-            question_type=self.qtype.currentData(), min_gap=self.min_gap.value(),
-            max_confidence=confidence or None, needs_review=self.needs_review.isChecked(),
+            judge_run=self.judge.currentData(),
+            model_id=self.model_filter.currentData(),
+            dialect=self.dialect.currentData(),
+            domain=self.domain.currentData(),
+            question_type=self.qtype.currentData(),
+            min_gap=self.min_gap.value(),
+            max_confidence=confidence or None,
+            needs_review=self.needs_review.isChecked(),
             review_threshold=self.rubric.review_confidence_threshold,
-            max_score=self.rubric.max_score)
+            max_score=self.rubric.max_score,
+        )
 
     def apply_filter(self) -> None:
-        self.bridge.run(answer_ids, str(self.ws.path), self.current_filter(),
-                        label=_("Filter answers"), replace="answers-filter", quiet=True,
-                        on_done=self._on_ids)
+        self.bridge.run(
+            answer_ids,
+            str(self.ws.path),
+            self.current_filter(),
+            label=_("Filter answers"),
+            replace="answers-filter",
+            quiet=True,
+            on_done=self._on_ids,
+        )
 
     def _on_ids(self, ids: list[int]) -> None:
         current = self.current_judgment()
@@ -145,16 +182,28 @@ class AnswersPanel(QWidget):
 
     def _fill_filters(self) -> None:
         options = filter_options(self.ws)
-        self._fill(self.judge, _("primary judge"),
-                   [(f"{j['model'] or '?'} · run {j['run_id']} · {j['role']}", j["run_id"])
-                    for j in options["judges"]])
-        self._fill(self.model_filter, _("all models"),
-                   [(m["name"], m["id"]) for m in options["models"]])
-        self._fill(self.dialect, _("all dialects"),
-                   [(f"{d['name_en']} · {d['name_bn']}", d["code"]) for d in options["dialects"]])
+        self._fill(
+            self.judge,
+            _("primary judge"),
+            [
+                (f"{j['model'] or '?'} · run {j['run_id']} · {j['role']}", j["run_id"])
+                for j in options["judges"]
+            ],
+        )
+        self._fill(
+            self.model_filter, _("all models"), [(m["name"], m["id"]) for m in options["models"]]
+        )
+        self._fill(
+            self.dialect,
+            _("all dialects"),
+            [(f"{d['name_en']} · {d['name_bn']}", d["code"]) for d in options["dialects"]],
+        )
         self._fill(self.domain, _("all domains"), [(d, d) for d in options["domains"]])
-        self._fill(self.qtype, _("all types"),
-                   [(f"{t} {_(TYPE_NAMES.get(t, ''))}", t) for t in options["types"]])
+        self._fill(
+            self.qtype,
+            _("all types"),
+            [(f"{t} {_(TYPE_NAMES.get(t, ''))}", t) for t in options["types"]],
+        )
 
     @staticmethod
     def _fill(combo: QComboBox, any_label: str, items: list[tuple[str, object]]) -> None:
@@ -184,7 +233,8 @@ class AnswersPanel(QWidget):
         self.view.selectionModel().setCurrentIndex(
             self.model.index(row, 0),
             QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows)
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
         self.view.scrollTo(self.model.index(row, 0))
         return True
 
@@ -202,11 +252,16 @@ class AnswersPanel(QWidget):
         self.detail.show_detail(answer_detail(self.ws, judgment_id) if judgment_id else None)
 
     # -- overrides -------------------------------------------------------------------------
-    def save_override(self, judgment_id: int, annotator: str, reason: str,
-                      scores: dict) -> bool:
+    def save_override(self, judgment_id: int, annotator: str, reason: str, scores: dict) -> bool:
         try:
-            store.add_override(self.ws, judgment_id, annotator=annotator, reason=reason,
-                               rubric=self.rubric, scores=scores)
+            store.add_override(
+                self.ws,
+                judgment_id,
+                annotator=annotator,
+                reason=reason,
+                rubric=self.rubric,
+                scores=scores,
+            )
         except UserError as exc:
             self.sig_status_message.emit(str(exc))
             return False
@@ -223,16 +278,24 @@ class AnswersPanel(QWidget):
         if version == self._data_version or self._live_pending:
             return
         self._data_version = version
-        self.model.invalidate()        # scores may have changed; only visible rows re-read
+        self.model.invalidate()  # scores may have changed; only visible rows re-read
         runs = self.ws.scalar("SELECT count(*) FROM runs")
-        if runs != self._runs_seen:          # a new model or judge: offer it in the filters
+        if runs != self._runs_seen:  # a new model or judge: offer it in the filters
             self._runs_seen = runs
             self._fill_filters()
         self._live_pending = True
         after = max(self.model.ids, default=0)
-        self.bridge.run(answer_ids, str(self.ws.path), self.current_filter(), after,
-                        label=_("New answers"), replace="answers-live", quiet=True,
-                        on_done=self._on_new_ids, on_error=self._on_live_error)
+        self.bridge.run(
+            answer_ids,
+            str(self.ws.path),
+            self.current_filter(),
+            after,
+            label=_("New answers"),
+            replace="answers-live",
+            quiet=True,
+            on_done=self._on_new_ids,
+            on_error=self._on_live_error,
+        )
 
     def _on_new_ids(self, ids: list[int]) -> None:
         self._live_pending = False
@@ -263,8 +326,15 @@ def main(argv: list[str] | None = None) -> int:
         panel.sig_filtered.connect(lambda _n: panel.current_judgment() or panel.select_row(0))
         return panel
 
-    return run_panel("python -m widgets.answers_panel", _("Answers"), build, sample="study",
-                     size=(1400, 800), add_arguments=add_arguments, argv=argv)
+    return run_panel(
+        "python -m widgets.answers_panel",
+        _("Answers"),
+        build,
+        sample="study",
+        size=(1400, 800),
+        add_arguments=add_arguments,
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":

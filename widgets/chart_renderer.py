@@ -21,16 +21,15 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import chart_data
+from engine.reports import chart_data
 
 log = logging.getLogger(__name__)
 
 CHARTS_LANE = "charts"
 BASE_DPI = 100
-DEFAULT_SIZE = (1100, 650)             # pixels before the view has a size of its own
+DEFAULT_SIZE = (1100, 650)  # pixels before the view has a size of its own
 IMAGE_FORMATS = ("png", "svg", "pdf")
 EXPORT_SIZE_INCHES = (11.0, 6.5)
-
 
 
 @dataclass(frozen=True)
@@ -50,19 +49,21 @@ class AxesBox:
             return None
         fx = (px - self.x0) / (self.x1 - self.x0)
         fy = (py - self.y0) / (self.y1 - self.y0)
-        return (self.xlim[0] + fx * (self.xlim[1] - self.xlim[0]),
-                self.ylim[0] + fy * (self.ylim[1] - self.ylim[0]))
+        return (
+            self.xlim[0] + fx * (self.xlim[1] - self.xlim[0]),
+            self.ylim[0] + fy * (self.ylim[1] - self.ylim[0]),
+        )
 
 
 @dataclass(frozen=True)
 class RenderedChart:
     kind: str
     rgba: bytes = field(repr=False)
-    width: int                  # device pixels
+    width: int  # device pixels
     height: int
     device_pixel_ratio: float
-    axes: AxesBox | None        # the first axes, for hover look-ups
-    blitted: bool               # only the changed artists were drawn
+    axes: AxesBox | None  # the first axes, for hover look-ups
+    blitted: bool  # only the changed artists were drawn
 
 
 @dataclass
@@ -70,10 +71,10 @@ class _Shown:
     figure: object
     canvas: object
     size: tuple[int, int, float]
-    frame: tuple | None = None      # frame_key of what is drawn
-    margins: tuple | None = None    # (frame_key, subplot parameters) fitted to the labels
-    values: list = field(default_factory=list)    # the value artists (animated)
-    background: object = None       # the frame's pixels, without the values
+    frame: tuple | None = None  # frame_key of what is drawn
+    margins: tuple | None = None  # (frame_key, subplot parameters) fitted to the labels
+    values: list = field(default_factory=list)  # the value artists (animated)
+    background: object = None  # the frame's pixels, without the values
 
 
 _SUBPLOT_PARAMETERS = ("left", "right", "bottom", "top", "wspace", "hspace")
@@ -85,7 +86,7 @@ def layout(figure) -> dict:
     import warnings
 
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")       # a figure too small to fit keeps its margins
+        warnings.simplefilter("ignore")  # a figure too small to fit keeps its margins
         figure.tight_layout(pad=0.6)
     return {k: getattr(figure.subplotpars, k) for k in _SUBPLOT_PARAMETERS}
 
@@ -95,7 +96,7 @@ class ChartRenderer:
 
     def __init__(self):
         self._shown: dict[str, _Shown] = {}
-        self.blits = 0           # live updates drawn by blitting
+        self.blits = 0  # live updates drawn by blitting
         self._owner: int | None = None
 
     def figure(self, kind: str):
@@ -103,8 +104,9 @@ class ChartRenderer:
         shown = self._shown.get(kind)
         return shown.figure if shown else None
 
-    def render(self, data: dict, size: tuple[int, int] = DEFAULT_SIZE,
-               device_pixel_ratio: float = 1.0) -> RenderedChart:
+    def render(
+        self, data: dict, size: tuple[int, int] = DEFAULT_SIZE, device_pixel_ratio: float = 1.0
+    ) -> RenderedChart:
         from widgets.chart_drawing import frame_key
 
         self._check_thread()
@@ -115,15 +117,21 @@ class ChartRenderer:
         if shown is None or shown.size != key:
             shown = self._shown[kind] = self._new_figure(key)
         frame = frame_key(data)
-        blitted = frame == shown.frame and shown.background is not None and \
-            not data.get("empty")
+        blitted = frame == shown.frame and shown.background is not None and not data.get("empty")
         if blitted:
             self._blit(shown, data)
             self.blits += 1
         else:
             self._draw_full(shown, data, frame)
-        return RenderedChart(kind, bytes(shown.canvas.buffer_rgba()), width, height,
-                             float(device_pixel_ratio), _axes_box(shown.figure), blitted)
+        return RenderedChart(
+            kind,
+            bytes(shown.canvas.buffer_rgba()),
+            width,
+            height,
+            float(device_pixel_ratio),
+            _axes_box(shown.figure),
+            blitted,
+        )
 
     def forget(self, kind: str | None = None) -> None:
         """Drop figures (all, or one chart's): the next render draws anew."""
@@ -140,8 +148,9 @@ class ChartRenderer:
         if self._owner is None:
             self._owner = ident
         elif self._owner != ident:
-            raise RuntimeError("ChartRenderer used from a second thread; run it in the "
-                               f"{CHARTS_LANE!r} lane only")
+            raise RuntimeError(
+                f"ChartRenderer used from a second thread; run it in the {CHARTS_LANE!r} lane only"
+            )
 
     def _new_figure(self, key: tuple[int, int, float]) -> _Shown:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -160,10 +169,10 @@ class ChartRenderer:
 
         shown.values = draw(shown.figure, data)
         if shown.margins is not None and shown.margins[0] == frame:
-            shown.figure.subplots_adjust(**shown.margins[1])   # clear() forgot them
+            shown.figure.subplots_adjust(**shown.margins[1])  # clear() forgot them
         elif shown.figure.axes:
             shown.margins = (frame, layout(shown.figure))
-        for artist in shown.values:       # left out of the frame's pixels, drawn over them
+        for artist in shown.values:  # left out of the frame's pixels, drawn over them
             artist.set_animated(True)
         shown.canvas.draw()
         shown.frame = frame
@@ -191,25 +200,46 @@ def _axes_box(figure) -> AxesBox | None:
         return None
     ax = figure.axes[0]
     box = ax.get_window_extent()
-    return AxesBox(float(box.x0), float(box.y0), float(box.x1), float(box.y1),
-                   tuple(map(float, ax.get_xlim())), tuple(map(float, ax.get_ylim())))
+    return AxesBox(
+        float(box.x0),
+        float(box.y0),
+        float(box.x1),
+        float(box.y1),
+        tuple(map(float, ax.get_xlim())),
+        tuple(map(float, ax.get_ylim())),
+    )
 
 
-def refresh_chart(renderer: ChartRenderer, workspace_path: str, kind: str,
-                  judge_run: int | None, *, resamples: int, previous: dict | None,
-                  size: tuple[int, int], device_pixel_ratio: float = 1.0,
-                  cancelled=None) -> tuple[dict, RenderedChart] | None:
+def refresh_chart(
+    renderer: ChartRenderer,
+    workspace_path: str,
+    kind: str,
+    judge_run: int | None,
+    *,
+    resamples: int,
+    previous: dict | None,
+    size: tuple[int, int],
+    device_pixel_ratio: float = 1.0,
+    cancelled=None,
+) -> tuple[dict, RenderedChart] | None:
     """The chart panel's background task: the data of ``kind``, then its image.
     None when superseded before it started (a newer request is queued behind it)."""
     if cancelled is not None and cancelled():
         return None
-    data = chart_data.chart_data(workspace_path, kind, judge_run, resamples=resamples,
-                                 previous=previous)
+    data = chart_data.chart_data(
+        workspace_path, kind, judge_run, resamples=resamples, previous=previous
+    )
     return data, renderer.render(data, size, device_pixel_ratio)
 
 
-def rerender_chart(renderer: ChartRenderer, data: dict, *, size: tuple[int, int],
-                   device_pixel_ratio: float = 1.0, cancelled=None) -> RenderedChart | None:
+def rerender_chart(
+    renderer: ChartRenderer,
+    data: dict,
+    *,
+    size: tuple[int, int],
+    device_pixel_ratio: float = 1.0,
+    cancelled=None,
+) -> RenderedChart | None:
     """The same data at a new size (the view was resized)."""
     if cancelled is not None and cancelled():
         return None

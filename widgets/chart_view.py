@@ -20,9 +20,9 @@ RESIZE_SETTLE_MS = 150
 
 
 class ChartView(QWidget):
-    sig_painted = Signal()                  # a newly set image reached the screen
-    sig_resized = Signal()                  # the size settled: render again to fit
-    sig_hover = Signal(float, float)        # data coordinates under the mouse
+    sig_painted = Signal()  # a newly set image reached the screen
+    sig_resized = Signal()  # the size settled: render again to fit
+    sig_hover = Signal(float, float)  # data coordinates under the mouse
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -45,18 +45,25 @@ class ChartView(QWidget):
         return round(self.width() * ratio), round(self.height() * ratio)
 
     def set_image(self, rendered: RenderedChart) -> None:
-        image = QImage(rendered.rgba, rendered.width, rendered.height,
-                       rendered.width * 4, QImage.Format.Format_RGBA8888)
+        image = QImage(
+            rendered.rgba,
+            rendered.width,
+            rendered.height,
+            rendered.width * 4,
+            QImage.Format.Format_RGBA8888,
+        )
         image.setDevicePixelRatio(rendered.device_pixel_ratio)
-        self.image = image.copy()      # QImage does not own the Python buffer
-        self.rendered = replace(rendered, rgba=b"")     # the pixels live on in the image only
+        self.image = image.copy()  # QImage does not own the Python buffer
+        self.rendered = replace(rendered, rgba=b"")  # the pixels live on in the image only
         self._fresh = True
         self.update()
 
     def fits(self) -> bool:
         """The image was rendered for the view's present size."""
-        return self.rendered is not None and \
-            (self.rendered.width, self.rendered.height) == self.pixel_size()
+        return (
+            self.rendered is not None
+            and (self.rendered.width, self.rendered.height) == self.pixel_size()
+        )
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
@@ -91,7 +98,6 @@ class ChartView(QWidget):
         scale_x = self.rendered.width / self.width()
         scale_y = self.rendered.height / self.height()
         position = event.position()
-        point = box.to_data(position.x() * scale_x,
-                            self.rendered.height - position.y() * scale_y)
+        point = box.to_data(position.x() * scale_x, self.rendered.height - position.y() * scale_y)
         if point is not None:
             self.sig_hover.emit(*point)

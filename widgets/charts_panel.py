@@ -2,7 +2,7 @@
 
 Six charts — model × dialect heatmap, per-dialect scores with clustered bootstrap CIs,
 domain and question-type breakdowns, judge agreement scatter, score distributions, CBS.
-Their numbers are computed by :mod:`engine.chart_data` (engine.stats underneath) and their
+Their numbers are computed by :mod:`engine.reports.chart_data` (engine.stats underneath) and their
 figures rendered with matplotlib's Agg canvas (:mod:`widgets.chart_renderer`), both in one
 background task through the bridge; the panel only paints the finished image
 (:class:`widgets.chart_view.ChartView`). FigureCanvasQTAgg would draw on the GUI thread,
@@ -27,15 +27,31 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel,
-                               QListWidget, QPushButton, QStackedWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engine import chart_data
 from engine.i18n import _
 from engine.judging import store
-from engine.workspace import Workspace
-from widgets.chart_renderer import (CHARTS_LANE, ChartRenderer, RenderedChart, refresh_chart,
-                                    rerender_chart, save_chart)
+from engine.reports import chart_data
+from engine.workspace.store import Workspace
+from widgets.chart_renderer import (
+    CHARTS_LANE,
+    ChartRenderer,
+    RenderedChart,
+    refresh_chart,
+    rerender_chart,
+    save_chart,
+)
 from widgets.chart_view import ChartView
 from widgets.task_bridge import TaskBridge
 
@@ -45,14 +61,19 @@ LIVE_INTERVAL_MS = 1000
 
 
 def chart_titles() -> dict[str, str]:
-    return {"heatmap": _("Model × dialect"), "dialects": _("Dialects (95% CI)"),
-            "breakdown": _("Domains and types"), "agreement": _("Judge agreement"),
-            "distribution": _("Score distributions"), "cbs": _("CBS")}
+    return {
+        "heatmap": _("Model × dialect"),
+        "dialects": _("Dialects (95% CI)"),
+        "breakdown": _("Domains and types"),
+        "agreement": _("Judge agreement"),
+        "distribution": _("Score distributions"),
+        "cbs": _("CBS"),
+    }
 
 
 def write_table_csv(table: dict, path: str | Path) -> int:
     """The chart's underlying table as CSV: UTF-8 with BOM, formula-safe (as the exporters)."""
-    from engine.exporters import neutralize
+    from engine.importing.exporters import neutralize
 
     with open(path, "w", encoding="utf-8-sig", newline="") as fh:
         writer = csv.writer(fh)
@@ -66,13 +87,19 @@ class ChartsPanel(QWidget):
     sig_status_message = Signal(str)
     sig_refreshed = Signal(str, float, bool)  # chart kind, ms from request to drawn, full
 
-    def __init__(self, workspace: Workspace, bridge: TaskBridge, *,
-                 live_interval_ms: int = LIVE_INTERVAL_MS, parent: QWidget | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        *,
+        live_interval_ms: int = LIVE_INTERVAL_MS,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
         self.data: dict[str, dict] = {}
-        self.renderer = ChartRenderer()     # used by the charts lane's worker only
+        self.renderer = ChartRenderer()  # used by the charts lane's worker only
         self._dirty: set[str] = set(chart_data.CHART_KINDS)
         self._in_flight: str | None = None
         # (perf_counter, full) of a refresh: asked, data not back yet / drawn, not painted yet
@@ -128,7 +155,7 @@ class ChartsPanel(QWidget):
 
         self.timer = QTimer(self)
         self.timer.setInterval(live_interval_ms)
-        self.timer.timeout.connect(self._tick)   # runs while the panel is shown
+        self.timer.timeout.connect(self._tick)  # runs while the panel is shown
         self._fill_judges()
         self.chart_list.setCurrentRow(0)
 
@@ -150,7 +177,7 @@ class ChartsPanel(QWidget):
         if not self.isVisible():
             self._dirty.add(kind)
             return
-        if self._in_flight is not None:   # one at a time; the tick after it picks this up
+        if self._in_flight is not None:  # one at a time; the tick after it picks this up
             self._dirty.add(kind)
             return
         self._dirty.discard(kind)
@@ -158,13 +185,23 @@ class ChartsPanel(QWidget):
         self._requested_at[kind] = (time.perf_counter(), full)
         resamples = chart_data.DEFAULT_RESAMPLES if full else chart_data.LIVE_RESAMPLES
         view = self.views[kind]
-        self.bridge.run(refresh_chart, self.renderer, str(self.ws.path), kind,
-                        self.judge.currentData(), resamples=resamples,
-                        previous=None if full else self.data.get(kind),
-                        size=view.pixel_size(), device_pixel_ratio=view.devicePixelRatioF(),
-                        label=_("Chart: {name}").format(name=chart_titles()[kind]),
-                        lane=CHARTS_LANE, replace="charts", quiet=True,
-                        on_done=self._on_rendered, on_error=self._on_error)
+        self.bridge.run(
+            refresh_chart,
+            self.renderer,
+            str(self.ws.path),
+            kind,
+            self.judge.currentData(),
+            resamples=resamples,
+            previous=None if full else self.data.get(kind),
+            size=view.pixel_size(),
+            device_pixel_ratio=view.devicePixelRatioF(),
+            label=_("Chart: {name}").format(name=chart_titles()[kind]),
+            lane=CHARTS_LANE,
+            replace="charts",
+            quiet=True,
+            on_done=self._on_rendered,
+            on_error=self._on_error,
+        )
 
     def export_image(self, path: str | Path, kind: str | None = None) -> Path:
         """The chart as PNG, SVG or PDF (by the suffix), from a Figure of its own."""
@@ -185,12 +222,22 @@ class ChartsPanel(QWidget):
             self.sig_status_message.emit(_("The chart has no data yet."))
             return
         path, _filter = QFileDialog.getSaveFileName(
-            self, _("Export chart"), str(self.ws.path.with_name(f"{kind}.png")),
-            "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)")
+            self,
+            _("Export chart"),
+            str(self.ws.path.with_name(f"{kind}.png")),
+            "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)",
+        )
         if path and kind in self.data:
-            self.bridge.run(save_chart, self.data[kind], path, label=_("Export chart"),
-                            lane=CHARTS_LANE, on_done=lambda written: self.sig_status_message
-                            .emit(_("Chart written to {path}").format(path=written)))
+            self.bridge.run(
+                save_chart,
+                self.data[kind],
+                path,
+                label=_("Export chart"),
+                lane=CHARTS_LANE,
+                on_done=lambda written: self.sig_status_message.emit(
+                    _("Chart written to {path}").format(path=written)
+                ),
+            )
 
     def export_table_dialog(self) -> None:
         kind = self.current_kind
@@ -198,7 +245,8 @@ class ChartsPanel(QWidget):
             self.sig_status_message.emit(_("The chart has no data yet."))
             return
         path, _filter = QFileDialog.getSaveFileName(
-            self, _("Export table"), str(self.ws.path.with_name(f"{kind}.csv")), "CSV (*.csv)")
+            self, _("Export table"), str(self.ws.path.with_name(f"{kind}.csv")), "CSV (*.csv)"
+        )
         if path:
             rows = self.export_table(path, kind)
             self.sig_status_message.emit(_("{n} rows written to {path}").format(n=rows, path=path))
@@ -206,7 +254,7 @@ class ChartsPanel(QWidget):
     # -- drawing ---------------------------------------------------------------------------
     def _on_rendered(self, result: tuple[dict, RenderedChart] | None) -> None:
         self._in_flight = None
-        if result is None:        # superseded before it started
+        if result is None:  # superseded before it started
             return
         data, image = result
         kind = data["kind"]
@@ -215,8 +263,11 @@ class ChartsPanel(QWidget):
             self._awaiting_draw[kind] = started
         self.data[kind] = data
         self.views[kind].set_image(image)
-        self.info.setText(_("{n} judgments · judge run {run}").format(
-            n=data.get("n", 0), run=data.get("judge_run") or "—"))
+        self.info.setText(
+            _("{n} judgments · judge run {run}").format(
+                n=data.get("n", 0), run=data.get("judge_run") or "—"
+            )
+        )
         self._follow_up(kind)
 
     def _follow_up(self, done_kind: str) -> None:
@@ -233,12 +284,19 @@ class ChartsPanel(QWidget):
         if self._in_flight is not None or kind not in self.data or not view.isVisible():
             return
         self._in_flight = kind
-        self.bridge.run(rerender_chart, self.renderer, self.data[kind],
-                        size=view.pixel_size(), device_pixel_ratio=view.devicePixelRatioF(),
-                        label=_("Chart: {name}").format(name=chart_titles()[kind]),
-                        lane=CHARTS_LANE, replace="charts", quiet=True,
-                        on_done=lambda image: self._on_rerendered(kind, image),
-                        on_error=self._on_error)
+        self.bridge.run(
+            rerender_chart,
+            self.renderer,
+            self.data[kind],
+            size=view.pixel_size(),
+            device_pixel_ratio=view.devicePixelRatioF(),
+            label=_("Chart: {name}").format(name=chart_titles()[kind]),
+            lane=CHARTS_LANE,
+            replace="charts",
+            quiet=True,
+            on_done=lambda image: self._on_rerendered(kind, image),
+            on_error=self._on_error,
+        )
 
     def _on_rerendered(self, kind: str, image: RenderedChart | None) -> None:
         self._in_flight = None
@@ -281,7 +339,7 @@ class ChartsPanel(QWidget):
             self.refresh(full=False)
 
     def _fill_judges(self) -> None:
-        count = store.judge_run_count(self.ws)   # judge_runs() counts every run's judgments
+        count = store.judge_run_count(self.ws)  # judge_runs() counts every run's judgments
         if count == self._judge_runs_seen:
             return
         self._judge_runs_seen = count
@@ -291,8 +349,9 @@ class ChartsPanel(QWidget):
         self.judge.clear()
         self.judge.addItem(_("primary judge"), None)
         for run in runs:
-            self.judge.addItem(f"{run['model'] or '?'} · run {run['run_id']} · {run['role']}",
-                               run["run_id"])
+            self.judge.addItem(
+                f"{run['model'] or '?'} · run {run['run_id']} · {run['role']}", run["run_id"]
+            )
         index = self.judge.findData(current)
         self.judge.setCurrentIndex(max(index, 0))
         self.judge.blockSignals(False)
@@ -324,23 +383,36 @@ class ChartsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine import sample_study
+    from engine.samples import study as sample_study
     from widgets.standalone import run_panel
     from widgets.task_bridge import WRITER
 
     def add_arguments(parser):
-        parser.add_argument("--live", action="store_true",
-                            help="stream synthetic judgments of a third judge while you watch")
+        parser.add_argument(
+            "--live",
+            action="store_true",
+            help="stream synthetic judgments of a third judge while you watch",
+        )
 
     def after_show(panel, bridge, args, workspace):
         if args.live:
-            bridge.run(sample_study.demo_stream, str(workspace.path),
-                       label="demo: stream judgments", lane=WRITER)
+            bridge.run(
+                sample_study.demo_stream,
+                str(workspace.path),
+                label="demo: stream judgments",
+                lane=WRITER,
+            )
 
-    return run_panel("python -m widgets.charts_panel", _("Charts"),
-                     lambda workspace, bridge, args: ChartsPanel(workspace, bridge),
-                     sample="study", size=(1300, 760), add_arguments=add_arguments,
-                     after_show=after_show, argv=argv)
+    return run_panel(
+        "python -m widgets.charts_panel",
+        _("Charts"),
+        lambda workspace, bridge, args: ChartsPanel(workspace, bridge),
+        sample="study",
+        size=(1300, 760),
+        add_arguments=add_arguments,
+        after_show=after_show,
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from engine.fonts import (BENGALI_FAMILY, FONT_FILES, font_paths,  # noqa: F401 (re-exported)
-                          register_matplotlib_fonts)
+from engine.fonts import BENGALI_FAMILY, FONT_FILES, font_paths, register_matplotlib_fonts  # noqa: F401 (re-exported)
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 The column combos are filled from the chosen file's real header (a guess the user
 corrects); the import runs through the bridge on the writer lane
-(:mod:`engine.import_tasks`), all-or-nothing. The dialog shows the report (counts per
+(:mod:`engine.importing.tasks`), all-or-nothing. The dialog shows the report (counts per
 dialect, warnings) or a refused file's one-line message (file, line, column).
 
 ``python -m widgets.import_dialog [WORKSPACE]`` opens the dialog alone.
@@ -15,16 +15,30 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
-                               QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
-                               QPlainTextEdit, QProgressBar, QPushButton, QStackedWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engine import import_tasks
 from engine.errors import UserError
 from engine.i18n import _
-from engine.import_rows import SPLITS
-from engine.workspace import Workspace
+from engine.importing import tasks as import_tasks
+from engine.importing.columns import SPLITS
+from engine.workspace.store import Workspace
 from widgets.fonts import bengali_font
 from widgets.task_bridge import WRITER, Task, TaskBridge
 
@@ -55,10 +69,16 @@ class _ColumnCombo(QComboBox):
 
 
 class ImportDialog(QDialog):
-    sig_imported = Signal(dict)           # the import report
+    sig_imported = Signal(dict)  # the import report
 
-    def __init__(self, workspace: Workspace, bridge: TaskBridge, kind: str = CORPUS, *,
-                 parent: QWidget | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        kind: str = CORPUS,
+        *,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
@@ -107,10 +127,12 @@ class ImportDialog(QDialog):
         self.report.setMaximumHeight(160)
 
         self.buttons = QDialogButtonBox()
-        self.import_button = self.buttons.addButton(_("Import"),
-                                                    QDialogButtonBox.ButtonRole.AcceptRole)
-        self.cancel_button = self.buttons.addButton(_("Cancel import"),
-                                                    QDialogButtonBox.ButtonRole.ActionRole)
+        self.import_button = self.buttons.addButton(
+            _("Import"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.cancel_button = self.buttons.addButton(
+            _("Cancel import"), QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.cancel_button.setEnabled(False)
         self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.import_button.clicked.connect(self.start_import)
@@ -140,7 +162,8 @@ class ImportDialog(QDialog):
         for d in self.dialects:
             self.fixed_dialect.addItem(f"{d['name_en']} ({d['code']})", d["code"])
         self.dialect_col.currentIndexChanged.connect(
-            lambda: self.fixed_dialect.setEnabled(self.dialect_col.currentData() is None))
+            lambda: self.fixed_dialect.setEnabled(self.dialect_col.currentData() is None)
+        )
         dialect_row = QHBoxLayout()
         dialect_row.addWidget(self.dialect_col, 1)
         dialect_row.addWidget(self.fixed_dialect)
@@ -149,13 +172,18 @@ class ImportDialog(QDialog):
         for split in SPLITS:
             self.fixed_split.addItem(split, split)
         self.split_col.currentIndexChanged.connect(
-            lambda: self.fixed_split.setEnabled(self.split_col.currentData() is None))
+            lambda: self.fixed_split.setEnabled(self.split_col.currentData() is None)
+        )
         split_row = QHBoxLayout()
         split_row.addWidget(self.split_col, 1)
         split_row.addWidget(self.fixed_split)
         self.district_col = _ColumnCombo(_("(none)"))
-        self.strip_token = QCheckBox(_("Strip a leading label token shared by ≥90% of a "
-                                       "dialect's texts (e.g. the region's name)"))
+        self.strip_token = QCheckBox(
+            _(
+                "Strip a leading label token shared by ≥90% of a "
+                "dialect's texts (e.g. the region's name)"
+            )
+        )
 
         self.long_box = QWidget()
         long_form = QFormLayout(self.long_box)
@@ -189,7 +217,8 @@ class ImportDialog(QDialog):
         self.domain_col = _ColumnCombo(_("(none)"))
         self.gloss_col = _ColumnCombo(_("(none)"))
         self.question_dialect_cols: dict[str, _ColumnCombo] = {
-            d["code"]: _ColumnCombo(_("(none)")) for d in self.dialects}
+            d["code"]: _ColumnCombo(_("(none)")) for d in self.dialects
+        }
         box = QGroupBox(_("Columns"))
         form = QFormLayout(box)
         form.addRow(_("Question text"), self.text_col)
@@ -197,8 +226,9 @@ class ImportDialog(QDialog):
         form.addRow(_("Question type (1-4)"), self.type_col)
         form.addRow(_("Domain"), self.domain_col)
         form.addRow(_("English gloss"), self.gloss_col)
-        self.rendering_note = QLabel(_("Dialect renderings already in the file become "
-                                       "reviewed variants:"))
+        self.rendering_note = QLabel(
+            _("Dialect renderings already in the file become reviewed variants:")
+        )
         form.addRow(self.rendering_note)
         for d in self.dialects:
             form.addRow(f"{d['name_en']} · {d['name_bn']}", self.question_dialect_cols[d["code"]])
@@ -206,8 +236,11 @@ class ImportDialog(QDialog):
 
     def _kind_changed(self) -> None:
         self.pages.setCurrentIndex(0 if self.current_kind == CORPUS else 1)
-        self.setWindowTitle(_("Import a parallel corpus") if self.current_kind == CORPUS
-                            else _("Import a question set"))
+        self.setWindowTitle(
+            _("Import a parallel corpus")
+            if self.current_kind == CORPUS
+            else _("Import a question set")
+        )
         self._apply_guess()
 
     def _fmt_changed(self) -> None:
@@ -221,8 +254,9 @@ class ImportDialog(QDialog):
 
     # -- the file --------------------------------------------------------------------------
     def choose_file(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(self, _("Choose a file to import"),
-                                                    str(Path.home()), FILE_FILTER)
+        path, _filter = QFileDialog.getOpenFileName(
+            self, _("Choose a file to import"), str(Path.home()), FILE_FILTER
+        )
         if path:
             self.set_path(path)
 
@@ -233,11 +267,14 @@ class ImportDialog(QDialog):
     def set_path(self, path: str | Path) -> bool:
         """Read the file's header and fill the column combos; False (message shown) if not."""
         path = str(path).strip()
-        self.name.clear()           # a name typed for another file does not carry over
+        self.name.clear()  # a name typed for another file does not carry over
         self.path.setText(path)
         self._read_path = path
-        self.name.setPlaceholderText(_("default: {name}").format(name=Path(path).stem)
-                                     if path else _("default: the file name"))
+        self.name.setPlaceholderText(
+            _("default: {name}").format(name=Path(path).stem)
+            if path
+            else _("default: the file name")
+        )
         self.columns = []
         self.report.clear()
         self.last_report = None
@@ -267,9 +304,13 @@ class ImportDialog(QDialog):
             self._fmt_changed()
         else:
             guess = import_tasks.guess_question_mapping(columns, self.codes)
-            for combo, key in ((self.text_col, "text_col"), (self.id_col, "id_col"),
-                               (self.type_col, "type_col"), (self.domain_col, "domain_col"),
-                               (self.gloss_col, "gloss_col")):
+            for combo, key in (
+                (self.text_col, "text_col"),
+                (self.id_col, "id_col"),
+                (self.type_col, "type_col"),
+                (self.domain_col, "domain_col"),
+                (self.gloss_col, "gloss_col"),
+            ):
                 combo.set_columns(columns, guess[key])
             for code, combo in self.question_dialect_cols.items():
                 combo.set_columns(columns, guess["dialect_cols"].get(code))
@@ -280,19 +321,29 @@ class ImportDialog(QDialog):
         """The importer's keyword arguments for the current choices (plain values)."""
         name = self.name.text().strip() or None
         if self.current_kind == QUESTIONS:
-            return {"name": name, "text_col": self.text_col.currentData() or "question",
-                    "id_col": self.id_col.currentData(), "type_col": self.type_col.currentData(),
-                    "domain_col": self.domain_col.currentData(),
-                    "gloss_col": self.gloss_col.currentData(),
-                    "dialect_cols": {code: combo.currentData() for code, combo
-                                     in self.question_dialect_cols.items()
-                                     if combo.currentData()} or None}
+            return {
+                "name": name,
+                "text_col": self.text_col.currentData() or "question",
+                "id_col": self.id_col.currentData(),
+                "type_col": self.type_col.currentData(),
+                "domain_col": self.domain_col.currentData(),
+                "gloss_col": self.gloss_col.currentData(),
+                "dialect_cols": {
+                    code: combo.currentData()
+                    for code, combo in self.question_dialect_cols.items()
+                    if combo.currentData()
+                }
+                or None,
+            }
         fmt = self.fmt.currentData()
-        opts = {"fmt": fmt, "name": name,
-                "standard_col": self.standard_col.currentData() or "standard",
-                "split_col": self.split_col.currentData(),
-                "district_col": self.district_col.currentData(),
-                "strip_leading_token": "auto" if self.strip_token.isChecked() else None}
+        opts = {
+            "fmt": fmt,
+            "name": name,
+            "standard_col": self.standard_col.currentData() or "standard",
+            "split_col": self.split_col.currentData(),
+            "district_col": self.district_col.currentData(),
+            "strip_leading_token": "auto" if self.strip_token.isChecked() else None,
+        }
         if opts["split_col"] is None:
             opts["split"] = self.fixed_split.currentData()
         if fmt == "long":
@@ -302,8 +353,11 @@ class ImportDialog(QDialog):
             else:
                 opts["dialect_col"] = self.dialect_col.currentData()
         else:
-            opts["dialect_cols"] = {code: combo.currentData() for code, combo
-                                    in self.wide_cols.items() if combo.currentData()} or None
+            opts["dialect_cols"] = {
+                code: combo.currentData()
+                for code, combo in self.wide_cols.items()
+                if combo.currentData()
+            } or None
         return opts
 
     def start_import(self) -> Task | None:
@@ -316,16 +370,27 @@ class ImportDialog(QDialog):
         self._show_error("")
         self.report.clear()
         self.last_report = None
-        fn = (import_tasks.import_corpus_file if self.current_kind == CORPUS
-              else import_tasks.import_questions_file)
+        fn = (
+            import_tasks.import_corpus_file
+            if self.current_kind == CORPUS
+            else import_tasks.import_questions_file
+        )
         label = _("Importing {file}").format(file=Path(path).name)
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
         self.import_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        task = self.bridge.run(fn, str(self.ws.path), path, self.options(), lane=WRITER,
-                               label=label, on_done=self._done, on_error=self._failed,
-                               on_progress=self._on_progress)
+        task = self.bridge.run(
+            fn,
+            str(self.ws.path),
+            path,
+            self.options(),
+            lane=WRITER,
+            label=label,
+            on_done=self._done,
+            on_error=self._failed,
+            on_progress=self._on_progress,
+        )
         if task.running:
             self.task = task
         return task
@@ -357,8 +422,11 @@ class ImportDialog(QDialog):
         if isinstance(exc, UserError):
             self._show_error(" ".join(str(exc).split()))
         else:
-            self._show_error(_("Import failed: {error} (details in the log file)").format(
-                error=f"{type(exc).__name__}: {exc}"))
+            self._show_error(
+                _("Import failed: {error} (details in the log file)").format(
+                    error=f"{type(exc).__name__}: {exc}"
+                )
+            )
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
@@ -368,9 +436,13 @@ class ImportDialog(QDialog):
 def main(argv: list[str] | None = None) -> int:
     from widgets.standalone import run_panel
 
-    return run_panel("widgets.import_dialog", "ImportDialog",
-                     lambda workspace, bridge, args: ImportDialog(workspace, bridge),
-                     size=(720, 760), argv=argv)
+    return run_panel(
+        "widgets.import_dialog",
+        "ImportDialog",
+        lambda workspace, bridge, args: ImportDialog(workspace, bridge),
+        size=(720, 760),
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":

@@ -14,9 +14,20 @@ import sys
 import time
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QApplication, QHBoxLayout, QHeaderView, QPlainTextEdit,
-                               QPushButton, QSplitter, QStyle, QStyledItemDelegate,
-                               QStyleOptionProgressBar, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QHeaderView,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionProgressBar,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.i18n import _
 from widgets.task_bridge import Task, TaskBridge
@@ -105,8 +116,12 @@ class JobTableModel(QAbstractTableModel):
         if column == 0:
             return task.label
         if column == 1:
-            return {"running": _("running"), "done": _("done"), "failed": _("failed"),
-                    "cancelled": _("cancelled")}.get(task.state, task.state)
+            return {
+                "running": _("running"),
+                "done": _("done"),
+                "failed": _("failed"),
+                "cancelled": _("cancelled"),
+            }.get(task.state, task.state)
         if column == PROGRESS_COLUMN:
             return task.note
         if column == 3:
@@ -141,7 +156,7 @@ class ProgressDelegate(QStyledItemDelegate):
 
 
 class JobMonitor(QWidget):
-    sig_job_selected = Signal(object)   # Task or None
+    sig_job_selected = Signal(object)  # Task or None
 
     def __init__(self, bridge: TaskBridge, parent: QWidget | None = None):
         super().__init__(parent)
@@ -216,7 +231,7 @@ class JobMonitor(QWidget):
         fresh = task.log_total - self._log_shown
         if fresh > 0:
             lines = list(task.log_lines)
-            self.log_view.appendPlainText("\n".join(lines[-min(fresh, len(lines)):]))
+            self.log_view.appendPlainText("\n".join(lines[-min(fresh, len(lines)) :]))
             self._log_shown = task.log_total
         self.cancel_button.setEnabled(task.running)
 
@@ -254,9 +269,15 @@ def main(argv: list[str] | None = None) -> int:
         bridge.run(_demo_job, 400, label="demo: answer 400 questions")
         bridge.run(_demo_job, 120, label="demo: translate 120 variants")
 
-    return run_panel("python -m widgets.job_monitor", _("Jobs"),
-                     lambda workspace, bridge, args: JobMonitor(bridge), sample=None,
-                     size=(900, 500), after_show=after_show, argv=argv)
+    return run_panel(
+        "python -m widgets.job_monitor",
+        _("Jobs"),
+        lambda workspace, bridge, args: JobMonitor(bridge),
+        sample=None,
+        size=(900, 500),
+        after_show=after_show,
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":

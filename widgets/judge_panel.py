@@ -22,20 +22,31 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QLabel,
-                               QPlainTextEdit, QPushButton, QSplitter, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engine import judge_tasks
-from widgets.fonts import bengali_font
-from engine.i18n import _
-from widgets.task_bridge import TaskBridge, model_lane
 from engine.errors import UserError
+from engine.i18n import _
 from engine.judging import store
+from engine.judging import tasks as judge_tasks
 from engine.judging.prompt import build_judge_prompt, load_judge_template
 from engine.judging.rubric import Rubric, default_rubric_path
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
+from widgets.fonts import bengali_font
 from widgets.rubric_editor import RubricEditor
+from widgets.task_bridge import TaskBridge, model_lane
 
 log = logging.getLogger(__name__)
 
@@ -48,12 +59,11 @@ def _fmt(value) -> str:
 
 class JudgePanel(QWidget):
     sig_status_message = Signal(str)
-    sig_changed = Signal()                  # primary judge changed or a judge run finished
+    sig_changed = Signal()  # primary judge changed or a judge run finished
     sig_calibrated = Signal(dict)
-    sig_preview_updated = Signal(str)       # the full prompt text shown
+    sig_preview_updated = Signal(str)  # the full prompt text shown
 
-    def __init__(self, workspace: Workspace, bridge: TaskBridge, *,
-                 parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, parent: QWidget | None = None):
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
@@ -63,8 +73,9 @@ class JudgePanel(QWidget):
 
         # judges
         self.judges = QTableWidget(0, 4)
-        self.judges.setHorizontalHeaderLabels([_("Run"), _("Judge model"), _("Role"),
-                                               _("Judgments")])
+        self.judges.setHorizontalHeaderLabels(
+            [_("Run"), _("Judge model"), _("Role"), _("Judgments")]
+        )
         self.judges.verticalHeader().setVisible(False)
         self.judges.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.judges.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -165,8 +176,9 @@ class JudgePanel(QWidget):
         self.item.blockSignals(True)
         self.item.clear()
         for i, pair in enumerate(self.pairs):
-            self.item.addItem(f"{pair['ext_id'] or i + 1} · {pair['dialect_name']} · "
-                              f"{pair['model']}", i)
+            self.item.addItem(
+                f"{pair['ext_id'] or i + 1} · {pair['dialect_name']} · {pair['model']}", i
+            )
         self.item.blockSignals(False)
 
     def _refresh_pairs(self) -> None:
@@ -175,8 +187,11 @@ class JudgePanel(QWidget):
         key = [p["dialect_response_id"] for p in pairs]
         if key == [p["dialect_response_id"] for p in self.pairs]:
             return
-        chosen = self.pairs[self.item.currentIndex()]["dialect_response_id"] \
-            if self.pairs and self.item.currentIndex() >= 0 else None
+        chosen = (
+            self.pairs[self.item.currentIndex()]["dialect_response_id"]
+            if self.pairs and self.item.currentIndex() >= 0
+            else None
+        )
         self.pairs = pairs
         self._fill_items()
         self.item.setCurrentIndex(key.index(chosen) if chosen in key else 0)
@@ -212,8 +227,9 @@ class JudgePanel(QWidget):
                 current = model["id"]
         self.judge_model.setCurrentIndex(max(self.judge_model.findData(current), 0))
         count = judge_tasks.human_scored_count(self.ws)
-        self.human_count.setText(_("{n} human-scored items (overrides in the answers panel)")
-                                 .format(n=count))
+        self.human_count.setText(
+            _("{n} human-scored items (overrides in the answers panel)").format(n=count)
+        )
         self._update_buttons()
         self._fill_versions()
 
@@ -240,7 +256,8 @@ class JudgePanel(QWidget):
         valid = self.rubric is not None
         self.run_button.setEnabled(has_model and valid)
         self.calibrate_button.setEnabled(
-            has_model and valid and judge_tasks.human_scored_count(self.ws) > 0)
+            has_model and valid and judge_tasks.human_scored_count(self.ws) > 0
+        )
 
     # -- rubric ----------------------------------------------------------------------------
     def _on_rubric_changed(self, rubric, error: str) -> None:
@@ -263,8 +280,9 @@ class JudgePanel(QWidget):
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            self.sig_status_message.emit(_("Cannot read {path}: {error}").format(
-                path=path, error=exc))
+            self.sig_status_message.emit(
+                _("Cannot read {path}: {error}").format(path=path, error=exc)
+            )
             return False
         self.editor.set_data(data)
         return True
@@ -273,8 +291,9 @@ class JudgePanel(QWidget):
         self.load_rubric(str(default_rubric_path()))
 
     def open_rubric_dialog(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(self, _("Open a rubric"),
-                                                    str(self.rubric_folder), "JSON (*.json)")
+        path, _filter = QFileDialog.getOpenFileName(
+            self, _("Open a rubric"), str(self.rubric_folder), "JSON (*.json)"
+        )
         if path:
             self.load_rubric(path)
 
@@ -291,23 +310,36 @@ class JudgePanel(QWidget):
     # -- preview ---------------------------------------------------------------------------
     def update_preview(self) -> None:
         if not self.pairs:
-            self.preview.setPlainText(_("No answers yet: generate answers first, then the "
-                                        "preview shows a real item."))
+            self.preview.setPlainText(
+                _("No answers yet: generate answers first, then the preview shows a real item.")
+            )
             return
         if self.rubric is None:
             self.preview_info.setText(_("Fix the rubric to see the prompt."))
             return
         pair = self.pairs[max(self.item.currentIndex(), 0)]
         prompt = build_judge_prompt(
-            self.template, self.rubric, standard_question=pair["standard_question"],
-            standard_answer=pair["standard_answer"], dialect_question=pair["dialect_question"],
-            dialect_answer=pair["dialect_answer"], dialect_name=pair["dialect_name"])
+            self.template,
+            self.rubric,
+            standard_question=pair["standard_question"],
+            standard_answer=pair["standard_answer"],
+            dialect_question=pair["dialect_question"],
+            dialect_answer=pair["dialect_answer"],
+            dialect_name=pair["dialect_name"],
+        )
         text = f"━━ system ━━\n{prompt.system}\n\n━━ user ━━\n{prompt.user}"
         self.preview.setPlainText(text)
-        self.preview_info.setText(_("Template {t} · rubric {r} · {n} characters · the fence "
-                                    "marker {m} is drawn anew for every call").format(
-            t=self.template.version, r=self.rubric.version, n=len(prompt.system)
-            + len(prompt.user), m=prompt.nonce))
+        self.preview_info.setText(
+            _(
+                "Template {t} · rubric {r} · {n} characters · the fence "
+                "marker {m} is drawn anew for every call"
+            ).format(
+                t=self.template.version,
+                r=self.rubric.version,
+                n=len(prompt.system) + len(prompt.user),
+                m=prompt.nonce,
+            )
+        )
         self.sig_preview_updated.emit(text)
 
     # -- calibration and runs --------------------------------------------------------------
@@ -317,22 +349,38 @@ class JudgePanel(QWidget):
             return
         self.calibrate_button.setEnabled(False)
         self.figures.setText(_("Calibrating…"))
-        self.bridge.run(judge_tasks.calibrate_judge, str(self.ws.path), model_id,
-                        self.editor.to_dict(), max_attempts=max_attempts,
-                        label=_("Calibrate judge {name}").format(
-                            name=self.judge_model.currentText()),
-                        lane=model_lane(model_id), dialog=True,
-                        on_done=self.show_calibration, on_error=self._on_calibration_error)
+        self.bridge.run(
+            judge_tasks.calibrate_judge,
+            str(self.ws.path),
+            model_id,
+            self.editor.to_dict(),
+            max_attempts=max_attempts,
+            label=_("Calibrate judge {name}").format(name=self.judge_model.currentText()),
+            lane=model_lane(model_id),
+            dialog=True,
+            on_done=self.show_calibration,
+            on_error=self._on_calibration_error,
+        )
 
     def show_calibration(self, result: dict) -> None:
         self._update_buttons()
         note = f"\n{result['note']}" if result.get("note") else ""
-        self.figures.setText(_(
-            "{model} on {n} human-scored answers: CCC {ccc} · MAE {mae} · Pearson {r} · "
-            "Spearman {rho} · CBS {cbs} (critical {nc})").format(
-            model=result["judge_model"], n=result["n"], ccc=_fmt(result["ccc"]),
-            mae=_fmt(result["mae"]), r=_fmt(result["pearson"]), rho=_fmt(result["spearman"]),
-            cbs=_fmt(result["cbs"]), nc=result["n_critical"]) + note)
+        self.figures.setText(
+            _(
+                "{model} on {n} human-scored answers: CCC {ccc} · MAE {mae} · Pearson {r} · "
+                "Spearman {rho} · CBS {cbs} (critical {nc})"
+            ).format(
+                model=result["judge_model"],
+                n=result["n"],
+                ccc=_fmt(result["ccc"]),
+                mae=_fmt(result["mae"]),
+                r=_fmt(result["pearson"]),
+                rho=_fmt(result["spearman"]),
+                cbs=_fmt(result["cbs"]),
+                nc=result["n_critical"],
+            )
+            + note
+        )
         bands = result["bands"]
         self.confusion.setRowCount(len(bands))
         self.confusion.setColumnCount(len(bands))
@@ -359,26 +407,40 @@ class JudgePanel(QWidget):
         if model_id is None or self.rubric is None:
             return
         primary = store.primary_judge(self.ws) is None
-        self.bridge.run(judge_tasks.run_judge, str(self.ws.path), model_id,
-                        self.editor.to_dict(), primary=primary,
-                        label=_("Judge answers with {name}").format(
-                            name=self.judge_model.currentText()),
-                        lane=model_lane(model_id), on_done=self._on_judged)
+        self.bridge.run(
+            judge_tasks.run_judge,
+            str(self.ws.path),
+            model_id,
+            self.editor.to_dict(),
+            primary=primary,
+            label=_("Judge answers with {name}").format(name=self.judge_model.currentText()),
+            lane=model_lane(model_id),
+            on_done=self._on_judged,
+        )
 
     def _on_judged(self, summary: dict) -> None:
         self.refresh()
-        self.sig_status_message.emit(_("Judge run {run}: {n} judged, {f} failed").format(
-            run=summary["run_id"], n=summary["judged_now"] + summary["gated"],
-            f=summary["failed"]))
+        self.sig_status_message.emit(
+            _("Judge run {run}: {n} judged, {f} failed").format(
+                run=summary["run_id"],
+                n=summary["judged_now"] + summary["gated"],
+                f=summary["failed"],
+            )
+        )
         self.sig_changed.emit()
 
 
 def main(argv: list[str] | None = None) -> int:
     from widgets.standalone import run_panel
 
-    return run_panel("python -m widgets.judge_panel", _("Judge"),
-                     lambda workspace, bridge, args: JudgePanel(workspace, bridge),
-                     sample="study", size=(1440, 820), argv=argv)
+    return run_panel(
+        "python -m widgets.judge_panel",
+        _("Judge"),
+        lambda workspace, bridge, args: JudgePanel(workspace, bridge),
+        sample="study",
+        size=(1440, 820),
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":

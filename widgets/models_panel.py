@@ -15,22 +15,41 @@ from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engine import model_tasks
-from engine.gpu_plan import Gpu
 from engine.i18n import _
+from engine.llm import model_tasks
+from engine.llm.gpu_plan import Gpu
+from engine.workspace.store import Workspace
 from widgets.task_bridge import WRITER, TaskBridge
-from engine.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
-COLUMNS = [("name", "Name"), ("kind", "Kind"), ("architecture", "Architecture"),
-           ("quantization", "Quantization"), ("size_bytes", "Size"),
-           ("context_length", "Context"), ("has_chat_template", "Chat template"),
-           ("sha256", "sha256"), ("is_default", "Default")]
+COLUMNS = [
+    ("name", "Name"),
+    ("kind", "Kind"),
+    ("architecture", "Architecture"),
+    ("quantization", "Quantization"),
+    ("size_bytes", "Size"),
+    ("context_length", "Context"),
+    ("has_chat_template", "Chat template"),
+    ("sha256", "sha256"),
+    ("is_default", "Default"),
+]
 
 
 def human_size(n: int | None) -> str:
@@ -103,8 +122,10 @@ class EndpointDialog(QDialog):
         self.api_key = QLineEdit()
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.api_key.setPlaceholderText(_("optional; stored in the OS keyring"))
-        self.keyring_note = QLabel(keyring_problem or _("The key is stored in the OS keyring, "
-                                                         "never in the workspace file."))
+        self.keyring_note = QLabel(
+            keyring_problem
+            or _("The key is stored in the OS keyring, never in the workspace file.")
+        )
         self.keyring_note.setWordWrap(True)
         if keyring_problem:
             self.keyring_note.setStyleSheet("color: #b45309;")
@@ -115,8 +136,9 @@ class EndpointDialog(QDialog):
         form.addRow(_("Base URL(s)"), self.base_urls)
         form.addRow(_("Model on the server"), self.api_model)
         form.addRow(_("API key"), self.api_key)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -127,8 +149,12 @@ class EndpointDialog(QDialog):
 
     def values(self) -> dict:
         urls = [u.strip() for u in self.base_urls.text().split(",") if u.strip()]
-        return {"name": self.name.text().strip(), "base_urls": urls,
-                "api_model": self.api_model.text().strip(), "api_key": self.api_key.text()}
+        return {
+            "name": self.name.text().strip(),
+            "base_urls": urls,
+            "api_model": self.api_model.text().strip(),
+            "api_key": self.api_key.text(),
+        }
 
 
 class ModelsPanel(QWidget):
@@ -153,8 +179,12 @@ class ModelsPanel(QWidget):
         self.add_endpoint_button = QPushButton(_("Add endpoint…"))
         self.add_endpoint_button.clicked.connect(self.add_endpoint_dialog)
         self.add_embedded_button = QPushButton(_("Add the embedded Gemma 3 270M"))
-        self.add_embedded_button.setToolTip(_("A small offline model that demonstrates the "
-                                              "pipeline; its Bengali is not research-grade"))
+        self.add_embedded_button.setToolTip(
+            _(
+                "A small offline model that demonstrates the "
+                "pipeline; its Bengali is not research-grade"
+            )
+        )
         self.add_embedded_button.clicked.connect(self.add_embedded)
         self.gpu_label = QLabel(_("Checking GPU offload support…"))
         self.gpu_label.setWordWrap(True)
@@ -196,28 +226,44 @@ class ModelsPanel(QWidget):
 
     # -- GPU -------------------------------------------------------------------------------
     def check_gpu(self) -> None:
-        self.bridge.run(model_tasks.gpu_offload_report, label=_("Checking GPU support"),
-                        on_done=self._show_gpu, on_error=self._gpu_failed, replace="gpu-check")
+        self.bridge.run(
+            model_tasks.gpu_offload_report,
+            label=_("Checking GPU support"),
+            on_done=self._show_gpu,
+            on_error=self._gpu_failed,
+            replace="gpu-check",
+        )
 
     def _show_gpu(self, report: dict) -> None:
         self.gpu_report = report
         if report["supports_gpu_offload"]:
             text = _("This llama.cpp build can offload layers to a GPU (n_gpu_layers).")
         else:
-            text = _("This llama.cpp build runs on the CPU only (no GPU offload); local models "
-                     "work, more slowly. For a GPU, reinstall llama-cpp-python with CUDA, Metal "
-                     "or Vulkan, or use an endpoint.")
+            text = _(
+                "This llama.cpp build runs on the CPU only (no GPU offload); local models "
+                "work, more slowly. For a GPU, reinstall llama-cpp-python with CUDA, Metal "
+                "or Vulkan, or use an endpoint."
+            )
         gpus = [Gpu(**g).describe() for g in report.get("gpus", [])]
-        text += "\n" + (_("GPU: {gpus}").format(gpus="; ".join(gpus)) if gpus else
-                        _("No GPU found (no nvidia-smi, not Apple silicon)."))
-        self.gpu_label.setText(text + f"\nllama-cpp-python {report['llama_cpp_version']} · "
-                               f"{report['system_info'][:160]}")
+        text += "\n" + (
+            _("GPU: {gpus}").format(gpus="; ".join(gpus))
+            if gpus
+            else _("No GPU found (no nvidia-smi, not Apple silicon).")
+        )
+        self.gpu_label.setText(
+            text + f"\nllama-cpp-python {report['llama_cpp_version']} · "
+            f"{report['system_info'][:160]}"
+        )
         self.gpu_label.setToolTip(report["system_info"])
         self._plan_for_current()
 
     def _gpu_failed(self, exc: BaseException) -> None:
-        self.gpu_label.setText(_("Could not load llama.cpp ({error}); local GGUF models will "
-                                 "not run. Endpoints still work.").format(error=exc))
+        self.gpu_label.setText(
+            _(
+                "Could not load llama.cpp ({error}); local GGUF models will "
+                "not run. Endpoints still work."
+            ).format(error=exc)
+        )
 
     def _current_row(self) -> dict | None:
         index = self.view.selectionModel().currentIndex()
@@ -236,11 +282,18 @@ class ModelsPanel(QWidget):
             self.plan_label.setText(_("Checking the GPU…"))
             return
         model_id = row["id"]
-        self.bridge.run(model_tasks.offload_plan, row["path"], self.gpu_report,
-                        label=_("Planning GPU offload"), replace="gpu-plan", quiet=True,
-                        on_done=lambda plan: self._show_plan(model_id, plan),
-                        on_error=lambda exc: self.plan_label.setText(
-                            _("No offload proposal: {error}").format(error=exc)))
+        self.bridge.run(
+            model_tasks.offload_plan,
+            row["path"],
+            self.gpu_report,
+            label=_("Planning GPU offload"),
+            replace="gpu-plan",
+            quiet=True,
+            on_done=lambda plan: self._show_plan(model_id, plan),
+            on_error=lambda exc: self.plan_label.setText(
+                _("No offload proposal: {error}").format(error=exc)
+            ),
+        )
 
     def _show_plan(self, model_id: int, plan: dict) -> None:
         row = self._current_row()
@@ -248,9 +301,13 @@ class ModelsPanel(QWidget):
             return  # the selection moved on meanwhile
         saved = json.loads(row.get("load_params") or "{}").get("n_gpu_layers", 0)
         self.plan = plan | {"model_id": model_id}
-        self.plan_label.setText(plan["message"] + "\n" + _(
-            "Proposed: n_gpu_layers {n} (-1 = all), context {ctx} tokens; saved now: "
-            "{saved}.").format(n=plan["n_gpu_layers"], ctx=plan["n_ctx"], saved=saved))
+        self.plan_label.setText(
+            plan["message"]
+            + "\n"
+            + _(
+                "Proposed: n_gpu_layers {n} (-1 = all), context {ctx} tokens; saved now: {saved}."
+            ).format(n=plan["n_gpu_layers"], ctx=plan["n_ctx"], saved=saved)
+        )
         self.apply_plan_button.setEnabled(plan["n_gpu_layers"] != saved)
 
     def apply_plan(self) -> None:
@@ -259,9 +316,15 @@ class ModelsPanel(QWidget):
             return
         model_id, layers = self.plan["model_id"], self.plan["n_gpu_layers"]
         self.apply_plan_button.setEnabled(False)
-        self.bridge.run(model_tasks.save_gpu_layers, str(self.ws.path), model_id, layers,
-                        lane=WRITER, label=_("Saving n_gpu_layers"),
-                        on_done=lambda _params: self._plan_applied(model_id, layers))
+        self.bridge.run(
+            model_tasks.save_gpu_layers,
+            str(self.ws.path),
+            model_id,
+            layers,
+            lane=WRITER,
+            label=_("Saving n_gpu_layers"),
+            on_done=lambda _params: self._plan_applied(model_id, layers),
+        )
 
     def _plan_applied(self, model_id: int, layers: int) -> None:
         current = self.view.selectionModel().currentIndex()
@@ -269,16 +332,17 @@ class ModelsPanel(QWidget):
         if current.isValid():
             self.view.selectionModel().setCurrentIndex(
                 self.model.index(current.row(), 0),
-                self.view.selectionModel().SelectionFlag.ClearAndSelect |
-                self.view.selectionModel().SelectionFlag.Rows)
+                self.view.selectionModel().SelectionFlag.ClearAndSelect
+                | self.view.selectionModel().SelectionFlag.Rows,
+            )
         self.sig_status_message.emit(_("n_gpu_layers = {n} saved for the model").format(n=layers))
         self.sig_changed.emit()
 
     # -- adding models ---------------------------------------------------------------------
     def add_gguf_dialog(self) -> None:
-        paths, _filter = QFileDialog.getOpenFileNames(self, _("Add GGUF model files"),
-                                                      str(Path.home()),
-                                                      "GGUF models (*.gguf);;All files (*)")
+        paths, _filter = QFileDialog.getOpenFileNames(
+            self, _("Add GGUF model files"), str(Path.home()), "GGUF models (*.gguf);;All files (*)"
+        )
         for path in paths:
             self.add_gguf(path)
 
@@ -286,20 +350,35 @@ class ModelsPanel(QWidget):
         """Validate and hash in the pool, then register on the writer lane."""
         path = str(Path(path).expanduser().absolute())  # keep the name the user chose
         self.sig_status_message.emit(_("Inspecting {name}…").format(name=Path(path).name))
-        self.bridge.run(model_tasks.inspect_gguf_file, path, dialog=True,
-                        label=_("Hashing {name}").format(name=Path(path).name),
-                        on_done=self._register_gguf)
+        self.bridge.run(
+            model_tasks.inspect_gguf_file,
+            path,
+            dialog=True,
+            label=_("Hashing {name}").format(name=Path(path).name),
+            on_done=self._register_gguf,
+        )
 
     def _register_gguf(self, info: dict) -> None:
         name = Path(info["path"]).stem  # as `upabhasha models add FILE` names it
-        self.bridge.run(model_tasks.add_gguf_model, str(self.ws.path), info, name, lane=WRITER,
-                        label=_("Registering {name}").format(name=name),
-                        on_done=lambda _id: self._added(name))
+        self.bridge.run(
+            model_tasks.add_gguf_model,
+            str(self.ws.path),
+            info,
+            name,
+            lane=WRITER,
+            label=_("Registering {name}").format(name=name),
+            on_done=lambda _id: self._added(name),
+        )
 
     def add_embedded(self) -> None:
-        self.bridge.run(model_tasks.add_embedded_model, str(self.ws.path), lane=WRITER,
-                        dialog=True, label=_("Adding the embedded model"),
-                        on_done=lambda _id: self._added("Gemma 3 270M"))
+        self.bridge.run(
+            model_tasks.add_embedded_model,
+            str(self.ws.path),
+            lane=WRITER,
+            dialog=True,
+            label=_("Adding the embedded model"),
+            on_done=lambda _id: self._added("Gemma 3 270M"),
+        )
 
     def add_endpoint_dialog(self) -> EndpointDialog:
         problem = model_tasks.keyring_problem()
@@ -308,11 +387,13 @@ class ModelsPanel(QWidget):
         dialog.open()
         return dialog
 
-    def add_endpoint(self, name: str, base_urls: list[str], api_model: str,
-                     api_key: str = "") -> None:
+    def add_endpoint(
+        self, name: str, base_urls: list[str], api_model: str, api_key: str = ""
+    ) -> None:
         if not name or not base_urls or not api_model:
-            self.sig_status_message.emit(_("An endpoint needs a name, a base URL and the "
-                                           "model name on the server."))
+            self.sig_status_message.emit(
+                _("An endpoint needs a name, a base URL and the model name on the server.")
+            )
             return
         service = None
         if api_key:
@@ -322,10 +403,17 @@ class ModelsPanel(QWidget):
                 return
             service = model_tasks.keyring_service_for(name)
             model_tasks.store_api_key(service, api_key)
-        self.bridge.run(model_tasks.add_endpoint_model, str(self.ws.path), name, base_urls,
-                        api_model, service, lane=WRITER,
-                        label=_("Registering {name}").format(name=name),
-                        on_done=lambda _id: self._added(name))
+        self.bridge.run(
+            model_tasks.add_endpoint_model,
+            str(self.ws.path),
+            name,
+            base_urls,
+            api_model,
+            service,
+            lane=WRITER,
+            label=_("Registering {name}").format(name=name),
+            on_done=lambda _id: self._added(name),
+        )
 
     def _added(self, name: str) -> None:
         self.model.reload()
@@ -338,11 +426,25 @@ class ModelsPanel(QWidget):
             self.details.clear()
             return
         row = self.model.rows[current.row()]
-        keys = ("name", "kind", "path", "base_urls", "api_model", "sha256", "architecture",
-                "quantization", "parameters", "context_length", "has_chat_template",
-                "keyring_service", "load_params", "added_at")
-        self.details.setPlainText("\n".join(f"{k}: {row[k]}" for k in keys
-                                            if row.get(k) not in (None, "", "[]", "{}")))
+        keys = (
+            "name",
+            "kind",
+            "path",
+            "base_urls",
+            "api_model",
+            "sha256",
+            "architecture",
+            "quantization",
+            "parameters",
+            "context_length",
+            "has_chat_template",
+            "keyring_service",
+            "load_params",
+            "added_at",
+        )
+        self.details.setPlainText(
+            "\n".join(f"{k}: {row[k]}" for k in keys if row.get(k) not in (None, "", "[]", "{}"))
+        )
 
     # -- drag and drop ---------------------------------------------------------------------
     @staticmethod
@@ -350,8 +452,11 @@ class ModelsPanel(QWidget):
         mime = event.mimeData()
         if not mime.hasUrls():
             return []
-        return [u.toLocalFile() for u in mime.urls()
-                if u.isLocalFile() and u.toLocalFile().lower().endswith(".gguf")]
+        return [
+            u.toLocalFile()
+            for u in mime.urls()
+            if u.isLocalFile() and u.toLocalFile().lower().endswith(".gguf")
+        ]
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if self._gguf_paths(event):
@@ -370,9 +475,13 @@ class ModelsPanel(QWidget):
 def main(argv: list[str] | None = None) -> int:
     from widgets.standalone import run_panel
 
-    return run_panel("python -m widgets.models_panel", _("Models"),
-                     lambda workspace, bridge, args: ModelsPanel(workspace, bridge),
-                     size=(1100, 600), argv=argv)
+    return run_panel(
+        "python -m widgets.models_panel",
+        _("Models"),
+        lambda workspace, bridge, args: ModelsPanel(workspace, bridge),
+        size=(1100, 600),
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":

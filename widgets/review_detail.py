@@ -7,19 +7,31 @@ import logging
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QTextCursor
-from PySide6.QtWidgets import (QCheckBox, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
-                               QLabel, QLineEdit, QPlainTextEdit, QScrollArea, QTableWidget,
-                               QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from widgets.fonts import bengali_font
 from engine.i18n import _
+from widgets.fonts import bengali_font
 from widgets.review_model import status_icon, status_label
 
 log = logging.getLogger(__name__)
 
 QUESTION_TYPES = {1: "definitional", 2: "contrasting", 3: "factual", 4: "functional"}
-EXEMPLAR_COLUMNS = ("rank", "standard_text", "dialect_text", "dense_score", "sparse_score",
-                    "final")
+EXEMPLAR_COLUMNS = ("rank", "standard_text", "dialect_text", "dense_score", "sparse_score", "final")
 
 
 def avro_to_bengali(latin: str) -> str:
@@ -35,9 +47,23 @@ def _number(value) -> str:
 
 def exemplar_tooltip(exemplar: dict) -> str:
     """Every score the retriever recorded for one exemplar, one per line."""
-    keys = ("via", "dense_score", "dense_norm", "sparse_score", "sparse_norm", "hybrid",
-            "char_similarity", "char_component", "dialect_bonus", "region_bonus",
-            "district_bonus", "final", "supported", "district", "pair_id")
+    keys = (
+        "via",
+        "dense_score",
+        "dense_norm",
+        "sparse_score",
+        "sparse_norm",
+        "hybrid",
+        "char_similarity",
+        "char_component",
+        "dialect_bonus",
+        "region_bonus",
+        "district_bonus",
+        "final",
+        "supported",
+        "district",
+        "pair_id",
+    )
     lines = []
     for key in keys:
         if key in exemplar:
@@ -54,16 +80,20 @@ def retrieval_summary(retrieval: dict) -> str:
     parts = []
     weights = retrieval.get("weights") or {}
     if weights:
-        parts.append(_("weights dense {dense} / sparse {sparse}").format(
-            dense=_number(weights.get("dense")), sparse=_number(weights.get("sparse"))))
+        parts.append(
+            _("weights dense {dense} / sparse {sparse}").format(
+                dense=_number(weights.get("dense")), sparse=_number(weights.get("sparse"))
+            )
+        )
     if retrieval.get("short"):
         parts.append(_("short query"))
     if "pool_size" in retrieval:
         parts.append(_("pool {n}").format(n=retrieval["pool_size"]))
     if retrieval.get("fallback_fired"):
         tokens = retrieval.get("fallback_tokens") or {}
-        used = "; ".join(f"{k} → {', '.join(v) if isinstance(v, list) else v}"
-                         for k, v in tokens.items())
+        used = "; ".join(
+            f"{k} → {', '.join(v) if isinstance(v, list) else v}" for k, v in tokens.items()
+        )
         parts.append(_("deep-search fallback fired") + (f" ({used})" if used else ""))
     else:
         parts.append(_("no fallback"))
@@ -97,14 +127,18 @@ class ReviewDetail(QWidget):
         self.retrieval.setWordWrap(True)
         self.exemplars = QTableWidget(0, len(EXEMPLAR_COLUMNS))
         self.exemplars.setHorizontalHeaderLabels(
-            [_("#"), _("Standard"), _("Dialect"), _("Dense"), _("Sparse"), _("Final")])
+            [_("#"), _("Standard"), _("Dialect"), _("Dense"), _("Sparse"), _("Final")]
+        )
         self.exemplars.verticalHeader().hide()
         self.exemplars.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.exemplars.setFont(bengali_font())
         header = self.exemplars.horizontalHeader()
         for column in range(len(EXEMPLAR_COLUMNS)):
-            mode = (QHeaderView.ResizeMode.Stretch if column in (1, 2)
-                    else QHeaderView.ResizeMode.ResizeToContents)
+            mode = (
+                QHeaderView.ResizeMode.Stretch
+                if column in (1, 2)
+                else QHeaderView.ResizeMode.ResizeToContents
+            )
             header.setSectionResizeMode(column, mode)
         self.exemplars.setMinimumHeight(120)
 
@@ -114,8 +148,12 @@ class ReviewDetail(QWidget):
         self.editor.setTabChangesFocus(True)
         self.editor.setFixedHeight(90)
         self.avro_toggle = QCheckBox(_("Avro phonetic typing"))
-        self.avro_toggle.setToolTip(_("Type Latin letters (ami bangla) and press Enter to insert "
-                                      "the Bengali (আমি বাংলা) at the cursor"))
+        self.avro_toggle.setToolTip(
+            _(
+                "Type Latin letters (ami bangla) and press Enter to insert "
+                "the Bengali (আমি বাংলা) at the cursor"
+            )
+        )
         self.phonetic = QLineEdit()
         self.phonetic.setPlaceholderText(_("Latin keystrokes, Enter inserts: ami bhalo achi"))
         self.phonetic_preview = QLabel()
@@ -215,11 +253,17 @@ class ReviewDetail(QWidget):
             self.exemplars.setRowCount(0)
             return
         qtype = QUESTION_TYPES.get(detail.get("question_type"), "")
-        plain = [detail.get("ext_id") or f"#{detail['question_id']}", detail.get("domain") or "",
-                 qtype, f"{detail['dialect_name_en']} ({detail['dialect_name_bn']})"]
+        plain = [
+            detail.get("ext_id") or f"#{detail['question_id']}",
+            detail.get("domain") or "",
+            qtype,
+            f"{detail['dialect_name_en']} ({detail['dialect_name_bn']})",
+        ]
         parts = [html.escape(p) for p in plain if p]
-        parts += [f"<b>{html.escape(status_label(detail['status']))}</b>",
-                  html.escape(detail["provenance"])]
+        parts += [
+            f"<b>{html.escape(status_label(detail['status']))}</b>",
+            html.escape(detail["provenance"]),
+        ]
         self.header.setText(" · ".join(parts))
         self.setWindowIcon(status_icon(detail["status"]))
         self.question.setText(detail["question_text"])
@@ -231,12 +275,16 @@ class ReviewDetail(QWidget):
         self.editor.setPlainText(detail["text"])
         self.editor.moveCursor(QTextCursor.MoveOperation.End)
         self.comment.setText(detail.get("comment") or "")
-        self.history.setPlainText("\n".join(
-            f"{h['at']}  {h['actor']}  {h['action']}: {h['old_status'] or '—'} → "
-            f"{h['new_status']}"
-            + (f"  “{h['new_text']}”" if h["old_text"] != h["new_text"] else "")
-            + (f"  — {h['comment']}" if h["comment"] else "")
-            for h in detail.get("history") or []) or _("No edits yet."))
+        self.history.setPlainText(
+            "\n".join(
+                f"{h['at']}  {h['actor']}  {h['action']}: {h['old_status'] or '—'} → "
+                f"{h['new_status']}"
+                + (f"  “{h['new_text']}”" if h["old_text"] != h["new_text"] else "")
+                + (f"  — {h['comment']}" if h["comment"] else "")
+                for h in detail.get("history") or []
+            )
+            or _("No edits yet.")
+        )
 
     def _fill_exemplars(self, exemplars: list[dict]) -> None:
         self.exemplars.setVisible(bool(exemplars))
@@ -247,6 +295,7 @@ class ReviewDetail(QWidget):
                 item = QTableWidgetItem(_number(exemplar.get(key)))
                 item.setToolTip(tip)
                 if column not in (1, 2):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                          | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 self.exemplars.setItem(row, column, item)

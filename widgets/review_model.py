@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPointF,
-                            QRectF, Qt)
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPointF,
+    QRectF,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
 from engine.i18n import _
-from engine import review
-from engine.workspace import Workspace
+from engine.translation import review
+from engine.workspace.store import Workspace
 
 FETCH_BLOCK = 200
 VARIANT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -25,18 +31,29 @@ QUESTION_ID_ROLE = Qt.ItemDataRole.UserRole + 3
 # Light backgrounds keep black Bengali text readable; the icon repeats the status in shape
 # so colour is never the only cue.
 STATUS_COLOURS = {
-    "draft": "#eceff1", "reviewed": "#dbeafe", "gold": "#fdf0c4",
-    "flagged": "#fde2c8", "rejected": "#f8d0d0",
+    "draft": "#eceff1",
+    "reviewed": "#dbeafe",
+    "gold": "#fdf0c4",
+    "flagged": "#fde2c8",
+    "rejected": "#f8d0d0",
 }
 STATUS_ICON_COLOURS = {
-    "draft": "#78909c", "reviewed": "#2563eb", "gold": "#c99700",
-    "flagged": "#e07b00", "rejected": "#c62828",
+    "draft": "#78909c",
+    "reviewed": "#2563eb",
+    "gold": "#c99700",
+    "flagged": "#e07b00",
+    "rejected": "#c62828",
 }
 
 
 def status_label(status: str) -> str:
-    return {"draft": _("draft"), "reviewed": _("reviewed"), "gold": _("gold"),
-            "flagged": _("flagged"), "rejected": _("rejected")}.get(status, status)
+    return {
+        "draft": _("draft"),
+        "reviewed": _("reviewed"),
+        "gold": _("gold"),
+        "flagged": _("flagged"),
+        "rejected": _("rejected"),
+    }.get(status, status)
 
 
 _icons: dict[str, QIcon] = {}
@@ -52,8 +69,9 @@ def status_icon(status: str) -> QIcon:
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     colour = QColor(STATUS_ICON_COLOURS.get(status, "#777777"))
-    painter.setPen(QPen(colour, 2.2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
-                        Qt.PenJoinStyle.RoundJoin))
+    painter.setPen(
+        QPen(colour, 2.2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    )
     painter.setBrush(Qt.BrushStyle.NoBrush)
     if status == "reviewed":
         path = QPainterPath()
@@ -98,7 +116,7 @@ class ReviewGridModel(QAbstractTableModel):
     def __init__(self, workspace: Workspace, dialects: list[dict], parent=None):
         super().__init__(parent)
         self.ws = workspace
-        self.dialects = dialects                  # [{code, name_en, name_bn}]
+        self.dialects = dialects  # [{code, name_en, name_bn}]
         self.codes = [d["code"] for d in dialects]
         self.question_ids: list[int] = []
         self.loaded = 0
@@ -118,7 +136,7 @@ class ReviewGridModel(QAbstractTableModel):
         self.endResetModel()
 
     def _load(self, count: int) -> None:
-        block = self.question_ids[self.loaded:self.loaded + count]
+        block = self.question_ids[self.loaded : self.loaded + count]
         self.questions.update(review.question_rows(self.ws, block))
         self.cells.update(review.variant_cells(self.ws, block, self.codes))
         self.loaded += len(block)

@@ -1,7 +1,7 @@
 """ReviewPanel: field linguists review machine translations into dialects, keyboard first.
 
 A questions x dialects grid (status by colour and icon) beside a detail pane. Every action
-is saved at once through :mod:`engine.review` (one short transaction plus a history row)
+is saved at once through :mod:`engine.translation.review` (one short transaction plus a history row)
 and pushed on a QUndoStack, so undo/redo are themselves recorded edits.
 
 ``python -m widgets.review_panel [WORKSPACE]`` opens the panel alone on the sample data.
@@ -14,15 +14,26 @@ import sys
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QSplitter, QStackedWidget, QTableView, QToolBar,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 
-from widgets.fonts import bengali_font
-from engine.i18n import _
-from engine import review
 from engine.errors import UserError
-from engine.workspace import Workspace
+from engine.i18n import _
+from engine.translation import review
+from engine.workspace.store import Workspace
+from widgets.fonts import bengali_font
 from widgets.review_detail import ReviewDetail
 from widgets.review_model import ReviewGridModel, status_icon, status_label
 
@@ -34,8 +45,9 @@ QUESTION_HEADER_WIDTH = 300
 class ReviewEdit(QUndoCommand):
     """One saved review action. Pushed after it is saved, so the first redo() does nothing."""
 
-    def __init__(self, panel: "ReviewPanel", before: review.VariantState,
-                 after: review.VariantState, text: str):
+    def __init__(
+        self, panel: ReviewPanel, before: review.VariantState, after: review.VariantState, text: str
+    ):
         super().__init__(text)
         self.panel, self.before, self.after = panel, before, after
         self._applied = True
@@ -54,11 +66,17 @@ class ReviewPanel(QWidget):
     sig_reviewer_changed = Signal(str)
     sig_avro_mode_changed = Signal(bool)
     sig_status_message = Signal(str)
-    sig_changed = Signal()                 # a variant was written
-    sig_variant_selected = Signal(int)     # variant id, or 0 for none
+    sig_changed = Signal()  # a variant was written
+    sig_variant_selected = Signal(int)  # variant id, or 0 for none
 
-    def __init__(self, workspace: Workspace, *, reviewer: str = "", avro_mode: bool = False,
-                 parent: QWidget | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        reviewer: str = "",
+        avro_mode: bool = False,
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.ws = workspace
         self.undo_stack = QUndoStack(self)
@@ -68,7 +86,8 @@ class ReviewPanel(QWidget):
         self.reviewer.setPlaceholderText(_("your name"))
         self.reviewer.setMaximumWidth(180)
         self.reviewer.editingFinished.connect(
-            lambda: self.sig_reviewer_changed.emit(self.reviewer.text().strip()))
+            lambda: self.sig_reviewer_changed.emit(self.reviewer.text().strip())
+        )
         self.set_filter = QComboBox()
         self.status_filter = QComboBox()
         self.status_filter.addItem(_("all statuses"), None)
@@ -124,9 +143,12 @@ class ReviewPanel(QWidget):
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([900, 560])
         # A new workspace has nothing to review: say where the questions come from instead.
-        self.empty_hint = QLabel(_(
-            "No questions yet. Import a corpus (File → Import corpus…) and a question set "
-            "(File → Import questions…), then translate them (Study → Translate questions…)."))
+        self.empty_hint = QLabel(
+            _(
+                "No questions yet. Import a corpus (File → Import corpus…) and a question set "
+                "(File → Import questions…), then translate them (Study → Translate questions…)."
+            )
+        )
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setMargin(40)
@@ -143,8 +165,9 @@ class ReviewPanel(QWidget):
         self.reload()
 
     # -- actions ---------------------------------------------------------------------------
-    def _make_action(self, text: str, keys: list, slot, icon_status: str | None = None,
-                     tip: str = "") -> QAction:
+    def _make_action(
+        self, text: str, keys: list, slot, icon_status: str | None = None, tip: str = ""
+    ) -> QAction:
         action = QAction(text, self)
         action.setShortcuts([QKeySequence(k) for k in keys])
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -156,22 +179,46 @@ class ReviewPanel(QWidget):
         return action
 
     def _build_actions(self) -> None:
-        self.next_action = self._make_action(_("Next"), ["Alt+Down", "F8"], self.go_next,
-                                             tip=_("Next question in this dialect"))
-        self.prev_action = self._make_action(_("Previous"), ["Alt+Up", "Shift+F8"],
-                                             self.go_previous,
-                                             tip=_("Previous question in this dialect"))
-        self.accept_action = self._make_action(_("Accept as gold"), ["Ctrl+Return", "Ctrl+Enter"],
-                                               self.accept_current, "gold",
-                                               _("Accept the text as gold and go to the next"))
-        self.save_action = self._make_action(_("Save edit"), ["Ctrl+S"], self.save_current_edit,
-                                             "reviewed", _("Save the edited text as reviewed"))
-        self.flag_action = self._make_action(_("Flag"), ["Ctrl+Shift+F"], self.flag_current,
-                                             "flagged", _("Flag for discussion (needs a comment)"))
-        self.reject_action = self._make_action(_("Reject"), ["Ctrl+Shift+R"], self.reject_current,
-                                               "rejected", _("Reject this translation"))
-        self.avro_action = self._make_action(_("Toggle Avro phonetic typing"), ["Ctrl+M"],
-                                             self.detail.avro_toggle.toggle)
+        self.next_action = self._make_action(
+            _("Next"), ["Alt+Down", "F8"], self.go_next, tip=_("Next question in this dialect")
+        )
+        self.prev_action = self._make_action(
+            _("Previous"),
+            ["Alt+Up", "Shift+F8"],
+            self.go_previous,
+            tip=_("Previous question in this dialect"),
+        )
+        self.accept_action = self._make_action(
+            _("Accept as gold"),
+            ["Ctrl+Return", "Ctrl+Enter"],
+            self.accept_current,
+            "gold",
+            _("Accept the text as gold and go to the next"),
+        )
+        self.save_action = self._make_action(
+            _("Save edit"),
+            ["Ctrl+S"],
+            self.save_current_edit,
+            "reviewed",
+            _("Save the edited text as reviewed"),
+        )
+        self.flag_action = self._make_action(
+            _("Flag"),
+            ["Ctrl+Shift+F"],
+            self.flag_current,
+            "flagged",
+            _("Flag for discussion (needs a comment)"),
+        )
+        self.reject_action = self._make_action(
+            _("Reject"),
+            ["Ctrl+Shift+R"],
+            self.reject_current,
+            "rejected",
+            _("Reject this translation"),
+        )
+        self.avro_action = self._make_action(
+            _("Toggle Avro phonetic typing"), ["Ctrl+M"], self.detail.avro_toggle.toggle
+        )
         self.undo_action = self.undo_stack.createUndoAction(self, _("Undo"))
         self.undo_action.setShortcuts([QKeySequence("Ctrl+Z")])
         self.redo_action = self.undo_stack.createRedoAction(self, _("Redo"))
@@ -179,14 +226,14 @@ class ReviewPanel(QWidget):
         for action in (self.undo_action, self.redo_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.addAction(action)
-        self.detail.add_action_buttons([self.accept_action, self.save_action, self.flag_action,
-                                        self.reject_action])
+        self.detail.add_action_buttons(
+            [self.accept_action, self.save_action, self.flag_action, self.reject_action]
+        )
         self._update_action_state()
 
     def _update_action_state(self) -> None:
         has = self.current_variant is not None
-        for action in (self.accept_action, self.save_action, self.flag_action,
-                       self.reject_action):
+        for action in (self.accept_action, self.save_action, self.flag_action, self.reject_action):
             action.setEnabled(has)
 
     # -- loading ---------------------------------------------------------------------------
@@ -209,8 +256,9 @@ class ReviewPanel(QWidget):
     def reload(self) -> None:
         """Re-read the grid with the current filters (keeps the selected variant if visible)."""
         keep = self.current_variant
-        ids = review.review_question_ids(self.ws, set_id=self.set_filter.currentData(),
-                                         status=self.status_filter.currentData())
+        ids = review.review_question_ids(
+            self.ws, set_id=self.set_filter.currentData(), status=self.status_filter.currentData()
+        )
         dialects = review.review_dialects(self.ws)
         if [d["code"] for d in dialects] != self.model.codes:
             self.model.dialects, self.model.codes = dialects, [d["code"] for d in dialects]
@@ -226,8 +274,9 @@ class ReviewPanel(QWidget):
         for by_status in review.review_counts(self.ws).values():
             for status, n in by_status.items():
                 totals[status] = totals.get(status, 0) + n
-        self.counts.setText("  ".join(f"{status_label(s)} {totals.get(s, 0)}"
-                                      for s in review.STATUSES))
+        self.counts.setText(
+            "  ".join(f"{status_label(s)} {totals.get(s, 0)}" for s in review.STATUSES)
+        )
 
     # -- selection and navigation ----------------------------------------------------------
     def select_variant(self, variant_id: int) -> bool:
@@ -235,7 +284,8 @@ class ReviewPanel(QWidget):
         if not index.isValid():
             return False
         self.view.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
         self.view.scrollTo(index)
         return True
 
@@ -243,7 +293,8 @@ class ReviewPanel(QWidget):
         self.model.ensure_loaded(row)
         index = self.model.index(row, column)
         self.view.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
         self.view.scrollTo(index)
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
@@ -252,8 +303,9 @@ class ReviewPanel(QWidget):
 
     def _show(self, variant_id: int | None) -> None:
         self.current_variant = variant_id
-        self.detail.show_variant(review.variant_detail(self.ws, variant_id)
-                                 if variant_id is not None else None)
+        self.detail.show_variant(
+            review.variant_detail(self.ws, variant_id) if variant_id is not None else None
+        )
         self._update_action_state()
         self.sig_variant_selected.emit(variant_id or 0)
 
@@ -312,10 +364,12 @@ class ReviewPanel(QWidget):
 
         def write(actor):
             if text.strip() != review.variant_state(self.ws, variant_id).text:
-                return review.set_variant_text(self.ws, variant_id, text, actor=actor,
-                                               action="accept", comment=comment)
-            return review.set_variant_status(self.ws, variant_id, "gold", actor=actor,
-                                             comment=comment)
+                return review.set_variant_text(
+                    self.ws, variant_id, text, actor=actor, action="accept", comment=comment
+                )
+            return review.set_variant_status(
+                self.ws, variant_id, "gold", actor=actor, comment=comment
+            )
 
         if self._apply(_("accept"), write):
             self.go_next()
@@ -325,8 +379,12 @@ class ReviewPanel(QWidget):
     def save_current_edit(self) -> bool:
         variant_id, text = self.current_variant, self.detail.edited_text()
         comment = self.detail.comment.text()
-        return self._apply(_("edit"), lambda actor: review.set_variant_text(
-            self.ws, variant_id, text, actor=actor, comment=comment))
+        return self._apply(
+            _("edit"),
+            lambda actor: review.set_variant_text(
+                self.ws, variant_id, text, actor=actor, comment=comment
+            ),
+        )
 
     def flag_current(self) -> bool:
         comment = self.detail.comment.text().strip()
@@ -335,13 +393,21 @@ class ReviewPanel(QWidget):
             self.detail.comment.setFocus()
             return False
         variant_id = self.current_variant
-        return self._apply(_("flag"), lambda actor: review.set_variant_status(
-            self.ws, variant_id, "flagged", actor=actor, comment=comment))
+        return self._apply(
+            _("flag"),
+            lambda actor: review.set_variant_status(
+                self.ws, variant_id, "flagged", actor=actor, comment=comment
+            ),
+        )
 
     def reject_current(self) -> bool:
         variant_id, comment = self.current_variant, self.detail.comment.text()
-        return self._apply(_("reject"), lambda actor: review.set_variant_status(
-            self.ws, variant_id, "rejected", actor=actor, comment=comment))
+        return self._apply(
+            _("reject"),
+            lambda actor: review.set_variant_status(
+                self.ws, variant_id, "rejected", actor=actor, comment=comment
+            ),
+        )
 
     def _restore(self, state: review.VariantState, action: str) -> None:
         actor = self.reviewer.text().strip() or state.reviewer or "unknown"
@@ -363,9 +429,14 @@ def main(argv: list[str] | None = None) -> int:
     def add_arguments(parser):
         parser.add_argument("--reviewer", default="", help="reviewer name")
 
-    return run_panel("python -m widgets.review_panel", _("Review translations"),
-                     lambda workspace, bridge, args: ReviewPanel(workspace, reviewer=args.reviewer),
-                     size=(1280, 760), add_arguments=add_arguments, argv=argv)
+    return run_panel(
+        "python -m widgets.review_panel",
+        _("Review translations"),
+        lambda workspace, bridge, args: ReviewPanel(workspace, reviewer=args.reviewer),
+        size=(1280, 760),
+        add_arguments=add_arguments,
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":

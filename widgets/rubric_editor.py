@@ -9,8 +9,18 @@ from __future__ import annotations
 import copy
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QDoubleSpinBox, QFormLayout, QHeaderView, QLabel, QLineEdit,
-                               QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.i18n import _
 from engine.judging.rubric import Rubric, rubric_from_dict
@@ -19,7 +29,7 @@ CRITERION_COLUMNS = ("key", "name", "weight", "statement")
 
 
 class RubricEditor(QWidget):
-    sig_changed = Signal(object, str)      # Rubric or None, error message ('' when valid)
+    sig_changed = Signal(object, str)  # Rubric or None, error message ('' when valid)
 
     def __init__(self, data: dict, parent: QWidget | None = None):
         super().__init__(parent)
@@ -29,8 +39,7 @@ class RubricEditor(QWidget):
         self.name = QLineEdit()
         self.description = QLineEdit()
         self.criteria = QTableWidget(0, len(CRITERION_COLUMNS))
-        self.criteria.setHorizontalHeaderLabels([_("Key"), _("Name"), _("Weight"),
-                                                 _("Statement")])
+        self.criteria.setHorizontalHeaderLabels([_("Key"), _("Name"), _("Weight"), _("Statement")])
         self.criteria.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.criteria.verticalHeader().setVisible(False)
         self.likert = self._anchor_table()
@@ -95,8 +104,10 @@ class RubricEditor(QWidget):
                     item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                     item.setToolTip(_("Keys are the judgments table's score columns"))
                 self.criteria.setItem(row, col, item)
-        for table, scale in ((self.likert, data.get("likert", {})),
-                             (self.confidence, data.get("confidence", {}))):
+        for table, scale in (
+            (self.likert, data.get("likert", {})),
+            (self.confidence, data.get("confidence", {})),
+        ):
             keys = sorted(scale, key=int)
             table.setRowCount(len(keys))
             table.setVerticalHeaderLabels(keys)
@@ -111,23 +122,30 @@ class RubricEditor(QWidget):
 
     def to_dict(self) -> dict:
         data = copy.deepcopy(self._base)
-        data.update(name=self.name.text(), description=self.description.text(),
-                    danger_threshold=self.danger.value(),
-                    review_confidence_threshold=self.review.value(),
-                    reasoning_max_chars=self.max_chars.value())
+        data.update(
+            name=self.name.text(),
+            description=self.description.text(),
+            danger_threshold=self.danger.value(),
+            review_confidence_threshold=self.review.value(),
+            reasoning_max_chars=self.max_chars.value(),
+        )
         criteria = []
         for row in range(self.criteria.rowCount()):
-            cells = {f: (self.criteria.item(row, col).text() if self.criteria.item(row, col)
-                         else "") for col, f in enumerate(CRITERION_COLUMNS)}
+            cells = {
+                f: (self.criteria.item(row, col).text() if self.criteria.item(row, col) else "")
+                for col, f in enumerate(CRITERION_COLUMNS)
+            }
             try:
                 cells["weight"] = float(cells["weight"])
             except ValueError:
-                pass                       # validation names it
+                pass  # validation names it
             criteria.append(cells)
         data["criteria"] = criteria
         for field, table in (("likert", self.likert), ("confidence", self.confidence)):
-            data[field] = {table.verticalHeaderItem(row).text(): table.item(row, 0).text()
-                           for row in range(table.rowCount())}
+            data[field] = {
+                table.verticalHeaderItem(row).text(): table.item(row, 0).text()
+                for row in range(table.rowCount())
+            }
         return data
 
     def set_weight(self, key: str, weight: str) -> None:
@@ -144,8 +162,11 @@ class RubricEditor(QWidget):
             self.rubric, self.error = None, str(exc)
         if self.rubric is not None:
             self.status.setStyleSheet("color: #1b5e20")
-            self.status.setText(_("Valid · version {v} · final score 0–{m:g}").format(
-                v=self.rubric.version, m=self.rubric.max_score))
+            self.status.setText(
+                _("Valid · version {v} · final score 0–{m:g}").format(
+                    v=self.rubric.version, m=self.rubric.max_score
+                )
+            )
         else:
             self.status.setStyleSheet("color: #b71c1c")
             self.status.setText(_("Invalid: {error}").format(error=self.error))

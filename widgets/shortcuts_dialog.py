@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHeaderView, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.i18n import _
 
@@ -24,8 +31,9 @@ def collect_shortcuts(root: QWidget) -> list[tuple[str, str]]:
             add(text, sequence)
     for shortcut in root.findChildren(QShortcut):
         add(shortcut.whatsThis() or shortcut.objectName(), shortcut.key())
-    return sorted(((text, ", ".join(k)) for text, k in keys.items() if k),
-                  key=lambda row: row[0].casefold())
+    return sorted(
+        ((text, ", ".join(k)) for text, k in keys.items() if k), key=lambda row: row[0].casefold()
+    )
 
 
 class ShortcutsDialog(QDialog):

@@ -6,27 +6,39 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 
-def run_panel(prog: str, title: str, build: Callable, *, sample: str | None = "workspace",
-              size: tuple[int, int] = (1280, 760), add_arguments: Callable | None = None,
-              after_show: Callable | None = None, argv: list[str] | None = None) -> int:
+def run_panel(
+    prog: str,
+    title: str,
+    build: Callable,
+    *,
+    sample: str | None = "workspace",
+    size: tuple[int, int] = (1280, 760),
+    add_arguments: Callable | None = None,
+    after_show: Callable | None = None,
+    argv: list[str] | None = None,
+) -> int:
     """``build(workspace, bridge, args)`` returns the panel; ``sample`` is "workspace" (the
     bundled sample data), "study" (a synthetic judged study) or None (no workspace)."""
     from PySide6.QtWidgets import QApplication
 
-    from engine.workspace import Workspace
+    from engine.workspace.store import Workspace
     from widgets.fonts import register_qt_fonts
     from widgets.task_bridge import TaskBridge
 
     parser = argparse.ArgumentParser(prog=prog)
     if sample:
-        parser.add_argument("workspace", nargs="?", help=f"workspace file (default: the sample {sample})")
+        parser.add_argument(
+            "workspace", nargs="?", help=f"workspace file (default: the sample {sample})"
+        )
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     app = QApplication(sys.argv[:1])
     register_qt_fonts(app)
     workspace = None
@@ -47,9 +59,9 @@ def run_panel(prog: str, title: str, build: Callable, *, sample: str | None = "w
 
 def _sample_path(kind: str):
     if kind == "study":
-        from engine import sample_study
+        from engine.samples import study as sample_study
 
         return sample_study.build_sample_study(sample_study.sample_study_path())
-    from engine.sample_workspace import build_sample_workspace, sample_workspace_path
+    from engine.samples.workspace import build_sample_workspace, sample_workspace_path
 
     return build_sample_workspace(sample_workspace_path())

@@ -28,22 +28,23 @@ import itertools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
-from engine.i18n import _
 from engine.errors import UserError
+from engine.i18n import _
 
 log = logging.getLogger(__name__)
 
 POOL = "pool"
 WRITER = "sqlite-writer"
 POOL_WORKERS = 4
-PROGRESS_INTERVAL_S = 0.1     # ~10 Hz
+PROGRESS_INTERVAL_S = 0.1  # ~10 Hz
 DIALOG_DELAY_MS = 600
 LOG_LINES_KEPT = 2000
 
@@ -82,16 +83,17 @@ class Task:
     quiet: bool = False
     started_at: float = field(default_factory=time.monotonic)
     finished_at: float | None = None
-    state: str = "running"            # running | done | failed | cancelled
+    state: str = "running"  # running | done | failed | cancelled
     done: int = 0
     total: int = 0
     note: str = ""
-    tokens: int | None = None         # cumulative generated tokens, when the job reports them
+    tokens: int | None = None  # cumulative generated tokens, when the job reports them
     error: BaseException | None = None
     superseded: bool = False
-    log_total: int = 0                # lines ever logged (log_lines keeps the last ones)
+    log_total: int = 0  # lines ever logged (log_lines keeps the last ones)
     log_lines: collections.deque = field(
-        default_factory=lambda: collections.deque(maxlen=LOG_LINES_KEPT))
+        default_factory=lambda: collections.deque(maxlen=LOG_LINES_KEPT)
+    )
     _cancel: threading.Event = field(default_factory=threading.Event)
 
     def cancel(self) -> None:
@@ -116,8 +118,9 @@ class Task:
 class _Progress:
     """The ``progress`` callable handed to worker code: throttled, last value never lost."""
 
-    def __init__(self, task: Task, emit: Callable[[Task, int, int, str, Any], None],
-                 interval_s: float):
+    def __init__(
+        self, task: Task, emit: Callable[[Task, int, int, str, Any], None], interval_s: float
+    ):
         self.task, self.emit, self.interval_s = task, emit, interval_s
         self.last_emit = 0.0
         self.pending: tuple | None = None
@@ -149,8 +152,9 @@ class _TaskLogCapture(logging.Handler):
 
     def __init__(self):
         super().__init__(logging.INFO)
-        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s",
-                                            "%H:%M:%S"))
+        self.setFormatter(
+            logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S")
+        )
 
     def emit(self, record: logging.LogRecord) -> None:
         task = getattr(_current, "task", None)
@@ -181,21 +185,25 @@ def _check_worker_inputs(fn: Callable, args: tuple, kwargs: dict) -> None:
 class TaskBridge(QObject):
     """Owns the executors; lives on the GUI thread."""
 
-    sig_task_started = Signal(object)       # Task
-    sig_task_progress = Signal(object)      # Task (done/total/note/tokens updated)
-    sig_task_finished = Signal(object)      # Task (state done/failed/cancelled)
-    sig_task_failed = Signal(object, str)   # Task, one-line message
+    sig_task_started = Signal(object)  # Task
+    sig_task_progress = Signal(object)  # Task (done/total/note/tokens updated)
+    sig_task_finished = Signal(object)  # Task (state done/failed/cancelled)
+    sig_task_failed = Signal(object, str)  # Task, one-line message
 
     # worker -> GUI thread (queued across threads, direct with SyncExecutor)
     _sig_progress = Signal(object, object, object, str, object)
     _sig_finished = Signal(object, object, object)
 
-    def __init__(self, parent: QObject | None = None, *,
-                 executor_factory: Callable[[str], Executor] = default_executor,
-                 dialog_parent: QWidget | None = None,
-                 show_error: Callable[[str, str], None] | None = None,
-                 dialog_delay_ms: int = DIALOG_DELAY_MS,
-                 progress_interval_s: float = PROGRESS_INTERVAL_S):
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        executor_factory: Callable[[str], Executor] = default_executor,
+        dialog_parent: QWidget | None = None,
+        show_error: Callable[[str, str], None] | None = None,
+        dialog_delay_ms: int = DIALOG_DELAY_MS,
+        progress_interval_s: float = PROGRESS_INTERVAL_S,
+    ):
         super().__init__(parent)
         self._executor_factory = executor_factory
         self._executors: dict[str, Executor] = {}
@@ -214,11 +222,20 @@ class TaskBridge(QObject):
         self._sig_finished.connect(self._on_finished)
 
     # -- public API ------------------------------------------------------------------------
-    def run(self, fn: Callable, *args, on_done: Callable[[Any], None] | None = None,
-            on_error: Callable[[BaseException], None] | None = None,
-            on_progress: Callable[[int, int, str], None] | None = None,
-            label: str = "", lane: str = POOL, dialog: bool = False,
-            replace: str | None = None, quiet: bool = False, **kwargs) -> Task:
+    def run(
+        self,
+        fn: Callable,
+        *args,
+        on_done: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        on_progress: Callable[[int, int, str], None] | None = None,
+        label: str = "",
+        lane: str = POOL,
+        dialog: bool = False,
+        replace: str | None = None,
+        quiet: bool = False,
+        **kwargs,
+    ) -> Task:
         """Run ``fn(*args, **kwargs)`` in ``lane``; callbacks run on the GUI thread."""
         _check_worker_inputs(fn, args, kwargs)
         if self._shut_down:
@@ -232,8 +249,7 @@ class TaskBridge(QObject):
                 if old.replace_key == replace and old.running:
                     old.superseded = True
                     old.cancel()
-        task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace,
-                    quiet)
+        task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace, quiet)
         progress = _Progress(task, self._sig_progress.emit, self._progress_interval_s)
         if _accepts(fn, "progress"):
             kwargs.setdefault("progress", progress)
@@ -281,8 +297,9 @@ class TaskBridge(QObject):
             self._executors[lane] = self._executor_factory(lane)
         return self._executors[lane]
 
-    def _execute(self, task: Task, fn: Callable, args: tuple, kwargs: dict,
-                 progress: _Progress) -> None:
+    def _execute(
+        self, task: Task, fn: Callable, args: tuple, kwargs: dict, progress: _Progress
+    ) -> None:
         _current.task = task
         try:
             result = fn(*args, **kwargs)
@@ -323,8 +340,12 @@ class TaskBridge(QObject):
         if exc is not None and not task.is_cancelled():
             task.state, task.error = "failed", exc
             message = self._describe(exc)
-            log.error("task %r failed: %s", task.label, message,
-                      exc_info=(type(exc), exc, exc.__traceback__))
+            log.error(
+                "task %r failed: %s",
+                task.label,
+                message,
+                exc_info=(type(exc), exc, exc.__traceback__),
+            )
             task.add_log(f"ERROR {message}")
             if not task.quiet:
                 self.sig_task_failed.emit(task, message)
@@ -362,8 +383,9 @@ class TaskBridge(QObject):
     def _open_dialog(self, task: Task) -> None:
         if not task.running or task.id in self._dialogs:
             return
-        dialog = QProgressDialog(task.label, _("Cancel"), 0, max(task.total, 1),
-                                 self._dialog_parent)
+        dialog = QProgressDialog(
+            task.label, _("Cancel"), 0, max(task.total, 1), self._dialog_parent
+        )
         dialog.setWindowTitle(task.label)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)

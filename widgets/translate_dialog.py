@@ -1,6 +1,6 @@
 """TranslateDialog: RAG-translate a question set into dialects (machine drafts).
 
-Runs :func:`engine.study_tasks.translate_question_set` (the engine calls of ``upabhasha
+Runs :func:`engine.translation.tasks.translate_question_set` (the engine calls of ``upabhasha
 translate``: build or reuse the retrieval index, then translate) through the bridge on the
 chosen model's lane. The job monitor shows progress, ETA and cancel; the dialog may be
 closed while it runs. ``sig_finished`` carries the summary (the main window reloads the
@@ -15,13 +15,24 @@ import logging
 import sys
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
-                               QListWidget, QListWidgetItem, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engine import study_tasks
 from engine.errors import UserError
 from engine.i18n import _
-from engine.workspace import Workspace
+from engine.translation import tasks as translation_tasks
+from engine.workspace.choices import study_choices
+from engine.workspace.store import Workspace
 from widgets.task_bridge import Task, TaskBridge, model_lane
 
 log = logging.getLogger(__name__)
@@ -40,16 +51,22 @@ def checkable_list(rows: list[tuple[str, object, bool]]) -> QListWidget:
 
 
 def checked_data(widget: QListWidget) -> list:
-    return [widget.item(i).data(Qt.ItemDataRole.UserRole) for i in range(widget.count())
-            if widget.item(i).checkState() == Qt.CheckState.Checked]
+    return [
+        widget.item(i).data(Qt.ItemDataRole.UserRole)
+        for i in range(widget.count())
+        if widget.item(i).checkState() == Qt.CheckState.Checked
+    ]
 
 
 def set_checked(widget: QListWidget, values) -> None:
     values = set(values)
     for i in range(widget.count()):
         item = widget.item(i)
-        item.setCheckState(Qt.CheckState.Checked if item.data(Qt.ItemDataRole.UserRole) in values
-                           else Qt.CheckState.Unchecked)
+        item.setCheckState(
+            Qt.CheckState.Checked
+            if item.data(Qt.ItemDataRole.UserRole) in values
+            else Qt.CheckState.Unchecked
+        )
 
 
 def show_status(label: QLabel, text: str, *, error: bool = False) -> None:
@@ -67,11 +84,10 @@ def model_combo(models: list[dict]) -> QComboBox:
 
 
 class TranslateDialog(QDialog):
-    sig_started = Signal(object)          # Task
-    sig_finished = Signal(dict)           # the translation summary
+    sig_started = Signal(object)  # Task
+    sig_finished = Signal(dict)  # the translation summary
 
-    def __init__(self, workspace: Workspace, bridge: TaskBridge, *,
-                 parent: QWidget | None = None):
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, parent: QWidget | None = None):
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
@@ -79,14 +95,19 @@ class TranslateDialog(QDialog):
         self.last_summary: dict | None = None
         self.setWindowTitle(_("Translate questions into dialects"))
         self.setMinimumWidth(520)
-        choices = study_tasks.study_choices(workspace)
+        choices = study_choices(workspace)
 
         self.question_set = QComboBox()
         for s in choices["question_sets"]:
-            self.question_set.addItem(_("{name} ({n} questions)").format(
-                name=s["name"], n=s["questions"]), s["name"])
-        self.dialects = checkable_list([(f"{d['name_en']} · {d['name_bn']} ({d['code']})",
-                                         d["code"], False) for d in choices["dialects"]])
+            self.question_set.addItem(
+                _("{name} ({n} questions)").format(name=s["name"], n=s["questions"]), s["name"]
+            )
+        self.dialects = checkable_list(
+            [
+                (f"{d['name_en']} · {d['name_bn']} ({d['code']})", d["code"], False)
+                for d in choices["dialects"]
+            ]
+        )
         self.dialects.setMinimumHeight(150)
         self.model = model_combo(choices["models"])
         self.limit = QSpinBox()
@@ -99,17 +120,20 @@ class TranslateDialog(QDialog):
         form.addRow(_("Model"), self.model)
         form.addRow(_("Only the first"), self.limit)
 
-        self.note = QLabel(_(
-            "Retrieves exemplar pairs from the parallel corpus ({pairs:,} pairs; the index is "
-            "built on first use and reused after), then writes machine drafts for review. "
-            "Reviewed and gold variants are never overwritten; a re-run resumes.").format(
-                pairs=choices["corpus_pairs"]))
+        self.note = QLabel(
+            _(
+                "Retrieves exemplar pairs from the parallel corpus ({pairs:,} pairs; the index is "
+                "built on first use and reused after), then writes machine drafts for review. "
+                "Reviewed and gold variants are never overwritten; a re-run resumes."
+            ).format(pairs=choices["corpus_pairs"])
+        )
         self.note.setWordWrap(True)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.buttons = QDialogButtonBox()
-        self.start_button = self.buttons.addButton(_("Translate"),
-                                                   QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button = self.buttons.addButton(
+            _("Translate"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.start_button.clicked.connect(self.start)
         self.buttons.rejected.connect(self.reject)
@@ -136,14 +160,24 @@ class TranslateDialog(QDialog):
             return None
         model_id = self.model.currentData()
         question_set = self.question_set.currentData()
-        label = _("Translating {set} into {dialects}").format(set=question_set,
-                                                              dialects=", ".join(dialects))
-        self._show(_("Running: progress, ETA and cancel are in the Jobs panel. You may close "
-                     "this dialog."))
-        task = self.bridge.run(study_tasks.translate_question_set, str(self.ws.path),
-                               question_set, dialects, model_id, self.limit.value() or None,
-                               lane=model_lane(model_id), label=label,
-                               on_done=self._done, on_error=self._failed)
+        label = _("Translating {set} into {dialects}").format(
+            set=question_set, dialects=", ".join(dialects)
+        )
+        self._show(
+            _("Running: progress, ETA and cancel are in the Jobs panel. You may close this dialog.")
+        )
+        task = self.bridge.run(
+            translation_tasks.translate_question_set,
+            str(self.ws.path),
+            question_set,
+            dialects,
+            model_id,
+            self.limit.value() or None,
+            lane=model_lane(model_id),
+            label=label,
+            on_done=self._done,
+            on_error=self._failed,
+        )
         if task.running:
             self.task = task
             self.sig_started.emit(task)
@@ -154,9 +188,11 @@ class TranslateDialog(QDialog):
         self.task = None
         self.last_summary = summary
         s = summary
-        text = _("{model}: {written} draft(s) written from {items} item(s) ({generated} "
-                 "generated, {cached} from cache, {errors} errors, {empty} empty); {protected} "
-                 "reviewed/gold variant(s) left alone.").format(**s)
+        text = _(
+            "{model}: {written} draft(s) written from {items} item(s) ({generated} "
+            "generated, {cached} from cache, {errors} errors, {empty} empty); {protected} "
+            "reviewed/gold variant(s) left alone."
+        ).format(**s)
         if s.get("cancelled"):
             text += " " + _("Cancelled: run again to resume.")
         self._show(text, error=bool(s["errors"]))
@@ -166,8 +202,9 @@ class TranslateDialog(QDialog):
     def _failed(self, exc: BaseException) -> None:
         self.task = None
         message = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
-        self._show(_("Translation failed: {message}").format(message=" ".join(message.split())),
-                   error=True)
+        self._show(
+            _("Translation failed: {message}").format(message=" ".join(message.split())), error=True
+        )
         self._update_state()
 
     def _show(self, text: str, *, error: bool = False) -> None:
@@ -177,9 +214,13 @@ class TranslateDialog(QDialog):
 def main(argv: list[str] | None = None) -> int:
     from widgets.standalone import run_panel
 
-    return run_panel("widgets.translate_dialog", "TranslateDialog",
-                     lambda workspace, bridge, args: TranslateDialog(workspace, bridge),
-                     size=(560, 520), argv=argv)
+    return run_panel(
+        "widgets.translate_dialog",
+        "TranslateDialog",
+        lambda workspace, bridge, args: TranslateDialog(workspace, bridge),
+        size=(560, 520),
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":

@@ -6,8 +6,16 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QApplication, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.i18n import _
 
@@ -27,14 +35,22 @@ class WelcomePage(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.8)
         font.setBold(True)
         title.setFont(font)
-        intro = QLabel(_("Measure how much worse language models answer questions in regional "
-                         "Bengali dialects than in standard Bengali. Start with the sample "
-                         "workspace, or create your own and import a corpus and questions."))
+        intro = QLabel(
+            _(
+                "Measure how much worse language models answer questions in regional "
+                "Bengali dialects than in standard Bengali. Start with the sample "
+                "workspace, or create your own and import a corpus and questions."
+            )
+        )
         intro.setWordWrap(True)
 
         self.sample_button = QPushButton(_("Open the sample workspace"))
-        self.sample_button.setToolTip(_("A small illustrative workspace built from the bundled "
-                                        "sample data (not gold, not for research findings)"))
+        self.sample_button.setToolTip(
+            _(
+                "A small illustrative workspace built from the bundled "
+                "sample data (not gold, not for research findings)"
+            )
+        )
         self.new_button = QPushButton(_("Create a new workspace…"))
         self.open_button = QPushButton(_("Open a workspace…"))
         self.model_button = QPushButton(_("Add a model…"))
@@ -47,7 +63,8 @@ class WelcomePage(QWidget):
 
         self.recent_list = QListWidget()
         self.recent_list.itemActivated.connect(
-            lambda item: self.sig_open_recent.emit(item.data(Qt.ItemDataRole.UserRole)))
+            lambda item: self.sig_open_recent.emit(item.data(Qt.ItemDataRole.UserRole))
+        )
         self.set_recent(recent_workspaces or [])
 
         buttons = QVBoxLayout()

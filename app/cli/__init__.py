@@ -33,9 +33,14 @@ COMMAND_MODULES = [
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="upabhasha",
-        description="Measure how much worse LLMs answer questions in Bengali dialects.")
-    parser.add_argument("-w", "--workspace", default="upabhasha.sqlite",
-                        help="workspace file (default: upabhasha.sqlite in this folder)")
+        description="Measure how much worse LLMs answer questions in Bengali dialects.",
+    )
+    parser.add_argument(
+        "-w",
+        "--workspace",
+        default="upabhasha.sqlite",
+        help="workspace file (default: upabhasha.sqlite in this folder)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
@@ -59,14 +64,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         ctx.end_progress_line()
-        print("upabhasha: interrupted; finished work is saved, run the command again to resume",
-              file=sys.stderr)
+        print(
+            "upabhasha: interrupted; finished work is saved, run the command again to resume",
+            file=sys.stderr,
+        )
         return 130
     except Exception as exc:  # noqa: BLE001 - the last line of defence, logged in full
         ctx.end_progress_line()
         log.exception("internal error in %s", args.command)
-        print(f"upabhasha: internal error: {type(exc).__name__}: {exc} "
-              f"(details in {log_file})", file=sys.stderr)
+        print(
+            f"upabhasha: internal error: {type(exc).__name__}: {exc} (details in {log_file})",
+            file=sys.stderr,
+        )
         return 1
     finally:
         ctx.close()

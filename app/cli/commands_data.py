@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-
 from engine.errors import UserError
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
 
 def register(sub) -> None:
     p = sub.add_parser("init", help="create a workspace and register the embedded default model")
-    p.add_argument("--no-default-model", action="store_true",
-                   help="do not assemble/register the embedded Gemma 3 270M model")
+    p.add_argument(
+        "--no-default-model",
+        action="store_true",
+        help="do not assemble/register the embedded Gemma 3 270M model",
+    )
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("status", help="totals per entity and per-dialect counts")
@@ -19,11 +21,17 @@ def register(sub) -> None:
 
     p = sub.add_parser("import", help="import a parallel corpus or a question set")
     isub = p.add_subparsers(dest="import_command", metavar="WHAT", required=True)
-    c = isub.add_parser("corpus", help="standard <-> dialect sentence pairs "
-                                       "(CSV, TSV, JSON, JSONL, XLSX)")
+    c = isub.add_parser(
+        "corpus", help="standard <-> dialect sentence pairs (CSV, TSV, JSON, JSONL, XLSX)"
+    )
     c.add_argument("file")
-    c.add_argument("--format", choices=("long", "wide"), default="long", dest="layout",
-                   help="long: one pair per row; wide: one column per dialect (default long)")
+    c.add_argument(
+        "--format",
+        choices=("long", "wide"),
+        default="long",
+        dest="layout",
+        help="long: one pair per row; wide: one column per dialect (default long)",
+    )
     c.add_argument("--name", help="corpus name (default: the file name without suffix)")
     c.add_argument("--standard-col", default="standard", help="standard text column")
     which = c.add_mutually_exclusive_group()
@@ -34,14 +42,23 @@ def register(sub) -> None:
     where.add_argument("--district-col", help="district column (default: 'district' if present)")
     where.add_argument("--district", help="one district for every row")
     split = c.add_mutually_exclusive_group()
-    split.add_argument("--split-col", help="split column (default: 'split' if present, "
-                                           "else every pair is train)")
+    split.add_argument(
+        "--split-col", help="split column (default: 'split' if present, else every pair is train)"
+    )
     split.add_argument("--split", help="one split for every row: train, test or validation")
-    c.add_argument("--dialect-column", action="append", default=[], metavar="CODE=COL",
-                   help="wide: the column holding a dialect (repeatable; default: columns "
-                        "named by a dialect code)")
-    c.add_argument("--strip-leading-token", metavar="auto|TOKEN",
-                   help="strip a label token from the start of every dialect text")
+    c.add_argument(
+        "--dialect-column",
+        action="append",
+        default=[],
+        metavar="CODE=COL",
+        help="wide: the column holding a dialect (repeatable; default: columns "
+        "named by a dialect code)",
+    )
+    c.add_argument(
+        "--strip-leading-token",
+        metavar="auto|TOKEN",
+        help="strip a label token from the start of every dialect text",
+    )
     c.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
     c.set_defaults(func=cmd_import_corpus)
@@ -54,9 +71,14 @@ def register(sub) -> None:
     q.add_argument("--type-col", help="question type 1-4 (default: 'question_type' if present)")
     q.add_argument("--domain-col", help="domain column (default: 'domain' if present)")
     q.add_argument("--gloss-col", help="English gloss column (default: 'gloss_en' if present)")
-    q.add_argument("--dialect-column", action="append", default=[], metavar="CODE=COL",
-                   help="a column of existing dialect renderings (repeatable; default: "
-                        "columns named by a dialect code)")
+    q.add_argument(
+        "--dialect-column",
+        action="append",
+        default=[],
+        metavar="CODE=COL",
+        help="a column of existing dialect renderings (repeatable; default: "
+        "columns named by a dialect code)",
+    )
     q.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
     q.add_argument("--json", action="store_true", help="print the report as JSON")
     q.set_defaults(func=cmd_import_questions)
@@ -64,8 +86,9 @@ def register(sub) -> None:
     p = sub.add_parser("export", help="write a table or view to CSV, JSONL or XLSX")
     p.add_argument("table", help="table or view name (e.g. sentence_pairs, questions)")
     p.add_argument("file")
-    p.add_argument("--format", choices=("csv", "jsonl", "xlsx"),
-                   help="default: from the file suffix")
+    p.add_argument(
+        "--format", choices=("csv", "jsonl", "xlsx"), help="default: from the file suffix"
+    )
     p.set_defaults(func=cmd_export)
 
 
@@ -83,17 +106,28 @@ def _mapping(pairs: list[str]) -> dict[str, str] | None:
 
 
 def cmd_import_corpus(args, ctx) -> int:
-    from engine.importers import import_corpus
+    from engine.importing.importers import import_corpus
 
     ws: Workspace = ctx.workspace(create=True)
     progress = ctx.progress_printer("import", quiet=args.json)
     report = import_corpus(
-        ws, args.file, fmt=args.layout, name=args.name, standard_col=args.standard_col,
-        dialect_text_col=args.text_col, dialect_col=args.dialect_col, dialect=args.dialect,
-        district_col=args.district_col, district=args.district, split_col=args.split_col,
-        split=args.split, dialect_cols=_mapping(args.dialect_column),
-        strip_leading_token=args.strip_leading_token, file_format=args.file_format,
-        progress=progress)
+        ws,
+        args.file,
+        fmt=args.layout,
+        name=args.name,
+        standard_col=args.standard_col,
+        dialect_text_col=args.text_col,
+        dialect_col=args.dialect_col,
+        dialect=args.dialect,
+        district_col=args.district_col,
+        district=args.district,
+        split_col=args.split_col,
+        split=args.split,
+        dialect_cols=_mapping(args.dialect_column),
+        strip_leading_token=args.strip_leading_token,
+        file_format=args.file_format,
+        progress=progress,
+    )
     if args.json:
         ctx.emit_json(report.to_dict())
         return 0
@@ -106,15 +140,23 @@ def cmd_import_corpus(args, ctx) -> int:
 
 
 def cmd_import_questions(args, ctx) -> int:
-    from engine.importers import import_questions
+    from engine.importing.importers import import_questions
 
     ws: Workspace = ctx.workspace(create=True)
     progress = ctx.progress_printer("import", quiet=args.json)
     report = import_questions(
-        ws, args.file, name=args.name, text_col=args.text_col, id_col=args.id_col,
-        type_col=args.type_col, domain_col=args.domain_col, gloss_col=args.gloss_col,
-        dialect_cols=_mapping(args.dialect_column), file_format=args.file_format,
-        progress=progress)
+        ws,
+        args.file,
+        name=args.name,
+        text_col=args.text_col,
+        id_col=args.id_col,
+        type_col=args.type_col,
+        domain_col=args.domain_col,
+        gloss_col=args.gloss_col,
+        dialect_cols=_mapping(args.dialect_column),
+        file_format=args.file_format,
+        progress=progress,
+    )
     if args.json:
         ctx.emit_json(report.to_dict())
         return 0
@@ -126,10 +168,12 @@ def cmd_import_questions(args, ctx) -> int:
 
 
 def _print_summary(report, noun: str) -> None:
-    print(f"{report.path} -> {report.kind} '{report.name}' (id {report.target_id}): "
-          f"{report.rows_read:,} rows, {report.records:,} {noun}, {report.inserted:,} new, "
-          f"{report.already_present:,} already present, "
-          f"{report.duplicates_in_file:,} repeated in the file")
+    print(
+        f"{report.path} -> {report.kind} '{report.name}' (id {report.target_id}): "
+        f"{report.rows_read:,} rows, {report.records:,} {noun}, {report.inserted:,} new, "
+        f"{report.already_present:,} already present, "
+        f"{report.duplicates_in_file:,} repeated in the file"
+    )
 
 
 def _print_warnings(report) -> None:
@@ -138,7 +182,7 @@ def _print_warnings(report) -> None:
 
 
 def cmd_export(args, ctx) -> int:
-    from engine.exporters import export_table
+    from engine.importing.exporters import export_table
 
     ws: Workspace = ctx.workspace()
     count = export_table(ws, args.table, args.file, fmt=args.format)
@@ -149,7 +193,8 @@ def cmd_export(args, ctx) -> int:
 def cmd_init(args, ctx) -> int:
     ws: Workspace = ctx.workspace(create=True)
     if not args.no_default_model:
-        from engine.model_registry import ensure_embedded_default
+        from engine.llm.model_registry import ensure_embedded_default
+
         ensure_embedded_default(ws)
     print(f"workspace ready: {ws.path} (schema {ws.schema_version})")
     return 0
@@ -173,5 +218,8 @@ def cmd_status(args, ctx) -> int:
         for dialect, by_status in status["variants_by_dialect"].items():
             print(f"  {dialect:<12} " + ", ".join(f"{k} {v}" for k, v in by_status.items()))
     for model in status["models"]:
-        print(f"model: {model['name']} [{model['kind']}]" + (" (default)" if model["is_default"] else ""))
+        print(
+            f"model: {model['name']} [{model['kind']}]"
+            + (" (default)" if model["is_default"] else "")
+        )
     return 0

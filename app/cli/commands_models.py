@@ -19,12 +19,18 @@ def register(sub) -> None:
     q.set_defaults(func=cmd_list)
 
     q = msub.add_parser("add", help="add a GGUF file or an OpenAI-compatible endpoint")
-    q.add_argument("source", nargs="+", metavar="PATH|URL",
-                   help="a .gguf file, or one or more base URLs served round-robin")
+    q.add_argument(
+        "source",
+        nargs="+",
+        metavar="PATH|URL",
+        help="a .gguf file, or one or more base URLs served round-robin",
+    )
     q.add_argument("--name", help="name in this workspace (default: file name / api model)")
     q.add_argument("--api-model", help="model name the endpoint serves (endpoints only)")
-    q.add_argument("--keyring-service",
-                   help="OS keyring service holding the endpoint's API key (user 'api-key')")
+    q.add_argument(
+        "--keyring-service",
+        help="OS keyring service holding the endpoint's API key (user 'api-key')",
+    )
     q.add_argument("--concurrency", type=int, help="parallel requests (endpoints)")
     q.add_argument("--default", action="store_true", help="make it the default model")
     q.add_argument("--json", action="store_true")
@@ -51,14 +57,17 @@ def register(sub) -> None:
 def cmd_list(args, ctx) -> int:
     rows = ctx.workspace().query(
         "SELECT id, name, kind, path, sha256, architecture, quantization, context_length, "
-        "has_chat_template, base_urls, api_model, is_default FROM models ORDER BY id")
+        "has_chat_template, base_urls, api_model, is_default FROM models ORDER BY id"
+    )
     if args.json:
         ctx.emit_json(rows)
         return 0
     for r in rows:
         where = r["path"] or ", ".join(json.loads(r["base_urls"] or "[]"))
-        print(f"{r['id']:>3} {r['name']} [{r['kind']}] {r['quantization'] or r['api_model'] or ''} "
-              f"{'(default) ' if r['is_default'] else ''}{where}")
+        print(
+            f"{r['id']:>3} {r['name']} [{r['kind']}] {r['quantization'] or r['api_model'] or ''} "
+            f"{'(default) ' if r['is_default'] else ''}{where}"
+        )
     return 0
 
 
@@ -67,8 +76,8 @@ def _is_url(text: str) -> bool:
 
 
 def cmd_add(args, ctx) -> int:
-    from engine.model_registry import register_gguf
-    from engine.workspace import utcnow
+    from engine.llm.model_registry import register_gguf
+    from engine.workspace.store import utcnow
 
     ws = ctx.workspace()
     if all(_is_url(s) for s in args.source):
@@ -91,8 +100,16 @@ def cmd_add(args, ctx) -> int:
                    ON CONFLICT(name) DO UPDATE SET base_urls = excluded.base_urls,
                        api_model = excluded.api_model, keyring_service = excluded.keyring_service,
                        load_params = excluded.load_params""",
-                (name, json.dumps(urls), args.api_model, args.keyring_service,
-                 json.dumps(params), int(args.default), utcnow()))
+                (
+                    name,
+                    json.dumps(urls),
+                    args.api_model,
+                    args.keyring_service,
+                    json.dumps(params),
+                    int(args.default),
+                    utcnow(),
+                ),
+            )
         row = {"name": name, "kind": "endpoint", "base_urls": urls}
     elif len(args.source) == 1 and not _is_url(args.source[0]):
         from engine.llm.gguf_info import inspect_gguf
@@ -100,8 +117,15 @@ def cmd_add(args, ctx) -> int:
         path = Path(args.source[0]).expanduser().resolve()
         info = inspect_gguf(path, with_sha256=True, progress=ctx.progress_printer("sha256"))
         name = args.name or path.stem
-        register_gguf(ws, path, name=name, sha256=info.sha256, size_bytes=info.size_bytes,
-                      metadata=info.as_metadata(), is_default=args.default)
+        register_gguf(
+            ws,
+            path,
+            name=name,
+            sha256=info.sha256,
+            size_bytes=info.size_bytes,
+            metadata=info.as_metadata(),
+            is_default=args.default,
+        )
         row = {"name": name, "kind": "gguf", **info.as_dict()}
     else:
         raise UserError("give one GGUF file, or one or more http(s) URLs")
@@ -113,7 +137,7 @@ def cmd_add(args, ctx) -> int:
 
 
 def _find_model(ws, name: str | None) -> dict:
-    from engine.model_registry import default_model, ensure_embedded_default
+    from engine.llm.model_registry import default_model, ensure_embedded_default
 
     if name:
         rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
@@ -139,24 +163,44 @@ def cmd_inspect(args, ctx) -> int:
         row = _find_model(ctx.workspace(), args.target)
     report: dict = {"name": row["name"], "kind": row["kind"]}
     if row["kind"] == "gguf":
-        info = inspect_gguf(row["path"], with_sha256=True,
-                            progress=ctx.progress_printer("sha256", quiet=args.json))
+        info = inspect_gguf(
+            row["path"], with_sha256=True, progress=ctx.progress_printer("sha256", quiet=args.json)
+        )
         row = {**row, "sha256": info.sha256}
         report.update(info.as_dict())
     else:
-        report.update({"base_urls": json.loads(row["base_urls"]), "api_model": row["api_model"],
-                       "keyring_service": row["keyring_service"]})
+        report.update(
+            {
+                "base_urls": json.loads(row["base_urls"]),
+                "api_model": row["api_model"],
+                "keyring_service": row["keyring_service"],
+            }
+        )
     if not args.no_selftest:
         options = {"n_seq": 1} if row["kind"] == "gguf" else {}
         with open_backend(row, **options) as backend:
             t = time.perf_counter()
-            result = next(iter(backend.generate([Request(
-                key="selftest", prompt="The capital of France is",
-                sampler=Sampler(max_tokens=16))])))
+            result = next(
+                iter(
+                    backend.generate(
+                        [
+                            Request(
+                                key="selftest",
+                                prompt="The capital of France is",
+                                sampler=Sampler(max_tokens=16),
+                            )
+                        ]
+                    )
+                )
+            )
             seconds = time.perf_counter() - t
-        report["selftest"] = {"ok": result.ok, "text": result.text, "error": result.error,
-                              "completion_tokens": result.completion_tokens,
-                              "seconds": round(seconds, 2)}
+        report["selftest"] = {
+            "ok": result.ok,
+            "text": result.text,
+            "error": result.error,
+            "completion_tokens": result.completion_tokens,
+            "seconds": round(seconds, 2),
+        }
     if args.json:
         ctx.emit_json(report)
         return 0
@@ -165,8 +209,14 @@ def cmd_inspect(args, ctx) -> int:
             print(f"{key:>16}: {value}")
     if "selftest" in report:
         st = report["selftest"]
-        print(f"{'self-test':>16}: " + (f"{st['text']!r} ({st['completion_tokens']} tokens, "
-                                        f"{st['seconds']} s)" if st["ok"] else f"FAILED {st['error']}"))
+        print(
+            f"{'self-test':>16}: "
+            + (
+                f"{st['text']!r} ({st['completion_tokens']} tokens, {st['seconds']} s)"
+                if st["ok"]
+                else f"FAILED {st['error']}"
+            )
+        )
     return 0 if report.get("selftest", {}).get("ok", True) else 1
 
 
@@ -206,7 +256,7 @@ def read_prompt_file(path: Path, sampler) -> list:
 
 
 def cmd_run_prompts(args, ctx) -> int:
-    from engine.jobs import backend_for_run, open_run, run_job
+    from engine.llm.jobs import backend_for_run, open_run, run_job
     from engine.llm.types import Sampler
 
     ws = ctx.workspace()
@@ -214,17 +264,27 @@ def cmd_run_prompts(args, ctx) -> int:
     sampler = Sampler(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
     path = Path(args.file)
     requests = read_prompt_file(path, sampler)
-    card = {"template": "run-prompts",
-            "file_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-            "sampler": sampler.as_dict()}
+    card = {
+        "template": "run-prompts",
+        "file_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "sampler": sampler.as_dict(),
+    }
     if args.n_seq and model["kind"] == "gguf":
         card["schedule"] = {"n_seq": args.n_seq}
     run = open_run(ws, "prompts", model, card)
     with backend_for_run(ws, run) as backend:
-        summary = run_job(ws, run, backend, requests,
-                          progress=ctx.progress_printer("prompts", quiet=args.quiet or args.json))
-    rows = ws.query("SELECT item_key AS key, status, text, error, attempts, completion_tokens "
-                    "FROM responses WHERE run_id = ?", (run,))
+        summary = run_job(
+            ws,
+            run,
+            backend,
+            requests,
+            progress=ctx.progress_printer("prompts", quiet=args.quiet or args.json),
+        )
+    rows = ws.query(
+        "SELECT item_key AS key, status, text, error, attempts, completion_tokens "
+        "FROM responses WHERE run_id = ?",
+        (run,),
+    )
     order = {r.key: i for i, r in enumerate(requests)}
     rows.sort(key=lambda r: order.get(r["key"], len(order)))
     if args.json:

@@ -15,24 +15,40 @@ def _csv(value: str) -> list[str]:
 
 
 def _index_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", type=_csv, default=None,
-                   help="corpus name(s), comma-separated (default: every corpus)")
-    p.add_argument("--splits", type=_csv, default=["train", "test"],
-                   help="splits to index (default: train,test; the validation split is refused)")
-    p.add_argument("--encoder", default=None,
-                   help="sentence-transformers folder or a name in the local Hugging Face cache "
-                        "(default: the bundled English all-MiniLM-L6-v2)")
+    p.add_argument(
+        "--corpus",
+        type=_csv,
+        default=None,
+        help="corpus name(s), comma-separated (default: every corpus)",
+    )
+    p.add_argument(
+        "--splits",
+        type=_csv,
+        default=["train", "test"],
+        help="splits to index (default: train,test; the validation split is refused)",
+    )
+    p.add_argument(
+        "--encoder",
+        default=None,
+        help="sentence-transformers folder or a name in the local Hugging Face cache "
+        "(default: the bundled English all-MiniLM-L6-v2)",
+    )
 
 
 def register(sub) -> None:
     p = sub.add_parser("index", help="build or refresh the retrieval index over sentence pairs")
     _index_options(p)
-    p.add_argument("--allow-eval-split", action="store_true",
-                   help="index a validation split anyway (eval-translation will refuse the index)")
+    p.add_argument(
+        "--allow-eval-split",
+        action="store_true",
+        help="index a validation split anyway (eval-translation will refuse the index)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=cmd_index)
 
-    p = sub.add_parser("translate", help="RAG-translate a question set into dialects (machine drafts)")
+    p = sub.add_parser(
+        "translate", help="RAG-translate a question set into dialects (machine drafts)"
+    )
     p.add_argument("--questions", required=True, help="question set name")
     p.add_argument("--dialects", required=True, type=_csv, help="e.g. chittagong,sylhet")
     p.add_argument("--model", default=None, help="model name (default: the workspace default)")
@@ -41,8 +57,10 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_translate)
 
-    p = sub.add_parser("eval-translation",
-                       help="translate held-out pairs and score them (BLEU, chrF++, WER, embeddings, judge)")
+    p = sub.add_parser(
+        "eval-translation",
+        help="translate held-out pairs and score them (BLEU, chrF++, WER, embeddings, judge)",
+    )
     p.add_argument("--dialects", required=True, type=_csv)
     p.add_argument("--model", default=None, help="translation model (default: workspace default)")
     p.add_argument("--judge", default=None, help="judge model name (no judge when omitted)")
@@ -54,14 +72,20 @@ def register(sub) -> None:
 
 
 def _retriever(args, ctx, ws):
+    from engine.rag.build import ensure_index
     from engine.rag.encoder import Encoder
-    from engine.rag.index import default_cache, ensure_index
+    from engine.rag.index import default_cache
     from engine.rag.retriever import Retriever
 
     encoder = Encoder(args.encoder, default_cache(ws))
-    index, rebuilt = ensure_index(ws, encoder=encoder, corpora=args.corpus, splits=args.splits,
-                                  allow_eval_split=getattr(args, "allow_eval_split", False),
-                                  progress=None if args.json else ctx.progress_printer("index"))
+    index, rebuilt = ensure_index(
+        ws,
+        encoder=encoder,
+        corpora=args.corpus,
+        splits=args.splits,
+        allow_eval_split=getattr(args, "allow_eval_split", False),
+        progress=None if args.json else ctx.progress_printer("index"),
+    )
     return Retriever(index, encoder), rebuilt
 
 
@@ -69,13 +93,19 @@ def _print_selfcheck(check: dict | None) -> None:
     if not check or not check.get("per_dialect"):
         print("retrieval self-check: not measured")
         return
-    print(f"retrieval self-check (cross-dialect: dialect sentence -> its standard counterpart), "
-          f"encoder {check['encoder_id']}")
-    print(f"  {'dialect':<12} {'n':>4}  {'dense':>11} {'sparse':>11} {'char':>11} {'hybrid':>11}  trust")
+    print(
+        f"retrieval self-check (cross-dialect: dialect sentence -> its standard counterpart), "
+        f"encoder {check['encoder_id']}"
+    )
+    print(
+        f"  {'dialect':<12} {'n':>4}  {'dense':>11} {'sparse':>11} {'char':>11} {'hybrid':>11}  trust"
+    )
     rows = list(check["per_dialect"].items()) + [("overall", check["overall"])]
     for name, r in rows:
-        cells = " ".join(f"{r[leg]['r1']:>5.1%}/{r[leg]['r5']:<5.0%}"
-                         for leg in ("dense", "sparse", "char", "hybrid"))
+        cells = " ".join(
+            f"{r[leg]['r1']:>5.1%}/{r[leg]['r5']:<5.0%}"
+            for leg in ("dense", "sparse", "char", "hybrid")
+        )
         print(f"  {name:<12} {r['queries']:>4}  {cells}  {r['dense_trust']:.2f}")
     print("  (recall@1/@5; trust scales the dense weight)")
 
@@ -90,7 +120,9 @@ def cmd_index(args, ctx) -> int:
         ctx.emit_json(summary)
         return 0
     print(f"index {'built' if rebuilt else 'up to date'}: {summary['folder']}")
-    print(f"  {summary['pairs']} pairs, splits {','.join(summary['splits'])}, encoder {summary['encoder']}")
+    print(
+        f"  {summary['pairs']} pairs, splits {','.join(summary['splits'])}, encoder {summary['encoder']}"
+    )
     for dialect, info in summary["partitions"].items():
         print(f"  {dialect:<12} {info['count']:>6} pairs ({info['dense_kind']})")
     _print_selfcheck(summary["selfcheck"])
@@ -98,51 +130,76 @@ def cmd_index(args, ctx) -> int:
 
 
 def cmd_translate(args, ctx) -> int:
-    from engine.translation import resolve_model, translate_questions
+    from engine.translation.translate import resolve_model, translate_questions
 
     ws = ctx.workspace()
     model = resolve_model(ws, args.model)
     retriever, _ = _retriever(args, ctx, ws)
-    summary = translate_questions(ws, retriever, question_set=args.questions, dialects=args.dialects,
-                                  model_row=model, limit=args.limit,
-                                  progress=None if args.json else ctx.progress_printer("translate"))
+    summary = translate_questions(
+        ws,
+        retriever,
+        question_set=args.questions,
+        dialects=args.dialects,
+        model_row=model,
+        limit=args.limit,
+        progress=None if args.json else ctx.progress_printer("translate"),
+    )
     if args.json:
         ctx.emit_json(summary.as_dict())
         return 0
     s = summary
-    print(f"translated {s.items} item(s) with {model['name']} (run {s.run_id}): {s.generated} generated, "
-          f"{s.cached} from cache, {s.errors} errors, {s.written} drafts written, {s.empty} empty; "
-          f"{s.protected} reviewed/gold variant(s) left alone")
+    print(
+        f"translated {s.items} item(s) with {model['name']} (run {s.run_id}): {s.generated} generated, "
+        f"{s.cached} from cache, {s.errors} errors, {s.written} drafts written, {s.empty} empty; "
+        f"{s.protected} reviewed/gold variant(s) left alone"
+    )
     return 0 if not s.cancelled else 130
 
 
 def cmd_eval(args, ctx) -> int:
-    from engine.translation import resolve_model
-    from engine.translation_eval import evaluate_translations
+    from engine.translation.evaluate import evaluate_translations
+    from engine.translation.translate import resolve_model
 
     ws = ctx.workspace()
     model = resolve_model(ws, args.model)
     judge = resolve_model(ws, args.judge) if args.judge else None
     retriever, _ = _retriever(args, ctx, ws)
-    report = evaluate_translations(ws, retriever, dialects=args.dialects, model_row=model,
-                                   judge_row=judge, limit=args.limit, split=args.split,
-                                   progress=None if args.json else ctx.progress_printer("eval"))
+    report = evaluate_translations(
+        ws,
+        retriever,
+        dialects=args.dialects,
+        model_row=model,
+        judge_row=judge,
+        limit=args.limit,
+        split=args.split,
+        progress=None if args.json else ctx.progress_printer("eval"),
+    )
     if args.json:
         ctx.emit_json(report)
         return 0
     runs = f"run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judge else "")
-    print(f"translation quality on split {report['split']}: {report['translated']}/{report['pairs']} "
-          f"translated ({runs})")
-    head = (f"  {'dialect':<12} {'system':<14} {'n':>4} {'BLEU':>6} {'chrF++':>7} {'WER':>6} "
-            f"{'cos':>6} {'BERTS':>6}  judge (0-10)")
+    print(
+        f"translation quality on split {report['split']}: {report['translated']}/{report['pairs']} "
+        f"translated ({runs})"
+    )
+    head = (
+        f"  {'dialect':<12} {'system':<14} {'n':>4} {'BLEU':>6} {'chrF++':>7} {'WER':>6} "
+        f"{'cos':>6} {'BERTS':>6}  judge (0-10)"
+    )
     print(head)
     for dialect, e in report["per_dialect"].items():
         for label in ("system", "copy_baseline"):
             m = e[label]
             j = e.get("judge") if label == "system" else None
-            jtext = "" if not j or j["mean"] is None else f"{j['mean']:.2f} ({j['n_valid']}/{m['n']} valid)"
-            print(f"  {dialect:<12} {label:<14} {m['n']:>4} {m['bleu']:>6.1f} {m['chrf++']:>7.1f} "
-                  f"{m['wer']:>6.2f} {m.get('cosine', 0):>6.3f} {m.get('bertscore_f1', 0):>6.3f}  {jtext}")
+            jtext = (
+                ""
+                if not j or j["mean"] is None
+                else f"{j['mean']:.2f} ({j['n_valid']}/{m['n']} valid)"
+            )
+            print(
+                f"  {dialect:<12} {label:<14} {m['n']:>4} {m['bleu']:>6.1f} {m['chrf++']:>7.1f} "
+                f"{m['wer']:>6.2f} {m.get('cosine', 0):>6.3f} {m.get('bertscore_f1', 0):>6.3f}  {jtext}"
+            )
     sig = report["signatures"]
     print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")
     print("  copy_baseline = the standard sentence unchanged; a system below it has not translated")
@@ -150,11 +207,17 @@ def cmd_eval(args, ctx) -> int:
     if corr["table"]:
         print(f"correlation with human scores (n = {corr['n_human']}, [0,1]-normalised):")
         for row in corr["table"]:
-            print(f"  {row['metric']:<13} n={row['n']:<4} pearson {row['pearson']} spearman "
-                  f"{row['spearman']} ccc {row['ccc']}")
+            print(
+                f"  {row['metric']:<13} n={row['n']:<4} pearson {row['pearson']} spearman "
+                f"{row['spearman']} ccc {row['ccc']}"
+            )
     else:
         print(f"no correlation table: {corr.get('note', '')}")
-    _print_selfcheck({"encoder_id": report["encoder"],
-                      "per_dialect": retriever.index.selfcheck.get("per_dialect", {}),
-                      "overall": retriever.index.selfcheck.get("overall", {})})
+    _print_selfcheck(
+        {
+            "encoder_id": report["encoder"],
+            "per_dialect": retriever.index.selfcheck.get("per_dialect", {}),
+            "overall": retriever.index.selfcheck.get("overall", {}),
+        }
+    )
     return 0

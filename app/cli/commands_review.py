@@ -1,13 +1,13 @@
 """Translation review from the command line: list variants, set one status, or accept many.
 
-Every change goes through engine.review, so it is one transaction with a history row
+Every change goes through engine.translation.review, so it is one transaction with a history row
 naming the reviewer, exactly as in the review panel.
 """
 
 from __future__ import annotations
 
 from engine.errors import UserError
-from engine.review import STATUSES, set_variant_status
+from engine.translation.review import STATUSES, set_variant_status
 
 
 def register(sub) -> None:
@@ -27,8 +27,11 @@ def register(sub) -> None:
     q.add_argument("--comment")
     q.set_defaults(func=cmd_set)
 
-    q = rsub.add_parser("bulk", help="move every variant in one status to another "
-                        "(e.g. a demo marking machine drafts gold without review)")
+    q = rsub.add_parser(
+        "bulk",
+        help="move every variant in one status to another "
+        "(e.g. a demo marking machine drafts gold without review)",
+    )
     q.add_argument("--from", dest="from_status", required=True, choices=STATUSES)
     q.add_argument("--to", dest="to_status", required=True, choices=STATUSES)
     q.add_argument("--reviewer", required=True)
@@ -39,8 +42,10 @@ def register(sub) -> None:
 
 
 def _select(ws, status: str | None, dialects: str | None) -> list[dict]:
-    sql = ("SELECT v.id, q.ext_id AS question, v.dialect, v.status, v.provenance, v.text "
-           "FROM variants v JOIN questions q ON q.id = v.question_id WHERE v.dialect != 'standard'")
+    sql = (
+        "SELECT v.id, q.ext_id AS question, v.dialect, v.status, v.provenance, v.text "
+        "FROM variants v JOIN questions q ON q.id = v.question_id WHERE v.dialect != 'standard'"
+    )
     params: list = []
     if status:
         sql += " AND v.status = ?"
@@ -69,8 +74,9 @@ def cmd_set(args, ctx) -> int:
     ws = ctx.workspace()
     if not ws.scalar("SELECT count(*) FROM variants WHERE id = ?", (args.variant_id,)):
         raise UserError(f"no variant with id {args.variant_id}")
-    state = set_variant_status(ws, args.variant_id, args.status, actor=args.reviewer,
-                               comment=args.comment)
+    state = set_variant_status(
+        ws, args.variant_id, args.status, actor=args.reviewer, comment=args.comment
+    )
     print(f"variant {state.id}: {state.status}")
     return 0
 
@@ -80,12 +86,15 @@ def cmd_bulk(args, ctx) -> int:
     rows = _select(ws, args.from_status, args.dialects)
     progress = ctx.progress_printer("review", quiet=args.json)
     for i, row in enumerate(rows, 1):
-        set_variant_status(ws, row["id"], args.to_status, actor=args.reviewer,
-                           comment=args.comment or None)
+        set_variant_status(
+            ws, row["id"], args.to_status, actor=args.reviewer, comment=args.comment or None
+        )
         progress(i, len(rows), "")
     if args.json:
         ctx.emit_json({"changed": len(rows), "from": args.from_status, "to": args.to_status})
     else:
-        print(f"{len(rows)} variant(s) moved from {args.from_status} to {args.to_status} "
-              f"by {args.reviewer}")
+        print(
+            f"{len(rows)} variant(s) moved from {args.from_status} to {args.to_status} "
+            f"by {args.reviewer}"
+        )
     return 0

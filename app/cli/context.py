@@ -6,7 +6,7 @@ import json
 import sys
 import time
 
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
 
 class CliContext:

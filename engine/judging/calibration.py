@@ -12,9 +12,9 @@ from __future__ import annotations
 from engine.errors import UserError
 from engine.judging.run import judge_answers
 from engine.stats.agreement import agreement
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
-BANDS = (0.0, 2.0, 4.0, 6.0, 8.0, 10.0)   # [0,2) [2,4) [4,6) [6,8) [8,10]
+BANDS = (0.0, 2.0, 4.0, 6.0, 8.0, 10.0)  # [0,2) [2,4) [4,6) [6,8) [8,10]
 
 
 def human_scores(ws: Workspace) -> dict[int, float]:
@@ -46,25 +46,49 @@ def confusion(human: list[float], judge: list[float], bands=BANDS) -> list[list[
     return table
 
 
-def calibrate(ws: Workspace, judge_model: dict, *, danger_threshold: float = 4.0,
-              progress=None, cancelled=None, **judge_options) -> dict:
+def calibrate(
+    ws: Workspace,
+    judge_model: dict,
+    *,
+    danger_threshold: float = 4.0,
+    progress=None,
+    cancelled=None,
+    **judge_options,
+) -> dict:
     humans = human_scores(ws)
     if not humans:
-        raise UserError("no human-scored items yet: override some judgments first "
-                        "('upabhasha queue', then 'upabhasha override')")
-    summary = judge_answers(ws, judge_model, only_response_ids=set(humans),
-                            progress=progress, cancelled=cancelled, **judge_options)
-    machine = {r["response_id"]: r["final"] for r in ws.query(
-        "SELECT response_id, final FROM judgments WHERE run_id = ? AND final IS NOT NULL",
-        (summary.run_id,))}
+        raise UserError(
+            "no human-scored items yet: override some judgments first "
+            "('upabhasha queue', then 'upabhasha override')"
+        )
+    summary = judge_answers(
+        ws,
+        judge_model,
+        only_response_ids=set(humans),
+        progress=progress,
+        cancelled=cancelled,
+        **judge_options,
+    )
+    machine = {
+        r["response_id"]: r["final"]
+        for r in ws.query(
+            "SELECT response_id, final FROM judgments WHERE run_id = ? AND final IS NOT NULL",
+            (summary.run_id,),
+        )
+    }
     shared = sorted(set(humans) & set(machine))
     h = [humans[k] for k in shared]
     m = [machine[k] for k in shared]
     fig = agreement(h, m, threshold=danger_threshold).as_dict()
-    return {"judge_run": summary.run_id, "judge_model": judge_model["name"],
-            "n_human_scored": len(humans), **fig,
-            "bands": band_labels(), "confusion": confusion(h, m),
-            "judge": summary.as_dict(),
-            "note": None if len(shared) >= 30 else
-            f"only {len(shared)} human-scored items: treat these figures as indicative"}
-
+    return {
+        "judge_run": summary.run_id,
+        "judge_model": judge_model["name"],
+        "n_human_scored": len(humans),
+        **fig,
+        "bands": band_labels(),
+        "confusion": confusion(h, m),
+        "judge": summary.as_dict(),
+        "note": None
+        if len(shared) >= 30
+        else f"only {len(shared)} human-scored items: treat these figures as indicative",
+    }

@@ -53,10 +53,22 @@ _INABILITY_EN = [
     r"\b(?:unable|not able) to (?:answer|help|understand)\b",
 ]
 _INABILITY_BN = [
-    "উত্তর দিতে পারছি না", "উত্তর দিতে পারব না", "উত্তর দিতে পারবো না", "উত্তর দিতে অক্ষম",
-    "উত্তর দেওয়া সম্ভব নয়", "সাহায্য করতে পারছি না", "সাহায্য করতে পারব না",
-    "বুঝতে পারছি না", "বুঝতে পারিনি", "বুঝতে পারি নি", "বুঝতে পারলাম না",
-    "আমি জানি না", "আমি একটি এআই", "এআই হিসেবে", "ভাষা মডেল হিসেবে", "এআই মডেল হিসেবে",
+    "উত্তর দিতে পারছি না",
+    "উত্তর দিতে পারব না",
+    "উত্তর দিতে পারবো না",
+    "উত্তর দিতে অক্ষম",
+    "উত্তর দেওয়া সম্ভব নয়",
+    "সাহায্য করতে পারছি না",
+    "সাহায্য করতে পারব না",
+    "বুঝতে পারছি না",
+    "বুঝতে পারিনি",
+    "বুঝতে পারি নি",
+    "বুঝতে পারলাম না",
+    "আমি জানি না",
+    "আমি একটি এআই",
+    "এআই হিসেবে",
+    "ভাষা মডেল হিসেবে",
+    "এআই মডেল হিসেবে",
 ]
 
 
@@ -65,16 +77,23 @@ def _alternatives(phrases: list[str]) -> str:
 
 
 _REFUSAL = re.compile(
-    "|".join([_APOLOGY_EN, rf"^\W*(?:আমি\s+)?(?:{_alternatives(_APOLOGY_BN)})",
-              *_INABILITY_EN, _alternatives(_INABILITY_BN)]),
-    re.IGNORECASE)
+    "|".join(
+        [
+            _APOLOGY_EN,
+            rf"^\W*(?:আমি\s+)?(?:{_alternatives(_APOLOGY_BN)})",
+            *_INABILITY_EN,
+            _alternatives(_INABILITY_BN),
+        ]
+    ),
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
 class GateResult:
-    gate: str              # 'ok' | 'script' | 'refusal' (the judgments.gate values)
-    script: str            # 'bengali' | 'non_bengali' | 'indeterminable'
-    bengali_share: float   # share of letters in Bengali script (0 when there are none)
+    gate: str  # 'ok' | 'script' | 'refusal' (the judgments.gate values)
+    script: str  # 'bengali' | 'non_bengali' | 'indeterminable'
+    bengali_share: float  # share of letters in Bengali script (0 when there are none)
     letters: int
     reason: str
 
@@ -134,11 +153,21 @@ def check_answer(text: str | None) -> GateResult:
     if refusal:
         return GateResult("refusal", script, share, letters, refusal)
     if script == "non_bengali":
-        return GateResult("script", script, share, letters,
-                          f"primary text not in Bengali script ({share:.0%} of {letters} "
-                          f"letters Bengali; threshold {BENGALI_OK:.0%})")
+        return GateResult(
+            "script",
+            script,
+            share,
+            letters,
+            f"primary text not in Bengali script ({share:.0%} of {letters} "
+            f"letters Bengali; threshold {BENGALI_OK:.0%})",
+        )
     if script == "indeterminable":
-        return GateResult("ok", script, share, letters,
-                          f"script indeterminable ({share:.0%} of {letters} letters Bengali): "
-                          "confidence forced to 1")
+        return GateResult(
+            "ok",
+            script,
+            share,
+            letters,
+            f"script indeterminable ({share:.0%} of {letters} letters Bengali): "
+            "confidence forced to 1",
+        )
     return GateResult("ok", script, share, letters, "")

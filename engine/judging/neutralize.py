@@ -29,21 +29,24 @@ FENCE_LABELS = ("standard_question", "standard_answer", "dialect_question", "dia
 VERDICT_KEYS = ("chain_of_thought_reasoning",) + CRITERION_KEYS + ("confidence",)
 REMOVED = "[removed control token]"
 
-_KEEP_FORMAT = {"\u200c", "\u200d"}   # ZWNJ, ZWJ
+_KEEP_FORMAT = {"\u200c", "\u200d"}  # ZWNJ, ZWJ
 _CONTROL_TOKENS = re.compile(
-    r"<\|[^<>|\n]{0,40}\|>"                                           # ChatML, Llama 3, Phi
+    r"<\|[^<>|\n]{0,40}\|>"  # ChatML, Llama 3, Phi
     r"|<\s*/?\s*(?:s|bos|eos|pad|unk|mask|sep|cls|eot|start_of_turn|end_of_turn"
     r"|start_of_image|end_of_image|think|tool_call|tool_response)\s*/?\s*>"
-    r"|<(?:unused|extra_id_)\d+>"                                     # Gemma / T5 reserved
+    r"|<(?:unused|extra_id_)\d+>"  # Gemma / T5 reserved
     r"|\[/?\s*(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS)\s*\]"  # Mistral
-    r"|<</?\s*SYS\s*>>",                                              # Llama 2
-    re.IGNORECASE)
+    r"|<</?\s*SYS\s*>>",  # Llama 2
+    re.IGNORECASE,
+)
 _FENCE_IMITATION = re.compile(
-    r"(?:BEGIN|END)[\W_]{0,3}(?:standard|dialect)[\W_]{0,3}(?:question|answer)", re.IGNORECASE)
+    r"(?:BEGIN|END)[\W_]{0,3}(?:standard|dialect)[\W_]{0,3}(?:question|answer)", re.IGNORECASE
+)
 _QUOTED_KEY = re.compile(r'["\']\s*(' + "|".join(VERDICT_KEYS) + r')\s*["\']', re.IGNORECASE)
 _ROLE_LABEL = re.compile(
     r"^(\s*[#>*]*\s*(?:system|user|assistant|model|human|ai|judge|verdict|json verdict))\s*:",
-    re.IGNORECASE | re.MULTILINE)
+    re.IGNORECASE | re.MULTILINE,
+)
 _MANY_NEWLINES = re.compile(r"\n{3,}")
 _COT_KEY = re.compile(r"chain_of_thought_reasoning", re.IGNORECASE)
 
@@ -51,8 +54,10 @@ _COT_KEY = re.compile(r"chain_of_thought_reasoning", re.IGNORECASE)
 def strip_invisible(text: str) -> str:
     text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
     return "".join(
-        c for c in text
-        if c in _KEEP_FORMAT or c in "\n\t" or unicodedata.category(c) not in ("Cf", "Cc"))
+        c
+        for c in text
+        if c in _KEEP_FORMAT or c in "\n\t" or unicodedata.category(c) not in ("Cf", "Cc")
+    )
 
 
 def remove_control_tokens(text: str) -> str:

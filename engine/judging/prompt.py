@@ -20,8 +20,13 @@ from pathlib import Path
 from string import Template
 
 from engine.errors import UserError
-from engine.judging.neutralize import (FENCE_CLOSE, FENCE_LABELS, FENCE_OPEN,
-                                       contains_control_token, neutralize)
+from engine.judging.neutralize import (
+    FENCE_CLOSE,
+    FENCE_LABELS,
+    FENCE_OPEN,
+    contains_control_token,
+    neutralize,
+)
 from engine.judging.rubric import Rubric
 from engine.llm.types import Message, Request, Sampler
 
@@ -48,14 +53,13 @@ class JudgePrompt:
     system: str
     user: str
     nonce: str
-    bodies: dict[str, str]       # label -> the neutralized text placed inside its fence
+    bodies: dict[str, str]  # label -> the neutralized text placed inside its fence
 
     def messages(self) -> tuple[Message, ...]:
         return (Message("system", self.system), Message("user", self.user))
 
     def request(self, key: str, sampler: Sampler, json_schema: dict) -> Request:
-        return Request(key=key, messages=self.messages(), sampler=sampler,
-                       json_schema=json_schema)
+        return Request(key=key, messages=self.messages(), sampler=sampler, json_schema=json_schema)
 
 
 def load_judge_template(path: str | Path | None = None) -> JudgeTemplate:
@@ -76,29 +80,48 @@ def load_judge_template(path: str | Path | None = None) -> JudgeTemplate:
         Template(system).substitute(dict.fromkeys(SYSTEM_FIELDS, "x"))
         Template(user).substitute(dict.fromkeys(USER_FIELDS, "x"))
     except (KeyError, ValueError) as exc:
-        raise UserError(f"{source}: unknown or malformed placeholder {exc} (the instructions "
-                        f"may use {', '.join(SYSTEM_FIELDS)}; the user part "
-                        f"{', '.join(USER_FIELDS)})") from None
-    return JudgeTemplate(system, user, hashlib.sha256(text.encode("utf-8")).hexdigest(),
-                         str(source))
+        raise UserError(
+            f"{source}: unknown or malformed placeholder {exc} (the instructions "
+            f"may use {', '.join(SYSTEM_FIELDS)}; the user part "
+            f"{', '.join(USER_FIELDS)})"
+        ) from None
+    return JudgeTemplate(
+        system, user, hashlib.sha256(text.encode("utf-8")).hexdigest(), str(source)
+    )
 
 
 def fence(label: str, body: str, nonce: str) -> str:
-    return (f"{FENCE_OPEN}BEGIN {label} {nonce}{FENCE_CLOSE}\n{body}\n"
-            f"{FENCE_OPEN}END {label} {nonce}{FENCE_CLOSE}")
+    return (
+        f"{FENCE_OPEN}BEGIN {label} {nonce}{FENCE_CLOSE}\n{body}\n"
+        f"{FENCE_OPEN}END {label} {nonce}{FENCE_CLOSE}"
+    )
 
 
-def build_judge_prompt(template: JudgeTemplate, rubric: Rubric, *, standard_question: str,
-                       standard_answer: str, dialect_question: str, dialect_answer: str,
-                       dialect_name: str, nonce: str | None = None) -> JudgePrompt:
-    raw = {"standard_question": standard_question, "standard_answer": standard_answer,
-           "dialect_question": dialect_question, "dialect_answer": dialect_answer}
+def build_judge_prompt(
+    template: JudgeTemplate,
+    rubric: Rubric,
+    *,
+    standard_question: str,
+    standard_answer: str,
+    dialect_question: str,
+    dialect_answer: str,
+    dialect_name: str,
+    nonce: str | None = None,
+) -> JudgePrompt:
+    raw = {
+        "standard_question": standard_question,
+        "standard_answer": standard_answer,
+        "dialect_question": dialect_question,
+        "dialect_answer": dialect_answer,
+    }
     bodies = {label: neutralize(text) for label, text in raw.items()}
     dialect = neutralize(dialect_name).replace("\n", " ")[:60]
     while nonce is None or any(nonce in t for t in (*bodies.values(), dialect)):
         nonce = secrets.token_hex(NONCE_BYTES)
-    criteria = "\n".join(f"{i}. {c.key} — {c.name} (weight {c.weight:g}): \"{c.statement}\""
-                         for i, c in enumerate(rubric.criteria, 1))
+    criteria = "\n".join(
+        f'{i}. {c.key} — {c.name} (weight {c.weight:g}): "{c.statement}"'
+        for i, c in enumerate(rubric.criteria, 1)
+    )
     # The instructions depend only on the rubric: identical for every item of a judge run,
     # so backends can share their prefix. Per-item values (nonce, dialect) go to the user part.
     system = Template(template.system).substitute(
@@ -106,9 +129,13 @@ def build_judge_prompt(template: JudgeTemplate, rubric: Rubric, *, standard_ques
         likert="\n".join(f"{v} = {a}" for v, a in rubric.likert),
         confidence="\n".join(f"{v} = {a}" for v, a in rubric.confidence),
         criteria=criteria,
-        fields=", ".join(f'"{k}"' for k in rubric.keys) + ' (0-5) and "confidence" (1-5)')
+        fields=", ".join(f'"{k}"' for k in rubric.keys) + ' (0-5) and "confidence" (1-5)',
+    )
     user = Template(template.user).substitute(
-        dialect_name=dialect, nonce=nonce, **{label: fence(label, bodies[label], nonce) for label in bodies})
+        dialect_name=dialect,
+        nonce=nonce,
+        **{label: fence(label, bodies[label], nonce) for label in bodies},
+    )
     prompt = JudgePrompt(system, user, nonce, bodies)
     _check_structure(prompt)
     return prompt
@@ -117,8 +144,12 @@ def build_judge_prompt(template: JudgeTemplate, rubric: Rubric, *, standard_ques
 def _check_structure(prompt: JudgePrompt) -> None:
     """Defence in depth: the fences are exactly where the builder put them."""
     for label, body in prompt.bodies.items():
-        if FENCE_OPEN in body or FENCE_CLOSE in body or prompt.nonce in body \
-                or contains_control_token(body):
+        if (
+            FENCE_OPEN in body
+            or FENCE_CLOSE in body
+            or prompt.nonce in body
+            or contains_control_token(body)
+        ):
             raise AssertionError(f"neutralization failed for {label}")
         if prompt.user.count(fence(label, body, prompt.nonce)) != 1:
             raise AssertionError(f"fence for {label} is not intact")

@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
-from typing import Mapping
 
 from engine.errors import UserError
 
@@ -40,12 +40,12 @@ class Rubric:
     name: str
     description: str
     criteria: tuple[Criterion, ...]
-    likert: tuple[tuple[int, str], ...]        # (value, verbal anchor), 0..5
-    confidence: tuple[tuple[int, str], ...]    # (value, verbal anchor), 1..5
+    likert: tuple[tuple[int, str], ...]  # (value, verbal anchor), 0..5
+    confidence: tuple[tuple[int, str], ...]  # (value, verbal anchor), 1..5
     danger_threshold: float
     review_confidence_threshold: int
     reasoning_max_chars: int
-    content_hash: str                          # sha256 of the canonical JSON
+    content_hash: str  # sha256 of the canonical JSON
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -85,7 +85,9 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise UserError(f"{source}: rubric is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        raise UserError(
+            f"{source}: rubric is not valid JSON (line {exc.lineno}: {exc.msg})"
+        ) from None
     try:
         return rubric_from_dict(data)
     except ValueError as exc:
@@ -96,8 +98,14 @@ def rubric_from_dict(data: dict) -> Rubric:
     """Validate ``data``; raises ValueError naming the first problem."""
     if not isinstance(data, dict):
         raise ValueError("the rubric must be a JSON object")
-    for field in ("name", "criteria", "likert", "confidence", "danger_threshold",
-                  "review_confidence_threshold"):
+    for field in (
+        "name",
+        "criteria",
+        "likert",
+        "confidence",
+        "danger_threshold",
+        "review_confidence_threshold",
+    ):
         if field not in data:
             raise ValueError(f"missing field '{field}'")
     criteria = []
@@ -106,8 +114,9 @@ def rubric_from_dict(data: dict) -> Rubric:
             weight = float(item["weight"])
             crit = Criterion(str(item["key"]), str(item["name"]), weight, str(item["statement"]))
         except (KeyError, TypeError, ValueError):
-            raise ValueError(f"criterion {i + 1} needs key, name, a numeric weight and "
-                             "statement") from None
+            raise ValueError(
+                f"criterion {i + 1} needs key, name, a numeric weight and statement"
+            ) from None
         if not math.isfinite(weight) or weight <= 0:
             raise ValueError(f"criterion '{crit.key}': weight must be positive, got {weight}")
         if not crit.statement.strip():
@@ -117,8 +126,10 @@ def rubric_from_dict(data: dict) -> Rubric:
     if len(set(keys)) != len(keys):
         raise ValueError(f"criterion keys must be unique, got {keys}")
     if sorted(keys) != sorted(CRITERION_KEYS):
-        raise ValueError(f"criterion keys must be exactly {list(CRITERION_KEYS)} "
-                         f"(the judgments table's columns), got {keys}")
+        raise ValueError(
+            f"criterion keys must be exactly {list(CRITERION_KEYS)} "
+            f"(the judgments table's columns), got {keys}"
+        )
     likert = _scale(data["likert"], LIKERT_VALUES, "likert")
     confidence = _scale(data["confidence"], CONFIDENCE_VALUES, "confidence")
     danger = float(data["danger_threshold"])
@@ -133,11 +144,16 @@ def rubric_from_dict(data: dict) -> Rubric:
         raise ValueError(f"reasoning_max_chars must be 50-8000, got {max_chars}")
     canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return Rubric(
-        name=str(data["name"]), description=str(data.get("description", "")),
-        criteria=tuple(criteria), likert=likert, confidence=confidence,
-        danger_threshold=danger, review_confidence_threshold=int(review),
+        name=str(data["name"]),
+        description=str(data.get("description", "")),
+        criteria=tuple(criteria),
+        likert=likert,
+        confidence=confidence,
+        danger_threshold=danger,
+        review_confidence_threshold=int(review),
         reasoning_max_chars=max_chars,
-        content_hash=hashlib.sha256(canonical.encode("utf-8")).hexdigest())
+        content_hash=hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
+    )
 
 
 def _scale(raw, expected: tuple[int, ...], label: str) -> tuple[tuple[int, str], ...]:
@@ -148,8 +164,9 @@ def _scale(raw, expected: tuple[int, ...], label: str) -> tuple[tuple[int, str],
     except ValueError:
         raise ValueError(f"'{label}' keys must be integers, got {sorted(raw)}") from None
     if tuple(values) != expected or len(raw) != len(expected):
-        raise ValueError(f"'{label}' must define exactly the values "
-                         f"{expected[0]}-{expected[-1]}, got {values}")
+        raise ValueError(
+            f"'{label}' must define exactly the values {expected[0]}-{expected[-1]}, got {values}"
+        )
     anchors = {int(k): str(v).strip() for k, v in raw.items()}
     if not all(anchors.values()):
         raise ValueError(f"'{label}': every value needs a verbal anchor")

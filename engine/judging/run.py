@@ -24,10 +24,16 @@ from engine.judging import store
 from engine.judging.gate import check_answer
 from engine.judging.prompt import JudgeTemplate, build_judge_prompt, load_judge_template
 from engine.judging.rubric import Rubric, load_rubric
-from engine.judging.verdict import (VerdictError, apply_rules, max_tokens_for, parse_verdict,
-                                    verdict_schema, zeroed)
+from engine.judging.verdict import (
+    VerdictError,
+    apply_rules,
+    max_tokens_for,
+    parse_verdict,
+    verdict_schema,
+    zeroed,
+)
 from engine.llm.types import CancelFn, ProgressFn, Sampler
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -42,40 +48,55 @@ class JudgeSummary:
     gated: int = 0
     judged_now: int = 0
     invalid_replies: int = 0
-    failed: int = 0          # still without a valid verdict after every attempt
+    failed: int = 0  # still without a valid verdict after every attempt
     cancelled: bool = False
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def judge_card(rubric: Rubric, template: JudgeTemplate, sampler: Sampler,
-               schedule: dict | None = None) -> dict:
+def judge_card(
+    rubric: Rubric, template: JudgeTemplate, sampler: Sampler, schedule: dict | None = None
+) -> dict:
     card = {"schedule": schedule} if schedule else {}
-    return card | {"task": "judge", "rubric": {"name": rubric.name, "sha256": rubric.content_hash},
-            "template": {"source": template.version, "sha256": template.content_hash},
-            "sampler": sampler.as_dict(), "schema": verdict_schema(rubric),
-            "retry_temperature": RETRY_TEMPERATURE}
+    return card | {
+        "task": "judge",
+        "rubric": {"name": rubric.name, "sha256": rubric.content_hash},
+        "template": {"source": template.version, "sha256": template.content_hash},
+        "sampler": sampler.as_dict(),
+        "schema": verdict_schema(rubric),
+        "retry_temperature": RETRY_TEMPERATURE,
+    }
 
 
 def default_judge_sampler(rubric: Rubric) -> Sampler:
     return Sampler(temperature=0.0, max_tokens=max_tokens_for(rubric))
 
 
-def judge_answers(ws: Workspace, judge_model: dict, *, rubric: Rubric | None = None,
-                  template: JudgeTemplate | None = None, sampler: Sampler | None = None,
-                  answer_run_ids: list[int] | None = None,
-                  only_response_ids: set[int] | None = None, max_attempts: int = 3,
-                  batch_size: int = 8, schedule: dict | None = None, backend_factory=None,
-                  progress: ProgressFn | None = None,
-                  cancelled: CancelFn | None = None) -> JudgeSummary:
-    from engine.jobs import backend_for_run, open_run
+def judge_answers(
+    ws: Workspace,
+    judge_model: dict,
+    *,
+    rubric: Rubric | None = None,
+    template: JudgeTemplate | None = None,
+    sampler: Sampler | None = None,
+    answer_run_ids: list[int] | None = None,
+    only_response_ids: set[int] | None = None,
+    max_attempts: int = 3,
+    batch_size: int = 8,
+    schedule: dict | None = None,
+    backend_factory=None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> JudgeSummary:
+    from engine.llm.jobs import backend_for_run, open_run
 
     rubric = rubric or load_rubric()
     template = template or load_judge_template()
     sampler = sampler or default_judge_sampler(rubric)
-    run_id = open_run(ws, store.JUDGE_KIND, judge_model,
-                      judge_card(rubric, template, sampler, schedule))
+    run_id = open_run(
+        ws, store.JUDGE_KIND, judge_model, judge_card(rubric, template, sampler, schedule)
+    )
     summary = JudgeSummary(run_id)
     pairs = store.answer_pairs(ws, answer_run_ids)
     if only_response_ids is not None:
@@ -104,11 +125,28 @@ def judge_answers(ws: Workspace, judge_model: dict, *, rubric: Rubric | None = N
                 summary.cancelled = True
                 break
             # the first attempt is the run's own sampler; retries sample (seeded)
-            round_sampler = sampler if attempt == 0 else replace(
-                sampler, temperature=max(sampler.temperature, RETRY_TEMPERATURE),
-                seed=sampler.seed + attempt)
-            to_judge = _judge_round(ws, run_id, backend, to_judge, rubric, template,
-                                    round_sampler, summary, batch_size, progress, cancelled)
+            round_sampler = (
+                sampler
+                if attempt == 0
+                else replace(
+                    sampler,
+                    temperature=max(sampler.temperature, RETRY_TEMPERATURE),
+                    seed=sampler.seed + attempt,
+                )
+            )
+            to_judge = _judge_round(
+                ws,
+                run_id,
+                backend,
+                to_judge,
+                rubric,
+                template,
+                round_sampler,
+                summary,
+                batch_size,
+                progress,
+                cancelled,
+            )
             if not to_judge:
                 break
         summary.failed = len(to_judge) if not summary.cancelled else 0
@@ -117,11 +155,12 @@ def judge_answers(ws: Workspace, judge_model: dict, *, rubric: Rubric | None = N
     return summary
 
 
-def _judge_round(ws, run_id, backend, items, rubric, template, sampler, summary, batch_size,
-                 progress, cancelled) -> list:
+def _judge_round(
+    ws, run_id, backend, items, rubric, template, sampler, summary, batch_size, progress, cancelled
+) -> list:
     """Ask for every item without a stored reply, parse every stored reply; return the
     items still without a valid verdict."""
-    from engine.jobs import run_job
+    from engine.llm.jobs import run_job
 
     schema = verdict_schema(rubric)
     std_gates = {}
@@ -129,17 +168,34 @@ def _judge_round(ws, run_id, backend, items, rubric, template, sampler, summary,
     for pair, _ in items:
         key = _key(pair)
         prompt = build_judge_prompt(
-            template, rubric, standard_question=pair["standard_question"],
-            standard_answer=pair["standard_answer"], dialect_question=pair["dialect_question"],
-            dialect_answer=pair["dialect_answer"], dialect_name=pair["dialect_name"])
+            template,
+            rubric,
+            standard_question=pair["standard_question"],
+            standard_answer=pair["standard_answer"],
+            dialect_question=pair["dialect_question"],
+            dialect_answer=pair["dialect_answer"],
+            dialect_name=pair["dialect_name"],
+        )
         requests.append(prompt.request(key, sampler, schema))
         variant_ids[key] = pair["variant_id"]
-    job = run_job(ws, run_id, backend, requests, variant_ids=variant_ids,
-                  batch_size=batch_size, progress=progress, cancelled=cancelled)
+    job = run_job(
+        ws,
+        run_id,
+        backend,
+        requests,
+        variant_ids=variant_ids,
+        batch_size=batch_size,
+        progress=progress,
+        cancelled=cancelled,
+    )
     summary.cancelled = job.cancelled
-    replies = {r["item_key"]: r for r in ws.query(
-        "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
-        (run_id,))}
+    replies = {
+        r["item_key"]: r
+        for r in ws.query(
+            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
+            (run_id,),
+        )
+    }
     rows, invalid, remaining = [], [], []
     for pair, gate in items:
         reply = replies.get(_key(pair))
@@ -159,9 +215,12 @@ def _judge_round(ws, run_id, backend, items, rubric, template, sampler, summary,
     if invalid:
         # an error state: the job engine asks again for error rows (raw reply kept in error)
         with ws.transaction() as conn:
-            conn.executemany("UPDATE responses SET status = 'error', "
-                             "error = ? || char(10) || coalesce(text, ''), text = NULL "
-                             "WHERE id = ?", invalid)
+            conn.executemany(
+                "UPDATE responses SET status = 'error', "
+                "error = ? || char(10) || coalesce(text, ''), text = NULL "
+                "WHERE id = ?",
+                invalid,
+            )
         summary.invalid_replies += len(invalid)
         log.warning("judge run %d: %d invalid replies, asking again", run_id, len(invalid))
     summary.judged_now += store.insert_judgments(ws, run_id, rows)
@@ -173,8 +232,13 @@ def _key(pair: dict) -> str:
 
 
 def _row(pair: dict, judge_response_id: int | None, scored) -> dict:
-    return {"response_id": pair["dialect_response_id"],
-            "standard_response_id": pair["standard_response_id"],
-            "judge_response_id": judge_response_id, "gate": scored.gate,
-            "reasoning": scored.reasoning, "scores": scored.scores,
-            "confidence": scored.confidence, "final": scored.final}
+    return {
+        "response_id": pair["dialect_response_id"],
+        "standard_response_id": pair["standard_response_id"],
+        "judge_response_id": judge_response_id,
+        "gate": scored.gate,
+        "reasoning": scored.reasoning,
+        "scores": scored.scores,
+        "confidence": scored.confidence,
+        "final": scored.final,
+    }

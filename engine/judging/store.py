@@ -15,13 +15,13 @@ import json
 import logging
 import math
 
+from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
 from engine.judging.rubric import LIKERT_VALUES, Rubric
-from engine.workspace import Workspace, utcnow
+from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
-ANSWER_KIND = "answer"
 JUDGE_KIND = "judge"
 
 LATEST_OVERRIDE = """(SELECT ha.score FROM human_annotations ha
@@ -35,7 +35,8 @@ def answer_pairs(ws: Workspace, answer_run_ids: list[int] | None = None) -> list
     if answer_run_ids:
         where = f"AND d.run_id IN ({','.join('?' * len(answer_run_ids))})"
         params = tuple(answer_run_ids)
-    return ws.query(f"""
+    return ws.query(
+        f"""
         SELECT d.id AS dialect_response_id, s.id AS standard_response_id,
                d.run_id AS answer_run_id, r.model_id AS answer_model_id,
                dv.id AS variant_id, dv.dialect, dl.name_en AS dialect_name,
@@ -52,7 +53,9 @@ def answer_pairs(ws: Workspace, answer_run_ids: list[int] | None = None) -> list
         -- without ANALYZE statistics SQLite picks the run index (11,880 pairs: 27 s -> 0.13 s).
         JOIN responses s ON +s.run_id = +d.run_id AND s.variant_id = sv.id AND s.status = 'done'
         WHERE d.status = 'done' {where}
-        ORDER BY d.run_id, q.id, dv.dialect, d.id""", params)
+        ORDER BY d.run_id, q.id, dv.dialect, d.id""",
+        params,
+    )
 
 
 # -- judgments ---------------------------------------------------------------------------
@@ -60,11 +63,25 @@ def insert_judgments(ws: Workspace, run_id: int, rows: list[dict]) -> int:
     """Store scored pairs (keys: response_id, standard_response_id, judge_response_id and the
     fields of :class:`engine.judging.verdict.Scored`). Idempotent per (run, response)."""
     now = utcnow()
-    values = [(run_id, r["response_id"], r.get("standard_response_id"),
-               r.get("judge_response_id"), r["gate"], r["reasoning"],
-               r["scores"]["comprehension"], r["scores"]["correctness"],
-               r["scores"]["completeness"], r["scores"]["clarity"], r["scores"]["length"],
-               r["confidence"], r["final"], now) for r in rows]
+    values = [
+        (
+            run_id,
+            r["response_id"],
+            r.get("standard_response_id"),
+            r.get("judge_response_id"),
+            r["gate"],
+            r["reasoning"],
+            r["scores"]["comprehension"],
+            r["scores"]["correctness"],
+            r["scores"]["completeness"],
+            r["scores"]["clarity"],
+            r["scores"]["length"],
+            r["confidence"],
+            r["final"],
+            now,
+        )
+        for r in rows
+    ]
     with ws.transaction() as conn:
         before = conn.total_changes
         conn.executemany(
@@ -72,13 +89,17 @@ def insert_judgments(ws: Workspace, run_id: int, rows: list[dict]) -> int:
                    judge_response_id, gate, reasoning, comprehension, correctness,
                    completeness, clarity, length, confidence, final, created_at)
                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-               ON CONFLICT(run_id, response_id) DO NOTHING""", values)
+               ON CONFLICT(run_id, response_id) DO NOTHING""",
+            values,
+        )
         return conn.total_changes - before
 
 
 def judged_response_ids(ws: Workspace, run_id: int) -> set[int]:
-    return {r[0] for r in ws.conn.execute(
-        "SELECT response_id FROM judgments WHERE run_id = ?", (run_id,))}
+    return {
+        r[0]
+        for r in ws.conn.execute("SELECT response_id FROM judgments WHERE run_id = ?", (run_id,))
+    }
 
 
 # -- judge runs and roles ----------------------------------------------------------------
@@ -103,8 +124,10 @@ def judge_run_count(ws: Workspace) -> int:
 
 def primary_judge(ws: Workspace) -> int | None:
     """The judge run marked primary; without a mark, the oldest judge run."""
-    marked = ws.scalar(f"SELECT id FROM runs WHERE kind = '{JUDGE_KIND}' "
-                       "AND json_extract(card, '$.judge_role') = 'primary' ORDER BY id LIMIT 1")
+    marked = ws.scalar(
+        f"SELECT id FROM runs WHERE kind = '{JUDGE_KIND}' "
+        "AND json_extract(card, '$.judge_role') = 'primary' ORDER BY id LIMIT 1"
+    )
     if marked is not None:
         return marked
     return ws.scalar(f"SELECT min(id) FROM runs WHERE kind = '{JUDGE_KIND}'")
@@ -114,10 +137,15 @@ def set_primary_judge(ws: Workspace, run_id: int) -> None:
     if ws.scalar("SELECT kind FROM runs WHERE id = ?", (run_id,)) != JUDGE_KIND:
         raise UserError(f"run {run_id} is not a judge run")
     with ws.transaction() as conn:
-        conn.execute(f"UPDATE runs SET card = json_set(card, '$.judge_role', 'secondary') "
-                     f"WHERE kind = '{JUDGE_KIND}' AND id != ?", (run_id,))
-        conn.execute("UPDATE runs SET card = json_set(card, '$.judge_role', 'primary') "
-                     "WHERE id = ?", (run_id,))
+        conn.execute(
+            f"UPDATE runs SET card = json_set(card, '$.judge_role', 'secondary') "
+            f"WHERE kind = '{JUDGE_KIND}' AND id != ?",
+            (run_id,),
+        )
+        conn.execute(
+            "UPDATE runs SET card = json_set(card, '$.judge_role', 'primary') WHERE id = ?",
+            (run_id,),
+        )
 
 
 def self_preference_warnings(ws: Workspace, judge_run_ids: list[int] | None = None) -> list[str]:
@@ -135,15 +163,19 @@ def self_preference_warnings(ws: Workspace, judge_run_ids: list[int] | None = No
               (jm.family != '' AND lower(jm.family) = lower(am.family)))
         ORDER BY jr.id, am.name""")
     wanted = set(judge_run_ids) if judge_run_ids else None
-    return [f"self-preference risk: judge '{r['judge']}' (run {r['judge_run']}) "
-            + ("is the same model as" if r["same_model"] else f"shares family '{r['family']}' with")
-            + f" answering model '{r['answerer']}'"
-            for r in rows if wanted is None or r["judge_run"] in wanted]
+    return [
+        f"self-preference risk: judge '{r['judge']}' (run {r['judge_run']}) "
+        + ("is the same model as" if r["same_model"] else f"shares family '{r['family']}' with")
+        + f" answering model '{r['answerer']}'"
+        for r in rows
+        if wanted is None or r["judge_run"] in wanted
+    ]
 
 
 # -- human review ------------------------------------------------------------------------
-def review_queue(ws: Workspace, *, threshold: int = 3, run_id: int | None = None,
-                 include_reviewed: bool = False) -> list[dict]:
+def review_queue(
+    ws: Workspace, *, threshold: int = 3, run_id: int | None = None, include_reviewed: bool = False
+) -> list[dict]:
     """Judgments whose judge confidence is ≤ ``threshold`` (gate-decided rows have no
     confidence and are not queued), oldest first, with what a reviewer needs to see."""
     where = ["j.confidence IS NOT NULL", "j.confidence <= ?"]
@@ -152,9 +184,12 @@ def review_queue(ws: Workspace, *, threshold: int = 3, run_id: int | None = None
         where.append("j.run_id = ?")
         params.append(run_id)
     if not include_reviewed:
-        where.append("NOT EXISTS (SELECT 1 FROM human_annotations ha "
-                     "WHERE ha.target = 'judgment' AND ha.target_id = j.id)")
-    return ws.query(f"""
+        where.append(
+            "NOT EXISTS (SELECT 1 FROM human_annotations ha "
+            "WHERE ha.target = 'judgment' AND ha.target_id = j.id)"
+        )
+    return ws.query(
+        f"""
         SELECT j.id AS judgment_id, j.run_id, j.confidence, j.final, j.gate, j.reasoning,
                j.comprehension, j.correctness, j.completeness, j.clarity, j.length,
                dv.dialect, q.text AS standard_question, dv.text AS dialect_question,
@@ -165,13 +200,22 @@ def review_queue(ws: Workspace, *, threshold: int = 3, run_id: int | None = None
         JOIN variants dv ON dv.id = d.variant_id
         JOIN questions q ON q.id = dv.question_id
         LEFT JOIN responses s ON s.id = j.standard_response_id
-        WHERE {' AND '.join(where)}
-        ORDER BY j.id""", tuple(params))
+        WHERE {" AND ".join(where)}
+        ORDER BY j.id""",
+        tuple(params),
+    )
 
 
-def add_override(ws: Workspace, judgment_id: int, *, annotator: str, reason: str,
-                 rubric: Rubric, scores: dict[str, int] | None = None,
-                 final: float | None = None) -> int:
+def add_override(
+    ws: Workspace,
+    judgment_id: int,
+    *,
+    annotator: str,
+    reason: str,
+    rubric: Rubric,
+    scores: dict[str, int] | None = None,
+    final: float | None = None,
+) -> int:
     """Record a human score for a judgment (five Likert scores, or a final score)."""
     annotator, reason = (annotator or "").strip(), (reason or "").strip()
     if not annotator:
@@ -190,25 +234,38 @@ def add_override(ws: Workspace, judgment_id: int, *, annotator: str, reason: str
             if isinstance(value, bool) or value not in LIKERT_VALUES:
                 raise UserError(f"{key}: {value!r} is not on the Likert scale 0-5")
         final = rubric.final_score(scores)
-    elif not (isinstance(final, (int, float)) and math.isfinite(final)
-              and 0 <= final <= rubric.max_score):
+    elif not (
+        isinstance(final, (int, float)) and math.isfinite(final) and 0 <= final <= rubric.max_score
+    ):
         raise UserError(f"final score must be between 0 and {rubric.max_score:g}")
-    details = {"scores": scores, "rubric": rubric.version,
-               "machine": {"final": original[0]["final"],
-                           "confidence": original[0]["confidence"]}}
+    details = {
+        "scores": scores,
+        "rubric": rubric.version,
+        "machine": {"final": original[0]["final"], "confidence": original[0]["confidence"]},
+    }
     with ws.transaction() as conn:
         cur = conn.execute(
             "INSERT INTO human_annotations(target, target_id, annotator, score, details, reason, "
             "created_at) VALUES ('judgment', ?, ?, ?, ?, ?, ?)",
-            (judgment_id, annotator, float(final), json.dumps(details, ensure_ascii=False),
-             reason, utcnow()))
+            (
+                judgment_id,
+                annotator,
+                float(final),
+                json.dumps(details, ensure_ascii=False),
+                reason,
+                utcnow(),
+            ),
+        )
         return cur.lastrowid
 
 
 def override_history(ws: Workspace, judgment_id: int) -> list[dict]:
-    rows = ws.query("SELECT id, annotator, score, details, reason, created_at "
-                    "FROM human_annotations WHERE target = 'judgment' AND target_id = ? "
-                    "ORDER BY id", (judgment_id,))
+    rows = ws.query(
+        "SELECT id, annotator, score, details, reason, created_at "
+        "FROM human_annotations WHERE target = 'judgment' AND target_id = ? "
+        "ORDER BY id",
+        (judgment_id,),
+    )
     for row in rows:
         row["details"] = json.loads(row["details"])
     return rows
@@ -218,7 +275,8 @@ def override_history(ws: Workspace, judgment_id: int) -> list[dict]:
 def scored_items(ws: Workspace, run_id: int) -> list[dict]:
     """One row per judgment of a judge run: machine and human scores, the effective score
     (the newest human override if any, else the machine score), and the grouping keys."""
-    return ws.query(f"""
+    return ws.query(
+        f"""
         SELECT j.id AS judgment_id, j.response_id, j.gate, j.confidence,
                j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
                coalesce({LATEST_OVERRIDE}, j.final) AS final,
@@ -231,22 +289,35 @@ def scored_items(ws: Workspace, run_id: int) -> list[dict]:
         JOIN variants dv ON dv.id = d.variant_id
         JOIN questions q ON q.id = dv.question_id
         WHERE j.run_id = ? AND j.final IS NOT NULL
-        ORDER BY j.id""", (run_id,))
+        ORDER BY j.id""",
+        (run_id,),
+    )
 
 
-def paired_finals(ws: Workspace, run_a: int, run_b: int, *,
-                  effective: bool = False) -> tuple[list[float], list[float]]:
+def paired_finals(
+    ws: Workspace, run_a: int, run_b: int, *, effective: bool = False
+) -> tuple[list[float], list[float]]:
     """Scores two judge runs gave the same dialect answers, aligned by response.
 
     Judge agreement compares machine scores by default; ``effective`` uses human overrides.
     """
     column = f"coalesce({LATEST_OVERRIDE}, j.final)" if effective else "j.final"
-    a = {r["response_id"]: r["score"] for r in ws.query(
-        f"SELECT j.response_id, {column} AS score FROM judgments j WHERE j.run_id = ? "
-        "AND j.final IS NOT NULL", (run_a,))}
-    b = {r["response_id"]: r["score"] for r in ws.query(
-        f"SELECT j.response_id, {column} AS score FROM judgments j WHERE j.run_id = ? "
-        "AND j.final IS NOT NULL", (run_b,))}
+    a = {
+        r["response_id"]: r["score"]
+        for r in ws.query(
+            f"SELECT j.response_id, {column} AS score FROM judgments j WHERE j.run_id = ? "
+            "AND j.final IS NOT NULL",
+            (run_a,),
+        )
+    }
+    b = {
+        r["response_id"]: r["score"]
+        for r in ws.query(
+            f"SELECT j.response_id, {column} AS score FROM judgments j WHERE j.run_id = ? "
+            "AND j.final IS NOT NULL",
+            (run_b,),
+        )
+    }
     shared = sorted(set(a) & set(b))
     return [a[k] for k in shared], [b[k] for k in shared]
 
@@ -260,10 +331,16 @@ def judge_agreement(ws: Workspace, *, threshold: float = 4.0, scale: float = 10.
     ordered = sorted(judge_runs(ws), key=lambda r: (r["run_id"] != primary, r["run_id"]))
     out = []
     for i, a in enumerate(ordered):
-        for b in ordered[i + 1:]:
+        for b in ordered[i + 1 :]:
             x, y = paired_finals(ws, a["run_id"], b["run_id"])
-            out.append({"judge_a": a["run_id"], "model_a": a["model"],
-                        "judge_b": b["run_id"], "model_b": b["model"],
-                        "a_is_primary": a["run_id"] == primary,
-                        **agreement(x, y, threshold=threshold, scale=scale).as_dict()})
+            out.append(
+                {
+                    "judge_a": a["run_id"],
+                    "model_a": a["model"],
+                    "judge_b": b["run_id"],
+                    "model_b": b["model"],
+                    "a_is_primary": a["run_id"] == primary,
+                    **agreement(x, y, threshold=threshold, scale=scale).as_dict(),
+                }
+            )
     return out

@@ -35,22 +35,28 @@ class Verdict:
 @dataclass(frozen=True)
 class Scored:
     """What is stored in a judgments row."""
+
     gate: str
     reasoning: str
     scores: dict[str, int]
-    confidence: int | None     # None: no judge was asked (the gate decided)
+    confidence: int | None  # None: no judge was asked (the gate decided)
     final: float
 
 
 def verdict_schema(rubric: Rubric) -> dict:
     """Reasoning first, then the criteria in rubric order, then confidence."""
-    properties = {REASONING_KEY: {"type": "string", "minLength": 1,
-                                  "maxLength": rubric.reasoning_max_chars}}
+    properties = {
+        REASONING_KEY: {"type": "string", "minLength": 1, "maxLength": rubric.reasoning_max_chars}
+    }
     for key in rubric.keys:
         properties[key] = {"type": "integer", "enum": list(LIKERT_VALUES)}
     properties["confidence"] = {"type": "integer", "enum": list(CONFIDENCE_VALUES)}
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
 def max_tokens_for(rubric: Rubric) -> int:
@@ -78,8 +84,9 @@ def parse_verdict(text: str | None, rubric: Rubric) -> Verdict:
         # strict=False: a raw newline inside the reasoning string is harmless
         data = json.loads(body, object_pairs_hook=_no_duplicates, strict=False)
     except json.JSONDecodeError as exc:
-        raise VerdictError(f"reply is not JSON ({exc.msg} at char {exc.pos}): "
-                           f"{body[:80]!r}") from None
+        raise VerdictError(
+            f"reply is not JSON ({exc.msg} at char {exc.pos}): {body[:80]!r}"
+        ) from None
     if not isinstance(data, dict):
         raise VerdictError(f"reply is JSON {type(data).__name__}, not an object")
     expected = [REASONING_KEY, *rubric.keys, "confidence"]
@@ -108,8 +115,9 @@ def zeroed(rubric: Rubric, gate: GateResult) -> Scored:
     return Scored(gate.gate, f"[gate] {gate.reason}", {k: 0 for k in rubric.keys}, None, 0.0)
 
 
-def apply_rules(verdict: Verdict, rubric: Rubric, dialect_gate: GateResult,
-                standard_gate: GateResult) -> Scored:
+def apply_rules(
+    verdict: Verdict, rubric: Rubric, dialect_gate: GateResult, standard_gate: GateResult
+) -> Scored:
     """Penalty rule: confidence 1 when the dialect answer's script is indeterminable, or
     when the standard answer (the reference) itself fails a gate."""
     confidence = verdict.confidence
@@ -121,5 +129,6 @@ def apply_rules(verdict: Verdict, rubric: Rubric, dialect_gate: GateResult,
     if notes:
         confidence = 1
     reasoning = "\n".join([verdict.reasoning, *notes])
-    return Scored("ok", reasoning, dict(verdict.scores), confidence,
-                  rubric.final_score(verdict.scores))
+    return Scored(
+        "ok", reasoning, dict(verdict.scores), confidence, rubric.final_score(verdict.scores)
+    )

@@ -22,9 +22,12 @@ def _devices(lib) -> list[dict]:
     """The devices ggml registered (name, description, type); [] when not exposed."""
     try:
         count, get = lib.ggml_backend_dev_count, lib.ggml_backend_dev_get
-        name, desc, kind = (lib.ggml_backend_dev_name, lib.ggml_backend_dev_description,
-                            lib.ggml_backend_dev_type)
-    except AttributeError:        # symbols not reachable through libllama (e.g. Windows)
+        name, desc, kind = (
+            lib.ggml_backend_dev_name,
+            lib.ggml_backend_dev_description,
+            lib.ggml_backend_dev_type,
+        )
+    except AttributeError:  # symbols not reachable through libllama (e.g. Windows)
         return []
     count.restype, get.restype = ctypes.c_size_t, ctypes.c_void_p
     get.argtypes = [ctypes.c_size_t]
@@ -34,9 +37,13 @@ def _devices(lib) -> list[dict]:
     devices = []
     for i in range(count()):
         dev = get(i)
-        devices.append({"name": (name(dev) or b"").decode(errors="replace"),
-                        "description": (desc(dev) or b"").decode(errors="replace"),
-                        "type": DEVICE_TYPES.get(kind(dev), str(kind(dev)))})
+        devices.append(
+            {
+                "name": (name(dev) or b"").decode(errors="replace"),
+                "description": (desc(dev) or b"").decode(errors="replace"),
+                "type": DEVICE_TYPES.get(kind(dev), str(kind(dev))),
+            }
+        )
     return devices
 
 
@@ -54,15 +61,23 @@ def describe_llama_backend() -> dict:
         message = f"GPU build, but {fallback}: llama.cpp runs on the CPU"
     elif gpu_build and gpus:
         message = "llama.cpp offloads to " + ", ".join(
-            f"{d['name']} ({d['description']})" for d in gpus)
+            f"{d['name']} ({d['description']})" for d in gpus
+        )
     elif gpu_build:
-        message = ("GPU build of llama.cpp, but no usable GPU was found (driver missing or "
-                   "too old?): models run on the CPU")
+        message = (
+            "GPU build of llama.cpp, but no usable GPU was found (driver missing or "
+            "too old?): models run on the CPU"
+        )
     else:
         message = "CPU build of llama.cpp: models run on the CPU"
-    return {"llama_cpp": llama_cpp.__version__, "gpu_build": gpu_build,
-            "gpu_usable": bool(gpu_build and gpus and not fallback), "devices": devices,
-            "fallback": fallback, "message": message}
+    return {
+        "llama_cpp": llama_cpp.__version__,
+        "gpu_build": gpu_build,
+        "gpu_usable": bool(gpu_build and gpus and not fallback),
+        "devices": devices,
+        "fallback": fallback,
+        "message": message,
+    }
 
 
 def log_llama_backend() -> dict | None:

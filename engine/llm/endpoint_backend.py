@@ -18,8 +18,8 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Iterable, Iterator
 
 from engine.errors import UserError
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
@@ -38,16 +38,20 @@ def read_api_key(service: str) -> str:
     try:
         key = keyring.get_password(service, KEYRING_USER)
     except NoKeyringError:
-        raise UserError("no OS keyring is available to read the API key "
-                        f"(service {service!r}); install or unlock a keyring backend "
-                        "(Secret Service, KWallet, macOS Keychain, Windows Credential Locker)"
-                        ) from None
+        raise UserError(
+            "no OS keyring is available to read the API key "
+            f"(service {service!r}); install or unlock a keyring backend "
+            "(Secret Service, KWallet, macOS Keychain, Windows Credential Locker)"
+        ) from None
     except KeyringError as exc:
-        raise UserError(f"the OS keyring refused to give the API key for {service!r}: "
-                        f"{type(exc).__name__}") from None
+        raise UserError(
+            f"the OS keyring refused to give the API key for {service!r}: {type(exc).__name__}"
+        ) from None
     if not key:
-        raise UserError(f"no API key in the OS keyring for service {service!r} (user "
-                        f"{KEYRING_USER!r}); store one with: keyring set {service} {KEYRING_USER}")
+        raise UserError(
+            f"no API key in the OS keyring for service {service!r} (user "
+            f"{KEYRING_USER!r}); store one with: keyring set {service} {KEYRING_USER}"
+        )
     return key
 
 
@@ -69,7 +73,7 @@ def retry_after_seconds(value: str | None, now: float | None = None) -> float | 
 
 def backoff_delay(attempt: int, base: float, cap: float, rng: random.Random) -> float:
     """Exponential backoff with full jitter (uniform in [0, min(cap, base * 2**attempt)])."""
-    return rng.uniform(0.0, min(cap, base * (2 ** attempt)))
+    return rng.uniform(0.0, min(cap, base * (2**attempt)))
 
 
 def normalise_base_url(url: str) -> str:
@@ -80,65 +84,101 @@ def normalise_base_url(url: str) -> str:
 
 
 class _Failure(Exception):
-    def __init__(self, message: str, retry_after: float | None = None, retryable: bool = True,
-                 unreachable: bool = False):
+    def __init__(
+        self,
+        message: str,
+        retry_after: float | None = None,
+        retryable: bool = True,
+        unreachable: bool = False,
+    ):
         super().__init__(message)
         self.retry_after, self.retryable, self.unreachable = retry_after, retryable, unreachable
 
 
 class EndpointBackend:
-    def __init__(self, base_urls: list[str], api_model: str, *, name: str = "",
-                 keyring_service: str | None = None, concurrency: int = 8,
-                 timeout_s: float = 120.0, max_retries: int = 8, backoff_base_s: float = 0.5,
-                 backoff_max_s: float = 30.0, retry_after_max_s: float = 120.0,
-                 seed: int | None = None):
+    def __init__(
+        self,
+        base_urls: list[str],
+        api_model: str,
+        *,
+        name: str = "",
+        keyring_service: str | None = None,
+        concurrency: int = 8,
+        timeout_s: float = 120.0,
+        max_retries: int = 8,
+        backoff_base_s: float = 0.5,
+        backoff_max_s: float = 30.0,
+        retry_after_max_s: float = 120.0,
+        seed: int | None = None,
+    ):
         if not base_urls:
             raise UserError(f"endpoint {name or api_model!r} has no base URL")
         self.base_urls = [normalise_base_url(u) for u in base_urls]
         self.api_model, self.name = api_model, name or api_model
-        self.concurrency, self.timeout_s, self.max_retries = max(1, concurrency), timeout_s, max_retries
+        self.concurrency, self.timeout_s, self.max_retries = (
+            max(1, concurrency),
+            timeout_s,
+            max_retries,
+        )
         self.backoff_base_s, self.backoff_max_s = backoff_base_s, backoff_max_s
         self.retry_after_max_s = retry_after_max_s
         self._headers = {"Content-Type": "application/json"}
         if keyring_service:
             self._headers["Authorization"] = "Bearer " + read_api_key(keyring_service)
         self._next = itertools.count()
-        self._down_until: dict[str, float] = {}   # servers that refused a connection
+        self._down_until: dict[str, float] = {}  # servers that refused a connection
         self.down_cooldown_s = 10.0
         self._lock = threading.Lock()
         self._rng = random.Random(seed)
         self._client = None
 
     @classmethod
-    def from_row(cls, row: dict, **options) -> "EndpointBackend":
+    def from_row(cls, row: dict, **options) -> EndpointBackend:
         import json
 
         saved = json.loads(row.get("load_params") or "{}")
-        return cls(json.loads(row.get("base_urls") or "[]"), row.get("api_model") or "",
-                   name=row.get("name") or "", keyring_service=row.get("keyring_service"),
-                   **{**saved, **options})
+        return cls(
+            json.loads(row.get("base_urls") or "[]"),
+            row.get("api_model") or "",
+            name=row.get("name") or "",
+            keyring_service=row.get("keyring_service"),
+            **{**saved, **options},
+        )
 
     def info(self) -> ModelInfo:
-        return ModelInfo(model_id=f"endpoint:{self.name}#{self.api_model}", name=self.name,
-                         has_chat_template=True)
+        return ModelInfo(
+            model_id=f"endpoint:{self.name}#{self.api_model}",
+            name=self.name,
+            has_chat_template=True,
+        )
 
     def card(self) -> dict:
-        return {"base_urls": self.base_urls, "api_model": self.api_model,
-                "concurrency": self.concurrency}
+        return {
+            "base_urls": self.base_urls,
+            "api_model": self.api_model,
+            "concurrency": self.concurrency,
+        }
 
     # -- one request -----------------------------------------------------------------------
     def _client_(self):
         import httpx
 
         if self._client is None:
-            self._client = httpx.Client(timeout=self.timeout_s, headers=self._headers,
-                                        limits=httpx.Limits(max_connections=self.concurrency * 2))
+            self._client = httpx.Client(
+                timeout=self.timeout_s,
+                headers=self._headers,
+                limits=httpx.Limits(max_connections=self.concurrency * 2),
+            )
         return self._client
 
     def _body(self, req: Request) -> tuple[str, dict]:
         s = req.sampler
-        body = {"model": self.api_model, "max_tokens": s.max_tokens,
-                "temperature": s.temperature, "seed": s.seed}
+        body = {
+            "model": self.api_model,
+            "max_tokens": s.max_tokens,
+            "temperature": s.temperature,
+            "seed": s.seed,
+        }
         if s.top_p < 1.0:
             body["top_p"] = s.top_p
         if s.top_k > 0:
@@ -148,12 +188,16 @@ class EndpointBackend:
         if s.stop:
             body["stop"] = list(s.stop)
         if req.json_schema:
-            body["response_format"] = {"type": "json_schema",
-                                       "json_schema": {"name": "reply", "schema": req.json_schema}}
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": req.json_schema},
+            }
         if req.prompt is not None:
             return "/v1/completions", {**body, "prompt": req.prompt}
-        return "/v1/chat/completions", {**body, "messages": [
-            {"role": m.role, "content": m.content} for m in req.messages]}
+        return "/v1/chat/completions", {
+            **body,
+            "messages": [{"role": m.role, "content": m.content} for m in req.messages],
+        }
 
     def _pick(self) -> str:
         """The next server round-robin, skipping ones that recently refused connections."""
@@ -176,8 +220,10 @@ class EndpointBackend:
             raise _Failure(f"{base}: {type(exc).__name__}", unreachable=True) from None
         if resp.status_code in RETRY_STATUS:
             wait_s = retry_after_seconds(resp.headers.get("Retry-After"))
-            raise _Failure(f"{base}: HTTP {resp.status_code}",
-                           wait_s if resp.status_code in (429, 503) else None)
+            raise _Failure(
+                f"{base}: HTTP {resp.status_code}",
+                wait_s if resp.status_code in (429, 503) else None,
+            )
         if resp.status_code >= 400:
             raise _Failure(f"{base}: HTTP {resp.status_code}: {resp.text[:200]}", retryable=False)
         try:
@@ -200,17 +246,25 @@ class EndpointBackend:
                 if not exc.retryable or attempt == self.max_retries:
                     break
                 with self._lock:
-                    jitter = backoff_delay(attempt, self.backoff_base_s, self.backoff_max_s,
-                                           self._rng)
-                delay = (min(exc.retry_after, self.retry_after_max_s)
-                         if exc.retry_after is not None else jitter)
+                    jitter = backoff_delay(
+                        attempt, self.backoff_base_s, self.backoff_max_s, self._rng
+                    )
+                delay = (
+                    min(exc.retry_after, self.retry_after_max_s)
+                    if exc.retry_after is not None
+                    else jitter
+                )
                 log.info("%s: %s; retry %d in %.2f s", req.key, last, attempt + 1, delay)
                 time.sleep(delay)
                 continue
             return self._parse(req, data, start)
-        return Result(req.key, None, finish_reason="error",
-                      elapsed_ms=(time.monotonic() - start) * 1000,
-                      error=f"endpoint {self.name}: {last}")
+        return Result(
+            req.key,
+            None,
+            finish_reason="error",
+            elapsed_ms=(time.monotonic() - start) * 1000,
+            error=f"endpoint {self.name}: {last}",
+        )
 
     @staticmethod
     def _parse(req: Request, data: dict, start: float) -> Result:
@@ -218,17 +272,27 @@ class EndpointBackend:
             choice = data["choices"][0]
             text = choice["message"]["content"] if req.messages is not None else choice["text"]
         except (KeyError, IndexError, TypeError):
-            return Result(req.key, None, finish_reason="error",
-                          error="endpoint reply has no choices[0] text")
+            return Result(
+                req.key, None, finish_reason="error", error="endpoint reply has no choices[0] text"
+            )
         usage = data.get("usage") or {}
-        return Result(req.key, text or "", prompt_tokens=usage.get("prompt_tokens") or 0,
-                      completion_tokens=usage.get("completion_tokens") or 0,
-                      finish_reason=choice.get("finish_reason") or "stop",
-                      elapsed_ms=(time.monotonic() - start) * 1000)
+        return Result(
+            req.key,
+            text or "",
+            prompt_tokens=usage.get("prompt_tokens") or 0,
+            completion_tokens=usage.get("completion_tokens") or 0,
+            finish_reason=choice.get("finish_reason") or "stop",
+            elapsed_ms=(time.monotonic() - start) * 1000,
+        )
 
     # -- Backend protocol ------------------------------------------------------------------
-    def generate(self, requests: Iterable[Request], *, progress: ProgressFn | None = None,
-                 cancelled: CancelFn | None = None) -> Iterator[Result]:
+    def generate(
+        self,
+        requests: Iterable[Request],
+        *,
+        progress: ProgressFn | None = None,
+        cancelled: CancelFn | None = None,
+    ) -> Iterator[Result]:
         todo = list(requests)
         total, done = len(todo), 0
         pending = iter(todo)
@@ -254,7 +318,7 @@ class EndpointBackend:
             self._client.close()
             self._client = None
 
-    def __enter__(self) -> "EndpointBackend":
+    def __enter__(self) -> EndpointBackend:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -33,8 +33,13 @@ def open_backend(model_row: dict, **options) -> Backend:
         if not model_row.get("path"):
             raise UserError(f"model {model_row.get('name')!r} has no file path")
         schedule, load = split_options(local_options(model_row, **options))
-        return LocalGGUFBackend(model_row["path"], name=model_row.get("name"),
-                                sha256=model_row.get("sha256"), schedule=schedule, load=load)
+        return LocalGGUFBackend(
+            model_row["path"],
+            name=model_row.get("name"),
+            sha256=model_row.get("sha256"),
+            schedule=schedule,
+            load=load,
+        )
     if kind == "endpoint":
         from engine.llm.endpoint_backend import EndpointBackend
 

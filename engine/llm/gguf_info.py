@@ -29,19 +29,32 @@ SUPPORTED_VERSIONS = (2, 3)
 MAX_TENSORS = 1 << 20
 MAX_KV = 1 << 16
 MAX_KEY_BYTES = 1 << 16
-MAX_STRING_BYTES = 8 << 20        # a chat template is ~10 KiB; 8 MiB is generous
+MAX_STRING_BYTES = 8 << 20  # a chat template is ~10 KiB; 8 MiB is generous
 MAX_ARRAY_ITEMS = 1 << 26
 MAX_ARRAY_DEPTH = 2
-MAX_DIMS = 4                      # GGML_MAX_DIMS
+MAX_DIMS = 4  # GGML_MAX_DIMS
 DEFAULT_ALIGNMENT = 32
 
 # GGUF value types: fixed-size scalars (struct format) and the two variable ones.
-_SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?",
-            10: "<Q", 11: "<q", 12: "<d"}
+_SCALARS = {
+    0: "<B",
+    1: "<b",
+    2: "<H",
+    3: "<h",
+    4: "<I",
+    5: "<i",
+    6: "<f",
+    7: "<?",
+    10: "<Q",
+    11: "<q",
+    12: "<d",
+}
 _STRING, _ARRAY = 8, 9
 # Keys whose values we keep; everything else is validated and skipped.
-_KEEP = re.compile(r"^(general\.[a-z_]+|[a-z0-9_]+\.context_length|tokenizer\.chat_template"
-                   r"|tokenizer\.ggml\.model)$")
+_KEEP = re.compile(
+    r"^(general\.[a-z_]+|[a-z0-9_]+\.context_length|tokenizer\.chat_template"
+    r"|tokenizer\.ggml\.model)$"
+)
 
 
 class GGUFInvalid(UserError):
@@ -61,7 +74,7 @@ class GGUFInfo:
     quantization: str
     context_length: int | None
     chat_template: str | None
-    metadata: dict = field(default_factory=dict)   # the kept scalar/string keys
+    metadata: dict = field(default_factory=dict)  # the kept scalar/string keys
     sha256: str | None = None
 
     @property
@@ -74,15 +87,26 @@ class GGUFInfo:
 
     def as_metadata(self) -> dict:
         """The columns of the ``models`` table this file fills."""
-        return {"architecture": self.architecture, "quantization": self.quantization,
-                "parameters": self.parameters, "context_length": self.context_length,
-                "has_chat_template": self.has_chat_template, "family": self.family}
+        return {
+            "architecture": self.architecture,
+            "quantization": self.quantization,
+            "parameters": self.parameters,
+            "context_length": self.context_length,
+            "has_chat_template": self.has_chat_template,
+            "family": self.family,
+        }
 
     def as_dict(self) -> dict:
-        return {**self.as_metadata(), "path": str(self.path), "name": self.name,
-                "size_bytes": self.size_bytes, "gguf_version": self.version,
-                "tensor_count": self.tensor_count, "kv_count": self.kv_count,
-                "sha256": self.sha256}
+        return {
+            **self.as_metadata(),
+            "path": str(self.path),
+            "name": self.name,
+            "size_bytes": self.size_bytes,
+            "gguf_version": self.version,
+            "tensor_count": self.tensor_count,
+            "kv_count": self.kv_count,
+            "sha256": self.sha256,
+        }
 
 
 class _Reader:
@@ -96,8 +120,10 @@ class _Reader:
 
     def need(self, n: int, what: str) -> None:
         if n < 0 or self.pos + n > self.size:
-            raise self.fail(f"{what} needs {n} bytes but the file ends at byte {self.size} "
-                            "(truncated or corrupt)")
+            raise self.fail(
+                f"{what} needs {n} bytes but the file ends at byte {self.size} "
+                "(truncated or corrupt)"
+            )
 
     def unpack(self, fmt: str, what: str):
         n = struct.calcsize(fmt)
@@ -115,7 +141,7 @@ class _Reader:
         if not keep:
             return None
         try:
-            return bytes(self.buf[start:self.pos]).decode("utf-8")
+            return bytes(self.buf[start : self.pos]).decode("utf-8")
         except UnicodeDecodeError:
             raise self.fail(f"{what} is not valid UTF-8") from None
 
@@ -229,7 +255,8 @@ def _parse(buf, path: Path) -> GGUFInfo:
             raise GGUFInvalid(
                 f"{path}: not a valid GGUF file: tensor {name!r} data ends at byte "
                 f"{data_start + offset + nbytes} but the file has {r.size} bytes "
-                "(truncated or corrupt)")
+                "(truncated or corrupt)"
+            )
         elements = 1
         for d in dims:
             elements *= d
@@ -242,13 +269,19 @@ def _parse(buf, path: Path) -> GGUFInfo:
     context = meta.get(f"{arch}.context_length")
     template = meta.get("tokenizer.chat_template")
     return GGUFInfo(
-        path=path, size_bytes=r.size, version=version, tensor_count=tensor_count,
-        kv_count=kv_count, architecture=arch, name=str(meta.get("general.name", path.stem)),
+        path=path,
+        size_bytes=r.size,
+        version=version,
+        tensor_count=tensor_count,
+        kv_count=kv_count,
+        architecture=arch,
+        name=str(meta.get("general.name", path.stem)),
         parameters=parameters,
         quantization=_quantization_name(meta.get("general.file_type"), bytes_by_type),
         context_length=int(context) if isinstance(context, int) else None,
         chat_template=template if isinstance(template, str) and template.strip() else None,
-        metadata={k: v for k, v in meta.items() if k != "tokenizer.chat_template"})
+        metadata={k: v for k, v in meta.items() if k != "tokenizer.chat_template"},
+    )
 
 
 def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) -> GGUFInfo:
@@ -270,9 +303,14 @@ def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) 
         finally:
             view.release()
     if with_sha256:
-        from engine.embedded_model import sha256_file
+        from engine.llm.embedded_model import sha256_file
 
         info.sha256 = sha256_file(path, progress)
-    log.info("validated %s: %s %s, %d tensors", path, info.architecture, info.quantization,
-             info.tensor_count)
+    log.info(
+        "validated %s: %s %s, %d tensors",
+        path,
+        info.architecture,
+        info.quantization,
+        info.tensor_count,
+    )
     return info

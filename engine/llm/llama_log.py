@@ -15,10 +15,9 @@ import logging
 
 log = logging.getLogger("llama.cpp")
 
-_LEVELS = {0: logging.DEBUG, 1: logging.DEBUG, 2: logging.DEBUG, 3: logging.INFO,
-           4: logging.ERROR}
+_LEVELS = {0: logging.DEBUG, 1: logging.DEBUG, 2: logging.DEBUG, 3: logging.INFO, 4: logging.ERROR}
 _CONTINUE = 5
-_installed = None        # the ctypes callback, kept alive for as long as llama.cpp may call it
+_installed = None  # the ctypes callback, kept alive for as long as llama.cpp may call it
 _last_level = logging.DEBUG
 
 

@@ -7,8 +7,8 @@ result naming the cause (never as an empty answer), and the next call starts a n
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from engine.llm.gguf_info import GGUFInfo, inspect_gguf
 from engine.llm.settings import LoadOptions, Schedule
@@ -19,16 +19,23 @@ log = logging.getLogger(__name__)
 
 
 class LocalGGUFBackend:
-    def __init__(self, path: str | Path, *, name: str | None = None, sha256: str | None = None,
-                 schedule: Schedule | None = None, load: LoadOptions | None = None,
-                 validate: bool = True):
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        name: str | None = None,
+        sha256: str | None = None,
+        schedule: Schedule | None = None,
+        load: LoadOptions | None = None,
+        validate: bool = True,
+    ):
         self.path = Path(path)
         self.schedule = (schedule or Schedule()).resolved()
         self.load = load or LoadOptions()
         # validate=False exists for crash tests only: it hands llama.cpp the raw file
         self.gguf: GGUFInfo | None = inspect_gguf(self.path) if validate else None
         if sha256 is None:
-            from engine.embedded_model import sha256_file
+            from engine.llm.embedded_model import sha256_file
 
             sha256 = sha256_file(self.path)
         self.sha256 = sha256
@@ -39,9 +46,13 @@ class LocalGGUFBackend:
     def info(self) -> ModelInfo:
         g = self.gguf
         template = bool(self.load.chat_template or (g and g.has_chat_template))
-        return ModelInfo(model_id=self.sha256, name=self.name, has_chat_template=template,
-                         context_length=g.context_length if g else None,
-                         architecture=g.architecture if g else None)
+        return ModelInfo(
+            model_id=self.sha256,
+            name=self.name,
+            has_chat_template=template,
+            context_length=g.context_length if g else None,
+            architecture=g.architecture if g else None,
+        )
 
     def card(self) -> dict:
         """What a run card records about this backend: the schedule decides the bytes."""
@@ -52,8 +63,13 @@ class LocalGGUFBackend:
             self._worker = ModelWorker(self.path, self.schedule, self.load, label=self.name)
         return self._worker
 
-    def generate(self, requests: Iterable[Request], *, progress: ProgressFn | None = None,
-                 cancelled: CancelFn | None = None) -> Iterator[Result]:
+    def generate(
+        self,
+        requests: Iterable[Request],
+        *,
+        progress: ProgressFn | None = None,
+        cancelled: CancelFn | None = None,
+    ) -> Iterator[Result]:
         requests = list(requests)
         if not requests:
             return
@@ -82,7 +98,7 @@ class LocalGGUFBackend:
     def token_info(self, tokens: list[int]) -> list[tuple[int, str, bool]]:
         return self.worker().call("token_info", tokens)
 
-    def __enter__(self) -> "LocalGGUFBackend":
+    def __enter__(self) -> LocalGGUFBackend:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -45,8 +45,9 @@ class NativeModel:
         self.add_bos = bool(L.llama_vocab_get_add_bos(self.vocab))
         self.n_ctx_train = L.llama_model_n_ctx_train(self.model)
         template = L.llama_model_chat_template(self.model, None)
-        self.chat_template = load.chat_template or (template.decode("utf-8", "replace")
-                                                    if template else None)
+        self.chat_template = load.chat_template or (
+            template.decode("utf-8", "replace") if template else None
+        )
         self._piece_buf = ctypes.create_string_buffer(512)
 
     # -- text <-> tokens -------------------------------------------------------------------
@@ -67,9 +68,10 @@ class NativeModel:
         """The bytes of one generated token; control tokens render as nothing."""
         import llama_cpp as L
 
-        n = L.llama_token_to_piece(self.vocab, token, self._piece_buf, len(self._piece_buf), 0,
-                                   False)
-        return self._piece_buf.raw[:max(n, 0)]
+        n = L.llama_token_to_piece(
+            self.vocab, token, self._piece_buf, len(self._piece_buf), 0, False
+        )
+        return self._piece_buf.raw[: max(n, 0)]
 
     def is_eog(self, token: int) -> bool:
         import llama_cpp as L
@@ -108,8 +110,10 @@ class NativeModel:
         params.flash_attn_type = _FLASH.get(load.flash_attn, -1)
         ctx = L.llama_init_from_model(self.model, params)
         if not ctx:
-            raise UserError(f"{self.path}: could not create a context of {schedule.n_ctx} "
-                            f"tokens for {schedule.n_seq} sequences (out of memory?)")
+            raise UserError(
+                f"{self.path}: could not create a context of {schedule.n_ctx} "
+                f"tokens for {schedule.n_seq} sequences (out of memory?)"
+            )
         return ctx
 
     def close(self) -> None:

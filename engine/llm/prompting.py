@@ -28,8 +28,9 @@ class Tokenizer(Protocol):
     def token_text(self, token: int) -> str: ...
 
 
-def render_chat_pieces(template: str, messages: tuple[Message, ...], *, bos_token: str,
-                       eos_token: str) -> list[tuple[str, bool]]:
+def render_chat_pieces(
+    template: str, messages: tuple[Message, ...], *, bos_token: str, eos_token: str
+) -> list[tuple[str, bool]]:
     """``[(text, is_template_text), ...]`` for a chat ending in an open assistant turn."""
     from jinja2.exceptions import TemplateError
     from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -41,20 +42,26 @@ def render_chat_pieces(template: str, messages: tuple[Message, ...], *, bos_toke
     def raise_exception(message):
         raise TemplateError(message)
 
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
-                                       extensions=["jinja2.ext.loopcontrols"])
+    env = ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"]
+    )
     try:
         rendered = env.from_string(template).render(
             messages=[{"role": m.role, "content": h} for m, h in zip(messages, holders)],
-            bos_token=bos_token, eos_token=eos_token, add_generation_prompt=True,
-            raise_exception=raise_exception)
+            bos_token=bos_token,
+            eos_token=eos_token,
+            add_generation_prompt=True,
+            raise_exception=raise_exception,
+        )
     except Exception as exc:  # any template failure is the template's, not ours
         raise UserError(f"the model's chat template failed: {exc}") from None
     parts = re.split(f"\ue000{nonce}:(\\d+)\ue001", rendered)
     seen = [int(i) for i in parts[1::2]]
     if sorted(seen) != list(range(len(messages))):
-        raise UserError("the chat template alters or drops message text; prompts cannot be "
-                        "assembled safely with it (use a completion prompt instead)")
+        raise UserError(
+            "the chat template alters or drops message text; prompts cannot be "
+            "assembled safely with it (use a completion prompt instead)"
+        )
     pieces: list[tuple[str, bool]] = []
     for i, part in enumerate(parts):
         if i % 2 == 0:
@@ -83,9 +90,12 @@ def prompt_tokens(tok: Tokenizer, request: Request) -> list[int]:
         return bos + tok.tokenize(request.prompt, special=False)
     if not tok.chat_template:
         return bos + tok.tokenize(plain_transcript(request.messages), special=False)
-    pieces = render_chat_pieces(tok.chat_template, request.messages,
-                                bos_token=tok.token_text(tok.bos) if tok.bos >= 0 else "",
-                                eos_token=tok.token_text(tok.eos) if tok.eos >= 0 else "")
+    pieces = render_chat_pieces(
+        tok.chat_template,
+        request.messages,
+        bos_token=tok.token_text(tok.bos) if tok.bos >= 0 else "",
+        eos_token=tok.token_text(tok.eos) if tok.eos >= 0 else "",
+    )
     tokens: list[int] = []
     for text, is_template in pieces:
         tokens += tok.tokenize(text, special=is_template)

@@ -36,7 +36,7 @@ class GrammarCache:
         return self._gbnf[key]
 
 
-def build_chain(vocab, n_vocab: int, sampler: Sampler, gbnf: str | None) -> "TokenSampler":
+def build_chain(vocab, n_vocab: int, sampler: Sampler, gbnf: str | None) -> TokenSampler:
     """The sequence's sampler; the caller frees it with ``.free()``."""
     import llama_cpp as L
 
@@ -47,8 +47,9 @@ def build_chain(vocab, n_vocab: int, sampler: Sampler, gbnf: str | None) -> "Tok
             raise GrammarError("llama.cpp rejected the grammar built from the JSON schema")
     chain = L.llama_sampler_chain_init(L.llama_sampler_chain_default_params())
     if sampler.repeat_penalty != 1.0:
-        L.llama_sampler_chain_add(chain, L.llama_sampler_init_penalties(
-            PENALTY_LAST_N, sampler.repeat_penalty, 0.0, 0.0))
+        L.llama_sampler_chain_add(
+            chain, L.llama_sampler_init_penalties(PENALTY_LAST_N, sampler.repeat_penalty, 0.0, 0.0)
+        )
     if sampler.greedy:
         L.llama_sampler_chain_add(chain, L.llama_sampler_init_greedy())
     else:

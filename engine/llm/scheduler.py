@@ -15,8 +15,8 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from engine.llm.prompting import prompt_tokens
 from engine.llm.sampling import GrammarCache, GrammarError, build_chain
@@ -38,9 +38,9 @@ class _Seq:
     chain: object = None
     generated: int = 0
     text: bytearray = field(default_factory=bytearray)
-    pending_token: int | None = None   # sampled, not yet decoded
-    out_index: int = -1                # batch row whose logits sample the next token
-    reserve: int = 0                   # KV cells this sequence may use
+    pending_token: int | None = None  # sampled, not yet decoded
+    out_index: int = -1  # batch row whose logits sample the next token
+    reserve: int = 0  # KV cells this sequence may use
     started: float = 0.0
 
 
@@ -108,9 +108,13 @@ class BatchScheduler:
         stats.prompt_tokens_decoded += len(tokens)
 
     # -- the loop --------------------------------------------------------------------------
-    def run(self, requests: list[Request], emit: Callable[[Result], None],
-            should_stop: Callable[[], bool] = lambda: False,
-            on_step: Callable[[RunStats], None] | None = None) -> RunStats:
+    def run(
+        self,
+        requests: list[Request],
+        emit: Callable[[Result], None],
+        should_stop: Callable[[], bool] = lambda: False,
+        on_step: Callable[[RunStats], None] | None = None,
+    ) -> RunStats:
         L, sch, stats = self.L, self.schedule, RunStats()
         t0 = time.perf_counter()
         L.llama_memory_clear(self.mem, True)
@@ -142,20 +146,30 @@ class BatchScheduler:
                     need = len(s.tokens) - prefix_len + s.request.sampler.max_tokens
                     if need > sch.n_ctx - prefix_len:
                         queue.popleft()
-                        emit(Result(s.request.key, None, prompt_tokens=len(s.tokens),
-                                    finish_reason="error",
-                                    error=f"prompt of {len(s.tokens)} tokens + max_tokens "
-                                          f"{s.request.sampler.max_tokens} exceeds the "
-                                          f"context of {sch.n_ctx} tokens"))
+                        emit(
+                            Result(
+                                s.request.key,
+                                None,
+                                prompt_tokens=len(s.tokens),
+                                finish_reason="error",
+                                error=f"prompt of {len(s.tokens)} tokens + max_tokens "
+                                f"{s.request.sampler.max_tokens} exceeds the "
+                                f"context of {sch.n_ctx} tokens",
+                            )
+                        )
                         continue
                     if used + need > sch.n_ctx:
                         break
                     queue.popleft()
                     try:
-                        gbnf = (self.grammars.gbnf(s.request.json_schema)
-                                if s.request.json_schema else None)
-                        s.chain = build_chain(self.model.vocab, self.model.n_vocab,
-                                              s.request.sampler, gbnf)
+                        gbnf = (
+                            self.grammars.gbnf(s.request.json_schema)
+                            if s.request.json_schema
+                            else None
+                        )
+                        s.chain = build_chain(
+                            self.model.vocab, self.model.n_vocab, s.request.sampler, gbnf
+                        )
                     except GrammarError as exc:
                         emit(Result(s.request.key, None, finish_reason="error", error=str(exc)))
                         continue
@@ -241,7 +255,11 @@ class BatchScheduler:
         return None
 
     def _result(self, s: _Seq, reason: str) -> Result:
-        return Result(s.request.key, s.text.decode("utf-8", "replace"),
-                      prompt_tokens=len(s.tokens), completion_tokens=s.generated,
-                      finish_reason=reason,
-                      elapsed_ms=(time.perf_counter() - s.started) * 1000.0)
+        return Result(
+            s.request.key,
+            s.text.decode("utf-8", "replace"),
+            prompt_tokens=len(s.tokens),
+            completion_tokens=s.generated,
+            finish_reason=reason,
+            elapsed_ms=(time.perf_counter() - s.started) * 1000.0,
+        )

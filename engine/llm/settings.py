@@ -15,14 +15,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Schedule:
-    n_seq: int = 16                 # sequences decoded together
-    n_batch: int = 512              # tokens per llama_decode call
-    n_ctx: int = 0                  # KV cells shared by all sequences; 0 = n_seq * 1024 + 2048
-    n_threads: int = 0              # 0 = all cores
-    share_prefix: bool = True       # decode a prompt prefix common to all items once
-    min_shared_prefix: int = 16     # shorter common prefixes are not worth a copy
+    n_seq: int = 16  # sequences decoded together
+    n_batch: int = 512  # tokens per llama_decode call
+    n_ctx: int = 0  # KV cells shared by all sequences; 0 = n_seq * 1024 + 2048
+    n_threads: int = 0  # 0 = all cores
+    share_prefix: bool = True  # decode a prompt prefix common to all items once
+    min_shared_prefix: int = 16  # shorter common prefixes are not worth a copy
 
-    def resolved(self) -> "Schedule":
+    def resolved(self) -> Schedule:
         """The concrete values (0 = auto resolved), as recorded in run cards."""
         if not 1 <= self.n_seq <= 255:  # llama.cpp's LLAMA_MAX_SEQ is 256, one is the prefix
             from engine.errors import UserError
@@ -36,25 +36,25 @@ class Schedule:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_options(cls, options: dict) -> "Schedule":
+    def from_options(cls, options: dict) -> Schedule:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in options.items() if k in names})
 
 
 @dataclass(frozen=True)
 class LoadOptions:
-    n_gpu_layers: int = 0           # -1 = all layers on the GPU
+    n_gpu_layers: int = 0  # -1 = all layers on the GPU
     main_gpu: int = 0
-    flash_attn: str = "auto"        # "auto" | "on" | "off"
+    flash_attn: str = "auto"  # "auto" | "on" | "off"
     use_mmap: bool = True
-    extra_buffers: bool = False     # CPU weight repacking (AMX/AVX512 kernels); see native_model
+    extra_buffers: bool = False  # CPU weight repacking (AMX/AVX512 kernels); see native_model
     chat_template: str | None = None  # overrides the file's template (Jinja, sandboxed)
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_options(cls, options: dict) -> "LoadOptions":
+    def from_options(cls, options: dict) -> LoadOptions:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in options.items() if k in names})
 
@@ -62,7 +62,8 @@ class LoadOptions:
 def split_options(options: dict) -> tuple[Schedule, LoadOptions]:
     """Split one flat option dict (a model's ``load_params`` plus call options)."""
     known = {f.name for f in dataclasses.fields(Schedule)} | {
-        f.name for f in dataclasses.fields(LoadOptions)}
+        f.name for f in dataclasses.fields(LoadOptions)
+    }
     unknown = set(options) - known
     if unknown:
         from engine.errors import UserError

@@ -11,18 +11,19 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Protocol
+from typing import Protocol
 
-ProgressFn = Callable[[int, int, str], None]   # progress(done, total, note)
-CancelFn = Callable[[], bool]                  # returns True when the caller wants to stop
+ProgressFn = Callable[[int, int, str], None]  # progress(done, total, note)
+CancelFn = Callable[[], bool]  # returns True when the caller wants to stop
 
 
 @dataclass(frozen=True)
 class Sampler:
-    temperature: float = 0.0          # 0 means greedy
+    temperature: float = 0.0  # 0 means greedy
     top_p: float = 1.0
-    top_k: int = 0                    # 0 = off
+    top_k: int = 0  # 0 = off
     repeat_penalty: float = 1.0
     seed: int = 0
     max_tokens: int = 256
@@ -38,17 +39,17 @@ class Sampler:
 
 @dataclass(frozen=True)
 class Message:
-    role: str       # "system" | "user" | "assistant"
+    role: str  # "system" | "user" | "assistant"
     content: str
 
 
 @dataclass(frozen=True)
 class Request:
-    key: str                                   # stable item key within its job
-    prompt: str | None = None                  # plain completion (base models)
+    key: str  # stable item key within its job
+    prompt: str | None = None  # plain completion (base models)
     messages: tuple[Message, ...] | None = None  # chat (models with a template)
     sampler: Sampler = field(default_factory=Sampler)
-    json_schema: dict | None = None            # constrain output to this JSON schema
+    json_schema: dict | None = None  # constrain output to this JSON schema
 
     def __post_init__(self):
         if (self.prompt is None) == (self.messages is None):
@@ -74,9 +75,9 @@ class Result:
     text: str | None
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    finish_reason: str = ""          # "stop" | "length" | "error" | "cancelled"
+    finish_reason: str = ""  # "stop" | "length" | "error" | "cancelled"
     elapsed_ms: float = 0.0
-    error: str | None = None         # set when the item failed; never scored as 0
+    error: str | None = None  # set when the item failed; never scored as 0
 
     @property
     def ok(self) -> bool:
@@ -85,7 +86,7 @@ class Result:
 
 @dataclass(frozen=True)
 class ModelInfo:
-    model_id: str                    # sha256 for GGUF files, "endpoint:<url>#<model>" otherwise
+    model_id: str  # sha256 for GGUF files, "endpoint:<url>#<model>" otherwise
     name: str
     has_chat_template: bool
     context_length: int | None = None
@@ -97,7 +98,12 @@ class Backend(Protocol):
 
     def info(self) -> ModelInfo: ...
 
-    def generate(self, requests: Iterable[Request], *, progress: ProgressFn | None = None,
-                 cancelled: CancelFn | None = None) -> Iterator[Result]: ...
+    def generate(
+        self,
+        requests: Iterable[Request],
+        *,
+        progress: ProgressFn | None = None,
+        cancelled: CancelFn | None = None,
+    ) -> Iterator[Result]: ...
 
     def close(self) -> None: ...

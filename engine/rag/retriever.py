@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 
 
 class Retriever:
-    def __init__(self, index: RetrievalIndex, encoder: Encoder | None,
-                 cfg: RetrievalConfig | None = None):
+    def __init__(
+        self, index: RetrievalIndex, encoder: Encoder | None, cfg: RetrievalConfig | None = None
+    ):
         self.index, self.encoder = index, encoder
         self.cfg = cfg or RetrievalConfig()
         self._vocab: dict[str, list[str]] = {}
@@ -45,23 +46,34 @@ class Retriever:
         self._dialect_code = {d: i for i, d in enumerate(sorted({x["dialect"] for x in docs}))}
         self._region_code = {r: i for i, r in enumerate(sorted(set(index.regions.values()) - {""}))}
         self._dialects = np.array([self._dialect_code[x["dialect"]] for x in docs], dtype=np.int64)
-        self._regions = np.array([self._region_code.get(index.regions.get(x["dialect"], ""), -1)
-                                  for x in docs], dtype=np.int64)
+        self._regions = np.array(
+            [self._region_code.get(index.regions.get(x["dialect"], ""), -1) for x in docs],
+            dtype=np.int64,
+        )
         self._districts = np.array([x["district"].casefold() for x in docs], dtype=object)
         self._std_ids = _ids([x["standard_key"] for x in docs])
         self._dia_ids = _ids([x["dialect_key"] for x in docs])
 
     # -- public -------------------------------------------------------------------------
-    def retrieve(self, text: str, dialect: str, *, district: str = "",
-                 query_vector: np.ndarray | None = None) -> RetrievalExplanation:
+    def retrieve(
+        self, text: str, dialect: str, *, district: str = "", query_vector: np.ndarray | None = None
+    ) -> RetrievalExplanation:
         if query_vector is None:
             query_vector = self.encoder.encode([text])[0]
-        return self._retrieve(prepare_query(text, self.cfg.short_query_tokens), dialect,
-                              district, np.asarray(query_vector, dtype=np.float32))
+        return self._retrieve(
+            prepare_query(text, self.cfg.short_query_tokens),
+            dialect,
+            district,
+            np.asarray(query_vector, dtype=np.float32),
+        )
 
-    def retrieve_many(self, items: Sequence[tuple[str, str, str]], *,
-                      progress: Callable[[int, int, str], None] | None = None,
-                      cancelled: Callable[[], bool] | None = None) -> list[RetrievalExplanation]:
+    def retrieve_many(
+        self,
+        items: Sequence[tuple[str, str, str]],
+        *,
+        progress: Callable[[int, int, str], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> list[RetrievalExplanation]:
         """(text, dialect, district) items; queries are encoded in one batch first."""
         vectors = self.encoder.encode([t for t, _, _ in items], cancelled=cancelled)
         out = []
@@ -78,15 +90,19 @@ class Retriever:
         chosen = [parts[dialect]] if dialect in parts else []
         if sum(map(len, chosen)) < self.cfg.min_partition_pairs:
             region = self.index.regions.get(dialect, "")
-            chosen += [p for d, p in sorted(parts.items())
-                       if d != dialect and region and self.index.regions.get(d) == region]
+            chosen += [
+                p
+                for d, p in sorted(parts.items())
+                if d != dialect and region and self.index.regions.get(d) == region
+            ]
         if sum(map(len, chosen)) < self.cfg.min_partition_pairs:
             chosen += [p for d, p in sorted(parts.items()) if p not in chosen]
         return chosen
 
     # -- pipeline -----------------------------------------------------------------------
-    def _retrieve(self, q: PreparedQuery, dialect: str, district: str,
-                  qv: np.ndarray) -> RetrievalExplanation:
+    def _retrieve(
+        self, q: PreparedQuery, dialect: str, district: str, qv: np.ndarray
+    ) -> RetrievalExplanation:
         from rapidfuzz import fuzz, process
 
         cfg = self.cfg
@@ -94,16 +110,26 @@ class Retriever:
         parts = self.partitions_for(dialect)
         tokens = list(dict.fromkeys(q.tokens))
         query_chars = char_form(q.normalized)
-        legs = []   # per partition: scores over the whole partition and the pool positions
+        legs = []  # per partition: scores over the whole partition and the pool positions
         via: dict[str, set[int]] = {"dense": set(), "sparse": set(), "char": set(), "deep": set()}
         for part in parts:
             _, local = part.dense.search(qv.reshape(1, -1), min(w.pool, len(part)))
             sparse_full = part.bm25.get_scores(tokens) if tokens else np.zeros(len(part))
-            char_full = process.cdist([query_chars], self._part_chars(part), scorer=fuzz.ratio,
-                                      dtype=np.float32, workers=1)[0].astype(np.float64) / 100.0
-            hits = {"dense": local[0][local[0] >= 0],
-                    "sparse": top_positions(sparse_full, w.pool, positive_only=True),
-                    "char": top_positions(char_full, w.pool)}
+            char_full = (
+                process.cdist(
+                    [query_chars],
+                    self._part_chars(part),
+                    scorer=fuzz.ratio,
+                    dtype=np.float32,
+                    workers=1,
+                )[0].astype(np.float64)
+                / 100.0
+            )
+            hits = {
+                "dense": local[0][local[0] >= 0],
+                "sparse": top_positions(sparse_full, w.pool, positive_only=True),
+                "char": top_positions(char_full, w.pool),
+            }
             for leg, positions in hits.items():
                 via[leg].update(part.rows[positions].tolist())
             pool = np.unique(np.concatenate(list(hits.values())))
@@ -126,23 +152,41 @@ class Retriever:
             ranked = self._rank(legs, dialect, district, qv, w, via)
         m = self.index.manifest
         return RetrievalExplanation(
-            query=q.original, normalized=q.normalized, tagged=q.tagged, tokens=list(q.tokens),
-            short=q.short, target_dialect=dialect, district=district, weights=w.as_dict(),
-            partitions=[p.dialect for p in parts], pool_size=ranked["pool"],
-            duplicates_removed=ranked["duplicates"], supported_unique=ranked["supported_unique"],
-            fallback_fired=fired, fallback_tokens=fallback_tokens, exemplars=ranked["exemplars"],
-            index={"encoder_id": m["encoder_id"], "corpus_hash": m["corpus_hash"],
-                   "splits": m["splits"], "folder": self.index.folder.name},
-            config=dict(self._cfg_dict))
+            query=q.original,
+            normalized=q.normalized,
+            tagged=q.tagged,
+            tokens=list(q.tokens),
+            short=q.short,
+            target_dialect=dialect,
+            district=district,
+            weights=w.as_dict(),
+            partitions=[p.dialect for p in parts],
+            pool_size=ranked["pool"],
+            duplicates_removed=ranked["duplicates"],
+            supported_unique=ranked["supported_unique"],
+            fallback_fired=fired,
+            fallback_tokens=fallback_tokens,
+            exemplars=ranked["exemplars"],
+            index={
+                "encoder_id": m["encoder_id"],
+                "corpus_hash": m["corpus_hash"],
+                "splits": m["splits"],
+                "folder": self.index.folder.name,
+            },
+            config=dict(self._cfg_dict),
+        )
 
     def _part_chars(self, part: Partition) -> list[str]:
         chars = self._chars_by_part.get(part.dialect)
         if chars is None:
-            chars = self._chars_by_part[part.dialect] = [char_form(self._keys[g]) for g in part.rows]
+            chars = self._chars_by_part[part.dialect] = [
+                char_form(self._keys[g]) for g in part.rows
+            ]
         return chars
 
-    def _rank(self, legs: list, dialect: str, district: str, qv: np.ndarray, w,
-              via: dict[str, set[int]]) -> dict:
+    def _rank(
+        self, legs: list, dialect: str, district: str, qv: np.ndarray, w, via: dict[str, set[int]]
+    ) -> dict:
         cfg, docs = self.cfg, self.index.docs
         ids = np.concatenate([part.rows[pool] for part, _, _, pool in legs]).astype(np.int64)
         if len(ids) == 0:
@@ -156,13 +200,20 @@ class Retriever:
         region = self._region_code.get(self.index.regions.get(dialect, ""), -1)
         codes = self._dialects[ids]
         dial_b = np.where(codes == target, cfg.dialect_bonus, 0.0)
-        reg_b = np.where((codes != target) & (region >= 0) & (self._regions[ids] == region),
-                         cfg.region_bonus, 0.0)
-        dist_b = (np.where(self._districts[ids] == district.casefold(), cfg.district_bonus, 0.0)
-                  if district else np.zeros(len(ids)))
+        reg_b = np.where(
+            (codes != target) & (region >= 0) & (self._regions[ids] == region),
+            cfg.region_bonus,
+            0.0,
+        )
+        dist_b = (
+            np.where(self._districts[ids] == district.casefold(), cfg.district_bonus, 0.0)
+            if district
+            else np.zeros(len(ids))
+        )
         final = f["score"] + dial_b + reg_b + dist_b
-        supported = ((sparse > 0) | (cos >= cfg.dense_support_cosine)
-                     | (char >= cfg.char_support_similarity)).tolist()
+        supported = (
+            (sparse > 0) | (cos >= cfg.dense_support_cosine) | (char >= cfg.char_support_similarity)
+        ).tolist()
         std_ids, dia_ids = self._std_ids[ids].tolist(), self._dia_ids[ids].tolist()
         seen_std, seen_dia = set(), set()
         chosen, duplicates, supported_unique = [], 0, 0
@@ -176,20 +227,36 @@ class Retriever:
             if len(chosen) < cfg.top_k:
                 g = int(ids[pos])
                 d = docs[g]
-                chosen.append(ExemplarScore(
-                    rank=len(chosen) + 1, pair_id=d["id"], dialect=d["dialect"],
-                    district=d["district"], standard_text=d["standard_text"],
-                    dialect_text=d["dialect_text"], via=[leg for leg in ("char", "deep", "dense", "sparse")
-                                                         if g in via[leg]],
-                    dense_score=_r(cos[pos]), dense_norm=_r(f["dense_norm"][pos]),
-                    sparse_score=_r(sparse[pos]), sparse_norm=_r(f["sparse_norm"][pos]),
-                    hybrid=_r(f["hybrid"][pos]), char_similarity=_r(char[pos]),
-                    char_norm=_r(f["char_norm"][pos]), char_component=_r(f["char_component"][pos]),
-                    dialect_bonus=float(dial_b[pos]), region_bonus=float(reg_b[pos]),
-                    district_bonus=float(dist_b[pos]), final=_r(final[pos]),
-                    supported=bool(supported[pos])))
-        return {"exemplars": chosen, "duplicates": duplicates, "supported_unique": supported_unique,
-                "pool": len(ids)}
+                chosen.append(
+                    ExemplarScore(
+                        rank=len(chosen) + 1,
+                        pair_id=d["id"],
+                        dialect=d["dialect"],
+                        district=d["district"],
+                        standard_text=d["standard_text"],
+                        dialect_text=d["dialect_text"],
+                        via=[leg for leg in ("char", "deep", "dense", "sparse") if g in via[leg]],
+                        dense_score=_r(cos[pos]),
+                        dense_norm=_r(f["dense_norm"][pos]),
+                        sparse_score=_r(sparse[pos]),
+                        sparse_norm=_r(f["sparse_norm"][pos]),
+                        hybrid=_r(f["hybrid"][pos]),
+                        char_similarity=_r(char[pos]),
+                        char_norm=_r(f["char_norm"][pos]),
+                        char_component=_r(f["char_component"][pos]),
+                        dialect_bonus=float(dial_b[pos]),
+                        region_bonus=float(reg_b[pos]),
+                        district_bonus=float(dist_b[pos]),
+                        final=_r(final[pos]),
+                        supported=bool(supported[pos]),
+                    )
+                )
+        return {
+            "exemplars": chosen,
+            "duplicates": duplicates,
+            "supported_unique": supported_unique,
+            "pool": len(ids),
+        }
 
     def _deep_search(self, part: Partition, tokens: list[str]) -> tuple[np.ndarray, dict]:
         """Per query token: BM25 of the token itself plus of index tokens spelled alike
@@ -202,9 +269,13 @@ class Retriever:
         scores = np.zeros(len(part))
         used: dict[str, list[str]] = {}
         for tok in tokens:
-            matches = process.extract(tok, vocab, scorer=fuzz.ratio,
-                                      score_cutoff=self.cfg.deep_search_fuzzy_ratio,
-                                      limit=self.cfg.deep_search_tokens_per_query_token)
+            matches = process.extract(
+                tok,
+                vocab,
+                scorer=fuzz.ratio,
+                score_cutoff=self.cfg.deep_search_fuzzy_ratio,
+                limit=self.cfg.deep_search_tokens_per_query_token,
+            )
             for variant, ratio, _ in matches:
                 scores += (ratio / 100.0) * part.bm25.get_scores([variant])
                 used.setdefault(tok, []).append(variant)

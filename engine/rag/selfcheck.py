@@ -22,7 +22,7 @@ from engine.rag.fusion import adaptive_weights, fuse, top_positions
 from engine.rag.index import EVAL_SPLITS, RetrievalIndex, select_pairs
 from engine.rag.query import char_form, tokenize
 from engine.textnorm import canonical_key
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,9 @@ def _recall(ranks: list[int]) -> dict:
     return {"r1": round(float(np.mean(r < 1)), 4), "r5": round(float(np.mean(r < 5)), 4)}
 
 
-def dense_trust_from(dense_r1: float, sparse_r1: float, char_r1: float, cfg: RetrievalConfig) -> float:
+def dense_trust_from(
+    dense_r1: float, sparse_r1: float, char_r1: float, cfg: RetrievalConfig
+) -> float:
     best_lexical = max(sparse_r1, char_r1)
     if best_lexical <= 0:
         return 1.0
@@ -48,11 +50,19 @@ def dense_trust_from(dense_r1: float, sparse_r1: float, char_r1: float, cfg: Ret
 
 
 def _heldout(ws: Workspace, index: RetrievalIndex, dialect: str) -> tuple[list[dict], str]:
-    other = sorted({r["split"] for r in ws.query(
-        "SELECT DISTINCT split FROM sentence_pairs WHERE dialect = ?", (dialect,))}
-        - set(index.splits))
+    other = sorted(
+        {
+            r["split"]
+            for r in ws.query(
+                "SELECT DISTINCT split FROM sentence_pairs WHERE dialect = ?", (dialect,)
+            )
+        }
+        - set(index.splits)
+    )
     corpora = index.manifest.get("corpora")
-    pairs = [p for p in select_pairs(ws, corpora, other) if p["dialect"] == dialect] if other else []
+    pairs = (
+        [p for p in select_pairs(ws, corpora, other) if p["dialect"] == dialect] if other else []
+    )
     if pairs:
         return pairs, "held-out split(s) " + ", ".join(other)
     docs = [d for d in index.docs if d["dialect"] == dialect]
@@ -66,8 +76,9 @@ def _sample(rows: list[dict], n: int) -> list[dict]:
     return [rows[i] for i in picks]
 
 
-def check_dialect(ws: Workspace, index: RetrievalIndex, encoder: Encoder, dialect: str,
-                  cfg: RetrievalConfig) -> dict | None:
+def check_dialect(
+    ws: Workspace, index: RetrievalIndex, encoder: Encoder, dialect: str, cfg: RetrievalConfig
+) -> dict | None:
     import bm25s
     from rapidfuzz import fuzz, process
 
@@ -89,25 +100,40 @@ def check_dialect(ws: Workspace, index: RetrievalIndex, encoder: Encoder, dialec
     q_tokens = [list(dict.fromkeys(tokenize(q["dialect_text"]))) for q in queries]
     sparse = np.stack([bm25.get_scores(t) if t else np.zeros(len(keys)) for t in q_tokens])
     q_keys = [char_form(canonical_key(q["dialect_text"])) for q in queries]
-    char = (process.cdist(q_keys, [char_form(k) for k in keys], scorer=fuzz.ratio,
-                          dtype=np.float32, workers=1)
-            / 100.0).astype(np.float64)
-    result = {"queries": len(queries), "gallery": len(keys), "source": source,
-              "dense": _recall([_gold_rank(dense[i], g) for i, g in enumerate(gold)]),
-              "sparse": _recall([_gold_rank(sparse[i], g) for i, g in enumerate(gold)]),
-              "char": _recall([_gold_rank(char[i], g) for i, g in enumerate(gold)])}
-    trust = dense_trust_from(result["dense"]["r1"], result["sparse"]["r1"], result["char"]["r1"], cfg)
+    char = (
+        process.cdist(
+            q_keys, [char_form(k) for k in keys], scorer=fuzz.ratio, dtype=np.float32, workers=1
+        )
+        / 100.0
+    ).astype(np.float64)
+    result = {
+        "queries": len(queries),
+        "gallery": len(keys),
+        "source": source,
+        "dense": _recall([_gold_rank(dense[i], g) for i, g in enumerate(gold)]),
+        "sparse": _recall([_gold_rank(sparse[i], g) for i, g in enumerate(gold)]),
+        "char": _recall([_gold_rank(char[i], g) for i, g in enumerate(gold)]),
+    }
+    trust = dense_trust_from(
+        result["dense"]["r1"], result["sparse"]["r1"], result["char"]["r1"], cfg
+    )
     result["dense_trust"] = round(trust, 4)
     for name, t in (("hybrid", trust), ("hybrid_untrusted", 1.0)):
         ranks = []
         for i, g in enumerate(gold):
             w = adaptive_weights(cfg, len(q_tokens[i]) < cfg.short_query_tokens, t)
             if name == "hybrid_untrusted":
-                w = adaptive_weights(cfg.replace(trust_dense_by_selfcheck=False),
-                                     len(q_tokens[i]) < cfg.short_query_tokens)
-            pool = np.union1d(np.union1d(top_positions(dense[i], w.pool),
-                                         top_positions(sparse[i], w.pool, positive_only=True)),
-                              top_positions(char[i], w.pool))
+                w = adaptive_weights(
+                    cfg.replace(trust_dense_by_selfcheck=False),
+                    len(q_tokens[i]) < cfg.short_query_tokens,
+                )
+            pool = np.union1d(
+                np.union1d(
+                    top_positions(dense[i], w.pool),
+                    top_positions(sparse[i], w.pool, positive_only=True),
+                ),
+                top_positions(char[i], w.pool),
+            )
             fused = fuse(dense[i][pool], sparse[i][pool], char[i][pool], w)["score"]
             hit = np.nonzero(pool == g)[0]
             ranks.append(_gold_rank(fused, int(hit[0])) if len(hit) else len(keys))
@@ -115,8 +141,14 @@ def check_dialect(ws: Workspace, index: RetrievalIndex, encoder: Encoder, dialec
     return result
 
 
-def run_selfcheck(ws: Workspace, index: RetrievalIndex, encoder: Encoder,
-                  cfg: RetrievalConfig | None = None, progress=None, cancelled=None) -> dict:
+def run_selfcheck(
+    ws: Workspace,
+    index: RetrievalIndex,
+    encoder: Encoder,
+    cfg: RetrievalConfig | None = None,
+    progress=None,
+    cancelled=None,
+) -> dict:
     cfg = cfg or RetrievalConfig()
     per: dict[str, dict] = {}
     dialects = sorted(index.partitions)
@@ -132,10 +164,20 @@ def run_selfcheck(ws: Workspace, index: RetrievalIndex, encoder: Encoder,
     overall: dict = {"queries": total}
     if total:
         for leg in ("dense", "sparse", "char", "hybrid", "hybrid_untrusted"):
-            overall[leg] = {k: round(sum(r[leg][k] * r["queries"] for r in per.values()) / total, 4)
-                            for k in ("r1", "r5")}
-        overall["dense_trust"] = round(dense_trust_from(
-            overall["dense"]["r1"], overall["sparse"]["r1"], overall["char"]["r1"], cfg), 4)
+            overall[leg] = {
+                k: round(sum(r[leg][k] * r["queries"] for r in per.values()) / total, 4)
+                for k in ("r1", "r5")
+            }
+        overall["dense_trust"] = round(
+            dense_trust_from(
+                overall["dense"]["r1"], overall["sparse"]["r1"], overall["char"]["r1"], cfg
+            ),
+            4,
+        )
     eval_in_index = sorted(set(index.splits) & EVAL_SPLITS)
-    return {"encoder_id": encoder.encoder_id, "per_dialect": per, "overall": overall,
-            "note": ("evaluation split is inside this index" if eval_in_index else "")}
+    return {
+        "encoder_id": encoder.encoder_id,
+        "per_dialect": per,
+        "overall": overall,
+        "note": ("evaluation split is inside this index" if eval_in_index else ""),
+    }

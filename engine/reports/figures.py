@@ -1,6 +1,6 @@
 """Report figures drawn with matplotlib's object API (no pyplot global state, Agg canvas).
 
-Each function takes the JSON-ready statistics of :func:`engine.stats.study.study_statistics`
+Each function takes the JSON-ready statistics of :func:`engine.reports.study_statistics.study_statistics`
 and returns a Figure, or None when there is nothing to draw. Every figure states its n.
 ``labels`` maps a value (a dialect code) to the text shown for it (English and Bengali name);
 the bundled Bengali font draws the Bengali.
@@ -31,8 +31,14 @@ def _shown(labels: dict | None, value) -> str:
     return (labels or {}).get(value, str(value))
 
 
-def heatmap(rows: list[dict], row_key: str, col_key: str, title: str, max_score: float = 10.0,
-            labels: dict | None = None):
+def heatmap(
+    rows: list[dict],
+    row_key: str,
+    col_key: str,
+    title: str,
+    max_score: float = 10.0,
+    labels: dict | None = None,
+):
     """Mean final score per (row, column) cell, annotated with mean and n."""
     if not rows:
         return None
@@ -55,29 +61,34 @@ def heatmap(rows: list[dict], row_key: str, col_key: str, title: str, max_score:
     for i in range(len(row_labels)):
         for j in range(len(col_labels)):
             if not math.isnan(grid[i][j]):
-                ax.text(j, i, f"{grid[i][j]:.1f}\nn={counts[i][j]}", ha="center",
-                        va="center", fontsize=8)
+                ax.text(
+                    j,
+                    i,
+                    f"{grid[i][j]:.1f}\nn={counts[i][j]}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                )
     ax.set_title(title, fontsize=10)
     fig.colorbar(image, ax=ax, label=f"score (0–{max_score:g})")
     return fig
 
 
-def bars_with_ci(rows: list[dict], key: str, title: str, max_score: float = 10.0,
-                 labels: dict | None = None):
+def bars_with_ci(
+    rows: list[dict], key: str, title: str, max_score: float = 10.0, labels: dict | None = None
+):
     """One bar per value of ``key`` with its clustered 95% CI and n."""
     if not rows:
         return None
     names = [_shown(labels, r[key]) for r in rows]
     means = [_nan(r["mean"]) for r in rows]
     low = [m - _nan(r["ci_low"]) if r["ci_low"] is not None else 0 for m, r in zip(means, rows)]
-    high = [_nan(r["ci_high"]) - m if r["ci_high"] is not None else 0
-            for m, r in zip(means, rows)]
+    high = [_nan(r["ci_high"]) - m if r["ci_high"] is not None else 0 for m, r in zip(means, rows)]
     fig = _figure(1.5 + 0.8 * len(names), 3.6)
     ax = fig.add_subplot()
     ax.bar(range(len(names)), means, yerr=[low, high], capsize=4, color="#4c72b0")
     for x, (m, r) in enumerate(zip(means, rows)):
-        ax.text(x, 0.2, f"n={r['n']}\nq={r['n_questions']}", ha="center", fontsize=7,
-                color="white")
+        ax.text(x, 0.2, f"n={r['n']}\nq={r['n_questions']}", ha="center", fontsize=7, color="white")
     ax.set_ylim(0, max_score)
     ax.set_ylabel("mean final score, 95% CI")
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
@@ -85,8 +96,9 @@ def bars_with_ci(rows: list[dict], key: str, title: str, max_score: float = 10.0
     return fig
 
 
-def agreement_scatter(pairs: list[tuple[str, str, list[float], list[float], dict]],
-                      max_score: float = 10.0):
+def agreement_scatter(
+    pairs: list[tuple[str, str, list[float], list[float], dict]], max_score: float = 10.0
+):
     """One panel per judge pair: judge a (x) against judge b (y), with y = x."""
     if not pairs:
         return None
@@ -100,8 +112,7 @@ def agreement_scatter(pairs: list[tuple[str, str, list[float], list[float], dict
         ax.set_xlabel(name_a, fontsize=8)
         ax.set_ylabel(name_b, fontsize=8)
         ccc = figures.get("ccc")
-        ax.set_title(f"CCC {'n/a' if ccc is None else f'{ccc:.2f}'}, n={figures['n']}",
-                     fontsize=9)
+        ax.set_title(f"CCC {'n/a' if ccc is None else f'{ccc:.2f}'}, n={figures['n']}", fontsize=9)
     return fig
 
 

@@ -22,65 +22,135 @@ from pathlib import Path
 
 from engine.judging import store
 from engine.reports import figures, tables
+from engine.reports.study_statistics import study_statistics
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
-from engine.stats.study import study_statistics
-from engine.workspace import Workspace, utcnow
+from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
 SUMMARY_FIGURES = ("mean", "ci_low", "ci_high", "degradation", "n", "n_questions")
-EMBEDDED_NOTICE = ("The embedded Gemma 3 270M base model took part in this study. It "
-                   "demonstrates the pipeline; its answers and judgments are not research "
-                   "findings. Real studies add real GGUF files or endpoints.")
+EMBEDDED_NOTICE = (
+    "The embedded Gemma 3 270M base model took part in this study. It "
+    "demonstrates the pipeline; its answers and judgments are not research "
+    "findings. Real studies add real GGUF files or endpoints."
+)
 
 
-def write_report(ws: Workspace, out_dir: str | Path, *, judge_run: int | None = None,
-                 seed: int = 0, resamples: int = DEFAULT_RESAMPLES,
-                 danger_threshold: float = 4.0, max_score: float = 10.0) -> dict:
+def write_report(
+    ws: Workspace,
+    out_dir: str | Path,
+    *,
+    judge_run: int | None = None,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    danger_threshold: float = 4.0,
+    max_score: float = 10.0,
+) -> dict:
     out = Path(out_dir)
-    stats = study_statistics(ws, judge_run=judge_run, seed=seed, resamples=resamples,
-                             danger_threshold=danger_threshold, max_score=max_score,
-                             groupings=("model_dialect", "dialect", "dialect_domain",
-                                        "dialect_type"))
+    stats = study_statistics(
+        ws,
+        judge_run=judge_run,
+        seed=seed,
+        resamples=resamples,
+        danger_threshold=danger_threshold,
+        max_score=max_score,
+        groupings=("model_dialect", "dialect", "dialect_domain", "dialect_type"),
+    )
     groups = stats["groups"]
     names = ws.dialect_names()
     labels = {code: f"{d['name_en']}\n{d['name_bn']}" for code, d in names.items()}
     sections = [
-        _section(out, "model_dialect", "Mean score per model and dialect",
-                 groups["model_dialect"], ("model", "dialect"),
-                 figures.heatmap(groups["model_dialect"], "model", "dialect",
-                                 "Mean final score, model x dialect", max_score, labels)),
-        _section(out, "dialect", "Mean score per dialect (all models), 95% CI",
-                 groups["dialect"], ("dialect",),
-                 figures.bars_with_ci(groups["dialect"], "dialect",
-                                      "Mean final score per dialect", max_score, labels)),
-        _section(out, "dialect_domain", "Dialect x domain", groups["dialect_domain"],
-                 ("dialect", "domain"),
-                 figures.heatmap(groups["dialect_domain"], "domain", "dialect",
-                                 "Mean final score, domain x dialect", max_score, labels)),
-        _section(out, "dialect_type", "Dialect x question type", groups["dialect_type"],
-                 ("dialect", "question_type"),
-                 figures.heatmap(groups["dialect_type"], "question_type", "dialect",
-                                 "Mean final score, question type x dialect", max_score,
-                                 labels)),
-        _plain_section(out, "paired_tests",
-                       "Paired Wilcoxon tests per question (Holm-corrected)",
-                       stats["paired_tests"], 2),
+        _section(
+            out,
+            "model_dialect",
+            "Mean score per model and dialect",
+            groups["model_dialect"],
+            ("model", "dialect"),
+            figures.heatmap(
+                groups["model_dialect"],
+                "model",
+                "dialect",
+                "Mean final score, model x dialect",
+                max_score,
+                labels,
+            ),
+        ),
+        _section(
+            out,
+            "dialect",
+            "Mean score per dialect (all models), 95% CI",
+            groups["dialect"],
+            ("dialect",),
+            figures.bars_with_ci(
+                groups["dialect"], "dialect", "Mean final score per dialect", max_score, labels
+            ),
+        ),
+        _section(
+            out,
+            "dialect_domain",
+            "Dialect x domain",
+            groups["dialect_domain"],
+            ("dialect", "domain"),
+            figures.heatmap(
+                groups["dialect_domain"],
+                "domain",
+                "dialect",
+                "Mean final score, domain x dialect",
+                max_score,
+                labels,
+            ),
+        ),
+        _section(
+            out,
+            "dialect_type",
+            "Dialect x question type",
+            groups["dialect_type"],
+            ("dialect", "question_type"),
+            figures.heatmap(
+                groups["dialect_type"],
+                "question_type",
+                "dialect",
+                "Mean final score, question type x dialect",
+                max_score,
+                labels,
+            ),
+        ),
+        _plain_section(
+            out,
+            "paired_tests",
+            "Paired Wilcoxon tests per question (Holm-corrected)",
+            stats["paired_tests"],
+            2,
+        ),
         _agreement_section(ws, out, stats, max_score),
     ]
     runs = _runs(ws, stats["judge_run"])
-    (out / "run_cards.json").write_text(json.dumps(
-        [{**r, "card": json.loads(r["card"])} for r in runs], ensure_ascii=False, indent=2),
-        encoding="utf-8")
-    html = _render(stats=stats, sections=sections, runs=runs,
-                   notices=_notices(ws, stats["judge_run"]), workspace=str(ws.path),
-                   generated_at=utcnow(), font=_embedded_font(),
-                   show=lambda column, value: _show(names, column, value))
+    (out / "run_cards.json").write_text(
+        json.dumps(
+            [{**r, "card": json.loads(r["card"])} for r in runs], ensure_ascii=False, indent=2
+        ),
+        encoding="utf-8",
+    )
+    html = _render(
+        stats=stats,
+        sections=sections,
+        runs=runs,
+        notices=_notices(ws, stats["judge_run"]),
+        workspace=str(ws.path),
+        generated_at=utcnow(),
+        font=_embedded_font(),
+        show=lambda column, value: _show(names, column, value),
+    )
     path = out / "report.html"
     path.write_text(html, encoding="utf-8")
     log.info("report written to %s", path)
-    return {"report": str(path), "folder": str(out), "judge_run": stats["judge_run"],
-            "n_items": stats["n_items"], "runs": [r["id"] for r in runs]}
+    return {
+        "report": str(path),
+        "folder": str(out),
+        "judge_run": stats["judge_run"],
+        "n_items": stats["n_items"],
+        "runs": [r["id"] for r in runs],
+    }
 
 
 def _section(out: Path, stem: str, title: str, rows: list[dict], labels: tuple, fig) -> dict:
@@ -89,8 +159,9 @@ def _section(out: Path, stem: str, title: str, rows: list[dict], labels: tuple, 
     return _finish(out, stem, title, rows, columns, len(labels), fig)
 
 
-def _plain_section(out: Path, stem: str, title: str, rows: list[dict], n_labels: int,
-                   fig=None) -> dict:
+def _plain_section(
+    out: Path, stem: str, title: str, rows: list[dict], n_labels: int, fig=None
+) -> dict:
     columns = list(rows[0]) if rows else []
     return _finish(out, stem, title, rows, columns, n_labels, fig)
 
@@ -103,8 +174,7 @@ def _finish(out, stem, title, rows, columns, n_labels, fig) -> dict:
     if fig is not None:
         paths = figures.save(fig, out / "figures", stem)
         png = base64.b64encode(Path(paths["png"]).read_bytes()).decode("ascii")
-    return {"title": title, "rows": rows, "columns": columns, "n_labels": n_labels,
-            "figure": png}
+    return {"title": title, "rows": rows, "columns": columns, "n_labels": n_labels, "figure": png}
 
 
 def _agreement_section(ws, out, stats, max_score) -> dict:
@@ -112,12 +182,24 @@ def _agreement_section(ws, out, stats, max_score) -> dict:
     panels = []
     for r in rows:
         xs, ys = store.paired_finals(ws, r["judge_a"], r["judge_b"])
-        panels.append((f"{r['model_a']} (run {r['judge_a']})",
-                       f"{r['model_b']} (run {r['judge_b']})", xs, ys, r))
+        panels.append(
+            (
+                f"{r['model_a']} (run {r['judge_a']})",
+                f"{r['model_b']} (run {r['judge_b']})",
+                xs,
+                ys,
+                r,
+            )
+        )
     fig = figures.agreement_scatter(panels, max_score)
-    return _plain_section(out, "judge_agreement",
-                          "Judge agreement (Pearson, Spearman, Lin's CCC, MAE, CBS)", rows, 4,
-                          fig)
+    return _plain_section(
+        out,
+        "judge_agreement",
+        "Judge agreement (Pearson, Spearman, Lin's CCC, MAE, CBS)",
+        rows,
+        4,
+        fig,
+    )
 
 
 def _runs(ws: Workspace, judge_run: int) -> list[dict]:
@@ -147,35 +229,48 @@ def _embedded_font() -> str:
 
 def _gold_provenance(ws: Workspace, judge_run: int) -> str | None:
     """Who gold-labelled the judged dialect questions (the newest change to gold of each)."""
-    rows = ws.query("""
+    rows = ws.query(
+        """
         SELECT h.actor, count(*) AS n FROM variant_history h
         JOIN (SELECT max(h2.id) AS id FROM variant_history h2
               WHERE h2.new_status = 'gold' AND h2.variant_id IN (
                   SELECT d.variant_id FROM judgments j
                   JOIN responses d ON d.id = j.response_id WHERE j.run_id = ?)
               GROUP BY h2.variant_id) newest ON newest.id = h.id
-        GROUP BY h.actor ORDER BY n DESC, h.actor""", (judge_run,))
+        GROUP BY h.actor ORDER BY n DESC, h.actor""",
+        (judge_run,),
+    )
     if not rows:
         return None
-    return "Gold labels of the judged dialect questions set by: " + "; ".join(
-        f"{r['actor'] or 'unnamed'} ({r['n']})" for r in rows) + "."
+    return (
+        "Gold labels of the judged dialect questions set by: "
+        + "; ".join(f"{r['actor'] or 'unnamed'} ({r['n']})" for r in rows)
+        + "."
+    )
 
 
 def _notices(ws: Workspace, judge_run: int) -> list[str]:
     notices = []
-    names = [r["name"] for r in ws.query(
-        "SELECT DISTINCT m.name FROM runs r JOIN models m ON m.id = r.model_id")]
+    names = [
+        r["name"]
+        for r in ws.query("SELECT DISTINCT m.name FROM runs r JOIN models m ON m.id = r.model_id")
+    ]
     if any("embedded" in (n or "") for n in names):
         notices.append(EMBEDDED_NOTICE)
-    statuses = ws.query("""
+    statuses = ws.query(
+        """
         SELECT v.status, count(*) AS n FROM judgments j
         JOIN responses d ON d.id = j.response_id JOIN variants v ON v.id = d.variant_id
-        WHERE j.run_id = ? AND v.status != 'gold' GROUP BY v.status""", (judge_run,))
+        WHERE j.run_id = ? AND v.status != 'gold' GROUP BY v.status""",
+        (judge_run,),
+    )
     if statuses:
         counts = ", ".join(f"{r['n']} {r['status']}" for r in statuses)
-        notices.append(f"Not every dialect question is gold-labelled: {counts}. Figures on "
-                       "unreviewed machine translations measure the translation as much as "
-                       "the model.")
+        notices.append(
+            f"Not every dialect question is gold-labelled: {counts}. Figures on "
+            "unreviewed machine translations measure the translation as much as "
+            "the model."
+        )
     provenance = _gold_provenance(ws, judge_run)
     if provenance:
         notices.append(provenance)

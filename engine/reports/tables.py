@@ -5,9 +5,18 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-                  "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                  "\\": r"\textbackslash{}"}
+_LATEX_SPECIAL = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
 
 
 def _cell(value, digits: int = 3) -> str:
@@ -36,12 +45,21 @@ def latex_escape(text: str) -> str:
 def write_latex(rows: list[dict], path: Path, caption: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     columns = list(rows[0]) if rows else []
-    lines = [r"\begin{table}[ht]", r"\centering",
-             r"\begin{tabular}{" + "l" * len(columns) + "}", r"\toprule",
-             " & ".join(latex_escape(c) for c in columns) + r" \\", r"\midrule"]
+    lines = [
+        r"\begin{table}[ht]",
+        r"\centering",
+        r"\begin{tabular}{" + "l" * len(columns) + "}",
+        r"\toprule",
+        " & ".join(latex_escape(c) for c in columns) + r" \\",
+        r"\midrule",
+    ]
     for row in rows:
         lines.append(" & ".join(latex_escape(_cell(row[c], 2)) for c in columns) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{latex_escape(caption)}}}",
-              r"\end{table}"]
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        rf"\caption{{{latex_escape(caption)}}}",
+        r"\end{table}",
+    ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -42,6 +42,7 @@ def pearson(x, y) -> float:
     if a.size < 2 or _constant(a) or _constant(b):
         return math.nan
     from scipy import stats
+
     return float(stats.pearsonr(a, b).statistic)
 
 
@@ -50,6 +51,7 @@ def spearman(x, y) -> float:
     if a.size < 2 or _constant(a) or _constant(b):
         return math.nan
     from scipy import stats
+
     return float(stats.spearmanr(a, b).statistic)
 
 
@@ -73,8 +75,8 @@ class CriticalSensitivity:
     cbs: float
     recall: float
     mae: float
-    n: int                 # items both judges scored
-    n_critical: int        # |C|: primary judge below the threshold
+    n: int  # items both judges scored
+    n_critical: int  # |C|: primary judge below the threshold
     threshold: float
 
 
@@ -109,6 +111,14 @@ def agreement(primary, secondary, threshold: float = 4.0, scale: float = 10.0) -
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         crit = cbs(primary, secondary, threshold, scale)
-        return Agreement(crit.n, pearson(primary, secondary), spearman(primary, secondary),
-                         ccc(primary, secondary), crit.mae, crit.cbs, crit.recall,
-                         crit.n_critical, threshold)
+        return Agreement(
+            crit.n,
+            pearson(primary, secondary),
+            spearman(primary, secondary),
+            ccc(primary, secondary),
+            crit.mae,
+            crit.cbs,
+            crit.recall,
+            crit.n_critical,
+            threshold,
+        )

@@ -24,10 +24,10 @@ DEFAULT_RESAMPLES = 2000
 @dataclass(frozen=True)
 class MeanCI:
     mean: float
-    low: float            # NaN when fewer than two clusters: no interval can be claimed
+    low: float  # NaN when fewer than two clusters: no interval can be claimed
     high: float
-    n: int                # items
-    n_clusters: int       # base questions
+    n: int  # items
+    n_clusters: int  # base questions
     level: float
 
     def as_dict(self) -> dict:
@@ -50,9 +50,15 @@ def _ratio(sums, counts, axis=-1):
     return np.sum(sums, axis=axis) / np.sum(counts, axis=axis)
 
 
-def clustered_mean_ci(values, clusters, *, level: float = 0.95,
-                      resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
-                      method: str = "percentile") -> MeanCI:
+def clustered_mean_ci(
+    values,
+    clusters,
+    *,
+    level: float = 0.95,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    method: str = "percentile",
+) -> MeanCI:
     v = np.asarray(values, dtype=float)
     if v.size == 0:
         return MeanCI(math.nan, math.nan, math.nan, 0, 0, level)
@@ -60,13 +66,21 @@ def clustered_mean_ci(values, clusters, *, level: float = 0.95,
     mean = float(v.mean())
     if sums.size < 2:
         return MeanCI(mean, math.nan, math.nan, int(v.size), int(sums.size), level)
-    if np.all(v == v[0]):   # no spread: every replicate equals the mean
+    if np.all(v == v[0]):  # no spread: every replicate equals the mean
         return MeanCI(mean, mean, mean, int(v.size), int(sums.size), level)
     from scipy import stats
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = stats.bootstrap((sums, counts), _ratio, paired=True, vectorized=True,
-                              n_resamples=resamples, confidence_level=level, method=method,
-                              rng=np.random.default_rng(seed))
+        res = stats.bootstrap(
+            (sums, counts),
+            _ratio,
+            paired=True,
+            vectorized=True,
+            n_resamples=resamples,
+            confidence_level=level,
+            method=method,
+            rng=np.random.default_rng(seed),
+        )
     low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
     return MeanCI(mean, low, high, int(v.size), int(sums.size), level)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Mapping
 
 import numpy as np
 
@@ -43,9 +43,9 @@ def holm(pvalues) -> list[float]:
 class PairedComparison:
     a: str
     b: str
-    n: int                 # questions both groups answered
-    n_nonzero: int         # pairs with a non-zero difference (what Wilcoxon ranks)
-    mean_diff: float       # mean of a − b
+    n: int  # questions both groups answered
+    n_nonzero: int  # pairs with a non-zero difference (what Wilcoxon ranks)
+    mean_diff: float  # mean of a − b
     median_diff: float
     statistic: float
     p: float
@@ -60,13 +60,13 @@ def wilcoxon_pair(a: Mapping, b: Mapping) -> tuple[int, int, float, float, float
     keys = sorted(set(a) & set(b), key=str)
     if not keys:
         return 0, 0, math.nan, math.nan, math.nan, math.nan
-    diff = np.array([a[k] for k in keys], dtype=float) - np.array([b[k] for k in keys],
-                                                                    dtype=float)
+    diff = np.array([a[k] for k in keys], dtype=float) - np.array([b[k] for k in keys], dtype=float)
     nonzero = int(np.count_nonzero(diff))
     mean_d, median_d = float(diff.mean()), float(np.median(diff))
-    if nonzero == 0:      # identical everywhere: no evidence of a difference
+    if nonzero == 0:  # identical everywhere: no evidence of a difference
         return len(keys), 0, mean_d, median_d, math.nan, 1.0
     from scipy import stats
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = stats.wilcoxon(diff, zero_method="wilcox")
@@ -82,5 +82,7 @@ def paired_tests(groups: Mapping[str, Mapping], pairs=None) -> list[PairedCompar
     pairs = list(pairs) if pairs is not None else list(itertools.combinations(names, 2))
     raw = [(a, b, *wilcoxon_pair(groups[a], groups[b])) for a, b in pairs]
     adjusted = holm([r[-1] for r in raw])
-    return [PairedComparison(a, b, n, nz, md, med, stat, p, padj)
-            for (a, b, n, nz, md, med, stat, p), padj in zip(raw, adjusted)]
+    return [
+        PairedComparison(a, b, n, nz, md, med, stat, p, padj)
+        for (a, b, n, nz, md, med, stat, p), padj in zip(raw, adjusted)
+    ]

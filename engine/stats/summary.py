@@ -9,7 +9,7 @@ scale. Every row carries n (items) and n_questions (clusters).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.stats.bootstrap import DEFAULT_RESAMPLES, clustered_mean_ci
 
@@ -22,9 +22,15 @@ GROUPINGS = {
 }
 
 
-def summarize(rows: Iterable[dict], by: Sequence[str], *, max_score: float = 10.0,
-              level: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
-              seed: int = 0) -> list[dict]:
+def summarize(
+    rows: Iterable[dict],
+    by: Sequence[str],
+    *,
+    max_score: float = 10.0,
+    level: float = 0.95,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> list[dict]:
     """One summary per distinct combination of ``by`` over rows with ``final`` and
     ``question_id`` (the cluster)."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
@@ -33,14 +39,25 @@ def summarize(rows: Iterable[dict], by: Sequence[str], *, max_score: float = 10.
     out = []
     for key in sorted(groups, key=lambda t: tuple("" if v is None else str(v) for v in t)):
         items = groups[key]
-        ci = clustered_mean_ci([r["final"] for r in items], [r["question_id"] for r in items],
-                               level=level, resamples=resamples, seed=seed)
+        ci = clustered_mean_ci(
+            [r["final"] for r in items],
+            [r["question_id"] for r in items],
+            level=level,
+            resamples=resamples,
+            seed=seed,
+        )
         summary = dict(zip(by, key))
         summary.update(
-            n=ci.n, n_questions=ci.n_clusters, mean=ci.mean, ci_low=ci.low, ci_high=ci.high,
-            degradation=max_score - ci.mean, degradation_low=max_score - ci.high,
+            n=ci.n,
+            n_questions=ci.n_clusters,
+            mean=ci.mean,
+            ci_low=ci.low,
+            ci_high=ci.high,
+            degradation=max_score - ci.mean,
+            degradation_low=max_score - ci.high,
             degradation_high=max_score - ci.low,
-            degradation_share=(max_score - ci.mean) / max_score)
+            degradation_share=(max_score - ci.mean) / max_score,
+        )
         out.append(summary)
     return out
 

@@ -13,19 +13,23 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 # Qt's offscreen platform warns on every top-level show and raise; nothing about our code.
-pytestmark = [pytest.mark.slow,
-              pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints",
-                                        "This plugin does not support raise")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.qt_log_ignore(
+        "This plugin does not support propagateSizeHints", "This plugin does not support raise"
+    ),
+]
 
-VASHANTOR_ROWS = 2365            # standard sentences, each with all five dialects
+VASHANTOR_ROWS = 2365  # standard sentences, each with all five dialects
 SAMPLE_QUESTIONS = 40
 
 
 def load_walkthrough():
-    spec = importlib.util.spec_from_file_location("walkthrough", REPO / "scripts" /
-                                                  "walkthrough.py")
+    spec = importlib.util.spec_from_file_location(
+        "walkthrough", REPO / "scripts" / "walkthrough.py"
+    )
     module = importlib.util.module_from_spec(spec)
-    sys.modules["walkthrough"] = module      # dataclasses look their module up
+    sys.modules["walkthrough"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -36,8 +40,12 @@ def walk(qapp, qtbot, shared_data, embedded_gguf, tmp_path):
     corpus = shared_data / "vashantor" / "vashantor_multiway.csv"
     if not corpus.exists():
         pytest.skip(f"{corpus} is absent")
-    walk = walkthrough.start(tmp_path / "shots", tmp_path / "first study.sqlite",
-                             corpus=corpus, config_dir=tmp_path / "config")
+    walk = walkthrough.start(
+        tmp_path / "shots",
+        tmp_path / "first study.sqlite",
+        corpus=corpus,
+        config_dir=tmp_path / "config",
+    )
     walk.module = walkthrough
     yield walk
     walkthrough.finish(walk)
@@ -70,17 +78,21 @@ def test_a_new_user_runs_a_study_from_the_gui_alone(walk, tmp_path):
 
     run("step_import_questions")
     assert walk.count("SELECT count(*) FROM questions") == SAMPLE_QUESTIONS
-    assert walk.count("SELECT count(*) FROM questions WHERE domain IS NULL "
-                      "OR question_type IS NULL") == 0
+    assert (
+        walk.count("SELECT count(*) FROM questions WHERE domain IS NULL OR question_type IS NULL")
+        == 0
+    )
     assert walk.count("SELECT count(*) FROM variants WHERE dialect != 'standard'") == 0
 
     run("step_add_model")
     assert walk.ws.query("SELECT kind, is_default FROM models") == [
-        {"kind": "gguf", "is_default": 1}]
+        {"kind": "gguf", "is_default": 1}
+    ]
 
     run("step_translate")
-    drafts = walk.ws.query("SELECT dialect, status, provenance, exemplar_ids FROM variants "
-                           "WHERE dialect != 'standard'")
+    drafts = walk.ws.query(
+        "SELECT dialect, status, provenance, exemplar_ids FROM variants WHERE dialect != 'standard'"
+    )
     assert len(drafts) == w.QUESTIONS_TO_TRANSLATE * len(w.DIALECTS)
     assert {d["dialect"] for d in drafts} == set(w.DIALECTS)
     assert {(d["status"], d["provenance"]) for d in drafts} == {("draft", "machine")}
@@ -88,16 +100,25 @@ def test_a_new_user_runs_a_study_from_the_gui_alone(walk, tmp_path):
 
     run("step_review")
     gold = w.ACCEPTED_PER_DIALECT * len(w.DIALECTS)
-    by_status = dict(walk.ws.conn.execute(
-        "SELECT status, count(*) FROM variants WHERE dialect != 'standard' GROUP BY status"))
+    by_status = dict(
+        walk.ws.conn.execute(
+            "SELECT status, count(*) FROM variants WHERE dialect != 'standard' GROUP BY status"
+        )
+    )
     assert by_status == {"gold": gold, "draft": len(drafts) - gold}
-    assert walk.count("SELECT count(*) FROM variant_history WHERE actor = ? "
-                      "AND new_status = 'gold'", (w.REVIEWER,)) == gold
+    assert (
+        walk.count(
+            "SELECT count(*) FROM variant_history WHERE actor = ? AND new_status = 'gold'",
+            (w.REVIEWER,),
+        )
+        == gold
+    )
 
     run("step_generate")
     answers = walk.ws.query(
         "SELECT v.dialect, r.status FROM responses r JOIN runs u ON u.id = r.run_id "
-        "JOIN variants v ON v.id = r.variant_id WHERE u.kind = 'answer'")
+        "JOIN variants v ON v.id = r.variant_id WHERE u.kind = 'answer'"
+    )
     assert len([a for a in answers if a["dialect"] != "standard"]) == gold
     assert len([a for a in answers if a["dialect"] == "standard"]) == w.ACCEPTED_PER_DIALECT
     assert {a["status"] for a in answers} == {"done"}
@@ -105,7 +126,8 @@ def test_a_new_user_runs_a_study_from_the_gui_alone(walk, tmp_path):
     run("step_configure_judge")
     judge = walk.window.panels["judge"]
     assert judge.judge_model.currentData() == walk.ws.scalar(
-        "SELECT id FROM models WHERE is_default = 1")
+        "SELECT id FROM models WHERE is_default = 1"
+    )
     assert judge.item.count() == gold
     pair = judge.pairs[judge.item.currentIndex()]
     assert pair["dialect_question"] in judge.preview.toPlainText()
@@ -115,8 +137,12 @@ def test_a_new_user_runs_a_study_from_the_gui_alone(walk, tmp_path):
 
     primary = store.primary_judge(walk.ws)
     assert primary is not None
-    assert walk.count("SELECT count(*) FROM judgments WHERE run_id = ? "
-                      "AND final IS NOT NULL", (primary,)) == gold
+    assert (
+        walk.count(
+            "SELECT count(*) FROM judgments WHERE run_id = ? AND final IS NOT NULL", (primary,)
+        )
+        == gold
+    )
 
     run("step_charts")
     charts = walk.window.panels["charts"]
@@ -124,15 +150,26 @@ def test_a_new_user_runs_a_study_from_the_gui_alone(walk, tmp_path):
     assert charts.data["heatmap"]["table"]["rows"]
     groups = charts.data["dialects"]["groups"]
     assert {g["dialect"]: g["n"] for g in groups} == {
-        code: w.ACCEPTED_PER_DIALECT for code in w.DIALECTS}
+        code: w.ACCEPTED_PER_DIALECT for code in w.DIALECTS
+    }
 
     run("step_answers")
     answers_panel = walk.window.panels["answers"]
     assert answers_panel.model.rowCount() == gold
     assert answers_panel.current_judgment() is not None
-    assert answers_panel.detail.annotator.text() == w.REVIEWER   # typed once, in review
+    assert answers_panel.detail.annotator.text() == w.REVIEWER  # typed once, in review
     assert [p.name for p in walk.shots] == [
-        "01_welcome.png", "02_new_workspace.png", "03_import_corpus.png",
-        "04_import_questions.png", "05_models.png", "06_translate.png", "07_review.png",
-        "08_generate.png", "09_judge_configured.png", "10_judge_run.png",
-        "11_charts_heatmap.png", "11_charts_dialects.png", "12_answers.png"]
+        "01_welcome.png",
+        "02_new_workspace.png",
+        "03_import_corpus.png",
+        "04_import_questions.png",
+        "05_models.png",
+        "06_translate.png",
+        "07_review.png",
+        "08_generate.png",
+        "09_judge_configured.png",
+        "10_judge_run.png",
+        "11_charts_heatmap.png",
+        "11_charts_dialects.png",
+        "12_answers.png",
+    ]

@@ -7,7 +7,7 @@ import json
 import zipfile
 
 from app.cli import main
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -25,8 +25,9 @@ def one_line_error(err: str) -> str:
 def test_mojibake_file_is_exit_2_one_line_and_writes_nothing(tmp_path, capsys):
     ws = tmp_path / "w.sqlite"
     bad = tmp_path / "pairs.csv"
-    bad.write_text("standard,dialect_text,dialect\nআমি,মুই,barishal\n"
-                   "তুমি,à¦¤à§à¦®à¦¿,sylhet\n", encoding="utf-8")
+    bad.write_text(
+        "standard,dialect_text,dialect\nআমি,মুই,barishal\nতুমি,à¦¤à§à¦®à¦¿,sylhet\n", encoding="utf-8"
+    )
     code, out, err = run(capsys, "-w", ws, "import", "corpus", bad)
     assert code == 2 and out == ""
     assert f"{bad}, line 3, column 'dialect_text': mojibake" in one_line_error(err)
@@ -38,8 +39,11 @@ def test_billion_laughs_xlsx_is_exit_2_one_line(tmp_path, capsys):
     bad = tmp_path / "lol.xlsx"
     with zipfile.ZipFile(bad, "w") as archive:
         archive.writestr("[Content_Types].xml", "<Types/>")
-        archive.writestr("xl/sharedStrings.xml", '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a '
-                         '"aaaa"><!ENTITY b "&a;&a;&a;&a;">]><sst><si><t>&b;</t></si></sst>')
+        archive.writestr(
+            "xl/sharedStrings.xml",
+            '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a '
+            '"aaaa"><!ENTITY b "&a;&a;&a;&a;">]><sst><si><t>&b;</t></si></sst>',
+        )
     code, _, err = run(capsys, "-w", tmp_path / "w.sqlite", "import", "questions", bad)
     assert code == 2 and "DOCTYPE" in one_line_error(err)
 
@@ -47,8 +51,18 @@ def test_billion_laughs_xlsx_is_exit_2_one_line(tmp_path, capsys):
 def test_bad_option_values_are_one_line_errors(tmp_path, capsys):
     path = tmp_path / "q.csv"
     path.write_text("question\nকী?\n", encoding="utf-8")
-    code, _, err = run(capsys, "-w", tmp_path / "w.sqlite", "import", "corpus", path,
-                       "--format", "wide", "--dialect-column", "sylhet")
+    code, _, err = run(
+        capsys,
+        "-w",
+        tmp_path / "w.sqlite",
+        "import",
+        "corpus",
+        path,
+        "--format",
+        "wide",
+        "--dialect-column",
+        "sylhet",
+    )
     assert code == 2 and "CODE=COLUMN" in one_line_error(err)
     code, _, err = run(capsys, "-w", tmp_path / "w.sqlite", "export", "nope", tmp_path / "x.csv")
     assert code == 2 and "no table or view 'nope'" in one_line_error(err)
@@ -59,8 +73,10 @@ def test_import_questions_then_export_round_trip(tmp_path, capsys):
 
     ws = tmp_path / "w.sqlite"
     path = tmp_path / "q.csv"
-    path.write_text("id,question,question_type,domain\n1,কম্পিউটার কী?,1,Technology\n"
-                    "2,=1+1 কত?,3,\n", encoding="utf-8")
+    path.write_text(
+        "id,question,question_type,domain\n1,কম্পিউটার কী?,1,Technology\n2,=1+1 কত?,3,\n",
+        encoding="utf-8",
+    )
     code, out, _ = run(capsys, "-w", ws, "import", "questions", path, "--name", "base")
     assert code == 0 and "questions 'base'" in out and "2 new" in out
     code, out, _ = run(capsys, "-w", ws, "export", "questions", tmp_path / "q.xlsx")
@@ -79,14 +95,28 @@ DIALECTS = ["barishal", "chittagong", "mymensingh", "noakhali", "sylhet"]
 
 def test_vashantor_multiway_wide_import_and_status(shared_data, tmp_path, capsys):
     ws = tmp_path / "w.sqlite"
-    code, out, err = run(capsys, "-w", ws, "import", "corpus",
-                         shared_data / "vashantor" / "vashantor_multiway.csv", "--format", "wide",
-                         "--standard-col", "bangla_speech", "--split-col", "vashantor_split",
-                         "--json")
+    code, out, err = run(
+        capsys,
+        "-w",
+        ws,
+        "import",
+        "corpus",
+        shared_data / "vashantor" / "vashantor_multiway.csv",
+        "--format",
+        "wide",
+        "--standard-col",
+        "bangla_speech",
+        "--split-col",
+        "vashantor_split",
+        "--json",
+    )
     assert code == 0, err
     report = json.loads(out)
     assert (report["rows_read"], report["inserted"], report["duplicates_in_file"]) == (
-        2365, 11825, 0)
+        2365,
+        11825,
+        0,
+    )
     assert sorted(report["by_dialect"]) == DIALECTS
     for info in report["by_dialect"].values():
         assert info["splits"] == {"test": 349, "train": 1791, "validation": 225}
@@ -95,19 +125,46 @@ def test_vashantor_multiway_wide_import_and_status(shared_data, tmp_path, capsys
     status = json.loads(out)
     assert status["totals"]["sentence_pairs"] == 11825 and status["totals"]["corpora"] == 1
     assert status["pairs_by_dialect"]["sylhet"] == {
-        "pairs": 2365, "splits": {"test": 349, "train": 1791, "validation": 225}}
-    code, out, _ = run(capsys, "-w", ws, "import", "corpus",
-                       shared_data / "vashantor" / "vashantor_multiway.csv", "--format", "wide",
-                       "--standard-col", "bangla_speech", "--split-col", "vashantor_split")
+        "pairs": 2365,
+        "splits": {"test": 349, "train": 1791, "validation": 225},
+    }
+    code, out, _ = run(
+        capsys,
+        "-w",
+        ws,
+        "import",
+        "corpus",
+        shared_data / "vashantor" / "vashantor_multiway.csv",
+        "--format",
+        "wide",
+        "--standard-col",
+        "bangla_speech",
+        "--split-col",
+        "vashantor_split",
+    )
     assert code == 0 and "0 new, 11,825 already present" in out
 
 
 def test_vashantor_region_file_strips_its_region_label(shared_data, tmp_path, capsys):
     ws = tmp_path / "w.sqlite"
     path = shared_data / "vashantor" / "vashantor_sylhet_ipa_with_bangla_ipa.csv"
-    code, out, err = run(capsys, "-w", ws, "import", "corpus", path, "--dialect", "sylhet",
-                         "--text-col", "regional", "--standard-col", "bangla_speech",
-                         "--strip-leading-token", "auto", "--json")
+    code, out, err = run(
+        capsys,
+        "-w",
+        ws,
+        "import",
+        "corpus",
+        path,
+        "--dialect",
+        "sylhet",
+        "--text-col",
+        "regional",
+        "--standard-col",
+        "bangla_speech",
+        "--strip-leading-token",
+        "auto",
+        "--json",
+    )
     assert code == 0, err
     report = json.loads(out)
     label = report["leading_tokens"]["sylhet"]
@@ -115,8 +172,9 @@ def test_vashantor_region_file_strips_its_region_label(shared_data, tmp_path, ca
     assert label["stripped"] == label["count"] == report["rows_read"]
     with Workspace(ws) as w:
         # Only the label is stripped: one sentence really is about Sylhet city.
-        still = w.query("SELECT standard_text FROM sentence_pairs "
-                        "WHERE dialect_text LIKE 'সিলেট %'")
+        still = w.query(
+            "SELECT standard_text FROM sentence_pairs WHERE dialect_text LIKE 'সিলেট %'"
+        )
         assert len(still) == 1 and still[0]["standard_text"].startswith("সিলেট নগরের")
         assert w.scalar("SELECT count(*) FROM sentence_pairs") == report["inserted"]
         assert w.scalar("SELECT count(DISTINCT split) FROM sentence_pairs") == 1  # all train
@@ -124,15 +182,28 @@ def test_vashantor_region_file_strips_its_region_label(shared_data, tmp_path, ca
 
 def test_blanck_imports_as_a_question_set(shared_data, tmp_path, capsys):
     ws = tmp_path / "w.sqlite"
-    code, out, err = run(capsys, "-w", ws, "import", "questions",
-                         shared_data / "blanck" / "BlanCK.csv", "--text-col", "question",
-                         "--id-col", "term", "--json")
+    code, out, err = run(
+        capsys,
+        "-w",
+        ws,
+        "import",
+        "questions",
+        shared_data / "blanck" / "BlanCK.csv",
+        "--text-col",
+        "question",
+        "--id-col",
+        "term",
+        "--json",
+    )
     assert code == 0, err
     report = json.loads(out)
     # 5,265 rows; 36 repeat an earlier question after normalisation (one of them only by
     # case: "Context too long" / "context too long", an artefact of the source data).
     assert (report["rows_read"], report["duplicates_in_file"], report["inserted"]) == (
-        5265, 36, 5229)
+        5265,
+        36,
+        5229,
+    )
     code, out, _ = run(capsys, "-w", ws, "status", "--json")
     status = json.loads(out)
     assert status["totals"]["questions"] == 5229
@@ -141,4 +212,3 @@ def test_blanck_imports_as_a_question_set(shared_data, tmp_path, capsys):
     with open(tmp_path / "q.csv", encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 5229 and rows[0]["ext_id"] == "পূর্বা দাম"
-

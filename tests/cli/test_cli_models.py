@@ -18,16 +18,28 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 @pytest.mark.slow
 def test_models_add_inspect_and_run_prompts(tmp_path, capsys, embedded_gguf):
     ws = str(tmp_path / "ws.sqlite")
-    from engine.workspace import Workspace
+    from engine.workspace.store import Workspace
 
     Workspace(ws).close()
-    code, out, err = run(capsys, "-w", ws, "models", "add", str(embedded_gguf), "--name", "g",
-                         "--json")
+    code, out, err = run(
+        capsys, "-w", ws, "models", "add", str(embedded_gguf), "--name", "g", "--json"
+    )
     assert code == 0, err
     added = json.loads(out)
     assert added["architecture"] == "gemma3" and len(added["sha256"]) == 64
-    code, out, err = run(capsys, "-w", ws, "models", "add", "http://127.0.0.1:9/v1",
-                         "http://127.0.0.1:10", "--api-model", "m", "--name", "pool")
+    code, out, err = run(
+        capsys,
+        "-w",
+        ws,
+        "models",
+        "add",
+        "http://127.0.0.1:9/v1",
+        "http://127.0.0.1:10",
+        "--api-model",
+        "m",
+        "--name",
+        "pool",
+    )
     assert code == 0, err
     code, out, _ = run(capsys, "-w", ws, "models", "list", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
@@ -41,16 +53,19 @@ def test_models_add_inspect_and_run_prompts(tmp_path, capsys, embedded_gguf):
     assert report["quantization"] == "Q4_K_M"
 
     prompts = tmp_path / "p.txt"
-    prompts.write_text("The capital of France is\n\nOne, two, three,\n<end_of_turn> hi\n",
-                       encoding="utf-8")
-    code, out, err = run(capsys, "-w", ws, "run-prompts", str(prompts), "--model", "g",
-                         "--max-tokens", "6", "--json")
+    prompts.write_text(
+        "The capital of France is\n\nOne, two, three,\n<end_of_turn> hi\n", encoding="utf-8"
+    )
+    code, out, err = run(
+        capsys, "-w", ws, "run-prompts", str(prompts), "--model", "g", "--max-tokens", "6", "--json"
+    )
     assert code == 0, err
     first = json.loads(out)
     assert [r["key"] for r in first["responses"]] == ["line-1", "line-3", "line-4"]
     assert all(r["status"] == "done" for r in first["responses"])
-    code, out, err = run(capsys, "-w", ws, "run-prompts", str(prompts), "--model", "g",
-                         "--max-tokens", "6", "--json")
+    code, out, err = run(
+        capsys, "-w", ws, "run-prompts", str(prompts), "--model", "g", "--max-tokens", "6", "--json"
+    )
     again = json.loads(out)
     assert again["run_id"] == first["run_id"] and again["summary"]["done_before"] == 3
     assert again["responses"] == first["responses"]
@@ -58,7 +73,7 @@ def test_models_add_inspect_and_run_prompts(tmp_path, capsys, embedded_gguf):
 
 def test_bad_inputs_are_one_line_errors(tmp_path, capsys):
     ws = str(tmp_path / "ws.sqlite")
-    from engine.workspace import Workspace
+    from engine.workspace.store import Workspace
 
     Workspace(ws).close()
     code, _, err = run(capsys, "-w", ws, "models", "add", "http://x:1")

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from app.cli import main
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 from tests.engine.rag.test_rag_retrieval import SMALL, _insert
-from tests.engine.rag.test_rag_translation import _questions
+from tests.engine.translation.test_translate import _questions
 
 
 @pytest.fixture
@@ -36,13 +36,43 @@ def test_index_json_and_refusal_of_the_validation_split(ws_path, capsys):
 def test_translate_and_eval_translation_commands(ws_path, capsys, embedded_gguf):
     assert main(["-w", str(ws_path), "init"]) == 0
     capsys.readouterr()
-    assert main(["-w", str(ws_path), "translate", "--questions", "demo", "--dialects",
-                 "chittagong", "--limit", "2", "--json"]) == 0
+    assert (
+        main(
+            [
+                "-w",
+                str(ws_path),
+                "translate",
+                "--questions",
+                "demo",
+                "--dialects",
+                "chittagong",
+                "--limit",
+                "2",
+                "--json",
+            ]
+        )
+        == 0
+    )
     first = json.loads(capsys.readouterr().out)
     assert first["items"] == 2 and first["errors"] == 0
-    assert main(["-w", str(ws_path), "translate", "--questions", "demo", "--dialects",
-                 "chittagong", "--limit", "2", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["generated"] == 0   # resumed, nothing redone
+    assert (
+        main(
+            [
+                "-w",
+                str(ws_path),
+                "translate",
+                "--questions",
+                "demo",
+                "--dialects",
+                "chittagong",
+                "--limit",
+                "2",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["generated"] == 0  # resumed, nothing redone
     assert main(["-w", str(ws_path), "eval-translation", "--dialects", "chittagong", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     entry = report["per_dialect"]["chittagong"]

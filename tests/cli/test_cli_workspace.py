@@ -3,7 +3,7 @@ import json
 import pytest
 
 from app.cli import main
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
 
 def test_init_registers_the_embedded_default_model(tmp_path, capsys, embedded_gguf):
@@ -39,7 +39,7 @@ def test_not_a_workspace_is_one_line_exit_2(tmp_path, capsys):
 
 
 def test_internal_error_exits_1_and_names_the_log(tmp_path, capsys, monkeypatch):
-    from engine.workspace import Workspace as W
+    from engine.workspace.store import Workspace as W
 
     def broken(self):
         raise ZeroDivisionError("simulated bug")

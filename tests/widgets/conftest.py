@@ -6,21 +6,45 @@ import json
 
 import pytest
 
-from engine.workspace import Workspace, utcnow
+from engine.workspace.store import Workspace, utcnow
 
 RETRIEVAL = {
-    "query": "মুদ্রাস্ফীতি বলতে কী বোঝায়?", "normalized": "মুদ্রাস্ফীতি বলতে কী বোঝায়?", "tagged": "",
-    "tokens": ["মুদ্রাস্ফীতি", "বোঝায়"], "short": False, "target_dialect": "sylhet", "district": "",
-    "weights": {"dense": 0.35, "sparse": 0.65}, "partitions": ["sylhet"], "pool_size": 40,
-    "duplicates_removed": 0, "supported_unique": 3, "fallback_fired": True,
+    "query": "মুদ্রাস্ফীতি বলতে কী বোঝায়?",
+    "normalized": "মুদ্রাস্ফীতি বলতে কী বোঝায়?",
+    "tagged": "",
+    "tokens": ["মুদ্রাস্ফীতি", "বোঝায়"],
+    "short": False,
+    "target_dialect": "sylhet",
+    "district": "",
+    "weights": {"dense": 0.35, "sparse": 0.65},
+    "partitions": ["sylhet"],
+    "pool_size": 40,
+    "duplicates_removed": 0,
+    "supported_unique": 3,
+    "fallback_fired": True,
     "fallback_tokens": {"মুদ্রাস্ফীতি": ["মুদ্রা"]},
     "exemplars": [
-        {"rank": 1, "pair_id": 1, "dialect": "sylhet", "district": "sylhet",
-         "standard_text": "তুমি কী বলো?", "dialect_text": "তুমি কিতা কও?", "via": ["sparse"],
-         "dense_score": 0.52, "dense_norm": 0.8, "sparse_score": 4.1, "sparse_norm": 1.0,
-         "hybrid": 0.93, "char_similarity": 0.61, "char_component": 0.06,
-         "dialect_bonus": 0.1, "region_bonus": 0.0, "district_bonus": 0.0, "final": 1.09,
-         "supported": True},
+        {
+            "rank": 1,
+            "pair_id": 1,
+            "dialect": "sylhet",
+            "district": "sylhet",
+            "standard_text": "তুমি কী বলো?",
+            "dialect_text": "তুমি কিতা কও?",
+            "via": ["sparse"],
+            "dense_score": 0.52,
+            "dense_norm": 0.8,
+            "sparse_score": 4.1,
+            "sparse_norm": 1.0,
+            "hybrid": 0.93,
+            "char_similarity": 0.61,
+            "char_component": 0.06,
+            "dialect_bonus": 0.1,
+            "region_bonus": 0.0,
+            "district_bonus": 0.0,
+            "final": 1.09,
+            "supported": True,
+        },
     ],
 }
 MACHINE_TEXT = "মুদ্রাস্ফীতি কিতারে কয়?"
@@ -36,7 +60,7 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def sample_db(tmp_path_factory):
-    from engine.sample_workspace import build_sample_workspace
+    from engine.samples.workspace import build_sample_workspace
 
     return build_sample_workspace(tmp_path_factory.mktemp("sample") / "sample.sqlite")
 
@@ -52,12 +76,17 @@ def review_ws(sample_db, tmp_path):
     now = utcnow()
     qid = ws.scalar("SELECT id FROM questions WHERE ext_id = 'q13'")
     with ws.transaction() as conn:
-        conn.execute("INSERT INTO runs(id, kind, run_key, card, created_at) "
-                     "VALUES (1, 'translate', 'k', '{}', ?)", (now,))
-        conn.execute("INSERT INTO variants(question_id, dialect, text, provenance, status, "
-                     "exemplar_ids, retrieval, run_id, updated_at) "
-                     "VALUES (?, 'sylhet', ?, 'machine', 'draft', '[1]', ?, 1, ?)",
-                     (qid, MACHINE_TEXT, json.dumps(RETRIEVAL, ensure_ascii=False), now))
+        conn.execute(
+            "INSERT INTO runs(id, kind, run_key, card, created_at) "
+            "VALUES (1, 'translate', 'k', '{}', ?)",
+            (now,),
+        )
+        conn.execute(
+            "INSERT INTO variants(question_id, dialect, text, provenance, status, "
+            "exemplar_ids, retrieval, run_id, updated_at) "
+            "VALUES (?, 'sylhet', ?, 'machine', 'draft', '[1]', ?, 1, ?)",
+            (qid, MACHINE_TEXT, json.dumps(RETRIEVAL, ensure_ascii=False), now),
+        )
     yield ws
     ws.close()
 
@@ -67,8 +96,10 @@ def sync_bridge(qtbot):
     from widgets.task_bridge import SyncExecutor, TaskBridge
 
     errors: list[tuple[str, str]] = []
-    bridge = TaskBridge(executor_factory=lambda lane: SyncExecutor(),
-                        show_error=lambda title, msg: errors.append((title, msg)))
+    bridge = TaskBridge(
+        executor_factory=lambda lane: SyncExecutor(),
+        show_error=lambda title, msg: errors.append((title, msg)),
+    )
     bridge.errors = errors
     yield bridge
     bridge.shutdown()

@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from engine import sample_study
-from engine.workspace import Workspace
+from engine.samples import study as sample_study
+from engine.workspace.store import Workspace
 
 
 @pytest.fixture(scope="session")

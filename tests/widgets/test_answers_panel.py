@@ -4,11 +4,10 @@ side-by-side detail with highlighted differences, overrides through the judgment
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 
-from engine import sample_study
-from engine.answer_queries import AnswerFilter, answer_ids
 from engine.judging import store
+from engine.judging.answer_queries import AnswerFilter, answer_ids
+from engine.samples import study as sample_study
 from widgets.answers_detail import ADDED, REMOVED, word_diff_html
 from widgets.answers_model import FETCH_BLOCK
 from widgets.answers_panel import AnswersPanel
@@ -37,7 +36,7 @@ def test_table_fetches_lazily_over_judgment_ids(panel, study_ws):
     assert panel.model.canFetchMore()
     panel.model.fetchMore()
     assert panel.model.rowCount() == min(total, 2 * FETCH_BLOCK)
-    assert panel.select_row(total - 1)          # far row: fetched on demand
+    assert panel.select_row(total - 1)  # far row: fetched on demand
     assert panel.model.rowCount() == total
     assert panel.count.text() == f"{total} answers"
 
@@ -56,24 +55,30 @@ def test_filters_narrow_the_rows_in_sql(panel, study_ws, qtbot):
     panel.needs_review.setChecked(True)
     queue = store.review_queue(study_ws, run_id=store.primary_judge(study_ws))
     assert sorted(panel.model.ids) == sorted(
-        r["judgment_id"] for r in queue if r["dialect"] == "sylhet")
+        r["judgment_id"] for r in queue if r["dialect"] == "sylhet"
+    )
 
 
 def test_detail_shows_both_sides_with_differences_and_verdict(panel, study_ws):
-    judgment = study_ws.query("SELECT j.id FROM judgments j JOIN responses d "
-                              "ON d.id = j.response_id WHERE j.gate = 'ok' AND j.run_id = ? "
-                              "AND d.text != (SELECT text FROM responses WHERE id = "
-                              "j.standard_response_id) LIMIT 1",
-                              (store.primary_judge(study_ws),))[0]["id"]
+    judgment = study_ws.query(
+        "SELECT j.id FROM judgments j JOIN responses d "
+        "ON d.id = j.response_id WHERE j.gate = 'ok' AND j.run_id = ? "
+        "AND d.text != (SELECT text FROM responses WHERE id = "
+        "j.standard_response_id) LIMIT 1",
+        (store.primary_judge(study_ws),),
+    )[0]["id"]
     selected = []
     panel.sig_answer_selected.connect(selected.append)
     assert panel.select_judgment(judgment)
     assert selected[-1] == judgment
     detail = panel.detail
-    texts = study_ws.query("SELECT q.text AS q, dv.text AS dq, d.text AS da FROM judgments j "
-                           "JOIN responses d ON d.id = j.response_id JOIN variants dv "
-                           "ON dv.id = d.variant_id JOIN questions q ON q.id = dv.question_id "
-                           "WHERE j.id = ?", (judgment,))[0]
+    texts = study_ws.query(
+        "SELECT q.text AS q, dv.text AS dq, d.text AS da FROM judgments j "
+        "JOIN responses d ON d.id = j.response_id JOIN variants dv "
+        "ON dv.id = d.variant_id JOIN questions q ON q.id = dv.question_id "
+        "WHERE j.id = ?",
+        (judgment,),
+    )[0]
     assert detail.questions[0].toPlainText() == texts["q"]
     assert detail.questions[1].toPlainText() == texts["dq"]
     assert detail.answers[1].toPlainText() == texts["da"]
@@ -86,8 +91,10 @@ def test_detail_shows_both_sides_with_differences_and_verdict(panel, study_ws):
 
 
 def test_script_gate_failure_is_shown(panel, study_ws):
-    judgment = study_ws.scalar("SELECT id FROM judgments WHERE gate = 'script' AND run_id = ?",
-                               (store.primary_judge(study_ws),))
+    judgment = study_ws.scalar(
+        "SELECT id FROM judgments WHERE gate = 'script' AND run_id = ?",
+        (store.primary_judge(study_ws),),
+    )
     if judgment is None:
         pytest.skip("this synthetic study drew no English answer")
     panel.select_judgment(judgment)
@@ -102,7 +109,7 @@ def test_override_keeps_the_machine_score_and_updates_the_row(panel, study_ws, q
     for spin in detail.spins.values():
         spin.setValue(5)
     detail.reason.setText("")
-    detail.save_button.click()                       # no reason: refused, nothing written
+    detail.save_button.click()  # no reason: refused, nothing written
     assert store.override_history(study_ws, judgment) == []
     detail.reason.setText("the dialect answer is as complete as the standard one")
     with qtbot.waitSignal(panel.sig_changed):
@@ -111,16 +118,17 @@ def test_override_keeps_the_machine_score_and_updates_the_row(panel, study_ws, q
     assert history[-1]["annotator"] == "রহিম" and history[-1]["score"] == 10.0
     assert history[-1]["details"]["machine"]["final"] == machine
     assert study_ws.scalar("SELECT final FROM judgments WHERE id = ?", (judgment,)) == machine
-    assert panel.model.data(panel.model.index(0, 7)) == "10.0"      # Human column
-    assert panel.model.data(panel.model.index(0, 3)) == "10.0"      # effective score
+    assert panel.model.data(panel.model.index(0, 7)) == "10.0"  # Human column
+    assert panel.model.data(panel.model.index(0, 3)) == "10.0"  # effective score
     assert "রহিম set 10.0" in detail.history.text()
 
 
 def test_live_rows_are_appended_as_a_run_writes(panel, study_ws, qtbot):
     total = len(panel.model.ids)
     _run, rows = sample_study.add_answer_model(study_ws, "synthetic model live", seed=5)
-    sample_study.stream_judgments(str(study_ws.path), store.primary_judge(study_ws), rows,
-                                  batch=25, pause_s=0)
+    sample_study.stream_judgments(
+        str(study_ws.path), store.primary_judge(study_ws), rows, batch=25, pause_s=0
+    )
     qtbot.waitUntil(lambda: len(panel.model.ids) == total + len(rows), timeout=5000)
     assert panel.count.text() == f"{total + len(rows)} answers"
 

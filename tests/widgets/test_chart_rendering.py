@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint
 
-from engine import chart_data, sample_study
 from engine.judging import store
+from engine.reports import chart_data
+from engine.samples import study as sample_study
 from widgets.chart_renderer import AxesBox, ChartRenderer, RenderedChart
 from widgets.chart_view import ChartView
 from widgets.charts_panel import ChartsPanel
@@ -31,8 +32,7 @@ def many_cells(data: dict, models: int = 40) -> dict:
 
 
 def pixels(rendered: RenderedChart) -> np.ndarray:
-    return np.frombuffer(rendered.rgba, dtype=np.uint8).reshape(rendered.height,
-                                                                 rendered.width, 4)
+    return np.frombuffer(rendered.rgba, dtype=np.uint8).reshape(rendered.height, rendered.width, 4)
 
 
 def test_live_heatmap_update_is_blitted_and_matches_a_full_draw(study_db):
@@ -46,8 +46,8 @@ def test_live_heatmap_update_is_blitted_and_matches_a_full_draw(study_db):
     assert (live.width, live.height) == (900, 500) and len(live.rgba) == 900 * 500 * 4
     changed = np.any(pixels(live) != pixels(first), axis=2).mean()
     differs = np.any(pixels(live) != pixels(fresh), axis=2).mean()
-    assert changed > 0.2          # the colours did change ...
-    assert differs < 0.01         # ... to what a full draw shows (spine edges aside)
+    assert changed > 0.2  # the colours did change ...
+    assert differs < 0.01  # ... to what a full draw shows (spine edges aside)
 
 
 def test_new_size_or_new_layout_draws_in_full(study_db):
@@ -77,7 +77,7 @@ def test_live_update_of_a_framed_chart_redraws_its_values_only(study_ws, kind):
     changed = np.any(pixels(live) != pixels(first), axis=2).mean()
     differs = np.any(pixels(live) != pixels(fresh), axis=2).mean()
     assert changed > 0.001 and differs < 0.002, (changed, differs)
-    figure = renderer.figure(kind)      # no artists pile up over many updates
+    figure = renderer.figure(kind)  # no artists pile up over many updates
     children = sum(len(ax.get_children()) for ax in figure.axes)
     renderer.render(after, (900, 500))
     assert sum(len(ax.get_children()) for ax in figure.axes) == children
@@ -98,12 +98,12 @@ def test_agreement_of_many_answers_is_a_density_grid_blitted_like_the_rest(study
     x = np.clip(rng.normal(6, 2, n), 0, 10).round(1).tolist()
     y = np.clip(np.asarray(x) + rng.normal(0, 1, n), 0, 10).round(1).tolist()
     first = with_points(x, y)
-    later = with_points(x + [1.1] * 20, y + [8.9] * 20)    # 20 more judged, far off the diagonal
+    later = with_points(x + [1.1] * 20, y + [8.9] * 20)  # 20 more judged, far off the diagonal
     assert sum(map(sum, later["density"])) == n + 20
     renderer = ChartRenderer()
     renderer.render(first, (900, 600))
     figure = renderer.figure("agreement")
-    assert len(figure.axes) == 2 and figure.axes[0].images      # grid and its colour bar
+    assert len(figure.axes) == 2 and figure.axes[0].images  # grid and its colour bar
     live = renderer.render(later, (900, 600))
     fresh = ChartRenderer().render(later, (900, 600))
     assert live.blitted
@@ -112,8 +112,10 @@ def test_agreement_of_many_answers_is_a_density_grid_blitted_like_the_rest(study
 
 def test_cbs_update_redraws_its_bars_and_counts_over_the_frame(study_db):
     data = chart_data.chart_data(str(study_db), "cbs")
-    later = {**data, "pairs": [{**p, "cbs": p["cbs"] * 0.8, "n": p["n"] + 7}
-                               for p in data["pairs"]]}
+    later = {
+        **data,
+        "pairs": [{**p, "cbs": p["cbs"] * 0.8, "n": p["n"] + 7} for p in data["pairs"]],
+    }
     renderer = ChartRenderer()
     first = renderer.render(data, (900, 500))
     live = renderer.render(later, (900, 500))
@@ -148,19 +150,27 @@ def test_view_turns_the_mouse_position_into_data_coordinates(qtbot):
     view.show()
     rgba = bytes(400 * 200 * 4)
     # axes over the right half of the image, x 0..10, y 0..1 (pixels counted from below)
-    view.set_image(RenderedChart("heatmap", rgba, 400, 200, 1.0,
-                                 AxesBox(200, 0, 400, 200, (0.0, 10.0), (0.0, 1.0)), False))
+    view.set_image(
+        RenderedChart(
+            "heatmap",
+            rgba,
+            400,
+            200,
+            1.0,
+            AxesBox(200, 0, 400, 200, (0.0, 10.0), (0.0, 1.0)),
+            False,
+        )
+    )
     with qtbot.waitSignal(view.sig_hover, timeout=2000) as blocker:
         qtbot.mouseMove(view, QPoint(300, 50))
     x, y = blocker.args
     assert x == pytest.approx(5.0, abs=0.1) and y == pytest.approx(0.75, abs=0.01)
     assert view.fits()
     view.resize(500, 260)
-    assert not view.fits()      # shown scaled until the new rendering arrives
+    assert not view.fits()  # shown scaled until the new rendering arrives
 
 
-def test_panel_renders_again_after_a_resize_and_shows_hover_values(qtbot, study_ws,
-                                                                   sync_bridge):
+def test_panel_renders_again_after_a_resize_and_shows_hover_values(qtbot, study_ws, sync_bridge):
     panel = ChartsPanel(study_ws, sync_bridge, live_interval_ms=50)
     qtbot.addWidget(panel)
     panel.resize(1000, 600)
@@ -169,14 +179,16 @@ def test_panel_renders_again_after_a_resize_and_shows_hover_values(qtbot, study_
     view = panel.views["heatmap"]
     assert view.fits()
     panel.resize(1200, 760)
-    qtbot.waitUntil(lambda: view.fits() and view.rendered.width == view.pixel_size()[0],
-                    timeout=5000)
+    qtbot.waitUntil(
+        lambda: view.fits() and view.rendered.width == view.pixel_size()[0], timeout=5000
+    )
     box = view.rendered.axes
     x = (box.x0 + box.x1) / 2 / view.rendered.width * view.width()
     y = view.height() - (box.y0 + 2) / view.rendered.height * view.height()
     qtbot.mouseMove(view, QPoint(int(x), int(y)))
-    qtbot.waitUntil(lambda: " · " in panel.info.text() and "mean" in panel.info.text(),
-                    timeout=2000)
+    qtbot.waitUntil(
+        lambda: " · " in panel.info.text() and "mean" in panel.info.text(), timeout=2000
+    )
 
 
 def test_live_refresh_of_every_chart_kind_through_the_worker(qtbot, study_ws, sync_bridge):
@@ -190,13 +202,22 @@ def test_live_refresh_of_every_chart_kind_through_the_worker(qtbot, study_ws, sy
     chunks = np.array_split(np.arange(len(rows)), len(chart_data.CHART_KINDS))
     for kind, chunk in zip(chart_data.CHART_KINDS, chunks):
         if kind != panel.current_kind:
-            with qtbot.waitSignal(panel.sig_refreshed, timeout=10000,
-                                  check_params_cb=lambda k, _ms, _full, kind=kind: k == kind):
+            with qtbot.waitSignal(
+                panel.sig_refreshed,
+                timeout=10000,
+                check_params_cb=lambda k, _ms, _full, kind=kind: k == kind,
+            ):
                 panel.show_chart(kind)
-        with qtbot.waitSignal(panel.sig_refreshed, timeout=10000,
-                              check_params_cb=lambda k, _ms, full, kind=kind:
-                              k == kind and not full):
-            sample_study.stream_judgments(str(study_ws.path), store.primary_judge(study_ws),
-                                          [rows[i] for i in chunk], pause_s=0)
+        with qtbot.waitSignal(
+            panel.sig_refreshed,
+            timeout=10000,
+            check_params_cb=lambda k, _ms, full, kind=kind: k == kind and not full,
+        ):
+            sample_study.stream_judgments(
+                str(study_ws.path),
+                store.primary_judge(study_ws),
+                [rows[i] for i in chunk],
+                pause_s=0,
+            )
         assert panel.views[kind].rendered.kind == kind
         assert panel.data[kind]["n"] > 0

@@ -9,11 +9,12 @@ import shutil
 
 import pytest
 
-from engine import chart_data, sample_study
-from engine.paired_scores import pair_runs, paired_machine_finals
 from engine.judging import store
+from engine.judging.paired_scores import pair_runs, paired_machine_finals
 from engine.judging.rubric import load_rubric
-from engine.workspace import Workspace
+from engine.reports import chart_data
+from engine.samples import study as sample_study
+from engine.workspace.store import Workspace
 from widgets.charts_panel import ChartsPanel
 
 from .study_fixtures import study_db, study_ws  # noqa: F401 (fixtures)
@@ -39,14 +40,17 @@ def test_lean_chart_items_match_the_store_with_overrides(study_ws):
     run = store.primary_judge(study_ws)
     judgment = study_ws.scalar("SELECT min(id) FROM judgments WHERE run_id = ?", (run,))
     rubric = load_rubric()
-    store.add_override(study_ws, judgment, annotator="রহিম", reason="too low", rubric=rubric,
-                       final=9.5)
-    store.add_override(study_ws, judgment, annotator="করিম", reason="second look",
-                       rubric=rubric, final=8.0)
+    store.add_override(
+        study_ws, judgment, annotator="রহিম", reason="too low", rubric=rubric, final=9.5
+    )
+    store.add_override(
+        study_ws, judgment, annotator="করিম", reason="second look", rubric=rubric, final=8.0
+    )
     lean = chart_data.items(study_ws, run, "dv.dialect AS dialect")
     full = store.scored_items(study_ws, run)
-    assert sorted((r["question_id"], r["dialect"], r["final"]) for r in lean) == \
-        sorted((r["question_id"], r["dialect"], r["final"]) for r in full)
+    assert sorted((r["question_id"], r["dialect"], r["final"]) for r in lean) == sorted(
+        (r["question_id"], r["dialect"], r["final"]) for r in full
+    )
     assert 8.0 in [r["final"] for r in lean]
 
 
@@ -97,13 +101,15 @@ def test_live_update_redraws_once_per_tick_not_per_judgment(panel, qtbot, study_
     refreshed = []
     panel.sig_refreshed.connect(lambda kind, ms, full: refreshed.append((kind, full)))
     # another connection writes, as a judge job in a worker or another process would
-    written = sample_study.stream_judgments(str(study_ws.path), store.primary_judge(study_ws),
-                                            rows, batch=10, pause_s=0)
+    written = sample_study.stream_judgments(
+        str(study_ws.path), store.primary_judge(study_ws), rows, batch=10, pause_s=0
+    )
     assert written == len(rows) > 20
-    qtbot.waitUntil(lambda: panel.data["heatmap"]["n"] == before + written and bool(refreshed),
-                    timeout=10000)    # data back, then painted
-    assert 1 <= len(refreshed) <= 2     # dozens of batches, one or two redraws
-    assert refreshed[-1] == ("heatmap", False)     # a live (incremental) refresh
+    qtbot.waitUntil(
+        lambda: panel.data["heatmap"]["n"] == before + written and bool(refreshed), timeout=10000
+    )  # data back, then painted
+    assert 1 <= len(refreshed) <= 2  # dozens of batches, one or two redraws
+    assert refreshed[-1] == ("heatmap", False)  # a live (incremental) refresh
     assert any(c["model"] == "synthetic model live" for c in panel.data["heatmap"]["cells"])
 
 
@@ -112,8 +118,9 @@ def test_paused_live_updates_wait_for_refresh(panel, qtbot, study_ws):
     panel.live.setChecked(False)
     before = panel.data["heatmap"]["n"]
     _run, rows = sample_study.add_answer_model(study_ws, "synthetic model paused", seed=3)
-    sample_study.stream_judgments(str(study_ws.path), store.primary_judge(study_ws), rows,
-                                  batch=100, pause_s=0)
+    sample_study.stream_judgments(
+        str(study_ws.path), store.primary_judge(study_ws), rows, batch=100, pause_s=0
+    )
     qtbot.wait(200)
     assert panel.data["heatmap"]["n"] == before
     with qtbot.waitSignal(panel.sig_refreshed, timeout=10000):
@@ -121,12 +128,11 @@ def test_paused_live_updates_wait_for_refresh(panel, qtbot, study_ws):
     assert panel.data["heatmap"]["n"] == before + len(rows)
 
 
-@pytest.mark.parametrize("fmt, magic", [("png", b"\x89PNG"), ("svg", b"<?xml"),
-                                        ("pdf", b"%PDF")])
+@pytest.mark.parametrize("fmt, magic", [("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF")])
 def test_export_chart_image(panel, qtbot, tmp_path, fmt, magic):
     shown(panel, qtbot, "dialects")
     path = panel.export_image(tmp_path / f"dialects.{fmt}")
-    assert path.read_bytes()[:len(magic)] == magic
+    assert path.read_bytes()[: len(magic)] == magic
     with pytest.raises(ValueError):
         panel.export_image(tmp_path / "chart.gif")
 
@@ -160,14 +166,17 @@ def test_incremental_heatmap_equals_a_full_recount(study_ws):
     sample_study.stream_judgments(path, run, rows[40:], pause_s=0)
     bars_step = chart_data.chart_data(path, "dialects", resamples=200, previous=bars_before)
     bars_full = chart_data.chart_data(path, "dialects", resamples=200)
-    assert [c[:2] + [c[3]] for c in bars_step["clusters"]] == \
-        [c[:2] + [c[3]] for c in bars_full["clusters"]]
+    assert [c[:2] + [c[3]] for c in bars_step["clusters"]] == [
+        c[:2] + [c[3]] for c in bars_full["clusters"]
+    ]
     assert [c[2] for c in bars_step["clusters"]] == pytest.approx(
-        [c[2] for c in bars_full["clusters"]])
+        [c[2] for c in bars_full["clusters"]]
+    )
     for a, b in zip(bars_step["groups"], bars_full["groups"]):
         assert (a["dialect"], a["n"]) == (b["dialect"], b["n"])
         assert (a["mean"], a["ci_low"], a["ci_high"]) == pytest.approx(
-            (b["mean"], b["ci_low"], b["ci_high"]))
+            (b["mean"], b["ci_low"], b["ci_high"])
+        )
     step = chart_data.chart_data(path, "heatmap", previous=before)
     full = chart_data.chart_data(path, "heatmap")
     assert step["incremental"] and not full["incremental"]
@@ -177,8 +186,9 @@ def test_incremental_heatmap_equals_a_full_recount(study_ws):
         assert a["mean"] == pytest.approx(b["mean"])
     # an override changes an old score: counted again from scratch
     judgment = study_ws.scalar("SELECT min(id) FROM judgments WHERE run_id = ?", (run,))
-    store.add_override(study_ws, judgment, annotator="রহিম", reason="check", rubric=load_rubric(),
-                       final=10.0)
+    store.add_override(
+        study_ws, judgment, annotator="রহিম", reason="check", rubric=load_rubric(), final=10.0
+    )
     after = chart_data.chart_data(path, "heatmap", previous=step)
     assert not after["incremental"]
     assert after["cells"] != step["cells"]
@@ -195,9 +205,19 @@ def _reference_distribution(ws, run) -> list[dict]:
     for dialect, values in sorted(by_dialect.items()):
         v = np.asarray(values, dtype=float)
         q1, med, q3 = np.percentile(v, [25, 50, 75])
-        out.append({"dialect": dialect, "n": int(v.size), "min": v.min(), "q1": q1,
-                    "median": med, "q3": q3, "max": v.max(), "mean": v.mean(),
-                    "share_zero": float(np.mean(v == 0))})
+        out.append(
+            {
+                "dialect": dialect,
+                "n": int(v.size),
+                "min": v.min(),
+                "q1": q1,
+                "median": med,
+                "q3": q3,
+                "max": v.max(),
+                "mean": v.mean(),
+                "share_zero": float(np.mean(v == 0)),
+            }
+        )
     return out
 
 
@@ -207,8 +227,9 @@ def test_aggregated_distribution_agreement_and_cbs_equal_the_full_computation(st
     path, run = str(study_ws.path), store.primary_judge(study_ws)
     other = [j["run_id"] for j in store.judge_runs(study_ws) if j["run_id"] != run][0]
     judgment = study_ws.scalar("SELECT min(id) FROM judgments WHERE run_id = ?", (run,))
-    store.add_override(study_ws, judgment, annotator="রহিম", reason="check",
-                       rubric=load_rubric(), final=0.0)
+    store.add_override(
+        study_ws, judgment, annotator="রহিম", reason="check", rubric=load_rubric(), final=0.0
+    )
     _run, rows = sample_study.add_answer_model(study_ws, "synthetic model late", seed=4)
     sample_study.stream_judgments(path, run, rows[:40], pause_s=0)
     before = chart_data.chart_data(path, "distribution")
@@ -223,16 +244,18 @@ def test_aggregated_distribution_agreement_and_cbs_equal_the_full_computation(st
         assert got == pytest.approx(want)
     assert full["n"] == sum(e["n"] for e in expected)
 
-    assert paired_machine_finals(study_ws, run, other) == \
-        store.paired_finals(study_ws, run, other)
+    assert paired_machine_finals(study_ws, run, other) == store.paired_finals(study_ws, run, other)
     agree = chart_data.chart_data(path, "agreement")
     x, y = store.paired_finals(study_ws, run, other)
     assert (agree["x"], agree["y"]) == (x, y)
     assert json.dumps(agree["figures"]) == json.dumps(agreement(x, y, threshold=4.0).as_dict())
     cbs = chart_data.chart_data(path, "cbs")
-    reference = [p for p in store.judge_agreement(study_ws, threshold=4.0)
-                 if run in (p["judge_a"], p["judge_b"])]
-    assert json.dumps(cbs["pairs"]) == json.dumps(reference)     # NaN-safe, exact
+    reference = [
+        p
+        for p in store.judge_agreement(study_ws, threshold=4.0)
+        if run in (p["judge_a"], p["judge_b"])
+    ]
+    assert json.dumps(cbs["pairs"]) == json.dumps(reference)  # NaN-safe, exact
 
 
 def test_incremental_judge_pairs_equal_a_full_join(study_ws):
@@ -250,7 +273,8 @@ def test_incremental_judge_pairs_equal_a_full_join(study_ws):
     assert (step["x"], step["y"]) == store.paired_finals(study_ws, run, other)
     assert step["n"] == before["n"] + len(second)
     assert json.dumps(step["figures"]) == json.dumps(
-        chart_data.chart_data(path, "agreement")["figures"])
+        chart_data.chart_data(path, "agreement")["figures"]
+    )
     cbs_step = chart_data.chart_data(path, "cbs", previous=cbs_before)
     assert json.dumps(cbs_step["pairs"]) == json.dumps(chart_data.chart_data(path, "cbs")["pairs"])
     # a pairing of other runs, or one whose judgments vanished, is not extended

@@ -47,5 +47,8 @@ def test_matplotlib_renders_bengali_without_missing_glyph_warnings(tmp_path, rec
     fig = Figure(figsize=(3, 1))
     fig.text(0.05, 0.4, BENGALI_SAMPLE + " Sylhet সিলেট")
     fig.savefig(tmp_path / "bengali.png")
-    assert not [w for w in recwarn if "missing from" in str(w.message).lower()
-                or "glyph" in str(w.message).lower()]
+    assert not [
+        w
+        for w in recwarn
+        if "missing from" in str(w.message).lower() or "glyph" in str(w.message).lower()
+    ]

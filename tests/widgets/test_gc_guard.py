@@ -41,14 +41,14 @@ def test_full_collections_wait_for_the_long_lived_objects_to_grow(qapp):
     try:
         gc.collect()
         guard.long_lived = len(gc.get_objects(2))
-        for _ in range(guard.threshold[2] + 1):     # many generation 1 collections ...
+        for _ in range(guard.threshold[2] + 1):  # many generation 1 collections ...
             gc.collect(1)
         assert gc.get_count()[2] > guard.threshold[2]
         guard.check()
-        assert guard.full_collections == 0          # ... but few survivors: no full one
-        survivors = [[i] for i in range(guard.long_lived // 3)]   # tracked, long-lived
+        assert guard.full_collections == 0  # ... but few survivors: no full one
+        survivors = [[i] for i in range(guard.long_lived // 3)]  # tracked, long-lived
         gc.collect(1)
-        gc.collect(1)                               # promoted to generation 2
+        gc.collect(1)  # promoted to generation 2
         for _ in range(guard.threshold[2] + 1):
             gc.collect(0)
             gc.collect(1)

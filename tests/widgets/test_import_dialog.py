@@ -7,7 +7,7 @@ from importlib.resources import as_file, files
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 from widgets.import_dialog import CORPUS, QUESTIONS, ImportDialog
 
 
@@ -25,15 +25,18 @@ def _dialog(qtbot, ws, bridge, kind):
 
 
 def _counts(ws) -> dict:
-    return ws.query("SELECT (SELECT count(*) FROM corpora) AS corpora, "
-                    "(SELECT count(*) FROM sentence_pairs) AS pairs, "
-                    "(SELECT count(*) FROM question_sets) AS sets, "
-                    "(SELECT count(*) FROM questions) AS questions, "
-                    "(SELECT count(*) FROM variants) AS variants")[0]
+    return ws.query(
+        "SELECT (SELECT count(*) FROM corpora) AS corpora, "
+        "(SELECT count(*) FROM sentence_pairs) AS pairs, "
+        "(SELECT count(*) FROM question_sets) AS sets, "
+        "(SELECT count(*) FROM questions) AS questions, "
+        "(SELECT count(*) FROM variants) AS variants"
+    )[0]
 
 
 def test_imports_the_sample_corpus_with_the_mapping_guessed_from_its_header(
-        qtbot, fresh_ws, sync_bridge):
+    qtbot, fresh_ws, sync_bridge
+):
     dialog = _dialog(qtbot, fresh_ws, sync_bridge, CORPUS)
     with as_file(files("resources") / "sample" / "corpus.csv") as path:
         assert dialog.set_path(path)
@@ -70,12 +73,12 @@ def test_imports_the_sample_questions(qtbot, fresh_ws, sync_bridge):
     assert f"{questions:,} new questions" in dialog.report.toPlainText()
 
 
-def test_a_hostile_file_shows_one_line_and_changes_nothing(qtbot, fresh_ws, sync_bridge,
-                                                          tmp_path):
+def test_a_hostile_file_shows_one_line_and_changes_nothing(qtbot, fresh_ws, sync_bridge, tmp_path):
     hostile = tmp_path / "hostile.csv"
-    hostile.write_text("standard,dialect_text,dialect\n"
-                       "আমি যাব।,আঁই যাইয়ুম।,chittagong\n"
-                       "আমি জানি না।,,chittagong\n", encoding="utf-8")
+    hostile.write_text(
+        "standard,dialect_text,dialect\nআমি যাব।,আঁই যাইয়ুম।,chittagong\nআমি জানি না।,,chittagong\n",
+        encoding="utf-8",
+    )
     before = _counts(fresh_ws)
     dialog = _dialog(qtbot, fresh_ws, sync_bridge, CORPUS)
     assert dialog.set_path(hostile)
@@ -105,8 +108,9 @@ def test_the_vashantor_multiway_file_maps_as_wide(qtbot, fresh_ws, sync_bridge, 
     assert dialog.standard_col.currentData() == "bangla_speech"
     assert dialog.split_col.currentData() == "vashantor_split"
     options = dialog.options()
-    assert options["dialect_cols"] == {c: c for c in ("barishal", "chittagong", "mymensingh",
-                                                      "noakhali", "sylhet")}
+    assert options["dialect_cols"] == {
+        c: c for c in ("barishal", "chittagong", "mymensingh", "noakhali", "sylhet")
+    }
 
 
 def _menu_action(window, text: str):
@@ -118,17 +122,24 @@ def _menu_action(window, text: str):
 
 
 # offscreen cannot raise a window; a dialog already open is raised when chosen again
-@pytest.mark.qt_log_ignore("This plugin does not support raise",
-                          "This plugin does not support propagateSizeHints")
+@pytest.mark.qt_log_ignore(
+    "This plugin does not support raise", "This plugin does not support propagateSizeHints"
+)
 def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_grid(
-        qtbot, sync_bridge, tmp_path):
+    qtbot, sync_bridge, tmp_path
+):
     from app.main_window import MainWindow
     from app.settings import Settings
 
     window = MainWindow(Settings(reviewer_name="r"), bridge=sync_bridge, save=lambda s: None)
     qtbot.addWidget(window)
-    items = ("Import corpus…", "Import questions…", "Translate questions…",
-             "Generate answers…", "Judge…")
+    items = (
+        "Import corpus…",
+        "Import questions…",
+        "Translate questions…",
+        "Generate answers…",
+        "Judge…",
+    )
     assert not any(_menu_action(window, t).isEnabled() for t in items)
     assert window.open_workspace(tmp_path / "new.sqlite", create=True)
     assert all(_menu_action(window, t).isEnabled() for t in items)
@@ -141,9 +152,10 @@ def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_gr
         dialog.start_import()
     questions = window.workspace.scalar("SELECT count(*) FROM questions")
     assert window.panels["review"].model.rowCount() == questions > 0
-    set_filter = window.panels["review"].set_filter   # the new set joined the filter
-    assert [set_filter.itemData(i) for i in range(set_filter.count())][1:] == \
-        [r["id"] for r in window.workspace.query("SELECT id FROM question_sets ORDER BY id")]
+    set_filter = window.panels["review"].set_filter  # the new set joined the filter
+    assert [set_filter.itemData(i) for i in range(set_filter.count())][1:] == [
+        r["id"] for r in window.workspace.query("SELECT id FROM question_sets ORDER BY id")
+    ]
     assert window.counts_label.text().startswith(f"{questions} questions")
 
     _menu_action(window, "Import corpus…").trigger()
@@ -168,7 +180,7 @@ def test_a_new_file_clears_the_previous_name_and_report(qtbot, fresh_ws, sync_br
         dialog.name.setText("mine")
         dialog.start_import()
         assert dialog.report.toPlainText().startswith("mine: ")
-        dialog.path.editingFinished.emit()          # focus leaving: nothing is re-read
+        dialog.path.editingFinished.emit()  # focus leaving: nothing is re-read
         assert dialog.report.toPlainText() and dialog.name.text() == "mine"
         dialog.kind.setCurrentIndex(dialog.kind.findData(QUESTIONS))
         dialog.set_path(qs)

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from widgets.task_bridge import Task, TaskBridge
 from widgets.job_monitor import JobMonitor, eta_seconds, format_duration, tokens_per_second
+from widgets.task_bridge import Task, TaskBridge
 
 log = logging.getLogger("tests.job")
 
@@ -71,8 +71,9 @@ def test_cancel_selected_job(qtbot, caplog):
         with qtbot.waitSignal(bridge.sig_task_finished, timeout=5000):
             monitor.cancel_button.click()
         assert task.state == "cancelled"
-        qtbot.waitUntil(lambda: "clean item boundary" in monitor.log_view.toPlainText(),
-                        timeout=2000)
+        qtbot.waitUntil(
+            lambda: "clean item boundary" in monitor.log_view.toPlainText(), timeout=2000
+        )
         assert monitor.model.data(monitor.model.index(0, 1)) == "cancelled"
     finally:
         bridge.shutdown()

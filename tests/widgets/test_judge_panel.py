@@ -53,9 +53,11 @@ def test_rubric_validation_and_content_hash_versions(panel, tmp_path):
     assert panel.rubric.content_hash != default.content_hash
     path = panel.save_version()
     assert path.name == f"{default.name}@{panel.rubric.content_hash[:12]}.json"
-    assert rubric_from_dict(json.loads(path.read_text(encoding="utf-8"))).content_hash == \
-        panel.rubric.content_hash
-    assert panel.save_version() == path                 # same content, same version
+    assert (
+        rubric_from_dict(json.loads(path.read_text(encoding="utf-8"))).content_hash
+        == panel.rubric.content_hash
+    )
+    assert panel.save_version() == path  # same content, same version
     panel.load_default()
     assert panel.rubric.content_hash == default.content_hash
     assert panel.versions.findData(str(path)) > 0
@@ -82,13 +84,14 @@ def test_preview_is_exactly_the_judge_prompt_of_a_real_item(panel, qtbot):
 
 
 def test_answers_generated_after_the_panel_was_built_join_the_preview(
-        qtbot, sample_db, tmp_path, sync_bridge):
+    qtbot, sample_db, tmp_path, sync_bridge
+):
     """The GUI walkthrough: the judge panel exists before the first answers; after
     generation the main window calls refresh() and the preview must show a real pair."""
     import shutil
 
-    from engine import sample_study
-    from engine.workspace import Workspace
+    from engine.samples import study as sample_study
+    from engine.workspace.store import Workspace
 
     shutil.copy(sample_db, tmp_path / "fresh.sqlite")
     ws = Workspace(tmp_path / "fresh.sqlite", create=False)
@@ -103,7 +106,7 @@ def test_answers_generated_after_the_panel_was_built_join_the_preview(
     assert panel.pairs[0]["dialect_question"] in panel.preview.toPlainText()
     panel.item.setCurrentIndex(1)
     chosen = panel.pairs[1]["dialect_response_id"]
-    panel.refresh()                                   # nothing new: the choice stays
+    panel.refresh()  # nothing new: the choice stays
     assert panel.pairs[panel.item.currentIndex()]["dialect_response_id"] == chosen
     ws.close()
 
@@ -115,22 +118,35 @@ def test_calibration_needs_human_scores(panel):
 
 @pytest.mark.slow
 def test_calibration_with_the_embedded_model_shows_ccc_mae_and_confusion(
-        qtbot, study_ws, sync_bridge, embedded_gguf):
-    from engine.model_registry import ensure_embedded_default
+    qtbot, study_ws, sync_bridge, embedded_gguf
+):
+    from engine.llm.model_registry import ensure_embedded_default
 
     model_id = ensure_embedded_default(study_ws)
     rubric = load_rubric()
     run = store.primary_judge(study_ws)
-    for judgment, score in zip([r[0] for r in study_ws.conn.execute(
-            "SELECT id FROM judgments WHERE run_id = ? AND gate = 'ok' LIMIT 2", (run,))],
-            (8.0, 2.0)):
-        store.add_override(study_ws, judgment, annotator="রহিম", reason="calibration set",
-                           rubric=rubric, final=score)
+    for judgment, score in zip(
+        [
+            r[0]
+            for r in study_ws.conn.execute(
+                "SELECT id FROM judgments WHERE run_id = ? AND gate = 'ok' LIMIT 2", (run,)
+            )
+        ],
+        (8.0, 2.0),
+    ):
+        store.add_override(
+            study_ws,
+            judgment,
+            annotator="রহিম",
+            reason="calibration set",
+            rubric=rubric,
+            final=score,
+        )
     panel = JudgePanel(study_ws, sync_bridge)
     qtbot.addWidget(panel)
     assert panel.human_count.text().startswith("2 human-scored")
     panel.judge_model.setCurrentIndex(panel.judge_model.findData(model_id))
-    panel.editor.max_chars.setValue(60)      # a short reasoning keeps the base model quick
+    panel.editor.max_chars.setValue(60)  # a short reasoning keeps the base model quick
     assert panel.calibrate_button.isEnabled()
     with qtbot.waitSignal(panel.sig_calibrated, timeout=120000) as blocker:
         panel.calibrate(max_attempts=1)
@@ -141,5 +157,5 @@ def test_calibration_with_the_embedded_model_shows_ccc_mae_and_confusion(
     assert panel.confusion.rowCount() == len(result["bands"]) == 5
     total = sum(int(panel.confusion.item(r, c).text()) for r in range(5) for c in range(5))
     assert total == result["n"]
-    assert panel.judges.rowCount() == 3          # the candidate judge's run is kept
+    assert panel.judges.rowCount() == 3  # the candidate judge's run is kept
     assert not sync_bridge.errors

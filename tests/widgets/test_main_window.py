@@ -22,8 +22,9 @@ def saved():
 @pytest.fixture
 def window(qtbot, sync_bridge, saved, monkeypatch):
     warnings = []
-    monkeypatch.setattr(QMessageBox, "warning",
-                        lambda parent, title, text: warnings.append((title, text)))
+    monkeypatch.setattr(
+        QMessageBox, "warning", lambda parent, title, text: warnings.append((title, text))
+    )
     win = MainWindow(Settings(reviewer_name="r"), bridge=sync_bridge, save=saved.append)
     win.warnings = warnings
     qtbot.addWidget(win)
@@ -47,7 +48,13 @@ def test_first_launch_shows_the_welcome_page(window):
 def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved):
     assert window.open_workspace(ws_copy)
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
-        "Review translations", "Models", "Answers", "Judge", "Charts", "Jobs"]
+        "Review translations",
+        "Models",
+        "Answers",
+        "Judge",
+        "Charts",
+        "Jobs",
+    ]
     assert window.stack.currentWidget() is window.tabs
     assert window.windowTitle().startswith("study.sqlite")
     assert saved[-1].recent_workspaces[0] == str(ws_copy.resolve())
@@ -79,7 +86,7 @@ def test_close_workspace_returns_to_welcome(window, ws_copy):
 
 
 def test_sample_workspace_from_the_welcome_page(window, tmp_path, monkeypatch):
-    import engine.sample_workspace as sample
+    import engine.samples.workspace as sample
 
     monkeypatch.setattr(sample, "sample_workspace_path", lambda: tmp_path / "sample.sqlite")
     window.welcome.sample_button.click()
@@ -92,8 +99,7 @@ def test_new_workspace_via_dialog(window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
     target = tmp_path / "new study.sqlite"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     window.welcome.new_button.click()
     assert target.exists() and window.workspace.path == target
 
@@ -103,14 +109,18 @@ def test_the_empty_review_hint_names_real_menu_items(window, tmp_path, monkeypat
 
     from PySide6.QtWidgets import QFileDialog
 
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        lambda *a, **k: (str(tmp_path / "empty.sqlite"), ""))
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "empty.sqlite"), "")
+    )
     window.welcome.new_button.click()
     hint = window.panels["review"].empty_hint
     assert hint.isVisible()
-    menus = {(top.text().replace("&", ""), action.text().replace("&", ""))
-             for top in window.menuBar().actions() if top.menu() is not None
-             for action in top.menu().actions()}
+    menus = {
+        (top.text().replace("&", ""), action.text().replace("&", ""))
+        for top in window.menuBar().actions()
+        if top.menu() is not None
+        for action in top.menu().actions()
+    }
     named = re.findall(r"\((\w+) → ([^)]+)\)", hint.text())
     assert len(named) == 3 and set(named) <= menus
 
@@ -152,7 +162,7 @@ def test_reviewer_name_and_geometry_are_saved(window, ws_copy, saved):
 def test_reviewer_name_fills_an_empty_annotator_field(window, ws_copy):
     """A first user types their name once (review panel); the answers panel's override
     form, built before with no name, gets it; a name typed there is never replaced."""
-    window.settings.reviewer_name = ""              # a first launch
+    window.settings.reviewer_name = ""  # a first launch
     window.open_workspace(ws_copy)
     review, answers = window.panels["review"], window.panels["answers"]
     assert answers.detail.annotator.text() == ""
@@ -170,8 +180,10 @@ def test_task_failure_shows_in_the_status_bar(window):
         raise RuntimeError("index folder is read-only")
 
     window.bridge.run(broken, label="Build index", on_error=lambda exc: None)
-    assert "Build index failed: RuntimeError: index folder is read-only" in \
-        window.statusBar().currentMessage()
+    assert (
+        "Build index failed: RuntimeError: index folder is read-only"
+        in window.statusBar().currentMessage()
+    )
 
 
 @pytest.mark.slow  # the smoke test then runs the whole pipeline on the embedded model (~40 s)
@@ -182,11 +194,23 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
     import sys
 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", UPABHASHA_CONFIG_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, "-m", "app.gui_main", "--smoke-test", str(ws_copy)],
-                         capture_output=True, text=True, env=env, timeout=300, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "app.gui_main", "--smoke-test", str(ws_copy)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=True,
+    )
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["shown"] is True
     assert report["workspace"] == str(ws_copy)
-    assert report["panels"] == ["Review translations", "Models", "Answers", "Judge", "Charts",
-                                "Jobs"]
+    assert report["panels"] == [
+        "Review translations",
+        "Models",
+        "Answers",
+        "Judge",
+        "Charts",
+        "Jobs",
+    ]
     assert report["heavy_modules_loaded"] == []

@@ -14,7 +14,7 @@ from widgets.models_panel import ModelsPanel
 
 @pytest.fixture
 def ws(sample_db, tmp_path):
-    from engine.workspace import Workspace
+    from engine.workspace.store import Workspace
 
     path = tmp_path / "models.sqlite"
     shutil.copy(sample_db, path)
@@ -31,7 +31,7 @@ def panel(qtbot, ws, sync_bridge):
 
 
 def test_adding_the_real_gguf_registers_metadata_and_sha256(panel, ws, embedded_gguf, tmp_path):
-    from engine.embedded_model import embedded_sha256
+    from engine.llm.embedded_model import embedded_sha256
 
     copy = tmp_path / "gemma-copy.gguf"
     copy.symlink_to(embedded_gguf)
@@ -63,10 +63,19 @@ def test_dropping_gguf_files_adds_them(panel, tmp_path, monkeypatch):
     added = []
     monkeypatch.setattr(panel, "add_gguf", added.append)
     mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(tmp_path / "a.gguf")),
-                  QUrl.fromLocalFile(str(tmp_path / "readme.txt"))])
-    event = QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    mime.setUrls(
+        [
+            QUrl.fromLocalFile(str(tmp_path / "a.gguf")),
+            QUrl.fromLocalFile(str(tmp_path / "readme.txt")),
+        ]
+    )
+    event = QDropEvent(
+        QPointF(5, 5),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     panel.dropEvent(event)
     assert added == [str(tmp_path / "a.gguf")]
 
@@ -87,6 +96,7 @@ def test_endpoint_key_goes_to_the_keyring_never_the_workspace(panel, ws, memory_
     assert "sk-secret" not in ws.path.read_bytes().decode("latin-1")
 
     from engine.llm.endpoint_backend import read_api_key
+
     assert read_api_key("upabhasha:hosted") == "sk-secret-123"  # the backend finds it
 
 
@@ -120,25 +130,37 @@ def test_gpu_support_is_shown_when_the_panel_is_first_seen(panel, qtbot):
 def test_gpu_offload_proposal_for_the_selected_gguf_and_apply(panel, ws, embedded_gguf):
     import json
 
-    from engine.model_registry import register_gguf
+    from engine.llm.model_registry import register_gguf
 
-    model_id = register_gguf(ws, embedded_gguf, name="gemma", sha256="x" * 64,
-                             size_bytes=embedded_gguf.stat().st_size,
-                             metadata={"architecture": "gemma3"})
+    model_id = register_gguf(
+        ws,
+        embedded_gguf,
+        name="gemma",
+        sha256="x" * 64,
+        size_bytes=embedded_gguf.stat().st_size,
+        metadata={"architecture": "gemma3"},
+    )
     panel.model.reload()
-    panel.show()                                   # the real check: no GPU on this machine
+    panel.show()  # the real check: no GPU on this machine
     panel.view.setCurrentIndex(panel.model.index(0, 0))
     assert "No GPU found" in panel.gpu_label.text() or "GPU:" in panel.gpu_label.text()
     if not panel.gpu_report["gpus"]:
         assert "CPU only" in panel.plan_label.text()
         assert "n_gpu_layers 0" in panel.plan_label.text()
-        assert not panel.apply_plan_button.isEnabled()   # 0 is already what is saved
+        assert not panel.apply_plan_button.isEnabled()  # 0 is already what is saved
 
     # a 16 GiB card reported by nvidia-smi: all 18 layers fit, and applying saves -1
     panel.gpu_report = panel.gpu_report | {
         "supports_gpu_offload": True,
-        "gpus": [{"name": "Tesla T4", "free_bytes": 15 * 1024 ** 3,
-                  "total_bytes": 16 * 1024 ** 3, "kind": "cuda"}]}
+        "gpus": [
+            {
+                "name": "Tesla T4",
+                "free_bytes": 15 * 1024**3,
+                "total_bytes": 16 * 1024**3,
+                "kind": "cuda",
+            }
+        ],
+    }
     panel._plan_for_current()
     assert panel.plan["n_gpu_layers"] == -1 and panel.plan["n_ctx"] == 18432
     assert "All 18 layers fit on Tesla T4" in panel.plan_label.text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from engine import review
+from engine.translation import review
 from widgets.review_panel import ReviewPanel
 
 from .conftest import MACHINE_TEXT
@@ -56,8 +56,10 @@ def test_selecting_a_cell_shows_the_detail_with_exemplar_scores(panel, review_ws
 
 
 def test_accept_saves_gold_with_history_and_moves_on(panel, review_ws, qtbot):
-    first = review_ws.scalar("SELECT v.id FROM variants v JOIN questions q ON q.id = "
-                             "v.question_id WHERE q.ext_id = 'q01' AND v.dialect = 'sylhet'")
+    first = review_ws.scalar(
+        "SELECT v.id FROM variants v JOIN questions q ON q.id = "
+        "v.question_id WHERE q.ext_id = 'q01' AND v.dialect = 'sylhet'"
+    )
     panel.select_variant(first)
     with qtbot.waitSignal(panel.sig_changed):
         panel.accept_action.trigger()
@@ -159,13 +161,13 @@ def test_lazy_fetch_loads_rows_in_blocks(qtbot, review_ws, monkeypatch):
 
 
 def test_reload_sets_shows_a_new_question_set_and_keeps_the_choice(panel, review_ws):
-    from engine.sample_study import add_synthetic_questions
+    from engine.samples.study import add_synthetic_questions
 
     before = panel.set_filter.count()
     panel.set_filter.setCurrentIndex(1)
     chosen = panel.set_filter.currentData()
     add_synthetic_questions(review_ws, 5, ["sylhet"])
-    assert panel.set_filter.count() == before          # not seen until reload_sets
+    assert panel.set_filter.count() == before  # not seen until reload_sets
     panel.reload_sets()
     assert panel.set_filter.count() == before + 1
     assert panel.set_filter.currentData() == chosen
@@ -178,7 +180,7 @@ def test_reload_sets_shows_a_new_question_set_and_keeps_the_choice(panel, review
 def test_a_new_workspace_shows_how_to_get_questions_until_some_are_imported(qtbot, workspace):
     from importlib.resources import as_file, files
 
-    from engine.importers import import_questions
+    from engine.importing.importers import import_questions
 
     panel = ReviewPanel(workspace, reviewer="r")
     qtbot.addWidget(panel)
@@ -188,6 +190,6 @@ def test_a_new_workspace_shows_how_to_get_questions_until_some_are_imported(qtbo
     assert "File → Import questions…" in panel.empty_hint.text()
     with as_file(files("resources") / "sample" / "questions.csv") as path:
         import_questions(workspace, path, name="sample questions")
-    panel.reload_sets()                  # what the main window calls after an import
+    panel.reload_sets()  # what the main window calls after an import
     assert not panel.empty_hint.isVisible() and panel.view.isVisible()
     assert panel.model.rowCount() == 40

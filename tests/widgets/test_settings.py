@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 import logging
 
-from app.settings import MAX_RECENT, SETTINGS_VERSION, Settings, load_settings, save_settings, settings_path
+from app.settings import (
+    MAX_RECENT,
+    SETTINGS_VERSION,
+    Settings,
+    load_settings,
+    save_settings,
+    settings_path,
+)
 
 
 def test_settings_live_under_the_config_dir_override(tmp_path, monkeypatch):
@@ -46,8 +53,12 @@ def test_corrupt_file_falls_back_to_defaults_with_a_warning(tmp_path, caplog):
 
 def test_wrong_typed_fields_are_dropped_others_kept(tmp_path, caplog):
     path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"version": 1, "reviewer_name": 42, "recent_workspaces": ["/x"],
-                                "unknown_key": True}), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {"version": 1, "reviewer_name": 42, "recent_workspaces": ["/x"], "unknown_key": True}
+        ),
+        encoding="utf-8",
+    )
     with caplog.at_level(logging.WARNING):
         loaded = load_settings(path)
     assert loaded.reviewer_name == "" and loaded.recent_workspaces == ["/x"]

@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
 
-from widgets.task_bridge import WRITER, SyncExecutor, TaskBridge
 from engine.errors import UserError
+from widgets.task_bridge import WRITER, SyncExecutor, TaskBridge
 
 log = logging.getLogger(__name__)
 
@@ -52,16 +52,19 @@ def errors():
 
 @pytest.fixture
 def sync_bridge(qtbot, errors):
-    bridge = TaskBridge(executor_factory=lambda lane: SyncExecutor(),
-                        show_error=lambda title, msg: errors.append((title, msg)))
+    bridge = TaskBridge(
+        executor_factory=lambda lane: SyncExecutor(),
+        show_error=lambda title, msg: errors.append((title, msg)),
+    )
     yield bridge
     bridge.shutdown()
 
 
 @pytest.fixture
 def thread_bridge(qtbot, errors):
-    bridge = TaskBridge(show_error=lambda title, msg: errors.append((title, msg)),
-                        dialog_delay_ms=50)
+    bridge = TaskBridge(
+        show_error=lambda title, msg: errors.append((title, msg)), dialog_delay_ms=50
+    )
     yield bridge
     bridge.shutdown()
 
@@ -118,8 +121,9 @@ def test_task_log_collects_records_from_the_worker(sync_bridge, caplog):
 def test_worker_thread_result_arrives_on_gui_thread(qtbot, thread_bridge):
     threads = []
     with qtbot.waitSignal(thread_bridge.sig_task_finished, timeout=5000):
-        thread_bridge.run(add, 1, 1,
-                          on_done=lambda r: threads.append((r, threading.current_thread())))
+        thread_bridge.run(
+            add, 1, 1, on_done=lambda r: threads.append((r, threading.current_thread()))
+        )
     assert threads == [(2, threading.main_thread())]
 
 
@@ -148,8 +152,11 @@ def test_newest_request_replaces_the_previous_one(qtbot, thread_bridge):
 
 def test_progress_dialog_appears_only_for_long_tasks_and_cancels(qtbot, thread_bridge):
     def dialogs():
-        return [w for w in QApplication.topLevelWidgets()
-                if isinstance(w, QProgressDialog) and w.isVisible()]
+        return [
+            w
+            for w in QApplication.topLevelWidgets()
+            if isinstance(w, QProgressDialog) and w.isVisible()
+        ]
 
     with qtbot.waitSignal(thread_bridge.sig_task_finished, timeout=5000):
         thread_bridge.run(add, 1, 2, dialog=True)
@@ -194,16 +201,17 @@ def test_quiet_tasks_stay_out_of_the_job_list_and_are_forgotten(qtbot, thread_br
     thread_bridge.sig_task_started.connect(announced.append)
     thread_bridge.sig_task_finished.connect(announced.append)
     started = threading.Event()
-    first = thread_bridge.run(wait_for_cancel, started, on_done=results.append,
-                              replace="chart", quiet=True)
+    first = thread_bridge.run(
+        wait_for_cancel, started, on_done=results.append, replace="chart", quiet=True
+    )
     assert started.wait(5)
     assert thread_bridge.tasks() == [] and thread_bridge.running_tasks() == []
     thread_bridge.run(add, 20, 22, on_done=results.append, replace="chart", quiet=True)
     thread_bridge.run(fail, "no data", on_error=failures.append, quiet=True)
     qtbot.waitUntil(lambda: results == [42] and len(failures) == 1, timeout=5000)
-    assert first.superseded and not first.running        # replacing works among quiet ones
+    assert first.superseded and not first.running  # replacing works among quiet ones
     job = thread_bridge.run(add, 1, 2, label="a real job")
     qtbot.waitUntil(lambda: not job.running, timeout=5000)
     assert announced == [job, job] and thread_bridge.tasks() == [job]
-    assert thread_bridge._tasks.keys() == {job.id}        # the quiet ones are gone
+    assert thread_bridge._tasks.keys() == {job.id}  # the quiet ones are gone
     assert not errors

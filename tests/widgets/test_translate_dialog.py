@@ -6,14 +6,14 @@ from importlib.resources import as_file, files
 
 import pytest
 
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 from widgets.translate_dialog import TranslateDialog, checked_data, set_checked
 
 
 @pytest.fixture
 def study_ws(tmp_path, embedded_gguf):
-    from engine.importers import import_corpus, import_questions
-    from engine.model_registry import ensure_embedded_default
+    from engine.importing.importers import import_corpus, import_questions
+    from engine.llm.model_registry import ensure_embedded_default
 
     ws = Workspace(tmp_path / "study.sqlite", create=True)
     sample = files("resources") / "sample"
@@ -46,8 +46,9 @@ def test_translates_one_question_into_one_dialect(qtbot, study_ws, sync_bridge):
     summary = signal.args[0]
     assert not sync_bridge.errors
     assert summary["items"] == 1 and summary["errors"] == 0
-    drafts = study_ws.query("SELECT text, status, provenance, run_id FROM variants "
-                            "WHERE dialect = 'chittagong'")
+    drafts = study_ws.query(
+        "SELECT text, status, provenance, run_id FROM variants WHERE dialect = 'chittagong'"
+    )
     assert len(drafts) == summary["written"] == 1
     assert drafts[0]["status"] == "draft" and drafts[0]["provenance"] == "machine"
     assert "1 draft(s) written" in dialog.status.text()

@@ -10,16 +10,17 @@ import sys
 
 from engine.judging.rubric import load_rubric
 from engine.judging.run import judge_answers
-from engine.model_registry import ensure_embedded_default
-from engine.workspace import Workspace
+from engine.llm.model_registry import ensure_embedded_default
+from engine.workspace.store import Workspace
 
 
 def main() -> int:
     ws = Workspace(sys.argv[1])
     model = ws.query("SELECT * FROM models WHERE id = ?", (ensure_embedded_default(ws),))[0]
     # one sequence at a time, one reply per write: a kill lands between items
-    summary = judge_answers(ws, model, rubric=load_rubric(sys.argv[2]), batch_size=1,
-                            schedule={"n_seq": 1})
+    summary = judge_answers(
+        ws, model, rubric=load_rubric(sys.argv[2]), batch_size=1, schedule={"n_seq": 1}
+    )
     print(json.dumps(summary.as_dict()), flush=True)
     return 0
 

@@ -5,34 +5,52 @@ from __future__ import annotations
 
 import json
 
-from engine.judging.store import ANSWER_KIND, JUDGE_KIND
-from engine.workspace import Workspace, utcnow
+from engine.answering.generation import ANSWER_KIND
+from engine.judging.store import JUDGE_KIND
+from engine.workspace.store import Workspace, utcnow
 
 QUESTIONS = [
-    ("q1", "কৃত্রিম বুদ্ধিমত্তা কাকে বলে?", 1, "Technology",
-     {"sylhet": "কৃত্রিম বুদ্ধিমত্তা কিতারে কয়?", "chittagong": "কৃত্রিম বুদ্ধিমত্তা হারে হয়?"}),
-    ("q2", "সৌরজগতের বৃহত্তম গ্রহের নাম কী?", 3, "Physical & Natural Sciences",
-     {"sylhet": "সৌরজগতর সবচে বড় গ্রহর নাম কিতা?", "chittagong": "সৌরজগতর সবচে বড় গ্রহর নাম কী?"}),
-    ("q3", "কেন্দ্রীয় ব্যাংকের প্রধান কাজ কী?", 4, "Business & Economics",
-     {"sylhet": "কেন্দ্রীয় ব্যাংকর আসল কাম কিতা?", "chittagong": "কেন্দ্রীয় ব্যাংকর আসল হাম কী?"}),
+    (
+        "q1",
+        "কৃত্রিম বুদ্ধিমত্তা কাকে বলে?",
+        1,
+        "Technology",
+        {"sylhet": "কৃত্রিম বুদ্ধিমত্তা কিতারে কয়?", "chittagong": "কৃত্রিম বুদ্ধিমত্তা হারে হয়?"},
+    ),
+    (
+        "q2",
+        "সৌরজগতের বৃহত্তম গ্রহের নাম কী?",
+        3,
+        "Physical & Natural Sciences",
+        {"sylhet": "সৌরজগতর সবচে বড় গ্রহর নাম কিতা?", "chittagong": "সৌরজগতর সবচে বড় গ্রহর নাম কী?"},
+    ),
+    (
+        "q3",
+        "কেন্দ্রীয় ব্যাংকের প্রধান কাজ কী?",
+        4,
+        "Business & Economics",
+        {"sylhet": "কেন্দ্রীয় ব্যাংকর আসল কাম কিতা?", "chittagong": "কেন্দ্রীয় ব্যাংকর আসল হাম কী?"},
+    ),
 ]
 
 
 def add_model(ws: Workspace, name: str, family: str) -> int:
     with ws.transaction() as conn:
-        conn.execute("INSERT INTO models(name, kind, path, sha256, family, added_at) "
-                     "VALUES (?, 'gguf', ?, ?, ?, ?)",
-                     (name, f"/models/{name}.gguf", name * 4, family, utcnow()))
+        conn.execute(
+            "INSERT INTO models(name, kind, path, sha256, family, added_at) "
+            "VALUES (?, 'gguf', ?, ?, ?, ?)",
+            (name, f"/models/{name}.gguf", name * 4, family, utcnow()),
+        )
     return ws.scalar("SELECT id FROM models WHERE name = ?", (name,))
 
 
 def add_run(ws: Workspace, kind: str, model_id: int, card: dict | None = None) -> int:
     card = card or {}
     with ws.transaction() as conn:
-        cur = conn.execute("INSERT INTO runs(kind, run_key, model_id, card, created_at) "
-                           "VALUES (?, ?, ?, ?, ?)",
-                           (kind, f"{kind}-{model_id}-{json.dumps(card)}", model_id,
-                            json.dumps(card), utcnow()))
+        cur = conn.execute(
+            "INSERT INTO runs(kind, run_key, model_id, card, created_at) VALUES (?, ?, ?, ?, ?)",
+            (kind, f"{kind}-{model_id}-{json.dumps(card)}", model_id, json.dumps(card), utcnow()),
+        )
         return cur.lastrowid
 
 
@@ -46,13 +64,16 @@ def build_questions(ws: Workspace, draft_dialect: str | None = None) -> dict:
         for ext, text, qtype, domain, dialects in QUESTIONS:
             qid = conn.execute(
                 "INSERT INTO questions(set_id, ext_id, text, text_key, question_type, domain) "
-                "VALUES (1, ?, ?, ?, ?, ?)", (ext, text, text, qtype, domain)).lastrowid
+                "VALUES (1, ?, ?, ?, ?, ?)",
+                (ext, text, text, qtype, domain),
+            ).lastrowid
             for code, vtext in [("standard", text), *dialects.items()]:
                 status = "draft" if code == draft_dialect else "gold"
                 vid = conn.execute(
                     "INSERT INTO variants(question_id, dialect, text, provenance, status, "
                     "updated_at) VALUES (?, ?, ?, 'human', ?, ?)",
-                    (qid, code, vtext, status, now)).lastrowid
+                    (qid, code, vtext, status, now),
+                ).lastrowid
                 ids["variants"][(ext, code)] = vid
     return ids
 
@@ -68,24 +89,30 @@ def build_study(ws: Workspace, draft_dialect: str | None = None) -> dict:
         ids["answer_runs"][name] = run
         with ws.transaction() as conn:
             for (ext, code), vid in ids["variants"].items():
-                answer = (f"এটি মডেল {name} এর উত্তর: প্রশ্নটির বিস্তারিত ব্যাখ্যা নিচে দেওয়া হলো, "
-                          f"উপভাষা ({code})।")
-                conn.execute("INSERT INTO responses(run_id, item_key, variant_id, status, text, "
-                             "created_at) VALUES (?, ?, ?, 'done', ?, ?)",
-                             (run, f"v{vid}", vid, answer, now))
+                answer = (
+                    f"এটি মডেল {name} এর উত্তর: প্রশ্নটির বিস্তারিত ব্যাখ্যা নিচে দেওয়া হলো, উপভাষা ({code})।"
+                )
+                conn.execute(
+                    "INSERT INTO responses(run_id, item_key, variant_id, status, text, "
+                    "created_at) VALUES (?, ?, ?, 'done', ?, ?)",
+                    (run, f"v{vid}", vid, answer, now),
+                )
     return ids
 
 
-def add_judge(ws: Workspace, name: str, family: str, finals: dict[int, float],
-              confidence: int = 4) -> int:
+def add_judge(
+    ws: Workspace, name: str, family: str, finals: dict[int, float], confidence: int = 4
+) -> int:
     """A judge run with one judgment per dialect response id in ``finals``."""
     model_id = add_model(ws, name, family)
     run = add_run(ws, JUDGE_KIND, model_id, {"judge": name})
     now = utcnow()
     with ws.transaction() as conn:
         for response_id, final in finals.items():
-            conn.execute("INSERT INTO judgments(run_id, response_id, gate, confidence, final, "
-                         "comprehension, correctness, completeness, clarity, length, created_at) "
-                         "VALUES (?, ?, 'ok', ?, ?, 3, 3, 3, 3, 3, ?)",
-                         (run, response_id, confidence, final, now))
+            conn.execute(
+                "INSERT INTO judgments(run_id, response_id, gate, confidence, final, "
+                "comprehension, correctness, completeness, clarity, length, created_at) "
+                "VALUES (?, ?, 'ok', ?, ?, 3, 3, 3, 3, 3, ?)",
+                (run, response_id, confidence, final, now),
+            )
     return run

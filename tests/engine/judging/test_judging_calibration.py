@@ -1,8 +1,8 @@
 """Calibration helpers: score bands and the human × judge confusion table."""
 
+from engine.judging import store
 from engine.judging.calibration import band, band_labels, confusion, human_scores
 from engine.judging.rubric import load_rubric
-from engine.judging import store
 
 from .study_fixture import add_judge, build_study
 

@@ -12,7 +12,7 @@ BENGALI = [
     "চিন্তা ও সিদ্ধান্ত নিতে শেখানো হয়।",
     "সৌরজগতের বৃহত্তম গ্রহ বৃহস্পতি।",
     "বৃহস্পতি",
-    "৮",                                  # Bengali digits only: Bengali script
+    "৮",  # Bengali digits only: Bengali script
     "বাংলাদেশের স্বাধীনতা যুদ্ধ ১৯৭১ সালে হয়েছিল।",
 ]
 MIXED_OK = [
@@ -30,15 +30,18 @@ ROMANIZED = [
     "Shourojoger brihottomo groho holo Brihospoti.",
     "ami jani na eta ki, tobe mone hoy eta ekta jontro",
 ]
-OTHER_SCRIPT = ["कृत्रिम बुद्धिमत्ता कंप्यूटर विज्ञान की एक शाखा है।",
-                "人工智能是计算机科学的一个分支。"]
+OTHER_SCRIPT = ["कृत्रिम बुद्धिमत्ता कंप्यूटर विज्ञान की एक शाखा है।", "人工智能是计算机科学的一个分支。"]
 INDETERMINABLE = [
-    "CPU",                                 # one English technical term: too few letters
+    "CPU",  # one English technical term: too few letters
     "1971",
-    "RAM (Random Access Memory) হলো কম্পিউটারের অস্থায়ী মেমোরি।",   # 57% Bengali
+    "RAM (Random Access Memory) হলো কম্পিউটারের অস্থায়ী মেমোরি।",  # 57% Bengali
 ]
 REFUSALS = [
-    "", "   ", ":", "...", "?!",
+    "",
+    "   ",
+    ":",
+    "...",
+    "?!",
     "I'm sorry, but I can't help with that.",
     "Sorry, I don't understand the question.",
     "As an AI language model, I cannot answer this.",
@@ -74,9 +77,11 @@ def test_refusals_and_empty_answers_fail(text):
 
 
 def test_refusal_phrases_late_in_a_real_answer_do_not_count():
-    long_answer = ("নিউটনের প্রথম সূত্র অনুযায়ী বাহ্যিক বল প্রয়োগ না করলে স্থির বস্তু স্থির থাকে এবং "
-                   "গতিশীল বস্তু সমবেগে চলতে থাকে। এই সূত্রকে জড়তার সূত্রও বলা হয়, কারণ বস্তু তার "
-                   "অবস্থা বজায় রাখতে চায়। অনেকে প্রথমে বিষয়টি বুঝতে পারছি না বলে মনে করেন।")
+    long_answer = (
+        "নিউটনের প্রথম সূত্র অনুযায়ী বাহ্যিক বল প্রয়োগ না করলে স্থির বস্তু স্থির থাকে এবং "
+        "গতিশীল বস্তু সমবেগে চলতে থাকে। এই সূত্রকে জড়তার সূত্রও বলা হয়, কারণ বস্তু তার "
+        "অবস্থা বজায় রাখতে চায়। অনেকে প্রথমে বিষয়টি বুঝতে পারছি না বলে মনে করেন।"
+    )
     assert check_answer(long_answer).gate == "ok"
     # "দুঃখিত" also means "distressed": only an opening apology is a refusal
     assert check_answer("শ্বাস নেওয়ার সময় রোগীকে দুঃখিত হতে দেখা যায়।").gate == "ok"
@@ -85,7 +90,7 @@ def test_refusal_phrases_late_in_a_real_answer_do_not_count():
 def test_letters_exclude_digits_punctuation_and_urls():
     assert script_profile("১২৩ 456 !? https://example.com/abc") == (0, 0.0)
     letters, share = script_profile("বাংলা abc")
-    assert letters == 8 and share == pytest.approx(5 / 8)   # ব া ং ল া = 5 letters/marks
+    assert letters == 8 and share == pytest.approx(5 / 8)  # ব া ং ল া = 5 letters/marks
     assert BENGALI_FAIL < BENGALI_OK
 
 
@@ -107,8 +112,9 @@ def test_real_bengali_text_passes(shared_data):
 def test_real_dialect_sentences_are_bengali_script(shared_data):
     """Script only: these are everyday sentences, and a few ("আমি তোমার কোন কথা কিসুই বুঝতে
     পারলাম না", "I understood nothing you said") would rightly be refusals as answers."""
-    rows = list(csv.DictReader(open(shared_data / "vashantor" / "vashantor_multiway.csv",
-                                    encoding="utf-8")))[:300]
+    rows = list(
+        csv.DictReader(open(shared_data / "vashantor" / "vashantor_multiway.csv", encoding="utf-8"))
+    )[:300]
     for row in rows:
         for dialect in ("barishal", "chittagong", "mymensingh", "noakhali", "sylhet"):
             g = check_answer(row[dialect])

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from engine.judging.rubric import CONFIDENCE_VALUES, LIKERT_VALUES, default_rubric_path
-from engine.model_registry import ensure_embedded_default
-from engine.workspace import Workspace
+from engine.llm.model_registry import ensure_embedded_default
+from engine.workspace.store import Workspace
 
 from .study_fixture import build_study
 
@@ -35,15 +35,24 @@ def short_rubric(tmp_path: Path) -> Path:
 
 
 def start(ws_path: Path, rubric: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tests.engine.judging.judge_child",
-                             str(ws_path), str(rubric)], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.engine.judging.judge_child", str(ws_path), str(rubric)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def judge_replies(ws_path: Path) -> int:
     with Workspace(ws_path) as ws:
-        return ws.scalar("SELECT count(*) FROM responses r JOIN runs ON runs.id = r.run_id "
-                         "WHERE runs.kind = 'judge' AND r.status = 'done'") or 0
+        return (
+            ws.scalar(
+                "SELECT count(*) FROM responses r JOIN runs ON runs.id = r.run_id "
+                "WHERE runs.kind = 'judge' AND r.status = 'done'"
+            )
+            or 0
+        )
 
 
 def test_kill_9_while_judging_then_resume(tmp_path, embedded_gguf):
@@ -53,8 +62,10 @@ def test_kill_9_while_judging_then_resume(tmp_path, embedded_gguf):
         ensure_embedded_default(ws)
         # keep 4 pairs (one model, two questions, two dialects): the 270M model is slow
         ws.conn.execute("DELETE FROM responses WHERE run_id = ?", (ids["answer_runs"]["llama-b"],))
-        ws.conn.execute("DELETE FROM responses WHERE variant_id IN (SELECT id FROM variants "
-                        "WHERE question_id = (SELECT id FROM questions WHERE ext_id = 'q3'))")
+        ws.conn.execute(
+            "DELETE FROM responses WHERE variant_id IN (SELECT id FROM variants "
+            "WHERE question_id = (SELECT id FROM questions WHERE ext_id = 'q3'))"
+        )
     rubric = short_rubric(tmp_path)
     rng = random.Random(5)
     kills = 0
@@ -62,12 +73,13 @@ def test_kill_9_while_judging_then_resume(tmp_path, embedded_gguf):
         before = judge_replies(ws_path)
         proc = start(ws_path, rubric)
         deadline = time.monotonic() + 90
-        while judge_replies(ws_path) == before and proc.poll() is None \
-                and time.monotonic() < deadline:
+        while (
+            judge_replies(ws_path) == before and proc.poll() is None and time.monotonic() < deadline
+        ):
             time.sleep(0.2)
         time.sleep(rng.uniform(0.0, 1.0))
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)   # the judge process and its model worker
+            os.killpg(proc.pid, signal.SIGKILL)  # the judge process and its model worker
             kills += 1
         proc.wait(30)
     assert kills >= 1
@@ -80,17 +92,23 @@ def test_kill_9_while_judging_then_resume(tmp_path, embedded_gguf):
         assert ws.scalar("SELECT count(*) FROM runs WHERE kind = 'judge'") == 1
         rows = ws.query("SELECT response_id, count(*) AS n FROM judgments GROUP BY response_id")
         assert len(rows) == PAIRS and all(r["n"] == 1 for r in rows)
-        keys = ws.query("SELECT item_key, count(*) AS n FROM responses r JOIN runs "
-                        "ON runs.id = r.run_id WHERE runs.kind = 'judge' GROUP BY item_key")
+        keys = ws.query(
+            "SELECT item_key, count(*) AS n FROM responses r JOIN runs "
+            "ON runs.id = r.run_id WHERE runs.kind = 'judge' GROUP BY item_key"
+        )
         assert all(k["n"] == 1 for k in keys)
         # every verdict came from the grammar-constrained model and is on the scales
-        judged = ws.query("SELECT j.*, r.text AS reply FROM judgments j "
-                          "JOIN responses r ON r.id = j.judge_response_id")
+        judged = ws.query(
+            "SELECT j.*, r.text AS reply FROM judgments j "
+            "JOIN responses r ON r.id = j.judge_response_id"
+        )
         assert len(judged) == PAIRS
         for j in judged:
             reply = json.loads(j["reply"], strict=False)
             assert list(reply)[0] == "chain_of_thought_reasoning"
             assert len(reply["chain_of_thought_reasoning"]) <= 50
-            assert all(j[k] in LIKERT_VALUES for k in ("comprehension", "correctness",
-                                                       "completeness", "clarity", "length"))
+            assert all(
+                j[k] in LIKERT_VALUES
+                for k in ("comprehension", "correctness", "completeness", "clarity", "length")
+            )
             assert j["confidence"] in CONFIDENCE_VALUES and 0 <= j["final"] <= 10

@@ -10,6 +10,7 @@ from engine.judging.rubric import CRITERION_KEYS, load_rubric, rubric_from_dict
 
 def default_data() -> dict:
     from engine.judging.rubric import default_rubric_path
+
     return json.loads(default_rubric_path().read_text(encoding="utf-8"))
 
 
@@ -19,7 +20,8 @@ def test_default_rubric_has_the_papers_weights_statements_and_scales():
     assert [c.weight for c in r.criteria] == [3.0, 2.5, 2.0, 1.5, 1.0]
     assert r.criteria[0].statement == (
         "The LLM correctly understood and comprehended the dialectal question, and the "
-        "response directly addresses what was asked.")
+        "response directly addresses what was asked."
+    )
     assert r.criteria[1].statement.startswith("The dialectal response is factually correct AND")
     assert [v for v, _ in r.likert] == [0, 1, 2, 3, 4, 5]
     assert [v for v, _ in r.confidence] == [1, 2, 3, 4, 5]
@@ -54,19 +56,22 @@ def test_hash_changes_with_content_not_with_key_order():
     assert rubric_from_dict(data).content_hash != h
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda d: d["criteria"][2].update(weight=0), "weight must be positive"),
-    (lambda d: d["criteria"][2].update(weight=-1.5), "weight must be positive"),
-    (lambda d: d["criteria"][3].update(key="comprehension"), "unique"),
-    (lambda d: d["criteria"][3].update(key="style"), "exactly"),
-    (lambda d: d["criteria"].pop(), "exactly"),
-    (lambda d: d["likert"].pop("5"), "likert"),
-    (lambda d: d["likert"].update({"6": "beyond"}), "likert"),
-    (lambda d: d["confidence"].update({"0": "none"}), "confidence"),
-    (lambda d: d["likert"].update({"3": " "}), "anchor"),
-    (lambda d: d.update(danger_threshold=11), "danger_threshold"),
-    (lambda d: d.pop("review_confidence_threshold"), "review_confidence_threshold"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d["criteria"][2].update(weight=0), "weight must be positive"),
+        (lambda d: d["criteria"][2].update(weight=-1.5), "weight must be positive"),
+        (lambda d: d["criteria"][3].update(key="comprehension"), "unique"),
+        (lambda d: d["criteria"][3].update(key="style"), "exactly"),
+        (lambda d: d["criteria"].pop(), "exactly"),
+        (lambda d: d["likert"].pop("5"), "likert"),
+        (lambda d: d["likert"].update({"6": "beyond"}), "likert"),
+        (lambda d: d["confidence"].update({"0": "none"}), "confidence"),
+        (lambda d: d["likert"].update({"3": " "}), "anchor"),
+        (lambda d: d.update(danger_threshold=11), "danger_threshold"),
+        (lambda d: d.pop("review_confidence_threshold"), "review_confidence_threshold"),
+    ],
+)
 def test_invalid_rubrics_are_rejected_with_the_reason(mutate, message):
     data = default_data()
     mutate(data)

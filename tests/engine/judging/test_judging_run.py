@@ -9,9 +9,13 @@ from string import Template
 
 import pytest
 
+from engine.answering.generation import (
+    answer_template,
+    answer_templates,
+    generate_answers,
+    select_variants,
+)
 from engine.errors import UserError
-from engine.generation import (answer_template, answer_templates, generate_answers,
-                               select_variants)
 from engine.judging import store
 from engine.judging.rubric import CRITERION_KEYS, load_rubric
 from engine.judging.run import judge_answers
@@ -19,9 +23,18 @@ from engine.llm.types import ModelInfo, Result
 
 from .study_fixture import add_model, build_study
 
-VALID = json.dumps({"chain_of_thought_reasoning": "বোঝা গেছে", "comprehension": 4,
-                    "correctness": 4, "completeness": 3, "clarity": 4, "length": 5,
-                    "confidence": 4}, ensure_ascii=False)
+VALID = json.dumps(
+    {
+        "chain_of_thought_reasoning": "বোঝা গেছে",
+        "comprehension": 4,
+        "correctness": 4,
+        "completeness": 3,
+        "clarity": 4,
+        "length": 5,
+        "confidence": 4,
+    },
+    ensure_ascii=False,
+)
 
 
 class ScriptedBackend:
@@ -37,8 +50,9 @@ class ScriptedBackend:
         for req in requests:
             self.calls += 1
             self.requests.append(req)
-            yield Result(req.key, self.reply(req, self.calls), completion_tokens=5,
-                         finish_reason="stop")
+            yield Result(
+                req.key, self.reply(req, self.calls), completion_tokens=5, finish_reason="stop"
+            )
 
     def close(self):
         self.closed = True
@@ -55,13 +69,18 @@ def test_judging_gates_first_then_scores_valid_verdicts(workspace):
     # two dialect answers fail the gates: one English, one refusal
     pairs = store.answer_pairs(workspace)
     english, refusal = pairs[0]["dialect_response_id"], pairs[1]["dialect_response_id"]
-    workspace.conn.execute("UPDATE responses SET text = 'Artificial intelligence means "
-                           "machines that think.' WHERE id = ?", (english,))
-    workspace.conn.execute("UPDATE responses SET text = 'দুঃখিত, আমি উত্তর দিতে পারছি না।' "
-                           "WHERE id = ?", (refusal,))
+    workspace.conn.execute(
+        "UPDATE responses SET text = 'Artificial intelligence means "
+        "machines that think.' WHERE id = ?",
+        (english,),
+    )
+    workspace.conn.execute(
+        "UPDATE responses SET text = 'দুঃখিত, আমি উত্তর দিতে পারছি না।' WHERE id = ?", (refusal,)
+    )
     backend = ScriptedBackend(lambda req, n: VALID)
-    summary = judge_answers(workspace, judge_model(workspace),
-                            backend_factory=lambda ws, run: backend)
+    summary = judge_answers(
+        workspace, judge_model(workspace), backend_factory=lambda ws, run: backend
+    )
     assert (summary.pairs, summary.gated, summary.judged_now, summary.failed) == (12, 2, 10, 0)
     assert backend.calls == 10 and backend.closed
     req = backend.requests[0]
@@ -77,8 +96,11 @@ def test_judging_gates_first_then_scores_valid_verdicts(workspace):
     # the run card records rubric, template and schema; a second call does nothing
     card = json.loads(workspace.scalar("SELECT card FROM runs WHERE id = ?", (summary.run_id,)))
     assert card["rubric"]["sha256"] == load_rubric().content_hash and card["template"]["sha256"]
-    again = judge_answers(workspace, judge_model(workspace),
-                          backend_factory=lambda ws, run: ScriptedBackend(lambda r, n: VALID))
+    again = judge_answers(
+        workspace,
+        judge_model(workspace),
+        backend_factory=lambda ws, run: ScriptedBackend(lambda r, n: VALID),
+    )
     assert again.run_id == summary.run_id and again.judged_before == 12
     assert again.judged_now == again.gated == 0
 
@@ -93,40 +115,52 @@ def test_invalid_replies_are_retried_with_sampling_never_scored(workspace):
         return '{"comprehension": 99}' if seen[req.key] == 1 else VALID
 
     backend = ScriptedBackend(reply)
-    summary = judge_answers(workspace, judge_model(workspace),
-                            backend_factory=lambda ws, run: backend)
+    summary = judge_answers(
+        workspace, judge_model(workspace), backend_factory=lambda ws, run: backend
+    )
     assert summary.invalid_replies == 12 and summary.judged_now == 12 and summary.failed == 0
     retried = backend.requests[12:]
     assert all(not r.sampler.greedy and r.sampler.seed == 1 for r in retried)
-    attempts = workspace.query("SELECT DISTINCT attempts, status FROM responses "
-                               "WHERE run_id = ?", (summary.run_id,))
+    attempts = workspace.query(
+        "SELECT DISTINCT attempts, status FROM responses WHERE run_id = ?", (summary.run_id,)
+    )
     assert attempts == [{"attempts": 2, "status": "done"}]
 
 
 def test_a_judge_that_never_answers_validly_leaves_an_error_not_a_score(workspace):
     build_study(workspace)
-    summary = judge_answers(workspace, judge_model(workspace), max_attempts=2,
-                            backend_factory=lambda ws, run: ScriptedBackend(
-                                lambda r, n: "Score: 10/10"))
+    summary = judge_answers(
+        workspace,
+        judge_model(workspace),
+        max_attempts=2,
+        backend_factory=lambda ws, run: ScriptedBackend(lambda r, n: "Score: 10/10"),
+    )
     assert summary.failed == 12 and summary.judged_now == 0
     assert workspace.scalar("SELECT count(*) FROM judgments") == 0
-    errors = workspace.query("SELECT status, error, text FROM responses WHERE run_id = ?",
-                             (summary.run_id,))
-    assert all(e["status"] == "error" and e["error"].startswith("invalid verdict")
-               and "Score: 10/10" in e["error"] for e in errors)
+    errors = workspace.query(
+        "SELECT status, error, text FROM responses WHERE run_id = ?", (summary.run_id,)
+    )
+    assert all(
+        e["status"] == "error"
+        and e["error"].startswith("invalid verdict")
+        and "Score: 10/10" in e["error"]
+        for e in errors
+    )
     # a later call retries them
-    later = judge_answers(workspace, judge_model(workspace), backend_factory=lambda ws, run:
-                          ScriptedBackend(lambda r, n: VALID))
+    later = judge_answers(
+        workspace,
+        judge_model(workspace),
+        backend_factory=lambda ws, run: ScriptedBackend(lambda r, n: VALID),
+    )
     assert later.judged_now == 12
 
 
 def test_answer_templates_are_in_dialect_and_fill_the_question(workspace, tmp_path):
     sylhet = answer_template("sylhet")
-    assert sylhet.text == ("তলর ফশ্নটার উত্তর খাটি বাংলাত দেইন।\nপ্রশ্ন: $question\n"
-                           "(খালি ফশ্নটার উত্তোর দিবা।)")
+    assert sylhet.text == ("তলর ফশ্নটার উত্তর খাটি বাংলাত দেইন।\nপ্রশ্ন: $question\n(খালি ফশ্নটার উত্তোর দিবা।)")
     assert "প্রশ্ন: কী?" in sylhet.fill("কী?") and len(sylhet.sha256) == 64
     templates = answer_templates(workspace)
-    assert set(templates) == workspace.dialect_codes()      # the nine + standard
+    assert set(templates) == workspace.dialect_codes()  # the nine + standard
     assert all(t.text.count("$question") == 1 for t in templates.values())
     assert len({t.text for t in templates.values()}) >= 8
     # a workspace override wins; a broken one is refused
@@ -161,7 +195,7 @@ def test_generation_runs_one_model_at_a_time_and_resumes(workspace):
     def factory(ws, run):
         backend = ScriptedBackend(lambda req, n: "প্রমিত বাংলায় উত্তর।")
         opened.append(backend)
-        assert all(b.closed for b in opened[:-1])       # the previous model is closed
+        assert all(b.closed for b in opened[:-1])  # the previous model is closed
         return backend
 
     first = generate_answers(workspace, models, backend_factory=factory)
@@ -170,6 +204,5 @@ def test_generation_runs_one_model_at_a_time_and_resumes(workspace):
     assert req.key.startswith("v") and "$question" not in req.messages[0].content
     again = generate_answers(workspace, models, backend_factory=factory)
     assert [s["done_before"] for s in again] == [9, 9] and opened[-1].calls == 0
-    card = json.loads(workspace.scalar("SELECT card FROM runs WHERE id = ?",
-                                       (first[0]["run_id"],)))
+    card = json.loads(workspace.scalar("SELECT card FROM runs WHERE id = ?", (first[0]["run_id"],)))
     assert set(card["templates"]) == workspace.dialect_codes()

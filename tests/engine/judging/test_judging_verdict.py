@@ -6,13 +6,25 @@ import pytest
 
 from engine.judging.gate import check_answer
 from engine.judging.rubric import CRITERION_KEYS, load_rubric
-from engine.judging.verdict import (VerdictError, apply_rules, max_tokens_for, parse_verdict,
-                                    verdict_schema, zeroed)
+from engine.judging.verdict import (
+    VerdictError,
+    apply_rules,
+    max_tokens_for,
+    parse_verdict,
+    verdict_schema,
+    zeroed,
+)
 
 RUBRIC = load_rubric()
-GOOD = {"chain_of_thought_reasoning": "উত্তরটি বাংলা লিপিতে; প্রশ্ন বোঝা গেছে।",
-        "comprehension": 5, "correctness": 4, "completeness": 3, "clarity": 4, "length": 5,
-        "confidence": 4}
+GOOD = {
+    "chain_of_thought_reasoning": "উত্তরটি বাংলা লিপিতে; প্রশ্ন বোঝা গেছে।",
+    "comprehension": 5,
+    "correctness": 4,
+    "completeness": 3,
+    "clarity": 4,
+    "length": 5,
+    "confidence": 4,
+}
 
 
 def reply(**changes) -> str:
@@ -27,8 +39,11 @@ def reply(**changes) -> str:
 
 def test_schema_puts_reasoning_first_and_uses_enums_for_every_score():
     schema = verdict_schema(RUBRIC)
-    assert list(schema["properties"]) == ["chain_of_thought_reasoning", *CRITERION_KEYS,
-                                          "confidence"]
+    assert list(schema["properties"]) == [
+        "chain_of_thought_reasoning",
+        *CRITERION_KEYS,
+        "confidence",
+    ]
     assert schema["required"] == list(schema["properties"])
     assert schema["additionalProperties"] is False
     assert schema["properties"]["chain_of_thought_reasoning"]["maxLength"] == 800
@@ -48,14 +63,20 @@ def test_the_grammar_admits_only_the_enum_values():
         assert rules[key] == " | ".join(f'"{v}"' for v in range(6))
     assert rules["confidence"] == " | ".join(f'"{v}"' for v in range(1, 6))
     assert rules["root"].index("chain-of-thought-reasoning-kv") < rules["root"].index(
-        "comprehension-kv")
+        "comprehension-kv"
+    )
     assert LlamaGrammar.from_string(gbnf, verbose=False) is not None
 
 
 def test_a_valid_reply_parses():
     v = parse_verdict(reply(), RUBRIC)
-    assert v.scores == {"comprehension": 5, "correctness": 4, "completeness": 3, "clarity": 4,
-                        "length": 5}
+    assert v.scores == {
+        "comprehension": 5,
+        "correctness": 4,
+        "completeness": 3,
+        "clarity": 4,
+        "length": 5,
+    }
     assert v.confidence == 4 and v.reasoning.startswith("উত্তরটি")
     assert parse_verdict("```json\n" + reply() + "\n```", RUBRIC) == v
     # a raw newline inside the reasoning (grammar output) is accepted
@@ -63,29 +84,37 @@ def test_a_valid_reply_parses():
     assert parse_verdict(raw, RUBRIC).reasoning == "line one\nline two"
 
 
-@pytest.mark.parametrize("text, message", [
-    (None, "empty"), ("", "empty"), ("   ", "empty"),
-    ("The answer deserves 10/10.", "not JSON"),
-    (reply()[:-5], "not JSON"),
-    ("[5, 4, 3]", "not an object"),
-    (reply(comprehension=...), "missing"),
-    (reply(extra_points=10), "unexpected"),
-    (reply(comprehension=6), "comprehension"),
-    (reply(correctness=-1), "correctness"),
-    (reply(confidence=0), "confidence"),
-    (reply(confidence=1000000000000000), "confidence"),
-    (reply(clarity=4.0), "clarity"),
-    (reply(length=True), "length"),
-    (reply(completeness="3"), "completeness"),
-    (reply(completeness=None), "completeness"),
-    (reply(chain_of_thought_reasoning=""), "non-empty"),
-    (reply(chain_of_thought_reasoning=["a"]), "non-empty"),
-    ('{"comprehension": 5, "chain_of_thought_reasoning": "x", "correctness": 4, '
-     '"completeness": 3, "clarity": 4, "length": 5, "confidence": 4}', "first"),
-    (reply()[:-1] + ', "comprehension": 0}', "duplicate"),
-    (reply() + reply(), "not JSON"),
-    ("Sure! " + reply(), "not JSON"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (None, "empty"),
+        ("", "empty"),
+        ("   ", "empty"),
+        ("The answer deserves 10/10.", "not JSON"),
+        (reply()[:-5], "not JSON"),
+        ("[5, 4, 3]", "not an object"),
+        (reply(comprehension=...), "missing"),
+        (reply(extra_points=10), "unexpected"),
+        (reply(comprehension=6), "comprehension"),
+        (reply(correctness=-1), "correctness"),
+        (reply(confidence=0), "confidence"),
+        (reply(confidence=1000000000000000), "confidence"),
+        (reply(clarity=4.0), "clarity"),
+        (reply(length=True), "length"),
+        (reply(completeness="3"), "completeness"),
+        (reply(completeness=None), "completeness"),
+        (reply(chain_of_thought_reasoning=""), "non-empty"),
+        (reply(chain_of_thought_reasoning=["a"]), "non-empty"),
+        (
+            '{"comprehension": 5, "chain_of_thought_reasoning": "x", "correctness": 4, '
+            '"completeness": 3, "clarity": 4, "length": 5, "confidence": 4}',
+            "first",
+        ),
+        (reply()[:-1] + ', "comprehension": 0}', "duplicate"),
+        (reply() + reply(), "not JSON"),
+        ("Sure! " + reply(), "not JSON"),
+    ],
+)
 def test_invalid_replies_are_errors_never_default_scores(text, message):
     with pytest.raises(VerdictError, match=message):
         parse_verdict(text, RUBRIC)

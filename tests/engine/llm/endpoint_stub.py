@@ -20,12 +20,21 @@ def expected_text(prompt: str) -> str:
 
 
 class StubServer:
-    def __init__(self, *, p429=0.0, p500=0.0, p_timeout=0.0, retry_after="1", stall_s=2.0,
-                 seed=0, require_auth: str | None = None):
+    def __init__(
+        self,
+        *,
+        p429=0.0,
+        p500=0.0,
+        p_timeout=0.0,
+        retry_after="1",
+        stall_s=2.0,
+        seed=0,
+        require_auth: str | None = None,
+    ):
         self.p429, self.p500, self.p_timeout = p429, p500, p_timeout
         self.retry_after, self.stall_s, self.require_auth = retry_after, stall_s, require_auth
         self.rng, self.lock = random.Random(seed), threading.Lock()
-        self.calls: list[tuple[str, int]] = []        # (prompt, status)
+        self.calls: list[tuple[str, int]] = []  # (prompt, status)
         self.auth_seen: set[str] = set()
         stub = self
 
@@ -43,18 +52,28 @@ class StubServer:
                 if stub.require_auth and self.headers.get("Authorization") != stub.require_auth:
                     return self._send(401, {"error": "bad key"}, prompt)
                 if roll < stub.p429:
-                    return self._send(429, {"error": "slow down"}, prompt,
-                                      {"Retry-After": stub.retry_after})
+                    return self._send(
+                        429, {"error": "slow down"}, prompt, {"Retry-After": stub.retry_after}
+                    )
                 if roll < stub.p429 + stub.p500:
                     return self._send(500, {"error": "boom"}, prompt)
                 if roll < stub.p429 + stub.p500 + stub.p_timeout:
                     time.sleep(stub.stall_s)
                     return self._send(200, {"choices": [{"text": "late"}]}, prompt, record=-1)
                 text = expected_text(prompt)
-                choice = ({"message": {"role": "assistant", "content": text}}
-                          if "messages" in body else {"text": text})
-                self._send(200, {"choices": [{**choice, "finish_reason": "stop"}],
-                                 "usage": {"prompt_tokens": 3, "completion_tokens": 2}}, prompt)
+                choice = (
+                    {"message": {"role": "assistant", "content": text}}
+                    if "messages" in body
+                    else {"text": text}
+                )
+                self._send(
+                    200,
+                    {
+                        "choices": [{**choice, "finish_reason": "stop"}],
+                        "usage": {"prompt_tokens": 3, "completion_tokens": 2},
+                    },
+                    prompt,
+                )
 
             def _send(self, status, payload, prompt, headers=None, record=None):
                 with stub.lock:

@@ -7,17 +7,23 @@ from __future__ import annotations
 
 import sys
 
-from engine.jobs import backend_for_run, open_run, run_job
+from engine.llm.jobs import backend_for_run, open_run, run_job
+from engine.llm.model_registry import ensure_embedded_default
 from engine.llm.types import Request, Sampler
-from engine.model_registry import ensure_embedded_default
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
 CARD = {"template": "kill-test", "schedule": {"n_seq": 4}}
 
 
 def requests(n: int) -> list[Request]:
-    return [Request(key=f"item-{i:03d}", prompt=f"Question {i}: what is {i} + {i}?\nAnswer:",
-                    sampler=Sampler(max_tokens=12)) for i in range(n)]
+    return [
+        Request(
+            key=f"item-{i:03d}",
+            prompt=f"Question {i}: what is {i} + {i}?\nAnswer:",
+            sampler=Sampler(max_tokens=12),
+        )
+        for i in range(n)
+    ]
 
 
 def main() -> int:
@@ -26,8 +32,9 @@ def main() -> int:
     run = open_run(ws, "answer", model, CARD)
     backend = backend_for_run(ws, run)
     try:
-        summary = run_job(ws, run, backend, requests(int(sys.argv[2])), batch_size=2,
-                          use_cache=False)
+        summary = run_job(
+            ws, run, backend, requests(int(sys.argv[2])), batch_size=2, use_cache=False
+        )
     finally:
         backend.close()
     print("complete" if summary.complete else "incomplete", flush=True)

@@ -19,8 +19,10 @@ SCHEMA = {
     "required": ["reasoning", "score", "confidence"],
     "additionalProperties": False,
 }
-PROMPTS = ["Question: কম্পিউটার কাকে বলে?\nAnswer as JSON:",
-           "Rate this answer from 0 to 5 and explain: 'Dhaka is the capital.'\nJSON:"]
+PROMPTS = [
+    "Question: কম্পিউটার কাকে বলে?\nAnswer as JSON:",
+    "Rate this answer from 0 to 5 and explain: 'Dhaka is the capital.'\nJSON:",
+]
 
 
 def _run(embedded_gguf, requests):
@@ -40,8 +42,10 @@ def _run(embedded_gguf, requests):
 
 @pytest.mark.slow
 def test_lazy_grammar_matches_full_masking_for_greedy(embedded_gguf, monkeypatch):
-    requests = [Request(key=f"k{i}", prompt=p, json_schema=SCHEMA,
-                        sampler=Sampler(max_tokens=90)) for i, p in enumerate(PROMPTS)]
+    requests = [
+        Request(key=f"k{i}", prompt=p, json_schema=SCHEMA, sampler=Sampler(max_tokens=90))
+        for i, p in enumerate(PROMPTS)
+    ]
     lazy = _run(embedded_gguf, requests)
     monkeypatch.setattr(TokenSampler, "_allowed", lambda self, token: False)  # always mask all
     full = _run(embedded_gguf, requests)

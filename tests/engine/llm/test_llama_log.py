@@ -23,8 +23,13 @@ print("loaded")
 
 @pytest.mark.slow
 def test_model_load_notes_are_logged_not_printed(embedded_gguf):
-    done = subprocess.run([sys.executable, "-c", LOAD, str(embedded_gguf)], cwd=REPO,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", LOAD, str(embedded_gguf)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "loaded" in done.stdout
     # the embedded Gemma's tokenizer note, at INFO through logging ...

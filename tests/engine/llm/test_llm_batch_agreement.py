@@ -41,7 +41,7 @@ def teacher_forced_logprob(llm, prompt: str, continuation: str) -> float:
         return 0.0
     llm.reset()
     llm.eval(ctx + cont)
-    logits = np.asarray(llm.scores[len(ctx) - 1:len(ctx) + len(cont) - 1], dtype=np.float64)
+    logits = np.asarray(llm.scores[len(ctx) - 1 : len(ctx) + len(cont) - 1], dtype=np.float64)
     logits -= logits.max(axis=1, keepdims=True)
     logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     return float(logp[np.arange(len(cont)), cont].mean())
@@ -51,11 +51,15 @@ def test_batched_vs_single_agreement(embedded_gguf, tmp_path):
     from scipy.stats import wilcoxon
 
     texts = prompts()
-    reqs = [Request(key=str(i), prompt=p, sampler=Sampler(max_tokens=N_TOKENS))
-            for i, p in enumerate(texts)]
+    reqs = [
+        Request(key=str(i), prompt=p, sampler=Sampler(max_tokens=N_TOKENS))
+        for i, p in enumerate(texts)
+    ]
     outputs = {}
-    for label, schedule in (("batched", Schedule(n_seq=16)),
-                            ("single", Schedule(n_seq=1, share_prefix=False))):
+    for label, schedule in (
+        ("batched", Schedule(n_seq=16)),
+        ("single", Schedule(n_seq=1, share_prefix=False)),
+    ):
         with LocalGGUFBackend(embedded_gguf, sha256="s", schedule=schedule) as b:
             outputs[label] = {r.key: r.text for r in b.generate(reqs)}
 
@@ -73,18 +77,24 @@ def test_batched_vs_single_agreement(embedded_gguf, tmp_path):
         else:
             ta = llm.tokenize(a.encode(), add_bos=False, special=False)
             tb = llm.tokenize(b.encode(), add_bos=False, special=False)
-            first_diff.append(next((j for j, (x, y) in enumerate(zip(ta, tb)) if x != y),
-                                   min(len(ta), len(tb))))
+            first_diff.append(
+                next((j for j, (x, y) in enumerate(zip(ta, tb)) if x != y), min(len(ta), len(tb)))
+            )
         lp_b.append(teacher_forced_logprob(llm, prompt, a))
         lp_s.append(teacher_forced_logprob(llm, prompt, b))
     llm.close()
     diffs = [x - y for x, y in zip(lp_b, lp_s) if x != y]
     p_value = float(wilcoxon(lp_b, lp_s, zero_method="zsplit").pvalue) if len(diffs) >= 3 else 1.0
-    report = {"prompts": N_PROMPTS, "tokens": N_TOKENS, "batch": 16,
-              "identical_share": identical / N_PROMPTS,
-              "mean_first_diff_token": float(np.mean(first_diff)) if first_diff else None,
-              "mean_logprob_batched": float(np.mean(lp_b)),
-              "mean_logprob_single": float(np.mean(lp_s)), "wilcoxon_p": p_value}
+    report = {
+        "prompts": N_PROMPTS,
+        "tokens": N_TOKENS,
+        "batch": 16,
+        "identical_share": identical / N_PROMPTS,
+        "mean_first_diff_token": float(np.mean(first_diff)) if first_diff else None,
+        "mean_logprob_batched": float(np.mean(lp_b)),
+        "mean_logprob_single": float(np.mean(lp_s)),
+        "wilcoxon_p": p_value,
+    }
     print("batch agreement:", json.dumps(report))
     log.warning("batch agreement: %s", json.dumps(report))
     # greedy decoding maximises the same distribution either way: no systematic loss

@@ -19,9 +19,13 @@ import keyring.backend
 import pytest
 
 from engine.errors import UserError
-from engine.jobs import open_run, run_job
-from engine.llm.endpoint_backend import (EndpointBackend, backoff_delay, read_api_key,
-                                         retry_after_seconds)
+from engine.llm.endpoint_backend import (
+    EndpointBackend,
+    backoff_delay,
+    read_api_key,
+    retry_after_seconds,
+)
+from engine.llm.jobs import open_run, run_job
 from engine.llm.types import Message, Request, Sampler
 from tests.engine.llm.endpoint_stub import StubServer, expected_text
 
@@ -30,16 +34,19 @@ REPO = Path(__file__).resolve().parents[3]
 
 def endpoint_row(ws, name, urls, **extra) -> dict:
     with ws.transaction() as conn:
-        conn.execute("INSERT INTO models(name, kind, base_urls, api_model, keyring_service, "
-                     "load_params, added_at) VALUES (?, 'endpoint', ?, 'stub-model', ?, ?, 'now')",
-                     (name, json.dumps(urls), extra.pop("keyring_service", None),
-                      json.dumps(extra)))
+        conn.execute(
+            "INSERT INTO models(name, kind, base_urls, api_model, keyring_service, "
+            "load_params, added_at) VALUES (?, 'endpoint', ?, 'stub-model', ?, ?, 'now')",
+            (name, json.dumps(urls), extra.pop("keyring_service", None), json.dumps(extra)),
+        )
     return ws.query("SELECT * FROM models WHERE name = ?", (name,))[0]
 
 
 def prompts(n):
-    return [Request(key=f"e{i:03d}", prompt=f"question {i}", sampler=Sampler(max_tokens=8))
-            for i in range(n)]
+    return [
+        Request(key=f"e{i:03d}", prompt=f"question {i}", sampler=Sampler(max_tokens=8))
+        for i in range(n)
+    ]
 
 
 def test_retry_after_and_backoff():
@@ -52,22 +59,31 @@ def test_retry_after_and_backoff():
     assert 4.0 <= now <= 6.0
     rng = random.Random(1)
     delays = [backoff_delay(a, 0.5, 4.0, rng) for a in range(10)]
-    assert all(0 <= d <= min(4.0, 0.5 * 2 ** a) for a, d in enumerate(delays))
+    assert all(0 <= d <= min(4.0, 0.5 * 2**a) for a, d in enumerate(delays))
 
 
 def test_fault_matrix_every_item_exactly_once(workspace):
     stub = StubServer(p429=0.30, p500=0.05, p_timeout=0.02, retry_after="1", stall_s=1.5, seed=3)
     try:
-        row = endpoint_row(workspace, "stub", [stub.url], concurrency=8, timeout_s=0.5,
-                           backoff_base_s=0.05, backoff_max_s=0.5, max_retries=12)
+        row = endpoint_row(
+            workspace,
+            "stub",
+            [stub.url],
+            concurrency=8,
+            timeout_s=0.5,
+            backoff_base_s=0.05,
+            backoff_max_s=0.5,
+            max_retries=12,
+        )
         run = open_run(workspace, "answer", row, {"template": "faults"})
         from engine.llm.factory import open_backend
 
         with open_backend(row) as backend:
             s = run_job(workspace, run, backend, prompts(60), batch_size=7)
         assert s.complete and s.errors == 0, s
-        rows = workspace.query("SELECT item_key, text, attempts FROM responses WHERE run_id = ?",
-                               (run,))
+        rows = workspace.query(
+            "SELECT item_key, text, attempts FROM responses WHERE run_id = ?", (run,)
+        )
         assert len(rows) == 60 and all(r["attempts"] == 1 for r in rows)
         assert all(r["text"] == expected_text(f"question {int(r['item_key'][1:])}") for r in rows)
         statuses = [st for _, st in stub.calls]
@@ -90,8 +106,15 @@ def test_retry_after_is_honoured():
 
 def test_pool_survives_a_killed_server(workspace):
     a, b = StubServer(seed=1), StubServer(seed=2)
-    row = endpoint_row(workspace, "pool", [a.url, b.url], concurrency=4, timeout_s=2,
-                       backoff_base_s=0.05, backoff_max_s=0.2)
+    row = endpoint_row(
+        workspace,
+        "pool",
+        [a.url, b.url],
+        concurrency=4,
+        timeout_s=2,
+        backoff_base_s=0.05,
+        backoff_max_s=0.2,
+    )
     run = open_run(workspace, "answer", row, {"template": "pool"})
     from engine.llm.factory import open_backend
 
@@ -107,8 +130,12 @@ def test_pool_survives_a_killed_server(workspace):
             # slow the servers a little so the kill lands mid-run
             s = run_job(workspace, run, backend, prompts(80), batch_size=5, progress=progress)
         assert s.complete and s.errors == 0
-        assert workspace.scalar("SELECT count(*) FROM responses WHERE run_id = ? AND "
-                                "status = 'done'", (run,)) == 80
+        assert (
+            workspace.scalar(
+                "SELECT count(*) FROM responses WHERE run_id = ? AND status = 'done'", (run,)
+            )
+            == 80
+        )
         assert len(b.calls) > 40  # the survivor took over
     finally:
         b.stop()
@@ -125,8 +152,9 @@ def test_api_key_only_from_keyring_never_stored(workspace, memory_keyring, tmp_p
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)  # httpx/httpcore debug logs included
     try:
-        row = endpoint_row(workspace, "keyed", [stub.url], keyring_service="upabhasha-test",
-                           backoff_base_s=0.01)
+        row = endpoint_row(
+            workspace, "keyed", [stub.url], keyring_service="upabhasha-test", backoff_base_s=0.01
+        )
         run = open_run(workspace, "answer", row, {"template": "canary"})
         from engine.llm.factory import open_backend
 
@@ -171,10 +199,24 @@ def free_port() -> int:
 @pytest.mark.slow
 def test_real_llama_cpp_server(workspace, embedded_gguf):
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "engine.llm.llama_server", "--model",
-                             str(embedded_gguf), "--host", "127.0.0.1", "--port", str(port),
-                             "--n_ctx", "2048"], cwd=REPO, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "engine.llm.llama_server",
+            "--model",
+            str(embedded_gguf),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "2048",
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -190,13 +232,20 @@ def test_real_llama_cpp_server(workspace, embedded_gguf):
         run = open_run(workspace, "answer", row, {"template": "real"})
         from engine.llm.factory import open_backend
 
-        reqs = [Request(key=f"r{i}", prompt=f"Question: what is {i} + {i}?\nAnswer:",
-                        sampler=Sampler(max_tokens=8, stop=("\n",))) for i in range(4)]
+        reqs = [
+            Request(
+                key=f"r{i}",
+                prompt=f"Question: what is {i} + {i}?\nAnswer:",
+                sampler=Sampler(max_tokens=8, stop=("\n",)),
+            )
+            for i in range(4)
+        ]
         with open_backend(row) as backend:
             s = run_job(workspace, run, backend, reqs)
         assert s.complete and s.errors == 0
-        rows = workspace.query("SELECT text, completion_tokens FROM responses WHERE run_id = ?",
-                               (run,))
+        rows = workspace.query(
+            "SELECT text, completion_tokens FROM responses WHERE run_id = ?", (run,)
+        )
         assert all(r["completion_tokens"] and r["completion_tokens"] <= 8 for r in rows)
     finally:
         proc.terminate()

@@ -12,7 +12,7 @@ from engine.llm.gguf_info import GGUFInvalid, inspect_gguf
 
 def test_real_file_metadata(embedded_gguf):
     info = inspect_gguf(embedded_gguf, with_sha256=True)
-    from engine.embedded_model import embedded_sha256
+    from engine.llm.embedded_model import embedded_sha256
 
     assert info.architecture == "gemma3"
     assert info.quantization == "Q4_K_M"
@@ -21,8 +21,14 @@ def test_real_file_metadata(embedded_gguf):
     assert info.has_chat_template is False
     assert info.sha256 == embedded_sha256()
     meta = info.as_metadata()
-    assert set(meta) == {"architecture", "quantization", "parameters", "context_length",
-                         "has_chat_template", "family"}
+    assert set(meta) == {
+        "architecture",
+        "quantization",
+        "parameters",
+        "context_length",
+        "has_chat_template",
+        "family",
+    }
     assert meta["family"] == "gemma"
 
 
@@ -62,10 +68,16 @@ def test_handmade_headers(tmp_path):
         b"GGUF" + struct.pack("<IQQ", 99, 0, 0): "version",
         b"GGUF" + struct.pack("<IQQ", 3, 1 << 40, 0): "tensor count",
         # one kv whose string value claims 1 TiB
-        b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 4) + b"name"
+        b"GGUF"
+        + struct.pack("<IQQ", 3, 0, 1)
+        + struct.pack("<Q", 4)
+        + b"name"
         + struct.pack("<IQ", 8, 1 << 40): "claims",
         # an array of 2^40 uint8 items
-        b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 1) + b"a"
+        b"GGUF"
+        + struct.pack("<IQQ", 3, 0, 1)
+        + struct.pack("<Q", 1)
+        + b"a"
         + struct.pack("<IIQ", 9, 0, 1 << 40): "array",
     }
     for i, (data, expected) in enumerate(cases.items()):

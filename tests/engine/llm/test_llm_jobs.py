@@ -4,19 +4,31 @@ from __future__ import annotations
 
 import pytest
 
-from engine.jobs import backend_for_run, open_run, run_card, run_job
+from engine.llm.jobs import backend_for_run, open_run, run_card, run_job
+from engine.llm.model_registry import ensure_embedded_default
 from engine.llm.types import Request, Result, Sampler
-from engine.model_registry import ensure_embedded_default
 
 pytestmark = pytest.mark.slow
 
-QUESTIONS = ["বাংলাদেশের রাজধানী কী?", "সালোকসংশ্লেষণ কী?", "কম্পিউটার কীভাবে কাজ করে?",
-             "What is inflation?", "Name three rivers of Bangladesh.", "ভাইরাস কী?"]
+QUESTIONS = [
+    "বাংলাদেশের রাজধানী কী?",
+    "সালোকসংশ্লেষণ কী?",
+    "কম্পিউটার কীভাবে কাজ করে?",
+    "What is inflation?",
+    "Name three rivers of Bangladesh.",
+    "ভাইরাস কী?",
+]
 
 
 def make_requests(n=6, max_tokens=8, **sampler):
-    return [Request(key=f"q{i}", prompt=f"Question: {QUESTIONS[i % len(QUESTIONS)]}\nAnswer:",
-                    sampler=Sampler(max_tokens=max_tokens, **sampler)) for i in range(n)]
+    return [
+        Request(
+            key=f"q{i}",
+            prompt=f"Question: {QUESTIONS[i % len(QUESTIONS)]}\nAnswer:",
+            sampler=Sampler(max_tokens=max_tokens, **sampler),
+        )
+        for i in range(n)
+    ]
 
 
 @pytest.fixture
@@ -28,12 +40,13 @@ def model_row(workspace, embedded_gguf):
 @pytest.fixture(scope="module")
 def shared_backend():
     """One worker for the module (loading is the slow part)."""
-    from engine.embedded_model import embedded_model_path, embedded_sha256
+    from engine.llm.embedded_model import embedded_model_path, embedded_sha256
     from engine.llm.local_backend import LocalGGUFBackend
     from engine.llm.settings import Schedule
 
-    backend = LocalGGUFBackend(embedded_model_path(), sha256=embedded_sha256(),
-                               schedule=Schedule(n_seq=4))
+    backend = LocalGGUFBackend(
+        embedded_model_path(), sha256=embedded_sha256(), schedule=Schedule(n_seq=4)
+    )
     yield backend
     backend.close()
 
@@ -54,8 +67,14 @@ def test_open_run_key(workspace, model_row):
 def test_run_resume_and_cache(workspace, model_row, shared_backend):
     run = open_run(workspace, "answer", model_row, {"template": "t1", "schedule": {"n_seq": 4}})
     seen = []
-    s = run_job(workspace, run, shared_backend, make_requests(), batch_size=4,
-                progress=lambda d, t, n: seen.append((d, t, n)))
+    s = run_job(
+        workspace,
+        run,
+        shared_backend,
+        make_requests(),
+        batch_size=4,
+        progress=lambda d, t, n: seen.append((d, t, n)),
+    )
     assert (s.total, s.done_before, s.done_now, s.errors, s.cached) == (6, 0, 6, 0, 0)
     assert seen[-1][:2] == (6, 6) and any("tok/s" in n for _, _, n in seen)
     assert workspace.scalar("SELECT status FROM runs WHERE id = ?", (run,)) == "done"
@@ -65,8 +84,9 @@ def test_run_resume_and_cache(workspace, model_row, shared_backend):
     run2 = open_run(workspace, "answer", model_row, {"template": "t2", "schedule": {"n_seq": 4}})
     s2 = run_job(workspace, run2, shared_backend, make_requests())
     assert s2.cached == 6
-    texts = lambda r: workspace.query("SELECT item_key, text FROM responses WHERE run_id = ? "
-                                      "ORDER BY item_key", (r,))
+    texts = lambda r: workspace.query(
+        "SELECT item_key, text FROM responses WHERE run_id = ? ORDER BY item_key", (r,)
+    )
     assert texts(run) == texts(run2)
     # sampled requests never touch the cache
     run3 = open_run(workspace, "answer", model_row, {"template": "t3", "schedule": {"n_seq": 4}})
@@ -96,31 +116,46 @@ class FailingFirst:
 
 def test_errors_are_recorded_and_retried(workspace, model_row, shared_backend):
     run = open_run(workspace, "answer", model_row, {"template": "err"})
-    s = run_job(workspace, run, FailingFirst(shared_backend, {"q1", "q4"}), make_requests(),
-                use_cache=False)
+    s = run_job(
+        workspace, run, FailingFirst(shared_backend, {"q1", "q4"}), make_requests(), use_cache=False
+    )
     assert (s.done_now, s.errors, s.complete) == (4, 2, False)
-    rows = workspace.query("SELECT item_key, status, error, attempts, text FROM responses "
-                           "WHERE run_id = ? AND status = 'error' ORDER BY item_key", (run,))
+    rows = workspace.query(
+        "SELECT item_key, status, error, attempts, text FROM responses "
+        "WHERE run_id = ? AND status = 'error' ORDER BY item_key",
+        (run,),
+    )
     assert [(r["item_key"], r["error"], r["attempts"], r["text"]) for r in rows] == [
-        ("q1", "injected failure", 1, None), ("q4", "injected failure", 1, None)]
+        ("q1", "injected failure", 1, None),
+        ("q4", "injected failure", 1, None),
+    ]
     s = run_job(workspace, run, shared_backend, make_requests(), use_cache=False)
     assert (s.done_before, s.done_now, s.errors, s.complete) == (4, 2, 0, True)
-    rows = workspace.query("SELECT item_key, status, attempts FROM responses WHERE run_id = ? "
-                           "AND item_key IN ('q1', 'q4')", (run,))
+    rows = workspace.query(
+        "SELECT item_key, status, attempts FROM responses WHERE run_id = ? "
+        "AND item_key IN ('q1', 'q4')",
+        (run,),
+    )
     assert all(r["status"] == "done" and r["attempts"] == 2 for r in rows)
     assert workspace.scalar("SELECT count(*) FROM responses WHERE run_id = ?", (run,)) == 6
 
 
 def test_cancel_then_resume(workspace, model_row):
-    run = open_run(workspace, "answer", model_row, {"template": "cancel",
-                                                    "schedule": {"n_seq": 2}})
+    run = open_run(workspace, "answer", model_row, {"template": "cancel", "schedule": {"n_seq": 2}})
     backend = backend_for_run(workspace, run)
     try:
         results = []
-        s = run_job(workspace, run, backend, make_requests(8, max_tokens=16), batch_size=1,
-                    progress=lambda d, t, n: results.append(d),
-                    cancelled=lambda: workspace.scalar(
-                        "SELECT count(*) FROM responses WHERE run_id = ?", (run,)) >= 2)
+        s = run_job(
+            workspace,
+            run,
+            backend,
+            make_requests(8, max_tokens=16),
+            batch_size=1,
+            progress=lambda d, t, n: results.append(d),
+            cancelled=lambda: (
+                workspace.scalar("SELECT count(*) FROM responses WHERE run_id = ?", (run,)) >= 2
+            ),
+        )
         assert s.cancelled and 2 <= s.done_now < 8
         s = run_job(workspace, run, backend, make_requests(8, max_tokens=16))
         assert s.complete and s.done_before + s.done_now == 8

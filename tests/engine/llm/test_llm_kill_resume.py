@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.workspace import Workspace
+from engine.workspace.store import Workspace
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[3]
@@ -20,9 +20,13 @@ N_ITEMS = 24
 
 
 def start(ws_path: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tests.engine.llm.job_child", str(ws_path),
-                             str(N_ITEMS)], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.engine.llm.job_child", str(ws_path), str(N_ITEMS)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def done_count(ws_path: Path) -> int:

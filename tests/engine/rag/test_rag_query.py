@@ -1,10 +1,10 @@
 """Query normalisation, tokenizer and [[SHORT]] tag; adaptive weights."""
 
+import numpy as np
+
 from engine.rag.config import RetrievalConfig
 from engine.rag.fusion import adaptive_weights, top_positions
 from engine.rag.query import SHORT_TAG, prepare_query, tokenize
-
-import numpy as np
 
 
 def test_tokenizer_splits_on_danda_and_punctuation_but_keeps_conjuncts():
@@ -13,7 +13,7 @@ def test_tokenizer_splits_on_danda_and_punctuation_but_keeps_conjuncts():
 
 
 def test_tokenizer_is_composition_independent():
-    composed = "আমি ন\u09df"        # য় as one code point
+    composed = "আমি ন\u09df"  # য় as one code point
     decomposed = "আমি ন\u09af\u09bc"  # য + nukta
     assert composed != decomposed
     assert tokenize(composed) == tokenize(decomposed)

@@ -8,13 +8,14 @@ import shutil
 import numpy as np
 import pytest
 
+from engine.rag.build import build_index, ensure_index
 from engine.rag.config import RetrievalConfig
 from engine.rag.explain import RetrievalExplanation
-from engine.rag.index import LeakageError, build_index, ensure_index
+from engine.rag.index import LeakageError
 from engine.rag.reference import BruteForceBM25, ReferenceRetriever
 from engine.rag.retriever import Retriever
 from engine.textnorm import canonical_key
-from engine.workspace import utcnow
+from engine.workspace.store import utcnow
 
 SMALL = [  # (standard, dialect text, dialect, district, split)
     ("আমি কাল বাজারে যাব", "আঁই হালিয়া বাজারত যাইয়ুম", "chittagong", "Chattogram", "train"),
@@ -30,13 +31,18 @@ SMALL = [  # (standard, dialect text, dialect, district, split)
 
 def _insert(ws, rows, corpus="small"):
     with ws.transaction() as conn:
-        conn.execute("INSERT OR IGNORE INTO corpora(name, created_at) VALUES (?, ?)", (corpus, utcnow()))
+        conn.execute(
+            "INSERT OR IGNORE INTO corpora(name, created_at) VALUES (?, ?)", (corpus, utcnow())
+        )
         cid = conn.execute("SELECT id FROM corpora WHERE name = ?", (corpus,)).fetchone()[0]
         conn.executemany(
             "INSERT INTO sentence_pairs(corpus_id, standard_text, dialect_text, dialect, district, "
             "split, standard_key, dialect_key) VALUES (?,?,?,?,?,?,?,?)",
-            [(cid, s, d, dia, dist, sp, canonical_key(s), canonical_key(d))
-             for s, d, dia, dist, sp in rows])
+            [
+                (cid, s, d, dia, dist, sp, canonical_key(s), canonical_key(d))
+                for s, d, dia, dist, sp in rows
+            ],
+        )
 
 
 @pytest.fixture
@@ -55,7 +61,9 @@ def test_validation_split_cannot_be_indexed(small_ws, default_encoder):
     assert "আমার বই কোথায়" not in {d["standard_text"] for d in index.docs}
 
 
-def test_index_persists_and_is_invalidated_by_corpus_or_encoder(small_ws, default_encoder, tmp_path):
+def test_index_persists_and_is_invalidated_by_corpus_or_encoder(
+    small_ws, default_encoder, tmp_path
+):
     from engine.rag.encoder import EmbeddingCache, Encoder
 
     first, rebuilt = ensure_index(small_ws, encoder=default_encoder)
@@ -65,9 +73,20 @@ def test_index_persists_and_is_invalidated_by_corpus_or_encoder(small_ws, defaul
     # a new pair changes the corpus hash; only the new sentence is encoded
     _insert(small_ws, [("নতুন একটা বাক্য এখানে", "নয়া এক্কান বাক্য ইয়ানে", "chittagong", "", "train")])
     fresh = Encoder(None, EmbeddingCache(tmp_path / "cache.sqlite"))
-    fresh.cache.put_many(fresh.encoder_id, dict(zip(
-        [__import__("engine.rag.encoder", fromlist=["text_hash"]).text_hash(d["standard_text"]) for d in first.docs],
-        first.vectors)))
+    fresh.cache.put_many(
+        fresh.encoder_id,
+        dict(
+            zip(
+                [
+                    __import__("engine.rag.encoder", fromlist=["text_hash"]).text_hash(
+                        d["standard_text"]
+                    )
+                    for d in first.docs
+                ],
+                first.vectors,
+            )
+        ),
+    )
     grown, rebuilt = ensure_index(small_ws, encoder=fresh)
     assert rebuilt and grown.manifest["pair_count"] == first.manifest["pair_count"] + 1
     assert grown.manifest["encoded_new_sentences"] == 1
@@ -86,30 +105,54 @@ def test_explanation_has_every_score_and_round_trips(small_ws, default_encoder):
     data = json.loads(ex.to_json())
     assert RetrievalExplanation.from_dict(data).to_dict() == ex.to_dict()
     first = data["exemplars"][0]
-    for field in ("dense_score", "sparse_score", "char_similarity", "dialect_bonus",
-                  "district_bonus", "region_bonus", "final", "via", "pair_id"):
+    for field in (
+        "dense_score",
+        "sparse_score",
+        "char_similarity",
+        "dialect_bonus",
+        "district_bonus",
+        "region_bonus",
+        "final",
+        "via",
+        "pair_id",
+    ):
         assert field in first
     assert set(data["weights"]) >= {"dense", "sparse", "char", "dense_trust", "pool"}
-    assert data["fallback_fired"] is False and data["index"]["encoder_id"] == default_encoder.encoder_id
+    assert (
+        data["fallback_fired"] is False
+        and data["index"]["encoder_id"] == default_encoder.encoder_id
+    )
     # the same standard sentence twice in one dialect: de-duplicated, never both
     assert sum(e["standard_text"] == "আমি কাল বাজারে যাব" for e in data["exemplars"]) == 1
     assert data["duplicates_removed"] >= 1
     e = first
-    assert e["final"] == pytest.approx(e["hybrid"] + e["char_component"] + e["dialect_bonus"]
-                                       + e["region_bonus"] + e["district_bonus"], abs=1e-5)
+    assert e["final"] == pytest.approx(
+        e["hybrid"]
+        + e["char_component"]
+        + e["dialect_bonus"]
+        + e["region_bonus"]
+        + e["district_bonus"],
+        abs=1e-5,
+    )
 
 
 def test_district_bonus_picks_the_requested_district(small_ws, default_encoder):
     index = build_index(small_ws, encoder=default_encoder, selfcheck=False)
     r = Retriever(index, default_encoder)
-    for district, expected in (("Cox's Bazar", "আঁই কাইলকা বাজারত যাইয়ুম"),
-                               ("Chattogram", "আঁই হালিয়া বাজারত যাইয়ুম")):
+    for district, expected in (
+        ("Cox's Bazar", "আঁই কাইলকা বাজারত যাইয়ুম"),
+        ("Chattogram", "আঁই হালিয়া বাজারত যাইয়ুম"),
+    ):
         ex = r.retrieve("আমি কাল বাজারে যাব", "chittagong", district=district)
         top = ex.exemplars[0]
-        assert top.dialect_text == expected and top.district_bonus == RetrievalConfig().district_bonus
+        assert (
+            top.dialect_text == expected and top.district_bonus == RetrievalConfig().district_bonus
+        )
 
 
-def test_small_dialect_borrows_its_region_with_dialect_and_region_bonuses(small_ws, default_encoder):
+def test_small_dialect_borrows_its_region_with_dialect_and_region_bonuses(
+    small_ws, default_encoder
+):
     index = build_index(small_ws, encoder=default_encoder, selfcheck=False)
     cfg = RetrievalConfig(min_partition_pairs=3)
     ex = Retriever(index, default_encoder, cfg).retrieve("তুমি কোথায় যাচ্ছ", "noakhali")
@@ -118,7 +161,9 @@ def test_small_dialect_borrows_its_region_with_dialect_and_region_bonuses(small_
     top = ex.exemplars[0]
     assert top.dialect == "noakhali" and top.dialect_bonus == cfg.dialect_bonus
     borrowed = [e for e in ex.exemplars if e.dialect == "chittagong"]
-    assert borrowed and all(e.region_bonus == cfg.region_bonus and e.dialect_bonus == 0 for e in borrowed)
+    assert borrowed and all(
+        e.region_bonus == cfg.region_bonus and e.dialect_bonus == 0 for e in borrowed
+    )
     assert all(e.dialect != "sylhet" for e in ex.exemplars)
 
 
@@ -152,9 +197,9 @@ def test_weak_dense_leg_does_not_drown_lexical_evidence(vashantor_index):
     check = vashantor_index.selfcheck["per_dialect"]["chittagong"]
     assert check["source"].startswith("held-out") and check["queries"] == 225
     dense, char = check["dense"]["r1"], check["char"]["r1"]
-    assert dense < 0.3 < 0.7 < char                       # the encoder is weak here
+    assert dense < 0.3 < 0.7 < char  # the encoder is weak here
     assert check["dense_trust"] < 0.3
-    assert check["hybrid"]["r1"] >= 0.9 * char            # fusion keeps the lexical evidence
+    assert check["hybrid"]["r1"] >= 0.9 * char  # fusion keeps the lexical evidence
     assert check["hybrid"]["r1"] > check["hybrid_untrusted"]["r1"]
     assert check["hybrid"]["r1"] > 3 * dense
 
@@ -167,12 +212,16 @@ def test_bm25s_matches_brute_force_bm25(vashantor_index):
         assert np.allclose(part.bm25.get_scores(query), ref.scores(query), rtol=1e-4, atol=1e-5)
 
 
-def test_fast_retrieval_matches_brute_force_reference(vashantor_index, vashantor_ws, default_encoder):
+def test_fast_retrieval_matches_brute_force_reference(
+    vashantor_index, vashantor_ws, default_encoder
+):
     r = Retriever(vashantor_index, default_encoder)
     ref = ReferenceRetriever(r)
-    val = vashantor_ws.query("SELECT standard_text, dialect FROM sentence_pairs "
-                             "WHERE split = 'validation' AND dialect IN ('chittagong', 'sylhet') "
-                             "ORDER BY id LIMIT 30")
+    val = vashantor_ws.query(
+        "SELECT standard_text, dialect FROM sentence_pairs "
+        "WHERE split = 'validation' AND dialect IN ('chittagong', 'sylhet') "
+        "ORDER BY id LIMIT 30"
+    )
     queries = [(v["standard_text"], v["dialect"]) for v in val]
     queries += [(" ".join(t.split()[:2]), d) for t, d in queries[:10]]  # short ones
     vectors = default_encoder.encode([t for t, _ in queries])

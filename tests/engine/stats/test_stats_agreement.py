@@ -14,12 +14,13 @@ Y = np.array([2.6, 4.0, 6.9, 6.2, 8.0, 9.8, 4.1, 4.9, 9.4, 1.2])
 def test_ccc_matches_lins_formula_computed_by_hand():
     rho = np.corrcoef(X, Y)[0, 1]
     s1, s2 = X.std(ddof=0), Y.std(ddof=0)
-    by_hand = 2 * rho * s1 * s2 / (s1 ** 2 + s2 ** 2 + (X.mean() - Y.mean()) ** 2)
+    by_hand = 2 * rho * s1 * s2 / (s1**2 + s2**2 + (X.mean() - Y.mean()) ** 2)
     assert ccc(X, Y) == pytest.approx(by_hand, abs=1e-12)
     # an independent identity: CCC = 1 − E[(x − y)²] / (σ₁² + σ₂² + (μ₁ − μ₂)²)
     msd = np.mean((X - Y) ** 2)
     assert ccc(X, Y) == pytest.approx(
-        1 - msd / (X.var() + Y.var() + (X.mean() - Y.mean()) ** 2), abs=1e-12)
+        1 - msd / (X.var() + Y.var() + (X.mean() - Y.mean()) ** 2), abs=1e-12
+    )
 
 
 def test_ccc_penalises_shifts_that_pearson_ignores():

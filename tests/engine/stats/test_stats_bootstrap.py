@@ -24,7 +24,7 @@ def test_mean_interval_and_n():
     assert ci.mean == pytest.approx(values.mean())
     assert ci.low < ci.mean < ci.high
     assert ci.n == len(values) and ci.n_clusters == 30 and ci.level == 0.95
-    assert clustered_mean_ci(values, labels, seed=7) == ci          # seeded: reproducible
+    assert clustered_mean_ci(values, labels, seed=7) == ci  # seeded: reproducible
     assert clustered_mean_ci(values, labels, seed=8) != ci
 
 

@@ -58,9 +58,11 @@ def test_identical_groups_and_no_overlap():
 def test_paired_tests_correct_across_the_family():
     rng = np.random.default_rng(11)
     base = rng.uniform(5, 9, 30)
-    groups = {"chittagong": {i: v - 2.0 + rng.normal(0, 0.3) for i, v in enumerate(base)},
-              "sylhet": {i: v + rng.normal(0, 0.3) for i, v in enumerate(base)},
-              "noakhali": {i: v + rng.normal(0, 0.3) for i, v in enumerate(base)}}
+    groups = {
+        "chittagong": {i: v - 2.0 + rng.normal(0, 0.3) for i, v in enumerate(base)},
+        "sylhet": {i: v + rng.normal(0, 0.3) for i, v in enumerate(base)},
+        "noakhali": {i: v + rng.normal(0, 0.3) for i, v in enumerate(base)},
+    }
     results = paired_tests(groups)
     assert [(r.a, r.b) for r in results] == list(itertools.combinations(sorted(groups), 2))
     assert [r.p_holm for r in results] == pytest.approx(holm([r.p for r in results]))
@@ -72,9 +74,17 @@ def test_paired_tests_correct_across_the_family():
 
 
 def test_summaries_carry_n_and_degradation():
-    rows = [{"model": "m", "dialect": d, "question_id": q, "final": f}
-            for d, q, f in [("sylhet", 1, 8.0), ("sylhet", 1, 6.0), ("sylhet", 2, 7.0),
-                            ("sylhet", 3, 9.0), ("chittagong", 1, 4.0), ("chittagong", 2, 5.0)]]
+    rows = [
+        {"model": "m", "dialect": d, "question_id": q, "final": f}
+        for d, q, f in [
+            ("sylhet", 1, 8.0),
+            ("sylhet", 1, 6.0),
+            ("sylhet", 2, 7.0),
+            ("sylhet", 3, 9.0),
+            ("chittagong", 1, 4.0),
+            ("chittagong", 2, 5.0),
+        ]
+    ]
     out = {r["dialect"]: r for r in summarize(rows, ("model", "dialect"), seed=1)}
     s = out["sylhet"]
     assert (s["n"], s["n_questions"], s["mean"]) == (4, 3, 7.5)

@@ -33,8 +33,7 @@ def test_report_files_and_content(workspace, tmp_path):
     result = write_report(workspace, tmp_path / "rep", resamples=200)
     out = tmp_path / "rep"
     assert result["judge_run"] == a and result["n_items"] == 12
-    for stem in ("model_dialect", "dialect", "dialect_domain", "dialect_type",
-                 "judge_agreement"):
+    for stem in ("model_dialect", "dialect", "dialect_domain", "dialect_type", "judge_agreement"):
         assert (out / "figures" / f"{stem}.png").read_bytes()[:4] == b"\x89PNG"
         assert b"<svg" in (out / "figures" / f"{stem}.svg").read_bytes()[:400]
     rows = list(csv.DictReader(open(out / "tables" / "model_dialect.csv", encoding="utf-8")))
@@ -46,8 +45,9 @@ def test_report_files_and_content(workspace, tmp_path):
     page = (out / "report.html").read_text(encoding="utf-8")
     parser = _Collect()
     parser.feed(page)
-    assert len(parser.images) == 5 and all(s.startswith("data:image/png;base64,")
-                                           for s in parser.images)   # self-contained
+    assert len(parser.images) == 5 and all(
+        s.startswith("data:image/png;base64,") for s in parser.images
+    )  # self-contained
     assert parser.tables >= 6
     text = " ".join(parser.text)
     assert "6 draft" in text and "not every dialect question is gold" in text.lower()
@@ -60,23 +60,24 @@ def test_latex_escaping():
 
 
 def test_report_names_dialects_in_bengali_and_says_who_set_the_gold(workspace, tmp_path):
-    from engine import review
+    from engine.translation import review
 
     build_study(workspace, draft_dialect="chittagong")
     rids = [p["dialect_response_id"] for p in store.answer_pairs(workspace)]
     add_judge(workspace, "judge-a", "gemini", {r: 5.0 for r in rids})
-    variant = workspace.scalar("SELECT id FROM variants WHERE dialect = 'chittagong' "
-                               "AND status = 'draft' ORDER BY id LIMIT 1")
+    variant = workspace.scalar(
+        "SELECT id FROM variants WHERE dialect = 'chittagong' "
+        "AND status = 'draft' ORDER BY id LIMIT 1"
+    )
     review.set_variant_status(workspace, variant, "gold", actor="রহিম")
     write_report(workspace, tmp_path / "rep", resamples=200)
     page = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
     parser = _Collect()
     parser.feed(page)
     text = " ".join(parser.text)
-    assert "Chittagong (চট্টগ্রামের ভাষা)" in text            # table cells by name
+    assert "Chittagong (চট্টগ্রামের ভাষা)" in text  # table cells by name
     assert "Gold labels of the judged dialect questions set by:" in text
     assert "রহিম (1)" in text
-    assert "@font-face" in page and "base64," in page          # Bengali without a system font
-    rows = list(csv.DictReader(open(tmp_path / "rep" / "tables" / "dialect.csv",
-                                    encoding="utf-8")))
-    assert {r["dialect"] for r in rows} >= {"chittagong"}       # CSV keeps the codes
+    assert "@font-face" in page and "base64," in page  # Bengali without a system font
+    rows = list(csv.DictReader(open(tmp_path / "rep" / "tables" / "dialect.csv", encoding="utf-8")))
+    assert {r["dialect"] for r in rows} >= {"chittagong"}  # CSV keeps the codes

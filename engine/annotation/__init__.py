@@ -1,0 +1,1 @@
+"""Field annotation: annotators, assignment, blind decisions, adjudication, agreement, packages."""

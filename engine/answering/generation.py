@@ -1,0 +1,214 @@
+"""Answer generation: every model answers the standard question and each dialect variant.
+
+Prompts are data: ``resources/prompts/answer_<dialect>.txt``, each written in its dialect
+and asking for the answer in standard Bengali (the paper's Sylhet prompt is the model), plus
+``answer_standard.txt``. Lines starting with ``#`` are comments. A workspace may override
+any of them with a file of the same name in its own prompt folder. The templates of every
+dialect in the workspace, with their content hashes, go into the run card, so editing a
+prompt makes a new run.
+
+One run per model (``kind='answer'``); one item per variant (key ``v<variant id>``). Gold
+variants by default; drafts or reviewed ones on request. Models are processed one after
+the other, one local model loaded at a time; every run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+
+from engine.errors import UserError
+from engine.llm.types import Backend, CancelFn, Message, ProgressFn, Request, Sampler
+from engine.workspace.store import Workspace
+
+log = logging.getLogger(__name__)
+
+# The run kind of answer generation; judging reads answers by it.
+ANSWER_KIND = "answer"
+
+DEFAULT_STATUSES = ("gold",)
+VARIANT_STATUSES = ("draft", "reviewed", "gold", "flagged", "rejected")
+# Base models continue a plain transcript with invented turns; stop there.
+DEFAULT_SAMPLER = Sampler(temperature=0.0, max_tokens=384, stop=("\nUser:", "\nAssistant:"))
+
+
+@dataclass(frozen=True)
+class AnswerTemplate:
+    dialect: str
+    text: str  # comments stripped; contains $question
+    sha256: str  # of the file as written
+    source: str
+
+    def fill(self, question: str) -> str:
+        return Template(self.text).substitute(question=question)
+
+
+def answer_template(dialect: str, prompt_dir: str | Path | None = None) -> AnswerTemplate:
+    """The workspace's own file if present, else the bundled one, else the standard one."""
+    name = f"answer_{dialect}.txt"
+    candidates = []
+    if prompt_dir is not None:
+        candidates.append(Path(prompt_dir) / name)
+    candidates.append(files("resources") / "prompts" / name)
+    for path in candidates:
+        if path.is_file():
+            return _read_template(dialect, path)
+    log.warning("no answer prompt for dialect %r; using the standard-Bengali prompt", dialect)
+    return _read_template(dialect, files("resources") / "prompts" / "answer_standard.txt")
+
+
+def _read_template(dialect: str, path) -> AnswerTemplate:
+    raw = path.read_text(encoding="utf-8")
+    text = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("#"))
+    text = text.strip()
+    try:
+        Template(text).substitute(question="x")
+    except (KeyError, ValueError) as exc:
+        raise UserError(f"{path}: answer prompt may use only $question ({exc})") from None
+    if "$question" not in text:
+        raise UserError(f"{path}: answer prompt must contain $question")
+    return AnswerTemplate(dialect, text, hashlib.sha256(raw.encode("utf-8")).hexdigest(), str(path))
+
+
+def answer_templates(ws: Workspace, prompt_dir=None) -> dict[str, AnswerTemplate]:
+    return {code: answer_template(code, prompt_dir) for code in sorted(ws.dialect_codes())}
+
+
+def generation_card(
+    templates: dict[str, AnswerTemplate], sampler: Sampler, schedule: dict | None = None
+) -> dict:
+    card = {"schedule": schedule} if schedule else {}
+    return card | {
+        "task": "answer",
+        "templates": {
+            c: {"sha256": t.sha256, "source": Path(t.source).name} for c, t in templates.items()
+        },
+        "sampler": sampler.as_dict(),
+        "chat": "user message",
+    }
+
+
+def select_variants(
+    ws: Workspace, *, statuses=DEFAULT_STATUSES, dialects=None, question_set: str | None = None
+) -> list[dict]:
+    """Dialect variants with a wanted status, plus the standard variant of each of their
+    questions (the reference every dialect answer is judged against)."""
+    bad = set(statuses) - set(VARIANT_STATUSES)
+    if bad:
+        raise UserError(f"unknown variant status {sorted(bad)}; use {list(VARIANT_STATUSES)}")
+    where = [f"v.status IN ({','.join('?' * len(statuses))})", "v.dialect != 'standard'"]
+    params: list = list(statuses)
+    if dialects:
+        unknown = set(dialects) - ws.dialect_codes()
+        if unknown:
+            raise UserError(f"unknown dialect {sorted(unknown)}")
+        where.append(f"v.dialect IN ({','.join('?' * len(dialects))})")
+        params += list(dialects)
+    if question_set:
+        where.append("q.set_id = (SELECT id FROM question_sets WHERE name = ?)")
+        params.append(question_set)
+    return ws.query(
+        f"""
+        WITH chosen AS (
+            SELECT v.id FROM variants v JOIN questions q ON q.id = v.question_id
+            WHERE {" AND ".join(where)})
+        SELECT v.id, v.question_id, v.dialect, v.text, v.status FROM variants v
+        WHERE v.id IN (SELECT id FROM chosen)
+           OR (v.dialect = 'standard' AND v.question_id IN (
+                SELECT question_id FROM variants WHERE id IN (SELECT id FROM chosen)))
+        ORDER BY v.question_id, v.dialect != 'standard', v.dialect, v.script""",
+        tuple(params),
+    )
+
+
+def answer_requests(
+    variants: list[dict], templates: dict[str, AnswerTemplate], sampler: Sampler
+) -> list[Request]:
+    return [
+        Request(
+            key=f"v{v['id']}",
+            sampler=sampler,
+            messages=(Message("user", templates[v["dialect"]].fill(v["text"])),),
+        )
+        for v in variants
+    ]
+
+
+def generate_answers(
+    ws: Workspace,
+    model_rows: list[dict],
+    *,
+    statuses=DEFAULT_STATUSES,
+    dialects=None,
+    question_set: str | None = None,
+    sampler: Sampler = DEFAULT_SAMPLER,
+    prompt_dir=None,
+    schedule: dict | None = None,
+    backend_factory=None,
+    batch_size: int = 8,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> list[dict]:
+    """Run (or resume) one answer run per model; returns one summary per model.
+
+    ``schedule`` (local models: n_seq, n_ctx, …) goes into the run card, since batching
+    changes greedy outputs. ``backend_factory(ws, run_id)`` opens a backend (default: the
+    run's model with the schedule its card records); tests pass one for fault injection.
+    """
+    from engine.llm.jobs import backend_for_run, open_run, run_job
+
+    variants = select_variants(ws, statuses=statuses, dialects=dialects, question_set=question_set)
+    if not variants:
+        raise UserError(
+            f"no variants with status {', '.join(statuses)} to answer "
+            "(mark translations gold, or pass --status draft,reviewed,gold)"
+        )
+    templates = answer_templates(ws, prompt_dir)
+    card = generation_card(templates, sampler, schedule)
+    requests = answer_requests(variants, templates, sampler)
+    variant_ids = {f"v{v['id']}": v["id"] for v in variants}
+    summaries = []
+    for model in model_rows:
+        if cancelled and cancelled():
+            break
+        run_id = open_run(ws, ANSWER_KIND, model, card)
+        backend: Backend = (backend_factory or backend_for_run)(ws, run_id)
+        try:
+            result = run_job(
+                ws,
+                run_id,
+                backend,
+                requests,
+                variant_ids=variant_ids,
+                batch_size=batch_size,
+                cancelled=cancelled,
+                progress=_labelled(progress, model["name"]),
+            )
+        finally:
+            backend.close()  # one local model loaded at a time
+        summaries.append(
+            {
+                "model": model["name"],
+                "run_id": run_id,
+                "items": result.total,
+                "done_before": result.done_before,
+                "done_now": result.done_now,
+                "cached": result.cached,
+                "errors": result.errors,
+                "complete": result.complete,
+                "cancelled": result.cancelled,
+            }
+        )
+        if result.cancelled:
+            break
+    return summaries
+
+
+def _labelled(progress: ProgressFn | None, label: str) -> ProgressFn | None:
+    if progress is None:
+        return None
+    return lambda done, total, note="": progress(done, total, f"{label}: {note}")

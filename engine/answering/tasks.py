@@ -1,0 +1,64 @@
+"""Background task of the generate dialog (Qt-free; run through the bridge).
+
+It calls the same engine function as ``upabhasha generate`` (app/cli/commands_study.py) with
+plain inputs, opening its own workspace connection; generation is resumable.
+"""
+
+from __future__ import annotations
+
+from engine.errors import UserError
+from engine.workspace.store import Workspace
+
+
+def _model_row(ws: Workspace, model_id: int) -> dict:
+    rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
+    if not rows:
+        raise UserError(f"no model {model_id} in this workspace")
+    return rows[0]
+
+
+def generate_for_model(
+    workspace_path: str,
+    model_id: int,
+    statuses: list[str],
+    max_tokens: int = 384,
+    dialects: list[str] | None = None,
+    question_set: str | None = None,
+    *,
+    progress=None,
+    cancelled=None,
+) -> dict:
+    """One model answers the standard question and each chosen dialect variant."""
+    from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
+    from engine.llm.types import Sampler
+
+    if not statuses:
+        raise UserError("choose at least one variant status to answer")
+    sampler = Sampler(
+        **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": int(max_tokens), "stop": DEFAULT_SAMPLER.stop}
+    )
+    with Workspace(workspace_path, create=False) as ws:
+        model = _model_row(ws, model_id)
+        summaries = generate_answers(
+            ws,
+            [model],
+            statuses=tuple(statuses),
+            dialects=dialects or None,
+            question_set=question_set,
+            sampler=sampler,
+            progress=progress,
+            cancelled=cancelled,
+        )
+    if not summaries:
+        return {
+            "model": model["name"],
+            "run_id": None,
+            "items": 0,
+            "done_before": 0,
+            "done_now": 0,
+            "cached": 0,
+            "errors": 0,
+            "complete": False,
+            "cancelled": True,
+        }
+    return summaries[0]

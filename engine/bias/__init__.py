@@ -1,0 +1,1 @@
+"""Social-bias probes (paper 002): probe sets, option order, reply normalisation, bias scores."""

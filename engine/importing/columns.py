@@ -1,0 +1,227 @@
+"""Pieces shared by the corpus and question importers: the report, column resolution,
+cell validation and the vocabularies (splits, domains) a cell is checked against."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.errors import ImportRejected, UserError
+from engine.importing.cells import Row, cell_text
+from engine.importing.tabular import TabularFile
+from engine.textnorm import encoding_problem, normalize_text, to_ascii_digits
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int, str], None]
+Cancelled = Callable[[], bool]
+
+# DESIGN.md: the six domains of the base question set, stored in this spelling.
+DOMAINS = (
+    "Technology",
+    "Social Sciences",
+    "Health & Sports",
+    "Physical & Natural Sciences",
+    "Arts & Humanities",
+    "Business & Economics",
+)
+_DOMAIN_KEYS = {" ".join(d.casefold().replace("&", "and").split()): d for d in DOMAINS}
+
+SPLITS = ("train", "test", "validation")
+DEFAULT_SPLIT = "train"
+# Spellings seen in public corpora. Vashantor's "validation_or_unknown" is its held-out
+# part, so it maps to "validation" (never indexed for retrieval).
+_SPLIT_ALIASES = {
+    "train": "train",
+    "training": "train",
+    "test": "test",
+    "testing": "test",
+    "validation": "validation",
+    "valid": "validation",
+    "val": "validation",
+    "dev": "validation",
+    "validation_or_unknown": "validation",
+}
+
+PROGRESS_EVERY = 500  # rows between progress/cancel checks while reading
+
+
+class ImportCancelled(UserError):
+    """The user cancelled an import; nothing was written."""
+
+
+@dataclasses.dataclass
+class ImportReport:
+    kind: str  # "corpus" or "questions"
+    path: str
+    name: str  # corpus or question-set name
+    target_id: int = 0  # corpora.id or question_sets.id
+    file_format: str = ""
+    rows_read: int = 0  # data rows in the file (blank rows not counted)
+    records: int = 0  # pairs or questions built from them (before dedup)
+    duplicates_in_file: int = 0  # records repeating an earlier one of the same file
+    inserted: int = 0  # new rows written
+    already_present: int = 0  # unique records that the workspace already held
+    empty_cells_skipped: int = 0  # wide files: dialect cells left empty
+    variants_inserted: int = 0  # questions: variant rows written (standard + dialects)
+    by_dialect: dict = dataclasses.field(default_factory=dict)
+    leading_tokens: dict = dataclasses.field(default_factory=dict)
+    warnings: list = dataclasses.field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+class CellReader:
+    """Resolves column names and turns cells into validated, normalised values."""
+
+    def __init__(self, table: TabularFile):
+        self.table = table
+        self.path = table.path
+
+    def reject(self, message: str, line: int | None = None, column: str | None = None):
+        raise ImportRejected(self.path, message, line, column)
+
+    def column(self, name: str, what: str) -> str:
+        """A required column (exact name, else a unique case-insensitive match)."""
+        found = self._find(name)
+        if found is None:
+            self.reject(
+                f"no column '{name}' for the {what} (columns: "
+                f"{', '.join(c for c in self.table.columns if c)}); "
+                "name it with the matching option",
+                1 if self.table.format != "json" else None,
+            )
+        return found
+
+    def optional_column(self, given: str | None, default: str, what: str) -> str | None:
+        """An explicitly named column must exist; the default name is used only if present."""
+        if given is not None:
+            return self.column(given, what)
+        return self._find(default)
+
+    def _find(self, name: str) -> str | None:
+        if name in self.table.columns:
+            return name
+        matches = [c for c in self.table.columns if c.casefold() == name.casefold()]
+        return matches[0] if len(matches) == 1 else None
+
+    def text(
+        self,
+        line: int,
+        row: Row,
+        column: str | None,
+        *,
+        required: bool = False,
+        bengali: bool = False,
+    ) -> str:
+        """A normalised cell. ``bengali`` cells (sentences, questions) are also checked for
+        mojibake and legacy Bijoy encoding; codes, ids and English glosses are not, since
+        the Bijoy heuristic would misread short Latin words ("dev")."""
+        if column is None:
+            return ""
+        text = normalize_text(cell_text(row.get(column)))
+        if not text:
+            if required:
+                self.reject("empty cell where a value is required", line, column)
+            return ""
+        problem = encoding_problem(text) if bengali else None
+        if problem:
+            self.reject(problem, line, column)
+        return text
+
+    def split(self, line: int, row: Row, column: str | None, fixed: str | None) -> str:
+        value = fixed if fixed is not None else self.text(line, row, column)
+        if not value:
+            return DEFAULT_SPLIT
+        return normalize_split(value, lambda msg: self.reject(msg, line, column))
+
+    def question_type(self, line: int, row: Row, column: str | None) -> int | None:
+        raw = to_ascii_digits(self.text(line, row, column))
+        if not raw:
+            return None
+        try:
+            number = float(raw)
+        except ValueError:
+            number = 0.0
+        if not number.is_integer() or not 1 <= number <= 4:
+            self.reject(f"question type must be 1, 2, 3 or 4 (or empty), not '{raw}'", line, column)
+        return int(number)
+
+    def domain(self, line: int, row: Row, column: str | None) -> str | None:
+        raw = self.text(line, row, column)
+        if not raw:
+            return None
+        key = " ".join(raw.casefold().replace("&", "and").split())
+        if key not in _DOMAIN_KEYS:
+            self.reject(
+                f"unknown domain '{raw}' (one of: {'; '.join(DOMAINS)}; or empty)", line, column
+            )
+        return _DOMAIN_KEYS[key]
+
+
+def normalize_split(value: str, reject: Callable[[str], None]) -> str:
+    split = _SPLIT_ALIASES.get(value.strip().casefold().replace("-", "_"))
+    if split is None:
+        reject(f"unknown split '{value}' (train, test or validation)")
+    return split
+
+
+def check_dialect(code: str, known: set[str], reject: Callable[[str], None]) -> str:
+    """A regional dialect code known to the workspace ('standard' is not one)."""
+    key = code.strip().casefold()
+    regional = sorted(known - {"standard"})
+    if key == "standard":
+        reject("'standard' is the reference, not a dialect of a pair")
+    if key not in known:
+        reject(f"unknown dialect code '{code}' (known: {', '.join(regional)})")
+    return key
+
+
+def dialect_columns(
+    cells: CellReader, known: set[str], given: dict[str, str] | None, exclude: set[str | None]
+) -> dict[str, str]:
+    """Wide files: dialect code -> column. Default: every column named by a known code."""
+    if given:
+        resolved = {}
+        for code, column in given.items():
+            code = check_dialect(code, known, cells.reject)
+            resolved[code] = cells.column(column, f"'{code}' texts")
+        return resolved
+    return {
+        c.casefold(): c
+        for c in cells.table.columns
+        if c.casefold() in known - {"standard"} and c not in exclude
+    }
+
+
+class Ticker:
+    """Throttled progress and cancel checks while rows stream in."""
+
+    def __init__(self, table: TabularFile, progress: Progress | None, cancelled: Cancelled | None):
+        self.table, self.progress, self.cancelled = table, progress, cancelled
+
+    def row(self, count: int) -> None:
+        if count % PROGRESS_EVERY:
+            return
+        self.check_cancel()
+        if self.progress:
+            done, total = self.table.progress()
+            self.progress(done, max(total, done + 1), f"{count:,} rows read")
+
+    def check_cancel(self) -> None:
+        if self.cancelled and self.cancelled():
+            raise ImportCancelled(f"{self.table.path}: import cancelled; nothing was written")
+
+    def note(self, done: int, total: int, note: str) -> None:
+        if self.progress:
+            self.progress(done, total, note)
+
+
+def default_name(path: Path, name: str | None) -> str:
+    name = normalize_text(name) if name is not None else path.stem
+    if not name:
+        raise UserError("the name must not be empty")
+    return name

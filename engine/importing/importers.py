@@ -1,0 +1,344 @@
+"""Import parallel corpora and question sets from tabular files into a workspace.
+
+All-or-nothing: every row is read and validated first; only then is everything written in
+one transaction with ``INSERT ... ON CONFLICT DO NOTHING`` on the natural keys, so a bad
+row anywhere commits nothing and re-importing the same file adds nothing.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import logging
+from pathlib import Path
+from typing import Literal
+
+from engine.importing.columns import (
+    Cancelled,
+    CellReader,
+    ImportCancelled,
+    ImportReport,
+    Progress,
+    Ticker,
+    check_dialect,
+    default_name,
+    dialect_columns,
+    normalize_split,
+)
+from engine.importing.question_import import import_question_rows
+from engine.importing.tabular import TabularFile
+from engine.textnorm import canonical_key, has_bengali, normalize_text
+from engine.workspace.store import Workspace, utcnow
+
+log = logging.getLogger(__name__)
+
+# A leading token shared by >= 90% of a dialect's texts (and not by the standard side) is
+# a label such as Vashantor's region name ("সিলেট …"), not part of the sentence.
+LEADING_TOKEN_SHARE = 0.9
+LEADING_TOKEN_MIN_TEXTS = 20
+
+__all__ = [
+    "import_corpus",
+    "import_questions",
+    "ImportReport",
+    "ImportCancelled",
+    "detect_leading_token",
+]
+
+
+@dataclasses.dataclass
+class _Pair:
+    line: int
+    standard: str
+    text: str
+    dialect: str
+    district: str
+    split: str
+    column: str  # where ``text`` came from, for error messages
+
+
+def import_corpus(
+    ws: Workspace,
+    path: str | Path,
+    *,
+    fmt: Literal["long", "wide"] = "long",
+    name: str | None = None,
+    standard_col: str = "standard",
+    dialect_text_col: str = "dialect_text",
+    dialect_col: str = "dialect",
+    dialect: str | None = None,
+    district_col: str | None = None,
+    district: str | None = None,
+    split_col: str | None = None,
+    split: str | None = None,
+    dialect_cols: dict[str, str] | None = None,
+    strip_leading_token: str | None = None,
+    file_format: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> ImportReport:
+    """Import standard <-> dialect sentence pairs.
+
+    ``long``: one pair per row (``standard_col``, ``dialect_text_col``, and the dialect from
+    ``dialect_col`` or the fixed ``dialect``). ``wide``: one standard sentence per row and
+    one column per dialect (``dialect_cols`` code -> column; default: columns named by a
+    known dialect code); empty dialect cells are skipped. ``district_col``/``split_col``
+    of None use columns named "district"/"split" when present; a fixed ``district`` or
+    ``split`` overrides them. ``strip_leading_token``: "auto" strips a detected label
+    token, any other string strips exactly that token.
+    """
+    path = Path(path)
+    if fmt not in ("long", "wide"):
+        raise ValueError(f"fmt must be 'long' or 'wide', not {fmt!r}")
+    known = ws.dialect_codes()
+    report = ImportReport(kind="corpus", path=str(path), name=default_name(path, name))
+    pairs: list[_Pair] = []
+    with TabularFile(path, file_format) as table:
+        cells, ticker = CellReader(table), Ticker(table, progress, cancelled)
+        report.file_format = table.format
+        std_col = cells.column(standard_col, "standard text")
+        fixed_split = normalize_split(split, cells.reject) if split is not None else None
+        split_column = (
+            None if split is not None else cells.optional_column(split_col, "split", "split")
+        )
+        district_column = (
+            None
+            if district is not None
+            else cells.optional_column(district_col, "district", "district")
+        )
+        if fmt == "long":
+            text_col = cells.column(dialect_text_col, "dialect text")
+            fixed_dialect = (
+                check_dialect(dialect, known, cells.reject) if dialect is not None else None
+            )
+            code_col = None if dialect is not None else cells.column(dialect_col, "dialect code")
+        else:
+            by_column = dialect_columns(
+                cells, known, dialect_cols, {std_col, split_column, district_column}
+            )
+            if not by_column:
+                cells.reject(
+                    "no dialect columns: name columns by dialect code (known: "
+                    f"{', '.join(sorted(known - {'standard'}))}) or map them "
+                    "with dialect_cols / --dialect-column CODE=COLUMN"
+                )
+        for line, row in table:
+            report.rows_read += 1
+            ticker.row(report.rows_read)
+            standard = cells.text(line, row, std_col, required=True, bengali=True)
+            where = (
+                cells.text(line, row, district_column)
+                if district is None
+                else normalize_text(district)
+            )
+            row_split = cells.split(line, row, split_column, fixed_split)
+            if fmt == "long":
+                code = fixed_dialect or check_dialect(
+                    cells.text(line, row, code_col, required=True),
+                    known,
+                    lambda msg: cells.reject(msg, line, code_col),  # noqa: B023 - called at once
+                )
+                text = cells.text(line, row, text_col, required=True, bengali=True)
+                pairs.append(_Pair(line, standard, text, code, where, row_split, text_col))
+                continue
+            for code, column in by_column.items():
+                text = cells.text(line, row, column, bengali=True)
+                if not text:
+                    report.empty_cells_skipped += 1
+                    continue
+                pairs.append(_Pair(line, standard, text, code, where, row_split, column))
+        _apply_leading_token(cells, pairs, strip_leading_token, report)
+    ticker.check_cancel()
+    _write_pairs(ws, path, pairs, report, ticker)
+    return report
+
+
+def detect_leading_token(texts: list[str], standards: list[str] | None = None):
+    """(token, count, share) when one first token dominates ``texts``, else None."""
+    firsts = [t.split(" ", 1)[0] for t in texts if " " in t]
+    if len(texts) < LEADING_TOKEN_MIN_TEXTS or not firsts:
+        return None
+    token, count = collections.Counter(firsts).most_common(1)[0]
+    share = count / len(texts)
+    if share < LEADING_TOKEN_SHARE:
+        return None
+    if standards and sum(s.split(" ", 1)[0] == token for s in standards) >= len(standards) / 2:
+        return None  # the standard side starts the same way: real content, not a label
+    return token, count, share
+
+
+def _apply_leading_token(
+    cells: CellReader, pairs: list[_Pair], strip: str | None, report: ImportReport
+) -> None:
+    by_dialect: dict[str, list[_Pair]] = collections.defaultdict(list)
+    for pair in pairs:
+        by_dialect[pair.dialect].append(pair)
+    explicit = strip if strip not in (None, "auto") else None
+    for code, group in sorted(by_dialect.items()):
+        found = detect_leading_token([p.text for p in group], [p.standard for p in group])
+        token = explicit or (found[0] if found and strip == "auto" else None)
+        stripped = 0
+        if token:
+            for pair in group:
+                if pair.text == token:
+                    cells.reject(
+                        f"nothing left after stripping the leading token '{token}'",
+                        pair.line,
+                        pair.column,
+                    )
+                if pair.text.startswith(token + " "):
+                    pair.text = pair.text[len(token) + 1 :]
+                    stripped += 1
+        if found:
+            detected, count, share = found
+            report.leading_tokens[code] = {
+                "token": detected,
+                "texts": len(group),
+                "count": count,
+                "share": round(share, 4),
+                "stripped": stripped,
+            }
+            advice = (
+                f"stripped it from {stripped:,} texts"
+                if stripped
+                else "kept it; use strip_leading_token='auto' (--strip-leading-token auto) "
+                "to remove it, into a new corpus name"
+            )
+            report.warnings.append(
+                f"{code}: {count:,} of {len(group):,} dialect texts ({share:.1%}) begin with "
+                f"'{detected}', probably a label (such as the region's name), not part of the "
+                f"sentence; {advice}"
+            )
+        elif token:
+            report.leading_tokens[code] = {
+                "token": token,
+                "texts": len(group),
+                "count": stripped,
+                "share": None,
+                "stripped": stripped,
+            }
+            report.warnings.append(
+                f"{code}: stripped the leading token '{token}' from "
+                f"{stripped:,} of {len(group):,} texts"
+            )
+    if strip == "auto" and not report.leading_tokens:
+        report.warnings.append("no leading label token detected; nothing was stripped")
+
+
+def _write_pairs(
+    ws: Workspace, path: Path, pairs: list[_Pair], report: ImportReport, ticker: Ticker
+) -> None:
+    report.records = len(pairs)
+    unique: dict[tuple, _Pair] = {}
+    split_conflicts: list[int] = []
+    no_bengali: list[int] = []
+    for pair in pairs:
+        key = (pair.dialect, canonical_key(pair.standard), canonical_key(pair.text))
+        first = unique.setdefault(key, pair)
+        if first is not pair:
+            report.duplicates_in_file += 1
+            if first.split != pair.split:
+                split_conflicts.append(pair.line)
+        elif not (has_bengali(pair.standard) and has_bengali(pair.text)):
+            no_bengali.append(pair.line)
+    if split_conflicts:
+        report.warnings.append(
+            f"repeated pairs with a split other than their first "
+            f"occurrence's: {len(split_conflicts):,} (first at line "
+            f"{split_conflicts[0]}); the first occurrence was kept"
+        )
+    if no_bengali:
+        report.warnings.append(
+            f"pairs with a side without Bengali letters: {len(no_bengali):,} "
+            f"(first at line {no_bengali[0]})"
+        )
+    groups: dict[str, list[tuple]] = collections.defaultdict(list)
+    for (code, std_key, text_key), p in unique.items():
+        groups[code].append(
+            (
+                p.standard,
+                p.text,
+                code,
+                p.district,
+                p.split,
+                f"{path.name}:{p.line}",
+                std_key,
+                text_key,
+            )
+        )
+    with ws.transaction() as conn:
+        conn.execute(
+            "INSERT INTO corpora(name, source, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(name) DO NOTHING",
+            (report.name, str(path), utcnow()),
+        )
+        corpus_id = conn.execute(
+            "SELECT id FROM corpora WHERE name = ?", (report.name,)
+        ).fetchone()[0]
+        report.target_id = corpus_id
+        for done, (code, rows) in enumerate(sorted(groups.items())):
+            ticker.note(done, len(groups), f"writing {code}")
+            before = conn.total_changes
+            conn.executemany(
+                "INSERT INTO sentence_pairs(corpus_id, standard_text, dialect_text, dialect, "
+                "district, split, source, standard_key, dialect_key) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(corpus_id, dialect, standard_key, dialect_key) DO NOTHING",
+                [(corpus_id, *r) for r in rows],
+            )
+            inserted = conn.total_changes - before
+            splits = collections.Counter(r[4] for r in rows)
+            report.by_dialect[code] = {
+                "pairs": len(rows),
+                "inserted": inserted,
+                "already_present": len(rows) - inserted,
+                "splits": dict(sorted(splits.items())),
+            }
+            report.inserted += inserted
+        ticker.note(len(groups), len(groups), "written")
+    report.already_present = len(unique) - report.inserted
+    log.info(
+        "imported corpus %s from %s: %d new pairs, %d already present",
+        report.name,
+        path,
+        report.inserted,
+        report.already_present,
+    )
+
+
+def import_questions(
+    ws: Workspace,
+    path: str | Path,
+    *,
+    name: str | None = None,
+    text_col: str = "question",
+    id_col: str | None = None,
+    type_col: str | None = None,
+    domain_col: str | None = None,
+    gloss_col: str | None = None,
+    dialect_cols: dict[str, str] | None = None,
+    file_format: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> ImportReport:
+    """Import base questions (standard Bengali) into a question set.
+
+    Optional columns given as None use "id", "question_type", "domain" and "gloss_en" when
+    present. Columns named by a dialect code (or mapped by ``dialect_cols``) hold existing
+    dialect renderings: they become variants with provenance 'source' and status
+    'reviewed'. Every question also gets its 'standard' variant (status 'gold').
+    """
+    return import_question_rows(
+        ws,
+        Path(path),
+        name=name,
+        text_col=text_col,
+        id_col=id_col,
+        type_col=type_col,
+        domain_col=domain_col,
+        gloss_col=gloss_col,
+        dialect_cols=dialect_cols,
+        file_format=file_format,
+        progress=progress,
+        cancelled=cancelled,
+    )

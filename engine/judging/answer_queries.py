@@ -1,0 +1,155 @@
+"""Reads behind the side-by-side answers panel (Qt-free).
+
+Rows are judgments of one judge run (one dialect answer each, paired with its standard
+answer). :func:`answer_ids` filters them in SQL and runs in a worker; the table then reads
+the rows it shows in blocks with :func:`answer_rows`, and one row's full detail with
+:func:`answer_detail`. Scores are effective: the newest human override replaces the
+machine score, as in :mod:`engine.judging.store`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.answering.generation import ANSWER_KIND
+from engine.judging import store
+from engine.judging.gate import check_answer
+from engine.workspace.store import Workspace
+
+_LATEST = """(SELECT ha.score FROM human_annotations ha WHERE ha.target = 'judgment'
+    AND ha.target_id = j.id ORDER BY ha.id DESC LIMIT 1)"""
+_HAS_OVERRIDE = """EXISTS (SELECT 1 FROM human_annotations ha WHERE ha.target = 'judgment'
+    AND ha.target_id = j.id)"""
+_JOINS = """FROM judgments j
+    JOIN responses d ON d.id = j.response_id
+    JOIN runs ar ON ar.id = d.run_id
+    LEFT JOIN models m ON m.id = ar.model_id
+    JOIN variants dv ON dv.id = d.variant_id
+    JOIN questions q ON q.id = dv.question_id"""
+
+
+@dataclass(frozen=True)
+class AnswerFilter:
+    """What the table shows; ``None`` means any. Immutable: handed to a worker as is."""
+
+    judge_run: int | None = None  # None: the primary judge
+    model_id: int | None = None
+    dialect: str | None = None
+    domain: str | None = None
+    question_type: int | None = None
+    min_gap: float = 0.0  # points lost against the standard answer (max − final)
+    max_confidence: int | None = None
+    needs_review: bool = False  # low confidence and no human score yet
+    review_threshold: int = 3
+    max_score: float = 10.0
+
+
+def filter_options(ws: Workspace) -> dict:
+    """The values each filter offers."""
+    return {
+        "judges": store.judge_runs(ws),
+        "models": ws.query(
+            f"SELECT DISTINCT m.id, m.name FROM runs r JOIN models m "
+            f"ON m.id = r.model_id WHERE r.kind = '{ANSWER_KIND}' "
+            "ORDER BY m.name"
+        ),
+        "dialects": ws.query(
+            "SELECT code, name_en, name_bn FROM dialects WHERE code != 'standard' ORDER BY name_en"
+        ),
+        "domains": [
+            r["domain"]
+            for r in ws.query(
+                "SELECT DISTINCT domain FROM questions WHERE domain IS NOT NULL ORDER BY domain"
+            )
+        ],
+        "types": [
+            r["question_type"]
+            for r in ws.query(
+                "SELECT DISTINCT question_type FROM questions WHERE question_type IS NOT NULL "
+                "ORDER BY question_type"
+            )
+        ],
+    }
+
+
+def _where(flt: AnswerFilter, run: int) -> tuple[list[str], list]:
+    where, params = ["j.run_id = ?"], [run]
+    for column, value in (
+        ("ar.model_id", flt.model_id),
+        ("dv.dialect", flt.dialect),
+        ("q.domain", flt.domain),
+        ("q.question_type", flt.question_type),
+    ):
+        if value is not None:
+            where.append(f"{column} = ?")
+            params.append(value)
+    if flt.min_gap > 0:
+        where.append(f"? - coalesce({_LATEST}, j.final) >= ?")
+        params += [flt.max_score, flt.min_gap]
+    if flt.max_confidence is not None:
+        where.append("j.confidence <= ?")
+        params.append(flt.max_confidence)
+    if flt.needs_review:
+        where.append(f"j.confidence IS NOT NULL AND j.confidence <= ? AND NOT {_HAS_OVERRIDE}")
+        params.append(flt.review_threshold)
+    return where, params
+
+
+def answer_ids(workspace_path: str, flt: AnswerFilter, after_id: int = 0) -> list[int]:
+    """Judgment ids matching ``flt`` (and above ``after_id``: rows that arrived since)."""
+    with Workspace(workspace_path, create=False) as ws:
+        run = flt.judge_run if flt.judge_run is not None else store.primary_judge(ws)
+        if run is None:
+            return []
+        where, params = _where(flt, run)
+        where.append("j.id > ?")
+        params.append(after_id)
+        return [
+            r[0]
+            for r in ws.conn.execute(
+                f"SELECT j.id {_JOINS} WHERE {' AND '.join(where)} ORDER BY j.id", params
+            )
+        ]
+
+
+def answer_rows(ws: Workspace, ids: list[int]) -> dict[int, dict]:
+    """What the table shows for each judgment id."""
+    if not ids:
+        return {}
+    rows = ws.query(
+        f"""
+        SELECT j.id, m.name AS model, dv.dialect, dl.name_en AS dialect_en, q.ext_id,
+               q.text AS question, q.domain,
+               q.question_type, j.final AS machine_final, {_LATEST} AS human_final,
+               coalesce({_LATEST}, j.final) AS final, j.confidence, j.gate
+        {_JOINS} JOIN dialects dl ON dl.code = dv.dialect
+        WHERE j.id IN ({",".join("?" * len(ids))})""",
+        tuple(ids),
+    )
+    return {r["id"]: r for r in rows}
+
+
+def answer_detail(ws: Workspace, judgment_id: int) -> dict | None:
+    """Both questions and answers, the script checks, the verdict and its override history."""
+    rows = ws.query(
+        f"""
+        SELECT j.*, {_LATEST} AS human_final, m.name AS model, dv.dialect,
+               dl.name_en AS dialect_en, dl.name_bn AS dialect_bn, q.ext_id,
+               q.text AS standard_question, dv.text AS dialect_question, q.domain,
+               q.question_type, s.text AS standard_answer, d.text AS dialect_answer,
+               jm.name AS judge_model
+        {_JOINS}
+        JOIN dialects dl ON dl.code = dv.dialect
+        LEFT JOIN responses s ON s.id = j.standard_response_id
+        JOIN runs jr ON jr.id = j.run_id
+        LEFT JOIN models jm ON jm.id = jr.model_id
+        WHERE j.id = ?""",
+        (judgment_id,),
+    )
+    if not rows:
+        return None
+    detail = rows[0]
+    detail["dialect_check"] = check_answer(detail["dialect_answer"])
+    detail["standard_check"] = check_answer(detail["standard_answer"])
+    detail["history"] = store.override_history(ws, judgment_id)
+    return detail

@@ -1,0 +1,140 @@
+"""Background tasks and reads of the judge configuration panel (Qt-free).
+
+The tasks take plain values (the workspace path, a model id, the rubric as a dict) and open
+their own workspace connection, so they run in a worker of the bridge: calibration on the
+human-scored items and a full judge run, both through :mod:`engine.judging`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from engine.answering.generation import ANSWER_KIND
+from engine.judging import store
+from engine.judging.rubric import Rubric, rubric_from_dict
+from engine.workspace.store import Workspace
+
+log = logging.getLogger(__name__)
+
+PREVIEW_ITEMS = 50
+
+
+def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[dict]:
+    """Some real (standard answer, dialect answer) pairs for the prompt preview: the first
+    ``limit`` of what :func:`engine.judging.store.answer_pairs` returns, without reading
+    them all (``+s.run_id`` keeps SQLite on the variant index on large workspaces)."""
+    return ws.query(
+        f"""
+        SELECT d.id AS dialect_response_id, dv.dialect, dl.name_en AS dialect_name,
+               m.name AS model, q.ext_id, q.text AS standard_question,
+               dv.text AS dialect_question, s.text AS standard_answer, d.text AS dialect_answer
+        FROM responses d
+        JOIN runs r ON r.id = d.run_id AND r.kind = '{ANSWER_KIND}'
+        LEFT JOIN models m ON m.id = r.model_id
+        JOIN variants dv ON dv.id = d.variant_id AND dv.dialect != 'standard'
+        JOIN dialects dl ON dl.code = dv.dialect
+        JOIN questions q ON q.id = dv.question_id
+        JOIN variants sv ON sv.question_id = q.id AND sv.dialect = 'standard'
+        JOIN responses s ON s.variant_id = sv.id AND +s.run_id = d.run_id AND s.status = 'done'
+        WHERE d.status = 'done'
+        ORDER BY d.run_id, q.id, dv.dialect, d.id LIMIT ?""",
+        (limit,),
+    )
+
+
+def judge_models(ws: Workspace) -> list[dict]:
+    return ws.query("SELECT id, name, kind, family, is_default FROM models ORDER BY name")
+
+
+def human_scored_count(ws: Workspace) -> int:
+    from engine.judging.calibration import human_scores
+
+    return len(human_scores(ws))
+
+
+def rubric_versions(folder: Path) -> list[Path]:
+    """Saved rubric versions in a workspace's ``rubrics`` folder, newest first."""
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def save_rubric_version(data: dict, folder: Path) -> Path:
+    """Write a valid rubric as ``<name>@<hash12>.json``: a version is never overwritten."""
+    rubric = rubric_from_dict(data)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{_safe(rubric.name)}@{rubric.content_hash[:12]}.json"
+    if not path.exists():
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name) or "rubric"
+
+
+def _model_row(ws: Workspace, model_id: int) -> dict:
+    rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
+    if not rows:
+        from engine.errors import UserError
+
+        raise UserError(f"no model {model_id} in this workspace")
+    return rows[0]
+
+
+def calibrate_judge(
+    workspace_path: str,
+    model_id: int,
+    rubric_data: dict,
+    *,
+    max_attempts: int = 3,
+    progress=None,
+    cancelled=None,
+) -> dict:
+    """Run the candidate judge on the human-scored items; CCC, MAE, confusion table."""
+    from engine.judging.calibration import calibrate
+
+    rubric: Rubric = rubric_from_dict(rubric_data)
+    with Workspace(workspace_path, create=False) as ws:
+        return calibrate(
+            ws,
+            _model_row(ws, model_id),
+            danger_threshold=rubric.danger_threshold,
+            rubric=rubric,
+            max_attempts=max_attempts,
+            progress=progress,
+            cancelled=cancelled,
+        )
+
+
+def run_judge(
+    workspace_path: str,
+    model_id: int,
+    rubric_data: dict,
+    *,
+    primary: bool = False,
+    max_attempts: int = 3,
+    progress=None,
+    cancelled=None,
+) -> dict:
+    """Judge every answer pair (resumable: a re-run continues where it stopped)."""
+    from engine.judging.run import judge_answers
+
+    rubric = rubric_from_dict(rubric_data)
+    with Workspace(workspace_path, create=False) as ws:
+        summary = judge_answers(
+            ws,
+            _model_row(ws, model_id),
+            rubric=rubric,
+            max_attempts=max_attempts,
+            progress=progress,
+            cancelled=cancelled,
+        )
+        if primary:
+            store.set_primary_judge(ws, summary.run_id)
+        return {
+            **summary.as_dict(),
+            "warnings": store.self_preference_warnings(ws, [summary.run_id]),
+        }

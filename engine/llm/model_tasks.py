@@ -1,0 +1,146 @@
+"""Background task functions of the model manager (Qt-free; run through the task bridge).
+
+Each takes plain values (paths, strings) and opens its own workspace connection, so the
+GUI thread's connection is never shared with a worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+from pathlib import Path
+
+from engine.workspace.store import Workspace, utcnow
+
+log = logging.getLogger(__name__)
+
+
+def inspect_gguf_file(path: str, progress=None) -> dict:
+    """Validate a GGUF file, read its metadata and hash it (progress over the bytes)."""
+    from engine.llm.gguf_info import inspect_gguf
+
+    info = inspect_gguf(path, with_sha256=True, progress=progress)
+    return info.as_dict() | {"chat_template": info.chat_template or ""}
+
+
+def add_gguf_model(workspace_path: str, info: dict, name: str) -> int:
+    from engine.llm.model_registry import register_gguf
+
+    with Workspace(workspace_path, create=False) as ws:
+        metadata = {
+            k: info[k]
+            for k in (
+                "architecture",
+                "quantization",
+                "parameters",
+                "context_length",
+                "has_chat_template",
+                "family",
+            )
+        }
+        return register_gguf(
+            ws,
+            Path(info["path"]),
+            name=name,
+            sha256=info["sha256"],
+            size_bytes=info["size_bytes"],
+            metadata=metadata,
+        )
+
+
+def add_embedded_model(workspace_path: str, progress=None) -> int:
+    from engine.llm.model_registry import ensure_embedded_default
+
+    with Workspace(workspace_path, create=False) as ws:
+        return ensure_embedded_default(ws, progress)
+
+
+def keyring_service_for(name: str) -> str:
+    return "upabhasha:" + re.sub(r"\s+", "-", name.strip())
+
+
+def keyring_problem() -> str | None:
+    """Why API keys cannot be stored in the OS keyring here, or None if they can."""
+    import keyring
+    from keyring.backends import fail
+
+    backend = keyring.get_keyring()
+    if isinstance(backend, fail.Keyring):
+        return (
+            "No OS keyring is available on this machine (GNOME Keyring/KWallet on Linux, "
+            "Keychain on macOS, Credential Locker on Windows). API keys cannot be stored "
+            "safely; install or unlock a keyring, or install the 'keyrings.alt' package."
+        )
+    return None
+
+
+def store_api_key(service: str, key: str) -> None:
+    """Store under the user name the endpoint backend reads the key with."""
+    import keyring
+
+    from engine.llm.endpoint_backend import KEYRING_USER
+
+    keyring.set_password(service, KEYRING_USER, key)
+
+
+def add_endpoint_model(
+    workspace_path: str,
+    name: str,
+    base_urls: list[str],
+    api_model: str,
+    keyring_service: str | None,
+) -> int:
+    """Register an OpenAI-compatible endpoint (idempotent on the name), as the CLI's
+    ``models add URL`` does: URLs normalised, chat API assumed."""
+    from engine.llm.endpoint_backend import normalise_base_url
+
+    urls = [normalise_base_url(u) for u in base_urls]
+    with Workspace(workspace_path, create=False) as ws:
+        with ws.transaction() as conn:
+            conn.execute(
+                "INSERT INTO models(name, kind, base_urls, api_model, keyring_service, "
+                "has_chat_template, added_at) VALUES (?, 'endpoint', ?, ?, ?, 1, ?) "
+                "ON CONFLICT(name) DO UPDATE SET base_urls = excluded.base_urls, "
+                "api_model = excluded.api_model, keyring_service = excluded.keyring_service",
+                (name, json.dumps(urls), api_model, keyring_service, utcnow()),
+            )
+        return ws.scalar("SELECT id FROM models WHERE name = ?", (name,))
+
+
+def gpu_offload_report() -> dict:
+    """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily),
+    the start-up backend message, and which GPUs are here with their free memory."""
+    import llama_cpp
+
+    from engine.llm.backend_report import describe_llama_backend
+    from engine.llm.gpu_plan import detect_gpus
+
+    backend = describe_llama_backend()
+    info = llama_cpp.llama_print_system_info()
+    info = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
+    return {
+        "supports_gpu_offload": backend["gpu_build"] and not backend["fallback"],
+        "backend_message": backend["message"],
+        "system_info": info.strip(),
+        "llama_cpp_version": backend["llama_cpp"],
+        "gpus": [dataclasses.asdict(g) for g in detect_gpus()],
+    }
+
+
+def offload_plan(model_path: str, report: dict) -> dict:
+    """The proposed n_gpu_layers and context for a GGUF model, given gpu_offload_report()."""
+    from engine.llm.gpu_plan import Gpu, best_gpu, gguf_shape, plan_offload
+
+    gpu = best_gpu([Gpu(**g) for g in report.get("gpus", [])])
+    return plan_offload(
+        gguf_shape(model_path), gpu, supports_offload=report["supports_gpu_offload"]
+    ).as_dict()
+
+
+def save_gpu_layers(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict:
+    from engine.llm.model_registry import update_load_params
+
+    with Workspace(workspace_path, create=False) as ws:
+        return update_load_params(ws, model_id, n_gpu_layers=n_gpu_layers)

@@ -1,0 +1,95 @@
+"""All statistics of a study in one JSON-ready dict (``upabhasha stats``, the GUI, reports).
+
+Scores are the primary judge's (or a chosen judge run's) *effective* finals: a human
+override replaces the machine score. Paired tests compare dialects within each model on
+the questions both were answered for; the Holm family is every such comparison of the call.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from engine.errors import UserError
+from engine.judging import store
+from engine.stats import nan_to_none
+from engine.stats.bootstrap import DEFAULT_RESAMPLES
+from engine.stats.paired import paired_tests
+from engine.stats.summary import GROUPINGS, per_question, summarize
+from engine.workspace.store import Workspace
+
+log = logging.getLogger(__name__)
+
+
+def study_statistics(
+    ws: Workspace,
+    *,
+    judge_run: int | None = None,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    danger_threshold: float = 4.0,
+    review_threshold: int = 3,
+    max_score: float = 10.0,
+    groupings=("model_dialect", "dialect_domain", "dialect_type"),
+) -> dict:
+    run = judge_run if judge_run is not None else store.primary_judge(ws)
+    if run is None:
+        raise UserError("no judge run yet: run 'upabhasha judge' first")
+    if ws.scalar("SELECT kind FROM runs WHERE id = ?", (run,)) != store.JUDGE_KIND:
+        raise UserError(f"run {run} is not a judge run")
+    items = store.scored_items(ws, run)
+    out: dict = {
+        "judge_run": run,
+        "judge_model": ws.scalar(
+            "SELECT m.name FROM runs r JOIN models m ON m.id = r.model_id WHERE r.id = ?", (run,)
+        ),
+        "n_items": len(items),
+        "n_questions": len({i["question_id"] for i in items}),
+        "n_human_overrides": sum(i["human_final"] is not None for i in items),
+        "gates": _count(items, "gate"),
+        "settings": {
+            "seed": seed,
+            "resamples": resamples,
+            "level": 0.95,
+            "danger_threshold": danger_threshold,
+            "max_score": max_score,
+        },
+        "groups": {},
+    }
+    for name in groupings:
+        out["groups"][name] = [
+            nan_to_none(r)
+            for r in summarize(
+                items, GROUPINGS[name], max_score=max_score, resamples=resamples, seed=seed
+            )
+        ]
+    out["paired_tests"] = _dialect_tests(items)
+    out["agreement"] = store.judge_agreement(ws, threshold=danger_threshold, scale=max_score)
+    out["warnings"] = store.self_preference_warnings(ws)
+    out["review_queue"] = len(store.review_queue(ws, threshold=review_threshold, run_id=run))
+    return out
+
+
+def _dialect_tests(items: list[dict]) -> list[dict]:
+    """Within each model: every pair of dialects, paired by question; one Holm family."""
+    by_model: dict[str, list[dict]] = {}
+    for item in items:
+        by_model.setdefault(item["model"], []).append(item)
+    labelled, pairs = {}, []
+    for model, rows in sorted(by_model.items()):
+        groups = per_question(rows, ("dialect",))
+        names = sorted(groups)
+        for d in names:
+            labelled[f"{model} | {d}"] = groups[d]
+        pairs += [
+            (f"{model} | {a}", f"{model} | {b}")
+            for i, a in enumerate(names)
+            for b in names[i + 1 :]
+        ]
+    return [c.as_dict() for c in paired_tests(labelled, pairs)]
+
+
+def _count(items, key) -> dict:
+    counts: dict = {}
+    for item in items:
+        counts[item[key]] = counts.get(item[key], 0) + 1
+    return counts

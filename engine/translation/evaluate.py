@@ -1,0 +1,353 @@
+"""Translation-quality evaluation on held-out pairs (paper 000 §3.1.3).
+
+The standard side of each held-out (validation) pair is translated into its dialect with
+the same RAG pipeline as the questions (run kind ``translate-eval``, item key
+``pair<id>``), then scored against the human dialect side:
+
+- BLEU, chrF++ (with sacrebleu signatures), WER, embedding cosine, BERTScore-style F1;
+- the copy-input baseline: the standard sentence returned unchanged. On Vashantor's
+  validation split it already reaches chrF++ 22.2 (Chittagong) and 54.3 (Mymensingh): a
+  system below its baseline has not translated;
+- optionally the LLM judge's 0–10 fidelity score (run kind ``translation-judge``);
+- when people scored translations (``human_annotations`` with target ``translation`` and
+  ``target_id`` = the id of the ``translate-eval`` response they scored, score 0–10), a
+  correlation table of every metric against them.
+
+The index must not contain the evaluated pairs: its splits, its pair ids and its pair
+contents are checked, and a leak raises :class:`engine.rag.index.LeakageError`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from engine.errors import UserError
+from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
+from engine.translation import fidelity_judge as judge_mod
+from engine.translation.metrics import corpus_scores, correlation_table, sentence_scores
+from engine.translation.translate import (
+    build_request,
+    clean_completion,
+    run_card,
+    sampler_for,
+    template_for,
+)
+from engine.workspace.store import Workspace, utcnow
+
+log = logging.getLogger(__name__)
+
+
+def eval_split_for(ws: Workspace, dialects: Sequence[str], requested: str | None = None) -> str:
+    present = {
+        r["split"]
+        for r in ws.query(
+            f"SELECT DISTINCT split FROM sentence_pairs WHERE dialect IN ({','.join('?' * len(dialects))})",
+            tuple(dialects),
+        )
+    }
+    if requested:
+        if requested not in present:
+            raise UserError(f"no pairs in split {requested!r} for {', '.join(dialects)}")
+        return requested
+    found = sorted(present & EVAL_SPLITS)
+    if not found:
+        raise UserError(
+            f"no held-out split ({', '.join(sorted(EVAL_SPLITS))}) among the pairs of "
+            f"{', '.join(dialects)}; import a corpus with a validation split"
+        )
+    return found[0]
+
+
+def heldout_pairs(
+    ws: Workspace,
+    index: RetrievalIndex,
+    dialects: Sequence[str],
+    split: str,
+    limit: int | None = None,
+) -> tuple[list[dict], int]:
+    """Held-out pairs per dialect (first ``limit`` by id), after the leakage checks.
+    Returns (pairs, dropped): pairs whose exact content is also indexed are dropped."""
+    if split in index.splits:
+        raise LeakageError(
+            f"the index at {index.folder} contains split {split!r}, which is being "
+            "evaluated; rebuild it without that split (upabhasha index --splits train,test)"
+        )
+    corpora = index.manifest.get("corpora")
+    sql = (
+        "SELECT p.* FROM sentence_pairs p JOIN corpora c ON c.id = p.corpus_id "
+        "WHERE p.split = ? AND p.dialect = ?"
+    )
+    if corpora:
+        sql += f" AND c.name IN ({','.join('?' * len(corpora))})"
+    sql += " ORDER BY p.id" + (" LIMIT ?" if limit else "")
+    indexed_ids = set(index.pair_ids.tolist())
+    indexed_content = {(d["dialect"], d["standard_key"], d["dialect_key"]) for d in index.docs}
+    pairs, dropped = [], 0
+    for dialect in dialects:
+        params = (split, dialect, *(corpora or ()), *((limit,) if limit else ()))
+        for p in ws.query(sql, params):
+            if p["id"] in indexed_ids:
+                raise LeakageError(f"pair {p['id']} of split {split!r} is inside the index")
+            if (p["dialect"], p["standard_key"], p["dialect_key"]) in indexed_content:
+                dropped += 1
+                continue
+            pairs.append(p)
+    return pairs, dropped
+
+
+def translate_pairs(
+    ws: Workspace,
+    retriever,
+    pairs: list[dict],
+    *,
+    model_row: dict,
+    backend=None,
+    batch_size: int = 16,
+    progress=None,
+    cancelled=None,
+) -> tuple[int, dict[int, dict]]:
+    """Translate held-out pairs; returns (run_id, {pair id: response row})."""
+    from engine.llm.jobs import open_run, run_job_on_model
+
+    names = ws.dialect_names()
+    template, sampler = template_for(model_row), sampler_for(model_row)
+    explanations = retriever.retrieve_many(
+        [(p["standard_text"], p["dialect"], p["district"]) for p in pairs], cancelled=cancelled
+    )
+    requests = [
+        build_request(
+            f"pair{p['id']}", p["standard_text"], ex, names[p["dialect"]], template, sampler
+        )
+        for p, ex in zip(pairs, explanations)
+    ]
+    card = {
+        **run_card(template, sampler, retriever, "translate-eval"),
+        "pairs": [p["id"] for p in pairs],
+    }
+    run_id = open_run(ws, "translate-eval", model_row, card)
+    run_job_on_model(
+        ws,
+        run_id,
+        requests,
+        backend=backend,
+        batch_size=batch_size,
+        progress=progress,
+        cancelled=cancelled,
+    )
+    rows = {
+        int(r["item_key"][4:]): r
+        for r in ws.query(
+            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
+            (run_id,),
+        )
+    }
+    return run_id, rows
+
+
+def judge_translations(
+    ws: Workspace,
+    items: list[dict],
+    *,
+    judge_row: dict,
+    translate_run: int,
+    backend=None,
+    batch_size: int = 16,
+    progress=None,
+    cancelled=None,
+) -> tuple[int, dict[int, judge_mod.JudgeVerdict | None]]:
+    """Judge scores per pair id (None: the reply was not a valid verdict)."""
+    from engine.llm.jobs import open_run, run_job_on_model
+
+    names = ws.dialect_names()
+    template = judge_mod.load_template()
+    chat = bool(judge_row.get("has_chat_template"))
+    requests = [
+        judge_mod.build_judge_request(
+            f"pair{it['pair']['id']}",
+            template=template,
+            dialect=names[it["pair"]["dialect"]],
+            source=it["pair"]["standard_text"],
+            reference=it["pair"]["dialect_text"],
+            candidate=it["hyp"],
+            chat=chat,
+        )
+        for it in items
+    ]
+    import hashlib
+
+    card = {
+        "task": "translation-judge",
+        "translate_run": translate_run,
+        "prompt_template": judge_mod.JUDGE_TEMPLATE,
+        "prompt_sha256": hashlib.sha256(template.encode()).hexdigest(),
+        "sampler": judge_mod.JUDGE_SAMPLER.as_dict(),
+        "schema": judge_mod.SCHEMA,
+    }
+    run_id = open_run(ws, "translation-judge", judge_row, card)
+    run_job_on_model(
+        ws,
+        run_id,
+        requests,
+        backend=backend,
+        batch_size=batch_size,
+        progress=progress,
+        cancelled=cancelled,
+    )
+    replies = {
+        r["item_key"]: r["text"]
+        for r in ws.query(
+            "SELECT item_key, text FROM responses WHERE run_id = ? AND status = 'done'", (run_id,)
+        )
+    }
+    return run_id, {
+        it["pair"]["id"]: judge_mod.parse_verdict(replies.get(f"pair{it['pair']['id']}"))
+        for it in items
+    }
+
+
+def human_scores(ws: Workspace, response_ids: Sequence[int]) -> dict[int, float]:
+    """Mean human score (0–10) per translate-eval response id."""
+    if not response_ids:
+        return {}
+    out: dict[int, float] = {}
+    ids = list(response_ids)
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        for r in ws.query(
+            "SELECT target_id, avg(score) AS s FROM human_annotations WHERE "
+            f"target = 'translation' AND score IS NOT NULL AND target_id IN "
+            f"({','.join('?' * len(chunk))}) GROUP BY target_id",
+            tuple(chunk),
+        ):
+            out[r["target_id"]] = float(r["s"])
+    return out
+
+
+def record_human_score(
+    ws: Workspace, response_id: int, annotator: str, score: float, reason: str = ""
+) -> None:
+    if not 0 <= score <= 10:
+        raise UserError("a translation score is between 0 and 10")
+    with ws.transaction() as conn:
+        conn.execute(
+            "INSERT INTO human_annotations(target, target_id, annotator, score, reason, "
+            "created_at) VALUES ('translation', ?, ?, ?, ?, ?)",
+            (response_id, annotator, score, reason, utcnow()),
+        )
+
+
+def evaluate_translations(
+    ws: Workspace,
+    retriever,
+    *,
+    dialects: Sequence[str],
+    model_row: dict,
+    judge_row: dict | None = None,
+    limit: int | None = None,
+    split: str | None = None,
+    backend=None,
+    judge_backend=None,
+    progress: Callable[[int, int, str], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> dict:
+    """Translate, score and compare; returns the report (see module docstring)."""
+    index = retriever.index
+    split = eval_split_for(ws, dialects, split)
+    pairs, dropped = heldout_pairs(ws, index, dialects, split, limit)
+    if not pairs:
+        raise UserError(f"no held-out pairs to evaluate in split {split!r}")
+    run_id, responses = translate_pairs(
+        ws,
+        retriever,
+        pairs,
+        model_row=model_row,
+        backend=backend,
+        progress=progress,
+        cancelled=cancelled,
+    )
+    names = ws.dialect_names()
+    items = [
+        {
+            "pair": p,
+            "response": responses[p["id"]],
+            "hyp": clean_completion(
+                responses[p["id"]]["text"],
+                (names[p["dialect"]]["name_bn"], names[p["dialect"]]["name_en"]),
+            ),
+        }
+        for p in pairs
+        if p["id"] in responses
+    ]
+    verdicts: dict = {}
+    judge_run = None
+    if judge_row is not None and items:
+        judge_run, verdicts = judge_translations(
+            ws,
+            items,
+            judge_row=judge_row,
+            translate_run=run_id,
+            backend=judge_backend,
+            progress=progress,
+            cancelled=cancelled,
+        )
+    encoder = retriever.encoder
+    report = {
+        "run_id": run_id,
+        "judge_run_id": judge_run,
+        "split": split,
+        "pairs": len(pairs),
+        "translated": len(items),
+        "missing": len(pairs) - len(items),
+        "dropped_indexed_duplicates": dropped,
+        "encoder": encoder.encoder_id,
+        "index": {"folder": str(index.folder), "splits": index.splits},
+        "selfcheck": (index.selfcheck or {}).get("overall"),
+        "per_dialect": {},
+    }
+    for dialect in dialects:
+        mine = [it for it in items if it["pair"]["dialect"] == dialect]
+        if not mine:
+            continue
+        refs = [it["pair"]["dialect_text"] for it in mine]
+        entry = {
+            "n": len(mine),
+            "system": corpus_scores([it["hyp"] for it in mine], refs, encoder),
+            "copy_baseline": corpus_scores(
+                [it["pair"]["standard_text"] for it in mine], refs, encoder
+            ),
+        }
+        if verdicts:
+            valid = [verdicts[it["pair"]["id"]] for it in mine if verdicts.get(it["pair"]["id"])]
+            entry["judge"] = {
+                "n_valid": len(valid),
+                "n_invalid": len(mine) - len(valid),
+                "mean": round(sum(v.score for v in valid) / len(valid), 4) if valid else None,
+                "ceilings_applied": sum(v.ceiling_applied for v in valid),
+            }
+        report["per_dialect"][dialect] = entry
+    first = next(iter(report["per_dialect"].values()), None)
+    report["signatures"] = first["system"]["signatures"] if first else {}
+    report["correlation"] = _correlations(ws, items, verdicts, encoder)
+    return report
+
+
+def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> dict:
+    humans = human_scores(ws, [it["response"]["id"] for it in items])
+    scored = [it for it in items if it["response"]["id"] in humans]
+    if len(scored) < 3:
+        return {
+            "n_human": len(scored),
+            "table": [],
+            "note": "fewer than 3 human-scored translations (human_annotations target "
+            "'translation', target_id = translate-eval response id)",
+        }
+    rows = sentence_scores(
+        [it["hyp"] for it in scored], [it["pair"]["dialect_text"] for it in scored], encoder
+    )
+    for row, it in zip(rows, scored):
+        v = verdicts.get(it["pair"]["id"])
+        if v is not None:
+            row["judge"] = v.score
+    table = correlation_table(rows, [humans[it["response"]["id"]] for it in scored])
+    return {"n_human": len(scored), "table": table}

@@ -1,0 +1,81 @@
+"""Background task of the translate dialog (Qt-free; run through the bridge).
+
+It calls the same engine functions as ``upabhasha translate`` (app/cli/commands_rag.py) with
+plain inputs, opening its own workspace connection; translation is resumable, so a cancelled
+run continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from engine.errors import UserError
+from engine.workspace.store import Workspace
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SPLITS = ("train", "test")
+
+
+def _model_row(ws: Workspace, model_id: int) -> dict:
+    rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
+    if not rows:
+        raise UserError(f"no model {model_id} in this workspace")
+    return rows[0]
+
+
+def translate_question_set(
+    workspace_path: str,
+    question_set: str,
+    dialects: list[str],
+    model_id: int,
+    limit: int | None = None,
+    *,
+    encoder: str | None = None,
+    corpora: list[str] | None = None,
+    splits: tuple[str, ...] = DEFAULT_SPLITS,
+    progress=None,
+    cancelled=None,
+) -> dict:
+    """Build or reuse the retrieval index, then RAG-translate into machine drafts."""
+    from engine.rag.build import ensure_index
+    from engine.rag.encoder import Encoder
+    from engine.rag.index import default_cache
+    from engine.rag.retriever import Retriever
+    from engine.translation.translate import translate_questions
+
+    if not dialects:
+        raise UserError("choose at least one dialect to translate into")
+    with Workspace(workspace_path, create=False) as ws:
+        if not ws.scalar("SELECT count(*) FROM sentence_pairs"):
+            raise UserError(
+                "no parallel corpus in this workspace: import one first (File → Import corpus…)"
+            )
+        model = _model_row(ws, model_id)
+        enc = Encoder(encoder, default_cache(ws))
+        index, rebuilt = ensure_index(
+            ws,
+            encoder=enc,
+            corpora=corpora,
+            splits=list(splits),
+            progress=_prefixed(progress, "index"),
+            cancelled=cancelled,
+        )
+        log.info("retrieval index %s", "rebuilt" if rebuilt else "reused")
+        summary = translate_questions(
+            ws,
+            Retriever(index, enc),
+            question_set=question_set,
+            dialects=dialects,
+            model_row=model,
+            limit=limit or None,
+            progress=progress,
+            cancelled=cancelled,
+        )
+    return {**summary.as_dict(), "model": model["name"], "index_rebuilt": rebuilt}
+
+
+def _prefixed(progress, label: str):
+    if progress is None:
+        return None
+    return lambda done, total, note="": progress(done, total, f"{label}: {note}")

@@ -1,0 +1,304 @@
+"""RAG translation of standard-Bengali questions into dialects (paper 000 §3.1).
+
+For every question x selected dialect: retrieve exemplar pairs (engine.rag), render the
+prompt template (``resources/prompts/translate_fewshot.txt`` for base models, the chat
+variant for models with a chat template), run it through the execution engine's
+resumable jobs, and store the cleaned first line as a *machine draft* variant with its
+exemplar ids, the full retrieval explanation and the run id (whose card holds the model
+hash, prompt hash, sampler and retrieval settings). Variants a person touched — any
+status other than draft, or a provenance other than machine — are never overwritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from string import Template
+
+from engine.errors import UserError
+from engine.llm.types import Message, Request, Sampler
+from engine.rag.explain import RetrievalExplanation
+from engine.textnorm import normalize_text
+from engine.workspace.store import Workspace, utcnow
+
+log = logging.getLogger(__name__)
+
+FEWSHOT_TEMPLATE = "translate_fewshot.txt"
+CHAT_TEMPLATE = "translate_chat.txt"
+BASE_SAMPLER = Sampler(temperature=0.0, max_tokens=96, stop=("\n",))
+CHAT_SAMPLER = Sampler(temperature=0.0, max_tokens=160)
+STANDARD_LABEL = "প্রমিত"
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    name: str
+    text: str  # comments removed
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    @classmethod
+    def load(cls, name: str) -> PromptTemplate:
+        raw = (files("resources") / "prompts" / name).read_text(encoding="utf-8")
+        lines = [ln for ln in raw.splitlines() if not (ln.startswith("# ") or ln == "#")]
+        return cls(name, "\n".join(lines).strip("\n") + "\n")
+
+
+def template_for(model_row: dict) -> PromptTemplate:
+    return PromptTemplate.load(
+        CHAT_TEMPLATE if model_row.get("has_chat_template") else FEWSHOT_TEMPLATE
+    )
+
+
+def sampler_for(model_row: dict) -> Sampler:
+    return CHAT_SAMPLER if model_row.get("has_chat_template") else BASE_SAMPLER
+
+
+def format_examples(explanation: RetrievalExplanation, dialect_bn: str) -> str:
+    blocks = [
+        f"{STANDARD_LABEL}: {normalize_text(e.standard_text)}\n"
+        f"{dialect_bn}: {normalize_text(e.dialect_text)}\n"
+        for e in explanation.exemplars
+    ]
+    return "\n".join(blocks)
+
+
+def build_request(
+    key: str,
+    source: str,
+    explanation: RetrievalExplanation,
+    dialect: dict,
+    template: PromptTemplate,
+    sampler: Sampler,
+) -> Request:
+    """One translation request. Dataset text is substituted as values, never parsed."""
+    values = {
+        "dialect_en": dialect["name_en"],
+        "dialect_bn": dialect["name_bn"],
+        "examples": format_examples(explanation, dialect["name_bn"]),
+        "source": normalize_text(source),
+    }
+    if "### system" not in template.text:
+        text = Template(template.text).safe_substitute(values)
+        return Request(key=key, prompt=text.rstrip("\n"), sampler=sampler)
+    # split the template before substituting, so dataset text cannot open a new message
+    system, _, user = template.text.partition("### system")[2].partition("### user")
+    return Request(
+        key=key,
+        sampler=sampler,
+        messages=(
+            Message("system", Template(system).safe_substitute(values).strip()),
+            Message("user", Template(user).safe_substitute(values).strip()),
+        ),
+    )
+
+
+_QUOTES = "\"'“”‘’«»`"
+
+
+def clean_completion(raw: str | None, labels: Sequence[str] = ()) -> str:
+    """The first non-empty line, without a leading label ("চাটগাঁইয়া: …") or quotes."""
+    if not raw:
+        return ""
+    line = next((ln for ln in raw.splitlines() if ln.strip()), "")
+    line = line.strip()
+    for label in (*labels, STANDARD_LABEL, "Translation", "অনুবাদ"):
+        if label and line.casefold().startswith(label.casefold()):
+            rest = line[len(label) :].lstrip()
+            if rest[:1] in (":", "："):
+                line = rest[1:]
+                break
+    return normalize_text(line.strip().strip(_QUOTES).strip())
+
+
+def resolve_model(ws: Workspace, name: str | None) -> dict:
+    if name:
+        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
+        if not rows:
+            known = ", ".join(r["name"] for r in ws.query("SELECT name FROM models")) or "none"
+            raise UserError(f"no model named {name!r} (known: {known})")
+        return rows[0]
+    from engine.llm.model_registry import default_model
+
+    row = default_model(ws)
+    if row is None:
+        raise UserError("no default model: run 'upabhasha init' or pass --model NAME")
+    return row
+
+
+def run_card(template: PromptTemplate, sampler: Sampler, retriever, task: str) -> dict:
+    m = retriever.index.manifest
+    return {
+        "task": task,
+        "prompt_template": template.name,
+        "prompt_sha256": template.sha256,
+        "sampler": sampler.as_dict(),
+        "retrieval": retriever.cfg.as_dict(),
+        "index": {
+            "encoder_id": m["encoder_id"],
+            "corpus_hash": m["corpus_hash"],
+            "splits": m["splits"],
+            "tokenizer": m["tokenizer"],
+        },
+    }
+
+
+@dataclass
+class TranslationSummary:
+    run_id: int | None
+    items: int
+    protected: int  # human-touched variants left alone
+    generated: int
+    cached: int
+    errors: int
+    written: int  # variants created or updated
+    empty: int  # completions with nothing usable after cleaning
+    cancelled: bool
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def translate_questions(
+    ws: Workspace,
+    retriever,
+    *,
+    question_set: str,
+    dialects: Sequence[str],
+    model_row: dict,
+    backend=None,
+    limit: int | None = None,
+    batch_size: int = 16,
+    progress: Callable[[int, int, str], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> TranslationSummary:
+    from engine.llm.jobs import open_run, run_job_on_model
+
+    set_id = ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,))
+    if set_id is None:
+        raise UserError(f"no question set named {question_set!r}")
+    names = ws.dialect_names()
+    unknown = [d for d in dialects if d not in names or d == "standard"]
+    if unknown:
+        raise UserError(f"unknown dialect(s): {', '.join(unknown)}")
+    sql = "SELECT id, text FROM questions WHERE set_id = ? ORDER BY id"
+    questions = ws.query(
+        sql + (" LIMIT ?" if limit else ""), (set_id, limit) if limit else (set_id,)
+    )
+    protected_keys = {
+        (r["question_id"], r["dialect"])
+        for r in ws.query(
+            "SELECT v.question_id, v.dialect FROM variants v JOIN questions q ON q.id = v.question_id "
+            "WHERE q.set_id = ? AND v.script = 'bengali' "
+            "AND NOT (v.provenance = 'machine' AND v.status = 'draft')",
+            (set_id,),
+        )
+    }
+    items = [(q, d) for q in questions for d in dialects if (q["id"], d) not in protected_keys]
+    protected = len(questions) * len(dialects) - len(items)
+    if not items:
+        return TranslationSummary(None, 0, protected, 0, 0, 0, 0, 0, False)
+    template, sampler = template_for(model_row), sampler_for(model_row)
+    explanations = retriever.retrieve_many(
+        [(q["text"], d, "") for q, d in items], cancelled=cancelled
+    )
+    requests, by_key = [], {}
+    for (q, d), ex in zip(items, explanations):
+        key = f"q{q['id']}:{d}"
+        requests.append(build_request(key, q["text"], ex, names[d], template, sampler))
+        by_key[key] = (q, d, ex)
+    run_id = open_run(
+        ws, "translate", model_row, run_card(template, sampler, retriever, "translate")
+    )
+    job = run_job_on_model(
+        ws,
+        run_id,
+        requests,
+        backend=backend,
+        batch_size=batch_size,
+        progress=progress,
+        cancelled=cancelled,
+    )
+    written, empty = _store_variants(ws, run_id, by_key, names)
+    return TranslationSummary(
+        run_id,
+        len(items),
+        protected,
+        job.done_now - job.cached,
+        job.cached,
+        job.errors,
+        written,
+        empty,
+        job.cancelled,
+    )
+
+
+def _store_variants(ws: Workspace, run_id: int, by_key: dict, names: dict) -> tuple[int, int]:
+    """Turn the run's finished responses into machine drafts (idempotent)."""
+    responses = {
+        r["item_key"]: r
+        for r in ws.query(
+            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
+            (run_id,),
+        )
+    }
+    written = empty = 0
+    now = utcnow()
+    with ws.transaction() as conn:
+        for key, (q, dialect, ex) in by_key.items():
+            resp = responses.get(key)
+            if resp is None:
+                continue
+            text = clean_completion(
+                resp["text"], (names[dialect]["name_bn"], names[dialect]["name_en"])
+            )
+            if not text:
+                empty += 1
+                continue
+            old = conn.execute(
+                "SELECT id, text, status, provenance, run_id FROM variants WHERE "
+                "question_id = ? AND dialect = ? AND script = 'bengali'",
+                (q["id"], dialect),
+            ).fetchone()
+            if old and (old[3] != "machine" or old[2] != "draft"):
+                continue  # a person touched it after this job started
+            if old and old[1] == text and old[4] == run_id:
+                continue
+            conn.execute(
+                "INSERT INTO variants(question_id, dialect, script, text, provenance, status, "
+                "exemplar_ids, retrieval, run_id, updated_at) "
+                "VALUES (?, ?, 'bengali', ?, 'machine', 'draft', ?, ?, ?, ?) "
+                "ON CONFLICT(question_id, dialect, script) DO UPDATE SET text = excluded.text, "
+                "exemplar_ids = excluded.exemplar_ids, retrieval = excluded.retrieval, "
+                "run_id = excluded.run_id, updated_at = excluded.updated_at "
+                "WHERE variants.provenance = 'machine' AND variants.status = 'draft'",
+                (q["id"], dialect, text, json.dumps(ex.pair_ids), ex.to_json(), run_id, now),
+            )
+            vid = conn.execute(
+                "SELECT id FROM variants WHERE question_id = ? AND dialect = ? "
+                "AND script = 'bengali'",
+                (q["id"], dialect),
+            ).fetchone()[0]
+            conn.execute("UPDATE responses SET variant_id = ? WHERE id = ?", (vid, resp["id"]))
+            conn.execute(
+                "INSERT INTO variant_history(variant_id, at, actor, action, old_text, new_text, "
+                "old_status, new_status, comment) VALUES (?, ?, ?, ?, ?, ?, ?, 'draft', ?)",
+                (
+                    vid,
+                    now,
+                    f"run:{run_id}",
+                    "machine-translate",
+                    old[1] if old else None,
+                    text,
+                    old[2] if old else None,
+                    f"response {resp['id']}",
+                ),
+            )
+            written += 1
+    return written, empty

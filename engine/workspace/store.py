@@ -1,0 +1,177 @@
+"""One workspace = one SQLite file (WAL, synchronous=NORMAL), opened through sqlite-utils.
+
+The connection runs in autocommit mode; writes that belong together go through
+:meth:`Workspace.transaction`, which issues ``BEGIN IMMEDIATE`` and commits or rolls back
+as a whole. Inside it use ``ws.conn.execute``/``executemany`` only: sqlite-utils' table
+write helpers commit on their own (``with conn:``) and would end the transaction early.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import logging
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import sqlite_utils
+
+from engine.errors import UserError
+from engine.workspace.schema import DIALECTS, MIGRATIONS, SCHEMA_VERSION
+
+log = logging.getLogger(__name__)
+
+APPLICATION_ID = 0x55504248  # "UPBH": marks a file as an Upabhasha workspace
+BUSY_TIMEOUT_MS = 10_000
+
+
+def utcnow() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+class Workspace:
+    def __init__(self, path: str | Path, *, create: bool = True):
+        self.path = Path(path)
+        if not self.path.exists() and not create:
+            raise UserError(f"{self.path}: no such workspace (use 'upabhasha init' to create one)")
+        if self.path.exists() and self.path.is_dir():
+            raise UserError(f"{self.path}: is a folder, not a workspace file")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            self._configure()
+            self._migrate()
+        except Exception:
+            self.conn.close()
+            raise
+        self.db = sqlite_utils.Database(self.conn)
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def _configure(self) -> None:
+        try:
+            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
+            tables = self.conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type='table'"
+            ).fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise UserError(f"{self.path}: not an Upabhasha workspace ({exc})") from None
+        if tables and app_id != APPLICATION_ID:
+            raise UserError(
+                f"{self.path}: not an Upabhasha workspace "
+                "(an SQLite file written by another program)"
+            )
+        self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self.conn.execute("PRAGMA foreign_keys = ON")
+
+    def _migrate(self) -> None:
+        version = self.schema_version
+        if version > SCHEMA_VERSION:
+            raise UserError(
+                f"{self.path}: written by a newer Upabhasha (schema {version}, "
+                f"this version reads up to {SCHEMA_VERSION}); please upgrade"
+            )
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            with self.transaction():
+                for statement in MIGRATIONS[target - 1]:
+                    self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {target}")
+                self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            log.info("migrated %s to schema %d", self.path, target)
+        with self.transaction():
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO dialects(code, name_bn, name_en, region) VALUES (?,?,?,?)",
+                DIALECTS,
+            )
+
+    @property
+    def schema_version(self) -> int:
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All-or-nothing: commits on success, rolls back on any exception."""
+        if self.conn.in_transaction:  # nested: the outer transaction decides
+            yield self.conn
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- queries shared by CLI and GUI ------------------------------------------------------
+    def query(self, sql: str, params: tuple | dict = ()) -> list[dict]:
+        cur = self.conn.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur.fetchall()]
+
+    def scalar(self, sql: str, params: tuple | dict = ()):
+        row = self.conn.execute(sql, params).fetchone()
+        return row[0] if row else None
+
+    def dialect_codes(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT code FROM dialects")}
+
+    def dialect_names(self) -> dict[str, dict]:
+        """code -> {"code", "name_en", "name_bn"}: English and Bengali names of each dialect."""
+        return {r["code"]: r for r in self.query("SELECT code, name_en, name_bn FROM dialects")}
+
+    def integrity_ok(self) -> bool:
+        return self.scalar("PRAGMA integrity_check") == "ok"
+
+    def status(self) -> dict:
+        """Totals per entity and per-dialect counts (``upabhasha status``)."""
+        totals = {
+            t: self.scalar(f"SELECT count(*) FROM {t}")
+            for t in (
+                "corpora",
+                "sentence_pairs",
+                "question_sets",
+                "questions",
+                "variants",
+                "models",
+                "runs",
+                "responses",
+                "judgments",
+                "human_annotations",
+            )
+        }
+        pairs = {
+            r["dialect"]: {"pairs": r["n"], "splits": {}}
+            for r in self.query(
+                "SELECT dialect, count(*) AS n FROM sentence_pairs GROUP BY dialect ORDER BY dialect"
+            )
+        }
+        for r in self.query(
+            "SELECT dialect, split, count(*) AS n FROM sentence_pairs "
+            "GROUP BY dialect, split ORDER BY dialect, split"
+        ):
+            pairs[r["dialect"]]["splits"][r["split"]] = r["n"]
+        variants: dict[str, dict[str, int]] = {}
+        for r in self.query(
+            "SELECT dialect, status, count(*) AS n FROM variants "
+            "GROUP BY dialect, status ORDER BY dialect, status"
+        ):
+            variants.setdefault(r["dialect"], {})[r["status"]] = r["n"]
+        return {
+            "workspace": str(self.path),
+            "schema_version": self.schema_version,
+            "totals": totals,
+            "pairs_by_dialect": pairs,
+            "variants_by_dialect": variants,
+            "models": self.query("SELECT name, kind, is_default FROM models ORDER BY id"),
+        }
