@@ -109,7 +109,7 @@ class GGUFInfo:
         }
 
 
-class _Reader:
+class HeaderReader:
     """Bounded little-endian reads over a memory map; every read checks the file end."""
 
     def __init__(self, buf, path: Path):
@@ -145,8 +145,14 @@ class _Reader:
         except UnicodeDecodeError:
             raise self.fail(f"{what} is not valid UTF-8") from None
 
+    def name(self, what: str, limit: int = MAX_KEY_BYTES) -> str:
+        """A string that is always kept: metadata keys and tensor names."""
+        text = self.string(what, limit=limit)
+        assert text is not None
+        return text
 
-def _read_value(r: _Reader, vtype: int, key: str, keep: bool, depth: int = 0):
+
+def read_value(r: HeaderReader, vtype: int, key: str, keep: bool, depth: int = 0):
     if vtype in _SCALARS:
         return r.unpack(_SCALARS[vtype], f"value of {key!r}")
     if vtype == _STRING:
@@ -167,11 +173,11 @@ def _read_value(r: _Reader, vtype: int, key: str, keep: bool, depth: int = 0):
     if item_type == _STRING:
         r.need(count * 8, f"array {key!r}")  # each string has at least its length field
     for _ in range(count):
-        _read_value(r, item_type, key, keep=False, depth=depth + 1)
+        read_value(r, item_type, key, keep=False, depth=depth + 1)
     return None
 
 
-def _tensor_nbytes(r: _Reader, name: str, dims: list[int], ggml_type: int) -> int:
+def _tensor_nbytes(r: HeaderReader, name: str, dims: list[int], ggml_type: int) -> int:
     import gguf
 
     try:
@@ -195,7 +201,7 @@ def _quantization_name(file_type: int | None, tensor_types: dict[int, int]) -> s
         except ValueError:
             return f"file_type {file_type}"
     if tensor_types:  # older files: the most common tensor type by bytes
-        common = max(tensor_types, key=tensor_types.get)
+        common = max(tensor_types, key=lambda t: tensor_types[t])
         try:
             return gguf.GGMLQuantizationType(common).name
         except ValueError:
@@ -204,7 +210,7 @@ def _quantization_name(file_type: int | None, tensor_types: dict[int, int]) -> s
 
 
 def _parse(buf, path: Path) -> GGUFInfo:
-    r = _Reader(buf, path)
+    r = HeaderReader(buf, path)
     r.need(4, "magic")
     if bytes(buf[:4]) != GGUF_MAGIC:
         raise r.fail(f"magic is {bytes(buf[:4])!r}, expected {GGUF_MAGIC!r}")
@@ -221,16 +227,16 @@ def _parse(buf, path: Path) -> GGUFInfo:
 
     meta: dict = {}
     for _ in range(kv_count):
-        key = r.string("metadata key", limit=MAX_KEY_BYTES)
+        key = r.name("metadata key")
         vtype = r.unpack("<I", f"type of {key!r}")
         keep = bool(_KEEP.match(key))
-        value = _read_value(r, vtype, key, keep)
+        value = read_value(r, vtype, key, keep)
         if keep and value is not None:
             meta[key] = value
 
     tensors = []
     for _ in range(tensor_count):
-        name = r.string("tensor name", limit=MAX_KEY_BYTES)
+        name = r.name("tensor name")
         n_dims = r.unpack("<I", f"dimension count of {name!r}")
         if not 1 <= n_dims <= MAX_DIMS:
             raise r.fail(f"tensor {name!r} has {n_dims} dimensions")

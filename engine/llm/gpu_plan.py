@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from engine.i18n import _
+from engine.llm.gguf_info import GGUFInvalid, HeaderReader, read_value
 
 log = logging.getLogger(__name__)
 
@@ -138,36 +139,34 @@ _SHAPE_KEYS = (
 
 def gguf_shape(path: str | Path) -> ModelShape:
     """The sizes the plan needs, read from the GGUF header only (the tensors are skipped)."""
-    from engine.llm.gguf_info import GGUFInvalid, _read_value, _Reader
-
     path = Path(path)
     with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         view = memoryview(mm)
         try:
-            r = _Reader(view, path)
+            r = HeaderReader(view, path)
             r.pos = 4 + 4 + 8  # magic, version, tensor count (inspect_gguf validated them)
             kv_count = r.unpack("<Q", "metadata count")
             meta = {}
             for _i in range(kv_count):
-                key = r.string("metadata key")
+                key = r.name("metadata key")
                 vtype = r.unpack("<I", f"type of {key!r}")
                 keep = key == "general.architecture" or key.split(".", 1)[-1] in _SHAPE_KEYS
-                value = _read_value(r, vtype, key, keep)
+                value = read_value(r, vtype, key, keep)
                 if keep:
                     meta[key] = value
         finally:
             view.release()
     arch = meta.get("general.architecture")
     get = lambda name: meta.get(f"{arch}.{name}")  # noqa: E731
-    if not isinstance(get("block_count"), int) or not isinstance(get("embedding_length"), int):
+    n_layers, n_embd = get("block_count"), get("embedding_length")
+    if not isinstance(n_layers, int) or not isinstance(n_embd, int):
         raise GGUFInvalid(f"{path}: no {arch}.block_count / embedding_length in the header")
-    n_embd = get("embedding_length")
     heads = get("attention.head_count") or 1
     heads_kv = get("attention.head_count_kv") or heads
     head_k = get("attention.key_length") or n_embd // heads
     head_v = get("attention.value_length") or head_k
     return ModelShape(
-        n_layers=get("block_count"),
+        n_layers=n_layers,
         n_embd=n_embd,
         n_embd_kv=heads_kv * (head_k + head_v) // 2,
         size_bytes=path.stat().st_size,

@@ -138,5 +138,5 @@ def guard_high_level_api() -> None:
         params.use_extra_bufts = False
         return params
 
-    default_params._upabhasha_guard = True
+    default_params._upabhasha_guard = True  # type: ignore[attr-defined]
     C.llama_model_default_params = default_params

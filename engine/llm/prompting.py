@@ -88,11 +88,12 @@ def prompt_tokens(tok: Tokenizer, request: Request) -> list[int]:
     bos = [tok.bos] if tok.add_bos and tok.bos >= 0 else []
     if request.prompt is not None:
         return bos + tok.tokenize(request.prompt, special=False)
+    messages = request.messages or ()  # a Request holds exactly one of prompt or messages
     if not tok.chat_template:
-        return bos + tok.tokenize(plain_transcript(request.messages), special=False)
+        return bos + tok.tokenize(plain_transcript(messages), special=False)
     pieces = render_chat_pieces(
         tok.chat_template,
-        request.messages,
+        messages,
         bos_token=tok.token_text(tok.bos) if tok.bos >= 0 else "",
         eos_token=tok.token_text(tok.eos) if tok.eos >= 0 else "",
     )

@@ -108,7 +108,7 @@ def _serve_generate(conn, scheduler, job: int, requests: list[Request]) -> None:
             msg = conn.recv()
             if msg[0] == "cancel" and msg[1] == job:
                 state["stop"] = True
-        return state["stop"]
+        return bool(state["stop"])
 
     def on_step(stats) -> None:
         now = time.monotonic()
@@ -171,7 +171,7 @@ class ModelWorker:
         log.info("model worker %d ready for %s", self.proc.pid, self.label)
 
     @property
-    def pid(self) -> int:
+    def pid(self) -> int | None:
         return self.proc.pid
 
     def alive(self) -> bool:

@@ -12,6 +12,7 @@ import shutil
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,6 +41,7 @@ def _build_dense(vectors: np.ndarray, cfg: RetrievalConfig):
     import faiss
 
     dim = vectors.shape[1]
+    index: Any
     if len(vectors) <= cfg.exact_dense_max:
         index, kind = faiss.IndexFlatIP(dim), "flat"
     else:

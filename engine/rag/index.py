@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -112,9 +113,9 @@ def index_slug(corpora: Sequence[str] | None, splits: Sequence[str]) -> str:
 class Partition:
     dialect: str
     rows: np.ndarray  # global doc positions, ascending
-    dense: object  # faiss index over vectors[rows]
+    dense: Any  # faiss index over vectors[rows]
     dense_kind: str  # "flat" | "hnsw"
-    bm25: object  # bm25s.BM25 over docs[rows] tokens
+    bm25: Any  # bm25s.BM25 over docs[rows] tokens
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -177,7 +178,7 @@ class RetrievalIndex:
         partitions = {}
         for dialect, info in manifest["partitions"].items():
             rows = np.array(info["rows"], dtype=np.int64)
-            dense = faiss.read_index(str(folder / f"dense_{dialect}.faiss"))
+            dense: Any = faiss.read_index(str(folder / f"dense_{dialect}.faiss"))
             if info["dense_kind"] == "hnsw":
                 dense.hnsw.efSearch = manifest["index_params"].get("hnsw_ef_search", 128)
             bm25 = bm25s.BM25.load(str(folder / f"bm25_{dialect}"), show_progress=False)

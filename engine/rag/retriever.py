@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -59,7 +60,7 @@ class Retriever:
         self, text: str, dialect: str, *, district: str = "", query_vector: np.ndarray | None = None
     ) -> RetrievalExplanation:
         if query_vector is None:
-            query_vector = self.encoder.encode([text])[0]
+            query_vector = self._encoder().encode([text])[0]
         return self._retrieve(
             prepare_query(text, self.cfg.short_query_tokens),
             dialect,
@@ -75,7 +76,7 @@ class Retriever:
         cancelled: Callable[[], bool] | None = None,
     ) -> list[RetrievalExplanation]:
         """(text, dialect, district) items; queries are encoded in one batch first."""
-        vectors = self.encoder.encode([t for t, _, _ in items], cancelled=cancelled)
+        vectors = self._encoder().encode([t for t, _, _ in items], cancelled=cancelled)
         out = []
         for i, ((text, dialect, district), vec) in enumerate(zip(items, vectors)):
             if cancelled and cancelled():
@@ -99,6 +100,11 @@ class Retriever:
             chosen += [p for d, p in sorted(parts.items()) if p not in chosen]
         return chosen
 
+    def _encoder(self) -> Encoder:
+        if self.encoder is None:
+            raise ValueError("this retriever has no encoder: pass query_vector")
+        return self.encoder
+
     # -- pipeline -----------------------------------------------------------------------
     def _retrieve(
         self, q: PreparedQuery, dialect: str, district: str, qv: np.ndarray
@@ -110,7 +116,9 @@ class Retriever:
         parts = self.partitions_for(dialect)
         tokens = list(dict.fromkeys(q.tokens))
         query_chars = char_form(q.normalized)
-        legs = []  # per partition: scores over the whole partition and the pool positions
+        legs: list[
+            list[Any]
+        ] = []  # per partition: scores over the whole partition and the pool positions
         via: dict[str, set[int]] = {"dense": set(), "sparse": set(), "char": set(), "deep": set()}
         for part in parts:
             _, local = part.dense.search(qv.reshape(1, -1), min(w.pool, len(part)))
@@ -138,8 +146,8 @@ class Retriever:
         fallback_tokens: dict[str, list[str]] = {}
         fired = ranked["supported_unique"] < cfg.min_unique_exemplars
         if fired:
-            for leg in legs:
-                part, sparse_full, _, pool = leg
+            for entry in legs:
+                part, sparse_full, _, pool = entry
                 deep, used = self._deep_search(part, tokens)
                 for tok, variants in used.items():
                     known = fallback_tokens.setdefault(tok, [])
@@ -148,7 +156,7 @@ class Retriever:
                 via["deep"].update(part.rows[found].tolist())
                 boosted = sparse_full.copy()
                 boosted[found] = np.maximum(sparse_full[found], deep[found])
-                leg[1], leg[3] = boosted, np.union1d(pool, found)
+                entry[1], entry[3] = boosted, np.union1d(pool, found)
             ranked = self._rank(legs, dialect, district, qv, w, via)
         m = self.index.manifest
         return RetrievalExplanation(
@@ -215,8 +223,10 @@ class Retriever:
             (sparse > 0) | (cos >= cfg.dense_support_cosine) | (char >= cfg.char_support_similarity)
         ).tolist()
         std_ids, dia_ids = self._std_ids[ids].tolist(), self._dia_ids[ids].tolist()
-        seen_std, seen_dia = set(), set()
-        chosen, duplicates, supported_unique = [], 0, 0
+        seen_std: set[int] = set()
+        seen_dia: set[int] = set()
+        chosen: list[ExemplarScore] = []
+        duplicates, supported_unique = 0, 0
         for pos in rank_order(final, ids).tolist():
             if std_ids[pos] in seen_std or dia_ids[pos] in seen_dia:
                 duplicates += 1

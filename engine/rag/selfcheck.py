@@ -13,6 +13,7 @@ the index manifest and shown by ``upabhasha index``.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import numpy as np
 
@@ -106,7 +107,7 @@ def check_dialect(
         )
         / 100.0
     ).astype(np.float64)
-    result = {
+    result: dict[str, Any] = {
         "queries": len(queries),
         "gallery": len(keys),
         "source": source,

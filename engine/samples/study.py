@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.errors import UserError
 from engine.judging import store
 from engine.judging.rubric import Rubric, load_rubric
 from engine.workspace.store import Workspace, utcnow
@@ -202,6 +203,8 @@ def demo_stream(workspace_path: str, *, pause_s: float = 0.2, progress=None, can
         count = ws.scalar("SELECT count(*) FROM runs WHERE kind = 'answer'")
         run_id, rows = add_answer_model(ws, f"synthetic model {count + 1:02d} (live)", seed=count)
         judge = store.primary_judge(ws)
+    if judge is None:
+        raise UserError("the sample study has no judge run")
     return stream_judgments(
         workspace_path,
         judge,

@@ -33,7 +33,7 @@ def _questions_with_dialect_columns(questions: Path, renderings: Path, out: Path
     dialects = sorted({d for texts in by_id.values() for d in texts})
     with questions.open(encoding="utf-8", newline="") as fh:
         reader = csv.DictReader(fh)
-        fields = [*reader.fieldnames, *dialects]
+        fields = [*(reader.fieldnames or []), *dialects]
         rows = [{**row, **by_id.get(row["id"], {})} for row in reader]
     with out.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fields)

@@ -66,10 +66,9 @@ def parse_verdict(text: str | None) -> JudgeVerdict | None:
     )
     if not isinstance(reasoning, str) or not reasoning.strip():
         return None
-    if not all(
-        isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10 for v in (errors, score)
-    ):
+    if not (_count(errors) and _count(score)):
         return None
+    assert isinstance(errors, int) and isinstance(score, int)
     capped = min(score, ceiling(errors))
     return JudgeVerdict(reasoning.strip(), errors, score, capped, capped != score)
 
@@ -111,3 +110,8 @@ def build_judge_request(
     return Request(
         key=key, prompt=f"{system}\n\n{user}\n\nJSON:\n", sampler=JUDGE_SAMPLER, json_schema=SCHEMA
     )
+
+
+def _count(value: object) -> bool:
+    """A whole number 0-10 (JSON true/false are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10

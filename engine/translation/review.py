@@ -72,7 +72,8 @@ def review_question_ids(
     script: str = "bengali",
 ) -> list[int]:
     """Question ids in display order; ``status``/``dialect`` keep questions with such a variant."""
-    where, params = ["1 = 1"], []
+    where: list[str] = ["1 = 1"]
+    params: list[object] = []
     if set_id is not None:
         where.append("q.set_id = ?")
         params.append(set_id)
