@@ -159,3 +159,38 @@ def test_unreadable_model_file_exits_2(tmp_path, capsys):
     Workspace(ws).close()
     code, _, err = run(capsys, "-w", ws, "models", "add", str(good))
     assert code == 2 and "cannot be read" in err
+
+
+@pytest.mark.slow
+def test_two_names_for_one_file_each_run_their_own_file(tmp_path, capsys, embedded_gguf):
+    """Issue 16: after the first name's file is deleted, the second name still runs (from
+    its own file and its own run); with its file gone too, it fails naming its own path."""
+    import os
+    import shutil
+
+    ws = str(tmp_path / "ws.sqlite")
+    Workspace(ws).close()
+    first, second = tmp_path / "first.gguf", tmp_path / "second.gguf"
+    for path in (first, second):
+        try:
+            os.link(embedded_gguf, path)  # a second name for the file, without 250 MB copied
+        except OSError:
+            shutil.copyfile(embedded_gguf, path)
+        code, _, err = run(capsys, "-w", ws, "models", "add", str(path), "--name", path.stem)
+        assert code == 0, err
+    prompts = tmp_path / "p.txt"
+    prompts.write_text("The capital of France is\n", encoding="utf-8")
+    argv = ("-w", ws, "run-prompts", str(prompts), "--max-tokens", "4", "--json", "--model")
+    code, out, err = run(capsys, *argv, "first")
+    assert code == 0, err
+    ran_first = json.loads(out)
+    first.unlink()
+    code, out, err = run(capsys, *argv, "second")
+    assert code == 0, err
+    ran_second = json.loads(out)
+    assert ran_second["run_id"] != ran_first["run_id"]
+    assert ran_second["responses"][0]["text"] == ran_first["responses"][0]["text"]
+    second.unlink()
+    code, out, err = run(capsys, *argv, "second")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "'second'" in err and str(second) in err and "first.gguf" not in err
