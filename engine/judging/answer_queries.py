@@ -68,7 +68,8 @@ def filter_options(ws: Workspace) -> dict:
 
 
 def _where(flt: AnswerFilter, run: int) -> tuple[list[str], list]:
-    where, params = ["j.run_id = ?"], [run]
+    where: list[str] = ["j.run_id = ?"]
+    params: list = [run]
     for column, value in (
         ("ar.model_id", flt.model_id),
         ("dv.dialect", flt.dialect),

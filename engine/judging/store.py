@@ -35,7 +35,8 @@ JUDGE_KIND = "judge"
 # -- answer pairs ------------------------------------------------------------------------
 def answer_pairs(ws: Workspace, answer_run_ids: list[int] | None = None) -> list[dict]:
     """Every done dialect answer with the same run's done standard answer to its question."""
-    where, params = "", ()
+    where = ""
+    params: tuple[int, ...] = ()
     if answer_run_ids:
         where = f"AND d.run_id IN ({','.join('?' * len(answer_run_ids))})"
         params = tuple(answer_run_ids)
@@ -253,7 +254,9 @@ def add_override(
                 utcnow(),
             ),
         )
-        return cur.lastrowid
+        annotation_id = cur.lastrowid
+    assert annotation_id is not None  # an INSERT always has a row id
+    return annotation_id
 
 
 def override_history(ws: Workspace, judgment_id: int) -> list[dict]:

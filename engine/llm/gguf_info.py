@@ -136,6 +136,12 @@ class _Reader:
         self.pos += n
         return value
 
+    def text(self, what: str, limit: int = MAX_STRING_BYTES) -> str:
+        """A string that is kept (never ``None``)."""
+        value = self.string(what, limit)
+        assert value is not None
+        return value
+
     def string(self, what: str, limit: int = MAX_STRING_BYTES, keep: bool = True) -> str | None:
         length = self.unpack("<Q", f"{what} length")
         if length > limit:
@@ -199,7 +205,7 @@ def _quantization_name(file_type: int | None, tensor_types: dict[int, int]) -> s
         except ValueError:
             return f"file_type {file_type}"
     if tensor_types:  # older files: the most common tensor type by bytes
-        common = max(tensor_types, key=tensor_types.get)
+        common = max(tensor_types, key=lambda t: tensor_types[t])
         try:
             return gguf.GGMLQuantizationType(common).name
         except ValueError:
@@ -225,7 +231,7 @@ def _parse(buf, path: Path) -> GGUFInfo:
 
     meta: dict = {}
     for _ in range(kv_count):
-        key = r.string("metadata key", limit=MAX_KEY_BYTES)
+        key = r.text("metadata key", limit=MAX_KEY_BYTES)
         vtype = r.unpack("<I", f"type of {key!r}")
         keep = bool(_KEEP.match(key))
         value = _read_value(r, vtype, key, keep)
@@ -234,7 +240,7 @@ def _parse(buf, path: Path) -> GGUFInfo:
 
     tensors = []
     for _ in range(tensor_count):
-        name = r.string("tensor name", limit=MAX_KEY_BYTES)
+        name = r.text("tensor name", limit=MAX_KEY_BYTES)
         n_dims = r.unpack("<I", f"dimension count of {name!r}")
         if not 1 <= n_dims <= MAX_DIMS:
             raise r.fail(f"tensor {name!r} has {n_dims} dimensions")

@@ -15,6 +15,7 @@ stored into ``response_cache``; sampled requests never are.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -77,7 +78,10 @@ def effective_schedule(model_row: dict, card: dict) -> dict:
 def library_versions() -> dict:
     from importlib import metadata
 
-    versions = {"python": platform.python_version(), "sqlite": sqlite3.sqlite_version}
+    versions: dict[str, str | None] = {
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+    }
     for dist in ("llama-cpp-python", "upabhasha", "httpx"):
         try:
             versions[dist] = metadata.version(dist)
@@ -166,7 +170,7 @@ def run_job_on_model(
     schedule its card records (so reruns reproduce) and closed afterwards."""
     if backend is not None:
         return run_job(ws, run_id, backend, requests, **options)
-    with backend_for_run(ws, run_id) as own:
+    with contextlib.closing(backend_for_run(ws, run_id)) as own:
         return run_job(ws, run_id, own, requests, **options)
 
 
