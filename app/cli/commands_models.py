@@ -95,7 +95,7 @@ def _is_url(text: str) -> bool:
 def cmd_add(args, ctx) -> int:
     from engine.llm.endpoint_backend import read_api_key
     from engine.llm.gguf_info import checked_model_path, inspect_gguf
-    from engine.llm.model_registry import register_endpoint, register_gguf
+    from engine.llm.model_registry import find_model, register_endpoint, register_gguf
 
     ws = ctx.workspace()
     if all(_is_url(s) for s in args.source):
@@ -113,10 +113,13 @@ def cmd_add(args, ctx) -> int:
             load_params={"concurrency": args.concurrency} if args.concurrency else {},
             is_default=args.default,
         )
-        row = {"id": model_id, "name": name, "kind": "endpoint"}
-        row["base_urls"] = json.loads(
-            ws.scalar("SELECT base_urls FROM models WHERE id = ?", (model_id,))
-        )
+        stored = find_model(ws, model_id)
+        row = {
+            "id": model_id,
+            "name": stored["name"],
+            "kind": "endpoint",
+            "base_urls": json.loads(stored["base_urls"]),
+        }
     elif len(args.source) == 1 and not _is_url(args.source[0]):
         path = checked_model_path(args.source[0])
         info = inspect_gguf(path, with_sha256=True, progress=ctx.progress_printer("sha256"))
@@ -152,11 +155,11 @@ def _looks_like_path(text: str) -> bool:
 def cmd_inspect(args, ctx) -> int:
     from engine.llm.factory import open_backend
     from engine.llm.gguf_info import checked_model_path, inspect_gguf
-    from engine.llm.model_registry import find_model
+    from engine.llm.model_registry import all_models, find_model
     from engine.llm.types import Request, Sampler
 
     ws = ctx.workspace()
-    named = ws.scalar("SELECT count(*) FROM models WHERE name = ?", (args.target,))
+    named = any(m["name"] == args.target for m in all_models(ws))
     if Path(args.target).expanduser().is_file() or (
         not named and _looks_like_path(args.target)
     ):  # a file (as before), or a bad path: one line naming what is wrong with it

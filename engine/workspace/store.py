@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import logging
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +38,13 @@ def utcnow() -> str:
 class Workspace:
     def __init__(self, path: str | Path, *, create: bool = True):
         self.path = Path(path)
+        try:
+            os.stat(self.path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UserError(
+                    f"{self.path}: a symbolic link loop, not a workspace file"
+                ) from None
         if not self.path.exists() and not create:
             raise UserError(f"{self.path}: no such workspace (use 'upabhasha init' to create one)")
         if self.path.exists() and self.path.is_dir():
