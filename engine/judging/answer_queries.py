@@ -4,7 +4,7 @@ Rows are judgments of one judge run (one dialect answer each, paired with its st
 answer). :func:`answer_ids` filters them in SQL and runs in a worker; the table then reads
 the rows it shows in blocks with :func:`answer_rows`, and one row's full detail with
 :func:`answer_detail`. Scores are effective: the newest human override replaces the
-machine score, as in :mod:`engine.judging.store`.
+machine score, from the shared SQL of :mod:`engine.judging.judged_items`.
 """
 
 from __future__ import annotations
@@ -128,6 +128,12 @@ def answer_rows(ws: Workspace, ids: list[int]) -> dict[int, dict]:
 
 def answer_detail(ws: Workspace, judgment_id: int) -> dict | None:
     """Both questions and answers, the script checks, the verdict and its override history."""
+    joins = judged_items_from(
+        "JOIN dialects dl ON dl.code = dv.dialect",
+        "LEFT JOIN responses s ON s.id = j.standard_response_id",
+        "JOIN runs jr ON jr.id = j.run_id",
+        "LEFT JOIN models jm ON jm.id = jr.model_id",
+    )
     rows = ws.query(
         f"""
         SELECT j.*, {LATEST_OVERRIDE} AS human_final, m.name AS model, dv.dialect,
@@ -135,14 +141,7 @@ def answer_detail(ws: Workspace, judgment_id: int) -> dict | None:
                q.text AS standard_question, dv.text AS dialect_question, q.domain,
                q.question_type, s.text AS standard_answer, d.text AS dialect_answer,
                jm.name AS judge_model
-        {
-            judged_items_from(
-                "JOIN dialects dl ON dl.code = dv.dialect",
-                "LEFT JOIN responses s ON s.id = j.standard_response_id",
-                "JOIN runs jr ON jr.id = j.run_id",
-                "LEFT JOIN models jm ON jm.id = jr.model_id",
-            )
-        }
+        {joins}
         WHERE j.id = ?""",
         (judgment_id,),
     )
