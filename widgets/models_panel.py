@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSpinBox,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -127,6 +129,11 @@ class EndpointDialog(QDialog):
             or _("The key is stored in the OS keyring, never in the workspace file.")
         )
         self.keyring_note.setWordWrap(True)
+        self.concurrency = QSpinBox()
+        self.concurrency.setRange(0, 256)
+        self.concurrency.setSpecialValueText(_("backend default"))
+        self.concurrency.setToolTip(_("Requests sent to the server at the same time"))
+        self.is_default = QCheckBox(_("Make it the workspace's default model"))
         if keyring_problem:
             self.keyring_note.setStyleSheet("color: #b45309;")
             self.api_key.setEnabled(False)
@@ -136,6 +143,8 @@ class EndpointDialog(QDialog):
         form.addRow(_("Base URL(s)"), self.base_urls)
         form.addRow(_("Model on the server"), self.api_model)
         form.addRow(_("API key"), self.api_key)
+        form.addRow(_("Parallel requests"), self.concurrency)
+        form.addRow("", self.is_default)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -154,6 +163,8 @@ class EndpointDialog(QDialog):
             "base_urls": urls,
             "api_model": self.api_model.text().strip(),
             "api_key": self.api_key.text(),
+            "concurrency": self.concurrency.value(),
+            "is_default": self.is_default.isChecked(),
         }
 
 
@@ -388,8 +399,17 @@ class ModelsPanel(QWidget):
         return dialog
 
     def add_endpoint(
-        self, name: str, base_urls: list[str], api_model: str, api_key: str = ""
+        self,
+        name: str,
+        base_urls: list[str],
+        api_model: str,
+        api_key: str = "",
+        concurrency: int = 0,
+        is_default: bool = False,
     ) -> None:
+        """Register through the same registry call as ``upabhasha models add URL``:
+        ``concurrency`` (0: the backend's default) goes to load_params, like
+        ``--concurrency``; ``is_default`` like ``--default``."""
         if not name or not base_urls or not api_model:
             self.sig_status_message.emit(
                 _("An endpoint needs a name, a base URL and the model name on the server.")
@@ -410,6 +430,8 @@ class ModelsPanel(QWidget):
             base_urls,
             api_model,
             service,
+            load_params={"concurrency": concurrency} if concurrency else {},
+            is_default=is_default,
             lane=WRITER,
             label=_("Registering {name}").format(name=name),
             on_done=lambda _id: self._added(name),

@@ -17,6 +17,9 @@ def register(sub) -> None:
 
     p = sub.add_parser("status", help="totals per entity and per-dialect counts")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument(
+        "--schema", action="store_true", help="also every table and view: rows and columns"
+    )
     p.set_defaults(func=cmd_status)
 
     p = sub.add_parser("import", help="import a parallel corpus or a question set")
@@ -84,8 +87,10 @@ def register(sub) -> None:
     q.set_defaults(func=cmd_import_questions)
 
     p = sub.add_parser("export", help="write a table or view to CSV, JSONL or XLSX")
-    p.add_argument("table", help="table or view name (e.g. sentence_pairs, questions)")
-    p.add_argument("file")
+    p.add_argument("table", nargs="?", help="table or view name (e.g. sentence_pairs, questions)")
+    p.add_argument("file", nargs="?")
+    p.add_argument("--list", action="store_true", help="list the tables and views to export")
+    p.add_argument("--json", action="store_true", help="with --list: one JSON document")
     p.add_argument(
         "--format", choices=("csv", "jsonl", "xlsx"), help="default: from the file suffix"
     )
@@ -182,9 +187,19 @@ def _print_warnings(report) -> None:
 
 
 def cmd_export(args, ctx) -> int:
-    from engine.importing.exporters import export_table
+    from engine.importing.exporters import export_table, exportable
 
     ws: Workspace = ctx.workspace()
+    if args.list:
+        listing = exportable(ws)
+        if args.json:
+            ctx.emit_json(listing)
+        else:
+            for t in listing:
+                print(f"{t['name']:<24} {t['type']:<5} {t['rows']:>10,} rows")
+        return 0
+    if not args.table or not args.file:
+        raise UserError("export needs TABLE and FILE (or --list to see the tables and views)")
     count = export_table(ws, args.table, args.file, fmt=args.format)
     print(f"exported {count:,} rows of {args.table} to {args.file}")
     return 0
@@ -201,7 +216,10 @@ def cmd_init(args, ctx) -> int:
 
 
 def cmd_status(args, ctx) -> int:
-    status = ctx.workspace().status()
+    ws = ctx.workspace()
+    status = ws.status()
+    if args.schema:
+        status["schema"] = ws.schema()
     if args.json:
         ctx.emit_json(status)
         return 0
@@ -222,4 +240,10 @@ def cmd_status(args, ctx) -> int:
             f"model: {model['name']} [{model['kind']}]"
             + (" (default)" if model["is_default"] else "")
         )
+    for t in status.get("schema", []):
+        columns = ", ".join(
+            f"{c['name']} {c['type'] or 'any'}" + (" (key)" if c["pk"] else "")
+            for c in t["columns"]
+        )
+        print(f"{t['type']} {t['name']} ({t['rows']:,} rows): {columns}")
     return 0

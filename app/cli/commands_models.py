@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 
@@ -54,11 +55,27 @@ def register(sub) -> None:
     q.set_defaults(func=cmd_run_prompts)
 
 
+_LIST_COLUMNS = (
+    "id",
+    "name",
+    "kind",
+    "path",
+    "sha256",
+    "architecture",
+    "quantization",
+    "context_length",
+    "has_chat_template",
+    "base_urls",
+    "api_model",
+    "is_default",
+)
+
+
 def cmd_list(args, ctx) -> int:
-    rows = ctx.workspace().query(
-        "SELECT id, name, kind, path, sha256, architecture, quantization, context_length, "
-        "has_chat_template, base_urls, api_model, is_default FROM models ORDER BY id"
-    )
+    from engine.llm.model_registry import all_models
+
+    # name: the workspace name (--name), never the file's internal general.name
+    rows = [{k: r[k] for k in _LIST_COLUMNS} for r in all_models(ctx.workspace())]
     if args.json:
         ctx.emit_json(rows)
         return 0
@@ -76,48 +93,38 @@ def _is_url(text: str) -> bool:
 
 
 def cmd_add(args, ctx) -> int:
-    from engine.llm.model_registry import register_gguf
-    from engine.workspace.store import utcnow
+    from engine.llm.endpoint_backend import read_api_key
+    from engine.llm.gguf_info import checked_model_path, inspect_gguf
+    from engine.llm.model_registry import find_model, register_endpoint, register_gguf
 
     ws = ctx.workspace()
     if all(_is_url(s) for s in args.source):
         if not args.api_model:
             raise UserError("an endpoint needs --api-model (the model name the server serves)")
-        from engine.llm.endpoint_backend import normalise_base_url, read_api_key
-
-        urls = [normalise_base_url(u) for u in args.source]
         if args.keyring_service:
             read_api_key(args.keyring_service)  # fail now, clearly, if the key is missing
         name = args.name or args.api_model
-        params = {"concurrency": args.concurrency} if args.concurrency else {}
-        with ws.transaction() as conn:
-            if args.default:
-                conn.execute("UPDATE models SET is_default = 0")
-            conn.execute(
-                """INSERT INTO models(name, kind, base_urls, api_model, keyring_service,
-                       load_params, has_chat_template, is_default, added_at)
-                   VALUES (?, 'endpoint', ?, ?, ?, ?, 1, ?, ?)
-                   ON CONFLICT(name) DO UPDATE SET base_urls = excluded.base_urls,
-                       api_model = excluded.api_model, keyring_service = excluded.keyring_service,
-                       load_params = excluded.load_params""",
-                (
-                    name,
-                    json.dumps(urls),
-                    args.api_model,
-                    args.keyring_service,
-                    json.dumps(params),
-                    int(args.default),
-                    utcnow(),
-                ),
-            )
-        row = {"name": name, "kind": "endpoint", "base_urls": urls}
+        model_id = register_endpoint(
+            ws,
+            name,
+            args.source,
+            args.api_model,
+            keyring_service=args.keyring_service,
+            load_params={"concurrency": args.concurrency} if args.concurrency else {},
+            is_default=args.default,
+        )
+        stored = find_model(ws, model_id)
+        row = {
+            "id": model_id,
+            "name": stored["name"],
+            "kind": "endpoint",
+            "base_urls": json.loads(stored["base_urls"]),
+        }
     elif len(args.source) == 1 and not _is_url(args.source[0]):
-        from engine.llm.gguf_info import inspect_gguf
-
-        path = Path(args.source[0]).expanduser().resolve()
+        path = checked_model_path(args.source[0])
         info = inspect_gguf(path, with_sha256=True, progress=ctx.progress_printer("sha256"))
         name = args.name or path.stem
-        register_gguf(
+        model_id = register_gguf(
             ws,
             path,
             name=name,
@@ -126,7 +133,7 @@ def cmd_add(args, ctx) -> int:
             metadata=info.as_metadata(),
             is_default=args.default,
         )
-        row = {"name": name, "kind": "gguf", **info.as_dict()}
+        row = {**info.as_dict(), "id": model_id, "name": name, "kind": "gguf"}
     else:
         raise UserError("give one GGUF file, or one or more http(s) URLs")
     if args.json:
@@ -136,31 +143,30 @@ def cmd_add(args, ctx) -> int:
     return 0
 
 
-def _find_model(ws, name: str | None) -> dict:
-    from engine.llm.model_registry import default_model, ensure_embedded_default
-
-    if name:
-        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
-        if not rows:
-            raise UserError(f"no model named {name!r} in this workspace ('models list')")
-        return rows[0]
-    row = default_model(ws)
-    if row is None:
-        ensure_embedded_default(ws)
-        row = default_model(ws)
-    return row
+def _looks_like_path(text: str) -> bool:
+    return (
+        text.lower().endswith(".gguf")
+        or "/" in text
+        or "\\" in text
+        or os.path.lexists(os.path.expanduser(text))
+    )
 
 
 def cmd_inspect(args, ctx) -> int:
     from engine.llm.factory import open_backend
-    from engine.llm.gguf_info import inspect_gguf
+    from engine.llm.gguf_info import checked_model_path, inspect_gguf
+    from engine.llm.model_registry import all_models, find_model
     from engine.llm.types import Request, Sampler
 
-    path = Path(args.target).expanduser()
-    if path.is_file():
-        row = {"name": path.name, "kind": "gguf", "path": str(path.resolve())}
+    ws = ctx.workspace()
+    named = any(m["name"] == args.target for m in all_models(ws))
+    if Path(args.target).expanduser().is_file() or (
+        not named and _looks_like_path(args.target)
+    ):  # a file (as before), or a bad path: one line naming what is wrong with it
+        path = checked_model_path(args.target)
+        row = {"name": path.name, "kind": "gguf", "path": str(path)}
     else:
-        row = _find_model(ctx.workspace(), args.target)
+        row = find_model(ws, args.target)
     report: dict = {"name": row["name"], "kind": row["kind"]}
     if row["kind"] == "gguf":
         info = inspect_gguf(
@@ -168,6 +174,7 @@ def cmd_inspect(args, ctx) -> int:
         )
         row = {**row, "sha256": info.sha256}
         report.update(info.as_dict())
+        report["name"] = row["name"]
     else:
         report.update(
             {
@@ -257,10 +264,11 @@ def read_prompt_file(path: Path, sampler) -> list:
 
 def cmd_run_prompts(args, ctx) -> int:
     from engine.llm.jobs import backend_for_run, open_run, run_job
+    from engine.llm.model_registry import find_model
     from engine.llm.types import Sampler
 
     ws = ctx.workspace()
-    model = _find_model(ws, args.model)
+    model = find_model(ws, args.model, embedded_fallback=True)
     sampler = Sampler(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
     path = Path(args.file)
     requests = read_prompt_file(path, sampler)

@@ -130,10 +130,11 @@ def cmd_index(args, ctx) -> int:
 
 
 def cmd_translate(args, ctx) -> int:
-    from engine.translation.translate import resolve_model, translate_questions
+    from engine.llm.model_registry import find_model
+    from engine.translation.translate import translate_questions
 
     ws = ctx.workspace()
-    model = resolve_model(ws, args.model)
+    model = find_model(ws, args.model)
     retriever, _ = _retriever(args, ctx, ws)
     summary = translate_questions(
         ws,
@@ -157,12 +158,12 @@ def cmd_translate(args, ctx) -> int:
 
 
 def cmd_eval(args, ctx) -> int:
+    from engine.llm.model_registry import find_model
     from engine.translation.evaluate import evaluate_translations
-    from engine.translation.translate import resolve_model
 
     ws = ctx.workspace()
-    model = resolve_model(ws, args.model)
-    judge = resolve_model(ws, args.judge) if args.judge else None
+    model = find_model(ws, args.model)
+    judge = find_model(ws, args.judge) if args.judge else None
     retriever, _ = _retriever(args, ctx, ws)
     report = evaluate_translations(
         ws,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from engine.errors import UserError
+from engine.llm.model_registry import all_models, find_model
 
 
 def register(sub) -> None:
@@ -146,19 +147,6 @@ def _judge_options(p) -> None:
     p.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
 
 
-def _model(ws, name: str | None) -> dict:
-    if name:
-        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
-        if not rows:
-            known = ", ".join(r["name"] for r in ws.query("SELECT name FROM models ORDER BY id"))
-            raise UserError(f"no model named {name!r} (known: {known or 'none'})")
-        return rows[0]
-    rows = ws.query("SELECT * FROM models WHERE is_default = 1 LIMIT 1")
-    if not rows:
-        raise UserError("no default model: name one with --model/--judge ('upabhasha models list')")
-    return rows[0]
-
-
 def _rubric(path):
     from engine.judging.rubric import load_rubric
 
@@ -171,9 +159,9 @@ def cmd_generate(args, ctx) -> int:
 
     ws = ctx.workspace()
     if args.all_models:
-        models = ws.query("SELECT * FROM models ORDER BY id")
+        models = all_models(ws)
     else:
-        models = [_model(ws, n) for n in (args.model or [None])]
+        models = [find_model(ws, n) for n in (args.model or [None])]
     dialects = [d for item in (args.dialect or []) for d in item.split(",") if d]
     sampler = Sampler(
         **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": args.max_tokens, "stop": DEFAULT_SAMPLER.stop}
@@ -215,11 +203,10 @@ def _judge_kwargs(args) -> dict:
 
 
 def cmd_judge(args, ctx) -> int:
-    from engine.judging import store
-    from engine.judging.run import judge_answers
+    from engine.judging.run import finish_judge_run, judge_answers
 
     ws = ctx.workspace()
-    judge = _model(ws, args.judge)
+    judge = find_model(ws, args.judge)
     runs = None
     if args.answers_of:
         runs = [
@@ -227,7 +214,7 @@ def cmd_judge(args, ctx) -> int:
             for name in args.answers_of
             for r in ws.query(
                 "SELECT id FROM runs WHERE kind = 'answer' AND model_id = ?",
-                (_model(ws, name)["id"],),
+                (find_model(ws, name)["id"],),
             )
         ]
         if not runs:
@@ -240,21 +227,17 @@ def cmd_judge(args, ctx) -> int:
         progress=ctx.progress_printer("judging", quiet=args.quiet or args.json),
         **kwargs,
     )
-    if args.primary:
-        store.set_primary_judge(ws, summary.run_id)
-    warnings = store.self_preference_warnings(ws, [summary.run_id])
-    queue = len(
-        store.review_queue(
-            ws, run_id=summary.run_id, threshold=kwargs["rubric"].review_confidence_threshold
-        )
-    )
     result = {
         **summary.as_dict(),
         "judge_model": judge["name"],
-        "primary": store.primary_judge(ws) == summary.run_id,
-        "review_queue": queue,
-        "warnings": warnings,
+        **finish_judge_run(
+            ws,
+            summary.run_id,
+            primary=args.primary,
+            review_threshold=kwargs["rubric"].review_confidence_threshold,
+        ),
     }
+    queue, warnings = result["review_queue"], result["warnings"]
     if args.json:
         ctx.emit_json(result)
     else:
@@ -354,7 +337,7 @@ def cmd_calibrate(args, ctx) -> int:
     kwargs = _judge_kwargs(args)
     result = calibrate(
         ws,
-        _model(ws, args.judge),
+        find_model(ws, args.judge),
         danger_threshold=kwargs["rubric"].danger_threshold,
         progress=ctx.progress_printer("calibrating", quiet=args.quiet or args.json),
         **kwargs,

@@ -7,14 +7,8 @@ plain inputs, opening its own workspace connection; generation is resumable.
 from __future__ import annotations
 
 from engine.errors import UserError
+from engine.llm.model_registry import find_model
 from engine.workspace.store import Workspace
-
-
-def _model_row(ws: Workspace, model_id: int) -> dict:
-    rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
-    if not rows:
-        raise UserError(f"no model {model_id} in this workspace")
-    return rows[0]
 
 
 def generate_for_model(
@@ -38,7 +32,7 @@ def generate_for_model(
         **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": int(max_tokens), "stop": DEFAULT_SAMPLER.stop}
     )
     with Workspace(workspace_path, create=False) as ws:
-        model = _model_row(ws, model_id)
+        model = find_model(ws, model_id)
         summaries = generate_answers(
             ws,
             [model],

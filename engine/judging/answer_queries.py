@@ -4,7 +4,7 @@ Rows are judgments of one judge run (one dialect answer each, paired with its st
 answer). :func:`answer_ids` filters them in SQL and runs in a worker; the table then reads
 the rows it shows in blocks with :func:`answer_rows`, and one row's full detail with
 :func:`answer_detail`. Scores are effective: the newest human override replaces the
-machine score, as in :mod:`engine.judging.store`.
+machine score, from the shared SQL of :mod:`engine.judging.judged_items`.
 """
 
 from __future__ import annotations
@@ -14,18 +14,13 @@ from dataclasses import dataclass
 from engine.answering.generation import ANSWER_KIND
 from engine.judging import store
 from engine.judging.gate import check_answer
+from engine.judging.judged_items import (
+    EFFECTIVE_FINAL,
+    HAS_OVERRIDE,
+    LATEST_OVERRIDE,
+    judged_items_from,
+)
 from engine.workspace.store import Workspace
-
-_LATEST = """(SELECT ha.score FROM human_annotations ha WHERE ha.target = 'judgment'
-    AND ha.target_id = j.id ORDER BY ha.id DESC LIMIT 1)"""
-_HAS_OVERRIDE = """EXISTS (SELECT 1 FROM human_annotations ha WHERE ha.target = 'judgment'
-    AND ha.target_id = j.id)"""
-_JOINS = """FROM judgments j
-    JOIN responses d ON d.id = j.response_id
-    JOIN runs ar ON ar.id = d.run_id
-    LEFT JOIN models m ON m.id = ar.model_id
-    JOIN variants dv ON dv.id = d.variant_id
-    JOIN questions q ON q.id = dv.question_id"""
 
 
 @dataclass(frozen=True)
@@ -73,7 +68,8 @@ def filter_options(ws: Workspace) -> dict:
 
 
 def _where(flt: AnswerFilter, run: int) -> tuple[list[str], list]:
-    where, params = ["j.run_id = ?"], [run]
+    where: list[str] = ["j.run_id = ?"]
+    params: list = [run]
     for column, value in (
         ("ar.model_id", flt.model_id),
         ("dv.dialect", flt.dialect),
@@ -84,13 +80,13 @@ def _where(flt: AnswerFilter, run: int) -> tuple[list[str], list]:
             where.append(f"{column} = ?")
             params.append(value)
     if flt.min_gap > 0:
-        where.append(f"? - coalesce({_LATEST}, j.final) >= ?")
+        where.append(f"? - {EFFECTIVE_FINAL} >= ?")
         params += [flt.max_score, flt.min_gap]
     if flt.max_confidence is not None:
         where.append("j.confidence <= ?")
         params.append(flt.max_confidence)
     if flt.needs_review:
-        where.append(f"j.confidence IS NOT NULL AND j.confidence <= ? AND NOT {_HAS_OVERRIDE}")
+        where.append(f"j.confidence IS NOT NULL AND j.confidence <= ? AND NOT {HAS_OVERRIDE}")
         params.append(flt.review_threshold)
     return where, params
 
@@ -107,7 +103,8 @@ def answer_ids(workspace_path: str, flt: AnswerFilter, after_id: int = 0) -> lis
         return [
             r[0]
             for r in ws.conn.execute(
-                f"SELECT j.id {_JOINS} WHERE {' AND '.join(where)} ORDER BY j.id", params
+                f"SELECT j.id {judged_items_from()} WHERE {' AND '.join(where)} ORDER BY j.id",
+                params,
             )
         ]
 
@@ -120,9 +117,9 @@ def answer_rows(ws: Workspace, ids: list[int]) -> dict[int, dict]:
         f"""
         SELECT j.id, m.name AS model, dv.dialect, dl.name_en AS dialect_en, q.ext_id,
                q.text AS question, q.domain,
-               q.question_type, j.final AS machine_final, {_LATEST} AS human_final,
-               coalesce({_LATEST}, j.final) AS final, j.confidence, j.gate
-        {_JOINS} JOIN dialects dl ON dl.code = dv.dialect
+               q.question_type, j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
+               {EFFECTIVE_FINAL} AS final, j.confidence, j.gate
+        {judged_items_from("JOIN dialects dl ON dl.code = dv.dialect")}
         WHERE j.id IN ({",".join("?" * len(ids))})""",
         tuple(ids),
     )
@@ -131,18 +128,20 @@ def answer_rows(ws: Workspace, ids: list[int]) -> dict[int, dict]:
 
 def answer_detail(ws: Workspace, judgment_id: int) -> dict | None:
     """Both questions and answers, the script checks, the verdict and its override history."""
+    joins = judged_items_from(
+        "JOIN dialects dl ON dl.code = dv.dialect",
+        "LEFT JOIN responses s ON s.id = j.standard_response_id",
+        "JOIN runs jr ON jr.id = j.run_id",
+        "LEFT JOIN models jm ON jm.id = jr.model_id",
+    )
     rows = ws.query(
         f"""
-        SELECT j.*, {_LATEST} AS human_final, m.name AS model, dv.dialect,
+        SELECT j.*, {LATEST_OVERRIDE} AS human_final, m.name AS model, dv.dialect,
                dl.name_en AS dialect_en, dl.name_bn AS dialect_bn, q.ext_id,
                q.text AS standard_question, dv.text AS dialect_question, q.domain,
                q.question_type, s.text AS standard_answer, d.text AS dialect_answer,
                jm.name AS judge_model
-        {_JOINS}
-        JOIN dialects dl ON dl.code = dv.dialect
-        LEFT JOIN responses s ON s.id = j.standard_response_id
-        JOIN runs jr ON jr.id = j.run_id
-        LEFT JOIN models jm ON jm.id = jr.model_id
+        {joins}
         WHERE j.id = ?""",
         (judgment_id,),
     )

@@ -32,6 +32,7 @@ from engine.judging.verdict import (
     verdict_schema,
     zeroed,
 )
+from engine.llm.jobs import backend_for_run, open_run, reject_responses, run_job
 from engine.llm.types import CancelFn, ProgressFn, Sampler
 from engine.workspace.store import Workspace
 
@@ -89,8 +90,6 @@ def judge_answers(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> JudgeSummary:
-    from engine.llm.jobs import backend_for_run, open_run
-
     rubric = rubric or load_rubric()
     template = template or load_judge_template()
     sampler = sampler or default_judge_sampler(rubric)
@@ -155,13 +154,25 @@ def judge_answers(
     return summary
 
 
+def finish_judge_run(ws: Workspace, run_id: int, *, primary: bool, review_threshold: int) -> dict:
+    """The steps after a judge run, the same for ``upabhasha judge`` and the judge panel:
+    make it the primary judge when asked, count its judgments waiting for human review
+    (confidence at or below ``review_threshold``) and warn of self-preference (a judge of the
+    same model or family as a model it judged)."""
+    if primary:
+        store.set_primary_judge(ws, run_id)
+    return {
+        "primary": store.primary_judge(ws) == run_id,
+        "review_queue": len(store.review_queue(ws, run_id=run_id, threshold=review_threshold)),
+        "warnings": store.self_preference_warnings(ws, [run_id]),
+    }
+
+
 def _judge_round(
     ws, run_id, backend, items, rubric, template, sampler, summary, batch_size, progress, cancelled
 ) -> list:
     """Ask for every item without a stored reply, parse every stored reply; return the
     items still without a valid verdict."""
-    from engine.llm.jobs import run_job
-
     schema = verdict_schema(rubric)
     std_gates = {}
     requests, variant_ids = [], {}
@@ -205,7 +216,7 @@ def _judge_round(
         try:
             verdict = parse_verdict(reply["text"], rubric)
         except VerdictError as exc:
-            invalid.append((f"invalid verdict: {exc}", reply["id"]))
+            invalid.append((reply["id"], f"invalid verdict: {exc}"))
             remaining.append((pair, gate))
             continue
         if pair["standard_response_id"] not in std_gates:
@@ -214,13 +225,7 @@ def _judge_round(
         rows.append(_row(pair, reply["id"], scored))
     if invalid:
         # an error state: the job engine asks again for error rows (raw reply kept in error)
-        with ws.transaction() as conn:
-            conn.executemany(
-                "UPDATE responses SET status = 'error', "
-                "error = ? || char(10) || coalesce(text, ''), text = NULL "
-                "WHERE id = ?",
-                invalid,
-            )
+        reject_responses(ws, invalid)
         summary.invalid_replies += len(invalid)
         log.warning("judge run %d: %d invalid replies, asking again", run_id, len(invalid))
     summary.judged_now += store.insert_judgments(ws, run_id, rows)

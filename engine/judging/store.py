@@ -17,6 +17,13 @@ import math
 
 from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
+from engine.judging.judged_items import (
+    EFFECTIVE_FINAL,
+    HAS_OVERRIDE,
+    LATEST_OVERRIDE,
+    judged_items_from,
+)
+from engine.judging.paired_scores import paired_machine_finals
 from engine.judging.rubric import LIKERT_VALUES, Rubric
 from engine.workspace.store import Workspace, utcnow
 
@@ -24,14 +31,12 @@ log = logging.getLogger(__name__)
 
 JUDGE_KIND = "judge"
 
-LATEST_OVERRIDE = """(SELECT ha.score FROM human_annotations ha
-    WHERE ha.target = 'judgment' AND ha.target_id = j.id ORDER BY ha.id DESC LIMIT 1)"""
-
 
 # -- answer pairs ------------------------------------------------------------------------
 def answer_pairs(ws: Workspace, answer_run_ids: list[int] | None = None) -> list[dict]:
     """Every done dialect answer with the same run's done standard answer to its question."""
-    where, params = "", ()
+    where = ""
+    params: tuple[int, ...] = ()
     if answer_run_ids:
         where = f"AND d.run_id IN ({','.join('?' * len(answer_run_ids))})"
         params = tuple(answer_run_ids)
@@ -184,10 +189,7 @@ def review_queue(
         where.append("j.run_id = ?")
         params.append(run_id)
     if not include_reviewed:
-        where.append(
-            "NOT EXISTS (SELECT 1 FROM human_annotations ha "
-            "WHERE ha.target = 'judgment' AND ha.target_id = j.id)"
-        )
+        where.append(f"NOT {HAS_OVERRIDE}")
     return ws.query(
         f"""
         SELECT j.id AS judgment_id, j.run_id, j.confidence, j.final, j.gate, j.reasoning,
@@ -195,11 +197,7 @@ def review_queue(
                dv.dialect, q.text AS standard_question, dv.text AS dialect_question,
                s.text AS standard_answer, d.text AS dialect_answer,
                {LATEST_OVERRIDE} AS human_final
-        FROM judgments j
-        JOIN responses d ON d.id = j.response_id
-        JOIN variants dv ON dv.id = d.variant_id
-        JOIN questions q ON q.id = dv.question_id
-        LEFT JOIN responses s ON s.id = j.standard_response_id
+        {judged_items_from("LEFT JOIN responses s ON s.id = j.standard_response_id")}
         WHERE {" AND ".join(where)}
         ORDER BY j.id""",
         tuple(params),
@@ -256,7 +254,9 @@ def add_override(
                 utcnow(),
             ),
         )
-        return cur.lastrowid
+        annotation_id = cur.lastrowid
+    assert annotation_id is not None  # an INSERT always has a row id
+    return annotation_id
 
 
 def override_history(ws: Workspace, judgment_id: int) -> list[dict]:
@@ -279,47 +279,14 @@ def scored_items(ws: Workspace, run_id: int) -> list[dict]:
         f"""
         SELECT j.id AS judgment_id, j.response_id, j.gate, j.confidence,
                j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
-               coalesce({LATEST_OVERRIDE}, j.final) AS final,
-               am.name AS model, am.family AS model_family, ar.id AS answer_run_id,
+               {EFFECTIVE_FINAL} AS final,
+               m.name AS model, m.family AS model_family, ar.id AS answer_run_id,
                dv.dialect, q.id AS question_id, q.domain, q.question_type
-        FROM judgments j
-        JOIN responses d ON d.id = j.response_id
-        JOIN runs ar ON ar.id = d.run_id
-        LEFT JOIN models am ON am.id = ar.model_id
-        JOIN variants dv ON dv.id = d.variant_id
-        JOIN questions q ON q.id = dv.question_id
+        {judged_items_from()}
         WHERE j.run_id = ? AND j.final IS NOT NULL
         ORDER BY j.id""",
         (run_id,),
     )
-
-
-def paired_finals(
-    ws: Workspace, run_a: int, run_b: int, *, effective: bool = False
-) -> tuple[list[float], list[float]]:
-    """Scores two judge runs gave the same dialect answers, aligned by response.
-
-    Judge agreement compares machine scores by default; ``effective`` uses human overrides.
-    """
-    column = f"coalesce({LATEST_OVERRIDE}, j.final)" if effective else "j.final"
-    a = {
-        r["response_id"]: r["score"]
-        for r in ws.query(
-            f"SELECT j.response_id, {column} AS score FROM judgments j WHERE j.run_id = ? "
-            "AND j.final IS NOT NULL",
-            (run_a,),
-        )
-    }
-    b = {
-        r["response_id"]: r["score"]
-        for r in ws.query(
-            f"SELECT j.response_id, {column} AS score FROM judgments j WHERE j.run_id = ? "
-            "AND j.final IS NOT NULL",
-            (run_b,),
-        )
-    }
-    shared = sorted(set(a) & set(b))
-    return [a[k] for k in shared], [b[k] for k in shared]
 
 
 def judge_agreement(ws: Workspace, *, threshold: float = 4.0, scale: float = 10.0) -> list[dict]:
@@ -332,7 +299,7 @@ def judge_agreement(ws: Workspace, *, threshold: float = 4.0, scale: float = 10.
     out = []
     for i, a in enumerate(ordered):
         for b in ordered[i + 1 :]:
-            x, y = paired_finals(ws, a["run_id"], b["run_id"])
+            x, y = paired_machine_finals(ws, a["run_id"], b["run_id"])
             out.append(
                 {
                     "judge_a": a["run_id"],

@@ -12,8 +12,9 @@ import logging
 from pathlib import Path
 
 from engine.answering.generation import ANSWER_KIND
-from engine.judging import store
 from engine.judging.rubric import Rubric, rubric_from_dict
+from engine.judging.run import finish_judge_run, judge_answers
+from engine.llm.model_registry import find_model
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -75,15 +76,6 @@ def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name) or "rubric"
 
 
-def _model_row(ws: Workspace, model_id: int) -> dict:
-    rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
-    if not rows:
-        from engine.errors import UserError
-
-        raise UserError(f"no model {model_id} in this workspace")
-    return rows[0]
-
-
 def calibrate_judge(
     workspace_path: str,
     model_id: int,
@@ -100,7 +92,7 @@ def calibrate_judge(
     with Workspace(workspace_path, create=False) as ws:
         return calibrate(
             ws,
-            _model_row(ws, model_id),
+            find_model(ws, model_id),
             danger_threshold=rubric.danger_threshold,
             rubric=rubric,
             max_attempts=max_attempts,
@@ -119,22 +111,24 @@ def run_judge(
     progress=None,
     cancelled=None,
 ) -> dict:
-    """Judge every answer pair (resumable: a re-run continues where it stopped)."""
-    from engine.judging.run import judge_answers
-
+    """Judge every answer pair (resumable: a re-run continues where it stopped), then the
+    post-run steps of :func:`engine.judging.run.finish_judge_run`."""
     rubric = rubric_from_dict(rubric_data)
     with Workspace(workspace_path, create=False) as ws:
         summary = judge_answers(
             ws,
-            _model_row(ws, model_id),
+            find_model(ws, model_id),
             rubric=rubric,
             max_attempts=max_attempts,
             progress=progress,
             cancelled=cancelled,
         )
-        if primary:
-            store.set_primary_judge(ws, summary.run_id)
         return {
             **summary.as_dict(),
-            "warnings": store.self_preference_warnings(ws, [summary.run_id]),
+            **finish_judge_run(
+                ws,
+                summary.run_id,
+                primary=primary,
+                review_threshold=rubric.review_confidence_threshold,
+            ),
         }

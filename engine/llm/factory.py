@@ -6,6 +6,7 @@ import json
 import logging
 
 from engine.errors import UserError
+from engine.llm.gguf_info import checked_model_path
 from engine.llm.settings import split_options
 from engine.llm.types import Backend
 
@@ -32,6 +33,13 @@ def open_backend(model_row: dict, **options) -> Backend:
 
         if not model_row.get("path"):
             raise UserError(f"model {model_row.get('name')!r} has no file path")
+        try:  # this model's own file: missing, moved, a folder, unreadable
+            checked_model_path(model_row["path"])
+        except UserError as exc:
+            raise UserError(
+                f"model {model_row.get('name')!r}: {exc} (moved or deleted? register it again "
+                "with 'upabhasha models add')"
+            ) from None
         schedule, load = split_options(local_options(model_row, **options))
         return LocalGGUFBackend(
             model_row["path"],

@@ -13,9 +13,12 @@ and decodes the whole file eagerly, so it is not used on untrusted input.
 
 from __future__ import annotations
 
+import errno
 import logging
 import mmap
+import os
 import re
+import stat
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,8 +55,8 @@ _SCALARS = {
 _STRING, _ARRAY = 8, 9
 # Keys whose values we keep; everything else is validated and skipped.
 _KEEP = re.compile(
-    r"^(general\.[a-z_]+|[a-z0-9_]+\.context_length|tokenizer\.chat_template"
-    r"|tokenizer\.ggml\.model)$"
+    r"^(general\.[a-z_]+|[a-z0-9_]+\.context_length|[a-z0-9_]+\.block_count"
+    r"|tokenizer\.chat_template|tokenizer\.ggml\.model)$"
 )
 
 
@@ -100,7 +103,8 @@ class GGUFInfo:
         return {
             **self.as_metadata(),
             "path": str(self.path),
-            "name": self.name,
+            # the file's own general.name; the workspace name is the models row's ``name``
+            "gguf_name": self.name,
             "size_bytes": self.size_bytes,
             "gguf_version": self.version,
             "tensor_count": self.tensor_count,
@@ -272,6 +276,7 @@ def _parse(buf, path: Path) -> GGUFInfo:
     arch = meta.get("general.architecture")
     if not isinstance(arch, str) or not arch:
         raise GGUFInvalid(f"{path}: not a usable GGUF model: general.architecture is missing")
+    _require_model_tensors(path, arch, meta, {t[0] for t in tensors})
     context = meta.get(f"{arch}.context_length")
     template = meta.get("tokenizer.chat_template")
     return GGUFInfo(
@@ -290,6 +295,80 @@ def _parse(buf, path: Path) -> GGUFInfo:
     )
 
 
+def _require_model_tensors(path: Path, arch: str, meta: dict, names: set[str]) -> None:
+    """Refuse a file without the tensors every model of its architecture needs: the token
+    embedding and output norm (where the ``gguf`` package's tensor table for the architecture
+    has them; architectures it does not know get the embedding check only) and at least one
+    tensor in each of its ``{arch}.block_count`` layers. A valid header over 0 or 1 tensors
+    is not a model, and llama.cpp would only fail (or crash) later, in a worker."""
+    import gguf
+
+    block_count = meta.get(f"{arch}.block_count")
+    if not isinstance(block_count, int) or block_count < 1:
+        raise GGUFInvalid(
+            f"{path}: not a usable GGUF model: {arch}.block_count is missing "
+            f"(a {arch} model needs its number of layers)"
+        )
+    known = {name: a for a, name in gguf.MODEL_ARCH_NAMES.items()}
+    table = gguf.MODEL_TENSORS.get(known[arch], []) if arch in known else []
+    required = ["token_embd.weight"]
+    if table and gguf.MODEL_TENSOR.TOKEN_EMBD not in table:
+        required = []
+    if gguf.MODEL_TENSOR.OUTPUT_NORM in table:
+        required.append("output_norm.weight")
+    missing = [n for n in required if n not in names]
+    layers = {int(m.group(1)) for n in names if (m := _BLOCK.match(n))}
+    empty = [i for i in range(block_count) if i not in layers]
+    if missing or empty:
+        what = missing + ([f"layer(s) {_ranges(empty)} of {block_count}"] if empty else [])
+        raise GGUFInvalid(
+            f"{path}: not a usable GGUF model: {len(names)} tensor"
+            f"{'' if len(names) == 1 else 's'}, missing "
+            f"{', '.join(what)} that a {arch} model needs"
+        )
+
+
+_BLOCK = re.compile(r"^blk\.(\d+)\.")
+
+
+def _ranges(numbers: list[int]) -> str:
+    """[0, 1, 2, 5] -> "0-2, 5" (a short list of missing layers)."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def checked_model_path(path: str | Path) -> Path:
+    """``path`` resolved, or a :class:`UserError` that says in one line what is wrong with
+    it: missing, a folder, a symbolic-link loop, not a regular file, unreadable."""
+    raw = Path(path).expanduser()
+    try:
+        resolved = raw.resolve(strict=True)
+    except FileNotFoundError:
+        if raw.is_symlink():
+            raise UserError(f"{raw}: a symbolic link to a file that does not exist") from None
+        raise UserError(f"{raw}: no such model file") from None
+    except (RuntimeError, OSError) as exc:  # 3.11 raises RuntimeError on a symlink loop
+        if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+            raise UserError(f"{raw}: a symbolic link loop, not a model file") from None
+        raise UserError(f"{raw}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        st = resolved.stat()
+    except OSError as exc:
+        raise UserError(f"{raw}: cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise UserError(f"{raw}: is a folder, not a GGUF model file")
+    if not stat.S_ISREG(st.st_mode):
+        raise UserError(f"{raw}: not a regular file (a device, pipe or socket)")
+    if not os.access(resolved, os.R_OK):
+        raise UserError(f"{raw}: cannot be read (permission denied)")
+    return resolved
+
+
 def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) -> GGUFInfo:
     """Validate ``path`` as a GGUF model and return its metadata.
 
@@ -297,17 +376,19 @@ def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) 
     ``with_sha256`` also hashes the file, reporting ``progress(done_bytes, total, "sha256")``.
     """
     path = Path(path)
-    if not path.is_file():
-        raise UserError(f"{path}: no such model file")
+    checked_model_path(path)
     size = path.stat().st_size
     if size < 24:
         raise GGUFInvalid(f"{path}: not a valid GGUF file: only {size} bytes")
-    with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        view = memoryview(mm)
-        try:
-            info = _parse(view, path)
-        finally:
-            view.release()
+    try:
+        with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            view = memoryview(mm)
+            try:
+                info = _parse(view, path)
+            finally:
+                view.release()
+    except OSError as exc:  # unreadable after all (permissions, I/O error)
+        raise UserError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if with_sha256:
         from engine.llm.embedded_model import sha256_file
 

@@ -1,5 +1,9 @@
 """Resumable LLM jobs: runs, items with stable keys, batched writes, a response cache.
 
+This module is the only writer of ``responses`` (and ``response_cache``): jobs store them,
+:func:`reject_responses` and :func:`link_variant` are the two later changes other stages
+may ask for.
+
 A *run* is one combination of kind, model, prompt template, sampler, seed and schedule;
 its ``run_key`` hashes all of them, so changing any makes a new run instead of mixing
 results. Results are written ``batch_size`` at a time, one transaction per batch: a kill at
@@ -11,6 +15,7 @@ stored into ``response_cache``; sampled requests never are.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -73,7 +78,10 @@ def effective_schedule(model_row: dict, card: dict) -> dict:
 def library_versions() -> dict:
     from importlib import metadata
 
-    versions = {"python": platform.python_version(), "sqlite": sqlite3.sqlite_version}
+    versions: dict[str, str | None] = {
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+    }
     for dist in ("llama-cpp-python", "upabhasha", "httpx"):
         try:
             versions[dist] = metadata.version(dist)
@@ -83,14 +91,26 @@ def library_versions() -> dict:
 
 
 def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
-    """The run for (kind, model, card); an existing one with the same key is resumed."""
+    """The run for (kind, registered model, card); an existing one with the same key is
+    resumed.
+
+    A run belongs to the registered model — its id and what decides its outputs (the GGUF
+    file's sha256, or the endpoint) — so two workspace names for the same file each have
+    their own runs, and a run opens its own model's file. (The response cache stays keyed by
+    the sha256 alone: the same file gives the same greedy outputs under any name.)
+    """
     identity = model_identity(model_row)
     schedule = effective_schedule(model_row, card)
     keyed = {k: v for k, v in schedule.items() if k not in _SCHEDULE_NOT_IN_KEY}
-    run_key = hashlib.sha256(
-        canonical_json({"kind": kind, "model": identity, "card": card, "schedule": keyed}).encode()
-    ).hexdigest()
+    base = {"kind": kind, "model": identity, "card": card, "schedule": keyed}
+    run_key = _hash({**base, "model_id": model_row.get("id")})
     existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+    if existing is None:
+        # a run keyed before runs carried their model's id: resumed by that model only
+        existing = ws.scalar(
+            "SELECT id FROM runs WHERE run_key = ? AND model_id IS ?",
+            (_hash(base), model_row.get("id")),
+        )
     if existing is not None:
         return existing
     full_card = {
@@ -98,6 +118,7 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
         "kind": kind,
         "schedule": schedule,
         "model": {
+            "id": model_row.get("id"),
             "name": model_row.get("name"),
             "kind": model_row.get("kind"),
             "identity": identity,
@@ -111,6 +132,10 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
             (kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow()),
         )
     return ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+
+
+def _hash(data: dict) -> str:
+    return hashlib.sha256(canonical_json(data).encode()).hexdigest()
 
 
 def run_card(ws: Workspace, run_id: int) -> dict:
@@ -145,7 +170,7 @@ def run_job_on_model(
     schedule its card records (so reruns reproduce) and closed afterwards."""
     if backend is not None:
         return run_job(ws, run_id, backend, requests, **options)
-    with backend_for_run(ws, run_id) as own:
+    with contextlib.closing(backend_for_run(ws, run_id)) as own:
         return run_job(ws, run_id, own, requests, **options)
 
 
@@ -210,6 +235,30 @@ class _Writer:
             if cache_rows:
                 conn.executemany(_CACHE_PUT, cache_rows)
         self.buffer = []
+
+
+def reject_responses(ws: Workspace, rejected: list[tuple[int, str]]) -> int:
+    """Turn stored replies that failed the caller's own check (an invalid judge verdict)
+    into errors, ``(response id, reason)`` each: the reply text moves into ``error`` after
+    the reason, and the next :func:`run_job` of the run asks for the item again."""
+    if not rejected:
+        return 0
+    with ws.transaction() as conn:
+        before = conn.total_changes
+        conn.executemany(
+            "UPDATE responses SET status = 'error', "
+            "error = ? || char(10) || coalesce(text, ''), text = NULL "
+            "WHERE id = ? AND status = 'done'",
+            [(reason, response_id) for response_id, reason in rejected],
+        )
+        return conn.total_changes - before
+
+
+def link_variant(ws: Workspace, response_id: int, variant_id: int) -> None:
+    """Record which variant a response produced (a translation draft); joins the caller's
+    transaction when there is one, so the variant and its link are written together."""
+    with ws.transaction() as conn:
+        conn.execute("UPDATE responses SET variant_id = ? WHERE id = ?", (variant_id, response_id))
 
 
 def _cached(ws: Workspace, keys: list[str]) -> dict[str, dict]:

@@ -1,4 +1,9 @@
-"""Models known to a workspace: local GGUF files and OpenAI-compatible endpoints."""
+"""Models known to a workspace: local GGUF files and OpenAI-compatible endpoints.
+
+The one owner of the ``models`` table. The CLI (``upabhasha models …`` and every command that
+takes ``--model``/``--judge``), the GUI's model manager and the background tasks all find
+and register models here, so a lookup, a default and an upsert behave the same everywhere.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,58 @@ import json
 import logging
 from pathlib import Path
 
+from engine.errors import UserError
+from engine.llm.endpoint_backend import normalise_base_url
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
+
+
+def find_model(
+    ws: Workspace, name_or_id: str | int | None = None, *, embedded_fallback: bool = False
+) -> dict:
+    """The ``models`` row named ``name_or_id`` (a workspace name, or an id as an int or as
+    digits when no model has that name); ``None``: the workspace's default model.
+
+    Without a default model, ``embedded_fallback`` registers the embedded Gemma 3 270M (as
+    ``upabhasha init`` does) instead of refusing.
+    """
+    if name_or_id is None or name_or_id == "":
+        row = default_model(ws)
+        if row is None and embedded_fallback:
+            ensure_embedded_default(ws)
+            row = default_model(ws)
+        if row is None:
+            raise UserError(
+                "no default model: name one with --model/--judge, or make one the default "
+                "('upabhasha models add … --default'; 'upabhasha models list')"
+            )
+        return row
+    if isinstance(name_or_id, int) and not isinstance(name_or_id, bool):
+        rows = ws.query("SELECT * FROM models WHERE id = ?", (name_or_id,))
+        if not rows:
+            raise UserError(f"no model {name_or_id} in this workspace ('upabhasha models list')")
+        return rows[0]
+    name = str(name_or_id)
+    rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
+    if not rows and name.isdigit():
+        rows = ws.query("SELECT * FROM models WHERE id = ?", (int(name),))
+    if not rows:
+        known = ", ".join(r["name"] for r in ws.query("SELECT name FROM models ORDER BY id"))
+        raise UserError(
+            f"no model named {name!r} in this workspace (known: {known or 'none'}; "
+            "'upabhasha models list')"
+        )
+    return rows[0]
+
+
+def default_model(ws: Workspace) -> dict | None:
+    rows = ws.query("SELECT * FROM models WHERE is_default = 1 ORDER BY id LIMIT 1")
+    return rows[0] if rows else None
+
+
+def all_models(ws: Workspace) -> list[dict]:
+    return ws.query("SELECT * FROM models ORDER BY id")
 
 
 def register_gguf(
@@ -22,7 +76,13 @@ def register_gguf(
     is_default: bool = False,
     load_params: dict | None = None,
 ) -> int:
-    """Add (or refresh) a GGUF model; idempotent on ``name``. Returns the model id."""
+    """Add (or refresh) a GGUF model; idempotent on ``name``. Returns the model id.
+
+    A refresh keeps the saved ``load_params`` unless new ones are given, and a default
+    model stays the default."""
+    name = _checked_name(name)
+    if not sha256:
+        raise UserError(f"model {name!r}: a GGUF model needs its sha256")
     meta = metadata or {}
     with ws.transaction() as conn:
         if is_default:
@@ -32,11 +92,12 @@ def register_gguf(
                    parameters, context_length, has_chat_template, family, load_params,
                    is_default, added_at)
                VALUES (?, 'gguf', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT(name) DO UPDATE SET path=excluded.path, sha256=excluded.sha256,
-                   size_bytes=excluded.size_bytes, architecture=excluded.architecture,
-                   quantization=excluded.quantization, parameters=excluded.parameters,
-                   context_length=excluded.context_length,
+               ON CONFLICT(name) DO UPDATE SET kind='gguf', path=excluded.path,
+                   sha256=excluded.sha256, size_bytes=excluded.size_bytes,
+                   architecture=excluded.architecture, quantization=excluded.quantization,
+                   parameters=excluded.parameters, context_length=excluded.context_length,
                    has_chat_template=excluded.has_chat_template, family=excluded.family,
+                   load_params=CASE WHEN ? THEN excluded.load_params ELSE models.load_params END,
                    is_default=max(models.is_default, excluded.is_default)""",
             (
                 name,
@@ -49,17 +110,66 @@ def register_gguf(
                 meta.get("context_length"),
                 int(bool(meta.get("has_chat_template"))),
                 meta.get("family", ""),
-                json.dumps(load_params or {}),
+                json.dumps(load_params or {}, sort_keys=True),
                 int(is_default),
                 utcnow(),
+                int(load_params is not None),
             ),
         )
     return ws.scalar("SELECT id FROM models WHERE name = ?", (name,))
 
 
-def default_model(ws: Workspace) -> dict | None:
-    rows = ws.query("SELECT * FROM models WHERE is_default = 1 LIMIT 1")
-    return rows[0] if rows else None
+def register_endpoint(
+    ws: Workspace,
+    name: str,
+    base_urls: list[str],
+    api_model: str,
+    *,
+    keyring_service: str | None = None,
+    load_params: dict | None = None,
+    is_default: bool = False,
+) -> int:
+    """Add (or refresh) an OpenAI-compatible endpoint; idempotent on ``name``. URLs are
+    normalised (no trailing ``/v1``), the chat API is assumed. ``load_params`` (e.g.
+    ``{"concurrency": 8}``) replace the saved ones when given; ``None`` keeps them.
+    Returns the model id."""
+    name = _checked_name(name)
+    if not api_model or not api_model.strip():
+        raise UserError("an endpoint needs --api-model (the model name the server serves)")
+    urls = [normalise_base_url(u) for u in base_urls if u and u.strip()]
+    if not urls:
+        raise UserError(f"endpoint {name!r} needs at least one base URL")
+    with ws.transaction() as conn:
+        if is_default:
+            conn.execute("UPDATE models SET is_default = 0")
+        conn.execute(
+            """INSERT INTO models(name, kind, base_urls, api_model, keyring_service,
+                   load_params, has_chat_template, is_default, added_at)
+               VALUES (?, 'endpoint', ?, ?, ?, ?, 1, ?, ?)
+               ON CONFLICT(name) DO UPDATE SET kind = 'endpoint', base_urls = excluded.base_urls,
+                   api_model = excluded.api_model, keyring_service = excluded.keyring_service,
+                   load_params = CASE WHEN ? THEN excluded.load_params
+                                 ELSE models.load_params END,
+                   is_default = max(models.is_default, excluded.is_default)""",
+            (
+                name,
+                json.dumps(urls),
+                api_model.strip(),
+                keyring_service,
+                json.dumps(load_params or {}, sort_keys=True),
+                int(is_default),
+                utcnow(),
+                int(load_params is not None),
+            ),
+        )
+    return ws.scalar("SELECT id FROM models WHERE name = ?", (name,))
+
+
+def _checked_name(name: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise UserError("a model needs a name in this workspace")
+    return name
 
 
 def ensure_embedded_default(ws: Workspace, progress=None) -> int:
@@ -99,8 +209,6 @@ def update_load_params(ws: Workspace, model_id: int, **changes) -> dict:
     with ws.transaction() as conn:
         row = conn.execute("SELECT load_params FROM models WHERE id = ?", (model_id,)).fetchone()
         if row is None:
-            from engine.errors import UserError
-
             raise UserError(f"no model with id {model_id}")
         params = json.loads(row[0] or "{}")
         params.update(changes)

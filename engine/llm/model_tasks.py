@@ -7,12 +7,17 @@ GUI thread's connection is never shared with a worker.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import re
 from pathlib import Path
 
-from engine.workspace.store import Workspace, utcnow
+from engine.llm.model_registry import (
+    ensure_embedded_default,
+    register_endpoint,
+    register_gguf,
+    update_load_params,
+)
+from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -25,9 +30,7 @@ def inspect_gguf_file(path: str, progress=None) -> dict:
     return info.as_dict() | {"chat_template": info.chat_template or ""}
 
 
-def add_gguf_model(workspace_path: str, info: dict, name: str) -> int:
-    from engine.llm.model_registry import register_gguf
-
+def add_gguf_model(workspace_path: str, info: dict, name: str, *, is_default: bool = False) -> int:
     with Workspace(workspace_path, create=False) as ws:
         metadata = {
             k: info[k]
@@ -47,12 +50,11 @@ def add_gguf_model(workspace_path: str, info: dict, name: str) -> int:
             sha256=info["sha256"],
             size_bytes=info["size_bytes"],
             metadata=metadata,
+            is_default=is_default,
         )
 
 
 def add_embedded_model(workspace_path: str, progress=None) -> int:
-    from engine.llm.model_registry import ensure_embedded_default
-
     with Workspace(workspace_path, create=False) as ws:
         return ensure_embedded_default(ws, progress)
 
@@ -91,22 +93,23 @@ def add_endpoint_model(
     base_urls: list[str],
     api_model: str,
     keyring_service: str | None,
+    *,
+    load_params: dict | None = None,
+    is_default: bool = False,
 ) -> int:
-    """Register an OpenAI-compatible endpoint (idempotent on the name), as the CLI's
-    ``models add URL`` does: URLs normalised, chat API assumed."""
-    from engine.llm.endpoint_backend import normalise_base_url
-
-    urls = [normalise_base_url(u) for u in base_urls]
+    """Register an OpenAI-compatible endpoint as the CLI's ``models add URL`` does (the same
+    :func:`engine.llm.model_registry.register_endpoint`): URLs normalised, chat API assumed,
+    ``load_params`` (e.g. concurrency) and the default flag kept."""
     with Workspace(workspace_path, create=False) as ws:
-        with ws.transaction() as conn:
-            conn.execute(
-                "INSERT INTO models(name, kind, base_urls, api_model, keyring_service, "
-                "has_chat_template, added_at) VALUES (?, 'endpoint', ?, ?, ?, 1, ?) "
-                "ON CONFLICT(name) DO UPDATE SET base_urls = excluded.base_urls, "
-                "api_model = excluded.api_model, keyring_service = excluded.keyring_service",
-                (name, json.dumps(urls), api_model, keyring_service, utcnow()),
-            )
-        return ws.scalar("SELECT id FROM models WHERE name = ?", (name,))
+        return register_endpoint(
+            ws,
+            name,
+            base_urls,
+            api_model,
+            keyring_service=keyring_service,
+            load_params=load_params,
+            is_default=is_default,
+        )
 
 
 def gpu_offload_report() -> dict:
@@ -140,7 +143,5 @@ def offload_plan(model_path: str, report: dict) -> dict:
 
 
 def save_gpu_layers(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict:
-    from engine.llm.model_registry import update_load_params
-
     with Workspace(workspace_path, create=False) as ws:
         return update_load_params(ws, model_id, n_gpu_layers=n_gpu_layers)

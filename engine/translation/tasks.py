@@ -10,18 +10,12 @@ from __future__ import annotations
 import logging
 
 from engine.errors import UserError
+from engine.llm.model_registry import find_model
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
 DEFAULT_SPLITS = ("train", "test")
-
-
-def _model_row(ws: Workspace, model_id: int) -> dict:
-    rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
-    if not rows:
-        raise UserError(f"no model {model_id} in this workspace")
-    return rows[0]
 
 
 def translate_question_set(
@@ -51,7 +45,7 @@ def translate_question_set(
             raise UserError(
                 "no parallel corpus in this workspace: import one first (File → Import corpus…)"
             )
-        model = _model_row(ws, model_id)
+        model = find_model(ws, model_id)
         enc = Encoder(encoder, default_cache(ws))
         index, rebuilt = ensure_index(
             ws,

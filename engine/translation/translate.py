@@ -20,6 +20,7 @@ from importlib.resources import files
 from string import Template
 
 from engine.errors import UserError
+from engine.llm.jobs import link_variant, open_run, run_job_on_model
 from engine.llm.types import Message, Request, Sampler
 from engine.rag.explain import RetrievalExplanation
 from engine.textnorm import normalize_text
@@ -117,21 +118,6 @@ def clean_completion(raw: str | None, labels: Sequence[str] = ()) -> str:
     return normalize_text(line.strip().strip(_QUOTES).strip())
 
 
-def resolve_model(ws: Workspace, name: str | None) -> dict:
-    if name:
-        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
-        if not rows:
-            known = ", ".join(r["name"] for r in ws.query("SELECT name FROM models")) or "none"
-            raise UserError(f"no model named {name!r} (known: {known})")
-        return rows[0]
-    from engine.llm.model_registry import default_model
-
-    row = default_model(ws)
-    if row is None:
-        raise UserError("no default model: run 'upabhasha init' or pass --model NAME")
-    return row
-
-
 def run_card(template: PromptTemplate, sampler: Sampler, retriever, task: str) -> dict:
     m = retriever.index.manifest
     return {
@@ -178,7 +164,6 @@ def translate_questions(
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> TranslationSummary:
-    from engine.llm.jobs import open_run, run_job_on_model
 
     set_id = ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,))
     if set_id is None:
@@ -285,7 +270,7 @@ def _store_variants(ws: Workspace, run_id: int, by_key: dict, names: dict) -> tu
                 "AND script = 'bengali'",
                 (q["id"], dialect),
             ).fetchone()[0]
-            conn.execute("UPDATE responses SET variant_id = ? WHERE id = ?", (vid, resp["id"]))
+            link_variant(ws, resp["id"], vid)
             conn.execute(
                 "INSERT INTO variant_history(variant_id, at, actor, action, old_text, new_text, "
                 "old_status, new_status, comment) VALUES (?, ?, ?, ?, ?, ?, ?, 'draft', ?)",

@@ -4,13 +4,18 @@ The connection runs in autocommit mode; writes that belong together go through
 :meth:`Workspace.transaction`, which issues ``BEGIN IMMEDIATE`` and commits or rolls back
 as a whole. Inside it use ``ws.conn.execute``/``executemany`` only: sqlite-utils' table
 write helpers commit on their own (``with conn:``) and would end the transaction early.
+
+``Workspace.db`` (sqlite-utils over the same connection) serves the schema: which tables and
+views there are, their columns and row counts (``upabhasha status``, ``upabhasha export``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import logging
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +38,13 @@ def utcnow() -> str:
 class Workspace:
     def __init__(self, path: str | Path, *, create: bool = True):
         self.path = Path(path)
+        try:
+            os.stat(self.path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UserError(
+                    f"{self.path}: a symbolic link loop, not a workspace file"
+                ) from None
         if not self.path.exists() and not create:
             raise UserError(f"{self.path}: no such workspace (use 'upabhasha init' to create one)")
         if self.path.exists() and self.path.is_dir():
@@ -130,13 +142,40 @@ class Workspace:
         """code -> {"code", "name_en", "name_bn"}: English and Bengali names of each dialect."""
         return {r["code"]: r for r in self.query("SELECT code, name_en, name_bn FROM dialects")}
 
+    def table_names(self) -> list[str]:
+        """The workspace's tables (SQLite's own ``sqlite_*`` tables left out), by name."""
+        return sorted(n for n in self.db.table_names() if not n.startswith("sqlite_"))
+
+    def view_names(self) -> list[str]:
+        return sorted(self.db.view_names())
+
+    def schema(self) -> list[dict]:
+        """Every table and view: ``{"name", "type", "rows", "columns": [{"name", "type",
+        "pk"}]}`` — what ``upabhasha status --schema`` shows."""
+        out = []
+        for kind, names in (("table", self.table_names()), ("view", self.view_names())):
+            for name in names:
+                source = self.db.table(name) if kind == "table" else self.db.view(name)
+                out.append(
+                    {
+                        "name": name,
+                        "type": kind,
+                        "rows": source.count,
+                        "columns": [
+                            {"name": c.name, "type": c.type, "pk": bool(c.is_pk)}
+                            for c in source.columns
+                        ],
+                    }
+                )
+        return out
+
     def integrity_ok(self) -> bool:
         return self.scalar("PRAGMA integrity_check") == "ok"
 
     def status(self) -> dict:
         """Totals per entity and per-dialect counts (``upabhasha status``)."""
         totals = {
-            t: self.scalar(f"SELECT count(*) FROM {t}")
+            t: self.db.table(t).count
             for t in (
                 "corpora",
                 "sentence_pairs",

@@ -212,3 +212,26 @@ def test_blanck_imports_as_a_question_set(shared_data, tmp_path, capsys):
     with open(tmp_path / "q.csv", encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert len(rows) == 5229 and rows[0]["ext_id"] == "পূর্বা দাম"
+
+
+def test_export_list_and_status_schema(tmp_path, capsys):
+    ws = tmp_path / "ws.sqlite"
+    Workspace(ws).close()
+    code, out, err = run(capsys, "-w", ws, "export", "--list", "--json")
+    assert code == 0, err
+    listing = {t["name"]: t for t in json.loads(out)}
+    assert listing["dialects"]["rows"] == 10 and listing["responses"]["type"] == "table"
+    code, out, _ = run(capsys, "-w", ws, "export", "--list")
+    assert any(line.split()[:2] == ["dialects", "table"] for line in out.splitlines())
+    code, _, err = run(capsys, "-w", ws, "export", "dialects")
+    assert code == 2 and "needs TABLE and FILE" in one_line_error(err)
+    code, out, err = run(capsys, "-w", ws, "status", "--schema", "--json")
+    assert code == 0, err
+    status = json.loads(out)
+    schema = {t["name"]: t for t in status["schema"]}
+    assert status["totals"]["models"] == 0 and schema["dialects"]["rows"] == 10
+    columns = {c["name"]: c for c in schema["models"]["columns"]}
+    assert columns["id"]["pk"] and columns["name"]["type"] == "TEXT"
+    assert "schema" not in json.loads(run(capsys, "-w", ws, "status", "--json")[1])
+    code, out, _ = run(capsys, "-w", ws, "status", "--schema")
+    assert "table models (0 rows): id INTEGER (key), name TEXT" in out

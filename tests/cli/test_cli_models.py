@@ -7,6 +7,7 @@ import json
 import pytest
 
 from app.cli import main
+from engine.workspace.store import Workspace
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -86,3 +87,110 @@ def test_bad_inputs_are_one_line_errors(tmp_path, capsys):
     jl.write_text('{"prompt": "a"}\n{"nope": 1}\n', encoding="utf-8")
     code, _, err = run(capsys, "-w", ws, "run-prompts", str(jl))
     assert code == 2 and "line 2" in err
+
+
+def test_models_are_shown_by_their_workspace_names(tmp_path, capsys):
+    from tests.engine.llm.gguf_files import COMPLETE_LLAMA, write_gguf
+
+    ws = str(tmp_path / "ws.sqlite")
+    Workspace(ws).close()
+    tiny = write_gguf(tmp_path / "tiny.gguf", COMPLETE_LLAMA, name="Internal Name 7B")
+    code, out, err = run(capsys, "-w", ws, "models", "add", str(tiny), "--name", "lab-tiny")
+    assert code == 0, err
+    assert out.strip() == "added gguf model 'lab-tiny'"
+    code, out, err = run(capsys, "-w", ws, "models", "add", str(tiny), "--name", "b", "--json")
+    added = json.loads(out)
+    assert added["name"] == "b" and added["gguf_name"] == "Internal Name 7B"
+    code, out, _ = run(capsys, "-w", ws, "models", "list")
+    assert "lab-tiny" in out and " b [gguf]" in out and "Internal Name" not in out
+    code, out, _ = run(capsys, "-w", ws, "models", "list", "--json")
+    assert [r["name"] for r in json.loads(out)] == ["lab-tiny", "b"]
+    code, out, _ = run(capsys, "-w", ws, "models", "inspect", "b", "--no-selftest", "--json")
+    assert code == 0 and json.loads(out)["name"] == "b"
+
+
+def test_every_bad_model_path_exits_2_with_one_line(tmp_path, capsys, monkeypatch):
+    from tests.engine.llm.gguf_files import COMPLETE_LLAMA, write_gguf
+
+    ws = str(tmp_path / "ws.sqlite")
+    Workspace(ws).close()
+    loop = tmp_path / "loop.gguf"
+    loop.symlink_to(loop)
+    folder = tmp_path / "folder.gguf"
+    folder.mkdir()
+    fifo = tmp_path / "pipe.gguf"
+    import os
+
+    os.mkfifo(fifo)
+    empty = write_gguf(tmp_path / "empty.gguf", [])
+    single = write_gguf(tmp_path / "single.gguf", ["token_embd.weight"])
+    cases = {
+        loop: "symbolic link loop",
+        folder: "is a folder",
+        fifo: "not a regular file",
+        tmp_path / "absent.gguf": "no such model file",
+        empty: "0 tensors",
+        single: "1 tensor,",
+    }
+    for path, message in cases.items():
+        for argv in (("models", "add", str(path)), ("models", "inspect", str(path))):
+            code, out, err = run(capsys, "-w", ws, *argv)
+            assert code == 2, (argv, err)
+            assert message in err and len(err.strip().splitlines()) == 1, (argv, err)
+            assert out == ""
+    good = write_gguf(tmp_path / "ok.gguf", COMPLETE_LLAMA)
+    monkeypatch.setattr("engine.llm.gguf_info.os.access", lambda *_a: False)  # we run as root
+    code, _, err = run(capsys, "-w", ws, "models", "add", str(good))
+    assert code == 2 and "cannot be read" in err and len(err.strip().splitlines()) == 1
+    with Workspace(ws) as w:
+        assert w.scalar("SELECT count(*) FROM models") == 0
+
+
+def test_unreadable_model_file_exits_2(tmp_path, capsys):
+    import os
+
+    from tests.engine.llm.gguf_files import COMPLETE_LLAMA, write_gguf
+
+    if os.geteuid() == 0:
+        pytest.skip("root reads files whatever their mode (see the monkeypatched case above)")
+    good = write_gguf(tmp_path / "ok.gguf", COMPLETE_LLAMA)
+    good.chmod(0)
+    ws = str(tmp_path / "ws.sqlite")
+    Workspace(ws).close()
+    code, _, err = run(capsys, "-w", ws, "models", "add", str(good))
+    assert code == 2 and "cannot be read" in err
+
+
+@pytest.mark.slow
+def test_two_names_for_one_file_each_run_their_own_file(tmp_path, capsys, embedded_gguf):
+    """Issue 16: after the first name's file is deleted, the second name still runs (from
+    its own file and its own run); with its file gone too, it fails naming its own path."""
+    import os
+    import shutil
+
+    ws = str(tmp_path / "ws.sqlite")
+    Workspace(ws).close()
+    first, second = tmp_path / "first.gguf", tmp_path / "second.gguf"
+    for path in (first, second):
+        try:
+            os.link(embedded_gguf, path)  # a second name for the file, without 250 MB copied
+        except OSError:
+            shutil.copyfile(embedded_gguf, path)
+        code, _, err = run(capsys, "-w", ws, "models", "add", str(path), "--name", path.stem)
+        assert code == 0, err
+    prompts = tmp_path / "p.txt"
+    prompts.write_text("The capital of France is\n", encoding="utf-8")
+    argv = ("-w", ws, "run-prompts", str(prompts), "--max-tokens", "4", "--json", "--model")
+    code, out, err = run(capsys, *argv, "first")
+    assert code == 0, err
+    ran_first = json.loads(out)
+    first.unlink()
+    code, out, err = run(capsys, *argv, "second")
+    assert code == 0, err
+    ran_second = json.loads(out)
+    assert ran_second["run_id"] != ran_first["run_id"]
+    assert ran_second["responses"][0]["text"] == ran_first["responses"][0]["text"]
+    second.unlink()
+    code, out, err = run(capsys, *argv, "second")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "'second'" in err and str(second) in err and "first.gguf" not in err

@@ -31,6 +31,15 @@ def test_status_on_missing_workspace_is_one_line_exit_2(tmp_path, capsys):
     assert "Traceback" not in err
 
 
+def test_workspace_symlink_loop_is_one_line_exit_2(tmp_path, capsys):
+    loop = tmp_path / "loop.sqlite"
+    loop.symlink_to(loop)
+    for argv in (["init", "--no-default-model"], ["status"]):
+        assert main(["-w", str(loop), *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "symbolic link loop" in err
+
+
 def test_not_a_workspace_is_one_line_exit_2(tmp_path, capsys):
     bad = tmp_path / "bad.sqlite"
     bad.write_text("hello")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import keyring
@@ -86,6 +87,23 @@ def test_endpoint_without_key(panel, ws):
     assert row["name"] == "lab vLLM" and row["api_model"] == "Qwen/Qwen2.5-7B-Instruct"
     assert row["base_urls"] == '["http://10.0.0.5:8000"]'
     assert row["keyring_service"] is None
+
+
+def test_endpoint_form_keeps_concurrency_and_the_default_flag(panel, ws, qtbot):
+    """The form's parallel requests and default flag reach the row, as ``models add URL
+    --concurrency N --default`` does (the GUI path used to drop both)."""
+    dialog = panel.add_endpoint_dialog()
+    dialog.name.setText("lab pool")
+    dialog.base_urls.setText("http://10.0.0.5:8000/v1, http://10.0.0.6:8000")
+    dialog.api_model.setText("Qwen/Qwen2.5-7B-Instruct")
+    dialog.concurrency.setValue(8)
+    dialog.is_default.setChecked(True)
+    dialog.accept()
+    row = ws.query("SELECT * FROM models WHERE name = 'lab pool'")[0]
+    assert json.loads(row["load_params"]) == {"concurrency": 8}
+    assert row["is_default"] == 1
+    assert ws.scalar("SELECT count(*) FROM models WHERE is_default = 1") == 1
+    assert json.loads(row["base_urls"]) == ["http://10.0.0.5:8000", "http://10.0.0.6:8000"]
 
 
 def test_endpoint_key_goes_to_the_keyring_never_the_workspace(panel, ws, memory_keyring):

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine.errors import UserError
-from engine.importing.exporters import export_table, exportable_names
+from engine.importing.exporters import export_table, exportable, exportable_names
 from engine.importing.importers import import_corpus
 
 # Cells a spreadsheet would run as formulas. The importer trims white space, so TAB/CR
@@ -106,3 +106,26 @@ def test_failed_export_leaves_no_file(filled, tmp_path):
     with pytest.raises(UserError, match="32,767"):
         export_table(filled, "huge", path)
     assert list(tmp_path.glob("huge*")) == [] and list(tmp_path.glob(".huge*")) == []
+
+
+def test_listing_and_export_of_any_table_or_view_through_sqlite_utils(filled, tmp_path):
+    """Tables and views come from sqlite-utils' schema reads, with their row counts; a name
+    that needs quoting exports, and every row arrives as a plain SELECT reads it."""
+    odd = '"odd ""name"""'  # the table is called: odd "name"
+    filled.conn.execute(f'CREATE TABLE {odd} (id INTEGER PRIMARY KEY, "a b" TEXT)')
+    filled.conn.execute(f"INSERT INTO {odd} (\"a b\") VALUES ('x'), (NULL)")
+    listing = {t["name"]: t for t in exportable(filled)}
+    assert listing["numbers"] == {"name": "numbers", "type": "view", "rows": 1}
+    assert listing['odd "name"'] == {"name": 'odd "name"', "type": "table", "rows": 2}
+    pairs = filled.scalar("SELECT count(*) FROM sentence_pairs")
+    assert listing["sentence_pairs"]["rows"] == pairs > 0
+    assert not any(name.startswith("sqlite_") for name in listing)
+    assert sorted(listing) == exportable_names(filled)
+    out = tmp_path / "odd.jsonl"
+    assert export_table(filled, 'odd "name"', out) == 2
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert records == [{"id": 1, "a b": "x"}, {"id": 2, "a b": None}]
+    out = tmp_path / "pairs.jsonl"
+    assert export_table(filled, "sentence_pairs", out) == pairs
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert records == filled.query("SELECT * FROM sentence_pairs")

@@ -7,6 +7,7 @@ import pytest
 
 from engine.errors import UserError
 from engine.judging import store
+from engine.judging.paired_scores import paired_machine_finals
 from engine.judging.rubric import CRITERION_KEYS, load_rubric
 from engine.stats.agreement import agreement
 
@@ -164,7 +165,8 @@ def test_primary_judge_role_and_agreement(workspace):
     assert [(r["judge_a"], r["judge_b"]) for r in table] == [(a, b), (a, c), (b, c)]
     ab = table[0]
     assert ab["a_is_primary"] and ab["n"] == 10
-    x, y = store.paired_finals(workspace, a, b)
+    x, y = paired_machine_finals(workspace, a, b)
+    assert len(x) == len(y) == 10
     assert ab["ccc"] == pytest.approx(agreement(x, y).ccc)
     assert table[1]["ccc"] == pytest.approx(1.0) and table[1]["mae"] == 0.0
 
