@@ -109,6 +109,17 @@ def register(sub) -> None:
         "--constrained", action="store_true", help="constrain the reply to the two options (JSON)"
     )
     r.add_argument("--limit", type=int, metavar="N", help="only the first N probes of each set")
+    which = r.add_mutually_exclusive_group()
+    which.add_argument(
+        "--instruction",
+        metavar="FILE",
+        help="system instruction before every probe (default: the bundled one)",
+    )
+    which.add_argument(
+        "--no-instruction",
+        action="store_true",
+        help="ask the probes exactly as written, without an instruction",
+    )
     r.add_argument("--max-tokens", type=int, default=24)
     r.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
     r.add_argument("--json", action="store_true")
@@ -288,14 +299,15 @@ def _models(ws, names: str | None) -> list[dict]:
 
 
 def cmd_probe(args, ctx) -> int:
-    from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, run_probes
+    from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
     from engine.llm.types import Sampler
 
     ws = ctx.workspace()
     sampler = Sampler(
         **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": args.max_tokens, "stop": DEFAULT_SAMPLER.stop}
     )
-    options = ProbeOptions(args.seed, args.counterbalance, args.constrained, sampler)
+    instruction = None if args.no_instruction else load_instruction(args.instruction)
+    options = ProbeOptions(args.seed, args.counterbalance, args.constrained, sampler, instruction)
     sets = [s.strip() for s in (args.sets or "").split(",") if s.strip()] or None
     summaries = run_probes(
         ws,

@@ -9,12 +9,19 @@ not in the card: a later call with a larger limit extends the same run.
 
 Constrained decoding (a switch): the reply must be the JSON object {"answer": <one of
 the two options as shown>}; the normaliser reads its answer. Off, the reply is free text.
+
+An instruction (``resources/prompts/probe_instruction.txt`` or the user's file; its sha256
+in the card) goes before every probe as a system message: answer with one option only.
+Without it (``--no-instruction``) the paper's prompts are asked exactly as written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
 
 from engine.bias.order import item_key, orders_for, render
 from engine.errors import UserError
@@ -29,15 +36,41 @@ DEFAULT_SAMPLER = Sampler(temperature=0.0, max_tokens=24, stop=("\nUser:", "\nAs
 
 
 @dataclass(frozen=True)
+class Instruction:
+    text: str  # comments stripped
+    sha256: str  # of the file as written
+    source: str
+
+
+def load_instruction(path: str | Path | None = None) -> Instruction:
+    """The bundled probe instruction, or the user's file."""
+    source = Path(path) if path else files("resources") / "prompts" / "probe_instruction.txt"
+    try:
+        raw = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{source}: cannot read the probe instruction ({exc})") from None
+    text = "\n".join(ln for ln in raw.splitlines() if not ln.lstrip().startswith("#")).strip()
+    if not text:
+        raise UserError(f"{source}: the probe instruction is empty")
+    return Instruction(text, hashlib.sha256(raw.encode("utf-8")).hexdigest(), str(source))
+
+
+@dataclass(frozen=True)
 class ProbeOptions:
     seed: int = 0
     counterbalance: bool = False
     constrained: bool = False
     sampler: Sampler = DEFAULT_SAMPLER
+    # a system message before every probe (one shared prefix); None asks the bare probe
+    instruction: Instruction | None = None
 
     def card(self, probe_set: dict) -> dict:
+        ins = self.instruction
         return {
             "task": "probe",
+            "instruction": (
+                {"sha256": ins.sha256, "source": Path(ins.source).name} if ins else None
+            ),
             "probe_set": probe_set["name"],
             "topic": probe_set["topic"],
             "groups": [probe_set["group_x"], probe_set["group_y"]],
@@ -86,12 +119,14 @@ def probe_requests(
                 if options.constrained
                 else None
             )
+            text = render(p["stem"], p["option_x"], p["option_y"], order)
+            messages: tuple[Message, ...] = (Message("user", text),)
+            if options.instruction:
+                messages = (Message("system", options.instruction.text), *messages)
             requests.append(
                 Request(
                     key=item_key(p["id"], order),
-                    messages=(
-                        Message("user", render(p["stem"], p["option_x"], p["option_y"], order)),
-                    ),
+                    messages=messages,
                     sampler=options.sampler,
                     json_schema=schema,
                 )

@@ -220,3 +220,23 @@ def test_constrained_requests_carry_the_two_shown_options(workspace, bias_data):
     )
     with pytest.raises(UserError, match="no probe set"):
         probe_sets(workspace, ["nope"])
+
+
+def test_the_instruction_is_a_shared_system_message_recorded_in_the_card(
+    workspace, bias_data, tmp_path
+):
+    from engine.bias.run import load_instruction
+
+    import_probes(workspace, bias_data / "template" / "gender_prompts.csv", name="gt")
+    [pset] = probe_sets(workspace, ["gt"])
+    ins = load_instruction()
+    reqs = probe_requests(workspace, pset, ProbeOptions(instruction=ins), limit=3)
+    assert all(r.messages[0].role == "system" and r.messages[0].content == ins.text for r in reqs)
+    assert "#" not in ins.text and len(ins.sha256) == 64
+    card = ProbeOptions(instruction=ins).card(pset)
+    assert card["instruction"]["sha256"] == ins.sha256
+    assert ProbeOptions().card(pset)["instruction"] is None
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# only a comment\n", encoding="utf-8")
+    with pytest.raises(UserError, match="empty"):
+        load_instruction(empty)
