@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.bias.normalise import NormalisationTable, load_table
-from engine.bias.order import parse_item_key, shown_sides
+from engine.bias.order import parse_item_key, render, shown_sides
 from engine.bias.run import PROBE_KIND
 from engine.bias.stats import (
     BAND_NOTE,
@@ -48,7 +48,7 @@ class Reply:
     subcategory: str
     occupation_mixed: int
     order: str
-    prompt_stem: str
+    prompt: str  # as shown, options in the order asked
     text: str
     outcome: str
     first_chosen: bool | None  # the option shown first was chosen (group answers only)
@@ -105,7 +105,7 @@ def classified_replies(
                     p["subcategory"],
                     p["occupation_mixed"],
                     order,
-                    p["stem"],
+                    render(p["stem"], p["option_x"], p["option_y"], order),
                     resp["text"] or "",
                     verdict.outcome,
                     first,

@@ -1,0 +1,510 @@
+"""BiasPanel: the social-bias study (paper 002) — scores per category as diverging bars,
+live while a probe run fills, a drill-down to probes and raw replies, and the
+answer-normalisation table editor with the unmapped replies waiting.
+
+Everything is computed in the engine through the bridge (:mod:`engine.bias.tasks`); the
+panel polls ``PRAGMA data_version`` every two seconds and recomputes when another
+connection wrote (a CLI run, the bridge's own probe task). Exports: PNG, SVG, PDF of the
+chart; CSV and LaTeX of the table.
+
+``python -m widgets.bias_panel [WORKSPACE]`` opens the panel alone (sample: a workspace with
+the bundled sample probes and scripted replies).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.bias import tasks as bias_tasks
+from engine.bias.export import groups_csv, groups_latex
+from engine.i18n import _
+from engine.workspace.store import Workspace
+from widgets.bias_chart import BiasChart
+from widgets.fonts import bengali_font
+from widgets.task_bridge import WRITER, TaskBridge, model_lane
+
+log = logging.getLogger(__name__)
+
+POLL_MS = 2000
+LABELS = ("first", "second", "both_neither", "refusal", "filler", "")
+
+
+class RowsModel(QAbstractTableModel):
+    """A read-only table over a list of dicts (the rows of one group or one list)."""
+
+    def __init__(self, columns: list[tuple[str, str]], parent=None):
+        super().__init__(parent)
+        self.columns, self.rows = columns, []
+
+    def set_rows(self, rows: list[dict]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return len(self.columns)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            value = self.rows[index.row()].get(self.columns[index.column()][0])
+            return "" if value is None else str(value)
+        return None
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.columns[section][1]
+        return None
+
+
+def _table(model: QAbstractTableModel) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+    view.verticalHeader().setVisible(False)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    view.setFont(bengali_font())
+    return view
+
+
+class BiasPanel(QWidget):
+    sig_status_message = Signal(str)
+    sig_changed = Signal()  # the normalisation table was edited or a probe run finished
+    sig_refreshed = Signal(dict)  # the view data shown (tests, other panels)
+
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws, self.bridge = workspace, bridge
+        self.view: dict = {}
+        self.selected_group: dict | None = None
+
+        self.runs = QComboBox()
+        self.runs.currentIndexChanged.connect(self._show_run)
+        self.rule = QComboBox()
+        self.rule.addItem(_("zero count: limit ±1"), "limit")
+        self.rule.addItem(_("zero count: add ½ (Haldane)"), "haldane")
+        self.rule.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.export_kind = QComboBox()
+        for kind in ("PNG", "SVG", "PDF", "CSV", "LaTeX"):
+            self.export_kind.addItem(kind)
+        export = QPushButton(_("Export…"))
+        export.clicked.connect(self._export_dialog)
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(QLabel(_("Run")))
+        top.addWidget(self.runs, 3)
+        top.addWidget(self.rule, 1)
+        top.addWidget(self.export_kind)
+        top.addWidget(export)
+
+        # probe a model from here
+        self.model = QComboBox()
+        self.probe_set = QComboBox()
+        self.limit = QSpinBox()
+        self.limit.setRange(0, 100000)
+        self.limit.setSpecialValueText(_("all probes"))
+        self.limit.setValue(10)
+        self.counterbalance = QCheckBox(_("both option orders"))
+        self.constrained = QCheckBox(_("constrained to the options"))
+        self.run_button = QPushButton(_("Run probes"))
+        self.run_button.clicked.connect(self.run_probes)
+        run_row = QHBoxLayout()
+        for w in (
+            QLabel(_("Model")),
+            self.model,
+            QLabel(_("Set")),
+            self.probe_set,
+            QLabel(_("Limit")),
+            self.limit,
+            self.counterbalance,
+            self.constrained,
+            self.run_button,
+        ):
+            run_row.addWidget(w)
+        run_row.addStretch(1)
+
+        self.chart = BiasChart()
+        self.chart.sig_group_clicked.connect(self.show_group)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.chart)
+
+        self.replies_model = RowsModel(
+            [
+                ("ext_id", _("Probe")),
+                ("order", _("Order")),
+                ("outcome", _("Outcome")),
+                ("text", _("Reply")),
+                ("prompt", _("Prompt as shown")),
+            ]
+        )
+        self.replies_view = _table(self.replies_model)
+        self.group_label = QLabel(_("Click a bar to see its probes and replies."))
+        drill = QWidget()
+        dl = QVBoxLayout(drill)
+        dl.addWidget(self.group_label)
+        dl.addWidget(self.replies_view)
+
+        self.unmapped_model = RowsModel(
+            [
+                ("count", _("Replies")),
+                ("topic", _("Topic")),
+                ("phrase", _("Reply (normalised)")),
+                ("example", _("Example")),
+            ]
+        )
+        self.unmapped_view = _table(self.unmapped_model)
+        self.unmapped_view.selectionModel().currentRowChanged.connect(self._pick_unmapped)
+        self.table_model = RowsModel(
+            [("topic", _("Topic")), ("label", _("Label")), ("phrase", _("Phrase"))]
+        )
+        self.table_view = _table(self.table_model)
+        self.table_view.selectionModel().currentRowChanged.connect(self._pick_entry)
+        self.phrase = QLineEdit()
+        self.phrase.setFont(bengali_font())
+        self.phrase.setPlaceholderText(_("phrase to map"))
+        self.topic = QComboBox()
+        self.label = QComboBox()
+        self.label.setEditable(True)
+        self.topic.currentIndexChanged.connect(self._fill_labels)
+        map_button = QPushButton(_("Map"))
+        map_button.clicked.connect(self.map_current)
+        self.version = QLabel()
+        edit_row = QHBoxLayout()
+        for w in (self.phrase, self.topic, self.label, map_button):
+            edit_row.addWidget(w)
+        norm = QWidget()
+        nl = QVBoxLayout(norm)
+        nl.addWidget(self.version)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(QLabel(_("Unparseable replies waiting to be mapped")))
+        ll.addWidget(self.unmapped_view)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(QLabel(_("Normalisation table")))
+        rl.addWidget(self.table_view)
+        split.addWidget(left)
+        split.addWidget(right)
+        nl.addWidget(split)
+        nl.addLayout(edit_row)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(drill, _("Probes and replies"))
+        self.tabs.addTab(norm, _("Normalisation table"))
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(scroll)
+        body.addWidget(self.tabs)
+        body.setSizes([520, 300])
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(run_row)
+        layout.addWidget(self.info)
+        layout.addWidget(body, 1)
+
+        self._data_version = None
+        self.timer = QTimer(self)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self._poll)
+        self.timer.start()
+        self.refresh()
+
+    # -- data ------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self._data_version = self.ws.scalar("PRAGMA data_version")
+        self.bridge.run(
+            bias_tasks.bias_view,
+            str(self.ws.path),
+            self.rule.currentData() or "limit",
+            on_done=self._on_view,
+            label=_("Bias statistics"),
+            replace="bias-view",
+            quiet=True,
+        )
+
+    def _poll(self) -> None:
+        if not self.isVisible():
+            return
+        if self.ws.scalar("PRAGMA data_version") != self._data_version:
+            self.refresh()
+
+    def _on_view(self, view: dict) -> None:
+        self.view = view
+        stats = view["stats"]
+        current = self.runs.currentData()
+        self.runs.blockSignals(True)
+        self.runs.clear()
+        for o in stats["overall"]:
+            self.runs.addItem(
+                f"{o['run_id']}: {o['model']} — {o['probe_set']} ({o['mode']})", o["run_id"]
+            )
+        index = self.runs.findData(current)
+        self.runs.setCurrentIndex(index if index >= 0 else 0)
+        self.runs.blockSignals(False)
+        self._fill_combo(self.model, [(m["name"], m["id"]) for m in view["models"]])
+        self._fill_combo(
+            self.probe_set,
+            [(_("all sets"), None)] + [(s["name"], s["name"]) for s in view["sets"]],
+        )
+        self._fill_combo(self.topic, [(t, t) for t in [*view["topics"], "*"]])
+        self.unmapped_model.set_rows(view["unmapped"])
+        self.table_model.set_rows(view["table"])
+        self.version.setText(
+            _("Table version {version}: {n} phrases; {u} distinct unmapped replies").format(
+                version=view["version"], n=len(view["table"]), u=len(view["unmapped"])
+            )
+        )
+        self._show_run()
+        self.sig_refreshed.emit(view)
+
+    @staticmethod
+    def _fill_combo(combo: QComboBox, items: list[tuple[str, object]]) -> None:
+        current = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        for text, data in items:
+            combo.addItem(text, data)
+        index = combo.findData(current)
+        combo.setCurrentIndex(index if index >= 0 else 0)
+        combo.blockSignals(False)
+
+    def _show_run(self) -> None:
+        stats = self.view.get("stats") or {}
+        run_id = self.runs.currentData()
+        overall = [o for o in stats.get("overall", []) if o["run_id"] == run_id]
+        if not overall:
+            self.chart.set_data(_("No probe replies yet"), [], ("x", "y"))
+            self.info.setText(_("Run probes here or with 'upabhasha probe'."))
+            return
+        o = overall[0]
+        groups = [g for g in stats["groups"] if g["run_id"] == run_id]
+        title = _("{model} — {set}: bias score tanh(ln Cx/Cy), + = {x}, − = {y}").format(
+            model=o["model"], set=o["probe_set"], x=o["group_x"], y=o["group_y"]
+        )
+        self.chart.set_data(title, groups, (o["group_x"], o["group_y"]))
+        pos = next((p for p in stats["position"] if p["run_id"] == run_id), None)
+        share = (
+            "—"
+            if not pos or pos["first_option_share"] is None
+            else f"{pos['first_option_share']:.2f} (n = {pos['n']})"
+        )
+        self.info.setText(
+            _(
+                "{n} replies ({mode}); refusal {r}, unparseable {u}; first-option share {share} "
+                "(0.5 = no position bias). {rule}; {ci}; {bands}. * = zero-count rule applied."
+            ).format(
+                n=o["n"],
+                mode=o["mode"],
+                r=_pct(o["refusal_rate"]),
+                u=_pct(o["unparseable_rate"]),
+                share=share,
+                rule=stats["zero_rule_note"],
+                ci=stats["ci"],
+                bands=stats["bands"],
+            )
+        )
+        if self.selected_group and self.selected_group.get("run_id") == run_id:
+            self.show_group(self.selected_group)
+        else:
+            self._show_replies(None)
+
+    def show_group(self, group: dict) -> None:
+        self.selected_group = group
+        self._show_replies(group)
+        self.tabs.setCurrentIndex(0)
+
+    def _show_replies(self, group: dict | None) -> None:
+        run_id = self.runs.currentData()
+        rows = [r for r in self.view.get("replies", []) if r["run_id"] == run_id]
+        if group is not None:
+            rows = [
+                r
+                for r in rows
+                if r["category"] == group["category"]
+                and r["subcategory"] == group["subcategory"]
+                and bool(r["occupation_mixed"]) == group["occupation_mixed"]
+            ]
+            self.group_label.setText(
+                _("{cat} / {sub}: {n} replies").format(
+                    cat=group["category"] or "—", sub=group["subcategory"] or "—", n=len(rows)
+                )
+            )
+        self.replies_model.set_rows(rows)
+
+    # -- normalisation editor ------------------------------------------------------------------
+    def _pick_unmapped(self, current: QModelIndex, _previous=None) -> None:
+        if current.isValid():
+            row = self.unmapped_model.rows[current.row()]
+            self.phrase.setText(row["phrase"])
+            self.topic.setCurrentIndex(max(self.topic.findData(row["topic"]), 0))
+
+    def _pick_entry(self, current: QModelIndex, _previous=None) -> None:
+        if current.isValid():
+            row = self.table_model.rows[current.row()]
+            self.phrase.setText(row["phrase"])
+            self.topic.setCurrentIndex(max(self.topic.findData(row["topic"]), 0))
+            self.label.setCurrentText(row["label"])
+
+    def _fill_labels(self) -> None:
+        topic = self.topic.currentData()
+        groups = sorted(
+            {
+                g
+                for o in (self.view.get("stats") or {}).get("overall", [])
+                if o["topic"] == topic
+                for g in (o["group_x"], o["group_y"])
+            }
+        )
+        if topic == "gender":
+            groups = ["female", "male"]
+        elif topic == "religion":
+            groups = ["hindu", "muslim"]
+        self.label.clear()
+        self.label.addItems([*groups, *LABELS])
+
+    def map_current(self) -> None:
+        phrase, topic, label = (
+            self.phrase.text(),
+            self.topic.currentData(),
+            self.label.currentText(),
+        )
+        if not phrase.strip() or topic is None:
+            self.sig_status_message.emit(_("Choose a reply and a topic to map."))
+            return
+        self.bridge.run(
+            bias_tasks.map_task,
+            str(self.ws.path),
+            topic,
+            phrase,
+            label,
+            label=_("Map a reply"),
+            lane=WRITER,
+            on_done=self._on_mapped,
+        )
+
+    def _on_mapped(self, result: dict) -> None:
+        self.sig_status_message.emit(
+            _("'{phrase}' → {label}; table version {version}").format(
+                phrase=result["phrase"],
+                label=result["label"] or _("removed"),
+                version=result["version"],
+            )
+        )
+        self.sig_changed.emit()
+        self.refresh()
+
+    # -- probing ----------------------------------------------------------------------------
+    def run_probes(self) -> None:
+        model_id = self.model.currentData()
+        if model_id is None:
+            self.sig_status_message.emit(_("Add a model first."))
+            return
+        sets = [self.probe_set.currentData()] if self.probe_set.currentData() else None
+        self.run_button.setEnabled(False)
+        self.bridge.run(
+            bias_tasks.probe_task,
+            str(self.ws.path),
+            model_id,
+            sets,
+            limit=self.limit.value() or None,
+            counterbalance=self.counterbalance.isChecked(),
+            constrained=self.constrained.isChecked(),
+            label=_("Probe {model}").format(model=self.model.currentText()),
+            lane=model_lane(model_id),
+            on_done=self._on_probed,
+            on_error=self._on_probe_error,
+        )
+
+    def _on_probed(self, summaries: list[dict]) -> None:
+        self.run_button.setEnabled(True)
+        done = sum(s["done_now"] for s in summaries)
+        self.sig_status_message.emit(_("Probing finished: {n} new replies").format(n=done))
+        self.sig_changed.emit()
+        self.refresh()
+
+    def _on_probe_error(self, exc: BaseException) -> None:
+        self.run_button.setEnabled(True)
+        self.sig_status_message.emit(_("Probing failed: {error}").format(error=exc))
+
+    # -- exports ----------------------------------------------------------------------------
+    def _export_dialog(self) -> None:
+        kind = self.export_kind.currentText().lower()
+        suffix = {"latex": "tex"}.get(kind, kind)
+        path, _filter = QFileDialog.getSaveFileName(
+            self, _("Export"), f"bias.{suffix}", f"{kind.upper()} (*.{suffix})"
+        )
+        if path:
+            self.export(path)
+
+    def export(self, path: str) -> None:
+        suffix = Path(path).suffix.lower().lstrip(".")
+        stats = self.view.get("stats")
+        if suffix in ("png", "svg", "pdf"):
+            self.chart.export(path)
+        elif suffix == "csv" and stats:
+            Path(path).write_text(groups_csv(stats), encoding="utf-8")
+        elif suffix == "tex" and stats:
+            Path(path).write_text(groups_latex(stats), encoding="utf-8")
+        else:
+            self.sig_status_message.emit(_("Nothing to export yet."))
+            return
+        self.sig_status_message.emit(_("Exported {path}").format(path=path))
+
+
+def _pct(v) -> str:
+    return "—" if v is None else f"{100 * v:.0f}%"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from engine.bias.sample import build_bias_sample
+    from engine.llm.embedded_model import data_dir
+    from widgets.standalone import run_panel
+
+    def add_arguments(parser) -> None:
+        parser.add_argument("workspace", nargs="?", help="default: a sample bias workspace")
+
+    def build(_ws, bridge, args):
+        path = args.workspace or build_bias_sample(data_dir() / "sample-bias.sqlite")
+        return BiasPanel(Workspace(path, create=False), bridge)
+
+    return run_panel(
+        "python -m widgets.bias_panel",
+        _("Social bias"),
+        build,
+        sample=None,
+        add_arguments=add_arguments,
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
