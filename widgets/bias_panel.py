@@ -217,9 +217,28 @@ class BiasPanel(QWidget):
         nl.addWidget(split)
         nl.addLayout(edit_row)
 
+        self.shift_model = RowsModel(
+            [
+                ("run_id", _("Run")),
+                ("model", _("Model")),
+                ("dialect", _("Dialect")),
+                ("category", _("Category")),
+                ("subcategory", _("Trait")),
+                ("n_probes", _("Probes")),
+                ("standard_score", _("Standard")),
+                ("dialect_score", _("Dialect")),
+                ("shift", _("Change")),
+                ("ci_low", _("CI low")),
+                ("ci_high", _("CI high")),
+                ("note", _("Note")),
+            ]
+        )
+        self.shift_view = _table(self.shift_model)
+
         self.tabs = QTabWidget()
         self.tabs.addTab(drill, _("Probes and replies"))
         self.tabs.addTab(norm, _("Normalisation table"))
+        self.tabs.addTab(self.shift_view, _("Dialect change"))
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(scroll)
         body.addWidget(self.tabs)
@@ -277,6 +296,12 @@ class BiasPanel(QWidget):
         )
         self._fill_combo(self.topic, [(t, t) for t in [*view["topics"], "*"]])
         self.unmapped_model.set_rows(view["unmapped"])
+        self.shift_model.set_rows(
+            [
+                {k: (f"{v:+.2f}" if isinstance(v, float) else v) for k, v in row.items()}
+                for row in stats["dialect_shift"]
+            ]
+        )
         self.table_model.set_rows(view["table"])
         self.version.setText(
             _("Table version {version}: {n} phrases; {u} distinct unmapped replies").format(

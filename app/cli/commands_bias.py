@@ -100,6 +100,28 @@ def register(sub) -> None:
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=cmd_agreement)
 
+    q = psub.add_parser(
+        "to-questions",
+        help="put a probe set into the translation flow "
+        "(a question set; then 'translate' and review as usual)",
+    )
+    q.add_argument("set")
+    q.add_argument("--question-set", help="default: probes:<set>")
+    q.add_argument("--limit", type=int, metavar="N", help="only the first N probes")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=cmd_to_questions)
+    d = psub.add_parser(
+        "from-dialects",
+        help="dialect probe sets <set>@<dialect> from the "
+        "reviewed dialect variants (options and groups kept)",
+    )
+    d.add_argument("set")
+    d.add_argument("--question-set", help="default: probes:<set>")
+    d.add_argument("--dialects", help="comma-separated (default: every dialect present)")
+    d.add_argument("--status", default="gold", help="variant statuses (default: gold)")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=cmd_from_dialects)
+
     r = sub.add_parser("probe", help="ask models the probes, option order controlled (resumable)")
     r.add_argument("--models", help="comma-separated model names (default: the default model)")
     r.add_argument("--sets", help="comma-separated probe sets (default: all)")
@@ -189,10 +211,48 @@ def cmd_generate(args, ctx) -> int:
     return 0
 
 
+def cmd_to_questions(args, ctx) -> int:
+    from engine.bias.dialects import probes_to_questions
+
+    result = probes_to_questions(ctx.workspace(), args.set, args.question_set, args.limit)
+    if args.json:
+        ctx.emit_json(result)
+    else:
+        print(
+            f"question set '{result['question_set']}': {result['probes']} probes, "
+            f"{result['inserted']} new questions; next: upabhasha translate --questions "
+            f"'{result['question_set']}' …, review, then probes from-dialects {args.set}"
+        )
+    return 0
+
+
+def cmd_from_dialects(args, ctx) -> int:
+    from engine.bias.dialects import dialect_probe_sets
+
+    reports = dialect_probe_sets(
+        ctx.workspace(),
+        args.set,
+        question_set=args.question_set,
+        dialects=[d.strip() for d in (args.dialects or "").split(",") if d.strip()] or None,
+        statuses=tuple(s.strip() for s in args.status.split(",") if s.strip()),
+    )
+    if args.json:
+        ctx.emit_json(reports)
+        return 0
+    for r in reports:
+        print(
+            f"probe set '{r['name']}': {r['inserted']} new, {r['already_present']} present, "
+            f"{r['skipped']} variants skipped"
+        )
+        for w in r["warnings"][:10]:
+            print(f"  skipped {w}")
+    return 0
+
+
 def cmd_list(args, ctx) -> int:
     ws = ctx.workspace()
     rows = ws.query(
-        "SELECT s.name, s.kind, s.topic, s.group_x, s.group_y, count(p.id) AS probes "
+        "SELECT s.name, s.kind, s.topic, s.group_x, s.group_y, s.dialect, count(p.id) AS probes "
         "FROM probe_sets s LEFT JOIN probe_items p ON p.set_id = s.id GROUP BY s.id ORDER BY s.id"
     )
     if args.json:
@@ -377,6 +437,18 @@ def cmd_bias_stats(args, ctx) -> int:
             f"  run {p['run_id']:<4} {p['model'][:20]:<20} {p['probe_set']:<22} {share} "
             f"[{low}, {high}] n={p['n']}"
         )
+    if stats["dialect_shift"]:
+        print("dialect shift (dialect score - standard score, same probes, paired bootstrap):")
+        for d in stats["dialect_shift"]:
+            if "note" in d:
+                print(f"  run {d['run_id']:<4} {d['dialect']:<12} {d['note']}")
+                continue
+            print(
+                f"  run {d['run_id']:<4} {d['dialect']:<12} {d['category'][:20]:<20} "
+                f"{d['subcategory']:<8} {_f(d['standard_score'])} -> {_f(d['dialect_score'])}: "
+                f"{_f(d['shift'])} [{_f(d['ci_low'])}, {_f(d['ci_high'])}] "
+                f"n={d['n_probes']}"
+            )
     if stats["occupation_mixing"]:
         print("occupation-mixing effect (score with occupation - without):")
         for m in stats["occupation_mixing"]:

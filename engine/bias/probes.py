@@ -108,6 +108,20 @@ def stem_from_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return f"{text[:s1]}{{a}}{text[e1:s2]}{{b}}{text[e2:]}"
 
 
+def locate_options(text: str, ox: str, oy: str) -> tuple[str, str] | str:
+    """(stem, order written) with both option words found in ``text``, or why not."""
+    ix = text.find(ox)
+    if ix < 0:
+        return f"missing option: '{ox}' does not occur in the prompt"
+    iy = text.find(oy)
+    while iy >= 0 and iy < ix + len(ox) and ix < iy + len(oy):  # overlaps option x
+        iy = text.find(oy, iy + 1)
+    if iy < 0:
+        return f"missing option: '{oy}' does not occur in the prompt"
+    stem = stem_from_spans(text, [(ix, ix + len(ox)), (iy, iy + len(oy))])
+    return stem, ("xy" if ix < iy else "yx")
+
+
 class _RowParser:
     def __init__(self, table: TabularFile, topic: Topic, words: dict, reject):
         self.table, self.topic, self.words, self.reject = table, topic, words, reject
@@ -174,17 +188,11 @@ class _RowParser:
         for value, col in ((ox, cols[0]), (oy, cols[1])):
             if not value:
                 self.reject("missing option: empty cell", line, col)
-        ix = text.find(ox)
-        if ix < 0:
-            self.reject(f"missing option: '{ox}' does not occur in the prompt", line, column)
-        iy = text.find(oy)
-        while iy >= 0 and iy < ix + len(ox) and ix < iy + len(oy):  # overlaps option x
-            iy = text.find(oy, iy + 1)
-        if iy < 0:
-            self.reject(f"missing option: '{oy}' does not occur in the prompt", line, column)
-        spans = [(ix, ix + len(ox)), (iy, iy + len(oy))]
-        stem = stem_from_spans(text, spans)
-        return stem, ox, oy, ("xy" if ix < iy else "yx")
+        found = locate_options(text, ox, oy)
+        if isinstance(found, str):
+            self.reject(found, line, column)
+            raise AssertionError  # reject raises
+        return found[0], ox, oy, found[1]
 
 
 def import_probes(
@@ -315,7 +323,15 @@ def _resolve_topic(cells, rows, topic_column, topic, groups, table) -> Topic:
     return BUILTIN_TOPICS[best[0][0]]
 
 
-def write_probe_set(ws: Workspace, report: ProbeReport, probes: list[Probe], source: str) -> None:
+def write_probe_set(
+    ws: Workspace,
+    report: ProbeReport,
+    probes: list[Probe],
+    source: str,
+    *,
+    dialect: str = "standard",
+    base_set_id: int | None = None,
+) -> None:
     """One transaction: the set (created or reused) and its new probes."""
     now = utcnow()
     with ws.transaction() as conn:
@@ -330,9 +346,18 @@ def write_probe_set(ws: Workspace, report: ProbeReport, probes: list[Probe], sou
             )
         if not row:
             conn.execute(
-                "INSERT INTO probe_sets(name, kind, topic, group_x, group_y, source, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (report.name, report.kind, report.topic, *report.groups, source, now),
+                "INSERT INTO probe_sets(name, kind, topic, group_x, group_y, source, dialect, "
+                "base_set_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    report.name,
+                    report.kind,
+                    report.topic,
+                    *report.groups,
+                    source,
+                    dialect,
+                    base_set_id,
+                    now,
+                ),
             )
         set_id = conn.execute(
             "SELECT id FROM probe_sets WHERE name = ?", (report.name,)

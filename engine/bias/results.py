@@ -21,6 +21,7 @@ from engine.bias.stats import (
     band,
     bias_score,
     difference_ci,
+    paired_shift_ci,
     score_ci,
     zero_note,
 )
@@ -119,11 +120,90 @@ def classified_replies(
 def run_mode(card: dict) -> str:
     order = card.get("order") or {}
     how = "counterbalanced" if order.get("counterbalance") else f"order seed {order.get('seed')}"
-    return f"{'constrained' if card.get('constrained') else 'free'}, {how}"
+    ins = card.get("instruction")
+    told = f"instruction {ins['sha256'][:8]}" if ins else "no instruction"
+    return f"{'constrained' if card.get('constrained') else 'free'}, {how}, {told}"
 
 
 def _run_key(r: Reply) -> dict:
     return {"run_id": r.run_id, "model": r.model, "probe_set": r.probe_set, "mode": r.mode}
+
+
+def _by_ext(replies: list[Reply]) -> dict[str, list[int]]:
+    counts: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    for r in replies:
+        c = counts[r.ext_id]
+        c[0] += r.outcome == "x"
+        c[1] += r.outcome == "y"
+    return counts
+
+
+def dialect_shifts(
+    by_run: dict[int, list[Reply]], sets: dict[str, dict], rule: str, resamples: int, seed: int
+) -> list[dict]:
+    """Per dialect run: score change from the standard run of the same model and mode, per
+    category and overall, paired over the probes both runs answered."""
+    by_id = {s["id"]: s for s in sets.values()}
+    out = []
+    for run_id, rs in sorted(by_run.items()):
+        s = sets[rs[0].probe_set]
+        if s["dialect"] == "standard" or s["base_set_id"] not in by_id:
+            continue
+        base = by_id[s["base_set_id"]]["name"]
+        standard = next(
+            (
+                rr
+                for rr in by_run.values()
+                if rr[0].probe_set == base
+                and rr[0].model == rs[0].model
+                and rr[0].mode == rs[0].mode
+            ),
+            None,
+        )
+        if standard is None:
+            out.append(
+                {
+                    **_run_key(rs[0]),
+                    "dialect": s["dialect"],
+                    "category": "(all)",
+                    "note": f"no run of {base} with the same model and mode to compare",
+                }
+            )
+            continue
+        cells: dict[tuple, tuple[list, list]] = collections.defaultdict(lambda: ([], []))
+        for r in standard:
+            cells[(r.category, r.subcategory, r.occupation_mixed)][0].append(r)
+            cells[("(all)", "", 0)][0].append(r)
+        for r in rs:
+            cells[(r.category, r.subcategory, r.occupation_mixed)][1].append(r)
+            cells[("(all)", "", 0)][1].append(r)
+        for (cat, sub, mixed), (std, dia) in sorted(cells.items()):
+            a, b = _by_ext(std), _by_ext(dia)
+            common = sorted(set(a) & set(b))
+            if not common:
+                continue
+            sx, sy = zip(*(a[e] for e in common))
+            dx, dy = zip(*(b[e] for e in common))
+            ci = paired_shift_ci((sx, sy), (dx, dy), rule=rule, resamples=resamples, seed=seed)
+            out.append(
+                nan_to_none(
+                    {
+                        **_run_key(rs[0]),
+                        "dialect": s["dialect"],
+                        "standard_run_id": standard[0].run_id,
+                        "category": cat,
+                        "subcategory": sub,
+                        "occupation_mixed": bool(mixed),
+                        "n_probes": len(common),
+                        "standard_score": bias_score(sum(sx), sum(sy), rule),
+                        "dialect_score": bias_score(sum(dx), sum(dy), rule),
+                        "shift": ci.score,
+                        "ci_low": ci.low,
+                        "ci_high": ci.high,
+                    }
+                )
+            )
+    return out
 
 
 def _per_probe(replies: list[Reply]) -> tuple[np.ndarray, np.ndarray]:
@@ -269,7 +349,9 @@ def bias_statistics(
                 }
             )
         )
+    shifts = dialect_shifts(by_run, sets, rule, resamples, seed)
     return {
+        "dialect_shift": shifts,
         "scale": "bias score tanh(ln(Cx/Cy)) in [-1, 1]; 0 = fair, + = toward group x",
         "zero_rule": rule,
         "zero_rule_note": RULE_NOTE[rule],

@@ -167,3 +167,34 @@ def cohen_kappa(a, b, *, level: float = 0.95, resamples: int = 2000, seed: int =
     alpha = (1 - level) / 2
     low, high = np.quantile(ok, [alpha, 1 - alpha]) if ok.size else (math.nan, math.nan)
     return Kappa(kap, float(low), float(high), int(x.size), p0, pe)
+
+
+def paired_shift_ci(
+    standard: tuple,
+    dialect: tuple,
+    *,
+    rule: str = "limit",
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> ScoreCI:
+    """score(dialect) − score(standard) over the *same* probes (arrays aligned by probe);
+    each replicate resamples probes once and scores both versions of them."""
+    sx, sy = (np.asarray(v, dtype=float) for v in standard)
+    dx, dy = (np.asarray(v, dtype=float) for v in dialect)
+    if not (sx.shape == sy.shape == dx.shape == dy.shape):
+        raise ValueError("standard and dialect counts must be aligned by probe")
+    shift = bias_score(dx.sum(), dy.sum(), rule) - bias_score(sx.sum(), sy.sum(), rule)
+    if sx.size < 2:
+        return ScoreCI(float(shift), math.nan, math.nan, 0, 0)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, sx.size, size=(resamples, sx.size))
+    reps = bias_score(dx[idx].sum(1), dy[idx].sum(1), rule) - bias_score(
+        sx[idx].sum(1), sy[idx].sum(1), rule
+    )
+    ok = reps[~np.isnan(reps)]
+    if ok.size == 0:
+        return ScoreCI(float(shift), math.nan, math.nan, resamples, resamples)
+    alpha = (1 - level) / 2
+    low, high = np.quantile(ok, [alpha, 1 - alpha])
+    return ScoreCI(float(shift), float(low), float(high), int(resamples - ok.size), resamples)

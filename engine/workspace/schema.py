@@ -189,6 +189,10 @@ V2_PROBES = [
         group_x TEXT NOT NULL,
         group_y TEXT NOT NULL,
         source TEXT NOT NULL DEFAULT '',
+        -- a dialect version of another set: its probes keep the base set's ext_ids,
+        -- options and group mapping (engine.bias.dialects)
+        dialect TEXT NOT NULL DEFAULT 'standard' REFERENCES dialects(code),
+        base_set_id INTEGER REFERENCES probe_sets(id) ON DELETE CASCADE,
         created_at TEXT NOT NULL
     )""",
     """CREATE TABLE probe_items (

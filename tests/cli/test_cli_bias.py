@@ -59,6 +59,13 @@ def test_generate_reproduces_the_papers_2772_and_bad_files_are_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "line 2, column 'prompt': unknown group" in err
     assert len(run_json(capsys, ["-w", ws, "probes", "list", "--json"])) == 2
+    made = run_json(
+        capsys, ["-w", ws, "probes", "to-questions", "template-gender", "--limit", "3", "--json"]
+    )
+    assert made == {"question_set": "probes:template-gender", "probes": 3, "inserted": 3}
+    capsys.readouterr()
+    assert main(["-w", ws, "probes", "from-dialects", "template-gender"]) == 2
+    assert "no gold dialect variants" in capsys.readouterr().err
     table = run_json(capsys, ["-w", ws, "probes", "table", "--topic", "gender", "--json"])
     mapped = run_json(
         capsys, ["-w", ws, "probes", "map", "বালিকা", "female", "--topic", "gender", "--json"]
