@@ -95,3 +95,19 @@ def test_a_probe_run_from_the_panel_adds_a_run(panel, bias_ws, monkeypatch, qtbo
     with qtbot.waitSignal(panel.sig_changed):
         panel.run_button.click()
     assert panel.runs.count() == 2 and panel.run_button.isEnabled()
+
+
+@pytest.mark.slow
+def test_probing_the_embedded_model_from_the_panel(panel, bias_ws, qtbot, embedded_gguf):
+    from engine.llm.model_registry import ensure_embedded_default
+
+    model_id = ensure_embedded_default(bias_ws)
+    panel.refresh()
+    panel.model.setCurrentIndex(panel.model.findData(model_id))
+    panel.limit.setValue(2)
+    with qtbot.waitSignal(panel.sig_changed, timeout=300_000):
+        panel.run_button.click()
+    runs = [panel.runs.itemText(i) for i in range(panel.runs.count())]
+    assert any("gemma" in r for r in runs), runs
+    real = [o for o in panel.view["stats"]["overall"] if "gemma" in o["model"]]
+    assert real[0]["n"] == 2 and real[0]["unparseable_rate"] is not None
