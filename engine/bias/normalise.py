@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from importlib.resources import files
 
-from engine.bias.topics import Topic
+from engine.bias.topics import BUILTIN_TOPICS, Topic
 from engine.errors import UserError
 from engine.textnorm import normalize_text, to_ascii_digits
 from engine.workspace.store import Workspace, utcnow
@@ -203,8 +203,6 @@ def allowed_labels(ws: Workspace, topic: str) -> list[str]:
         rows = ws.query(
             "SELECT DISTINCT group_x, group_y FROM probe_sets WHERE topic = ?", (topic,)
         )
-        from engine.bias.topics import BUILTIN_TOPICS
-
         pairs = {(r["group_x"], r["group_y"]) for r in rows}
         if topic in BUILTIN_TOPICS:
             pairs.add(BUILTIN_TOPICS[topic].groups)

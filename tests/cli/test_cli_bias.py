@@ -66,6 +66,20 @@ def test_generate_reproduces_the_papers_2772_and_bad_files_are_one_line(
     capsys.readouterr()
     assert main(["-w", ws, "probes", "from-dialects", "template-gender"]) == 2
     assert "no gold dialect variants" in capsys.readouterr().err
+    kappa = run_json(
+        capsys,
+        [
+            "-w",
+            ws,
+            "probes",
+            "agreement",
+            str(bias_data / "annotators" / "gender_annotated.csv"),
+            "--resamples",
+            "200",
+            "--json",
+        ],
+    )
+    assert kappa["n"] == 200 and round(kappa["kappa"], 3) == 0.722  # the paper's value
     table = run_json(capsys, ["-w", ws, "probes", "table", "--topic", "gender", "--json"])
     mapped = run_json(
         capsys, ["-w", ws, "probes", "map", "বালিকা", "female", "--topic", "gender", "--json"]
