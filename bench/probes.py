@@ -8,6 +8,10 @@ on the embedded model. Measured in one run:
   sequential_s   wall time of Llama.create_completion called once per prompt, scaled to
                  the same number of prompts (it runs a subset; --quick: 16 of 64)
   ratio          sequential_s / batched_s
+  sequential_without_prefix_reuse_s, ratio_without_prefix_reuse
+                 the same with ``Llama.reset()`` before each call: llama-cpp-python by default
+                 reuses the KV cache of the previous prompt's matching prefix, which for
+                 probes (one shared instruction) is most of every prompt
   prefix_tokens_per_item        prompt tokens the batched engine decoded per item
   naive_prefix_tokens_per_item  prompt tokens per item when each prompt is decoded whole
 The last line of output is one JSON object.
@@ -82,7 +86,7 @@ def run_batched(model, sha, requests, n_seq, n_gpu_layers):
     return seconds, stats, {r.key: r.text for r in results}
 
 
-def run_sequential(model, prompts, sampler, threads, n_gpu_layers):
+def run_sequential(model, prompts, sampler, threads, n_gpu_layers, reuse=True):
     import llama_cpp
 
     from engine.llm.native_model import guard_high_level_api
@@ -100,6 +104,8 @@ def run_sequential(model, prompts, sampler, threads, n_gpu_layers):
     t = time.perf_counter()
     texts = []
     for p in prompts:
+        if not reuse:
+            llm.reset()  # forget the previous prompt: no prefix reuse between calls
         out = llm.create_completion(
             p, max_tokens=sampler.max_tokens, temperature=0.0, stop=list(sampler.stop)
         )
@@ -131,7 +137,11 @@ def main() -> None:
     s_sec, s_texts, naive = run_sequential(
         model, prompts, subset[0].sampler, threads, args.n_gpu_layers
     )
+    r_sec, _texts, _naive = run_sequential(
+        model, prompts, subset[0].sampler, threads, args.n_gpu_layers, reuse=False
+    )
     scaled = s_sec * len(requests) / len(subset)
+    scaled_reset = r_sec * len(requests) / len(subset)
     same = sum(b_texts[r.key] == t for r, t in zip(subset, s_texts))
     print(
         f"sequential: {len(subset)} probes in {s_sec:.2f} s "
@@ -151,6 +161,8 @@ def main() -> None:
                 "sequential_s": round(scaled, 2),
                 "sequential_measured": len(subset),
                 "ratio": round(scaled / b_sec, 2),
+                "sequential_without_prefix_reuse_s": round(scaled_reset, 2),
+                "ratio_without_prefix_reuse": round(scaled_reset / b_sec, 2),
                 "prefix_tokens_per_item": round(shared, 1),
                 "naive_prefix_tokens_per_item": round(naive, 1),
                 "same_reply_as_sequential": f"{same}/{len(subset)}",
