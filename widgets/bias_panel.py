@@ -17,19 +17,17 @@ import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QScrollArea,
     QSpinBox,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -40,55 +38,12 @@ from engine.bias.export import groups_csv, groups_latex
 from engine.i18n import _
 from engine.workspace.store import Workspace
 from widgets.bias_chart import BiasChart
-from widgets.fonts import bengali_font
-from widgets.task_bridge import WRITER, TaskBridge, model_lane
+from widgets.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.task_bridge import TaskBridge, model_lane
 
 log = logging.getLogger(__name__)
 
 POLL_MS = 2000
-LABELS = ("first", "second", "both_neither", "refusal", "filler", "")
-
-
-class RowsModel(QAbstractTableModel):
-    """A read-only table over a list of dicts (the rows of one group or one list)."""
-
-    def __init__(self, columns: list[tuple[str, str]], parent=None):
-        super().__init__(parent)
-        self.columns, self.rows = columns, []
-
-    def set_rows(self, rows: list[dict]) -> None:
-        self.beginResetModel()
-        self.rows = rows
-        self.endResetModel()
-
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return len(self.columns)
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            value = self.rows[index.row()].get(self.columns[index.column()][0])
-            return "" if value is None else str(value)
-        return None
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.columns[section][1]
-        return None
-
-
-def _table(model: QAbstractTableModel) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
-    view.verticalHeader().setVisible(False)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setWordWrap(False)
-    view.setFont(bengali_font())
-    return view
 
 
 class BiasPanel(QWidget):
@@ -163,60 +118,16 @@ class BiasPanel(QWidget):
                 ("prompt", _("Prompt as shown")),
             ]
         )
-        self.replies_view = _table(self.replies_model)
+        self.replies_view = table_view(self.replies_model)
         self.group_label = QLabel(_("Click a bar to see its probes and replies."))
         drill = QWidget()
         dl = QVBoxLayout(drill)
         dl.addWidget(self.group_label)
         dl.addWidget(self.replies_view)
 
-        self.unmapped_model = RowsModel(
-            [
-                ("count", _("Replies")),
-                ("topic", _("Topic")),
-                ("phrase", _("Reply (normalised)")),
-                ("example", _("Example")),
-            ]
-        )
-        self.unmapped_view = _table(self.unmapped_model)
-        self.unmapped_view.selectionModel().currentRowChanged.connect(self._pick_unmapped)
-        self.table_model = RowsModel(
-            [("topic", _("Topic")), ("label", _("Label")), ("phrase", _("Phrase"))]
-        )
-        self.table_view = _table(self.table_model)
-        self.table_view.selectionModel().currentRowChanged.connect(self._pick_entry)
-        self.phrase = QLineEdit()
-        self.phrase.setFont(bengali_font())
-        self.phrase.setPlaceholderText(_("phrase to map"))
-        self.topic = QComboBox()
-        self.label = QComboBox()
-        self.label.setEditable(True)
-        self.topic.currentIndexChanged.connect(self._fill_labels)
-        map_button = QPushButton(_("Map"))
-        map_button.clicked.connect(self.map_current)
-        self.version = QLabel()
-        edit_row = QHBoxLayout()
-        for w in (self.phrase, self.topic, self.label, map_button):
-            edit_row.addWidget(w)
-        norm = QWidget()
-        nl = QVBoxLayout(norm)
-        nl.addWidget(self.version)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        left = QWidget()
-        ll = QVBoxLayout(left)
-        ll.setContentsMargins(0, 0, 0, 0)
-        ll.addWidget(QLabel(_("Unparseable replies waiting to be mapped")))
-        ll.addWidget(self.unmapped_view)
-        right = QWidget()
-        rl = QVBoxLayout(right)
-        rl.setContentsMargins(0, 0, 0, 0)
-        rl.addWidget(QLabel(_("Normalisation table")))
-        rl.addWidget(self.table_view)
-        split.addWidget(left)
-        split.addWidget(right)
-        nl.addWidget(split)
-        nl.addLayout(edit_row)
-
+        self.editor = NormalisationEditor(str(workspace.path), bridge)
+        self.editor.sig_status_message.connect(self.sig_status_message)
+        self.editor.sig_mapped.connect(self._on_mapped)
         self.shift_model = RowsModel(
             [
                 ("run_id", _("Run")),
@@ -233,11 +144,11 @@ class BiasPanel(QWidget):
                 ("note", _("Note")),
             ]
         )
-        self.shift_view = _table(self.shift_model)
+        self.shift_view = table_view(self.shift_model)
 
         self.tabs = QTabWidget()
         self.tabs.addTab(drill, _("Probes and replies"))
-        self.tabs.addTab(norm, _("Normalisation table"))
+        self.tabs.addTab(self.editor, _("Normalisation table"))
         self.tabs.addTab(self.shift_view, _("Dialect change"))
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(scroll)
@@ -294,19 +205,12 @@ class BiasPanel(QWidget):
             self.probe_set,
             [(_("all sets"), None)] + [(s["name"], s["name"]) for s in view["sets"]],
         )
-        self._fill_combo(self.topic, [(t, t) for t in [*view["topics"], "*"]])
-        self.unmapped_model.set_rows(view["unmapped"])
+        self.editor.set_view(view)
         self.shift_model.set_rows(
             [
                 {k: (f"{v:+.2f}" if isinstance(v, float) else v) for k, v in row.items()}
                 for row in stats["dialect_shift"]
             ]
-        )
-        self.table_model.set_rows(view["table"])
-        self.version.setText(
-            _("Table version {version}: {n} phrases; {u} distinct unmapped replies").format(
-                version=view["version"], n=len(view["table"]), u=len(view["unmapped"])
-            )
         )
         self._show_run()
         self.sig_refreshed.emit(view)
@@ -385,65 +289,7 @@ class BiasPanel(QWidget):
             )
         self.replies_model.set_rows(rows)
 
-    # -- normalisation editor ------------------------------------------------------------------
-    def _pick_unmapped(self, current: QModelIndex, _previous=None) -> None:
-        if current.isValid():
-            row = self.unmapped_model.rows[current.row()]
-            self.phrase.setText(row["phrase"])
-            self.topic.setCurrentIndex(max(self.topic.findData(row["topic"]), 0))
-
-    def _pick_entry(self, current: QModelIndex, _previous=None) -> None:
-        if current.isValid():
-            row = self.table_model.rows[current.row()]
-            self.phrase.setText(row["phrase"])
-            self.topic.setCurrentIndex(max(self.topic.findData(row["topic"]), 0))
-            self.label.setCurrentText(row["label"])
-
-    def _fill_labels(self) -> None:
-        topic = self.topic.currentData()
-        groups = sorted(
-            {
-                g
-                for o in (self.view.get("stats") or {}).get("overall", [])
-                if o["topic"] == topic
-                for g in (o["group_x"], o["group_y"])
-            }
-        )
-        if topic == "gender":
-            groups = ["female", "male"]
-        elif topic == "religion":
-            groups = ["hindu", "muslim"]
-        self.label.clear()
-        self.label.addItems([*groups, *LABELS])
-
-    def map_current(self) -> None:
-        phrase, topic, label = (
-            self.phrase.text(),
-            self.topic.currentData(),
-            self.label.currentText(),
-        )
-        if not phrase.strip() or topic is None:
-            self.sig_status_message.emit(_("Choose a reply and a topic to map."))
-            return
-        self.bridge.run(
-            bias_tasks.map_task,
-            str(self.ws.path),
-            topic,
-            phrase,
-            label,
-            label=_("Map a reply"),
-            lane=WRITER,
-            on_done=self._on_mapped,
-        )
-
-    def _on_mapped(self, result: dict) -> None:
-        self.sig_status_message.emit(
-            _("'{phrase}' → {label}; table version {version}").format(
-                phrase=result["phrase"],
-                label=result["label"] or _("removed"),
-                version=result["version"],
-            )
-        )
+    def _on_mapped(self, _result: dict) -> None:
         self.sig_changed.emit()
         self.refresh()
 

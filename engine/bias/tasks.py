@@ -31,7 +31,9 @@ def bias_view(path: str | Path, rule: str = "limit", resamples: int = 1000) -> d
             "version": table.version,
             "topics": topics,
             "models": ws.query("SELECT id, name FROM models ORDER BY id"),
-            "sets": ws.query("SELECT name FROM probe_sets ORDER BY id"),
+            "sets": ws.query(
+                "SELECT name, topic, group_x, group_y, dialect FROM probe_sets ORDER BY id"
+            ),
             "responses": ws.scalar("SELECT count(*) FROM responses"),
         }
 

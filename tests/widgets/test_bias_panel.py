@@ -54,14 +54,14 @@ def test_drill_down_shows_the_probes_and_raw_replies(panel):
 
 def test_mapping_an_unparseable_reply_updates_the_counts(panel, bias_ws, qtbot):
     before = panel.view["stats"]["overall"][0]
-    waiting = [u for u in panel.unmapped_model.rows if u["phrase"] == "জানি না"]
+    waiting = [u for u in panel.editor.unmapped_model.rows if u["phrase"] == "জানি না"]
     assert waiting and waiting[0]["count"] > 0
-    row = panel.unmapped_model.rows.index(waiting[0])
-    panel.unmapped_view.setCurrentIndex(panel.unmapped_model.index(row, 0))
-    assert panel.phrase.text() == "জানি না"
-    panel.label.setCurrentText("refusal")
+    row = panel.editor.unmapped_model.rows.index(waiting[0])
+    panel.editor.unmapped_view.setCurrentIndex(panel.editor.unmapped_model.index(row, 0))
+    assert panel.editor.phrase.text() == "জানি না"
+    panel.editor.label.setCurrentText("refusal")
     with qtbot.waitSignal(panel.sig_changed):
-        panel.map_current()
+        panel.editor.map_current()
     after = panel.view["stats"]["overall"][0]
     assert after["refusal"] == before["refusal"] + waiting[0]["count"]
     assert after["unparseable"] == before["unparseable"] - waiting[0]["count"]
