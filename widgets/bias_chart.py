@@ -10,7 +10,7 @@ drawing a bar. One paint routine serves the screen and the PNG, SVG and PDF expo
 from __future__ import annotations
 
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPageSize, QPainter, QPdfWriter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from engine.i18n import _
@@ -28,7 +28,7 @@ def chart_rows(groups: list[dict]) -> list[tuple[str, list[dict]]]:
     out = []
     for key, title in SECTIONS:
         rows = [g for g in groups if g["subcategory"] == key]
-        rows.sort(key=lambda g: (g["category"], g["occupation_mixed"]))
+        rows.sort(key=lambda g: (g["category"], g["occupation_mixed"], g.get("run_id", 0)))
         if rows:
             out.append((_(title), rows))
     return out
@@ -110,6 +110,9 @@ def _paint_row(p: QPainter, rect: QRectF, y: float, g: dict, x_of) -> None:
     label = g["category"] or _("(uncategorised)")
     if g["occupation_mixed"]:
         label += " + " + _("occupation")
+    if g.get("compare"):  # several runs in one chart: say whose bar it is
+        label += f" · run {g['run_id']}"  # the info line names each run's model
+    label = QFontMetrics(p.font()).elidedText(label, Qt.TextElideMode.ElideMiddle, 206)
     p.setPen(QColor("#222"))
     p.drawText(
         QRectF(rect.left() + 16, y, 210, ROW_H),

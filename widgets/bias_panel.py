@@ -13,6 +13,7 @@ the bundled sample probes and scripted replies).
 
 from __future__ import annotations
 
+import collections
 import logging
 import sys
 from pathlib import Path
@@ -197,6 +198,12 @@ class BiasPanel(QWidget):
             self.runs.addItem(
                 f"{o['run_id']}: {o['model']} — {o['probe_set']} ({o['mode']})", o["run_id"]
             )
+        per_set = collections.Counter(o["probe_set"] for o in stats["overall"])
+        for name, n in per_set.items():
+            if n > 1:
+                self.runs.addItem(
+                    _("{set}: all {n} runs side by side").format(set=name, n=n), f"set:{name}"
+                )
         index = self.runs.findData(current)
         self.runs.setCurrentIndex(index if index >= 0 else 0)
         self.runs.blockSignals(False)
@@ -226,9 +233,39 @@ class BiasPanel(QWidget):
         combo.setCurrentIndex(index if index >= 0 else 0)
         combo.blockSignals(False)
 
+    def _show_set(self, name: str) -> None:
+        """Every run on one probe set in one chart (models and modes side by side)."""
+        stats = self.view["stats"]
+        runs = [o for o in stats["overall"] if o["probe_set"] == name]
+        ids = {o["run_id"] for o in runs}
+        groups = [{**g, "compare": True} for g in stats["groups"] if g["run_id"] in ids]
+        o = runs[0]
+        title = _("{set}, {n} runs: bias score tanh(ln Cx/Cy), + = {x}, − = {y}").format(
+            set=name, n=len(runs), x=o["group_x"], y=o["group_y"]
+        )
+        self.chart.set_data(title, groups, (o["group_x"], o["group_y"]))
+        self.info.setText(
+            "; ".join(
+                _("run {id}: {model} ({mode}), {n} replies, refusal {r}, unparseable {u}").format(
+                    id=r["run_id"],
+                    model=r["model"],
+                    mode=r["mode"],
+                    n=r["n"],
+                    r=_pct(r["refusal_rate"]),
+                    u=_pct(r["unparseable_rate"]),
+                )
+                for r in runs
+            )
+            + f". {stats['zero_rule_note']}; {stats['ci']}"
+        )
+        self._show_replies(None)
+
     def _show_run(self) -> None:
         stats = self.view.get("stats") or {}
         run_id = self.runs.currentData()
+        if isinstance(run_id, str) and run_id.startswith("set:"):
+            self._show_set(run_id.removeprefix("set:"))
+            return
         overall = [o for o in stats.get("overall", []) if o["run_id"] == run_id]
         if not overall:
             self.chart.set_data(_("No probe replies yet"), [], ("x", "y"))
@@ -272,7 +309,7 @@ class BiasPanel(QWidget):
         self.tabs.setCurrentIndex(0)
 
     def _show_replies(self, group: dict | None) -> None:
-        run_id = self.runs.currentData()
+        run_id = group["run_id"] if group else self.runs.currentData()
         rows = [r for r in self.view.get("replies", []) if r["run_id"] == run_id]
         if group is not None:
             rows = [

@@ -94,7 +94,8 @@ def test_a_probe_run_from_the_panel_adds_a_run(panel, bias_ws, monkeypatch, qtbo
     panel.constrained.setChecked(True)
     with qtbot.waitSignal(panel.sig_changed):
         panel.run_button.click()
-    assert panel.runs.count() == 2 and panel.run_button.isEnabled()
+    runs = [panel.runs.itemData(i) for i in range(panel.runs.count())]
+    assert runs == [1, 2, "set:sample-gender"] and panel.run_button.isEnabled()
 
 
 @pytest.mark.slow
@@ -111,3 +112,26 @@ def test_probing_the_embedded_model_from_the_panel(panel, bias_ws, qtbot, embedd
     assert any("gemma" in r for r in runs), runs
     real = [o for o in panel.view["stats"]["overall"] if "gemma" in o["model"]]
     assert real[0]["n"] == 2 and real[0]["unparseable_rate"] is not None
+
+
+def test_runs_on_one_set_side_by_side(panel, bias_ws, qtbot, tmp_path):
+    from engine.bias.run import ProbeOptions, run_probes
+    from engine.bias.sample import ScriptedReplies
+
+    model = bias_ws.query("SELECT * FROM models")
+    run_probes(
+        bias_ws,
+        model,
+        options=ProbeOptions(seed=5),
+        limit=8,
+        backend_factory=lambda w, r: ScriptedReplies(w),
+    )
+    panel.refresh()
+    index = panel.runs.findData("set:sample-gender")
+    assert index >= 0
+    panel.runs.setCurrentIndex(index)
+    runs = {g["run_id"] for g in panel.chart.groups}
+    assert len(runs) == 2 and all(g["compare"] for g in panel.chart.groups)
+    panel.show_group(panel.chart.groups[0])
+    assert panel.replies_model.rows
+    panel.grab().save(str(tmp_path / "compare.png"))
