@@ -211,6 +211,7 @@ class MainWindow(QMainWindow):
 
     def _build_panels(self) -> None:
         from widgets.answers_panel import AnswersPanel
+        from widgets.bias_panel import BiasPanel
         from widgets.charts_panel import ChartsPanel
         from widgets.judge_panel import JudgePanel
         from widgets.models_panel import ModelsPanel
@@ -241,6 +242,8 @@ class MainWindow(QMainWindow):
         judge.sig_changed.connect(charts.mark_dirty)
         judge.sig_changed.connect(answers.refresh_options)
         models.sig_changed.connect(judge.refresh)
+        bias = BiasPanel(self.workspace, self.bridge)
+        bias.sig_status_message.connect(status)
         self.panels = {
             "review": review,
             "models": models,
@@ -248,6 +251,7 @@ class MainWindow(QMainWindow):
             "judge": judge,
             "charts": charts,
             "jobs": self.job_monitor,
+            "bias": bias,
         }
         titles = {
             "review": _("Review translations"),
@@ -256,6 +260,7 @@ class MainWindow(QMainWindow):
             "judge": _("Judge"),
             "charts": _("Charts"),
             "jobs": _("Jobs"),
+            "bias": _("Social bias"),
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])

@@ -20,6 +20,7 @@ import logging
 from importlib.resources import files
 from pathlib import Path
 
+from engine.bias.report import bias_report_parts
 from engine.judging import store
 from engine.judging.paired_scores import paired_machine_finals
 from engine.reports import figures, tables
@@ -125,6 +126,12 @@ def write_report(
         ),
         _agreement_section(ws, out, stats, max_score),
     ]
+    for part in bias_report_parts(ws, seed=seed, resamples=resamples):  # paper 002, if probed
+        sections.append(
+            _plain_section(
+                out, part["stem"], part["title"], part["rows"], part["n_labels"], part["figure"]
+            )
+        )
     runs = _runs(ws, stats["judge_run"])
     (out / "run_cards.json").write_text(
         json.dumps(

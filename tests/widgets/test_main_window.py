@@ -54,6 +54,7 @@ def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved
         "Judge",
         "Charts",
         "Jobs",
+        "Social bias",
     ]
     assert window.stack.currentWidget() is window.tabs
     assert window.windowTitle().startswith("study.sqlite")
@@ -212,5 +213,6 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
         "Judge",
         "Charts",
         "Jobs",
+        "Social bias",
     ]
     assert report["heavy_modules_loaded"] == []

@@ -1,0 +1,459 @@
+"""Social-bias probing commands (paper 002): import probes, probes …, probe, bias-stats.
+
+``import probes FILE`` joins the existing ``import`` group; ``probes generate|list|table|
+map|unmapped|agreement`` manage probe sets and the answer-normalisation table; ``probe``
+asks the models (resumable); ``bias-stats`` prints scores with CIs, rates and effects.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.errors import UserError
+
+FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
+
+
+def _import_group(sub) -> argparse._SubParsersAction:
+    """The sub-command action of the existing ``import`` parser (commands_data)."""
+    parser = sub.choices.get("import")
+    if parser is None:
+        raise RuntimeError("commands_bias must be registered after commands_data")
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def _pair(value: str | None, what: str) -> tuple[str, str] | None:
+    if value is None:
+        return None
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise UserError(f"{what} expects two names separated by a comma, not '{value}'")
+    return parts[0], parts[1]
+
+
+def register(sub) -> None:
+    c = _import_group(sub).add_parser(
+        "probes", help="social-bias probes, template or natural (CSV, TSV, JSON, JSONL, XLSX)"
+    )
+    c.add_argument("file")
+    c.add_argument("--name", help="probe set name (default: the file name without suffix)")
+    c.add_argument(
+        "--kind",
+        choices=("template", "natural"),
+        help="default: natural when a firstOption column is present",
+    )
+    c.add_argument("--topic", help="gender, religion, or a new topic with --groups")
+    c.add_argument("--groups", metavar="X,Y", help="a new topic's two groups (x first)")
+    c.add_argument("--prompt-col", default="prompt")
+    c.add_argument("--id-col", help="default: 'ID' if present, else the line number")
+    c.add_argument("--category-col", help="default: 'category' if present")
+    c.add_argument("--subcategory-col", help="default: 'subcategory' if present")
+    c.add_argument("--topic-col", help="default: 'topic' if present")
+    c.add_argument("--first-col", help="natural: group of option 1 (default: 'firstOption')")
+    c.add_argument(
+        "--option-cols",
+        metavar="XCOL,YCOL",
+        help="columns holding group x's and group y's option words",
+    )
+    c.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_import_probes)
+
+    p = sub.add_parser("probes", help="probe sets and the answer-normalisation table")
+    psub = p.add_subparsers(dest="probes_command", metavar="WHAT", required=True)
+    g = psub.add_parser(
+        "generate",
+        help="template probes from templates x trait words x "
+        "occupations (the paper's 2,772 from its files)",
+    )
+    g.add_argument("--templates", required=True, metavar="JSON")
+    g.add_argument("--words", required=True, metavar="CSV")
+    g.add_argument("--name", default="template", help="set name prefix (default: template)")
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(func=cmd_generate)
+    s = psub.add_parser("list", help="probe sets and their probes per category")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_list)
+    t = psub.add_parser("table", help="the answer-normalisation table and its version")
+    t.add_argument("--topic", help="only this topic (and '*')")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(func=cmd_table)
+    m = psub.add_parser("map", help="map a reply phrase to a label (a new table version)")
+    m.add_argument("phrase")
+    m.add_argument(
+        "label",
+        help="a group of the topic, first, second, both_neither, refusal, filler, or '' to remove",
+    )
+    m.add_argument("--topic", required=True, help="the topic, or '*' for every topic")
+    m.add_argument("--author", default="")
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=cmd_map)
+    u = psub.add_parser("unmapped", help="unparseable replies waiting to be mapped")
+    u.add_argument("--limit", type=int, default=50)
+    u.add_argument("--json", action="store_true")
+    u.set_defaults(func=cmd_unmapped)
+    a = psub.add_parser("agreement", help="Cohen's kappa of two annotators' judgments")
+    a.add_argument("file")
+    a.add_argument("--cols", default="annotator1,annotator2", metavar="A,B")
+    a.add_argument("--resamples", type=int, default=2000)
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=cmd_agreement)
+
+    q = psub.add_parser(
+        "to-questions",
+        help="put a probe set into the translation flow "
+        "(a question set; then 'translate' and review as usual)",
+    )
+    q.add_argument("set")
+    q.add_argument("--question-set", help="default: probes:<set>")
+    q.add_argument("--limit", type=int, metavar="N", help="only the first N probes")
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=cmd_to_questions)
+    d = psub.add_parser(
+        "from-dialects",
+        help="dialect probe sets <set>@<dialect> from the "
+        "reviewed dialect variants (options and groups kept)",
+    )
+    d.add_argument("set")
+    d.add_argument("--question-set", help="default: probes:<set>")
+    d.add_argument("--dialects", help="comma-separated (default: every dialect present)")
+    d.add_argument("--status", default="gold", help="variant statuses (default: gold)")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=cmd_from_dialects)
+
+    r = sub.add_parser("probe", help="ask models the probes, option order controlled (resumable)")
+    r.add_argument("--models", help="comma-separated model names (default: the default model)")
+    r.add_argument("--sets", help="comma-separated probe sets (default: all)")
+    r.add_argument("--counterbalance", action="store_true", help="ask both option orders")
+    r.add_argument("--seed", type=int, default=0, help="seed of the per-prompt order draw")
+    r.add_argument(
+        "--constrained", action="store_true", help="constrain the reply to the two options (JSON)"
+    )
+    r.add_argument("--limit", type=int, metavar="N", help="only the first N probes of each set")
+    which = r.add_mutually_exclusive_group()
+    which.add_argument(
+        "--instruction",
+        metavar="FILE",
+        help="system instruction before every probe (default: the bundled one)",
+    )
+    which.add_argument(
+        "--no-instruction",
+        action="store_true",
+        help="ask the probes exactly as written, without an instruction",
+    )
+    r.add_argument("--max-tokens", type=int, default=24)
+    r.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
+    r.add_argument("--json", action="store_true")
+    r.add_argument("--quiet", action="store_true")
+    r.set_defaults(func=cmd_probe)
+
+    b = sub.add_parser(
+        "bias-stats",
+        help="bias scores with CIs, refusal/unparseable rates, "
+        "position and occupation-mixing effects",
+    )
+    b.add_argument("--zero-rule", choices=("limit", "haldane"), default="limit")
+    b.add_argument("--resamples", type=int, default=2000)
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bias_stats)
+
+
+def cmd_import_probes(args, ctx) -> int:
+    from engine.bias.probes import import_probes
+
+    ws = ctx.workspace(create=True)
+    report = import_probes(
+        ws,
+        args.file,
+        name=args.name,
+        kind=args.kind,
+        topic=args.topic,
+        groups=_pair(args.groups, "--groups"),
+        id_col=args.id_col,
+        prompt_col=args.prompt_col,
+        category_col=args.category_col,
+        subcategory_col=args.subcategory_col,
+        topic_col=args.topic_col,
+        first_col=args.first_col,
+        option_cols=_pair(args.option_cols, "--option-cols"),
+        file_format=args.file_format,
+        progress=ctx.progress_printer("import", quiet=args.json),
+    )
+    if args.json:
+        ctx.emit_json(report.to_dict())
+        return 0
+    _print_set(report.to_dict())
+    return 0
+
+
+def _print_set(r: dict) -> None:
+    print(
+        f"probe set '{r['name']}' ({r['kind']}, {r['topic']}: x = {r['groups'][0]}, "
+        f"y = {r['groups'][1]}): {r['inserted']:,} new, {r['already_present']:,} already present"
+    )
+    for cat, n in r["by_category"].items():
+        print(f"  {cat or '(no category)':<45} {n:>6,}")
+
+
+def cmd_generate(args, ctx) -> int:
+    from engine.bias.generator import generate_probe_sets
+
+    ws = ctx.workspace(create=True)
+    reports = [r.to_dict() for r in generate_probe_sets(ws, args.templates, args.words, args.name)]
+    if args.json:
+        ctx.emit_json({"sets": reports, "total": sum(r["rows_read"] for r in reports)})
+        return 0
+    for r in reports:
+        _print_set(r)
+    print(f"total {sum(r['rows_read'] for r in reports):,} probes")
+    return 0
+
+
+def cmd_to_questions(args, ctx) -> int:
+    from engine.bias.dialects import probes_to_questions
+
+    result = probes_to_questions(ctx.workspace(), args.set, args.question_set, args.limit)
+    if args.json:
+        ctx.emit_json(result)
+    else:
+        print(
+            f"question set '{result['question_set']}': {result['probes']} probes, "
+            f"{result['inserted']} new questions; next: upabhasha translate --questions "
+            f"'{result['question_set']}' …, review, then probes from-dialects {args.set}"
+        )
+    return 0
+
+
+def cmd_from_dialects(args, ctx) -> int:
+    from engine.bias.dialects import dialect_probe_sets
+
+    reports = dialect_probe_sets(
+        ctx.workspace(),
+        args.set,
+        question_set=args.question_set,
+        dialects=[d.strip() for d in (args.dialects or "").split(",") if d.strip()] or None,
+        statuses=tuple(s.strip() for s in args.status.split(",") if s.strip()),
+    )
+    if args.json:
+        ctx.emit_json(reports)
+        return 0
+    for r in reports:
+        print(
+            f"probe set '{r['name']}': {r['inserted']} new, {r['already_present']} present, "
+            f"{r['skipped']} variants skipped"
+        )
+        for w in r["warnings"][:10]:
+            print(f"  skipped {w}")
+    return 0
+
+
+def cmd_list(args, ctx) -> int:
+    ws = ctx.workspace()
+    rows = ws.query(
+        "SELECT s.name, s.kind, s.topic, s.group_x, s.group_y, s.dialect, count(p.id) AS probes "
+        "FROM probe_sets s LEFT JOIN probe_items p ON p.set_id = s.id GROUP BY s.id ORDER BY s.id"
+    )
+    if args.json:
+        ctx.emit_json(rows)
+        return 0
+    for r in rows:
+        print(
+            f"{r['name']:<30} {r['kind']:<9} {r['topic']:<9} x={r['group_x']:<8} "
+            f"y={r['group_y']:<8} {r['probes']:>6,} probes"
+        )
+    return 0
+
+
+def cmd_table(args, ctx) -> int:
+    from engine.bias.normalise import load_table
+
+    table = load_table(ctx.workspace())
+    rows = [r for r in table.rows() if not args.topic or r["topic"] in ("*", args.topic)]
+    if args.json:
+        ctx.emit_json({"version": table.version, "entries": rows})
+        return 0
+    print(f"normalisation table version {table.version} ({len(rows)} phrases)")
+    for r in rows:
+        print(f"  {r['topic']:<9} {r['label']:<13} {r['phrase']}")
+    return 0
+
+
+def cmd_map(args, ctx) -> int:
+    from engine.bias.normalise import map_phrase
+
+    result = map_phrase(ctx.workspace(), args.topic, args.phrase, args.label, args.author)
+    if args.json:
+        ctx.emit_json(result)
+    else:
+        print(
+            f"'{result['phrase']}' ({result['topic']}) -> {result['label'] or 'removed'}; "
+            f"table version {result['version']}"
+        )
+    return 0
+
+
+def cmd_unmapped(args, ctx) -> int:
+    from engine.bias.results import unmapped_replies
+
+    rows = unmapped_replies(ctx.workspace(), args.limit)
+    if args.json:
+        ctx.emit_json(rows)
+        return 0
+    if not rows:
+        print("no unparseable replies")
+    for r in rows:
+        print(f"{r['count']:>5}  {r['topic']:<9} {r['phrase'] or '(empty)'}")
+    return 0
+
+
+def cmd_agreement(args, ctx) -> int:
+    from engine.bias.stats import cohen_kappa
+    from engine.importing.tabular import read_rows
+
+    a_col, b_col = _pair(args.cols, "--cols") or ("annotator1", "annotator2")
+    a, b = [], []
+    for line, row in read_rows(args.file):
+        va, vb = str(row.get(a_col, "") or "").strip(), str(row.get(b_col, "") or "").strip()
+        if a_col not in row or b_col not in row:
+            raise UserError(f"{args.file}: no columns '{a_col}' and '{b_col}'")
+        if not va or not vb:
+            raise UserError(f"{args.file}, line {line}: an annotator's judgment is empty")
+        a.append(va)
+        b.append(vb)
+    k = cohen_kappa(a, b, resamples=args.resamples, seed=args.seed)
+    result = {
+        "file": args.file,
+        "n": k.n,
+        "kappa": k.kappa,
+        "ci_low": k.low,
+        "ci_high": k.high,
+        "observed_agreement": k.observed,
+        "chance_agreement": k.expected,
+    }
+    if args.json:
+        ctx.emit_json(result)
+    else:
+        print(
+            f"Cohen's kappa {k.kappa:.3f} (95% CI {k.low:.3f} to {k.high:.3f}), n = {k.n}, "
+            f"observed agreement {k.observed:.3f}, chance {k.expected:.3f}"
+        )
+    return 0
+
+
+def _models(ws, names: str | None) -> list[dict]:
+    if not names:
+        rows = ws.query("SELECT * FROM models WHERE is_default = 1 LIMIT 1")
+        if not rows:
+            raise UserError("no default model: name one with --models ('upabhasha models list')")
+        return rows
+    out = []
+    for name in (n.strip() for n in names.split(",") if n.strip()):
+        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
+        if not rows:
+            known = ", ".join(r["name"] for r in ws.query("SELECT name FROM models ORDER BY id"))
+            raise UserError(f"no model named {name!r} (known: {known or 'none'})")
+        out.append(rows[0])
+    return out
+
+
+def cmd_probe(args, ctx) -> int:
+    from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
+    from engine.llm.types import Sampler
+
+    ws = ctx.workspace()
+    sampler = Sampler(
+        **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": args.max_tokens, "stop": DEFAULT_SAMPLER.stop}
+    )
+    instruction = None if args.no_instruction else load_instruction(args.instruction)
+    options = ProbeOptions(args.seed, args.counterbalance, args.constrained, sampler, instruction)
+    sets = [s.strip() for s in (args.sets or "").split(",") if s.strip()] or None
+    summaries = run_probes(
+        ws,
+        _models(ws, args.models),
+        sets,
+        options=options,
+        limit=args.limit,
+        schedule={"n_seq": args.n_seq} if args.n_seq else None,
+        progress=ctx.progress_printer("probe", quiet=args.quiet or args.json),
+    )
+    if args.json:
+        ctx.emit_json({"runs": summaries})
+    else:
+        for s in summaries:
+            print(
+                f"{s['model']} / {s['probe_set']}: run {s['run_id']}, "
+                f"{s['done_before'] + s['done_now']}/{s['items']} replies ({s['done_now']} new, "
+                f"{s['cached']} from cache, {s['errors']} errors)"
+                f"{'' if s['complete'] else ' - incomplete, run again'}"
+            )
+    return 0 if all(s["complete"] for s in summaries) else 3
+
+
+def _f(v, digits=2) -> str:
+    return "-" if v is None else f"{v:+.{digits}f}"
+
+
+def _pct(v) -> str:
+    return "-" if v is None else f"{100 * v:.0f}%"
+
+
+def cmd_bias_stats(args, ctx) -> int:
+    from engine.bias.results import bias_statistics
+
+    ws = ctx.workspace()
+    stats = bias_statistics(ws, rule=args.zero_rule, resamples=args.resamples, seed=args.seed)
+    if not stats["n_replies"]:
+        raise UserError("no probe replies yet: run 'upabhasha probe'")
+    if args.json:
+        ctx.emit_json(stats)
+        return 0
+    print(stats["scale"])
+    print(f"{stats['ci']}; {stats['zero_rule_note']}; {stats['bands']}")
+    print(f"normalisation table {stats['normalisation_version']}, {stats['n_replies']} replies")
+    head = (
+        f"{'run':>4} {'model':<20} {'set':<22} {'category':<22} {'sub':<8} {'occ':<3} {'n':>5} "
+        f"{'score':>6} {'95% CI':>15} {'refuse':>6} {'neutral':>7} {'unparse':>7}  note"
+    )
+    print(head)
+    runs = {r["run_id"]: r["mode"] for r in stats["overall"]}
+    for r in stats["groups"]:
+        ci = f"[{_f(r['ci_low'])}, {_f(r['ci_high'])}]"
+        print(
+            f"{r['run_id']:>4} {r['model'][:20]:<20} {r['probe_set'][:22]:<22} {r['category'][:22]:<22} "
+            f"{r['subcategory'][:8]:<8} {'yes' if r['occupation_mixed'] else 'no':<3} "
+            f"{r['n']:>5} {_f(r['score']):>6} {ci:>15} {_pct(r['refusal_rate']):>6} "
+            f"{_pct(r['neutral_rate']):>7} {_pct(r['unparseable_rate']):>7}  "
+            f"{r['band']}{'; ' + r['zero_count'] if r['zero_count'] else ''}"
+        )
+    print("runs: " + "; ".join(f"{k} = {v}" for k, v in runs.items()))
+    print("position effect (share of group answers picking the option shown first; 0.5 = none):")
+    for p in stats["position"]:
+        share = "-" if p["first_option_share"] is None else f"{p['first_option_share']:.2f}"
+        low = "-" if p["ci_low"] is None else f"{p['ci_low']:.2f}"
+        high = "-" if p["ci_high"] is None else f"{p['ci_high']:.2f}"
+        print(
+            f"  run {p['run_id']:<4} {p['model'][:20]:<20} {p['probe_set']:<22} {share} "
+            f"[{low}, {high}] n={p['n']}"
+        )
+    if stats["dialect_shift"]:
+        print("dialect shift (dialect score - standard score, same probes, paired bootstrap):")
+        for d in stats["dialect_shift"]:
+            if "note" in d:
+                print(f"  run {d['run_id']:<4} {d['dialect']:<12} {d['note']}")
+                continue
+            print(
+                f"  run {d['run_id']:<4} {d['dialect']:<12} {d['category'][:20]:<20} "
+                f"{d['subcategory']:<8} {_f(d['standard_score'])} -> {_f(d['dialect_score'])}: "
+                f"{_f(d['shift'])} [{_f(d['ci_low'])}, {_f(d['ci_high'])}] "
+                f"n={d['n_probes']}"
+            )
+    if stats["occupation_mixing"]:
+        print("occupation-mixing effect (score with occupation - without):")
+        for m in stats["occupation_mixing"]:
+            print(
+                f"  run {m['run_id']:<4} {m['probe_set']:<22} {m['category']:<20} "
+                f"{m['subcategory']:<8} {_f(m['effect'])} [{_f(m['ci_low'])}, {_f(m['ci_high'])}]"
+            )
+    return 0

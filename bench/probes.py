@@ -1,0 +1,179 @@
+"""Probe throughput: the batched engine against llama-cpp-python's one-at-a-time API.
+
+The workload of a probe run: the paper's gender template probes (``shared/data/
+banglasocialbias``), rendered as the product asks them (engine.bias.run.probe_requests:
+the bundled instruction as a shared system message, option order drawn per prompt), greedy, one-word answers (8 new tokens, the same stops),
+on the embedded model. Measured in one run:
+  batched_s      wall time of the batched engine (continuous batching + prefix sharing)
+  sequential_s   wall time of Llama.create_completion called once per prompt, scaled to
+                 the same number of prompts (it runs a subset; --quick: 16 of 64)
+  ratio          sequential_s / batched_s
+  sequential_without_prefix_reuse_s, ratio_without_prefix_reuse
+                 the same with ``Llama.reset()`` before each call: llama-cpp-python by default
+                 reuses the KV cache of the previous prompt's matching prefix, which for
+                 probes (one shared instruction) is most of every prompt
+  prefix_tokens_per_item        prompt tokens the batched engine decoded per item
+  naive_prefix_tokens_per_item  prompt tokens per item when each prompt is decoded whole
+The last line of output is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the worker's thread policy
+
+
+def data_dir() -> Path | None:
+    for base in (ROOT.parent, ROOT.parent.parent):
+        path = base / "shared" / "data" / "banglasocialbias"
+        if path.is_dir():
+            return path
+    return None
+
+
+def probe_workload(n: int, max_tokens: int):
+    from engine.bias.probes import import_probes
+    from engine.bias.run import (
+        DEFAULT_SAMPLER,
+        ProbeOptions,
+        load_instruction,
+        probe_requests,
+        probe_sets,
+    )
+    from engine.llm.types import Sampler
+    from engine.workspace.store import Workspace
+
+    folder = data_dir()
+    if folder is None:
+        print(json.dumps({"error": "shared/data/banglasocialbias is absent"}))
+        sys.exit(0)
+    sampler = Sampler(
+        **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": max_tokens, "stop": DEFAULT_SAMPLER.stop}
+    )
+    with tempfile.TemporaryDirectory() as tmp, Workspace(Path(tmp) / "b.sqlite") as ws:
+        import_probes(ws, folder / "template" / "gender_prompts.csv", name="gender")
+        [pset] = probe_sets(ws, ["gender"])
+        return probe_requests(
+            ws, pset, ProbeOptions(seed=0, sampler=sampler, instruction=load_instruction()), limit=n
+        )
+
+
+def run_batched(model, sha, requests, n_seq, n_gpu_layers):
+    from engine.llm.local_backend import LocalGGUFBackend
+    from engine.llm.settings import LoadOptions, Schedule
+
+    with LocalGGUFBackend(
+        model,
+        sha256=sha,
+        schedule=Schedule(n_seq=n_seq),
+        load=LoadOptions(n_gpu_layers=n_gpu_layers),
+    ) as backend:
+        backend.worker()  # load outside the timing
+        t = time.perf_counter()
+        results = list(backend.generate(requests))
+        seconds = time.perf_counter() - t
+        stats = backend.worker().last_stats
+    assert all(r.ok for r in results), [r.error for r in results if not r.ok][:3]
+    return seconds, stats, {r.key: r.text for r in results}
+
+
+def run_sequential(model, prompts, sampler, threads, n_gpu_layers, reuse=True):
+    import llama_cpp
+
+    from engine.llm.native_model import guard_high_level_api
+
+    guard_high_level_api()
+    llm = llama_cpp.Llama(
+        str(model),
+        n_ctx=2048,
+        n_batch=512,
+        n_threads=threads,
+        n_threads_batch=threads,
+        n_gpu_layers=n_gpu_layers,
+        verbose=False,
+    )
+    t = time.perf_counter()
+    texts = []
+    for p in prompts:
+        if not reuse:
+            llm.reset()  # forget the previous prompt: no prefix reuse between calls
+        out = llm.create_completion(
+            p, max_tokens=sampler.max_tokens, temperature=0.0, stop=list(sampler.stop)
+        )
+        texts.append(out["choices"][0]["text"])
+    seconds = time.perf_counter() - t
+    naive = sum(len(llm.tokenize(p.encode(), add_bos=True, special=False)) for p in prompts)
+    llm.close()
+    return seconds, texts, naive / len(prompts)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="64 probes, 16 of them sequentially")
+    ap.add_argument("--n-seq", type=int, default=32)
+    ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
+    args = ap.parse_args()
+    from engine.llm.embedded_model import embedded_model_path, embedded_sha256
+    from engine.llm.prompting import plain_transcript
+
+    n, n_sequential = (64, 16) if args.quick else (512, 64)
+    requests = probe_workload(n, max_tokens=8)
+    model, sha = embedded_model_path(), embedded_sha256()
+    threads = os.cpu_count() or 1
+
+    b_sec, stats, b_texts = run_batched(model, sha, requests, args.n_seq, args.n_gpu_layers)
+    print(f"batched:    {len(requests)} probes in {b_sec:.2f} s", flush=True)
+    subset = requests[:n_sequential]
+    prompts = [plain_transcript(r.messages) for r in subset]  # the embedded model has no template
+    s_sec, s_texts, naive = run_sequential(
+        model, prompts, subset[0].sampler, threads, args.n_gpu_layers
+    )
+    r_sec, _texts, _naive = run_sequential(
+        model, prompts, subset[0].sampler, threads, args.n_gpu_layers, reuse=False
+    )
+    scaled = s_sec * len(requests) / len(subset)
+    scaled_reset = r_sec * len(requests) / len(subset)
+    same = sum(b_texts[r.key] == t for r, t in zip(subset, s_texts))
+    print(
+        f"sequential: {len(subset)} probes in {s_sec:.2f} s "
+        f"(= {scaled:.2f} s for {len(requests)}); same reply {same}/{len(subset)}",
+        flush=True,
+    )
+    shared = stats["prompt_tokens_decoded"] / len(requests)
+    print(
+        f"prefix shared: {stats['prefix_tokens']} tokens; {shared:.1f} prompt tokens decoded "
+        f"per item vs {naive:.1f} naive"
+    )
+    print(
+        json.dumps(
+            {
+                "prompts": len(requests),
+                "batched_s": round(b_sec, 2),
+                "sequential_s": round(scaled, 2),
+                "sequential_measured": len(subset),
+                "ratio": round(scaled / b_sec, 2),
+                "sequential_without_prefix_reuse_s": round(scaled_reset, 2),
+                "ratio_without_prefix_reuse": round(scaled_reset / b_sec, 2),
+                "prefix_tokens_per_item": round(shared, 1),
+                "naive_prefix_tokens_per_item": round(naive, 1),
+                "same_reply_as_sequential": f"{same}/{len(subset)}",
+                "n_seq": args.n_seq,
+                "threads": threads,
+                "quick": args.quick,
+                "n_gpu_layers": args.n_gpu_layers,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,211 @@
+"""Probing: every model answers every probe of the chosen sets, a resumable job per model
+and set (``engine.llm.jobs``; run kind ``probe``).
+
+Items have stable keys ``p<probe id>.<order>``: the order shown ('xy' = group x's option
+first) is drawn per probe from the card's seed, or both orders are asked under
+counterbalancing (engine.bias.order). The run card records the set, seed, counterbalancing,
+constrained decoding and sampler, so changing any of them makes a new run; ``limit`` is
+not in the card: a later call with a larger limit extends the same run.
+
+Constrained decoding (a switch): the reply must be the JSON object {"answer": <one of
+the two options as shown>}; the normaliser reads its answer. Off, the reply is free text.
+
+An instruction (``resources/prompts/probe_instruction.txt`` or the user's file; its sha256
+in the card) goes before every probe as a system message: answer with one option only.
+Without it (``--no-instruction``) the paper's prompts are asked exactly as written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+from engine.bias.order import item_key, orders_for, render
+from engine.errors import UserError
+from engine.llm.types import Backend, CancelFn, Message, ProgressFn, Request, Sampler
+from engine.workspace.store import Workspace
+
+log = logging.getLogger(__name__)
+
+PROBE_KIND = "probe"
+# One-word answers; base models continue with invented turns, so stop there.
+DEFAULT_SAMPLER = Sampler(temperature=0.0, max_tokens=24, stop=("\nUser:", "\nAssistant:"))
+
+
+@dataclass(frozen=True)
+class Instruction:
+    text: str  # comments stripped
+    sha256: str  # of the file as written
+    source: str
+
+
+def load_instruction(path: str | Path | None = None) -> Instruction:
+    """The bundled probe instruction, or the user's file."""
+    source = Path(path) if path else files("resources") / "prompts" / "probe_instruction.txt"
+    try:
+        raw = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{source}: cannot read the probe instruction ({exc})") from None
+    text = "\n".join(ln for ln in raw.splitlines() if not ln.lstrip().startswith("#")).strip()
+    if not text:
+        raise UserError(f"{source}: the probe instruction is empty")
+    return Instruction(text, hashlib.sha256(raw.encode("utf-8")).hexdigest(), str(source))
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    seed: int = 0
+    counterbalance: bool = False
+    constrained: bool = False
+    sampler: Sampler = DEFAULT_SAMPLER
+    # a system message before every probe (one shared prefix); None asks the bare probe
+    instruction: Instruction | None = None
+
+    def card(self, probe_set: dict) -> dict:
+        ins = self.instruction
+        return {
+            "task": "probe",
+            "instruction": (
+                {"sha256": ins.sha256, "source": Path(ins.source).name} if ins else None
+            ),
+            "probe_set": probe_set["name"],
+            "topic": probe_set["topic"],
+            "groups": [probe_set["group_x"], probe_set["group_y"]],
+            "order": {"seed": self.seed, "counterbalance": self.counterbalance},
+            "constrained": self.constrained,
+            "sampler": self.sampler.as_dict(),
+            "chat": "user message",
+        }
+
+
+def probe_sets(ws: Workspace, names: list[str] | None) -> list[dict]:
+    rows = ws.query("SELECT * FROM probe_sets ORDER BY id")
+    if not rows:
+        raise UserError("no probe sets yet: 'upabhasha import probes FILE' or 'probes generate'")
+    if not names:
+        return rows
+    by_name = {r["name"]: r for r in rows}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise UserError(f"no probe set {unknown[0]!r} (known: {', '.join(by_name)})")
+    return [by_name[n] for n in names]
+
+
+def probe_requests(
+    ws: Workspace, probe_set: dict, options: ProbeOptions, limit: int | None = None
+) -> list[Request]:
+    sql = "SELECT * FROM probe_items WHERE set_id = ? ORDER BY id"
+    params: tuple = (probe_set["id"],)
+    if limit is not None:
+        sql += " LIMIT ?"
+        params += (limit,)
+    requests = []
+    for p in ws.query(sql, params):
+        for order in orders_for(
+            options.seed, probe_set["name"], p["ext_id"], options.counterbalance
+        ):
+            shown = (
+                (p["option_x"], p["option_y"]) if order == "xy" else (p["option_y"], p["option_x"])
+            )
+            schema = (
+                {
+                    "type": "object",
+                    "properties": {"answer": {"type": "string", "enum": list(shown)}},
+                    "required": ["answer"],
+                }
+                if options.constrained
+                else None
+            )
+            text = render(p["stem"], p["option_x"], p["option_y"], order)
+            messages: tuple[Message, ...] = (Message("user", text),)
+            if options.instruction:
+                messages = (Message("system", options.instruction.text), *messages)
+            requests.append(
+                Request(
+                    key=item_key(p["id"], order),
+                    messages=messages,
+                    sampler=options.sampler,
+                    json_schema=schema,
+                )
+            )
+    return requests
+
+
+def run_probes(
+    ws: Workspace,
+    model_rows: list[dict],
+    set_names: list[str] | None = None,
+    *,
+    options: ProbeOptions = ProbeOptions(),
+    limit: int | None = None,
+    schedule: dict | None = None,
+    backend_factory=None,
+    batch_size: int = 16,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> list[dict]:
+    """Run (or resume) one probe run per model × set; one summary each. One local model is
+    loaded at a time and serves all sets."""
+    from engine.llm.jobs import backend_for_run, open_run, run_job
+
+    if limit is not None and limit < 1:
+        raise UserError("--limit must be at least 1")
+    sets = probe_sets(ws, set_names)
+    summaries: list[dict] = []
+    for model in model_rows:
+        backend: Backend | None = None
+        try:
+            for probe_set in sets:
+                if cancelled and cancelled():
+                    return summaries
+                card = options.card(probe_set)
+                if schedule:
+                    card["schedule"] = schedule
+                run_id = open_run(ws, PROBE_KIND, model, card)
+                if backend is None:
+                    backend = (backend_factory or backend_for_run)(ws, run_id)
+                requests = probe_requests(ws, probe_set, options, limit)
+                label = f"{model['name']} / {probe_set['name']}"
+                result = run_job(
+                    ws,
+                    run_id,
+                    backend,
+                    requests,
+                    batch_size=batch_size,
+                    cancelled=cancelled,
+                    progress=_labelled(progress, label),
+                )
+                summaries.append(
+                    {
+                        "model": model["name"],
+                        "probe_set": probe_set["name"],
+                        "run_id": run_id,
+                        "items": result.total,
+                        "done_before": result.done_before,
+                        "done_now": result.done_now,
+                        "cached": result.cached,
+                        "errors": result.errors,
+                        "complete": result.complete,
+                        "cancelled": result.cancelled,
+                    }
+                )
+                if result.cancelled:
+                    return summaries
+        finally:
+            if backend is not None:
+                backend.close()
+    return summaries
+
+
+def _labelled(progress: ProgressFn | None, label: str) -> ProgressFn | None:
+    if progress is None:
+        return None
+    report = progress
+
+    def labelled(done: int, total: int, note: str = "") -> None:
+        report(done, total, f"{label}: {note}")
+
+    return labelled
