@@ -9,7 +9,8 @@ import pytest
 from engine.annotation.annotators import add_annotator
 from engine.annotation.decisions import my_queue, record_decision
 from engine.annotation.ppi import classical_mean, draw_subset, labels_for_width, ppi_mean, ppi_study
-from engine.workspace.store import Workspace, utcnow
+
+from .helpers import build_judged_study
 
 
 def _simulate(rng, n=80, big_n=1500, bias=1.2, noise=0.8, truth=6.0):
@@ -61,56 +62,9 @@ def test_labels_for_width_shrinks_the_interval():
     assert ppi_mean(y2, yh2, yu2).high - ppi_mean(y2, yh2, yu2).low < (est.high - est.low) * 0.6
 
 
-def _study(ws: Workspace, rng) -> tuple[int, dict]:
-    """One answering model, standard and Sylheti answers with a known human truth; the
-    judge overrates Sylheti answers by 1.5 points. Returns (judge run, truth by judgment)."""
-    now, truth = utcnow(), {}
-    with ws.transaction() as conn:
-        conn.execute("INSERT INTO question_sets(name, created_at) VALUES ('s', ?)", (now,))
-        conn.execute(
-            "INSERT INTO models(name, kind, family, added_at) VALUES ('m', 'endpoint', 'x', ?)",
-            (now,),
-        )
-        conn.execute(
-            "INSERT INTO runs(kind, run_key, model_id, card, created_at) "
-            "VALUES ('answer', 'a', 1, '{}', ?)",
-            (now,),
-        )
-        conn.execute(
-            "INSERT INTO runs(kind, run_key, model_id, card, created_at) "
-            "VALUES ('judge', 'j', 1, '{}', ?)",
-            (now,),
-        )
-        for q in range(300):
-            qid = conn.execute(
-                "INSERT INTO questions(set_id, ext_id, text, text_key) VALUES (1, ?, ?, ?)",
-                (f"q{q}", f"প্রশ্ন {q}", f"k{q}"),
-            ).lastrowid
-            for dialect, human_mean, judge_bias in (("standard", 7.0, 0.0), ("sylhet", 5.0, 1.5)):
-                vid = conn.execute(
-                    "INSERT INTO variants(question_id, dialect, text, provenance, updated_at) "
-                    "VALUES (?, ?, ?, 'human', ?)",
-                    (qid, dialect, f"{dialect} {q}", now),
-                ).lastrowid
-                rid = conn.execute(
-                    "INSERT INTO responses(run_id, item_key, variant_id, text, created_at) "
-                    "VALUES (1, ?, ?, ?, ?)",
-                    (f"v{vid}", vid, f"উত্তর {vid}", now),
-                ).lastrowid
-                human = float(np.clip(round(rng.normal(human_mean, 1.2), 1), 0, 10))
-                judge = float(np.clip(human + judge_bias + rng.normal(0, 0.7), 0, 10))
-                jid = conn.execute(
-                    "INSERT INTO judgments(run_id, response_id, final, created_at) "
-                    "VALUES (2, ?, ?, ?)",
-                    (rid, judge, now),
-                ).lastrowid
-                truth[jid] = human
-    return 2, truth
-
-
 def test_study_from_a_workspace(workspace):
     rng = np.random.default_rng(11)
-    run, truth = _study(workspace, rng)
+    run, truth = build_judged_study(workspace, rng)
     add_annotator(workspace, "Rina", ["standard", "sylhet"])
     add_annotator(workspace, "Karim", ["standard", "sylhet"])
     drawn = draw_subset(workspace, "ppi-1", run, ["Rina", "Karim"], share=0.2, seed=42)
