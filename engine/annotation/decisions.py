@@ -18,8 +18,8 @@ from engine.annotation.items import (
     content_hash,
     contents,
     current_hashes,
-    digest,
     parse_scale,
+    row_digest,
     stamp,
 )
 from engine.errors import UserError
@@ -44,7 +44,7 @@ CHECKSUM_FIELDS = (
 
 
 def decision_checksum(row: dict) -> str:
-    return digest([row.get(f) for f in CHECKSUM_FIELDS])
+    return row_digest([row.get(f) for f in CHECKSUM_FIELDS])
 
 
 def make_decision(

@@ -37,6 +37,21 @@ def parse_scale(scale: str) -> tuple[float, float]:
     return low, high
 
 
+def _field(value) -> str:
+    if value is None:
+        return "\x00"
+    if isinstance(value, bool | int):
+        return f"i{int(value)}"
+    if isinstance(value, float):
+        return f"f{value!r}"
+    return f"s{value}"
+
+
+def row_digest(values) -> str:
+    """SHA-256 of a row of scalars, typed so None, '' and 0 differ (fast: no JSON)."""
+    return hashlib.sha256("\x1f".join(map(_field, values)).encode("utf-8")).hexdigest()
+
+
 def digest(data) -> str:
     blob = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
@@ -70,8 +85,8 @@ def contents(ws: Workspace, kind: str, target_ids: list[int]) -> dict[int, dict]
 
 def content_hash(kind: str, content: dict) -> str:
     if kind == "variant":
-        return digest({"q": content["question"], "t": content["text"]})
-    return digest({"q": content["question"], "a": content["answer"]})
+        return row_digest(("variant", content["question"], content["text"]))
+    return row_digest(("judgment", content["question"], content["answer"]))
 
 
 def current_hashes(ws: Workspace, item_ids: list[int]) -> dict[int, str]:

@@ -32,7 +32,7 @@ from engine.annotation.decisions import (
     make_decision,
     my_queue,
 )
-from engine.annotation.items import current_hashes, digest
+from engine.annotation.items import current_hashes, digest, row_digest
 from engine.errors import UserError
 from engine.workspace.store import Workspace, utcnow
 
@@ -80,7 +80,7 @@ _DECISION_COLS = (
 
 
 def _item_checksum(row: dict) -> str:
-    return digest([row[f] for f in _ITEM_FIELDS])
+    return row_digest([row[f] for f in _ITEM_FIELDS])
 
 
 def _seal(conn: sqlite3.Connection) -> str:
@@ -338,24 +338,36 @@ class ReviewPackage:
         return rows
 
     def record(self, item_id: int, decision: str, **kw) -> dict:
-        item = self._items.get(item_id)
-        if item is None:
-            raise UserError(f"{self.path}: item {item_id} is not in this package")
-        row = make_decision(
-            item_id,
-            self.annotator,
-            decision,
-            item_hash=item["item_hash"],
-            scale=item["score_scale"],
-            **kw,
-        )
+        """Store one decision and re-seal the file, in one transaction."""
+        return self.record_many([dict(kw, item_id=item_id, decision=decision)])[0]
+
+    def record_many(self, entries: list[dict]) -> list[dict]:
+        """Store several decisions (dicts of ``item_id``, ``decision`` and the keywords of
+        :func:`make_decision`) and re-seal once; all or nothing."""
+        rows = []
+        for entry in entries:
+            kw = dict(entry)
+            item_id, decision = kw.pop("item_id"), kw.pop("decision")
+            item = self._items.get(item_id)
+            if item is None:
+                raise UserError(f"{self.path}: item {item_id} is not in this package")
+            rows.append(
+                make_decision(
+                    item_id,
+                    self.annotator,
+                    decision,
+                    item_hash=item["item_hash"],
+                    scale=item["score_scale"],
+                    **kw,
+                )
+            )
         conn = sqlite3.connect(self.path, isolation_level=None)
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.execute(
+                conn.executemany(
                     f"INSERT INTO decisions VALUES ({','.join('?' * len(_DECISION_COLS))})",
-                    [row[c] for c in _DECISION_COLS],
+                    [[row[c] for c in _DECISION_COLS] for row in rows],
                 )
                 conn.execute("UPDATE manifest SET value = ? WHERE key = 'seal'", (_seal(conn),))
             except BaseException:
@@ -364,4 +376,4 @@ class ReviewPackage:
             conn.execute("COMMIT")
         finally:
             conn.close()
-        return row
+        return rows
