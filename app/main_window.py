@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.annotation_actions import AnnotationActions
 from app.settings import Settings, save_settings
 from app.study_actions import StudyActions
 from engine.errors import UserError
@@ -57,6 +58,7 @@ class MainWindow(QMainWindow):
         self.workspace: Workspace | None = None
         self.panels: dict[str, QWidget] = {}
         self.study = StudyActions(self)
+        self.annotation = AnnotationActions(self)
         self.setWindowTitle("Upabhasha")
         self.setAcceptDrops(False)
 
@@ -123,7 +125,14 @@ class MainWindow(QMainWindow):
         self.workspace_actions = [
             self._action(_("Import &corpus…"), self.import_corpus_dialog, None, file_menu),
             self._action(_("Import &questions…"), self.import_questions_dialog, None, file_menu),
+            self._action(
+                _("&Export review package…"), self.annotation.export_package, None, file_menu
+            ),
+            self._action(
+                _("&Import review packages…"), self.annotation.import_packages, None, file_menu
+            ),
         ]
+        self._action(_("Open review &package…"), self.annotation.open_package, None, file_menu)
         file_menu.addSeparator()
         self._action(_("&Quit"), self.close, QKeySequence.StandardKey.Quit, file_menu)
         self._fill_recent_menu()
@@ -249,6 +258,8 @@ class MainWindow(QMainWindow):
             "charts": charts,
             "jobs": self.job_monitor,
         }
+        annotation_panels = self.annotation.build_panels()
+        self.panels.update({k: panel for k, (panel, _t) in annotation_panels.items()})
         titles = {
             "review": _("Review translations"),
             "models": _("Models"),
@@ -256,6 +267,7 @@ class MainWindow(QMainWindow):
             "judge": _("Judge"),
             "charts": _("Charts"),
             "jobs": _("Jobs"),
+            **{k: title for k, (_p, title) in annotation_panels.items()},
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])
