@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.annotation_actions import AnnotationActions
+from app.language import add_language_menu
 from app.settings import Settings, save_settings
 from app.study_actions import StudyActions
 from engine.errors import UserError
@@ -140,6 +141,7 @@ class MainWindow(QMainWindow):
         self.view_menu = self.menuBar().addMenu(_("&View"))
         self._action(_("Show the &welcome page"), self._show_welcome, "Ctrl+0", self.view_menu)
         self._action(_("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu)
+        add_language_menu(self, self.view_menu)
 
         study_menu = self.menuBar().addMenu(_("&Study"))
         self.workspace_actions += [
@@ -405,6 +407,14 @@ class MainWindow(QMainWindow):
             self.resize(1280, 800)
         if self.settings.window_state:
             self.restoreState(QByteArray(base64.b64decode(self.settings.window_state)))
+        # never larger than the screen (1366x768 laptops), leaving room for the frame
+        avail = self.screen().availableGeometry()
+        width, height = (
+            min(self.width(), avail.width() - 16),
+            min(self.height(), avail.height() - 48),
+        )
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         running = self.bridge.running_tasks()

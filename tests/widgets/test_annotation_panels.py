@@ -16,7 +16,7 @@ from engine.annotation.adjudication import queue
 from engine.annotation.annotators import add_annotator
 from engine.annotation.assignment import assign, candidate_targets
 from engine.annotation.packages import ReviewPackage, export_package
-from engine.annotation.sources import WorkspaceQueue
+from engine.annotation.sources import PackageQueue, WorkspaceQueue
 from engine.workspace.store import Workspace
 from tests.engine.annotation.helpers import snapshot
 from widgets.adjudication_panel import AdjudicationPanel
@@ -186,3 +186,33 @@ def test_workspace_queue_adjudication_and_agreement(qtbot, field, sync_bridge, t
         assert agreement.progress.rowCount() == 2
         agreement.resize(1200, 700)
         agreement.grab().save(str(tmp_path / "agreement_panel.png"))
+
+
+def test_window_fits_a_1366x768_screen(window, sample_db, tmp_path):
+    """The first-run window is no larger than the screen, and with every panel built its
+    minimum size fits a 1366x768 laptop screen."""
+    avail = window.screen().availableGeometry()
+    assert window.width() <= avail.width() and window.height() <= avail.height()
+    path = tmp_path / "ws.sqlite"
+    shutil.copy(sample_db, path)
+    assert window.open_workspace(path)
+    minimum = window.minimumSizeHint()
+    assert minimum.width() <= 1366 - 16 and minimum.height() <= 768 - 48, minimum
+
+
+def test_annotation_panel_in_bengali(qtbot, field, tmp_path):
+    from app.language import apply_language
+    from widgets.fonts import register_qt_fonts
+
+    register_qt_fonts()
+    lab, karim, _shuvo = field
+    assert apply_language("bn")
+    try:
+        panel = AnnotationPanel(PackageQueue(karim))
+        qtbot.addWidget(panel)
+        assert panel.buttons["accept"].text() == "গ্রহণ (&A)"
+        assert panel.progress.text() == "১২-এর মধ্যে ০-টি সিদ্ধান্ত হয়েছে"
+        panel.resize(1000, 560)
+        panel.grab().save(str(tmp_path / "annotation_panel_bn.png"))
+    finally:
+        apply_language("en")
