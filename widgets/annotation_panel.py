@@ -17,6 +17,7 @@ import sys
 
 from PySide6.QtCore import QElapsedTimer, Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -36,6 +37,7 @@ from PySide6.QtWidgets import (
 from engine.annotation.items import parse_scale
 from engine.errors import UserError
 from engine.i18n import _
+from widgets.avro_input import AvroTyping
 from widgets.fonts import bengali_font
 
 log = logging.getLogger(__name__)
@@ -89,6 +91,12 @@ class AnnotationPanel(QWidget):
         self.text = QPlainTextEdit()
         self.text.setFont(bengali_font(13))
         self.text.setPlaceholderText(_("Your corrected text (for an edit)"))
+        self.avro = AvroTyping(self.text)
+        self.avro_toggle = QCheckBox(_("Avro phonetic typing"))
+        self.avro_toggle.setToolTip(
+            _("Type Latin letters (ami bhalo achi): Bengali appears in place")
+        )
+        self.avro_toggle.toggled.connect(self.avro.set_enabled)
         self.score = QDoubleSpinBox()
         self.score.setDecimals(1)
         self.score.setSpecialValueText(_("no score"))
@@ -103,6 +111,7 @@ class AnnotationPanel(QWidget):
         form.addRow(_("Question:"), self.question)
         form.addRow(_("To review:"), self.shown)
         form.addRow(_("Your text:"), self.text)
+        form.addRow("", self.avro_toggle)
         form.addRow(_("Score:"), score_row)
         form.addRow(_("Comment:"), self.comment)
         form.addRow(_("Your decision:"), self.mine)
