@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.annotation.agreement import agreement_at
+from engine.annotation.ppi import ppi_study_at
 from engine.i18n import _
 from engine.workspace.store import Workspace
 from widgets.task_bridge import TaskBridge
@@ -39,6 +40,13 @@ def _fmt(est: dict | None) -> str:
         return "—"
     ci = "" if est.get("low") is None else f" [{est['low']:.2f}, {est['high']:.2f}]"
     return f"{est['value']:.3f}{ci} n={est['n']}"
+
+
+def _estimate(e: dict | None) -> str:
+    if not e or e.get("estimate") is None:
+        return "—"
+    n = f" n={e['n']}" if "n" in e else ""
+    return f"{e['estimate']:.2f} [{e['low']:.2f}, {e['high']:.2f}]{n}"
 
 
 class AlphaChart(QWidget):
@@ -114,6 +122,7 @@ class AgreementPanel(QWidget):
         super().__init__(parent)
         self.ws, self.bridge = ws, bridge
         self.report: dict | None = None
+        self.ppi_study: dict | None = None
         self.status = QLabel(_("Press Compute to measure agreement."))
         self.compute_button = QPushButton(_("&Compute"))
         self.compute_button.clicked.connect(self.compute)
@@ -138,12 +147,31 @@ class AgreementPanel(QWidget):
         self.progress.setHorizontalHeaderLabels(
             [_("Annotator"), _("Assigned"), _("Decided"), _("Median seconds per item")]
         )
+        self.ppi_label = QLabel()
+        self.ppi_label.setWordWrap(True)
+        self.ppi = QTableWidget(0, 6)
+        self.ppi.setHorizontalHeaderLabels(
+            [
+                _("Model"),
+                _("Dialect"),
+                _("PPI (judge corrected by humans)"),
+                _("Judge only"),
+                _("Human only"),
+                _("Human labels for the target width"),
+            ]
+        )
+        ppi_box = QWidget()
+        ppi_layout = QVBoxLayout(ppi_box)
+        ppi_layout.setContentsMargins(0, 0, 0, 0)
+        ppi_layout.addWidget(self.ppi_label)
+        ppi_layout.addWidget(self.ppi, 1)
         lower = QSplitter()
         lower.addWidget(self.chart)
         lower.addWidget(self.progress)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(lower)
+        splitter.addWidget(ppi_box)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
@@ -159,6 +187,70 @@ class AgreementPanel(QWidget):
             label=_("Agreement"),
             replace="agreement",
         )
+        self.bridge.run(
+            ppi_study_at,
+            str(self.ws.path),
+            on_done=self.show_ppi,
+            on_error=self._failed,
+            label=_("Prediction-powered estimates"),
+            replace="ppi",
+        )
+
+    def show_ppi(self, study: dict | None) -> None:
+        self.ppi_study = study
+        if study is None:
+            self.ppi_label.setText(
+                _(
+                    "No random subset of judged answers drawn for human scoring yet (upabhasha ppi --draw)."
+                )
+            )
+            self.ppi.setRowCount(0)
+            return
+        self.ppi_label.setText(
+            _(
+                "Human labels correct the judge (prediction-powered inference): score scale "
+                "{scale}, {level}% intervals, random subset seed {seed}; target width {width:g}."
+            ).format(
+                scale=study["scale"],
+                level=round(100 * (1 - study["alpha"])),
+                seed=study["seed"],
+                width=study["target_width"],
+            )
+        )
+        rows = [
+            (
+                c["model"],
+                c["dialect"],
+                c["ppi"],
+                c["judge_only"],
+                c["human_only"],
+                c["labels_for_width"],
+            )
+            for c in study["cells"]
+        ] + [
+            (
+                g["model"],
+                _("gap {dialect} − standard").format(dialect=g["dialect"]),
+                dict(g, estimate=g["gap"]),
+                None,
+                None,
+                None,
+            )
+            for g in study["gaps"]
+        ]
+        self.ppi.setRowCount(len(rows))
+        for row, (model, dialect, ppi, judge, human, need) in enumerate(rows):
+            cells = [
+                model,
+                dialect,
+                _estimate(ppi),
+                _estimate(judge),
+                _estimate(human),
+                "—" if need is None else f"{need:.0f}",
+            ]
+            for col, text in enumerate(cells):
+                self.ppi.setItem(row, col, QTableWidgetItem(text))
+        self.ppi.resizeColumnsToContents()
 
     def _failed(self, exc: BaseException) -> None:
         self.compute_button.setEnabled(True)

@@ -216,3 +216,28 @@ def test_annotation_panel_in_bengali(qtbot, field, tmp_path):
         panel.grab().save(str(tmp_path / "annotation_panel_bn.png"))
     finally:
         apply_language("en")
+
+
+def test_agreement_view_shows_ppi_beside_judge_and_human(qtbot, sync_bridge, tmp_path):
+    import numpy as np
+
+    from engine.annotation.decisions import my_queue, record_decision
+    from engine.annotation.ppi import draw_subset
+    from tests.engine.annotation.helpers import build_judged_study
+
+    with Workspace(tmp_path / "ppi.sqlite") as ws:
+        run, truth = build_judged_study(ws, np.random.default_rng(1))
+        add_annotator(ws, "Rina", ["standard", "sylhet"])
+        draw_subset(ws, "ppi", run, ["Rina"], share=0.1, seed=5)
+        for item in my_queue(ws, "Rina"):
+            record_decision(ws, item["item_id"], "Rina", "accept", score=truth[item["target_id"]])
+        panel = AgreementPanel(ws, sync_bridge)
+        qtbot.addWidget(panel)
+        panel.compute()
+        assert panel.ppi.rowCount() == 3  # standard, sylhet, and the gap
+        assert "seed 5" in panel.ppi_label.text()
+        texts = [panel.ppi.item(r, 1).text() for r in range(3)]
+        assert texts[-1].startswith("gap sylhet")
+        assert panel.ppi.item(0, 3).text() != "—" and panel.ppi.item(0, 4).text() != "—"
+        panel.resize(1200, 800)
+        panel.grab().save(str(tmp_path / "agreement_ppi.png"))
