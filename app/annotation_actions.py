@@ -49,7 +49,7 @@ class AnnotationActions:
         annotation = AnnotationPanel(WorkspaceQueue(w.workspace), annotator=name)
         adjudication = AdjudicationPanel(w.workspace, adjudicator=name)
         agreement = AgreementPanel(w.workspace, w.bridge)
-        annotation.sig_decided.connect(lambda _item: adjudication.reload())
+        annotation.sig_decided.connect(lambda _item: adjudication.mark_dirty())
         adjudication.sig_changed.connect(w.refresh_status)
         for panel in (annotation, adjudication, agreement):
             panel.sig_status_message.connect(lambda text: w.statusBar().showMessage(text, 6000))
@@ -60,10 +60,12 @@ class AnnotationActions:
         }
 
     def _refresh_panels(self) -> None:
-        for key in ("annotation", "adjudication"):
-            panel = self.window.panels.get(key)
-            if panel is not None:
-                panel.reload()
+        annotation = self.window.panels.get("annotation")
+        if annotation is not None:
+            annotation.reload()
+        adjudication = self.window.panels.get("adjudication")
+        if adjudication is not None:
+            adjudication.mark_dirty()
         self.window.refresh_status()
 
     # -- File menu -------------------------------------------------------------------------

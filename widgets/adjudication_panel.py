@@ -70,6 +70,7 @@ class AdjudicationPanel(QWidget):
         self.ws = ws
         self.entries: list[dict] = []
         self.detail: dict | None = None
+        self._dirty = False
 
         self.count = QLabel()
         self.adjudicator = QLineEdit(adjudicator)
@@ -126,7 +127,20 @@ class AdjudicationPanel(QWidget):
         layout.addWidget(splitter, 1)
         self.reload()
 
+    def mark_dirty(self) -> None:
+        """New decisions arrived: re-read now if shown, else when next shown (the queue
+        takes ~0.5 s to compute at 50,000 decisions)."""
+        self._dirty = True
+        if self.isVisible():
+            self.reload()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._dirty:
+            self.reload()
+        super().showEvent(event)
+
     def reload(self, keep: int | None = None) -> None:
+        self._dirty = False
         self.entries = adjudication.queue(self.ws)
         self.list.blockSignals(True)
         self.list.clear()

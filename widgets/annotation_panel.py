@@ -216,7 +216,7 @@ class AnnotationPanel(QWidget):
         low, _high = parse_scale(item["score_scale"])
         score = self.score.value()
         try:
-            self.source.record(
+            row = self.source.record(
                 item["item_id"],
                 self.annotator.currentText(),
                 decision,
@@ -232,8 +232,16 @@ class AnnotationPanel(QWidget):
         self.sig_status_message.emit(
             _("Item {item}: {decision} saved").format(item=item["item_id"], decision=decision)
         )
-        nxt = next((i["item_id"] for i in self.items if not i["mine"] and i is not item), None)
-        self.reload(select_item=nxt if nxt is not None else item["item_id"])
+        # update this row in place (no re-read: a queue can hold thousands of items)
+        item["mine"] = {k: row[k] for k in ("decision", "text", "score", "comment", "seconds")}
+        index = self.items.index(item)
+        self.list.item(index).setText(f"✓ #{item['item_id']}  {item['dialect']}")
+        self.progress.setValue(sum(1 for i in self.items if i["mine"]))
+        order = self.items[index + 1 :] + self.items[: index + 1]
+        nxt = next((i for i in order if not i["mine"]), item)
+        self.list.setCurrentRow(self.items.index(nxt))
+        if nxt is item:
+            self._show_row(index)
         return True
 
 

@@ -121,6 +121,7 @@ def test_packages_filled_in_the_gui_merge_in_both_orders(
     again = _import_via_menu(window, monkeypatch, karim, shuvo)
     assert sum(r["new"] for r in again) == 0
     adjudication = window.panels["adjudication"]
+    window.show_panel("adjudication")  # re-read when shown
     assert adjudication.list.count() == len(entries)
 
 
