@@ -58,6 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     from app.logging_setup import setup_logging
 
     log_path = setup_logging(args.verbose)
+    from app.platform_check import xcb_problem
+
+    problem = None if smoke else xcb_problem()
+    if problem:  # Qt's own message ("could not load the Qt platform plugin") says nothing
+        print(problem, file=sys.stderr)
+        log.error("%s", problem)
+        return 3
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -74,9 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     from app.gc_guard import GarbageCollector
 
     collector = GarbageCollector(app)
+    from app.language import apply_language
     from app.main_window import MainWindow
 
-    window = MainWindow(load_settings())
+    settings = load_settings()
+    apply_language(settings.language)  # before any widget translates its strings
+    window = MainWindow(settings)
     window.show()
     if args.workspace and not window.open_workspace(args.workspace, create=args.new):
         if smoke:

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.annotation_actions import AnnotationActions
+from app.language import add_language_menu
 from app.settings import Settings, save_settings
 from app.study_actions import StudyActions
 from engine.errors import UserError
@@ -57,6 +59,7 @@ class MainWindow(QMainWindow):
         self.workspace: Workspace | None = None
         self.panels: dict[str, QWidget] = {}
         self.study = StudyActions(self)
+        self.annotation = AnnotationActions(self)
         self.setWindowTitle("Upabhasha")
         self.setAcceptDrops(False)
 
@@ -123,7 +126,14 @@ class MainWindow(QMainWindow):
         self.workspace_actions = [
             self._action(_("Import &corpus…"), self.import_corpus_dialog, None, file_menu),
             self._action(_("Import &questions…"), self.import_questions_dialog, None, file_menu),
+            self._action(
+                _("&Export review package…"), self.annotation.export_package, None, file_menu
+            ),
+            self._action(
+                _("&Import review packages…"), self.annotation.import_packages, None, file_menu
+            ),
         ]
+        self._action(_("Open review &package…"), self.annotation.open_package, None, file_menu)
         file_menu.addSeparator()
         self._action(_("&Quit"), self.close, QKeySequence.StandardKey.Quit, file_menu)
         self._fill_recent_menu()
@@ -131,6 +141,7 @@ class MainWindow(QMainWindow):
         self.view_menu = self.menuBar().addMenu(_("&View"))
         self._action(_("Show the &welcome page"), self._show_welcome, "Ctrl+0", self.view_menu)
         self._action(_("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu)
+        add_language_menu(self, self.view_menu)
 
         study_menu = self.menuBar().addMenu(_("&Study"))
         self.workspace_actions += [
@@ -253,6 +264,8 @@ class MainWindow(QMainWindow):
             "jobs": self.job_monitor,
             "bias": bias,
         }
+        annotation_panels = self.annotation.build_panels()
+        self.panels.update({k: panel for k, (panel, _t) in annotation_panels.items()})
         titles = {
             "review": _("Review translations"),
             "models": _("Models"),
@@ -261,6 +274,7 @@ class MainWindow(QMainWindow):
             "charts": _("Charts"),
             "jobs": _("Jobs"),
             "bias": _("Social bias"),
+            **{k: title for k, (_p, title) in annotation_panels.items()},
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])
@@ -398,6 +412,14 @@ class MainWindow(QMainWindow):
             self.resize(1280, 800)
         if self.settings.window_state:
             self.restoreState(QByteArray(base64.b64decode(self.settings.window_state)))
+        # never larger than the screen (1366x768 laptops), leaving room for the frame
+        avail = self.screen().availableGeometry()
+        width, height = (
+            min(self.width(), avail.width() - 16),
+            min(self.height(), avail.height() - 48),
+        )
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         running = self.bridge.running_tasks()

@@ -116,21 +116,32 @@ class AnswersPanel(QWidget):
         self.detail.annotator.setText(annotator)
         self.detail.sig_override.connect(self.save_override)
 
-        filters = QHBoxLayout()
-        for label, widget in (
-            (_("Judge"), self.judge),
-            (_("Model"), self.model_filter),
-            (_("Dialect"), self.dialect),
-            (_("Domain"), self.domain),
-            (_("Type"), self.qtype),
-            (_("Gap"), self.min_gap),
-            (_("Confidence"), self.max_confidence),
-        ):
-            filters.addWidget(QLabel(label))
-            filters.addWidget(widget)
-        filters.addWidget(self.needs_review)
-        filters.addStretch(1)
-        filters.addWidget(self.count)
+        # two rows, so the panel (and the window) fits a 1366 px screen
+        filters = QVBoxLayout()
+        rows = (
+            (
+                (_("Judge"), self.judge),
+                (_("Model"), self.model_filter),
+                (_("Dialect"), self.dialect),
+            ),
+            (
+                (_("Domain"), self.domain),
+                (_("Type"), self.qtype),
+                (_("Gap"), self.min_gap),
+                (_("Confidence"), self.max_confidence),
+            ),
+        )
+        for n, pairs in enumerate(rows):
+            row = QHBoxLayout()
+            for label, widget in pairs:
+                row.addWidget(QLabel(label))
+                row.addWidget(widget)
+            if n == 1:
+                row.addWidget(self.needs_review)
+            row.addStretch(1)
+            if n == 0:
+                row.addWidget(self.count)
+            filters.addLayout(row)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.view)
         splitter.addWidget(self.detail)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
+from widgets.avro_input import AvroTyping
 from widgets.fonts import bengali_font
 from widgets.review_model import status_icon, status_label
 
@@ -147,6 +148,7 @@ class ReviewDetail(QWidget):
         self.editor.setPlaceholderText(_("The gold dialect translation"))
         self.editor.setTabChangesFocus(True)
         self.editor.setFixedHeight(90)
+        self.avro_inplace = AvroTyping(self.editor)  # Avro mode also types in place
         self.avro_toggle = QCheckBox(_("Avro phonetic typing"))
         self.avro_toggle.setToolTip(
             _(
@@ -219,6 +221,7 @@ class ReviewDetail(QWidget):
         self.avro_toggle.setChecked(enabled)
 
     def _set_avro_visible(self, enabled: bool) -> None:
+        self.avro_inplace.set_enabled(enabled)
         self.phonetic.setVisible(enabled)
         self.phonetic_preview.setVisible(enabled)
         if enabled:

@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "app.cli.commands_study",
     "app.cli.commands_review",
     "app.cli.commands_bias",
+    "app.cli.commands_annotation",
     "app.demo",
 ]
 

@@ -55,6 +55,9 @@ def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved
         "Charts",
         "Jobs",
         "Social bias",
+        "Annotation",
+        "Adjudication",
+        "Agreement",
     ]
     assert window.stack.currentWidget() is window.tabs
     assert window.windowTitle().startswith("study.sqlite")
@@ -214,5 +217,8 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
         "Charts",
         "Jobs",
         "Social bias",
+        "Annotation",
+        "Adjudication",
+        "Agreement",
     ]
     assert report["heavy_modules_loaded"] == []

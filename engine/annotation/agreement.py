@@ -1,0 +1,241 @@
+"""Agreement between annotators, per dialect and per field, each with a bootstrap CI.
+
+- Cohen's κ for every pair of annotators on the items both decided (scikit-learn);
+- Fleiss' κ over the items with the most common number of raters (statsmodels; it needs
+  the same number of raters per item, so n says how many items it used);
+- Krippendorff's α, nominal for the decision, ordinal and interval for the score
+  (``krippendorff``; missing ratings allowed);
+- chrF and ROUGE-L F1 between the free-text edits of every two annotators on one item.
+
+Only each annotator's latest decision counts and only items with two or more annotators.
+The bootstrap resamples items (percentile interval, seeded); undefined values (one
+category only, too few items) are NaN, never 0. Fields: ``decision`` (accept / edit /
+flag / reject, nominal) and ``score`` (on the batch's scale).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.annotation.decisions import effective_decisions
+from engine.annotation.items import DECISIONS
+from engine.stats import nan_to_none
+from engine.workspace.store import Workspace
+
+DEFAULT_RESAMPLES = 1000
+DEFAULT_SEED = 20261130
+CODES = {d: float(i) for i, d in enumerate(DECISIONS)}
+
+
+# -- the coefficients ---------------------------------------------------------------------
+def cohen_kappa(a, b) -> float:
+    from sklearn.metrics import cohen_kappa_score
+
+    a, b = np.asarray(a), np.asarray(b)
+    if a.size < 2 or len(np.unique(np.concatenate([a, b]))) < 2:
+        return math.nan
+    with np.errstate(all="ignore"):
+        return float(cohen_kappa_score(a, b))
+
+
+def fleiss_kappa(units: list[list[float]]) -> float:
+    """units: the ratings of each item (all items the same number of ratings)."""
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as _fleiss
+
+    if len(units) < 2:
+        return math.nan
+    table, _cats = aggregate_raters(np.asarray(units))
+    if table.shape[1] < 2:
+        return math.nan
+    with np.errstate(all="ignore"):
+        return float(_fleiss(table, method="fleiss"))
+
+
+def krippendorff_alpha(matrix: np.ndarray, level: str) -> float:
+    """matrix: raters x units with NaN for missing."""
+    import krippendorff
+
+    values = matrix[~np.isnan(matrix)]
+    if matrix.shape[1] < 2 or len(np.unique(values)) < 2:
+        return math.nan
+    alpha = krippendorff.alpha(reliability_data=matrix, level_of_measurement=level)  # type: ignore[arg-type]
+    return float(alpha)
+
+
+def chrf(a: str, b: str) -> float:
+    """Symmetric chrF (mean of both directions; sacrebleu, 0–100)."""
+    from sacrebleu.metrics import CHRF
+
+    metric = CHRF()
+    return (metric.sentence_score(a, [b]).score + metric.sentence_score(b, [a]).score) / 2
+
+
+def rouge_l(a: str, b: str) -> float:
+    """ROUGE-L F1 (0–1) over whitespace tokens: rouge-score's default tokenizer keeps only
+    [a-z0-9] and would erase Bengali."""
+    from rouge_score import rouge_scorer
+
+    class _Whitespace:
+        def tokenize(self, text):
+            return text.split()
+
+    scorer = rouge_scorer.RougeScorer(["rougeL"], tokenizer=_Whitespace())
+    return float(scorer.score(a, b)["rougeL"].fmeasure)
+
+
+# -- the report ---------------------------------------------------------------------------
+@dataclass
+class Estimate:
+    value: float
+    low: float
+    high: float
+    n: int  # items used
+
+    def as_dict(self) -> dict:
+        return nan_to_none({"value": self.value, "low": self.low, "high": self.high, "n": self.n})
+
+
+def _bootstrap(stat, n_units: int, resamples: int, seed: int) -> tuple[float, float]:
+    if n_units < 2 or resamples <= 0:
+        return math.nan, math.nan
+    rng = np.random.default_rng(seed)
+    reps = []
+    for _ in range(resamples):
+        value = stat(rng.integers(0, n_units, n_units))
+        if not math.isnan(value):
+            reps.append(value)
+    if len(reps) < resamples / 2:  # mostly undefined: no honest interval
+        return math.nan, math.nan
+    low, high = np.percentile(reps, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def _matrix(units: list[dict[str, float]], raters: list[str]) -> np.ndarray:
+    m = np.full((len(raters), len(units)), np.nan)
+    for j, unit in enumerate(units):
+        for i, r in enumerate(raters):
+            if r in unit:
+                m[i, j] = unit[r]
+    return m
+
+
+def field_agreement(units: list[dict[str, float]], kind: str, resamples: int, seed: int) -> dict:
+    """units: per item {annotator: value}. kind 'nominal' (decision) or 'score'."""
+    units = [u for u in units if len(u) >= 2]
+    raters = sorted({r for u in units for r in u})
+    out: dict = {"items": len(units), "annotators": len(raters)}
+    matrix = _matrix(units, raters)
+    levels = ["nominal"] if kind == "nominal" else ["ordinal", "interval"]
+    for level in levels:
+        value = krippendorff_alpha(matrix, level)
+        low, high = _bootstrap(
+            lambda idx, lv=level: krippendorff_alpha(matrix[:, idx], lv),
+            len(units),
+            resamples,
+            seed,
+        )
+        out[f"alpha_{level}"] = Estimate(value, low, high, len(units)).as_dict()
+    if kind == "nominal":
+        sizes = [len(u) for u in units]
+        k = max(set(sizes), key=lambda s: (sizes.count(s), s)) if sizes else 0
+        same = [sorted(u.values()) for u in units if len(u) == k]
+        value = fleiss_kappa(same)
+        low, high = _bootstrap(
+            lambda idx: fleiss_kappa([same[i] for i in idx]), len(same), resamples, seed
+        )
+        out["fleiss_kappa"] = dict(Estimate(value, low, high, len(same)).as_dict(), raters=k)
+        pairs = []
+        for x, y in itertools.combinations(raters, 2):
+            both = [(u[x], u[y]) for u in units if x in u and y in u]
+            if len(both) < 2:
+                continue
+            a, b = np.array([p[0] for p in both]), np.array([p[1] for p in both])
+            value = cohen_kappa(a, b)
+            low, high = _bootstrap(
+                lambda idx, a=a, b=b: cohen_kappa(a[idx], b[idx]), len(a), resamples, seed
+            )
+            pairs.append(dict(Estimate(value, low, high, len(a)).as_dict(), pair=[x, y]))
+        out["cohen_kappa"] = pairs
+    return out
+
+
+def edit_similarity(edits: list[dict[str, str]]) -> dict:
+    """Mean chrF and ROUGE-L over every pair of annotators' edits of the same item."""
+    chrfs, rouges = [], []
+    for unit in edits:
+        for x, y in itertools.combinations(sorted(unit), 2):
+            chrfs.append(chrf(unit[x], unit[y]))
+            rouges.append(rouge_l(unit[x], unit[y]))
+    return nan_to_none(
+        {
+            "pairs": len(chrfs),
+            "chrf": float(np.mean(chrfs)) if chrfs else math.nan,
+            "chrf_scale": "0-100",
+            "rouge_l_f1": float(np.mean(rouges)) if rouges else math.nan,
+            "rouge_l_scale": "0-1",
+        }
+    )
+
+
+@dataclass
+class AgreementReport:
+    seed: int
+    resamples: int
+    by_dialect: dict[str, dict] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "seed": self.seed,
+            "resamples": self.resamples,
+            "ci": "95% percentile bootstrap over items",
+            "by_dialect": self.by_dialect,
+        }
+
+
+def agreement(
+    ws: Workspace,
+    *,
+    batch_id: int | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> AgreementReport:
+    """Agreement per dialect (and 'all') for the decision and the score fields."""
+    by_item: dict[int, list[dict]] = {}
+    for d in effective_decisions(ws, batch_id=batch_id):
+        by_item.setdefault(d["item_id"], []).append(d)
+    groups: dict[str, list[list[dict]]] = {"all": []}
+    for decisions in by_item.values():
+        if len(decisions) >= 2:
+            groups["all"].append(decisions)
+            groups.setdefault(decisions[0]["dialect"], []).append(decisions)
+    report = AgreementReport(seed, resamples)
+    for name in sorted(groups, key=lambda g: (g != "all", g)):
+        items = groups[name]
+        decision_units = [{d["annotator"]: CODES[d["decision"]] for d in ds} for ds in items]
+        score_units = [
+            {d["annotator"]: d["score"] for d in ds if d["score"] is not None} for ds in items
+        ]
+        edits = [{d["annotator"]: d["text"] for d in ds if d["decision"] == "edit"} for ds in items]
+        report.by_dialect[name] = {
+            "decision": field_agreement(decision_units, "nominal", resamples, seed),
+            "score": field_agreement(score_units, "score", resamples, seed),
+            "edits": edit_similarity([e for e in edits if len(e) >= 2]),
+        }
+    return report
+
+
+def agreement_at(
+    workspace_path: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> dict:
+    """For background lanes: the report plus per-annotator progress, from a file path."""
+    from engine.annotation.decisions import progress
+
+    with Workspace(workspace_path, create=False) as ws:
+        report = agreement(ws, resamples=resamples, seed=seed).as_dict()
+        report["progress"] = progress(ws)
+    return report

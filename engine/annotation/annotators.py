@@ -1,0 +1,62 @@
+"""Named annotators with the dialects they speak, and the workspace's stable id.
+
+The workspace id (a UUID in ``workspace_meta``) is made on first use; review packages carry
+it so a package from another workspace is refused on import.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+
+from engine.errors import UserError
+from engine.workspace.store import Workspace, utcnow
+
+log = logging.getLogger(__name__)
+
+
+def workspace_id(ws: Workspace) -> str:
+    """This workspace's stable id, created (once, atomically) on first use."""
+    with ws.transaction() as conn:
+        conn.execute(
+            "INSERT OR IGNORE INTO workspace_meta(key, value) VALUES ('workspace_id', ?)",
+            (str(uuid.uuid4()),),
+        )
+    return ws.scalar("SELECT value FROM workspace_meta WHERE key = 'workspace_id'")
+
+
+def add_annotator(ws: Workspace, name: str, dialects: list[str]) -> dict:
+    name = " ".join(name.split())
+    if not name:
+        raise UserError("an annotator needs a name")
+    codes = sorted({d.strip() for d in dialects if d.strip()})
+    unknown = set(codes) - ws.dialect_codes()
+    if unknown:
+        raise UserError(f"annotator {name!r}: unknown dialect(s) {', '.join(sorted(unknown))}")
+    if not codes:
+        raise UserError(f"annotator {name!r}: name at least one dialect they speak")
+    with ws.transaction() as conn:
+        if ws.scalar("SELECT id FROM annotators WHERE name = ?", (name,)) is not None:
+            raise UserError(f"annotator {name!r} already exists")
+        conn.execute(
+            "INSERT INTO annotators(name, dialects, created_at) VALUES (?,?,?)",
+            (name, json.dumps(codes), utcnow()),
+        )
+    log.info("annotator %s added (%s)", name, ", ".join(codes))
+    return annotator(ws, name)
+
+
+def list_annotators(ws: Workspace) -> list[dict]:
+    rows = ws.query("SELECT id, name, dialects, created_at FROM annotators ORDER BY name")
+    for r in rows:
+        r["dialects"] = json.loads(r["dialects"])
+    return rows
+
+
+def annotator(ws: Workspace, name: str) -> dict:
+    rows = ws.query("SELECT id, name, dialects, created_at FROM annotators WHERE name = ?", (name,))
+    if not rows:
+        raise UserError(f"no annotator named {name!r} (add one with 'upabhasha annotators add')")
+    rows[0]["dialects"] = json.loads(rows[0]["dialects"])
+    return rows[0]

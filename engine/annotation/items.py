@@ -1,0 +1,109 @@
+"""What an annotator sees of an item, and the hash that tells whether it changed.
+
+Kinds: ``variant`` (a dialect rendering of a question) and ``judgment`` (a model's answer
+with the judge's score). ``content`` is what a package carries; ``content_hash`` covers only
+what is being judged (question and text), so a status change alone does not make a decision
+stale, but an edited text does.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+
+from engine.errors import UserError
+from engine.workspace.store import Workspace
+
+KINDS = ("variant", "judgment")
+DECISIONS = ("accept", "edit", "flag", "reject")
+# Default score scale per kind: "low..high"; every score is checked against its scale.
+DEFAULT_SCALE = {"variant": "1..5", "judgment": "0..10"}
+
+
+def stamp() -> str:
+    """UTC time to the microsecond: orders one annotator's successive decisions (the
+    workspace's second-resolution ``utcnow`` would tie two clicks within a second)."""
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="microseconds")
+
+
+def parse_scale(scale: str) -> tuple[float, float]:
+    try:
+        low, high = (float(x) for x in scale.split(".."))
+    except ValueError:
+        raise UserError(f"score scale {scale!r}: write it as LOW..HIGH, e.g. 0..10") from None
+    if not low < high:
+        raise UserError(f"score scale {scale!r}: LOW must be below HIGH")
+    return low, high
+
+
+def _field(value) -> str:
+    if value is None:
+        return "\x00"
+    if isinstance(value, bool | int):
+        return f"i{int(value)}"
+    if isinstance(value, float):
+        return f"f{value!r}"
+    return f"s{value}"
+
+
+def row_digest(values) -> str:
+    """SHA-256 of a row of scalars, typed so None, '' and 0 differ (fast: no JSON)."""
+    return hashlib.sha256("\x1f".join(map(_field, values)).encode("utf-8")).hexdigest()
+
+
+def digest(data) -> str:
+    blob = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+_VARIANT_SQL = (
+    "SELECT v.id, v.dialect, v.text, v.status, v.provenance, q.text AS question, q.gloss_en, "
+    "q.ext_id FROM variants v JOIN questions q ON q.id = v.question_id WHERE v.id IN ({})"
+)
+_JUDGMENT_SQL = (
+    "SELECT j.id, dv.dialect, r.text AS answer, j.final AS judge_score, dv.text AS question, "
+    "q.ext_id, m.name AS model FROM judgments j JOIN responses r ON r.id = j.response_id "
+    "JOIN variants dv ON dv.id = r.variant_id JOIN questions q ON q.id = dv.question_id "
+    "JOIN runs ar ON ar.id = r.run_id LEFT JOIN models m ON m.id = ar.model_id "
+    "WHERE j.id IN ({})"
+)
+
+
+def contents(ws: Workspace, kind: str, target_ids: list[int]) -> dict[int, dict]:
+    """target id -> content dict (with 'dialect'); missing targets are absent."""
+    if kind not in KINDS:
+        raise UserError(f"unknown item kind {kind!r}; use one of {', '.join(KINDS)}")
+    out: dict[int, dict] = {}
+    sql = _VARIANT_SQL if kind == "variant" else _JUDGMENT_SQL
+    for start in range(0, len(target_ids), 900):
+        chunk = target_ids[start : start + 900]
+        for r in ws.query(sql.format(",".join("?" * len(chunk))), tuple(chunk)):
+            out[r.pop("id")] = r
+    return out
+
+
+def content_hash(kind: str, content: dict) -> str:
+    if kind == "variant":
+        return row_digest(("variant", content["question"], content["text"]))
+    return row_digest(("judgment", content["question"], content["answer"]))
+
+
+def current_hashes(ws: Workspace, item_ids: list[int]) -> dict[int, str]:
+    """annotation item id -> hash of its target as it is now (absent when deleted)."""
+    out: dict[int, str] = {}
+    rows = []
+    for start in range(0, len(item_ids), 900):
+        chunk = item_ids[start : start + 900]
+        rows += ws.query(
+            f"SELECT id, kind, target_id FROM annotation_items "
+            f"WHERE id IN ({','.join('?' * len(chunk))})",
+            tuple(chunk),
+        )
+    for kind in KINDS:
+        mine = [r for r in rows if r["kind"] == kind]
+        found = contents(ws, kind, [r["target_id"] for r in mine])
+        for r in mine:
+            if r["target_id"] in found:
+                out[r["id"]] = content_hash(kind, found[r["target_id"]])
+    return out

@@ -1,0 +1,79 @@
+"""The adjudication queue, character-level diffs, and adjudicated gold with full history."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.annotation.adjudication import (
+    accept_agreed,
+    adjudicate,
+    char_diff,
+    item_detail,
+    queue,
+)
+from engine.annotation.assignment import assign
+from engine.annotation.decisions import record_decision
+from engine.errors import UserError
+
+
+def _overlap_items(ws, dialect):
+    return [
+        r["item_id"]
+        for r in ws.query(
+            "SELECT s.item_id FROM annotation_assignments s JOIN annotation_items i "
+            "ON i.id = s.item_id WHERE i.dialect = ? AND s.overlap = 1 "
+            "GROUP BY s.item_id ORDER BY s.item_id",
+            (dialect,),
+        )
+    ]
+
+
+def test_char_diff_keeps_graphemes():
+    segments = char_diff("আমি ভাত খাই", "আমি ভাত খাইছি")
+    assert segments[0] == ("equal", "আমি ভাত খাই", "আমি ভাত খাই")
+    assert segments[-1] == ("insert", "", "ছি")
+    # a vowel sign is never split from its consonant
+    assert ("replace", "কি", "কে") in char_diff("কি", "কে")
+
+
+def test_queue_adjudication_and_history(ann_ws):
+    assign(ann_ws, "b", "variant", [], overlap=1.0, seed=11)
+    a, b, c = _overlap_items(ann_ws, "sylhet")[:3]
+    # a: the two annotators edit differently; b: both accept; c: one flags
+    record_decision(ann_ws, a, "Karim", "edit", text="তুমি কিতা করো?")
+    record_decision(ann_ws, a, "Shuvo", "edit", text="তুমি কিতা কররায়?")
+    record_decision(ann_ws, b, "Karim", "accept")
+    record_decision(ann_ws, b, "Shuvo", "accept")
+    record_decision(ann_ws, c, "Karim", "accept")
+    record_decision(ann_ws, c, "Shuvo", "flag", comment="প্রশ্ন অস্পষ্ট")
+    entries = {e["item_id"]: e for e in queue(ann_ws)}
+    assert set(entries) == {a, c}
+    assert entries[a]["reasons"] == ["edits differ"]
+    assert entries[c]["reasons"] == ["flagged", "decisions differ"]
+    detail = item_detail(ann_ws, a)
+    assert {d["annotator"] for d in detail["decisions"]} == {"Karim", "Shuvo"}
+    assert all(d["diff"] for d in detail["decisions"])
+
+    vid = detail["target_id"]
+    with pytest.raises(UserError, match="adjudicator's name"):
+        adjudicate(ann_ws, a, " ", "accept")
+    adjudicate(ann_ws, a, "Lead", "edit", text="তুমি কিতা কররায়?", comment="Shuvo's form")
+    assert ann_ws.query("SELECT text, status, reviewer FROM variants WHERE id = ?", (vid,)) == [
+        {"text": "তুমি কিতা কররায়?", "status": "gold", "reviewer": "Lead"}
+    ]
+    after = item_detail(ann_ws, a)
+    assert len(after["decisions"]) == 2  # every annotator decision kept
+    assert after["history"][-1]["action"] == "adjudicate"
+    assert len(after["adjudications"]) == 1
+    assert {e["item_id"] for e in queue(ann_ws)} == {c}
+    # the unanimous item becomes gold through accept_agreed; the flagged one does not
+    assert accept_agreed(ann_ws, "Lead") == 1
+    status = ann_ws.scalar(
+        "SELECT v.status FROM variants v JOIN annotation_items i ON i.target_id = v.id "
+        "WHERE i.id = ?",
+        (b,),
+    )
+    assert status == "gold"
+    # a later decision on an adjudicated item brings it back to the queue
+    record_decision(ann_ws, a, "Karim", "reject")
+    assert a in {e["item_id"] for e in queue(ann_ws)}
