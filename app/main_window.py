@@ -292,7 +292,7 @@ class MainWindow(QMainWindow):
                 self._action(
                     text,
                     lambda _checked=False, i=index: self.tabs.setCurrentIndex(i),
-                    f"Ctrl+{index + 1}",
+                    f"Ctrl+{index + 1}" if index < 9 else None,  # Ctrl+1 … Ctrl+9
                     self.view_menu,
                 )
             )
