@@ -349,5 +349,8 @@ def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> 
         v = verdicts.get(it["pair"]["id"])
         if v is not None:
             row["judge"] = v.score
-    table = correlation_table(rows, [humans[it["response"]["id"]] for it in scored])
+    # record_human_score keeps translation scores on 0-10
+    table = correlation_table(
+        rows, [humans[it["response"]["id"]] for it in scored], human_scale=(0.0, 10.0)
+    )
     return {"n_human": len(scored), "table": table}

@@ -176,7 +176,13 @@ V1 = [
     "CREATE INDEX human_annotations_target ON human_annotations(target, target_id)",
 ]
 
-MIGRATIONS: list[list[str]] = [V1]
+# Dialects as data (issue 12): per-workspace aliases, a JSON list of spellings that resolve
+# to the code (engine.importing.dialects); built-in aliases live in code.
+V2_DIALECTS = [
+    "ALTER TABLE dialects ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]'",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2_DIALECTS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The paper's nine dialects plus standard (DESIGN.md); more can be added per workspace.
