@@ -318,7 +318,10 @@ def cmd_status(args, ctx) -> int:
         print("sentence pairs by dialect:")
         for dialect, info in status["pairs_by_dialect"].items():
             splits = ", ".join(f"{k} {v}" for k, v in info["splits"].items())
-            print(f"  {dialect:<12} {info['pairs']:>7}  ({splits})")
+            print(
+                f"  {dialect:<12} {info['items']:>7} items, {info['pairs']:>7} references"
+                f"  ({splits})"
+            )
     if status["variants_by_dialect"]:
         print("question variants by dialect:")
         for dialect, by_status in status["variants_by_dialect"].items():

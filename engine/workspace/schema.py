@@ -182,7 +182,13 @@ V2_DIALECTS = [
     "ALTER TABLE dialects ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]'",
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2_DIALECTS]
+# Multi-reference corpus items (issue 12): an item is one standard sentence of one corpus
+# and dialect; its references are the pairs sharing (corpus_id, dialect, standard_key).
+V2_REFS = [
+    "CREATE INDEX sentence_pairs_item ON sentence_pairs(corpus_id, dialect, standard_key)",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2_DIALECTS, V2_REFS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The paper's nine dialects plus standard (DESIGN.md); more can be added per workspace.
