@@ -103,6 +103,51 @@ def register(sub) -> None:
     q.add_argument("--json", action="store_true", help="print the report as JSON")
     q.set_defaults(func=cmd_import_questions)
 
+    t = isub.add_parser(
+        "scored-translations",
+        help="system outputs with references and human scores (metric-vs-human study)",
+    )
+    t.add_argument("file")
+    t.add_argument(
+        "--human-scale",
+        required=True,
+        metavar="MIN-MAX",
+        help="the scale of the human scores: 0-1, 0-10, 0-100 or any MIN-MAX (required; "
+        "a score outside it is refused)",
+    )
+    t.add_argument("--name", help="scored set name (default: the file name without suffix)")
+    t.add_argument("--source-col", default="source", help="source text column")
+    t.add_argument("--hyp-col", default="hypothesis", help="system output column")
+    t.add_argument(
+        "--ref-cols",
+        default="reference",
+        metavar="COLS",
+        help="reference column(s): comma-separated names or a glob such as 'ref*'",
+    )
+    system = t.add_mutually_exclusive_group()
+    system.add_argument("--system-col", default="system", help="system name column")
+    system.add_argument("--system", help="one system name for every row")
+    scores = t.add_mutually_exclusive_group(required=True)
+    scores.add_argument(
+        "--score-cols",
+        metavar="COLS",
+        help="wide: one score column per annotator (names or a glob; annotator = column)",
+    )
+    scores.add_argument("--score-col", help="long: the score column (one row per annotator)")
+    who = t.add_mutually_exclusive_group()
+    who.add_argument("--annotator-col", help="long: the annotator column (default 'annotator')")
+    who.add_argument("--annotator", help="long: one annotator for every row")
+    t.add_argument("--seg-id-col", help="segment id column (default: the source text)")
+    t.add_argument("--dialect", help="target dialect of the set (code or alias), if any")
+    t.add_argument(
+        "--convert-bijoy",
+        action="store_true",
+        help="convert legacy Bijoy/SutonnyMJ ASCII cells to Unicode (otherwise refused)",
+    )
+    t.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
+    t.add_argument("--json", action="store_true", help="print the report as JSON")
+    t.set_defaults(func=cmd_import_scored)
+
     p = sub.add_parser("export", help="write a table or view to CSV, JSONL or XLSX")
     p.add_argument("table", help="table or view name (e.g. sentence_pairs, questions)")
     p.add_argument("file")
@@ -225,6 +270,43 @@ def cmd_import_questions(args, ctx) -> int:
     _print_summary(report, "questions")
     for code, info in report.by_dialect.items():
         print(f"  {code:<12} {info['variants']:>7,} variants, {info['inserted']:>7,} new")
+    _print_warnings(report)
+    return 0
+
+
+def cmd_import_scored(args, ctx) -> int:
+    from engine.importing.scored_import import import_scored_translations
+    from engine.scales import parse_scale
+
+    scale = parse_scale(args.human_scale)
+    ws: Workspace = ctx.workspace(create=True)
+    report = import_scored_translations(
+        ws,
+        args.file,
+        human_scale=scale,
+        name=args.name,
+        source_col=args.source_col,
+        hyp_col=args.hyp_col,
+        ref_cols=args.ref_cols,
+        system_col=args.system_col,
+        system=args.system,
+        score_cols=args.score_cols,
+        score_col=args.score_col,
+        annotator_col=args.annotator_col,
+        annotator=args.annotator,
+        seg_id_col=args.seg_id_col,
+        dialect=args.dialect,
+        convert_bijoy=args.convert_bijoy,
+        file_format=args.file_format,
+        progress=ctx.progress_printer("import", quiet=args.json),
+    )
+    if args.json:
+        ctx.emit_json(report.to_dict())
+        return 0
+    _print_summary(report, "segments")
+    print(f"  human scores written: {report.variants_inserted:,} (scale {args.human_scale})")
+    for system, info in report.by_dialect.items():
+        print(f"  {system:<24} {info['segments']:>7,} segments")
     _print_warnings(report)
     return 0
 

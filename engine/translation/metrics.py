@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Sequence
 
 import numpy as np
 
-from engine.errors import UserError
+from engine.scales import Scale, check_on_scale, parse_scale, scale_text
+
+__all__ = ["Scale", "check_on_scale", "parse_scale", "scale_text"]
 
 log = logging.getLogger(__name__)
 
@@ -183,35 +184,8 @@ def to_unit(metric: str, value: float) -> float:
     raise ValueError(f"unknown metric {metric}")
 
 
-Scale = tuple[float, float]
-_SCALE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:-|:|\.\.|–)\s*(-?\d+(?:\.\d+)?)\s*$")
-
-
-def parse_scale(text: str) -> Scale:
-    """'0-1', '0-10', '0-100', '1-5', '-1:1' or 'MIN..MAX' -> (min, max) with min < max."""
-    match = _SCALE.match(text or "")
-    if not match:
-        raise UserError(f"a score scale is MIN-MAX such as 0-1, 0-10, 0-100 or 1-5, not '{text}'")
-    lo, hi = float(match.group(1)), float(match.group(2))
-    if not lo < hi:
-        raise UserError(f"a score scale needs MIN < MAX, not '{text}'")
-    return lo, hi
-
-
-def scale_text(scale: Scale) -> str:
-    return "-".join(f"{v:g}" for v in scale)
-
-
-def check_on_scale(value: float, scale: Scale) -> str | None:
-    """Why ``value`` is not a score on ``scale`` (None: it is, or it is NaN = missing)."""
-    if math.isnan(value):
-        return None
-    if math.isinf(value) or not scale[0] <= value <= scale[1]:
-        return f"{value:g} is outside the declared scale {scale_text(scale)}"
-    return None
-
-
 CORRELATIONS = ("pearson", "spearman", "kendall", "ccc")
+LOWER_IS_BETTER = {"wer"}
 MIN_N = 3
 
 
@@ -226,22 +200,37 @@ def unavailable_reason(x: np.ndarray, y: np.ndarray, what: str = "metric") -> st
     return None
 
 
-def correlations(x: np.ndarray, y: np.ndarray) -> dict[str, float]:
-    """Pearson r, Spearman ρ, Kendall τ-b (scipy.stats) and Lin's CCC (population
-    moments, on the values as given) of two non-constant series of n >= 3."""
+def correlations(
+    x: np.ndarray, y: np.ndarray, ux: np.ndarray | None = None, uy: np.ndarray | None = None
+) -> dict[str, float]:
+    """Pearson r, Spearman ρ, Kendall τ-b (scipy.stats) of x and y as given, and Lin's CCC
+    (population moments) of their unit-scale forms ``ux``, ``uy`` (default x, y).
+
+    The rank and product-moment figures use the values as given (a metric only negated
+    when lower is better, which is exact), since rescaling in floating point can merge or
+    split ties; CCC needs the common scale."""
     from scipy import stats
 
-    cov = float(np.mean((x - x.mean()) * (y - y.mean())))
+    ux = x if ux is None else ux
+    uy = y if uy is None else uy
+    cov = float(np.mean((ux - ux.mean()) * (uy - uy.mean())))
     return {
         "pearson": float(stats.pearsonr(x, y).statistic),
         "spearman": float(stats.spearmanr(x, y).statistic),
         "kendall": float(stats.kendalltau(x, y).statistic),
-        "ccc": 2 * cov / float(x.var() + y.var() + (x.mean() - y.mean()) ** 2),
+        "ccc": 2 * cov / float(ux.var() + uy.var() + (ux.mean() - uy.mean()) ** 2),
     }
 
 
 def bootstrap_ci(
-    x: np.ndarray, y: np.ndarray, *, resamples: int, level: float = 0.95, seed: int = 0
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    resamples: int,
+    level: float = 0.95,
+    seed: int = 0,
+    ux: np.ndarray | None = None,
+    uy: np.ndarray | None = None,
 ) -> dict:
     """Percentile bootstrap over items for every correlation; resamples where a figure is
     undefined (constant side) are left out of that figure and counted."""
@@ -254,7 +243,8 @@ def bootstrap_ci(
         if unavailable_reason(bx, by) is not None:
             skipped += 1
             continue
-        for key, value in correlations(bx, by).items():
+        extra = (ux[idx], uy[idx]) if ux is not None and uy is not None else (None, None)
+        for key, value in correlations(bx, by, *extra).items():
             if math.isfinite(value):
                 draws[key].append(value)
     tail = (1 - level) / 2
@@ -280,7 +270,8 @@ def correlation_table(
 
     ``human_scale`` is the declared (min, max) of the human scores: a score outside it is
     refused (ValueError naming its position), None/NaN scores are left out and counted.
-    For CCC both sides go onto the unit scale linearly — the metric by :func:`to_unit`,
+    Pearson, Spearman and Kendall use the values as given (WER negated: higher = better);
+    for CCC both sides go onto the unit scale linearly — the metric by :func:`to_unit`,
     the human score as (h − min)/(max − min) — never clamped. n < 3 or a constant side
     gives None with the reason in ``unavailable``, never 0 or 1. Nothing is rounded.
     ``bootstrap`` > 0 adds percentile CIs (``ci``) from that many resamples."""
@@ -304,8 +295,10 @@ def correlation_table(
         )
         metric_missing = ~np.isfinite(raw)
         keep = ~(metric_missing | human_missing)
-        x = np.array([to_unit(name, v) for v in raw[keep]], dtype=float)
-        y = (h[keep] - lo) / (hi - lo)
+        x = -raw[keep] if name in LOWER_IS_BETTER else raw[keep]
+        y = h[keep]
+        ux = np.array([to_unit(name, v) for v in raw[keep]], dtype=float)
+        uy = (y - lo) / (hi - lo)
         row: dict = {
             "metric": name,
             "n": int(keep.sum()),
@@ -317,9 +310,9 @@ def correlation_table(
         }
         reason = unavailable_reason(x, y)
         row["unavailable"] = reason
-        values = dict.fromkeys(CORRELATIONS) if reason else correlations(x, y)
+        values = dict.fromkeys(CORRELATIONS) if reason else correlations(x, y, ux, uy)
         row.update(values)
         if bootstrap and not reason:
-            row["ci"] = bootstrap_ci(x, y, resamples=bootstrap, seed=seed)
+            row["ci"] = bootstrap_ci(x, y, resamples=bootstrap, seed=seed, ux=ux, uy=uy)
         table.append(row)
     return table

@@ -188,7 +188,41 @@ V2_REFS = [
     "CREATE INDEX sentence_pairs_item ON sentence_pairs(corpus_id, dialect, standard_key)",
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2_DIALECTS, V2_REFS]
+# Scored translations (issue 12): system outputs with references and human scores, for the
+# metric-vs-human study. Every set declares the scale of its human scores.
+V2_SCORED = [
+    """CREATE TABLE scored_sets (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        source TEXT NOT NULL DEFAULT '',
+        scale_min REAL NOT NULL,
+        scale_max REAL NOT NULL CHECK (scale_max > scale_min),
+        dialect TEXT REFERENCES dialects(code),
+        created_at TEXT NOT NULL
+    )""",
+    # refs: JSON list of one or more references; line: "file:line" it came from
+    """CREATE TABLE scored_segments (
+        id INTEGER PRIMARY KEY,
+        set_id INTEGER NOT NULL REFERENCES scored_sets(id) ON DELETE CASCADE,
+        system TEXT NOT NULL,
+        seg_key TEXT NOT NULL,
+        source TEXT NOT NULL,
+        hypothesis TEXT NOT NULL,
+        refs TEXT NOT NULL,
+        line TEXT NOT NULL DEFAULT '',
+        UNIQUE (set_id, system, seg_key)
+    )""",
+    """CREATE TABLE scored_human (
+        id INTEGER PRIMARY KEY,
+        segment_id INTEGER NOT NULL REFERENCES scored_segments(id) ON DELETE CASCADE,
+        annotator TEXT NOT NULL,
+        score REAL NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (segment_id, annotator)
+    )""",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2_DIALECTS, V2_REFS, V2_SCORED]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The paper's nine dialects plus standard (DESIGN.md); more can be added per workspace.

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import unicodedata
 
+import pytest
+
 from app.cli import main
 from engine.workspace.store import Workspace
 
@@ -65,3 +67,66 @@ def test_dialects_add_list_and_dialect_map(tmp_path, capsys):
     assert code == 0 and "ctgn -> chittagong" in out and "columns not used: extra" in out
     code, _, err = run(capsys, "-w", ws, "dialects", "add", "x y", "--name-en", "a")
     assert code == 2 and "lower-case" in err
+
+
+SCORED = (
+    "src,mt,ref,system,ann1,ann2\n"
+    "আমি ভাত খাই,আঁই ভাত খাই,আঁই ভাত খাই,A,90,80\n"
+    "তুমি কোথায় যাও,তুঁই কডে যাও,তুঁই কডে যাইবা,A,60,\n"
+    "সে বাড়ি গেছে,হে বাড়িত গেছে,হেতে বাড়িত গেছে,A,40,50\n"
+    "আমি ভাত খাই,আমি ভাত খাই,আঁই ভাত খাই,B,30,20\n"
+    "তুমি কোথায় যাও,তুমি কোথায় যাও,তুঁই কডে যাইবা,B,10,nan\n"
+    "সে বাড়ি গেছে,সে বাড়ি গেছে,হেতে বাড়িত গেছে,B,20,30\n"
+)
+
+
+def test_scored_translations_import_eval_metrics_and_human_score(tmp_path, capsys):
+    ws = tmp_path / "w.sqlite"
+    path = tmp_path / "scored.csv"
+    path.write_text(SCORED)
+    base = [
+        "-w",
+        ws,
+        "import",
+        "scored-translations",
+        path,
+        "--source-col",
+        "src",
+        "--hyp-col",
+        "mt",
+        "--ref-cols",
+        "ref",
+        "--score-cols",
+        "ann*",
+    ]
+    with pytest.raises(SystemExit) as info:  # argparse: the scale is required
+        run(capsys, *base)
+    assert info.value.code == 2 and "--human-scale" in capsys.readouterr().err
+    code, _, err = run(capsys, *base, "--human-scale", "0-10")
+    assert (
+        code == 2
+        and "line 2, column 'ann1': human score 90 is outside the declared scale 0-10" in err
+    )
+    code, out, _ = run(capsys, *base, "--human-scale", "0-100")
+    assert code == 0 and "human scores written: 10" in out and "left out: 2" in out
+    code, out, _ = run(capsys, "-w", ws, "eval-metrics", "scored", "--bootstrap", "100")
+    assert code == 0 and "signature" in out and "unavailable: n = 2 < 3" in out
+    assert "pearson" in out
+    code, out, _ = run(capsys, "-w", ws, "eval-metrics", "scored", "--json", "--bootstrap", "0")
+    report = json.loads(out)
+    assert report["human_scale"] == [0, 100] and set(report["systems"]) == {"A", "B"}
+    assert report["systems"]["A"]["human_mean"] > report["systems"]["B"]["human_mean"]
+    code, out, _ = run(capsys, "-w", ws, "eval-metrics")
+    assert code == 0 and "scored: 6 segments, 2 systems, 10 human scores on 0-100" in out
+    code, out, _ = run(
+        capsys, "-w", ws, "human-score", "--segment", "2", "--annotator", "me", "--score", "55"
+    )
+    assert code == 0 and "me 55 (0-100)" in out
+    code, _, err = run(
+        capsys, "-w", ws, "human-score", "--segment", "2", "--annotator", "me", "--score", "155"
+    )
+    assert code == 2 and "outside the declared scale 0-100" in err
+    code, _, err = run(
+        capsys, "-w", ws, "human-score", "--response", "9", "--annotator", "me", "--score", "5"
+    )
+    assert code == 2 and "no translate-eval response with id 9" in err
