@@ -78,9 +78,9 @@ def _dialect_named(columns: list[str], dialect_codes: set[str]) -> dict[str, str
             lookup.update({spelling_key(a): code for a in aliases})
     found: dict[str, str] = {}
     for column in columns:
-        code = lookup.get(spelling_key(column))
-        if code and code not in found:
-            found[code] = column
+        match = lookup.get(spelling_key(column))
+        if match and match not in found:
+            found[match] = column
     return found
 
 
@@ -117,7 +117,8 @@ def scan_bijoy(path: str, *, max_rows: int = BIJOY_SCAN_ROWS, samples: int = 5) 
     """Legacy Bijoy/SutonnyMJ cells among the first ``max_rows`` rows, with a preview of
     their conversion (the dialog asks before converting). ``complete``: the whole file
     was scanned."""
-    found, shown, rows = 0, [], 0
+    found, rows = 0, 0
+    shown: list[dict] = []
     complete = True
     with TabularFile(path, precount=False) as table:
         for line, row in table:
