@@ -213,6 +213,7 @@ class MainWindow(QMainWindow):
         from widgets.answers_panel import AnswersPanel
         from widgets.charts_panel import ChartsPanel
         from widgets.judge_panel import JudgePanel
+        from widgets.metrics_panel import MetricsPanel
         from widgets.models_panel import ModelsPanel
         from widgets.review_panel import ReviewPanel
 
@@ -247,6 +248,7 @@ class MainWindow(QMainWindow):
             "answers": answers,
             "judge": judge,
             "charts": charts,
+            "metrics": MetricsPanel(self.workspace, self.bridge),
             "jobs": self.job_monitor,
         }
         titles = {
@@ -255,6 +257,7 @@ class MainWindow(QMainWindow):
             "answers": _("Answers"),
             "judge": _("Judge"),
             "charts": _("Charts"),
+            "metrics": _("Metrics vs humans"),
             "jobs": _("Jobs"),
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):

@@ -53,6 +53,7 @@ def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved
         "Answers",
         "Judge",
         "Charts",
+        "Metrics vs humans",
         "Jobs",
     ]
     assert window.stack.currentWidget() is window.tabs
@@ -211,6 +212,7 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
         "Answers",
         "Judge",
         "Charts",
+        "Metrics vs humans",
         "Jobs",
     ]
     assert report["heavy_modules_loaded"] == []
