@@ -153,6 +153,13 @@ BANGLISH_WORDS = frozenset(
 )
 
 
+def _foreign(c: str) -> bool:
+    """A letter or combining mark outside ASCII that is not a Bijoy glyph code."""
+    if c.isascii() or c in GLYPHS or c in _MARKERS or c == REPH:
+        return False
+    return c.isalpha() or unicodedata.category(c).startswith("M")
+
+
 def _letters(text: str) -> list[str]:
     return [c for c in text if c.isascii() and c.isalpha()]
 
@@ -161,6 +168,8 @@ def looks_bijoy(text: str) -> bool:
     """True when ``text`` (without Bengali code points) reads as Bijoy/SutonnyMJ ASCII."""
     if any("\u0980" <= c <= "\u09ff" for c in text):
         return False
+    if any(_foreign(c) for c in text):
+        return False  # IPA, accented or other-script letters: Bijoy fonts never hold them
     letters = _letters(text)
     if not letters:
         return False

@@ -88,3 +88,25 @@ def test_an_unconvertible_bijoy_cell_names_line_and_column(workspace, tmp_path):
     path.write_text("standard,dialect_text,dialect\nআমি,Avwg evsjvq ®,sylhet\n", "utf-8")
     with pytest.raises(ImportRejected, match=r"line 2, column 'dialect_text': cannot convert"):
         import_corpus(workspace, path, convert_bijoy=True)
+
+
+def test_no_latin_cell_of_the_real_data_is_taken_for_bijoy(shared_data):
+    """Vashantor's IPA columns and other Latin cells (44,635 with 6+ letters) are not Bijoy."""
+    import csv
+
+    csv.field_size_limit(10**8)
+    latin = flagged = 0
+    for path in sorted(shared_data.rglob("*.csv")):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for row in csv.reader(f):
+                for cell in row:
+                    if sum(c.isascii() and c.isalpha() for c in cell) >= 6 and not any(
+                        "\u0980" <= c <= "\u09ff" for c in cell
+                    ):
+                        latin += 1
+                        flagged += looks_bijoy(cell)
+    assert latin > 10_000 and flagged == 0
+
+
+def test_ipa_is_not_bijoy():
+    assert not looks_bijoy("cɪtɐgon ɐɾ vɐ͡ɪ̯ vɔ͡ɪ̯nɔɾ bohut̪ xub vɐlo cʰobɪ ɐhe")
