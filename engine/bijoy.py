@@ -7,9 +7,9 @@ follow in Unicode, and the reph (র্) mark comes after the consonant it prece
 
 Converter: table-driven (:data:`GLYPHS`, longest match first) plus the reordering rules
 above, written here because the PyPI converters measured against our own Bijoy↔Unicode
-set (tests/engine/importing/bijoy_pairs.py, 30 pairs) were either wrong or unusable:
-``bijoytounicode`` 1.1.1 (MPL-2.0, 2018) 20/22, ``bijoy2unicode`` 0.1.1 (2018) 19/22 with
-IndexErrors, ``unicodeconverter`` 0.1.0b12 22/22 but GPL-3.0, which an MIT application
+set (tests/engine/importing/bijoy_pairs.py, 30 pairs) were wrong or unusable:
+``bijoytounicode`` 1.1.1 (MPL-2.0, 2018) 27/30, ``bijoy2unicode`` 0.1.1 (2018) 25/30 with
+IndexErrors, ``unicodeconverter`` 0.1.0b12 29/30 and GPL-3.0, which an MIT application
 cannot take as a dependency. A glyph the table does not know is never passed through
 silently: :func:`bijoy_to_unicode` raises :class:`UnknownGlyph`.
 
