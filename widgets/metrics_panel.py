@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from engine.errors import UserError
 from engine.i18n import _
 from engine.importing.scored_import import record_segment_score_at
+from engine.translation.evaluate import TRANSLATION_SCORE_SCALE, record_translation_score_at
 from engine.translation.scored_eval import evaluate_scored_at, scored_sets
 from engine.workspace.store import Workspace
 from widgets.fonts import bengali_font
@@ -107,6 +108,10 @@ class MetricsPanel(QWidget):
             [_("Level"), _("Metric"), _("n"), "Pearson", "Spearman", "Kendall τ", "CCC", _("Note")]
         )
 
+        self.target = QComboBox()
+        self.target.addItem(_("a segment of this scored set (its scale)"), "segment")
+        self.target.addItem(_("a translate-eval response (0-10)"), "response")
+        self.target.currentIndexChanged.connect(self._set_changed)
         self.segment = QSpinBox()
         self.segment.setRange(1, 2_000_000_000)
         self.annotator = QLineEdit()
@@ -116,9 +121,10 @@ class MetricsPanel(QWidget):
         self.record_button = QPushButton(_("Record score"))
         self.record_button.clicked.connect(self.record_score)
         self.record_note = QLabel()
-        form_box = QGroupBox(_("Record a human score of a segment"))
+        form_box = QGroupBox(_("Record a human score of a translation"))
         form = QFormLayout(form_box)
-        form.addRow(_("Segment id"), self.segment)
+        form.addRow(_("Translation"), self.target)
+        form.addRow(_("Id"), self.segment)
         form.addRow(_("Annotator"), self.annotator)
         form.addRow(_("Score"), self.score)
         row = QHBoxLayout()
@@ -166,8 +172,11 @@ class MetricsPanel(QWidget):
     def _set_changed(self) -> None:
         info = self.sets.currentData()
         self.evaluate_button.setEnabled(info is not None and self.task is None)
-        self.record_button.setEnabled(info is not None)
-        if info:
+        response = self.target.currentData() == "response"
+        self.record_button.setEnabled(info is not None or response)
+        if response:
+            self.score.setRange(*TRANSLATION_SCORE_SCALE)
+        elif info:
             self.score.setRange(info["scale_min"], info["scale_max"])
 
     # -- evaluation ------------------------------------------------------------------------
@@ -252,8 +261,13 @@ class MetricsPanel(QWidget):
     # -- human scores ----------------------------------------------------------------------
     def record_score(self) -> Task | None:
         self._show_error("")
+        fn = (
+            record_translation_score_at
+            if self.target.currentData() == "response"
+            else record_segment_score_at
+        )
         return self.bridge.run(
-            record_segment_score_at,
+            fn,
             str(self.ws.path),
             self.segment.value(),
             self.annotator.text(),
@@ -266,9 +280,14 @@ class MetricsPanel(QWidget):
 
     def _recorded(self, row: dict) -> None:
         lo, hi = row["scale"]
+        what = (
+            _("segment {id}").format(id=row["segment_id"])
+            if "segment_id" in row
+            else _("response {id}").format(id=row["response_id"])
+        )
         self.record_note.setText(
-            _("segment {id}: {who} {score:g} ({lo:g}-{hi:g})").format(
-                id=row["segment_id"], who=row["annotator"], score=row["score"], lo=lo, hi=hi
+            _("{what}: {who} {score:g} ({lo:g}-{hi:g})").format(
+                what=what, who=row["annotator"], score=row["score"], lo=lo, hi=hi
             )
         )
         self.sig_changed.emit()

@@ -123,14 +123,8 @@ def cmd_human_score(args, ctx) -> int:
         lo, hi = row["scale"]
         print(f"segment {row['segment_id']}: {row['annotator']} {row['score']:g} ({lo:g}-{hi:g})")
         return 0
-    from engine.translation.evaluate import record_human_score
+    from engine.translation.evaluate import record_translation_score
 
-    if not ws.scalar(
-        "SELECT 1 FROM responses r JOIN runs u ON u.id = r.run_id "
-        "WHERE r.id = ? AND u.kind = 'translate-eval'",
-        (args.response,),
-    ):
-        raise UserError(f"no translate-eval response with id {args.response}")
-    record_human_score(ws, args.response, args.annotator, args.score, args.reason)
+    record_translation_score(ws, args.response, args.annotator, args.score, args.reason)
     print(f"response {args.response}: {args.annotator} {args.score:g} (0-10)")
     return 0

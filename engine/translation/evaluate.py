@@ -274,6 +274,9 @@ def human_scores(ws: Workspace, response_ids: Sequence[int]) -> dict[int, float]
     return out
 
 
+TRANSLATION_SCORE_SCALE = (0.0, 10.0)  # human scores of translate-eval responses
+
+
 def record_human_score(
     ws: Workspace, response_id: int, annotator: str, score: float, reason: str = ""
 ) -> None:
@@ -285,6 +288,35 @@ def record_human_score(
             "created_at) VALUES ('translation', ?, ?, ?, ?, ?)",
             (response_id, annotator, score, reason, utcnow()),
         )
+
+
+def record_translation_score(
+    ws: Workspace, response_id: int, annotator: str, score: float, reason: str = ""
+) -> dict:
+    """A person's 0–10 score of one translate-eval response (checked to exist)."""
+    if not ws.scalar(
+        "SELECT 1 FROM responses r JOIN runs u ON u.id = r.run_id "
+        "WHERE r.id = ? AND u.kind = 'translate-eval'",
+        (response_id,),
+    ):
+        raise UserError(f"no translate-eval response with id {response_id}")
+    if not annotator.strip():
+        raise UserError("the annotator must be named")
+    record_human_score(ws, response_id, annotator.strip(), score, reason)
+    return {
+        "response_id": response_id,
+        "annotator": annotator.strip(),
+        "score": float(score),
+        "scale": list(TRANSLATION_SCORE_SCALE),
+    }
+
+
+def record_translation_score_at(
+    workspace_path: str, response_id: int, annotator: str, score: float
+) -> dict:
+    """:func:`record_translation_score` on its own connection (the GUI's writer lane)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return record_translation_score(ws, response_id, annotator, score)
 
 
 def evaluate_translations(

@@ -69,3 +69,14 @@ def test_record_a_score_on_the_sets_scale(qtbot, scored_ws, sync_bridge):
     panel.annotator.setText("")
     panel.record_score()
     assert "annotator must be named" in panel.error.text()
+
+
+def test_translate_eval_response_target_is_checked(qtbot, scored_ws, sync_bridge):
+    panel = MetricsPanel(scored_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.target.setCurrentIndex(panel.target.findData("response"))
+    assert panel.score.maximum() == 10
+    panel.segment.setValue(99)
+    panel.annotator.setText("me")
+    panel.record_score()
+    assert "no translate-eval response with id 99" in panel.error.text()
