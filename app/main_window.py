@@ -248,8 +248,8 @@ class MainWindow(QMainWindow):
             "answers": answers,
             "judge": judge,
             "charts": charts,
-            "metrics": MetricsPanel(self.workspace, self.bridge),
             "jobs": self.job_monitor,
+            "metrics": MetricsPanel(self.workspace, self.bridge),
         }
         titles = {
             "review": _("Review translations"),
@@ -257,8 +257,8 @@ class MainWindow(QMainWindow):
             "answers": _("Answers"),
             "judge": _("Judge"),
             "charts": _("Charts"),
-            "metrics": _("Metrics vs humans"),
             "jobs": _("Jobs"),
+            "metrics": _("Metrics vs humans"),
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])

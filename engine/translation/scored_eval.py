@@ -116,6 +116,7 @@ def evaluate_scored(
         "annotations": sum(s["annotators"] for s in segs),
         "systems": per_system,
         "signatures": first["signatures"],
+        "encoder": getattr(encoder, "encoder_id", None),
         "segment_level": correlation_table(
             rows, [s["human"] for s in segs], human_scale=scale, bootstrap=bootstrap, seed=seed
         ),

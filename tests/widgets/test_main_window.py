@@ -53,8 +53,8 @@ def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved
         "Answers",
         "Judge",
         "Charts",
-        "Metrics vs humans",
         "Jobs",
+        "Metrics vs humans",
     ]
     assert window.stack.currentWidget() is window.tabs
     assert window.windowTitle().startswith("study.sqlite")
@@ -212,7 +212,7 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
         "Answers",
         "Judge",
         "Charts",
-        "Metrics vs humans",
         "Jobs",
+        "Metrics vs humans",
     ]
     assert report["heavy_modules_loaded"] == []
