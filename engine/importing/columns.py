@@ -73,6 +73,7 @@ class ImportReport:
     unused_columns: list = dataclasses.field(default_factory=list)  # columns not read
     dialect_names: dict = dataclasses.field(default_factory=dict)  # spelling -> code used
     bijoy_converted: int = 0  # cells converted from legacy Bijoy to Unicode
+    romanized: int = 0  # Romanized Bengali texts (questions: variants with script 'roman')
     variant_status: str = ""  # questions: the status given to imported dialect variants
     leading_tokens: dict = dataclasses.field(default_factory=dict)
     warnings: list = dataclasses.field(default_factory=list)

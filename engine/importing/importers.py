@@ -26,6 +26,7 @@ from engine.importing.columns import (
     dialect_columns,
     normalize_split,
 )
+from engine.bijoy import banglish_share, script_of
 from engine.importing.dialects import DialectResolver
 from engine.importing.question_import import import_question_rows
 from engine.importing.tabular import TabularFile
@@ -357,6 +358,8 @@ def _write_pairs(
                 split_conflicts.append(pair.line)
         elif not (has_bengali(pair.standard) and has_bengali(pair.text)):
             no_bengali.append(pair.line)
+            if script_of(pair.text) == "roman" and banglish_share(pair.text) > 0:
+                report.romanized += 1
     if split_conflicts:
         report.warnings.append(
             f"repeated pairs with a split other than their first "
@@ -367,6 +370,11 @@ def _write_pairs(
         report.warnings.append(
             f"pairs with a side without Bengali letters: {len(no_bengali):,} "
             f"(first at line {no_bengali[0]})"
+            + (
+                f"; {report.romanized:,} of them Romanized Bengali, kept as written"
+                if report.romanized
+                else ""
+            )
         )
     groups: dict[str, list[tuple]] = collections.defaultdict(list)
     for (code, std_key, text_key), p in unique.items():

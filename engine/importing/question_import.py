@@ -221,6 +221,13 @@ def _finish(
             f"normalised text): {len(repeats):,} (first at line "
             f"{repeats[0]}); the first occurrence was kept"
         )
+    report.romanized = sum(
+        _script(t) == "roman" for q in unique.values() for t in (q.text, *q.renderings.values())
+    )
+    if report.romanized:
+        report.warnings.append(
+            f"Romanized (Latin-script) texts stored with script 'roman': {report.romanized:,}"
+        )
     no_bengali = [q.line for q in unique.values() if not has_bengali(q.text)]
     if no_bengali:
         report.warnings.append(

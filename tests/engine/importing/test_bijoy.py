@@ -110,3 +110,12 @@ def test_no_latin_cell_of_the_real_data_is_taken_for_bijoy(shared_data):
 
 def test_ipa_is_not_bijoy():
     assert not looks_bijoy("cɪtɐgon ɐɾ vɐ͡ɪ̯ vɔ͡ɪ̯nɔɾ bohut̪ xub vɐlo cʰobɪ ɐhe")
+
+
+def test_a_banglish_file_is_recognised_as_romanized_not_bijoy(workspace, tmp_path):
+    path = tmp_path / "banglish.csv"
+    rows = "\n".join(f'আমি বাংলায় কথা বলি,"{t}",sylhet' for t in BANGLISH)
+    path.write_text("standard,dialect_text,dialect\n" + rows + "\n", "utf-8")
+    report = import_corpus(workspace, path)  # no Bijoy refusal
+    assert report.inserted == len(BANGLISH) and report.romanized == len(BANGLISH)
+    assert any("Romanized Bengali, kept as written" in w for w in report.warnings)
