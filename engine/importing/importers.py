@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 from typing import Literal
 
+from engine.bijoy import banglish_share, script_of
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -26,7 +27,6 @@ from engine.importing.columns import (
     dialect_columns,
     normalize_split,
 )
-from engine.bijoy import banglish_share, script_of
 from engine.importing.dialects import DialectResolver
 from engine.importing.question_import import import_question_rows
 from engine.importing.tabular import TabularFile
