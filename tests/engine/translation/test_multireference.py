@@ -98,3 +98,20 @@ def test_wide_file_with_variant_columns_per_dialect(workspace, tmp_path):
     report = import_corpus(workspace, path, fmt="wide", variant_cols="sylheti_*")
     assert report.by_dialect["sylhet"]["pairs"] == 2 and report.by_dialect["noakhali"]["pairs"] == 1
     assert corpus_items(workspace, "sylhet")[0]["references"] == ["আমি ভাত খাইয়ার", "মুই ভাত খাই"]
+
+
+def test_long_file_with_repeated_source_rows_makes_one_item(workspace, tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text(
+        "standard,dialect_text,dialect\n"
+        "আমি ভাত খাই,আঁই ভাত খাই,chattogram\n"
+        "আমি  ভাত খাই,আঁই ভাত হাই,chittagong\n"  # same source after normalisation
+        "আমি ভাত খাই,আঁই ভাত খাই,chittagong\n",  # an exact repeat: not a new reference
+        "utf-8",
+    )
+    report = import_corpus(workspace, path)
+    assert report.inserted == 2 and report.duplicates_in_file == 1
+    (item,) = corpus_items(workspace, "chittagong")
+    assert item["references"] == ["আঁই ভাত খাই", "আঁই ভাত হাই"]
+    got = copy_baseline(workspace, "chittagong")
+    assert got["n"] == 1 and got["references"] == 2
