@@ -145,7 +145,7 @@ _BIJOY_PUNCT = set("`_~|")
 _LATIN_VOWELS = set("aeiou")
 # Frequent words of Romanized Bengali (Banglish), to tell it from English.
 BANGLISH_WORDS = frozenset(
-    """ami amar amra apni apnar tumi tomar tomra se tar tara ki kি keno kemon kothay kotha
+    """ami amar amra apni apnar tumi tomar tomra se tar tara ki keno kemon kothay kotha
     koro kori kore korchi korbo korte bolo boli bole bollo jai jao jabo ache achi acho achen
     nai nei na hobe hoy holo hoye valo bhalo vai bhai bon ma baba bari bhat khai khabo khete
     onek ekta eta ota kichu kono shob sob amake tomake take bangla banglay bangladesh dhaka

@@ -210,7 +210,7 @@ class ImportDialog(QDialog):
         self.bijoy_preview.setPlainText("\n".join(lines))
 
     def open_add_dialect(self) -> None:
-        dialog = AddDialectDialog(self)
+        dialog = AddDialectDialog(self, import_tasks.list_workspace_dialects(self.ws))
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.add_dialect(dialog.code(), dialog.fields())
@@ -566,9 +566,24 @@ class ImportDialog(QDialog):
 class AddDialectDialog(QDialog):
     """Code, English and Bengali names, region and aliases of a new dialect."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, known: list[dict] | None = None):
         super().__init__(parent)
         self.setWindowTitle(_("Add a dialect"))
+        self.known = QPlainTextEdit()
+        self.known.setReadOnly(True)
+        self.known.setFont(bengali_font())
+        self.known.setMaximumHeight(180)
+        self.known.setPlainText(
+            "\n".join(
+                f"{d['code']}: {d['name_en']} · {d['name_bn']}"
+                + (
+                    f" — {', '.join(d['aliases'] + d['builtin_aliases'])}"
+                    if d["aliases"] or d["builtin_aliases"]
+                    else ""
+                )
+                for d in known or []
+            )
+        )
         self.code_edit = QLineEdit()
         self.code_edit.setPlaceholderText(_("lower-case code, e.g. comilla"))
         self.name_en = QLineEdit()
@@ -579,6 +594,8 @@ class AddDialectDialog(QDialog):
         self.aliases.setFont(bengali_font())
         self.aliases.setPlaceholderText(_("other spellings, comma-separated"))
         form = QFormLayout(self)
+        form.addRow(QLabel(_("Known dialects and the spellings that resolve to them:")))
+        form.addRow(self.known)
         form.addRow(_("Code"), self.code_edit)
         form.addRow(_("English name"), self.name_en)
         form.addRow(_("Bengali name"), self.name_bn)

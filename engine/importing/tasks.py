@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 
 from engine.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
-from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, spelling_key
+from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
 from engine.importing.tabular import TabularFile
 from engine.textnorm import normalize_text
 from engine.workspace.store import Workspace
@@ -150,6 +150,11 @@ def scan_bijoy(path: str, *, max_rows: int = BIJOY_SCAN_ROWS, samples: int = 5) 
         "complete": complete,
         "samples": shown,
     }
+
+
+def list_workspace_dialects(ws: Workspace) -> list[dict]:
+    """``upabhasha dialects list`` for the GUI: codes, names, aliases and counts."""
+    return list_dialects(ws)
 
 
 def add_workspace_dialect(workspace_path: str, code: str, fields: dict) -> dict:

@@ -106,3 +106,16 @@ def test_long_question_file_with_gold_only_when_chosen(qtbot, fresh_ws, sync_bri
         {"dialect": "standard", "status": "gold"},
         {"dialect": "sylhet", "status": "gold"},
     ]
+
+
+def test_add_dialect_dialog_lists_known_dialects_and_aliases(qtbot, fresh_ws):
+    from engine.importing.tasks import list_workspace_dialects
+    from widgets.import_dialog import AddDialectDialog
+
+    dialog = AddDialectDialog(None, list_workspace_dialects(fresh_ws))
+    qtbot.addWidget(dialog)
+    text = dialog.known.toPlainText()
+    assert "chittagong: Chittagong" in text and "chattogram" in text and "সিলেটি" in text
+    dialog.code_edit.setText("comilla")
+    dialog.aliases.setText("cumilla, কুমিল্লা")
+    assert dialog.code() == "comilla" and dialog.fields()["aliases"] == ["cumilla", "কুমিল্লা"]
