@@ -185,3 +185,35 @@ def test_record_segment_score_uses_the_sets_scale(workspace, tmp_path):
         import_scored_translations(
             workspace, path, human_scale=(0, 10), system="S", score_cols="score"
         )
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".json", ".jsonl", ".xlsx"])
+def test_every_file_format_gives_the_same_set(workspace, tmp_path, suffix):
+    from tests.engine.importing.tablefiles import write_table
+
+    rows = [
+        {
+            "src": f"বাক্য {i}",
+            "mt": f"বাইক্য {i}",
+            "ref_a": f"বাক্যি {i}",
+            "ref_b": f"বাইক্যি {i}",
+            "system": "AB"[i % 2],
+            "rater1": i % 5,
+            "rater2": (i * 3) % 5,
+        }
+        for i in range(12)
+    ]
+    path = write_table(tmp_path / f"scored{suffix}", rows)
+    report = import_scored_translations(
+        workspace,
+        path,
+        human_scale=(0, 4),
+        source_col="src",
+        hyp_col="mt",
+        ref_cols="ref_a,ref_b",
+        score_cols="rater*",
+    )
+    assert (report.records, report.variants_inserted) == (12, 24)
+    result = evaluate_scored(workspace, "scored", bootstrap=0)
+    assert result["annotations"] == 24 and set(result["systems"]) == {"A", "B"}
+    assert result["systems"]["A"]["references"] == 12
