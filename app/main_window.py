@@ -225,6 +225,7 @@ class MainWindow(QMainWindow):
         from widgets.bias_panel import BiasPanel
         from widgets.charts_panel import ChartsPanel
         from widgets.judge_panel import JudgePanel
+        from widgets.metrics_panel import MetricsPanel
         from widgets.models_panel import ModelsPanel
         from widgets.review_panel import ReviewPanel
 
@@ -263,6 +264,7 @@ class MainWindow(QMainWindow):
             "charts": charts,
             "jobs": self.job_monitor,
             "bias": bias,
+            "metrics": MetricsPanel(self.workspace, self.bridge),
         }
         annotation_panels = self.annotation.build_panels()
         self.panels.update({k: panel for k, (panel, _t) in annotation_panels.items()})
@@ -275,6 +277,7 @@ class MainWindow(QMainWindow):
             "jobs": _("Jobs"),
             "bias": _("Social bias"),
             **{k: title for k, (_p, title) in annotation_panels.items()},
+            "metrics": _("Metrics vs humans"),
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.bijoy import looks_bijoy
+
 BENGALI_DIGITS = "০১২৩৪৫৬৭৮৯"
 _TO_ASCII_DIGITS = str.maketrans(BENGALI_DIGITS, "0123456789")
 _DROP = dict.fromkeys(map(ord, "\ufeff\u200b"))
@@ -52,29 +54,17 @@ def has_bengali(text: str) -> bool:
 # UTF-8 Bengali read as Latin-1/cp1252: every Bengali code point starts with bytes
 # E0 A6 or E0 A7, which show as "à¦" / "à§".
 _MOJIBAKE = re.compile("à[\u00a6\u00a7]")
-# Bijoy/SutonnyMJ map Bengali glyphs onto ASCII and Latin-1/cp1252 symbols: "Avgvi †mvbvi
-# evsjv" is "আমার সোনার বাংলা". The dagger signs (ে/ৈ kar), "©" (reph), "¨" (য-ফলা) are
-# telltales; so is 'v' (া), which makes up ~10% of Bijoy letters against ~1% of English.
-_BIJOY_MARKERS = set("†‡ˆ©¨¯¿Ö×ØÙÚÛÜÝÞßÐÑÒÓÔÕ¤¢£¥¦§ª«¬®±²³´µ¶·¸¹º»¼½¾")
-_BIJOY_MIN_LETTERS = 20  # below this a 'v' count says nothing ("dev", "Savar")
-_BIJOY_V_SHARE = 0.07
 
 
 def encoding_problem(text: str) -> str | None:
-    """Why ``text`` cannot be Unicode Bengali, or None if it may be."""
+    """Why ``text`` cannot be Unicode Bengali, or None if it may be. Legacy Bijoy/SutonnyMJ
+    ASCII is recognised with or without marker characters (:func:`engine.bijoy.looks_bijoy`);
+    Romanized Bengali ("ami banglay kotha boli") is not a problem."""
     if _MOJIBAKE.search(text):
         return "mojibake: UTF-8 Bengali decoded as Latin-1/cp1252 (à¦…); re-save the file as UTF-8"
     if has_bengali(text):
         return None
-    markers = sum(1 for c in text if c in _BIJOY_MARKERS)
-    letters = [c for c in text if c.isascii() and c.isalpha()]
-    v_share = letters.count("v") / len(letters) if letters else 0.0
-    looks_bijoy = (
-        (markers >= 1 and letters and v_share >= 0.03)
-        or markers >= 3
-        or (len(letters) >= _BIJOY_MIN_LETTERS and v_share >= _BIJOY_V_SHARE)
-    )
-    if looks_bijoy:
+    if looks_bijoy(text):
         return (
             "legacy Bijoy/SutonnyMJ ASCII encoding (no Bengali code points); "
             "convert it to Unicode first"

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED_DATA = REPO.parent / "shared" / "data"
+# UPABHASHA_SHARED_DATA: for checkouts not beside shared/ (engineers' worktrees).
+SHARED_DATA = Path(os.environ.get("UPABHASHA_SHARED_DATA", REPO.parent / "shared" / "data"))
 
 # The embedded model is assembled once into a stable temp folder and reused across runs
 # (verified by sha256 marker); logs and settings go to a per-run folder.

@@ -38,6 +38,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.importing import tasks as import_tasks
 from engine.importing.columns import SPLITS
+from engine.importing.dialects import parse_dialect_map
 from engine.workspace.store import Workspace
 from widgets.fonts import bengali_font
 from widgets.task_bridge import WRITER, Task, TaskBridge
@@ -86,6 +87,7 @@ class ImportDialog(QDialog):
         self._read_path = ""
         self.task: Task | None = None
         self.last_report: dict | None = None
+        self.bijoy_scan: dict = {"cells": 0}
         self.dialects = import_tasks.workspace_dialects(workspace)
         self.codes = {d["code"] for d in self.dialects} | {"standard"}
         self.setWindowTitle(_("Import data"))
@@ -113,6 +115,8 @@ class ImportDialog(QDialog):
         self.pages.addWidget(self._corpus_page())
         self.pages.addWidget(self._questions_page())
         self.kind.currentIndexChanged.connect(self._kind_changed)
+        shared = self._shared_options()
+        self.bijoy_box = self._bijoy_box()
 
         self.progress = QProgressBar()
         self.progress.setVisible(False)
@@ -142,6 +146,8 @@ class ImportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.pages)
+        layout.addWidget(shared)
+        layout.addWidget(self.bijoy_box)
         layout.addWidget(self.progress)
         layout.addWidget(self.error)
         layout.addWidget(self.report)
@@ -150,6 +156,90 @@ class ImportDialog(QDialog):
         self._kind_changed()
 
     # -- pages -----------------------------------------------------------------------------
+    def _shared_options(self) -> QWidget:
+        self.dialect_map = QLineEdit()
+        self.dialect_map.setPlaceholderText(
+            _("e.g. noyakhali=noakhali, ctg=chittagong (common spellings are known already)")
+        )
+        add = QPushButton(_("Add a dialect…"))
+        add.clicked.connect(self.open_add_dialect)
+        row = QHBoxLayout()
+        row.addWidget(self.dialect_map, 1)
+        row.addWidget(add)
+        box = QWidget()
+        form = QFormLayout(box)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow(_("Dialect names"), row)
+        return box
+
+    def _bijoy_box(self) -> QGroupBox:
+        box = QGroupBox(_("Legacy Bijoy/SutonnyMJ text found"))
+        self.bijoy_note = QLabel()
+        self.bijoy_note.setWordWrap(True)
+        self.bijoy_preview = QPlainTextEdit()
+        self.bijoy_preview.setReadOnly(True)
+        self.bijoy_preview.setFont(bengali_font())
+        self.bijoy_preview.setMaximumHeight(110)
+        self.convert_bijoy = QCheckBox(_("Convert Bijoy text to Unicode on import"))
+        lay = QVBoxLayout(box)
+        lay.addWidget(self.bijoy_note)
+        lay.addWidget(self.bijoy_preview)
+        lay.addWidget(self.convert_bijoy)
+        box.setVisible(False)
+        return box
+
+    def _scan_bijoy(self, path: str) -> None:
+        self.convert_bijoy.setChecked(False)
+        scan = import_tasks.scan_bijoy(path) if path and self.columns else {"cells": 0}
+        self.bijoy_scan = scan
+        self.bijoy_box.setVisible(bool(scan["cells"]))
+        if not scan["cells"]:
+            return
+        self.bijoy_note.setText(
+            _(
+                "{cells} cells in the first {rows} rows look like legacy Bijoy ASCII, not "
+                "Unicode Bengali. Without conversion the import is refused. Preview:"
+            ).format(cells=f"{scan['cells']:,}", rows=f"{scan['rows_scanned']:,}")
+        )
+        lines = []
+        for sample in scan["samples"]:
+            result = sample["unicode"] or _("cannot convert: {error}").format(error=sample["error"])
+            lines.append(
+                f"{_('line')} {sample['line']}, {sample['column']}: {sample['bijoy']}  →  {result}"
+            )
+        self.bijoy_preview.setPlainText("\n".join(lines))
+
+    def open_add_dialect(self) -> None:
+        dialog = AddDialectDialog(self, import_tasks.list_workspace_dialects(self.ws))
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.add_dialect(dialog.code(), dialog.fields())
+
+    def add_dialect(self, code: str, fields: dict) -> dict | None:
+        """Add (or extend) a dialect in the workspace and offer it in the combos."""
+        try:
+            row = import_tasks.add_workspace_dialect(str(self.ws.path), code, fields)
+        except UserError as exc:
+            self._show_error(" ".join(str(exc).split()))
+            return None
+        self._show_error("")
+        if row["code"] not in self.codes:
+            self.codes.add(row["code"])
+            self.dialects.append(row)
+            self.fixed_dialect.addItem(f"{row['name_en']} ({row['code']})", row["code"])
+            label = f"{row['name_en']} · {row['name_bn']}"
+            self.wide_cols[row["code"]] = _ColumnCombo(_("(not in this file)"))
+            self.wide_form.addRow(label, self.wide_cols[row["code"]])
+            self.question_dialect_cols[row["code"]] = _ColumnCombo(_("(none)"))
+            self.question_form.addRow(label, self.question_dialect_cols[row["code"]])
+            self._apply_guess()
+        self.report.setPlainText(
+            _("dialect {code} saved; aliases: {aliases}").format(
+                code=row["code"], aliases=", ".join(row["aliases"]) or "—"
+            )
+        )
+        return row
+
     def _corpus_page(self) -> QWidget:
         self.fmt = QComboBox()
         self.fmt.addItem(_("long: one pair per row, a dialect-code column"), "long")
@@ -189,6 +279,11 @@ class ImportDialog(QDialog):
         long_form = QFormLayout(self.long_box)
         long_form.setContentsMargins(0, 0, 0, 0)
         long_form.addRow(_("Dialect text column"), self.dialect_text_col)
+        self.variant_cols = QLineEdit()
+        self.variant_cols.setPlaceholderText(
+            _("several references per source: e.g. dialect_v* (replaces the text column)")
+        )
+        long_form.addRow(_("Variant columns"), self.variant_cols)
         long_form.addRow(_("Dialect code"), dialect_row)
         self.wide_box = QWidget()
         self.wide_form = QFormLayout(self.wide_box)
@@ -219,15 +314,26 @@ class ImportDialog(QDialog):
         self.question_dialect_cols: dict[str, _ColumnCombo] = {
             d["code"]: _ColumnCombo(_("(none)")) for d in self.dialects
         }
+        self.question_dialect_col = _ColumnCombo(_("(none: a wide file)"))
+        self.variant_status = QComboBox()
+        for status, label in (
+            ("reviewed", _("reviewed (default)")),
+            ("draft", _("draft")),
+            ("gold", _("gold (only if these texts are already verified)")),
+        ):
+            self.variant_status.addItem(label, status)
         box = QGroupBox(_("Columns"))
         form = QFormLayout(box)
+        self.question_form = form
         form.addRow(_("Question text"), self.text_col)
         form.addRow(_("Question id"), self.id_col)
         form.addRow(_("Question type (1-4)"), self.type_col)
         form.addRow(_("Domain"), self.domain_col)
         form.addRow(_("English gloss"), self.gloss_col)
+        form.addRow(_("Dialect of each row (long file)"), self.question_dialect_col)
+        form.addRow(_("Status of dialect variants"), self.variant_status)
         self.rendering_note = QLabel(
-            _("Dialect renderings already in the file become reviewed variants:")
+            _("Dialect renderings already in the file (wide) become variants:")
         )
         form.addRow(self.rendering_note)
         for d in self.dialects:
@@ -287,6 +393,10 @@ class ImportDialog(QDialog):
             except OSError as exc:
                 self._show_error(f"{path}: {exc.strerror or exc}")
         self._apply_guess()
+        try:
+            self._scan_bijoy(path)
+        except UserError as exc:
+            self._show_error(str(exc))
         return bool(self.columns)
 
     def _apply_guess(self) -> None:
@@ -312,6 +422,7 @@ class ImportDialog(QDialog):
                 (self.gloss_col, "gloss_col"),
             ):
                 combo.set_columns(columns, guess[key])
+            self.question_dialect_col.set_columns(columns, guess["dialect_col"])
             for code, combo in self.question_dialect_cols.items():
                 combo.set_columns(columns, guess["dialect_cols"].get(code))
         self.import_button.setEnabled(bool(columns) and self.task is None)
@@ -320,8 +431,19 @@ class ImportDialog(QDialog):
     def options(self) -> dict:
         """The importer's keyword arguments for the current choices (plain values)."""
         name = self.name.text().strip() or None
+        common = {
+            "dialect_map": parse_dialect_map(
+                [p for p in self.dialect_map.text().replace(";", ",").split(",") if p.strip()],
+                _("Dialect names"),
+            )
+            or None,
+            "convert_bijoy": bool(self.bijoy_scan["cells"]) and self.convert_bijoy.isChecked(),
+        }
         if self.current_kind == QUESTIONS:
             return {
+                **common,
+                "dialect_col": self.question_dialect_col.currentData(),
+                "variant_status": self.variant_status.currentData(),
                 "name": name,
                 "text_col": self.text_col.currentData() or "question",
                 "id_col": self.id_col.currentData(),
@@ -337,6 +459,7 @@ class ImportDialog(QDialog):
             }
         fmt = self.fmt.currentData()
         opts = {
+            **common,
             "fmt": fmt,
             "name": name,
             "standard_col": self.standard_col.currentData() or "standard",
@@ -348,6 +471,8 @@ class ImportDialog(QDialog):
             opts["split"] = self.fixed_split.currentData()
         if fmt == "long":
             opts["dialect_text_col"] = self.dialect_text_col.currentData() or "dialect_text"
+            if self.variant_cols.text().strip():
+                opts["variant_cols"] = self.variant_cols.text().strip()
             if self.dialect_col.currentData() is None:
                 opts["dialect"] = self.fixed_dialect.currentData()
             else:
@@ -370,6 +495,11 @@ class ImportDialog(QDialog):
         self._show_error("")
         self.report.clear()
         self.last_report = None
+        try:
+            options = self.options()
+        except UserError as exc:
+            self._show_error(str(exc))
+            return None
         fn = (
             import_tasks.import_corpus_file
             if self.current_kind == CORPUS
@@ -384,7 +514,7 @@ class ImportDialog(QDialog):
             fn,
             str(self.ws.path),
             path,
-            self.options(),
+            options,
             lane=WRITER,
             label=label,
             on_done=self._done,
@@ -431,6 +561,63 @@ class ImportDialog(QDialog):
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.setVisible(bool(message))
+
+
+class AddDialectDialog(QDialog):
+    """Code, English and Bengali names, region and aliases of a new dialect."""
+
+    def __init__(self, parent: QWidget | None = None, known: list[dict] | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(_("Add a dialect"))
+        self.known = QPlainTextEdit()
+        self.known.setReadOnly(True)
+        self.known.setFont(bengali_font())
+        self.known.setMaximumHeight(180)
+        self.known.setPlainText(
+            "\n".join(
+                f"{d['code']}: {d['name_en']} · {d['name_bn']}"
+                + (
+                    f" — {', '.join(d['aliases'] + d['builtin_aliases'])}"
+                    if d["aliases"] or d["builtin_aliases"]
+                    else ""
+                )
+                for d in known or []
+            )
+        )
+        self.code_edit = QLineEdit()
+        self.code_edit.setPlaceholderText(_("lower-case code, e.g. comilla"))
+        self.name_en = QLineEdit()
+        self.name_bn = QLineEdit()
+        self.name_bn.setFont(bengali_font())
+        self.region = QLineEdit()
+        self.aliases = QLineEdit()
+        self.aliases.setFont(bengali_font())
+        self.aliases.setPlaceholderText(_("other spellings, comma-separated"))
+        form = QFormLayout(self)
+        form.addRow(QLabel(_("Known dialects and the spellings that resolve to them:")))
+        form.addRow(self.known)
+        form.addRow(_("Code"), self.code_edit)
+        form.addRow(_("English name"), self.name_en)
+        form.addRow(_("Bengali name"), self.name_bn)
+        form.addRow(_("Region"), self.region)
+        form.addRow(_("Aliases"), self.aliases)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def code(self) -> str:
+        return self.code_edit.text().strip()
+
+    def fields(self) -> dict:
+        return {
+            "name_en": self.name_en.text(),
+            "name_bn": self.name_bn.text(),
+            "region": self.region.text(),
+            "aliases": [a.strip() for a in self.aliases.text().split(",") if a.strip()],
+        }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "app.cli.commands_review",
     "app.cli.commands_bias",
     "app.cli.commands_annotation",
+    "app.cli.commands_scored",
     "app.demo",
 ]
 

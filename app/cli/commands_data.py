@@ -1,8 +1,9 @@
-"""Workspace commands: init, status, import (corpus, questions) and export."""
+"""Workspace commands: init, status, import (corpus, questions), export and dialects."""
 
 from __future__ import annotations
 
 from engine.errors import UserError
+from engine.importing.dialects import parse_dialect_map
 from engine.workspace.store import Workspace
 
 
@@ -58,6 +59,13 @@ def register(sub) -> None:
         "named by a dialect code)",
     )
     c.add_argument(
+        "--variant-cols",
+        metavar="COLS",
+        help="several references per source: the text columns, comma-separated names or a "
+        "glob such as 'dialect_v*' (long); wide: DIALECT_SUFFIX columns such as 'sylhet_v*'",
+    )
+    _common_import_options(c)
+    c.add_argument(
         "--strip-leading-token",
         metavar="auto|TOKEN",
         help="strip a label token from the start of every dialect text",
@@ -80,11 +88,68 @@ def register(sub) -> None:
         default=[],
         metavar="CODE=COL",
         help="a column of existing dialect renderings (repeatable; default: "
-        "columns named by a dialect code)",
+        "columns named by a dialect code or alias)",
     )
+    q.add_argument(
+        "--dialect-col",
+        help="long files: the column saying each row's dialect (default: 'dialect' if "
+        "present); rows sharing --id-col are one question, its 'standard' row the question",
+    )
+    q.add_argument(
+        "--variant-status",
+        choices=("draft", "reviewed", "gold"),
+        default="reviewed",
+        help="status of imported dialect variants (default reviewed; gold only if you say so)",
+    )
+    _common_import_options(q)
     q.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
     q.add_argument("--json", action="store_true", help="print the report as JSON")
     q.set_defaults(func=cmd_import_questions)
+
+    t = isub.add_parser(
+        "scored-translations",
+        help="system outputs with references and human scores (metric-vs-human study)",
+    )
+    t.add_argument("file")
+    t.add_argument(
+        "--human-scale",
+        required=True,
+        metavar="MIN-MAX",
+        help="the scale of the human scores: 0-1, 0-10, 0-100 or any MIN-MAX (required; "
+        "a score outside it is refused)",
+    )
+    t.add_argument("--name", help="scored set name (default: the file name without suffix)")
+    t.add_argument("--source-col", default="source", help="source text column")
+    t.add_argument("--hyp-col", default="hypothesis", help="system output column")
+    t.add_argument(
+        "--ref-cols",
+        default="reference",
+        metavar="COLS",
+        help="reference column(s): comma-separated names or a glob such as 'ref*'",
+    )
+    system = t.add_mutually_exclusive_group()
+    system.add_argument("--system-col", default="system", help="system name column")
+    system.add_argument("--system", help="one system name for every row")
+    scores = t.add_mutually_exclusive_group(required=True)
+    scores.add_argument(
+        "--score-cols",
+        metavar="COLS",
+        help="wide: one score column per annotator (names or a glob; annotator = column)",
+    )
+    scores.add_argument("--score-col", help="long: the score column (one row per annotator)")
+    who = t.add_mutually_exclusive_group()
+    who.add_argument("--annotator-col", help="long: the annotator column (default 'annotator')")
+    who.add_argument("--annotator", help="long: one annotator for every row")
+    t.add_argument("--seg-id-col", help="segment id column (default: the source text)")
+    t.add_argument("--dialect", help="target dialect of the set (code or alias), if any")
+    t.add_argument(
+        "--convert-bijoy",
+        action="store_true",
+        help="convert legacy Bijoy/SutonnyMJ ASCII cells to Unicode (otherwise refused)",
+    )
+    t.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
+    t.add_argument("--json", action="store_true", help="print the report as JSON")
+    t.set_defaults(func=cmd_import_scored)
 
     p = sub.add_parser("export", help="write a table or view to CSV, JSONL or XLSX")
     p.add_argument("table", nargs="?", help="table or view name (e.g. sentence_pairs, questions)")
@@ -96,17 +161,52 @@ def register(sub) -> None:
     )
     p.set_defaults(func=cmd_export)
 
+    d = sub.add_parser("dialects", help="list the workspace's dialects or add one")
+    dsub = d.add_subparsers(dest="dialects_command", metavar="ACTION", required=True)
+    dl = dsub.add_parser("list", help="codes, names, aliases and counts")
+    dl.add_argument("--json", action="store_true", help="print one JSON document")
+    dl.set_defaults(func=cmd_dialects_list)
+    da = dsub.add_parser("add", help="add a dialect, or aliases/names to an existing one")
+    da.add_argument("code", help="lower-case code, e.g. comilla")
+    da.add_argument("--name-en", default="", help="English name (required for a new dialect)")
+    da.add_argument("--name-bn", default="", help="Bengali name (required for a new dialect)")
+    da.add_argument("--region", default="", help="division or region")
+    da.add_argument(
+        "--alias",
+        action="append",
+        default=[],
+        help="another spelling that resolves to this code (repeatable)",
+    )
+    da.add_argument("--json", action="store_true", help="print the dialect as JSON")
+    da.set_defaults(func=cmd_dialects_add)
+
 
 FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
 
 
-def _mapping(pairs: list[str]) -> dict[str, str] | None:
-    mapping = {}
+def _common_import_options(p) -> None:
+    p.add_argument(
+        "--dialect-map",
+        action="append",
+        default=[],
+        metavar="FROM=TO",
+        help="read dialect name FROM as code TO (repeatable), e.g. noyakhali=noakhali; "
+        "common spellings and Bengali names are known already",
+    )
+    p.add_argument(
+        "--convert-bijoy",
+        action="store_true",
+        help="convert legacy Bijoy/SutonnyMJ ASCII cells to Unicode (otherwise refused)",
+    )
+
+
+def _mapping(pairs: list[str]) -> list[tuple[str, str]] | None:
+    mapping = []
     for item in pairs:
         code, sep, column = item.partition("=")
         if not sep or not code.strip() or not column.strip():
             raise UserError(f"--dialect-column expects CODE=COLUMN, not '{item}'")
-        mapping[code.strip()] = column.strip()
+        mapping.append((code.strip(), column.strip()))
     return mapping or None
 
 
@@ -129,6 +229,9 @@ def cmd_import_corpus(args, ctx) -> int:
         split_col=args.split_col,
         split=args.split,
         dialect_cols=_mapping(args.dialect_column),
+        variant_cols=args.variant_cols,
+        dialect_map=parse_dialect_map(args.dialect_map),
+        convert_bijoy=args.convert_bijoy,
         strip_leading_token=args.strip_leading_token,
         file_format=args.file_format,
         progress=progress,
@@ -158,7 +261,11 @@ def cmd_import_questions(args, ctx) -> int:
         type_col=args.type_col,
         domain_col=args.domain_col,
         gloss_col=args.gloss_col,
-        dialect_cols=_mapping(args.dialect_column),
+        dialect_cols=dict(_mapping(args.dialect_column) or ()) or None,
+        dialect_col=args.dialect_col,
+        dialect_map=parse_dialect_map(args.dialect_map),
+        variant_status=args.variant_status,
+        convert_bijoy=args.convert_bijoy,
         file_format=args.file_format,
         progress=progress,
     )
@@ -168,6 +275,43 @@ def cmd_import_questions(args, ctx) -> int:
     _print_summary(report, "questions")
     for code, info in report.by_dialect.items():
         print(f"  {code:<12} {info['variants']:>7,} variants, {info['inserted']:>7,} new")
+    _print_warnings(report)
+    return 0
+
+
+def cmd_import_scored(args, ctx) -> int:
+    from engine.importing.scored_import import import_scored_translations
+    from engine.scales import parse_scale
+
+    scale = parse_scale(args.human_scale)
+    ws: Workspace = ctx.workspace(create=True)
+    report = import_scored_translations(
+        ws,
+        args.file,
+        human_scale=scale,
+        name=args.name,
+        source_col=args.source_col,
+        hyp_col=args.hyp_col,
+        ref_cols=args.ref_cols,
+        system_col=args.system_col,
+        system=args.system,
+        score_cols=args.score_cols,
+        score_col=args.score_col,
+        annotator_col=args.annotator_col,
+        annotator=args.annotator,
+        seg_id_col=args.seg_id_col,
+        dialect=args.dialect,
+        convert_bijoy=args.convert_bijoy,
+        file_format=args.file_format,
+        progress=ctx.progress_printer("import", quiet=args.json),
+    )
+    if args.json:
+        ctx.emit_json(report.to_dict())
+        return 0
+    _print_summary(report, "segments")
+    print(f"  human scores written: {report.variants_inserted:,} (scale {args.human_scale})")
+    for system, info in report.by_dialect.items():
+        print(f"  {system:<24} {info['segments']:>7,} segments")
     _print_warnings(report)
     return 0
 
@@ -182,8 +326,52 @@ def _print_summary(report, noun: str) -> None:
 
 
 def _print_warnings(report) -> None:
+    if report.dialect_names:
+        names = ", ".join(f"{k} -> {v}" for k, v in report.dialect_names.items())
+        print(f"dialect names read as codes: {names}")
+    if report.unused_columns:
+        print(f"columns not used: {', '.join(report.unused_columns)}")
     for warning in report.warnings:
         print(f"warning: {warning}")
+
+
+def cmd_dialects_list(args, ctx) -> int:
+    from engine.importing.dialects import list_dialects
+
+    rows = list_dialects(ctx.workspace(create=True))
+    if args.json:
+        ctx.emit_json(rows)
+        return 0
+    for d in rows:
+        aliases = ", ".join(d["aliases"] + d["builtin_aliases"])
+        print(
+            f"{d['code']:<12} {d['name_en']} · {d['name_bn']}"
+            + (f" ({d['region']})" if d["region"] else "")
+            + f"  pairs {d['pairs']:,}, variants {d['variants']:,}"
+            + (f"\n{'':<12} aliases: {aliases}" if aliases else "")
+        )
+    return 0
+
+
+def cmd_dialects_add(args, ctx) -> int:
+    from engine.importing.dialects import add_dialect
+
+    row = add_dialect(
+        ctx.workspace(create=True),
+        args.code,
+        name_en=args.name_en,
+        name_bn=args.name_bn,
+        region=args.region,
+        aliases=args.alias,
+    )
+    if args.json:
+        ctx.emit_json(row)
+    else:
+        print(
+            f"dialect {row['code']}: {row['name_en']} · {row['name_bn']}; aliases: "
+            + (", ".join(row["aliases"]) or "none")
+        )
+    return 0
 
 
 def cmd_export(args, ctx) -> int:
@@ -230,7 +418,10 @@ def cmd_status(args, ctx) -> int:
         print("sentence pairs by dialect:")
         for dialect, info in status["pairs_by_dialect"].items():
             splits = ", ".join(f"{k} {v}" for k, v in info["splits"].items())
-            print(f"  {dialect:<12} {info['pairs']:>7}  ({splits})")
+            print(
+                f"  {dialect:<12} {info['items']:>7} items, {info['pairs']:>7} references"
+                f"  ({splits})"
+            )
     if status["variants_by_dialect"]:
         print("question variants by dialect:")
         for dialect, by_status in status["variants_by_dialect"].items():

@@ -206,11 +206,14 @@ def cmd_eval(args, ctx) -> int:
     print("  copy_baseline = the standard sentence unchanged; a system below it has not translated")
     corr = report["correlation"]
     if corr["table"]:
-        print(f"correlation with human scores (n = {corr['n_human']}, [0,1]-normalised):")
+        print(f"correlation with human scores (n = {corr['n_human']}, human scale 0-10):")
         for row in corr["table"]:
+            if row.get("unavailable"):
+                print(f"  {row['metric']:<13} n={row['n']:<4} unavailable: {row['unavailable']}")
+                continue
             print(
-                f"  {row['metric']:<13} n={row['n']:<4} pearson {row['pearson']} spearman "
-                f"{row['spearman']} ccc {row['ccc']}"
+                f"  {row['metric']:<13} n={row['n']:<4} "
+                + "  ".join(f"{k} {row[k]:.3f}" for k in ("pearson", "spearman", "kendall", "ccc"))
             )
     else:
         print(f"no correlation table: {corr.get('note', '')}")

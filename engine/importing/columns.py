@@ -8,8 +8,10 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.errors import ImportRejected, UserError
 from engine.importing.cells import Row, cell_text
+from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
 from engine.textnorm import encoding_problem, normalize_text, to_ascii_digits
 
@@ -67,6 +69,12 @@ class ImportReport:
     empty_cells_skipped: int = 0  # wide files: dialect cells left empty
     variants_inserted: int = 0  # questions: variant rows written (standard + dialects)
     by_dialect: dict = dataclasses.field(default_factory=dict)
+    columns: list = dataclasses.field(default_factory=list)  # the file's columns
+    unused_columns: list = dataclasses.field(default_factory=list)  # columns not read
+    dialect_names: dict = dataclasses.field(default_factory=dict)  # spelling -> code used
+    bijoy_converted: int = 0  # cells converted from legacy Bijoy to Unicode
+    romanized: int = 0  # Romanized Bengali texts (questions: variants with script 'roman')
+    variant_status: str = ""  # questions: the status given to imported dialect variants
     leading_tokens: dict = dataclasses.field(default_factory=dict)
     warnings: list = dataclasses.field(default_factory=list)
 
@@ -77,30 +85,44 @@ class ImportReport:
 class CellReader:
     """Resolves column names and turns cells into validated, normalised values."""
 
-    def __init__(self, table: TabularFile):
+    def __init__(self, table: TabularFile, *, convert_bijoy: bool = False):
         self.table = table
         self.path = table.path
+        self.used: set[str] = set()
+        self.convert_bijoy = convert_bijoy
+        self.bijoy_converted = 0
 
     def reject(self, message: str, line: int | None = None, column: str | None = None):
         raise ImportRejected(self.path, message, line, column)
 
-    def column(self, name: str, what: str) -> str:
-        """A required column (exact name, else a unique case-insensitive match)."""
+    def column(self, name: str, what: str, option: str | None = None) -> str:
+        """A required column (exact name, else a unique case-insensitive match). The error
+        names the ``option`` that chooses another column and lists the file's columns."""
         found = self._find(name)
         if found is None:
+            how = f"name the {what} column with {option} COLUMN" if option else "map it"
             self.reject(
-                f"no column '{name}' for the {what} (columns: "
-                f"{', '.join(c for c in self.table.columns if c)}); "
-                "name it with the matching option",
+                f"no column '{name}' for the {what}; {how} (the file's columns: "
+                f"{', '.join(repr(c) for c in self.table.columns if c)})",
                 1 if self.table.format != "json" else None,
             )
+        self.used.add(found)
         return found
 
-    def optional_column(self, given: str | None, default: str, what: str) -> str | None:
+    def optional_column(
+        self, given: str | None, default: str, what: str, option: str | None = None
+    ) -> str | None:
         """An explicitly named column must exist; the default name is used only if present."""
         if given is not None:
-            return self.column(given, what)
-        return self._find(default)
+            return self.column(given, what, option)
+        found = self._find(default)
+        if found is not None:
+            self.used.add(found)
+        return found
+
+    def unused(self) -> list[str]:
+        """The file's columns this import did not read, in file order."""
+        return [c for c in self.table.columns if c and c not in self.used]
 
     def _find(self, name: str) -> str | None:
         if name in self.table.columns:
@@ -118,8 +140,9 @@ class CellReader:
         bengali: bool = False,
     ) -> str:
         """A normalised cell. ``bengali`` cells (sentences, questions) are also checked for
-        mojibake and legacy Bijoy encoding; codes, ids and English glosses are not, since
-        the Bijoy heuristic would misread short Latin words ("dev")."""
+        mojibake and legacy Bijoy encoding (converted to Unicode when the import asked for
+        it, else refused); codes, ids and English glosses are not checked, since the Bijoy
+        heuristic would misread short Latin words ("dev")."""
         if column is None:
             return ""
         text = normalize_text(cell_text(row.get(column)))
@@ -127,8 +150,19 @@ class CellReader:
             if required:
                 self.reject("empty cell where a value is required", line, column)
             return ""
-        problem = encoding_problem(text) if bengali else None
+        if not bengali:
+            return text
+        if self.convert_bijoy and looks_bijoy(text):
+            try:
+                converted = bijoy_to_unicode(text)
+            except UnknownGlyph as exc:
+                self.reject(f"cannot convert from Bijoy: {exc}", line, column)
+            self.bijoy_converted += 1
+            return normalize_text(converted)
+        problem = encoding_problem(text)
         if problem:
+            if problem.startswith("legacy Bijoy"):
+                problem += " (or import with --convert-bijoy)"
             self.reject(problem, line, column)
         return text
 
@@ -169,32 +203,46 @@ def normalize_split(value: str, reject: Callable[[str], None]) -> str:
     return split
 
 
-def check_dialect(code: str, known: set[str], reject: Callable[[str], None]) -> str:
-    """A regional dialect code known to the workspace ('standard' is not one)."""
-    key = code.strip().casefold()
-    regional = sorted(known - {"standard"})
-    if key == "standard":
-        reject("'standard' is the reference, not a dialect of a pair")
-    if key not in known:
-        reject(f"unknown dialect code '{code}' (known: {', '.join(regional)})")
-    return key
+def check_dialect(
+    name: str, dialects: DialectResolver, reject: Callable[[str], object], report=None
+) -> str:
+    """A regional dialect known to the workspace by code or alias ('standard' is not one)."""
+    code = dialects.resolve(name, reject)
+    if report is not None and name != code:
+        report.dialect_names[name] = code
+    return code
 
 
 def dialect_columns(
-    cells: CellReader, known: set[str], given: dict[str, str] | None, exclude: set[str | None]
+    cells: CellReader,
+    dialects: DialectResolver,
+    given: dict[str, str] | None,
+    exclude: set[str | None],
+    report=None,
 ) -> dict[str, str]:
-    """Wide files: dialect code -> column. Default: every column named by a known code."""
+    """Wide files: dialect code -> column. Default: every column named by a known code or
+    alias (two columns naming the same dialect are refused)."""
     if given:
         resolved = {}
-        for code, column in given.items():
-            code = check_dialect(code, known, cells.reject)
-            resolved[code] = cells.column(column, f"'{code}' texts")
+        for name, column in given.items():
+            code = check_dialect(name, dialects, cells.reject, report)
+            resolved[code] = cells.column(column, f"'{code}' texts", "--dialect-column CODE=COL")
         return resolved
-    return {
-        c.casefold(): c
-        for c in cells.table.columns
-        if c.casefold() in known - {"standard"} and c not in exclude
-    }
+    found: dict[str, str] = {}
+    for column in cells.table.columns:
+        code = dialects.lookup(column) if column and column not in exclude else None
+        if code is None or code == "standard":
+            continue
+        if code in found:
+            cells.reject(
+                f"columns '{found[code]}' and '{column}' both name dialect '{code}'; "
+                "choose one with --dialect-column CODE=COL"
+            )
+        found[code] = column
+        cells.used.add(column)
+        if report is not None and column != code:
+            report.dialect_names[column] = code
+    return found
 
 
 class Ticker:

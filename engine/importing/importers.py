@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import fnmatch
 import logging
 from pathlib import Path
 from typing import Literal
 
+from engine.bijoy import banglish_share, script_of
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -25,6 +27,7 @@ from engine.importing.columns import (
     dialect_columns,
     normalize_split,
 )
+from engine.importing.dialects import DialectResolver
 from engine.importing.question_import import import_question_rows
 from engine.importing.tabular import TabularFile
 from engine.textnorm import canonical_key, has_bengali, normalize_text
@@ -71,8 +74,11 @@ def import_corpus(
     district: str | None = None,
     split_col: str | None = None,
     split: str | None = None,
-    dialect_cols: dict[str, str] | None = None,
+    dialect_cols: dict[str, str] | list[tuple[str, str]] | None = None,
+    variant_cols: str | None = None,
+    dialect_map: dict[str, str] | None = None,
     strip_leading_token: str | None = None,
+    convert_bijoy: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -82,46 +88,70 @@ def import_corpus(
     ``long``: one pair per row (``standard_col``, ``dialect_text_col``, and the dialect from
     ``dialect_col`` or the fixed ``dialect``). ``wide``: one standard sentence per row and
     one column per dialect (``dialect_cols`` code -> column; default: columns named by a
-    known dialect code); empty dialect cells are skipped. ``district_col``/``split_col``
-    of None use columns named "district"/"split" when present; a fixed ``district`` or
-    ``split`` overrides them. ``strip_leading_token``: "auto" strips a detected label
-    token, any other string strips exactly that token.
+    known dialect code or alias); empty dialect cells are skipped.
+
+    Several references per source (a corpus *item* is one standard sentence of one dialect
+    with all its references): ``variant_cols`` (long) names the text columns, a
+    comma-separated list or a glob such as ``dialect_v*``; in wide files a code may be
+    given several columns (``dialect_cols`` as a list of (code, column)); repeated source
+    rows of a long file add references too. Empty variant cells are skipped.
+
+    Dialect names may be codes or aliases (:mod:`engine.importing.dialects`);
+    ``dialect_map`` maps further spellings. ``district_col``/``split_col`` of None use
+    columns named "district"/"split" when present; a fixed ``district`` or ``split``
+    overrides them. ``strip_leading_token``: "auto" strips a detected label token, any
+    other string strips exactly that token. ``convert_bijoy``: legacy Bijoy/SutonnyMJ
+    cells are converted to Unicode (otherwise they are refused).
     """
     path = Path(path)
     if fmt not in ("long", "wide"):
         raise ValueError(f"fmt must be 'long' or 'wide', not {fmt!r}")
-    known = ws.dialect_codes()
+    dialects = DialectResolver(ws, dialect_map)
     report = ImportReport(kind="corpus", path=str(path), name=default_name(path, name))
     pairs: list[_Pair] = []
     with TabularFile(path, file_format) as table:
-        cells, ticker = CellReader(table), Ticker(table, progress, cancelled)
-        report.file_format = table.format
-        std_col = cells.column(standard_col, "standard text")
+        cells, ticker = (
+            CellReader(table, convert_bijoy=convert_bijoy),
+            Ticker(table, progress, cancelled),
+        )
+        report.file_format, report.columns = table.format, list(table.columns)
+        std_col = cells.column(standard_col, "standard text", "--standard-col")
         fixed_split = normalize_split(split, cells.reject) if split is not None else None
         split_column = (
-            None if split is not None else cells.optional_column(split_col, "split", "split")
+            None
+            if split is not None
+            else cells.optional_column(split_col, "split", "split", "--split-col")
         )
         district_column = (
             None
             if district is not None
-            else cells.optional_column(district_col, "district", "district")
+            else cells.optional_column(district_col, "district", "district", "--district-col")
         )
+        code_col = None
+        fixed_dialect = None
         if fmt == "long":
-            text_col = cells.column(dialect_text_col, "dialect text")
-            fixed_dialect = (
-                check_dialect(dialect, known, cells.reject) if dialect is not None else None
+            text_cols = (
+                variant_columns(cells, variant_cols)
+                if variant_cols
+                else [cells.column(dialect_text_col, "dialect text", "--text-col")]
             )
-            code_col = None if dialect is not None else cells.column(dialect_col, "dialect code")
+            if dialect is not None:
+                fixed_dialect = check_dialect(dialect, dialects, cells.reject, report)
+            else:
+                code_col = cells.column(dialect_col, "dialect name", "--dialect-col")
         else:
-            by_column = dialect_columns(
-                cells, known, dialect_cols, {std_col, split_column, district_column}
-            )
-            if not by_column:
+            by_code = _wide_columns(cells, dialects, dialect_cols, variant_cols, report)
+            if not by_code:
                 cells.reject(
-                    "no dialect columns: name columns by dialect code (known: "
-                    f"{', '.join(sorted(known - {'standard'}))}) or map them "
-                    "with dialect_cols / --dialect-column CODE=COLUMN"
+                    "no dialect columns: name columns by dialect code or alias (known codes: "
+                    f"{', '.join(dialects.regional())}) or map them with "
+                    "--dialect-column CODE=COL; the file's columns: "
+                    + ", ".join(repr(c) for c in table.columns if c)
                 )
+            used = {c for cols in by_code.values() for c in cols}
+            if used & {std_col, split_column, district_column}:
+                cells.reject("a dialect column is also the standard, split or district column")
+        seen_names: dict[str, str] = {}
         for line, row in table:
             report.rows_read += 1
             ticker.row(report.rows_read)
@@ -133,24 +163,111 @@ def import_corpus(
             )
             row_split = cells.split(line, row, split_column, fixed_split)
             if fmt == "long":
-                code = fixed_dialect or check_dialect(
-                    cells.text(line, row, code_col, required=True),
-                    known,
-                    lambda msg: cells.reject(msg, line, code_col),  # noqa: B023 - called at once
-                )
-                text = cells.text(line, row, text_col, required=True, bengali=True)
-                pairs.append(_Pair(line, standard, text, code, where, row_split, text_col))
+                code = fixed_dialect
+                if code is None:
+                    raw = cells.text(line, row, code_col, required=True)
+                    code = seen_names.get(raw)
+                    if code is None:
+                        code = check_dialect(
+                            raw,
+                            dialects,
+                            lambda msg: cells.reject(msg, line, code_col),  # noqa: B023
+                            report,
+                        )
+                        seen_names[raw] = code
+                texts = [(c, cells.text(line, row, c, bengali=True)) for c in text_cols]
+                found = [(c, t) for c, t in texts if t]
+                if not found:
+                    cells.reject(
+                        "empty cell where a value is required"
+                        if len(text_cols) == 1
+                        else f"all {len(text_cols)} variant columns are empty",
+                        line,
+                        text_cols[0],
+                    )
+                report.empty_cells_skipped += len(texts) - len(found)
+                for column, text in found:
+                    pairs.append(_Pair(line, standard, text, code, where, row_split, column))
                 continue
-            for code, column in by_column.items():
-                text = cells.text(line, row, column, bengali=True)
-                if not text:
-                    report.empty_cells_skipped += 1
-                    continue
-                pairs.append(_Pair(line, standard, text, code, where, row_split, column))
+            for code, columns in by_code.items():
+                for column in columns:
+                    text = cells.text(line, row, column, bengali=True)
+                    if not text:
+                        report.empty_cells_skipped += 1
+                        continue
+                    pairs.append(_Pair(line, standard, text, code, where, row_split, column))
         _apply_leading_token(cells, pairs, strip_leading_token, report)
+        report.unused_columns = cells.unused()
+        report.bijoy_converted = cells.bijoy_converted
+    if report.bijoy_converted:
+        report.warnings.append(
+            f"converted {report.bijoy_converted:,} legacy Bijoy/SutonnyMJ cells to Unicode"
+        )
     ticker.check_cancel()
     _write_pairs(ws, path, pairs, report, ticker)
     return report
+
+
+def variant_columns(cells: CellReader, spec: str) -> list[str]:
+    """Columns named by ``spec``: a comma-separated list of names or glob patterns
+    (``dialect_v*``), matched case-insensitively, in file order; none matching is an error."""
+    patterns = [p.strip() for p in spec.split(",") if p.strip()]
+    found: list[str] = []
+    for pattern in patterns:
+        if not any(ch in pattern for ch in "*?["):
+            column = cells.column(pattern, "reference variants", "--variant-cols")
+            if column not in found:
+                found.append(column)
+            continue
+        matched = [
+            c
+            for c in cells.table.columns
+            if c and fnmatch.fnmatchcase(c.casefold(), pattern.casefold())
+        ]
+        if not matched:
+            cells.reject(
+                f"no column matches --variant-cols '{pattern}' (the file's columns: "
+                + ", ".join(repr(c) for c in cells.table.columns if c)
+                + ")"
+            )
+        found += [c for c in matched if c not in found]
+    cells.used.update(found)
+    return found
+
+
+def _wide_columns(
+    cells: CellReader,
+    dialects: DialectResolver,
+    given: dict[str, str] | list[tuple[str, str]] | None,
+    variant_cols: str | None,
+    report: ImportReport,
+) -> dict[str, list[str]]:
+    """Wide files: code -> its columns (several columns = several references)."""
+    by_code: dict[str, list[str]] = collections.defaultdict(list)
+    if given:
+        items = list(given.items()) if isinstance(given, dict) else list(given)
+        for name_, column in items:
+            code = check_dialect(name_, dialects, cells.reject, report)
+            by_code[code].append(
+                cells.column(column, f"'{code}' texts", "--dialect-column CODE=COL")
+            )
+    else:
+        for code, column in dialect_columns(cells, dialects, None, set(), report).items():
+            by_code[code].append(column)
+    if variant_cols:
+        # Wide with variants: '<dialect>_*' style columns, e.g. 'sylhet_v1, sylhet_v2'.
+        for column in variant_columns(cells, variant_cols):
+            prefix = column.rsplit("_", 1)[0] if "_" in column else column
+            found = dialects.lookup(prefix)
+            if found is None or found == "standard":
+                cells.reject(
+                    f"variant column '{column}': '{prefix}' is not a dialect; in wide files "
+                    "variant columns are named DIALECT_SUFFIX (e.g. sylhet_v1)"
+                )
+            assert found is not None
+            if column not in by_code[found]:
+                by_code[found].append(column)
+    return dict(by_code)
 
 
 def detect_leading_token(texts: list[str], standards: list[str] | None = None):
@@ -241,6 +358,8 @@ def _write_pairs(
                 split_conflicts.append(pair.line)
         elif not (has_bengali(pair.standard) and has_bengali(pair.text)):
             no_bengali.append(pair.line)
+            if script_of(pair.text) == "roman" and banglish_share(pair.text) > 0:
+                report.romanized += 1
     if split_conflicts:
         report.warnings.append(
             f"repeated pairs with a split other than their first "
@@ -251,6 +370,11 @@ def _write_pairs(
         report.warnings.append(
             f"pairs with a side without Bengali letters: {len(no_bengali):,} "
             f"(first at line {no_bengali[0]})"
+            + (
+                f"; {report.romanized:,} of them Romanized Bengali, kept as written"
+                if report.romanized
+                else ""
+            )
         )
     groups: dict[str, list[tuple]] = collections.defaultdict(list)
     for (code, std_key, text_key), p in unique.items():
@@ -317,6 +441,10 @@ def import_questions(
     domain_col: str | None = None,
     gloss_col: str | None = None,
     dialect_cols: dict[str, str] | None = None,
+    dialect_col: str | None = None,
+    dialect_map: dict[str, str] | None = None,
+    variant_status: str = "reviewed",
+    convert_bijoy: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -324,9 +452,13 @@ def import_questions(
     """Import base questions (standard Bengali) into a question set.
 
     Optional columns given as None use "id", "question_type", "domain" and "gloss_en" when
-    present. Columns named by a dialect code (or mapped by ``dialect_cols``) hold existing
-    dialect renderings: they become variants with provenance 'source' and status
-    'reviewed'. Every question also gets its 'standard' variant (status 'gold').
+    present. Wide files: columns named by a dialect code or alias (or mapped by
+    ``dialect_cols``) hold existing dialect renderings. Long files: a dialect column
+    (``dialect_col``, default 'dialect' when present, never ignored) says which dialect each
+    row's text is in; rows sharing an id are one question, whose 'standard' row is the
+    question text. Dialect renderings become variants with provenance 'source' and
+    ``variant_status`` ('reviewed' by default; 'gold' only when asked for), script 'roman'
+    when Romanized. Every question also gets its 'standard' variant (status 'gold').
     """
     return import_question_rows(
         ws,
@@ -338,6 +470,10 @@ def import_questions(
         domain_col=domain_col,
         gloss_col=gloss_col,
         dialect_cols=dialect_cols,
+        dialect_col=dialect_col,
+        dialect_map=dialect_map,
+        variant_status=variant_status,
+        convert_bijoy=convert_bijoy,
         file_format=file_format,
         progress=progress,
         cancelled=cancelled,

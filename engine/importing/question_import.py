@@ -7,6 +7,8 @@ import dataclasses
 import logging
 from pathlib import Path
 
+from engine.bijoy import script_of
+from engine.errors import UserError
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -16,6 +18,7 @@ from engine.importing.columns import (
     default_name,
     dialect_columns,
 )
+from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
 from engine.textnorm import canonical_key, has_bengali
 from engine.workspace.store import Workspace, utcnow
@@ -23,8 +26,9 @@ from engine.workspace.store import Workspace, utcnow
 log = logging.getLogger(__name__)
 
 # Dialect renderings that arrive with the questions were written by people, but not by
-# our reviewers: 'reviewed', never 'gold'. The standard text is the question itself.
+# our reviewers: 'reviewed' by default; 'gold' only when the user asks for it explicitly.
 SOURCE_VARIANT_STATUS = "reviewed"
+VARIANT_STATUSES = ("draft", "reviewed", "gold")
 STANDARD_VARIANT_STATUS = "gold"
 
 
@@ -38,6 +42,10 @@ class _Question:
     domain: str | None
     gloss: str
     renderings: dict[str, str]  # dialect code -> text
+
+
+def _script(text: str) -> str:
+    return "roman" if script_of(text) == "roman" else "bengali"
 
 
 def import_question_rows(
@@ -54,21 +62,51 @@ def import_question_rows(
     file_format: str | None,
     progress: Progress | None,
     cancelled: Cancelled | None,
+    dialect_col: str | None = None,
+    dialect_map: dict[str, str] | None = None,
+    variant_status: str = SOURCE_VARIANT_STATUS,
+    convert_bijoy: bool = False,
 ) -> ImportReport:
-    known = ws.dialect_codes()
+    if variant_status not in VARIANT_STATUSES:
+        raise UserError(
+            f"variant status must be one of {', '.join(VARIANT_STATUSES)}, not '{variant_status}'"
+        )
+    dialects = DialectResolver(ws, dialect_map)
     report = ImportReport(kind="questions", path=str(path), name=default_name(path, name))
     questions: list[_Question] = []
     with TabularFile(path, file_format) as table:
-        cells, ticker = CellReader(table), Ticker(table, progress, cancelled)
-        report.file_format = table.format
-        text_column = cells.column(text_col, "question text")
+        cells = CellReader(table, convert_bijoy=convert_bijoy)
+        ticker = Ticker(table, progress, cancelled)
+        report.file_format, report.columns = table.format, list(table.columns)
+        text_column = cells.column(text_col, "question text", "--text-col")
         columns = {
-            "id": cells.optional_column(id_col, "id", "question id"),
-            "type": cells.optional_column(type_col, "question_type", "question type"),
-            "domain": cells.optional_column(domain_col, "domain", "domain"),
-            "gloss": cells.optional_column(gloss_col, "gloss_en", "English gloss"),
+            "id": cells.optional_column(id_col, "id", "question id", "--id-col"),
+            "type": cells.optional_column(type_col, "question_type", "question type", "--type-col"),
+            "domain": cells.optional_column(domain_col, "domain", "domain", "--domain-col"),
+            "gloss": cells.optional_column(gloss_col, "gloss_en", "English gloss", "--gloss-col"),
         }
-        by_column = dialect_columns(cells, known, dialect_cols, {text_column, *columns.values()})
+        # A dialect field is never ignored: a column named 'dialect' makes the file long.
+        code_column = cells.optional_column(dialect_col, "dialect", "dialect", "--dialect-col")
+        if code_column is not None:
+            if columns["id"] is None:
+                cells.reject(
+                    f"a long question file (dialect column '{code_column}') needs an id column "
+                    "grouping each question's standard text and dialect variants; name it "
+                    "with --id-col (the file's columns: "
+                    + ", ".join(repr(c) for c in table.columns if c)
+                    + ")"
+                )
+            report.variant_status = variant_status
+            questions = _read_long(
+                cells, ticker, report, dialects, text_column, code_column, columns
+            )
+            report.unused_columns = cells.unused()
+            report.bijoy_converted = cells.bijoy_converted
+            return _finish(ws, path, questions, report, ticker, variant_status)
+        by_column = dialect_columns(
+            cells, dialects, dialect_cols, {text_column, *columns.values()}, report
+        )
+        report.variant_status = variant_status
         for line, row in table:
             report.rows_read += 1
             ticker.row(report.rows_read)
@@ -91,6 +129,85 @@ def import_question_rows(
                     renderings=renderings,
                 )
             )
+        report.unused_columns = cells.unused()
+        report.bijoy_converted = cells.bijoy_converted
+    return _finish(ws, path, questions, report, ticker, variant_status)
+
+
+def _read_long(
+    cells: CellReader,
+    ticker: Ticker,
+    report: ImportReport,
+    dialects: DialectResolver,
+    text_column: str,
+    code_column: str,
+    columns: dict[str, str | None],
+) -> list[_Question]:
+    """Long files: one row per (question id, dialect); the 'standard' row is the question."""
+    rows: dict[str, dict] = {}
+    order: list[str] = []
+    for line, row in cells.table:
+        report.rows_read += 1
+        ticker.row(report.rows_read)
+        ext_id = cells.text(line, row, columns["id"], required=True)
+        raw = cells.text(line, row, code_column, required=True)
+        code = dialects.resolve(
+            raw,
+            lambda msg: cells.reject(msg, line, code_column),  # noqa: B023 - called at once
+            allow_standard=True,
+        )
+        if raw != code:
+            report.dialect_names[raw] = code
+        text = cells.text(line, row, text_column, required=True, bengali=True)
+        group = rows.get(ext_id)
+        if group is None:
+            group = rows[ext_id] = {"renderings": {}, "lines": {}}
+            order.append(ext_id)
+        if code in group["lines"]:
+            cells.reject(
+                f"question '{ext_id}' already has a {code} text (line {group['lines'][code]})",
+                line,
+                code_column,
+            )
+        group["lines"][code] = line
+        if code == "standard":
+            group["standard"] = _Question(
+                line=line,
+                text=text,
+                key=canonical_key(text),
+                ext_id=ext_id,
+                question_type=cells.question_type(line, row, columns["type"]),
+                domain=cells.domain(line, row, columns["domain"]),
+                gloss=cells.text(line, row, columns["gloss"]),
+                renderings={},
+            )
+        else:
+            group["renderings"][code] = text
+    questions = []
+    for ext_id in order:
+        group = rows[ext_id]
+        if "standard" not in group:
+            first = min(group["lines"].values())
+            cells.reject(
+                f"question '{ext_id}' has dialect texts but no standard row (dialect "
+                "'standard'); every question needs its standard Bengali text",
+                first,
+                code_column,
+            )
+        question = group["standard"]
+        question.renderings = group["renderings"]
+        questions.append(question)
+    return questions
+
+
+def _finish(
+    ws: Workspace,
+    path: Path,
+    questions: list[_Question],
+    report: ImportReport,
+    ticker: Ticker,
+    variant_status: str,
+) -> ImportReport:
     ticker.check_cancel()
     report.records = len(questions)
     unique: dict[str, _Question] = {}
@@ -104,18 +221,30 @@ def import_question_rows(
             f"normalised text): {len(repeats):,} (first at line "
             f"{repeats[0]}); the first occurrence was kept"
         )
+    report.romanized = sum(
+        _script(t) == "roman" for q in unique.values() for t in (q.text, *q.renderings.values())
+    )
+    if report.romanized:
+        report.warnings.append(
+            f"Romanized (Latin-script) texts stored with script 'roman': {report.romanized:,}"
+        )
     no_bengali = [q.line for q in unique.values() if not has_bengali(q.text)]
     if no_bengali:
         report.warnings.append(
             f"questions without Bengali letters: {len(no_bengali):,} "
             f"(first at line {no_bengali[0]})"
         )
-    _write_questions(ws, path, list(unique.values()), report, ticker)
+    _write_questions(ws, path, list(unique.values()), report, ticker, variant_status)
     return report
 
 
 def _write_questions(
-    ws: Workspace, path: Path, questions: list[_Question], report: ImportReport, ticker: Ticker
+    ws: Workspace,
+    path: Path,
+    questions: list[_Question],
+    report: ImportReport,
+    ticker: Ticker,
+    variant_status: str,
 ) -> None:
     now = utcnow()
     with ws.transaction() as conn:
@@ -147,15 +276,17 @@ def _write_questions(
         )
         variants: dict[str, list[tuple]] = collections.defaultdict(list)
         for q in questions:
-            variants["standard"].append((ids[q.key], "standard", q.text, STANDARD_VARIANT_STATUS))
+            variants["standard"].append(
+                (ids[q.key], "standard", _script(q.text), q.text, STANDARD_VARIANT_STATUS)
+            )
             for code, text in q.renderings.items():
-                variants[code].append((ids[q.key], code, text, SOURCE_VARIANT_STATUS))
+                variants[code].append((ids[q.key], code, _script(text), text, variant_status))
         ticker.note(1, 2, "writing variants")
         for code, rows in sorted(variants.items()):
             before = conn.total_changes
             conn.executemany(
                 "INSERT INTO variants(question_id, dialect, script, text, provenance, status, "
-                "updated_at) VALUES (?, ?, 'bengali', ?, 'source', ?, ?) "
+                "updated_at) VALUES (?, ?, ?, ?, 'source', ?, ?) "
                 "ON CONFLICT(question_id, dialect, script) DO NOTHING",
                 [(*r, now) for r in rows],
             )

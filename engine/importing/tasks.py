@@ -10,7 +10,10 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from engine.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
+from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
 from engine.importing.tabular import TabularFile
+from engine.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -33,6 +36,9 @@ CORPUS_OPTIONS = (
     "split_col",
     "split",
     "dialect_cols",
+    "variant_cols",
+    "dialect_map",
+    "convert_bijoy",
     "strip_leading_token",
     "file_format",
 )
@@ -44,8 +50,13 @@ QUESTION_OPTIONS = (
     "domain_col",
     "gloss_col",
     "dialect_cols",
+    "dialect_col",
+    "dialect_map",
+    "variant_status",
+    "convert_bijoy",
     "file_format",
 )
+BIJOY_SCAN_ROWS = 5_000  # rows the dialog scans for legacy Bijoy text before the import
 
 
 def read_columns(path: str) -> list[str]:
@@ -59,11 +70,24 @@ def _first(columns: list[str], names: tuple[str, ...]) -> str | None:
     return next((folded[n] for n in names if n in folded), None)
 
 
+def _dialect_named(columns: list[str], dialect_codes: set[str]) -> dict[str, str]:
+    """code -> column for columns named by a dialect code or a built-in alias."""
+    lookup = {spelling_key(c): c for c in dialect_codes - {"standard"}}
+    for code, aliases in BUILTIN_ALIASES.items():
+        if code in lookup.values():
+            lookup.update({spelling_key(a): code for a in aliases})
+    found: dict[str, str] = {}
+    for column in columns:
+        match = lookup.get(spelling_key(column))
+        if match and match not in found:
+            found[match] = column
+    return found
+
+
 def guess_corpus_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
     """A starting mapping the user then corrects: long when a dialect-code column exists,
-    wide when columns are named by dialect codes (Vashantor's multiway file)."""
-    regional = dialect_codes - {"standard"}
-    dialect_named = {c.casefold(): c for c in columns if c.casefold() in regional}
+    wide when columns are named by dialect codes or aliases (Vashantor's multiway file)."""
+    dialect_named = _dialect_named(columns, dialect_codes)
     has_code_col = _first(columns, ("dialect",)) is not None
     fmt = "wide" if dialect_named and not has_code_col else "long"
     return {
@@ -78,15 +102,65 @@ def guess_corpus_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
 
 
 def guess_question_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
-    regional = dialect_codes - {"standard"}
     return {
         "text_col": _first(columns, QUESTION_NAMES),
         "id_col": _first(columns, ("id", "question_id", "qid")),
         "type_col": _first(columns, ("question_type", "type")),
         "domain_col": _first(columns, ("domain",)),
         "gloss_col": _first(columns, ("gloss_en", "gloss", "english")),
-        "dialect_cols": {c.casefold(): c for c in columns if c.casefold() in regional},
+        "dialect_col": _first(columns, ("dialect",)),
+        "dialect_cols": _dialect_named(columns, dialect_codes),
     }
+
+
+def scan_bijoy(path: str, *, max_rows: int = BIJOY_SCAN_ROWS, samples: int = 5) -> dict:
+    """Legacy Bijoy/SutonnyMJ cells among the first ``max_rows`` rows, with a preview of
+    their conversion (the dialog asks before converting). ``complete``: the whole file
+    was scanned."""
+    found, rows = 0, 0
+    shown: list[dict] = []
+    complete = True
+    with TabularFile(path, precount=False) as table:
+        for line, row in table:
+            rows += 1
+            if rows > max_rows:
+                complete = False
+                break
+            for column, value in row.items():
+                if not isinstance(value, str) or not looks_bijoy(value):
+                    continue
+                found += 1
+                if len(shown) < samples:
+                    try:
+                        converted, error = normalize_text(bijoy_to_unicode(value)), None
+                    except UnknownGlyph as exc:
+                        converted, error = None, str(exc)
+                    shown.append(
+                        {
+                            "line": line,
+                            "column": column,
+                            "bijoy": value,
+                            "unicode": converted,
+                            "error": error,
+                        }
+                    )
+    return {
+        "cells": found,
+        "rows_scanned": min(rows, max_rows),
+        "complete": complete,
+        "samples": shown,
+    }
+
+
+def list_workspace_dialects(ws: Workspace) -> list[dict]:
+    """``upabhasha dialects list`` for the GUI: codes, names, aliases and counts."""
+    return list_dialects(ws)
+
+
+def add_workspace_dialect(workspace_path: str, code: str, fields: dict) -> dict:
+    """``upabhasha dialects add`` for the GUI (writer lane)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return add_dialect(ws, code, **fields)
 
 
 def workspace_dialects(ws: Workspace) -> list[dict]:
@@ -134,6 +208,15 @@ def describe_report(report: dict) -> list[str]:
         )
     if report.get("empty_cells_skipped"):
         lines.append(f"{report['empty_cells_skipped']:,} empty dialect cells skipped")
+    if report.get("dialect_names"):
+        lines.append(
+            "dialect names read as codes: "
+            + ", ".join(f"{k} → {v}" for k, v in report["dialect_names"].items())
+        )
+    if report.get("bijoy_converted"):
+        lines.append(f"{report['bijoy_converted']:,} Bijoy cells converted to Unicode")
+    if report.get("unused_columns"):
+        lines.append("columns not used: " + ", ".join(report["unused_columns"]))
     for code, info in sorted(report.get("by_dialect", {}).items()):
         if isinstance(info, dict) and "pairs" in info:
             splits = ", ".join(f"{k} {v:,}" for k, v in info.get("splits", {}).items())

@@ -4,7 +4,9 @@ The standard side of each held-out (validation) pair is translated into its dial
 the same RAG pipeline as the questions (run kind ``translate-eval``, item key
 ``pair<id>``), then scored against the human dialect side:
 
-- BLEU, chrF++ (with sacrebleu signatures), WER, embedding cosine, BERTScore-style F1;
+- BLEU, chrF++ (with sacrebleu signatures), WER, embedding cosine, BERTScore-style F1,
+  each against all references of an item (one source sentence with several human dialect
+  renderings is one item; sacrebleu multi-reference);
 - the copy-input baseline: the standard sentence returned unchanged. On Vashantor's
   validation split it already reaches chrF++ 22.2 (Chittagong) and 54.3 (Mymensingh): a
   system below its baseline has not translated;
@@ -66,8 +68,12 @@ def heldout_pairs(
     split: str,
     limit: int | None = None,
 ) -> tuple[list[dict], int]:
-    """Held-out pairs per dialect (first ``limit`` by id), after the leakage checks.
-    Returns (pairs, dropped): pairs whose exact content is also indexed are dropped."""
+    """Held-out corpus *items* per dialect (first ``limit`` items by id), after the leakage
+    checks. An item is one standard sentence of one corpus and dialect with all its
+    references: the pair row of its first reference plus ``references`` (every dialect
+    text, in id order) and ``pair_ids``. Returns (items, dropped): items whose source
+    sentence is also indexed for that dialect are dropped, since its references (or the
+    same pair) could otherwise be retrieved as exemplars of its own translation."""
     if split in index.splits:
         raise LeakageError(
             f"the index at {index.folder} contains split {split!r}, which is being "
@@ -80,20 +86,64 @@ def heldout_pairs(
     )
     if corpora:
         sql += f" AND c.name IN ({','.join('?' * len(corpora))})"
-    sql += " ORDER BY p.id" + (" LIMIT ?" if limit else "")
+    sql += " ORDER BY p.id"
     indexed_ids = set(index.pair_ids.tolist())
-    indexed_content = {(d["dialect"], d["standard_key"], d["dialect_key"]) for d in index.docs}
-    pairs, dropped = [], 0
+    indexed_sources = {(d["dialect"], d["standard_key"]) for d in index.docs}
+    items: list[dict] = []
+    dropped = 0
     for dialect in dialects:
-        params = (split, dialect, *(corpora or ()), *((limit,) if limit else ()))
-        for p in ws.query(sql, params):
+        grouped: dict[tuple, dict] = {}
+        for p in ws.query(sql, (split, dialect, *(corpora or ()))):
             if p["id"] in indexed_ids:
                 raise LeakageError(f"pair {p['id']} of split {split!r} is inside the index")
-            if (p["dialect"], p["standard_key"], p["dialect_key"]) in indexed_content:
-                dropped += 1
-                continue
-            pairs.append(p)
-    return pairs, dropped
+            key = (p["corpus_id"], p["dialect"], p["standard_key"])
+            item = grouped.get(key)
+            if item is None:
+                item = grouped[key] = {**p, "references": [], "pair_ids": []}
+            item["references"].append(p["dialect_text"])
+            item["pair_ids"].append(p["id"])
+        mine = list(grouped.values())
+        kept = [it for it in mine if (it["dialect"], it["standard_key"]) not in indexed_sources]
+        dropped += len(mine) - len(kept)
+        items += kept[:limit] if limit else kept
+    return items, dropped
+
+
+def corpus_items(
+    ws: Workspace, dialect: str, *, split: str | None = None, corpus: str | None = None
+) -> list[dict]:
+    """Items (source + all references) of one dialect, optionally of one split/corpus."""
+    sql = (
+        "SELECT p.corpus_id, p.standard_key, p.standard_text, p.dialect_text FROM "
+        "sentence_pairs p JOIN corpora c ON c.id = p.corpus_id WHERE p.dialect = ?"
+    )
+    params: list = [dialect]
+    if split:
+        sql += " AND p.split = ?"
+        params.append(split)
+    if corpus:
+        sql += " AND c.name = ?"
+        params.append(corpus)
+    grouped: dict[tuple, dict] = {}
+    for r in ws.query(sql + " ORDER BY p.id", tuple(params)):
+        item = grouped.setdefault(
+            (r["corpus_id"], r["standard_key"]), {"source": r["standard_text"], "references": []}
+        )
+        item["references"].append(r["dialect_text"])
+    return list(grouped.values())
+
+
+def copy_baseline(
+    ws: Workspace, dialect: str, *, split: str | None = None, corpus: str | None = None
+) -> dict:
+    """The copy-input baseline (the standard sentence as the translation) against all
+    references of every item (sacrebleu multi-reference)."""
+    items = corpus_items(ws, dialect, split=split, corpus=corpus)
+    if not items:
+        raise UserError(
+            f"no pairs for dialect {dialect!r}" + (f" in split {split!r}" if split else "")
+        )
+    return corpus_scores([it["source"] for it in items], [it["references"] for it in items])
 
 
 def translate_pairs(
@@ -224,6 +274,9 @@ def human_scores(ws: Workspace, response_ids: Sequence[int]) -> dict[int, float]
     return out
 
 
+TRANSLATION_SCORE_SCALE = (0.0, 10.0)  # human scores of translate-eval responses
+
+
 def record_human_score(
     ws: Workspace, response_id: int, annotator: str, score: float, reason: str = ""
 ) -> None:
@@ -235,6 +288,35 @@ def record_human_score(
             "created_at) VALUES ('translation', ?, ?, ?, ?, ?)",
             (response_id, annotator, score, reason, utcnow()),
         )
+
+
+def record_translation_score(
+    ws: Workspace, response_id: int, annotator: str, score: float, reason: str = ""
+) -> dict:
+    """A person's 0–10 score of one translate-eval response (checked to exist)."""
+    if not ws.scalar(
+        "SELECT 1 FROM responses r JOIN runs u ON u.id = r.run_id "
+        "WHERE r.id = ? AND u.kind = 'translate-eval'",
+        (response_id,),
+    ):
+        raise UserError(f"no translate-eval response with id {response_id}")
+    if not annotator.strip():
+        raise UserError("the annotator must be named")
+    record_human_score(ws, response_id, annotator.strip(), score, reason)
+    return {
+        "response_id": response_id,
+        "annotator": annotator.strip(),
+        "score": float(score),
+        "scale": list(TRANSLATION_SCORE_SCALE),
+    }
+
+
+def record_translation_score_at(
+    workspace_path: str, response_id: int, annotator: str, score: float
+) -> dict:
+    """:func:`record_translation_score` on its own connection (the GUI's writer lane)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return record_translation_score(ws, response_id, annotator, score)
 
 
 def evaluate_translations(
@@ -309,9 +391,10 @@ def evaluate_translations(
         mine = [it for it in items if it["pair"]["dialect"] == dialect]
         if not mine:
             continue
-        refs = [it["pair"]["dialect_text"] for it in mine]
+        refs = [it["pair"]["references"] for it in mine]
         entry = {
             "n": len(mine),
+            "references": sum(len(r) for r in refs),
             "system": corpus_scores([it["hyp"] for it in mine], refs, encoder),
             "copy_baseline": corpus_scores(
                 [it["pair"]["standard_text"] for it in mine], refs, encoder
@@ -343,11 +426,14 @@ def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> 
             "'translation', target_id = translate-eval response id)",
         }
     rows = sentence_scores(
-        [it["hyp"] for it in scored], [it["pair"]["dialect_text"] for it in scored], encoder
+        [it["hyp"] for it in scored], [it["pair"]["references"] for it in scored], encoder
     )
     for row, it in zip(rows, scored):
         v = verdicts.get(it["pair"]["id"])
         if v is not None:
             row["judge"] = v.score
-    table = correlation_table(rows, [humans[it["response"]["id"]] for it in scored])
+    # record_human_score keeps translation scores on 0-10
+    table = correlation_table(
+        rows, [humans[it["response"]["id"]] for it in scored], human_scale=(0.0, 10.0)
+    )
     return {"n_human": len(scored), "table": table}

@@ -312,9 +312,56 @@ V2_ANNOTATION = [
     )""",
 ]
 
-# Version 2: the stages added together (social-bias probes, field annotation, ...), one
-# migration since none of them was released alone.
-V2 = [*V2_PROBES, *V2_ANNOTATION]
+# Dialects as data (issue 12): per-workspace aliases, a JSON list of spellings that resolve
+# to the code (engine.importing.dialects); built-in aliases live in code.
+V2_DIALECTS = [
+    "ALTER TABLE dialects ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]'",
+]
+
+# Multi-reference corpus items (issue 12): an item is one standard sentence of one corpus
+# and dialect; its references are the pairs sharing (corpus_id, dialect, standard_key).
+V2_REFS = [
+    "CREATE INDEX sentence_pairs_item ON sentence_pairs(corpus_id, dialect, standard_key)",
+]
+
+# Scored translations (issue 12): system outputs with references and human scores, for the
+# metric-vs-human study. Every set declares the scale of its human scores.
+V2_SCORED = [
+    """CREATE TABLE scored_sets (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        source TEXT NOT NULL DEFAULT '',
+        scale_min REAL NOT NULL,
+        scale_max REAL NOT NULL CHECK (scale_max > scale_min),
+        dialect TEXT REFERENCES dialects(code),
+        created_at TEXT NOT NULL
+    )""",
+    # refs: JSON list of one or more references; line: "file:line" it came from
+    """CREATE TABLE scored_segments (
+        id INTEGER PRIMARY KEY,
+        set_id INTEGER NOT NULL REFERENCES scored_sets(id) ON DELETE CASCADE,
+        system TEXT NOT NULL,
+        seg_key TEXT NOT NULL,
+        source TEXT NOT NULL,
+        hypothesis TEXT NOT NULL,
+        refs TEXT NOT NULL,
+        line TEXT NOT NULL DEFAULT '',
+        UNIQUE (set_id, system, seg_key)
+    )""",
+    """CREATE TABLE scored_human (
+        id INTEGER PRIMARY KEY,
+        segment_id INTEGER NOT NULL REFERENCES scored_segments(id) ON DELETE CASCADE,
+        annotator TEXT NOT NULL,
+        score REAL NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (segment_id, annotator)
+    )""",
+]
+
+# Version 2: the stages added together (dialect aliases, multi-reference items, scored
+# translations, social-bias probes, field annotation), one migration since none of them was
+# released alone.
+V2 = [*V2_DIALECTS, *V2_REFS, *V2_SCORED, *V2_PROBES, *V2_ANNOTATION]
 
 MIGRATIONS: list[list[str]] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -189,10 +189,12 @@ class Workspace:
                 "human_annotations",
             )
         }
+        # items: distinct (corpus, standard sentence) per dialect; pairs = its references
         pairs = {
-            r["dialect"]: {"pairs": r["n"], "splits": {}}
+            r["dialect"]: {"pairs": r["n"], "items": r["items"], "splits": {}}
             for r in self.query(
-                "SELECT dialect, count(*) AS n FROM sentence_pairs GROUP BY dialect ORDER BY dialect"
+                "SELECT dialect, count(*) AS n, count(DISTINCT corpus_id || ':' || standard_key) "
+                "AS items FROM sentence_pairs GROUP BY dialect ORDER BY dialect"
             )
         }
         for r in self.query(

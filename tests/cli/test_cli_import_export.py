@@ -126,6 +126,7 @@ def test_vashantor_multiway_wide_import_and_status(shared_data, tmp_path, capsys
     assert status["totals"]["sentence_pairs"] == 11825 and status["totals"]["corpora"] == 1
     assert status["pairs_by_dialect"]["sylhet"] == {
         "pairs": 2365,
+        "items": 2365,  # one reference per standard sentence
         "splits": {"test": 349, "train": 1791, "validation": 225},
     }
     code, out, _ = run(

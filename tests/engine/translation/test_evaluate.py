@@ -127,7 +127,9 @@ def test_evaluate_translations_end_to_end(
     assert again["run_id"] == report["run_id"] and again["judge_run_id"] == report["judge_run_id"]
     table = {row["metric"]: row for row in again["correlation"]["table"]}
     assert again["correlation"]["n_human"] == 4 and table["chrf++"]["n"] == 4
-    assert set(table["chrf++"]) == {"metric", "n", "pearson", "spearman", "ccc"}
+    assert set(table["chrf++"]) >= {"metric", "n", "pearson", "spearman", "kendall", "ccc"}
+    assert table["chrf++"]["human_scale"] == [0.0, 10.0]
+    assert table["chrf++"]["excluded"] == {"human_missing": 0, "metric_missing": 0}
     judge_replies = ws.query(
         "SELECT text FROM responses WHERE run_id = ?", (report["judge_run_id"],)
     )

@@ -155,7 +155,7 @@ def test_correlation_table_against_scipy_and_lin_formula(validation):
     hyps, refs = [r["standard_text"] for r in rows_in], [r["dialect_text"] for r in rows_in]
     rows = sentence_scores(hyps, refs)
     human = [10 * (1 - min(1.0, r["wer"])) * 0.5 + 2 for r in rows]  # a real-data series on 0-10
-    table = {t["metric"]: t for t in correlation_table(rows, human)}
+    table = {t["metric"]: t for t in correlation_table(rows, human, human_scale=(0, 10))}
     x = np.array([r["chrf++"] / 100 for r in rows])
     y = np.array(human) / 10
     row = table["chrf++"]
