@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "app.cli.commands_rag",
     "app.cli.commands_study",
     "app.cli.commands_review",
+    "app.cli.commands_tasks",
     "app.demo",
 ]
 

@@ -1,0 +1,259 @@
+"""Understanding-task commands (paper 001): tasks list|show, import items, run-task, task-stats."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.errors import UserError
+
+FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
+
+
+def _csv(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def register(sub) -> None:
+    p = sub.add_parser("tasks", help="understanding tasks (built-in and your own task files)")
+    tsub = p.add_subparsers(dest="tasks_command", metavar="WHAT", required=True)
+    t = tsub.add_parser("list", help="every task")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(func=cmd_tasks_list)
+    t = tsub.add_parser("show", help="one task file, validated")
+    t.add_argument("name")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(func=cmd_tasks_show)
+
+    # `import items` joins the `import` command of commands_data (registered before this one).
+    imp = sub.choices["import"]
+    isub = next(a for a in imp._actions if isinstance(a, argparse._SubParsersAction))
+    q = isub.add_parser("items", help="an item set for understanding tasks (all-or-nothing)")
+    q.add_argument("file")
+    q.add_argument("--name", help="item set name (default: the file name without suffix)")
+    q.add_argument("--text-col", default="text", help="native-script text column")
+    which = q.add_mutually_exclusive_group()
+    which.add_argument("--dialect-col", default="dialect", help="dialect code column")
+    which.add_argument("--dialect", metavar="CODE", help="one dialect for every row")
+    q.add_argument("--roman-col", help="the dataset's own Romanized text")
+    q.add_argument("--standard-col", action="append", help="standard reference (repeatable)")
+    q.add_argument("--english-col", action="append", help="English reference (repeatable)")
+    q.add_argument("--label-col", help="label column (classification)")
+    split = q.add_mutually_exclusive_group()
+    split.add_argument("--split-col", help="split column (default: 'split' if present, else test)")
+    split.add_argument("--split", help="one split for every row")
+    q.add_argument("--id-col", help="external id column (default: 'id' if present)")
+    q.add_argument("--file-format", choices=FILE_FORMATS)
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=cmd_import_items)
+
+    p = sub.add_parser("run-task", help="run a task over models x regimes x scripts (resumable)")
+    p.add_argument("task")
+    p.add_argument("--models", type=_csv, help="model names (default: the default model)")
+    p.add_argument(
+        "--items",
+        default="pairs",
+        metavar="SOURCE",
+        help="'pairs' (the workspace's sentence pairs) or 'items:<set name>'",
+    )
+    p.add_argument("--regimes", type=_csv, default=["zero"], help="zero,few,cot")
+    p.add_argument("--scripts", type=_csv, default=["native"], help="native,roman")
+    p.add_argument("--scheme", default="avro", help="Romanization: avro, itrans, iso15919")
+    p.add_argument("--dialects", type=_csv, help="only these dialects")
+    p.add_argument("--split", default="validation", help="evaluated split (default validation)")
+    p.add_argument("--k", type=int, default=6, help="few-shot demonstrations per dialect")
+    p.add_argument("--limit", type=int, help="at most N items per dialect")
+    p.add_argument("--seed", type=int, default=0, help="demonstration sampling seed")
+    p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
+    p.add_argument("--max-tokens", type=int)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_run_task)
+
+    p = sub.add_parser("task-stats", help="task results: metrics, copy baseline, failure modes")
+    p.add_argument("--task", help="only this task")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--resamples", type=int, default=2000)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_task_stats)
+
+
+def _user_dir():
+    from engine.llm.embedded_model import data_dir
+
+    return data_dir() / "tasks"
+
+
+def cmd_tasks_list(args, ctx) -> int:
+    from engine.understanding.task_spec import all_tasks
+
+    tasks = all_tasks(_user_dir())
+    if args.json:
+        ctx.emit_json(
+            [
+                {"name": t.name, "title": t.title, "kind": t.kind, "path": t.path}
+                for t in tasks.values()
+            ]
+        )
+        return 0
+    for t in tasks.values():
+        print(f"{t.name:<22} {t.kind:<15} {t.title}")
+    return 0
+
+
+def cmd_tasks_show(args, ctx) -> int:
+    from engine.understanding.task_spec import get_task
+
+    spec = get_task(args.name, _user_dir())
+    if args.json:
+        ctx.emit_json(spec.as_dict())
+        return 0
+    print(
+        f"{spec.name}: {spec.title}\n  file: {spec.path}\n  kind: {spec.kind}, output {spec.output}"
+    )
+    print(f"  metrics: {', '.join(spec.metrics)}; items from: {', '.join(spec.sources)}")
+    for regime, text in spec.prompts.items():
+        print(f"  --- prompt {regime} ---")
+        print("    " + text.replace("\n", "\n    "))
+    return 0
+
+
+def cmd_import_items(args, ctx) -> int:
+    from engine.understanding.items import import_items
+
+    ws = ctx.workspace(create=True)
+    report = import_items(
+        ws,
+        args.file,
+        name=args.name,
+        native_col=args.text_col,
+        dialect_col=args.dialect_col,
+        dialect=args.dialect,
+        roman_col=args.roman_col,
+        standard_cols=args.standard_col,
+        english_cols=args.english_col,
+        label_col=args.label_col,
+        split_col=args.split_col,
+        split=args.split,
+        id_col=args.id_col,
+        file_format=args.file_format,
+        progress=ctx.progress_printer("import", quiet=args.json),
+    )
+    if args.json:
+        ctx.emit_json(report.to_dict())
+        return 0
+    print(
+        f"{report.name}: {report.rows_read:,} rows, {report.inserted:,} new items, "
+        f"{report.already_present:,} already present"
+    )
+    for code, info in sorted(report.by_dialect.items()):
+        splits = ", ".join(f"{k} {v:,}" for k, v in sorted(info["splits"].items()))
+        print(f"  {code:<12} {info['items']:>7,} items ({splits})")
+    return 0
+
+
+def _models(ws, names):
+    if not names:
+        rows = ws.query("SELECT * FROM models WHERE is_default = 1 LIMIT 1")
+        if not rows:
+            raise UserError("no default model: name one with --models ('upabhasha models list')")
+        return rows
+    out = []
+    for name in names:
+        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
+        if not rows:
+            raise UserError(f"no model named {name!r}")
+        out.append(rows[0])
+    return out
+
+
+def cmd_run_task(args, ctx) -> int:
+    from engine.understanding.run import run_task
+    from engine.understanding.task_spec import get_task
+
+    spec = get_task(args.task, _user_dir())
+    ws = ctx.workspace()
+    summaries = run_task(
+        ws,
+        spec,
+        _models(ws, args.models),
+        source=args.items,
+        regimes=args.regimes,
+        scripts=args.scripts,
+        dialects=args.dialects,
+        split=args.split,
+        k=args.k,
+        limit=args.limit,
+        seed=args.seed,
+        scheme=args.scheme,
+        constrained=args.constrained,
+        max_tokens=args.max_tokens,
+        progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
+    )
+    if args.json:
+        ctx.emit_json({"task": spec.name, "runs": summaries})
+        return 0
+    for s in summaries:
+        print(
+            f"{s['model']} {s['regime']}/{s['script']}: run {s['run_id']}, "
+            f"{s['done_before'] + s['done_now']}/{s['items']} outputs ({s['done_now']} new, "
+            f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
+        )
+    return 0
+
+
+def _f(value, digits=2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def cmd_task_stats(args, ctx) -> int:
+    from engine.understanding.stats import task_stats
+
+    ws = ctx.workspace()
+    report = task_stats(
+        ws, args.task, user_dir=_user_dir(), seed=args.seed, resamples=args.resamples
+    )
+    if args.json:
+        ctx.emit_json(report)
+        return 0
+    if not report["runs"]:
+        print("no task outputs yet (upabhasha run-task TASK ...)")
+        return 0
+    for r in report["runs"]:
+        m, f = r["macro"], r["failures"]
+        head = f"{r['task']} | {r['model']} | {r['regime']}" + (f" k={r['k']}" if r["k"] else "")
+        head += f" | {r['script']}{'/' + r['scheme'] if r['scheme'] else ''}"
+        head += " | constrained" if r["constrained"] else ""
+        print(f"{head}  (n={r['n']}{', pending ' + str(r['pending']) if r['pending'] else ''})")
+        scale = m.get("scale")
+        print(
+            "  macro over dialects ("
+            + scale
+            + "): "
+            + ", ".join(f"{k} {_f(v)}" for k, v in m.items() if k != "scale")
+        )
+        if "copy_baseline_macro" in r:
+            print(
+                "  copy-input baseline: "
+                + ", ".join(f"{k} {_f(v)}" for k, v in r["copy_baseline_macro"].items())
+            )
+        print(
+            f"  failures (share): unparseable {_f(f['unparseable'], 3)}, empty "
+            f"{_f(f['empty'], 3)}, script drift {_f(f['script_drift'], 3)}"
+        )
+        if "taxonomy" in r:
+            print("  taxonomy: " + ", ".join(f"{k} {_f(v, 3)}" for k, v in r["taxonomy"].items()))
+        if "signatures" in r:
+            print(f"  {r['signatures']['chrf++']}")
+    for g in report["script_gap"]:
+        gap = g["gap"]
+        print(
+            f"native - Romanized ({g['scheme']}) | {g['task']} | {g['model']} | {g['regime']}: "
+            f"{_f(gap['mean'])} [{_f(gap['low'])}, {_f(gap['high'])}] over {g['items']} items "
+            f"(native {_f(g['native_mean'])}, Romanized {_f(g['roman_mean'])})"
+        )
+    for fl in report["flips"]:
+        print(
+            f"zero->few flips | {fl['task']} | {fl['model']} | {fl['script']} k={fl['k']}: "
+            f"{fl['flips']}/{fl['items']} ({_f(fl['flip_rate'], 3)})"
+        )
+    return 0
