@@ -60,15 +60,48 @@ def references(spec: TaskSpec, item: Item) -> list[str]:
     return list(item.refs.get(spec.target) or [])
 
 
-def demo_pool(spec: TaskSpec, items: Sequence[Item]) -> dict[str, list[Item]]:
-    """Train-split items with a usable answer, by dialect (sorted by key: reproducible)."""
-    pool: dict[str, list[Item]] = {}
-    for item in items:
-        if item.split == DEMO_SPLIT and target_of(spec, item):
-            pool.setdefault(item.dialect, []).append(item)
-    for members in pool.values():
-        members.sort(key=lambda i: i.key)
-    return pool
+class DemoPool:
+    """Train-split items with a usable answer, by dialect (sorted by key: reproducible), with
+    their comparison keys computed once."""
+
+    def __init__(self, spec: TaskSpec, items: Sequence[Item]):
+        self.spec = spec
+        self.by_dialect: dict[str, list[Item]] = {}
+        self._index: dict[str, set[tuple[str, int]]] = {}  # comparison key -> (dialect, i)
+        for item in items:
+            if item.split == DEMO_SPLIT and target_of(spec, item):
+                self.by_dialect.setdefault(item.dialect, []).append(item)
+        for dialect, members in self.by_dialect.items():
+            members.sort(key=lambda i: i.key)
+            for n, item in enumerate(members):
+                for key in self._keys(item):
+                    self._index.setdefault(key, set()).add((dialect, n))
+
+    def _keys(self, item: Item) -> set[str]:
+        keys = {"id:" + item.key, "text:" + canonical_key(item.native)}
+        if not self.spec.classification:
+            keys |= {"ref:" + canonical_key(r) for r in references(self.spec, item)}
+        return keys
+
+    def __bool__(self) -> bool:
+        return bool(self.by_dialect)
+
+    def __len__(self) -> int:
+        return sum(len(m) for m in self.by_dialect.values())
+
+    def keys(self) -> list[str]:
+        return sorted(i.key for m in self.by_dialect.values() for i in m)
+
+    def excluded(self, query: Item) -> set[tuple[str, int]]:
+        """Pool members sharing the query's id, input text or a reference."""
+        found: set[tuple[str, int]] = set()
+        for key in self._keys(query):
+            found |= self._index.get(key, set())
+        return found
+
+
+def demo_pool(spec: TaskSpec, items: Sequence[Item]) -> DemoPool:
+    return DemoPool(spec, items)
 
 
 def item_rng(seed: int, key: str) -> random.Random:
@@ -77,7 +110,7 @@ def item_rng(seed: int, key: str) -> random.Random:
 
 
 def sample_demos(
-    spec: TaskSpec, query: Item, pool: dict[str, list[Item]], k: int, seed: int
+    spec: TaskSpec, query: Item, pool: DemoPool, k: int, seed: int
 ) -> tuple[Item, ...]:
     """``k`` demonstrations per pool dialect for one query (see the module docstring)."""
     if query.split == DEMO_SPLIT:
@@ -85,19 +118,12 @@ def sample_demos(
     if k <= 0:
         return ()
     rng = item_rng(seed, query.key)
-    own_refs = (
-        {canonical_key(r) for r in references(spec, query)} if not spec.classification else set()
-    )
-    own_text = canonical_key(query.native)
+    excluded = pool.excluded(query)
     chosen: list[Item] = []
-    for dialect in sorted(pool):
-        candidates = [
-            d
-            for d in pool[dialect]
-            if d.key != query.key
-            and canonical_key(d.native) != own_text
-            and not (own_refs & {canonical_key(r) for r in references(spec, d)})
-        ]
+    for dialect in sorted(pool.by_dialect):
+        members = pool.by_dialect[dialect]
+        skip = {n for d, n in excluded if d == dialect}
+        candidates = [m for n, m in enumerate(members) if n not in skip] if skip else members
         chosen += rng.sample(candidates, min(k, len(candidates)))
     rng.shuffle(chosen)
     return tuple(chosen)

@@ -55,8 +55,8 @@ def _pick_items(
     return out
 
 
-def _fingerprint(pool: dict[str, list[Item]]) -> str:
-    keys = sorted(i.key for members in pool.values() for i in members)
+def _fingerprint(pool: rg.DemoPool) -> str:
+    keys = pool.keys()
     return hashlib.sha256(",".join(keys).encode()).hexdigest()[:16]
 
 
@@ -99,13 +99,15 @@ def run_task(
         raise UserError(f"unknown dialect {sorted(unknown)[0]!r}")
     all_items = load_items(ws, source, list(dialects) if dialects else None)
     evaluated = _pick_items(spec, all_items, split, limit)
-    pool = rg.demo_pool(spec, all_items) if "few" in regimes else {}
+    pool = rg.demo_pool(spec, all_items if "few" in regimes else [])
     if "few" in regimes and k and not pool:
         raise UserError(f"few-shot needs train-split items in {source}; none found")
     labels = rg.labels_for(spec, evaluated if spec.labels_from == "dialects" else all_items)
     if spec.classification and len(labels) < 2:
         raise UserError(f"{spec.name}: fewer than two labels among the items ({labels})")
-    roman = _romanized(evaluated + [d for m in pool.values() for d in m], scheme, scripts)
+    demos = {i.key: rg.sample_demos(spec, i, pool, k, seed) for i in evaluated} if pool else {}
+    used = {d.key: d for ds in demos.values() for d in ds}
+    roman = _romanized(evaluated + list(used.values()), scheme, scripts)
     task_sha = hashlib.sha256(Path(spec.path).read_bytes()).hexdigest() if spec.path else ""
     summaries: list[dict] = []
     for model in model_rows:
@@ -137,7 +139,7 @@ def run_task(
                         item=item,
                         script=script,
                         input_text=roman[item.key] if script == "roman" else item.native,
-                        demos=rg.sample_demos(spec, item, pool, k, seed) if regime == "few" else (),
+                        demos=demos.get(item.key, ()) if regime == "few" else (),
                     )
                     for item in evaluated
                 ]
