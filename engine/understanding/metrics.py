@@ -16,9 +16,8 @@ precision/recall/F1/accuracy are 0–1.
   and the confusion matrix; an unparseable answer is a wrong prediction (row ``<unparseable>``
   of the confusion matrix), so it lowers recall instead of disappearing.
 - Sentence chrF++ per item (taxonomy, flips, the script gap) through :class:`BatchScorer`,
-  which extracts each distinct reference's n-grams once, scores each distinct
-  (output, references) pair once and turns the match statistics into scores in numpy; it
-  equals sacrebleu's ``sentence_score`` (asserted in tests and in bench/task_scoring.py).
+  (numpy, all outputs at once); it equals sacrebleu's ``sentence_score`` (asserted in tests
+  and in bench/task_scoring.py).
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.textnorm import canonical_key
+from engine.understanding import fast_scores
 
 UNPARSEABLE_LABEL = "<unparseable>"
 
@@ -106,73 +106,19 @@ def classification_scores(gold: Sequence[str], predicted: Sequence[str | None], 
 
 
 class BatchScorer:
-    """Sentence-level chrF++ and BLEU (effective order) for many outputs at once."""
-
-    def __init__(self):
-        from sacrebleu.metrics import BLEU, CHRF
-
-        self.chrf = CHRF(word_order=2)
-        self.bleu = BLEU(effective_order=True)
-        self._ref_info: dict[tuple[str, ...], tuple] = {}
-
-    def _refs(self, refs: tuple[str, ...]):
-        info = self._ref_info.get(refs)
-        if info is None:
-            info = (
-                self.chrf._extract_reference_info([self.chrf._preprocess_segment(r) for r in refs]),
-                self.bleu._extract_reference_info([self.bleu._preprocess_segment(r) for r in refs]),
-            )
-            self._ref_info[refs] = info
-        return info
+    """Sentence-level chrF++ and BLEU (effective order) for many outputs at once
+    (:mod:`engine.understanding.fast_scores`, equal to sacrebleu's ``sentence_score``)."""
 
     def score(
         self, hyps: Sequence[str], refs: Sequence[Sequence[str]], *, bleu: bool = True
     ) -> dict[str, np.ndarray]:
         """``{"chrf++": array, "bleu": array}`` (0–100), one value per output."""
-        keys = [(h, tuple(r)) for h, r in zip(hyps, refs, strict=True)]
-        unique: dict[tuple, int] = {}
-        index = np.fromiter((unique.setdefault(k, len(unique)) for k in keys), dtype=np.int64)
-        chrf_stats, bleu_stats = [], []
-        for h, rs in unique:
-            chrf_info, bleu_info = self._refs(rs)
-            chrf_stats.append(
-                self.chrf._compute_segment_statistics(self.chrf._preprocess_segment(h), chrf_info)
-            )
-            if bleu:
-                bleu_stats.append(
-                    self.bleu._compute_segment_statistics(
-                        self.bleu._preprocess_segment(h), bleu_info
-                    )
-                )
-        out = {"chrf++": self._chrf_scores(np.asarray(chrf_stats, dtype=float))[index]}
+        if not hyps:
+            return {"chrf++": np.zeros(0), **({"bleu": np.zeros(0)} if bleu else {})}
+        out = {"chrf++": fast_scores.sentence_chrf(hyps, refs)}
         if bleu:
-            out["bleu"] = np.array(
-                [self.bleu._compute_score_from_stats(s).score for s in bleu_stats]
-            )[index]
+            out["bleu"] = fast_scores.sentence_bleu(hyps, refs)
         return out
-
-    def _chrf_scores(self, stats: np.ndarray) -> np.ndarray:
-        """sacrebleu's ``CHRF._compute_f_score`` (effective-order averaging), vectorised."""
-        if stats.size == 0:
-            return np.zeros(0)
-        eps, factor = 1e-16, self.chrf.beta**2
-        n_hyp, n_ref, n_match = stats[:, 0::3], stats[:, 1::3], stats[:, 2::3]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            prec = np.where(n_hyp > 0, n_match / np.where(n_hyp > 0, n_hyp, 1), eps)
-            rec = np.where(n_ref > 0, n_match / np.where(n_ref > 0, n_ref, 1), eps)
-        effective = (n_hyp > 0) & (n_ref > 0)
-        count = effective.sum(axis=1)
-        avg_prec = np.where(count > 0, (prec * effective).sum(axis=1) / np.maximum(count, 1), 0.0)
-        avg_rec = np.where(count > 0, (rec * effective).sum(axis=1) / np.maximum(count, 1), 0.0)
-        denom = factor * avg_prec + avg_rec
-        total = avg_prec + avg_rec
-        with np.errstate(divide="ignore", invalid="ignore"):
-            score = np.where(
-                total > 0,
-                100 * (1 + factor) * avg_prec * avg_rec / np.where(denom > 0, denom, 1),
-                0.0,
-            )
-        return score
 
 
 def sentence_chrf(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:

@@ -95,3 +95,37 @@ def test_classification_equals_sklearn():
     matrix = confusion_matrix(gold, filled, labels=labels + [UNPARSEABLE_LABEL])
     assert got["confusion"]["matrix"] == matrix[:3].tolist()
     assert got["confusion"]["matrix"][2][3] == 1  # the unparseable answer is counted, as wrong
+
+
+def test_fast_scores_edge_cases_equal_sacrebleu():
+    from engine.understanding.fast_scores import sentence_bleu, sentence_chrf
+
+    hyps = [
+        "",
+        " ",
+        "a",
+        "I am going home.",
+        "(test)",
+        "x-1, 2.5 & <skipped> y",
+        "আমি। যাই!",
+        "the the the the",
+        "আমি বাজারে যাচ্ছি",
+        "আমি বাজারে যাচ্ছি",
+    ]
+    refs = [
+        ["x"],
+        ["y z"],
+        ["a"],
+        ["I am going home", "I go home ."],
+        ["test"],
+        ["x - 1 , 2.5 &amp; y"],
+        ["আমি যাই"],
+        ["the cat", "the the dog"],
+        ["আমি বাজারে যাচ্ছি", "আমি যাচ্ছি"],
+        ["আমি যাচ্ছি", "আমি বাজারে যাচ্ছি"],
+    ]
+    chrf, bleu = CHRF(word_order=2), BLEU(effective_order=True)
+    want_c = [chrf.sentence_score(h, r).score for h, r in zip(hyps, refs)]
+    want_b = [bleu.sentence_score(h, r).score for h, r in zip(hyps, refs)]
+    assert np.max(np.abs(sentence_chrf(hyps, refs) - want_c)) < 1e-9
+    assert np.max(np.abs(sentence_bleu(hyps, refs) - want_b)) < 1e-9
