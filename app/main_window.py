@@ -215,6 +215,7 @@ class MainWindow(QMainWindow):
         from widgets.judge_panel import JudgePanel
         from widgets.models_panel import ModelsPanel
         from widgets.review_panel import ReviewPanel
+        from widgets.tasks_panel import TasksPanel
 
         def status(text: str) -> None:
             self.statusBar().showMessage(text, 4000)
@@ -232,7 +233,8 @@ class MainWindow(QMainWindow):
         answers = AnswersPanel(self.workspace, self.bridge, annotator=self.settings.reviewer_name)
         judge = JudgePanel(self.workspace, self.bridge)
         charts = ChartsPanel(self.workspace, self.bridge)
-        for panel in (answers, judge, charts):
+        tasks = TasksPanel(self.workspace, self.bridge)
+        for panel in (answers, judge, charts, tasks):
             panel.sig_status_message.connect(status)
         # this window's own writes: other panels re-read (other connections' commits are
         # seen by the panels' own data_version polling)
@@ -247,6 +249,7 @@ class MainWindow(QMainWindow):
             "answers": answers,
             "judge": judge,
             "charts": charts,
+            "tasks": tasks,
             "jobs": self.job_monitor,
         }
         titles = {
@@ -255,6 +258,7 @@ class MainWindow(QMainWindow):
             "answers": _("Answers"),
             "judge": _("Judge"),
             "charts": _("Charts"),
+            "tasks": _("Tasks"),
             "jobs": _("Jobs"),
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
