@@ -23,6 +23,19 @@ def register(sub) -> None:
     t.add_argument("name")
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_tasks_show)
+    t = tsub.add_parser(
+        "export-fold",
+        help="dialect-balanced fine-tuning fold (chat JSONL), disjoint from every prompted item",
+    )
+    t.add_argument("name")
+    t.add_argument("out", help="JSONL file to write")
+    t.add_argument("--items", default="pairs", metavar="SOURCE")
+    t.add_argument("--train", type=int, default=160, help="train items per dialect")
+    t.add_argument("--test", type=int, default=40, help="test items per dialect")
+    t.add_argument("--dialects", type=_csv)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(func=cmd_export_fold)
 
     # `import items` joins the `import` command of commands_data (registered before this one).
     imp = sub.choices["import"]
@@ -61,6 +74,13 @@ def register(sub) -> None:
     p.add_argument("--dialects", type=_csv, help="only these dialects")
     p.add_argument("--split", default="validation", help="evaluated split (default validation)")
     p.add_argument("--k", type=int, default=6, help="few-shot demonstrations per dialect")
+    p.add_argument(
+        "--k-sweep",
+        type=lambda v: [int(x) for x in _csv(v)],
+        metavar="K,K,...",
+        help="demo-count sweep in one command, e.g. 0,1,2,4,6 (0 = zero-shot; "
+        "replaces --regimes/--k)",
+    )
     p.add_argument("--limit", type=int, help="at most N items per dialect")
     p.add_argument("--seed", type=int, default=0, help="demonstration sampling seed")
     p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
@@ -114,6 +134,31 @@ def cmd_tasks_show(args, ctx) -> int:
     for regime, text in spec.prompts.items():
         print(f"  --- prompt {regime} ---")
         print("    " + text.replace("\n", "\n    "))
+    return 0
+
+
+def cmd_export_fold(args, ctx) -> int:
+    from engine.understanding.fold import export_fold
+    from engine.understanding.task_spec import get_task
+
+    report = export_fold(
+        ctx.workspace(),
+        get_task(args.name, _user_dir()),
+        args.out,
+        source=args.items,
+        train_per_dialect=args.train,
+        test_per_dialect=args.test,
+        dialects=args.dialects,
+        seed=args.seed,
+    )
+    if args.json:
+        ctx.emit_json(report)
+    else:
+        print(
+            f"{report['path']}: {report['lines']} lines ({len(report['per_dialect'])} dialects, "
+            f"{args.train} train + {args.test} test each; {report['excluded_as_prompted']} "
+            "prompted items excluded)"
+        )
     return 0
 
 
@@ -172,23 +217,31 @@ def cmd_run_task(args, ctx) -> int:
 
     spec = get_task(args.task, _user_dir())
     ws = ctx.workspace()
-    summaries = run_task(
-        ws,
-        spec,
-        _models(ws, args.models),
-        source=args.items,
-        regimes=args.regimes,
-        scripts=args.scripts,
-        dialects=args.dialects,
-        split=args.split,
-        k=args.k,
-        limit=args.limit,
-        seed=args.seed,
-        scheme=args.scheme,
-        constrained=args.constrained,
-        max_tokens=args.max_tokens,
-        progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
-    )
+    models = _models(ws, args.models)
+    plan = [(args.regimes, args.k)]
+    if args.k_sweep:
+        if any(k < 0 for k in args.k_sweep):
+            raise UserError("--k-sweep takes counts >= 0")
+        plan = [(["zero"], 0) if k == 0 else (["few"], k) for k in args.k_sweep]
+    summaries = []
+    for regimes, k in plan:
+        summaries += run_task(
+            ws,
+            spec,
+            models,
+            source=args.items,
+            regimes=regimes,
+            scripts=args.scripts,
+            dialects=args.dialects,
+            split=args.split,
+            k=k,
+            limit=args.limit,
+            seed=args.seed,
+            scheme=args.scheme,
+            constrained=args.constrained,
+            max_tokens=args.max_tokens,
+            progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
+        )
     if args.json:
         ctx.emit_json({"task": spec.name, "runs": summaries})
         return 0
@@ -242,6 +295,17 @@ def cmd_task_stats(args, ctx) -> int:
         )
         if "taxonomy" in r:
             print("  taxonomy: " + ", ".join(f"{k} {_f(v, 3)}" for k, v in r["taxonomy"].items()))
+        if r.get("round_trip"):
+            rt = r["round_trip"]
+            print(
+                f"  round trip ({rt['scheme']}): CER {_f(rt['mean_cer'], 3)}, exact "
+                f"{_f(rt['exact_share'], 3)}"
+            )
+        if r.get("lexical_divergence", {}).get("spearman_rho") is not None:
+            print(
+                f"  lexical divergence: Spearman rho {_f(r['lexical_divergence']['spearman_rho'], 3)}"
+                f" (copy chrF++ vs item chrF++, p {_f(r['lexical_divergence']['p'], 3)})"
+            )
         if "signatures" in r:
             print(f"  {r['signatures']['chrf++']}")
     for g in report["script_gap"]:

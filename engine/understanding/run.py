@@ -168,6 +168,7 @@ def run_task(
                         "run_id": run_id,
                         "regime": regime,
                         "script": script,
+                        "k": card["k"],
                         "items": result.total,
                         "done_before": result.done_before,
                         "done_now": result.done_now,

@@ -129,6 +129,9 @@ def score_run(
             for k in copy_keys
         }
     result["signatures"] = next(iter(result["per_dialect"].values()))["signatures"]
+    result["lexical_divergence"] = _divergence(rows, refs, chrf, scorer)
+    if card["script"] == "roman" and card.get("scheme"):
+        result["round_trip"] = _round_trip(rows, card["scheme"])
     result["taxonomy"] = fl.taxonomy_shares(categories)
     for i, r in enumerate(rows):
         items[r["item_key"]] = {
@@ -138,6 +141,40 @@ def score_run(
         }
     result["items"] = items
     return result
+
+
+def _divergence(rows: list[dict], refs, chrf: np.ndarray, scorer: BatchScorer) -> dict:
+    """Lexical divergence (the native input's chrF++ against the references: high = the
+    dialect sentence is close to standard) against the system's item chrF++: Spearman's rho."""
+    copy = scorer.score([r["native_text"] for r in rows], refs, bleu=False)["chrf++"]
+    out: dict = {"n": len(rows), "mean_copy_chrf++": float(np.mean(copy)) if len(rows) else None}
+    if len(rows) >= 3 and np.ptp(copy) > 0 and np.ptp(chrf) > 0:
+        from scipy.stats import spearmanr
+
+        rho, p = spearmanr(copy, chrf)
+        out |= {"spearman_rho": float(rho), "p": float(p)}
+    else:
+        out |= {"spearman_rho": None, "p": None}
+    return out
+
+
+def _round_trip(rows: list[dict], scheme: str) -> dict:
+    """The Romanized inputs transliterated back with the run's scheme, CER against the
+    native text (0–1): what the Romanization destroyed."""
+    from engine.understanding.scripts import cer, to_bengali
+
+    back = to_bengali([r["input_text"] for r in rows], scheme)
+    rates = cer(back, [r["native_text"] for r in rows])
+    by_dialect: dict[str, list[float]] = defaultdict(list)
+    for r, c in zip(rows, rates):
+        by_dialect[r["dialect"]].append(c)
+    return {
+        "scheme": scheme,
+        "mean_cer": float(np.mean(rates)),
+        "exact_share": float(np.mean([c == 0 for c in rates])),
+        "per_dialect": {d: float(np.mean(v)) for d, v in sorted(by_dialect.items())},
+        "scale": "0-1",
+    }
 
 
 def task_stats(
@@ -182,6 +219,8 @@ def task_stats(
                 "constrained": card["constrained"],
                 "source": card["source"],
                 "split": card["split"],
+                "max_tokens": card["sampler"]["max_tokens"],
+                "seed": card["seed"],
                 "pending": total - len(rows),
                 **scored,
             }
@@ -194,13 +233,18 @@ def task_stats(
 
 
 def _comparisons(runs: list[dict], seed: int, resamples: int) -> dict:
+    # runs compare only within one setting: same items (source, split), seed, output budget
+    def setting(r: dict) -> tuple:
+        return (r["source"], r["split"], r["seed"], r["max_tokens"] if r["regime"] != "cot" else 0)
+
     index = {
-        (r["task"], r["model"], r["regime"], r["script"], r["constrained"], r["k"]): r for r in runs
+        (r["task"], r["model"], r["regime"], r["script"], r["constrained"], r["k"], setting(r)): r
+        for r in runs
     }
     gaps, flips = [], []
-    for (task, model, regime, script, constrained, k), run in index.items():
+    for (task, model, regime, script, constrained, k, where), run in index.items():
         if script == "native":
-            other = index.get((task, model, regime, "roman", constrained, k))
+            other = index.get((task, model, regime, "roman", constrained, k, where))
             if other:
                 native = {key: v["score"] for key, v in run["items"].items()}
                 roman = {key: v["score"] for key, v in other["items"].items()}
@@ -216,7 +260,7 @@ def _comparisons(runs: list[dict], seed: int, resamples: int) -> dict:
                     }
                 )
         if regime == "few":
-            zero = index.get((task, model, "zero", script, constrained, 0))
+            zero = index.get((task, model, "zero", script, constrained, 0, where))
             if zero:
                 flips.append(
                     {

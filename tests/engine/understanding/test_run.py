@@ -113,3 +113,17 @@ def test_classification_run_and_refusals(pairs_ws, model_row):
         run_task(pairs_ws, NORM, [model_row], regimes=["many"], backend_factory=factory)
     with pytest.raises(UserError, match="takes items from items, not pairs"):
         run_task(pairs_ws, get_task("subjectivity"), [model_row], backend_factory=factory)
+
+
+def test_round_trip_and_divergence_in_stats(pairs_ws, model_row):
+    from engine.understanding.scripts import cer, romanize, to_bengali
+    from tests.engine.understanding.conftest import ScriptedBackend
+
+    factory = lambda ws, run_id: ScriptedBackend(lambda req: '{"standard": "আমি"}')  # noqa: E731
+    run_task(pairs_ws, NORM, [model_row], scripts=["roman"], backend_factory=factory)
+    run = task_stats(pairs_ws, "dialect-to-standard", resamples=100)["runs"][0]
+    natives = [i.native for i in _items(pairs_ws).values() if i.split == "validation"]
+    want = cer(to_bengali(romanize(natives)), natives)
+    assert run["round_trip"]["scheme"] == "avro"
+    assert run["round_trip"]["mean_cer"] == pytest.approx(sum(want) / len(want))
+    assert run["lexical_divergence"]["n"] == 4
