@@ -93,6 +93,12 @@ def register(sub) -> None:
     p.add_argument("--task", help="only this task")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--resamples", type=int, default=2000)
+    p.add_argument(
+        "--fertility",
+        action="store_true",
+        help="token fertility per model and script from each GGUF model's own tokenizer, and "
+        "the native-Romanized gap regressed on token inflation",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_task_stats)
 
@@ -263,7 +269,12 @@ def cmd_task_stats(args, ctx) -> int:
 
     ws = ctx.workspace()
     report = task_stats(
-        ws, args.task, user_dir=_user_dir(), seed=args.seed, resamples=args.resamples
+        ws,
+        args.task,
+        user_dir=_user_dir(),
+        seed=args.seed,
+        resamples=args.resamples,
+        with_fertility=args.fertility,
     )
     if args.json:
         ctx.emit_json(report)
@@ -315,6 +326,22 @@ def cmd_task_stats(args, ctx) -> int:
             f"{_f(gap['mean'])} [{_f(gap['low'])}, {_f(gap['high'])}] over {g['items']} items "
             f"(native {_f(g['native_mean'])}, Romanized {_f(g['roman_mean'])})"
         )
+    for fert in report.get("fertility", []):
+        if not fert["tokenizer"]:
+            print(f"fertility | {fert['model']}: {fert['reason']}")
+            continue
+        scripts = "; ".join(
+            f"{s}: {_f(e['tokens_per_char'], 3)} tokens/char, {_f(e['tokens_per_word'], 2)} "
+            f"tokens/word"
+            for s, e in fert["per_script"].items()
+        )
+        print(f"fertility | {fert['model']}: {scripts}")
+        for reg in fert["gap_on_inflation"]:
+            print(
+                f"  gap on token inflation ({reg['task']}, {reg['regime']}): beta "
+                f"{_f(reg['beta'])} [{_f(reg['low'])}, {_f(reg['high'])}], p {_f(reg['p'], 3)}, "
+                f"n={reg['n']}"
+            )
     for fl in report["flips"]:
         print(
             f"zero->few flips | {fl['task']} | {fl['model']} | {fl['script']} k={fl['k']}: "

@@ -86,6 +86,7 @@ def paired_gap(
     ci = clustered_mean_ci(diffs, common, seed=seed, resamples=resamples)
     return {
         "items": len(common),
+        "item_gaps": {k: float(d) for k, d in zip(common, diffs)},
         "native_mean": float(np.mean([native[k] for k in common])) if common else None,
         "roman_mean": float(np.mean([roman[k] for k in common])) if common else None,
         "gap": ci.as_dict(),

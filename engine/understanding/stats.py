@@ -185,6 +185,7 @@ def task_stats(
     seed: int = 0,
     resamples: int = 2000,
     with_items: bool = False,
+    with_fertility: bool = False,
 ) -> dict:
     scorer = BatchScorer()
     runs, specs, demo_cache = [], {}, {}
@@ -226,10 +227,17 @@ def task_stats(
             }
         )
     comparisons = _comparisons(runs, seed, resamples)
+    extra = {}
+    if with_fertility:
+        from engine.understanding.fertility import fertility
+
+        extra["fertility"] = fertility(ws, runs, comparisons["script_gap"])
     if not with_items:
         for r in runs:
             r.pop("items", None)
-    return {"runs": runs, **comparisons}
+        for g in comparisons["script_gap"]:
+            g.pop("item_gaps", None)
+    return {"runs": runs, **comparisons, **extra}
 
 
 def _comparisons(runs: list[dict], seed: int, resamples: int) -> dict:

@@ -104,7 +104,7 @@ def test_vashantor_tasks_on_the_embedded_model(tmp_path, capsys, shared_data, em
     assert main(["-w", ws, "run-task", "dialect-id", *common]) == 0  # resumed: nothing redone
     assert json.loads(capsys.readouterr().out)["runs"][0]["done_now"] == 0
 
-    assert main(["-w", ws, "task-stats", "--json", "--resamples", "200"]) == 0
+    assert main(["-w", ws, "task-stats", "--json", "--resamples", "200", "--fertility"]) == 0
     report = json.loads(capsys.readouterr().out)
     norm = [r for r in report["runs"] if r["task"] == "dialect-to-standard"]
     assert {(r["regime"], r["script"]) for r in norm} == {
@@ -124,6 +124,11 @@ def test_vashantor_tasks_on_the_embedded_model(tmp_path, capsys, shared_data, em
         "zero",
         "few",
     }
+    fert = report["fertility"][0]
+    assert fert["per_script"]["native"]["tokens_per_char"] > 0
+    assert fert["per_script"]["roman"]["tokens_per_word"] > 0
+    roman_run = next(r for r in norm if r["script"] == "roman")
+    assert 0 <= roman_run["round_trip"]["mean_cer"] <= 1
     did = next(r for r in report["runs"] if r["task"] == "dialect-id")
     assert set(did["macro"]) >= {"accuracy", "macro_f1"} and did["n"] == 2
     assert main(["-w", ws, "task-stats"]) == 0
