@@ -22,6 +22,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -43,6 +44,7 @@ from engine.i18n import _
 from engine.understanding import tasks as task_jobs
 from engine.understanding.items import item_sets
 from engine.understanding.scripts import SCHEMES
+from engine.understanding.tables import write_csv, write_latex
 from engine.understanding.task_spec import REGIMES, all_tasks
 from engine.workspace.store import Workspace
 from widgets.fonts import bengali_font, register_qt_fonts
@@ -169,6 +171,8 @@ class TasksPanel(QWidget):
         )  # fmt: skip
         self.refresh_button = QPushButton(_("Refresh results"))
         self.refresh_button.clicked.connect(self.refresh_results)
+        self.export_button = QPushButton(_("Export table…"))
+        self.export_button.clicked.connect(self.choose_export)
 
         right = QSplitter(Qt.Orientation.Vertical)
         top = QWidget()
@@ -177,7 +181,7 @@ class TasksPanel(QWidget):
         top_layout.addWidget(QLabel(_("Results (macro over dialects)")))
         top_layout.addWidget(self.results, 1)
         top_layout.addWidget(self.comparisons)
-        top_layout.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignRight)
+        top_layout.addWidget(_row(self.export_button, self.refresh_button))
         right.addWidget(top)
         right.addWidget(self.items)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -315,6 +319,22 @@ class TasksPanel(QWidget):
             )  # fmt: skip
         self.comparisons.setText("\n".join(lines) or _("No native/Romanized or zero/few pairs."))
         self.sig_results.emit(report)
+
+    def choose_export(self) -> None:
+        path, _filter = QFileDialog.getSaveFileName(
+            self, _("Export results"), "task-results.csv", _("CSV (*.csv);;LaTeX (*.tex)")
+        )
+        if path:
+            self.export_to(path)
+
+    def export_to(self, path: str) -> int:
+        """The results table as CSV, or LaTeX when the name ends in .tex."""
+        write = write_latex if path.lower().endswith(".tex") else write_csv
+        rows = write(self.report, path)
+        self.sig_status_message.emit(
+            _("{rows} rows written to {path}").format(rows=rows, path=path)
+        )
+        return rows
 
     def selected_run_id(self) -> int | None:
         rows = {i.row() for i in self.results.selectedIndexes()}

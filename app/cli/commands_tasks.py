@@ -99,6 +99,8 @@ def register(sub) -> None:
         help="token fertility per model and script from each GGUF model's own tokenizer, and "
         "the native-Romanized gap regressed on token inflation",
     )
+    p.add_argument("--csv", metavar="FILE", help="also write the results table as CSV")
+    p.add_argument("--latex", metavar="FILE", help="also write the results table as LaTeX")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_task_stats)
 
@@ -276,6 +278,12 @@ def cmd_task_stats(args, ctx) -> int:
         resamples=args.resamples,
         with_fertility=args.fertility,
     )
+    from engine.understanding.tables import write_csv, write_latex
+
+    if args.csv:
+        write_csv(report, args.csv)
+    if args.latex:
+        write_latex(report, args.latex)
     if args.json:
         ctx.emit_json(report)
         return 0

@@ -60,6 +60,9 @@ def test_results_grid_and_drill_down(qtbot, task_ws, sync_bridge, tmp_path):
     assert panel.items.rowCount() == 4
     demos = panel.items.item(0, 5).text()
     assert demos and "|" in demos  # k=1 from each of two dialects
+    assert panel.export_to(str(tmp_path / "r.csv")) == 4
+    assert panel.export_to(str(tmp_path / "r.tex")) == 4
+    assert "tabular" in (tmp_path / "r.tex").read_text(encoding="utf-8")
     panel.resize(1300, 700)
     panel.show()
     qtbot.waitExposed(panel)

@@ -127,3 +127,23 @@ def test_round_trip_and_divergence_in_stats(pairs_ws, model_row):
     assert run["round_trip"]["scheme"] == "avro"
     assert run["round_trip"]["mean_cer"] == pytest.approx(sum(want) / len(want))
     assert run["lexical_divergence"]["n"] == 4
+
+
+def test_results_table_csv_and_latex(pairs_ws, model_row, tmp_path):
+    import csv
+
+    from engine.understanding.tables import write_csv, write_latex
+    from tests.engine.understanding.conftest import ScriptedBackend
+
+    factory = lambda ws, run_id: ScriptedBackend(lambda req: '{"standard": "আমি"}')  # noqa: E731
+    run_task(pairs_ws, NORM, [model_row], backend_factory=factory)
+    report = task_stats(pairs_ws, resamples=100)
+    assert write_csv(report, tmp_path / "t.csv") == 1
+    rows = list(csv.DictReader((tmp_path / "t.csv").open(encoding="utf-8")))
+    assert rows[0]["chrF++ (0-100)"] == f"{report['runs'][0]['macro']['chrf++']:.2f}"
+    assert rows[0]["copy chrF++ (0-100)"] and rows[0]["macro-F1 (0-1)"] == ""
+    write_latex(report, tmp_path / "t.tex")
+    tex = (tmp_path / "t.tex").read_text(encoding="utf-8")
+    assert (
+        r"\begin{tabular}" in tex and r"copy chrF++ (0-100)" in tex and "dialect-to-standard" in tex
+    )
