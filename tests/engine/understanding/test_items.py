@@ -81,3 +81,26 @@ def test_pairs_serve_as_items(pairs_ws):
     assert json.dumps(items[0].refs, ensure_ascii=False).startswith('{"standard": [')
     with pytest.raises(UserError, match="no item set 'nope'"):
         load_items(pairs_ws, "items:nope")
+
+
+def test_sample_task_items_import_and_serve_every_task(workspace):
+    from importlib.resources import files
+
+    from engine.understanding import regimes as rg
+    from engine.understanding.task_spec import get_task
+
+    path = files("resources") / "sample" / "task_items.csv"
+    report = import_items(
+        workspace,
+        str(path),
+        standard_cols=["standard"],
+        english_cols=["english"],
+        label_col="subjectivity",
+    )
+    assert report.inserted == 363
+    items = load_items(workspace, "items:task_items")
+    for task in ("dialect-to-english", "dialect-to-standard", "subjectivity", "dialect-id"):
+        spec = get_task(task)
+        evaluated = [i for i in items if i.split == "validation" and rg.target_of(spec, i)]
+        assert len(evaluated) == 36, task  # 12 validation sentences x 3 dialects
+    assert rg.labels_for(get_task("subjectivity"), items) == ["subjective", "objective"]
