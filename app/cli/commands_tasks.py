@@ -297,12 +297,8 @@ def cmd_task_stats(args, ctx) -> int:
         head += " | constrained" if r["constrained"] else ""
         print(f"{head}  (n={r['n']}{', pending ' + str(r['pending']) if r['pending'] else ''})")
         scale = m.get("scale")
-        print(
-            "  macro over dialects ("
-            + scale
-            + "): "
-            + ", ".join(f"{k} {_f(v)}" for k, v in m.items() if k != "scale")
-        )
+        values = ", ".join(f"{k} {_f(v)}" for k, v in m.items() if k not in ("scale", "macro_over"))
+        print(f"  macro over {m.get('macro_over', 'dialects')} ({scale}): {values}")
         if "copy_baseline_macro" in r:
             print(
                 "  copy-input baseline: "

@@ -81,7 +81,18 @@ def score_run(
         result["overall"] = classification_scores(
             [r["label"] for r in rows], [p.answer if p.ok else None for p in parsed], labels
         )
-        result["macro"] = _macro(result["per_dialect"], spec.metrics) | {"scale": "0-1"}
+        if spec.labels_from == "dialects":
+            # the label is the dialect: within one dialect there is a single gold class, so
+            # the scores are macro over labels on all items, not averaged over dialects
+            result["macro"] = {k: result["overall"][k] for k in spec.metrics} | {
+                "scale": "0-1",
+                "macro_over": "labels",
+            }
+        else:
+            result["macro"] = _macro(result["per_dialect"], spec.metrics) | {
+                "scale": "0-1",
+                "macro_over": "dialects",
+            }
         for r, p in zip(rows, parsed):
             correct = p.ok and p.answer == r["label"]
             items[r["item_key"]] = {
@@ -122,7 +133,10 @@ def score_run(
                 if k in copy_keys
             }
         result["per_dialect"][d] = entry
-    result["macro"] = _macro(result["per_dialect"], metric_keys) | {"scale": "0-100"}
+    result["macro"] = _macro(result["per_dialect"], metric_keys) | {
+        "scale": "0-100",
+        "macro_over": "dialects",
+    }
     if spec.copy_baseline:
         result["copy_baseline_macro"] = {
             k: float(np.mean([e["copy_baseline"][k] for e in result["per_dialect"].values()]))
