@@ -104,3 +104,23 @@ def test_sample_task_items_import_and_serve_every_task(workspace):
         evaluated = [i for i in items if i.split == "validation" and rg.target_of(spec, i)]
         assert len(evaluated) == 36, task  # 12 validation sentences x 3 dialects
     assert rg.labels_for(get_task("subjectivity"), items) == ["subjective", "objective"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "where"),
+    [
+        (b"dialect,text\nsylhet,\x00abc\n", "line 2"),  # NUL: binary or UTF-16 without BOM
+        (b"dialect,text\nsylhet,\xff\xfe bad\n", "line 2"),  # not UTF-8
+        ("dialect,text\nsylhet," + "ক" * 40_000 + "\n", "column 'text'"),  # over the cell limit
+    ],
+)
+def test_hostile_item_files_are_refused_by_the_shared_guards(workspace, tmp_path, payload, where):
+    path = tmp_path / "hostile.csv"
+    if isinstance(payload, str):
+        path.write_text(payload, encoding="utf-8")
+    else:
+        path.write_bytes(payload)
+    with pytest.raises(UserError) as err:
+        import_items(workspace, path)
+    assert "\n" not in str(err.value) and where in str(err.value)
+    assert _counts(workspace) == {"task_item_sets": 0, "task_items": 0}
