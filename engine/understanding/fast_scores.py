@@ -56,13 +56,13 @@ class _Tokens:
     contains it): an n-gram's id is the position of (its first n-1 tokens' id, its last
     token's id) among the references' distinct pairs — exact, no hashing."""
 
-    def __init__(self, seqs: list[np.ndarray], n_hyp: int):
-        self.lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    def __init__(self, flat: np.ndarray, lengths: np.ndarray, n_hyp: int):
+        self.lengths = lengths.astype(np.int64)
         self.starts = np.concatenate([[0], np.cumsum(self.lengths)[:-1]]).astype(np.int64)
-        self.flat = np.concatenate(seqs).astype(np.int64) if seqs else np.zeros(0, np.int64)
-        self.owner = np.repeat(np.arange(len(seqs), dtype=np.int64), self.lengths)
+        self.flat = flat.astype(np.int64)
+        self.owner = np.repeat(np.arange(len(lengths), dtype=np.int64), self.lengths)
         self.n_hyp = n_hyp
-        self._ref_start = int(self.starts[n_hyp]) if n_hyp < len(seqs) else len(self.flat)
+        self._ref_start = int(self.starts[n_hyp]) if n_hyp < len(lengths) else len(self.flat)
         alphabet = np.unique(self.flat[self._ref_start :])
         self._unigram = _lookup(alphabet, self.flat)
         self._base = max(len(alphabet), 1)
@@ -72,16 +72,19 @@ class _Tokens:
 
     @classmethod
     def from_chars(cls, texts: list[str], n_hyp: int) -> _Tokens:
-        return cls([np.frombuffer(t.encode("utf-32-le"), dtype=np.uint32) for t in texts], n_hyp)
+        flat = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32)
+        return cls(flat, np.fromiter(map(len, texts), np.int64, len(texts)), n_hyp)
 
     @classmethod
     def from_words(cls, token_lists: list[list[str]], n_hyp: int) -> _Tokens:
         vocab: dict[str, int] = {}
-        seqs = [
-            np.fromiter((vocab.setdefault(w, len(vocab)) for w in words), np.int64, len(words))
-            for words in token_lists
-        ]
-        return cls(seqs, n_hyp)
+        lengths = np.fromiter(map(len, token_lists), np.int64, len(token_lists))
+        flat = np.fromiter(
+            (vocab.setdefault(w, len(vocab)) for words in token_lists for w in words),
+            np.int64,
+            int(lengths.sum()),
+        )
+        return cls(flat, lengths, n_hyp)
 
     def _advance(self) -> None:
         """From the ids of (n-1)-grams at each start position to those of n-grams."""
@@ -113,10 +116,18 @@ class _Tokens:
         return keys, counts, per_text
 
 
+DENSE_LOOKUP = 1 << 22  # value spaces up to this size are looked up in a direct table
+
+
 def _lookup(table: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Index of each value in the sorted ``table``; -1 where absent."""
+    """Index of each value (>= 0, or -1 for none) in the sorted ``table``; -1 where absent."""
     if table.size == 0:
         return np.full(values.shape, -1, np.int64)
+    space = int(max(table[-1], values.max(initial=0))) + 1
+    if space <= DENSE_LOOKUP:
+        direct = np.full(space + 1, -1, np.int64)  # the last cell answers value -1
+        direct[table] = np.arange(table.size)
+        return direct[np.where(values >= 0, values, space)]
     pos = np.minimum(np.searchsorted(table, values), table.size - 1)
     return np.where(table[pos] == values, pos, -1).astype(np.int64)
 
@@ -204,8 +215,24 @@ def _best_per_hyp(pair_hyp: np.ndarray, scores: np.ndarray, n_hyps: int) -> np.n
     return best
 
 
+def _distinct_items(hyps: Sequence[str], refs: Sequence[Sequence[str]]):
+    seen: dict[tuple, int] = {}
+    index = np.fromiter(
+        (seen.setdefault((h, tuple(r)), len(seen)) for h, r in zip(hyps, refs, strict=True)),
+        np.int64,
+        len(hyps),
+    )
+    return [k[0] for k in seen], [list(k[1]) for k in seen], index
+
+
 def sentence_chrf(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-    """chrF++ (0–100) of each output against its references (best reference)."""
+    """chrF++ (0–100) of each output against its references (best reference); each distinct
+    (output, references) pair is scored once."""
+    u_hyps, u_refs, index = _distinct_items(hyps, refs)
+    return _sentence_chrf(u_hyps, u_refs)[index] if len(hyps) else np.zeros(0)
+
+
+def _sentence_chrf(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
     h_texts, h_index = _distinct(hyps)
     r_texts, r_index = _distinct([r for rs in refs for r in rs])
     pair_hyp = np.repeat(h_index, [len(rs) for rs in refs])
@@ -240,7 +267,13 @@ def tokenize_13a(text: str, tokenizer) -> list[str]:
 
 
 def sentence_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-    """BLEU (0–100, exp smoothing, effective order, 13a) of each output."""
+    """BLEU (0–100, exp smoothing, effective order, 13a) of each output; each distinct
+    (output, references) pair is scored once."""
+    u_hyps, u_refs, index = _distinct_items(hyps, refs)
+    return _sentence_bleu(u_hyps, u_refs)[index] if len(hyps) else np.zeros(0)
+
+
+def _sentence_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
     tokenize = Tokenizer13a()
