@@ -47,6 +47,7 @@ from engine.understanding.scripts import SCHEMES
 from engine.understanding.tables import write_csv, write_latex
 from engine.understanding.task_spec import REGIMES, all_tasks
 from engine.workspace.store import Workspace
+from widgets.failure_bars import FailureBars
 from widgets.fonts import bengali_font, register_qt_fonts
 from widgets.task_bridge import Task, TaskBridge
 
@@ -79,7 +80,8 @@ def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
         failures = r["failures"]
         rows.append([
             r["task"], r["model"] or "", r["regime"],
-            r["script"] + (f" ({r['scheme']})" if r.get("scheme") else ""),
+            r["script"] + (f" ({r['scheme']})" if r.get("scheme") else "")
+            + (" " + _("constrained") if r["constrained"] else ""),
             str(r["k"]), str(r["n"]), m1 + f" [{macro['scale']}]", m2,
             "—" if copy is None else f"chrF++ {_f(copy)}",
             _f(failures["unparseable"], 3), _f(failures["script_drift"], 3),
@@ -161,6 +163,7 @@ class TasksPanel(QWidget):
         self.comparisons = QLabel()
         self.comparisons.setWordWrap(True)
         self.comparisons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.failure_bars = FailureBars()
         self.items = _table()
         register_qt_fonts()
         self.items.setFont(bengali_font())
@@ -181,6 +184,8 @@ class TasksPanel(QWidget):
         top_layout.addWidget(QLabel(_("Results (macro over dialects)")))
         top_layout.addWidget(self.results, 1)
         top_layout.addWidget(self.comparisons)
+        top_layout.addWidget(QLabel(_("Failure modes")))
+        top_layout.addWidget(self.failure_bars)
         top_layout.addWidget(_row(self.export_button, self.refresh_button))
         right.addWidget(top)
         right.addWidget(self.items)
@@ -318,6 +323,7 @@ class TasksPanel(QWidget):
                     n=f["items"], rate=_f(f["flip_rate"], 3))
             )  # fmt: skip
         self.comparisons.setText("\n".join(lines) or _("No native/Romanized or zero/few pairs."))
+        self.failure_bars.set_runs(report.get("runs", []))
         self.sig_results.emit(report)
 
     def choose_export(self) -> None:

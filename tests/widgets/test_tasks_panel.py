@@ -63,7 +63,9 @@ def test_results_grid_and_drill_down(qtbot, task_ws, sync_bridge, tmp_path):
     assert panel.export_to(str(tmp_path / "r.csv")) == 4
     assert panel.export_to(str(tmp_path / "r.tex")) == 4
     assert "tabular" in (tmp_path / "r.tex").read_text(encoding="utf-8")
-    panel.resize(1300, 700)
+    assert len(panel.failure_bars.rows) == 4
+    assert panel.failure_bars.rows[0][1]["unparseable"] == 0.0
+    panel.resize(1300, 800)
     panel.show()
     qtbot.waitExposed(panel)
     panel.grab().save(str(tmp_path / "tasks_panel.png"))
