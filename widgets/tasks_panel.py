@@ -71,7 +71,8 @@ def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
     for r in report.get("runs", []):
         macro = r["macro"]
         if "chrf++" in macro:
-            m1 = f"chrF++ {_f(macro['chrf++'])}"
+            ci = r.get("chrf_macro_ci") or {}
+            m1 = f"chrF++ {_f(macro['chrf++'])} [{_f(ci.get('low'))}, {_f(ci.get('high'))}]"
             m2 = f"BLEU {_f(macro['bleu'])}"
         else:
             m1 = f"macro-F1 {_f(macro.get('macro_f1'), 3)}"

@@ -299,6 +299,12 @@ def cmd_task_stats(args, ctx) -> int:
         scale = m.get("scale")
         values = ", ".join(f"{k} {_f(v)}" for k, v in m.items() if k not in ("scale", "macro_over"))
         print(f"  macro over {m.get('macro_over', 'dialects')} ({scale}): {values}")
+        if r.get("chrf_macro_ci"):
+            ci = r["chrf_macro_ci"]
+            print(
+                f"  chrF++ macro {_f(ci['mean'])} [{_f(ci['low'])}, {_f(ci['high'])}] "
+                f"({ci['level']:.0%} bootstrap CI over items)"
+            )
         if "copy_baseline_macro" in r:
             print(
                 "  copy-input baseline: "

@@ -232,7 +232,21 @@ def sentence_chrf(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndar
     return _sentence_chrf(u_hyps, u_refs)[index] if len(hyps) else np.zeros(0)
 
 
+def chrf_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+    """Per output, sacrebleu's chrF++ match statistics against its best reference (rows of
+    [hyp, ref, match] x 8 orders). Their column sums give sacrebleu's corpus chrF++
+    (:func:`chrf_from_stats`), which makes a bootstrap over items cheap."""
+    u_hyps, u_refs, index = _distinct_items(hyps, refs)
+    if not len(hyps):
+        return np.zeros((0, 3 * (CHAR_ORDER + WORD_ORDER)))
+    return _chrf_best_stats(u_hyps, u_refs)[index]
+
+
 def _sentence_chrf(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+    return chrf_from_stats(_chrf_best_stats(hyps, refs))
+
+
+def _chrf_best_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
     h_texts, h_index = _distinct(hyps)
     r_texts, r_index = _distinct([r for rs in refs for r in rs])
     pair_hyp = np.repeat(h_index, [len(rs) for rs in refs])
@@ -249,9 +263,9 @@ def _sentence_chrf(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.nda
             columns += [hyp_total, ref_total, match]
     stats = np.stack(columns, axis=1).astype(float)
     scores = chrf_from_stats(stats)
-    # sacrebleu picks each output's best reference; equal (hyp, refs) rows share the result
+    # sacrebleu picks each output's best reference
     pair_item = np.repeat(np.arange(len(hyps)), [len(rs) for rs in refs])
-    return scores[_best_per_hyp(pair_item, scores, len(hyps))]
+    return stats[_best_per_hyp(pair_item, scores, len(hyps))]
 
 
 # Characters on which sacrebleu's 13a tokenizer acts (its four regexes and its '&'/'<skipped>'

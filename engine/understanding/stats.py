@@ -16,7 +16,12 @@ import numpy as np
 
 from engine.understanding import failures as fl
 from engine.understanding.items import load_items
-from engine.understanding.metrics import BatchScorer, classification_scores, corpus_text_scores
+from engine.understanding.metrics import (
+    BatchScorer,
+    classification_scores,
+    corpus_text_scores,
+    macro_chrf_ci,
+)
 from engine.understanding.parsing import Parsed, parse_output
 from engine.understanding.run import TASK_KIND_PREFIX
 from engine.understanding.task_spec import TaskSpec, get_task
@@ -59,6 +64,9 @@ def score_run(
     rows: list[dict],
     scorer: BatchScorer,
     demo_refs: dict[str, list[str]],
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
 ) -> dict:
     regime, labels = card["regime"], card.get("labels") or []
     parsed = [parse_output(r["output"], spec, regime, labels) for r in rows]
@@ -133,6 +141,9 @@ def score_run(
                 if k in copy_keys
             }
         result["per_dialect"][d] = entry
+    result["chrf_macro_ci"] = macro_chrf_ci(
+        hyps, refs, [r["dialect"] for r in rows], resamples=resamples, seed=seed
+    )
     result["macro"] = _macro(result["per_dialect"], metric_keys) | {
         "scale": "0-100",
         "macro_over": "dialects",
@@ -220,7 +231,7 @@ def task_stats(
                     for i in load_items(ws, card["source"])
                 }
             demo_refs = {k: v for k, v in demo_cache[card["source"]].items() if v}
-        scored = score_run(spec, card, rows, scorer, demo_refs)
+        scored = score_run(spec, card, rows, scorer, demo_refs, resamples=resamples, seed=seed)
         total = ws.scalar("SELECT count(*) FROM task_run_items WHERE run_id = ?", (run["id"],))
         runs.append(
             {

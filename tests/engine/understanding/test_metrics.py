@@ -129,3 +129,24 @@ def test_fast_scores_edge_cases_equal_sacrebleu():
     want_b = [bleu.sentence_score(h, r).score for h, r in zip(hyps, refs)]
     assert np.max(np.abs(sentence_chrf(hyps, refs) - want_c)) < 1e-9
     assert np.max(np.abs(sentence_bleu(hyps, refs) - want_b)) < 1e-9
+
+
+def test_macro_chrf_ci_point_equals_sacrebleu_corpus_scores():
+    from engine.understanding.metrics import macro_chrf_ci
+
+    hyps = HYPS + ["আমি যাই", "তুমি কোথায়", "এটা কী"]
+    refs = REFS + [["আমি যাচ্ছি"], ["তুমি কোথায় যাও"], ["এটা কী হলো"]]
+    groups = ["a", "a", "a", "b", "b", "b", "a", "b"]
+    got = macro_chrf_ci(hyps, refs, groups, resamples=300, seed=1)
+    chrf = CHRF(word_order=2)
+    want = {}
+    for g in ("a", "b"):
+        idx = [i for i, x in enumerate(groups) if x == g]
+        h = [hyps[i] for i in idx]
+        rs = [refs[i] for i in idx]
+        streams = [[r[j] if j < len(r) else None for r in rs] for j in range(2)]
+        want[g] = chrf.corpus_score(h, streams).score
+    assert got["per_group"]["a"] == pytest.approx(want["a"], abs=1e-9)
+    assert got["per_group"]["b"] == pytest.approx(want["b"], abs=1e-9)
+    assert got["mean"] == pytest.approx((want["a"] + want["b"]) / 2, abs=1e-9)
+    assert got["low"] <= got["mean"] <= got["high"] and got["scale"] == "0-100"

@@ -80,6 +80,9 @@ def test_run_records_resumes_and_scores(pairs_ws, model_row):
     assert zero["per_dialect"]["sylhet"]["chrf++"] == pytest.approx(100.0)
     assert zero["per_dialect"]["chittagong"]["chrf++"] == 0.0
     assert zero["macro"]["chrf++"] == pytest.approx(50.0)
+    ci = zero["chrf_macro_ci"]
+    assert ci["mean"] == pytest.approx(zero["macro"]["chrf++"], abs=1e-9)
+    assert ci["low"] <= ci["mean"] <= ci["high"]
     assert zero["taxonomy"] == {"success": 0.5, "partial": 0.0, "complete": 0.5}
     # copy baseline = the inputs scored against the references
     chit = [r for r in few_native if r["dialect"] == "chittagong"]
