@@ -59,6 +59,16 @@ def register(sub) -> None:
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_import_items)
 
+    p = sub.add_parser("adapter", help="LoRA adapters: a base GGUF model plus an adapter GGUF")
+    asub = p.add_subparsers(dest="adapter_command", metavar="WHAT", required=True)
+    a = asub.add_parser("add", help="register BASE + ADAPTER as a model of its own")
+    a.add_argument("base", help="the base model's name")
+    a.add_argument("adapter", help="LoRA adapter GGUF file")
+    a.add_argument("--name", required=True, help="name of the adapted model")
+    a.add_argument("--scale", type=float, default=1.0, help="adapter scale (default 1.0)")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=cmd_adapter_add)
+
     p = sub.add_parser("run-task", help="run a task over models x regimes x scripts (resumable)")
     p.add_argument("task")
     p.add_argument("--models", type=_csv, help="model names (default: the default model)")
@@ -142,6 +152,22 @@ def cmd_tasks_show(args, ctx) -> int:
     for regime, text in spec.prompts.items():
         print(f"  --- prompt {regime} ---")
         print("    " + text.replace("\n", "\n    "))
+    return 0
+
+
+def cmd_adapter_add(args, ctx) -> int:
+    from engine.understanding.adapters import add_adapter_model
+
+    report = add_adapter_model(
+        ctx.workspace(), args.base, args.adapter, name=args.name, scale=args.scale
+    )
+    if args.json:
+        ctx.emit_json(report)
+    else:
+        print(
+            f"{report['name']}: {report['base']} + {report['adapter']} (scale {report['scale']:g},"
+            f" {report['tensors']} adapter tensors)"
+        )
     return 0
 
 

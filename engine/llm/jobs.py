@@ -52,7 +52,10 @@ def model_identity(model_row: dict) -> str:
     if model_row.get("kind") == "gguf":
         if not model_row.get("sha256"):
             raise UserError(f"model {model_row.get('name')!r} has no sha256")
-        return model_row["sha256"]
+        from engine.llm.factory import local_options
+        from engine.llm.settings import model_identity_with_adapter
+
+        return model_identity_with_adapter(model_row["sha256"], local_options(model_row))
     return f"endpoint:{model_row.get('name')}#{model_row.get('api_model') or ''}"
 
 
@@ -101,6 +104,7 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
             "name": model_row.get("name"),
             "kind": model_row.get("kind"),
             "identity": identity,
+            **_adapter(model_row),
         },
         "versions": library_versions(),
     }
@@ -111,6 +115,25 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
             (kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow()),
         )
     return ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+
+
+def _adapter(model_row: dict) -> dict:
+    """The LoRA adapter of a local model for its run card: path, scale, sha256."""
+    if model_row.get("kind") != "gguf":
+        return {}
+    from engine.llm.factory import local_options
+
+    options = local_options(model_row)
+    if not options.get("lora_path"):
+        return {}
+    identity = model_identity(model_row)
+    return {
+        "adapter": {
+            "path": options["lora_path"],
+            "scale": float(options.get("lora_scale", 1.0)),
+            "sha256": identity.split("+lora:", 1)[1].rsplit("@", 1)[0],
+        }
+    }
 
 
 def run_card(ws: Workspace, run_id: int) -> dict:
