@@ -228,6 +228,7 @@ class MainWindow(QMainWindow):
         from widgets.metrics_panel import MetricsPanel
         from widgets.models_panel import ModelsPanel
         from widgets.review_panel import ReviewPanel
+        from widgets.tasks_panel import TasksPanel
 
         def status(text: str) -> None:
             self.statusBar().showMessage(text, 4000)
@@ -245,7 +246,8 @@ class MainWindow(QMainWindow):
         answers = AnswersPanel(self.workspace, self.bridge, annotator=self.settings.reviewer_name)
         judge = JudgePanel(self.workspace, self.bridge)
         charts = ChartsPanel(self.workspace, self.bridge)
-        for panel in (answers, judge, charts):
+        tasks = TasksPanel(self.workspace, self.bridge)
+        for panel in (answers, judge, charts, tasks):
             panel.sig_status_message.connect(status)
         # this window's own writes: other panels re-read (other connections' commits are
         # seen by the panels' own data_version polling)
@@ -262,6 +264,7 @@ class MainWindow(QMainWindow):
             "answers": answers,
             "judge": judge,
             "charts": charts,
+            "tasks": tasks,
             "jobs": self.job_monitor,
             "bias": bias,
             "metrics": MetricsPanel(self.workspace, self.bridge),
@@ -274,6 +277,7 @@ class MainWindow(QMainWindow):
             "answers": _("Answers"),
             "judge": _("Judge"),
             "charts": _("Charts"),
+            "tasks": _("Tasks"),
             "jobs": _("Jobs"),
             "bias": _("Social bias"),
             **{k: title for k, (_p, title) in annotation_panels.items()},

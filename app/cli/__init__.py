@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "app.cli.commands_bias",
     "app.cli.commands_annotation",
     "app.cli.commands_scored",
+    "app.cli.commands_tasks",
     "app.demo",
 ]
 

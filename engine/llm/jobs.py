@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass
 
 from engine.errors import UserError
+from engine.llm.factory import local_options, open_backend
+from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result
 from engine.workspace.store import Workspace, utcnow
 
@@ -57,7 +59,7 @@ def model_identity(model_row: dict) -> str:
     if model_row.get("kind") == "gguf":
         if not model_row.get("sha256"):
             raise UserError(f"model {model_row.get('name')!r} has no sha256")
-        return model_row["sha256"]
+        return model_identity_with_adapter(model_row["sha256"], local_options(model_row))
     return f"endpoint:{model_row.get('name')}#{model_row.get('api_model') or ''}"
 
 
@@ -65,9 +67,6 @@ def effective_schedule(model_row: dict, card: dict) -> dict:
     """The batch schedule a local run uses: saved load_params, then the card's 'schedule'."""
     if model_row.get("kind") != "gguf":
         return {}
-    from engine.llm.factory import local_options
-    from engine.llm.settings import Schedule
-
     return (
         Schedule.from_options(local_options(model_row, **card.get("schedule", {})))
         .resolved()
@@ -122,6 +121,7 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
             "name": model_row.get("name"),
             "kind": model_row.get("kind"),
             "identity": identity,
+            **_adapter(model_row),
         },
         "versions": library_versions(),
     }
@@ -138,6 +138,23 @@ def _hash(data: dict) -> str:
     return hashlib.sha256(canonical_json(data).encode()).hexdigest()
 
 
+def _adapter(model_row: dict) -> dict:
+    """The LoRA adapter of a local model for its run card: path, scale, sha256."""
+    if model_row.get("kind") != "gguf":
+        return {}
+    options = local_options(model_row)
+    if not options.get("lora_path"):
+        return {}
+    identity = model_identity(model_row)
+    return {
+        "adapter": {
+            "path": options["lora_path"],
+            "scale": float(options.get("lora_scale", 1.0)),
+            "sha256": identity.split("+lora:", 1)[1].rsplit("@", 1)[0],
+        }
+    }
+
+
 def run_card(ws: Workspace, run_id: int) -> dict:
     raw = ws.scalar("SELECT card FROM runs WHERE id = ?", (run_id,))
     if raw is None:
@@ -147,8 +164,6 @@ def run_card(ws: Workspace, run_id: int) -> dict:
 
 def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
     """Open the run's model with the schedule its card records (reproducible reruns)."""
-    from engine.llm.factory import open_backend
-
     row = ws.query(
         "SELECT m.* FROM runs r JOIN models m ON m.id = r.model_id WHERE r.id = ?", (run_id,)
     )

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from engine.llm.gguf_info import GGUFInfo, inspect_gguf
-from engine.llm.settings import LoadOptions, Schedule
+from engine.llm.settings import LoadOptions, Schedule, model_identity_with_adapter
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
 from engine.llm.worker import ModelWorker, WorkerCrashed
 
@@ -39,6 +39,7 @@ class LocalGGUFBackend:
 
             sha256 = sha256_file(self.path)
         self.sha256 = sha256
+        self.model_id = model_identity_with_adapter(sha256, self.load.as_dict())
         self.name = name or self.path.name
         self._worker: ModelWorker | None = None
 
@@ -47,7 +48,7 @@ class LocalGGUFBackend:
         g = self.gguf
         template = bool(self.load.chat_template or (g and g.has_chat_template))
         return ModelInfo(
-            model_id=self.sha256,
+            model_id=self.model_id,
             name=self.name,
             has_chat_template=template,
             context_length=g.context_length if g else None,

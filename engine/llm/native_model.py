@@ -49,6 +49,15 @@ class NativeModel:
             template.decode("utf-8", "replace") if template else None
         )
         self._piece_buf = ctypes.create_string_buffer(512)
+        self.lora = None
+        if load.lora_path:
+            self.lora = L.llama_adapter_lora_init(self.model, str(load.lora_path).encode())
+            if not self.lora:
+                L.llama_model_free(self.model)
+                self.model = None
+                raise UserError(
+                    f"{load.lora_path}: llama.cpp could not load this LoRA adapter for {path}"
+                )
 
     # -- text <-> tokens -------------------------------------------------------------------
     def tokenize(self, text: str, *, special: bool = False, add_bos: bool = False) -> list[int]:
@@ -114,6 +123,12 @@ class NativeModel:
                 f"{self.path}: could not create a context of {schedule.n_ctx} "
                 f"tokens for {schedule.n_seq} sequences (out of memory?)"
             )
+        if self.lora:
+            adapters = (L.llama_adapter_lora_p_ctypes * 1)(self.lora)
+            scales = (ctypes.c_float * 1)(load.lora_scale)
+            if L.llama_set_adapters_lora(ctx, adapters, 1, scales) != 0:
+                L.llama_free(ctx)
+                raise UserError(f"{load.lora_path}: llama.cpp could not apply the LoRA adapter")
         return ctx
 
     def close(self) -> None:

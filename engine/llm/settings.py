@@ -49,6 +49,10 @@ class LoadOptions:
     use_mmap: bool = True
     extra_buffers: bool = False  # CPU weight repacking (AMX/AVX512 kernels); see native_model
     chat_template: str | None = None  # overrides the file's template (Jinja, sandboxed)
+    # A LoRA adapter GGUF applied at run time (llama.cpp), and its scale. Part of the model's
+    # identity (see model_identity_with_adapter): an adapted model is another model.
+    lora_path: str | None = None
+    lora_scale: float = 1.0
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -57,6 +61,26 @@ class LoadOptions:
     def from_options(cls, options: dict) -> LoadOptions:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in options.items() if k in names})
+
+
+def model_identity_with_adapter(sha256: str, options: dict) -> str:
+    """A GGUF's identity: its sha256, plus the adapter's sha256 and scale when one is set
+    (``options``: load_params or LoadOptions.as_dict()). Run keys and the response cache use
+    it, so a base model and its adapted form never share results."""
+    path = options.get("lora_path")
+    if not path:
+        return sha256
+    from pathlib import Path
+
+    from engine.llm.embedded_model import sha256_file
+
+    adapter = Path(path)
+    if not adapter.is_file():
+        from engine.errors import UserError
+
+        raise UserError(f"{adapter}: LoRA adapter file not found")
+    scale = float(options.get("lora_scale", 1.0))
+    return f"{sha256}+lora:{sha256_file(adapter)}@{scale:g}"
 
 
 def split_options(options: dict) -> tuple[Schedule, LoadOptions]:

@@ -53,6 +53,7 @@ def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved
         "Answers",
         "Judge",
         "Charts",
+        "Tasks",
         "Jobs",
         "Social bias",
         "Metrics vs humans",
@@ -151,6 +152,8 @@ def test_ctrl_number_switches_panels(window, ws_copy, qtbot):
     qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentWidget() is window.panels["charts"]
     qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentWidget() is window.panels["tasks"]
+    qtbot.keyClick(window, Qt.Key.Key_7, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentWidget() is window.job_monitor
 
 
@@ -216,6 +219,7 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
         "Answers",
         "Judge",
         "Charts",
+        "Tasks",
         "Jobs",
         "Social bias",
         "Metrics vs humans",

@@ -1,0 +1,93 @@
+"""LoRA adapters as models: a base GGUF plus an adapter GGUF (llama.cpp applies it at run
+time), registered as a model of its own so base and adapted models compare in one table.
+
+The adapter's path and scale live in the new model's ``load_params``; its sha256 joins the
+model identity (run keys, response cache) and the run card records path, scale and sha256
+(engine.llm.jobs). The file is checked before it is registered: a GGUF whose
+``general.type`` is ``adapter`` and ``adapter.type`` is ``lora``, for the base model's
+architecture.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.errors import UserError
+from engine.workspace.store import Workspace, utcnow
+
+
+def _field(reader, key: str):
+    field = reader.fields.get(key)
+    if field is None:
+        return None
+    value = field.parts[field.data[0]]
+    try:
+        return bytes(value).decode("utf-8")
+    except (TypeError, ValueError):
+        return float(value[0])
+
+
+def check_adapter(path: Path, architecture: str | None) -> dict:
+    import gguf
+
+    if not path.is_file():
+        raise UserError(f"{path}: no such adapter file")
+    try:
+        reader = gguf.GGUFReader(str(path))
+    except Exception as exc:  # noqa: BLE001 - any parse failure means "not a GGUF adapter"
+        raise UserError(f"{path}: not a GGUF file ({type(exc).__name__}: {exc})") from None
+    kind, adapter, arch = (
+        _field(reader, "general.type"),
+        _field(reader, "adapter.type"),
+        _field(reader, "general.architecture"),
+    )
+    if kind != "adapter" or adapter != "lora":
+        raise UserError(
+            f"{path}: not a LoRA adapter GGUF (general.type={kind!r}, adapter.type={adapter!r})"
+        )
+    if architecture and arch and arch != architecture:
+        raise UserError(f"{path}: adapter for {arch!r}, but the base model is {architecture!r}")
+    return {
+        "architecture": arch,
+        "alpha": _field(reader, "adapter.lora.alpha"),
+        "tensors": len(reader.tensors),
+    }
+
+
+def add_adapter_model(
+    ws: Workspace, base_name: str, adapter: str | Path, *, name: str, scale: float = 1.0
+) -> dict:
+    rows = ws.query("SELECT * FROM models WHERE name = ?", (base_name,))
+    if not rows:
+        raise UserError(f"no model named {base_name!r}")
+    base = rows[0]
+    if base["kind"] != "gguf":
+        raise UserError(f"model {base_name!r} is an endpoint; adapters apply to local GGUF models")
+    if ws.scalar("SELECT 1 FROM models WHERE name = ?", (name,)):
+        raise UserError(f"a model named {name!r} exists already")
+    path = Path(adapter).resolve()
+    info = check_adapter(path, base.get("architecture"))
+    params = json.loads(base.get("load_params") or "{}")
+    params |= {"lora_path": str(path), "lora_scale": float(scale)}
+    with ws.transaction() as conn:
+        conn.execute(
+            "INSERT INTO models(name, kind, path, sha256, size_bytes, architecture, quantization, "
+            "parameters, context_length, has_chat_template, family, load_params, is_default, "
+            "added_at) VALUES (?, 'gguf', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+            (
+                name,
+                base["path"],
+                base["sha256"],
+                base["size_bytes"],
+                base["architecture"],
+                base["quantization"],
+                base["parameters"],
+                base["context_length"],
+                base["has_chat_template"],
+                base["family"],
+                json.dumps(params),
+                utcnow(),
+            ),
+        )
+    return {"name": name, "base": base_name, "adapter": str(path), "scale": scale, **info}

@@ -1,0 +1,161 @@
+"""Surface and classification metrics of understanding tasks (paper 001).
+
+Scales, always stated: BLEU, chrF++, ROUGE-2/ROUGE-L F1 and exact match are 0–100;
+precision/recall/F1/accuracy are 0–1.
+
+- BLEU and chrF++ (``CHRF(word_order=2)``) from sacrebleu at corpus level, with their
+  signatures; several references per item are allowed (shorter reference lists are padded
+  with their first reference, which changes neither BLEU's clipped counts and closest length
+  nor chrF's best-reference choice).
+- ROUGE-2 and ROUGE-L from rouge-score, whose default tokenizer keeps only ``[a-z0-9]`` and
+  so deletes every Bengali letter: :class:`WhitespaceTokenizer` (NFC, case-folded, split on
+  white space and punctuation) is passed instead. Corpus ROUGE = mean sentence F1, best
+  reference per item.
+- Exact match: normalised, case-folded equality with any reference.
+- Classification (scikit-learn): accuracy, macro precision/recall/F1 over the task's labels
+  and the confusion matrix; an unparseable answer is a wrong prediction (row ``<unparseable>``
+  of the confusion matrix), so it lowers recall instead of disappearing.
+- Sentence chrF++ per item (taxonomy, flips, the script gap) through :class:`BatchScorer`,
+  (numpy, all outputs at once); it equals sacrebleu's ``sentence_score`` (asserted in tests
+  and in bench/task_scoring.py).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine.textnorm import canonical_key
+from engine.understanding import fast_scores
+
+UNPARSEABLE_LABEL = "<unparseable>"
+
+
+class WhitespaceTokenizer:
+    """A rouge-score tokenizer that keeps Bengali: word characters (letters, marks, digits)
+    of the NFC, case-folded text; Bengali vowel signs are combining marks, so they stay
+    joined to their word."""
+
+    def tokenize(self, text: str) -> list[str]:
+        text = unicodedata.normalize("NFC", text).casefold()
+        return [m.group(0) for m in re.finditer(r"[\w\u0980-\u09ff\u200c\u200d]+", text)]
+
+
+def _padded(refs: Sequence[Sequence[str]]) -> list[list[str]]:
+    """Reference streams for sacrebleu: stream j holds each item's j-th reference."""
+    if any(not r for r in refs):
+        raise ValueError("every item needs at least one reference")
+    width = max(len(r) for r in refs)
+    return [[r[j] if j < len(r) else r[0] for r in refs] for j in range(width)]
+
+
+def corpus_text_scores(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> dict:
+    """BLEU, chrF++ (with signatures), ROUGE-2/L and exact match of one set of outputs."""
+    from rouge_score import rouge_scorer
+    from sacrebleu.metrics import BLEU, CHRF
+
+    if len(hyps) != len(refs) or not hyps:
+        raise ValueError("need equally many (>= 1) outputs and reference lists")
+    streams = _padded(refs)
+    bleu, chrf = BLEU(), CHRF(word_order=2)
+    scorer = rouge_scorer.RougeScorer(["rouge2", "rougeL"], tokenizer=WhitespaceTokenizer())
+    r2, rl = [], []
+    for h, rs in zip(hyps, refs):
+        scores = [scorer.score(r, h) for r in rs]
+        r2.append(max(s["rouge2"].fmeasure for s in scores))
+        rl.append(max(s["rougeL"].fmeasure for s in scores))
+    exact = [canonical_key(h) in {canonical_key(r) for r in rs} for h, rs in zip(hyps, refs)]
+    return {
+        "n": len(hyps),
+        "bleu": bleu.corpus_score(list(hyps), streams).score,
+        "chrf++": chrf.corpus_score(list(hyps), streams).score,
+        "rouge2": 100 * float(np.mean(r2)),
+        "rougeL": 100 * float(np.mean(rl)),
+        "exact_match": 100 * float(np.mean(exact)),
+        "scale": "0-100",
+        "signatures": {"bleu": str(bleu.get_signature()), "chrf++": str(chrf.get_signature())},
+    }
+
+
+def classification_scores(gold: Sequence[str], predicted: Sequence[str | None], labels) -> dict:
+    """Accuracy and macro P/R/F1 over ``labels``; None (unparseable) counts as wrong."""
+    from sklearn.metrics import accuracy_score, confusion_matrix, precision_recall_fscore_support
+
+    labels = list(labels)
+    pred = [p if p is not None else UNPARSEABLE_LABEL for p in predicted]
+    p, r, f, _ = precision_recall_fscore_support(
+        list(gold), pred, labels=labels, average="macro", zero_division=0
+    )
+    rows = labels + [UNPARSEABLE_LABEL]
+    matrix = confusion_matrix(list(gold), pred, labels=rows)
+    return {
+        "n": len(gold),
+        "accuracy": float(accuracy_score(list(gold), pred)),
+        "macro_precision": float(p),
+        "macro_recall": float(r),
+        "macro_f1": float(f),
+        "scale": "0-1",
+        "confusion": {
+            "labels": rows,
+            "matrix": matrix[: len(labels)].tolist(),  # rows: gold labels; columns: predictions
+        },
+    }
+
+
+class BatchScorer:
+    """Sentence-level chrF++ and BLEU (effective order) for many outputs at once
+    (:mod:`engine.understanding.fast_scores`, equal to sacrebleu's ``sentence_score``)."""
+
+    def score(
+        self, hyps: Sequence[str], refs: Sequence[Sequence[str]], *, bleu: bool = True
+    ) -> dict[str, np.ndarray]:
+        """``{"chrf++": array, "bleu": array}`` (0–100), one value per output."""
+        if not hyps:
+            return {"chrf++": np.zeros(0), **({"bleu": np.zeros(0)} if bleu else {})}
+        out = {"chrf++": fast_scores.sentence_chrf(hyps, refs)}
+        if bleu:
+            out["bleu"] = fast_scores.sentence_bleu(hyps, refs)
+        return out
+
+
+def sentence_chrf(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+    return BatchScorer().score(hyps, refs, bleu=False)["chrf++"]
+
+
+def macro_chrf_ci(
+    hyps: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    groups: Sequence[str],
+    *,
+    resamples: int = 1000,
+    level: float = 0.95,
+    seed: int = 0,
+) -> dict:
+    """Macro corpus chrF++ over ``groups`` (dialects) with a percentile bootstrap CI: each
+    replicate resamples the items of every group with replacement and recomputes each group's
+    corpus chrF++ from summed statistics (sacrebleu's own aggregation)."""
+    stats = fast_scores.chrf_stats(hyps, refs)
+    labels = np.asarray(groups)
+    names = sorted(set(groups))
+    rng = np.random.default_rng(seed)
+    point, replicates = [], []
+    for name in names:
+        rows = stats[labels == name]
+        point.append(float(fast_scores.chrf_from_stats(rows.sum(axis=0, keepdims=True))[0]))
+        picks = rng.integers(0, len(rows), size=(resamples, len(rows)))
+        sums = rows[picks].sum(axis=1)  # (resamples, columns)
+        replicates.append(fast_scores.chrf_from_stats(sums))
+    per_replicate = np.mean(replicates, axis=0)
+    alpha = (1 - level) / 2
+    return {
+        "mean": float(np.mean(point)),
+        "low": float(np.quantile(per_replicate, alpha)),
+        "high": float(np.quantile(per_replicate, 1 - alpha)),
+        "level": level,
+        "resamples": resamples,
+        "scale": "0-100",
+        "per_group": dict(zip(names, point)),
+    }

@@ -1,0 +1,319 @@
+"""The results of task runs: metrics (macro over dialects and per dialect), the copy-input
+baseline, failure rates, the taxonomy, the zero→few flip rate and the native−Romanized gap.
+
+Everything is recomputed from the stored outputs (``responses``) and what each item was
+shown (``task_run_items``), so a changed parser or threshold rescores old runs. An output
+that could not be parsed is scored as an empty hypothesis: it counts against the system.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import defaultdict
+
+import numpy as np
+
+from engine.understanding import failures as fl
+from engine.understanding.items import load_items
+from engine.understanding.metrics import (
+    BatchScorer,
+    classification_scores,
+    corpus_text_scores,
+    macro_chrf_ci,
+)
+from engine.understanding.parsing import Parsed, parse_output
+from engine.understanding.run import TASK_KIND_PREFIX
+from engine.understanding.task_spec import TaskSpec, get_task
+from engine.workspace.store import Workspace
+
+log = logging.getLogger(__name__)
+
+
+def _runs(ws: Workspace, task: str | None) -> list[dict]:
+    rows = ws.query(
+        "SELECT r.id, r.kind, r.card, m.name AS model FROM runs r "
+        "LEFT JOIN models m ON m.id = r.model_id WHERE r.kind LIKE ? ORDER BY r.id",
+        (TASK_KIND_PREFIX + (task or "%"),),
+    )
+    for row in rows:
+        row["card"] = json.loads(row["card"])
+    return rows
+
+
+def _outputs(ws: Workspace, run_id: int) -> list[dict]:
+    rows = ws.query(
+        "SELECT t.*, s.text AS output FROM task_run_items t JOIN responses s "
+        "ON s.run_id = t.run_id AND s.item_key = t.item_key AND s.status = 'done' "
+        "WHERE t.run_id = ? ORDER BY t.dialect, t.item_key",
+        (run_id,),
+    )
+    for row in rows:
+        row["refs"] = json.loads(row["refs"])
+        row["demo_ids"] = json.loads(row["demo_ids"])
+    return rows
+
+
+def _macro(per_dialect: dict[str, dict], keys) -> dict:
+    return {k: float(np.mean([d[k] for d in per_dialect.values()])) for k in keys}
+
+
+def score_run(
+    spec: TaskSpec,
+    card: dict,
+    rows: list[dict],
+    scorer: BatchScorer,
+    demo_refs: dict[str, list[str]],
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> dict:
+    regime, labels = card["regime"], card.get("labels") or []
+    parsed = [parse_output(r["output"], spec, regime, labels) for r in rows]
+    by_dialect: dict[str, list[int]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        by_dialect[r["dialect"]].append(i)
+    result: dict = {
+        "n": len(rows),
+        "failures": fl.rates(parsed, spec.target_script),
+        "per_dialect": {},
+    }
+    items: dict[str, dict] = {}
+    if spec.classification:
+        for d, idx in sorted(by_dialect.items()):
+            result["per_dialect"][d] = classification_scores(
+                [rows[i]["label"] for i in idx],
+                [parsed[i].answer if parsed[i].ok else None for i in idx],
+                labels,
+            ) | {"failures": fl.rates([parsed[i] for i in idx])}
+        result["overall"] = classification_scores(
+            [r["label"] for r in rows], [p.answer if p.ok else None for p in parsed], labels
+        )
+        if spec.labels_from == "dialects":
+            # the label is the dialect: within one dialect there is a single gold class, so
+            # the scores are macro over labels on all items, not averaged over dialects
+            result["macro"] = {k: result["overall"][k] for k in spec.metrics} | {
+                "scale": "0-1",
+                "macro_over": "labels",
+            }
+        else:
+            result["macro"] = _macro(result["per_dialect"], spec.metrics) | {
+                "scale": "0-1",
+                "macro_over": "dialects",
+            }
+        for r, p in zip(rows, parsed):
+            correct = p.ok and p.answer == r["label"]
+            items[r["item_key"]] = {
+                "score": 100.0 * correct,
+                "correct": correct,
+                "unrelated": not correct,
+            }
+        result["items"] = items
+        return result
+    hyps = [p.answer if p.ok else "" for p in parsed]
+    refs = [r["refs"] for r in rows]
+    chrf = scorer.score(hyps, refs, bleu=False)["chrf++"]
+    categories = [fl.taxonomy(c, p) for c, p in zip(chrf, parsed)]
+    demo_pairs = [(i, d) for i, r in enumerate(rows) for d in r["demo_ids"] if d in demo_refs]
+    demo_chrf = (
+        scorer.score(
+            [hyps[i] for i, _ in demo_pairs], [demo_refs[d] for _, d in demo_pairs], bleu=False
+        )["chrf++"]
+        if demo_pairs
+        else np.zeros(0)
+    )
+    closer_to_demo = defaultdict(bool)
+    for (i, _), value in zip(demo_pairs, demo_chrf):
+        if parsed[i].ok and value > chrf[i]:
+            closer_to_demo[i] = True
+    metric_keys = [*spec.metrics]
+    copy_keys = [k for k in metric_keys]
+    for d, idx in sorted(by_dialect.items()):
+        entry = corpus_text_scores([hyps[i] for i in idx], [refs[i] for i in idx])
+        entry["failures"] = fl.rates([parsed[i] for i in idx], spec.target_script)
+        entry["taxonomy"] = fl.taxonomy_shares([categories[i] for i in idx])
+        if spec.copy_baseline:
+            entry["copy_baseline"] = {
+                k: v
+                for k, v in corpus_text_scores(
+                    [rows[i]["input_text"] for i in idx], [refs[i] for i in idx]
+                ).items()
+                if k in copy_keys
+            }
+        result["per_dialect"][d] = entry
+    result["chrf_macro_ci"] = macro_chrf_ci(
+        hyps, refs, [r["dialect"] for r in rows], resamples=resamples, seed=seed
+    )
+    result["macro"] = _macro(result["per_dialect"], metric_keys) | {
+        "scale": "0-100",
+        "macro_over": "dialects",
+    }
+    if spec.copy_baseline:
+        result["copy_baseline_macro"] = {
+            k: float(np.mean([e["copy_baseline"][k] for e in result["per_dialect"].values()]))
+            for k in copy_keys
+        }
+    result["signatures"] = next(iter(result["per_dialect"].values()))["signatures"]
+    result["lexical_divergence"] = _divergence(rows, refs, chrf, scorer)
+    if card["script"] == "roman" and card.get("scheme"):
+        result["round_trip"] = _round_trip(rows, card["scheme"])
+    result["taxonomy"] = fl.taxonomy_shares(categories)
+    for i, r in enumerate(rows):
+        items[r["item_key"]] = {
+            "score": float(chrf[i]),
+            "correct": categories[i] == "success",
+            "unrelated": categories[i] == "complete" or closer_to_demo[i],
+        }
+    result["items"] = items
+    return result
+
+
+def _divergence(rows: list[dict], refs, chrf: np.ndarray, scorer: BatchScorer) -> dict:
+    """Lexical divergence (the native input's chrF++ against the references: high = the
+    dialect sentence is close to standard) against the system's item chrF++: Spearman's rho."""
+    copy = scorer.score([r["native_text"] for r in rows], refs, bleu=False)["chrf++"]
+    out: dict = {"n": len(rows), "mean_copy_chrf++": float(np.mean(copy)) if len(rows) else None}
+    if len(rows) >= 3 and np.ptp(copy) > 0 and np.ptp(chrf) > 0:
+        from scipy.stats import spearmanr
+
+        rho, p = spearmanr(copy, chrf)
+        out |= {"spearman_rho": float(rho), "p": float(p)}
+    else:
+        out |= {"spearman_rho": None, "p": None}
+    return out
+
+
+def _round_trip(rows: list[dict], scheme: str) -> dict:
+    """The Romanized inputs transliterated back with the run's scheme, CER against the
+    native text (0–1): what the Romanization destroyed."""
+    from engine.understanding.scripts import cer, to_bengali
+
+    back = to_bengali([r["input_text"] for r in rows], scheme)
+    rates = cer(back, [r["native_text"] for r in rows])
+    by_dialect: dict[str, list[float]] = defaultdict(list)
+    for r, c in zip(rows, rates):
+        by_dialect[r["dialect"]].append(c)
+    return {
+        "scheme": scheme,
+        "mean_cer": float(np.mean(rates)),
+        "exact_share": float(np.mean([c == 0 for c in rates])),
+        "per_dialect": {d: float(np.mean(v)) for d, v in sorted(by_dialect.items())},
+        "scale": "0-1",
+    }
+
+
+def task_stats(
+    ws: Workspace,
+    task: str | None = None,
+    *,
+    user_dir=None,
+    seed: int = 0,
+    resamples: int = 2000,
+    with_items: bool = False,
+    with_fertility: bool = False,
+) -> dict:
+    scorer = BatchScorer()
+    runs, specs, demo_cache = [], {}, {}
+    for run in _runs(ws, task):
+        card = run["card"]
+        name = card["task"]
+        if name not in specs:
+            specs[name] = get_task(name, user_dir)
+        spec = specs[name]
+        rows = _outputs(ws, run["id"])
+        if not rows:
+            continue
+        demo_refs: dict[str, list[str]] = {}
+        if card["regime"] == "few" and not spec.classification:
+            if card["source"] not in demo_cache:
+                demo_cache[card["source"]] = {
+                    i.key: list(i.refs.get(spec.target) or [])
+                    for i in load_items(ws, card["source"])
+                }
+            demo_refs = {k: v for k, v in demo_cache[card["source"]].items() if v}
+        scored = score_run(spec, card, rows, scorer, demo_refs, resamples=resamples, seed=seed)
+        total = ws.scalar("SELECT count(*) FROM task_run_items WHERE run_id = ?", (run["id"],))
+        runs.append(
+            {
+                "run_id": run["id"],
+                "task": name,
+                "model": run["model"],
+                "regime": card["regime"],
+                "script": card["script"],
+                "scheme": card.get("scheme"),
+                "k": card["k"],
+                "constrained": card["constrained"],
+                "source": card["source"],
+                "split": card["split"],
+                "max_tokens": card["sampler"]["max_tokens"],
+                "seed": card["seed"],
+                "pending": total - len(rows),
+                **scored,
+            }
+        )
+    comparisons = _comparisons(runs, seed, resamples)
+    extra = {}
+    if with_fertility:
+        from engine.understanding.fertility import fertility
+
+        extra["fertility"] = fertility(ws, runs, comparisons["script_gap"])
+    if not with_items:
+        for r in runs:
+            r.pop("items", None)
+        for g in comparisons["script_gap"]:
+            g.pop("item_gaps", None)
+    return {"runs": runs, **comparisons, **extra}
+
+
+def _comparisons(runs: list[dict], seed: int, resamples: int) -> dict:
+    # runs compare only within one setting: same items (source, split), seed, output budget
+    def setting(r: dict) -> tuple:
+        return (r["source"], r["split"], r["seed"], r["max_tokens"] if r["regime"] != "cot" else 0)
+
+    index = {
+        (r["task"], r["model"], r["regime"], r["script"], r["constrained"], r["k"], setting(r)): r
+        for r in runs
+    }
+    gaps, flips = [], []
+    for (task, model, regime, script, constrained, k, where), run in index.items():
+        if script == "native":
+            other = index.get((task, model, regime, "roman", constrained, k, where))
+            if other:
+                native = {key: v["score"] for key, v in run["items"].items()}
+                roman = {key: v["score"] for key, v in other["items"].items()}
+                gaps.append(
+                    {
+                        "task": task,
+                        "model": model,
+                        "regime": regime,
+                        "k": k,
+                        "constrained": constrained,
+                        "scheme": other["scheme"],
+                        **fl.paired_gap(native, roman, seed=seed, resamples=resamples),
+                    }
+                )
+        if regime == "few":
+            zero = index.get((task, model, "zero", script, constrained, 0, where))
+            if zero:
+                flips.append(
+                    {
+                        "task": task,
+                        "model": model,
+                        "script": script,
+                        "k": k,
+                        "constrained": constrained,
+                        **fl.flip_rate(zero["items"], run["items"]),
+                    }
+                )
+    return {
+        "script_gap": gaps,
+        "flips": flips,
+        "thresholds": {
+            "success_chrf": fl.SUCCESS_AT,
+            "partial_chrf": fl.PARTIAL_AT,
+            "drift_bengali_share": fl.DRIFT_SHARE,
+        },
+    }
+
+
+__all__ = ["task_stats", "score_run", "Parsed"]

@@ -1,0 +1,84 @@
+"""Background tasks of the Tasks panel (Qt-free; run through the bridge).
+
+They call the same engine functions as ``upabhasha run-task`` / ``task-stats`` with plain
+inputs, each opening its own workspace connection.
+"""
+
+from __future__ import annotations
+
+import json
+
+from engine.errors import UserError
+from engine.workspace.store import Workspace
+
+
+def run_task_job(
+    workspace_path: str,
+    task: str,
+    model_ids: list[int],
+    options: dict,
+    user_dir: str | None = None,
+    *,
+    progress=None,
+    cancelled=None,
+) -> list[dict]:
+    """``options``: the keyword arguments of :func:`engine.understanding.run.run_task`."""
+    from engine.understanding.run import run_task
+    from engine.understanding.task_spec import get_task
+
+    if not model_ids:
+        raise UserError("choose at least one model")
+    spec = get_task(task, user_dir)
+    with Workspace(workspace_path, create=False) as ws:
+        models = []
+        for model_id in model_ids:
+            rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
+            if not rows:
+                raise UserError(f"no model {model_id} in this workspace")
+            models.append(rows[0])
+        return run_task(ws, spec, models, progress=progress, cancelled=cancelled, **options)
+
+
+def stats_job(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:
+    from engine.understanding.stats import task_stats
+
+    with Workspace(workspace_path, create=False) as ws:
+        return task_stats(ws, task, user_dir=user_dir, resamples=1000)
+
+
+def item_details(workspace_path: str, run_id: int, limit: int = 500) -> list[dict]:
+    """What one run showed and got per item: input (in its script), the native text, the
+    output, the references and the demonstrations used (their inputs)."""
+    with Workspace(workspace_path, create=False) as ws:
+        rows = ws.query(
+            "SELECT t.item_key, t.dialect, t.script, t.input_text, t.native_text, t.refs, "
+            "t.label, t.demo_ids, s.text AS output, s.status FROM task_run_items t "
+            "LEFT JOIN responses s ON s.run_id = t.run_id AND s.item_key = t.item_key "
+            "WHERE t.run_id = ? ORDER BY t.dialect, t.item_key LIMIT ?",
+            (run_id, limit),
+        )
+        demo_keys = {k for r in rows for k in json.loads(r["demo_ids"])}
+        demos = _texts_of(ws, demo_keys)
+    for row in rows:
+        row["refs"] = json.loads(row["refs"])
+        row["demos"] = [demos.get(k, k) for k in json.loads(row["demo_ids"])]
+    return rows
+
+
+def _texts_of(ws: Workspace, keys: set[str]) -> dict[str, str]:
+    pairs = [int(k[4:]) for k in keys if k.startswith("pair")]
+    items = [int(k[4:]) for k in keys if k.startswith("item")]
+    out: dict[str, str] = {}
+    for table, column, prefix, ids in (
+        ("sentence_pairs", "dialect_text", "pair", pairs),
+        ("task_items", "native_text", "item", items),
+    ):
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            for r in ws.query(
+                f"SELECT id, {column} AS text FROM {table} WHERE id IN "
+                f"({','.join('?' * len(chunk))})",
+                tuple(chunk),
+            ):
+                out[f"{prefix}{r['id']}"] = r["text"]
+    return out
