@@ -1,5 +1,10 @@
-"""Machine scores two judge runs gave the same dialect answers, aligned by response — the
-input of judge agreement and CBS — read incrementally while a judge run streams in.
+"""Judge agreement: the machine scores two judge runs gave the same dialect answers,
+aligned by response, and the figures on them (Pearson, Spearman, Lin's CCC, MAE, CBS) —
+the one computation behind the report, ``upabhasha stats`` and the charts.
+
+:func:`judge_agreement` pairs every two judge runs (primary judge first: CBS takes its
+critical set from judge a) and :func:`agreement_pair` one pair; both read the scores with
+:func:`pair_runs`, incrementally while a judge run streams in.
 
 :func:`engine.judging.store.paired_finals` reads both runs whole into dicts; at the paper's
 scale (68,395 and 17,171 judgments) that is ~80 ms per live chart refresh. Judgments are
@@ -9,6 +14,8 @@ true: only the judgments stored since need joining to the other run.
 
 from __future__ import annotations
 
+from engine.judging import store
+from engine.stats.agreement import agreement
 from engine.workspace.store import Workspace
 
 # (response, outer run's score, inner run's score); CROSS JOIN fixes SQLite's loop order
@@ -17,6 +24,70 @@ _PAIRS = (
     "ON i.response_id = o.response_id AND i.run_id = ?"
 )
 _SCORED = "o.final IS NOT NULL AND i.final IS NOT NULL"
+
+
+def ordered_judge_runs(ws: Workspace) -> list[dict]:
+    """:func:`engine.judging.store.judge_runs`, the primary judge first, then by run id."""
+    primary = store.primary_judge(ws)
+    return sorted(store.judge_runs(ws), key=lambda r: (r["run_id"] != primary, r["run_id"]))
+
+
+def agreement_pair(
+    ws: Workspace,
+    a: dict,
+    b: dict,
+    *,
+    primary: int | None,
+    threshold: float = 4.0,
+    scale: float = 10.0,
+    previous: dict | None = None,
+) -> tuple[dict, dict]:
+    """(row, pairing) for judge runs ``a`` and ``b`` (rows of :func:`ordered_judge_runs`,
+    ``a`` first): the agreement figures of their paired machine scores and the pairing
+    :func:`pair_runs` returned (pass it back as ``previous`` to extend it)."""
+    pairing = pair_runs(ws, a["run_id"], b["run_id"], previous)
+    row = {
+        "judge_a": a["run_id"],
+        "model_a": a["model"],
+        "judge_b": b["run_id"],
+        "model_b": b["model"],
+        "a_is_primary": a["run_id"] == primary,
+        **agreement(pairing["x"], pairing["y"], threshold=threshold, scale=scale).as_dict(),
+    }
+    return row, pairing
+
+
+def judge_agreement(
+    ws: Workspace,
+    *,
+    threshold: float = 4.0,
+    scale: float = 10.0,
+    including: int | None = None,
+    previous: dict | None = None,
+) -> tuple[list[dict], dict]:
+    """Agreement rows for every pair of judge runs on the answers both scored (only the
+    pairs with run ``including`` when given), and their pairings by ``"a-b"`` key.
+    ``previous`` (the pairings of an earlier call) lets each pair read only the judgments
+    stored since."""
+    primary = store.primary_judge(ws)
+    ordered = ordered_judge_runs(ws)
+    rows, pairings = [], {}
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            if including is not None and including not in (a["run_id"], b["run_id"]):
+                continue
+            key = f"{a['run_id']}-{b['run_id']}"
+            row, pairings[key] = agreement_pair(
+                ws,
+                a,
+                b,
+                primary=primary,
+                threshold=threshold,
+                scale=scale,
+                previous=(previous or {}).get(key),
+            )
+            rows.append(row)
+    return rows, pairings
 
 
 def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, list]:

@@ -2,8 +2,8 @@
 
 One function per chart kind, each returning a JSON-ready dict with the numbers the chart
 draws and ``table`` (``columns`` + ``rows``), the underlying table its CSV export writes.
-Intervals, agreement and CBS come from :mod:`engine.stats` and
-:mod:`engine.judging.store`. Scores are the judge run's *effective* finals (the newest human
+Intervals come from :mod:`engine.stats`, agreement and CBS from
+:mod:`engine.judging.paired_scores` (the report's own computation). Scores are the judge run's *effective* finals (the newest human
 override replaces the machine score), as in :func:`engine.judging.store.scored_items`.
 
 At the paper's scale (68,395 judgments) ``store.scored_items`` takes about 0.5 s and the
@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import logging
 
-from engine.judging import store
-from engine.judging.paired_scores import pair_runs
+from engine.judging import paired_scores, store
 from engine.stats import nan_to_none
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.workspace.store import Workspace
@@ -288,16 +287,25 @@ def _distribution(ws, run, *, previous=None, **_options) -> dict:
 
 
 def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
-    from engine.stats.agreement import agreement
-
-    runs = store.judge_runs(ws)
-    other = next((j for j in runs if j["run_id"] != run and j["judgments"]), None)
-    if other is None:
+    """The chosen run against the first other judge run with judgments, ordered as in the
+    report (:func:`engine.judging.paired_scores.judge_agreement`: primary judge first, as
+    judge a, the x axis — CBS takes its critical set from it)."""
+    ordered = paired_scores.ordered_judge_runs(ws)
+    mine = next((j for j in ordered if j["run_id"] == run), None)
+    other = next((j for j in ordered if j["run_id"] != run and j["judgments"]), None)
+    if mine is None or other is None:
         return {"empty": "a second judge run is needed", "table": _table([], [])}
-    pairing = pair_runs(ws, run, other["run_id"], (previous or {}).get("pairing"))
+    a, b = (mine, other) if ordered.index(mine) < ordered.index(other) else (other, mine)
+    row, pairing = paired_scores.agreement_pair(
+        ws,
+        a,
+        b,
+        primary=store.primary_judge(ws),
+        threshold=danger_threshold,
+        previous=(previous or {}).get("pairing"),
+    )
     x, y = pairing["x"], pairing["y"]
-    figures = agreement(x, y, threshold=danger_threshold).as_dict() if x else {"n": 0}
-    names = {j["run_id"]: j["model"] for j in runs}
+    figures = {k: row[k] for k in row if k not in _PAIR_KEYS} if x else {"n": 0}
     return {
         "x": x,
         "y": y,
@@ -305,11 +313,14 @@ def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
         "n": len(x),
         "pairing": pairing,
         "density": score_density(x, y),
-        "judge_a": names.get(run) or f"run {run}",
-        "judge_b": other["model"] or f"run {other['run_id']}",
+        "judge_a": a["model"] or f"run {a['run_id']}",
+        "judge_b": b["model"] or f"run {b['run_id']}",
         "threshold": danger_threshold,
         "table": {"columns": ["judge_a", "judge_b"], "rows": [list(p) for p in zip(x, y)]},
     }
+
+
+_PAIR_KEYS = ("judge_a", "model_a", "judge_b", "model_b", "a_is_primary")
 
 
 def score_density(x: list, y: list, max_score: float = 10.0) -> list[list[int]]:
@@ -325,33 +336,14 @@ def score_density(x: list, y: list, max_score: float = 10.0) -> list[list[int]]:
 
 
 def _cbs(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
-    """:func:`engine.judging.store.judge_agreement` for the pairs that include ``run`` only,
-    each pair's scores from :func:`engine.judging.paired_scores.pair_runs` (primary judge first:
-    CBS's critical set is its)."""
-    from engine.stats.agreement import agreement
-
-    primary = store.primary_judge(ws)
-    ordered = sorted(store.judge_runs(ws), key=lambda r: (r["run_id"] != primary, r["run_id"]))
-    pairs, pairings = [], {}
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1 :]:
-            if run not in (a["run_id"], b["run_id"]):
-                continue
-            key = f"{a['run_id']}-{b['run_id']}"
-            pairings[key] = pair_runs(
-                ws, a["run_id"], b["run_id"], (previous or {}).get("pairings", {}).get(key)
-            )
-            x, y = pairings[key]["x"], pairings[key]["y"]
-            pairs.append(
-                {
-                    "judge_a": a["run_id"],
-                    "model_a": a["model"],
-                    "judge_b": b["run_id"],
-                    "model_b": b["model"],
-                    "a_is_primary": a["run_id"] == primary,
-                    **agreement(x, y, threshold=danger_threshold).as_dict(),
-                }
-            )
+    """:func:`engine.judging.paired_scores.judge_agreement` (the report's) for the pairs
+    that include ``run`` only, extending the previous pairings while judgments arrive."""
+    pairs, pairings = paired_scores.judge_agreement(
+        ws,
+        threshold=danger_threshold,
+        including=run,
+        previous=(previous or {}).get("pairings"),
+    )
     if not pairs:
         return {"empty": "a second judge run is needed", "table": _table([], [])}
     return {
