@@ -330,7 +330,7 @@ class MainWindow(QMainWindow):
         path = sample_workspace_path()
         self.bridge.run(
             build_sample_workspace,
-            path,
+            args=(path,),
             label=_("Building the sample workspace"),
             lane=WRITER,
             dialog=True,

@@ -162,11 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     switcher.start()
     streaming = bridge.run(
         stream_judgments,
-        str(ws.path),
-        primary,
-        held,
-        batch=batch,
-        pause_s=pause_s,
+        args=(str(ws.path), primary, held),
+        kwargs={"batch": batch, "pause_s": pause_s},
         label="stream judgments",
         lane=WRITER,
     )

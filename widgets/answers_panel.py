@@ -163,8 +163,7 @@ class AnswersPanel(QWidget):
     def apply_filter(self) -> None:
         self.bridge.run(
             answer_ids,
-            str(self.ws.path),
-            self.current_filter(),
+            args=(str(self.ws.path), self.current_filter()),
             label=_("Filter answers"),
             replace="answers-filter",
             quiet=True,
@@ -287,9 +286,7 @@ class AnswersPanel(QWidget):
         after = max(self.model.ids, default=0)
         self.bridge.run(
             answer_ids,
-            str(self.ws.path),
-            self.current_filter(),
-            after,
+            args=(str(self.ws.path), self.current_filter(), after),
             label=_("New answers"),
             replace="answers-live",
             quiet=True,

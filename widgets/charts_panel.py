@@ -187,14 +187,13 @@ class ChartsPanel(QWidget):
         view = self.views[kind]
         self.bridge.run(
             refresh_chart,
-            self.renderer,
-            str(self.ws.path),
-            kind,
-            self.judge.currentData(),
-            resamples=resamples,
-            previous=None if full else self.data.get(kind),
-            size=view.pixel_size(),
-            device_pixel_ratio=view.devicePixelRatioF(),
+            args=(self.renderer, str(self.ws.path), kind, self.judge.currentData()),
+            kwargs={
+                "resamples": resamples,
+                "previous": None if full else self.data.get(kind),
+                "size": view.pixel_size(),
+                "device_pixel_ratio": view.devicePixelRatioF(),
+            },
             label=_("Chart: {name}").format(name=chart_titles()[kind]),
             lane=CHARTS_LANE,
             replace="charts",
@@ -230,8 +229,7 @@ class ChartsPanel(QWidget):
         if path and kind in self.data:
             self.bridge.run(
                 save_chart,
-                self.data[kind],
-                path,
+                args=(self.data[kind], path),
                 label=_("Export chart"),
                 lane=CHARTS_LANE,
                 on_done=lambda written: self.sig_status_message.emit(
@@ -286,10 +284,8 @@ class ChartsPanel(QWidget):
         self._in_flight = kind
         self.bridge.run(
             rerender_chart,
-            self.renderer,
-            self.data[kind],
-            size=view.pixel_size(),
-            device_pixel_ratio=view.devicePixelRatioF(),
+            args=(self.renderer, self.data[kind]),
+            kwargs={"size": view.pixel_size(), "device_pixel_ratio": view.devicePixelRatioF()},
             label=_("Chart: {name}").format(name=chart_titles()[kind]),
             lane=CHARTS_LANE,
             replace="charts",
@@ -398,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.live:
             bridge.run(
                 sample_study.demo_stream,
-                str(workspace.path),
+                args=(str(workspace.path),),
                 label="demo: stream judgments",
                 lane=WRITER,
             )

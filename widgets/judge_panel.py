@@ -351,10 +351,8 @@ class JudgePanel(QWidget):
         self.figures.setText(_("Calibrating…"))
         self.bridge.run(
             judge_tasks.calibrate_judge,
-            str(self.ws.path),
-            model_id,
-            self.editor.to_dict(),
-            max_attempts=max_attempts,
+            args=(str(self.ws.path), model_id, self.editor.to_dict()),
+            kwargs={"max_attempts": max_attempts},
             label=_("Calibrate judge {name}").format(name=self.judge_model.currentText()),
             lane=model_lane(model_id),
             dialog=True,
@@ -409,10 +407,8 @@ class JudgePanel(QWidget):
         primary = store.primary_judge(self.ws) is None
         self.bridge.run(
             judge_tasks.run_judge,
-            str(self.ws.path),
-            model_id,
-            self.editor.to_dict(),
-            primary=primary,
+            args=(str(self.ws.path), model_id, self.editor.to_dict()),
+            kwargs={"primary": primary},
             label=_("Judge answers with {name}").format(name=self.judge_model.currentText()),
             lane=model_lane(model_id),
             on_done=self._on_judged,
