@@ -17,12 +17,12 @@ from engine.samples import study as sample_study
 from engine.workspace.store import Workspace
 from widgets.charts_panel import ChartsPanel
 
-from .study_fixtures import study_db, study_ws  # noqa: F401 (fixtures)
+from .study_fixtures import fast_watcher, study_db, study_ws  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
-def panel(qtbot, study_ws, sync_bridge):
-    panel = ChartsPanel(study_ws, sync_bridge, live_interval_ms=50)
+def panel(qtbot, study_ws, sync_bridge, fast_watcher):
+    panel = ChartsPanel(study_ws, sync_bridge, watcher=fast_watcher)
     qtbot.addWidget(panel)
     panel.resize(1200, 700)
     return panel
