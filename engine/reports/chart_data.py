@@ -163,20 +163,23 @@ def _cluster_sums(ws, run, group: str, previous: dict | None, key: str, stamp: d
 def _cluster_summaries(
     clusters: list[list], name: str, resamples: int, max_score: float = 10.0
 ) -> list[dict]:
-    """Mean and clustered bootstrap CI per group (:func:`engine.stats.bootstrap.
-    clustered_mean_ci`). Each question's items enter as its mean repeated count times: the
-    per-question sums and counts the bootstrap resamples are exactly the items' own."""
+    """Mean and clustered bootstrap CI per group from its per-question sums and counts
+    (:func:`engine.stats.bootstrap.mean_ci_from_cluster_sums`, the intervals
+    :func:`~engine.stats.bootstrap.clustered_mean_ci` gives the report for the same items:
+    questions in ascending id order, the same seed)."""
     import numpy as np
 
-    from engine.stats.bootstrap import clustered_mean_ci
+    from engine.stats.bootstrap import mean_ci_from_cluster_sums
 
     by_group: dict = {}
     for g, q, total, n in clusters:
         by_group.setdefault(g, []).append((q, total, n))
     out = []
     for g in sorted(by_group, key=lambda v: "" if v is None else str(v)):
-        q, total, n = (np.array(col) for col in zip(*by_group[g]))
-        ci = clustered_mean_ci(np.repeat(total / n, n), np.repeat(q, n), resamples=resamples)
+        entries = sorted(by_group[g])  # by question id: the report's cluster order
+        total = np.array([e[1] for e in entries], dtype=float)
+        n = np.array([e[2] for e in entries], dtype=float)
+        ci = mean_ci_from_cluster_sums(total, n, resamples=resamples)
         row = {
             name: g,
             "n": ci.n,
