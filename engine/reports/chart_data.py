@@ -96,9 +96,13 @@ def _table(columns: list[str], rows: list[dict]) -> dict:
 
 # -- one builder per chart ---------------------------------------------------------------
 def _stamp(ws, run) -> dict:
+    """Where the workspace stands: the newest judgment and override of all runs. Both are
+    rowid maxima (a b-tree descent); the run's own max(id) would read its whole index range —
+    every judgment of the run at each live refresh. Judgments are only ever inserted, so
+    everything of ``run`` up to ``last_judgment`` is in a result stamped with it."""
     return {
         "run": run,
-        "last_judgment": ws.scalar("SELECT max(id) FROM judgments WHERE run_id = ?", (run,)) or 0,
+        "last_judgment": ws.scalar("SELECT max(id) FROM judgments") or 0,
         "last_annotation": ws.scalar("SELECT max(id) FROM human_annotations") or 0,
     }
 
@@ -290,6 +294,8 @@ def _distribution(ws, run, *, previous=None, **_options) -> dict:
 
 
 def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
+    import numpy as np
+
     """The chosen run against the first other judge run with judgments, ordered as in the
     report (:func:`engine.judging.paired_scores.judge_agreement`: primary judge first, as
     judge a, the x axis — CBS takes its critical set from it)."""
@@ -308,7 +314,7 @@ def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
         previous=(previous or {}).get("pairing"),
     )
     x, y = pairing["x"], pairing["y"]
-    figures = {k: row[k] for k in row if k not in _PAIR_KEYS} if x else {"n": 0}
+    figures = {k: row[k] for k in row if k not in _PAIR_KEYS} if len(x) else {"n": 0}
     return {
         "x": x,
         "y": y,
@@ -319,7 +325,8 @@ def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
         "judge_a": a["model"] or f"run {a['run_id']}",
         "judge_b": b["model"] or f"run {b['run_id']}",
         "threshold": danger_threshold,
-        "table": {"columns": ["judge_a", "judge_b"], "rows": [list(p) for p in zip(x, y)]},
+        # rows as one array: a list per pair would cost more than the live refresh's figures
+        "table": {"columns": ["judge_a", "judge_b"], "rows": np.column_stack((x, y))},
     }
 
 
