@@ -49,6 +49,13 @@ log = logging.getLogger(__name__)
 TYPE_NAMES = {1: "definitional", 2: "contrasting", 3: "factual", 4: "functional"}
 
 
+def read_filter_options(workspace_path: str) -> dict:
+    """What each filter offers (a background task: listing the judges counts their
+    judgments, a scan of them all)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return filter_options(ws)
+
+
 class AnswersPanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # an override was written
@@ -86,7 +93,8 @@ class AnswersPanel(QWidget):
         self.max_confidence.setPrefix("≤ ")
         self.needs_review = QCheckBox(_("needs human review"))
         self.count = QLabel()
-        self._fill_filters()
+        for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
+            self._fill(combo, _("loading…"), [])
         for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
             combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.min_gap.valueChanged.connect(lambda _v: self.apply_filter())
@@ -142,7 +150,7 @@ class AnswersPanel(QWidget):
 
         self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
         self.watcher.sig_changed.connect(self.on_workspace_changed)
-        self.apply_filter()
+        self.refresh_options()
 
     # -- filtering -------------------------------------------------------------------------
     def current_filter(self) -> AnswerFilter:
@@ -179,8 +187,7 @@ class AnswersPanel(QWidget):
             self.detail.show_detail(None)
             self.sig_answer_selected.emit(0)
 
-    def _fill_filters(self) -> None:
-        options = filter_options(self.ws)
+    def _fill_filters(self, options: dict) -> None:
         self._fill(
             self.judge,
             _("primary judge"),
@@ -216,9 +223,16 @@ class AnswersPanel(QWidget):
         combo.blockSignals(False)
 
     def refresh_options(self) -> None:
-        """Judges, models or roles changed: offer them and filter again."""
-        self._fill_filters()
+        """Judges, models or roles changed: filter again now, and offer them when read."""
         self.apply_filter()
+        self.bridge.run(
+            read_filter_options,
+            args=(str(self.ws.path),),
+            label=_("Filter choices"),
+            replace="answers-options",
+            quiet=True,
+            on_done=self._fill_filters,
+        )
 
     # -- selection -------------------------------------------------------------------------
     def current_judgment(self) -> int | None:

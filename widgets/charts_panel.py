@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
-from engine.judging import store
+from engine.judging import paired_scores
 from engine.reports import chart_data
 from engine.workspace.store import Workspace
 from widgets.chart_renderer import (
@@ -109,7 +109,6 @@ class ChartsPanel(QWidget):
         # (perf_counter, full) of a refresh: asked, data not back yet / drawn, not painted yet
         self._requested_at: dict[str, tuple] = {}
         self._awaiting_draw: dict[str, tuple] = {}
-        self._judge_runs_seen = -1
 
         titles = chart_titles()
         self.chart_list = QListWidget()
@@ -338,11 +337,8 @@ class ChartsPanel(QWidget):
         self.refresh(full=True)
 
     def _fill_judges(self) -> None:
-        count = store.judge_run_count(self.ws)  # judge_runs() counts every run's judgments
-        if count == self._judge_runs_seen:
-            return
-        self._judge_runs_seen = count
-        runs = store.judge_runs(self.ws)
+        """The judge runs to choose from, with their roles (cheap: no judgment counts)."""
+        runs = paired_scores.judge_run_choices(self.ws)
         current = self.judge.currentData()
         self.judge.blockSignals(True)
         self.judge.clear()
