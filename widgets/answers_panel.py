@@ -305,7 +305,7 @@ class AnswersPanel(QWidget):
             self._live_again = True
             return
         self._live_pending = True
-        after = max(self.model.ids, default=0)
+        after = self.model.last_id
         self.bridge.run(
             answer_ids,
             args=(str(self.ws.path), self.current_filter(), after),
@@ -318,8 +318,7 @@ class AnswersPanel(QWidget):
 
     def _on_new_ids(self, ids: list[int]) -> None:
         self._live_pending = False
-        last = max(self.model.ids, default=0)
-        self.model.append_ids([i for i in ids if i > last])  # a full re-filter may have won
+        self.model.append_ids(ids)  # only those above the last listed: a full filter may have won
         self.count.setText(_("{n} answers").format(n=len(self.model.ids)))
         if self._live_again:
             self._live_again = False
