@@ -131,6 +131,7 @@ class ChartsPanel(QWidget):
         self.live = QCheckBox(_("Live"))
         self.live.setChecked(True)
         self.live.setToolTip(_("Redraw the visible chart once a second while judgments arrive"))
+        self.live.toggled.connect(self._on_live_toggled)
         self.refresh_button = QPushButton(_("Refresh"))
         self.refresh_button.clicked.connect(lambda: self.refresh(full=True))
         self.export_image_button = QPushButton(_("Export chart…"))
@@ -330,6 +331,11 @@ class ChartsPanel(QWidget):
         if topics & {"runs", "models"}:
             self._fill_judges()
         if self.live.isChecked() and self.isVisible() and self._in_flight is None:
+            self.refresh(full=False)
+
+    def _on_live_toggled(self, live: bool) -> None:
+        """Live again: catch up with what arrived while paused."""
+        if live and self.current_kind in self._dirty and self.isVisible():
             self.refresh(full=False)
 
     def _on_judge_changed(self, _index: int) -> None:

@@ -29,7 +29,7 @@ def panel(qtbot, study_ws, sync_bridge, fast_watcher):
 
 
 def shown(panel, qtbot, kind="heatmap"):
-    with qtbot.waitSignal(panel.sig_refreshed, timeout=10000) as blocker:
+    with qtbot.waitSignal(panel.sig_refreshed, timeout=30000) as blocker:
         panel.show()
         panel.show_chart(kind)
     return blocker
@@ -282,3 +282,18 @@ def test_incremental_judge_pairs_equal_a_full_join(study_ws):
     rids = step["pairing"]["rids"]
     stale = {**step["pairing"], "last": step["pairing"]["last"] + 1000, "rids": rids[:1]}
     assert pair_runs(study_ws, run, other, stale)["rids"].tolist() == rids.tolist()
+
+
+def test_live_again_catches_up_with_what_arrived_while_paused(panel, qtbot, study_ws):
+    shown(panel, qtbot)
+    panel.live.setChecked(False)
+    before = panel.data["heatmap"]["n"]
+    _run, rows = sample_study.add_answer_model(study_ws, "synthetic model resumed", seed=6)
+    sample_study.stream_judgments(
+        str(study_ws.path), store.primary_judge(study_ws), rows, batch=100, pause_s=0
+    )
+    qtbot.waitUntil(lambda: "heatmap" in panel._dirty, timeout=5000)  # the watcher saw it
+    assert panel.data["heatmap"]["n"] == before
+    with qtbot.waitSignal(panel.sig_refreshed, timeout=10000):
+        panel.live.setChecked(True)
+    assert panel.data["heatmap"]["n"] == before + len(rows)
