@@ -113,11 +113,49 @@ def mean_ci_from_cluster_sums(
         return MeanCI(mean, mean, mean, n, int(s.size), level)
     if method != "percentile":
         return _scipy_ci(s, c, mean, n, level=level, resamples=resamples, seed=seed, method=method)
-    weights = resample_counts(int(s.size), resamples, seed)
-    replicates = (weights @ s) / (weights @ c)
+    return mean_cis_from_cluster_sums([(s, c)], level=level, resamples=resamples, seed=seed)[0]
+
+
+def mean_cis_from_cluster_sums(
+    groups: list[tuple],
+    *,
+    level: float = 0.95,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> list[MeanCI]:
+    """:func:`mean_ci_from_cluster_sums` (percentile) for several groups at once: groups
+    with the same number of clusters share one pass over their resample-count matrix (one
+    matrix product for all of them — at 4,000 questions the matrix is read from memory once
+    instead of twice per group)."""
+    out: list[MeanCI | None] = [None] * len(groups)
+    by_size: dict[int, list[tuple[int, np.ndarray, np.ndarray]]] = {}
+    for i, (sums, counts) in enumerate(groups):
+        s = np.asarray(sums, dtype=float)
+        c = np.asarray(counts, dtype=float)
+        n = int(c.sum())
+        if n == 0:
+            out[i] = MeanCI(math.nan, math.nan, math.nan, 0, 0, level)
+            continue
+        mean = float(s.sum() / c.sum())
+        means = s / c
+        if s.size < 2:
+            out[i] = MeanCI(mean, math.nan, math.nan, n, int(s.size), level)
+        elif np.all(means == means[0]):  # no spread between clusters: every replicate is it
+            out[i] = MeanCI(mean, mean, mean, n, int(s.size), level)
+        else:
+            by_size.setdefault(int(s.size), []).append((i, s, c))
     alpha = (1 - level) / 2
-    low, high = np.quantile(replicates, [alpha, 1 - alpha])
-    return MeanCI(mean, float(low), float(high), n, int(s.size), level)
+    for size, members in by_size.items():
+        weights = resample_counts(size, resamples, seed)
+        columns = np.column_stack([col for _i, s, c in members for col in (s, c)])
+        totals = weights @ columns  # R × 2g: each replicate's sums and counts
+        for k, (i, s, c) in enumerate(members):
+            replicates = totals[:, 2 * k] / totals[:, 2 * k + 1]
+            low, high = np.quantile(replicates, [alpha, 1 - alpha])
+            out[i] = MeanCI(
+                float(s.sum() / c.sum()), float(low), float(high), int(c.sum()), size, level
+            )
+    return [ci for ci in out if ci is not None]
 
 
 def _scipy_ci(sums, counts, mean, n, *, level, resamples, seed, method) -> MeanCI:

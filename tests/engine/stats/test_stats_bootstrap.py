@@ -106,3 +106,18 @@ def test_interval_from_cluster_sums_equals_scipy_bootstrap():
         assert item.mean == pytest.approx(ci.mean, rel=1e-12)
     assert resample_counts(len(sums), 500, 0) is resample_counts(len(sums), 500, 0)  # cached
     assert resample_counts(len(sums), 500, 0).sum(axis=1).tolist() == [len(sums)] * 500
+
+
+def test_groups_at_once_equal_one_at_a_time():
+    from engine.stats.bootstrap import mean_ci_from_cluster_sums, mean_cis_from_cluster_sums
+
+    rng = np.random.default_rng(5)
+    groups = [(rng.random(40) * 30, rng.integers(1, 5, 40).astype(float)) for _ in range(3)]
+    groups.append((rng.random(25) * 30, rng.integers(1, 5, 25).astype(float)))  # other K
+    groups.append((np.array([3.0, 6.0]), np.array([1.0, 2.0])))  # no spread: the mean
+    together = mean_cis_from_cluster_sums(groups, resamples=300, seed=2)
+    for (sums, counts), ci in zip(groups, together):
+        alone = mean_ci_from_cluster_sums(sums, counts, resamples=300, seed=2)
+        assert (ci.n, ci.n_clusters) == (alone.n, alone.n_clusters)
+        assert (ci.mean, ci.low, ci.high) == pytest.approx((alone.mean, alone.low, alone.high))
+    assert together[-1].low == together[-1].high == together[-1].mean == 3.0
