@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.judging import store
-from engine.stats.agreement import agreement
+from engine.stats.agreement import agreement_from_counts
 from engine.workspace.store import Workspace
 
 # (response, outer run's score, inner run's score); CROSS JOIN fixes SQLite's loop order
@@ -80,9 +80,18 @@ def agreement_pair(
         "judge_b": b["run_id"],
         "model_b": b["model"],
         "a_is_primary": a["run_id"] == primary,
-        **agreement(pairing["x"], pairing["y"], threshold=threshold, scale=scale).as_dict(),
+        **agreement_from_counts(*joint_arrays(pairing), threshold, scale).as_dict(),
     }
     return row, pairing
+
+
+def joint_arrays(pairing: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A pairing's joint score table as arrays (x value, y value, count), in (x, y) order —
+    the same order however the table was built, so the figures are too."""
+    items = sorted(pairing["joint"].items())
+    x = np.array([k[0] for k, _n in items], dtype=float)
+    y = np.array([k[1] for k, _n in items], dtype=float)
+    return x, y, np.array([n for _k, n in items], dtype=float)
 
 
 def judge_agreement(
@@ -125,9 +134,10 @@ def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, 
 
 
 def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = None) -> dict:
-    """``{"runs", "last", "rids", "x", "y"}``: the answers both runs judged (response ids,
-    ascending) with run a's score in x and run b's in y (numpy arrays), as of judgment id
-    ``last``. ``previous`` (an earlier result for the same runs) is extended by the
+    """``{"runs", "last", "rids", "x", "y", "joint"}``: the answers both runs judged
+    (response ids, ascending) with run a's score in x and run b's in y (numpy arrays), and
+    their joint table ``{(x, y): count}`` (what the figures are computed from), as of
+    judgment id ``last``. ``previous`` (an earlier result for the same runs) is extended by the
     judgments stored since; otherwise all are read."""
     runs = [run_a, run_b]
     last = ws.scalar("SELECT max(id) FROM judgments") or 0
@@ -138,15 +148,25 @@ def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = Non
             (rid, x, y) for rid, y, x in _join(ws, run_b, run_a, old, last, old)
         ]
         rids, x, y = _merge(previous, new)
+        joint = dict(previous["joint"])
+        for _rid, a, b in new:
+            joint[(a, b)] = joint.get((a, b), 0) + 1
     else:
         rids, x, y = _full(ws, run_a, run_b, last)
-    return {"runs": runs, "last": last, "rids": rids, "x": x, "y": y}
+        values, counts = np.unique(np.column_stack((x, y)), axis=0, return_counts=True)
+        joint = {(a, b): n for (a, b), n in zip(values.tolist(), counts.tolist())}
+    return {"runs": runs, "last": last, "rids": rids, "x": x, "y": y, "joint": joint}
 
 
 def _still_holds(ws: Workspace, previous: dict | None, runs: list, last: int) -> bool:
     """The previous pairing is of the same runs, both still judge runs, and no judgment it
     counted is gone (the newest id of the workspace cannot go back while they remain)."""
-    if not previous or previous.get("runs") != runs or not isinstance(previous.get("last"), int):
+    if (
+        not previous
+        or previous.get("runs") != runs
+        or not isinstance(previous.get("last"), int)
+        or "joint" not in previous
+    ):
         return False
     if previous["last"] > last:
         return False

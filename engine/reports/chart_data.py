@@ -342,7 +342,7 @@ def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
         "figures": figures,
         "n": len(x),
         "pairing": pairing,
-        "density": score_density(x, y),
+        "density": score_density(*paired_scores.joint_arrays(pairing)),
         "judge_a": a["model"] or f"run {a['run_id']}",
         "judge_b": b["model"] or f"run {b['run_id']}",
         "threshold": danger_threshold,
@@ -354,14 +354,15 @@ def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
 _PAIR_KEYS = ("judge_a", "model_a", "judge_b", "model_b", "a_is_primary")
 
 
-def score_density(x: list, y: list, max_score: float = 10.0) -> list[list[int]]:
+def score_density(x, y, counts=None, max_score: float = 10.0) -> list[list[int]]:
     """Answers per cell of a DENSITY_BINS² grid over both judges' scores (rows: judge b,
-    from 0 up; columns: judge a): the agreement chart's picture when points are too many."""
+    from 0 up; columns: judge a): the agreement chart's picture when points are too many.
+    ``counts``: x and y are a joint table's distinct pairs, each standing for that many."""
     import numpy as np
 
     edges = np.linspace(0.0, max_score, DENSITY_BINS + 1)
     counts, _x_edges, _y_edges = np.histogram2d(
-        np.asarray(x, dtype=float), np.asarray(y, dtype=float), bins=(edges, edges)
+        np.asarray(x, dtype=float), np.asarray(y, dtype=float), bins=(edges, edges), weights=counts
     )
     return counts.T.astype(int).tolist()
 
