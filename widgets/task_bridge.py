@@ -17,6 +17,7 @@ the GUI thread through a queued Qt signal. The bridge
 - runs work in *lanes*: ``"pool"`` (parallel) or a named single-worker lane such as
   :data:`WRITER` (the one SQLite writer) or ``model_lane(id)`` (one per loaded model);
 - logs every failure and shows it (unless the caller handles it with ``on_error``);
+- drops a result whose callback is a method of a widget deleted meanwhile;
 - shows a progress dialog only when a ``dialog=True`` task outlives ~600 ms;
 - cancels cooperatively (a threading.Event); ``replace="key"`` cancels the previous task
   with that key and drops its result, so the newest request wins;
@@ -42,6 +43,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
@@ -184,6 +186,13 @@ def describe_error(exc: BaseException, *, one_line: bool = False) -> str:
         text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         text += "\n" + _("Details are in the log file.")
     return " ".join(text.split()) if one_line else text
+
+
+def _receiver_alive(callback: Callable) -> bool:
+    """False for a method of a Qt object that was deleted while its task ran (a panel of a
+    workspace closed meanwhile): its result has nowhere to go."""
+    owner = getattr(callback, "__self__", None)
+    return not isinstance(owner, QObject) or shiboken6.isValid(owner)
 
 
 def _accepts(fn: Callable, name: str) -> bool:
@@ -362,7 +371,7 @@ class TaskBridge(QObject):
             if note:
                 dialog.setLabelText(f"{task.label}\n{note}")
         on_progress = self._callbacks.get(task.id, (None, None, None))[2]
-        if on_progress is not None and not task.superseded:
+        if on_progress is not None and not task.superseded and _receiver_alive(on_progress):
             on_progress(task.done, task.total, note)
 
     def _on_finished(self, task: Task, result, exc: BaseException | None) -> None:
@@ -398,6 +407,9 @@ class TaskBridge(QObject):
             self._call_safely(on_done, result)
 
     def _call_safely(self, callback: Callable, value) -> None:
+        if not _receiver_alive(callback):
+            log.debug("callback %r dropped: its widget was deleted meanwhile", callback)
+            return
         try:
             callback(value)
         except Exception as exc:  # a broken callback is a bug: log and show it, keep running

@@ -6,6 +6,7 @@ import logging
 import threading
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
 
@@ -254,3 +255,17 @@ def test_describe_error_for_people():
     assert text.startswith("ValueError: bad\nvalue") and "log file" in text.splitlines()[-1]
     assert "\n" not in describe_error(ValueError("bad\nvalue"), one_line=True)
     assert describe_error(KeyError()).startswith("KeyError\n")
+
+
+def test_a_result_for_a_deleted_widget_is_dropped(qtbot, thread_bridge, errors):
+    from PySide6.QtWidgets import QLabel
+
+    label = QLabel()
+    started = threading.Event()
+    task = thread_bridge.run(wait_for_cancel, args=(started,), on_done=label.setText)
+    assert started.wait(5)
+    label.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(label), timeout=5000)
+    with qtbot.waitSignal(thread_bridge.sig_task_finished, timeout=5000):
+        task.cancel()
+    assert errors == []  # no "Internal C++ object already deleted"
