@@ -141,7 +141,7 @@ def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = Non
     judgments stored since; otherwise all are read."""
     runs = [run_a, run_b]
     last = ws.scalar("SELECT max(id) FROM judgments") or 0
-    if _still_holds(ws, previous, runs, last):
+    if previous is not None and _still_holds(ws, previous, runs, last):
         old = previous["last"]
         # new judgments of a (with any of b), then new ones of b (with the old ones of a)
         new = _join(ws, run_a, run_b, old, last, last) + [

@@ -160,7 +160,9 @@ def _cluster_sums(ws, run, group: str, previous: dict | None, key: str, stamp: d
     import numpy as np
 
     since = _since(previous, stamp)
-    groups = dict(previous[key]) if since else {}  # arrays are replaced, never modified
+    groups = (
+        dict(previous[key]) if since and previous else {}
+    )  # arrays are replaced, never modified
     new: dict = {}
     for g, q, total, n in _judged_since(
         ws, f"{group}, q.id, sum({_FINAL}), count(*)", "1, 2", run, since, stamp["last_judgment"]
