@@ -97,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help="same data scale, a shorter streaming phase"
     )
     parser.add_argument(
+        "--gil-switch-ms",
+        type=float,
+        default=None,
+        help="Python's GIL switch interval during the run (default: the bridge's)",
+    )
+    parser.add_argument(
         "--scale", type=int, default=1, help="multiply the study by N (default 1: the paper's)"
     )
     args = parser.parse_args(argv)
@@ -168,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         return predicate()
 
     window_shown_ms = main_window_shown_ms(tmp / "bench.sqlite", wait_until)
+    if args.gil_switch_ms is not None:  # e.g. 5: Python's default, to compare
+        sys.setswitchinterval(args.gil_switch_ms / 1000)
 
     opened = time.perf_counter()
     window = QSplitter(Qt.Orientation.Horizontal)
@@ -279,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         "build_s": round(built["build_s"], 1),
         "live_complete": bool(caught_up and heatmap_done),
         "cpus": os.cpu_count(),
+        "load_average": [round(v, 1) for v in os.getloadavg()],  # a shared machine says so
+        "gil_switch_interval_ms": round(sys.getswitchinterval() * 1000, 2),
         "goals": {"stall_p99_ms": 16, "refresh_ms": 150, "window_shown_ms": 2000},
     }
     bridge.shutdown()
