@@ -309,3 +309,15 @@ def test_live_again_catches_up_with_what_arrived_while_paused(panel, qtbot, stud
     with qtbot.waitSignal(panel.sig_refreshed, timeout=10000):
         panel.live.setChecked(True)
     assert panel.data["heatmap"]["n"] == before + len(rows)
+
+
+def test_counted_percentiles_equal_numpy_on_the_repeated_values():
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    for size in (1, 2, 7, 40):
+        values = np.sort(rng.choice(np.arange(0, 10.01, 0.1), size, replace=False))
+        counts = rng.integers(1, 50, size)
+        qs = (0, 10, 25, 50, 75, 99, 100)
+        want = np.percentile(np.repeat(values, counts), qs)
+        assert chart_data.counted_percentiles(values, counts, qs) == pytest.approx(want)
