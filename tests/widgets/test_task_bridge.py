@@ -269,3 +269,15 @@ def test_a_result_for_a_deleted_widget_is_dropped(qtbot, thread_bridge, errors):
     with qtbot.waitSignal(thread_bridge.sig_task_finished, timeout=5000):
         task.cancel()
     assert errors == []  # no "Internal C++ object already deleted"
+
+
+def test_the_port_script_moves_task_arguments_apart():
+    from scripts.port_bridge_run import port_source
+
+    old = 'self.bridge.run(fn, path, 3, limit=5, label="x", on_done=cb)\nbridge.run(g, args=(1,))\n'
+    new, count = port_source(old)
+    assert count == 1
+    assert new.splitlines() == [
+        'self.bridge.run(fn, args=(path, 3), kwargs={"limit": 5}, label="x", on_done=cb)',
+        "bridge.run(g, args=(1,))",
+    ]
