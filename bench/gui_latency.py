@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         "--gil-switch-ms",
         type=float,
         default=None,
-        help="Python's GIL switch interval during the run (default: the bridge's)",
+        help="Python's GIL switch interval during the run (default: Python's, 5 ms)",
     )
     parser.add_argument(
         "--scale", type=int, default=1, help="multiply the study by N (default 1: the paper's)"

@@ -36,7 +36,6 @@ import collections
 import inspect
 import itertools
 import logging
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -56,10 +55,6 @@ log = logging.getLogger(__name__)
 POOL = "pool"
 WRITER = "sqlite-writer"
 POOL_WORKERS = 4
-# Python hands the GIL between threads every switch interval (5 ms by default): while a
-# worker runs Python code, the GUI thread waits up to that long for each event it handles.
-# 1 ms keeps a frame's budget for the GUI thread (the bridge owns the worker threads).
-GIL_SWITCH_INTERVAL_S = 0.001
 PROGRESS_INTERVAL_S = 0.1  # ~10 Hz
 DIALOG_DELAY_MS = 600
 LOG_LINES_KEPT = 2000
@@ -241,7 +236,6 @@ class TaskBridge(QObject):
     ):
         super().__init__(parent)
         self._executor_factory = executor_factory
-        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
         self._executors: dict[str, Executor] = {}
         self._dialog_parent = dialog_parent
         self._show_error = show_error or self._message_box
