@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -124,7 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     scales = [int(s) for s in (args.scales or ("1,10" if args.quick else "1,3,10")).split(",")]
     batches = 2 if args.quick else 4
     folder = Path(tempfile.mkdtemp(prefix="upabhasha-chart-scale-"))
-    results = [measure(scale, folder, batches) for scale in scales]
+    try:
+        results = [measure(scale, folder, batches) for scale in scales]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     for r in results:
         print(json.dumps(r), file=sys.stderr)
     base, top = results[0], results[-1]

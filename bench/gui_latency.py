@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -294,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     bridge.shutdown()
     window.close()
     ws.close()
+    shutil.rmtree(tmp, ignore_errors=True)  # ×10 is a 700 MB workspace
     del collector
     print(json.dumps(result))
     return 0
