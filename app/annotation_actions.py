@@ -91,9 +91,7 @@ class AnnotationActions:
             return
         w.bridge.run(
             export_package_at,
-            str(w.workspace.path),
-            name,
-            out,
+            args=(str(w.workspace.path), name, out),
             label=_("Exporting a review package"),
             lane=WRITER,
             dialog=True,
@@ -117,8 +115,7 @@ class AnnotationActions:
             return
         w.bridge.run(
             import_packages_at,
-            str(w.workspace.path),
-            list(paths),
+            args=(str(w.workspace.path), list(paths)),
             label=_("Merging review packages"),
             lane=WRITER,
             dialog=True,

@@ -1,7 +1,10 @@
 """The main window: assembles the panels around one open workspace; owns nothing else.
 
-Panels receive the narrowest dependency they need (the workspace, the bridge, a reviewer
-name) and talk back through their ``sig_*`` signals (DESIGN.md, house style 8-9).
+Panels receive the narrowest dependency they need (the workspace, the bridge, the workspace
+watcher, a reviewer name) and talk back through their ``sig_*`` signals (DESIGN.md, house
+style 8-9). One :class:`widgets.workspace_watcher.WorkspaceWatcher` per open workspace is the
+only poll of the database: panels (and the status bar) follow its signals, and a panel that
+wrote something asks it to look at once, so the others follow without waiting for a tick.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -33,11 +36,12 @@ from engine.workspace.store import Workspace
 from widgets.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.task_bridge import WRITER, TaskBridge
 from widgets.welcome_page import WelcomePage
+from widgets.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
 WORKSPACE_FILTER = "Upabhasha workspace (*.sqlite *.upabhasha);;All files (*)"
-STATUS_REFRESH_MS = 2000
+STATUS_TOPICS = frozenset({"questions", "variants", "models"})  # what the status bar counts
 
 
 class MainWindow(QMainWindow):
@@ -57,8 +61,12 @@ class MainWindow(QMainWindow):
         self.bridge.sig_task_started.connect(lambda _task: self.refresh_status())
         self.bridge.sig_task_finished.connect(lambda _task: self.refresh_status())
         self.workspace: Workspace | None = None
+        self.watcher: WorkspaceWatcher | None = None
         self.panels: dict[str, QWidget] = {}
-        self.study = StudyActions(self)
+        self.study = StudyActions(self, self.bridge)
+        self.study.sig_show_panel.connect(self.show_panel)
+        self.study.sig_status_message.connect(self.statusBar().showMessage)
+        self.study.sig_translated.connect(lambda _summary: self.show_panel("review"))
         self.annotation = AnnotationActions(self)
         self.setWindowTitle("Upabhasha")
         self.setAcceptDrops(False)
@@ -87,10 +95,6 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.workspace_label, 1)
         self.statusBar().addPermanentWidget(self.counts_label)
         self.statusBar().addPermanentWidget(self.jobs_label)
-        self._status_timer = QTimer(self)
-        self._status_timer.setInterval(STATUS_REFRESH_MS)
-        self._status_timer.timeout.connect(self.refresh_status)
-        self._status_timer.start()
         self._restore_geometry()
         self._show_welcome()
         self.refresh_status()
@@ -193,6 +197,9 @@ class MainWindow(QMainWindow):
             return False
         self.close_workspace()
         self.workspace = workspace
+        self.watcher = WorkspaceWatcher(workspace.path, parent=self)
+        self.watcher.sig_changed.connect(self._on_workspace_changed)
+        self.study.set_workspace(workspace)
         self.settings.add_recent(workspace.path)
         self._save(self.settings)
         self._fill_recent_menu()
@@ -214,7 +221,11 @@ class MainWindow(QMainWindow):
             panel.deleteLater()
         self.panels.clear()
         self.tabs.clear()
-        self.study.forget()
+        self.study.set_workspace(None)
+        if self.watcher is not None:
+            self.watcher.close()
+            self.watcher.deleteLater()
+            self.watcher = None
         self.workspace.close()
         self.workspace = None
         self.setWindowTitle("Upabhasha")
@@ -233,29 +244,35 @@ class MainWindow(QMainWindow):
         def status(text: str) -> None:
             self.statusBar().showMessage(text, 4000)
 
+        watcher = self.watcher
         review = ReviewPanel(
             self.workspace, reviewer=self.settings.reviewer_name, avro_mode=self.settings.avro_mode
         )
         review.sig_reviewer_changed.connect(self._remember_reviewer)
         review.sig_avro_mode_changed.connect(self._remember_avro_mode)
         review.sig_status_message.connect(status)
-        review.sig_changed.connect(self.refresh_status)
         models = ModelsPanel(self.workspace, self.bridge)
         models.sig_status_message.connect(status)
-        models.sig_changed.connect(self.refresh_status)
-        answers = AnswersPanel(self.workspace, self.bridge, annotator=self.settings.reviewer_name)
+        answers = AnswersPanel(
+            self.workspace, self.bridge, annotator=self.settings.reviewer_name, watcher=watcher
+        )
         judge = JudgePanel(self.workspace, self.bridge)
-        charts = ChartsPanel(self.workspace, self.bridge)
+        charts = ChartsPanel(self.workspace, self.bridge, watcher=watcher)
         tasks = TasksPanel(self.workspace, self.bridge)
         for panel in (answers, judge, charts, tasks):
             panel.sig_status_message.connect(status)
-        # this window's own writes: other panels re-read (other connections' commits are
-        # seen by the panels' own data_version polling)
-        answers.sig_changed.connect(charts.mark_dirty)
-        answers.sig_changed.connect(judge.refresh)
-        judge.sig_changed.connect(charts.mark_dirty)
-        judge.sig_changed.connect(answers.refresh_options)
-        models.sig_changed.connect(judge.refresh)
+        # a panel's own write: the watcher looks at once and every subscriber follows
+        for panel in (review, models, answers, judge):
+            panel.sig_changed.connect(watcher.check_now)
+        watcher.sig_runs.connect(judge.refresh)  # judge runs, roles, a finished run
+        watcher.sig_models.connect(judge.refresh)
+        watcher.sig_annotations.connect(judge.refresh)  # the human-scored count
+        # study dialogs announce their results; the panels that show them re-read
+        self.study.sig_imported.connect(review.reload_sets)  # a new question set to filter
+        self.study.sig_translated.connect(review.reload)
+        for finished in (self.study.sig_imported, self.study.sig_translated):
+            finished.connect(watcher.check_now)
+        self.study.sig_generated.connect(watcher.check_now)  # new runs: answers, judge, charts
         bias = BiasPanel(self.workspace, self.bridge)
         bias.sig_status_message.connect(status)
         self.panels = {
@@ -356,7 +373,7 @@ class MainWindow(QMainWindow):
         path = sample_workspace_path()
         self.bridge.run(
             build_sample_workspace,
-            path,
+            args=(path,),
             label=_("Building the sample workspace"),
             lane=WRITER,
             dialog=True,
@@ -370,6 +387,10 @@ class MainWindow(QMainWindow):
         self.panels["models"].add_gguf_dialog()
 
     # -- status bar ------------------------------------------------------------------------
+    def _on_workspace_changed(self, topics: frozenset[str]) -> None:
+        if topics & STATUS_TOPICS:
+            self.refresh_status()
+
     def refresh_status(self) -> None:
         running = len(self.bridge.running_tasks())
         self.jobs_label.setText(_("{n} running").format(n=running) if running else "")
@@ -447,7 +468,6 @@ class MainWindow(QMainWindow):
         self.settings.window_geometry = base64.b64encode(bytes(self.saveGeometry())).decode()
         self.settings.window_state = base64.b64encode(bytes(self.saveState())).decode()
         self._save(self.settings)
-        self._status_timer.stop()
         self.bridge.shutdown()
         self.close_workspace()
         event.accept()

@@ -1,29 +1,50 @@
-"""The main window's study dialogs: import, translate, generate; what each result refreshes.
+"""The main window's study dialogs: import, translate, generate; what each result announces.
 
 One dialog of each kind per workspace, kept (not deleted on close) so a running task's
 result still reaches it; dialogs whose choices a result changes are rebuilt when idle.
-The window passes itself for its workspace, bridge, panels and status bar.
+StudyActions knows the workspace, the bridge and the parent widget of its dialogs — never
+the window's panels: it announces each result through its ``sig_*`` signals and the window
+connects the panels that care (house style 8-9).
 """
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtWidgets import QMainWindow, QWidget
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
 
 from engine.i18n import _
+from engine.workspace.store import Workspace
+from widgets.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
 
+STATUS_MS = 6000
 
-class StudyActions:
-    def __init__(self, window: QMainWindow):
-        self.window = window
+
+class StudyActions(QObject):
+    sig_imported = Signal(dict)  # an import's report: a corpus or question set was added
+    sig_translated = Signal(dict)  # a translation job's summary: new drafts to review
+    sig_generated = Signal(dict)  # a generation job's summary: new answers
+    sig_show_panel = Signal(str)  # a panel the user should see now ("jobs", "review")
+    sig_status_message = Signal(str, int)  # text, milliseconds
+
+    def __init__(self, dialog_parent: QWidget, bridge: TaskBridge):
+        super().__init__(dialog_parent)
+        self.dialog_parent = dialog_parent
+        self.bridge = bridge
+        self.workspace: Workspace | None = None
         self.dialogs: dict[str, QWidget] = {}
+
+    def set_workspace(self, workspace: Workspace | None) -> None:
+        """The open workspace (None: closed); the dialogs of the previous one go."""
+        self.forget()
+        self.workspace = workspace
 
     # -- opening ---------------------------------------------------------------------------
     def _open(self, key: str, build):
-        if self.window.workspace is None:
+        if self.workspace is None:
             return None
         dialog = self.dialogs.get(key)
         if dialog is None:
@@ -39,10 +60,8 @@ class StudyActions:
     def import_dialog(self, kind: str):
         from widgets.import_dialog import ImportDialog
 
-        w = self.window
-
         def build():
-            dialog = ImportDialog(w.workspace, w.bridge, kind, parent=w)
+            dialog = ImportDialog(self.workspace, self.bridge, kind, parent=self.dialog_parent)
             dialog.sig_imported.connect(self.after_import)
             return dialog
 
@@ -62,12 +81,11 @@ class StudyActions:
         return self._job_dialog("generate", GenerateDialog, self.after_generation)
 
     def _job_dialog(self, key: str, dialog_class, after):
-        """A dialog that starts jobs: the Jobs panel shows them, ``after`` refreshes panels."""
-        w = self.window
+        """A dialog that starts jobs: the Jobs panel shows them, ``after`` announces results."""
 
         def build():
-            dialog = dialog_class(w.workspace, w.bridge, parent=w)
-            dialog.sig_started.connect(lambda _task: w.show_panel("jobs"))
+            dialog = dialog_class(self.workspace, self.bridge, parent=self.dialog_parent)
+            dialog.sig_started.connect(lambda _task: self.sig_show_panel.emit("jobs"))
             dialog.sig_finished.connect(after)
             return dialog
 
@@ -90,29 +108,18 @@ class StudyActions:
                 dialog.close()
                 dialog.deleteLater()
 
-    # -- what each result refreshes --------------------------------------------------------
+    # -- what each result announces --------------------------------------------------------
     def after_import(self, report: dict) -> None:
-        w = self.window
         self._drop_idle("translate", "generate")  # rebuilt with the new choices
-        if "review" in w.panels:
-            w.panels["review"].reload_sets()  # a new question set joins the filter
-        w.refresh_status()
-        w.statusBar().showMessage(
-            _("Imported {name}: {n} new").format(name=report["name"], n=report["inserted"]), 6000
+        self.sig_imported.emit(report)
+        self.sig_status_message.emit(
+            _("Imported {name}: {n} new").format(name=report["name"], n=report["inserted"]),
+            STATUS_MS,
         )
 
     def after_translation(self, summary: dict) -> None:
-        w = self.window
         self._drop_idle("generate")  # new drafts change the status counts
-        if "review" in w.panels:
-            w.panels["review"].reload()
-            w.show_panel("review")
-        w.refresh_status()
+        self.sig_translated.emit(summary)
 
     def after_generation(self, summary: dict) -> None:
-        w = self.window
-        if "answers" in w.panels:
-            w.panels["answers"].refresh_options()
-            w.panels["judge"].refresh()
-            w.panels["charts"].mark_dirty()
-        w.refresh_status()
+        self.sig_generated.emit(summary)

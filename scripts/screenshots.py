@@ -240,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     endpoint.reject()
 
     bridge: TaskBridge = window.bridge
-    bridge.run(_demo_job, 400, label="demo: answer 400 questions")
-    bridge.run(_demo_job, 60, label="demo: translate 60 variants")
+    bridge.run(_demo_job, args=(400,), label="demo: answer 400 questions")
+    bridge.run(_demo_job, args=(60,), label="demo: translate 60 variants")
     window.show_panel("jobs")
     settle(app, 1200)
     window.job_monitor.view.selectRow(1)

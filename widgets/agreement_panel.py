@@ -181,7 +181,7 @@ class AgreementPanel(QWidget):
         self.status.setText(_("Computing agreement (bootstrap)…"))
         self.bridge.run(
             agreement_at,
-            str(self.ws.path),
+            args=(str(self.ws.path),),
             on_done=self.show_report,
             on_error=self._failed,
             label=_("Agreement"),
@@ -189,7 +189,7 @@ class AgreementPanel(QWidget):
         )
         self.bridge.run(
             ppi_study_at,
-            str(self.ws.path),
+            args=(str(self.ws.path),),
             on_done=self.show_ppi,
             on_error=self._failed,
             label=_("Prediction-powered estimates"),

@@ -4,9 +4,9 @@ A table over judgment ids (lazy, :mod:`widgets.answers_model`) filtered by judge
 dialect, domain, question type, score gap, confidence and "needs human review"; the
 filter runs in a worker through the bridge (the newest filter wins). Selecting a row shows
 both questions and answers with word differences highlighted, the script checks, the
-reasoning and per-criterion scores, and the override form, which writes through
-:func:`engine.judging.store.add_override`. While a judge run writes, a 1 s timer appends
-the rows that arrived (``PRAGMA data_version`` sees other connections' commits).
+:func:`engine.judging.store.add_override`. While a judge run writes, the rows that arrived
+are appended when the workspace watcher (:mod:`widgets.workspace_watcher`) says judgments
+were stored — at most once a second, and only while the panel is shown.
 
 ``python -m widgets.answers_panel [WORKSPACE]`` opens the panel alone on the sample study.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -42,11 +42,18 @@ from widgets.answers_detail import AnswersDetail
 from widgets.answers_model import AnswersTableModel
 from widgets.fonts import bengali_font
 from widgets.task_bridge import TaskBridge
+from widgets.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
-LIVE_INTERVAL_MS = 1000
 TYPE_NAMES = {1: "definitional", 2: "contrasting", 3: "factual", 4: "functional"}
+
+
+def read_filter_options(workspace_path: str) -> dict:
+    """What each filter offers (a background task: listing the judges counts their
+    judgments, a scan of them all)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return filter_options(ws)
 
 
 class AnswersPanel(QWidget):
@@ -62,16 +69,17 @@ class AnswersPanel(QWidget):
         *,
         annotator: str = "",
         rubric: Rubric | None = None,
-        live_interval_ms: int = LIVE_INTERVAL_MS,
+        watcher: WorkspaceWatcher | None = None,
         parent: QWidget | None = None,
     ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
         self.rubric = rubric or load_rubric()
-        self._data_version = self.ws.scalar("PRAGMA data_version")
-        self._live_pending = False
-        self._runs_seen = self.ws.scalar("SELECT count(*) FROM runs")
+        self._live_pending = False  # a look-up of new rows in flight
+        self._live_again = False  # more arrived meanwhile: look again when it is back
+        self._stale = False  # judgments arrived while hidden
 
         self.judge, self.model_filter = QComboBox(), QComboBox()
         self.dialect, self.domain, self.qtype = QComboBox(), QComboBox(), QComboBox()
@@ -85,7 +93,8 @@ class AnswersPanel(QWidget):
         self.max_confidence.setPrefix("≤ ")
         self.needs_review = QCheckBox(_("needs human review"))
         self.count = QLabel()
-        self._fill_filters()
+        for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
+            self._fill(combo, _("loading…"), [])
         for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
             combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.min_gap.valueChanged.connect(lambda _v: self.apply_filter())
@@ -150,10 +159,9 @@ class AnswersPanel(QWidget):
         layout.addLayout(filters)
         layout.addWidget(splitter, 1)
 
-        self.timer = QTimer(self)
-        self.timer.setInterval(live_interval_ms)
-        self.timer.timeout.connect(self._tick)  # runs while the panel is shown
-        self.apply_filter()
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        self.watcher.sig_changed.connect(self.on_workspace_changed)
+        self.refresh_options()
 
     # -- filtering -------------------------------------------------------------------------
     def current_filter(self) -> AnswerFilter:
@@ -174,8 +182,7 @@ class AnswersPanel(QWidget):
     def apply_filter(self) -> None:
         self.bridge.run(
             answer_ids,
-            str(self.ws.path),
-            self.current_filter(),
+            args=(str(self.ws.path), self.current_filter()),
             label=_("Filter answers"),
             replace="answers-filter",
             quiet=True,
@@ -191,8 +198,7 @@ class AnswersPanel(QWidget):
             self.detail.show_detail(None)
             self.sig_answer_selected.emit(0)
 
-    def _fill_filters(self) -> None:
-        options = filter_options(self.ws)
+    def _fill_filters(self, options: dict) -> None:
         self._fill(
             self.judge,
             _("primary judge"),
@@ -228,9 +234,16 @@ class AnswersPanel(QWidget):
         combo.blockSignals(False)
 
     def refresh_options(self) -> None:
-        """Judges, models or roles changed: offer them and filter again."""
-        self._fill_filters()
+        """Judges, models or roles changed: filter again now, and offer them when read."""
         self.apply_filter()
+        self.bridge.run(
+            read_filter_options,
+            args=(str(self.ws.path),),
+            label=_("Filter choices"),
+            replace="answers-options",
+            quiet=True,
+            on_done=self._fill_filters,
+        )
 
     # -- selection -------------------------------------------------------------------------
     def current_judgment(self) -> int | None:
@@ -283,24 +296,30 @@ class AnswersPanel(QWidget):
         self.sig_changed.emit()
         return True
 
-    # -- live updates ----------------------------------------------------------------------
-    def _tick(self) -> None:
-        version = self.ws.scalar("PRAGMA data_version")
-        if version == self._data_version or self._live_pending:
+    # -- live updates (the workspace watcher's signals) -------------------------------------
+    def on_workspace_changed(self, topics: frozenset[str]) -> None:
+        if topics & {"runs", "models"}:  # a new model or judge, a role, a deleted run
+            self.refresh_options()  # offered in the filters, and every row read again
+        elif "judgments" in topics:
+            self.on_judgments_stored()
+        elif "annotations" in topics:
+            self.model.invalidate()  # visible rows re-read their effective score
+
+    def on_judgments_stored(self) -> None:
+        """A run stored judgments: append the new rows matching the filter (while shown)."""
+        if not self.isVisible():
+            self._stale = True
             return
-        self._data_version = version
+        self._stale = False
         self.model.invalidate()  # scores may have changed; only visible rows re-read
-        runs = self.ws.scalar("SELECT count(*) FROM runs")
-        if runs != self._runs_seen:  # a new model or judge: offer it in the filters
-            self._runs_seen = runs
-            self._fill_filters()
+        if self._live_pending:
+            self._live_again = True
+            return
         self._live_pending = True
-        after = max(self.model.ids, default=0)
+        after = self.model.last_id
         self.bridge.run(
             answer_ids,
-            str(self.ws.path),
-            self.current_filter(),
-            after,
+            args=(str(self.ws.path), self.current_filter(), after),
             label=_("New answers"),
             replace="answers-live",
             quiet=True,
@@ -310,20 +329,21 @@ class AnswersPanel(QWidget):
 
     def _on_new_ids(self, ids: list[int]) -> None:
         self._live_pending = False
-        self.model.append_ids(ids)
+        self.model.append_ids(ids)  # only those above the last listed: a full filter may have won
         self.count.setText(_("{n} answers").format(n=len(self.model.ids)))
+        if self._live_again:
+            self._live_again = False
+            self.on_judgments_stored()
 
     def _on_live_error(self, exc: BaseException) -> None:
         self._live_pending = False
+        self._live_again = False
         log.warning("live answers update failed: %s", exc)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        self.timer.start()
-
-    def hideEvent(self, event) -> None:
-        self.timer.stop()
-        super().hideEvent(event)
+        if self._stale:
+            self.on_judgments_stored()
 
 
 def main(argv: list[str] | None = None) -> int:

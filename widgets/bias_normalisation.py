@@ -180,10 +180,7 @@ class NormalisationEditor(QWidget):
             return
         self.bridge.run(
             bias_tasks.map_task,
-            self.path,
-            topic,
-            phrase,
-            label,
+            args=(self.path, topic, phrase, label),
             label=_("Map a reply"),
             lane=WRITER,
             on_done=self._on_mapped,

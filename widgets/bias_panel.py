@@ -174,8 +174,7 @@ class BiasPanel(QWidget):
         self._data_version = self.ws.scalar("PRAGMA data_version")
         self.bridge.run(
             bias_tasks.bias_view,
-            str(self.ws.path),
-            self.rule.currentData() or "limit",
+            args=(str(self.ws.path), self.rule.currentData() or "limit"),
             on_done=self._on_view,
             label=_("Bias statistics"),
             replace="bias-view",
@@ -340,12 +339,12 @@ class BiasPanel(QWidget):
         self.run_button.setEnabled(False)
         self.bridge.run(
             bias_tasks.probe_task,
-            str(self.ws.path),
-            model_id,
-            sets,
-            limit=self.limit.value() or None,
-            counterbalance=self.counterbalance.isChecked(),
-            constrained=self.constrained.isChecked(),
+            args=(str(self.ws.path), model_id, sets),
+            kwargs={
+                "limit": self.limit.value() or None,
+                "counterbalance": self.counterbalance.isChecked(),
+                "constrained": self.constrained.isChecked(),
+            },
             label=_("Probe {model}").format(model=self.model.currentText()),
             lane=model_lane(model_id),
             on_done=self._on_probed,

@@ -9,10 +9,11 @@ background task through the bridge; the panel only paints the finished image
 45–140 ms per chart at the paper's scale: a stall at every live update. matplotlib is
 imported by the worker when the first chart is drawn, so the main window opens fast.
 
-Live updates are buffered (DESIGN.md, house style 7): a 1 s timer looks whether the
-workspace changed (``PRAGMA data_version`` sees other connections' commits; ``mark_dirty``
-this process's own writes) and, if so, recomputes and redraws the *visible* chart once.
-Never per judgment; one refresh in flight at a time.
+Live updates are buffered (DESIGN.md, house style 7): the workspace watcher
+(:mod:`widgets.workspace_watcher`, at most once a second) says judgments, overrides or runs
+changed; every chart is then out of date and the *visible* one is recomputed and redrawn
+once. Never per judgment; one refresh in flight at a time, and a change that arrives during
+it is drawn right after.
 
 ``python -m widgets.charts_panel [WORKSPACE] [--live]`` opens the panel alone on a sample
 study (synthetic scores); ``--live`` streams more judgments in while you watch.
@@ -41,7 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
-from engine.judging import store
+from engine.judging import paired_scores
 from engine.reports import chart_data
 from engine.workspace.store import Workspace
 from widgets.chart_renderer import (
@@ -54,10 +55,12 @@ from widgets.chart_renderer import (
 )
 from widgets.chart_view import ChartView
 from widgets.task_bridge import TaskBridge
+from widgets.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
-LIVE_INTERVAL_MS = 1000
+# the topics that change what a chart shows
+CHART_TOPICS = frozenset({"judgments", "annotations", "runs", "models"})
 
 
 def chart_titles() -> dict[str, str]:
@@ -92,9 +95,10 @@ class ChartsPanel(QWidget):
         workspace: Workspace,
         bridge: TaskBridge,
         *,
-        live_interval_ms: int = LIVE_INTERVAL_MS,
+        watcher: WorkspaceWatcher | None = None,
         parent: QWidget | None = None,
     ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
@@ -105,8 +109,6 @@ class ChartsPanel(QWidget):
         # (perf_counter, full) of a refresh: asked, data not back yet / drawn, not painted yet
         self._requested_at: dict[str, tuple] = {}
         self._awaiting_draw: dict[str, tuple] = {}
-        self._data_version = self._read_data_version()
-        self._judge_runs_seen = -1
 
         titles = chart_titles()
         self.chart_list = QListWidget()
@@ -125,10 +127,11 @@ class ChartsPanel(QWidget):
         self.views["heatmap"].sig_hover.connect(self._on_heatmap_hover)
 
         self.judge = QComboBox()
-        self.judge.currentIndexChanged.connect(lambda _i: self.mark_dirty())
+        self.judge.currentIndexChanged.connect(self._on_judge_changed)
         self.live = QCheckBox(_("Live"))
         self.live.setChecked(True)
         self.live.setToolTip(_("Redraw the visible chart once a second while judgments arrive"))
+        self.live.toggled.connect(self._on_live_toggled)
         self.refresh_button = QPushButton(_("Refresh"))
         self.refresh_button.clicked.connect(lambda: self.refresh(full=True))
         self.export_image_button = QPushButton(_("Export chart…"))
@@ -153,9 +156,8 @@ class ChartsPanel(QWidget):
         layout.addLayout(body, 1)
         layout.addWidget(self.info)
 
-        self.timer = QTimer(self)
-        self.timer.setInterval(live_interval_ms)
-        self.timer.timeout.connect(self._tick)  # runs while the panel is shown
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        self.watcher.sig_changed.connect(self.on_workspace_changed)
         self._fill_judges()
         self.chart_list.setCurrentRow(0)
 
@@ -187,14 +189,13 @@ class ChartsPanel(QWidget):
         view = self.views[kind]
         self.bridge.run(
             refresh_chart,
-            self.renderer,
-            str(self.ws.path),
-            kind,
-            self.judge.currentData(),
-            resamples=resamples,
-            previous=None if full else self.data.get(kind),
-            size=view.pixel_size(),
-            device_pixel_ratio=view.devicePixelRatioF(),
+            args=(self.renderer, str(self.ws.path), kind, self.judge.currentData()),
+            kwargs={
+                "resamples": resamples,
+                "previous": None if full else self.data.get(kind),
+                "size": view.pixel_size(),
+                "device_pixel_ratio": view.devicePixelRatioF(),
+            },
             label=_("Chart: {name}").format(name=chart_titles()[kind]),
             lane=CHARTS_LANE,
             replace="charts",
@@ -230,8 +231,7 @@ class ChartsPanel(QWidget):
         if path and kind in self.data:
             self.bridge.run(
                 save_chart,
-                self.data[kind],
-                path,
+                args=(self.data[kind], path),
                 label=_("Export chart"),
                 lane=CHARTS_LANE,
                 on_done=lambda written: self.sig_status_message.emit(
@@ -271,10 +271,13 @@ class ChartsPanel(QWidget):
         self._follow_up(kind)
 
     def _follow_up(self, done_kind: str) -> None:
-        """After a task: the chart shown now may have been asked for, or resized, meanwhile."""
+        """After a task: the chart shown now may have been asked for, changed or been resized
+        meanwhile."""
         kind = self.current_kind
         if kind in self._dirty and kind != done_kind:
             QTimer.singleShot(0, lambda: self.refresh(full=True))
+        elif kind in self._dirty and self.live.isChecked():  # more data came while drawing
+            QTimer.singleShot(0, lambda: self.refresh(full=False))
         elif kind in self.data and not self.views[kind].fits():
             QTimer.singleShot(0, lambda: self._rerender(kind))
 
@@ -286,10 +289,8 @@ class ChartsPanel(QWidget):
         self._in_flight = kind
         self.bridge.run(
             rerender_chart,
-            self.renderer,
-            self.data[kind],
-            size=view.pixel_size(),
-            device_pixel_ratio=view.devicePixelRatioF(),
+            args=(self.renderer, self.data[kind]),
+            kwargs={"size": view.pixel_size(), "device_pixel_ratio": view.devicePixelRatioF()},
             label=_("Chart: {name}").format(name=chart_titles()[kind]),
             lane=CHARTS_LANE,
             replace="charts",
@@ -322,28 +323,28 @@ class ChartsPanel(QWidget):
         log.warning("chart data failed: %s", exc)
         self.sig_status_message.emit(_("Chart failed: {error}").format(error=exc))
 
-    # -- live updates ----------------------------------------------------------------------
-    def _read_data_version(self) -> int:
-        return self.ws.scalar("PRAGMA data_version")
-
-    def _check_changes(self) -> None:
-        version = self._read_data_version()
-        if version != self._data_version:
-            self._data_version = version
-            self.mark_dirty()
+    # -- live updates (the workspace watcher's signals) -------------------------------------
+    def on_workspace_changed(self, topics: frozenset[str]) -> None:
+        if not topics & CHART_TOPICS:
+            return
+        self.mark_dirty()
+        if topics & {"runs", "models"}:
             self._fill_judges()
-
-    def _tick(self) -> None:
-        self._check_changes()
-        if self.live.isChecked() and self.current_kind in self._dirty and self.isVisible():
+        if self.live.isChecked() and self.isVisible() and self._in_flight is None:
             self.refresh(full=False)
 
+    def _on_live_toggled(self, live: bool) -> None:
+        """Live again: catch up with what arrived while paused."""
+        if live and self.current_kind in self._dirty and self.isVisible():
+            self.refresh(full=False)
+
+    def _on_judge_changed(self, _index: int) -> None:
+        self.mark_dirty()
+        self.refresh(full=True)
+
     def _fill_judges(self) -> None:
-        count = store.judge_run_count(self.ws)  # judge_runs() counts every run's judgments
-        if count == self._judge_runs_seen:
-            return
-        self._judge_runs_seen = count
-        runs = store.judge_runs(self.ws)
+        """The judge runs to choose from, with their roles (cheap: no judgment counts)."""
+        runs = paired_scores.judge_run_choices(self.ws)
         current = self.judge.currentData()
         self.judge.blockSignals(True)
         self.judge.clear()
@@ -368,18 +369,12 @@ class ChartsPanel(QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        self.timer.start()
-        self._check_changes()
         kind = self.current_kind
         self.stack.setCurrentWidget(self.views[kind])
         if kind in self._dirty or kind not in self.data:
             QTimer.singleShot(0, lambda: self.refresh(full=True))
         elif not self.views[kind].fits():
             QTimer.singleShot(0, lambda: self._rerender(kind))
-
-    def hideEvent(self, event) -> None:
-        self.timer.stop()
-        super().hideEvent(event)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -398,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.live:
             bridge.run(
                 sample_study.demo_stream,
-                str(workspace.path),
+                args=(str(workspace.path),),
                 label="demo: stream judgments",
                 lane=WRITER,
             )

@@ -28,11 +28,10 @@ from PySide6.QtWidgets import (
 
 from engine.answering import tasks as answering_tasks
 from engine.answering.generation import DEFAULT_SAMPLER, DEFAULT_STATUSES
-from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.choices import study_choices
 from engine.workspace.store import Workspace
-from widgets.task_bridge import Task, TaskBridge, model_lane
+from widgets.task_bridge import Task, TaskBridge, describe_error, model_lane
 from widgets.translate_dialog import checkable_list, checked_data, show_status
 
 log = logging.getLogger(__name__)
@@ -135,12 +134,14 @@ class GenerateDialog(QDialog):
             name = self.model_names[model_id]
             task = self.bridge.run(
                 answering_tasks.generate_for_model,
-                str(self.ws.path),
-                model_id,
-                statuses,
-                self.max_tokens.value(),
-                dialects,
-                self.question_set.currentData(),
+                args=(
+                    str(self.ws.path),
+                    model_id,
+                    statuses,
+                    self.max_tokens.value(),
+                    dialects,
+                    self.question_set.currentData(),
+                ),
                 lane=model_lane(model_id),
                 label=_("Answers of {model}").format(model=name),
                 on_done=lambda summary, m=model_id: self._done(m, summary),
@@ -167,8 +168,7 @@ class GenerateDialog(QDialog):
 
     def _failed(self, model_id: int, name: str, exc: BaseException) -> None:
         self.tasks.pop(model_id, None)
-        message = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
-        self.summaries[name] = {"error": " ".join(message.split())}
+        self.summaries[name] = {"error": describe_error(exc, one_line=True)}
         self._show_summaries()
 
     def _show_summaries(self) -> None:

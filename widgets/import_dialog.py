@@ -41,7 +41,7 @@ from engine.importing.columns import SPLITS
 from engine.importing.dialects import parse_dialect_map
 from engine.workspace.store import Workspace
 from widgets.fonts import bengali_font
-from widgets.task_bridge import WRITER, Task, TaskBridge
+from widgets.task_bridge import WRITER, Task, TaskBridge, describe_error
 
 log = logging.getLogger(__name__)
 
@@ -512,9 +512,7 @@ class ImportDialog(QDialog):
         self.cancel_button.setEnabled(True)
         task = self.bridge.run(
             fn,
-            str(self.ws.path),
-            path,
-            options,
+            args=(str(self.ws.path), path, options),
             lane=WRITER,
             label=label,
             on_done=self._done,
@@ -549,14 +547,11 @@ class ImportDialog(QDialog):
 
     def _failed(self, exc: BaseException) -> None:
         self._finish()
+        message = describe_error(exc, one_line=True)
         if isinstance(exc, UserError):
-            self._show_error(" ".join(str(exc).split()))
+            self._show_error(message)
         else:
-            self._show_error(
-                _("Import failed: {error} (details in the log file)").format(
-                    error=f"{type(exc).__name__}: {exc}"
-                )
-            )
+            self._show_error(_("Import failed: {error}").format(error=message))
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)

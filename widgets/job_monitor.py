@@ -266,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     from widgets.standalone import run_panel
 
     def after_show(monitor, bridge, args, workspace):
-        bridge.run(_demo_job, 400, label="demo: answer 400 questions")
-        bridge.run(_demo_job, 120, label="demo: translate 120 variants")
+        bridge.run(_demo_job, args=(400,), label="demo: answer 400 questions")
+        bridge.run(_demo_job, args=(120,), label="demo: translate 120 variants")
 
     return run_panel(
         "python -m widgets.job_monitor",

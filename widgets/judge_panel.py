@@ -11,6 +11,11 @@
   model's lane) and the panel shows CCC, MAE and the confusion table; "Run judge" scores
   every answer pair with the same settings.
 
+What the panel shows of the workspace — judge runs with their counts, self-preference
+warnings, the preview's answer pairs, the human-scored count — is read in one background
+task (:func:`judge_overview`): each of those reads grows with the study (seconds at ten
+times the paper's), so the GUI thread never waits for them.
+
 ``python -m widgets.judge_panel [WORKSPACE]`` opens the panel alone on the sample study.
 """
 
@@ -57,6 +62,18 @@ def _fmt(value) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
+def judge_overview(workspace_path: str) -> dict:
+    """What the judge panel shows of a workspace (a background task: the reads grow with
+    the study): judge runs, self-preference warnings, preview pairs, human-scored count."""
+    with Workspace(workspace_path, create=False) as ws:
+        return {
+            "runs": store.judge_runs(ws),
+            "warnings": store.self_preference_warnings(ws),
+            "pairs": judge_tasks.preview_pairs(ws),
+            "human_count": judge_tasks.human_scored_count(ws),
+        }
+
+
 class JudgePanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # primary judge changed or a judge run finished
@@ -69,7 +86,8 @@ class JudgePanel(QWidget):
         self.bridge = bridge
         self.template = load_judge_template()
         self.rubric_folder = workspace.path.with_name("rubrics")
-        self.pairs = judge_tasks.preview_pairs(workspace)
+        self.pairs: list[dict] = []  # the preview's answer pairs (judge_overview)
+        self.human_scored = 0
 
         # judges
         self.judges = QTableWidget(0, 4)
@@ -181,9 +199,8 @@ class JudgePanel(QWidget):
             )
         self.item.blockSignals(False)
 
-    def _refresh_pairs(self) -> None:
+    def _refresh_pairs(self, pairs: list[dict]) -> None:
         """Answers generated since the panel was built join the preview (choice kept)."""
-        pairs = judge_tasks.preview_pairs(self.ws)
         key = [p["dialect_response_id"] for p in pairs]
         if key == [p["dialect_response_id"] for p in self.pairs]:
             return
@@ -203,8 +220,29 @@ class JudgePanel(QWidget):
         return self.editor.rubric
 
     def refresh(self) -> None:
-        self._refresh_pairs()
-        runs = store.judge_runs(self.ws)
+        """Re-read the judge models now and the rest (:func:`judge_overview`) in the pool."""
+        current = self.judge_model.currentData()
+        self.judge_model.clear()
+        for model in judge_tasks.judge_models(self.ws):
+            kind = _("local GGUF") if model["kind"] == "gguf" else _("endpoint")
+            self.judge_model.addItem(f"{model['name']} ({kind})", model["id"])
+            if current is None and model["is_default"]:
+                current = model["id"]
+        self.judge_model.setCurrentIndex(max(self.judge_model.findData(current), 0))
+        self._update_buttons()
+        self._fill_versions()
+        self.bridge.run(
+            judge_overview,
+            args=(str(self.ws.path),),
+            label=_("Judge runs"),
+            replace="judge-overview",
+            quiet=True,
+            on_done=self._show_overview,
+            on_error=lambda exc: log.warning("judge overview failed: %s", exc),
+        )
+
+    def _show_overview(self, overview: dict) -> None:
+        runs = overview["runs"]
         self.judges.setRowCount(len(runs))
         for row, run in enumerate(runs):
             values = (run["run_id"], run["model"] or "?", run["role"], run["judgments"])
@@ -217,21 +255,13 @@ class JudgePanel(QWidget):
                     item.setFont(font)
                 self.judges.setItem(row, col, item)
         self.judges.resizeColumnsToContents()
-        self.warnings.setText("\n".join(store.self_preference_warnings(self.ws)))
-        current = self.judge_model.currentData()
-        self.judge_model.clear()
-        for model in judge_tasks.judge_models(self.ws):
-            kind = _("local GGUF") if model["kind"] == "gguf" else _("endpoint")
-            self.judge_model.addItem(f"{model['name']} ({kind})", model["id"])
-            if current is None and model["is_default"]:
-                current = model["id"]
-        self.judge_model.setCurrentIndex(max(self.judge_model.findData(current), 0))
-        count = judge_tasks.human_scored_count(self.ws)
+        self.warnings.setText("\n".join(overview["warnings"]))
+        self.human_scored = overview["human_count"]
         self.human_count.setText(
-            _("{n} human-scored items (overrides in the answers panel)").format(n=count)
+            _("{n} human-scored items (overrides in the answers panel)").format(n=self.human_scored)
         )
         self._update_buttons()
-        self._fill_versions()
+        self._refresh_pairs(overview["pairs"])
 
     def make_selected_primary(self) -> bool:
         items = self.judges.selectedItems()
@@ -255,9 +285,7 @@ class JudgePanel(QWidget):
         has_model = self.judge_model.count() > 0
         valid = self.rubric is not None
         self.run_button.setEnabled(has_model and valid)
-        self.calibrate_button.setEnabled(
-            has_model and valid and judge_tasks.human_scored_count(self.ws) > 0
-        )
+        self.calibrate_button.setEnabled(has_model and valid and self.human_scored > 0)
 
     # -- rubric ----------------------------------------------------------------------------
     def _on_rubric_changed(self, rubric, error: str) -> None:
@@ -351,10 +379,8 @@ class JudgePanel(QWidget):
         self.figures.setText(_("Calibrating…"))
         self.bridge.run(
             judge_tasks.calibrate_judge,
-            str(self.ws.path),
-            model_id,
-            self.editor.to_dict(),
-            max_attempts=max_attempts,
+            args=(str(self.ws.path), model_id, self.editor.to_dict()),
+            kwargs={"max_attempts": max_attempts},
             label=_("Calibrate judge {name}").format(name=self.judge_model.currentText()),
             lane=model_lane(model_id),
             dialog=True,
@@ -409,10 +435,8 @@ class JudgePanel(QWidget):
         primary = store.primary_judge(self.ws) is None
         self.bridge.run(
             judge_tasks.run_judge,
-            str(self.ws.path),
-            model_id,
-            self.editor.to_dict(),
-            primary=primary,
+            args=(str(self.ws.path), model_id, self.editor.to_dict()),
+            kwargs={"primary": primary},
             label=_("Judge answers with {name}").format(name=self.judge_model.currentText()),
             lane=model_lane(model_id),
             on_done=self._on_judged,

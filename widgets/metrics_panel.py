@@ -188,9 +188,7 @@ class MetricsPanel(QWidget):
         self.evaluate_button.setEnabled(False)
         task = self.bridge.run(
             evaluate_scored_at,
-            str(self.ws.path),
-            info["name"],
-            self.bootstrap.value(),
+            args=(str(self.ws.path), info["name"], self.bootstrap.value()),
             label=_("Evaluating metrics of {name}").format(name=info["name"]),
             on_done=self._done,
             on_error=self._failed,
@@ -268,10 +266,12 @@ class MetricsPanel(QWidget):
         )
         return self.bridge.run(
             fn,
-            str(self.ws.path),
-            self.segment.value(),
-            self.annotator.text(),
-            self.score.value(),
+            args=(
+                str(self.ws.path),
+                self.segment.value(),
+                self.annotator.text(),
+                self.score.value(),
+            ),
             lane=WRITER,
             label=_("Recording a human score"),
             on_done=self._recorded,

@@ -295,8 +295,7 @@ class ModelsPanel(QWidget):
         model_id = row["id"]
         self.bridge.run(
             model_tasks.offload_plan,
-            row["path"],
-            self.gpu_report,
+            args=(row["path"], self.gpu_report),
             label=_("Planning GPU offload"),
             replace="gpu-plan",
             quiet=True,
@@ -329,9 +328,7 @@ class ModelsPanel(QWidget):
         self.apply_plan_button.setEnabled(False)
         self.bridge.run(
             model_tasks.save_gpu_layers,
-            str(self.ws.path),
-            model_id,
-            layers,
+            args=(str(self.ws.path), model_id, layers),
             lane=WRITER,
             label=_("Saving n_gpu_layers"),
             on_done=lambda _params: self._plan_applied(model_id, layers),
@@ -363,7 +360,7 @@ class ModelsPanel(QWidget):
         self.sig_status_message.emit(_("Inspecting {name}…").format(name=Path(path).name))
         self.bridge.run(
             model_tasks.inspect_gguf_file,
-            path,
+            args=(path,),
             dialog=True,
             label=_("Hashing {name}").format(name=Path(path).name),
             on_done=self._register_gguf,
@@ -373,9 +370,7 @@ class ModelsPanel(QWidget):
         name = Path(info["path"]).stem  # as `upabhasha models add FILE` names it
         self.bridge.run(
             model_tasks.add_gguf_model,
-            str(self.ws.path),
-            info,
-            name,
+            args=(str(self.ws.path), info, name),
             lane=WRITER,
             label=_("Registering {name}").format(name=name),
             on_done=lambda _id: self._added(name),
@@ -384,7 +379,7 @@ class ModelsPanel(QWidget):
     def add_embedded(self) -> None:
         self.bridge.run(
             model_tasks.add_embedded_model,
-            str(self.ws.path),
+            args=(str(self.ws.path),),
             lane=WRITER,
             dialog=True,
             label=_("Adding the embedded model"),
@@ -425,13 +420,11 @@ class ModelsPanel(QWidget):
             model_tasks.store_api_key(service, api_key)
         self.bridge.run(
             model_tasks.add_endpoint_model,
-            str(self.ws.path),
-            name,
-            base_urls,
-            api_model,
-            service,
-            load_params={"concurrency": concurrency} if concurrency else {},
-            is_default=is_default,
+            args=(str(self.ws.path), name, base_urls, api_model, service),
+            kwargs={
+                "load_params": {"concurrency": concurrency} if concurrency else {},
+                "is_default": is_default,
+            },
             lane=WRITER,
             label=_("Registering {name}").format(name=name),
             on_done=lambda _id: self._added(name),

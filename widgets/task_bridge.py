@@ -1,17 +1,27 @@
 """The one bridge for background work (DESIGN.md, house style 3-5; Anki taskman, Picard run_task).
 
-Panels never create threads. They call ``bridge.run(engine_function, *args, on_done=...)``;
-the function runs in a worker, and its result *or its exception* comes back to the GUI
-thread through a queued Qt signal. The bridge
+Panels never create threads. They call ::
+
+    bridge.run(engine_function, args=(path, options), kwargs={"limit": 10},
+               on_done=..., label=_("…"), lane=WRITER)
+
+— the task's own arguments in ``args``/``kwargs``, every other keyword an option of the
+bridge, so a task argument can never be taken for an option or the reverse. (Porting the
+older ``run(fn, *args, on_done=…, **task_kwargs)`` form: move the positional arguments into
+``args=(…)`` and the task's keywords into ``kwargs={…}``; the old form now fails loudly with a
+TypeError.) The function runs in a worker, and its result *or its exception* comes back to
+the GUI thread through a queued Qt signal. The bridge
 
 - passes ``progress(done, total, note)`` and ``cancelled()`` to the function when its
   signature takes them, throttles progress to ~10 Hz and always delivers the last value;
 - runs work in *lanes*: ``"pool"`` (parallel) or a named single-worker lane such as
   :data:`WRITER` (the one SQLite writer) or ``model_lane(id)`` (one per loaded model);
 - logs every failure and shows it (unless the caller handles it with ``on_error``);
+- drops a result whose callback is a method of a widget deleted meanwhile;
 - shows a progress dialog only when a ``dialog=True`` task outlives ~600 ms;
 - cancels cooperatively (a threading.Event); ``replace="key"`` cancels the previous task
   with that key and drops its result, so the newest request wins;
+- describes a failure for people with :func:`describe_error` (the dialogs use it too);
 - records each task's log lines (records logged from its worker thread) for the job monitor;
 - keeps ``quiet=True`` tasks — a panel's own look-ups (a chart refresh, a filter), several a
   second during a live run — out of the job monitor and forgets them when they end, so a
@@ -33,6 +43,7 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
@@ -165,6 +176,25 @@ class _TaskLogCapture(logging.Handler):
                 self.handleError(record)
 
 
+def describe_error(exc: BaseException, *, one_line: bool = False) -> str:
+    """A failed task's message for people: a :class:`UserError` says what to fix in its own
+    words; anything else gives its type and message and points to the log (the traceback is
+    there). ``one_line`` collapses white space, for a status line or a label."""
+    if isinstance(exc, UserError):
+        text = str(exc)
+    else:
+        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        text += "\n" + _("Details are in the log file.")
+    return " ".join(text.split()) if one_line else text
+
+
+def _receiver_alive(callback: Callable) -> bool:
+    """False for a method of a Qt object that was deleted while its task ran (a panel of a
+    workspace closed meanwhile): its result has nowhere to go."""
+    owner = getattr(callback, "__self__", None)
+    return not isinstance(owner, QObject) or shiboken6.isValid(owner)
+
+
 def _accepts(fn: Callable, name: str) -> bool:
     try:
         params = inspect.signature(fn).parameters
@@ -225,7 +255,10 @@ class TaskBridge(QObject):
     def run(
         self,
         fn: Callable,
-        *args,
+        /,
+        *,
+        args: tuple = (),
+        kwargs: dict[str, Any] | None = None,
         on_done: Callable[[Any], None] | None = None,
         on_error: Callable[[BaseException], None] | None = None,
         on_progress: Callable[[int, int, str], None] | None = None,
@@ -234,9 +267,19 @@ class TaskBridge(QObject):
         dialog: bool = False,
         replace: str | None = None,
         quiet: bool = False,
-        **kwargs,
     ) -> Task:
-        """Run ``fn(*args, **kwargs)`` in ``lane``; callbacks run on the GUI thread."""
+        """Run ``fn(*args, **kwargs)`` in ``lane``; callbacks run on the GUI thread.
+
+        ``args``/``kwargs`` are the task's arguments (immutable values, never Qt objects);
+        ``progress`` and ``cancelled`` are added to ``kwargs`` when ``fn`` takes them. The
+        rest are the bridge's options: ``on_done(result)``, ``on_error(exc)`` (default: log
+        and show the error), ``on_progress(done, total, note)``, ``label`` (the job's name),
+        ``lane`` (:data:`POOL`, :data:`WRITER`, :func:`model_lane`), ``dialog`` (a progress
+        dialog after ~600 ms), ``replace`` (cancel the running task with this key; its result
+        is dropped), ``quiet`` (not a job: kept out of the job monitor).
+        """
+        args = tuple(args)
+        kwargs = dict(kwargs or {})
         _check_worker_inputs(fn, args, kwargs)
         if self._shut_down:
             log.warning("task %r not started: the application is shutting down", label)
@@ -328,7 +371,7 @@ class TaskBridge(QObject):
             if note:
                 dialog.setLabelText(f"{task.label}\n{note}")
         on_progress = self._callbacks.get(task.id, (None, None, None))[2]
-        if on_progress is not None and not task.superseded:
+        if on_progress is not None and not task.superseded and _receiver_alive(on_progress):
             on_progress(task.done, task.total, note)
 
     def _on_finished(self, task: Task, result, exc: BaseException | None) -> None:
@@ -339,7 +382,7 @@ class TaskBridge(QObject):
             self._tasks.pop(task.id, None)
         if exc is not None and not task.is_cancelled():
             task.state, task.error = "failed", exc
-            message = self._describe(exc)
+            message = describe_error(exc)
             log.error(
                 "task %r failed: %s",
                 task.label,
@@ -364,18 +407,14 @@ class TaskBridge(QObject):
             self._call_safely(on_done, result)
 
     def _call_safely(self, callback: Callable, value) -> None:
+        if not _receiver_alive(callback):
+            log.debug("callback %r dropped: its widget was deleted meanwhile", callback)
+            return
         try:
             callback(value)
         except Exception as exc:  # a broken callback is a bug: log and show it, keep running
             log.exception("callback %r failed", callback)
-            self._show_error(_("Internal error"), self._describe(exc))
-
-    @staticmethod
-    def _describe(exc: BaseException) -> str:
-        if isinstance(exc, UserError):
-            return str(exc)
-        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        return text + "\n" + _("Details are in the log file.")
+            self._show_error(_("Internal error"), describe_error(exc))
 
     def _message_box(self, title: str, message: str) -> None:
         QMessageBox.warning(self._dialog_parent, title, message)

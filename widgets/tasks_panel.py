@@ -242,11 +242,13 @@ class TasksPanel(QWidget):
         self.progress.setRange(0, 0)
         self._task = self.bridge.run(
             task_jobs.run_task_job,
-            str(self.ws.path),
-            self.task_box.currentData(),
-            self.model_ids(),
-            self.options(),
-            self.user_dir,
+            args=(
+                str(self.ws.path),
+                self.task_box.currentData(),
+                self.model_ids(),
+                self.options(),
+                self.user_dir,
+            ),
             label=_("Task {name}").format(name=self.task_box.currentData()),
             on_done=self._on_run_done,
             on_error=self._on_run_error,
@@ -287,9 +289,7 @@ class TasksPanel(QWidget):
     def refresh_results(self) -> None:
         self.bridge.run(
             task_jobs.stats_job,
-            str(self.ws.path),
-            None,
-            self.user_dir,
+            args=(str(self.ws.path), None, self.user_dir),
             label=_("Task results"),
             replace="task-results",
             quiet=True,
@@ -356,8 +356,7 @@ class TasksPanel(QWidget):
             return
         self.bridge.run(
             task_jobs.item_details,
-            str(self.ws.path),
-            run_id,
+            args=(str(self.ws.path), run_id),
             label=_("Task items"),
             replace="task-items",
             quiet=True,

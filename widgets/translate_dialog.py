@@ -28,12 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import UserError
 from engine.i18n import _
 from engine.translation import tasks as translation_tasks
 from engine.workspace.choices import study_choices
 from engine.workspace.store import Workspace
-from widgets.task_bridge import Task, TaskBridge, model_lane
+from widgets.task_bridge import Task, TaskBridge, describe_error, model_lane
 
 log = logging.getLogger(__name__)
 
@@ -168,11 +167,7 @@ class TranslateDialog(QDialog):
         )
         task = self.bridge.run(
             translation_tasks.translate_question_set,
-            str(self.ws.path),
-            question_set,
-            dialects,
-            model_id,
-            self.limit.value() or None,
+            args=(str(self.ws.path), question_set, dialects, model_id, self.limit.value() or None),
             lane=model_lane(model_id),
             label=label,
             on_done=self._done,
@@ -201,9 +196,9 @@ class TranslateDialog(QDialog):
 
     def _failed(self, exc: BaseException) -> None:
         self.task = None
-        message = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
         self._show(
-            _("Translation failed: {message}").format(message=" ".join(message.split())), error=True
+            _("Translation failed: {message}").format(message=describe_error(exc, one_line=True)),
+            error=True,
         )
         self._update_state()
 

@@ -1,14 +1,26 @@
-"""Machine scores two judge runs gave the same dialect answers, aligned by response — the
-input of judge agreement and CBS — read incrementally while a judge run streams in.
+"""Judge agreement: the machine scores two judge runs gave the same dialect answers,
+aligned by response, and the figures on them (Pearson, Spearman, Lin's CCC, MAE, CBS) —
+the one computation behind the report, ``upabhasha stats`` and the charts.
 
-:func:`engine.judging.store.paired_finals` reads both runs whole into dicts; at the paper's
-scale (68,395 and 17,171 judgments) that is ~80 ms per live chart refresh. Judgments are
-only ever inserted (one per run and answer, never updated), so a previous pairing stays
-true: only the judgments stored since need joining to the other run.
+:func:`judge_agreement` pairs every two judge runs (primary judge first: CBS takes its
+critical set from judge a) and :func:`agreement_pair` one pair; both read the scores with
+:func:`pair_runs`, incrementally while a judge run streams in.
+
+Judgments are only ever inserted (one per run and answer, never updated or deleted one by
+one), so a previous pairing stays true and only the judgments stored since need joining to
+the other run. A pairing is stamped with the newest judgment id of the workspace (a rowid
+maximum: one b-tree descent; a run's own maximum or count reads its whole index range, which
+at ten times the paper's study cost more than the rest of a live refresh). Its scores are
+numpy arrays in response order; the new pairs are merged in by ``searchsorted``, so a live
+refresh costs the new judgments plus one pass of the figures over the arrays.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from engine.judging import store
+from engine.stats.agreement import agreement_from_counts
 from engine.workspace.store import Workspace
 
 # (response, outer run's score, inner run's score); CROSS JOIN fixes SQLite's loop order
@@ -19,76 +31,192 @@ _PAIRS = (
 _SCORED = "o.final IS NOT NULL AND i.final IS NOT NULL"
 
 
+def ordered_judge_runs(ws: Workspace) -> list[dict]:
+    """Judge runs (``run_id``, ``model``, ``judgments``: whether it has any), the primary
+    judge first, then by run id. Unlike :func:`engine.judging.store.judge_runs` it does not
+    count each run's judgments (a scan of them all): an index probe says whether there are."""
+    primary = store.primary_judge(ws)
+    rows = ws.query(
+        "SELECT r.id AS run_id, m.name AS model, "
+        "EXISTS(SELECT 1 FROM judgments j WHERE j.run_id = r.id) AS judgments "
+        "FROM runs r LEFT JOIN models m ON m.id = r.model_id WHERE r.kind = ? ORDER BY r.id",
+        (store.JUDGE_KIND,),
+    )
+    return sorted(rows, key=lambda r: (r["run_id"] != primary, r["run_id"]))
+
+
+def judge_run_choices(ws: Workspace) -> list[dict]:
+    """Judge runs to choose from (``run_id``, ``model``, ``role``), by run id — what a
+    judge selector shows, without :func:`engine.judging.store.judge_runs`' per-run count
+    of judgments (a scan of them all, ~0.2 s at ten times the paper's study)."""
+    primary = store.primary_judge(ws)
+    return [
+        {**r, "role": "primary" if r["run_id"] == primary else "secondary"}
+        for r in ws.query(
+            "SELECT r.id AS run_id, m.name AS model FROM runs r "
+            "LEFT JOIN models m ON m.id = r.model_id WHERE r.kind = ? ORDER BY r.id",
+            (store.JUDGE_KIND,),
+        )
+    ]
+
+
+def agreement_pair(
+    ws: Workspace,
+    a: dict,
+    b: dict,
+    *,
+    primary: int | None,
+    threshold: float = 4.0,
+    scale: float = 10.0,
+    previous: dict | None = None,
+) -> tuple[dict, dict]:
+    """(row, pairing) for judge runs ``a`` and ``b`` (rows of :func:`ordered_judge_runs`,
+    ``a`` first): the agreement figures of their paired machine scores and the pairing
+    :func:`pair_runs` returned (pass it back as ``previous`` to extend it)."""
+    pairing = pair_runs(ws, a["run_id"], b["run_id"], previous)
+    row = {
+        "judge_a": a["run_id"],
+        "model_a": a["model"],
+        "judge_b": b["run_id"],
+        "model_b": b["model"],
+        "a_is_primary": a["run_id"] == primary,
+        **agreement_from_counts(*joint_arrays(pairing), threshold, scale).as_dict(),
+    }
+    return row, pairing
+
+
+def joint_arrays(pairing: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A pairing's joint score table as arrays (x value, y value, count), in (x, y) order —
+    the same order however the table was built, so the figures are too."""
+    items = sorted(pairing["joint"].items())
+    x = np.array([k[0] for k, _n in items], dtype=float)
+    y = np.array([k[1] for k, _n in items], dtype=float)
+    return x, y, np.array([n for _k, n in items], dtype=float)
+
+
+def judge_agreement(
+    ws: Workspace,
+    *,
+    threshold: float = 4.0,
+    scale: float = 10.0,
+    including: int | None = None,
+    previous: dict | None = None,
+) -> tuple[list[dict], dict]:
+    """Agreement rows for every pair of judge runs on the answers both scored (only the
+    pairs with run ``including`` when given), and their pairings by ``"a-b"`` key.
+    ``previous`` (the pairings of an earlier call) lets each pair read only the judgments
+    stored since."""
+    primary = store.primary_judge(ws)
+    ordered = ordered_judge_runs(ws)
+    rows, pairings = [], {}
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            if including is not None and including not in (a["run_id"], b["run_id"]):
+                continue
+            key = f"{a['run_id']}-{b['run_id']}"
+            row, pairings[key] = agreement_pair(
+                ws,
+                a,
+                b,
+                primary=primary,
+                threshold=threshold,
+                scale=scale,
+                previous=(previous or {}).get(key),
+            )
+            rows.append(row)
+    return rows, pairings
+
+
 def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, list]:
-    """:func:`engine.judging.store.paired_finals` (machine scores, by response)."""
+    """:func:`engine.judging.store.paired_finals` (machine scores, by response) as lists."""
     pairing = pair_runs(ws, run_a, run_b)
-    return pairing["x"], pairing["y"]
+    return pairing["x"].tolist(), pairing["y"].tolist()
 
 
 def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = None) -> dict:
-    """``{"runs", "last", "counts", "rids", "x", "y"}``: the answers both runs judged (by
-    response id) with run a's score in x and run b's in y. ``previous`` (an earlier result
-    for the same runs) is extended by the judgments stored since; otherwise all are read."""
+    """``{"runs", "last", "rids", "x", "y", "joint"}``: the answers both runs judged
+    (response ids, ascending) with run a's score in x and run b's in y (numpy arrays), and
+    their joint table ``{(x, y): count}`` (what the figures are computed from), as of
+    judgment id ``last``. ``previous`` (an earlier result for the same runs) is extended by the
+    judgments stored since; otherwise all are read."""
     runs = [run_a, run_b]
-    last = [ws.scalar("SELECT max(id) FROM judgments WHERE run_id = ?", (r,)) or 0 for r in runs]
-    counts = [ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?", (r,)) for r in runs]
-    if _still_holds(ws, previous, runs, last):
-        pairs = dict(zip(previous["rids"], zip(previous["x"], previous["y"])))
-        old_a, old_b = previous["last"]
+    last = ws.scalar("SELECT max(id) FROM judgments") or 0
+    if previous is not None and _still_holds(ws, previous, runs, last):
+        old = previous["last"]
         # new judgments of a (with any of b), then new ones of b (with the old ones of a)
-        for rid, x, y in _join(
-            ws, run_a, run_b, "o.id > ? AND o.id <= ?", (old_a, last[0]), "i.id <= ?", (last[1],)
-        ):
-            pairs[rid] = (x, y)
-        for rid, y, x in _join(
-            ws, run_b, run_a, "o.id > ? AND o.id <= ?", (old_b, last[1]), "i.id <= ?", (old_a,)
-        ):
-            pairs[rid] = (x, y)
-        rids = sorted(pairs)
-        x, y = [pairs[r][0] for r in rids], [pairs[r][1] for r in rids]
+        new = _join(ws, run_a, run_b, old, last, last) + [
+            (rid, x, y) for rid, y, x in _join(ws, run_b, run_a, old, last, old)
+        ]
+        rids, x, y = _merge(previous, new)
+        joint = dict(previous["joint"])
+        for _rid, a, b in new:
+            joint[(a, b)] = joint.get((a, b), 0) + 1
     else:
-        rids, x, y = _full(ws, run_a, run_b, counts)
-    return {"runs": runs, "last": last, "counts": counts, "rids": rids, "x": x, "y": y}
+        rids, x, y = _full(ws, run_a, run_b, last)
+        values, counts = np.unique(np.column_stack((x, y)), axis=0, return_counts=True)
+        joint = {(a, b): n for (a, b), n in zip(values.tolist(), counts.tolist())}
+    return {"runs": runs, "last": last, "rids": rids, "x": x, "y": y, "joint": joint}
 
 
-def _still_holds(ws: Workspace, previous: dict | None, runs: list, last: list) -> bool:
-    """The previous pairing is of the same runs, and every judgment it counted is still there
-    (a deleted run's judgments would leave stale pairs)."""
-    if not previous or previous.get("runs") != runs:
+def _still_holds(ws: Workspace, previous: dict | None, runs: list, last: int) -> bool:
+    """The previous pairing is of the same runs, both still judge runs, and no judgment it
+    counted is gone (the newest id of the workspace cannot go back while they remain)."""
+    if (
+        not previous
+        or previous.get("runs") != runs
+        or not isinstance(previous.get("last"), int)
+        or "joint" not in previous
+    ):
         return False
-    if any(old > new for old, new in zip(previous["last"], last)):
+    if previous["last"] > last:
         return False
-    return all(
-        ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ? AND id <= ?", (run, old))
-        == count
-        for run, old, count in zip(runs, previous["last"], previous["counts"])
-    )
+    kinds = ws.query(
+        "SELECT count(*) AS n FROM runs WHERE kind = ? AND id IN (?, ?)",
+        (store.JUDGE_KIND, *runs),
+    )[0]["n"]
+    return kinds == len(set(runs))
 
 
-def _join(
-    ws: Workspace,
-    outer: int,
-    inner: int,
-    outer_where: str,
-    outer_params: tuple,
-    inner_where: str,
-    inner_params: tuple,
-):
-    """(response id, outer score, inner score); the id range of the outer run drives the
-    query (``+o.run_id`` keeps SQLite off the run index)."""
+def _join(ws: Workspace, outer: int, inner: int, since: int, last: int, inner_last: int):
+    """(response id, outer score, inner score) for the outer run's judgments with
+    ``since < id <= last`` and the inner run's with ``id <= inner_last``; the id range of
+    the outer run drives the query (``+o.run_id`` keeps SQLite off the run index)."""
     return ws.conn.execute(
-        f"{_PAIRS} WHERE +o.run_id = ? AND {outer_where} AND {inner_where} AND {_SCORED}",
-        (inner, outer, *outer_params, *inner_params),
+        f"{_PAIRS} WHERE +o.run_id = ? AND o.id > ? AND o.id <= ? AND i.id <= ? AND {_SCORED}",
+        (inner, outer, since, last, inner_last),
+    ).fetchall()
+
+
+def _merge(previous: dict, new: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The previous arrays with the new pairs inserted in response order. A response pairs
+    once (one judgment per run and answer), so a new pair is never already there."""
+    rids, x, y = previous["rids"], previous["x"], previous["y"]
+    if not new:
+        return rids, x, y
+    new.sort()
+    new_rids = np.array([r[0] for r in new], dtype=np.int64)
+    at = np.searchsorted(rids, new_rids)
+    return (
+        np.insert(rids, at, new_rids),
+        np.insert(x, at, np.array([r[1] for r in new], dtype=float)),
+        np.insert(y, at, np.array([r[2] for r in new], dtype=float)),
     )
 
 
-def _full(ws: Workspace, run_a: int, run_b: int, counts: list) -> tuple[list, list, list]:
+def _full(ws: Workspace, run_a: int, run_b: int, last: int) -> tuple[np.ndarray, ...]:
     """One join driven from the run with fewer judgments (CROSS JOIN fixes SQLite's loop
     order: a secondary judge on a quarter of the answers halves the time)."""
+    counts = [
+        ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?", (r,)) for r in (run_a, run_b)
+    ]
     outer, inner = (run_a, run_b) if counts[0] <= counts[1] else (run_b, run_a)
     rows = ws.conn.execute(
-        f"{_PAIRS} WHERE o.run_id = ? AND {_SCORED} ORDER BY o.response_id", (inner, outer)
+        f"{_PAIRS} WHERE o.run_id = ? AND o.id <= ? AND i.id <= ? AND {_SCORED} "
+        "ORDER BY o.response_id",
+        (inner, outer, last, last),
     ).fetchall()
-    if outer != run_a:
-        rows = [(rid, a, b) for rid, b, a in rows]
-    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+    table = np.array(rows, dtype=float).reshape(-1, 3)
+    rids = table[:, 0].astype(np.int64)
+    first, second = table[:, 1], table[:, 2]
+    x, y = (first, second) if outer == run_a else (second, first)
+    return rids, np.ascontiguousarray(x), np.ascontiguousarray(y)

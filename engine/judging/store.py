@@ -23,7 +23,6 @@ from engine.judging.judged_items import (
     LATEST_OVERRIDE,
     judged_items_from,
 )
-from engine.judging.paired_scores import paired_machine_finals
 from engine.judging.rubric import LIKERT_VALUES, Rubric
 from engine.workspace.store import Workspace, utcnow
 
@@ -287,27 +286,3 @@ def scored_items(ws: Workspace, run_id: int) -> list[dict]:
         ORDER BY j.id""",
         (run_id,),
     )
-
-
-def judge_agreement(ws: Workspace, *, threshold: float = 4.0, scale: float = 10.0) -> list[dict]:
-    """Agreement for every pair of judge runs on the answers both scored. The primary judge
-    comes first in its pairs: CBS takes its critical set from judge a."""
-    from engine.stats.agreement import agreement
-
-    primary = primary_judge(ws)
-    ordered = sorted(judge_runs(ws), key=lambda r: (r["run_id"] != primary, r["run_id"]))
-    out = []
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1 :]:
-            x, y = paired_machine_finals(ws, a["run_id"], b["run_id"])
-            out.append(
-                {
-                    "judge_a": a["run_id"],
-                    "model_a": a["model"],
-                    "judge_b": b["run_id"],
-                    "model_b": b["model"],
-                    "a_is_primary": a["run_id"] == primary,
-                    **agreement(x, y, threshold=threshold, scale=scale).as_dict(),
-                }
-            )
-    return out

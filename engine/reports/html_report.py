@@ -21,8 +21,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.bias.report import bias_report_parts
-from engine.judging import store
-from engine.judging.paired_scores import paired_machine_finals
+from engine.judging import paired_scores, store
 from engine.reports import figures, tables
 from engine.reports.study_statistics import study_statistics
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
@@ -189,7 +188,7 @@ def _agreement_section(ws, out, stats, max_score) -> dict:
     rows = stats["agreement"]
     panels = []
     for r in rows:
-        xs, ys = paired_machine_finals(ws, r["judge_a"], r["judge_b"])
+        xs, ys = paired_scores.paired_machine_finals(ws, r["judge_a"], r["judge_b"])
         panels.append(
             (
                 f"{r['model_a']} (run {r['judge_a']})",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from engine.errors import UserError
-from engine.judging import store
+from engine.judging import paired_scores, store
 from engine.stats import nan_to_none
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.stats.paired import paired_tests
@@ -63,7 +63,9 @@ def study_statistics(
             )
         ]
     out["paired_tests"] = _dialect_tests(items)
-    out["agreement"] = store.judge_agreement(ws, threshold=danger_threshold, scale=max_score)
+    out["agreement"], _pairings = paired_scores.judge_agreement(
+        ws, threshold=danger_threshold, scale=max_score
+    )
     out["warnings"] = store.self_preference_warnings(ws)
     out["review_queue"] = len(store.review_queue(ws, threshold=review_threshold, run_id=run))
     return out

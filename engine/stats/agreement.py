@@ -122,3 +122,63 @@ def agreement(primary, secondary, threshold: float = 4.0, scale: float = 10.0) -
             crit.n_critical,
             threshold,
         )
+
+
+def agreement_from_counts(
+    primary_values, secondary_values, counts, threshold: float = 4.0, scale: float = 10.0
+) -> Agreement:
+    """:func:`agreement` from the joint table of the two judges' scores: each distinct
+    (primary, secondary) score pair once, with how many items got it. Judge scores take few
+    distinct values (finals are weighted Likert sums), so the table stays small however many
+    items there are, and a live chart updates it with the new items only. Spearman's ρ is
+    Pearson's r of mid-ranks (ties averaged, as ``scipy.stats.rankdata``), the ranks read
+    off each judge's cumulative value counts. Equal to :func:`agreement` on the expanded
+    items up to rounding (a test compares them)."""
+    x = np.asarray(primary_values, dtype=float)
+    y = np.asarray(secondary_values, dtype=float)
+    w = np.asarray(counts, dtype=float)
+    if not (x.shape == y.shape == w.shape) or x.ndim != 1:
+        raise ValueError("need three 1-D sequences of equal length")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("scores must be finite numbers")
+    n = int(w.sum())
+    if n == 0:
+        nan = math.nan
+        return Agreement(0, nan, nan, nan, nan, nan, nan, 0, threshold)
+    err = float(np.sum(w * np.abs(x - y)) / n)
+    critical = x < threshold
+    n_critical = int(w[critical].sum())
+    recall = float(w[critical & (y < threshold)].sum() / n_critical) if n_critical else math.nan
+    value = recall * (1 - err / scale) if n_critical else math.nan
+
+    def moments(a, b):
+        ma, mb = np.sum(w * a) / n, np.sum(w * b) / n
+        va, vb = np.sum(w * (a - ma) ** 2) / n, np.sum(w * (b - mb) ** 2) / n
+        return ma, mb, va, vb, np.sum(w * (a - ma) * (b - mb)) / n
+
+    def correlation(a, b) -> float:
+        if n < 2 or np.all(a == a[0]) or np.all(b == b[0]):
+            return math.nan
+        _ma, _mb, va, vb, cov = moments(a, b)
+        return float(cov / math.sqrt(va * vb))
+
+    def midranks(a):
+        values, inverse = np.unique(a, return_inverse=True)
+        per_value = np.bincount(inverse, weights=w, minlength=values.size)
+        before = np.cumsum(per_value) - per_value
+        return (before + (per_value + 1) / 2)[inverse]
+
+    mx, my, vx, vy, cov = moments(x, y)
+    denom = float(vx + vy + (mx - my) ** 2)
+    concordance = math.nan if n < 2 or denom == 0 else float(2 * cov / denom)
+    return Agreement(
+        n,
+        correlation(x, y),
+        correlation(midranks(x), midranks(y)),
+        concordance,
+        err,
+        value,
+        recall,
+        n_critical,
+        threshold,
+    )

@@ -29,3 +29,13 @@ def study_ws(study_db, tmp_path):
     ws = Workspace(path, create=False)
     yield ws
     ws.close()
+
+
+@pytest.fixture
+def fast_watcher(study_ws, qtbot):
+    """The workspace watcher a window would pass, polling every 50 ms instead of 1 s."""
+    from widgets.workspace_watcher import WorkspaceWatcher
+
+    watcher = WorkspaceWatcher(study_ws.path, interval_ms=50)
+    yield watcher
+    watcher.close()

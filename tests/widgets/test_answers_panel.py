@@ -12,12 +12,12 @@ from widgets.answers_detail import ADDED, REMOVED, word_diff_html
 from widgets.answers_model import FETCH_BLOCK
 from widgets.answers_panel import AnswersPanel
 
-from .study_fixtures import study_db, study_ws  # noqa: F401 (fixtures)
+from .study_fixtures import fast_watcher, study_db, study_ws  # noqa: F401 (fixtures)
 
 
 @pytest.fixture
-def panel(qtbot, study_ws, sync_bridge):
-    panel = AnswersPanel(study_ws, sync_bridge, annotator="রহিম", live_interval_ms=50)
+def panel(qtbot, study_ws, sync_bridge, fast_watcher):
+    panel = AnswersPanel(study_ws, sync_bridge, annotator="রহিম", watcher=fast_watcher)
     qtbot.addWidget(panel)
     panel.resize(1400, 800)
     panel.show()

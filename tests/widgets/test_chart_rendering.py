@@ -17,7 +17,7 @@ from widgets.chart_renderer import AxesBox, ChartRenderer, RenderedChart
 from widgets.chart_view import ChartView
 from widgets.charts_panel import ChartsPanel
 
-from .study_fixtures import study_db, study_ws  # noqa: F401 (fixtures)
+from .study_fixtures import fast_watcher, study_db, study_ws  # noqa: F401 (fixtures)
 
 
 def many_cells(data: dict, models: int = 40) -> dict:
@@ -170,8 +170,10 @@ def test_view_turns_the_mouse_position_into_data_coordinates(qtbot):
     assert not view.fits()  # shown scaled until the new rendering arrives
 
 
-def test_panel_renders_again_after_a_resize_and_shows_hover_values(qtbot, study_ws, sync_bridge):
-    panel = ChartsPanel(study_ws, sync_bridge, live_interval_ms=50)
+def test_panel_renders_again_after_a_resize_and_shows_hover_values(
+    qtbot, study_ws, sync_bridge, fast_watcher
+):
+    panel = ChartsPanel(study_ws, sync_bridge, watcher=fast_watcher)
     qtbot.addWidget(panel)
     panel.resize(1000, 600)
     with qtbot.waitSignal(panel.sig_refreshed, timeout=10000):
@@ -191,9 +193,11 @@ def test_panel_renders_again_after_a_resize_and_shows_hover_values(qtbot, study_
     )
 
 
-def test_live_refresh_of_every_chart_kind_through_the_worker(qtbot, study_ws, sync_bridge):
+def test_live_refresh_of_every_chart_kind_through_the_worker(
+    qtbot, study_ws, sync_bridge, fast_watcher
+):
     """Each chart's live update (a previous result, a few new judgments) renders."""
-    panel = ChartsPanel(study_ws, sync_bridge, live_interval_ms=50)
+    panel = ChartsPanel(study_ws, sync_bridge, watcher=fast_watcher)
     qtbot.addWidget(panel)
     panel.resize(1000, 600)
     with qtbot.waitSignal(panel.sig_refreshed, timeout=10000):

@@ -38,7 +38,7 @@ def monitor(qtbot, sync_bridge, caplog):
 
 
 def test_rows_follow_the_bridge(monitor, sync_bridge):
-    sync_bridge.run(generate, 50, label="answer 50 questions")
+    sync_bridge.run(generate, args=(50,), label="answer 50 questions")
     model = monitor.model
     assert model.rowCount() == 1
     assert model.data(model.index(0, 0)) == "answer 50 questions"
@@ -48,7 +48,7 @@ def test_rows_follow_the_bridge(monitor, sync_bridge):
 
 
 def test_log_is_buffered_and_flushed_by_the_timer(monitor, sync_bridge, qtbot):
-    sync_bridge.run(generate, 30, label="job")
+    sync_bridge.run(generate, args=(30,), label="job")
     monitor.view.selectRow(0)
     qtbot.waitUntil(lambda: "answered item 30" in monitor.log_view.toPlainText(), timeout=2000)
     text = monitor.log_view.toPlainText()
@@ -64,7 +64,7 @@ def test_cancel_selected_job(qtbot, caplog):
     qtbot.addWidget(monitor)
     try:
         started = threading.Event()
-        task = bridge.run(wait_until_cancelled, started, label="long job")
+        task = bridge.run(wait_until_cancelled, args=(started,), label="long job")
         assert started.wait(5)
         monitor.view.selectRow(0)
         assert monitor.selected_task() is task
@@ -80,8 +80,8 @@ def test_cancel_selected_job(qtbot, caplog):
 
 
 def test_clear_finished(monitor, sync_bridge):
-    sync_bridge.run(generate, 3)
-    sync_bridge.run(generate, 4)
+    sync_bridge.run(generate, args=(3,))
+    sync_bridge.run(generate, args=(4,))
     monitor.clear_finished()
     assert monitor.model.rowCount() == 0 and sync_bridge.tasks() == []
 

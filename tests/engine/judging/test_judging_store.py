@@ -6,7 +6,7 @@ import json
 import pytest
 
 from engine.errors import UserError
-from engine.judging import store
+from engine.judging import paired_scores, store
 from engine.judging.paired_scores import paired_machine_finals
 from engine.judging.rubric import CRITERION_KEYS, load_rubric
 from engine.stats.agreement import agreement
@@ -161,7 +161,7 @@ def test_primary_judge_role_and_agreement(workspace):
             workspace, workspace.scalar("SELECT min(id) FROM runs WHERE kind = 'answer'")
         )
 
-    table = store.judge_agreement(workspace, threshold=4.0)
+    table = paired_scores.judge_agreement(workspace, threshold=4.0)[0]
     assert [(r["judge_a"], r["judge_b"]) for r in table] == [(a, b), (a, c), (b, c)]
     ab = table[0]
     assert ab["a_is_primary"] and ab["n"] == 10

@@ -78,3 +78,24 @@ def test_agreement_bundles_every_figure_with_its_n():
     assert a.cbs == pytest.approx(cbs(X, Y).cbs)
     d = agreement([7, 7], [7, 7]).as_dict()
     assert d["pearson"] is None and d["cbs"] is None and d["n"] == 2 and d["mae"] == 0.0
+
+
+def test_agreement_from_the_joint_table_equals_agreement_on_items():
+    import numpy as np
+
+    from engine.stats.agreement import agreement, agreement_from_counts
+
+    rng = np.random.default_rng(3)
+    grid = np.round(np.arange(0, 10.01, 0.5), 1)
+    x = rng.choice(grid, 4000)
+    y = np.clip(x + rng.choice([-1.5, -0.5, 0, 0, 0.5, 2.0], 4000), 0, 10)
+    pairs, counts = np.unique(np.column_stack((x, y)), axis=0, return_counts=True)
+    for threshold in (4.0, 0.0):  # 0: an empty critical set (NaN recall and CBS)
+        want = agreement(x, y, threshold=threshold).as_dict()
+        got = agreement_from_counts(pairs[:, 0], pairs[:, 1], counts, threshold).as_dict()
+        assert got.keys() == want.keys()
+        for key, value in want.items():
+            assert got[key] == (value if value is None else pytest.approx(value, rel=1e-12)), key
+    constant = agreement_from_counts([5.0], [6.0], [10]).as_dict()
+    assert constant["pearson"] is None and constant["spearman"] is None and constant["n"] == 10
+    assert agreement_from_counts([], [], []).n == 0

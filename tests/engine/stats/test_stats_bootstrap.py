@@ -73,3 +73,51 @@ def test_degenerate_inputs():
     assert one.as_dict()["low"] is None
     flat = clustered_mean_ci([7.0] * 6, ["a", "a", "b", "b", "c", "c"])
     assert (flat.low, flat.mean, flat.high) == (7.0, 7.0, 7.0)
+
+
+def test_interval_from_cluster_sums_equals_scipy_bootstrap():
+    """The cached resample-count matrix reproduces scipy.stats.bootstrap's percentile
+    interval (the same draws), and the sums form equals the item form."""
+    from scipy import stats
+
+    from engine.stats.bootstrap import mean_ci_from_cluster_sums, resample_counts
+
+    rng = np.random.default_rng(11)
+    labels = rng.integers(0, 300, 5000)
+    values = rng.choice([0.0, 2.5, 4.0, 6.5, 8.0, 10.0], 5000) + (labels % 7) * 0.3
+    sums, counts = cluster_sums(values, labels)
+    for resamples, seed, level in ((500, 0, 0.95), (2000, 3, 0.9)):
+        res = stats.bootstrap(
+            (sums, counts),
+            lambda s, c, axis=-1: np.sum(s, axis=axis) / np.sum(c, axis=axis),
+            paired=True,
+            vectorized=True,
+            n_resamples=resamples,
+            confidence_level=level,
+            method="percentile",
+            rng=np.random.default_rng(seed),
+        )
+        ci = mean_ci_from_cluster_sums(sums, counts, resamples=resamples, seed=seed, level=level)
+        assert ci.low == pytest.approx(res.confidence_interval.low, rel=1e-10)
+        assert ci.high == pytest.approx(res.confidence_interval.high, rel=1e-10)
+        assert ci.n == 5000 and ci.n_clusters == len(sums)
+        item = clustered_mean_ci(values, labels, resamples=resamples, seed=seed, level=level)
+        assert (item.low, item.high) == (ci.low, ci.high)
+        assert item.mean == pytest.approx(ci.mean, rel=1e-12)
+    assert resample_counts(len(sums), 500, 0) is resample_counts(len(sums), 500, 0)  # cached
+    assert resample_counts(len(sums), 500, 0).sum(axis=1).tolist() == [len(sums)] * 500
+
+
+def test_groups_at_once_equal_one_at_a_time():
+    from engine.stats.bootstrap import mean_ci_from_cluster_sums, mean_cis_from_cluster_sums
+
+    rng = np.random.default_rng(5)
+    groups = [(rng.random(40) * 30, rng.integers(1, 5, 40).astype(float)) for _ in range(3)]
+    groups.append((rng.random(25) * 30, rng.integers(1, 5, 25).astype(float)))  # other K
+    groups.append((np.array([3.0, 6.0]), np.array([1.0, 2.0])))  # no spread: the mean
+    together = mean_cis_from_cluster_sums(groups, resamples=300, seed=2)
+    for (sums, counts), ci in zip(groups, together):
+        alone = mean_ci_from_cluster_sums(sums, counts, resamples=300, seed=2)
+        assert (ci.n, ci.n_clusters) == (alone.n, alone.n_clusters)
+        assert (ci.mean, ci.low, ci.high) == pytest.approx((alone.mean, alone.low, alone.high))
+    assert together[-1].low == together[-1].high == together[-1].mean == 3.0

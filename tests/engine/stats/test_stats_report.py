@@ -81,3 +81,40 @@ def test_report_names_dialects_in_bengali_and_says_who_set_the_gold(workspace, t
     assert "@font-face" in page and "base64," in page  # Bengali without a system font
     rows = list(csv.DictReader(open(tmp_path / "rep" / "tables" / "dialect.csv", encoding="utf-8")))
     assert {r["dialect"] for r in rows} >= {"chittagong"}  # CSV keeps the codes
+
+
+def test_report_and_charts_show_the_same_judge_agreement(workspace, tmp_path):
+    """One computation (engine.judging.paired_scores): the report's agreement table and the
+    charts' CBS and agreement figures are the same numbers on the same workspace."""
+    from engine.reports.chart_data import chart_data
+
+    build_study(workspace, draft_dialect="chittagong")
+    rids = [p["dialect_response_id"] for p in store.answer_pairs(workspace)]
+    finals = {rid: float((i * 7) % 10) for i, rid in enumerate(rids)}
+    a = add_judge(workspace, "judge-a", "gemini", finals)
+    b = add_judge(workspace, "judge-b", "qwen", {r: min(10.0, f + 1.5) for r, f in finals.items()})
+    c = add_judge(
+        workspace, "judge-c", "llama", {r: abs(5 - f) for r, f in list(finals.items())[::2]}
+    )
+    store.set_primary_judge(workspace, b)  # the primary judge is judge a of its pairs
+    write_report(workspace, tmp_path / "rep", resamples=50)
+    with open(tmp_path / "rep" / "tables" / "judge_agreement.csv", encoding="utf-8") as fh:
+        report = {(int(r["judge_a"]), int(r["judge_b"])): r for r in csv.DictReader(fh)}
+    assert set(report) == {(b, a), (b, c), (a, c)}
+
+    def same(cell: str, value) -> bool:
+        return cell == (f"{value:.6f}" if isinstance(value, float) else str(value))
+
+    seen = set()
+    for run in (a, b, c):
+        for pair in chart_data(str(workspace.path), "cbs", run)["pairs"]:
+            key = (pair["judge_a"], pair["judge_b"])
+            seen.add(key)
+            for figure in ("n", "n_critical", "ccc", "cbs", "recall", "mae", "pearson"):
+                assert same(report[key][figure], pair[figure]), (key, figure)
+    assert seen == set(report)
+    # the agreement chart: the run against the first other judge, the primary judge first
+    for run, key in ((a, (b, a)), (b, (b, a)), (c, (b, c))):
+        figures = chart_data(str(workspace.path), "agreement", run)["figures"]
+        for figure in ("n", "ccc", "cbs", "recall", "mae"):
+            assert same(report[key][figure], figures[figure]), (run, figure)
