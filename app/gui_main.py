@@ -58,6 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     from app.logging_setup import setup_logging
 
     log_path = setup_logging(args.verbose)
+    from app.qt_platform_check import platform_problem
+
+    problem = platform_problem()
+    if problem:  # instead of Qt's plugin error and abort
+        log.error("%s", problem)
+        print(problem, file=sys.stderr)
+        return 3
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
