@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.settings import Settings, save_settings
 from app.study_actions import StudyActions
+from app.window_fit import fit_to_screen
 from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.store import Workspace
@@ -394,8 +395,7 @@ class MainWindow(QMainWindow):
     def _restore_geometry(self) -> None:
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray(base64.b64decode(self.settings.window_geometry)))
-        else:
-            self.resize(1280, 800)
+        fit_to_screen(self, restored=bool(self.settings.window_geometry))
         if self.settings.window_state:
             self.restoreState(QByteArray(base64.b64decode(self.settings.window_state)))
 

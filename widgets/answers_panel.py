@@ -88,6 +88,11 @@ class AnswersPanel(QWidget):
         self._fill_filters()
         for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
             combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
+            # long dialect/domain names must not make the window wider than a 1366 px screen
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(8)
         self.min_gap.valueChanged.connect(lambda _v: self.apply_filter())
         self.max_confidence.valueChanged.connect(lambda _v: self.apply_filter())
         self.needs_review.toggled.connect(lambda _c: self.apply_filter())
