@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
+from widgets.avro_typing import AvroTyping, avro_parse
 from widgets.fonts import bengali_font
 from widgets.review_model import status_icon, status_label
 
@@ -36,9 +37,7 @@ EXEMPLAR_COLUMNS = ("rank", "standard_text", "dialect_text", "dense_score", "spa
 
 def avro_to_bengali(latin: str) -> str:
     """Avro phonetic: Latin keystrokes to Bengali (``ami`` → ``আমি``)."""
-    import avro  # lazy: only reviewers who switch the mode pay for it
-
-    return avro.parse(latin)
+    return avro_parse(latin)
 
 
 def _number(value) -> str:
@@ -147,13 +146,18 @@ class ReviewDetail(QWidget):
         self.editor.setPlaceholderText(_("The gold dialect translation"))
         self.editor.setTabChangesFocus(True)
         self.editor.setFixedHeight(90)
-        self.avro_toggle = QCheckBox(_("Avro phonetic typing"))
+        self.avro_toggle = QCheckBox(_("Avro phonetic typing (F12)"))
         self.avro_toggle.setToolTip(
             _(
-                "Type Latin letters (ami bangla) and press Enter to insert "
-                "the Bengali (আমি বাংলা) at the cursor"
+                "Type Latin letters in the gold field and each word turns into Bengali as you "
+                "type (ami bangla → আমি বাংলা); Ctrl+Z undoes a word. F12 or Ctrl+Alt+B in the "
+                "field switches it. The side field inserts a whole phrase at the cursor."
             )
         )
+        # in place, as the Avro keyboard does; the side field stays for whole phrases
+        self.avro_typing = AvroTyping(self.editor)
+        self.avro_toggle.toggled.connect(self.avro_typing.set_enabled)
+        self.avro_typing.sig_enabled_changed.connect(self.avro_toggle.setChecked)
         self.phonetic = QLineEdit()
         self.phonetic.setPlaceholderText(_("Latin keystrokes, Enter inserts: ami bhalo achi"))
         self.phonetic_preview = QLabel()
@@ -222,7 +226,7 @@ class ReviewDetail(QWidget):
         self.phonetic.setVisible(enabled)
         self.phonetic_preview.setVisible(enabled)
         if enabled:
-            self.phonetic.setFocus()
+            self.editor.setFocus()
 
     def _update_preview(self, text: str) -> None:
         self.phonetic_preview.setText(avro_to_bengali(text) if text.strip() else "")
