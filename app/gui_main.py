@@ -58,6 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     from app.logging_setup import setup_logging
 
     log_path = setup_logging(args.verbose)
+    from app.settings import load_settings
+    from engine.i18n import set_language
+
+    settings = load_settings()
+    set_language(settings.language)  # before any panel module is imported or built
     from app.qt_platform_check import platform_problem
 
     problem = platform_problem()
@@ -69,7 +74,6 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.qt_logging import install_qt_message_handler
-    from app.settings import load_settings
     from widgets.fonts import register_qt_fonts
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -83,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     collector = GarbageCollector(app)
     from app.main_window import MainWindow
 
-    window = MainWindow(load_settings())
+    window = MainWindow(settings)
     window.show()
     if args.workspace and not window.open_workspace(args.workspace, create=args.new):
         if smoke:

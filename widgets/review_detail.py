@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _
+from engine.i18n import _, digits
 from widgets.avro_typing import AvroTyping, avro_parse
 from widgets.fonts import bengali_font
 from widgets.review_model import status_icon, status_label
@@ -38,6 +38,14 @@ EXEMPLAR_COLUMNS = ("rank", "standard_text", "dialect_text", "dense_score", "spa
 def avro_to_bengali(latin: str) -> str:
     """Avro phonetic: Latin keystrokes to Bengali (``ami`` → ``আমি``)."""
     return avro_parse(latin)
+
+
+def history_word(word: str | None) -> str:
+    """A status or a review action of a variant's history, in the interface language."""
+    if not word:
+        return ""
+    actions = {"accept": _("accept"), "edit": _("edit"), "flag": _("flag"), "reject": _("reject")}
+    return actions.get(word, status_label(word))
 
 
 def _number(value) -> str:
@@ -281,8 +289,8 @@ class ReviewDetail(QWidget):
         self.comment.setText(detail.get("comment") or "")
         self.history.setPlainText(
             "\n".join(
-                f"{h['at']}  {h['actor']}  {h['action']}: {h['old_status'] or '—'} → "
-                f"{h['new_status']}"
+                f"{digits(h['at'])}  {h['actor']}  {history_word(h['action'])}: "
+                f"{history_word(h['old_status']) or '—'} → {history_word(h['new_status'])}"
                 + (f"  “{h['new_text']}”" if h["old_text"] != h["new_text"] else "")
                 + (f"  — {h['comment']}" if h["comment"] else "")
                 for h in detail.get("history") or []
