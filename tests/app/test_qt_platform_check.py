@@ -133,3 +133,30 @@ def test_gui_entry_point_prints_the_line_and_exits_3(tmp_path):
     assert result.returncode == 3, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [explain(["libxcb-cursor.so.0"])]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the xcb plugin is Linux-only")
+def test_the_saved_language_applies_from_the_start(tmp_path):
+    """settings.json says Bengali: the very first line the program prints is in Bengali."""
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    ldd = fake_bin / "ldd"
+    ldd.write_text("#!/bin/sh\necho '\tlibxcb-cursor.so.0 => not found'\n", encoding="utf-8")
+    ldd.chmod(0o755)
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text('{"version": 1, "language": "bn"}', encoding="utf-8")
+    env = {
+        "PATH": f"{fake_bin}:/usr/bin:/bin",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+        "DISPLAY": ":99",
+        "HOME": str(tmp_path),
+        "UPABHASHA_CONFIG_DIR": str(config),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "app.gui_main"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.startswith("উপভাষা তার জানালা খুলতে পারছে না")
+    assert "sudo apt install libxcb-cursor0" in result.stderr

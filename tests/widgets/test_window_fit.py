@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QRect, QSize
 
 from app.window_fit import PREFERRED, fits, initial_geometry
@@ -38,6 +39,8 @@ SCRIPT = r"""
 import json, sys, tempfile, pathlib
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
+from engine.i18n import set_language
+set_language(sys.argv[1])  # labels are longer in Bengali
 from widgets.fonts import register_qt_fonts
 register_qt_fonts(app)
 from app.settings import Settings
@@ -66,7 +69,8 @@ os._exit(0)  # no closeEvent: background chart/index tasks may still run
 """
 
 
-def test_main_window_fits_a_1366x768_screen_with_every_panel(tmp_path):
+@pytest.mark.parametrize("language", ["en", "bn"])
+def test_main_window_fits_a_1366x768_screen_with_every_panel(tmp_path, language):
     """A real window on a fake 1366×768 screen (Qt's offscreen platform, configured)."""
     screen = tmp_path / "screen.json"
     screen.write_text(
@@ -83,7 +87,11 @@ def test_main_window_fits_a_1366x768_screen_with_every_panel(tmp_path):
         "QT_QPA_PLATFORM": f"offscreen:configfile={screen}",
     }
     result = subprocess.run(
-        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, timeout=120
+        [sys.executable, "-c", SCRIPT, language],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
