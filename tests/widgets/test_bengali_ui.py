@@ -90,3 +90,18 @@ def test_language_menu_saves_the_choice_for_the_next_start(
     path = tmp_path / "settings.json"
     save_settings(settings, path)
     assert load_settings(path).language == "bn"
+
+
+def test_review_history_dates_and_statuses_in_bengali(bengali, qtbot, review_ws):
+    from widgets.review_panel import ReviewPanel
+
+    panel = ReviewPanel(review_ws, reviewer="রহিম")
+    qtbot.addWidget(panel)
+    variant = review_ws.scalar("SELECT id FROM variants WHERE provenance = 'machine'")
+    panel.select_variant(variant)
+    assert panel.accept_current()
+    panel.select_variant(variant)
+    history = panel.detail.history.toPlainText().splitlines()[-1]
+    assert "রহিম" in history and "চূড়ান্ত" in history and "গ্রহণ" in history
+    date = history.split()[0]
+    assert BENGALI_DIGIT.search(date) and not ASCII_DIGIT.search(date), history
