@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import avro
 import pytest
 from PySide6.QtCore import Qt
@@ -11,6 +13,16 @@ from PySide6.QtWidgets import QPlainTextEdit
 from engine.translation import review
 from widgets.avro_typing import AvroTyping
 from widgets.review_panel import ReviewPanel
+
+
+@pytest.fixture(autouse=True)
+def collect_qt_garbage():
+    """Widgets in reference cycles are freed here, on the GUI thread, not by a GC pass that
+    happens to run in a later test's worker thread (a Qt object destroyed off the GUI thread
+    crashes)."""
+    yield
+    gc.collect()
+
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 

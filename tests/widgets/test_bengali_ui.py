@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import shutil
 
@@ -11,6 +12,16 @@ from PySide6.QtWidgets import QMessageBox
 from app.main_window import MainWindow
 from app.settings import Settings, load_settings, save_settings
 from engine.i18n import current_language, set_language
+
+
+@pytest.fixture(autouse=True)
+def collect_qt_garbage():
+    """Widgets in reference cycles are freed here, on the GUI thread, not by a GC pass that
+    happens to run in a later test's worker thread (a Qt object destroyed off the GUI thread
+    crashes)."""
+    yield
+    gc.collect()
+
 
 ASCII_DIGIT = re.compile(r"[0-9]")
 BENGALI_DIGIT = re.compile(r"[০-৯]")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -13,6 +14,15 @@ from PySide6.QtCore import QRect, QSize
 from app.window_fit import PREFERRED, fits, initial_geometry
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def collect_qt_garbage():
+    """Widgets in reference cycles are freed here, on the GUI thread, not by a GC pass that
+    happens to run in a later test's worker thread (a Qt object destroyed off the GUI thread
+    crashes)."""
+    yield
+    gc.collect()
 
 
 def test_initial_geometry_on_a_1366x768_laptop():
@@ -65,6 +75,7 @@ report["min_hint"] = [window.minimumSizeHint().width(), window.minimumSizeHint()
 report["ok"] = ok
 print(json.dumps(report), flush=True)
 import os
+
 os._exit(0)  # no closeEvent: background chart/index tasks may still run
 """
 
@@ -101,17 +112,17 @@ def test_main_window_fits_a_1366x768_screen_with_every_panel(tmp_path, language)
     assert report["min_hint"][0] <= 1300, report  # room for the frame on a 1366 px screen
 
 
-def test_a_saved_geometry_larger_than_the_screen_is_refitted(qtbot, tmp_path):
+def test_a_saved_geometry_larger_than_the_screen_is_refitted(qtbot, sync_bridge):
     import base64
 
     from app.main_window import MainWindow
     from app.settings import Settings
 
-    first = MainWindow(Settings(), save=lambda s: None)
+    first = MainWindow(Settings(), bridge=sync_bridge, save=lambda s: None)
     qtbot.addWidget(first)
     first.setGeometry(0, 0, 3000, 2000)
     saved = base64.b64encode(bytes(first.saveGeometry())).decode()
-    window = MainWindow(Settings(window_geometry=saved), save=lambda s: None)
+    window = MainWindow(Settings(window_geometry=saved), bridge=sync_bridge, save=lambda s: None)
     qtbot.addWidget(window)
     available = window.screen().availableGeometry()
     assert window.frameGeometry().width() <= available.width()
