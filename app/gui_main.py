@@ -58,18 +58,22 @@ def main(argv: list[str] | None = None) -> int:
     from app.logging_setup import setup_logging
 
     log_path = setup_logging(args.verbose)
-    from app.platform_check import xcb_problem
+    from app.language_menu import apply_language
+    from app.settings import load_settings
 
-    problem = None if smoke else xcb_problem()
-    if problem:  # Qt's own message ("could not load the Qt platform plugin") says nothing
-        print(problem, file=sys.stderr)
+    settings = load_settings()
+    apply_language(settings.language)  # before any panel module is imported or built
+    from app.qt_platform_check import platform_problem
+
+    problem = platform_problem()
+    if problem:  # instead of Qt's plugin error and abort
         log.error("%s", problem)
+        print(problem, file=sys.stderr)
         return 3
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from app.qt_logging import install_qt_message_handler
-    from app.settings import load_settings
     from widgets.fonts import register_qt_fonts
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -81,11 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     from app.gc_guard import GarbageCollector
 
     collector = GarbageCollector(app)
-    from app.language import apply_language
     from app.main_window import MainWindow
 
-    settings = load_settings()
-    apply_language(settings.language)  # before any widget translates its strings
     window = MainWindow(settings)
     window.show()
     if args.workspace and not window.open_workspace(args.workspace, create=args.new):

@@ -27,11 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.annotation_actions import AnnotationActions
-from app.language import add_language_menu
+from app.language_menu import add_language_menu
 from app.settings import Settings, save_settings
 from app.study_actions import StudyActions
+from app.window_fit import fit_to_screen
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.workspace.store import Workspace
 from widgets.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.task_bridge import WRITER, TaskBridge
@@ -145,7 +146,7 @@ class MainWindow(QMainWindow):
         self.view_menu = self.menuBar().addMenu(_("&View"))
         self._action(_("Show the &welcome page"), self._show_welcome, "Ctrl+0", self.view_menu)
         self._action(_("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu)
-        add_language_menu(self, self.view_menu)
+        add_language_menu(self, self.view_menu, self.settings, self._save)
 
         study_menu = self.menuBar().addMenu(_("&Study"))
         self.workspace_actions += [
@@ -393,7 +394,7 @@ class MainWindow(QMainWindow):
 
     def refresh_status(self) -> None:
         running = len(self.bridge.running_tasks())
-        self.jobs_label.setText(_("{n} running").format(n=running) if running else "")
+        self.jobs_label.setText(_("{n} running").format(n=digits(running)) if running else "")
         for action in self.workspace_actions:
             action.setEnabled(self.workspace is not None)
         if self.workspace is None:
@@ -409,7 +410,7 @@ class MainWindow(QMainWindow):
         )[0]
         self.counts_label.setText(
             _("{questions} questions · {variants} variants · {gold} gold · {models} models").format(
-                **counts
+                **{name: digits(n) for name, n in counts.items()}
             )
         )
 
@@ -436,8 +437,7 @@ class MainWindow(QMainWindow):
     def _restore_geometry(self) -> None:
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray(base64.b64decode(self.settings.window_geometry)))
-        else:
-            self.resize(1280, 800)
+        fit_to_screen(self, restored=bool(self.settings.window_geometry))
         if self.settings.window_state:
             self.restoreState(QByteArray(base64.b64decode(self.settings.window_state)))
         # never larger than the screen (1366x768 laptops), leaving room for the frame

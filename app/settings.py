@@ -44,7 +44,7 @@ class Settings:
     window_geometry: str = ""  # QWidget.saveGeometry(), base64
     window_state: str = ""  # QMainWindow.saveState(), base64
     avro_mode: bool = False
-    language: str = "en"  # "en" or "bn" (app.language), applied at start
+    language: str = "en"  # interface language: "en" or "bn" (engine.i18n.LANGUAGES)
 
     def add_recent(self, path: str | Path) -> None:
         """Most recent first, no duplicates, at most MAX_RECENT entries."""

@@ -81,9 +81,12 @@ LAZY_MODULES = (
     "keyring.backends",
     "keyring.backends.fail",
     "avro",
+    "babel.messages.pofile",
+    "babel.messages.mofile",
     "PySide6.QtCore",
     "PySide6.QtGui",
     "PySide6.QtWidgets",
+    "PySide6.QtSvg",  # widgets/bias_chart.py (SVG export)
 )
 
 # Lazy imports that are deliberately NOT part of the app (and so not in the frozen build).

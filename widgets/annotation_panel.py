@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from engine.annotation.items import parse_scale
 from engine.errors import UserError
 from engine.i18n import _
-from widgets.avro_input import AvroTyping
+from widgets.avro_typing import AvroTyping
 from widgets.fonts import bengali_font
 
 log = logging.getLogger(__name__)

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.judging import store
 from engine.judging.answer_queries import AnswerFilter, answer_detail, answer_ids, filter_options
 from engine.judging.rubric import Rubric, load_rubric
@@ -97,6 +97,11 @@ class AnswersPanel(QWidget):
             self._fill(combo, _("loading…"), [])
         for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
             combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
+            # long dialect/domain names must not make the window wider than a 1366 px screen
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(6)
         self.min_gap.valueChanged.connect(lambda _v: self.apply_filter())
         self.max_confidence.valueChanged.connect(lambda _v: self.apply_filter())
         self.needs_review.toggled.connect(lambda _c: self.apply_filter())
@@ -192,7 +197,7 @@ class AnswersPanel(QWidget):
     def _on_ids(self, ids: list[int]) -> None:
         current = self.current_judgment()
         self.model.set_ids(ids)
-        self.count.setText(_("{n} answers").format(n=len(ids)))
+        self.count.setText(_("{n} answers").format(n=digits(len(ids))))
         self.sig_filtered.emit(len(ids))
         if current is not None and not self.select_judgment(current):
             self.detail.show_detail(None)
@@ -330,7 +335,7 @@ class AnswersPanel(QWidget):
     def _on_new_ids(self, ids: list[int]) -> None:
         self._live_pending = False
         self.model.append_ids(ids)  # only those above the last listed: a full filter may have won
-        self.count.setText(_("{n} answers").format(n=len(self.model.ids)))
+        self.count.setText(_("{n} answers").format(n=digits(len(self.model.ids))))
         if self._live_again:
             self._live_again = False
             self.on_judgments_stored()

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _
+from engine.i18n import _, digits
 from widgets.task_bridge import Task, TaskBridge
 
 log = logging.getLogger(__name__)
@@ -125,14 +125,14 @@ class JobTableModel(QAbstractTableModel):
         if column == PROGRESS_COLUMN:
             return task.note
         if column == 3:
-            return f"{task.done:,} / {task.total:,}" if task.total else ""
+            return digits(f"{task.done:,} / {task.total:,}") if task.total else ""
         if column == 4:
             rate = tokens_per_second(task)
-            return f"{rate:.1f}" if rate is not None else ""
+            return digits(f"{rate:.1f}") if rate is not None else ""
         if column == 5:
-            return format_duration(eta_seconds(task))
+            return digits(format_duration(eta_seconds(task)))
         if column == 6:
-            return format_duration(task.elapsed_s)
+            return digits(format_duration(task.elapsed_s))
         return None
 
 
@@ -149,7 +149,7 @@ class ProgressDelegate(QStyledItemDelegate):
         if task.state == "done":
             bar.progress = bar.maximum
         bar.textVisible = True
-        bar.text = f"{100 * bar.progress // bar.maximum}%" if task.total else task.note
+        bar.text = digits(f"{100 * bar.progress // bar.maximum}%") if task.total else task.note
         bar.state = option.state | QStyle.StateFlag.State_Horizontal
         style = option.widget.style() if option.widget else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter)

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _
-from widgets.avro_input import AvroTyping
+from engine.i18n import _, digits
+from widgets.avro_typing import AvroTyping, avro_parse
 from widgets.fonts import bengali_font
 from widgets.review_model import status_icon, status_label
 
@@ -37,9 +37,15 @@ EXEMPLAR_COLUMNS = ("rank", "standard_text", "dialect_text", "dense_score", "spa
 
 def avro_to_bengali(latin: str) -> str:
     """Avro phonetic: Latin keystrokes to Bengali (``ami`` → ``আমি``)."""
-    import avro  # lazy: only reviewers who switch the mode pay for it
+    return avro_parse(latin)
 
-    return avro.parse(latin)
+
+def history_word(word: str | None) -> str:
+    """A status or a review action of a variant's history, in the interface language."""
+    if not word:
+        return ""
+    actions = {"accept": _("accept"), "edit": _("edit"), "flag": _("flag"), "reject": _("reject")}
+    return actions.get(word, status_label(word))
 
 
 def _number(value) -> str:
@@ -148,14 +154,18 @@ class ReviewDetail(QWidget):
         self.editor.setPlaceholderText(_("The gold dialect translation"))
         self.editor.setTabChangesFocus(True)
         self.editor.setFixedHeight(90)
-        self.avro_inplace = AvroTyping(self.editor)  # Avro mode also types in place
-        self.avro_toggle = QCheckBox(_("Avro phonetic typing"))
+        self.avro_toggle = QCheckBox(_("Avro phonetic typing (F12)"))
         self.avro_toggle.setToolTip(
             _(
-                "Type Latin letters (ami bangla) and press Enter to insert "
-                "the Bengali (আমি বাংলা) at the cursor"
+                "Type Latin letters in the gold field and each word turns into Bengali as you "
+                "type (ami bangla → আমি বাংলা); Ctrl+Z undoes a word. F12 or Ctrl+Alt+B in the "
+                "field switches it. The side field inserts a whole phrase at the cursor."
             )
         )
+        # in place, as the Avro keyboard does; the side field stays for whole phrases
+        self.avro_typing = AvroTyping(self.editor)
+        self.avro_toggle.toggled.connect(self.avro_typing.set_enabled)
+        self.avro_typing.sig_enabled_changed.connect(self.avro_toggle.setChecked)
         self.phonetic = QLineEdit()
         self.phonetic.setPlaceholderText(_("Latin keystrokes, Enter inserts: ami bhalo achi"))
         self.phonetic_preview = QLabel()
@@ -225,7 +235,7 @@ class ReviewDetail(QWidget):
         self.phonetic.setVisible(enabled)
         self.phonetic_preview.setVisible(enabled)
         if enabled:
-            self.phonetic.setFocus()
+            self.editor.setFocus()
 
     def _update_preview(self, text: str) -> None:
         self.phonetic_preview.setText(avro_to_bengali(text) if text.strip() else "")
@@ -280,8 +290,8 @@ class ReviewDetail(QWidget):
         self.comment.setText(detail.get("comment") or "")
         self.history.setPlainText(
             "\n".join(
-                f"{h['at']}  {h['actor']}  {h['action']}: {h['old_status'] or '—'} → "
-                f"{h['new_status']}"
+                f"{digits(h['at'])}  {h['actor']}  {history_word(h['action'])}: "
+                f"{history_word(h['old_status']) or '—'} → {history_word(h['new_status'])}"
                 + (f"  “{h['new_text']}”" if h["old_text"] != h["new_text"] else "")
                 + (f"  — {h['comment']}" if h["comment"] else "")
                 for h in detail.get("history") or []

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.translation import review
 from engine.workspace.store import Workspace
 from widgets.fonts import bengali_font
@@ -275,7 +275,7 @@ class ReviewPanel(QWidget):
             for status, n in by_status.items():
                 totals[status] = totals.get(status, 0) + n
         self.counts.setText(
-            "  ".join(f"{status_label(s)} {totals.get(s, 0)}" for s in review.STATUSES)
+            "  ".join(f"{status_label(s)} {digits(totals.get(s, 0))}" for s in review.STATUSES)
         )
 
     # -- selection and navigation ----------------------------------------------------------

@@ -202,7 +202,7 @@ def test_window_fits_a_1366x768_screen(window, sample_db, tmp_path):
 
 
 def test_annotation_panel_in_bengali(qtbot, field, tmp_path):
-    from app.language import apply_language
+    from app.language_menu import apply_language
     from widgets.fonts import register_qt_fonts
 
     register_qt_fonts()

@@ -1,0 +1,47 @@
+"""The main window's first size fits the screen it opens on (field laptops: 1366×768).
+
+A fixed 1280×800 (or a geometry saved on a larger monitor) runs off a small screen; here the
+window takes its preferred size where the screen allows, otherwise the screen's available area
+less a margin, centred. Pure geometry (:func:`initial_geometry`) is separate from the window so
+it can be checked for any screen size.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+
+PREFERRED = QSize(1280, 800)
+MARGIN = 0.04  # share of the available width/height left free on a small screen
+
+
+def initial_geometry(available: QRect, preferred: QSize = PREFERRED) -> QRect:
+    """The window rectangle (frame included) for a screen whose usable area is ``available``."""
+    width = min(preferred.width(), int(available.width() * (1 - MARGIN)))
+    height = min(preferred.height(), int(available.height() * (1 - MARGIN)))
+    rect = QRect(0, 0, width, height)
+    rect.moveCenter(available.center())
+    return rect
+
+
+def fits(frame: QRect, available: QRect) -> bool:
+    return available.contains(frame)
+
+
+def fit_to_screen(window: QWidget, *, restored: bool = False) -> QRect:
+    """Size and place ``window`` within its screen; a restored geometry that fits is kept."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        window.resize(PREFERRED)
+        return window.geometry()
+    available = screen.availableGeometry()
+    if restored and fits(window.frameGeometry(), available):
+        return window.geometry()
+    frame = initial_geometry(available)
+    # the frame (title bar, borders) is outside geometry(); leave room for it
+    extra_w = window.frameGeometry().width() - window.geometry().width()
+    extra_h = window.frameGeometry().height() - window.geometry().height()
+    window.resize(max(frame.width() - extra_w, 1), max(frame.height() - extra_h, 1))
+    window.move(frame.topLeft())
+    return frame

@@ -1,0 +1,178 @@
+"""Message catalogues: extract the ``_()`` strings, merge them into each language, report.
+
+    python scripts/i18n.py extract   # resources/locale/upabhasha.pot from engine/ app/ widgets/
+    python scripts/i18n.py update    # merge the template into every <lang>/…/upabhasha.po
+    python scripts/i18n.py compile   # write .mo next to each .po (optional: the app compiles
+                                     # the .po in memory at start; installers may ship .mo)
+    python scripts/i18n.py stats     # per language: translated / all, stale entries; JSON line
+
+Extraction is Babel's Python extractor with the keywords ``_`` and ``ngettext``. Strings
+that reach ``_()`` through a variable (table column names kept in a module constant) are not
+seen by the extractor; such entries stay in the catalogue by hand and count as current while
+the literal is still in the code (:func:`stale_entries`).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_DIRS = ("engine", "app", "widgets")
+LOCALE = ROOT / "resources" / "locale"
+TEMPLATE = LOCALE / "upabhasha.pot"
+KEYWORDS = {"_": None, "ngettext": (1, 2)}
+BRACE = re.compile(r"\{[A-Za-z_0-9]*(?:[:!][^{}]*)?\}")
+
+
+def extract(root: Path = ROOT) -> Catalog:
+    """Every literal passed to ``_()``/``ngettext()`` in the sources, with file:line."""
+    catalog = Catalog(project="Upabhasha", domain="upabhasha", charset="utf-8")
+    for folder in SOURCE_DIRS:
+        for filename, lineno, message, comments, context in extract_from_dir(
+            root / folder,
+            method_map=[("**.py", "python")],
+            keywords=KEYWORDS,
+            comment_tags=("TRANSLATORS:",),
+            strip_comment_tags=True,
+        ):
+            entry = catalog.add(
+                message,
+                None,
+                [(f"{folder}/{filename}", lineno)],
+                auto_comments=comments,
+                context=context,
+            )
+            # our strings use str.format, never %: "≥90% of" is no %-directive, and msgfmt
+            # --check-format then verifies the {placeholders} of every translation instead
+            entry.flags.discard("python-format")
+            if BRACE.search(message if isinstance(message, str) else message[0]):
+                entry.flags.add("python-brace-format")
+    return catalog
+
+
+def source_literals(root: Path = ROOT) -> set[str]:
+    """Every string constant in the sources (for strings translated through a variable)."""
+    literals: set[str] = set()
+    for folder in SOURCE_DIRS:
+        for path in (root / folder).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            literals.update(
+                node.value
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            )
+    return literals
+
+
+def languages() -> list[str]:
+    return sorted(p.parent.parent.name for p in LOCALE.glob("*/LC_MESSAGES/upabhasha.po"))
+
+
+def po_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / "upabhasha.po"
+
+
+def load(language: str) -> Catalog:
+    with po_path(language).open("rb") as fh:
+        return read_po(fh, locale=language, abort_invalid=True)
+
+
+def _msgid(message) -> str:
+    return message.id[0] if isinstance(message.id, tuple) else message.id
+
+
+def stale_entries(catalog: Catalog, template: Catalog, literals: set[str]) -> list[str]:
+    """msgids of the catalogue that the code no longer has (neither in ``_()`` nor as text)."""
+    current = {_msgid(m) for m in template if m.id}
+    return sorted(
+        _msgid(m)
+        for m in catalog
+        if m.id and _msgid(m) not in current and _msgid(m) not in literals
+    )
+
+
+def coverage(catalog: Catalog, template: Catalog) -> dict:
+    """Translated share of the strings the code has now, overall and per source file."""
+    translated = {_msgid(m) for m in catalog if m.id and m.string and not m.fuzzy}
+    per_file: dict[str, list[int]] = {}
+    ids = [m for m in template if m.id]
+    for message in ids:
+        files = {loc[0] for loc in message.locations}
+        for filename in files:
+            counts = per_file.setdefault(filename, [0, 0])
+            counts[1] += 1
+            counts[0] += _msgid(message) in translated
+    done = sum(_msgid(m) in translated for m in ids)
+    return {
+        "translated": done,
+        "total": len(ids),
+        "share": round(done / len(ids), 4) if ids else 1.0,
+        "per_file": {name: f"{a}/{b}" for name, (a, b) in sorted(per_file.items())},
+    }
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "stats"
+    template = extract()
+    if command == "extract":
+        TEMPLATE.parent.mkdir(parents=True, exist_ok=True)
+        for message in template:
+            message.flags.discard("python-format")
+        with TEMPLATE.open("wb") as fh:
+            write_po(fh, template, width=100, omit_header=False, sort_by_file=True)
+        print(f"{TEMPLATE.relative_to(ROOT)}: {len([m for m in template if m.id])} messages")
+        return 0
+    if command == "update":
+        for language in languages():
+            catalog = load(language)
+            literals = source_literals()
+            # entries translated through a variable are not in the template: keep them while
+            # their text is still in the code, instead of letting update() retire them
+            kept = [m for m in catalog if m.id and m.id not in template and m.id in literals]
+            catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+            for message in kept:
+                catalog.obsolete.pop(message.id, None)
+                catalog[message.id] = message
+            for message in catalog:
+                message.flags.discard("python-format")  # Babel re-guesses it on every read
+            with po_path(language).open("wb") as fh:
+                write_po(fh, catalog, width=100, sort_by_file=True, ignore_obsolete=False)
+            print(f"{language}: merged")
+        return 0
+    if command == "compile":
+        for language in languages():
+            target = po_path(language).with_suffix(".mo")
+            with target.open("wb") as fh:
+                write_mo(fh, load(language), use_fuzzy=False)
+            print(f"{target.relative_to(ROOT)}")
+        return 0
+    if command == "stats":
+        literals = source_literals()
+        report = {
+            language: {
+                **coverage(load(language), template),
+                "stale": stale_entries(load(language), template, literals),
+            }
+            for language in languages()
+        }
+        for language, entry in report.items():
+            print(f"{language}: {entry['translated']}/{entry['total']} ({entry['share']:.1%})")
+            for name, share in entry["per_file"].items():
+                print(f"  {share:>7}  {name}")
+        print(json.dumps({k: {**v, "per_file": None} for k, v in report.items()}))
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
