@@ -440,14 +440,6 @@ class MainWindow(QMainWindow):
         fit_to_screen(self, restored=bool(self.settings.window_geometry))
         if self.settings.window_state:
             self.restoreState(QByteArray(base64.b64decode(self.settings.window_state)))
-        # never larger than the screen (1366x768 laptops), leaving room for the frame
-        avail = self.screen().availableGeometry()
-        width, height = (
-            min(self.width(), avail.width() - 16),
-            min(self.height(), avail.height() - 48),
-        )
-        if (width, height) != (self.width(), self.height()):
-            self.resize(width, height)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         running = self.bridge.running_tasks()

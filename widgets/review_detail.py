@@ -231,7 +231,6 @@ class ReviewDetail(QWidget):
         self.avro_toggle.setChecked(enabled)
 
     def _set_avro_visible(self, enabled: bool) -> None:
-        self.avro_inplace.set_enabled(enabled)
         self.phonetic.setVisible(enabled)
         self.phonetic_preview.setVisible(enabled)
         if enabled:
