@@ -274,7 +274,7 @@ class MainWindow(QMainWindow):
         for finished in (self.study.sig_imported, self.study.sig_translated):
             finished.connect(watcher.check_now)
         self.study.sig_generated.connect(watcher.check_now)  # new runs: answers, judge, charts
-        bias = BiasPanel(self.workspace, self.bridge)
+        bias = BiasPanel(self.workspace, self.bridge, watcher=watcher)
         bias.sig_status_message.connect(status)
         self.panels = {
             "review": review,

@@ -3,8 +3,8 @@ live while a probe run fills, a drill-down to probes and raw replies, and the
 answer-normalisation table editor with the unmapped replies waiting.
 
 Everything is computed in the engine through the bridge (:mod:`engine.bias.tasks`); the
-panel polls ``PRAGMA data_version`` every two seconds and recomputes when another
-connection wrote (a CLI run, the bridge's own probe task). Exports: PNG, SVG, PDF of the
+panel recomputes when the workspace watcher says probes, replies or runs changed (a CLI run,
+the bridge's own probe task), at once if it is shown, else when it is next shown. Exports: PNG, SVG, PDF of the
 chart; CSV and LaTeX of the table.
 
 ``python -m widgets.bias_panel [WORKSPACE]`` opens the panel alone (sample: a workspace with
@@ -18,7 +18,7 @@ import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -41,10 +41,12 @@ from engine.workspace.store import Workspace
 from widgets.bias_chart import BiasChart
 from widgets.bias_normalisation import NormalisationEditor, RowsModel, table_view
 from widgets.task_bridge import TaskBridge, model_lane
+from widgets.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
-POLL_MS = 2000
+# what the statistics are read from
+BIAS_TOPICS = frozenset({"probes", "responses", "runs"})
 
 
 class BiasPanel(QWidget):
@@ -52,7 +54,15 @@ class BiasPanel(QWidget):
     sig_changed = Signal()  # the normalisation table was edited or a probe run finished
     sig_refreshed = Signal(dict)  # the view data shown (tests, other panels)
 
-    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, parent: QWidget | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        *,
+        watcher: WorkspaceWatcher | None = None,
+        parent: QWidget | None = None,
+    ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
         super().__init__(parent)
         self.ws, self.bridge = workspace, bridge
         self.view: dict = {}
@@ -162,16 +172,14 @@ class BiasPanel(QWidget):
         layout.addWidget(self.info)
         layout.addWidget(body, 1)
 
-        self._data_version = None
-        self.timer = QTimer(self)
-        self.timer.setInterval(POLL_MS)
-        self.timer.timeout.connect(self._poll)
-        self.timer.start()
+        self._stale = False
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        self.watcher.sig_changed.connect(self._on_workspace_changed)
         self.refresh()
 
     # -- data ------------------------------------------------------------------------------
     def refresh(self) -> None:
-        self._data_version = self.ws.scalar("PRAGMA data_version")
+        self._stale = False
         self.bridge.run(
             bias_tasks.bias_view,
             args=(str(self.ws.path), self.rule.currentData() or "limit"),
@@ -181,10 +189,16 @@ class BiasPanel(QWidget):
             quiet=True,
         )
 
-    def _poll(self) -> None:
-        if not self.isVisible():
-            return
-        if self.ws.scalar("PRAGMA data_version") != self._data_version:
+    def _on_workspace_changed(self, topics: frozenset[str]) -> None:
+        if topics & BIAS_TOPICS:
+            if self.isVisible():
+                self.refresh()
+            else:
+                self._stale = True
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
             self.refresh()
 
     def _on_view(self, view: dict) -> None:

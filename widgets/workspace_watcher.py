@@ -36,6 +36,7 @@ class WorkspaceWatcher(QObject):
     sig_responses = Signal()  # answers (or drafts, raw judge replies) stored
     sig_judgments = Signal()  # judgments stored
     sig_annotations = Signal()  # human overrides stored
+    sig_probes = Signal()  # probe sets imported, reply normalisation edited
 
     def __init__(
         self,

@@ -47,6 +47,12 @@ STAMPS: dict[str, tuple[str, ...]] = {
     "responses": ("(SELECT max(id) FROM responses)",),
     "judgments": ("(SELECT max(id) FROM judgments)",),
     "annotations": ("(SELECT max(id) FROM human_annotations)",),
+    # probe sets and their items are imported whole; normalisation edits are insert-only
+    "probes": (
+        "(SELECT count(*) FROM probe_sets)",
+        "(SELECT max(id) FROM probe_items)",
+        "(SELECT max(id) FROM probe_norm_entries)",
+    ),
 }
 TOPICS = tuple(STAMPS)
 _QUERY = "SELECT " + ", ".join(part for parts in STAMPS.values() for part in parts)

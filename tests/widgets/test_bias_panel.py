@@ -135,3 +135,32 @@ def test_runs_on_one_set_side_by_side(panel, bias_ws, qtbot, tmp_path):
     panel.show_group(panel.chart.groups[0])
     assert panel.replies_model.rows
     panel.grab().save(str(tmp_path / "compare.png"))
+
+
+def test_a_probe_set_imported_elsewhere_reaches_the_panel_through_the_watcher(
+    panel, bias_ws, qtbot, monkeypatch
+):
+    from importlib.resources import files
+
+    from engine.bias.probes import import_probes
+
+    refreshed = []
+    monkeypatch.setattr(panel, "refresh", lambda: refreshed.append(True))
+    other = Workspace(bias_ws.path, create=False)  # another connection, as a CLI run would be
+    try:
+        import_probes(other, files("resources") / "sample" / "probes_gender.csv", name="again")
+    finally:
+        other.close()
+    with qtbot.waitSignal(panel.watcher.sig_probes, timeout=5000):
+        panel.watcher.check_now()
+    assert refreshed == [True]  # shown: recomputed at once, from the watcher's signal
+    panel.hide()
+    other = Workspace(bias_ws.path, create=False)
+    try:
+        import_probes(other, files("resources") / "sample" / "probes_gender.csv", name="third")
+    finally:
+        other.close()
+    panel.watcher.check_now()
+    assert refreshed == [True]  # hidden: only marked stale …
+    panel.show()
+    assert refreshed == [True, True]  # … and recomputed when shown again
