@@ -101,8 +101,30 @@ class StudyActions:
             _("Imported {name}: {n} new").format(name=report["name"], n=report["inserted"]), 6000
         )
 
+    def _stopped_incomplete(self, summary: dict, step: str) -> bool:
+        """An incomplete step (errors, a dead worker, a cancel) stops the study here: say so
+        (it stays on the status bar) and do not move on to the next step's panel."""
+        if summary.get("complete", True):
+            return False
+        missing = summary.get("failed")
+        if missing is None:
+            missing = (
+                summary.get("items", 0) - summary.get("done_before", 0) - summary.get("done_now", 0)
+            )
+        message = _(
+            "{step} is incomplete: {n} item(s) failed or are missing. Run it again to resume "
+            "before going on."
+        ).format(step=step, n=missing)
+        log.warning("%s", message)
+        self.window.statusBar().showMessage(message)
+        return True
+
     def after_translation(self, summary: dict) -> None:
         w = self.window
+        if self._stopped_incomplete(summary, _("Translation")):
+            self._drop_idle("generate")
+            w.refresh_status()
+            return
         self._drop_idle("generate")  # new drafts change the status counts
         if "review" in w.panels:
             w.panels["review"].reload()
@@ -111,6 +133,9 @@ class StudyActions:
 
     def after_generation(self, summary: dict) -> None:
         w = self.window
+        if self._stopped_incomplete(summary, _("Answer generation")):
+            w.refresh_status()
+            return
         if "answers" in w.panels:
             w.panels["answers"].refresh_options()
             w.panels["judge"].refresh()

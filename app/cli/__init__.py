@@ -20,6 +20,8 @@ from engine.errors import UserError
 
 log = logging.getLogger(__name__)
 
+DEFAULT_WORKSPACE = "upabhasha.sqlite"
+
 COMMAND_MODULES = [
     "app.cli.commands_data",
     "app.cli.commands_models",
@@ -38,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-w",
         "--workspace",
-        default="upabhasha.sqlite",
+        default=None,
         help="workspace file (default: upabhasha.sqlite in this folder)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
@@ -51,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.workspace_given = args.workspace is not None  # `-w X demo` uses X
+    if args.workspace is None:
+        args.workspace = DEFAULT_WORKSPACE
     log_file = setup_logging(verbose=args.verbose)
     ctx = CliContext(args.workspace)
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from app.cli.context import incomplete
 from engine.errors import UserError
 
 
@@ -198,7 +199,11 @@ def cmd_generate(args, ctx) -> int:
                 f"{s['items']} answers ({s['done_now']} new, {s['cached']} from cache, "
                 f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
             )
-    return 0 if all(s["complete"] for s in summaries) else 3
+    missing = sum(s["items"] - s["done_before"] - s["done_now"] for s in summaries)
+    if missing:
+        total = sum(s["items"] for s in summaries)
+        return incomplete(ctx, f"generate: {missing} of {total} answers failed or missing")
+    return 0
 
 
 def _judge_kwargs(args) -> dict:
@@ -268,7 +273,14 @@ def cmd_judge(args, ctx) -> int:
         print(f"{queue} judgments wait for human review (upabhasha queue)")
         for w in warnings:
             print(f"warning: {w}")
-    return 0 if summary.failed == 0 and not summary.cancelled else 3
+    if summary.cancelled:
+        return 130
+    if summary.failed:
+        return incomplete(
+            ctx,
+            f"judge: {summary.failed} of {summary.pairs} answer pairs have no valid verdict",
+        )
+    return 0
 
 
 def cmd_judges(args, ctx) -> int:
@@ -397,6 +409,10 @@ def cmd_stats(args, ctx) -> int:
     if args.json:
         ctx.emit_json(stats)
         return 0
+    if stats["partial"]:
+        print(f"*** PARTIAL STUDY: {stats['coverage']['text']} ***")
+    else:
+        print(f"coverage: {stats['coverage']['text']} (complete)")
     print(
         f"judge {stats['judge_model']} (run {stats['judge_run']}): {stats['n_items']} "
         f"judged answers over {stats['n_questions']} questions, "
@@ -451,7 +467,8 @@ def cmd_report(args, ctx) -> int:
     else:
         print(
             f"report: {result['report']} ({result['n_items']} judged answers, "
-            f"{len(result['runs'])} run cards)"
+            f"{len(result['runs'])} run cards; {result['coverage']['text']}"
+            f"{' - PARTIAL STUDY, marked in the report' if result['partial'] else ''})"
         )
     return 0
 

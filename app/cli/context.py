@@ -8,6 +8,22 @@ import time
 
 from engine.workspace.store import Workspace
 
+# The exit code of a step that finished with items still missing (errors, a dead worker):
+# the finished part is saved and running the same command again resumes it.
+EXIT_INCOMPLETE = 3
+
+
+def incomplete(ctx: CliContext, what: str, quiet_stdout: bool = False) -> int:
+    """Say on stderr that a step is incomplete, how many items failed and how to resume;
+    return :data:`EXIT_INCOMPLETE`."""
+    ctx.end_progress_line()
+    print(
+        f"upabhasha: incomplete: {what}; the finished items are saved - run the same "
+        "command again to resume (exit 3)",
+        file=sys.stderr,
+    )
+    return EXIT_INCOMPLETE
+
 
 class CliContext:
     def __init__(self, workspace_path: str):

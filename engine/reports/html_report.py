@@ -149,6 +149,8 @@ def write_report(
         "folder": str(out),
         "judge_run": stats["judge_run"],
         "n_items": stats["n_items"],
+        "coverage": stats["coverage"],
+        "partial": stats["partial"],
         "runs": [r["id"] for r in runs],
     }
 

@@ -11,6 +11,7 @@ import logging
 
 from engine.errors import UserError
 from engine.judging import store
+from engine.reports.coverage import study_coverage
 from engine.stats import nan_to_none
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.stats.paired import paired_tests
@@ -37,7 +38,10 @@ def study_statistics(
     if ws.scalar("SELECT kind FROM runs WHERE id = ?", (run,)) != store.JUDGE_KIND:
         raise UserError(f"run {run} is not a judge run")
     items = store.scored_items(ws, run)
+    coverage = study_coverage(ws, run)
     out: dict = {
+        "coverage": coverage,
+        "partial": not coverage["complete"],
         "judge_run": run,
         "judge_model": ws.scalar(
             "SELECT m.name FROM runs r JOIN models m ON m.id = r.model_id WHERE r.id = ?", (run,)
@@ -65,8 +69,18 @@ def study_statistics(
     out["paired_tests"] = _dialect_tests(items)
     out["agreement"] = store.judge_agreement(ws, threshold=danger_threshold, scale=max_score)
     out["warnings"] = store.self_preference_warnings(ws)
+    if out["partial"]:
+        out["warnings"].insert(0, partial_warning(coverage))
     out["review_queue"] = len(store.review_queue(ws, threshold=review_threshold, run_id=run))
     return out
+
+
+def partial_warning(coverage: dict) -> str:
+    return (
+        f"PARTIAL STUDY: these statistics rest on {coverage['text']}. Missing items are not "
+        "random (a failed step, a dead worker), so the figures may be biased; finish the "
+        "steps (run them again to resume) before reporting."
+    )
 
 
 def _dialect_tests(items: list[dict]) -> list[dict]:
