@@ -38,6 +38,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from engine.errors import UserError
 from engine.i18n import _
+from engine.redact import RedactingFilter, redact
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +218,7 @@ class TaskBridge(QObject):
         self._dialogs: dict[int, QProgressDialog] = {}
         self._shut_down = False
         self._log_capture = _TaskLogCapture()
+        self._log_capture.addFilter(RedactingFilter())
         logging.getLogger().addHandler(self._log_capture)
         self._sig_progress.connect(self._on_progress)
         self._sig_finished.connect(self._on_finished)
@@ -373,8 +375,8 @@ class TaskBridge(QObject):
     @staticmethod
     def _describe(exc: BaseException) -> str:
         if isinstance(exc, UserError):
-            return str(exc)
-        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            return redact(str(exc))
+        text = f"{type(exc).__name__}: {redact(str(exc))}" if str(exc) else type(exc).__name__
         return text + "\n" + _("Details are in the log file.")
 
     def _message_box(self, title: str, message: str) -> None:

@@ -17,6 +17,7 @@ import sys
 from app.cli.context import CliContext
 from app.logging_setup import setup_logging
 from engine.errors import UserError
+from engine.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args, ctx) or 0)
     except UserError as exc:
         ctx.end_progress_line()
-        print(f"upabhasha: error: {exc}", file=sys.stderr)
+        print(f"upabhasha: error: {redact(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `upabhasha export … | head`: the reader left; not an error
         _silence_stdout()
@@ -78,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         ctx.end_progress_line()
         log.exception("internal error in %s", args.command)
         print(
-            f"upabhasha: internal error: {type(exc).__name__}: {exc} (details in {log_file})",
+            f"upabhasha: internal error: {type(exc).__name__}: {redact(str(exc))} "
+            f"(details in {log_file})",
             file=sys.stderr,
         )
         return 1

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.redact import redact
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -96,8 +97,10 @@ def _format(path: Path, fmt: str | None) -> str:
 
 
 def _rows(cursor) -> Iterator[tuple]:
+    """Rows with secrets masked: older workspaces may hold an echoed key (engine.redact)."""
     while batch := cursor.fetchmany(1000):
-        yield from batch
+        for row in batch:
+            yield tuple(redact(v) for v in row)
 
 
 def _plain(value):

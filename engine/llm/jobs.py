@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from engine.errors import UserError
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result
+from engine.redact import redact
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -191,8 +192,8 @@ class _Writer:
                     r.key,
                     self.variant_ids.get(r.key),
                     "done" if ok else "error",
-                    r.text if ok else None,
-                    None if ok else (r.error or "no text"),
+                    redact(r.text) if ok else None,  # a server may echo a key back
+                    None if ok else redact(r.error or "no text"),
                     r.prompt_tokens,
                     r.completion_tokens,
                     r.finish_reason,
@@ -203,7 +204,14 @@ class _Writer:
             cache_key = self.cache_keys.get(r.key)
             if ok and cache_key:
                 cache_rows.append(
-                    (cache_key, r.text, r.prompt_tokens, r.completion_tokens, r.finish_reason, now)
+                    (
+                        cache_key,
+                        redact(r.text),
+                        r.prompt_tokens,
+                        r.completion_tokens,
+                        r.finish_reason,
+                        now,
+                    )
                 )
         with self.ws.transaction() as conn:
             conn.executemany(_UPSERT, rows)
