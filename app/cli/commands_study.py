@@ -270,6 +270,11 @@ def cmd_judge(args, ctx) -> int:
             f"({s.gated} zeroed by the script/refusal gate, {s.judged_now} by the judge, "
             f"{s.invalid_replies} invalid replies asked again, {s.failed} still failing)"
         )
+        if s.flagged:
+            print(
+                f"{s.flagged} judgment(s) flagged (answers addressing the judge, or verdicts "
+                "the texts cannot support): sent to human review whatever the confidence"
+            )
         print(f"{queue} judgments wait for human review (upabhasha queue)")
         for w in warnings:
             print(f"warning: {w}")
@@ -313,11 +318,12 @@ def cmd_queue(args, ctx) -> int:
         ctx.emit_json(rows)
         return 0
     print(
-        f"{len(rows)} judgments with confidence <= {args.threshold}"
+        f"{len(rows)} judgments flagged or with confidence <= {args.threshold}"
         f"{'' if args.all else ' not yet reviewed'}"
     )
     for r in rows:
         human = "" if r["human_final"] is None else f", human {r['human_final']:.1f}"
+        human += f", FLAGGED {r['flags']}" if r["flags"] else ""
         print(
             f"#{r['judgment_id']} [{r['dialect']}] confidence {r['confidence']}, "
             f"machine {r['final']:.1f}{human}: {r['dialect_question'][:60]}"
@@ -417,6 +423,12 @@ def cmd_stats(args, ctx) -> int:
         f"judge {stats['judge_model']} (run {stats['judge_run']}): {stats['n_items']} "
         f"judged answers over {stats['n_questions']} questions, "
         f"{stats['n_human_overrides']} human overrides; gates {stats['gates']}"
+    )
+    by = stats["judged_by"]
+    print(
+        f"judged by: {by['machine_only']} machine only, {by['human']} with a human score, "
+        f"{by['flagged_awaiting_review']} flagged awaiting review ({stats['n_flagged']} flagged "
+        "in all)"
     )
     for name, rows in stats["groups"].items():
         print(

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, replace
 
 from engine.judging import store
 from engine.judging.gate import check_answer
+from engine.judging.injection import consistency_flags, detect_injection, flag_labels
 from engine.judging.prompt import JudgeTemplate, build_judge_prompt, load_judge_template
 from engine.judging.rubric import Rubric, load_rubric
 from engine.judging.verdict import (
@@ -49,6 +50,7 @@ class JudgeSummary:
     judged_now: int = 0
     invalid_replies: int = 0
     failed: int = 0  # still without a valid verdict after every attempt
+    flagged: int = 0  # judged now with an injection or consistency flag (human review)
     cancelled: bool = False
 
     def as_dict(self) -> dict:
@@ -114,6 +116,7 @@ def judge_answers(
             to_judge.append((pair, gate))
         else:
             gated_rows.append(_row(pair, None, zeroed(rubric, gate)))
+    summary.flagged += sum(bool(r["flags"]) for r in gated_rows)
     summary.gated = store.insert_judgments(ws, run_id, gated_rows)
     if not to_judge:
         return summary
@@ -211,7 +214,15 @@ def _judge_round(
         if pair["standard_response_id"] not in std_gates:
             std_gates[pair["standard_response_id"]] = check_answer(pair["standard_answer"])
         scored = apply_rules(verdict, rubric, gate, std_gates[pair["standard_response_id"]])
-        rows.append(_row(pair, reply["id"], scored))
+        row = _row(pair, reply["id"], scored)
+        row["flags"] = _join_flags(
+            row["flags"],
+            consistency_flags(
+                scored.final, rubric.max_score, pair["dialect_answer"], pair["standard_answer"]
+            ),
+        )
+        summary.flagged += bool(row["flags"])
+        rows.append(row)
     if invalid:
         # an error state: the job engine asks again for error rows (raw reply kept in error)
         with ws.transaction() as conn:
@@ -231,8 +242,22 @@ def _key(pair: dict) -> str:
     return f"r{pair['dialect_response_id']}"
 
 
+def pair_flags(pair: dict) -> list[str]:
+    """Injection attempts in the dialect answer (or in the standard answer it is compared
+    with), found before judging; any flag sends the judgment to human review."""
+    return flag_labels(detect_injection(pair["dialect_answer"])) + flag_labels(
+        detect_injection(pair["standard_answer"]), "standard"
+    )
+
+
+def _join_flags(existing: str, more: list[str]) -> str:
+    flags = [f for f in existing.split(",") if f] + [f for f in more if f]
+    return ",".join(dict.fromkeys(flags))
+
+
 def _row(pair: dict, judge_response_id: int | None, scored) -> dict:
     return {
+        "flags": _join_flags("", pair_flags(pair)),
         "response_id": pair["dialect_response_id"],
         "standard_response_id": pair["standard_response_id"],
         "judge_response_id": judge_response_id,

@@ -37,7 +37,11 @@ def study_statistics(
         raise UserError("no judge run yet: run 'upabhasha judge' first")
     if ws.scalar("SELECT kind FROM runs WHERE id = ?", (run,)) != store.JUDGE_KIND:
         raise UserError(f"run {run} is not a judge run")
-    items = store.scored_items(ws, run)
+    judged = store.scored_items(ws, run)
+    # a flagged judgment (injection attempt, inconsistent verdict) is never a machine-only
+    # score: until a person scores it, it stays out of the figures and is counted apart
+    items = [i for i in judged if not (i["flags"] and i["human_final"] is None)]
+    flagged = [i for i in judged if i["flags"]]
     coverage = study_coverage(ws, run)
     out: dict = {
         "coverage": coverage,
@@ -49,6 +53,13 @@ def study_statistics(
         "n_items": len(items),
         "n_questions": len({i["question_id"] for i in items}),
         "n_human_overrides": sum(i["human_final"] is not None for i in items),
+        "n_flagged": len(flagged),
+        "judged_by": {
+            "human": sum(i["human_final"] is not None for i in judged),
+            "machine_only": sum(i["human_final"] is None and not i["flags"] for i in judged),
+            "flagged_awaiting_review": len(judged) - len(items),
+        },
+        "flags": _flag_counts(flagged),
         "gates": _count(items, "gate"),
         "settings": {
             "seed": seed,
@@ -69,6 +80,14 @@ def study_statistics(
     out["paired_tests"] = _dialect_tests(items)
     out["agreement"] = store.judge_agreement(ws, threshold=danger_threshold, scale=max_score)
     out["warnings"] = store.self_preference_warnings(ws)
+    if out["judged_by"]["flagged_awaiting_review"]:
+        out["warnings"].insert(
+            0,
+            f"{out['judged_by']['flagged_awaiting_review']} flagged judgment(s) (answers "
+            "addressing the judge, or verdicts the answer texts cannot support) wait for human "
+            "review and are left out of these figures until a person scores them "
+            "(upabhasha queue).",
+        )
     if out["partial"]:
         out["warnings"].insert(0, partial_warning(coverage))
     out["review_queue"] = len(store.review_queue(ws, threshold=review_threshold, run_id=run))
@@ -100,6 +119,14 @@ def _dialect_tests(items: list[dict]) -> list[dict]:
             for b in names[i + 1 :]
         ]
     return [c.as_dict() for c in paired_tests(labelled, pairs)]
+
+
+def _flag_counts(items) -> dict:
+    counts: dict = {}
+    for item in items:
+        for flag in item["flags"].split(","):
+            counts[flag] = counts.get(flag, 0) + 1
+    return counts
 
 
 def _count(items, key) -> dict:

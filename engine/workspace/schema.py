@@ -176,7 +176,15 @@ V1 = [
     "CREATE INDEX human_annotations_target ON human_annotations(target, target_id)",
 ]
 
-MIGRATIONS: list[list[str]] = [V1]
+# Issue 16: judgments carry flags (injection attempts, inconsistent verdicts: always sent to
+# human review); a run being decoded is leased by one process (owner, heartbeat time).
+V2_INTEGRITY = [
+    "ALTER TABLE judgments ADD COLUMN flags TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE runs ADD COLUMN lease_owner TEXT",
+    "ALTER TABLE runs ADD COLUMN lease_heartbeat REAL",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2_INTEGRITY]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The paper's nine dialects plus standard (DESIGN.md); more can be added per workspace.
