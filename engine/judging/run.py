@@ -91,7 +91,7 @@ def judge_answers(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> JudgeSummary:
-    from engine.llm.jobs import backend_for_run, open_run
+    from engine.llm.jobs import backend_for_run, discard_if_empty, open_run
 
     rubric = rubric or load_rubric()
     template = template or load_judge_template()
@@ -108,20 +108,27 @@ def judge_answers(
     pending = [p for p in pairs if p["dialect_response_id"] not in done]
     summary.judged_before = summary.pairs - len(pending)
 
+    # every gate-passing pair goes to the job, judged ones too: the job skips finished
+    # replies, and the batch plan (which items are decoded together) stays a function of
+    # the study's pairs, so a resumed run reproduces an uninterrupted one
     to_judge = []
     gated_rows = []
-    for pair in pending:
+    for pair in pairs:
         gate = check_answer(pair["dialect_answer"])
         if gate.passed:
             to_judge.append((pair, gate))
-        else:
+        elif pair["dialect_response_id"] not in done:
             gated_rows.append(_row(pair, None, zeroed(rubric, gate)))
     summary.flagged += sum(bool(r["flags"]) for r in gated_rows)
     summary.gated = store.insert_judgments(ws, run_id, gated_rows)
-    if not to_judge:
+    if not any(pair["dialect_response_id"] not in done for pair, _ in to_judge):
         return summary
 
-    backend = (backend_factory or backend_for_run)(ws, run_id)
+    try:
+        backend = (backend_factory or backend_for_run)(ws, run_id)
+    except BaseException:
+        discard_if_empty(ws, run_id)
+        raise
     try:
         for attempt in range(max_attempts):
             if cancelled and cancelled():
@@ -200,6 +207,7 @@ def _judge_round(
         )
     }
     rows, invalid, remaining = [], [], []
+    judged = store.judged_response_ids(ws, run_id)
     for pair, gate in items:
         reply = replies.get(_key(pair))
         if reply is None:
@@ -221,7 +229,7 @@ def _judge_round(
                 scored.final, rubric.max_score, pair["dialect_answer"], pair["standard_answer"]
             ),
         )
-        summary.flagged += bool(row["flags"])
+        summary.flagged += bool(row["flags"]) and pair["dialect_response_id"] not in judged
         rows.append(row)
     if invalid:
         # an error state: the job engine asks again for error rows (raw reply kept in error)

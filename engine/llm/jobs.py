@@ -7,6 +7,20 @@ any moment loses at most the unwritten batch (which the next call regenerates) a
 ``UNIQUE (run_id, item_key)`` constraint makes duplicates impossible. An errored item keeps
 its error and attempt count; a later call retries it. Greedy requests are served from and
 stored into ``response_cache``; sampled requests never are.
+
+**Reproducible batches.** Batching changes greedy outputs, so for a backend with a batch
+schedule (local GGUF: ``n_seq``) the *plan* is fixed by the items alone: the job's full
+request list, in order, cut into consecutive groups of ``n_seq``. A group with any pending
+item is decoded whole (its finished items again, their results dropped), so every item is
+always decoded next to the same neighbours: a resumed run, a fresh workspace and an
+uninterrupted run give the same bytes. The cache key of a planned item covers its group
+(:func:`plan_cache_keys`), so a cached reply is only reused where it would be reproduced.
+
+**Leases.** A run is decoded by one process at a time: :func:`run_job` takes the run's
+lease (owner ``host:pid``, a heartbeat time) and a second process refuses with a message
+naming the holder; a lease of a dead process (same host) or one silent for
+``LEASE_TTL_S`` is taken over. A run row whose job failed before storing anything is
+removed (:func:`discard_if_empty`).
 """
 
 from __future__ import annotations
@@ -14,7 +28,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import platform
+import socket
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -144,10 +160,135 @@ def run_job_on_model(
 ) -> JobSummary:
     """:func:`run_job` with ``backend``, or else with the run's own model opened with the
     schedule its card records (so reruns reproduce) and closed afterwards."""
-    if backend is not None:
-        return run_job(ws, run_id, backend, requests, **options)
-    with backend_for_run(ws, run_id) as own:
-        return run_job(ws, run_id, own, requests, **options)
+    try:
+        if backend is not None:
+            return run_job(ws, run_id, backend, requests, **options)
+        with backend_for_run(ws, run_id) as own:
+            return run_job(ws, run_id, own, requests, **options)
+    except BaseException:
+        discard_if_empty(ws, run_id)
+        raise
+
+
+def discard_if_empty(ws: Workspace, run_id: int) -> bool:
+    """Remove a run row that holds nothing (its job failed before storing a result, e.g. the
+    model did not load), so no empty ``open`` run is left behind. Returns whether it did."""
+    try:
+        with ws.transaction() as conn:
+            cur = conn.execute(
+                "DELETE FROM runs WHERE id = ? AND status = 'open' "
+                "AND NOT EXISTS (SELECT 1 FROM responses WHERE run_id = runs.id) "
+                "AND NOT EXISTS (SELECT 1 FROM judgments WHERE run_id = runs.id) "
+                "AND NOT EXISTS (SELECT 1 FROM variants WHERE run_id = runs.id)",
+                (run_id,),
+            )
+            return cur.rowcount > 0
+    except sqlite3.Error:  # cleaning up must not hide the error that brought us here
+        log.exception("could not remove the empty run %d", run_id)
+        return False
+
+
+# -- leases ------------------------------------------------------------------------------
+LEASE_TTL_S = 600.0  # a holder that has not written for this long is presumed gone
+LEASE_BEAT_S = 10.0
+
+
+def lease_owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def acquire_lease(ws: Workspace, run_id: int) -> str:
+    """Take the run's lease for this process or raise a :class:`UserError` naming the
+    process that decodes it now."""
+    me, now = lease_owner(), time.time()
+    with ws.transaction() as conn:
+        row = conn.execute(
+            "SELECT lease_owner, lease_heartbeat FROM runs WHERE id = ?", (run_id,)
+        ).fetchone()
+        if row is None:
+            raise UserError(f"no run {run_id}")
+        holder, beat = row[0], row[1] or 0.0
+        if holder and holder != me:
+            host, _, pid = holder.rpartition(":")
+            dead = host == socket.gethostname() and pid.isdigit() and not _pid_alive(int(pid))
+            if not dead and now - beat < LEASE_TTL_S:
+                raise UserError(
+                    f"run {run_id} is being decoded by process {pid} on {host} (last sign "
+                    f"of life {now - beat:.0f} s ago); wait for it to finish, or stop it and "
+                    "run this again - it resumes where that process stopped"
+                )
+            log.warning("run %d: taking over the lease of %s (gone)", run_id, holder)
+        conn.execute(
+            "UPDATE runs SET lease_owner = ?, lease_heartbeat = ? WHERE id = ?",
+            (me, now, run_id),
+        )
+    return me
+
+
+def renew_lease(ws: Workspace, run_id: int, owner: str) -> None:
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET lease_heartbeat = ? WHERE id = ? AND lease_owner = ?",
+            (time.time(), run_id, owner),
+        )
+
+
+def release_lease(ws: Workspace, run_id: int, owner: str) -> None:
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET lease_owner = NULL, lease_heartbeat = NULL "
+            "WHERE id = ? AND lease_owner = ?",
+            (run_id, owner),
+        )
+
+
+# -- the batch plan ----------------------------------------------------------------------
+def plan_size(backend: Backend) -> int | None:
+    """Items decoded together by ``backend`` (its schedule's n_seq); None: the backend's
+    outputs do not depend on what it decodes alongside (endpoints, test fakes)."""
+    schedule = getattr(backend, "schedule", None)
+    n_seq = getattr(schedule, "n_seq", None)
+    return int(n_seq) if n_seq else None
+
+
+def _plan_schedule(backend: Backend) -> dict:
+    schedule = getattr(backend, "schedule", None)
+    as_dict = schedule.as_dict() if schedule is not None else {}
+    return {k: v for k, v in as_dict.items() if k not in _SCHEDULE_NOT_IN_KEY}
+
+
+def plan_groups(requests: list[Request], size: int | None) -> list[list[Request]]:
+    """The job's full request list cut into consecutive groups of ``size``."""
+    if not size:
+        return [list(requests)] if requests else []
+    return [requests[i : i + size] for i in range(0, len(requests), size)]
+
+
+def plan_cache_keys(
+    groups: list[list[Request]], model_id: str, schedule: dict | None
+) -> dict[str, str]:
+    """Cache key per request: the request itself plus, where a plan applies, the schedule
+    and the exact group it is decoded in (its neighbours change its greedy bytes)."""
+    keys: dict[str, str] = {}
+    for group in groups:
+        base = {r.key: r.cache_key(model_id) for r in group}
+        if schedule is None:
+            keys.update(base)
+            continue
+        plan = canonical_json({"schedule": schedule, "group": [base[r.key] for r in group]})
+        for pos, r in enumerate(group):
+            keys[r.key] = hashlib.sha256(f"{base[r.key]}|{pos}|{plan}".encode()).hexdigest()
+    return keys
 
 
 _UPSERT = """INSERT INTO responses(run_id, item_key, variant_id, status, text, error, attempts,
@@ -248,6 +389,27 @@ def run_job(
     keys = [r.key for r in requests]
     if len(set(keys)) != len(keys):
         raise UserError("a job's item keys must be unique")
+    owner = acquire_lease(ws, run_id)
+    try:
+        return _run_job(
+            ws,
+            run_id,
+            backend,
+            requests,
+            owner,
+            variant_ids or {},
+            batch_size,
+            progress,
+            cancelled,
+            use_cache,
+        )
+    finally:
+        release_lease(ws, run_id, owner)
+
+
+def _run_job(
+    ws, run_id, backend, requests, owner, variant_ids, batch_size, progress, cancelled, use_cache
+) -> JobSummary:
     done = {
         r["item_key"]
         for r in ws.query(
@@ -264,21 +426,30 @@ def run_job(
         cancelled=False,
     )
     model_id = backend.info().model_id
-    cache_keys = {r.key: r.cache_key(model_id) for r in pending if use_cache and r.sampler.greedy}
-    writer = _Writer(ws, run_id, variant_ids or {}, cache_keys, batch_size)
+    size = plan_size(backend)
+    groups = plan_groups(list(requests), size)
+    schedule = _plan_schedule(backend) if size else None
+    plan_keys = plan_cache_keys(groups, model_id, schedule) if use_cache else {}
+    pending_keys = {r.key for r in pending}
+    cache_keys = {r.key: plan_keys[r.key] for r in pending if use_cache and r.sampler.greedy}
+    writer = _Writer(ws, run_id, variant_ids, cache_keys, batch_size)
     total, start, generated = len(requests), time.monotonic(), 0
+    beat = {"at": time.monotonic()}
 
     def report(note: str = "") -> None:
+        if time.monotonic() - beat["at"] >= LEASE_BEAT_S:
+            beat["at"] = time.monotonic()
+            renew_lease(ws, run_id, owner)
         if progress:
             progress(summary.done_before + summary.done_now, total, note)
 
     hits = _cached(ws, list(cache_keys.values())) if cache_keys else {}
-    to_generate = []
+    served: set[str] = set()
     for req in pending:
         row = hits.get(cache_keys.get(req.key, ""))
         if row is None:
-            to_generate.append(req)
             continue
+        served.add(req.key)
         writer.add(
             Result(
                 req.key,
@@ -291,23 +462,53 @@ def run_job(
         summary.cached += 1
         summary.done_now += 1
     report("cache")
+    # a group with anything left to generate is decoded whole (see the module docstring)
+    to_decode = [g for g in groups if any(r.key in pending_keys and r.key not in served for r in g)]
+    left = sum(1 for g in to_decode for r in g if r.key in pending_keys and r.key not in served)
+    redecoded = mismatched = 0
     try:
-        for result in backend.generate(to_generate, cancelled=cancelled):
-            writer.add(result)
-            if result.ok and result.text is not None:
-                summary.done_now += 1
-                generated += result.completion_tokens
-            else:
-                summary.errors += 1
-            elapsed = time.monotonic() - start
-            finished = summary.done_now + summary.errors
-            eta = elapsed / max(finished, 1) * (len(pending) - finished)
-            report(f"{generated / max(elapsed, 1e-9):.1f} tok/s, ETA {eta:.0f} s")
+        for group in to_decode:
+            if cancelled and cancelled():
+                break
+            for result in backend.generate(group, cancelled=cancelled):
+                if result.key not in pending_keys or result.key in served:
+                    # a finished neighbour decoded again for the plan: the same bytes, or
+                    # this machine/build does not reproduce (logged, the stored one stays)
+                    redecoded += 1
+                    if result.ok:
+                        mismatched += _differs(ws, run_id, result)
+                    continue
+                writer.add(result)
+                if result.ok and result.text is not None:
+                    summary.done_now += 1
+                    generated += result.completion_tokens
+                else:
+                    summary.errors += 1
+                elapsed = time.monotonic() - start
+                finished = summary.done_now - summary.cached + summary.errors
+                eta = elapsed / max(finished, 1) * (left - finished)
+                report(f"{generated / max(elapsed, 1e-9):.1f} tok/s, ETA {eta:.0f} s")
     finally:
         writer.flush()
+    if mismatched:
+        log.warning(
+            "run %d: %d of %d finished items decoded again for the batch plan came out "
+            "different: outputs do not reproduce on this machine/build",
+            run_id,
+            mismatched,
+            redecoded,
+        )
     summary.cancelled = bool(cancelled and cancelled()) and not summary.complete
     if summary.complete:
         with ws.transaction() as conn:
             conn.execute("UPDATE runs SET status = 'done' WHERE id = ?", (run_id,))
     report("done" if summary.complete else "stopped")
     return summary
+
+
+def _differs(ws: Workspace, run_id: int, result: Result) -> int:
+    stored = ws.scalar(
+        "SELECT text FROM responses WHERE run_id = ? AND item_key = ? AND status = 'done'",
+        (run_id, result.key),
+    )
+    return int(stored is not None and stored != redact(result.text))
