@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 
 # n_threads does not change which floats are summed in which order; it is recorded only.
 _SCHEDULE_NOT_IN_KEY = ("n_threads",)
+# recorded in every run card: how a job's items are batched (see the module docstring)
+PLAN = "groups of schedule.n_seq consecutive items of the job's request list, each decoded whole"
 
 
 @dataclass
@@ -120,6 +122,10 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
             "identity": identity,
         },
         "versions": library_versions(),
+        # how items are batched (a function of the item list and the schedule: see the
+        # module docstring) and where: greedy bytes are reproducible on the same build
+        "plan": PLAN,
+        "platform": {"machine": platform.machine(), "system": platform.platform()},
     }
     with ws.transaction() as conn:
         conn.execute(
