@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "app.cli.commands_rag",
     "app.cli.commands_study",
     "app.cli.commands_review",
+    "app.cli.commands_replicate",
     "app.demo",
 ]
 

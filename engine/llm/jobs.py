@@ -449,6 +449,8 @@ def _run_job(
         if progress:
             progress(summary.done_before + summary.done_now, total, note)
 
+    # what each item is decoded with, recorded for replication (engine.llm.plan_store)
+    group_of = {r.key: g for g in (groups if size else [[r] for r in requests]) for r in g}
     hits = _cached(ws, list(cache_keys.values())) if cache_keys else {}
     served: set[str] = set()
     for req in pending:
@@ -467,11 +469,14 @@ def _run_job(
         )
         summary.cached += 1
         summary.done_now += 1
+    writer.flush()
+    _record(ws, run_id, group_of, served)
     report("cache")
     # a group with anything left to generate is decoded whole (see the module docstring)
     to_decode = [g for g in groups if any(r.key in pending_keys and r.key not in served for r in g)]
     left = sum(1 for g in to_decode for r in g if r.key in pending_keys and r.key not in served)
     redecoded = mismatched = 0
+    finished_ok: set[str] = set()
     try:
         for group in to_decode:
             if cancelled and cancelled():
@@ -486,6 +491,7 @@ def _run_job(
                     continue
                 writer.add(result)
                 if result.ok and result.text is not None:
+                    finished_ok.add(result.key)
                     summary.done_now += 1
                     generated += result.completion_tokens
                 else:
@@ -494,8 +500,12 @@ def _run_job(
                 finished = summary.done_now - summary.cached + summary.errors
                 eta = elapsed / max(finished, 1) * (left - finished)
                 report(f"{generated / max(elapsed, 1e-9):.1f} tok/s, ETA {eta:.0f} s")
+            writer.flush()
+            _record(ws, run_id, group_of, finished_ok)
+            finished_ok.clear()
     finally:
         writer.flush()
+        _record(ws, run_id, group_of, finished_ok)
     if mismatched:
         log.warning(
             "run %d: %d of %d finished items decoded again for the batch plan came out "
@@ -510,6 +520,16 @@ def _run_job(
             conn.execute("UPDATE runs SET status = 'done' WHERE id = ?", (run_id,))
     report("done" if summary.complete else "stopped")
     return summary
+
+
+def _record(ws: Workspace, run_id: int, group_of: dict, keys: set[str]) -> None:
+    from engine.llm.plan_store import record_groups
+
+    by_group: dict[int, tuple[list[Request], list[str]]] = {}
+    for key in keys:
+        group = group_of[key]
+        by_group.setdefault(id(group), (group, []))[1].append(key)
+    record_groups(ws, run_id, list(by_group.values()))
 
 
 def _differs(ws: Workspace, run_id: int, result: Result) -> int:

@@ -131,10 +131,16 @@ def write_report(
         ),
         encoding="utf-8",
     )
+    from engine.llm.replicate import replications
+
+    by_run: dict[int, list[dict]] = {}
+    for rep in replications(ws, [r["id"] for r in runs]):
+        by_run.setdefault(rep["run_id"], []).append(rep)
     html = _render(
         stats=stats,
         sections=sections,
         runs=runs,
+        replications=by_run,
         notices=_notices(ws, stats["judge_run"]),
         workspace=str(ws.path),
         generated_at=utcnow(),
@@ -150,6 +156,7 @@ def write_report(
         "judge_run": stats["judge_run"],
         "n_items": stats["n_items"],
         "coverage": stats["coverage"],
+        "replicated_runs": sorted(by_run),
         "partial": stats["partial"],
         "runs": [r["id"] for r in runs],
     }
