@@ -159,7 +159,7 @@ def cmd_translate(args, ctx) -> int:
     if s.cancelled:
         return 130
     if not s.complete:
-        return incomplete(ctx, f"translate: {s.failed} of {s.items} translations failed", args.json)
+        return incomplete(ctx, f"translate: {s.failed} of {s.items} translations failed")
     return 0
 
 
@@ -182,17 +182,10 @@ def cmd_eval(args, ctx) -> int:
         progress=None if args.json else ctx.progress_printer("eval"),
     )
     missing = report["pairs"] - report["translated"]
+    what = f"eval-translation: {missing} of {report['pairs']} held-out pairs not translated"
     if args.json:
         ctx.emit_json(report)
-        return (
-            incomplete(
-                ctx,
-                f"eval-translation: {missing} of {report['pairs']} held-out pairs not translated",
-                True,
-            )
-            if missing
-            else 0
-        )
+        return incomplete(ctx, what) if missing else 0
     runs = f"run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judge else "")
     print(
         f"translation quality on split {report['split']}: {report['translated']}/{report['pairs']} "
@@ -236,8 +229,4 @@ def cmd_eval(args, ctx) -> int:
             "overall": retriever.index.selfcheck.get("overall", {}),
         }
     )
-    if missing:
-        return incomplete(
-            ctx, f"eval-translation: {missing} of {report['pairs']} held-out pairs not translated"
-        )
-    return 0
+    return incomplete(ctx, what) if missing else 0

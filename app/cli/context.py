@@ -14,7 +14,7 @@ from engine.workspace.store import Workspace
 EXIT_INCOMPLETE = 3
 
 
-def incomplete(ctx: CliContext, what: str, quiet_stdout: bool = False) -> int:
+def incomplete(ctx: CliContext, what: str) -> int:
     """Say on stderr that a step is incomplete, how many items failed and how to resume;
     return :data:`EXIT_INCOMPLETE`."""
     ctx.end_progress_line()
