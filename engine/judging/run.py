@@ -130,46 +130,72 @@ def judge_answers(
         discard_if_empty(ws, run_id)
         raise
     try:
-        for attempt in range(max_attempts):
+        # Each round asks again for every gate-passing pair without a valid verdict, in the
+        # same item list (the batch plan stays the same, so the bytes do): a pair whose
+        # last reply was invalid is asked with sampling seeded by its number of invalid
+        # replies (a greedy retry would repeat it); a pair that got no reply at all (a dead
+        # worker, a refusing server) is asked exactly as before, so a crash changes nothing.
+        invalid: dict[str, int] = {}
+        remaining = to_judge
+        for _round in range(max_attempts + 2):  # + rounds for items that got no reply
             if cancelled and cancelled():
                 summary.cancelled = True
                 break
-            # the first attempt is the run's own sampler; retries sample (seeded)
-            round_sampler = (
-                sampler
-                if attempt == 0
-                else replace(
-                    sampler,
-                    temperature=max(sampler.temperature, RETRY_TEMPERATURE),
-                    seed=sampler.seed + attempt,
-                )
-            )
-            to_judge = _judge_round(
+            samplers = {
+                _key(p): _retry_sampler(sampler, invalid.get(_key(p), 0)) for p, _ in to_judge
+            }
+            remaining, new_invalid = _judge_round(
                 ws,
                 run_id,
                 backend,
                 to_judge,
                 rubric,
                 template,
-                round_sampler,
+                samplers,
                 summary,
                 batch_size,
                 progress,
                 cancelled,
+                exhausted={k for k, n in invalid.items() if n >= max_attempts},
             )
-            if not to_judge:
+            for key in new_invalid:
+                invalid[key] = invalid.get(key, 0) + 1
+            if not remaining or all(invalid.get(_key(p), 0) >= max_attempts for p, _ in remaining):
                 break
-        summary.failed = len(to_judge) if not summary.cancelled else 0
+        summary.failed = len(remaining) if not summary.cancelled else 0
     finally:
         backend.close()
     return summary
 
 
+def _retry_sampler(sampler: Sampler, invalid_replies: int) -> Sampler:
+    if invalid_replies == 0:
+        return sampler
+    return replace(
+        sampler,
+        temperature=max(sampler.temperature, RETRY_TEMPERATURE),
+        seed=sampler.seed + invalid_replies,
+    )
+
+
 def _judge_round(
-    ws, run_id, backend, items, rubric, template, sampler, summary, batch_size, progress, cancelled
-) -> list:
-    """Ask for every item without a stored reply, parse every stored reply; return the
-    items still without a valid verdict."""
+    ws,
+    run_id,
+    backend,
+    items,
+    rubric,
+    template,
+    samplers,
+    summary,
+    batch_size,
+    progress,
+    cancelled,
+    exhausted=frozenset(),
+) -> tuple[list, list[str]]:
+    """Ask for every item without a stored reply, except ``exhausted`` ones (out of
+    attempts: they stay in the batch plan, but are not asked again); parse every stored
+    reply; return the items still without a valid verdict and the keys whose reply was
+    invalid this round (turned into errors, so a later call asks again)."""
     from engine.llm.jobs import run_job
 
     schema = verdict_schema(rubric)
@@ -186,7 +212,7 @@ def _judge_round(
             dialect_answer=pair["dialect_answer"],
             dialect_name=pair["dialect_name"],
         )
-        requests.append(prompt.request(key, sampler, schema))
+        requests.append(prompt.request(key, samplers[key], schema))
         variant_ids[key] = pair["variant_id"]
     job = run_job(
         ws,
@@ -197,6 +223,7 @@ def _judge_round(
         batch_size=batch_size,
         progress=progress,
         cancelled=cancelled,
+        skip=set(exhausted),
     )
     summary.cancelled = job.cancelled
     replies = {
@@ -206,7 +233,7 @@ def _judge_round(
             (run_id,),
         )
     }
-    rows, invalid, remaining = [], [], []
+    rows, invalid, remaining, invalid_keys = [], [], [], []
     judged = store.judged_response_ids(ws, run_id)
     for pair, gate in items:
         reply = replies.get(_key(pair))
@@ -216,6 +243,7 @@ def _judge_round(
         try:
             verdict = parse_verdict(reply["text"], rubric)
         except VerdictError as exc:
+            invalid_keys.append(_key(pair))
             invalid.append((f"invalid verdict: {exc}", reply["id"]))
             remaining.append((pair, gate))
             continue
@@ -243,7 +271,7 @@ def _judge_round(
         summary.invalid_replies += len(invalid)
         log.warning("judge run %d: %d invalid replies, asking again", run_id, len(invalid))
     summary.judged_now += store.insert_judgments(ws, run_id, rows)
-    return remaining
+    return remaining, invalid_keys
 
 
 def _key(pair: dict) -> str:

@@ -390,8 +390,10 @@ def run_job(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
     use_cache: bool = True,
+    skip: set[str] | None = None,
 ) -> JobSummary:
-    """Generate every request of ``run_id`` not yet done; see the module docstring."""
+    """Generate every request of ``run_id`` not yet done; see the module docstring.
+    ``skip``: keys that keep their place in the batch plan but are not generated now."""
     keys = [r.key for r in requests]
     if len(set(keys)) != len(keys):
         raise UserError("a job's item keys must be unique")
@@ -408,13 +410,24 @@ def run_job(
             progress,
             cancelled,
             use_cache,
+            skip or set(),
         )
     finally:
         release_lease(ws, run_id, owner)
 
 
 def _run_job(
-    ws, run_id, backend, requests, owner, variant_ids, batch_size, progress, cancelled, use_cache
+    ws,
+    run_id,
+    backend,
+    requests,
+    owner,
+    variant_ids,
+    batch_size,
+    progress,
+    cancelled,
+    use_cache,
+    skip,
 ) -> JobSummary:
     done = {
         r["item_key"]
@@ -422,10 +435,10 @@ def _run_job(
             "SELECT item_key FROM responses WHERE run_id = ? AND status = 'done'", (run_id,)
         )
     }
-    pending = [r for r in requests if r.key not in done]
+    pending = [r for r in requests if r.key not in done and r.key not in skip]
     summary = JobSummary(
         total=len(requests),
-        done_before=len(requests) - len(pending),
+        done_before=sum(r.key in done for r in requests),
         done_now=0,
         errors=0,
         cached=0,
@@ -474,6 +487,11 @@ def _run_job(
     report("cache")
     # a group with anything left to generate is decoded whole (see the module docstring)
     to_decode = [g for g in groups if any(r.key in pending_keys and r.key not in served for r in g)]
+    if not size:  # no plan: neighbours do not matter, only what is left is generated
+        to_decode = [
+            [r for g in to_decode for r in g if r.key in pending_keys and r.key not in served]
+        ]
+        to_decode = [g for g in to_decode if g]
     left = sum(1 for g in to_decode for r in g if r.key in pending_keys and r.key not in served)
     redecoded = mismatched = 0
     finished_ok: set[str] = set()

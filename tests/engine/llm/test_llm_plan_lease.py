@@ -202,3 +202,19 @@ def test_a_job_that_fails_before_any_result_leaves_no_run_row(tmp_path, monkeypa
         run_job_on_model(ws2, run2, requests(3))
     assert ws2.scalar("SELECT count(*) FROM runs") == 1
     assert json.loads(ws2.query("SELECT card FROM runs")[0]["card"])["template"] == "t"
+
+
+class Plain(BatchSensitive):
+    """No batch schedule (an endpoint): neighbours do not change outputs."""
+
+    def __init__(self, crash_after=None):
+        super().__init__(crash_after=crash_after)
+        self.schedule = None
+
+
+def test_without_a_plan_only_what_is_left_is_generated(tmp_path):
+    ws, run = fresh(tmp_path, "plain")
+    run_job(ws, run, Plain(crash_after=3), requests(6))
+    again = Plain()
+    assert run_job(ws, run, again, requests(6)).complete
+    assert again.calls == [["i03", "i04", "i05"]]  # no finished item asked (or paid for) again
