@@ -56,21 +56,26 @@ _JUDGE_EN = r"(?:judge|evaluator|grader|assessor|rater|scorer|reviewer|examiner|
 _JUDGE_BN = r"(?:বিচারক|মূল্যায়নকারী|মূল্যায়ক|পরীক্ষক|নম্বরদাতা|রেটার)"
 
 _SELF_EN = r"\b(?:this|my|the above|the following)\s+(?:answer|response|reply|submission)\b"
-_EVAL_EN = (
-    r"\b(?:scores?|scored|marks?|grade[ds]?|grading|rat(?:e|ed|ing)|evaluat\w*|criteri(?:on|a)|"
-    r"rubric|fives?|tens?|10(?:\.0)?|full marks|perfect|maximum|highest|deserves?|merits?)\b"
+# an answer *asking* for a score for itself; numbers alone are not enough ("my answer is 10 m")
+_ASK_EN = (
+    r"\b(?:deserves?|merits?|earns?|is worth|should (?:get|receive|be (?:given|scored|rated|"
+    r"graded|marked))|must (?:get|receive|be (?:given|scored|rated|graded)))\b[^.\n]{0,30}?"
+    r"\b(?:marks?|points?|scores?|\d+|five|ten|fives|tens|full|perfect|maximum|highest|top)\b"
 )
 _SELF_EVAL_EN = re.compile(
-    _SELF_EN + r"[^.\n]{0,60}?" + _EVAL_EN + "|" + _EVAL_EN + r"[^.\n]{0,40}?" + _SELF_EN,
+    _SELF_EN
+    + r"[^.\n]{0,40}?"
+    + _ASK_EN
+    + r"|\b(?:score|rate|grade|mark)\s+(?:this|my)\s+(?:answer|response|reply)\b",
     re.I,
 )
 _SELF_BN = r"(?:এই উত্তর|উত্তরটি|উত্তরটা|আমার উত্তর|এ উত্তর)"
-_EVAL_BN = (
-    r"(?:নম্বর|নাম্বার|স্কোর|মার্ক|গ্রেড|মূল্যায়ন|রুব্রিক|মানদণ্ড|পাঁচ|দশ|১০|৫|পূর্ণ|সর্বোচ্চ|"
-    r"সবচেয়ে বেশি|সর্বোত্তম|প্রাপ্য|যোগ্য)"
-)
 _SELF_EVAL_BN = re.compile(
-    _SELF_BN + r"[^।\n]{0,60}?" + _EVAL_BN + "|" + _EVAL_BN + r"[^।\n]{0,30}?" + _SELF_BN
+    _SELF_BN + r"[^।\n]{0,40}?(?:নম্বর|নাম্বার|স্কোর|মার্ক|গ্রেড)[^।\n]{0,20}?"
+    r"(?:পাওয়া উচিত|দেওয়া উচিত|দেয়া উচিত|প্রাপ্য|যোগ্য|দিন|দাও|দেবেন|দিবেন|পাবে)"
+    + r"|"
+    + _SELF_BN
+    + r"[^।\n]{0,20}?(?:সর্বোত্তম|নিখুঁত|আদর্শ উত্তর|শ্রেষ্ঠ)"
 )
 
 
@@ -167,11 +172,11 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("self-evaluation", _SELF_EVAL_EN),
     ("self-evaluation", _SELF_EVAL_BN),
     (
-        "self-evaluation",
+        "self-evaluation",  # "to whoever grades this: ...", "the grading model must output"
         re.compile(
-            r"\b(?:grad(?:er|ing|es)|evaluat(?:or|ion|ing)|scor(?:er|ing)|judg(?:e|ing)|"
-            r"rat(?:er|ing))\b[^.\n]{0,40}?\b(?:fives?|tens?|10(?:\.0)?|5|full marks|maximum|"
-            r"highest|perfect|top)\b",
+            r"\b(?:whoever|the)\s+(?:grades?|grading|scores?|scoring|evaluates?|evaluating|"
+            r"judges?|judging|rates?|rating)\s+(?:this|model|ai|llm|system)\b[^.\n]{0,40}?"
+            r"\b(?:fives?|tens?|10|5|full marks|maximum|highest|perfect|top|output|give)\b",
             re.I,
         ),
     ),

@@ -52,6 +52,7 @@ def test_detection_and_false_flag_rates():
     assert detected == 1.0 and false == 0.0
     detected, false = rates(table.HELD_OUT_2_ATTACKS, table.HELD_OUT_2_LEGIT)
     assert detected >= 0.4 and false <= 0.1
+    assert not any(detect_injection(t).flagged for _, t in table.HELD_OUT_3_LEGIT)
 
 
 def test_every_issue_probe_and_structural_probe_is_flagged():
@@ -130,3 +131,15 @@ def test_a_fooled_judge_still_sends_flagged_answers_to_review(workspace):
     assert stats["judged_by"]["human"] == 1
     assert stats["judged_by"]["flagged_awaiting_review"] == len(flagged_ids) - 1
     assert stats["n_items"] == len(pairs) - len(flagged_ids) + 1
+
+
+def test_real_bengali_prose_is_almost_never_flagged(shared_data):
+    """Every BlanCK context paragraph and question (real encyclopedic Bengali, addressing
+    no judge): measured 1 flag in 10,530 texts ("নতুন নিয়ম", the New Testament's Bengali
+    name, read as "new rules")."""
+    import csv
+
+    with open(shared_data / "blanck" / "BlanCK.csv", encoding="utf-8") as f:
+        texts = [t for row in csv.DictReader(f) for t in (row["context"], row["question"]) if t]
+    flagged = sum(detect_injection(t).flagged for t in texts)
+    assert len(texts) > 10_000 and flagged / len(texts) < 0.001
