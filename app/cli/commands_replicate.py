@@ -20,7 +20,8 @@ def register(sub) -> None:
 
 def cmd_replicate(args, ctx) -> int:
     from engine.errors import UserError
-    from engine.llm.replicate import replicate_run, replications
+    from engine.judging.replication import replicate
+    from engine.llm.replicate import replications
 
     ws = ctx.workspace()
     if args.list or args.run is None:
@@ -38,7 +39,7 @@ def cmd_replicate(args, ctx) -> int:
         return 0
     if args.sample < 1:
         raise UserError("--sample must be at least 1")
-    result = replicate_run(
+    result = replicate(
         ws,
         args.run,
         sample=args.sample,

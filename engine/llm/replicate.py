@@ -7,9 +7,8 @@ is *measured*: a seeded sample of finished items is decoded again exactly as rec
 (each with the group it was decoded in, :mod:`engine.llm.plan_store`), with the response
 cache off, and compared with the stored outputs.
 
-The result says how many came back identical and, for judge runs, how far the final scores
-moved: the mean of the sampled finals then and now, the mean absolute difference and the
-largest one. It is stored (``llm_replications``) so reports carry it next to the run card.
+The result says how many came back identical and, through ``spread`` (judge runs: how far
+the final scores moved, :mod:`engine.judging.replication`), what that does to the figures. It is stored (``llm_replications``) so reports carry it next to the run card.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-import statistics
 from dataclasses import asdict, dataclass, field
 
 from engine.errors import UserError
@@ -56,9 +54,13 @@ def replicate_run(
     sample: int = 20,
     seed: int = 0,
     backend=None,
+    spread=None,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> Replication:
+    """Decode a seeded sample of ``run_id`` again and compare (see the module docstring).
+    ``spread(keys, stored, fresh) -> dict`` summarises what the differences do to the
+    run's scores (judge runs: :func:`engine.judging.replication.final_spread`)."""
     from engine.llm.jobs import acquire_lease, backend_for_run, release_lease
 
     kind = ws.scalar("SELECT kind FROM runs WHERE id = ?", (run_id,))
@@ -109,8 +111,8 @@ def replicate_run(
             result.identical += 1
         else:
             result.differing.append(key)
-    if kind == "judge":
-        result.finals = _final_spread(ws, chosen, stored, fresh)
+    if spread is not None:
+        result.finals = spread(chosen, stored, fresh)
     with ws.transaction() as conn:
         conn.execute(
             "INSERT INTO llm_replications(run_id, created_at, sample, identical, summary) "
@@ -125,36 +127,6 @@ def replicate_run(
         )
     log.info("replicated run %d: %d of %d identical", run_id, result.identical, result.sample)
     return result
-
-
-def _final_spread(ws: Workspace, keys: list[str], stored: dict, fresh: dict) -> dict:
-    """Final scores of the sampled judge replies, as stored and as decoded again."""
-    from engine.judging.rubric import load_rubric
-    from engine.judging.verdict import VerdictError, parse_verdict
-
-    rubric = load_rubric()
-    then, now = [], []
-    for key in keys:
-        if fresh.get(key) is None:
-            continue
-        try:
-            a = parse_verdict(stored[key], rubric)
-            b = parse_verdict(fresh[key], rubric)
-        except VerdictError:
-            continue
-        then.append(rubric.final_score(a.scores))
-        now.append(rubric.final_score(b.scores))
-    if not then:
-        return {"n": 0}
-    diffs = [abs(x - y) for x, y in zip(then, now)]
-    return {
-        "n": len(then),
-        "scale": rubric.max_score,
-        "mean_then": round(statistics.fmean(then), 4),
-        "mean_now": round(statistics.fmean(now), 4),
-        "mean_abs_diff": round(statistics.fmean(diffs), 4),
-        "max_abs_diff": round(max(diffs), 4),
-    }
 
 
 def replications(ws: Workspace, run_ids: list[int] | None = None) -> list[dict]:

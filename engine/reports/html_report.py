@@ -21,6 +21,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.judging import store
+from engine.llm.replicate import replications
 from engine.reports import figures, tables
 from engine.reports.study_statistics import study_statistics
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
@@ -131,8 +132,6 @@ def write_report(
         ),
         encoding="utf-8",
     )
-    from engine.llm.replicate import replications
-
     by_run: dict[int, list[dict]] = {}
     for rep in replications(ws, [r["id"] for r in runs]):
         by_run.setdefault(rep["run_id"], []).append(rep)

@@ -78,12 +78,14 @@ class Judge:
 
 
 def test_judge_runs_report_the_spread_of_final_scores(workspace):
+    from engine.judging.replication import replicate
+
     run = open_run(workspace, "judge", model_row(workspace), {"template": "j"})
     reqs = [Request(key=f"r{i}", prompt=f"judge {i}", sampler=Sampler()) for i in range(6)]
     run_job(workspace, run, Judge(), reqs)
-    same = replicate_run(workspace, run, sample=6, backend=Judge())
+    same = replicate(workspace, run, sample=6, backend=Judge())
     assert same.finals["mean_abs_diff"] == 0 and same.finals["n"] == 6
-    moved = replicate_run(workspace, run, sample=6, backend=Judge(shift=2))
+    moved = replicate(workspace, run, sample=6, backend=Judge(shift=2))
     f = moved.finals
     assert moved.identical == 0 and f["scale"] == 10.0
     assert f["mean_then"] - f["mean_now"] == pytest.approx(f["mean_abs_diff"]) == 1.0  # 2 x 2.5/5
