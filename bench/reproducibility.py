@@ -171,7 +171,7 @@ def main() -> int:
         results[name] = contents(root / name / "demo.sqlite")
     start = time.monotonic()
     # kill within the demo's own span, so the kills land in every step
-    window = (3.0, max(6.0, timings["A"] * 0.6))
+    window = (3.0, max(6.0, timings["A"] * 0.25))
     kills = killed_run(demo_args(root / "C", questions, dialects), args.kills, rng, window)
     code = run_to_end(demo_args(root / "C", questions, dialects))
     timings["C"] = round(time.monotonic() - start, 1)

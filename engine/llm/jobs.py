@@ -28,14 +28,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import platform
-import socket
 import sqlite3
 import time
 from dataclasses import dataclass
 
 from engine.errors import UserError
+from engine.llm.batch_plan import PLAN, plan_cache_keys, plan_groups, plan_size
+from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result
 from engine.redact import redact
 from engine.workspace.store import Workspace, utcnow
@@ -44,8 +44,6 @@ log = logging.getLogger(__name__)
 
 # n_threads does not change which floats are summed in which order; it is recorded only.
 _SCHEDULE_NOT_IN_KEY = ("n_threads",)
-# recorded in every run card: how a job's items are batched (see the module docstring)
-PLAN = "groups of schedule.n_seq consecutive items of the job's request list, each decoded whole"
 
 
 @dataclass
@@ -194,107 +192,10 @@ def discard_if_empty(ws: Workspace, run_id: int) -> bool:
         return False
 
 
-# -- leases ------------------------------------------------------------------------------
-LEASE_TTL_S = 600.0  # a holder that has not written for this long is presumed gone
-LEASE_BEAT_S = 10.0
-
-
-def lease_owner() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
-
-
-def acquire_lease(ws: Workspace, run_id: int) -> str:
-    """Take the run's lease for this process or raise a :class:`UserError` naming the
-    process that decodes it now."""
-    me, now = lease_owner(), time.time()
-    with ws.transaction() as conn:
-        row = conn.execute(
-            "SELECT lease_owner, lease_heartbeat FROM runs WHERE id = ?", (run_id,)
-        ).fetchone()
-        if row is None:
-            raise UserError(f"no run {run_id}")
-        holder, beat = row[0], row[1] or 0.0
-        if holder and holder != me:
-            host, _, pid = holder.rpartition(":")
-            dead = host == socket.gethostname() and pid.isdigit() and not _pid_alive(int(pid))
-            if not dead and now - beat < LEASE_TTL_S:
-                raise UserError(
-                    f"run {run_id} is being decoded by process {pid} on {host} (last sign "
-                    f"of life {now - beat:.0f} s ago); wait for it to finish, or stop it and "
-                    "run this again - it resumes where that process stopped"
-                )
-            log.warning("run %d: taking over the lease of %s (gone)", run_id, holder)
-        conn.execute(
-            "UPDATE runs SET lease_owner = ?, lease_heartbeat = ? WHERE id = ?",
-            (me, now, run_id),
-        )
-    return me
-
-
-def renew_lease(ws: Workspace, run_id: int, owner: str) -> None:
-    with ws.transaction() as conn:
-        conn.execute(
-            "UPDATE runs SET lease_heartbeat = ? WHERE id = ? AND lease_owner = ?",
-            (time.time(), run_id, owner),
-        )
-
-
-def release_lease(ws: Workspace, run_id: int, owner: str) -> None:
-    with ws.transaction() as conn:
-        conn.execute(
-            "UPDATE runs SET lease_owner = NULL, lease_heartbeat = NULL "
-            "WHERE id = ? AND lease_owner = ?",
-            (run_id, owner),
-        )
-
-
-# -- the batch plan ----------------------------------------------------------------------
-def plan_size(backend: Backend) -> int | None:
-    """Items decoded together by ``backend`` (its schedule's n_seq); None: the backend's
-    outputs do not depend on what it decodes alongside (endpoints, test fakes)."""
-    schedule = getattr(backend, "schedule", None)
-    n_seq = getattr(schedule, "n_seq", None)
-    return int(n_seq) if n_seq else None
-
-
 def _plan_schedule(backend: Backend) -> dict:
     schedule = getattr(backend, "schedule", None)
     as_dict = schedule.as_dict() if schedule is not None else {}
     return {k: v for k, v in as_dict.items() if k not in _SCHEDULE_NOT_IN_KEY}
-
-
-def plan_groups(requests: list[Request], size: int | None) -> list[list[Request]]:
-    """The job's full request list cut into consecutive groups of ``size``."""
-    if not size:
-        return [list(requests)] if requests else []
-    return [requests[i : i + size] for i in range(0, len(requests), size)]
-
-
-def plan_cache_keys(
-    groups: list[list[Request]], model_id: str, schedule: dict | None
-) -> dict[str, str]:
-    """Cache key per request: the request itself plus, where a plan applies, the schedule
-    and the exact group it is decoded in (its neighbours change its greedy bytes)."""
-    keys: dict[str, str] = {}
-    for group in groups:
-        base = {r.key: r.cache_key(model_id) for r in group}
-        if schedule is None:
-            keys.update(base)
-            continue
-        plan = canonical_json({"schedule": schedule, "group": [base[r.key] for r in group]})
-        for pos, r in enumerate(group):
-            keys[r.key] = hashlib.sha256(f"{base[r.key]}|{pos}|{plan}".encode()).hexdigest()
-    return keys
 
 
 _UPSERT = """INSERT INTO responses(run_id, item_key, variant_id, status, text, error, attempts,

@@ -19,6 +19,7 @@ import random
 from dataclasses import asdict, dataclass, field
 
 from engine.errors import UserError
+from engine.llm.leases import acquire_lease, release_lease
 from engine.llm.plan_store import item_groups, load_group
 from engine.llm.types import CancelFn, ProgressFn
 from engine.redact import redact
@@ -61,7 +62,7 @@ def replicate_run(
     """Decode a seeded sample of ``run_id`` again and compare (see the module docstring).
     ``spread(keys, stored, fresh) -> dict`` summarises what the differences do to the
     run's scores (judge runs: :func:`engine.judging.replication.final_spread`)."""
-    from engine.llm.jobs import acquire_lease, backend_for_run, release_lease
+    from engine.llm.jobs import backend_for_run
 
     kind = ws.scalar("SELECT kind FROM runs WHERE id = ?", (run_id,))
     if kind is None:

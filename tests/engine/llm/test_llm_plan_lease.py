@@ -16,8 +16,9 @@ import time
 import pytest
 
 from engine.errors import UserError
-from engine.llm import jobs
-from engine.llm.jobs import open_run, plan_cache_keys, plan_groups, run_job, run_job_on_model
+from engine.llm import leases
+from engine.llm.batch_plan import plan_cache_keys, plan_groups
+from engine.llm.jobs import open_run, run_job, run_job_on_model
 from engine.llm.settings import Schedule
 from engine.llm.types import ModelInfo, Request, Result, Sampler
 from engine.workspace.store import Workspace
@@ -179,7 +180,7 @@ def test_a_run_is_leased_to_one_process(tmp_path):
     with ws.transaction() as conn:
         conn.execute(
             "UPDATE runs SET lease_owner = 'other-host:1', lease_heartbeat = ? WHERE id = ?",
-            (time.time() - jobs.LEASE_TTL_S - 1, run),
+            (time.time() - leases.LEASE_TTL_S - 1, run),
         )
     assert run_job(ws, run, backend, requests(4)).complete
 
@@ -190,14 +191,14 @@ def test_a_job_that_fails_before_any_result_leaves_no_run_row(tmp_path, monkeypa
     def no_model(ws, run_id, **kw):
         raise UserError("cannot load model: file is gone")
 
-    monkeypatch.setattr(jobs, "backend_for_run", no_model)
+    monkeypatch.setattr("engine.llm.jobs.backend_for_run", no_model)
     with pytest.raises(UserError, match="file is gone"):
         run_job_on_model(ws, run, requests(3))
     assert ws.scalar("SELECT count(*) FROM runs") == 0
     # a run that stored something is kept
     ws2, run2 = fresh(tmp_path, "kept")
     run_job(ws2, run2, BatchSensitive(crash_after=1), requests(3))
-    monkeypatch.setattr(jobs, "backend_for_run", no_model)
+    monkeypatch.setattr("engine.llm.jobs.backend_for_run", no_model)
     with pytest.raises(UserError):
         run_job_on_model(ws2, run2, requests(3))
     assert ws2.scalar("SELECT count(*) FROM runs") == 1
