@@ -19,6 +19,15 @@ DEMO_QUESTIONS = 12  # of the 40 sample questions: keeps the demo within minutes
 DEMO_REVIEWER = "demo (machine drafts accepted without human review)"
 
 
+class DemoStopped(Exception):
+    """A step failed or finished incomplete: the demo stops there (nothing after it would
+    rest on complete data) and exits with that step's code."""
+
+    def __init__(self, title: str, code: int):
+        super().__init__(f"step '{title}' exited {code}")
+        self.title, self.code = title, code
+
+
 def step(title: str, argv: list[str]) -> None:
     from app.cli import main as cli
 
@@ -26,16 +35,27 @@ def step(title: str, argv: list[str]) -> None:
     started = time.monotonic()
     code = cli(argv)
     if code != 0:
-        print(f"demo: step '{title}' failed with exit code {code}", file=sys.stderr)
-        sys.exit(code)
+        what = "is incomplete" if code == 3 else "failed"
+        print(
+            f"demo: stopped - step '{title}' {what} (exit code {code}); no statistics or "
+            "report were written from it. Run the demo again (same options) to resume.",
+            file=sys.stderr,
+        )
+        raise DemoStopped(title, code)
     print(f"   ({time.monotonic() - started:.1f} s)", flush=True)
 
 
 def run_demo(
-    out_dir: Path, *, questions: int = DEMO_QUESTIONS, dialects: str = DEMO_DIALECTS
+    out_dir: Path,
+    *,
+    questions: int = DEMO_QUESTIONS,
+    dialects: str = DEMO_DIALECTS,
+    workspace: Path | None = None,
 ) -> Path:
+    """Run every step; ``workspace`` defaults to ``out_dir/demo.sqlite``. Raises
+    :class:`DemoStopped` at the first step that does not exit 0."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    ws = ["-w", str(out_dir / "demo.sqlite")]
+    ws = ["-w", str(workspace or out_dir / "demo.sqlite")]
     sample = files("resources") / "sample"
     report_dir = out_dir / "report"
     print(
@@ -89,15 +109,30 @@ def register(sub) -> None:
     p.add_argument("--out", default="demo-output", help="folder for the demo workspace and report")
     p.add_argument("--questions", type=int, default=DEMO_QUESTIONS, help="sample questions to use")
     p.add_argument("--dialects", default=DEMO_DIALECTS, help="comma-separated dialect codes")
-    p.set_defaults(
-        func=lambda args, ctx: (
-            run_demo(Path(args.out), questions=args.questions, dialects=args.dialects) and 0
+    p.set_defaults(func=cmd_demo)
+
+
+def cmd_demo(args, ctx) -> int:
+    """``upabhasha [-w FILE] demo``: an explicit ``-w`` names the demo workspace."""
+    explicit = getattr(args, "workspace_given", False)
+    ctx.close()  # the steps open the workspace themselves
+    try:
+        run_demo(
+            Path(args.out),
+            questions=args.questions,
+            dialects=args.dialects,
+            workspace=Path(ctx.workspace_path) if explicit else None,
         )
-    )
+    except DemoStopped as stop:
+        return stop.code
+    return 0
 
 
 def main() -> int:
-    run_demo(Path("demo-output"))
+    try:
+        run_demo(Path("demo-output"))
+    except DemoStopped as stop:
+        return stop.code
     return 0
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import platformdirs
 
+from engine.redact import RedactingFilter
+
 APP_NAME = "upabhasha"
 
 
@@ -32,12 +34,14 @@ def setup_logging(verbose: bool = False) -> Path:
             path, maxBytes=5_000_000, backupCount=3, encoding="utf-8"
         )
         handler.setFormatter(fmt)
+        handler.addFilter(RedactingFilter())  # no key reaches the log file
         root.addHandler(handler)
     except OSError:
         pass  # a read-only home must not stop the program; stderr below still works with -v
     if verbose:
         stream = logging.StreamHandler()
         stream.setFormatter(fmt)
+        stream.addFilter(RedactingFilter())
         root.addHandler(stream)
     root._upabhasha_configured = True  # type: ignore[attr-defined]
     return path

@@ -117,9 +117,32 @@ class StudyActions(QObject):
             STATUS_MS,
         )
 
+    def _stopped_incomplete(self, summary: dict, step: str) -> bool:
+        """An incomplete step (errors, a dead worker, a cancel) stops the study here: say so
+        (it stays on the status bar) and do not move on to the next step's panel."""
+        if summary.get("complete", True):
+            return False
+        missing = summary.get("failed")
+        if missing is None:
+            missing = (
+                summary.get("items", 0) - summary.get("done_before", 0) - summary.get("done_now", 0)
+            )
+        message = _(
+            "{step} is incomplete: {n} item(s) failed or are missing. Run it again to resume "
+            "before going on."
+        ).format(step=step, n=missing)
+        log.warning("%s", message)
+        self.sig_status_message.emit(message, 0)  # 0: it stays until the next message
+        return True
+
     def after_translation(self, summary: dict) -> None:
+        if self._stopped_incomplete(summary, _("Translation")):
+            self._drop_idle("generate")
+            return
         self._drop_idle("generate")  # new drafts change the status counts
         self.sig_translated.emit(summary)
 
     def after_generation(self, summary: dict) -> None:
+        if self._stopped_incomplete(summary, _("Answer generation")):
+            return
         self.sig_generated.emit(summary)

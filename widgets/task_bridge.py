@@ -49,6 +49,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from engine.errors import UserError
 from engine.i18n import _
+from engine.redact import RedactingFilter, redact
 
 log = logging.getLogger(__name__)
 
@@ -181,9 +182,9 @@ def describe_error(exc: BaseException, *, one_line: bool = False) -> str:
     words; anything else gives its type and message and points to the log (the traceback is
     there). ``one_line`` collapses white space, for a status line or a label."""
     if isinstance(exc, UserError):
-        text = str(exc)
-    else:
-        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        text = redact(str(exc))
+    else:  # secrets masked: a server may echo the key in its error (engine.redact)
+        text = f"{type(exc).__name__}: {redact(str(exc))}" if str(exc) else type(exc).__name__
         text += "\n" + _("Details are in the log file.")
     return " ".join(text.split()) if one_line else text
 
@@ -247,6 +248,7 @@ class TaskBridge(QObject):
         self._dialogs: dict[int, QProgressDialog] = {}
         self._shut_down = False
         self._log_capture = _TaskLogCapture()
+        self._log_capture.addFilter(RedactingFilter())
         logging.getLogger().addHandler(self._log_capture)
         self._sig_progress.connect(self._on_progress)
         self._sig_finished.connect(self._on_finished)

@@ -17,8 +17,11 @@ import sys
 from app.cli.context import CliContext
 from app.logging_setup import setup_logging
 from engine.errors import UserError
+from engine.redact import redact
 
 log = logging.getLogger(__name__)
+
+DEFAULT_WORKSPACE = "upabhasha.sqlite"
 
 COMMAND_MODULES = [
     "app.cli.commands_data",
@@ -30,6 +33,7 @@ COMMAND_MODULES = [
     "app.cli.commands_annotation",
     "app.cli.commands_scored",
     "app.cli.commands_tasks",
+    "app.cli.commands_replicate",
     "app.demo",
 ]
 
@@ -42,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-w",
         "--workspace",
-        default="upabhasha.sqlite",
+        default=None,
         help="workspace file (default: upabhasha.sqlite in this folder)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
@@ -55,13 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.workspace_given = args.workspace is not None  # `-w X demo` uses X
+    if args.workspace is None:
+        args.workspace = DEFAULT_WORKSPACE
     log_file = setup_logging(verbose=args.verbose)
     ctx = CliContext(args.workspace)
     try:
         return int(args.func(args, ctx) or 0)
     except UserError as exc:
         ctx.end_progress_line()
-        print(f"upabhasha: error: {exc}", file=sys.stderr)
+        print(f"upabhasha: error: {redact(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `upabhasha export … | head`: the reader left; not an error
         _silence_stdout()
@@ -77,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         ctx.end_progress_line()
         log.exception("internal error in %s", args.command)
         print(
-            f"upabhasha: internal error: {type(exc).__name__}: {exc} (details in {log_file})",
+            f"upabhasha: internal error: {type(exc).__name__}: {redact(str(exc))} "
+            f"(details in {log_file})",
             file=sys.stderr,
         )
         return 1

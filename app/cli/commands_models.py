@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.redact import redact
 
 
 def register(sub) -> None:
@@ -80,7 +81,7 @@ def cmd_list(args, ctx) -> int:
         ctx.emit_json(rows)
         return 0
     for r in rows:
-        where = r["path"] or ", ".join(json.loads(r["base_urls"] or "[]"))
+        where = redact(r["path"] or ", ".join(json.loads(r["base_urls"] or "[]")))
         print(
             f"{r['id']:>3} {r['name']} [{r['kind']}] {r['quantization'] or r['api_model'] or ''} "
             f"{'(default) ' if r['is_default'] else ''}{where}"

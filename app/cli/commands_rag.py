@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from app.cli.context import incomplete
+
 
 def _csv(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
@@ -145,16 +147,21 @@ def cmd_translate(args, ctx) -> int:
         limit=args.limit,
         progress=None if args.json else ctx.progress_printer("translate"),
     )
-    if args.json:
-        ctx.emit_json(summary.as_dict())
-        return 0
     s = summary
-    print(
-        f"translated {s.items} item(s) with {model['name']} (run {s.run_id}): {s.generated} generated, "
-        f"{s.cached} from cache, {s.errors} errors, {s.written} drafts written, {s.empty} empty; "
-        f"{s.protected} reviewed/gold variant(s) left alone"
-    )
-    return 0 if not s.cancelled else 130
+    if args.json:
+        ctx.emit_json(s.as_dict())
+    else:
+        print(
+            f"translated {s.items} item(s) with {model['name']} (run {s.run_id}): "
+            f"{s.generated} generated, {s.cached} from cache, {s.errors} errors, "
+            f"{s.written} drafts written, {s.empty} empty; "
+            f"{s.protected} reviewed/gold variant(s) left alone"
+        )
+    if s.cancelled:
+        return 130
+    if not s.complete:
+        return incomplete(ctx, f"translate: {s.failed} of {s.items} translations failed")
+    return 0
 
 
 def cmd_eval(args, ctx) -> int:
@@ -175,9 +182,11 @@ def cmd_eval(args, ctx) -> int:
         split=args.split,
         progress=None if args.json else ctx.progress_printer("eval"),
     )
+    missing = report["pairs"] - report["translated"]
+    what = f"eval-translation: {missing} of {report['pairs']} held-out pairs not translated"
     if args.json:
         ctx.emit_json(report)
-        return 0
+        return incomplete(ctx, what) if missing else 0
     runs = f"run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judge else "")
     print(
         f"translation quality on split {report['split']}: {report['translated']}/{report['pairs']} "
@@ -224,4 +233,4 @@ def cmd_eval(args, ctx) -> int:
             "overall": retriever.index.selfcheck.get("overall", {}),
         }
     )
-    return 0
+    return incomplete(ctx, what) if missing else 0

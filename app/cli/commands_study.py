@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from app.cli.context import incomplete
 from engine.errors import UserError
 from engine.llm.model_registry import all_models, find_model
 
@@ -186,7 +187,11 @@ def cmd_generate(args, ctx) -> int:
                 f"{s['items']} answers ({s['done_now']} new, {s['cached']} from cache, "
                 f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
             )
-    return 0 if all(s["complete"] for s in summaries) else 3
+    missing = sum(s["items"] - s["done_before"] - s["done_now"] for s in summaries)
+    if missing:
+        total = sum(s["items"] for s in summaries)
+        return incomplete(ctx, f"generate: {missing} of {total} answers failed or missing")
+    return 0
 
 
 def _judge_kwargs(args) -> dict:
@@ -248,10 +253,22 @@ def cmd_judge(args, ctx) -> int:
             f"({s.gated} zeroed by the script/refusal gate, {s.judged_now} by the judge, "
             f"{s.invalid_replies} invalid replies asked again, {s.failed} still failing)"
         )
+        if s.flagged:
+            print(
+                f"{s.flagged} judgment(s) flagged (answers addressing the judge, or verdicts "
+                "the texts cannot support): sent to human review whatever the confidence"
+            )
         print(f"{queue} judgments wait for human review (upabhasha queue)")
         for w in warnings:
             print(f"warning: {w}")
-    return 0 if summary.failed == 0 and not summary.cancelled else 3
+    if summary.cancelled:
+        return 130
+    if summary.failed:
+        return incomplete(
+            ctx,
+            f"judge: {summary.failed} of {summary.pairs} answer pairs have no valid verdict",
+        )
+    return 0
 
 
 def cmd_judges(args, ctx) -> int:
@@ -284,11 +301,12 @@ def cmd_queue(args, ctx) -> int:
         ctx.emit_json(rows)
         return 0
     print(
-        f"{len(rows)} judgments with confidence <= {args.threshold}"
+        f"{len(rows)} judgments flagged or with confidence <= {args.threshold}"
         f"{'' if args.all else ' not yet reviewed'}"
     )
     for r in rows:
         human = "" if r["human_final"] is None else f", human {r['human_final']:.1f}"
+        human += f", FLAGGED {r['flags']}" if r["flags"] else ""
         print(
             f"#{r['judgment_id']} [{r['dialect']}] confidence {r['confidence']}, "
             f"machine {r['final']:.1f}{human}: {r['dialect_question'][:60]}"
@@ -380,10 +398,20 @@ def cmd_stats(args, ctx) -> int:
     if args.json:
         ctx.emit_json(stats)
         return 0
+    if stats["partial"]:
+        print(f"*** PARTIAL STUDY: {stats['coverage']['text']} ***")
+    else:
+        print(f"coverage: {stats['coverage']['text']} (complete)")
     print(
         f"judge {stats['judge_model']} (run {stats['judge_run']}): {stats['n_items']} "
         f"judged answers over {stats['n_questions']} questions, "
         f"{stats['n_human_overrides']} human overrides; gates {stats['gates']}"
+    )
+    by = stats["judged_by"]
+    print(
+        f"judged by: {by['machine_only']} machine only, {by['human']} with a human score, "
+        f"{by['flagged_awaiting_review']} flagged awaiting review ({stats['n_flagged']} flagged "
+        "in all)"
     )
     for name, rows in stats["groups"].items():
         print(
@@ -434,7 +462,8 @@ def cmd_report(args, ctx) -> int:
     else:
         print(
             f"report: {result['report']} ({result['n_items']} judged answers, "
-            f"{len(result['runs'])} run cards)"
+            f"{len(result['runs'])} run cards; {result['coverage']['text']}"
+            f"{' - PARTIAL STUDY, marked in the report' if result['partial'] else ''})"
         )
     return 0
 

@@ -6,7 +6,24 @@ import json
 import sys
 import time
 
+from engine.redact import redact
 from engine.workspace.store import Workspace
+
+# The exit code of a step that finished with items still missing (errors, a dead worker):
+# the finished part is saved and running the same command again resumes it.
+EXIT_INCOMPLETE = 3
+
+
+def incomplete(ctx: CliContext, what: str) -> int:
+    """Say on stderr that a step is incomplete, how many items failed and how to resume;
+    return :data:`EXIT_INCOMPLETE`."""
+    ctx.end_progress_line()
+    print(
+        f"upabhasha: incomplete: {what}; the finished items are saved - run the same "
+        "command again to resume (exit 3)",
+        file=sys.stderr,
+    )
+    return EXIT_INCOMPLETE
 
 
 class CliContext:
@@ -27,6 +44,7 @@ class CliContext:
 
     @staticmethod
     def emit_json(data) -> None:
+        data = _redacted(data)  # no key leaves through --json either
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
         sys.stdout.write("\n")
 
@@ -63,3 +81,13 @@ class CliContext:
         if self._line_open:
             sys.stderr.write("\n")
             self._line_open = False
+
+
+def _redacted(data):
+    if isinstance(data, str):
+        return redact(data)
+    if isinstance(data, dict):
+        return {k: _redacted(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_redacted(v) for v in data]
+    return data

@@ -159,7 +159,7 @@ def generate_answers(
     changes greedy outputs. ``backend_factory(ws, run_id)`` opens a backend (default: the
     run's model with the schedule its card records); tests pass one for fault injection.
     """
-    from engine.llm.jobs import backend_for_run, open_run, run_job
+    from engine.llm.jobs import backend_for_run, discard_if_empty, open_run, run_job
 
     variants = select_variants(ws, statuses=statuses, dialects=dialects, question_set=question_set)
     if not variants:
@@ -176,7 +176,11 @@ def generate_answers(
         if cancelled and cancelled():
             break
         run_id = open_run(ws, ANSWER_KIND, model, card)
-        backend: Backend = (backend_factory or backend_for_run)(ws, run_id)
+        try:
+            backend: Backend = (backend_factory or backend_for_run)(ws, run_id)
+        except BaseException:
+            discard_if_empty(ws, run_id)  # no empty open run row is left behind
+            raise
         try:
             result = run_job(
                 ws,

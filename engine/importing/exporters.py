@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.redact import redact
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,8 @@ def export_table(
         else ws.db.view(table_or_view)
     )
     columns = [c.name for c in source.columns]
-    rows = (tuple(row.values()) for row in source.rows)
+    # secrets masked: older workspaces may hold an echoed key (engine.redact)
+    rows = (tuple(redact(v) for v in row.values()) for row in source.rows)
     writer = {"csv": _write_csv, "jsonl": _write_jsonl, "xlsx": _write_xlsx}[fmt]
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)

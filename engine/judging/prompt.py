@@ -3,9 +3,10 @@
 The template has two parts split by a line ``=== user ===``: the system part holds the
 rubric and every instruction; the user part holds the four untrusted texts, each
 neutralized (:mod:`engine.judging.neutralize`) and fenced between
-``⟦BEGIN <label> <nonce>⟧`` and ``⟦END <label> <nonce>⟧`` lines. The nonce is drawn per
-call with :func:`secrets.token_hex`, named once in the user part, and never occurs in the
-untrusted texts, so an answer cannot close its fence. The system part depends only on the
+``⟦BEGIN <label> <nonce>⟧`` and ``⟦END <label> <nonce>⟧`` lines. The nonce is a hash of
+the fenced texts (:func:`content_nonce`: the same item gives the same prompt in every run),
+named once in the user part, and never occurs in the untrusted texts, so an answer cannot
+close its fence (it would have to contain a hash of itself). The system part depends only on the
 rubric, so it is the same for every item of a run (a shareable prefix). Placeholders use :class:`string.Template` (``$name``); substituted
 values are not re-scanned, so text inside them cannot inject placeholders.
 """
@@ -13,7 +14,6 @@ values are not re-scanned, so text inside them cannot inject placeholders.
 from __future__ import annotations
 
 import hashlib
-import secrets
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -97,6 +97,17 @@ def fence(label: str, body: str, nonce: str) -> str:
     )
 
 
+def content_nonce(bodies: dict[str, str], dialect: str, counter: int = 0) -> str:
+    """The fence nonce, derived from the texts it fences: the same item gets the same prompt
+    in every run (a random nonce made judge replies differ between identical runs, issue 16),
+    and a text cannot carry it, since it would have to contain a hash of itself."""
+    digest = hashlib.sha256()
+    for label in sorted(bodies):
+        digest.update(f"{label}\x00{bodies[label]}\x00".encode())
+    digest.update(f"{dialect}\x00{counter}".encode())
+    return digest.hexdigest()[: 2 * NONCE_BYTES]
+
+
 def build_judge_prompt(
     template: JudgeTemplate,
     rubric: Rubric,
@@ -116,8 +127,10 @@ def build_judge_prompt(
     }
     bodies = {label: neutralize(text) for label, text in raw.items()}
     dialect = neutralize(dialect_name).replace("\n", " ")[:60]
+    counter = 0
     while nonce is None or any(nonce in t for t in (*bodies.values(), dialect)):
-        nonce = secrets.token_hex(NONCE_BYTES)
+        nonce = content_nonce(bodies, dialect, counter)
+        counter += 1
     criteria = "\n".join(
         f'{i}. {c.key} — {c.name} (weight {c.weight:g}): "{c.statement}"'
         for i, c in enumerate(rubric.criteria, 1)

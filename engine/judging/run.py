@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, replace
 
 from engine.judging import store
 from engine.judging.gate import check_answer
+from engine.judging.injection import consistency_flags, detect_injection, flag_labels
 from engine.judging.prompt import JudgeTemplate, build_judge_prompt, load_judge_template
 from engine.judging.rubric import Rubric, load_rubric
 from engine.judging.verdict import (
@@ -32,7 +33,13 @@ from engine.judging.verdict import (
     verdict_schema,
     zeroed,
 )
-from engine.llm.jobs import backend_for_run, open_run, reject_responses, run_job
+from engine.llm.jobs import (
+    backend_for_run,
+    discard_if_empty,
+    open_run,
+    reject_responses,
+    run_job,
+)
 from engine.llm.types import CancelFn, ProgressFn, Sampler
 from engine.workspace.store import Workspace
 
@@ -50,6 +57,7 @@ class JudgeSummary:
     judged_now: int = 0
     invalid_replies: int = 0
     failed: int = 0  # still without a valid verdict after every attempt
+    flagged: int = 0  # judged now with an injection or consistency flag (human review)
     cancelled: bool = False
 
     def as_dict(self) -> dict:
@@ -105,50 +113,61 @@ def judge_answers(
     pending = [p for p in pairs if p["dialect_response_id"] not in done]
     summary.judged_before = summary.pairs - len(pending)
 
+    # every gate-passing pair goes to the job, judged ones too: the job skips finished
+    # replies, and the batch plan (which items are decoded together) stays a function of
+    # the study's pairs, so a resumed run reproduces an uninterrupted one
     to_judge = []
     gated_rows = []
-    for pair in pending:
+    for pair in pairs:
         gate = check_answer(pair["dialect_answer"])
         if gate.passed:
             to_judge.append((pair, gate))
-        else:
+        elif pair["dialect_response_id"] not in done:
             gated_rows.append(_row(pair, None, zeroed(rubric, gate)))
+    summary.flagged += sum(bool(r["flags"]) for r in gated_rows)
     summary.gated = store.insert_judgments(ws, run_id, gated_rows)
-    if not to_judge:
+    if not any(pair["dialect_response_id"] not in done for pair, _ in to_judge):
         return summary
 
-    backend = (backend_factory or backend_for_run)(ws, run_id)
     try:
-        for attempt in range(max_attempts):
+        backend = (backend_factory or backend_for_run)(ws, run_id)
+    except BaseException:
+        discard_if_empty(ws, run_id)
+        raise
+    try:
+        # Each round asks again for every gate-passing pair without a valid verdict, in the
+        # same item list (the batch plan stays the same, so the bytes do): a pair whose
+        # last reply was invalid is asked with sampling seeded by its number of invalid
+        # replies (a greedy retry would repeat it); a pair that got no reply at all (a dead
+        # worker, a refusing server) is asked exactly as before, so a crash changes nothing.
+        invalid: dict[str, int] = {}
+        remaining = to_judge
+        for _round in range(max_attempts + 2):  # + rounds for items that got no reply
             if cancelled and cancelled():
                 summary.cancelled = True
                 break
-            # the first attempt is the run's own sampler; retries sample (seeded)
-            round_sampler = (
-                sampler
-                if attempt == 0
-                else replace(
-                    sampler,
-                    temperature=max(sampler.temperature, RETRY_TEMPERATURE),
-                    seed=sampler.seed + attempt,
-                )
-            )
-            to_judge = _judge_round(
+            samplers = {
+                _key(p): _retry_sampler(sampler, invalid.get(_key(p), 0)) for p, _ in to_judge
+            }
+            remaining, new_invalid = _judge_round(
                 ws,
                 run_id,
                 backend,
                 to_judge,
                 rubric,
                 template,
-                round_sampler,
+                samplers,
                 summary,
                 batch_size,
                 progress,
                 cancelled,
+                exhausted={k for k, n in invalid.items() if n >= max_attempts},
             )
-            if not to_judge:
+            for key in new_invalid:
+                invalid[key] = invalid.get(key, 0) + 1
+            if not remaining or all(invalid.get(_key(p), 0) >= max_attempts for p, _ in remaining):
                 break
-        summary.failed = len(to_judge) if not summary.cancelled else 0
+        summary.failed = len(remaining) if not summary.cancelled else 0
     finally:
         backend.close()
     return summary
@@ -168,11 +187,34 @@ def finish_judge_run(ws: Workspace, run_id: int, *, primary: bool, review_thresh
     }
 
 
+def _retry_sampler(sampler: Sampler, invalid_replies: int) -> Sampler:
+    if invalid_replies == 0:
+        return sampler
+    return replace(
+        sampler,
+        temperature=max(sampler.temperature, RETRY_TEMPERATURE),
+        seed=sampler.seed + invalid_replies,
+    )
+
+
 def _judge_round(
-    ws, run_id, backend, items, rubric, template, sampler, summary, batch_size, progress, cancelled
-) -> list:
-    """Ask for every item without a stored reply, parse every stored reply; return the
-    items still without a valid verdict."""
+    ws,
+    run_id,
+    backend,
+    items,
+    rubric,
+    template,
+    samplers,
+    summary,
+    batch_size,
+    progress,
+    cancelled,
+    exhausted=frozenset(),
+) -> tuple[list, list[str]]:
+    """Ask for every item without a stored reply, except ``exhausted`` ones (out of
+    attempts: they stay in the batch plan, but are not asked again); parse every stored
+    reply; return the items still without a valid verdict and the keys whose reply was
+    invalid this round (turned into errors, so a later call asks again)."""
     schema = verdict_schema(rubric)
     std_gates = {}
     requests, variant_ids = [], {}
@@ -187,7 +229,7 @@ def _judge_round(
             dialect_answer=pair["dialect_answer"],
             dialect_name=pair["dialect_name"],
         )
-        requests.append(prompt.request(key, sampler, schema))
+        requests.append(prompt.request(key, samplers[key], schema))
         variant_ids[key] = pair["variant_id"]
     job = run_job(
         ws,
@@ -198,6 +240,7 @@ def _judge_round(
         batch_size=batch_size,
         progress=progress,
         cancelled=cancelled,
+        skip=set(exhausted),
     )
     summary.cancelled = job.cancelled
     replies = {
@@ -207,7 +250,8 @@ def _judge_round(
             (run_id,),
         )
     }
-    rows, invalid, remaining = [], [], []
+    rows, invalid, remaining, invalid_keys = [], [], [], []
+    judged = store.judged_response_ids(ws, run_id)
     for pair, gate in items:
         reply = replies.get(_key(pair))
         if reply is None:
@@ -216,28 +260,51 @@ def _judge_round(
         try:
             verdict = parse_verdict(reply["text"], rubric)
         except VerdictError as exc:
+            invalid_keys.append(_key(pair))
             invalid.append((reply["id"], f"invalid verdict: {exc}"))
             remaining.append((pair, gate))
             continue
         if pair["standard_response_id"] not in std_gates:
             std_gates[pair["standard_response_id"]] = check_answer(pair["standard_answer"])
         scored = apply_rules(verdict, rubric, gate, std_gates[pair["standard_response_id"]])
-        rows.append(_row(pair, reply["id"], scored))
+        row = _row(pair, reply["id"], scored)
+        row["flags"] = _join_flags(
+            row["flags"],
+            consistency_flags(
+                scored.final, rubric.max_score, pair["dialect_answer"], pair["standard_answer"]
+            ),
+        )
+        summary.flagged += bool(row["flags"]) and pair["dialect_response_id"] not in judged
+        rows.append(row)
     if invalid:
         # an error state: the job engine asks again for error rows (raw reply kept in error)
         reject_responses(ws, invalid)
         summary.invalid_replies += len(invalid)
         log.warning("judge run %d: %d invalid replies, asking again", run_id, len(invalid))
     summary.judged_now += store.insert_judgments(ws, run_id, rows)
-    return remaining
+    return remaining, invalid_keys
 
 
 def _key(pair: dict) -> str:
     return f"r{pair['dialect_response_id']}"
 
 
+def pair_flags(pair: dict) -> list[str]:
+    """Injection attempts in the dialect answer (or in the standard answer it is compared
+    with), found before judging; any flag sends the judgment to human review."""
+    return flag_labels(detect_injection(pair["dialect_answer"])) + flag_labels(
+        detect_injection(pair["standard_answer"]), "standard"
+    )
+
+
+def _join_flags(existing: str, more: list[str]) -> str:
+    flags = [f for f in existing.split(",") if f] + [f for f in more if f]
+    return ",".join(dict.fromkeys(flags))
+
+
 def _row(pair: dict, judge_response_id: int | None, scored) -> dict:
     return {
+        "flags": _join_flags("", pair_flags(pair)),
         "response_id": pair["dialect_response_id"],
         "standard_response_id": pair["standard_response_id"],
         "judge_response_id": judge_response_id,

@@ -82,6 +82,7 @@ def insert_judgments(ws: Workspace, run_id: int, rows: list[dict]) -> int:
             r["scores"]["length"],
             r["confidence"],
             r["final"],
+            r.get("flags", ""),
             now,
         )
         for r in rows
@@ -91,8 +92,8 @@ def insert_judgments(ws: Workspace, run_id: int, rows: list[dict]) -> int:
         conn.executemany(
             """INSERT INTO judgments(run_id, response_id, standard_response_id,
                    judge_response_id, gate, reasoning, comprehension, correctness,
-                   completeness, clarity, length, confidence, final, created_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                   completeness, clarity, length, confidence, final, flags, created_at)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                ON CONFLICT(run_id, response_id) DO NOTHING""",
             values,
         )
@@ -181,8 +182,10 @@ def review_queue(
     ws: Workspace, *, threshold: int = 3, run_id: int | None = None, include_reviewed: bool = False
 ) -> list[dict]:
     """Judgments whose judge confidence is ≤ ``threshold`` (gate-decided rows have no
-    confidence and are not queued), oldest first, with what a reviewer needs to see."""
-    where = ["j.confidence IS NOT NULL", "j.confidence <= ?"]
+    confidence and are not queued) and every flagged judgment (an injection attempt or an
+    inconsistent verdict: whatever confidence the judge claimed), flagged first, then
+    oldest first, with what a reviewer needs to see."""
+    where = ["(j.flags != '' OR (j.confidence IS NOT NULL AND j.confidence <= ?))"]
     params: list = [threshold]
     if run_id is not None:
         where.append("j.run_id = ?")
@@ -192,13 +195,13 @@ def review_queue(
     return ws.query(
         f"""
         SELECT j.id AS judgment_id, j.run_id, j.confidence, j.final, j.gate, j.reasoning,
-               j.comprehension, j.correctness, j.completeness, j.clarity, j.length,
+               j.comprehension, j.correctness, j.completeness, j.clarity, j.length, j.flags,
                dv.dialect, q.text AS standard_question, dv.text AS dialect_question,
                s.text AS standard_answer, d.text AS dialect_answer,
                {LATEST_OVERRIDE} AS human_final
         {judged_items_from("LEFT JOIN responses s ON s.id = j.standard_response_id")}
         WHERE {" AND ".join(where)}
-        ORDER BY j.id""",
+        ORDER BY j.flags = '', j.id""",
         tuple(params),
     )
 
@@ -276,7 +279,7 @@ def scored_items(ws: Workspace, run_id: int) -> list[dict]:
     (the newest human override if any, else the machine score), and the grouping keys."""
     return ws.query(
         f"""
-        SELECT j.id AS judgment_id, j.response_id, j.gate, j.confidence,
+        SELECT j.id AS judgment_id, j.response_id, j.gate, j.confidence, j.flags,
                j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
                {EFFECTIVE_FINAL} AS final,
                m.name AS model, m.family AS model_family, ar.id AS answer_run_id,

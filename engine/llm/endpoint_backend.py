@@ -7,7 +7,10 @@ so a pool keeps working when one server dies. An item that still fails after
 ``max_retries`` comes back as an error result, never as an empty answer.
 
 The API key is read only from the OS keyring (``keyring_service``) and lives only in the
-request headers: it is never stored, logged or put into an error message.
+request headers: it is never stored, logged or put into an error message. It registers
+itself with :mod:`engine.redact`, so a server that echoes it back (a 401 body quoting the
+header) is masked in every error, log line and stored response. Credentials inside an
+endpoint URL are refused: they would be stored, logged and shown.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from engine.errors import UserError
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
+from engine.redact import redact, register_secret, url_credentials
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +56,7 @@ def read_api_key(service: str) -> str:
             f"no API key in the OS keyring for service {service!r} (user "
             f"{KEYRING_USER!r}); store one with: keyring set {service} {KEYRING_USER}"
         )
+    register_secret(key)
     return key
 
 
@@ -78,8 +83,15 @@ def backoff_delay(attempt: int, base: float, cap: float, rng: random.Random) -> 
 
 def normalise_base_url(url: str) -> str:
     url = url.strip().rstrip("/")
+    if url_credentials(url):
+        raise UserError(
+            f"endpoint URL {redact(url)!r} contains credentials, which would be stored in the "
+            "workspace, logged and shown; give the URL without them and keep the API key in "
+            f"the OS keyring: keyring set SERVICE {KEYRING_USER}, then add the endpoint "
+            "with --keyring-service SERVICE"
+        )
     if not url.startswith(("http://", "https://")):
-        raise UserError(f"endpoint URL {url!r} must start with http:// or https://")
+        raise UserError(f"endpoint URL {redact(url)!r} must start with http:// or https://")
     return url[:-3] if url.endswith("/v1") else url
 
 
@@ -225,7 +237,8 @@ class EndpointBackend:
                 wait_s if resp.status_code in (429, 503) else None,
             )
         if resp.status_code >= 400:
-            raise _Failure(f"{base}: HTTP {resp.status_code}: {resp.text[:200]}", retryable=False)
+            body = redact(resp.text)[:200]
+            raise _Failure(f"{base}: HTTP {resp.status_code}: {body}", retryable=False)
         try:
             return resp.json()
         except ValueError:
@@ -263,7 +276,7 @@ class EndpointBackend:
             None,
             finish_reason="error",
             elapsed_ms=(time.monotonic() - start) * 1000,
-            error=f"endpoint {self.name}: {last}",
+            error=redact(f"endpoint {self.name}: {last}"),
         )
 
     @staticmethod
@@ -278,7 +291,7 @@ class EndpointBackend:
         usage = data.get("usage") or {}
         return Result(
             req.key,
-            text or "",
+            redact(text or ""),
             prompt_tokens=usage.get("prompt_tokens") or 0,
             completion_tokens=usage.get("completion_tokens") or 0,
             finish_reason=choice.get("finish_reason") or "stop",

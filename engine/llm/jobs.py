@@ -11,6 +11,20 @@ any moment loses at most the unwritten batch (which the next call regenerates) a
 ``UNIQUE (run_id, item_key)`` constraint makes duplicates impossible. An errored item keeps
 its error and attempt count; a later call retries it. Greedy requests are served from and
 stored into ``response_cache``; sampled requests never are.
+
+**Reproducible batches.** Batching changes greedy outputs, so for a backend with a batch
+schedule (local GGUF: ``n_seq``) the *plan* is fixed by the items alone: the job's full
+request list, in order, cut into consecutive groups of ``n_seq``. A group with any pending
+item is decoded whole (its finished items again, their results dropped), so every item is
+always decoded next to the same neighbours: a resumed run, a fresh workspace and an
+uninterrupted run give the same bytes. The cache key of a planned item covers its group
+(:func:`plan_cache_keys`), so a cached reply is only reused where it would be reproduced.
+
+**Leases.** A run is decoded by one process at a time: :func:`run_job` takes the run's
+lease (owner ``host:pid``, a heartbeat time) and a second process refuses with a message
+naming the holder; a lease of a dead process (same host) or one silent for
+``LEASE_TTL_S`` is taken over. A run row whose job failed before storing anything is
+removed (:func:`discard_if_empty`).
 """
 
 from __future__ import annotations
@@ -25,9 +39,12 @@ import time
 from dataclasses import dataclass
 
 from engine.errors import UserError
+from engine.llm.batch_plan import PLAN, plan_cache_keys, plan_groups, plan_size
 from engine.llm.factory import local_options, open_backend
+from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
 from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result
+from engine.redact import redact
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -124,6 +141,10 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
             **_adapter(model_row),
         },
         "versions": library_versions(),
+        # how items are batched (a function of the item list and the schedule: see the
+        # module docstring) and where: greedy bytes are reproducible on the same build
+        "plan": PLAN,
+        "platform": {"machine": platform.machine(), "system": platform.platform()},
     }
     with ws.transaction() as conn:
         conn.execute(
@@ -183,10 +204,38 @@ def run_job_on_model(
 ) -> JobSummary:
     """:func:`run_job` with ``backend``, or else with the run's own model opened with the
     schedule its card records (so reruns reproduce) and closed afterwards."""
-    if backend is not None:
-        return run_job(ws, run_id, backend, requests, **options)
-    with contextlib.closing(backend_for_run(ws, run_id)) as own:
-        return run_job(ws, run_id, own, requests, **options)
+    try:
+        if backend is not None:
+            return run_job(ws, run_id, backend, requests, **options)
+        with contextlib.closing(backend_for_run(ws, run_id)) as own:
+            return run_job(ws, run_id, own, requests, **options)
+    except BaseException:
+        discard_if_empty(ws, run_id)
+        raise
+
+
+def discard_if_empty(ws: Workspace, run_id: int) -> bool:
+    """Remove a run row that holds nothing (its job failed before storing a result, e.g. the
+    model did not load), so no empty ``open`` run is left behind. Returns whether it did."""
+    try:
+        with ws.transaction() as conn:
+            cur = conn.execute(
+                "DELETE FROM runs WHERE id = ? AND status = 'open' "
+                "AND NOT EXISTS (SELECT 1 FROM responses WHERE run_id = runs.id) "
+                "AND NOT EXISTS (SELECT 1 FROM judgments WHERE run_id = runs.id) "
+                "AND NOT EXISTS (SELECT 1 FROM variants WHERE run_id = runs.id)",
+                (run_id,),
+            )
+            return cur.rowcount > 0
+    except sqlite3.Error:  # cleaning up must not hide the error that brought us here
+        log.exception("could not remove the empty run %d", run_id)
+        return False
+
+
+def _plan_schedule(backend: Backend) -> dict:
+    schedule = getattr(backend, "schedule", None)
+    as_dict = schedule.as_dict() if schedule is not None else {}
+    return {k: v for k, v in as_dict.items() if k not in _SCHEDULE_NOT_IN_KEY}
 
 
 _UPSERT = """INSERT INTO responses(run_id, item_key, variant_id, status, text, error, attempts,
@@ -231,8 +280,8 @@ class _Writer:
                     r.key,
                     self.variant_ids.get(r.key),
                     "done" if ok else "error",
-                    r.text if ok else None,
-                    None if ok else (r.error or "no text"),
+                    redact(r.text) if ok else None,  # a server may echo a key back
+                    None if ok else redact(r.error or "no text"),
                     r.prompt_tokens,
                     r.completion_tokens,
                     r.finish_reason,
@@ -243,7 +292,14 @@ class _Writer:
             cache_key = self.cache_keys.get(r.key)
             if ok and cache_key:
                 cache_rows.append(
-                    (cache_key, r.text, r.prompt_tokens, r.completion_tokens, r.finish_reason, now)
+                    (
+                        cache_key,
+                        redact(r.text),
+                        r.prompt_tokens,
+                        r.completion_tokens,
+                        r.finish_reason,
+                        now,
+                    )
                 )
         with self.ws.transaction() as conn:
             conn.executemany(_UPSERT, rows)
@@ -299,42 +355,87 @@ def run_job(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
     use_cache: bool = True,
+    skip: set[str] | None = None,
 ) -> JobSummary:
-    """Generate every request of ``run_id`` not yet done; see the module docstring."""
+    """Generate every request of ``run_id`` not yet done; see the module docstring.
+    ``skip``: keys that keep their place in the batch plan but are not generated now."""
     keys = [r.key for r in requests]
     if len(set(keys)) != len(keys):
         raise UserError("a job's item keys must be unique")
+    owner = acquire_lease(ws, run_id)
+    try:
+        return _run_job(
+            ws,
+            run_id,
+            backend,
+            requests,
+            owner,
+            variant_ids or {},
+            batch_size,
+            progress,
+            cancelled,
+            use_cache,
+            skip or set(),
+        )
+    finally:
+        release_lease(ws, run_id, owner)
+
+
+def _run_job(
+    ws,
+    run_id,
+    backend,
+    requests,
+    owner,
+    variant_ids,
+    batch_size,
+    progress,
+    cancelled,
+    use_cache,
+    skip,
+) -> JobSummary:
     done = {
         r["item_key"]
         for r in ws.query(
             "SELECT item_key FROM responses WHERE run_id = ? AND status = 'done'", (run_id,)
         )
     }
-    pending = [r for r in requests if r.key not in done]
+    pending = [r for r in requests if r.key not in done and r.key not in skip]
     summary = JobSummary(
         total=len(requests),
-        done_before=len(requests) - len(pending),
+        done_before=sum(r.key in done for r in requests),
         done_now=0,
         errors=0,
         cached=0,
         cancelled=False,
     )
     model_id = backend.info().model_id
-    cache_keys = {r.key: r.cache_key(model_id) for r in pending if use_cache and r.sampler.greedy}
-    writer = _Writer(ws, run_id, variant_ids or {}, cache_keys, batch_size)
+    size = plan_size(backend)
+    groups = plan_groups(list(requests), size)
+    schedule = _plan_schedule(backend) if size else None
+    plan_keys = plan_cache_keys(groups, model_id, schedule) if use_cache else {}
+    pending_keys = {r.key for r in pending}
+    cache_keys = {r.key: plan_keys[r.key] for r in pending if use_cache and r.sampler.greedy}
+    writer = _Writer(ws, run_id, variant_ids, cache_keys, batch_size)
     total, start, generated = len(requests), time.monotonic(), 0
+    beat = {"at": time.monotonic()}
 
     def report(note: str = "") -> None:
+        if time.monotonic() - beat["at"] >= LEASE_BEAT_S:
+            beat["at"] = time.monotonic()
+            renew_lease(ws, run_id, owner)
         if progress:
             progress(summary.done_before + summary.done_now, total, note)
 
+    # what each item is decoded with, recorded for replication (engine.llm.plan_store)
+    group_of = {r.key: g for g in (groups if size else [[r] for r in requests]) for r in g}
     hits = _cached(ws, list(cache_keys.values())) if cache_keys else {}
-    to_generate = []
+    served: set[str] = set()
     for req in pending:
         row = hits.get(cache_keys.get(req.key, ""))
         if row is None:
-            to_generate.append(req)
             continue
+        served.add(req.key)
         writer.add(
             Result(
                 req.key,
@@ -346,24 +447,77 @@ def run_job(
         )
         summary.cached += 1
         summary.done_now += 1
+    writer.flush()
+    _record(ws, run_id, group_of, served)
     report("cache")
+    # a group with anything left to generate is decoded whole (see the module docstring)
+    to_decode = [g for g in groups if any(r.key in pending_keys and r.key not in served for r in g)]
+    if not size:  # no plan: neighbours do not matter, only what is left is generated
+        to_decode = [
+            [r for g in to_decode for r in g if r.key in pending_keys and r.key not in served]
+        ]
+        to_decode = [g for g in to_decode if g]
+    left = sum(1 for g in to_decode for r in g if r.key in pending_keys and r.key not in served)
+    redecoded = mismatched = 0
+    finished_ok: set[str] = set()
     try:
-        for result in backend.generate(to_generate, cancelled=cancelled):
-            writer.add(result)
-            if result.ok and result.text is not None:
-                summary.done_now += 1
-                generated += result.completion_tokens
-            else:
-                summary.errors += 1
-            elapsed = time.monotonic() - start
-            finished = summary.done_now + summary.errors
-            eta = elapsed / max(finished, 1) * (len(pending) - finished)
-            report(f"{generated / max(elapsed, 1e-9):.1f} tok/s, ETA {eta:.0f} s")
+        for group in to_decode:
+            if cancelled and cancelled():
+                break
+            for result in backend.generate(group, cancelled=cancelled):
+                if result.key not in pending_keys or result.key in served:
+                    # a finished neighbour decoded again for the plan: the same bytes, or
+                    # this machine/build does not reproduce (logged, the stored one stays)
+                    redecoded += 1
+                    if result.ok:
+                        mismatched += _differs(ws, run_id, result)
+                    continue
+                writer.add(result)
+                if result.ok and result.text is not None:
+                    finished_ok.add(result.key)
+                    summary.done_now += 1
+                    generated += result.completion_tokens
+                else:
+                    summary.errors += 1
+                elapsed = time.monotonic() - start
+                finished = summary.done_now - summary.cached + summary.errors
+                eta = elapsed / max(finished, 1) * (left - finished)
+                report(f"{generated / max(elapsed, 1e-9):.1f} tok/s, ETA {eta:.0f} s")
+            writer.flush()
+            _record(ws, run_id, group_of, finished_ok)
+            finished_ok.clear()
     finally:
         writer.flush()
+        _record(ws, run_id, group_of, finished_ok)
+    if mismatched:
+        log.warning(
+            "run %d: %d of %d finished items decoded again for the batch plan came out "
+            "different: outputs do not reproduce on this machine/build",
+            run_id,
+            mismatched,
+            redecoded,
+        )
     summary.cancelled = bool(cancelled and cancelled()) and not summary.complete
     if summary.complete:
         with ws.transaction() as conn:
             conn.execute("UPDATE runs SET status = 'done' WHERE id = ?", (run_id,))
     report("done" if summary.complete else "stopped")
     return summary
+
+
+def _record(ws: Workspace, run_id: int, group_of: dict, keys: set[str]) -> None:
+    from engine.llm.plan_store import record_groups
+
+    by_group: dict[int, tuple[list[Request], list[str]]] = {}
+    for key in keys:
+        group = group_of[key]
+        by_group.setdefault(id(group), (group, []))[1].append(key)
+    record_groups(ws, run_id, list(by_group.values()))
+
+
+def _differs(ws: Workspace, run_id: int, result: Result) -> int:
+    stored = ws.scalar(
+        "SELECT text FROM responses WHERE run_id = ? AND item_key = ? AND status = 'done'",
+        (run_id, result.key),
+    )
+    return int(stored is not None and stored != redact(result.text))

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.bias.report import bias_report_parts
 from engine.judging import paired_scores, store
+from engine.llm.replicate import replications
 from engine.reports import figures, tables
 from engine.reports.study_statistics import study_statistics
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
@@ -138,10 +139,14 @@ def write_report(
         ),
         encoding="utf-8",
     )
+    by_run: dict[int, list[dict]] = {}
+    for rep in replications(ws, [r["id"] for r in runs]):
+        by_run.setdefault(rep["run_id"], []).append(rep)
     html = _render(
         stats=stats,
         sections=sections,
         runs=runs,
+        replications=by_run,
         notices=_notices(ws, stats["judge_run"]),
         workspace=str(ws.path),
         generated_at=utcnow(),
@@ -156,6 +161,9 @@ def write_report(
         "folder": str(out),
         "judge_run": stats["judge_run"],
         "n_items": stats["n_items"],
+        "coverage": stats["coverage"],
+        "replicated_runs": sorted(by_run),
+        "partial": stats["partial"],
         "runs": [r["id"] for r in runs],
     }
 

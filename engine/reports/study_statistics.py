@@ -11,6 +11,7 @@ import logging
 
 from engine.errors import UserError
 from engine.judging import paired_scores, store
+from engine.reports.coverage import study_coverage
 from engine.stats import nan_to_none
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.stats.paired import paired_tests
@@ -36,8 +37,15 @@ def study_statistics(
         raise UserError("no judge run yet: run 'upabhasha judge' first")
     if ws.scalar("SELECT kind FROM runs WHERE id = ?", (run,)) != store.JUDGE_KIND:
         raise UserError(f"run {run} is not a judge run")
-    items = store.scored_items(ws, run)
+    judged = store.scored_items(ws, run)
+    # a flagged judgment (injection attempt, inconsistent verdict) is never a machine-only
+    # score: until a person scores it, it stays out of the figures and is counted apart
+    items = [i for i in judged if not (i["flags"] and i["human_final"] is None)]
+    flagged = [i for i in judged if i["flags"]]
+    coverage = study_coverage(ws, run)
     out: dict = {
+        "coverage": coverage,
+        "partial": not coverage["complete"],
         "judge_run": run,
         "judge_model": ws.scalar(
             "SELECT m.name FROM runs r JOIN models m ON m.id = r.model_id WHERE r.id = ?", (run,)
@@ -45,6 +53,13 @@ def study_statistics(
         "n_items": len(items),
         "n_questions": len({i["question_id"] for i in items}),
         "n_human_overrides": sum(i["human_final"] is not None for i in items),
+        "n_flagged": len(flagged),
+        "judged_by": {
+            "human": sum(i["human_final"] is not None for i in judged),
+            "machine_only": sum(i["human_final"] is None and not i["flags"] for i in judged),
+            "flagged_awaiting_review": len(judged) - len(items),
+        },
+        "flags": _flag_counts(flagged),
         "gates": _count(items, "gate"),
         "settings": {
             "seed": seed,
@@ -67,8 +82,26 @@ def study_statistics(
         ws, threshold=danger_threshold, scale=max_score
     )
     out["warnings"] = store.self_preference_warnings(ws)
+    if out["judged_by"]["flagged_awaiting_review"]:
+        out["warnings"].insert(
+            0,
+            f"{out['judged_by']['flagged_awaiting_review']} flagged judgment(s) (answers "
+            "addressing the judge, or verdicts the answer texts cannot support) wait for human "
+            "review and are left out of these figures until a person scores them "
+            "(upabhasha queue).",
+        )
+    if out["partial"]:
+        out["warnings"].insert(0, partial_warning(coverage))
     out["review_queue"] = len(store.review_queue(ws, threshold=review_threshold, run_id=run))
     return out
+
+
+def partial_warning(coverage: dict) -> str:
+    return (
+        f"PARTIAL STUDY: these statistics rest on {coverage['text']}. Missing items are not "
+        "random (a failed step, a dead worker), so the figures may be biased; finish the "
+        "steps (run them again to resume) before reporting."
+    )
 
 
 def _dialect_tests(items: list[dict]) -> list[dict]:
@@ -88,6 +121,14 @@ def _dialect_tests(items: list[dict]) -> list[dict]:
             for b in names[i + 1 :]
         ]
     return [c.as_dict() for c in paired_tests(labelled, pairs)]
+
+
+def _flag_counts(items) -> dict:
+    counts: dict = {}
+    for item in items:
+        for flag in item["flags"].split(","):
+            counts[flag] = counts.get(flag, 0) + 1
+    return counts
 
 
 def _count(items, key) -> dict:

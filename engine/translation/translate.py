@@ -146,9 +146,14 @@ class TranslationSummary:
     written: int  # variants created or updated
     empty: int  # completions with nothing usable after cleaning
     cancelled: bool
+    failed: int = 0  # items still without a finished response (errors or never reached)
+
+    @property
+    def complete(self) -> bool:
+        return self.failed == 0 and not self.cancelled
 
     def as_dict(self) -> dict:
-        return dict(self.__dict__)
+        return {**self.__dict__, "complete": self.complete}
 
 
 def translate_questions(
@@ -221,6 +226,7 @@ def translate_questions(
         written,
         empty,
         job.cancelled,
+        failed=job.total - job.done_before - job.done_now,
     )
 
 

@@ -400,10 +400,50 @@ V2_TASKS = [
     )""",
 ]
 
+# Issue 16: judgments carry flags (injection attempts, inconsistent verdicts: always sent to
+# human review); a run being decoded is leased by one process (owner, heartbeat time);
+# decoded groups are kept for replication.
+V2_INTEGRITY = [
+    "ALTER TABLE judgments ADD COLUMN flags TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE runs ADD COLUMN lease_owner TEXT",
+    "ALTER TABLE runs ADD COLUMN lease_heartbeat REAL",
+    # what each finished item was decoded with (its batch-plan group), for replication
+    """CREATE TABLE llm_groups (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        group_key TEXT NOT NULL,
+        requests TEXT NOT NULL,
+        PRIMARY KEY (run_id, group_key)
+    )""",
+    """CREATE TABLE llm_item_groups (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        item_key TEXT NOT NULL,
+        group_key TEXT NOT NULL,
+        pos INTEGER NOT NULL,
+        PRIMARY KEY (run_id, item_key)
+    )""",
+    # `upabhasha replicate`: a sample decoded again, agreement and the spread it implies
+    """CREATE TABLE llm_replications (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        sample INTEGER NOT NULL,
+        identical INTEGER NOT NULL,
+        summary TEXT NOT NULL
+    )""",
+]
+
 # Version 2: the stages added together (dialect aliases, multi-reference items, scored
-# translations, understanding tasks, social-bias probes, field annotation), one migration
-# since none of them was released alone.
-V2 = [*V2_DIALECTS, *V2_REFS, *V2_SCORED, *V2_TASKS, *V2_PROBES, *V2_ANNOTATION]
+# translations, understanding tasks, social-bias probes, field annotation, judgment flags and
+# run leases, batch groups and replications), one migration since none was released alone.
+V2 = [
+    *V2_DIALECTS,
+    *V2_REFS,
+    *V2_SCORED,
+    *V2_TASKS,
+    *V2_PROBES,
+    *V2_ANNOTATION,
+    *V2_INTEGRITY,
+]
 
 MIGRATIONS: list[list[str]] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)

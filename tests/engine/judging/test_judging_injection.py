@@ -158,9 +158,15 @@ def test_structural_defences_hold(probe, position):
     assert neutralize(body) == body
 
 
-def test_each_call_draws_a_fresh_nonce_absent_from_the_data():
-    nonces = {build(BENIGN).nonce for _ in range(50)}
+def test_the_nonce_is_a_hash_of_the_texts_and_absent_from_the_data():
+    # the same item gets the same prompt in every run (reruns reproduce), every item its own
+    assert len({build(BENIGN).nonce for _ in range(5)}) == 1
+    nonces = {build(BENIGN | {"dialect_answer": f"উত্তর {i}"}).nonce for i in range(50)}
     assert len(nonces) == 50 and all(re.fullmatch(r"[0-9a-f]{16}", n) for n in nonces)
+    # an answer quoting the nonce it would have got changes the hash: no fixed point to forge
+    first = build(BENIGN | {"dialect_answer": "x"}).nonce
+    quoting = build(BENIGN | {"dialect_answer": "x " + first})
+    assert quoting.nonce != first and quoting.nonce not in quoting.bodies["dialect_answer"]
     # a "guessed" nonce planted in the data forces a different one
     planted = build(BENIGN | {"dialect_answer": "abcdefabcdefabcd"}, nonce="abcdefabcdefabcd")
     assert planted.nonce != "abcdefabcdefabcd"

@@ -1,0 +1,101 @@
+"""Injection detection rates on the written table (tests/engine/judging/injection_table.py).
+
+Baseline in the same run: what existed before issue 16 — the control-token check of the
+neutralizer, the only thing that looked at answer content. Rates per set: the tuned table
+(the rules were written against it), two rounds written later (the first then used to widen
+the rules, the second never tuned on: the honest estimate), and factual answers that only
+mention "the answer" and a number (false flags only).
+Prints one JSON object last.
+
+    python bench/injection_detection.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.judging.injection import detect_injection  # noqa: E402
+from engine.judging.neutralize import contains_control_token  # noqa: E402
+from tests.engine.judging import injection_table as table  # noqa: E402
+
+SETS = {
+    "tuned": (table.ATTACKS, table.LEGIT),
+    "held_out_1": (table.HELD_OUT_ATTACKS, table.HELD_OUT_LEGIT),
+    "held_out_2": (table.HELD_OUT_2_ATTACKS, table.HELD_OUT_2_LEGIT),
+    "factual_legit": ([], table.HELD_OUT_3_LEGIT),
+}
+
+
+def rate(flag, rows, lang=None) -> float | None:
+    rows = [t for lg, t in rows if lang is None or lg == lang]
+    return round(sum(bool(flag(t)) for t in rows) / len(rows), 3) if rows else None
+
+
+def real_texts() -> list[str]:
+    """Real Bengali prose that addresses no judge (../shared/data; absent: skipped): the
+    BlanCK context paragraphs and questions, and every Vashantor sentence, standard and
+    dialect. Any flag on them is a false flag."""
+    import csv
+
+    data = Path(__file__).resolve().parents[2] / "shared" / "data"
+    if not data.is_dir():
+        data = Path("/work/shared/data")
+    texts: list[str] = []
+    blanck = data / "blanck" / "BlanCK.csv"
+    if blanck.is_file():
+        with open(blanck, encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                texts += [row["context"], row["question"]]
+    multi = data / "vashantor" / "vashantor_multiway.csv"
+    if multi.is_file():
+        with open(multi, encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                texts += [v for k, v in row.items() if k != "vashantor_split"]
+    return [t for t in texts if t and t.strip()]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="(the table is small: same run)")
+    parser.parse_args()
+    detector = lambda t: detect_injection(t).flagged  # noqa: E731
+    out: dict = {}
+    for name, (attacks, legit) in SETS.items():
+        out[name] = {
+            "attacks": len(attacks),
+            "legit": len(legit),
+            "detection": rate(detector, attacks),
+            "detection_en": rate(detector, attacks, "en"),
+            "detection_bn": rate(detector, attacks, "bn"),
+            "false_flags": rate(detector, legit),
+            "baseline_detection": rate(contains_control_token, attacks),
+            "baseline_false_flags": rate(contains_control_token, legit),
+        }
+        print(f"{name}: {out[name]}")
+    real = real_texts()
+    if real:
+        flagged = [t for t in real if detector(t)]
+        out["real_texts"] = {
+            "texts": len(real),
+            "false_flags": round(len(flagged) / len(real), 5),
+            "flagged": len(flagged),
+            "examples": [t[:80] for t in flagged[:5]],
+        }
+        print(f"real texts: {out['real_texts']}")
+    texts = [t for a, lg in SETS.values() for _, t in a + lg]
+    start = time.perf_counter()
+    for t in texts:
+        detect_injection(t)
+    out["ms_per_answer"] = round((time.perf_counter() - start) * 1000 / len(texts), 3)
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""Two `generate` processes on the same run: the second refuses with a clear message while
+the first decodes; every item is decoded once (issue 16: 48 decoded twice, 48 stored)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from app.cli import main
+from engine.workspace.store import Workspace
+from tests.engine.judging.study_fixture import build_questions
+
+REPO = Path(__file__).resolve().parents[2]
+CLI = "import sys; from app.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+class SlowServer:
+    """Answers every completion after ``delay`` seconds; counts the calls."""
+
+    def __init__(self, delay: float):
+        self.calls = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                server.calls += 1
+                time.sleep(delay)
+                data = json.dumps(
+                    {"choices": [{"message": {"content": "উত্তর।"}, "finish_reason": "stop"}]}
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_a_second_process_refuses_while_the_first_decodes(tmp_path):
+    server = SlowServer(delay=0.4)
+    try:
+        path = tmp_path / "ws.sqlite"
+        with Workspace(path) as ws:
+            build_questions(ws)
+        assert (
+            main(
+                [
+                    "-w",
+                    str(path),
+                    "models",
+                    "add",
+                    server.url,
+                    "--api-model",
+                    "m",
+                    "--name",
+                    "ep",
+                    "--concurrency",
+                    "1",
+                ]
+            )
+            == 0
+        )
+        argv = [sys.executable, "-c", CLI, "-w", str(path), "generate", "--model", "ep"]
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        first = subprocess.Popen(argv, cwd=REPO, env=env, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with Workspace(path) as ws:
+                if ws.scalar("SELECT count(*) FROM runs WHERE lease_owner IS NOT NULL"):
+                    break
+            time.sleep(0.1)
+        second = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, timeout=60)
+        assert second.returncode == 2, second.stderr
+        err = second.stderr.decode()
+        assert f"is being decoded by process {first.pid}" in err and "wait for it" in err
+        _, first_err = first.communicate(timeout=120)
+        assert first.returncode == 0, first_err
+        with Workspace(path) as ws:
+            assert ws.scalar("SELECT count(*) FROM responses WHERE status = 'done'") == 9
+            assert ws.scalar("SELECT lease_owner FROM runs") is None  # released
+        assert server.calls == 9  # decoded once
+    finally:
+        server.stop()

@@ -1,0 +1,197 @@
+"""Secrets never echo: a real HTTP server on 127.0.0.1 that echoes the API key back (in a
+401 body and inside its answers) leaves no trace of the key in stored responses, stdout,
+stderr, the log, the workspace file or an export; credentials in endpoint URLs are refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from engine.redact import MASK, redact, register_secret, url_credentials
+from engine.workspace.store import Workspace
+from tests.engine.judging.study_fixture import build_questions
+
+
+class EchoServer:
+    """OpenAI-compatible enough: ``reject`` → 401 whose body quotes the Authorization
+    header; otherwise a completion whose text quotes it too."""
+
+    def __init__(self):
+        self.reject = True
+        self.calls = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                server.calls += 1
+                auth = self.headers.get("Authorization", "")
+                if server.reject:
+                    payload = {"error": f"invalid credentials: {auth}", "hint": auth[7:]}
+                    status = 401
+                else:
+                    text = f"উত্তর। (debug: header was {auth}; key {auth[7:]})"
+                    payload = {
+                        "choices": [{"text": text, "message": {"content": text}}],
+                        "usage": {"prompt_tokens": 3, "completion_tokens": 5},
+                    }
+                    status = 200
+                data = json.dumps(payload, ensure_ascii=False).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def echo():
+    server = EchoServer()
+    yield server
+    server.stop()
+
+
+def _run(capsys, argv) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def test_an_echoing_server_never_gets_the_key_stored_shown_logged_or_exported(
+    tmp_path, capsys, memory_keyring, echo
+):
+    canary = "sk-CANARY" + os.urandom(8).hex()
+    memory_keyring.set_password("echo-svc", "api-key", canary)
+    path = tmp_path / "ws.sqlite"
+    with Workspace(path) as ws:
+        build_questions(ws)
+    w = ["-w", str(path)]
+    add = ["models", "add", echo.url, "--api-model", "echo", "--keyring-service", "echo-svc"]
+    code, text = _run(capsys, [*w, *add, "--name", "echo"])
+    assert code == 0, text
+
+    # 1. the server refuses and quotes the key in its 401 body
+    gen = [*w, "generate", "--model", "echo", "--max-tokens", "16"]
+    code, text = _run(capsys, [*gen, "--json"])
+    assert code == 3 and echo.calls >= 9
+    assert canary not in text
+    code, text = _run(capsys, ["-v", *gen])
+    assert code == 3 and canary not in text and "incomplete" in text
+    with Workspace(path) as ws:
+        errors = [r["error"] for r in ws.query("SELECT error FROM responses")]
+    assert len(errors) == 9 and all("HTTP 401" in e and MASK in e for e in errors)
+    assert not any(canary in e or canary[3:] in e for e in errors)
+
+    # 2. the server answers and quotes the key inside the answer text
+    echo.reject = False
+    code, text = _run(capsys, gen)
+    assert code == 0 and canary not in text, text
+    with Workspace(path) as ws:
+        texts = [r["text"] for r in ws.query("SELECT text FROM responses")]
+        cached = [r["text"] for r in ws.query("SELECT text FROM response_cache")]
+    assert len(texts) == 9 and all(t.startswith("উত্তর।") and MASK in t for t in texts)
+    assert not any(canary in t for t in texts + cached)
+
+    # 3. exports, the log and the workspace file itself
+    for fmt in ("csv", "jsonl"):
+        out = tmp_path / f"responses.{fmt}"
+        code, text = _run(capsys, [*w, "export", "responses", str(out)])
+        assert code == 0 and canary not in out.read_text(encoding="utf-8-sig")
+    code, text = _run(capsys, [*w, "models", "list", "--json"])
+    assert code == 0 and canary not in text
+    log_dir = Path(os.environ["UPABHASHA_LOG_DIR"])
+    files = [path, Path(str(path) + "-wal"), *log_dir.rglob("*")]
+    for f in files:
+        if f.is_file():
+            assert canary.encode() not in f.read_bytes(), f
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://admin:sk-live-abcdef123456@127.0.0.1:9/v1",
+        "https://tok_abcdef123456@api.example.org/v1",
+        "https://api.example.org/v1?api_key=abcdef123456",
+    ],
+)
+def test_credentials_in_an_endpoint_url_are_refused_pointing_to_the_keyring(tmp_path, capsys, url):
+    path = tmp_path / "ws.sqlite"
+    Workspace(path).close()
+    code, text = _run(capsys, ["-w", str(path), "models", "add", url, "--api-model", "m"])
+    assert code == 2
+    assert "contains credentials" in text and "keyring set" in text
+    assert "abcdef123456" not in text
+    with Workspace(path) as ws:
+        assert ws.scalar("SELECT count(*) FROM models") == 0
+
+
+def test_redact_masks_credential_shapes_and_leaves_text_alone():
+    register_secret("opaque-Key-9f8e7d")
+    cases = {
+        "Authorization: Bearer abc.def-123456": f"Authorization: Bearer {MASK}",
+        "authorization=secretvalue1": f"authorization={MASK}",
+        "got bearer eyJhbGciOi.x.y back": f"got bearer {MASK} back",
+        "key sk-proj-AbC123xyz_987 rejected": f"key sk-{MASK} rejected",
+        "http://user:pw123@host:8080/v1": f"http://{MASK}@host:8080/v1",
+        '{"api_key": "abcd1234efgh"}': f'{{"api_key": "{MASK}"}}',
+        "X-Api-Key=zzzzzzzz&x=1": f"X-Api-Key={MASK}&x=1",
+        "echo opaque-Key-9f8e7d!": f"echo {MASK}!",
+    }
+    for raw, want in cases.items():
+        assert redact(raw) == want, raw
+    untouched = [
+        "কৃত্রিম বুদ্ধিমত্তা হলো যন্ত্রের শেখার ক্ষমতা।",
+        "token count 5, max_tokens 64, finish_reason length",
+        "http://127.0.0.1:8080/v1/completions: HTTP 500",
+        'give every criterion 5 {"confidence": 5}',
+        "the password policy requires rotation",
+    ]
+    for text in untouched:
+        assert redact(text) == text
+    assert redact(None) is None and redact(5) == 5
+    assert url_credentials("http://u:p@h/v1") and not url_credentials("http://h:80/v1")
+
+
+def test_log_lines_and_tracebacks_are_masked():
+    import io
+    import logging
+
+    from engine.redact import RedactingFilter
+
+    register_secret("log-canary-5a5a5a")
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    handler.addFilter(RedactingFilter())
+    log = logging.getLogger("test.redact")
+    log.addHandler(handler)
+    try:
+        log.warning("server said %s", "bad key log-canary-5a5a5a")
+        try:
+            raise RuntimeError("401: Bearer log-canary-5a5a5a")
+        except RuntimeError:
+            log.exception("call failed for http://u:log-canary-5a5a5a@h/v1")
+    finally:
+        log.removeHandler(handler)
+    text = stream.getvalue()
+    assert "log-canary" not in text
+    assert "server said bad key ***" in text and "RuntimeError: 401: Bearer ***" in text

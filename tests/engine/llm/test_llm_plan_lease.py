@@ -1,0 +1,221 @@
+"""Reproducible runs without a model: a fake backend whose outputs depend on the items it
+decodes together (as batching does on llama.cpp) gives the same bytes uninterrupted, after
+a crash and resume, and in a fresh workspace, because the batch plan depends on the items
+only; the cache is keyed by the plan; a run is leased to one process; a failed job leaves
+no empty run row."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import socket
+import time
+
+import pytest
+
+from engine.errors import UserError
+from engine.llm import leases
+from engine.llm.batch_plan import plan_cache_keys, plan_groups
+from engine.llm.jobs import open_run, run_job, run_job_on_model
+from engine.llm.settings import Schedule
+from engine.llm.types import ModelInfo, Request, Result, Sampler
+from engine.workspace.store import Workspace
+
+
+class BatchSensitive:
+    """Each call decodes its requests together; an output depends on the item *and* on
+    its neighbours, like floating-point sums in a batch. ``crash_after`` simulates a killed
+    worker: after that many results every other item of the call is an error."""
+
+    def __init__(self, n_seq: int = 4, crash_after: int | None = None):
+        self.schedule = Schedule(n_seq=n_seq).resolved()
+        self.crash_after = crash_after
+        self.calls: list[list[str]] = []
+
+    def info(self):
+        return ModelInfo("batch-sensitive", "fake", has_chat_template=False)
+
+    def generate(self, requests, *, progress=None, cancelled=None):
+        keys = [r.key for r in requests]
+        self.calls.append(keys)
+        company = hashlib.sha256("|".join(keys).encode()).hexdigest()[:6]
+        for i, r in enumerate(requests):
+            if self.crash_after is not None and i >= self.crash_after:
+                yield Result(r.key, None, finish_reason="error", error="worker died (test)")
+                continue
+            yield Result(r.key, f"{r.key}@{company}", completion_tokens=2, finish_reason="stop")
+        if self.crash_after is not None:
+            self.crash_after = None  # the next call has a fresh worker
+
+    def close(self):
+        pass
+
+
+def model_row(ws) -> dict:
+    with ws.transaction() as conn:
+        conn.execute(
+            "INSERT INTO models(name, kind, path, sha256, added_at) "
+            "VALUES ('fake', 'gguf', '/nowhere/fake.gguf', 'f' || hex(randomblob(8)), 'now')"
+        )
+    return ws.query("SELECT * FROM models WHERE name = 'fake'")[0]
+
+
+def requests(n: int) -> list[Request]:
+    return [Request(key=f"i{i:02d}", prompt=f"q{i}", sampler=Sampler()) for i in range(n)]
+
+
+def outputs(ws: Workspace, run: int) -> dict[str, str]:
+    return {
+        r["item_key"]: r["text"]
+        for r in ws.query(
+            "SELECT item_key, text FROM responses WHERE run_id = ? AND status = 'done'", (run,)
+        )
+    }
+
+
+def fresh(tmp_path, name: str) -> tuple[Workspace, int]:
+    ws = Workspace(tmp_path / f"{name}.sqlite")
+    return ws, open_run(ws, "answer", model_row(ws), {"template": "t"})
+
+
+def test_plan_depends_on_the_items_only():
+    reqs = requests(10)
+    groups = plan_groups(reqs, 4)
+    assert [[r.key for r in g] for g in groups] == [
+        ["i00", "i01", "i02", "i03"],
+        ["i04", "i05", "i06", "i07"],
+        ["i08", "i09"],
+    ]
+    keys = plan_cache_keys(groups, "m", {"n_seq": 4})
+    assert keys == plan_cache_keys(plan_groups(reqs, 4), "m", {"n_seq": 4})
+    # another neighbour, another schedule: another key (the bytes could differ)
+    other = plan_cache_keys(plan_groups(reqs[:9] + requests(11)[10:], 4), "m", {"n_seq": 4})
+    assert other["i08"] != keys["i08"] and other["i00"] == keys["i00"]
+    assert plan_cache_keys(plan_groups(reqs, 2), "m", {"n_seq": 2})["i00"] != keys["i00"]
+    # no plan (endpoints): the plain request key
+    assert plan_cache_keys([reqs], "m", None)["i00"] == reqs[0].cache_key("m")
+
+
+def test_crash_and_resume_gives_the_uninterrupted_bytes(tmp_path):
+    ws_a, run_a = fresh(tmp_path, "uninterrupted")
+    s = run_job(ws_a, run_a, BatchSensitive(), requests(10))
+    assert s.complete
+    reference = outputs(ws_a, run_a)
+
+    ws_b, run_b = fresh(tmp_path, "crashed")
+    backend = BatchSensitive(crash_after=2)  # the worker dies inside the first group
+    s = run_job(ws_b, run_b, backend, requests(10))
+    assert not s.complete and s.errors == 2
+    resumed = BatchSensitive()
+    s = run_job(ws_b, run_b, resumed, requests(10))
+    assert s.complete
+    # only the group with failed items is decoded again, whole, with its finished items
+    assert resumed.calls == [["i00", "i01", "i02", "i03"]]
+    assert outputs(ws_b, run_b) == reference
+
+    ws_c, run_c = fresh(tmp_path, "fresh-again")
+    run_job(ws_c, run_c, BatchSensitive(), requests(10))
+    assert outputs(ws_c, run_c) == reference
+
+
+def test_the_old_way_did_not_reproduce(tmp_path):
+    """Control: decoding only the pending items (no plan) gives other bytes on resume."""
+    ws, run = fresh(tmp_path, "control")
+    ref_ws, ref_run = fresh(tmp_path, "control-ref")
+    run_job(ref_ws, ref_run, BatchSensitive(n_seq=10), requests(10))
+    run_job(ws, run, BatchSensitive(n_seq=10, crash_after=3), requests(10))
+    backend = BatchSensitive(n_seq=10)
+    run_job(ws, run, backend, requests(10))
+    assert backend.calls == [[f"i{i:02d}" for i in range(10)]]  # whole group again
+    assert outputs(ws, run) == outputs(ref_ws, ref_run)
+    # what a pending-only resume would have decoded: a different company, other bytes
+    pending_only = list(BatchSensitive(n_seq=10).generate(requests(10)[3:]))
+    assert pending_only[0].text != outputs(ref_ws, ref_run)["i03"]
+
+
+def test_cache_reuses_a_reply_only_within_the_same_plan(tmp_path):
+    ws, run = fresh(tmp_path, "cache")
+    run_job(ws, run, BatchSensitive(), requests(8))
+    other = open_run(ws, "answer", ws.query("SELECT * FROM models")[0], {"template": "other"})
+    again = BatchSensitive()
+    s = run_job(ws, other, again, requests(8))
+    assert s.cached == 8 and again.calls == []
+    third = open_run(ws, "answer", ws.query("SELECT * FROM models")[0], {"template": "third"})
+    shifted = BatchSensitive()
+    s = run_job(ws, third, shifted, requests(9)[1:])  # same prompts, other neighbours
+    assert s.cached == 0 and len(shifted.calls) == 2
+
+
+def _exit_now():
+    pass
+
+
+def test_a_run_is_leased_to_one_process(tmp_path):
+    ws, run = fresh(tmp_path, "lease")
+    # another live process on this host holds it
+    holder = f"{socket.gethostname()}:{os.getppid()}"
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET lease_owner = ?, lease_heartbeat = ? WHERE id = ?",
+            (holder, time.time(), run),
+        )
+    backend = BatchSensitive()
+    with pytest.raises(UserError, match=rf"run {run} is being decoded by process {os.getppid()}"):
+        run_job(ws, run, backend, requests(4))
+    assert backend.calls == [] and outputs(ws, run) == {}
+    # a holder that died (same host, no such process) is taken over
+    proc = multiprocessing.get_context("spawn").Process(target=_exit_now)
+    proc.start()
+    proc.join()
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET lease_owner = ? WHERE id = ?",
+            (f"{socket.gethostname()}:{proc.pid}", run),
+        )
+    assert run_job(ws, run, backend, requests(4)).complete
+    # released when done; a silent holder elsewhere expires after the TTL
+    assert ws.scalar("SELECT lease_owner FROM runs WHERE id = ?", (run,)) is None
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET lease_owner = 'other-host:1', lease_heartbeat = ? WHERE id = ?",
+            (time.time() - leases.LEASE_TTL_S - 1, run),
+        )
+    assert run_job(ws, run, backend, requests(4)).complete
+
+
+def test_a_job_that_fails_before_any_result_leaves_no_run_row(tmp_path, monkeypatch):
+    ws, run = fresh(tmp_path, "failed")
+
+    def no_model(ws, run_id, **kw):
+        raise UserError("cannot load model: file is gone")
+
+    monkeypatch.setattr("engine.llm.jobs.backend_for_run", no_model)
+    with pytest.raises(UserError, match="file is gone"):
+        run_job_on_model(ws, run, requests(3))
+    assert ws.scalar("SELECT count(*) FROM runs") == 0
+    # a run that stored something is kept
+    ws2, run2 = fresh(tmp_path, "kept")
+    run_job(ws2, run2, BatchSensitive(crash_after=1), requests(3))
+    monkeypatch.setattr("engine.llm.jobs.backend_for_run", no_model)
+    with pytest.raises(UserError):
+        run_job_on_model(ws2, run2, requests(3))
+    assert ws2.scalar("SELECT count(*) FROM runs") == 1
+    assert json.loads(ws2.query("SELECT card FROM runs")[0]["card"])["template"] == "t"
+
+
+class Plain(BatchSensitive):
+    """No batch schedule (an endpoint): neighbours do not change outputs."""
+
+    def __init__(self, crash_after=None):
+        super().__init__(crash_after=crash_after)
+        self.schedule = None
+
+
+def test_without_a_plan_only_what_is_left_is_generated(tmp_path):
+    ws, run = fresh(tmp_path, "plain")
+    run_job(ws, run, Plain(crash_after=3), requests(6))
+    again = Plain()
+    assert run_job(ws, run, again, requests(6)).complete
+    assert again.calls == [["i03", "i04", "i05"]]  # no finished item asked (or paid for) again
