@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass
+from importlib.abc import Traversable
 from importlib.resources import files
 from pathlib import Path
 from string import Template
@@ -50,7 +51,7 @@ class AnswerTemplate:
 def answer_template(dialect: str, prompt_dir: str | Path | None = None) -> AnswerTemplate:
     """The workspace's own file if present, else the bundled one, else the standard one."""
     name = f"answer_{dialect}.txt"
-    candidates = []
+    candidates: list[Path | Traversable] = []
     if prompt_dir is not None:
         candidates.append(Path(prompt_dir) / name)
     candidates.append(files("resources") / "prompts" / name)
@@ -215,4 +216,9 @@ def generate_answers(
 def _labelled(progress: ProgressFn | None, label: str) -> ProgressFn | None:
     if progress is None:
         return None
-    return lambda done, total, note="": progress(done, total, f"{label}: {note}")
+    report = progress
+
+    def labelled(done: int, total: int, note: str = "") -> None:
+        report(done, total, f"{label}: {note}")
+
+    return labelled

@@ -7,6 +7,7 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from engine.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.errors import ImportRejected, UserError
@@ -92,7 +93,7 @@ class CellReader:
         self.convert_bijoy = convert_bijoy
         self.bijoy_converted = 0
 
-    def reject(self, message: str, line: int | None = None, column: str | None = None):
+    def reject(self, message: str, line: int | None = None, column: str | None = None) -> NoReturn:
         raise ImportRejected(self.path, message, line, column)
 
     def column(self, name: str, what: str, option: str | None = None) -> str:
@@ -196,7 +197,7 @@ class CellReader:
         return _DOMAIN_KEYS[key]
 
 
-def normalize_split(value: str, reject: Callable[[str], None]) -> str:
+def normalize_split(value: str, reject: Callable[[str], NoReturn]) -> str:
     split = _SPLIT_ALIASES.get(value.strip().casefold().replace("-", "_"))
     if split is None:
         reject(f"unknown split '{value}' (train, test or validation)")
@@ -230,9 +231,10 @@ def dialect_columns(
         return resolved
     found: dict[str, str] = {}
     for column in cells.table.columns:
-        code = dialects.lookup(column) if column and column not in exclude else None
-        if code is None or code == "standard":
+        known = dialects.lookup(column) if column and column not in exclude else None
+        if known is None or known == "standard":
             continue
+        code = known
         if code in found:
             cells.reject(
                 f"columns '{found[code]}' and '{column}' both name dialect '{code}'; "

@@ -18,6 +18,7 @@ import json
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 from engine.errors import ImportRejected
 from engine.importing.cells import MAX_COLUMNS, Row, clean_name
@@ -158,7 +159,7 @@ class TabularFile:
                     pass
 
     # -- checks shared by every format (and by engine.importing.xlsx_reader) -----------------------------
-    def reject(self, message: str, line: int | None = None, column: str | None = None):
+    def reject(self, message: str, line: int | None = None, column: str | None = None) -> NoReturn:
         # One line always: messages may quote library errors that span lines.
         raise ImportRejected(self.path, " ".join(message.split()), line, column)
 

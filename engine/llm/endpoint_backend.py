@@ -22,7 +22,7 @@ import random
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from engine.errors import UserError
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
@@ -208,7 +208,7 @@ class EndpointBackend:
             return "/v1/completions", {**body, "prompt": req.prompt}
         return "/v1/chat/completions", {
             **body,
-            "messages": [{"role": m.role, "content": m.content} for m in req.messages],
+            "messages": [{"role": m.role, "content": m.content} for m in req.messages or ()],
         }
 
     def _pick(self) -> str:
@@ -310,7 +310,7 @@ class EndpointBackend:
         total, done = len(todo), 0
         pending = iter(todo)
         with ThreadPoolExecutor(self.concurrency, thread_name_prefix="endpoint") as pool:
-            in_flight = set()
+            in_flight: set[Future] = set()
             while True:
                 while len(in_flight) < self.concurrency and not (cancelled and cancelled()):
                     req = next(pending, None)

@@ -17,6 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.llm.prompting import prompt_tokens
 from engine.llm.sampling import GrammarCache, GrammarError, build_chain
@@ -35,7 +36,7 @@ class _Seq:
     seq_id: int = -1
     todo: list[int] = field(default_factory=list)  # prompt tokens not yet decoded
     n_past: int = 0
-    chain: object = None
+    chain: Any = None  # the llama.cpp sampler chain (ctypes)
     generated: int = 0
     text: bytearray = field(default_factory=bytearray)
     pending_token: int | None = None  # sampled, not yet decoded

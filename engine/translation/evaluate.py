@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.errors import UserError
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
@@ -349,7 +350,7 @@ def evaluate_translations(
         cancelled=cancelled,
     )
     names = ws.dialect_names()
-    items = [
+    items: list[dict[str, Any]] = [
         {
             "pair": p,
             "response": responses[p["id"]],
@@ -374,7 +375,7 @@ def evaluate_translations(
             cancelled=cancelled,
         )
     encoder = retriever.encoder
-    report = {
+    report: dict[str, Any] = {
         "run_id": run_id,
         "judge_run_id": judge_run,
         "split": split,
