@@ -27,6 +27,7 @@ from pathlib import Path
 from engine.annotation.annotators import annotator as get_annotator
 from engine.annotation.annotators import workspace_id
 from engine.annotation.decisions import (
+    CHECKSUM_FIELDS,
     decision_checksum,
     insert_decisions,
     make_decision,
@@ -64,19 +65,8 @@ _ITEM_FIELDS = (
     "content",
     "item_hash",
 )
-_DECISION_COLS = (
-    "uid",
-    "item_id",
-    "annotator",
-    "decision",
-    "text",
-    "score",
-    "comment",
-    "seconds",
-    "item_hash",
-    "decided_at",
-    "checksum",
-)
+# a package's decision rows: the fields their checksum covers, and the checksum
+_DECISION_COLS = (*CHECKSUM_FIELDS, "checksum")
 
 
 def _item_checksum(row: dict) -> str:
