@@ -23,7 +23,15 @@ from pathlib import Path
 from string import Template
 
 from engine.errors import UserError
-from engine.llm.types import Backend, CancelFn, Message, ProgressFn, Request, Sampler
+from engine.llm.types import (
+    Backend,
+    CancelFn,
+    Message,
+    ProgressFn,
+    Request,
+    Sampler,
+    labelled_progress,
+)
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -191,7 +199,7 @@ def generate_answers(
                 variant_ids=variant_ids,
                 batch_size=batch_size,
                 cancelled=cancelled,
-                progress=_labelled(progress, model["name"]),
+                progress=labelled_progress(progress, model["name"]),
             )
         finally:
             backend.close()  # one local model loaded at a time
@@ -199,26 +207,9 @@ def generate_answers(
             {
                 "model": model["name"],
                 "run_id": run_id,
-                "items": result.total,
-                "done_before": result.done_before,
-                "done_now": result.done_now,
-                "cached": result.cached,
-                "errors": result.errors,
-                "complete": result.complete,
-                "cancelled": result.cancelled,
+                **result.counts(),
             }
         )
         if result.cancelled:
             break
     return summaries
-
-
-def _labelled(progress: ProgressFn | None, label: str) -> ProgressFn | None:
-    if progress is None:
-        return None
-    report = progress
-
-    def labelled(done: int, total: int, note: str = "") -> None:
-        report(done, total, f"{label}: {note}")
-
-    return labelled

@@ -25,7 +25,15 @@ from pathlib import Path
 
 from engine.bias.order import item_key, orders_for, render
 from engine.errors import UserError
-from engine.llm.types import Backend, CancelFn, Message, ProgressFn, Request, Sampler
+from engine.llm.types import (
+    Backend,
+    CancelFn,
+    Message,
+    ProgressFn,
+    Request,
+    Sampler,
+    labelled_progress,
+)
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -176,20 +184,14 @@ def run_probes(
                     requests,
                     batch_size=batch_size,
                     cancelled=cancelled,
-                    progress=_labelled(progress, label),
+                    progress=labelled_progress(progress, label),
                 )
                 summaries.append(
                     {
                         "model": model["name"],
                         "probe_set": probe_set["name"],
                         "run_id": run_id,
-                        "items": result.total,
-                        "done_before": result.done_before,
-                        "done_now": result.done_now,
-                        "cached": result.cached,
-                        "errors": result.errors,
-                        "complete": result.complete,
-                        "cancelled": result.cancelled,
+                        **result.counts(),
                     }
                 )
                 if result.cancelled:
@@ -198,14 +200,3 @@ def run_probes(
             if backend is not None:
                 backend.close()
     return summaries
-
-
-def _labelled(progress: ProgressFn | None, label: str) -> ProgressFn | None:
-    if progress is None:
-        return None
-    report = progress
-
-    def labelled(done: int, total: int, note: str = "") -> None:
-        report(done, total, f"{label}: {note}")
-
-    return labelled

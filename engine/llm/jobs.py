@@ -66,6 +66,18 @@ class JobSummary:
     def complete(self) -> bool:
         return self.done_before + self.done_now == self.total
 
+    def counts(self) -> dict:
+        """The counts a step reports (CLI ``--json``, GUI dialogs, completeness checks)."""
+        return {
+            "items": self.total,
+            "done_before": self.done_before,
+            "done_now": self.done_now,
+            "cached": self.cached,
+            "errors": self.errors,
+            "complete": self.complete,
+            "cancelled": self.cancelled,
+        }
+
 
 def canonical_json(data) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)

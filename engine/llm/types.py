@@ -16,6 +16,20 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 ProgressFn = Callable[[int, int, str], None]  # progress(done, total, note)
+
+
+def labelled_progress(progress: ProgressFn | None, label: str) -> ProgressFn | None:
+    """``progress`` with every note prefixed by ``label`` (one model, one step of several)."""
+    if progress is None:
+        return None
+    outer: ProgressFn = progress
+
+    def labelled(done: int, total: int, note: str = "") -> None:
+        outer(done, total, f"{label}: {note}")
+
+    return labelled
+
+
 CancelFn = Callable[[], bool]  # returns True when the caller wants to stop
 
 

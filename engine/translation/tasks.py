@@ -11,6 +11,7 @@ import logging
 
 from engine.errors import UserError
 from engine.llm.model_registry import find_model
+from engine.llm.types import labelled_progress
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ def translate_question_set(
             encoder=enc,
             corpora=corpora,
             splits=list(splits),
-            progress=_prefixed(progress, "index"),
+            progress=labelled_progress(progress, "index"),
             cancelled=cancelled,
         )
         log.info("retrieval index %s", "rebuilt" if rebuilt else "reused")
@@ -67,9 +68,3 @@ def translate_question_set(
             cancelled=cancelled,
         )
     return {**summary.as_dict(), "model": model["name"], "index_rebuilt": rebuilt}
-
-
-def _prefixed(progress, label: str):
-    if progress is None:
-        return None
-    return lambda done, total, note="": progress(done, total, f"{label}: {note}")

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.llm.types import Backend, CancelFn, ProgressFn
+from engine.llm.types import Backend, CancelFn, ProgressFn, labelled_progress
 from engine.understanding import regimes as rg
 from engine.understanding.items import Item, load_items
 from engine.understanding.scripts import DEFAULT_SCHEME, romanize
@@ -158,7 +158,7 @@ def run_task(
                         requests,
                         batch_size=batch_size,
                         cancelled=cancelled,
-                        progress=_labelled(progress, label),
+                        progress=labelled_progress(progress, label),
                     )
                 finally:
                     backend.close()
@@ -169,29 +169,12 @@ def run_task(
                         "regime": regime,
                         "script": script,
                         "k": card["k"],
-                        "items": result.total,
-                        "done_before": result.done_before,
-                        "done_now": result.done_now,
-                        "cached": result.cached,
-                        "errors": result.errors,
-                        "complete": result.complete,
-                        "cancelled": result.cancelled,
+                        **result.counts(),
                     }
                 )
                 if result.cancelled:
                     return summaries
     return summaries
-
-
-def _labelled(progress: ProgressFn | None, label: str) -> ProgressFn | None:
-    if progress is None:
-        return None
-    outer: ProgressFn = progress
-
-    def labelled(done: int, total: int, note: str = "") -> None:
-        outer(done, total, f"{label}: {note}")
-
-    return labelled
 
 
 def _romanized(items: list[Item], scheme: str, scripts: Sequence[str]) -> dict[str, str]:
