@@ -1,6 +1,7 @@
 """``upabhasha [--workspace/-w PATH] COMMAND``.
 
-Each ``commands_*`` module contributes sub-commands through ``register(subparsers)``; a
+Each ``commands_*`` module contributes sub-commands through ``register(subparsers)``, and
+kinds of ``upabhasha import WHAT`` through an optional ``register_import(subparsers)``; a
 command is a function ``run(args, ctx) -> int``. A :class:`engine.errors.UserError` becomes
 one line on stderr and exit code 2; any other exception is logged with its traceback to
 the log file and reported as one line with exit code 1. stdout carries only the command's
@@ -51,8 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    imports = sub.add_parser("import", help="import corpora, questions, scored translations, …")
+    import_sub = imports.add_subparsers(dest="import_command", metavar="WHAT", required=True)
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+        module = importlib.import_module(name)
+        module.register(sub)
+        if hasattr(module, "register_import"):  # its own `upabhasha import WHAT`
+            module.register_import(import_sub)
     return parser
 
 

@@ -7,19 +7,9 @@ asks the models (resumable); ``bias-stats`` prints scores with CIs, rates and ef
 
 from __future__ import annotations
 
-import argparse
-
 from engine.errors import UserError
 
 FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
-
-
-def _import_group(sub) -> argparse._SubParsersAction:
-    """The sub-command action of the existing ``import`` parser (commands_data)."""
-    parser = sub.choices.get("import")
-    if parser is None:
-        raise RuntimeError("commands_bias must be registered after commands_data")
-    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
 
 
 def _pair(value: str | None, what: str) -> tuple[str, str] | None:
@@ -31,8 +21,9 @@ def _pair(value: str | None, what: str) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
-def register(sub) -> None:
-    c = _import_group(sub).add_parser(
+def register_import(isub) -> None:
+    """``upabhasha import probes``."""
+    c = isub.add_parser(
         "probes", help="social-bias probes, template or natural (CSV, TSV, JSON, JSONL, XLSX)"
     )
     c.add_argument("file")
@@ -59,6 +50,8 @@ def register(sub) -> None:
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_import_probes)
 
+
+def register(sub) -> None:
     p = sub.add_parser("probes", help="probe sets and the answer-normalisation table")
     psub = p.add_subparsers(dest="probes_command", metavar="WHAT", required=True)
     g = psub.add_parser(

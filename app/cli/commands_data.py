@@ -23,8 +23,41 @@ def register(sub) -> None:
     )
     p.set_defaults(func=cmd_status)
 
-    p = sub.add_parser("import", help="import a parallel corpus or a question set")
-    isub = p.add_subparsers(dest="import_command", metavar="WHAT", required=True)
+    p = sub.add_parser("export", help="write a table or view to CSV, JSONL or XLSX")
+    p.add_argument("table", nargs="?", help="table or view name (e.g. sentence_pairs, questions)")
+    p.add_argument("file", nargs="?")
+    p.add_argument("--list", action="store_true", help="list the tables and views to export")
+    p.add_argument("--json", action="store_true", help="with --list: one JSON document")
+    p.add_argument(
+        "--format", choices=("csv", "jsonl", "xlsx"), help="default: from the file suffix"
+    )
+    p.set_defaults(func=cmd_export)
+
+    d = sub.add_parser("dialects", help="list the workspace's dialects or add one")
+    dsub = d.add_subparsers(dest="dialects_command", metavar="ACTION", required=True)
+    dl = dsub.add_parser("list", help="codes, names, aliases and counts")
+    dl.add_argument("--json", action="store_true", help="print one JSON document")
+    dl.set_defaults(func=cmd_dialects_list)
+    da = dsub.add_parser("add", help="add a dialect, or aliases/names to an existing one")
+    da.add_argument("code", help="lower-case code, e.g. comilla")
+    da.add_argument("--name-en", default="", help="English name (required for a new dialect)")
+    da.add_argument("--name-bn", default="", help="Bengali name (required for a new dialect)")
+    da.add_argument("--region", default="", help="division or region")
+    da.add_argument(
+        "--alias",
+        action="append",
+        default=[],
+        help="another spelling that resolves to this code (repeatable)",
+    )
+    da.add_argument("--json", action="store_true", help="print the dialect as JSON")
+    da.set_defaults(func=cmd_dialects_add)
+
+
+FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
+
+
+def register_import(isub) -> None:
+    """``upabhasha import corpus | questions | scored-translations``."""
     c = isub.add_parser(
         "corpus", help="standard <-> dialect sentence pairs (CSV, TSV, JSON, JSONL, XLSX)"
     )
@@ -150,38 +183,6 @@ def register(sub) -> None:
     t.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
     t.add_argument("--json", action="store_true", help="print the report as JSON")
     t.set_defaults(func=cmd_import_scored)
-
-    p = sub.add_parser("export", help="write a table or view to CSV, JSONL or XLSX")
-    p.add_argument("table", nargs="?", help="table or view name (e.g. sentence_pairs, questions)")
-    p.add_argument("file", nargs="?")
-    p.add_argument("--list", action="store_true", help="list the tables and views to export")
-    p.add_argument("--json", action="store_true", help="with --list: one JSON document")
-    p.add_argument(
-        "--format", choices=("csv", "jsonl", "xlsx"), help="default: from the file suffix"
-    )
-    p.set_defaults(func=cmd_export)
-
-    d = sub.add_parser("dialects", help="list the workspace's dialects or add one")
-    dsub = d.add_subparsers(dest="dialects_command", metavar="ACTION", required=True)
-    dl = dsub.add_parser("list", help="codes, names, aliases and counts")
-    dl.add_argument("--json", action="store_true", help="print one JSON document")
-    dl.set_defaults(func=cmd_dialects_list)
-    da = dsub.add_parser("add", help="add a dialect, or aliases/names to an existing one")
-    da.add_argument("code", help="lower-case code, e.g. comilla")
-    da.add_argument("--name-en", default="", help="English name (required for a new dialect)")
-    da.add_argument("--name-bn", default="", help="Bengali name (required for a new dialect)")
-    da.add_argument("--region", default="", help="division or region")
-    da.add_argument(
-        "--alias",
-        action="append",
-        default=[],
-        help="another spelling that resolves to this code (repeatable)",
-    )
-    da.add_argument("--json", action="store_true", help="print the dialect as JSON")
-    da.set_defaults(func=cmd_dialects_add)
-
-
-FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
 
 
 def _common_import_options(p) -> None:

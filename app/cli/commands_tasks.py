@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-
 from engine.errors import UserError
 
 FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
@@ -11,6 +9,28 @@ FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
 
 def _csv(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def register_import(isub) -> None:
+    """``upabhasha import items``."""
+    q = isub.add_parser("items", help="an item set for understanding tasks (all-or-nothing)")
+    q.add_argument("file")
+    q.add_argument("--name", help="item set name (default: the file name without suffix)")
+    q.add_argument("--text-col", default="text", help="native-script text column")
+    which = q.add_mutually_exclusive_group()
+    which.add_argument("--dialect-col", default="dialect", help="dialect code column")
+    which.add_argument("--dialect", metavar="CODE", help="one dialect for every row")
+    q.add_argument("--roman-col", help="the dataset's own Romanized text")
+    q.add_argument("--standard-col", action="append", help="standard reference (repeatable)")
+    q.add_argument("--english-col", action="append", help="English reference (repeatable)")
+    q.add_argument("--label-col", help="label column (classification)")
+    split = q.add_mutually_exclusive_group()
+    split.add_argument("--split-col", help="split column (default: 'split' if present, else test)")
+    split.add_argument("--split", help="one split for every row")
+    q.add_argument("--id-col", help="external id column (default: 'id' if present)")
+    q.add_argument("--file-format", choices=FILE_FORMATS)
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=cmd_import_items)
 
 
 def register(sub) -> None:
@@ -36,28 +56,6 @@ def register(sub) -> None:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_export_fold)
-
-    # `import items` joins the `import` command of commands_data (registered before this one).
-    imp = sub.choices["import"]
-    isub = next(a for a in imp._actions if isinstance(a, argparse._SubParsersAction))
-    q = isub.add_parser("items", help="an item set for understanding tasks (all-or-nothing)")
-    q.add_argument("file")
-    q.add_argument("--name", help="item set name (default: the file name without suffix)")
-    q.add_argument("--text-col", default="text", help="native-script text column")
-    which = q.add_mutually_exclusive_group()
-    which.add_argument("--dialect-col", default="dialect", help="dialect code column")
-    which.add_argument("--dialect", metavar="CODE", help="one dialect for every row")
-    q.add_argument("--roman-col", help="the dataset's own Romanized text")
-    q.add_argument("--standard-col", action="append", help="standard reference (repeatable)")
-    q.add_argument("--english-col", action="append", help="English reference (repeatable)")
-    q.add_argument("--label-col", help="label column (classification)")
-    split = q.add_mutually_exclusive_group()
-    split.add_argument("--split-col", help="split column (default: 'split' if present, else test)")
-    split.add_argument("--split", help="one split for every row")
-    q.add_argument("--id-col", help="external id column (default: 'id' if present)")
-    q.add_argument("--file-format", choices=FILE_FORMATS)
-    q.add_argument("--json", action="store_true")
-    q.set_defaults(func=cmd_import_items)
 
     p = sub.add_parser("adapter", help="LoRA adapters: a base GGUF model plus an adapter GGUF")
     asub = p.add_subparsers(dest="adapter_command", metavar="WHAT", required=True)
