@@ -46,15 +46,12 @@ def judge_prompt(rubric: str, question: str) -> str:
     return f"{rubric}\n\nQuestion: {question}\nAnswer: (omitted)\nVerdict:"
 
 
-def run_batched(model_path, sha, prompts, max_tokens, n_seq, n_gpu_layers=0):
+def timed_generate(model_path, sha, requests, n_seq, n_gpu_layers=0):
+    """The batched engine over ``requests``, the model loaded outside the timing:
+    (seconds, the scheduler's last stats, results); every result must be ok."""
     from engine.llm.local_backend import LocalGGUFBackend
     from engine.llm.settings import LoadOptions, Schedule
-    from engine.llm.types import Request, Sampler
 
-    reqs = [
-        Request(key=str(i), prompt=p, sampler=Sampler(max_tokens=max_tokens))
-        for i, p in enumerate(prompts)
-    ]
     with LocalGGUFBackend(
         model_path,
         sha256=sha,
@@ -63,21 +60,21 @@ def run_batched(model_path, sha, prompts, max_tokens, n_seq, n_gpu_layers=0):
     ) as backend:
         backend.worker()  # load outside the timing
         t = time.perf_counter()
-        results = list(backend.generate(reqs))
+        results = list(backend.generate(requests))
         seconds = time.perf_counter() - t
         stats = backend.worker().last_stats
     assert all(r.ok for r in results), [r.error for r in results if not r.ok][:3]
-    tokens = sum(r.completion_tokens for r in results)
-    return tokens / seconds, tokens, seconds, stats
+    return seconds, stats, results
 
 
-def run_sequential(model_path, prompts, max_tokens, threads, n_gpu_layers=0):
+def high_level_llama(model_path, threads, n_gpu_layers=0):
+    """llama-cpp-python's one-at-a-time API on the same model: the baseline."""
     import llama_cpp
 
     from engine.llm.native_model import guard_high_level_api
 
     guard_high_level_api()
-    llm = llama_cpp.Llama(
+    return llama_cpp.Llama(
         str(model_path),
         n_ctx=2048,
         n_batch=512,
@@ -86,6 +83,22 @@ def run_sequential(model_path, prompts, max_tokens, threads, n_gpu_layers=0):
         n_gpu_layers=n_gpu_layers,
         verbose=False,
     )
+
+
+def run_batched(model_path, sha, prompts, max_tokens, n_seq, n_gpu_layers=0):
+    from engine.llm.types import Request, Sampler
+
+    reqs = [
+        Request(key=str(i), prompt=p, sampler=Sampler(max_tokens=max_tokens))
+        for i, p in enumerate(prompts)
+    ]
+    seconds, stats, results = timed_generate(model_path, sha, reqs, n_seq, n_gpu_layers)
+    tokens = sum(r.completion_tokens for r in results)
+    return tokens / seconds, tokens, seconds, stats
+
+
+def run_sequential(model_path, prompts, max_tokens, threads, n_gpu_layers=0):
+    llm = high_level_llama(model_path, threads, n_gpu_layers)
     t = time.perf_counter()
     tokens = 0
     for p in prompts:

@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the worker's thread policy
 
+from bench.generation import high_level_llama, timed_generate  # noqa: E402 - after the path
+
 
 def data_dir() -> Path | None:
     for base in (ROOT.parent, ROOT.parent.parent):
@@ -68,39 +70,12 @@ def probe_workload(n: int, max_tokens: int):
 
 
 def run_batched(model, sha, requests, n_seq, n_gpu_layers):
-    from engine.llm.local_backend import LocalGGUFBackend
-    from engine.llm.settings import LoadOptions, Schedule
-
-    with LocalGGUFBackend(
-        model,
-        sha256=sha,
-        schedule=Schedule(n_seq=n_seq),
-        load=LoadOptions(n_gpu_layers=n_gpu_layers),
-    ) as backend:
-        backend.worker()  # load outside the timing
-        t = time.perf_counter()
-        results = list(backend.generate(requests))
-        seconds = time.perf_counter() - t
-        stats = backend.worker().last_stats
-    assert all(r.ok for r in results), [r.error for r in results if not r.ok][:3]
+    seconds, stats, results = timed_generate(model, sha, requests, n_seq, n_gpu_layers)
     return seconds, stats, {r.key: r.text for r in results}
 
 
 def run_sequential(model, prompts, sampler, threads, n_gpu_layers, reuse=True):
-    import llama_cpp
-
-    from engine.llm.native_model import guard_high_level_api
-
-    guard_high_level_api()
-    llm = llama_cpp.Llama(
-        str(model),
-        n_ctx=2048,
-        n_batch=512,
-        n_threads=threads,
-        n_threads_batch=threads,
-        n_gpu_layers=n_gpu_layers,
-        verbose=False,
-    )
+    llm = high_level_llama(model, threads, n_gpu_layers)
     t = time.perf_counter()
     texts = []
     for p in prompts:
