@@ -13,14 +13,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox, QWidget
 
-from engine.annotation.annotators import list_annotators
-from engine.annotation.packages import SUFFIX
-from engine.annotation.sources import (
-    PackageQueue,
-    WorkspaceQueue,
-    export_package_at,
-    import_packages_at,
-)
+from engine.annotation.api import PACKAGE_SUFFIX, PackageQueue, WorkspaceQueue, list_annotators
+from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
 from engine.i18n import _
 from widgets.task_bridge import WRITER
@@ -29,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 def package_filter() -> str:
-    return _("Upabhasha review package (*{suffix});;All files (*)").format(suffix=SUFFIX)
+    return _("Upabhasha review package (*{suffix});;All files (*)").format(suffix=PACKAGE_SUFFIX)
 
 
 class AnnotationActions:
@@ -85,7 +79,10 @@ class AnnotationActions:
         if not ok:
             return
         out, _filter = QFileDialog.getSaveFileName(
-            w, _("Export review package"), str(Path.home() / f"{name}{SUFFIX}"), package_filter()
+            w,
+            _("Export review package"),
+            str(Path.home() / f"{name}{PACKAGE_SUFFIX}"),
+            package_filter(),
         )
         if not out:
             return

@@ -1,6 +1,6 @@
 """AgreementPanel: inter-annotator agreement per dialect, a chart, and each annotator's progress.
 
-The numbers come from :func:`engine.annotation.agreement.agreement_at`, computed in the
+The numbers come from :func:`engine.annotation.tasks.agreement_at`, computed in the
 bridge's pool (the bootstrap takes seconds on a large study). Every value shows its 95 %
 bootstrap interval and the number of items it rests on; undefined values show as "—".
 
@@ -26,8 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.annotation.agreement import agreement_at
-from engine.annotation.ppi import ppi_study_at
+from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
 from engine.workspace.store import Workspace
 from widgets.task_bridge import TaskBridge

@@ -1,7 +1,7 @@
 """MetricsPanel: metric-vs-human evaluation of an imported scored-translation set.
 
 Choose a scored set (``upabhasha import scored-translations``), evaluate it in the
-background (:func:`engine.translation.scored_eval.evaluate_scored_at`) and read the
+background (:func:`engine.translation.tasks.evaluate_scored_at`) and read the
 per-system corpus scores with their sacrebleu signatures and the segment- and system-level
 correlation tables (Pearson, Spearman, Kendall, CCC with bootstrap CIs; "unavailable" with
 its reason instead of a number). A form records one person's score of a segment on the
@@ -36,9 +36,10 @@ from PySide6.QtWidgets import (
 
 from engine.errors import UserError
 from engine.i18n import _
-from engine.importing.scored_import import record_segment_score_at
-from engine.translation.evaluate import TRANSLATION_SCORE_SCALE, record_translation_score_at
-from engine.translation.scored_eval import evaluate_scored_at, scored_sets
+from engine.importing.tasks import record_segment_score_at
+from engine.translation.evaluate import TRANSLATION_SCORE_SCALE
+from engine.translation.scored_eval import scored_sets
+from engine.translation.tasks import evaluate_scored_at, record_translation_score_at
 from engine.workspace.store import Workspace
 from widgets.fonts import bengali_font
 from widgets.task_bridge import WRITER, Task, TaskBridge

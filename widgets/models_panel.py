@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
-from engine.llm import model_tasks
+from engine.llm import tasks as model_tasks
 from engine.llm.gpu_plan import Gpu
 from engine.workspace.store import Workspace
 from widgets.task_bridge import WRITER, TaskBridge

@@ -4,9 +4,11 @@ dialect variant. It resumes where it stopped and prints a one-line progress on s
 
 from __future__ import annotations
 
+import dataclasses
+
+from app.cli import stages
 from app.cli.context import incomplete
 from app.cli.output import add_summary_options
-from engine.llm.model_registry import all_models, find_model
 
 
 def register(sub) -> None:
@@ -41,19 +43,12 @@ def register(sub) -> None:
 
 
 def cmd_generate(args, ctx) -> int:
-    from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
-    from engine.llm.types import Sampler
-
+    answering, llm = stages.answering(), stages.llm()
     ws = ctx.workspace()
-    if args.all_models:
-        models = all_models(ws)
-    else:
-        models = [find_model(ws, n) for n in (args.model or [None])]
+    models = llm.all_models(ws) if args.all_models else llm.find_models(ws, args.model)
     dialects = [d for item in (args.dialect or []) for d in item.split(",") if d]
-    sampler = Sampler(
-        **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": args.max_tokens, "stop": DEFAULT_SAMPLER.stop}
-    )
-    summaries = generate_answers(
+    sampler = dataclasses.replace(answering.DEFAULT_SAMPLER, max_tokens=args.max_tokens)
+    summaries = answering.generate_answers(
         ws,
         models,
         statuses=tuple(s.strip() for s in args.status.split(",") if s.strip()),

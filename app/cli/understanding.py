@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.cli import stages
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit
 from engine.errors import UserError
 
@@ -108,16 +109,9 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_task_stats)
 
 
-def _user_dir():
-    from engine.llm.embedded_model import data_dir
-
-    return data_dir() / "tasks"
-
-
 def cmd_tasks_list(args, ctx) -> int:
-    from engine.understanding.task_spec import all_tasks
-
-    tasks = all_tasks(_user_dir())
+    understanding = stages.understanding()
+    tasks = understanding.all_tasks(understanding.user_task_dir())
     listing = [
         {"name": t.name, "title": t.title, "kind": t.kind, "path": t.path} for t in tasks.values()
     ]
@@ -129,9 +123,8 @@ def cmd_tasks_list(args, ctx) -> int:
 
 
 def cmd_tasks_show(args, ctx) -> int:
-    from engine.understanding.task_spec import get_task
-
-    spec = get_task(args.name, _user_dir())
+    understanding = stages.understanding()
+    spec = understanding.get_task(args.name, understanding.user_task_dir())
     if emit(ctx, args, spec.as_dict()):
         return 0
     print(
@@ -145,9 +138,8 @@ def cmd_tasks_show(args, ctx) -> int:
 
 
 def cmd_adapter_add(args, ctx) -> int:
-    from engine.understanding.adapters import add_adapter_model
-
-    report = add_adapter_model(
+    understanding = stages.understanding()
+    report = understanding.add_adapter_model(
         ctx.workspace(), args.base, args.adapter, name=args.name, scale=args.scale
     )
     emit(
@@ -161,12 +153,10 @@ def cmd_adapter_add(args, ctx) -> int:
 
 
 def cmd_export_fold(args, ctx) -> int:
-    from engine.understanding.fold import export_fold
-    from engine.understanding.task_spec import get_task
-
-    report = export_fold(
+    understanding = stages.understanding()
+    report = understanding.export_fold(
         ctx.workspace(),
-        get_task(args.name, _user_dir()),
+        understanding.get_task(args.name, understanding.user_task_dir()),
         args.out,
         source=args.items,
         train_per_dialect=args.train,
@@ -186,10 +176,9 @@ def cmd_export_fold(args, ctx) -> int:
 
 
 def cmd_import_items(args, ctx) -> int:
-    from engine.understanding.items import import_items
-
+    understanding = stages.understanding()
     ws = ctx.workspace(create=True)
-    report = import_items(
+    report = understanding.import_items(
         ws,
         args.file,
         name=args.name,
@@ -218,28 +207,11 @@ def cmd_import_items(args, ctx) -> int:
     return 0
 
 
-def _models(ws, names):
-    if not names:
-        rows = ws.query("SELECT * FROM models WHERE is_default = 1 LIMIT 1")
-        if not rows:
-            raise UserError("no default model: name one with --models ('upabhasha models list')")
-        return rows
-    out = []
-    for name in names:
-        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
-        if not rows:
-            raise UserError(f"no model named {name!r}")
-        out.append(rows[0])
-    return out
-
-
 def cmd_run_task(args, ctx) -> int:
-    from engine.understanding.run import run_task
-    from engine.understanding.task_spec import get_task
-
-    spec = get_task(args.task, _user_dir())
+    understanding = stages.understanding()
+    spec = understanding.get_task(args.task, understanding.user_task_dir())
     ws = ctx.workspace()
-    models = _models(ws, args.models)
+    models = stages.llm().find_models(ws, args.models)
     plan = [(args.regimes, args.k)]
     if args.k_sweep:
         if any(k < 0 for k in args.k_sweep):
@@ -247,7 +219,7 @@ def cmd_run_task(args, ctx) -> int:
         plan = [(["zero"], 0) if k == 0 else (["few"], k) for k in args.k_sweep]
     summaries = []
     for regimes, k in plan:
-        summaries += run_task(
+        summaries += understanding.run_task(
             ws,
             spec,
             models,
@@ -280,23 +252,21 @@ def _f(value, digits=2) -> str:
 
 
 def cmd_task_stats(args, ctx) -> int:
-    from engine.understanding.stats import task_stats
-
+    understanding = stages.understanding()
     ws = ctx.workspace()
-    report = task_stats(
+    report = understanding.task_stats(
         ws,
         args.task,
-        user_dir=_user_dir(),
+        user_dir=understanding.user_task_dir(),
         seed=args.seed,
         resamples=args.resamples,
         with_fertility=args.fertility,
     )
-    from engine.understanding.tables import write_csv, write_latex
 
     if args.csv:
-        write_csv(report, args.csv)
+        understanding.write_csv(report, args.csv)
     if args.latex:
-        write_latex(report, args.latex)
+        understanding.write_latex(report, args.latex)
     if emit(ctx, args, report):
         return 0
     if not report["runs"]:
