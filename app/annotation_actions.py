@@ -17,7 +17,7 @@ from engine.annotation.api import PACKAGE_SUFFIX, PackageQueue, WorkspaceQueue, 
 from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
 from engine.i18n import _
-from widgets.task_bridge import WRITER
+from widgets.common.task_bridge import WRITER
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +34,9 @@ class AnnotationActions:
 
     # -- panels ----------------------------------------------------------------------------
     def build_panels(self) -> dict[str, tuple[QWidget, str]]:
-        from widgets.adjudication_panel import AdjudicationPanel
-        from widgets.agreement_panel import AgreementPanel
-        from widgets.annotation_panel import AnnotationPanel
+        from widgets.annotation.adjudication_panel import AdjudicationPanel
+        from widgets.annotation.agreement_panel import AgreementPanel
+        from widgets.annotation.annotation_panel import AnnotationPanel
 
         w = self.window
         name = w.settings.reviewer_name
@@ -139,7 +139,7 @@ class AnnotationActions:
 
     def open_package(self, path: str | None = None) -> QWidget | None:
         """Open a package alone (no workspace) in its own annotation window."""
-        from widgets.annotation_panel import AnnotationPanel
+        from widgets.annotation.annotation_panel import AnnotationPanel
 
         if path is None:
             path, _filter = QFileDialog.getOpenFileName(
