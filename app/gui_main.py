@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     if not smoke:
 
         def report_backend() -> None:  # after the window shows: llama_cpp loads here
-            from engine.llm.backend_report import log_llama_backend
+            from engine.llm.api import log_llama_backend
 
             info = log_llama_backend()
             if info:

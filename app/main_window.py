@@ -33,7 +33,7 @@ from app.study_actions import StudyActions
 from app.window_fit import fit_to_screen
 from engine.errors import UserError
 from engine.i18n import _, digits
-from engine.workspace.store import Workspace
+from engine.workspace.api import Workspace, study_counts
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
@@ -369,7 +369,7 @@ class MainWindow(QMainWindow):
         return bool(path) and self.open_workspace(path)
 
     def open_sample_workspace(self) -> None:
-        from engine.samples.workspace import build_sample_workspace, sample_workspace_path
+        from engine.samples.api import build_sample_workspace, sample_workspace_path
 
         path = sample_workspace_path()
         self.bridge.run(
@@ -402,12 +402,7 @@ class MainWindow(QMainWindow):
             self.counts_label.setText("")
             return
         self.workspace_label.setText(str(self.workspace.path))
-        counts = self.workspace.query(
-            "SELECT (SELECT count(*) FROM questions) AS questions, "
-            "(SELECT count(*) FROM variants WHERE dialect != 'standard') AS variants, "
-            "(SELECT count(*) FROM variants WHERE status = 'gold' AND dialect != 'standard') AS gold, "
-            "(SELECT count(*) FROM models) AS models"
-        )[0]
+        counts = study_counts(self.workspace)
         self.counts_label.setText(
             _("{questions} questions · {variants} variants · {gold} gold · {models} models").format(
                 **{name: digits(n) for name, n in counts.items()}

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from engine.i18n import _
-from engine.workspace.store import Workspace
+from engine.workspace.api import Workspace
 from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.annotation.items import parse_scale
+from engine.annotation.api import PackageQueue, WorkspaceQueue, parse_scale
 from engine.errors import UserError
 from engine.i18n import _
 from widgets.common.avro_typing import AvroTyping
@@ -246,7 +246,6 @@ class AnnotationPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.annotation.sample_batch import with_sample_batch
     from widgets.common.standalone import run_panel
 
     def add_arguments(parser):
@@ -254,16 +253,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument("--annotator", default="")
 
     def build(workspace, bridge, args):
-        from engine.annotation.sources import PackageQueue, WorkspaceQueue
-
         if args.package:
             return AnnotationPanel(PackageQueue(args.package))
-        return AnnotationPanel(WorkspaceQueue(with_sample_batch(workspace)), args.annotator)
+        return AnnotationPanel(WorkspaceQueue(workspace), args.annotator)
 
     return run_panel(
         "python -m widgets.annotation.annotation_panel",
         _("Annotation"),
         build,
+        sample="annotation",
         size=(1100, 700),
         add_arguments=add_arguments,
         argv=argv,

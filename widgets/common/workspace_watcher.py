@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine.workspace.changes import TOPICS, ChangeTracker
+from engine.workspace.api import TOPICS, ChangeTracker
 
 log = logging.getLogger(__name__)
 

@@ -37,9 +37,8 @@ from PySide6.QtWidgets import (
 from engine.errors import UserError
 from engine.i18n import _
 from engine.importing import tasks as import_tasks
-from engine.importing.columns import SPLITS
-from engine.importing.dialects import parse_dialect_map
-from engine.workspace.store import Workspace
+from engine.importing.api import SPLITS, parse_dialect_map
+from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
 

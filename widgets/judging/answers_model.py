@@ -12,8 +12,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from engine.i18n import _
-from engine.judging.answer_queries import answer_rows
-from engine.workspace.store import Workspace
+from engine.judging.api import answer_rows
+from engine.workspace.api import Workspace
 
 FETCH_BLOCK = 200
 JUDGMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -35,8 +35,8 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _
 from engine.llm import tasks as model_tasks
-from engine.llm.gpu_plan import Gpu
-from engine.workspace.store import Workspace
+from engine.llm.api import Gpu, models_default_first
+from engine.workspace.api import Workspace
 from widgets.common.task_bridge import WRITER, TaskBridge
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class ModelsTableModel(QAbstractTableModel):
 
     def reload(self) -> None:
         self.beginResetModel()
-        self.rows = self.ws.query("SELECT * FROM models ORDER BY is_default DESC, id")
+        self.rows = models_default_first(self.ws)
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:

@@ -37,10 +37,9 @@ from PySide6.QtWidgets import (
 from engine.errors import UserError
 from engine.i18n import _
 from engine.importing.tasks import record_segment_score_at
-from engine.translation.evaluate import TRANSLATION_SCORE_SCALE
-from engine.translation.scored_eval import scored_sets
+from engine.translation.api import TRANSLATION_SCORE_SCALE, scored_sets
 from engine.translation.tasks import evaluate_scored_at, record_translation_score_at
-from engine.workspace.store import Workspace
+from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.task_bridge import WRITER, Task, TaskBridge
 
