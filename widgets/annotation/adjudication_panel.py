@@ -37,6 +37,7 @@ from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 
 log = logging.getLogger(__name__)
 
@@ -237,8 +238,6 @@ class AdjudicationPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.annotation.adjudication_panel",
         _("Adjudication"),

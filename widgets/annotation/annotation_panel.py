@@ -39,6 +39,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from widgets.common.avro_typing import AvroTyping
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 
 log = logging.getLogger(__name__)
 
@@ -246,8 +247,6 @@ class AnnotationPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     def add_arguments(parser):
         parser.add_argument("--package", help="a review package to work on (no workspace)")
         parser.add_argument("--annotator", default="")

@@ -43,7 +43,8 @@ from PySide6.QtWidgets import (
 from engine.i18n import _
 from engine.reports import api as reports
 from engine.workspace.api import Workspace
-from widgets.common.task_bridge import TaskBridge
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.reports.chart_renderer import (
     CHARTS_LANE,
@@ -364,9 +365,7 @@ class ChartsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.samples import api as samples
-    from widgets.common.standalone import run_panel
-    from widgets.common.task_bridge import WRITER
+    from engine.samples import api as samples  # the sample study builders: ~60 ms, only for --live
 
     def add_arguments(parser):
         parser.add_argument(
