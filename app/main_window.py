@@ -1,7 +1,7 @@
 """The main window: assembles the panels around one open workspace; owns nothing else.
 
 Panels receive the narrowest dependency they need (the workspace, the bridge, the workspace
-watcher, a reviewer name) and talk back through their ``sig_*`` signals (DESIGN.md, house
+watcher, a reviewer name) and talk back through their ``sig_*`` signals (docs/design.md, house
 style 8-9). One :class:`widgets.common.workspace_watcher.WorkspaceWatcher` per open workspace is the
 only poll of the database: panels (and the status bar) follow its signals, and a panel that
 wrote something asks it to look at once, so the others follow without waiting for a tick.

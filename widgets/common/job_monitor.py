@@ -1,7 +1,7 @@
 """JobMonitor: every background task of the bridge with progress, tokens/s, ETA and its log.
 
 Progress signals only mark rows dirty; a 100 ms timer repaints them and appends the
-selected job's new log lines in one call (DESIGN.md, house style 7), so a job reporting
+selected job's new log lines in one call (docs/design.md, house style 7), so a job reporting
 at full speed never floods the GUI thread.
 
 ``python -m widgets.common.job_monitor`` opens the monitor alone with a demonstration job.

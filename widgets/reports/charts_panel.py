@@ -9,7 +9,7 @@ background task through the bridge; the panel only paints the finished image
 45–140 ms per chart at the paper's scale: a stall at every live update. matplotlib is
 imported by the worker when the first chart is drawn, so the main window opens fast.
 
-Live updates are buffered (DESIGN.md, house style 7): the workspace watcher
+Live updates are buffered (docs/design.md, house style 7): the workspace watcher
 (:mod:`widgets.common.workspace_watcher`, at most once a second) says judgments, overrides or runs
 changed; every chart is then out of date and the *visible* one is recomputed and redrawn
 once. Never per judgment; one refresh in flight at a time, and a change that arrives during
