@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.cli.context import incomplete
 from engine.errors import UserError
 
 FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
@@ -276,14 +277,15 @@ def cmd_run_task(args, ctx) -> int:
         )
     if args.json:
         ctx.emit_json({"task": spec.name, "runs": summaries})
-        return 0
-    for s in summaries:
-        print(
-            f"{s['model']} {s['regime']}/{s['script']}: run {s['run_id']}, "
-            f"{s['done_before'] + s['done_now']}/{s['items']} outputs ({s['done_now']} new, "
-            f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
-        )
-    return 0
+    else:
+        for s in summaries:
+            print(
+                f"{s['model']} {s['regime']}/{s['script']}: run {s['run_id']}, "
+                f"{s['done_before'] + s['done_now']}/{s['items']} outputs ({s['done_now']} new, "
+                f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
+            )
+    failed = sorted({s.get("load_error") or "items failed" for s in summaries if not s["complete"]})
+    return incomplete(ctx, f"{spec.name}: {'; '.join(failed)}") if failed else 0
 
 
 def _f(value, digits=2) -> str:
