@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.context import incomplete
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
 
@@ -236,11 +237,13 @@ def cmd_run_task(args, ctx) -> int:
             max_tokens=args.max_tokens,
             progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
         )
+    failed = sorted({s.get("load_error") or "items failed" for s in summaries if not s["complete"]})
+    code = incomplete(ctx, f"{spec.name}: {'; '.join(failed)}") if failed else 0
     if emit(ctx, args, {"task": spec.name, "runs": summaries}):
-        return 0
+        return code
     for s in summaries:
         print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
-    return 0
+    return code
 
 
 def _f(value, digits=2) -> str:
