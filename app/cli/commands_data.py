@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.cli.options import add_normalize_option
 from engine.errors import UserError
 from engine.importing.dialects import parse_dialect_map
 from engine.workspace.store import Workspace
@@ -180,6 +181,7 @@ def register_import(isub) -> None:
         action="store_true",
         help="convert legacy Bijoy/SutonnyMJ ASCII cells to Unicode (otherwise refused)",
     )
+    add_normalize_option(t)
     t.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
     t.add_argument("--json", action="store_true", help="print the report as JSON")
     t.set_defaults(func=cmd_import_scored)
@@ -303,6 +305,7 @@ def cmd_import_scored(args, ctx) -> int:
         seg_id_col=args.seg_id_col,
         dialect=args.dialect,
         convert_bijoy=args.convert_bijoy,
+        normalize=args.normalize,
         file_format=args.file_format,
         progress=ctx.progress_printer("import", quiet=args.json),
     )
@@ -310,6 +313,7 @@ def cmd_import_scored(args, ctx) -> int:
         ctx.emit_json(report.to_dict())
         return 0
     _print_summary(report, "segments")
+    print(f"  texts stored for the metrics: --normalize {args.normalize}")
     print(f"  human scores written: {report.variants_inserted:,} (scale {args.human_scale})")
     for system, info in report.by_dialect.items():
         print(f"  {system:<24} {info['segments']:>7,} segments")

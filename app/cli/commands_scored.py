@@ -94,8 +94,11 @@ def _print_report(report: dict) -> None:
             + " ".join(f"{_fmt(row[m], 2 if m in ('bleu', 'chrf++') else 4):>12}" for m in metrics)
             + f"   {_fmt(row['human_mean'])}"
         )
+    print(f"  texts scored: --normalize {report['normalize']}")
     for key, sig in report["signatures"].items():
-        print(f"  {key} signature: {sig}")
+        print(f"  corpus {key} signature: {sig}")
+    for key, sig in report["sentence_signatures"].items():
+        print(f"  sentence {key} signature (segment-level correlations): {sig}")
     for level in ("segment_level", "system_level"):
         print(f"{level.replace('_', ' ')} correlation with human scores:")
         for row in report[level]:

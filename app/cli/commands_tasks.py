@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.cli.options import add_normalize_option
 from engine.errors import UserError
 
 FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
@@ -92,6 +93,7 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, help="at most N items per dialect")
     p.add_argument("--seed", type=int, default=0, help="demonstration sampling seed")
     p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
+    add_normalize_option(p)
     p.add_argument("--max-tokens", type=int)
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true")
@@ -271,6 +273,7 @@ def cmd_run_task(args, ctx) -> int:
             seed=args.seed,
             scheme=args.scheme,
             constrained=args.constrained,
+            normalize=args.normalize,
             max_tokens=args.max_tokens,
             progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
         )
@@ -288,6 +291,21 @@ def cmd_run_task(args, ctx) -> int:
 
 def _f(value, digits=2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+def failure_text(f: dict) -> str:
+    """Each failure share with its denominator: 'unparseable 0.270 of 100 outputs …'."""
+    if not f.get("n"):
+        return "no outputs"
+    den = f.get("denominators", {})
+    parts = [
+        f"unparseable {_f(f['unparseable'], 3)} of {den.get('unparseable', f['n'])} outputs"
+        + (f" (placeholder copied {_f(f['placeholder'], 3)})" if f.get("placeholder") else ""),
+        f"empty {_f(f['empty'], 3)} of {den.get('empty', f['n'])} outputs",
+        f"script drift {_f(f['script_drift'], 3)} of "
+        f"{den.get('script_drift', f['n'])} parsed answers",
+    ]
+    return ", ".join(parts)
 
 
 def cmd_task_stats(args, ctx) -> int:
@@ -334,10 +352,9 @@ def cmd_task_stats(args, ctx) -> int:
                 "  copy-input baseline: "
                 + ", ".join(f"{k} {_f(v)}" for k, v in r["copy_baseline_macro"].items())
             )
-        print(
-            f"  failures (share): unparseable {_f(f['unparseable'], 3)}, empty "
-            f"{_f(f['empty'], 3)}, script drift {_f(f['script_drift'], 3)}"
-        )
+        elif r.get("copy_baseline_not_applicable"):
+            print(f"  copy-input baseline: {r['copy_baseline_not_applicable']}")
+        print("  failures: " + failure_text(f))
         if "taxonomy" in r:
             print("  taxonomy: " + ", ".join(f"{k} {_f(v, 3)}" for k, v in r["taxonomy"].items()))
         if r.get("round_trip"):
@@ -351,8 +368,8 @@ def cmd_task_stats(args, ctx) -> int:
                 f"  lexical divergence: Spearman rho {_f(r['lexical_divergence']['spearman_rho'], 3)}"
                 f" (copy chrF++ vs item chrF++, p {_f(r['lexical_divergence']['p'], 3)})"
             )
-        if "signatures" in r:
-            print(f"  {r['signatures']['chrf++']}")
+        for key, sig in r.get("signatures", {}).items():
+            print(f"  corpus {key} signature: {sig}")
     for g in report["script_gap"]:
         gap = g["gap"]
         print(

@@ -139,14 +139,19 @@ class CellReader:
         *,
         required: bool = False,
         bengali: bool = False,
+        raw: bool = False,
     ) -> str:
         """A normalised cell. ``bengali`` cells (sentences, questions) are also checked for
         mojibake and legacy Bijoy encoding (converted to Unicode when the import asked for
         it, else refused); codes, ids and English glosses are not checked, since the Bijoy
-        heuristic would misread short Latin words ("dev")."""
+        heuristic would misread short Latin words ("dev"). ``raw``: the cell exactly as the
+        file has it (checked on its normalised form), for ``--normalize none``."""
         if column is None:
             return ""
-        text = normalize_text(cell_text(row.get(column)))
+        exact = cell_text(row.get(column))
+        text = normalize_text(exact)
+        if raw and text:
+            text = exact
         if not text:
             if required:
                 self.reject("empty cell where a value is required", line, column)

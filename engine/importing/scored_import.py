@@ -37,7 +37,12 @@ from engine.importing.dialects import DialectResolver
 from engine.importing.importers import variant_columns
 from engine.importing.tabular import TabularFile
 from engine.scales import Scale, check_on_scale, scale_text
-from engine.textnorm import canonical_key, to_ascii_digits
+from engine.textnorm import (
+    DEFAULT_NORMALIZATION,
+    canonical_key,
+    check_normalization,
+    to_ascii_digits,
+)
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -72,6 +77,7 @@ def import_scored_translations(
     seg_id_col: str | None = None,
     dialect: str | None = None,
     convert_bijoy: bool = False,
+    normalize: str = DEFAULT_NORMALIZATION,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -81,8 +87,11 @@ def import_scored_translations(
     ``ref_cols``/``score_cols``: comma-separated names or globs (``ref*``). Wide scores:
     ``score_cols`` (annotator = column name). Long scores: ``score_col`` with
     ``annotator_col`` or one fixed ``annotator``. ``system`` names the one system of a file
-    without a system column. ``dialect`` (code or alias) records the target dialect."""
+    without a system column. ``dialect`` (code or alias) records the target dialect.
+    ``normalize`` "none" stores source, output and references exactly as the file has them
+    (the metrics then reproduce sacrebleu on the raw file); the set records the choice."""
     path = Path(path)
+    raw = check_normalization(normalize) == "none"
     lo, hi = human_scale
     if not lo < hi:
         raise UserError(f"the human scale needs MIN < MAX, not {scale_text(human_scale)}")
@@ -127,9 +136,9 @@ def import_scored_translations(
         for line, row in table:
             report.rows_read += 1
             ticker.row(report.rows_read)
-            source = cells.text(line, row, src, required=True)
-            hypothesis = cells.text(line, row, hyp, bengali=True)
-            references = [t for c in refs if (t := cells.text(line, row, c, bengali=True))]
+            source = cells.text(line, row, src, required=True, raw=raw)
+            hypothesis = cells.text(line, row, hyp, bengali=True, raw=raw)
+            references = [t for c in refs if (t := cells.text(line, row, c, bengali=True, raw=raw))]
             if not references:
                 cells.reject("no reference (every reference column is empty)", line, refs[0])
             name_ = system if system is not None else cells.text(line, row, sys_col, required=True)
@@ -185,7 +194,7 @@ def import_scored_translations(
     report.empty_cells_skipped = missing
     if missing:
         report.warnings.append(f"empty or NaN human scores left out: {missing:,}")
-    _write(ws, path, list(segments.values()), report, human_scale, code)
+    _write(ws, path, list(segments.values()), report, human_scale, code, normalize)
     return report
 
 
@@ -210,22 +219,29 @@ def _write(
     report: ImportReport,
     scale: Scale,
     dialect: str | None,
+    normalize: str,
 ) -> None:
     now = utcnow()
     with ws.transaction() as conn:
         row = conn.execute(
-            "SELECT id, scale_min, scale_max FROM scored_sets WHERE name = ?", (report.name,)
+            "SELECT id, scale_min, scale_max, normalization FROM scored_sets WHERE name = ?",
+            (report.name,),
         ).fetchone()
         if row is not None and (row[1], row[2]) != tuple(scale):
             raise UserError(
                 f"scored set '{report.name}' holds scores on {scale_text((row[1], row[2]))}, "
                 f"not {scale_text(scale)}; import into another set (--name)"
             )
+        if row is not None and row[3] != normalize:
+            raise UserError(
+                f"scored set '{report.name}' was imported with --normalize {row[3]}, not "
+                f"{normalize}; import into another set (--name)"
+            )
         if row is None:
             conn.execute(
-                "INSERT INTO scored_sets(name, source, scale_min, scale_max, dialect, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (report.name, str(path), scale[0], scale[1], dialect, now),
+                "INSERT INTO scored_sets(name, source, scale_min, scale_max, dialect, "
+                "normalization, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (report.name, str(path), scale[0], scale[1], dialect, normalize, now),
             )
         set_id = conn.execute(
             "SELECT id FROM scored_sets WHERE name = ?", (report.name,)

@@ -26,6 +26,7 @@ from engine.translation.metrics import (
     corpus_scores,
     correlation_table,
     sentence_scores,
+    sentence_signatures,
 )
 from engine.workspace.store import Workspace
 
@@ -40,7 +41,7 @@ class EvalCancelled(UserError):
 
 def scored_sets(ws: Workspace) -> list[dict]:
     return ws.query(
-        "SELECT t.id, t.name, t.scale_min, t.scale_max, t.dialect, t.source, "
+        "SELECT t.id, t.name, t.scale_min, t.scale_max, t.dialect, t.source, t.normalization, "
         "(SELECT count(*) FROM scored_segments s WHERE s.set_id = t.id) AS segments, "
         "(SELECT count(DISTINCT system) FROM scored_segments s WHERE s.set_id = t.id) AS systems, "
         "(SELECT count(*) FROM scored_human h JOIN scored_segments s ON s.id = h.segment_id "
@@ -80,6 +81,7 @@ def evaluate_scored(
     if not segs:
         raise UserError(f"scored set '{set_name}' has no segments")
     scale = (float(info["scale_min"]), float(info["scale_max"]))
+    normalize = info["normalization"]
     rows: list[dict] = []
     for start in range(0, len(segs), CHUNK):
         if cancelled and cancelled():
@@ -88,7 +90,10 @@ def evaluate_scored(
             progress(start, len(segs), "sentence scores")
         chunk = segs[start : start + CHUNK]
         rows += sentence_scores(
-            [s["hypothesis"] for s in chunk], [s["refs"] for s in chunk], encoder
+            [s["hypothesis"] for s in chunk],
+            [s["refs"] for s in chunk],
+            encoder,
+            normalize=normalize,
         )
     if progress:
         progress(len(segs), len(segs), "correlations")
@@ -100,7 +105,10 @@ def evaluate_scored(
         humans = [segs[i]["human"] for i in idx if segs[i]["human"] is not None]
         per_system[name] = {
             **corpus_scores(
-                [segs[i]["hypothesis"] for i in idx], [segs[i]["refs"] for i in idx], encoder
+                [segs[i]["hypothesis"] for i in idx],
+                [segs[i]["refs"] for i in idx],
+                encoder,
+                normalize=normalize,
             ),
             "human_mean": sum(humans) / len(humans) if humans else None,
             "human_n": len(humans),
@@ -115,7 +123,10 @@ def evaluate_scored(
         "segments_scored_by_humans": sum(s["human"] is not None for s in segs),
         "annotations": sum(s["annotators"] for s in segs),
         "systems": per_system,
+        "normalize": normalize,
         "signatures": first["signatures"],
+        # the segment-level correlations use sentence scores (BLEU with effective order)
+        "sentence_signatures": sentence_signatures([s["refs"] for s in segs], normalize),
         "encoder": getattr(encoder, "encoder_id", None),
         "segment_level": correlation_table(
             rows, [s["human"] for s in segs], human_scale=scale, bootstrap=bootstrap, seed=seed

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from engine.errors import UserError
 from engine.llm.types import Backend, CancelFn, ProgressFn, labelled_progress
+from engine.textnorm import DEFAULT_NORMALIZATION, check_normalization
 from engine.understanding import regimes as rg
 from engine.understanding.items import Item, load_items
 from engine.understanding.scripts import DEFAULT_SCHEME, romanize
@@ -75,6 +76,7 @@ def run_task(
     seed: int = 0,
     scheme: str = DEFAULT_SCHEME,
     constrained: bool = False,
+    normalize: str = DEFAULT_NORMALIZATION,
     max_tokens: int | None = None,
     backend_factory=None,
     batch_size: int = 8,
@@ -92,6 +94,7 @@ def run_task(
     kind = source.split(":", 1)[0]
     if kind not in spec.sources:
         raise UserError(f"task {spec.name} takes items from {', '.join(spec.sources)}, not {kind}")
+    check_normalization(normalize)
     if not 0 <= k <= rg.MAX_K:
         raise UserError(f"k must be 0..{rg.MAX_K}")
     unknown = set(dialects or ()) - ws.dialect_codes()
@@ -131,6 +134,7 @@ def run_task(
                     "labels": labels,
                     "sampler": sampler.as_dict(),
                     "constrained": constrained,
+                    "normalize": normalize,  # what task-stats scores (engine.textnorm)
                     "chat": "user message",
                 }
                 run_id = open_run(ws, TASK_KIND_PREFIX + spec.name, model, card)

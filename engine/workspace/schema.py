@@ -445,7 +445,14 @@ V2 = [
     *V2_INTEGRITY,
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2]
+# Version 3 (this session; several issues add to it).
+V3 = [
+    # Issue 21: what the metrics of a scored set score ('nfc' or 'none', engine.textnorm);
+    # a set imported with 'none' stores its texts exactly as the file has them.
+    "ALTER TABLE scored_sets ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The paper's nine dialects plus standard (DESIGN.md); more can be added per workspace.
