@@ -35,6 +35,7 @@ COMMAND_MODULES = [
     "app.cli.commands_scored",
     "app.cli.commands_tasks",
     "app.cli.commands_replicate",
+    "app.cli.baseline",
     "app.demo",
 ]
 

@@ -104,6 +104,7 @@ def register_import(isub) -> None:
         metavar="auto|TOKEN",
         help="strip a label token from the start of every dialect text",
     )
+    add_normalize_option(c)
     c.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
     c.add_argument("--json", action="store_true", help="print the report as JSON")
     c.set_defaults(func=cmd_import_corpus)
@@ -236,6 +237,7 @@ def cmd_import_corpus(args, ctx) -> int:
         dialect_map=parse_dialect_map(args.dialect_map),
         convert_bijoy=args.convert_bijoy,
         strip_leading_token=args.strip_leading_token,
+        normalize=args.normalize,
         file_format=args.file_format,
         progress=progress,
     )

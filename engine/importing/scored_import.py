@@ -91,7 +91,7 @@ def import_scored_translations(
     ``normalize`` "none" stores source, output and references exactly as the file has them
     (the metrics then reproduce sacrebleu on the raw file); the set records the choice."""
     path = Path(path)
-    raw = check_normalization(normalize) == "none"
+    keep_raw = check_normalization(normalize) == "none"
     lo, hi = human_scale
     if not lo < hi:
         raise UserError(f"the human scale needs MIN < MAX, not {scale_text(human_scale)}")
@@ -136,9 +136,11 @@ def import_scored_translations(
         for line, row in table:
             report.rows_read += 1
             ticker.row(report.rows_read)
-            source = cells.text(line, row, src, required=True, raw=raw)
-            hypothesis = cells.text(line, row, hyp, bengali=True, raw=raw)
-            references = [t for c in refs if (t := cells.text(line, row, c, bengali=True, raw=raw))]
+            source = cells.text(line, row, src, required=True, raw=keep_raw)
+            hypothesis = cells.text(line, row, hyp, bengali=True, raw=keep_raw)
+            references = [
+                t for c in refs if (t := cells.text(line, row, c, bengali=True, raw=keep_raw))
+            ]
             if not references:
                 cells.reject("no reference (every reference column is empty)", line, refs[0])
             name_ = system if system is not None else cells.text(line, row, sys_col, required=True)

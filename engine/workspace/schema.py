@@ -450,6 +450,8 @@ V3 = [
     # Issue 21: what the metrics of a scored set score ('nfc' or 'none', engine.textnorm);
     # a set imported with 'none' stores its texts exactly as the file has them.
     "ALTER TABLE scored_sets ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
+    # ... and of a corpus (`import corpus --normalize none` keeps the file's sentences)
+    "ALTER TABLE corpora ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
 ]
 
 MIGRATIONS: list[list[str]] = [V1, V2, V3]

@@ -138,3 +138,22 @@ def test_a_set_keeps_its_normalisation(workspace, tmp_path):
         _import(workspace, path, "s", "nfc")
     with pytest.raises(UserError, match="--normalize is one of nfc, none"):
         _import(workspace, path, "t", "NFKC")
+
+
+def test_nfc_stores_nfc_and_none_stores_the_file(workspace, tmp_path):
+    path = tmp_path / "mixed.csv"
+    rows = mixed_file(path)
+    _import(workspace, path, "raw", "none")
+    _import(workspace, path, "nfc", "nfc")
+    stored = {
+        (r["name"], r["seg_key"]): r["hypothesis"]
+        for r in workspace.query(
+            "SELECT t.name, s.seg_key, s.hypothesis FROM scored_segments s "
+            "JOIN scored_sets t ON t.id = s.set_id"
+        )
+    }
+    for r in rows:
+        assert stored[("raw", r["segment_no"])] == r["output"]
+        assert stored[("nfc", r["segment_no"])] == " ".join(
+            unicodedata.normalize("NFC", r["output"]).split()
+        )
