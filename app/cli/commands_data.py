@@ -148,10 +148,14 @@ def register_import(isub) -> None:
     t.add_argument("file")
     t.add_argument(
         "--human-scale",
-        required=True,
         metavar="MIN-MAX",
-        help="the scale of the human scores: 0-1, 0-10, 0-100 or any MIN-MAX (required; "
-        "a score outside it is refused)",
+        help="the scale of the human scores: 0-1, 0-10, 0-100 or any MIN-MAX (required "
+        "unless --measure; a score outside it is refused)",
+    )
+    t.add_argument(
+        "--accept-scale",
+        action="store_true",
+        help="import even when the scores use less than a tenth of the declared scale",
     )
     t.add_argument("--name", help="scored set name (default: the file name without suffix)")
     t.add_argument("--source-col", default="source", help="source text column")
@@ -167,6 +171,13 @@ def register_import(isub) -> None:
     system.add_argument("--system", help="one system name for every row")
     scores = t.add_mutually_exclusive_group(required=True)
     scores.add_argument(
+        "--measure",
+        action="append",
+        metavar="NAME=COL:MIN-MAX",
+        help="one human measure with its column and scale, repeatable (da=da_score:0-1 "
+        "--measure mqm=mqm_score:0-100); each becomes set NAME/<measure>, correlated apart",
+    )
+    scores.add_argument(
         "--score-cols",
         metavar="COLS",
         help="wide: one score column per annotator (names or a glob; annotator = column)",
@@ -175,7 +186,16 @@ def register_import(isub) -> None:
     who = t.add_mutually_exclusive_group()
     who.add_argument("--annotator-col", help="long: the annotator column (default 'annotator')")
     who.add_argument("--annotator", help="long: one annotator for every row")
-    t.add_argument("--seg-id-col", help="segment id column (default: the source text)")
+    t.add_argument(
+        "--average-annotators",
+        action="store_true",
+        help="several annotators of one segment may be averaged (otherwise refused)",
+    )
+    t.add_argument(
+        "--seg-id-col",
+        help="segment id column (default: the source text; several outputs of a system for "
+        "one source are numbered by position)",
+    )
     t.add_argument("--dialect", help="target dialect of the set (code or alias), if any")
     t.add_argument(
         "--convert-bijoy",
@@ -285,10 +305,10 @@ def cmd_import_questions(args, ctx) -> int:
 
 
 def cmd_import_scored(args, ctx) -> int:
-    from engine.importing.scored_import import import_scored_translations
-    from engine.scales import parse_scale
+    from engine.importing.scored_import import import_scored_translations, parse_measure
+    from engine.scales import parse_scale, scale_text
 
-    scale = parse_scale(args.human_scale)
+    scale = parse_scale(args.human_scale) if args.human_scale else None
     ws: Workspace = ctx.workspace(create=True)
     report = import_scored_translations(
         ws,
@@ -304,6 +324,9 @@ def cmd_import_scored(args, ctx) -> int:
         score_col=args.score_col,
         annotator_col=args.annotator_col,
         annotator=args.annotator,
+        measures=[parse_measure(m) for m in args.measure or ()],
+        average_annotators=args.average_annotators,
+        accept_scale=args.accept_scale,
         seg_id_col=args.seg_id_col,
         dialect=args.dialect,
         convert_bijoy=args.convert_bijoy,
@@ -316,7 +339,18 @@ def cmd_import_scored(args, ctx) -> int:
         return 0
     _print_summary(report, "segments")
     print(f"  texts stored for the metrics: --normalize {args.normalize}")
-    print(f"  human scores written: {report.variants_inserted:,} (scale {args.human_scale})")
+    print(f"  human scores written: {report.variants_inserted:,}")
+    for info in report.sets:
+        lo, hi = info["observed"] or (None, None)
+        print(
+            f"  set {info['name']}: {info['scores']:,} scores on {scale_text(info['scale'])}"
+            + (f" (observed {lo:g}-{hi:g})" if lo is not None else "")
+            + (
+                f"; averaged segments {info['averaged_segments']:,}"
+                if info["averaged_segments"]
+                else ""
+            )
+        )
     for system, info in report.by_dialect.items():
         print(f"  {system:<24} {info['segments']:>7,} segments")
     _print_warnings(report)

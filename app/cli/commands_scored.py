@@ -34,7 +34,7 @@ def register(sub) -> None:
 
 
 def cmd_eval_metrics(args, ctx) -> int:
-    from engine.translation.scored_eval import evaluate_scored, scored_sets
+    from engine.translation.scored_eval import evaluate_measures, scored_sets
 
     ws = ctx.workspace()
     if not args.set:
@@ -56,7 +56,7 @@ def cmd_eval_metrics(args, ctx) -> int:
         from engine.rag.encoder import Encoder
 
         encoder = Encoder(args.encoder)
-    report = evaluate_scored(
+    report = evaluate_measures(
         ws,
         args.set,
         encoder=encoder,
@@ -67,7 +67,10 @@ def cmd_eval_metrics(args, ctx) -> int:
     if args.json:
         ctx.emit_json(report)
         return 0
-    _print_report(report)
+    for measure, one in report.get("measures", {"": report}).items():
+        if measure:
+            print(f"measure {measure} (correlated on its own):")
+        _print_report(one)
     return 0
 
 
@@ -77,10 +80,18 @@ def _fmt(value, digits: int = 4) -> str:
 
 def _print_report(report: dict) -> None:
     lo, hi = report["human_scale"]
+    seen = report.get("observed_range")
     print(
         f"scored set {report['set']}: {report['segments']:,} segments "
         f"({report['segments_scored_by_humans']:,} with human scores, "
-        f"{report['annotations']:,} scores on {lo:g}-{hi:g})"
+        f"{report['annotations']:,} scores on {lo:g}-{hi:g}"
+        + (f", observed {seen[0]:g}-{seen[1]:g}" if seen else "")
+        + (
+            f"; {report['segments_averaged']:,} segments averaged over annotators"
+            if report.get("segments_averaged")
+            else ""
+        )
+        + ")"
     )
     metrics = [
         m

@@ -77,6 +77,7 @@ class ImportReport:
     romanized: int = 0  # Romanized Bengali texts (questions: variants with script 'roman')
     variant_status: str = ""  # questions: the status given to imported dialect variants
     leading_tokens: dict = dataclasses.field(default_factory=dict)
+    sets: list = dataclasses.field(default_factory=list)  # scored: each set's scale summary
     warnings: list = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -96,12 +97,17 @@ class CellReader:
     def reject(self, message: str, line: int | None = None, column: str | None = None) -> NoReturn:
         raise ImportRejected(self.path, message, line, column)
 
-    def column(self, name: str, what: str, option: str | None = None) -> str:
+    def column(
+        self, name: str, what: str, option: str | None = None, fixed: str | None = None
+    ) -> str:
         """A required column (exact name, else a unique case-insensitive match). The error
-        names the ``option`` that chooses another column and lists the file's columns."""
+        names the ``option`` that chooses another column — and ``fixed``, the option giving
+        one value for every row, when there is one — and lists the file's columns."""
         found = self._find(name)
         if found is None:
             how = f"name the {what} column with {option} COLUMN" if option else "map it"
+            if fixed:
+                how += f", or give one {what} for every row with {fixed} NAME"
             self.reject(
                 f"no column '{name}' for the {what}; {how} (the file's columns: "
                 f"{', '.join(repr(c) for c in self.table.columns if c)})",

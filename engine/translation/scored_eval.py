@@ -114,12 +114,20 @@ def evaluate_scored(
             "human_n": len(humans),
         }
     first = next(iter(per_system.values()))
+    observed = ws.query(
+        "SELECT min(h.score) AS lo, max(h.score) AS hi FROM scored_human h "
+        "JOIN scored_segments s ON s.id = h.segment_id WHERE s.set_id = ?",
+        (info["id"],),
+    )[0]
     system_rows = [{m: v[m] for m in METRICS if m in v} for v in per_system.values()]
     return {
         "set": info["name"],
         "dialect": info["dialect"],
         "human_scale": list(scale),
+        # beside the declared scale, what the scores use of it
+        "observed_range": None if observed["lo"] is None else [observed["lo"], observed["hi"]],
         "segments": len(segs),
+        "segments_averaged": sum(s["annotators"] > 1 for s in segs),
         "segments_scored_by_humans": sum(s["human"] is not None for s in segs),
         "annotations": sum(s["annotators"] for s in segs),
         "systems": per_system,
@@ -139,6 +147,28 @@ def evaluate_scored(
             seed=seed,
         ),
         "bootstrap": {"resamples": bootstrap, "seed": seed, "unit": "segment / system"},
+    }
+
+
+def measure_sets(ws: Workspace, set_name: str) -> list[str]:
+    """The sets of a file imported with named measures (``<name>/<measure>``), by name."""
+    rows = ws.query(
+        "SELECT name FROM scored_sets WHERE substr(name, 1, ?) = ? ORDER BY name",
+        (len(set_name) + 1, set_name + "/"),
+    )
+    return [r["name"] for r in rows]
+
+
+def evaluate_measures(ws: Workspace, set_name: str, **options) -> dict:
+    """:func:`evaluate_scored` of one set, or of each measure of ``set_name`` separately
+    (never pooled: DA and MQM are different questions) as ``{"measures": {name: report}}``."""
+    exists = ws.scalar("SELECT id FROM scored_sets WHERE name = ?", (set_name,))
+    names = [] if exists is not None else measure_sets(ws, set_name)
+    if not names:
+        return evaluate_scored(ws, set_name, **options)
+    return {
+        "set": set_name,
+        "measures": {n.split("/", 1)[1]: evaluate_scored(ws, n, **options) for n in names},
     }
 
 

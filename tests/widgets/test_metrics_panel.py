@@ -23,6 +23,7 @@ def scored_ws(tmp_path):
         hyp_col="mt",
         ref_cols="ref",
         score_cols="ann*",
+        average_annotators=True,
     )
     yield ws
     ws.close()
