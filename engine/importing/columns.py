@@ -78,6 +78,7 @@ class ImportReport:
     variant_status: str = ""  # questions: the status given to imported dialect variants
     leading_tokens: dict = dataclasses.field(default_factory=dict)
     sets: list = dataclasses.field(default_factory=list)  # scored: each set's scale summary
+    label_names: dict = dataclasses.field(default_factory=dict)  # items: stored label -> name
     warnings: list = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:

@@ -30,6 +30,9 @@ from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
+# The one bootstrap setting of task-stats, the Tasks panel and the report.
+DEFAULT_RESAMPLES = 2000
+
 
 def _runs(ws: Workspace, task: str | None) -> list[dict]:
     rows = ws.query(
@@ -83,6 +86,7 @@ def score_run(
         "per_dialect": {},
     }
     items: dict[str, dict] = {}
+    result["warnings"] = sample_warnings(spec, card, rows, labels)
     if spec.classification:
         for d, idx in sorted(by_dialect.items()):
             result["per_dialect"][d] = classification_scores(
@@ -179,6 +183,33 @@ def score_run(
     return result
 
 
+def sample_warnings(spec: TaskSpec, card: dict, rows: list[dict], labels) -> list[str]:
+    """What the evaluated sample lacks: a label with no gold item (its recall and F1 mean
+    nothing), overall or within a dialect, and a requested dialect with no items."""
+    if not spec.classification or spec.labels_from == "dialects":
+        return []
+    out = []
+    gold = {r["label"] for r in rows}
+    for label in labels:
+        if label not in gold:
+            out.append(f"class '{label}' has no items in this run (macro scores are over it too)")
+    by_dialect: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        by_dialect[r["dialect"]].add(r["label"])
+    for dialect, present in sorted(by_dialect.items()):
+        missing = [lab for lab in labels if lab in gold and lab not in present]
+        if missing:
+            out.append(f"dialect {dialect}: no items of class {', '.join(map(repr, missing))}")
+    sample = card.get("sample") or {}
+    if sample.get("limit"):
+        out += [
+            f"dialect {d}: no items in the sample"
+            for d, c in sorted(sample.get("counts", {}).items())
+            if not sum(c.values())
+        ]
+    return out
+
+
 def copy_not_applicable(input_script: str, target_script: str) -> str | None:
     """Why copying the input cannot be a baseline (None: it can): Romanized input against
     Bengali-script references shares no characters with them, so its 0.00 says nothing."""
@@ -227,7 +258,7 @@ def task_stats(
     *,
     user_dir=None,
     seed: int = 0,
-    resamples: int = 2000,
+    resamples: int = DEFAULT_RESAMPLES,
     with_items: bool = False,
     with_fertility: bool = False,
 ) -> dict:
@@ -266,6 +297,8 @@ def task_stats(
                 "split": card["split"],
                 "max_tokens": card["sampler"]["max_tokens"],
                 "seed": card["seed"],
+                "sample": card.get("sample"),
+                "label_names": card.get("label_names") or {},
                 "pending": total - len(rows),
                 **scored,
             }

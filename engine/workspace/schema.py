@@ -452,6 +452,9 @@ V3 = [
     "ALTER TABLE scored_sets ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
     # ... and of a corpus (`import corpus --normalize none` keeps the file's sentences)
     "ALTER TABLE corpora ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
+    # ... and the names of an item set's stored labels (JSON {"0": "not-offensive", ...}):
+    # prompts, parsers and reports use the names, task_items.label keeps the stored label
+    "ALTER TABLE task_item_sets ADD COLUMN label_names TEXT NOT NULL DEFAULT '{}'",
 ]
 
 MIGRATIONS: list[list[str]] = [V1, V2, V3]
