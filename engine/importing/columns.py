@@ -91,6 +91,7 @@ class CellReader:
     def __init__(self, table: TabularFile, *, convert_bijoy: bool = False):
         self.table = table
         self.path = table.path
+        table.nested_checked_on_read = True  # text() refuses a nested value it reads
         self.used: set[str] = set()
         self.convert_bijoy = convert_bijoy
         self.bijoy_converted = 0
@@ -155,7 +156,10 @@ class CellReader:
         file has it (checked on its normalised form), for ``--normalize none``."""
         if column is None:
             return ""
-        exact = cell_text(row.get(column))
+        value = row.get(column)
+        if isinstance(value, (dict, list)):
+            self.reject("nested JSON value; cells must be text or numbers", line, column)
+        exact = cell_text(value)
         text = normalize_text(exact)
         if raw and text:
             text = exact
