@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from app.cli.context import incomplete
+from app.cli.options import add_normalize_option
 
 
 def _csv(value: str) -> list[str]:
@@ -68,6 +69,7 @@ def register(sub) -> None:
     p.add_argument("--judge", default=None, help="judge model name (no judge when omitted)")
     p.add_argument("--limit", type=int, default=None, help="first N held-out pairs per dialect")
     p.add_argument("--split", default=None, help="held-out split (default: the validation split)")
+    add_normalize_option(p)
     _index_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_eval)
@@ -180,6 +182,7 @@ def cmd_eval(args, ctx) -> int:
         judge_row=judge,
         limit=args.limit,
         split=args.split,
+        normalize=args.normalize,
         progress=None if args.json else ctx.progress_printer("eval"),
     )
     missing = report["pairs"] - report["translated"]
@@ -212,10 +215,13 @@ def cmd_eval(args, ctx) -> int:
             )
     sig = report["signatures"]
     print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")
+    print(f"  texts scored: --normalize {report['normalize']}")
     print("  copy_baseline = the standard sentence unchanged; a system below it has not translated")
     corr = report["correlation"]
     if corr["table"]:
         print(f"correlation with human scores (n = {corr['n_human']}, human scale 0-10):")
+        for key, value in corr["sentence_signatures"].items():
+            print(f"  sentence {key} signature: {value}")
         for row in corr["table"]:
             if row.get("unavailable"):
                 print(f"  {row['metric']:<13} n={row['n']:<4} unavailable: {row['unavailable']}")
