@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.qt_logging import install_qt_message_handler
-    from widgets.fonts import register_qt_fonts
+    from widgets.common.fonts import register_qt_fonts
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Upabhasha")

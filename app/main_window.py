@@ -2,7 +2,7 @@
 
 Panels receive the narrowest dependency they need (the workspace, the bridge, the workspace
 watcher, a reviewer name) and talk back through their ``sig_*`` signals (DESIGN.md, house
-style 8-9). One :class:`widgets.workspace_watcher.WorkspaceWatcher` per open workspace is the
+style 8-9). One :class:`widgets.common.workspace_watcher.WorkspaceWatcher` per open workspace is the
 only poll of the database: panels (and the status bar) follow its signals, and a panel that
 wrote something asks it to look at once, so the others follow without waiting for a tick.
 """
@@ -34,10 +34,10 @@ from app.window_fit import fit_to_screen
 from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.store import Workspace
-from widgets.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
-from widgets.task_bridge import WRITER, TaskBridge
-from widgets.welcome_page import WelcomePage
-from widgets.workspace_watcher import WorkspaceWatcher
+from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
+from widgets.common.task_bridge import WRITER, TaskBridge
+from widgets.common.welcome_page import WelcomePage
+from widgets.common.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self.tabs)
         self.setCentralWidget(self.stack)
 
-        from widgets.job_monitor import JobMonitor
+        from widgets.common.job_monitor import JobMonitor
 
         self.job_monitor = JobMonitor(self.bridge)
 
@@ -233,14 +233,14 @@ class MainWindow(QMainWindow):
         self._show_welcome()
 
     def _build_panels(self) -> None:
-        from widgets.answers_panel import AnswersPanel
-        from widgets.bias_panel import BiasPanel
-        from widgets.charts_panel import ChartsPanel
-        from widgets.judge_panel import JudgePanel
-        from widgets.metrics_panel import MetricsPanel
-        from widgets.models_panel import ModelsPanel
-        from widgets.review_panel import ReviewPanel
-        from widgets.tasks_panel import TasksPanel
+        from widgets.bias.bias_panel import BiasPanel
+        from widgets.judging.answers_panel import AnswersPanel
+        from widgets.judging.judge_panel import JudgePanel
+        from widgets.llm.models_panel import ModelsPanel
+        from widgets.reports.charts_panel import ChartsPanel
+        from widgets.translation.metrics_panel import MetricsPanel
+        from widgets.translation.review_panel import ReviewPanel
+        from widgets.understanding.tasks_panel import TasksPanel
 
         def status(text: str) -> None:
             self.statusBar().showMessage(text, 4000)

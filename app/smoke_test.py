@@ -94,7 +94,7 @@ LAZY_MODULES = (
     "PySide6.QtCore",
     "PySide6.QtGui",
     "PySide6.QtWidgets",
-    "PySide6.QtSvg",  # widgets/bias_chart.py (SVG export)
+    "PySide6.QtSvg",  # widgets/bias/bias_chart.py (SVG export)
 )
 
 # Lazy imports that are deliberately NOT part of the app (and so not in the frozen build).

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from engine.i18n import _
 from engine.workspace.store import Workspace
-from widgets.task_bridge import TaskBridge
+from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class StudyActions(QObject):
         return dialog
 
     def import_dialog(self, kind: str):
-        from widgets.import_dialog import ImportDialog
+        from widgets.importing.import_dialog import ImportDialog
 
         def build():
             dialog = ImportDialog(self.workspace, self.bridge, kind, parent=self.dialog_parent)
@@ -71,12 +71,12 @@ class StudyActions(QObject):
         return dialog
 
     def translate_dialog(self):
-        from widgets.translate_dialog import TranslateDialog
+        from widgets.translation.translate_dialog import TranslateDialog
 
         return self._job_dialog("translate", TranslateDialog, self.after_translation)
 
     def generate_dialog(self):
-        from widgets.generate_dialog import GenerateDialog
+        from widgets.answering.generate_dialog import GenerateDialog
 
         return self._job_dialog("generate", GenerateDialog, self.after_generation)
 

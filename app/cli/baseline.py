@@ -3,18 +3,15 @@ split or item set (engine.translation.baseline) — no index, no model."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from app.cli import stages
 from app.cli.options import add_normalize_option
+from app.cli.output import add_json, csv_list, emit
 
-
-def _csv(value: str) -> list[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
+# engine.translation.baseline.DIRECTIONS, written here so that --help does not load the stage
+DIRECTIONS = ("standard-to-dialect", "dialect-to-standard")
 
 
 def register(sub) -> None:
-    from engine.translation.baseline import DIRECTIONS
-
     p = sub.add_parser(
         "baseline",
         help="copy-input baseline (input returned unchanged) per dialect and direction",
@@ -27,7 +24,7 @@ def register(sub) -> None:
     )
     p.add_argument("--corpus", help="only this corpus (pairs)")
     p.add_argument("--split", help="only this split (train, test or validation; default all)")
-    p.add_argument("--dialects", type=_csv, help="only these dialects")
+    p.add_argument("--dialects", type=csv_list, help="only these dialects")
     p.add_argument(
         "--direction",
         choices=(*DIRECTIONS, "both"),
@@ -36,15 +33,13 @@ def register(sub) -> None:
     )
     add_normalize_option(p)
     p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    add_json(p, "print one JSON document")
     p.set_defaults(func=cmd_baseline)
 
 
 def cmd_baseline(args, ctx) -> int:
-    from engine.reports.tables import write_csv
-    from engine.translation.baseline import DIRECTIONS, baseline_csv_rows, copy_baselines
-
-    report = copy_baselines(
+    translation = stages.translation()
+    report = translation.copy_baselines(
         ctx.workspace(),
         source=args.items,
         corpus=args.corpus,
@@ -54,9 +49,8 @@ def cmd_baseline(args, ctx) -> int:
         normalize=args.normalize,
     )
     if args.csv:
-        write_csv(baseline_csv_rows(report), Path(args.csv))
-    if args.json:
-        ctx.emit_json(report)
+        translation.write_baseline_csv(report, args.csv)
+    if emit(ctx, args, report):
         return 0
     where = f"{report['source']}" + (f", corpus {report['corpus']}" if report["corpus"] else "")
     where += f", split {report['split']}" if report["split"] else ", all splits"

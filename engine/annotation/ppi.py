@@ -286,10 +286,3 @@ def _scale(text: str | None):
         return parse_scale(text) if text else None
     except (UserError, ValueError):
         return None
-
-
-def ppi_study_at(workspace_path: str, *, alpha: float = 0.05, width: float = 1.0) -> dict | None:
-    """For background lanes: the study of the latest PPI batch, or None when there is none."""
-    with Workspace(workspace_path, create=False) as ws:
-        batch = ws.scalar("SELECT max(id) FROM annotation_batches WHERE purpose = 'ppi'")
-        return None if batch is None else ppi_study(ws, batch, alpha=alpha, width=width)

@@ -18,9 +18,11 @@ characters with Bengali-script references, and its 0.00 would carry no informati
 
 from __future__ import annotations
 
+import csv
 import json
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 
 from engine.errors import UserError
 from engine.textnorm import DEFAULT_NORMALIZATION, canonical_key, check_normalization
@@ -196,12 +198,15 @@ def _splits(ws: Workspace, source: str) -> list[str]:
 CSV_COLUMNS = ("dialect", "direction", "script", "n", "references", "bleu", "chrf++", "wer")
 
 
-def baseline_csv_rows(report: dict) -> list[dict]:
-    """Flat rows for CSV: the figures, unrounded, or the reason in ``note``."""
-    out = []
-    for r in report["rows"]:
-        row = {k: r.get(k, "") for k in CSV_COLUMNS}
-        row["note"] = r.get("not_applicable", "")
-        row["signatures"] = json.dumps(r.get("signatures", {}), ensure_ascii=False)
-        out.append(row)
-    return out
+def write_baseline_csv(report: dict, path: str | Path) -> int:
+    """The rows as CSV (UTF-8 with BOM, for Excel): figures unrounded, or the reason in
+    ``note``; the signatures as JSON. Returns the number of rows."""
+    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
+        writer = csv.DictWriter(fh, [*CSV_COLUMNS, "note", "signatures"])
+        writer.writeheader()
+        for r in report["rows"]:
+            row = {k: r.get(k, "") for k in CSV_COLUMNS}
+            row["note"] = r.get("not_applicable", "")
+            row["signatures"] = json.dumps(r.get("signatures", {}), ensure_ascii=False)
+            writer.writerow(row)
+    return len(report["rows"])

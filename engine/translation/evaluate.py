@@ -27,8 +27,8 @@ from typing import Any
 
 from engine.errors import UserError
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
-from engine.translation import fidelity_judge as judge_mod
 from engine.textnorm import DEFAULT_NORMALIZATION
+from engine.translation import fidelity_judge as judge_mod
 from engine.translation.metrics import (
     corpus_scores,
     correlation_table,
@@ -316,14 +316,6 @@ def record_translation_score(
         "score": float(score),
         "scale": list(TRANSLATION_SCORE_SCALE),
     }
-
-
-def record_translation_score_at(
-    workspace_path: str, response_id: int, annotator: str, score: float
-) -> dict:
-    """:func:`record_translation_score` on its own connection (the GUI's writer lane)."""
-    with Workspace(workspace_path, create=False) as ws:
-        return record_translation_score(ws, response_id, annotator, score)
 
 
 def evaluate_translations(

@@ -72,7 +72,7 @@ def test_baseline_on_a_validation_only_corpus_equals_sacrebleu(tmp_path, capsys)
     assert forward["signatures"]["chrf++"].endswith("|norm:none")
     backward = rows[("barishal", "dialect-to-standard")]
     assert backward["n"] == 9  # every dialect rendering against its standard sentence
-    with open(out_csv, encoding="utf-8") as f:
+    with open(out_csv, encoding="utf-8-sig") as f:
         table = list(csv.DictReader(f))
     assert {r["direction"] for r in table} == {"standard-to-dialect", "dialect-to-standard"}
     # text output names the normalisation and the signatures
@@ -123,3 +123,10 @@ def test_romanized_item_set_is_not_applicable_and_errors_name_the_splits(tmp_pat
     assert main(["-w", str(ws), "baseline", "--items", "items:items", "--split", "test"]) == 2
     err = capsys.readouterr().err
     assert "no items in split 'test'" in err and "splits with items: validation" in err
+
+
+def test_the_cli_lists_the_engines_directions():
+    from app.cli.baseline import DIRECTIONS
+    from engine.translation.baseline import DIRECTIONS as ENGINE_DIRECTIONS
+
+    assert DIRECTIONS == ENGINE_DIRECTIONS
