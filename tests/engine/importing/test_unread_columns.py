@@ -26,10 +26,8 @@ def _write(path, meta_in="meta"):
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
 
 
-def test_nested_value_in_an_unread_column_is_fine(workspace, tmp_path):
-    path = tmp_path / "wmt.jsonl"
-    _write(path)
-    report = import_scored_translations(
+def _import(workspace, path):
+    return import_scored_translations(
         workspace,
         path,
         human_scale=(1, 5),
@@ -39,6 +37,12 @@ def test_nested_value_in_an_unread_column_is_fine(workspace, tmp_path):
         system="S",
         score_cols="score",
     )
+
+
+def test_nested_value_in_an_unread_column_is_fine(workspace, tmp_path):
+    path = tmp_path / "wmt.jsonl"
+    _write(path)
+    report = _import(workspace, path)
     assert report.records == 6 and report.unused_columns == ["meta"]
 
 
@@ -46,16 +50,7 @@ def test_nested_value_in_a_read_column_is_refused(workspace, tmp_path):
     path = tmp_path / "wmt.jsonl"
     _write(path, meta_in="ref")
     with pytest.raises(ImportRejected) as info:
-        import_scored_translations(
-            workspace,
-            path,
-            human_scale=(1, 5),
-            source_col="src",
-            hyp_col="mt",
-            ref_cols="ref",
-            system="S",
-            score_cols="score",
-        )
+        _import(workspace, path)
     assert (info.value.line, info.value.column) == (1, "ref")
     assert "nested JSON value" in str(info.value)
 
