@@ -5,6 +5,7 @@ task-stats text shows per-dialect rows and the confusion matrix."""
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
@@ -124,6 +125,13 @@ def test_a_class_missing_from_the_sample_is_a_warning_in_task_stats_text(
     assert "chittagong" in out and "sylhet" in out  # per-dialect rows
     assert "confusion (rows gold, columns predicted):" in out
     assert "offensive" in out and "<unparseable>" in out
+    table = tmp_path / "runs.csv"
+    args = ["-w", str(tmp_path / "ws.sqlite"), "task-stats", "--resamples", "50"]
+    assert main([*args, "--csv", str(table), "--json"]) == 0
+    with open(table, encoding="utf-8", newline="") as f:
+        (row,) = list(csv.DictReader(f))
+    assert "class 'not-offensive' has no items" in row["warnings"]
+    assert row["normalize"] == "nfc"
 
 
 def test_stratified_order_prefixes_are_proportional():
