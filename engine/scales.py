@@ -40,6 +40,21 @@ def check_on_scale(value: float, scale: Scale) -> str | None:
     return None
 
 
+# A plain decimal number: digits with an optional sign, point and exponent. Python's
+# float() also takes '8_0' (as 80), 'nan', 'inf' and 'infinity', none of which is a score.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def parse_number(text: str) -> float | None:
+    """``text`` (ASCII digits, surrounding spaces allowed) as a finite float, or None when
+    it is not a plain decimal number."""
+    text = text.strip()
+    if not _NUMBER.fullmatch(text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None  # '1e999' overflows to inf
+
+
 # A file's scores spanning less than this share of the declared scale are implausible.
 PLAUSIBLE_SHARE = 0.1
 MIN_FOR_RANGE_CHECK = 3

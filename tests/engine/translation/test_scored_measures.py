@@ -174,3 +174,20 @@ def test_missing_columns_offer_both_ways(workspace, tmp_path):
         "--annotator-col COLUMN, or give one annotator for every row with --annotator NAME"
         in str(info.value)
     )
+
+
+@pytest.mark.parametrize("bad", ["8_0", "inf", "1e999", "0x10"])
+def test_scores_use_the_strict_number_grammar(workspace, tmp_path, bad):
+    path = tmp_path / "s.csv"
+    path.write_text(f"src,mt,ref,score\nআমি,মুই,মুই,{bad}\nতুমি,তুই,তুই,3\n", "utf-8")
+    with pytest.raises(ImportRejected, match=f"human score '{bad}' is not a number"):
+        import_scored_translations(
+            workspace,
+            path,
+            human_scale=(0, 100),
+            source_col="src",
+            hyp_col="mt",
+            ref_cols="ref",
+            system="S",
+            score_cols="score",
+        )
