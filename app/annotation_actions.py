@@ -34,6 +34,7 @@ class AnnotationActions:
 
     # -- panels ----------------------------------------------------------------------------
     def build_panels(self) -> dict[str, tuple[QWidget, str]]:
+        # here, when a workspace opens, as the main window's other panels (40 ms and more each)
         from widgets.annotation.adjudication_panel import AdjudicationPanel
         from widgets.annotation.agreement_panel import AgreementPanel
         from widgets.annotation.annotation_panel import AnnotationPanel
@@ -139,6 +140,7 @@ class AnnotationActions:
 
     def open_package(self, path: str | None = None) -> QWidget | None:
         """Open a package alone (no workspace) in its own annotation window."""
+        # as build_panels: the panel is imported when first needed
         from widgets.annotation.annotation_panel import AnnotationPanel
 
         if path is None:

@@ -1,6 +1,6 @@
 """AdjudicationPanel: items where annotators disagree or that were flagged, side by side.
 
-The list holds the adjudication queue (:func:`engine.annotation.adjudication.queue`) with its
+The list holds the adjudication queue (:func:`engine.annotation.api.adjudication_queue`) with its
 reasons; the detail shows every annotator's decision (superseded ones too, greyed) with a
 character-level diff of each edit against the current text, then the adjudicator's own
 decision: accept the current text, save an edited text, or reject, plus a score for judged
@@ -31,13 +31,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.annotation import adjudication
-from engine.annotation.items import parse_scale
+from engine.annotation import api as annotation
 from engine.errors import UserError
 from engine.i18n import _
-from engine.workspace.store import Workspace
+from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ class AdjudicationPanel(QWidget):
 
     def reload(self, keep: int | None = None) -> None:
         self._dirty = False
-        self.entries = adjudication.queue(self.ws)
+        self.entries = annotation.adjudication_queue(self.ws)
         self.list.blockSignals(True)
         self.list.clear()
         for e in self.entries:
@@ -164,7 +164,7 @@ class AdjudicationPanel(QWidget):
     def _show_row(self, row: int) -> None:
         if not 0 <= row < len(self.entries):
             return
-        d = self.detail = adjudication.item_detail(self.ws, self.entries[row]["item_id"])
+        d = self.detail = annotation.item_detail(self.ws, self.entries[row]["item_id"])
         latest = {x["uid"] for x in self.entries[row]["decisions"]}
         content = d["content"]
         body = content.get("text") or content.get("answer") or ""
@@ -194,7 +194,7 @@ class AdjudicationPanel(QWidget):
         self.view.setHtml("".join(parts))
         edits = [x["text"] for x in d["decisions"] if x["text"] and x["uid"] in latest]
         self.text.setPlainText(edits[0] if edits else body)
-        low, high = parse_scale(d["score_scale"])
+        low, high = annotation.parse_scale(d["score_scale"])
         self.score.setRange(low - 1, high)
         self.score.setValue(low - 1)
         for b in self.buttons.values():
@@ -203,11 +203,11 @@ class AdjudicationPanel(QWidget):
     def decide(self, decision: str) -> bool:
         if self.detail is None:
             return False
-        low, _high = parse_scale(self.detail["score_scale"])
+        low, _high = annotation.parse_scale(self.detail["score_scale"])
         score = self.score.value()
         item_id = self.detail["id"]
         try:
-            adjudication.adjudicate(
+            annotation.adjudicate(
                 self.ws,
                 item_id,
                 self.adjudicator.text(),
@@ -227,7 +227,7 @@ class AdjudicationPanel(QWidget):
 
     def accept_agreed(self) -> int:
         try:
-            n = adjudication.accept_agreed(self.ws, self.adjudicator.text())
+            n = annotation.accept_agreed(self.ws, self.adjudicator.text())
         except UserError as exc:
             self.sig_status_message.emit(str(exc))
             return 0
@@ -238,13 +238,11 @@ class AdjudicationPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.annotation.sample_batch import with_sample_batch
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.annotation.adjudication_panel",
         _("Adjudication"),
-        lambda workspace, bridge, args: AdjudicationPanel(with_sample_batch(workspace)),
+        lambda workspace, bridge, args: AdjudicationPanel(workspace),
+        sample="annotation",
         size=(1200, 720),
         argv=argv,
     )

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 
 from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
-from engine.workspace.store import Workspace
+from engine.workspace.api import Workspace
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
@@ -305,16 +306,14 @@ class AgreementPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.annotation.sample_batch import with_sample_batch
-    from widgets.common.standalone import run_panel
-
     def after_show(panel, bridge, args, workspace):
         panel.compute()
 
     return run_panel(
         "python -m widgets.annotation.agreement_panel",
         _("Agreement"),
-        lambda workspace, bridge, args: AgreementPanel(with_sample_batch(workspace), bridge),
+        lambda workspace, bridge, args: AgreementPanel(workspace, bridge),
+        sample="annotation",
         size=(1200, 720),
         after_show=after_show,
         argv=argv,

@@ -34,11 +34,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.annotation.items import parse_scale
+from engine.annotation.api import PackageQueue, WorkspaceQueue, parse_scale
 from engine.errors import UserError
 from engine.i18n import _
 from widgets.common.avro_typing import AvroTyping
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 
 log = logging.getLogger(__name__)
 
@@ -246,24 +247,20 @@ class AnnotationPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.annotation.sample_batch import with_sample_batch
-    from widgets.common.standalone import run_panel
-
     def add_arguments(parser):
         parser.add_argument("--package", help="a review package to work on (no workspace)")
         parser.add_argument("--annotator", default="")
 
     def build(workspace, bridge, args):
-        from engine.annotation.sources import PackageQueue, WorkspaceQueue
-
         if args.package:
             return AnnotationPanel(PackageQueue(args.package))
-        return AnnotationPanel(WorkspaceQueue(with_sample_batch(workspace)), args.annotator)
+        return AnnotationPanel(WorkspaceQueue(workspace), args.annotator)
 
     return run_panel(
         "python -m widgets.annotation.annotation_panel",
         _("Annotation"),
         build,
+        sample="annotation",
         size=(1100, 700),
         add_arguments=add_arguments,
         argv=argv,

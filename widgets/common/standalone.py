@@ -8,6 +8,12 @@ import logging
 import sys
 from collections.abc import Callable
 
+from PySide6.QtWidgets import QApplication
+
+from engine.workspace.api import Workspace
+from widgets.common.fonts import register_qt_fonts
+from widgets.common.task_bridge import TaskBridge
+
 
 def run_panel(
     prog: str,
@@ -21,12 +27,10 @@ def run_panel(
     argv: list[str] | None = None,
 ) -> int:
     """``build(workspace, bridge, args)`` returns the panel; ``sample`` is "workspace" (the
-    bundled sample data), "study" (a synthetic judged study) or None (no workspace)."""
-    from PySide6.QtWidgets import QApplication
-
-    from engine.workspace.store import Workspace
-    from widgets.common.fonts import register_qt_fonts
-    from widgets.common.task_bridge import TaskBridge
+    bundled sample data), "study" (a synthetic judged study), "annotation" (the sample data,
+    or the given workspace, with two annotators and a blind batch when it has none; a
+    throw-away copy) or None (no workspace)."""
+    from engine.samples import api as samples  # the sample builders: ~60 ms no panel needs
 
     parser = argparse.ArgumentParser(prog=prog)
     if sample:
@@ -44,6 +48,8 @@ def run_panel(
     workspace = None
     if sample:
         workspace = Workspace(args.workspace or _sample_path(sample), create=False)
+        if sample == "annotation":
+            workspace = samples.with_sample_batch(workspace)
     bridge = TaskBridge(app)
     panel = build(workspace, bridge, args)
     panel.setWindowTitle(f"{title} — {workspace.path.name}" if workspace else title)
@@ -58,10 +64,8 @@ def run_panel(
 
 
 def _sample_path(kind: str):
+    from engine.samples import api as samples  # see run_panel
+
     if kind == "study":
-        from engine.samples import study as sample_study
-
-        return sample_study.build_sample_study(sample_study.sample_study_path())
-    from engine.samples.workspace import build_sample_workspace, sample_workspace_path
-
-    return build_sample_workspace(sample_workspace_path())
+        return samples.build_sample_study(samples.sample_study_path())
+    return samples.build_sample_workspace(samples.sample_workspace_path())

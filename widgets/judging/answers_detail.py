@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
-from engine.judging.rubric import Rubric
+from engine.judging.api import Rubric
 from widgets.common.fonts import bengali_font
 
 REMOVED = "#fbd3d3"  # only in the standard text

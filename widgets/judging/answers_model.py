@@ -3,7 +3,7 @@
 The model holds only the ids (a filter result). ``canFetchMore``/``fetchMore`` grow the
 row count in blocks as the view scrolls, and the rows' contents are read in blocks of
 the same size when first painted and cached; ``invalidate`` drops the cache (an override,
-a live update) so only rows on screen are read again (DESIGN.md, house style 6).
+a live update) so only rows on screen are read again (docs/design.md, house style 6).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from engine.i18n import _
-from engine.judging.answer_queries import answer_rows
-from engine.workspace.store import Workspace
+from engine.judging.api import answer_rows
+from engine.workspace.api import Workspace
 
 FETCH_BLOCK = 200
 JUDGMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1

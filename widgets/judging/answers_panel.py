@@ -34,11 +34,18 @@ from PySide6.QtWidgets import (
 
 from engine.errors import UserError
 from engine.i18n import _, digits
-from engine.judging import store
-from engine.judging.answer_queries import AnswerFilter, answer_detail, answer_ids, filter_options
-from engine.judging.rubric import Rubric, load_rubric
-from engine.workspace.store import Workspace
+from engine.judging import api as judging
+from engine.judging.api import (
+    AnswerFilter,
+    Rubric,
+    answer_detail,
+    answer_ids,
+    filter_options,
+    load_rubric,
+)
+from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.judging.answers_detail import AnswersDetail
@@ -283,7 +290,7 @@ class AnswersPanel(QWidget):
     # -- overrides -------------------------------------------------------------------------
     def save_override(self, judgment_id: int, annotator: str, reason: str, scores: dict) -> bool:
         try:
-            store.add_override(
+            judging.add_override(
                 self.ws,
                 judgment_id,
                 annotator=annotator,
@@ -352,8 +359,6 @@ class AnswersPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     def add_arguments(parser):
         parser.add_argument("--annotator", default="", help="your name for overrides")
 

@@ -44,12 +44,12 @@ from PySide6.QtWidgets import (
 
 from engine.errors import UserError
 from engine.i18n import _
-from engine.judging import store
+from engine.judging import api as judging
 from engine.judging import tasks as judge_tasks
-from engine.judging.prompt import build_judge_prompt, load_judge_template
-from engine.judging.rubric import Rubric, default_rubric_path
-from engine.workspace.store import Workspace
+from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, load_judge_template
+from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.judging.rubric_editor import RubricEditor
 
@@ -67,8 +67,8 @@ def judge_overview(workspace_path: str) -> dict:
     the study): judge runs, self-preference warnings, preview pairs, human-scored count."""
     with Workspace(workspace_path, create=False) as ws:
         return {
-            "runs": store.judge_runs(ws),
-            "warnings": store.self_preference_warnings(ws),
+            "runs": judging.judge_runs(ws),
+            "warnings": judging.self_preference_warnings(ws),
             "pairs": judge_tasks.preview_pairs(ws),
             "human_count": judge_tasks.human_scored_count(ws),
         }
@@ -272,7 +272,7 @@ class JudgePanel(QWidget):
 
     def make_primary(self, run_id: int) -> bool:
         try:
-            store.set_primary_judge(self.ws, run_id)
+            judging.set_primary_judge(self.ws, run_id)
         except UserError as exc:
             self.sig_status_message.emit(str(exc))
             return False
@@ -432,7 +432,7 @@ class JudgePanel(QWidget):
         model_id = self.judge_model.currentData()
         if model_id is None or self.rubric is None:
             return
-        primary = store.primary_judge(self.ws) is None
+        primary = judging.primary_judge(self.ws) is None
         self.bridge.run(
             judge_tasks.run_judge,
             args=(str(self.ws.path), model_id, self.editor.to_dict()),
@@ -455,8 +455,6 @@ class JudgePanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.judging.judge_panel",
         _("Judge"),

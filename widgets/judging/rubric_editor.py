@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
-from engine.judging.rubric import Rubric, rubric_from_dict
+from engine.judging.api import Rubric, rubric_from_dict
 
 CRITERION_COLUMNS = ("key", "name", "weight", "statement")
 

@@ -35,8 +35,9 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _
 from engine.llm import tasks as model_tasks
-from engine.llm.gpu_plan import Gpu
-from engine.workspace.store import Workspace
+from engine.llm.api import Gpu, models_default_first
+from engine.workspace.api import Workspace
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,7 @@ class ModelsTableModel(QAbstractTableModel):
 
     def reload(self) -> None:
         self.beginResetModel()
-        self.rows = self.ws.query("SELECT * FROM models ORDER BY is_default DESC, id")
+        self.rows = models_default_first(self.ws)
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:
@@ -488,8 +489,6 @@ class ModelsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.llm.models_panel",
         _("Models"),

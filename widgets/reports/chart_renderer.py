@@ -21,7 +21,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.reports import chart_data
+from engine.reports import api as reports
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +226,7 @@ def refresh_chart(
     None when superseded before it started (a newer request is queued behind it)."""
     if cancelled is not None and cancelled():
         return None
-    data = chart_data.chart_data(
+    data = reports.chart_data(
         workspace_path, kind, judge_run, resamples=resamples, previous=previous
     )
     return data, renderer.render(data, size, device_pixel_ratio)

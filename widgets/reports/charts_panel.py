@@ -9,7 +9,7 @@ background task through the bridge; the panel only paints the finished image
 45–140 ms per chart at the paper's scale: a stall at every live update. matplotlib is
 imported by the worker when the first chart is drawn, so the main window opens fast.
 
-Live updates are buffered (DESIGN.md, house style 7): the workspace watcher
+Live updates are buffered (docs/design.md, house style 7): the workspace watcher
 (:mod:`widgets.common.workspace_watcher`, at most once a second) says judgments, overrides or runs
 changed; every chart is then out of date and the *visible* one is recomputed and redrawn
 once. Never per judgment; one refresh in flight at a time, and a change that arrives during
@@ -21,7 +21,6 @@ study (synthetic scores); ``--live`` streams more judgments in while you watch.
 
 from __future__ import annotations
 
-import csv
 import logging
 import sys
 import time
@@ -42,10 +41,10 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
-from engine.judging import paired_scores
-from engine.reports import chart_data
-from engine.workspace.store import Workspace
-from widgets.common.task_bridge import TaskBridge
+from engine.reports import api as reports
+from engine.workspace.api import Workspace
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.reports.chart_renderer import (
     CHARTS_LANE,
@@ -74,18 +73,6 @@ def chart_titles() -> dict[str, str]:
     }
 
 
-def write_table_csv(table: dict, path: str | Path) -> int:
-    """The chart's underlying table as CSV: UTF-8 with BOM, formula-safe (as the exporters)."""
-    from engine.importing.exporters import neutralize
-
-    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(table["columns"])
-        for row in table["rows"]:
-            writer.writerow([neutralize(v) for v in row])
-    return len(table["rows"])
-
-
 class ChartsPanel(QWidget):
     sig_status_message = Signal(str)
     sig_refreshed = Signal(str, float, bool)  # chart kind, ms from request to drawn, full
@@ -104,7 +91,7 @@ class ChartsPanel(QWidget):
         self.bridge = bridge
         self.data: dict[str, dict] = {}
         self.renderer = ChartRenderer()  # used by the charts lane's worker only
-        self._dirty: set[str] = set(chart_data.CHART_KINDS)
+        self._dirty: set[str] = set(reports.CHART_KINDS)
         self._in_flight: str | None = None
         # (perf_counter, full) of a refresh: asked, data not back yet / drawn, not painted yet
         self._requested_at: dict[str, tuple] = {}
@@ -112,13 +99,13 @@ class ChartsPanel(QWidget):
 
         titles = chart_titles()
         self.chart_list = QListWidget()
-        for kind in chart_data.CHART_KINDS:
+        for kind in reports.CHART_KINDS:
             self.chart_list.addItem(titles[kind])
         self.chart_list.setFixedWidth(180)
         self.chart_list.currentRowChanged.connect(self._on_chart_changed)
         self.stack = QStackedWidget()
         self.views: dict[str, ChartView] = {}
-        for kind in chart_data.CHART_KINDS:
+        for kind in reports.CHART_KINDS:
             view = ChartView()
             view.sig_painted.connect(lambda k=kind: self._on_painted(k))
             view.sig_resized.connect(lambda k=kind: self._rerender(k))
@@ -164,14 +151,14 @@ class ChartsPanel(QWidget):
     # -- public API ------------------------------------------------------------------------
     @property
     def current_kind(self) -> str:
-        return chart_data.CHART_KINDS[max(self.chart_list.currentRow(), 0)]
+        return reports.CHART_KINDS[max(self.chart_list.currentRow(), 0)]
 
     def show_chart(self, kind: str) -> None:
-        self.chart_list.setCurrentRow(chart_data.CHART_KINDS.index(kind))
+        self.chart_list.setCurrentRow(reports.CHART_KINDS.index(kind))
 
     def mark_dirty(self) -> None:
         """Something changed (an override, a new run): every chart recomputes when shown."""
-        self._dirty = set(chart_data.CHART_KINDS)
+        self._dirty = set(reports.CHART_KINDS)
 
     def refresh(self, *, full: bool = True) -> None:
         """Recompute and redraw the visible chart (``full``: the default bootstrap resamples)."""
@@ -185,7 +172,7 @@ class ChartsPanel(QWidget):
         self._dirty.discard(kind)
         self._in_flight = kind
         self._requested_at[kind] = (time.perf_counter(), full)
-        resamples = chart_data.DEFAULT_RESAMPLES if full else chart_data.LIVE_RESAMPLES
+        resamples = reports.DEFAULT_RESAMPLES if full else reports.LIVE_RESAMPLES
         view = self.views[kind]
         self.bridge.run(
             refresh_chart,
@@ -215,7 +202,7 @@ class ChartsPanel(QWidget):
         data = self.data.get(kind or self.current_kind)
         if data is None:
             raise ValueError("the chart has no data yet")
-        return write_table_csv(data["table"], path)
+        return reports.write_table_csv(data["table"], path)
 
     def export_image_dialog(self) -> None:
         kind = self.current_kind
@@ -344,7 +331,7 @@ class ChartsPanel(QWidget):
 
     def _fill_judges(self) -> None:
         """The judge runs to choose from, with their roles (cheap: no judgment counts)."""
-        runs = paired_scores.judge_run_choices(self.ws)
+        runs = reports.judge_run_choices(self.ws)
         current = self.judge.currentData()
         self.judge.blockSignals(True)
         self.judge.clear()
@@ -360,7 +347,7 @@ class ChartsPanel(QWidget):
     def _on_chart_changed(self, row: int) -> None:
         if row < 0:
             return
-        kind = chart_data.CHART_KINDS[row]
+        kind = reports.CHART_KINDS[row]
         self.stack.setCurrentWidget(self.views[kind])
         if kind in self._dirty or kind not in self.data:
             self.refresh(full=True)
@@ -378,9 +365,7 @@ class ChartsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.samples import study as sample_study
-    from widgets.common.standalone import run_panel
-    from widgets.common.task_bridge import WRITER
+    from engine.samples import api as samples  # the sample study builders: ~60 ms, only for --live
 
     def add_arguments(parser):
         parser.add_argument(
@@ -392,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     def after_show(panel, bridge, args, workspace):
         if args.live:
             bridge.run(
-                sample_study.demo_stream,
+                samples.demo_stream,
                 args=(str(workspace.path),),
                 label="demo: stream judgments",
                 lane=WRITER,

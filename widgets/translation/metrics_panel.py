@@ -38,15 +38,15 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.importing.tasks import record_segment_score_at
 from engine.textnorm import NORMALIZATIONS
-from engine.translation.evaluate import TRANSLATION_SCORE_SCALE
-from engine.translation.scored_eval import scored_sets
+from engine.translation.api import TRANSLATION_SCORE_SCALE, scored_sets
 from engine.translation.tasks import (
     copy_baselines_at,
     evaluate_scored_at,
     record_translation_score_at,
 )
-from engine.workspace.store import Workspace
+from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge
 
 log = logging.getLogger(__name__)
@@ -387,8 +387,6 @@ class MetricsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "widgets.translation.metrics_panel",
         "Metrics vs human scores",

@@ -2,7 +2,7 @@
 
 Only the ids are held up front; question text and the variant cells are read in blocks as
 the view scrolls (``canFetchMore``/``fetchMore``), so thousands of questions open at once
-(DESIGN.md, house style 6).
+(docs/design.md, house style 6).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
 from engine.i18n import _
-from engine.translation import review
-from engine.workspace.store import Workspace
+from engine.translation import api as translation
+from engine.workspace.api import Workspace
 
 FETCH_BLOCK = 200
 VARIANT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -137,8 +137,8 @@ class ReviewGridModel(QAbstractTableModel):
 
     def _load(self, count: int) -> None:
         block = self.question_ids[self.loaded : self.loaded + count]
-        self.questions.update(review.question_rows(self.ws, block))
-        self.cells.update(review.variant_cells(self.ws, block, self.codes))
+        self.questions.update(translation.question_rows(self.ws, block))
+        self.cells.update(translation.variant_cells(self.ws, block, self.codes))
         self.loaded += len(block)
 
     def canFetchMore(self, parent=QModelIndex()) -> bool:
@@ -162,7 +162,7 @@ class ReviewGridModel(QAbstractTableModel):
         """Re-read one cell after an edit and tell the view."""
         for (qid, code), cell in self.cells.items():
             if cell["id"] == variant_id:
-                fresh = review.variant_cells(self.ws, [qid], [code])
+                fresh = translation.variant_cells(self.ws, [qid], [code])
                 self.cells.update(fresh)
                 row = self.question_ids.index(qid)
                 index = self.index(row, self.codes.index(code))

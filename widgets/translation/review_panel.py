@@ -31,9 +31,10 @@ from PySide6.QtWidgets import (
 
 from engine.errors import UserError
 from engine.i18n import _, digits
-from engine.translation import review
-from engine.workspace.store import Workspace
+from engine.translation import api as translation
+from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.translation.review_detail import ReviewDetail
 from widgets.translation.review_model import ReviewGridModel, status_icon, status_label
 
@@ -46,7 +47,11 @@ class ReviewEdit(QUndoCommand):
     """One saved review action. Pushed after it is saved, so the first redo() does nothing."""
 
     def __init__(
-        self, panel: ReviewPanel, before: review.VariantState, after: review.VariantState, text: str
+        self,
+        panel: ReviewPanel,
+        before: translation.VariantState,
+        after: translation.VariantState,
+        text: str,
     ):
         super().__init__(text)
         self.panel, self.before, self.after = panel, before, after
@@ -91,11 +96,11 @@ class ReviewPanel(QWidget):
         self.set_filter = QComboBox()
         self.status_filter = QComboBox()
         self.status_filter.addItem(_("all statuses"), None)
-        for status in review.STATUSES:
+        for status in translation.STATUSES:
             self.status_filter.addItem(status_icon(status), status_label(status), status)
         self.counts = QLabel()
 
-        self.model = ReviewGridModel(workspace, review.review_dialects(workspace), self)
+        self.model = ReviewGridModel(workspace, translation.review_dialects(workspace), self)
         self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setFont(bengali_font())
@@ -242,7 +247,7 @@ class ReviewPanel(QWidget):
         self.set_filter.blockSignals(True)
         self.set_filter.clear()
         self.set_filter.addItem(_("all question sets"), None)
-        for s in review.question_sets(self.ws):
+        for s in translation.question_sets(self.ws):
             self.set_filter.addItem(f"{s['name']} ({s['questions']})", s["id"])
         self.set_filter.setCurrentIndex(max(0, self.set_filter.findData(chosen)))
         self.set_filter.blockSignals(False)
@@ -256,14 +261,14 @@ class ReviewPanel(QWidget):
     def reload(self) -> None:
         """Re-read the grid with the current filters (keeps the selected variant if visible)."""
         keep = self.current_variant
-        ids = review.review_question_ids(
+        ids = translation.review_question_ids(
             self.ws, set_id=self.set_filter.currentData(), status=self.status_filter.currentData()
         )
-        dialects = review.review_dialects(self.ws)
+        dialects = translation.review_dialects(self.ws)
         if [d["code"] for d in dialects] != self.model.codes:
             self.model.dialects, self.model.codes = dialects, [d["code"] for d in dialects]
         self.model.set_question_ids(ids)
-        self.body.setCurrentIndex(0 if review.has_questions(self.ws) else 1)
+        self.body.setCurrentIndex(0 if translation.has_questions(self.ws) else 1)
         self._update_counts()
         if keep is not None and self.select_variant(keep):
             return
@@ -271,11 +276,11 @@ class ReviewPanel(QWidget):
 
     def _update_counts(self) -> None:
         totals: dict[str, int] = {}
-        for by_status in review.review_counts(self.ws).values():
+        for by_status in translation.review_counts(self.ws).values():
             for status, n in by_status.items():
                 totals[status] = totals.get(status, 0) + n
         self.counts.setText(
-            "  ".join(f"{status_label(s)} {digits(totals.get(s, 0))}" for s in review.STATUSES)
+            "  ".join(f"{status_label(s)} {digits(totals.get(s, 0))}" for s in translation.STATUSES)
         )
 
     # -- selection and navigation ----------------------------------------------------------
@@ -304,7 +309,7 @@ class ReviewPanel(QWidget):
     def _show(self, variant_id: int | None) -> None:
         self.current_variant = variant_id
         self.detail.show_variant(
-            review.variant_detail(self.ws, variant_id) if variant_id is not None else None
+            translation.variant_detail(self.ws, variant_id) if variant_id is not None else None
         )
         self._update_action_state()
         self.sig_variant_selected.emit(variant_id or 0)
@@ -348,7 +353,7 @@ class ReviewPanel(QWidget):
             return False
         variant_id = self.current_variant
         try:
-            before = review.variant_state(self.ws, variant_id)
+            before = translation.variant_state(self.ws, variant_id)
             after = write(actor)
         except UserError as exc:
             self.sig_status_message.emit(str(exc))
@@ -363,11 +368,11 @@ class ReviewPanel(QWidget):
         comment = self.detail.comment.text()
 
         def write(actor):
-            if text.strip() != review.variant_state(self.ws, variant_id).text:
-                return review.set_variant_text(
+            if text.strip() != translation.variant_state(self.ws, variant_id).text:
+                return translation.set_variant_text(
                     self.ws, variant_id, text, actor=actor, action="accept", comment=comment
                 )
-            return review.set_variant_status(
+            return translation.set_variant_status(
                 self.ws, variant_id, "gold", actor=actor, comment=comment
             )
 
@@ -381,7 +386,7 @@ class ReviewPanel(QWidget):
         comment = self.detail.comment.text()
         return self._apply(
             _("edit"),
-            lambda actor: review.set_variant_text(
+            lambda actor: translation.set_variant_text(
                 self.ws, variant_id, text, actor=actor, comment=comment
             ),
         )
@@ -395,7 +400,7 @@ class ReviewPanel(QWidget):
         variant_id = self.current_variant
         return self._apply(
             _("flag"),
-            lambda actor: review.set_variant_status(
+            lambda actor: translation.set_variant_status(
                 self.ws, variant_id, "flagged", actor=actor, comment=comment
             ),
         )
@@ -404,14 +409,14 @@ class ReviewPanel(QWidget):
         variant_id, comment = self.current_variant, self.detail.comment.text()
         return self._apply(
             _("reject"),
-            lambda actor: review.set_variant_status(
+            lambda actor: translation.set_variant_status(
                 self.ws, variant_id, "rejected", actor=actor, comment=comment
             ),
         )
 
-    def _restore(self, state: review.VariantState, action: str) -> None:
+    def _restore(self, state: translation.VariantState, action: str) -> None:
         actor = self.reviewer.text().strip() or state.reviewer or "unknown"
-        review.restore_variant(self.ws, state, actor=actor, action=action)
+        translation.restore_variant(self.ws, state, actor=actor, action=action)
         self._refresh(state.id)
         self.select_variant(state.id)
 
@@ -424,8 +429,6 @@ class ReviewPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     def add_arguments(parser):
         parser.add_argument("--reviewer", default="", help="reviewer name")
 

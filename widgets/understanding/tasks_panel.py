@@ -41,13 +41,14 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
+
+# the panel runs a task on the workspace's models: the one read it needs of the llm stage
+from engine.llm.api import all_models
 from engine.understanding import tasks as task_jobs
-from engine.understanding.items import item_sets
-from engine.understanding.scripts import SCHEMES
-from engine.understanding.tables import write_csv, write_latex
-from engine.understanding.task_spec import REGIMES, all_tasks
-from engine.workspace.store import Workspace
+from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
+from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font, register_qt_fonts
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 from widgets.understanding.failure_bars import FailureBars
 
@@ -208,7 +209,7 @@ class TasksPanel(QWidget):
         for s in item_sets(self.ws):
             self.source_box.addItem(f"{s['name']} ({s['items']})", f"items:{s['name']}")
         self.models.clear()
-        for m in self.ws.query("SELECT id, name, is_default FROM models ORDER BY id"):
+        for m in all_models(self.ws):
             entry = QListWidgetItem(m["name"])
             entry.setData(Qt.ItemDataRole.UserRole, m["id"])
             entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -400,8 +401,6 @@ def _table() -> QTableWidget:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.understanding.tasks_panel",
         _("Tasks"),
