@@ -18,6 +18,7 @@ import sys
 from app.cli import (
     annotation,
     answering,
+    baseline,
     bias,
     demo,
     importing,
@@ -55,6 +56,7 @@ COMMANDS = [
     bias.register,
     annotation.register,
     translation.register_scored,
+    baseline.register,
     understanding.register,
     judging.register_replicate,
     demo.register,

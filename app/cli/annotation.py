@@ -286,9 +286,12 @@ def cmd_ppi(args, ctx) -> int:
         need = c["labels_for_width"]
         print(
             f"{c['model']:<16} {c['dialect']:<12} PPI {_ci(p)} (n={p['n']}, N={p['N']}) | "
-            f"judge {_ci(j)} | human {_ci(h)} | labels for width {args.width:g}: "
-            f"{'unreachable' if need is None else int(need)}"
+            f"judge {_ci(j)} (t, n={j['n']}) | human {_ci(h)} (t, n={h['n']}) | labels for "
+            f"width {args.width:g}: {'unreachable' if need is None else int(need)}"
         )
+        for what, e in (("PPI", p), ("judge", j), ("human", h)):
+            if e.get("note"):
+                print(f"  note ({what}): {e['note']}")
     for g in study["gaps"]:
         print(f"gap {g['model']} {g['dialect']} - standard: {_ci(dict(g, estimate=g['gap']))}")
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from app.cli import stages
 from app.cli.context import incomplete
+from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
 from app.cli.rag import index_options, print_selfcheck, retriever_for
 from engine.errors import UserError
@@ -38,6 +39,7 @@ def register(sub) -> None:
     p.add_argument("--judge", default=None, help="judge model name (no judge when omitted)")
     p.add_argument("--limit", type=int, default=None, help="first N held-out pairs per dialect")
     p.add_argument("--split", default=None, help="held-out split (default: the validation split)")
+    add_normalize_option(p)
     index_options(p)
     add_json(p)
     p.set_defaults(func=cmd_eval)
@@ -148,6 +150,7 @@ def cmd_eval(args, ctx) -> int:
         judge_row=judge,
         limit=args.limit,
         split=args.split,
+        normalize=args.normalize,
         progress=None if args.json else ctx.progress_printer("eval"),
     )
     missing = report["pairs"] - report["translated"]
@@ -180,10 +183,13 @@ def cmd_eval(args, ctx) -> int:
             )
     sig = report["signatures"]
     print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")
+    print(f"  texts scored: --normalize {report['normalize']}")
     print("  copy_baseline = the standard sentence unchanged; a system below it has not translated")
     corr = report["correlation"]
     if corr["table"]:
         print(f"correlation with human scores (n = {corr['n_human']}, human scale 0-10):")
+        for key, value in corr["sentence_signatures"].items():
+            print(f"  sentence {key} signature: {value}")
         for row in corr["table"]:
             if row.get("unavailable"):
                 print(f"  {row['metric']:<13} n={row['n']:<4} unavailable: {row['unavailable']}")
@@ -264,7 +270,7 @@ def cmd_eval_metrics(args, ctx) -> int:
     if args.bootstrap < 0:
         raise UserError("--bootstrap must be 0 or more")
     encoder = stages.rag().Encoder(args.encoder) if args.embeddings else None
-    report = translation.evaluate_scored(
+    report = translation.evaluate_measures(
         ws,
         args.set,
         encoder=encoder,
@@ -274,7 +280,10 @@ def cmd_eval_metrics(args, ctx) -> int:
     )
     if emit(ctx, args, report):
         return 0
-    _print_report(report)
+    for measure, one in report.get("measures", {"": report}).items():
+        if measure:
+            print(f"measure {measure} (correlated on its own):")
+        _print_report(one)
     return 0
 
 
@@ -284,10 +293,18 @@ def _fmt(value, digits: int = 4) -> str:
 
 def _print_report(report: dict) -> None:
     lo, hi = report["human_scale"]
+    seen = report.get("observed_range")
     print(
         f"scored set {report['set']}: {report['segments']:,} segments "
         f"({report['segments_scored_by_humans']:,} with human scores, "
-        f"{report['annotations']:,} scores on {lo:g}-{hi:g})"
+        f"{report['annotations']:,} scores on {lo:g}-{hi:g}"
+        + (f", observed {seen[0]:g}-{seen[1]:g}" if seen else "")
+        + (
+            f"; {report['segments_averaged']:,} segments averaged over annotators"
+            if report.get("segments_averaged")
+            else ""
+        )
+        + ")"
     )
     metrics = [
         m
@@ -301,8 +318,11 @@ def _print_report(report: dict) -> None:
             + " ".join(f"{_fmt(row[m], 2 if m in ('bleu', 'chrf++') else 4):>12}" for m in metrics)
             + f"   {_fmt(row['human_mean'])}"
         )
+    print(f"  texts scored: --normalize {report['normalize']}")
     for key, sig in report["signatures"].items():
-        print(f"  {key} signature: {sig}")
+        print(f"  corpus {key} signature: {sig}")
+    for key, sig in report["sentence_signatures"].items():
+        print(f"  sentence {key} signature (segment-level correlations): {sig}")
     for level in ("segment_level", "system_level"):
         print(f"{level.replace('_', ' ')} correlation with human scores:")
         for row in report[level]:

@@ -15,6 +15,12 @@ compare it to 1e-9; it is written out here because that package imports numba an
 ~6 s to import, too heavy for the desktop app. The dialect gap (dialect − standard for one
 model) uses se = √(se_d² + se_s²), treating the two cells as independent samples.
 The low-confidence review queue is a different, non-random set and is never used here.
+
+The human-only and judge-only means beside it are classical means with a Student-t
+interval (sample SD, n − 1 degrees of freedom): at n = 6 the normal approximation with the
+population SD was far too narrow. Every interval carries its n and, when it reaches past
+the score scale, a ``note`` saying so (it is not clipped: clipping would hide how little
+the cell's labels say).
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ class MeanEstimate:
     n: int  # human labels
     N: int  # judge-only (unlabeled) answers
     lam: float = math.nan
+    method: str = "ppi++ (normal)"
+    note: str | None = None  # the interval leaves the score scale
 
     def as_dict(self) -> dict:
         return nan_to_none(asdict(self))
@@ -81,13 +89,37 @@ def ppi_mean(y, yhat, yhat_unlabeled, *, alpha: float = 0.05, lam: float | None 
     return MeanEstimate(theta, theta - z * se, theta + z * se, se, n, big_n, lam)
 
 
-def classical_mean(x, *, alpha: float = 0.05) -> MeanEstimate:
+def classical_mean(x, *, alpha: float = 0.05, scale=None) -> MeanEstimate:
+    """Mean with a Student-t (1 − alpha) interval: sample SD (ddof 1), n − 1 degrees of
+    freedom. ``scale`` (min, max): a note when the interval leaves it."""
+    from scipy.stats import t as student_t
+
     x = np.asarray(x, dtype=float)
+    method = "mean, Student t"
     if len(x) < 2:
-        return MeanEstimate(math.nan, math.nan, math.nan, math.nan, len(x), 0)
-    se = float(x.std(ddof=0) / math.sqrt(len(x)))
-    z, m = _z(alpha), float(x.mean())
-    return MeanEstimate(m, m - z * se, m + z * se, se, len(x), 0)
+        return MeanEstimate(math.nan, math.nan, math.nan, math.nan, len(x), 0, method=method)
+    se = float(x.std(ddof=1) / math.sqrt(len(x)))
+    half = float(student_t.ppf(1 - alpha / 2, len(x) - 1)) * se
+    m = float(x.mean())
+    return with_scale_note(MeanEstimate(m, m - half, m + half, se, len(x), 0, method=method), scale)
+
+
+def with_scale_note(est: MeanEstimate, scale) -> MeanEstimate:
+    """``est`` with a note when its interval reaches past ``scale`` = (min, max)."""
+    if scale is None or not math.isfinite(est.low):
+        return est
+    lo, hi = scale
+    past = [f"below the scale minimum {lo:g}"] if est.low < lo else []
+    past += [f"above the scale maximum {hi:g}"] if est.high > hi else []
+    if not past:
+        return est
+    from dataclasses import replace
+
+    return replace(
+        est,
+        note=f"the interval reaches {' and '.join(past)} (n = {est.n}): too few scores "
+        "to say more than the scale does",
+    )
 
 
 def labels_for_width(y, yhat, yhat_unlabeled, width: float, *, alpha: float = 0.05) -> float:
@@ -200,6 +232,7 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
             c["yh"].append(r["final"])
         else:
             c["yu"].append(r["final"])
+    scale = _scale(batch[0]["score_scale"])
     rows, est = [], {}
     for (model, dialect), c in sorted(cells.items()):
         p = ppi_mean(c["y"], c["yh"], c["yu"], alpha=alpha)
@@ -208,9 +241,9 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
             {
                 "model": model,
                 "dialect": dialect,
-                "ppi": p.as_dict(),
-                "judge_only": classical_mean(c["yh"] + c["yu"], alpha=alpha).as_dict(),
-                "human_only": classical_mean(c["y"], alpha=alpha).as_dict(),
+                "ppi": with_scale_note(p, scale).as_dict(),
+                "judge_only": classical_mean(c["yh"] + c["yu"], alpha=alpha, scale=scale).as_dict(),
+                "human_only": classical_mean(c["y"], alpha=alpha, scale=scale).as_dict(),
                 # None: not reachable by more human labels (the judge-side variance is wider)
                 "labels_for_width": _finite(
                     labels_for_width(c["y"], c["yh"], c["yu"], width, alpha=alpha)
@@ -244,3 +277,12 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
         "cells": [nan_to_none(r) for r in rows],
         "gaps": gaps,
     }
+
+
+def _scale(text: str | None):
+    from engine.annotation.items import parse_scale
+
+    try:
+        return parse_scale(text) if text else None
+    except (UserError, ValueError):
+        return None

@@ -98,6 +98,9 @@ class TabularFile:
             self._refuse_too_many_rows()
         self._position: Callable[[], tuple[int, int]] = lambda: (0, self.size)
         self._closers: list[Callable[[], None]] = []
+        # a reader that checks the cells it reads (CellReader) lets nested JSON values pass
+        # here, so a nested value in a column nobody reads does not refuse the whole file
+        self.nested_checked_on_read = False
         opener = {
             "csv": self._open_delimited,
             "tsv": self._open_delimited,
@@ -188,7 +191,7 @@ class TabularFile:
                     )
                 if "\x00" in value:
                     self.reject("NUL character in cell", line, column)
-            elif isinstance(value, (dict, list)):
+            elif isinstance(value, (dict, list)) and not self.nested_checked_on_read:
                 self.reject("nested JSON value; cells must be text or numbers", line, column)
 
     # -- text decoding ------------------------------------------------------------------------

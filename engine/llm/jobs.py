@@ -195,6 +195,16 @@ def run_card(ws: Workspace, run_id: int) -> dict:
     return json.loads(raw)
 
 
+def note_in_card(ws: Workspace, run_id: int, key: str, value) -> None:
+    """Record ``value`` under ``key`` in a run's stored card, outside its key (the run's
+    identity does not change): what a run learnt while it ran, e.g. the sample it drew."""
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET card = json_set(card, '$.' || ?, json(?)) WHERE id = ?",
+            (key, json.dumps(value, ensure_ascii=False), run_id),
+        )
+
+
 def label_runs(
     ws: Workspace, kind: str, key: str, run_id: int, *, chosen: str, others: str
 ) -> None:

@@ -27,8 +27,14 @@ from typing import Any
 
 from engine.errors import UserError
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
+from engine.textnorm import DEFAULT_NORMALIZATION
 from engine.translation import fidelity_judge as judge_mod
-from engine.translation.metrics import corpus_scores, correlation_table, sentence_scores
+from engine.translation.metrics import (
+    corpus_scores,
+    correlation_table,
+    sentence_scores,
+    sentence_signatures,
+)
 from engine.translation.translate import (
     build_request,
     clean_completion,
@@ -326,10 +332,12 @@ def evaluate_translations(
     split: str | None = None,
     backend=None,
     judge_backend=None,
+    normalize: str = DEFAULT_NORMALIZATION,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> dict:
-    """Translate, score and compare; returns the report (see module docstring)."""
+    """Translate, score and compare; returns the report (see module docstring). The
+    metrics score the texts under ``normalize`` (engine.textnorm; named in signatures)."""
     index = retriever.index
     split = eval_split_for(ws, dialects, split)
     pairs, dropped = heldout_pairs(ws, index, dialects, split, limit)
@@ -391,9 +399,9 @@ def evaluate_translations(
         entry = {
             "n": len(mine),
             "references": sum(len(r) for r in refs),
-            "system": corpus_scores([it["hyp"] for it in mine], refs, encoder),
+            "system": corpus_scores([it["hyp"] for it in mine], refs, encoder, normalize=normalize),
             "copy_baseline": corpus_scores(
-                [it["pair"]["standard_text"] for it in mine], refs, encoder
+                [it["pair"]["standard_text"] for it in mine], refs, encoder, normalize=normalize
             ),
         }
         if verdicts:
@@ -406,12 +414,15 @@ def evaluate_translations(
             }
         report["per_dialect"][dialect] = entry
     first = next(iter(report["per_dialect"].values()), None)
+    report["normalize"] = normalize
     report["signatures"] = first["system"]["signatures"] if first else {}
-    report["correlation"] = _correlations(ws, items, verdicts, encoder)
+    report["correlation"] = _correlations(ws, items, verdicts, encoder, normalize)
     return report
 
 
-def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> dict:
+def _correlations(
+    ws: Workspace, items: list[dict], verdicts: dict, encoder, normalize: str
+) -> dict:
     humans = human_scores(ws, [it["response"]["id"] for it in items])
     scored = [it for it in items if it["response"]["id"] in humans]
     if len(scored) < 3:
@@ -421,9 +432,8 @@ def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> 
             "note": "fewer than 3 human-scored translations (human_annotations target "
             "'translation', target_id = translate-eval response id)",
         }
-    rows = sentence_scores(
-        [it["hyp"] for it in scored], [it["pair"]["references"] for it in scored], encoder
-    )
+    refs = [it["pair"]["references"] for it in scored]
+    rows = sentence_scores([it["hyp"] for it in scored], refs, encoder, normalize=normalize)
     for row, it in zip(rows, scored):
         v = verdicts.get(it["pair"]["id"])
         if v is not None:
@@ -432,4 +442,8 @@ def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> 
     table = correlation_table(
         rows, [humans[it["response"]["id"]] for it in scored], human_scale=(0.0, 10.0)
     )
-    return {"n_human": len(scored), "table": table}
+    return {
+        "n_human": len(scored),
+        "table": table,
+        "sentence_signatures": sentence_signatures(refs, normalize),
+    }

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.scales import Scale, check_on_scale, parse_scale, scale_text
+from engine.textnorm import DEFAULT_NORMALIZATION, normalized_for_metrics
 
 __all__ = ["Scale", "check_on_scale", "parse_scale", "scale_text"]
 
@@ -46,6 +47,35 @@ def reference_lists(refs: References) -> list[list[str]]:
     return out
 
 
+def metric_texts(
+    hyps: Sequence[str], refs: References, normalize: str
+) -> tuple[list[str], list[list[str]]]:
+    """Hypotheses and reference lists as the metrics see them under ``normalize``."""
+    ref_lists = reference_lists(refs)
+    return (
+        [normalized_for_metrics(h, normalize) for h in hyps],
+        [[normalized_for_metrics(r, normalize) for r in rs] for rs in ref_lists],
+    )
+
+
+def signature(metric, normalize: str) -> str:
+    """sacrebleu's signature of a metric object after scoring, plus the normalisation
+    (``…|version:2.6.0|norm:nfc``): the only option sacrebleu does not know about."""
+    return f"{metric.get_signature()}|norm:{normalize}"
+
+
+def sentence_signatures(ref_lists: list[list[str]], normalize: str) -> dict[str, str]:
+    """The signatures of the sentence-level scores (BLEU with effective order: eff:yes),
+    which differ from the corpus ones; nrefs is the largest number of references."""
+    from sacrebleu.metrics import BLEU, CHRF
+
+    widest = max(ref_lists, key=len) if ref_lists else ["x"]
+    bleu, chrf = BLEU(effective_order=True), CHRF(word_order=2)
+    bleu.sentence_score(widest[0], widest)
+    chrf.sentence_score(widest[0], widest)
+    return {"bleu": signature(bleu, normalize), "chrf++": signature(chrf, normalize)}
+
+
 def reference_streams(refs: list[list[str]]) -> list[list[str | None]]:
     """sacrebleu's layout: one stream per reference position, None where an item has fewer
     references (sacrebleu skips None, so items may have different numbers of references)."""
@@ -68,8 +98,14 @@ def _wer_edits(hyp: str, refs: list[str]) -> tuple[int, int]:
     return best
 
 
-def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
-    """Corpus-level metrics plus the sacrebleu signatures, unrounded.
+def corpus_scores(
+    hyps: Sequence[str],
+    refs: References,
+    encoder=None,
+    *,
+    normalize: str = DEFAULT_NORMALIZATION,
+) -> dict:
+    """Corpus-level metrics plus the sacrebleu signatures (naming ``normalize``), unrounded.
 
     ``refs[i]`` is one reference or a list of references of item i (multi-reference:
     sacrebleu's BLEU and chrF++ over all of them; WER against each item's closest
@@ -77,7 +113,7 @@ def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
     against the best-matching reference)."""
     from sacrebleu.metrics import BLEU, CHRF
 
-    ref_lists = reference_lists(refs)
+    hyps, ref_lists = metric_texts(hyps, refs, normalize)
     if len(hyps) != len(ref_lists) or not hyps:
         raise ValueError("need equally many (>= 1) hypotheses and references")
     streams = reference_streams(ref_lists)
@@ -90,7 +126,8 @@ def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
         "bleu": float(bleu.corpus_score(list(hyps), streams).score),  # type: ignore[arg-type]
         "chrf++": float(chrf.corpus_score(list(hyps), streams).score),  # type: ignore[arg-type]
         "wer": sum(e for e, _ in edits) / sum(w for _, w in edits),
-        "signatures": {"bleu": str(bleu.get_signature()), "chrf++": str(chrf.get_signature())},
+        "normalize": normalize,
+        "signatures": {"bleu": signature(bleu, normalize), "chrf++": signature(chrf, normalize)},
     }
     if encoder is not None:
         out["cosine"] = float(np.mean(_best_over_refs(cosines, hyps, ref_lists, encoder)))
@@ -100,11 +137,18 @@ def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
     return out
 
 
-def sentence_scores(hyps: Sequence[str], refs: References, encoder=None) -> list[dict]:
-    """Per-item scores against all of the item's references (see :func:`corpus_scores`)."""
+def sentence_scores(
+    hyps: Sequence[str],
+    refs: References,
+    encoder=None,
+    *,
+    normalize: str = DEFAULT_NORMALIZATION,
+) -> list[dict]:
+    """Per-item scores against all of the item's references (see :func:`corpus_scores`;
+    their signatures: :func:`sentence_signatures`)."""
     from sacrebleu.metrics import BLEU, CHRF
 
-    ref_lists = reference_lists(refs)
+    hyps, ref_lists = metric_texts(hyps, refs, normalize)
     bleu, chrf = BLEU(effective_order=True), CHRF(word_order=2)
     rows = []
     for h, r in zip(hyps, ref_lists):

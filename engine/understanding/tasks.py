@@ -43,7 +43,8 @@ def stats_job(workspace_path: str, task: str | None, user_dir: str | None = None
     from engine.understanding.stats import task_stats
 
     with Workspace(workspace_path, create=False) as ws:
-        return task_stats(ws, task, user_dir=user_dir, resamples=1000)
+        # the CLI's setting (stats.DEFAULT_RESAMPLES): the panel shows the same CIs
+        return task_stats(ws, task, user_dir=user_dir)
 
 
 def item_details(workspace_path: str, run_id: int, limit: int = 500) -> list[dict]:

@@ -85,7 +85,9 @@ def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
             r["script"] + (f" ({r['scheme']})" if r.get("scheme") else "")
             + (" " + _("constrained") if r["constrained"] else ""),
             str(r["k"]), str(r["n"]), m1 + f" [{macro['scale']}]", m2,
-            "—" if copy is None else f"chrF++ {_f(copy)}",
+            (_("not applicable") if r.get("copy_baseline_not_applicable") else "—")
+            if copy is None
+            else f"chrF++ {_f(copy)}",
             _f(failures["unparseable"], 3), _f(failures["script_drift"], 3),
             _f(failures["empty"], 3),
         ])  # fmt: skip
@@ -308,7 +310,13 @@ class TasksPanel(QWidget):
             for j, text in enumerate(row):
                 self.results.setItem(i, j, QTableWidgetItem(text))
         self.results.resizeColumnsToContents()
-        lines = []
+        lines = [
+            _("Warning, run {run} ({task}, {model}): {warning}").format(
+                run=r["run_id"], task=r["task"], model=r["model"] or "", warning=w
+            )
+            for r in report.get("runs", [])
+            for w in r.get("warnings", [])
+        ]
         for g in report.get("script_gap", []):
             gap = g["gap"]
             lines.append(

@@ -95,3 +95,40 @@ def test_run_on_the_embedded_model(qtbot, workspace, sync_bridge, embedded_gguf)
     assert done.args[0][0]["complete"] and done.args[0][0]["items"] == 2
     assert panel.results.rowCount() == 1
     assert panel.results.item(0, 6).text().startswith("macro-F1")
+
+
+def test_sample_warnings_and_a_romanized_copy_baseline_are_shown(
+    qtbot, task_ws, sync_bridge, tmp_path
+):
+    from engine.understanding.items import import_items, parse_label_names
+
+    _runs(task_ws)
+    path = tmp_path / "hate.csv"
+    rows = [f"বাক্য {i},sylhet,{int(i >= 4)}" for i in range(8)]  # sorted by label
+    path.write_text("post,region,flag\n" + "\n".join(rows) + "\n", "utf-8")
+    import_items(
+        task_ws,
+        path,
+        name="hate",
+        native_col="post",
+        dialect_col="region",
+        label_col="flag",
+        label_names=parse_label_names("0=fine,1=offensive"),
+    )
+    task_ws.conn.execute("UPDATE task_items SET split = 'test' WHERE label = '0'")
+    model = task_ws.query("SELECT * FROM models WHERE name = 'scripted'")[0]
+    run_task(
+        task_ws,
+        get_task("classification"),
+        [model],
+        source="items:hate",
+        backend_factory=lambda ws, run_id: ScriptedBackend(lambda r: '{"label": "offensive"}'),
+    )
+    panel = TasksPanel(task_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    assert "class 'fine' has no items in this run" in panel.comparisons.text()
+    copies = {
+        panel.results.item(i, 3).text(): panel.results.item(i, 8).text()
+        for i in range(panel.results.rowCount())
+    }
+    assert copies["roman (avro)"] == "not applicable"
