@@ -169,17 +169,16 @@ def cmd_package_export(args, ctx) -> int:
 
 def cmd_package_import(args, ctx) -> int:
     ws = ctx.workspace()
-    results = []
-    for path in args.files:
-        res = packages.import_package(ws, path)
-        results.append(dict(res, path=path))
-        if not args.json:
-            print(
-                f"{path}: {res['new']} new decisions from {res['annotator']} "
-                f"({res['already_merged']} already merged, {res['stale']} on changed items)"
-            )
+    # all or none: every package is checked before any is merged
+    results = packages.import_packages(ws, args.files)
     if args.json:
         ctx.emit_json(results)
+        return 0
+    for res in results:
+        print(
+            f"{res['path']}: {res['new']} new decisions from {res['annotator']} "
+            f"({res['already_merged']} already merged, {res['stale']} on changed items)"
+        )
     return 0
 
 

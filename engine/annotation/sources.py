@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engine.annotation.annotators import list_annotators
 from engine.annotation.decisions import my_queue, record_decision
-from engine.annotation.packages import ReviewPackage, export_package, import_package
+from engine.annotation.packages import ReviewPackage, export_package, import_packages
 from engine.workspace.store import Workspace
 
 
@@ -55,16 +55,6 @@ def export_package_at(workspace_path: str, annotator: str, out: str) -> dict:
 
 
 def import_packages_at(workspace_path: str, paths: list[str], progress=None, cancelled=None):
-    """Merge packages one by one (each in its own transaction); stops at the first refusal,
-    keeping the packages merged before it."""
-    results = []
+    """Merge packages, all or none (every package is checked before any is merged)."""
     with Workspace(workspace_path, create=False) as ws:
-        for done, path in enumerate(paths):
-            if cancelled is not None and cancelled():
-                break
-            if progress is not None:
-                progress(done, len(paths), Path(path).name)
-            results.append(dict(import_package(ws, path), path=str(path)))
-        if progress is not None:
-            progress(len(results), len(paths), "")
-    return results
+        return import_packages(ws, paths, progress=progress, cancelled=cancelled)
