@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
+from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit
 from engine.errors import UserError
-
-FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
-
-
-def _csv(value: str) -> list[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
 
 
 def register_import(isub) -> None:
@@ -28,8 +23,8 @@ def register_import(isub) -> None:
     split.add_argument("--split-col", help="split column (default: 'split' if present, else test)")
     split.add_argument("--split", help="one split for every row")
     q.add_argument("--id-col", help="external id column (default: 'id' if present)")
-    q.add_argument("--file-format", choices=FILE_FORMATS)
-    q.add_argument("--json", action="store_true")
+    add_file_format(q, None)
+    add_json(q)
     q.set_defaults(func=cmd_import_items)
 
 
@@ -37,11 +32,11 @@ def register(sub) -> None:
     p = sub.add_parser("tasks", help="understanding tasks (built-in and your own task files)")
     tsub = p.add_subparsers(dest="tasks_command", metavar="WHAT", required=True)
     t = tsub.add_parser("list", help="every task")
-    t.add_argument("--json", action="store_true")
+    add_json(t)
     t.set_defaults(func=cmd_tasks_list)
     t = tsub.add_parser("show", help="one task file, validated")
     t.add_argument("name")
-    t.add_argument("--json", action="store_true")
+    add_json(t)
     t.set_defaults(func=cmd_tasks_show)
     t = tsub.add_parser(
         "export-fold",
@@ -52,9 +47,9 @@ def register(sub) -> None:
     t.add_argument("--items", default="pairs", metavar="SOURCE")
     t.add_argument("--train", type=int, default=160, help="train items per dialect")
     t.add_argument("--test", type=int, default=40, help="test items per dialect")
-    t.add_argument("--dialects", type=_csv)
+    t.add_argument("--dialects", type=csv_list)
     t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--json", action="store_true")
+    add_json(t)
     t.set_defaults(func=cmd_export_fold)
 
     p = sub.add_parser("adapter", help="LoRA adapters: a base GGUF model plus an adapter GGUF")
@@ -64,27 +59,27 @@ def register(sub) -> None:
     a.add_argument("adapter", help="LoRA adapter GGUF file")
     a.add_argument("--name", required=True, help="name of the adapted model")
     a.add_argument("--scale", type=float, default=1.0, help="adapter scale (default 1.0)")
-    a.add_argument("--json", action="store_true")
+    add_json(a)
     a.set_defaults(func=cmd_adapter_add)
 
     p = sub.add_parser("run-task", help="run a task over models x regimes x scripts (resumable)")
     p.add_argument("task")
-    p.add_argument("--models", type=_csv, help="model names (default: the default model)")
+    p.add_argument("--models", type=csv_list, help="model names (default: the default model)")
     p.add_argument(
         "--items",
         default="pairs",
         metavar="SOURCE",
         help="'pairs' (the workspace's sentence pairs) or 'items:<set name>'",
     )
-    p.add_argument("--regimes", type=_csv, default=["zero"], help="zero,few,cot")
-    p.add_argument("--scripts", type=_csv, default=["native"], help="native,roman")
+    p.add_argument("--regimes", type=csv_list, default=["zero"], help="zero,few,cot")
+    p.add_argument("--scripts", type=csv_list, default=["native"], help="native,roman")
     p.add_argument("--scheme", default="avro", help="Romanization: avro, itrans, iso15919")
-    p.add_argument("--dialects", type=_csv, help="only these dialects")
+    p.add_argument("--dialects", type=csv_list, help="only these dialects")
     p.add_argument("--split", default="validation", help="evaluated split (default validation)")
     p.add_argument("--k", type=int, default=6, help="few-shot demonstrations per dialect")
     p.add_argument(
         "--k-sweep",
-        type=lambda v: [int(x) for x in _csv(v)],
+        type=lambda v: [int(x) for x in csv_list(v)],
         metavar="K,K,...",
         help="demo-count sweep in one command, e.g. 0,1,2,4,6 (0 = zero-shot; "
         "replaces --regimes/--k)",
@@ -93,8 +88,8 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="demonstration sampling seed")
     p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
     p.add_argument("--max-tokens", type=int)
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--quiet", action="store_true")
+    add_json(p)
+    add_quiet(p, None)
     p.set_defaults(func=cmd_run_task)
 
     p = sub.add_parser("task-stats", help="task results: metrics, copy baseline, failure modes")
@@ -109,7 +104,7 @@ def register(sub) -> None:
     )
     p.add_argument("--csv", metavar="FILE", help="also write the results table as CSV")
     p.add_argument("--latex", metavar="FILE", help="also write the results table as LaTeX")
-    p.add_argument("--json", action="store_true")
+    add_json(p)
     p.set_defaults(func=cmd_task_stats)
 
 
@@ -123,13 +118,10 @@ def cmd_tasks_list(args, ctx) -> int:
     from engine.understanding.task_spec import all_tasks
 
     tasks = all_tasks(_user_dir())
-    if args.json:
-        ctx.emit_json(
-            [
-                {"name": t.name, "title": t.title, "kind": t.kind, "path": t.path}
-                for t in tasks.values()
-            ]
-        )
+    listing = [
+        {"name": t.name, "title": t.title, "kind": t.kind, "path": t.path} for t in tasks.values()
+    ]
+    if emit(ctx, args, listing):
         return 0
     for t in tasks.values():
         print(f"{t.name:<22} {t.kind:<15} {t.title}")
@@ -140,8 +132,7 @@ def cmd_tasks_show(args, ctx) -> int:
     from engine.understanding.task_spec import get_task
 
     spec = get_task(args.name, _user_dir())
-    if args.json:
-        ctx.emit_json(spec.as_dict())
+    if emit(ctx, args, spec.as_dict()):
         return 0
     print(
         f"{spec.name}: {spec.title}\n  file: {spec.path}\n  kind: {spec.kind}, output {spec.output}"
@@ -159,13 +150,13 @@ def cmd_adapter_add(args, ctx) -> int:
     report = add_adapter_model(
         ctx.workspace(), args.base, args.adapter, name=args.name, scale=args.scale
     )
-    if args.json:
-        ctx.emit_json(report)
-    else:
-        print(
-            f"{report['name']}: {report['base']} + {report['adapter']} (scale {report['scale']:g},"
-            f" {report['tensors']} adapter tensors)"
-        )
+    emit(
+        ctx,
+        args,
+        report,
+        f"{report['name']}: {report['base']} + {report['adapter']} (scale {report['scale']:g},"
+        f" {report['tensors']} adapter tensors)",
+    )
     return 0
 
 
@@ -183,14 +174,14 @@ def cmd_export_fold(args, ctx) -> int:
         dialects=args.dialects,
         seed=args.seed,
     )
-    if args.json:
-        ctx.emit_json(report)
-    else:
-        print(
-            f"{report['path']}: {report['lines']} lines ({len(report['per_dialect'])} dialects, "
-            f"{args.train} train + {args.test} test each; {report['excluded_as_prompted']} "
-            "prompted items excluded)"
-        )
+    emit(
+        ctx,
+        args,
+        report,
+        f"{report['path']}: {report['lines']} lines ({len(report['per_dialect'])} dialects, "
+        f"{args.train} train + {args.test} test each; {report['excluded_as_prompted']} "
+        "prompted items excluded)",
+    )
     return 0
 
 
@@ -215,8 +206,7 @@ def cmd_import_items(args, ctx) -> int:
         file_format=args.file_format,
         progress=ctx.progress_printer("import", quiet=args.json),
     )
-    if args.json:
-        ctx.emit_json(report.to_dict())
+    if emit(ctx, args, report.to_dict()):
         return 0
     print(
         f"{report.name}: {report.rows_read:,} rows, {report.inserted:,} new items, "
@@ -274,8 +264,7 @@ def cmd_run_task(args, ctx) -> int:
             max_tokens=args.max_tokens,
             progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
         )
-    if args.json:
-        ctx.emit_json({"task": spec.name, "runs": summaries})
+    if emit(ctx, args, {"task": spec.name, "runs": summaries}):
         return 0
     for s in summaries:
         print(
@@ -308,8 +297,7 @@ def cmd_task_stats(args, ctx) -> int:
         write_csv(report, args.csv)
     if args.latex:
         write_latex(report, args.latex)
-    if args.json:
-        ctx.emit_json(report)
+    if emit(ctx, args, report):
         return 0
     if not report["runs"]:
         print("no task outputs yet (upabhasha run-task TASK ...)")

@@ -3,15 +3,12 @@ agreement, adjudication and prediction-powered estimates (engine/annotation)."""
 
 from __future__ import annotations
 
+from app.cli.output import add_json, csv_list, emit
 from engine.annotation import adjudication, agreement, packages, ppi
 from engine.annotation.annotators import add_annotator, list_annotators
 from engine.annotation.assignment import assign, batches, candidate_targets
 from engine.annotation.decisions import progress
 from engine.errors import UserError
-
-
-def _csv(text: str | None) -> list[str]:
-    return [x.strip() for x in (text or "").split(",") if x.strip()]
 
 
 def _batch_id(ws, name: str | None, purpose: str | None = None) -> int | None:
@@ -36,7 +33,7 @@ def register(sub) -> None:
     q.add_argument("--dialects", required=True, help="comma-separated dialect codes they speak")
     q.set_defaults(func=cmd_annotators_add)
     q = asub.add_parser("list", help="annotators, their dialects and progress")
-    q.add_argument("--json", action="store_true")
+    add_json(q)
     q.set_defaults(func=cmd_annotators_list)
 
     p = sub.add_parser("assign", help="assign items to annotators (balanced, seeded overlap)")
@@ -51,7 +48,7 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, help="random seed (default: drawn and recorded)")
     p.add_argument("--blind", action="store_true", help="hide the machine draft / judge score")
     p.add_argument("--scale", help="score scale LOW..HIGH (variant 1..5, judgment 0..10)")
-    p.add_argument("--json", action="store_true")
+    add_json(p)
     p.set_defaults(func=cmd_assign)
 
     p = sub.add_parser("package", help="offline review packages for annotators")
@@ -60,18 +57,18 @@ def register(sub) -> None:
     q.add_argument("--annotator", required=True)
     q.add_argument("--out", required=True, help=f"package file (e.g. name{packages.SUFFIX})")
     q.add_argument("--batch", help="only this batch")
-    q.add_argument("--json", action="store_true")
+    add_json(q)
     q.set_defaults(func=cmd_package_export)
     q = psub.add_parser("import", help="merge packages back (idempotent, any order)")
     q.add_argument("files", nargs="+")
-    q.add_argument("--json", action="store_true")
+    add_json(q)
     q.set_defaults(func=cmd_package_import)
 
     p = sub.add_parser("agreement", help="Cohen/Fleiss kappa, Krippendorff alpha per dialect")
     p.add_argument("--batch", help="only this batch")
     p.add_argument("--resamples", type=int, default=agreement.DEFAULT_RESAMPLES)
     p.add_argument("--seed", type=int, default=agreement.DEFAULT_SEED)
-    p.add_argument("--json", action="store_true")
+    add_json(p)
     p.set_defaults(func=cmd_agreement)
 
     p = sub.add_parser("adjudicate", help="the adjudication queue; decide items (gold)")
@@ -83,7 +80,7 @@ def register(sub) -> None:
     p.add_argument("--comment", default="")
     p.add_argument("--agreed", action="store_true", help="make gold of every unanimous item")
     p.add_argument("--batch", help="only this batch")
-    p.add_argument("--json", action="store_true")
+    add_json(p)
     p.set_defaults(func=cmd_adjudicate)
 
     p = sub.add_parser("ppi", help="human labels correct the judge (prediction-powered means)")
@@ -96,12 +93,12 @@ def register(sub) -> None:
     p.add_argument("--annotators", help="with --draw: comma-separated names (default: all)")
     p.add_argument("--share", type=float, default=0.1, help="with --draw: share per cell (0.1)")
     p.add_argument("--seed", type=int, help="with --draw: random seed (default: drawn, recorded)")
-    p.add_argument("--json", action="store_true")
+    add_json(p)
     p.set_defaults(func=cmd_ppi)
 
 
 def cmd_annotators_add(args, ctx) -> int:
-    row = add_annotator(ctx.workspace(), args.name, _csv(args.dialects))
+    row = add_annotator(ctx.workspace(), args.name, csv_list(args.dialects))
     print(f"annotator {row['name']} ({', '.join(row['dialects'])})")
     return 0
 
@@ -113,8 +110,7 @@ def cmd_annotators_list(args, ctx) -> int:
         dict(a, **{k: v for k, v in done.get(a["name"], {}).items() if k != "annotator"})
         for a in list_annotators(ws)
     ]
-    if args.json:
-        ctx.emit_json(rows)
+    if emit(ctx, args, rows):
         return 0
     for r in rows:
         secs = r.get("median_seconds")
@@ -130,15 +126,15 @@ def cmd_assign(args, ctx) -> int:
     targets = candidate_targets(
         ws,
         args.kind,
-        dialects=_csv(args.dialects) or None,
-        statuses=_csv(args.status) or None,
+        dialects=csv_list(args.dialects) or None,
+        statuses=csv_list(args.status) or None,
         judge_run=args.judge_run,
     )
     res = assign(
         ws,
         args.name,
         args.kind,
-        _csv(args.annotators),
+        csv_list(args.annotators),
         targets=targets,
         overlap=args.overlap,
         raters=args.raters,
@@ -146,8 +142,7 @@ def cmd_assign(args, ctx) -> int:
         blind_draft=args.blind,
         score_scale=args.scale,
     )
-    if args.json:
-        ctx.emit_json(res.__dict__)
+    if emit(ctx, args, res.__dict__):
         return 0
     print(f"batch {res.name}: {res.items} items ({res.overlap_items} shared), seed {res.seed}")
     for name, n in res.per_annotator.items():
@@ -160,10 +155,7 @@ def cmd_assign(args, ctx) -> int:
 def cmd_package_export(args, ctx) -> int:
     ws = ctx.workspace()
     res = packages.export_package(ws, args.annotator, args.out, batch_id=_batch_id(ws, args.batch))
-    if args.json:
-        ctx.emit_json(res)
-    else:
-        print(f"{res['path']}: {res['items']} items for {args.annotator}")
+    emit(ctx, args, res, f"{res['path']}: {res['items']} items for {args.annotator}")
     return 0
 
 
@@ -187,8 +179,7 @@ def cmd_agreement(args, ctx) -> int:
     batch = _batch_id(ws, args.batch)
     report = agreement.agreement(ws, batch_id=batch, resamples=args.resamples, seed=args.seed)
     data = dict(report.as_dict(), progress=progress(ws, batch_id=batch))
-    if args.json:
-        ctx.emit_json(data)
+    if emit(ctx, args, data):
         return 0
     if not report.by_dialect or not report.by_dialect["all"]["decision"]["items"]:
         print("no item has two or more annotators' decisions yet")
@@ -238,8 +229,7 @@ def cmd_adjudicate(args, ctx) -> int:
         return 0
     if args.item is None:
         entries = adjudication.queue(ws, batch_id=batch)
-        if args.json:
-            ctx.emit_json(entries)
+        if emit(ctx, args, entries):
             return 0
         for e in entries:
             votes = "; ".join(
@@ -253,8 +243,7 @@ def cmd_adjudicate(args, ctx) -> int:
         return 0
     if not args.decision or not args.adjudicator:
         detail = adjudication.item_detail(ws, args.item)
-        if args.json:
-            ctx.emit_json(detail)
+        if emit(ctx, args, detail):
             return 0
         raise UserError("to decide an item give --decision and --adjudicator (or --json to show)")
     res = adjudication.adjudicate(
@@ -275,18 +264,19 @@ def cmd_ppi(args, ctx) -> int:
     if args.draw:
         if not args.name or args.judge_run is None:
             raise UserError("--draw needs --name and --judge-run")
-        names = _csv(args.annotators) or [a["name"] for a in list_annotators(ws)]
+        names = csv_list(args.annotators) or [a["name"] for a in list_annotators(ws)]
         res = ppi.draw_subset(
             ws, args.name, args.judge_run, names, share=args.share, seed=args.seed
         )
-        if args.json:
-            ctx.emit_json(res)
-        else:
-            print(f"batch {args.name}: {res['drawn']} answers drawn at random, seed {res['seed']}")
+        emit(
+            ctx,
+            args,
+            res,
+            f"batch {args.name}: {res['drawn']} answers drawn at random, seed {res['seed']}",
+        )
         return 0
     study = ppi.ppi_study(ws, _batch_id(ws, args.batch, "ppi"), alpha=args.alpha, width=args.width)
-    if args.json:
-        ctx.emit_json(study)
+    if emit(ctx, args, study):
         return 0
     level = round(100 * (1 - args.alpha))
     print(f"scale {study['scale']}, {level}% intervals, seed {study['seed']}")

@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+from app.cli.output import add_json, add_quiet, emit
 from engine.errors import UserError
 from engine.redact import redact
 
@@ -17,7 +18,7 @@ def register(sub) -> None:
     msub = p.add_subparsers(dest="models_command", required=True)
 
     q = msub.add_parser("list", help="models in this workspace")
-    q.add_argument("--json", action="store_true")
+    add_json(q)
     q.set_defaults(func=cmd_list)
 
     q = msub.add_parser("add", help="add a GGUF file or an OpenAI-compatible endpoint")
@@ -35,13 +36,13 @@ def register(sub) -> None:
     )
     q.add_argument("--concurrency", type=int, help="parallel requests (endpoints)")
     q.add_argument("--default", action="store_true", help="make it the default model")
-    q.add_argument("--json", action="store_true")
+    add_json(q)
     q.set_defaults(func=cmd_add)
 
     q = msub.add_parser("inspect", help="metadata, sha256 and a short self-test generation")
     q.add_argument("target", metavar="NAME|PATH")
     q.add_argument("--no-selftest", action="store_true")
-    q.add_argument("--json", action="store_true")
+    add_json(q)
     q.set_defaults(func=cmd_inspect)
 
     q = sub.add_parser("run-prompts", help="run a file of prompts as a resumable job")
@@ -51,8 +52,8 @@ def register(sub) -> None:
     q.add_argument("--temperature", type=float, default=0.0)
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--n-seq", type=int, help="sequences decoded together (local models)")
-    q.add_argument("--json", action="store_true")
-    q.add_argument("--quiet", action="store_true", help="no progress line")
+    add_json(q)
+    add_quiet(q)
     q.set_defaults(func=cmd_run_prompts)
 
 
@@ -77,8 +78,7 @@ def cmd_list(args, ctx) -> int:
 
     # name: the workspace name (--name), never the file's internal general.name
     rows = [{k: r[k] for k in _LIST_COLUMNS} for r in all_models(ctx.workspace())]
-    if args.json:
-        ctx.emit_json(rows)
+    if emit(ctx, args, rows):
         return 0
     for r in rows:
         where = redact(r["path"] or ", ".join(json.loads(r["base_urls"] or "[]")))
@@ -137,10 +137,7 @@ def cmd_add(args, ctx) -> int:
         row = {**info.as_dict(), "id": model_id, "name": name, "kind": "gguf"}
     else:
         raise UserError("give one GGUF file, or one or more http(s) URLs")
-    if args.json:
-        ctx.emit_json(row)
-    else:
-        print(f"added {row['kind']} model {row['name']!r}")
+    emit(ctx, args, row, f"added {row['kind']} model {row['name']!r}")
     return 0
 
 
@@ -209,8 +206,7 @@ def cmd_inspect(args, ctx) -> int:
             "completion_tokens": result.completion_tokens,
             "seconds": round(seconds, 2),
         }
-    if args.json:
-        ctx.emit_json(report)
+    if emit(ctx, args, report):
         return 0
     for key, value in report.items():
         if key != "selftest":

@@ -29,7 +29,7 @@ class DemoStopped(Exception):
 
 
 def step(title: str, argv: list[str]) -> None:
-    from app.cli import main as cli
+    from app.cli import main as cli  # not at the top: app.cli imports this module (demo)
 
     print(f"\n== {title}\n   upabhasha {' '.join(argv)}", flush=True)
     started = time.monotonic()

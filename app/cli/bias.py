@@ -7,9 +7,8 @@ asks the models (resumable); ``bias-stats`` prints scores with CIs, rates and ef
 
 from __future__ import annotations
 
+from app.cli.output import add_file_format, add_json, add_quiet, emit
 from engine.errors import UserError
-
-FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
 
 
 def _pair(value: str | None, what: str) -> tuple[str, str] | None:
@@ -46,8 +45,8 @@ def register_import(isub) -> None:
         metavar="XCOL,YCOL",
         help="columns holding group x's and group y's option words",
     )
-    c.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
-    c.add_argument("--json", action="store_true")
+    add_file_format(c)
+    add_json(c)
     c.set_defaults(func=cmd_import_probes)
 
 
@@ -62,14 +61,14 @@ def register(sub) -> None:
     g.add_argument("--templates", required=True, metavar="JSON")
     g.add_argument("--words", required=True, metavar="CSV")
     g.add_argument("--name", default="template", help="set name prefix (default: template)")
-    g.add_argument("--json", action="store_true")
+    add_json(g)
     g.set_defaults(func=cmd_generate)
     s = psub.add_parser("list", help="probe sets and their probes per category")
-    s.add_argument("--json", action="store_true")
+    add_json(s)
     s.set_defaults(func=cmd_list)
     t = psub.add_parser("table", help="the answer-normalisation table and its version")
     t.add_argument("--topic", help="only this topic (and '*')")
-    t.add_argument("--json", action="store_true")
+    add_json(t)
     t.set_defaults(func=cmd_table)
     m = psub.add_parser("map", help="map a reply phrase to a label (a new table version)")
     m.add_argument("phrase")
@@ -79,18 +78,18 @@ def register(sub) -> None:
     )
     m.add_argument("--topic", required=True, help="the topic, or '*' for every topic")
     m.add_argument("--author", default="")
-    m.add_argument("--json", action="store_true")
+    add_json(m)
     m.set_defaults(func=cmd_map)
     u = psub.add_parser("unmapped", help="unparseable replies waiting to be mapped")
     u.add_argument("--limit", type=int, default=50)
-    u.add_argument("--json", action="store_true")
+    add_json(u)
     u.set_defaults(func=cmd_unmapped)
     a = psub.add_parser("agreement", help="Cohen's kappa of two annotators' judgments")
     a.add_argument("file")
     a.add_argument("--cols", default="annotator1,annotator2", metavar="A,B")
     a.add_argument("--resamples", type=int, default=2000)
     a.add_argument("--seed", type=int, default=0)
-    a.add_argument("--json", action="store_true")
+    add_json(a)
     a.set_defaults(func=cmd_agreement)
 
     q = psub.add_parser(
@@ -101,7 +100,7 @@ def register(sub) -> None:
     q.add_argument("set")
     q.add_argument("--question-set", help="default: probes:<set>")
     q.add_argument("--limit", type=int, metavar="N", help="only the first N probes")
-    q.add_argument("--json", action="store_true")
+    add_json(q)
     q.set_defaults(func=cmd_to_questions)
     d = psub.add_parser(
         "from-dialects",
@@ -112,7 +111,7 @@ def register(sub) -> None:
     d.add_argument("--question-set", help="default: probes:<set>")
     d.add_argument("--dialects", help="comma-separated (default: every dialect present)")
     d.add_argument("--status", default="gold", help="variant statuses (default: gold)")
-    d.add_argument("--json", action="store_true")
+    add_json(d)
     d.set_defaults(func=cmd_from_dialects)
 
     r = sub.add_parser("probe", help="ask models the probes, option order controlled (resumable)")
@@ -137,8 +136,8 @@ def register(sub) -> None:
     )
     r.add_argument("--max-tokens", type=int, default=24)
     r.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
-    r.add_argument("--json", action="store_true")
-    r.add_argument("--quiet", action="store_true")
+    add_json(r)
+    add_quiet(r, None)
     r.set_defaults(func=cmd_probe)
 
     b = sub.add_parser(
@@ -149,7 +148,7 @@ def register(sub) -> None:
     b.add_argument("--zero-rule", choices=("limit", "haldane"), default="limit")
     b.add_argument("--resamples", type=int, default=2000)
     b.add_argument("--seed", type=int, default=0)
-    b.add_argument("--json", action="store_true")
+    add_json(b)
     b.set_defaults(func=cmd_bias_stats)
 
 
@@ -174,8 +173,7 @@ def cmd_import_probes(args, ctx) -> int:
         file_format=args.file_format,
         progress=ctx.progress_printer("import", quiet=args.json),
     )
-    if args.json:
-        ctx.emit_json(report.to_dict())
+    if emit(ctx, args, report.to_dict()):
         return 0
     _print_set(report.to_dict())
     return 0
@@ -195,8 +193,7 @@ def cmd_generate(args, ctx) -> int:
 
     ws = ctx.workspace(create=True)
     reports = [r.to_dict() for r in generate_probe_sets(ws, args.templates, args.words, args.name)]
-    if args.json:
-        ctx.emit_json({"sets": reports, "total": sum(r["rows_read"] for r in reports)})
+    if emit(ctx, args, {"sets": reports, "total": sum(r["rows_read"] for r in reports)}):
         return 0
     for r in reports:
         _print_set(r)
@@ -208,14 +205,14 @@ def cmd_to_questions(args, ctx) -> int:
     from engine.bias.dialects import probes_to_questions
 
     result = probes_to_questions(ctx.workspace(), args.set, args.question_set, args.limit)
-    if args.json:
-        ctx.emit_json(result)
-    else:
-        print(
-            f"question set '{result['question_set']}': {result['probes']} probes, "
-            f"{result['inserted']} new questions; next: upabhasha translate --questions "
-            f"'{result['question_set']}' …, review, then probes from-dialects {args.set}"
-        )
+    emit(
+        ctx,
+        args,
+        result,
+        f"question set '{result['question_set']}': {result['probes']} probes, "
+        f"{result['inserted']} new questions; next: upabhasha translate --questions "
+        f"'{result['question_set']}' …, review, then probes from-dialects {args.set}",
+    )
     return 0
 
 
@@ -229,8 +226,7 @@ def cmd_from_dialects(args, ctx) -> int:
         dialects=[d.strip() for d in (args.dialects or "").split(",") if d.strip()] or None,
         statuses=tuple(s.strip() for s in args.status.split(",") if s.strip()),
     )
-    if args.json:
-        ctx.emit_json(reports)
+    if emit(ctx, args, reports):
         return 0
     for r in reports:
         print(
@@ -248,8 +244,7 @@ def cmd_list(args, ctx) -> int:
         "SELECT s.name, s.kind, s.topic, s.group_x, s.group_y, s.dialect, count(p.id) AS probes "
         "FROM probe_sets s LEFT JOIN probe_items p ON p.set_id = s.id GROUP BY s.id ORDER BY s.id"
     )
-    if args.json:
-        ctx.emit_json(rows)
+    if emit(ctx, args, rows):
         return 0
     for r in rows:
         print(
@@ -264,8 +259,7 @@ def cmd_table(args, ctx) -> int:
 
     table = load_table(ctx.workspace())
     rows = [r for r in table.rows() if not args.topic or r["topic"] in ("*", args.topic)]
-    if args.json:
-        ctx.emit_json({"version": table.version, "entries": rows})
+    if emit(ctx, args, {"version": table.version, "entries": rows}):
         return 0
     print(f"normalisation table version {table.version} ({len(rows)} phrases)")
     for r in rows:
@@ -277,13 +271,13 @@ def cmd_map(args, ctx) -> int:
     from engine.bias.normalise import map_phrase
 
     result = map_phrase(ctx.workspace(), args.topic, args.phrase, args.label, args.author)
-    if args.json:
-        ctx.emit_json(result)
-    else:
-        print(
-            f"'{result['phrase']}' ({result['topic']}) -> {result['label'] or 'removed'}; "
-            f"table version {result['version']}"
-        )
+    emit(
+        ctx,
+        args,
+        result,
+        f"'{result['phrase']}' ({result['topic']}) -> {result['label'] or 'removed'}; "
+        f"table version {result['version']}",
+    )
     return 0
 
 
@@ -291,8 +285,7 @@ def cmd_unmapped(args, ctx) -> int:
     from engine.bias.results import unmapped_replies
 
     rows = unmapped_replies(ctx.workspace(), args.limit)
-    if args.json:
-        ctx.emit_json(rows)
+    if emit(ctx, args, rows):
         return 0
     if not rows:
         print("no unparseable replies")
@@ -325,13 +318,13 @@ def cmd_agreement(args, ctx) -> int:
         "observed_agreement": k.observed,
         "chance_agreement": k.expected,
     }
-    if args.json:
-        ctx.emit_json(result)
-    else:
-        print(
-            f"Cohen's kappa {k.kappa:.3f} (95% CI {k.low:.3f} to {k.high:.3f}), n = {k.n}, "
-            f"observed agreement {k.observed:.3f}, chance {k.expected:.3f}"
-        )
+    emit(
+        ctx,
+        args,
+        result,
+        f"Cohen's kappa {k.kappa:.3f} (95% CI {k.low:.3f} to {k.high:.3f}), n = {k.n}, "
+        f"observed agreement {k.observed:.3f}, chance {k.expected:.3f}",
+    )
     return 0
 
 
@@ -399,8 +392,7 @@ def cmd_bias_stats(args, ctx) -> int:
     stats = bias_statistics(ws, rule=args.zero_rule, resamples=args.resamples, seed=args.seed)
     if not stats["n_replies"]:
         raise UserError("no probe replies yet: run 'upabhasha probe'")
-    if args.json:
-        ctx.emit_json(stats)
+    if emit(ctx, args, stats):
         return 0
     print(stats["scale"])
     print(f"{stats['ci']}; {stats['zero_rule_note']}; {stats['bands']}")

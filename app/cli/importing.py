@@ -1,33 +1,20 @@
-"""Workspace commands: init, status, import (corpus, questions), export and dialects."""
+"""Importing commands: ``import corpus|questions|scored-translations``, ``export`` and
+``dialects list|add``."""
 
 from __future__ import annotations
 
+from app.cli.output import add_file_format, add_json, emit
 from engine.errors import UserError
 from engine.importing.dialects import parse_dialect_map
 from engine.workspace.store import Workspace
 
 
 def register(sub) -> None:
-    p = sub.add_parser("init", help="create a workspace and register the embedded default model")
-    p.add_argument(
-        "--no-default-model",
-        action="store_true",
-        help="do not assemble/register the embedded Gemma 3 270M model",
-    )
-    p.set_defaults(func=cmd_init)
-
-    p = sub.add_parser("status", help="totals per entity and per-dialect counts")
-    p.add_argument("--json", action="store_true", help="print one JSON document")
-    p.add_argument(
-        "--schema", action="store_true", help="also every table and view: rows and columns"
-    )
-    p.set_defaults(func=cmd_status)
-
     p = sub.add_parser("export", help="write a table or view to CSV, JSONL or XLSX")
     p.add_argument("table", nargs="?", help="table or view name (e.g. sentence_pairs, questions)")
     p.add_argument("file", nargs="?")
     p.add_argument("--list", action="store_true", help="list the tables and views to export")
-    p.add_argument("--json", action="store_true", help="with --list: one JSON document")
+    add_json(p, "with --list: one JSON document")
     p.add_argument(
         "--format", choices=("csv", "jsonl", "xlsx"), help="default: from the file suffix"
     )
@@ -36,7 +23,7 @@ def register(sub) -> None:
     d = sub.add_parser("dialects", help="list the workspace's dialects or add one")
     dsub = d.add_subparsers(dest="dialects_command", metavar="ACTION", required=True)
     dl = dsub.add_parser("list", help="codes, names, aliases and counts")
-    dl.add_argument("--json", action="store_true", help="print one JSON document")
+    add_json(dl, "print one JSON document")
     dl.set_defaults(func=cmd_dialects_list)
     da = dsub.add_parser("add", help="add a dialect, or aliases/names to an existing one")
     da.add_argument("code", help="lower-case code, e.g. comilla")
@@ -49,11 +36,8 @@ def register(sub) -> None:
         default=[],
         help="another spelling that resolves to this code (repeatable)",
     )
-    da.add_argument("--json", action="store_true", help="print the dialect as JSON")
+    add_json(da, "print the dialect as JSON")
     da.set_defaults(func=cmd_dialects_add)
-
-
-FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
 
 
 def register_import(isub) -> None:
@@ -103,8 +87,8 @@ def register_import(isub) -> None:
         metavar="auto|TOKEN",
         help="strip a label token from the start of every dialect text",
     )
-    c.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
-    c.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_file_format(c)
+    add_json(c, "print the report as JSON")
     c.set_defaults(func=cmd_import_corpus)
 
     q = isub.add_parser("questions", help="base questions in standard Bengali")
@@ -135,8 +119,8 @@ def register_import(isub) -> None:
         help="status of imported dialect variants (default reviewed; gold only if you say so)",
     )
     _common_import_options(q)
-    q.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
-    q.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_file_format(q)
+    add_json(q, "print the report as JSON")
     q.set_defaults(func=cmd_import_questions)
 
     t = isub.add_parser(
@@ -180,8 +164,8 @@ def register_import(isub) -> None:
         action="store_true",
         help="convert legacy Bijoy/SutonnyMJ ASCII cells to Unicode (otherwise refused)",
     )
-    t.add_argument("--file-format", choices=FILE_FORMATS, help="override the file suffix")
-    t.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_file_format(t)
+    add_json(t, "print the report as JSON")
     t.set_defaults(func=cmd_import_scored)
 
 
@@ -237,8 +221,7 @@ def cmd_import_corpus(args, ctx) -> int:
         file_format=args.file_format,
         progress=progress,
     )
-    if args.json:
-        ctx.emit_json(report.to_dict())
+    if emit(ctx, args, report.to_dict()):
         return 0
     _print_summary(report, "pairs")
     for code, info in report.by_dialect.items():
@@ -270,8 +253,7 @@ def cmd_import_questions(args, ctx) -> int:
         file_format=args.file_format,
         progress=progress,
     )
-    if args.json:
-        ctx.emit_json(report.to_dict())
+    if emit(ctx, args, report.to_dict()):
         return 0
     _print_summary(report, "questions")
     for code, info in report.by_dialect.items():
@@ -306,8 +288,7 @@ def cmd_import_scored(args, ctx) -> int:
         file_format=args.file_format,
         progress=ctx.progress_printer("import", quiet=args.json),
     )
-    if args.json:
-        ctx.emit_json(report.to_dict())
+    if emit(ctx, args, report.to_dict()):
         return 0
     _print_summary(report, "segments")
     print(f"  human scores written: {report.variants_inserted:,} (scale {args.human_scale})")
@@ -340,8 +321,7 @@ def cmd_dialects_list(args, ctx) -> int:
     from engine.importing.dialects import list_dialects
 
     rows = list_dialects(ctx.workspace(create=True))
-    if args.json:
-        ctx.emit_json(rows)
+    if emit(ctx, args, rows):
         return 0
     for d in rows:
         aliases = ", ".join(d["aliases"] + d["builtin_aliases"])
@@ -365,13 +345,13 @@ def cmd_dialects_add(args, ctx) -> int:
         region=args.region,
         aliases=args.alias,
     )
-    if args.json:
-        ctx.emit_json(row)
-    else:
-        print(
-            f"dialect {row['code']}: {row['name_en']} · {row['name_bn']}; aliases: "
-            + (", ".join(row["aliases"]) or "none")
-        )
+    emit(
+        ctx,
+        args,
+        row,
+        f"dialect {row['code']}: {row['name_en']} · {row['name_bn']}; aliases: "
+        + (", ".join(row["aliases"]) or "none"),
+    )
     return 0
 
 
@@ -391,51 +371,4 @@ def cmd_export(args, ctx) -> int:
         raise UserError("export needs TABLE and FILE (or --list to see the tables and views)")
     count = export_table(ws, args.table, args.file, fmt=args.format)
     print(f"exported {count:,} rows of {args.table} to {args.file}")
-    return 0
-
-
-def cmd_init(args, ctx) -> int:
-    ws: Workspace = ctx.workspace(create=True)
-    if not args.no_default_model:
-        from engine.llm.model_registry import ensure_embedded_default
-
-        ensure_embedded_default(ws)
-    print(f"workspace ready: {ws.path} (schema {ws.schema_version})")
-    return 0
-
-
-def cmd_status(args, ctx) -> int:
-    ws = ctx.workspace()
-    status = ws.status()
-    if args.schema:
-        status["schema"] = ws.schema()
-    if args.json:
-        ctx.emit_json(status)
-        return 0
-    print(f"workspace {status['workspace']} (schema {status['schema_version']})")
-    for table, n in status["totals"].items():
-        print(f"  {table:<18} {n:>8}")
-    if status["pairs_by_dialect"]:
-        print("sentence pairs by dialect:")
-        for dialect, info in status["pairs_by_dialect"].items():
-            splits = ", ".join(f"{k} {v}" for k, v in info["splits"].items())
-            print(
-                f"  {dialect:<12} {info['items']:>7} items, {info['pairs']:>7} references"
-                f"  ({splits})"
-            )
-    if status["variants_by_dialect"]:
-        print("question variants by dialect:")
-        for dialect, by_status in status["variants_by_dialect"].items():
-            print(f"  {dialect:<12} " + ", ".join(f"{k} {v}" for k, v in by_status.items()))
-    for model in status["models"]:
-        print(
-            f"model: {model['name']} [{model['kind']}]"
-            + (" (default)" if model["is_default"] else "")
-        )
-    for t in status.get("schema", []):
-        columns = ", ".join(
-            f"{c['name']} {c['type'] or 'any'}" + (" (key)" if c["pk"] else "")
-            for c in t["columns"]
-        )
-        print(f"{t['type']} {t['name']} ({t['rows']:,} rows): {columns}")
     return 0
