@@ -4,7 +4,7 @@ dialect variant. It resumes where it stopped and prints a one-line progress on s
 
 from __future__ import annotations
 
-from app.cli.context import incomplete
+from app.cli.context import runs_outcome
 from app.cli.output import add_summary_options
 from engine.llm.model_registry import all_models, find_model
 
@@ -73,8 +73,4 @@ def cmd_generate(args, ctx) -> int:
                 f"{s['items']} answers ({s['done_now']} new, {s['cached']} from cache, "
                 f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
             )
-    missing = sum(s["items"] - s["done_before"] - s["done_now"] for s in summaries)
-    if missing:
-        total = sum(s["items"] for s in summaries)
-        return incomplete(ctx, f"generate: {missing} of {total} answers failed or missing")
-    return 0
+    return runs_outcome(ctx, "generate", summaries, "answers")

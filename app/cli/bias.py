@@ -7,6 +7,7 @@ asks the models (resumable); ``bias-stats`` prints scores with CIs, rates and ef
 
 from __future__ import annotations
 
+from app.cli.context import runs_outcome
 from app.cli.output import add_file_format, add_json, add_quiet, emit
 from engine.errors import UserError
 
@@ -374,7 +375,7 @@ def cmd_probe(args, ctx) -> int:
                 f"{s['cached']} from cache, {s['errors']} errors)"
                 f"{'' if s['complete'] else ' - incomplete, run again'}"
             )
-    return 0 if all(s["complete"] for s in summaries) else 3
+    return runs_outcome(ctx, "probe", summaries, "replies")
 
 
 def _f(v, digits=2) -> str:

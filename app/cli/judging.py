@@ -295,9 +295,10 @@ def cmd_replicate(args, ctx) -> int:
         if not rows:
             print("no replications yet (upabhasha replicate RUN)")
         for r in rows:
+            failed = r["summary"].get("failed", 0)
             print(
                 f"#{r['id']} run {r['run_id']} at {r['created_at']}: {r['identical']} of "
-                f"{r['sample']} identical"
+                f"{r['sample']} identical" + (f" (partial: {failed} failed)" if failed else "")
             )
         return 0
     if args.sample < 1:
@@ -310,11 +311,11 @@ def cmd_replicate(args, ctx) -> int:
         progress=ctx.progress_printer("replicating", quiet=args.quiet or args.json),
     )
     if emit(ctx, args, result.as_dict()):
-        return 0
+        return _replication_outcome(ctx, result)
     agreement = result.agreement
     print(
         f"run {result.run_id} ({result.kind}): {result.identical} of {result.sample} sampled "
-        f"outputs identical ({'n/a' if agreement is None else f'{agreement:.1%}'}; "
+        f"outputs identical ({'partial, no agreement figure' if agreement is None else f'{agreement:.1%}'}; "
         f"{result.groups} batch group(s) decoded again, {result.failed} failed)"
     )
     f = result.finals
@@ -332,4 +333,14 @@ def cmd_replicate(args, ctx) -> int:
             + (" ..." if len(result.differing) > 10 else "")
             + ")"
         )
-    return 0
+    return _replication_outcome(ctx, result)
+
+
+def _replication_outcome(ctx, result) -> int:
+    if result.complete:
+        return 0
+    return incomplete(
+        ctx,
+        f"replicate: {result.failed} of {result.sample} sampled outputs could not be decoded "
+        "again (stored as a partial replication, with no agreement figure)",
+    )

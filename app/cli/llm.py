@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+from app.cli.context import incomplete
 from app.cli.output import add_json, add_quiet, emit
 from engine.errors import UserError
 from engine.redact import redact
@@ -298,4 +299,7 @@ def cmd_run_prompts(args, ctx) -> int:
         for r in rows:
             shown = r["text"] if r["status"] == "done" else f"[error] {r['error']}"
             print(f"{r['key']}\t{json.dumps(shown, ensure_ascii=False)}")
-    return 0 if summary.complete else 1
+    if summary.complete:
+        return 0
+    failed = summary.total - summary.done_before - summary.done_now
+    return incomplete(ctx, f"run-prompts: {failed} of {summary.total} prompts failed or missing")

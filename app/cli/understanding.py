@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.cli.context import runs_outcome
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit
 from engine.errors import UserError
 
@@ -264,15 +265,14 @@ def cmd_run_task(args, ctx) -> int:
             max_tokens=args.max_tokens,
             progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
         )
-    if emit(ctx, args, {"task": spec.name, "runs": summaries}):
-        return 0
-    for s in summaries:
-        print(
-            f"{s['model']} {s['regime']}/{s['script']}: run {s['run_id']}, "
-            f"{s['done_before'] + s['done_now']}/{s['items']} outputs ({s['done_now']} new, "
-            f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
-        )
-    return 0
+    if not emit(ctx, args, {"task": spec.name, "runs": summaries}):
+        for s in summaries:
+            print(
+                f"{s['model']} {s['regime']}/{s['script']}: run {s['run_id']}, "
+                f"{s['done_before'] + s['done_now']}/{s['items']} outputs ({s['done_now']} new, "
+                f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
+            )
+    return runs_outcome(ctx, "run-task", summaries, "outputs")
 
 
 def _f(value, digits=2) -> str:

@@ -24,6 +24,7 @@ class EchoServer:
 
     def __init__(self):
         self.reject = True
+        self.answer = ""  # a fixed answer text instead of the echo
         self.calls = 0
         server = self
 
@@ -39,7 +40,7 @@ class EchoServer:
                     payload = {"error": f"invalid credentials: {auth}", "hint": auth[7:]}
                     status = 401
                 else:
-                    text = f"উত্তর। (debug: header was {auth}; key {auth[7:]})"
+                    text = server.answer or f"উত্তর। (debug: header was {auth}; key {auth[7:]})"
                     payload = {
                         "choices": [{"text": text, "message": {"content": text}}],
                         "usage": {"prompt_tokens": 3, "completion_tokens": 5},
