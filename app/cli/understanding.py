@@ -116,9 +116,13 @@ def _user_dir():
 
 
 def cmd_tasks_list(args, ctx) -> int:
-    from engine.understanding.task_spec import all_tasks
+    import sys
 
-    tasks = all_tasks(_user_dir())
+    from engine.understanding.task_spec import load_tasks
+
+    tasks, problems = load_tasks(_user_dir())
+    for problem in problems.values():  # skipped, never blocking the other tasks
+        print(f"upabhasha: warning: task file skipped: {problem}", file=sys.stderr)
     listing = [
         {"name": t.name, "title": t.title, "kind": t.kind, "path": t.path} for t in tasks.values()
     ]
