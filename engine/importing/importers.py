@@ -208,14 +208,20 @@ def import_corpus(
     return report
 
 
-def variant_columns(cells: CellReader, spec: str) -> list[str]:
-    """Columns named by ``spec``: a comma-separated list of names or glob patterns
-    (``dialect_v*``), matched case-insensitively, in file order; none matching is an error."""
+def variant_columns(
+    cells: CellReader,
+    spec: str,
+    option: str = "--variant-cols",
+    what: str = "reference variants",
+) -> list[str]:
+    """Columns named by ``spec`` (given as ``option``): a comma-separated list of names or
+    glob patterns (``dialect_v*``), matched case-insensitively, in file order; none matching
+    is an error naming ``option``."""
     patterns = [p.strip() for p in spec.split(",") if p.strip()]
     found: list[str] = []
     for pattern in patterns:
         if not any(ch in pattern for ch in "*?["):
-            column = cells.column(pattern, "reference variants", "--variant-cols")
+            column = cells.column(pattern, what, option)
             if column not in found:
                 found.append(column)
             continue
@@ -226,7 +232,7 @@ def variant_columns(cells: CellReader, spec: str) -> list[str]:
         ]
         if not matched:
             cells.reject(
-                f"no column matches --variant-cols '{pattern}' (the file's columns: "
+                f"no column matches {option} '{pattern}' (the file's columns: "
                 + ", ".join(repr(c) for c in cells.table.columns if c)
                 + ")"
             )
