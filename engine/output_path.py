@@ -37,3 +37,24 @@ def writable_output(path: str | Path, what: str = "output file") -> Path:
     os.close(handle)
     os.unlink(probe)
     return path
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file in the same folder,
+    then renamed over the target); a failure is a UserError naming the file."""
+    path = Path(path)
+    try:
+        handle, tmp = tempfile.mkstemp(
+            prefix=f".{path.name[:40]}.", suffix=".part", dir=path.parent
+        )
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write it ({exc.strerror})") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write it ({exc.strerror})") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -38,3 +38,18 @@ def check_on_scale(value: float, scale: Scale) -> str | None:
     if math.isinf(value) or not scale[0] <= value <= scale[1]:
         return f"{value:g} is outside the declared scale {scale_text(scale)}"
     return None
+
+
+# A plain decimal number: digits with an optional sign, point and exponent. Python's
+# float() also takes '8_0' (as 80), 'nan', 'inf' and 'infinity', none of which is a score.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def parse_number(text: str) -> float | None:
+    """``text`` (ASCII digits, surrounding spaces allowed) as a finite float, or None when
+    it is not a plain decimal number."""
+    text = text.strip()
+    if not _NUMBER.fullmatch(text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None  # '1e999' overflows to inf

@@ -4,6 +4,7 @@ dialect variant. It resumes where it stopped and prints a one-line progress on s
 
 from __future__ import annotations
 
+from app.cli.arguments import positive_int
 from app.cli.context import runs_outcome
 from app.cli.output import add_summary_options
 from engine.llm.model_registry import all_models, find_model
@@ -29,13 +30,13 @@ def register(sub) -> None:
     )
     p.add_argument("--dialect", action="append", metavar="CODE", help="only these dialects")
     p.add_argument("--question-set", metavar="NAME")
-    p.add_argument("--max-tokens", type=int, default=384)
+    p.add_argument("--max-tokens", type=positive_int, default=384)
     p.add_argument(
         "--prompts",
         metavar="DIR",
         help="folder with this workspace's own answer_<dialect>.txt files",
     )
-    p.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
+    p.add_argument("--n-seq", type=positive_int, help="local models: sequences decoded together")
     add_summary_options(p)
     p.set_defaults(func=cmd_generate)
 

@@ -7,6 +7,7 @@ Every long command resumes where it stopped and prints a one-line progress on st
 
 from __future__ import annotations
 
+from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
 from app.cli.output import add_json, add_quiet, add_summary_options, emit, fmt
 from engine.errors import UserError
@@ -31,18 +32,20 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_judge)
 
     p = sub.add_parser("judges", help="judge runs and their roles; choose the primary judge")
-    p.add_argument("--primary", type=int, metavar="RUN", help="make this judge run primary")
+    p.add_argument(
+        "--primary", type=positive_int, metavar="RUN", help="make this judge run primary"
+    )
     add_json(p)
     p.set_defaults(func=cmd_judges)
 
     p = sub.add_parser("queue", help="judgments waiting for human review (low confidence)")
     p.add_argument(
         "--threshold",
-        type=int,
+        type=non_negative_int,
         default=3,
         help="queue judgments with confidence at or below this (default 3)",
     )
-    p.add_argument("--judge-run", type=int, metavar="RUN")
+    p.add_argument("--judge-run", type=positive_int, metavar="RUN")
     p.add_argument("--all", action="store_true", help="include already reviewed ones")
     add_json(p)
     p.set_defaults(func=cmd_queue)
@@ -50,11 +53,11 @@ def register(sub) -> None:
     p = sub.add_parser(
         "override", help="record a human score for a judgment (the machine judgment is kept)"
     )
-    p.add_argument("judgment", type=int, metavar="JUDGMENT_ID")
+    p.add_argument("judgment", type=positive_int, metavar="JUDGMENT_ID")
     p.add_argument("--annotator", required=True, help="who scores")
     p.add_argument("--reason", required=True, help="why the machine score is overridden")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--final", type=float, help="final score 0-10")
+    group.add_argument("--final", type=number, help="final score 0-10")
     group.add_argument(
         "--scores",
         metavar="C,C,C,C,C",
@@ -79,11 +82,11 @@ def _judge_options(p) -> None:
     p.add_argument("--template", metavar="PATH", help="judge prompt (default: bundled)")
     p.add_argument(
         "--max-attempts",
-        type=int,
+        type=positive_int,
         default=3,
         help="asks per item when the reply is not a valid verdict",
     )
-    p.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
+    p.add_argument("--n-seq", type=positive_int, help="local models: sequences decoded together")
 
 
 def _judge_kwargs(args) -> dict:
@@ -273,9 +276,11 @@ def register_replicate(sub) -> None:
         "replicate",
         help="decode a sample of a run again; report agreement and the spread of scores",
     )
-    p.add_argument("run", type=int, nargs="?", metavar="RUN", help="run id (see 'judges')")
-    p.add_argument("--sample", type=int, default=20, help="items to decode again (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    p.add_argument("run", type=positive_int, nargs="?", metavar="RUN", help="run id (see 'judges')")
+    p.add_argument(
+        "--sample", type=positive_int, default=20, help="items to decode again (default 20)"
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the sample")
     p.add_argument("--list", action="store_true", help="list stored replications")
     add_json(p)
     add_quiet(p)

@@ -36,7 +36,7 @@ from engine.importing.columns import (
 from engine.importing.dialects import DialectResolver
 from engine.importing.importers import variant_columns
 from engine.importing.tabular import TabularFile
-from engine.scales import Scale, check_on_scale, scale_text
+from engine.scales import Scale, check_on_scale, parse_number, scale_text
 from engine.textnorm import canonical_key, to_ascii_digits
 from engine.workspace.store import Workspace, utcnow
 
@@ -103,7 +103,7 @@ def import_scored_translations(
         report.file_format, report.columns = table.format, list(table.columns)
         src = cells.column(source_col, "source", "--source-col")
         hyp = cells.column(hyp_col, "system output", "--hyp-col")
-        refs = variant_columns(cells, ref_cols)
+        refs = variant_columns(cells, ref_cols, "--ref-cols", "references")
         sys_col = (
             None
             if system is not None
@@ -115,7 +115,7 @@ def import_scored_translations(
         score_column = ""
         ann_col = None
         if score_cols is not None:
-            wide = variant_columns(cells, score_cols)
+            wide = variant_columns(cells, score_cols, "--score-cols", "human scores")
         else:
             wide = []
             score_column = cells.column(score_col or "score", "human score", "--score-col")
@@ -196,11 +196,10 @@ def _raise(message: str):
 def _score(cells: CellReader, line: int, column: str, text: str) -> float | None:
     if not text or text.casefold() in ("nan", "na", "n/a", "none", "null"):
         return None
-    try:
-        value = float(to_ascii_digits(text))
-    except ValueError:
+    value = parse_number(to_ascii_digits(text))  # strict: no '8_0', 'inf'
+    if value is None:
         cells.reject(f"human score '{text}' is not a number", line, column)
-    return None if math.isnan(value) else value
+    return value
 
 
 def _write(
