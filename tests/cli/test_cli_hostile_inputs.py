@@ -17,6 +17,17 @@ from engine.annotation.assignment import assign
 from engine.workspace.store import Workspace
 
 DEEP = 100_000
+
+
+def _scored(path: str, refs: str) -> list[str]:
+    """A scored-translation import of ``path`` with every column named."""
+    return ["import", "scored-translations", path, "--human-scale", "0-100"] + [
+        *("--score-col", "score", "--annotator", "a", "--hyp-col", "hyp"),
+        *("--source-col", "source", "--ref-cols", refs),
+    ]
+
+
+OVERRIDE = ["override", "1", "--final", "5", "--annotator", "a", "--reason", "r", "--rubric"]
 CASES = [
     # item 5: internal errors before
     ("task-stats --csv missing dir", ["task-stats", "--csv", "/nonexistent/dir/x.csv"], "--csv"),
@@ -56,34 +67,12 @@ CASES = [
     ),
     (
         "override --rubric deep JSON",
-        [
-            "override",
-            "1",
-            "--final",
-            "5",
-            "--annotator",
-            "a",
-            "--reason",
-            "r",
-            "--rubric",
-            "{deep_json}",
-        ],
+        [*OVERRIDE, "{deep_json}"],
         "nested deeper than",
     ),
     (
         "override --rubric /dev/zero",
-        [
-            "override",
-            "1",
-            "--final",
-            "5",
-            "--annotator",
-            "a",
-            "--reason",
-            "r",
-            "--rubric",
-            "/dev/zero",
-        ],
+        [*OVERRIDE, "/dev/zero"],
         "not a regular file",
     ),
     ("tasks show deep TOML", ["tasks", "show", "deep"], "nested deeper than"),
@@ -113,44 +102,12 @@ CASES = [
     ("task-stats --task nope", ["task-stats", "--task", "nope"], "known: "),
     (
         "score 8_0",
-        [
-            "import",
-            "scored-translations",
-            "{scored_8_0}",
-            "--human-scale",
-            "0-100",
-            "--score-col",
-            "score",
-            "--annotator",
-            "a",
-            "--hyp-col",
-            "hyp",
-            "--source-col",
-            "source",
-            "--ref-cols",
-            "ref",
-        ],
+        _scored("{scored_8_0}", "ref"),
         "'8_0' is not a number",
     ),
     (
         "score inf",
-        [
-            "import",
-            "scored-translations",
-            "{scored_inf}",
-            "--human-scale",
-            "0-100",
-            "--score-col",
-            "score",
-            "--annotator",
-            "a",
-            "--hyp-col",
-            "hyp",
-            "--source-col",
-            "source",
-            "--ref-cols",
-            "ref",
-        ],
+        _scored("{scored_inf}", "ref"),
         "'inf' is not a number",
     ),
     # more of the same kinds
@@ -194,23 +151,7 @@ CASES = [
     ("package import DIR", ["package", "import", "{dir}"], "folder"),
     (
         "scored --ref-cols names --ref-cols",
-        [
-            "import",
-            "scored-translations",
-            "{scored_ok}",
-            "--human-scale",
-            "0-100",
-            "--score-col",
-            "score",
-            "--annotator",
-            "a",
-            "--hyp-col",
-            "hyp",
-            "--source-col",
-            "source",
-            "--ref-cols",
-            "nope*",
-        ],
+        _scored("{scored_ok}", "nope*"),
         "--ref-cols",
     ),
     (

@@ -74,15 +74,7 @@ def test_every_job_backed_command_exits_3_against_a_refusing_endpoint(study, ser
     prompt_run = json.loads(text[: text.rindex("}") + 1])["run_id"]
     server.reject = True
     commands = {
-        "translate": [
-            "translate",
-            "--questions",
-            "demo",
-            "--dialects",
-            "chittagong",
-            "--limit",
-            "1",
-        ],
+        "translate": "translate --questions demo --dialects chittagong --limit 1".split(),
         "generate": ["generate", "--model", "echo", "--dialect", "sylhet", "--max-tokens", "9"],
         "judge": ["judge", "--judge", "echo"],
         "probe": ["probe", "--models", "echo", "--limit", "2"],
