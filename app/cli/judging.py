@@ -254,7 +254,7 @@ def cmd_calibrate(args, ctx) -> int:
         **kwargs,
     )
     if emit(ctx, args, result):
-        return 0
+        return _calibration_outcome(ctx, result)
     print(f"judge {result['judge_model']} on {result['n']} human-scored answers:")
     print(
         f"  CCC {fmt(result['ccc'])}  MAE {fmt(result['mae'])}  Pearson {fmt(result['pearson'])}"
@@ -268,7 +268,18 @@ def cmd_calibrate(args, ctx) -> int:
         print("  " + label.rjust(width) + "".join(str(v).rjust(width) for v in row))
     if result["note"]:
         print(f"  note: {result['note']}")
-    return 0
+    return _calibration_outcome(ctx, result)
+
+
+def _calibration_outcome(ctx, result: dict) -> int:
+    failed = result["judge"].get("failed", 0)
+    if not failed:
+        return 0
+    return incomplete(
+        ctx,
+        f"calibrate: {failed} of {result['n_human_scored']} human-scored answers have no "
+        "valid verdict (the figures above leave them out)",
+    )
 
 
 def register_replicate(sub) -> None:
