@@ -146,6 +146,8 @@ CASES = [
         "out",
     ),
     ("eval-metrics --bootstrap -1", ["eval-metrics", "--bootstrap", "-1"], "--bootstrap"),
+    ("export to /proc", ["export", "responses", "/proc/x.csv"], "/proc/x.csv"),
+    ("export to a folder", ["export", "responses", "{dir_csv}"], "not a file"),
     # item 11
     ("package import /dev/null", ["package", "import", "/dev/null"], "not a regular file"),
     ("package import DIR", ["package", "import", "{dir}"], "folder"),
@@ -182,6 +184,8 @@ def hostile(tmp_path_factory):
         assign(ws, "field", "variant", ["Karim", "Shuvo"], overlap=0.5, seed=5)
     files = {"dir": root / "a-folder"}
     files["dir"].mkdir()
+    files["dir_csv"] = files["dir"] / "table.csv"  # a folder named like a file
+    files["dir_csv"].mkdir()
     deep = "[" * DEEP + "]" * DEEP
     files["deep_json"] = root / "deep.json"
     files["deep_json"].write_text(deep, encoding="utf-8")
