@@ -185,6 +185,12 @@ def _check_for_import(ws: Workspace, path: Path) -> _Checked:
 
     pkg = read_package(path, max_items=max_items)
     m = pkg.manifest
+    if "assignment_mac" not in m:
+        raise _refuse(
+            path,
+            "exported by an older version (its assignment is not authenticated); "
+            "export the package again",
+        )
     if not checks.mac_matches(ws, m, [it["checksum"] for it in pkg.items]):
         raise _refuse(path, "its assignment was not exported by this workspace (forged or edited)")
     for it in pkg.items:
