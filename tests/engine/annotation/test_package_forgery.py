@@ -154,7 +154,7 @@ def test_forged_package_is_refused_and_changes_nothing(filled, tmp_path, capsys,
     assert snapshot(ws) == before
 
 
-def test_colliding_uid_is_refused(filled, tmp_path):
+def test_colliding_uid_is_refused(filled, tmp_path, capsys):
     ws, paths = filled
     import_package(ws, paths["Shuvo"])
     theirs = ws.scalar("SELECT min(uid) FROM annotation_decisions")
@@ -167,6 +167,10 @@ def test_colliding_uid_is_refused(filled, tmp_path):
     before = snapshot(ws)
     with pytest.raises(UserError, match="id of another's decision"):
         import_package(ws, forged)
+    assert snapshot(ws) == before
+    code = main(["-w", str(ws.path), "package", "import", str(forged)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "collide.upkg" in err
     assert snapshot(ws) == before
 
 
