@@ -13,10 +13,7 @@ from app.cli.arguments import (
     share,
 )
 from app.cli.output import add_json, csv_list, emit
-from engine.annotation import adjudication, agreement, packages, ppi
-from engine.annotation.annotators import add_annotator, list_annotators
-from engine.annotation.assignment import assign, batches, candidate_targets
-from engine.annotation.decisions import progress
+from engine.annotation import api as annotation
 from engine.errors import UserError
 
 
@@ -24,14 +21,11 @@ def _batch_id(ws, name: str | None, purpose: str | None = None) -> int | None:
     if name is None:
         if purpose is None:
             return None
-        rows = [b for b in batches(ws) if b["purpose"] == purpose]
-        if not rows:
+        found = annotation.latest_batch_id(ws, purpose)
+        if found is None:
             raise UserError(f"no {purpose} batch yet")
-        return rows[-1]["id"]
-    found = ws.scalar("SELECT id FROM annotation_batches WHERE name = ?", (name,))
-    if found is None:
-        raise UserError(f"no annotation batch named {name!r}")
-    return found
+        return found
+    return annotation.batch_id(ws, name)
 
 
 def register(sub) -> None:
@@ -66,7 +60,9 @@ def register(sub) -> None:
     psub = p.add_subparsers(dest="package_command", required=True)
     q = psub.add_parser("export", help="write one annotator's package (a single file)")
     q.add_argument("--annotator", required=True)
-    q.add_argument("--out", required=True, help=f"package file (e.g. name{packages.SUFFIX})")
+    q.add_argument(
+        "--out", required=True, help=f"package file (e.g. name{annotation.PACKAGE_SUFFIX})"
+    )
     q.add_argument("--batch", help="only this batch")
     add_json(q)
     q.set_defaults(func=cmd_package_export)
@@ -77,8 +73,8 @@ def register(sub) -> None:
 
     p = sub.add_parser("agreement", help="Cohen/Fleiss kappa, Krippendorff alpha per dialect")
     p.add_argument("--batch", help="only this batch")
-    p.add_argument("--resamples", type=positive_int, default=agreement.DEFAULT_RESAMPLES)
-    p.add_argument("--seed", type=non_negative_int, default=agreement.DEFAULT_SEED)
+    p.add_argument("--resamples", type=positive_int, default=annotation.DEFAULT_RESAMPLES)
+    p.add_argument("--seed", type=non_negative_int, default=annotation.DEFAULT_SEED)
     add_json(p)
     p.set_defaults(func=cmd_agreement)
 
@@ -87,7 +83,7 @@ def register(sub) -> None:
         "item", nargs="?", type=positive_int, help="item to decide (omit to list the queue)"
     )
     p.add_argument("--adjudicator")
-    p.add_argument("--decision", choices=adjudication.ADJUDICATIONS)
+    p.add_argument("--decision", choices=annotation.ADJUDICATIONS)
     p.add_argument("--text", help="the gold text (with --decision edit)")
     p.add_argument("--score", type=number)
     p.add_argument("--comment", default="")
@@ -117,17 +113,17 @@ def register(sub) -> None:
 
 
 def cmd_annotators_add(args, ctx) -> int:
-    row = add_annotator(ctx.workspace(), args.name, csv_list(args.dialects))
+    row = annotation.add_annotator(ctx.workspace(), args.name, csv_list(args.dialects))
     print(f"annotator {row['name']} ({', '.join(row['dialects'])})")
     return 0
 
 
 def cmd_annotators_list(args, ctx) -> int:
     ws = ctx.workspace()
-    done = {r["annotator"]: r for r in progress(ws)}
+    done = {r["annotator"]: r for r in annotation.progress(ws)}
     rows = [
         dict(a, **{k: v for k, v in done.get(a["name"], {}).items() if k != "annotator"})
-        for a in list_annotators(ws)
+        for a in annotation.list_annotators(ws)
     ]
     if emit(ctx, args, rows):
         return 0
@@ -142,14 +138,14 @@ def cmd_annotators_list(args, ctx) -> int:
 
 def cmd_assign(args, ctx) -> int:
     ws = ctx.workspace()
-    targets = candidate_targets(
+    targets = annotation.candidate_targets(
         ws,
         args.kind,
         dialects=csv_list(args.dialects) or None,
         statuses=csv_list(args.status) or None,
         judge_run=args.judge_run,
     )
-    res = assign(
+    res = annotation.assign(
         ws,
         args.name,
         args.kind,
@@ -173,7 +169,9 @@ def cmd_assign(args, ctx) -> int:
 
 def cmd_package_export(args, ctx) -> int:
     ws = ctx.workspace()
-    res = packages.export_package(ws, args.annotator, args.out, batch_id=_batch_id(ws, args.batch))
+    res = annotation.export_package(
+        ws, args.annotator, args.out, batch_id=_batch_id(ws, args.batch)
+    )
     emit(ctx, args, res, f"{res['path']}: {res['items']} items for {args.annotator}")
     return 0
 
@@ -181,7 +179,7 @@ def cmd_package_export(args, ctx) -> int:
 def cmd_package_import(args, ctx) -> int:
     ws = ctx.workspace()
     # all or none: every package is checked before any is merged
-    results = packages.import_packages(ws, args.files)
+    results = annotation.import_packages(ws, args.files)
     if args.json:
         ctx.emit_json(results)
         return 0
@@ -196,8 +194,8 @@ def cmd_package_import(args, ctx) -> int:
 def cmd_agreement(args, ctx) -> int:
     ws = ctx.workspace()
     batch = _batch_id(ws, args.batch)
-    report = agreement.agreement(ws, batch_id=batch, resamples=args.resamples, seed=args.seed)
-    data = dict(report.as_dict(), progress=progress(ws, batch_id=batch))
+    report = annotation.agreement(ws, batch_id=batch, resamples=args.resamples, seed=args.seed)
+    data = dict(report.as_dict(), progress=annotation.progress(ws, batch_id=batch))
     if emit(ctx, args, data):
         return 0
     if not report.by_dialect or not report.by_dialect["all"]["decision"]["items"]:
@@ -243,11 +241,11 @@ def cmd_adjudicate(args, ctx) -> int:
     if args.agreed:
         if not args.adjudicator:
             raise UserError("--agreed needs --adjudicator")
-        n = adjudication.accept_agreed(ws, args.adjudicator, batch_id=batch)
+        n = annotation.accept_agreed(ws, args.adjudicator, batch_id=batch)
         print(f"{n} unanimous item(s) made gold by {args.adjudicator}")
         return 0
     if args.item is None:
-        entries = adjudication.queue(ws, batch_id=batch)
+        entries = annotation.adjudication_queue(ws, batch_id=batch)
         if emit(ctx, args, entries):
             return 0
         for e in entries:
@@ -261,11 +259,11 @@ def cmd_adjudicate(args, ctx) -> int:
         print(f"{len(entries)} item(s) to adjudicate")
         return 0
     if not args.decision or not args.adjudicator:
-        detail = adjudication.item_detail(ws, args.item)
+        detail = annotation.item_detail(ws, args.item)
         if emit(ctx, args, detail):
             return 0
         raise UserError("to decide an item give --decision and --adjudicator (or --json to show)")
-    res = adjudication.adjudicate(
+    res = annotation.adjudicate(
         ws,
         args.item,
         args.adjudicator,
@@ -283,8 +281,8 @@ def cmd_ppi(args, ctx) -> int:
     if args.draw:
         if not args.name or args.judge_run is None:
             raise UserError("--draw needs --name and --judge-run")
-        names = csv_list(args.annotators) or [a["name"] for a in list_annotators(ws)]
-        res = ppi.draw_subset(
+        names = csv_list(args.annotators) or [a["name"] for a in annotation.list_annotators(ws)]
+        res = annotation.draw_subset(
             ws, args.name, args.judge_run, names, share=args.share, seed=args.seed
         )
         emit(
@@ -294,7 +292,9 @@ def cmd_ppi(args, ctx) -> int:
             f"batch {args.name}: {res['drawn']} answers drawn at random, seed {res['seed']}",
         )
         return 0
-    study = ppi.ppi_study(ws, _batch_id(ws, args.batch, "ppi"), alpha=args.alpha, width=args.width)
+    study = annotation.ppi_study(
+        ws, _batch_id(ws, args.batch, "ppi"), alpha=args.alpha, width=args.width
+    )
     if emit(ctx, args, study):
         return 0
     level = round(100 * (1 - args.alpha))

@@ -4,10 +4,12 @@ dialect variant. It resumes where it stopped and prints a one-line progress on s
 
 from __future__ import annotations
 
+import dataclasses
+
+from app.cli import stages
 from app.cli.arguments import positive_int
 from app.cli.context import runs_outcome
-from app.cli.output import add_summary_options
-from engine.llm.model_registry import all_models, find_model
+from app.cli.output import add_summary_options, emit, run_line
 
 
 def register(sub) -> None:
@@ -42,19 +44,12 @@ def register(sub) -> None:
 
 
 def cmd_generate(args, ctx) -> int:
-    from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
-    from engine.llm.types import Sampler
-
+    answering, llm = stages.answering(), stages.llm()
     ws = ctx.workspace()
-    if args.all_models:
-        models = all_models(ws)
-    else:
-        models = [find_model(ws, n) for n in (args.model or [None])]
+    models = llm.all_models(ws) if args.all_models else llm.find_models(ws, args.model)
     dialects = [d for item in (args.dialect or []) for d in item.split(",") if d]
-    sampler = Sampler(
-        **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": args.max_tokens, "stop": DEFAULT_SAMPLER.stop}
-    )
-    summaries = generate_answers(
+    sampler = dataclasses.replace(answering.DEFAULT_SAMPLER, max_tokens=args.max_tokens)
+    summaries = answering.generate_answers(
         ws,
         models,
         statuses=tuple(s.strip() for s in args.status.split(",") if s.strip()),
@@ -65,13 +60,7 @@ def cmd_generate(args, ctx) -> int:
         schedule={"n_seq": args.n_seq} if args.n_seq else None,
         progress=ctx.progress_printer("answers", quiet=args.quiet or args.json),
     )
-    if args.json:
-        ctx.emit_json({"runs": summaries})
-    else:
+    if not emit(ctx, args, {"runs": summaries}):
         for s in summaries:
-            print(
-                f"{s['model']}: run {s['run_id']}, {s['done_before'] + s['done_now']}/"
-                f"{s['items']} answers ({s['done_now']} new, {s['cached']} from cache, "
-                f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
-            )
+            print(run_line(s["model"], s, "answers"))
     return runs_outcome(ctx, "generate", summaries, "answers")

@@ -7,9 +7,12 @@ asks the models (resumable); ``bias-stats`` prints scores with CIs, rates and ef
 
 from __future__ import annotations
 
+import dataclasses
+
+from app.cli import stages
 from app.cli.arguments import non_negative_int, positive_int
 from app.cli.context import runs_outcome
-from app.cli.output import add_file_format, add_json, add_quiet, emit
+from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
 
 
@@ -159,10 +162,9 @@ def register(sub) -> None:
 
 
 def cmd_import_probes(args, ctx) -> int:
-    from engine.bias.probes import import_probes
-
+    bias = stages.bias()
     ws = ctx.workspace(create=True)
-    report = import_probes(
+    report = bias.import_probes(
         ws,
         args.file,
         name=args.name,
@@ -195,10 +197,11 @@ def _print_set(r: dict) -> None:
 
 
 def cmd_generate(args, ctx) -> int:
-    from engine.bias.generator import generate_probe_sets
-
+    bias = stages.bias()
     ws = ctx.workspace(create=True)
-    reports = [r.to_dict() for r in generate_probe_sets(ws, args.templates, args.words, args.name)]
+    reports = [
+        r.to_dict() for r in bias.generate_probe_sets(ws, args.templates, args.words, args.name)
+    ]
     if emit(ctx, args, {"sets": reports, "total": sum(r["rows_read"] for r in reports)}):
         return 0
     for r in reports:
@@ -208,9 +211,8 @@ def cmd_generate(args, ctx) -> int:
 
 
 def cmd_to_questions(args, ctx) -> int:
-    from engine.bias.dialects import probes_to_questions
-
-    result = probes_to_questions(ctx.workspace(), args.set, args.question_set, args.limit)
+    bias = stages.bias()
+    result = bias.probes_to_questions(ctx.workspace(), args.set, args.question_set, args.limit)
     emit(
         ctx,
         args,
@@ -223,9 +225,8 @@ def cmd_to_questions(args, ctx) -> int:
 
 
 def cmd_from_dialects(args, ctx) -> int:
-    from engine.bias.dialects import dialect_probe_sets
-
-    reports = dialect_probe_sets(
+    bias = stages.bias()
+    reports = bias.dialect_probe_sets(
         ctx.workspace(),
         args.set,
         question_set=args.question_set,
@@ -245,11 +246,7 @@ def cmd_from_dialects(args, ctx) -> int:
 
 
 def cmd_list(args, ctx) -> int:
-    ws = ctx.workspace()
-    rows = ws.query(
-        "SELECT s.name, s.kind, s.topic, s.group_x, s.group_y, s.dialect, count(p.id) AS probes "
-        "FROM probe_sets s LEFT JOIN probe_items p ON p.set_id = s.id GROUP BY s.id ORDER BY s.id"
-    )
+    rows = stages.bias().probe_set_summaries(ctx.workspace())
     if emit(ctx, args, rows):
         return 0
     for r in rows:
@@ -261,9 +258,8 @@ def cmd_list(args, ctx) -> int:
 
 
 def cmd_table(args, ctx) -> int:
-    from engine.bias.normalise import load_table
-
-    table = load_table(ctx.workspace())
+    bias = stages.bias()
+    table = bias.load_table(ctx.workspace())
     rows = [r for r in table.rows() if not args.topic or r["topic"] in ("*", args.topic)]
     if emit(ctx, args, {"version": table.version, "entries": rows}):
         return 0
@@ -274,9 +270,8 @@ def cmd_table(args, ctx) -> int:
 
 
 def cmd_map(args, ctx) -> int:
-    from engine.bias.normalise import map_phrase
-
-    result = map_phrase(ctx.workspace(), args.topic, args.phrase, args.label, args.author)
+    bias = stages.bias()
+    result = bias.map_phrase(ctx.workspace(), args.topic, args.phrase, args.label, args.author)
     emit(
         ctx,
         args,
@@ -288,9 +283,8 @@ def cmd_map(args, ctx) -> int:
 
 
 def cmd_unmapped(args, ctx) -> int:
-    from engine.bias.results import unmapped_replies
-
-    rows = unmapped_replies(ctx.workspace(), args.limit)
+    bias = stages.bias()
+    rows = bias.unmapped_replies(ctx.workspace(), args.limit)
     if emit(ctx, args, rows):
         return 0
     if not rows:
@@ -301,12 +295,11 @@ def cmd_unmapped(args, ctx) -> int:
 
 
 def cmd_agreement(args, ctx) -> int:
-    from engine.bias.stats import cohen_kappa
-    from engine.importing.tabular import read_rows
-
+    bias = stages.bias()
+    importing = stages.importing()
     a_col, b_col = _pair(args.cols, "--cols") or ("annotator1", "annotator2")
     a, b = [], []
-    for line, row in read_rows(args.file):
+    for line, row in importing.read_rows(args.file):
         va, vb = str(row.get(a_col, "") or "").strip(), str(row.get(b_col, "") or "").strip()
         if a_col not in row or b_col not in row:
             raise UserError(f"{args.file}: no columns '{a_col}' and '{b_col}'")
@@ -314,7 +307,7 @@ def cmd_agreement(args, ctx) -> int:
             raise UserError(f"{args.file}, line {line}: an annotator's judgment is empty")
         a.append(va)
         b.append(vb)
-    k = cohen_kappa(a, b, resamples=args.resamples, seed=args.seed)
+    k = bias.cohen_kappa(a, b, resamples=args.resamples, seed=args.seed)
     result = {
         "file": args.file,
         "n": k.n,
@@ -334,52 +327,27 @@ def cmd_agreement(args, ctx) -> int:
     return 0
 
 
-def _models(ws, names: str | None) -> list[dict]:
-    if not names:
-        rows = ws.query("SELECT * FROM models WHERE is_default = 1 LIMIT 1")
-        if not rows:
-            raise UserError("no default model: name one with --models ('upabhasha models list')")
-        return rows
-    out = []
-    for name in (n.strip() for n in names.split(",") if n.strip()):
-        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
-        if not rows:
-            known = ", ".join(r["name"] for r in ws.query("SELECT name FROM models ORDER BY id"))
-            raise UserError(f"no model named {name!r} (known: {known or 'none'})")
-        out.append(rows[0])
-    return out
-
-
 def cmd_probe(args, ctx) -> int:
-    from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
-    from engine.llm.types import Sampler
-
+    bias, llm = stages.bias(), stages.llm()
     ws = ctx.workspace()
-    sampler = Sampler(
-        **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": args.max_tokens, "stop": DEFAULT_SAMPLER.stop}
+    sampler = dataclasses.replace(bias.DEFAULT_SAMPLER, max_tokens=args.max_tokens)
+    instruction = None if args.no_instruction else bias.load_instruction(args.instruction)
+    options = bias.ProbeOptions(
+        args.seed, args.counterbalance, args.constrained, sampler, instruction
     )
-    instruction = None if args.no_instruction else load_instruction(args.instruction)
-    options = ProbeOptions(args.seed, args.counterbalance, args.constrained, sampler, instruction)
     sets = [s.strip() for s in (args.sets or "").split(",") if s.strip()] or None
-    summaries = run_probes(
+    summaries = bias.run_probes(
         ws,
-        _models(ws, args.models),
+        llm.find_models(ws, csv_list(args.models)),
         sets,
         options=options,
         limit=args.limit,
         schedule={"n_seq": args.n_seq} if args.n_seq else None,
         progress=ctx.progress_printer("probe", quiet=args.quiet or args.json),
     )
-    if args.json:
-        ctx.emit_json({"runs": summaries})
-    else:
+    if not emit(ctx, args, {"runs": summaries}):
         for s in summaries:
-            print(
-                f"{s['model']} / {s['probe_set']}: run {s['run_id']}, "
-                f"{s['done_before'] + s['done_now']}/{s['items']} replies ({s['done_now']} new, "
-                f"{s['cached']} from cache, {s['errors']} errors)"
-                f"{'' if s['complete'] else ' - incomplete, run again'}"
-            )
+            print(run_line(f"{s['model']} / {s['probe_set']}", s, "replies"))
     return runs_outcome(ctx, "probe", summaries, "replies")
 
 
@@ -392,10 +360,9 @@ def _pct(v) -> str:
 
 
 def cmd_bias_stats(args, ctx) -> int:
-    from engine.bias.results import bias_statistics
-
+    bias = stages.bias()
     ws = ctx.workspace()
-    stats = bias_statistics(ws, rule=args.zero_rule, resamples=args.resamples, seed=args.seed)
+    stats = bias.bias_statistics(ws, rule=args.zero_rule, resamples=args.resamples, seed=args.seed)
     if not stats["n_replies"]:
         raise UserError("no probe replies yet: run 'upabhasha probe'")
     if emit(ctx, args, stats):

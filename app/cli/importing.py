@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+from app.cli import stages
 from app.cli.output import add_file_format, add_json, emit
 from engine.errors import UserError
-from engine.importing.dialects import parse_dialect_map
-from engine.workspace.store import Workspace
+from engine.scales import parse_scale
+from engine.workspace.api import Workspace
 
 
 def register(sub) -> None:
@@ -196,11 +197,10 @@ def _mapping(pairs: list[str]) -> list[tuple[str, str]] | None:
 
 
 def cmd_import_corpus(args, ctx) -> int:
-    from engine.importing.importers import import_corpus
-
+    importing = stages.importing()
     ws: Workspace = ctx.workspace(create=True)
     progress = ctx.progress_printer("import", quiet=args.json)
-    report = import_corpus(
+    report = importing.import_corpus(
         ws,
         args.file,
         fmt=args.layout,
@@ -215,7 +215,7 @@ def cmd_import_corpus(args, ctx) -> int:
         split=args.split,
         dialect_cols=_mapping(args.dialect_column),
         variant_cols=args.variant_cols,
-        dialect_map=parse_dialect_map(args.dialect_map),
+        dialect_map=importing.parse_dialect_map(args.dialect_map),
         convert_bijoy=args.convert_bijoy,
         strip_leading_token=args.strip_leading_token,
         file_format=args.file_format,
@@ -232,11 +232,10 @@ def cmd_import_corpus(args, ctx) -> int:
 
 
 def cmd_import_questions(args, ctx) -> int:
-    from engine.importing.importers import import_questions
-
+    importing = stages.importing()
     ws: Workspace = ctx.workspace(create=True)
     progress = ctx.progress_printer("import", quiet=args.json)
-    report = import_questions(
+    report = importing.import_questions(
         ws,
         args.file,
         name=args.name,
@@ -247,7 +246,7 @@ def cmd_import_questions(args, ctx) -> int:
         gloss_col=args.gloss_col,
         dialect_cols=dict(_mapping(args.dialect_column) or ()) or None,
         dialect_col=args.dialect_col,
-        dialect_map=parse_dialect_map(args.dialect_map),
+        dialect_map=importing.parse_dialect_map(args.dialect_map),
         variant_status=args.variant_status,
         convert_bijoy=args.convert_bijoy,
         file_format=args.file_format,
@@ -263,12 +262,9 @@ def cmd_import_questions(args, ctx) -> int:
 
 
 def cmd_import_scored(args, ctx) -> int:
-    from engine.importing.scored_import import import_scored_translations
-    from engine.scales import parse_scale
-
     scale = parse_scale(args.human_scale)
     ws: Workspace = ctx.workspace(create=True)
-    report = import_scored_translations(
+    report = stages.importing().import_scored_translations(
         ws,
         args.file,
         human_scale=scale,
@@ -318,9 +314,7 @@ def _print_warnings(report) -> None:
 
 
 def cmd_dialects_list(args, ctx) -> int:
-    from engine.importing.dialects import list_dialects
-
-    rows = list_dialects(ctx.workspace(create=True))
+    rows = stages.importing().list_dialects(ctx.workspace(create=True))
     if emit(ctx, args, rows):
         return 0
     for d in rows:
@@ -335,9 +329,7 @@ def cmd_dialects_list(args, ctx) -> int:
 
 
 def cmd_dialects_add(args, ctx) -> int:
-    from engine.importing.dialects import add_dialect
-
-    row = add_dialect(
+    row = stages.importing().add_dialect(
         ctx.workspace(create=True),
         args.code,
         name_en=args.name_en,
@@ -356,11 +348,10 @@ def cmd_dialects_add(args, ctx) -> int:
 
 
 def cmd_export(args, ctx) -> int:
-    from engine.importing.exporters import export_table, exportable
-
+    importing = stages.importing()
     ws: Workspace = ctx.workspace()
     if args.list:
-        listing = exportable(ws)
+        listing = importing.exportable(ws)
         if args.json:
             ctx.emit_json(listing)
         else:
@@ -369,6 +360,6 @@ def cmd_export(args, ctx) -> int:
         return 0
     if not args.table or not args.file:
         raise UserError("export needs TABLE and FILE (or --list to see the tables and views)")
-    count = export_table(ws, args.table, args.file, fmt=args.format)
+    count = importing.export_table(ws, args.table, args.file, fmt=args.format)
     print(f"exported {count:,} rows of {args.table} to {args.file}")
     return 0

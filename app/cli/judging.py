@@ -7,12 +7,11 @@ Every long command resumes where it stopped and prints a one-line progress on st
 
 from __future__ import annotations
 
+from app.cli import stages
 from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
 from app.cli.output import add_json, add_quiet, add_summary_options, emit, fmt
 from engine.errors import UserError
-from engine.judging.rubric import load_rubric
-from engine.llm.model_registry import find_model
 
 
 def register(sub) -> None:
@@ -90,12 +89,11 @@ def _judge_options(p) -> None:
 
 
 def _judge_kwargs(args) -> dict:
-    from engine.judging.prompt import load_judge_template
-
+    judging = stages.judging()
     kwargs = {
-        "rubric": load_rubric(args.rubric),
+        "rubric": judging.load_rubric(args.rubric),
         "max_attempts": args.max_attempts,
-        "template": load_judge_template(args.template),
+        "template": judging.load_judge_template(args.template),
     }
     if args.n_seq:
         kwargs["schedule"] = {"n_seq": args.n_seq}
@@ -103,24 +101,20 @@ def _judge_kwargs(args) -> dict:
 
 
 def cmd_judge(args, ctx) -> int:
-    from engine.judging.run import finish_judge_run, judge_answers
-
+    judging, llm = stages.judging(), stages.llm()
     ws = ctx.workspace()
-    judge = find_model(ws, args.judge)
+    judge = llm.find_model(ws, args.judge)
     runs = None
     if args.answers_of:
         runs = [
-            r["id"]
-            for name in args.answers_of
-            for r in ws.query(
-                "SELECT id FROM runs WHERE kind = 'answer' AND model_id = ?",
-                (find_model(ws, name)["id"],),
-            )
+            run_id
+            for model in llm.find_models(ws, args.answers_of)
+            for run_id in judging.answer_run_ids(ws, model["id"])
         ]
         if not runs:
             raise UserError("those models have no answers yet: run 'upabhasha generate'")
     kwargs = _judge_kwargs(args)
-    summary = judge_answers(
+    summary = judging.judge_answers(
         ws,
         judge,
         answer_run_ids=runs,
@@ -130,7 +124,7 @@ def cmd_judge(args, ctx) -> int:
     result = {
         **summary.as_dict(),
         "judge_model": judge["name"],
-        **finish_judge_run(
+        **judging.finish_judge_run(
             ws,
             summary.run_id,
             primary=args.primary,
@@ -167,12 +161,11 @@ def cmd_judge(args, ctx) -> int:
 
 
 def cmd_judges(args, ctx) -> int:
-    from engine.judging import store
-
+    judging = stages.judging()
     ws = ctx.workspace()
     if args.primary is not None:
-        store.set_primary_judge(ws, args.primary)
-    rows = store.judge_runs(ws)
+        judging.set_primary_judge(ws, args.primary)
+    rows = judging.judge_runs(ws)
     if emit(ctx, args, rows):
         return 0
     if not rows:
@@ -186,9 +179,8 @@ def cmd_judges(args, ctx) -> int:
 
 
 def cmd_queue(args, ctx) -> int:
-    from engine.judging import store
-
-    rows = store.review_queue(
+    judging = stages.judging()
+    rows = judging.review_queue(
         ctx.workspace(), threshold=args.threshold, run_id=args.judge_run, include_reviewed=args.all
     )
     if emit(ctx, args, rows):
@@ -208,20 +200,18 @@ def cmd_queue(args, ctx) -> int:
 
 
 def cmd_override(args, ctx) -> int:
-    from engine.judging import store
-    from engine.judging.rubric import CRITERION_KEYS
-
-    rubric = load_rubric(args.rubric)
+    judging = stages.judging()
+    rubric = judging.load_rubric(args.rubric)
     scores = None
     if args.scores:
         parts = [p.strip() for p in args.scores.split(",")]
-        if len(parts) != len(CRITERION_KEYS) or not all(p.isdigit() for p in parts):
+        if len(parts) != len(judging.CRITERION_KEYS) or not all(p.isdigit() for p in parts):
             raise UserError(
-                f"--scores needs {len(CRITERION_KEYS)} integers 0-5 for {','.join(CRITERION_KEYS)}"
+                f"--scores needs {len(judging.CRITERION_KEYS)} integers 0-5 for {','.join(judging.CRITERION_KEYS)}"
             )
         scores = dict(zip(rubric.keys, map(int, parts)))
     ws = ctx.workspace()
-    annotation = store.add_override(
+    annotation = judging.add_override(
         ws,
         args.judgment,
         annotator=args.annotator,
@@ -230,7 +220,7 @@ def cmd_override(args, ctx) -> int:
         scores=scores,
         final=args.final,
     )
-    history = store.override_history(ws, args.judgment)
+    history = judging.override_history(ws, args.judgment)
     emit(
         ctx,
         args,
@@ -242,13 +232,12 @@ def cmd_override(args, ctx) -> int:
 
 
 def cmd_calibrate(args, ctx) -> int:
-    from engine.judging.calibration import calibrate
-
+    judging = stages.judging()
     ws = ctx.workspace()
     kwargs = _judge_kwargs(args)
-    result = calibrate(
+    result = judging.calibrate(
         ws,
-        find_model(ws, args.judge),
+        stages.llm().find_model(ws, args.judge),
         danger_threshold=kwargs["rubric"].danger_threshold,
         progress=ctx.progress_printer("calibrating", quiet=args.quiet or args.json),
         **kwargs,
@@ -299,17 +288,16 @@ def register_replicate(sub) -> None:
 
 
 def cmd_replicate(args, ctx) -> int:
-    from engine.errors import UserError
-    from engine.judging.replication import replicate
-    from engine.llm.replicate import replications
 
+    judging = stages.judging()
+    llm = stages.llm()
     ws = ctx.workspace()
     if args.list or args.run is None:
-        rows = replications(ws, [args.run] if args.run else None)
+        rows = llm.replications(ws, [args.run] if args.run else None)
         if emit(ctx, args, rows):
             return 0
         if not rows:
-            print("no replications yet (upabhasha replicate RUN)")
+            print("no llm.replications yet (upabhasha judging.replicate RUN)")
         for r in rows:
             failed = r["summary"].get("failed", 0)
             print(
@@ -319,7 +307,7 @@ def cmd_replicate(args, ctx) -> int:
         return 0
     if args.sample < 1:
         raise UserError("--sample must be at least 1")
-    result = replicate(
+    result = judging.replicate(
         ws,
         args.run,
         sample=args.sample,

@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+from app.cli import stages
 from app.cli.arguments import non_negative_int, non_negative_number, positive_int
 from app.cli.context import incomplete
 from app.cli.output import add_json, add_quiet, emit
@@ -76,10 +77,9 @@ _LIST_COLUMNS = (
 
 
 def cmd_list(args, ctx) -> int:
-    from engine.llm.model_registry import all_models
-
+    llm = stages.llm()
     # name: the workspace name (--name), never the file's internal general.name
-    rows = [{k: r[k] for k in _LIST_COLUMNS} for r in all_models(ctx.workspace())]
+    rows = [{k: r[k] for k in _LIST_COLUMNS} for r in llm.all_models(ctx.workspace())]
     if emit(ctx, args, rows):
         return 0
     for r in rows:
@@ -96,18 +96,15 @@ def _is_url(text: str) -> bool:
 
 
 def cmd_add(args, ctx) -> int:
-    from engine.llm.endpoint_backend import read_api_key
-    from engine.llm.gguf_info import checked_model_path, inspect_gguf
-    from engine.llm.model_registry import find_model, register_endpoint, register_gguf
-
+    llm = stages.llm()
     ws = ctx.workspace()
     if all(_is_url(s) for s in args.source):
         if not args.api_model:
             raise UserError("an endpoint needs --api-model (the model name the server serves)")
         if args.keyring_service:
-            read_api_key(args.keyring_service)  # fail now, clearly, if the key is missing
+            llm.read_api_key(args.keyring_service)  # fail now, clearly, if the key is missing
         name = args.name or args.api_model
-        model_id = register_endpoint(
+        model_id = llm.register_endpoint(
             ws,
             name,
             args.source,
@@ -116,7 +113,7 @@ def cmd_add(args, ctx) -> int:
             load_params={"concurrency": args.concurrency} if args.concurrency else {},
             is_default=args.default,
         )
-        stored = find_model(ws, model_id)
+        stored = llm.find_model(ws, model_id)
         row = {
             "id": model_id,
             "name": stored["name"],
@@ -124,10 +121,10 @@ def cmd_add(args, ctx) -> int:
             "base_urls": json.loads(stored["base_urls"]),
         }
     elif len(args.source) == 1 and not _is_url(args.source[0]):
-        path = checked_model_path(args.source[0])
-        info = inspect_gguf(path, with_sha256=True, progress=ctx.progress_printer("sha256"))
+        path = llm.checked_model_path(args.source[0])
+        info = llm.inspect_gguf(path, with_sha256=True, progress=ctx.progress_printer("sha256"))
         name = args.name or path.stem
-        model_id = register_gguf(
+        model_id = llm.register_gguf(
             ws,
             path,
             name=name,
@@ -153,23 +150,19 @@ def _looks_like_path(text: str) -> bool:
 
 
 def cmd_inspect(args, ctx) -> int:
-    from engine.llm.factory import open_backend
-    from engine.llm.gguf_info import checked_model_path, inspect_gguf
-    from engine.llm.model_registry import all_models, find_model
-    from engine.llm.types import Request, Sampler
-
+    llm = stages.llm()
     ws = ctx.workspace()
-    named = any(m["name"] == args.target for m in all_models(ws))
+    named = any(m["name"] == args.target for m in llm.all_models(ws))
     if Path(args.target).expanduser().is_file() or (
         not named and _looks_like_path(args.target)
     ):  # a file (as before), or a bad path: one line naming what is wrong with it
-        path = checked_model_path(args.target)
+        path = llm.checked_model_path(args.target)
         row = {"name": path.name, "kind": "gguf", "path": str(path)}
     else:
-        row = find_model(ws, args.target)
+        row = llm.find_model(ws, args.target)
     report: dict = {"name": row["name"], "kind": row["kind"]}
     if row["kind"] == "gguf":
-        info = inspect_gguf(
+        info = llm.inspect_gguf(
             row["path"], with_sha256=True, progress=ctx.progress_printer("sha256", quiet=args.json)
         )
         row = {**row, "sha256": info.sha256}
@@ -185,16 +178,16 @@ def cmd_inspect(args, ctx) -> int:
         )
     if not args.no_selftest:
         options = {"n_seq": 1} if row["kind"] == "gguf" else {}
-        with open_backend(row, **options) as backend:
+        with llm.open_backend(row, **options) as backend:
             t = time.perf_counter()
             result = next(
                 iter(
                     backend.generate(
                         [
-                            Request(
+                            llm.Request(
                                 key="selftest",
                                 prompt="The capital of France is",
-                                sampler=Sampler(max_tokens=16),
+                                sampler=llm.Sampler(max_tokens=16),
                             )
                         ]
                     )
@@ -227,8 +220,7 @@ def cmd_inspect(args, ctx) -> int:
 
 
 def read_prompt_file(path: Path, sampler) -> list:
-    from engine.llm.types import Message, Request
-
+    llm = stages.llm()
     if not path.is_file():
         raise UserError(f"{path}: no such file")
     requests, keys = [], set()
@@ -243,15 +235,15 @@ def read_prompt_file(path: Path, sampler) -> list:
                 raise UserError(f"{path}, line {n}: not JSON ({exc.msg})") from None
             key = str(obj.get("key") or obj.get("id") or f"line-{n}")
             if "messages" in obj:
-                msgs = tuple(Message(m["role"], m["content"]) for m in obj["messages"])
-                req = Request(key=key, messages=msgs, sampler=sampler)
+                msgs = tuple(llm.Message(m["role"], m["content"]) for m in obj["messages"])
+                req = llm.Request(key=key, messages=msgs, sampler=sampler)
             elif "prompt" in obj:
-                req = Request(key=key, prompt=str(obj["prompt"]), sampler=sampler)
+                req = llm.Request(key=key, prompt=str(obj["prompt"]), sampler=sampler)
             else:
                 raise UserError(f"{path}, line {n}: needs 'prompt' or 'messages'")
         else:
             key = f"line-{n}"
-            req = Request(key=key, prompt=line, sampler=sampler)
+            req = llm.Request(key=key, prompt=line, sampler=sampler)
         if key in keys:
             raise UserError(f"{path}, line {n}: duplicate key {key!r}")
         keys.add(key)
@@ -262,13 +254,10 @@ def read_prompt_file(path: Path, sampler) -> list:
 
 
 def cmd_run_prompts(args, ctx) -> int:
-    from engine.llm.jobs import backend_for_run, open_run, run_job
-    from engine.llm.model_registry import find_model
-    from engine.llm.types import Sampler
-
+    llm = stages.llm()
     ws = ctx.workspace()
-    model = find_model(ws, args.model, embedded_fallback=True)
-    sampler = Sampler(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
+    model = llm.find_model(ws, args.model, embedded_fallback=True)
+    sampler = llm.Sampler(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
     path = Path(args.file)
     requests = read_prompt_file(path, sampler)
     card = {
@@ -278,20 +267,16 @@ def cmd_run_prompts(args, ctx) -> int:
     }
     if args.n_seq and model["kind"] == "gguf":
         card["schedule"] = {"n_seq": args.n_seq}
-    run = open_run(ws, "prompts", model, card)
-    with backend_for_run(ws, run) as backend:
-        summary = run_job(
+    run = llm.open_run(ws, "prompts", model, card)
+    with llm.backend_for_run(ws, run) as backend:
+        summary = llm.run_job(
             ws,
             run,
             backend,
             requests,
             progress=ctx.progress_printer("prompts", quiet=args.quiet or args.json),
         )
-    rows = ws.query(
-        "SELECT item_key AS key, status, text, error, attempts, completion_tokens "
-        "FROM responses WHERE run_id = ?",
-        (run,),
-    )
+    rows = llm.run_responses(ws, run)
     order = {r.key: i for i, r in enumerate(requests)}
     rows.sort(key=lambda r: order.get(r["key"], len(order)))
     if args.json:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from app.cli import stages
 from app.cli.output import add_json, csv_list, emit
 
 
@@ -45,21 +46,15 @@ def register(sub) -> None:
 
 
 def retriever_for(args, ctx, ws):
-    from engine.rag.build import ensure_index
-    from engine.rag.encoder import Encoder
-    from engine.rag.index import default_cache
-    from engine.rag.retriever import Retriever
-
-    encoder = Encoder(args.encoder, default_cache(ws))
-    index, rebuilt = ensure_index(
+    """The retriever of the index options (built or reused), and whether it was rebuilt."""
+    return stages.rag().open_retriever(
         ws,
-        encoder=encoder,
+        args.encoder,
         corpora=args.corpus,
         splits=args.splits,
         allow_eval_split=getattr(args, "allow_eval_split", False),
         progress=None if args.json else ctx.progress_printer("index"),
     )
-    return Retriever(index, encoder), rebuilt
 
 
 def print_selfcheck(check: dict | None) -> None:

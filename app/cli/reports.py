@@ -3,9 +3,9 @@ agreement) and ``report`` (HTML with figures, tables and run cards)."""
 
 from __future__ import annotations
 
+from app.cli import stages
 from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.output import add_json, emit, fmt
-from engine.judging.rubric import load_rubric
 
 
 def register(sub) -> None:
@@ -44,13 +44,12 @@ def register(sub) -> None:
 
 
 def cmd_stats(args, ctx) -> int:
-    from engine.reports.study_statistics import study_statistics
-
-    rubric = load_rubric(args.rubric)
+    reports = stages.reports()
+    rubric = stages.judging().load_rubric(args.rubric)
     threshold = (
         args.danger_threshold if args.danger_threshold is not None else rubric.danger_threshold
     )
-    stats = study_statistics(
+    stats = reports.study_statistics(
         ctx.workspace(),
         judge_run=args.judge_run,
         seed=args.seed,
@@ -108,10 +107,9 @@ def cmd_stats(args, ctx) -> int:
 
 
 def cmd_report(args, ctx) -> int:
-    from engine.reports.html_report import write_report
-
-    rubric = load_rubric(args.rubric)
-    result = write_report(
+    reports = stages.reports()
+    rubric = stages.judging().load_rubric(args.rubric)
+    result = reports.write_report(
         ctx.workspace(),
         args.out,
         judge_run=args.judge_run,

@@ -9,12 +9,13 @@ with a history row naming the reviewer, exactly as in the review panel.
 
 from __future__ import annotations
 
+from app.cli import stages
 from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
 from app.cli.output import add_json, csv_list, emit
 from app.cli.rag import index_options, print_selfcheck, retriever_for
 from engine.errors import UserError
-from engine.translation.review import STATUSES, set_variant_status
+from engine.workspace.api import VARIANT_STATUSES as STATUSES
 
 
 def register(sub) -> None:
@@ -108,13 +109,12 @@ def register_scored(sub) -> None:
 
 
 def cmd_translate(args, ctx) -> int:
-    from engine.llm.model_registry import find_model
-    from engine.translation.translate import translate_questions
-
+    llm = stages.llm()
+    translation = stages.translation()
     ws = ctx.workspace()
-    model = find_model(ws, args.model)
+    model = llm.find_model(ws, args.model)
     retriever, _ = retriever_for(args, ctx, ws)
-    summary = translate_questions(
+    summary = translation.translate_questions(
         ws,
         retriever,
         question_set=args.questions,
@@ -141,14 +141,13 @@ def cmd_translate(args, ctx) -> int:
 
 
 def cmd_eval(args, ctx) -> int:
-    from engine.llm.model_registry import find_model
-    from engine.translation.evaluate import evaluate_translations
-
+    llm = stages.llm()
+    translation = stages.translation()
     ws = ctx.workspace()
-    model = find_model(ws, args.model)
-    judge = find_model(ws, args.judge) if args.judge else None
+    model = llm.find_model(ws, args.model)
+    judge = llm.find_model(ws, args.judge) if args.judge else None
     retriever, _ = retriever_for(args, ctx, ws)
-    report = evaluate_translations(
+    report = translation.evaluate_translations(
         ws,
         retriever,
         dialects=args.dialects,
@@ -212,27 +211,9 @@ def cmd_eval(args, ctx) -> int:
     return incomplete(ctx, what) if missing else 0
 
 
-def _select(ws, status: str | None, dialects: str | None) -> list[dict]:
-    sql = (
-        "SELECT v.id, q.ext_id AS question, v.dialect, v.status, v.provenance, v.text "
-        "FROM variants v JOIN questions q ON q.id = v.question_id WHERE v.dialect != 'standard'"
-    )
-    params: list = []
-    if status:
-        sql += " AND v.status = ?"
-        params.append(status)
-    if dialects:
-        codes = [c.strip() for c in dialects.split(",") if c.strip()]
-        unknown = set(codes) - ws.dialect_codes()
-        if unknown:
-            raise UserError(f"unknown dialect(s): {', '.join(sorted(unknown))}")
-        sql += f" AND v.dialect IN ({','.join('?' * len(codes))})"
-        params += codes
-    return ws.query(sql + " ORDER BY v.question_id, v.dialect", tuple(params))
-
-
 def cmd_review_list(args, ctx) -> int:
-    rows = _select(ctx.workspace(), args.status, args.dialects)
+    translation = stages.translation()
+    rows = translation.variants_to_review(ctx.workspace(), args.status, csv_list(args.dialects))
     if emit(ctx, args, rows):
         return 0
     for r in rows:
@@ -241,10 +222,11 @@ def cmd_review_list(args, ctx) -> int:
 
 
 def cmd_review_set(args, ctx) -> int:
+    translation = stages.translation()
     ws = ctx.workspace()
-    if not ws.scalar("SELECT count(*) FROM variants WHERE id = ?", (args.variant_id,)):
+    if not translation.variant_exists(ws, args.variant_id):
         raise UserError(f"no variant with id {args.variant_id}")
-    state = set_variant_status(
+    state = translation.set_variant_status(
         ws, args.variant_id, args.status, actor=args.reviewer, comment=args.comment
     )
     print(f"variant {state.id}: {state.status}")
@@ -252,11 +234,12 @@ def cmd_review_set(args, ctx) -> int:
 
 
 def cmd_review_bulk(args, ctx) -> int:
+    translation = stages.translation()
     ws = ctx.workspace()
-    rows = _select(ws, args.from_status, args.dialects)
+    rows = translation.variants_to_review(ws, args.from_status, csv_list(args.dialects))
     progress = ctx.progress_printer("review", quiet=args.json)
     for i, row in enumerate(rows, 1):
-        set_variant_status(
+        translation.set_variant_status(
             ws, row["id"], args.to_status, actor=args.reviewer, comment=args.comment or None
         )
         progress(i, len(rows), "")
@@ -271,11 +254,10 @@ def cmd_review_bulk(args, ctx) -> int:
 
 
 def cmd_eval_metrics(args, ctx) -> int:
-    from engine.translation.scored_eval import evaluate_scored, scored_sets
-
+    translation = stages.translation()
     ws = ctx.workspace()
     if not args.set:
-        sets = scored_sets(ws)
+        sets = translation.scored_sets(ws)
         if args.json:
             ctx.emit_json(sets)
         elif not sets:
@@ -288,12 +270,8 @@ def cmd_eval_metrics(args, ctx) -> int:
         return 0
     if args.bootstrap < 0:
         raise UserError("--bootstrap must be 0 or more")
-    encoder = None
-    if args.embeddings:
-        from engine.rag.encoder import Encoder
-
-        encoder = Encoder(args.encoder)
-    report = evaluate_scored(
+    encoder = stages.rag().Encoder(args.encoder) if args.embeddings else None
+    report = translation.evaluate_scored(
         ws,
         args.set,
         encoder=encoder,
@@ -353,14 +331,12 @@ def _print_report(report: dict) -> None:
 def cmd_human_score(args, ctx) -> int:
     ws = ctx.workspace()
     if args.segment is not None:
-        from engine.importing.scored_import import record_segment_score
-
-        row = record_segment_score(ws, args.segment, args.annotator, args.score)
+        row = stages.importing().record_segment_score(ws, args.segment, args.annotator, args.score)
         lo, hi = row["scale"]
         print(f"segment {row['segment_id']}: {row['annotator']} {row['score']:g} ({lo:g}-{hi:g})")
         return 0
-    from engine.translation.evaluate import record_translation_score
-
-    record_translation_score(ws, args.response, args.annotator, args.score, args.reason)
+    stages.translation().record_translation_score(
+        ws, args.response, args.annotator, args.score, args.reason
+    )
     print(f"response {args.response}: {args.annotator} {args.score:g} (0-10)")
     return 0

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
+from app.cli import stages
 from app.cli.arguments import non_negative_int, number, output_file, positive_int
 from app.cli.context import runs_outcome
-from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit
+from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
 
 
@@ -116,18 +119,9 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_task_stats)
 
 
-def _user_dir():
-    from engine.llm.embedded_model import data_dir
-
-    return data_dir() / "tasks"
-
-
 def cmd_tasks_list(args, ctx) -> int:
-    import sys
-
-    from engine.understanding.task_spec import load_tasks
-
-    tasks, problems = load_tasks(_user_dir())
+    understanding = stages.understanding()
+    tasks, problems = understanding.load_tasks(understanding.user_task_dir())
     for problem in problems.values():  # skipped, never blocking the other tasks
         print(f"upabhasha: warning: task file skipped: {problem}", file=sys.stderr)
     listing = [
@@ -141,9 +135,8 @@ def cmd_tasks_list(args, ctx) -> int:
 
 
 def cmd_tasks_show(args, ctx) -> int:
-    from engine.understanding.task_spec import get_task
-
-    spec = get_task(args.name, _user_dir())
+    understanding = stages.understanding()
+    spec = understanding.get_task(args.name, understanding.user_task_dir())
     if emit(ctx, args, spec.as_dict()):
         return 0
     print(
@@ -157,9 +150,8 @@ def cmd_tasks_show(args, ctx) -> int:
 
 
 def cmd_adapter_add(args, ctx) -> int:
-    from engine.understanding.adapters import add_adapter_model
-
-    report = add_adapter_model(
+    understanding = stages.understanding()
+    report = understanding.add_adapter_model(
         ctx.workspace(), args.base, args.adapter, name=args.name, scale=args.scale
     )
     emit(
@@ -173,12 +165,10 @@ def cmd_adapter_add(args, ctx) -> int:
 
 
 def cmd_export_fold(args, ctx) -> int:
-    from engine.understanding.fold import export_fold
-    from engine.understanding.task_spec import get_task
-
-    report = export_fold(
+    understanding = stages.understanding()
+    report = understanding.export_fold(
         ctx.workspace(),
-        get_task(args.name, _user_dir()),
+        understanding.get_task(args.name, understanding.user_task_dir()),
         args.out,
         source=args.items,
         train_per_dialect=args.train,
@@ -198,10 +188,9 @@ def cmd_export_fold(args, ctx) -> int:
 
 
 def cmd_import_items(args, ctx) -> int:
-    from engine.understanding.items import import_items
-
+    understanding = stages.understanding()
     ws = ctx.workspace(create=True)
-    report = import_items(
+    report = understanding.import_items(
         ws,
         args.file,
         name=args.name,
@@ -230,28 +219,11 @@ def cmd_import_items(args, ctx) -> int:
     return 0
 
 
-def _models(ws, names):
-    if not names:
-        rows = ws.query("SELECT * FROM models WHERE is_default = 1 LIMIT 1")
-        if not rows:
-            raise UserError("no default model: name one with --models ('upabhasha models list')")
-        return rows
-    out = []
-    for name in names:
-        rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
-        if not rows:
-            raise UserError(f"no model named {name!r}")
-        out.append(rows[0])
-    return out
-
-
 def cmd_run_task(args, ctx) -> int:
-    from engine.understanding.run import run_task
-    from engine.understanding.task_spec import get_task
-
-    spec = get_task(args.task, _user_dir())
+    understanding = stages.understanding()
+    spec = understanding.get_task(args.task, understanding.user_task_dir())
     ws = ctx.workspace()
-    models = _models(ws, args.models)
+    models = stages.llm().find_models(ws, args.models)
     plan = [(args.regimes, args.k)]
     if args.k_sweep:
         if any(k < 0 for k in args.k_sweep):
@@ -259,7 +231,7 @@ def cmd_run_task(args, ctx) -> int:
         plan = [(["zero"], 0) if k == 0 else (["few"], k) for k in args.k_sweep]
     summaries = []
     for regimes, k in plan:
-        summaries += run_task(
+        summaries += understanding.run_task(
             ws,
             spec,
             models,
@@ -278,11 +250,7 @@ def cmd_run_task(args, ctx) -> int:
         )
     if not emit(ctx, args, {"task": spec.name, "runs": summaries}):
         for s in summaries:
-            print(
-                f"{s['model']} {s['regime']}/{s['script']}: run {s['run_id']}, "
-                f"{s['done_before'] + s['done_now']}/{s['items']} outputs ({s['done_now']} new, "
-                f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
-            )
+            print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
     return runs_outcome(ctx, "run-task", summaries, "outputs")
 
 
@@ -291,23 +259,21 @@ def _f(value, digits=2) -> str:
 
 
 def cmd_task_stats(args, ctx) -> int:
-    from engine.understanding.stats import task_stats
-
+    understanding = stages.understanding()
     ws = ctx.workspace()
-    report = task_stats(
+    report = understanding.task_stats(
         ws,
         args.task,
-        user_dir=_user_dir(),
+        user_dir=understanding.user_task_dir(),
         seed=args.seed,
         resamples=args.resamples,
         with_fertility=args.fertility,
     )
-    from engine.understanding.tables import write_csv, write_latex
 
     if args.csv:
-        write_csv(report, args.csv)
+        understanding.write_csv(report, args.csv)
     if args.latex:
-        write_latex(report, args.latex)
+        understanding.write_latex(report, args.latex)
     if emit(ctx, args, report):
         return 0
     if not report["runs"]:

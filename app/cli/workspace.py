@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from app.cli import stages
 from app.cli.output import add_json, emit
-from engine.workspace.store import Workspace
+from engine.workspace.api import Workspace
 
 
 def register(sub) -> None:
@@ -26,9 +27,7 @@ def register(sub) -> None:
 def cmd_init(args, ctx) -> int:
     ws: Workspace = ctx.workspace(create=True)
     if not args.no_default_model:
-        from engine.llm.model_registry import ensure_embedded_default
-
-        ensure_embedded_default(ws)
+        stages.llm().ensure_embedded_default(ws)
     print(f"workspace ready: {ws.path} (schema {ws.schema_version})")
     return 0
 

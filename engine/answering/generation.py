@@ -32,6 +32,7 @@ from engine.llm.types import (
     Sampler,
     labelled_progress,
 )
+from engine.workspace.choices import VARIANT_STATUSES
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,6 @@ log = logging.getLogger(__name__)
 ANSWER_KIND = "answer"
 
 DEFAULT_STATUSES = ("gold",)
-VARIANT_STATUSES = ("draft", "reviewed", "gold", "flagged", "rejected")
 # Base models continue a plain transcript with invented turns; stop there.
 DEFAULT_SAMPLER = Sampler(temperature=0.0, max_tokens=384, stop=("\nUser:", "\nAssistant:"))
 

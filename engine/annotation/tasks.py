@@ -1,0 +1,42 @@
+"""The annotation stage's background entry points (run through the GUI's task bridge).
+
+Each takes the workspace path and plain values and opens its own connection, so it can run
+on a background lane without sharing the GUI thread's connection.
+"""
+
+from __future__ import annotations
+
+from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
+from engine.annotation.api import latest_batch_id
+from engine.annotation.decisions import progress
+from engine.annotation.packages import export_package, import_packages
+from engine.annotation.ppi import ppi_study
+from engine.workspace.store import Workspace
+
+
+def agreement_at(
+    workspace_path: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> dict:
+    """For background lanes: the report plus per-annotator progress, from a file path."""
+    with Workspace(workspace_path, create=False) as ws:
+        report = agreement(ws, resamples=resamples, seed=seed).as_dict()
+        report["progress"] = progress(ws)
+    return report
+
+
+def ppi_study_at(workspace_path: str, *, alpha: float = 0.05, width: float = 1.0) -> dict | None:
+    """For background lanes: the study of the latest PPI batch, or None when there is none."""
+    with Workspace(workspace_path, create=False) as ws:
+        batch = latest_batch_id(ws, "ppi")
+        return None if batch is None else ppi_study(ws, batch, alpha=alpha, width=width)
+
+
+def export_package_at(workspace_path: str, annotator: str, out: str) -> dict:
+    with Workspace(workspace_path, create=False) as ws:
+        return export_package(ws, annotator, out)
+
+
+def import_packages_at(workspace_path: str, paths: list[str], progress=None, cancelled=None):
+    """Merge packages, all or none (every package is checked before any is merged)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return import_packages(ws, paths, progress=progress, cancelled=cancelled)
