@@ -10,6 +10,7 @@ with a history row naming the reviewer, exactly as in the review panel.
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
 from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
@@ -25,7 +26,7 @@ def register(sub) -> None:
     p.add_argument("--questions", required=True, help="question set name")
     p.add_argument("--dialects", required=True, type=csv_list, help="e.g. chittagong,sylhet")
     p.add_argument("--model", default=None, help="model name (default: the workspace default)")
-    p.add_argument("--limit", type=int, default=None, help="first N questions only")
+    p.add_argument("--limit", type=positive_int, default=None, help="first N questions only")
     index_options(p)
     add_json(p)
     p.set_defaults(func=cmd_translate)
@@ -37,7 +38,9 @@ def register(sub) -> None:
     p.add_argument("--dialects", required=True, type=csv_list)
     p.add_argument("--model", default=None, help="translation model (default: workspace default)")
     p.add_argument("--judge", default=None, help="judge model name (no judge when omitted)")
-    p.add_argument("--limit", type=int, default=None, help="first N held-out pairs per dialect")
+    p.add_argument(
+        "--limit", type=positive_int, default=None, help="first N held-out pairs per dialect"
+    )
     p.add_argument("--split", default=None, help="held-out split (default: the validation split)")
     add_normalize_option(p)
     index_options(p)
@@ -56,7 +59,7 @@ def register_review(sub) -> None:
     q.set_defaults(func=cmd_review_list)
 
     q = rsub.add_parser("set", help="set the status of one variant")
-    q.add_argument("variant_id", type=int)
+    q.add_argument("variant_id", type=positive_int)
     q.add_argument("--status", required=True, choices=STATUSES)
     q.add_argument("--reviewer", required=True)
     q.add_argument("--comment")
@@ -82,8 +85,10 @@ def register_scored(sub) -> None:
         help="per-system BLEU/chrF++/WER and metric-vs-human correlations of a scored set",
     )
     p.add_argument("set", nargs="?", help="scored set name (omit to list the sets)")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (0: none)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument(
+        "--bootstrap", type=non_negative_int, default=1000, help="bootstrap resamples (0: none)"
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0, help="bootstrap seed")
     p.add_argument(
         "--embeddings",
         action="store_true",
@@ -95,10 +100,12 @@ def register_scored(sub) -> None:
 
     h = sub.add_parser("human-score", help="record one person's score of a translation")
     target = h.add_mutually_exclusive_group(required=True)
-    target.add_argument("--segment", type=int, help="scored segment id (its set's scale)")
-    target.add_argument("--response", type=int, help="translate-eval response id (scale 0-10)")
+    target.add_argument("--segment", type=positive_int, help="scored segment id (its set's scale)")
+    target.add_argument(
+        "--response", type=positive_int, help="translate-eval response id (scale 0-10)"
+    )
     h.add_argument("--annotator", required=True, help="who scored it")
-    h.add_argument("--score", required=True, type=float, help="the score on the target's scale")
+    h.add_argument("--score", required=True, type=number, help="the score on the target's scale")
     h.add_argument("--reason", default="", help="a comment (translate-eval responses only)")
     h.set_defaults(func=cmd_human_score)
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 from app.cli import stages
-from app.cli.context import incomplete
+from app.cli.arguments import non_negative_int, number, output_file, positive_int
+from app.cli.context import runs_outcome
 from app.cli.options import add_normalize_option
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
@@ -56,12 +59,12 @@ def register(sub) -> None:
         help="dialect-balanced fine-tuning fold (chat JSONL), disjoint from every prompted item",
     )
     t.add_argument("name")
-    t.add_argument("out", help="JSONL file to write")
+    t.add_argument("out", type=output_file, help="JSONL file to write")
     t.add_argument("--items", default="pairs", metavar="SOURCE")
-    t.add_argument("--train", type=int, default=160, help="train items per dialect")
-    t.add_argument("--test", type=int, default=40, help="test items per dialect")
+    t.add_argument("--train", type=positive_int, default=160, help="train items per dialect")
+    t.add_argument("--test", type=positive_int, default=40, help="test items per dialect")
     t.add_argument("--dialects", type=csv_list)
-    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--seed", type=non_negative_int, default=0)
     add_json(t)
     t.set_defaults(func=cmd_export_fold)
 
@@ -71,7 +74,7 @@ def register(sub) -> None:
     a.add_argument("base", help="the base model's name")
     a.add_argument("adapter", help="LoRA adapter GGUF file")
     a.add_argument("--name", required=True, help="name of the adapted model")
-    a.add_argument("--scale", type=float, default=1.0, help="adapter scale (default 1.0)")
+    a.add_argument("--scale", type=number, default=1.0, help="adapter scale (default 1.0)")
     add_json(a)
     a.set_defaults(func=cmd_adapter_add)
 
@@ -89,7 +92,9 @@ def register(sub) -> None:
     p.add_argument("--scheme", default="avro", help="Romanization: avro, itrans, iso15919")
     p.add_argument("--dialects", type=csv_list, help="only these dialects")
     p.add_argument("--split", default="validation", help="evaluated split (default validation)")
-    p.add_argument("--k", type=int, default=6, help="few-shot demonstrations per dialect")
+    p.add_argument(
+        "--k", type=non_negative_int, default=6, help="few-shot demonstrations per dialect"
+    )
     p.add_argument(
         "--k-sweep",
         type=lambda v: [int(x) for x in csv_list(v)],
@@ -97,21 +102,21 @@ def register(sub) -> None:
         help="demo-count sweep in one command, e.g. 0,1,2,4,6 (0 = zero-shot; "
         "replaces --regimes/--k)",
     )
-    p.add_argument("--limit", type=int, help="at most N items per dialect")
-    p.add_argument("--seed", type=int, default=0, help="demonstration sampling seed")
+    p.add_argument("--limit", type=positive_int, help="at most N items per dialect")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="demonstration sampling seed")
     p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
     add_normalize_option(p)
-    p.add_argument("--max-tokens", type=int)
+    p.add_argument("--max-tokens", type=positive_int)
     add_json(p)
     add_quiet(p, None)
     p.set_defaults(func=cmd_run_task)
 
     p = sub.add_parser("task-stats", help="task results: metrics, copy baseline, failure modes")
     p.add_argument("--task", help="only this task")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument(
         "--resamples",
-        type=int,
+        type=positive_int,
         default=2000,  # engine.understanding.stats.DEFAULT_RESAMPLES, as the Tasks panel
         help="bootstrap resamples (default 2000, the Tasks panel's too)",
     )
@@ -121,15 +126,21 @@ def register(sub) -> None:
         help="token fertility per model and script from each GGUF model's own tokenizer, and "
         "the native-Romanized gap regressed on token inflation",
     )
-    p.add_argument("--csv", metavar="FILE", help="also write the results table as CSV")
-    p.add_argument("--latex", metavar="FILE", help="also write the results table as LaTeX")
+    p.add_argument(
+        "--csv", type=output_file, metavar="FILE", help="also write the results table as CSV"
+    )
+    p.add_argument(
+        "--latex", type=output_file, metavar="FILE", help="also write the results table as LaTeX"
+    )
     add_json(p)
     p.set_defaults(func=cmd_task_stats)
 
 
 def cmd_tasks_list(args, ctx) -> int:
     understanding = stages.understanding()
-    tasks = understanding.all_tasks(understanding.user_task_dir())
+    tasks, problems = understanding.load_tasks(understanding.user_task_dir())
+    for problem in problems.values():  # skipped, never blocking the other tasks
+        print(f"upabhasha: warning: task file skipped: {problem}", file=sys.stderr)
     listing = [
         {"name": t.name, "title": t.title, "kind": t.kind, "path": t.path} for t in tasks.values()
     ]
@@ -262,13 +273,10 @@ def cmd_run_task(args, ctx) -> int:
             max_tokens=args.max_tokens,
             progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
         )
-    failed = sorted({s.get("load_error") or "items failed" for s in summaries if not s["complete"]})
-    code = incomplete(ctx, f"{spec.name}: {'; '.join(failed)}") if failed else 0
-    if emit(ctx, args, {"task": spec.name, "runs": summaries}):
-        return code
-    for s in summaries:
-        print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
-    return code
+    if not emit(ctx, args, {"task": spec.name, "runs": summaries}):
+        for s in summaries:
+            print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
+    return runs_outcome(ctx, "run-task", summaries, "outputs")
 
 
 def _f(value, digits=2) -> str:

@@ -16,7 +16,7 @@ from engine.annotation.assignment import assign, batches, candidate_targets
 from engine.annotation.decisions import progress
 from engine.annotation.items import parse_scale
 from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
-from engine.annotation.packages import export_package, import_package
+from engine.annotation.packages import export_package, import_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study
 from engine.annotation.sources import PackageQueue, WorkspaceQueue
 from engine.errors import UserError
@@ -41,6 +41,7 @@ __all__ = [
     "draw_subset",
     "export_package",
     "import_package",
+    "import_packages",
     "item_detail",
     "latest_batch_id",
     "list_annotators",

@@ -101,6 +101,11 @@ def assign(
     chosen = [every[n] for n in dict.fromkeys(annotator_names)] or list(every.values())
     if not chosen:
         raise UserError("no annotators yet: add some with 'upabhasha annotators add'")
+    if raters > max(2, len(chosen)):  # 2 (the default) degrades to a note per dialect
+        raise UserError(
+            f"--raters {raters}: only {len(chosen)} annotator(s) "
+            f"({', '.join(a['name'] for a in chosen)}) can rate an item"
+        )
     ids = candidate_targets(ws, kind) if targets is None else sorted(set(targets))
     found = contents(ws, kind, ids)
     if not found:

@@ -23,6 +23,7 @@ from typing import NoReturn
 from engine.errors import ImportRejected
 from engine.importing.cells import MAX_COLUMNS, Row, clean_name
 from engine.importing.xlsx_reader import open_first_sheet
+from engine.nesting import too_deep
 
 log = logging.getLogger(__name__)
 
@@ -342,6 +343,9 @@ class TabularFile:
 
     def _open_json(self):
         text = self._decode_whole()
+        deep = too_deep(text)  # json parses nesting recursively: measured first
+        if deep:
+            self.reject(f"the JSON is {deep}")
         decoder = json.JSONDecoder()
         pos = _skip_space(text, 0)
         if pos >= len(text) or text[pos] != "[":
@@ -389,6 +393,9 @@ class TabularFile:
             for line_no, line in enumerate(lines, start=1):
                 if not line.strip():
                     continue
+                deep = too_deep(line)
+                if deep:
+                    self.reject(f"the JSON object is {deep}", line_no)
                 try:
                     value = json.loads(line)
                 except json.JSONDecodeError as exc:

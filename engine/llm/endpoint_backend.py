@@ -34,6 +34,15 @@ KEYRING_USER = "api-key"
 RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
+# What to do without a keyring backend, said the same way by the CLI and the GUI.
+HOW_TO_GET_A_KEYRING = (
+    "install or unlock a keyring backend: on Linux a Secret Service such as GNOME Keyring "
+    "(e.g. 'sudo apt install gnome-keyring') or KWallet, on macOS the Keychain, on Windows "
+    "the Credential Locker; or 'pip install keyrings.alt' for a file-based keyring "
+    "(less safe), then store the key with 'keyring set SERVICE api-key'"
+)
+
+
 def read_api_key(service: str) -> str:
     """The API key stored in the OS keyring under ``service`` (user ``api-key``)."""
     import keyring
@@ -43,9 +52,8 @@ def read_api_key(service: str) -> str:
         key = keyring.get_password(service, KEYRING_USER)
     except NoKeyringError:
         raise UserError(
-            "no OS keyring is available to read the API key "
-            f"(service {service!r}); install or unlock a keyring backend "
-            "(Secret Service, KWallet, macOS Keychain, Windows Credential Locker)"
+            f"no OS keyring is available to read the API key (service {service!r}); "
+            + HOW_TO_GET_A_KEYRING
         ) from None
     except KeyringError as exc:
         raise UserError(

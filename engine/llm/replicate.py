@@ -40,12 +40,20 @@ class Replication:
     differing: list = field(default_factory=list)  # item keys that came back different
 
     @property
+    def complete(self) -> bool:
+        return self.failed == 0
+
+    @property
     def agreement(self) -> float | None:
-        compared = self.sample - self.failed
-        return self.identical / compared if compared else None
+        """identical / sample, only for a complete replication: a partial one (some items
+        could not be decoded again) is stored as partial and carries no agreement figure,
+        since the failed items might have differed."""
+        if not self.complete or not self.sample:
+            return None
+        return self.identical / self.sample
 
     def as_dict(self) -> dict:
-        return {**asdict(self), "agreement": self.agreement}
+        return {**asdict(self), "agreement": self.agreement, "complete": self.complete}
 
 
 def replicate_run(

@@ -70,11 +70,9 @@ def keyring_problem() -> str | None:
 
     backend = keyring.get_keyring()
     if isinstance(backend, fail.Keyring):
-        return (
-            "No OS keyring is available on this machine (GNOME Keyring/KWallet on Linux, "
-            "Keychain on macOS, Credential Locker on Windows). API keys cannot be stored "
-            "safely; install or unlock a keyring, or install the 'keyrings.alt' package."
-        )
+        from engine.llm.endpoint_backend import HOW_TO_GET_A_KEYRING
+
+        return "No OS keyring is available on this machine: " + HOW_TO_GET_A_KEYRING + "."
     return None
 
 

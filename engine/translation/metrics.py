@@ -22,46 +22,28 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.scales import Scale, check_on_scale, parse_scale, scale_text
-from engine.textnorm import DEFAULT_NORMALIZATION, normalized_for_metrics
+from engine.stats.metric_inputs import References, metric_texts, reference_lists, signature
+from engine.textnorm import DEFAULT_NORMALIZATION
 
-__all__ = ["Scale", "check_on_scale", "parse_scale", "scale_text"]
+__all__ = [
+    "References",
+    "Scale",
+    "check_on_scale",
+    "metric_texts",
+    "parse_scale",
+    "reference_lists",
+    "scale_text",
+    "signature",
+]
 
 log = logging.getLogger(__name__)
 
 METRICS = ("bleu", "chrf++", "wer", "cosine", "bertscore_f1")
 
 
-References = Sequence["str | Sequence[str]"]
-
-
 def _nonempty(texts: Sequence[str]) -> list[str]:
     # jiwer rejects empty strings; an empty hypothesis is "all words deleted"
     return [t if t.strip() else "\u2205" for t in texts]
-
-
-def reference_lists(refs: References) -> list[list[str]]:
-    """Each item's references as a list (one string = one reference); none may be empty."""
-    out = [[r] if isinstance(r, str) else list(r) for r in refs]
-    if any(not r for r in out):
-        raise ValueError("every item needs at least one reference")
-    return out
-
-
-def metric_texts(
-    hyps: Sequence[str], refs: References, normalize: str
-) -> tuple[list[str], list[list[str]]]:
-    """Hypotheses and reference lists as the metrics see them under ``normalize``."""
-    ref_lists = reference_lists(refs)
-    return (
-        [normalized_for_metrics(h, normalize) for h in hyps],
-        [[normalized_for_metrics(r, normalize) for r in rs] for rs in ref_lists],
-    )
-
-
-def signature(metric, normalize: str) -> str:
-    """sacrebleu's signature of a metric object after scoring, plus the normalisation
-    (``…|version:2.6.0|norm:nfc``): the only option sacrebleu does not know about."""
-    return f"{metric.get_signature()}|norm:{normalize}"
 
 
 def sentence_signatures(ref_lists: list[list[str]], normalize: str) -> dict[str, str]:

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engine.stats.metric_inputs import metric_texts, signature
 from engine.textnorm import DEFAULT_NORMALIZATION, canonical_key
-from engine.translation.metrics import metric_texts, signature
 from engine.understanding import fast_scores
 
 UNPARSEABLE_LABEL = "<unparseable>"

@@ -262,6 +262,8 @@ def task_stats(
     with_items: bool = False,
     with_fertility: bool = False,
 ) -> dict:
+    if task is not None:
+        get_task(task, user_dir)  # an unknown name is refused, listing the known ones
     scorer = BatchScorer()
     runs, specs, demo_cache = [], {}, {}
     for run in _runs(ws, task):

@@ -4,7 +4,10 @@ panel, CSV and LaTeX files. Every score column names its scale."""
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
+
+from engine.output_path import write_text_atomic
 
 HEADER = [
     "task", "model", "regime", "k", "script", "scheme", "constrained", "n",
@@ -45,10 +48,11 @@ def result_table(report: dict) -> tuple[list[str], list[list[str]]]:
 def write_csv(report: dict, path: str | Path) -> int:
     header, rows = result_table(report)
     warnings = ["; ".join(r.get("warnings", [])) for r in report.get("runs", [])]
-    with Path(path).open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(header + CSV_EXTRA)
-        writer.writerows(row + [w] for row, w in zip(rows, warnings))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header + CSV_EXTRA)
+    writer.writerows(row + [w] for row, w in zip(rows, warnings))
+    write_text_atomic(path, buffer.getvalue())  # whole or not at all
     return len(rows)
 
 
@@ -71,5 +75,5 @@ def write_latex(report: dict, path: str | Path) -> int:
         r"\bottomrule",
         r"\end{tabular}",
     ]
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text_atomic(path, "\n".join(lines) + "\n")
     return len(rows)
