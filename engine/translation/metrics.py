@@ -19,6 +19,7 @@ import logging
 import math
 from collections.abc import Sequence
 
+import jiwer
 import numpy as np
 
 from engine.scales import Scale, check_on_scale, parse_scale, scale_text
@@ -55,8 +56,6 @@ def reference_streams(refs: list[list[str]]) -> list[list[str | None]]:
 
 def _wer_edits(hyp: str, refs: list[str]) -> tuple[int, int]:
     """(edits, reference words) against the reference with the lowest WER."""
-    import jiwer
-
     best = None
     for ref in refs:
         out = jiwer.process_words(_nonempty([ref])[0], _nonempty([hyp])[0])
@@ -75,6 +74,7 @@ def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
     sacrebleu's BLEU and chrF++ over all of them; WER against each item's closest
     reference, total edits / total words of those references; cosine and BERTScore F1
     against the best-matching reference)."""
+    # lazy: sacrebleu takes ~0.2 s to import
     from sacrebleu.metrics import BLEU, CHRF
 
     ref_lists = reference_lists(refs)
@@ -102,6 +102,7 @@ def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
 
 def sentence_scores(hyps: Sequence[str], refs: References, encoder=None) -> list[dict]:
     """Per-item scores against all of the item's references (see :func:`corpus_scores`)."""
+    # lazy: sacrebleu takes ~0.2 s to import
     from sacrebleu.metrics import BLEU, CHRF
 
     ref_lists = reference_lists(refs)
@@ -209,6 +210,7 @@ def correlations(
     The rank and product-moment figures use the values as given (a metric only negated
     when lower is better, which is exact), since rescaling in floating point can merge or
     split ties; CCC needs the common scale."""
+    # lazy: scipy.stats takes ~1.4 s to import
     from scipy import stats
 
     ux = x if ux is None else ux
