@@ -19,6 +19,16 @@ from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
+# the columns of ``models`` a GGUF file's metadata fills (gguf_info.GGUFInfo.as_metadata)
+METADATA_COLUMNS = (
+    "architecture",
+    "quantization",
+    "parameters",
+    "context_length",
+    "has_chat_template",
+    "family",
+)
+
 
 def find_model(
     ws: Workspace, name_or_id: str | int | None = None, *, embedded_fallback: bool = False

@@ -16,6 +16,7 @@ from engine.llm.endpoint_backend import KEYRING_USER
 from engine.llm.gguf_info import inspect_gguf
 from engine.llm.gpu_plan import Gpu, best_gpu, detect_gpus, gguf_shape, plan_offload
 from engine.llm.model_registry import (
+    METADATA_COLUMNS,
     ensure_embedded_default,
     register_endpoint,
     register_gguf,
@@ -34,17 +35,7 @@ def inspect_gguf_file(path: str, progress=None) -> dict:
 
 def add_gguf_model(workspace_path: str, info: dict, name: str, *, is_default: bool = False) -> int:
     with Workspace(workspace_path, create=False) as ws:
-        metadata = {
-            k: info[k]
-            for k in (
-                "architecture",
-                "quantization",
-                "parameters",
-                "context_length",
-                "has_chat_template",
-                "family",
-            )
-        }
+        metadata = {k: info[k] for k in METADATA_COLUMNS}
         return register_gguf(
             ws,
             Path(info["path"]),
