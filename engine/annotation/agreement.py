@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import krippendorff
 import numpy as np
 
-from engine.annotation.decisions import effective_decisions, progress
+from engine.annotation.decisions import effective_decisions
 from engine.annotation.items import DECISIONS
 from engine.stats import nan_to_none
 from engine.workspace.store import Workspace
@@ -229,14 +229,4 @@ def agreement(
             "score": field_agreement(score_units, "score", resamples, seed),
             "edits": edit_similarity([e for e in edits if len(e) >= 2]),
         }
-    return report
-
-
-def agreement_at(
-    workspace_path: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
-) -> dict:
-    """For background lanes: the report plus per-annotator progress, from a file path."""
-    with Workspace(workspace_path, create=False) as ws:
-        report = agreement(ws, resamples=resamples, seed=seed).as_dict()
-        report["progress"] = progress(ws)
     return report

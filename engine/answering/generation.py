@@ -25,6 +25,7 @@ from string import Template
 from engine.errors import UserError
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
+from engine.workspace.choices import VARIANT_STATUSES
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,6 @@ log = logging.getLogger(__name__)
 ANSWER_KIND = "answer"
 
 DEFAULT_STATUSES = ("gold",)
-VARIANT_STATUSES = ("draft", "reviewed", "gold", "flagged", "rejected")
 # Base models continue a plain transcript with invented turns; stop there.
 DEFAULT_SAMPLER = Sampler(temperature=0.0, max_tokens=384, stop=("\nUser:", "\nAssistant:"))
 

@@ -312,14 +312,6 @@ def record_translation_score(
     }
 
 
-def record_translation_score_at(
-    workspace_path: str, response_id: int, annotator: str, score: float
-) -> dict:
-    """:func:`record_translation_score` on its own connection (the GUI's writer lane)."""
-    with Workspace(workspace_path, create=False) as ws:
-        return record_translation_score(ws, response_id, annotator, score)
-
-
 def evaluate_translations(
     ws: Workspace,
     retriever,
