@@ -21,6 +21,7 @@ import base64
 import logging
 import re
 import threading
+import traceback
 from urllib.parse import quote
 
 MASK = "***"
@@ -152,8 +153,6 @@ class RedactingFilter(logging.Filter):
         if clean != message:
             record.msg, record.args = clean, None
         if record.exc_info and record.exc_info[1] is not None:
-            import traceback
-
             # formatters print exc_text when it is set; exc_info stays for other handlers
             text = "".join(traceback.format_exception(*record.exc_info))
             record.exc_text = redact(text).rstrip("\n")

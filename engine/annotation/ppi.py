@@ -25,15 +25,18 @@ the cell's labels say).
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import random
+import secrets
 import statistics
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from engine.annotation.assignment import assign
+from engine.annotation.decisions import effective_decisions
 from engine.errors import UserError
 from engine.stats import nan_to_none
 from engine.workspace.store import Workspace
@@ -164,7 +167,6 @@ def draw_subset(
     rows = ws.query(_CELLS, (judge_run,))
     if not rows:
         raise UserError(f"judge run {judge_run} has no scored answers")
-    import secrets
 
     seed = secrets.randbelow(2**31) if seed is None else int(seed)
     rng = random.Random(seed)
@@ -204,7 +206,6 @@ def human_labels(ws: Workspace, batch_id: int) -> dict[int, float]:
         (batch_id,),
     ):
         out[r["target_id"]] = r["score"]
-    from engine.annotation.decisions import effective_decisions
 
     scores: dict[int, list[float]] = {}
     for d in effective_decisions(ws, batch_id=batch_id):
@@ -220,7 +221,6 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
     batch = ws.query("SELECT * FROM annotation_batches WHERE id = ?", (batch_id,))
     if not batch or batch[0]["purpose"] != "ppi":
         raise UserError(f"batch {batch_id} is not a random PPI subset (use 'ppi draw')")
-    import json
 
     params = json.loads(batch[0]["params"])
     labels = human_labels(ws, batch_id)

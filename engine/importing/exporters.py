@@ -149,6 +149,7 @@ def _xlsx_cell(value, row_no: int, column: str):
 
 
 def _write_xlsx(path: Path, name: str, columns: list[str], rows: Iterable[tuple]) -> int:
+    # lazy: openpyxl takes ~0.25 s to import
     from openpyxl import Workbook  # lazy: only XLSX exports need it
     from openpyxl.cell import WriteOnlyCell
 

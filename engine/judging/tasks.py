@@ -12,6 +12,7 @@ import logging
 from pathlib import Path
 
 from engine.answering.generation import ANSWER_KIND
+from engine.judging.calibration import calibrate, human_scores
 from engine.judging.rubric import Rubric, rubric_from_dict
 from engine.judging.run import finish_judge_run, judge_answers
 from engine.llm.model_registry import find_model
@@ -50,8 +51,6 @@ def judge_models(ws: Workspace) -> list[dict]:
 
 
 def human_scored_count(ws: Workspace) -> int:
-    from engine.judging.calibration import human_scores
-
     return len(human_scores(ws))
 
 
@@ -86,8 +85,6 @@ def calibrate_judge(
     cancelled=None,
 ) -> dict:
     """Run the candidate judge on the human-scored items; CCC, MAE, confusion table."""
-    from engine.judging.calibration import calibrate
-
     rubric: Rubric = rubric_from_dict(rubric_data)
     with Workspace(workspace_path, create=False) as ws:
         return calibrate(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import email.utils
 import itertools
+import json
 import logging
 import random
 import threading
@@ -45,6 +46,7 @@ HOW_TO_GET_A_KEYRING = (
 
 def read_api_key(service: str) -> str:
     """The API key stored in the OS keyring under ``service`` (user ``api-key``)."""
+    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
     import keyring
     from keyring.errors import KeyringError, NoKeyringError
 
@@ -154,8 +156,6 @@ class EndpointBackend:
 
     @classmethod
     def from_row(cls, row: dict, **options) -> EndpointBackend:
-        import json
-
         saved = json.loads(row.get("load_params") or "{}")
         return cls(
             json.loads(row.get("base_urls") or "[]"),
@@ -181,6 +181,7 @@ class EndpointBackend:
 
     # -- one request -----------------------------------------------------------------------
     def _client_(self):
+        # lazy: httpx takes ~0.3 s to import
         import httpx
 
         if self._client is None:
@@ -230,6 +231,7 @@ class EndpointBackend:
             return base  # all look down: try anyway
 
     def _attempt(self, base: str, path: str, body: dict) -> dict:
+        # lazy: httpx takes ~0.3 s to import
         import httpx
 
         try:

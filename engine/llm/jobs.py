@@ -37,11 +37,13 @@ import platform
 import sqlite3
 import time
 from dataclasses import dataclass
+from importlib import metadata
 
 from engine.errors import UserError
 from engine.llm.batch_plan import PLAN, plan_cache_keys, plan_groups, plan_size
 from engine.llm.factory import local_options, open_backend
 from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
+from engine.llm.plan_store import record_groups
 from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result
 from engine.redact import redact
@@ -104,8 +106,6 @@ def effective_schedule(model_row: dict, card: dict) -> dict:
 
 
 def library_versions() -> dict:
-    from importlib import metadata
-
     versions: dict[str, str | None] = {
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
@@ -545,8 +545,6 @@ def _run_job(
 
 
 def _record(ws: Workspace, run_id: int, group_of: dict, keys: set[str]) -> None:
-    from engine.llm.plan_store import record_groups
-
     by_group: dict[int, tuple[list[Request], list[str]]] = {}
     for key in keys:
         group = group_of[key]

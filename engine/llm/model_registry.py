@@ -12,10 +12,22 @@ import logging
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.llm.embedded_model import EMBEDDED_NAME, embedded_model_path, embedded_sha256
 from engine.llm.endpoint_backend import normalise_base_url
+from engine.llm.gguf_info import inspect_gguf
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
+
+# the columns of ``models`` a GGUF file's metadata fills (gguf_info.GGUFInfo.as_metadata)
+METADATA_COLUMNS = (
+    "architecture",
+    "quantization",
+    "parameters",
+    "context_length",
+    "has_chat_template",
+    "family",
+)
 
 
 def find_model(
@@ -174,8 +186,6 @@ def _checked_name(name: str) -> str:
 
 def ensure_embedded_default(ws: Workspace, progress=None) -> int:
     """Register the embedded Gemma 3 270M as the workspace's default model."""
-    from engine.llm.embedded_model import EMBEDDED_NAME, embedded_model_path, embedded_sha256
-
     row = ws.query("SELECT id FROM models WHERE name = ?", (EMBEDDED_NAME,))
     if row:
         return row[0]["id"]
@@ -187,9 +197,7 @@ def ensure_embedded_default(ws: Workspace, progress=None) -> int:
         "family": "gemma",
         "has_chat_template": False,
     }
-    try:
-        from engine.llm.gguf_info import inspect_gguf  # richer metadata when available
-
+    try:  # richer metadata when the gguf package is installed
         metadata.update(inspect_gguf(path).as_metadata())
     except ImportError:
         pass

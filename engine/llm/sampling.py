@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import logging
 
@@ -23,6 +24,7 @@ class GrammarCache:
         self._gbnf: dict[str, str] = {}
 
     def gbnf(self, schema: dict) -> str:
+        # lazy: llama.cpp's native library loads only when a local model is used
         from llama_cpp.llama_grammar import json_schema_to_gbnf
 
         # Not sort_keys: the grammar follows the schema's property order, and the judge's
@@ -38,6 +40,7 @@ class GrammarCache:
 
 def build_chain(vocab, n_vocab: int, sampler: Sampler, gbnf: str | None) -> TokenSampler:
     """The sequence's sampler; the caller frees it with ``.free()``."""
+    # lazy: llama.cpp's native library loads only when a local model is used
     import llama_cpp as L
 
     grammar = None
@@ -70,8 +73,7 @@ class TokenSampler:
     For greedy decoding the result is the same token: an allowed argmax stays the argmax."""
 
     def __init__(self, chain, grammar, n_vocab: int):
-        import ctypes
-
+        # lazy: llama.cpp's native library loads only when a local model is used
         import llama_cpp as L
         import numpy as np
 
@@ -90,6 +92,7 @@ class TokenSampler:
         L = self.L
         if self.grammar is None:
             return L.llama_sampler_sample(self.chain, ctx, idx)
+        # lazy: numpy takes ~0.3 s to import (this runs in the model worker)
         import numpy as np
 
         logits = np.ctypeslib.as_array(L.llama_get_logits_ith(ctx, idx), shape=(self.n_vocab,))

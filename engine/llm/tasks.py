@@ -11,7 +11,12 @@ import logging
 import re
 from pathlib import Path
 
+from engine.llm.backend_report import describe_llama_backend
+from engine.llm.endpoint_backend import KEYRING_USER
+from engine.llm.gguf_info import inspect_gguf
+from engine.llm.gpu_plan import Gpu, best_gpu, detect_gpus, gguf_shape, plan_offload
 from engine.llm.model_registry import (
+    METADATA_COLUMNS,
     ensure_embedded_default,
     register_endpoint,
     register_gguf,
@@ -24,25 +29,13 @@ log = logging.getLogger(__name__)
 
 def inspect_gguf_file(path: str, progress=None) -> dict:
     """Validate a GGUF file, read its metadata and hash it (progress over the bytes)."""
-    from engine.llm.gguf_info import inspect_gguf
-
     info = inspect_gguf(path, with_sha256=True, progress=progress)
     return info.as_dict() | {"chat_template": info.chat_template or ""}
 
 
 def add_gguf_model(workspace_path: str, info: dict, name: str, *, is_default: bool = False) -> int:
     with Workspace(workspace_path, create=False) as ws:
-        metadata = {
-            k: info[k]
-            for k in (
-                "architecture",
-                "quantization",
-                "parameters",
-                "context_length",
-                "has_chat_template",
-                "family",
-            )
-        }
+        metadata = {k: info[k] for k in METADATA_COLUMNS}
         return register_gguf(
             ws,
             Path(info["path"]),
@@ -65,6 +58,7 @@ def keyring_service_for(name: str) -> str:
 
 def keyring_problem() -> str | None:
     """Why API keys cannot be stored in the OS keyring here, or None if they can."""
+    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
     import keyring
     from keyring.backends import fail
 
@@ -78,9 +72,8 @@ def keyring_problem() -> str | None:
 
 def store_api_key(service: str, key: str) -> None:
     """Store under the user name the endpoint backend reads the key with."""
+    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
     import keyring
-
-    from engine.llm.endpoint_backend import KEYRING_USER
 
     keyring.set_password(service, KEYRING_USER, key)
 
@@ -113,10 +106,8 @@ def add_endpoint_model(
 def gpu_offload_report() -> dict:
     """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily),
     the start-up backend message, and which GPUs are here with their free memory."""
+    # lazy: llama.cpp's native library loads only when a local model is used
     import llama_cpp
-
-    from engine.llm.backend_report import describe_llama_backend
-    from engine.llm.gpu_plan import detect_gpus
 
     backend = describe_llama_backend()
     info = llama_cpp.llama_print_system_info()
@@ -132,8 +123,6 @@ def gpu_offload_report() -> dict:
 
 def offload_plan(model_path: str, report: dict) -> dict:
     """The proposed n_gpu_layers and context for a GGUF model, given gpu_offload_report()."""
-    from engine.llm.gpu_plan import Gpu, best_gpu, gguf_shape, plan_offload
-
     gpu = best_gpu([Gpu(**g) for g in report.get("gpus", [])])
     return plan_offload(
         gguf_shape(model_path), gpu, supports_offload=report["supports_gpu_offload"]

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
+
 from engine.judging import paired_scores, store
 from engine.stats import nan_to_none
-from engine.stats.bootstrap import DEFAULT_RESAMPLES
+from engine.stats.bootstrap import DEFAULT_RESAMPLES, mean_cis_from_cluster_sums
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -157,8 +159,6 @@ def _cluster_sums(ws, run, group: str, previous: dict | None, key: str, stamp: d
     arrays by ``searchsorted``: a live refresh costs the new judgments, not the study
     (rebuilding 36,000 (dialect, question) entries in Python took ~0.3 s at ten times the
     paper's study on a loaded machine)."""
-    import numpy as np
-
     since = _since(previous, stamp)
     groups = (
         dict(previous[key]) if since and previous else {}
@@ -199,8 +199,6 @@ def _cluster_summaries(
     (:func:`engine.stats.bootstrap.mean_cis_from_cluster_sums`: the intervals
     :func:`~engine.stats.bootstrap.clustered_mean_ci` gives the report for the same items —
     questions in ascending id order, the same seed — all groups in one pass)."""
-    from engine.stats.bootstrap import mean_cis_from_cluster_sums
-
     names = sorted(clusters, key=lambda v: "" if v is None else str(v))
     cis = mean_cis_from_cluster_sums(
         [(clusters[g]["sum"], clusters[g]["n"]) for g in names], resamples=resamples
@@ -273,8 +271,6 @@ def _breakdown(ws, run, *, resamples, previous=None, **_options) -> dict:
 def _distribution(ws, run, *, previous=None, **_options) -> dict:
     """Quartiles from per-(dialect, score) counts in SQL: finals take few distinct values,
     so a dialect's scores are its counted values repeated; incremental like the heatmap."""
-    import numpy as np
-
     stamp = _stamp(ws, run)
     since = _since(previous, stamp)
     counts = {(d, v): n for d, v, n in previous["counts"]} if since else {}
@@ -321,8 +317,6 @@ def counted_percentiles(values, counts, qs) -> list[float]:
     """``np.percentile`` (linear) of ``values`` (ascending, distinct) each repeated
     ``counts`` times, without repeating them: the ranks are read off the cumulative counts
     (a live refresh costs the distinct scores, not the judgments)."""
-    import numpy as np
-
     cumulative = np.cumsum(counts)
     last = int(cumulative[-1]) - 1
 
@@ -340,8 +334,6 @@ def counted_percentiles(values, counts, qs) -> list[float]:
 
 
 def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
-    import numpy as np
-
     """The chosen run against the first other judge run with judgments, ordered as in the
     report (:func:`engine.judging.paired_scores.judge_agreement`: primary judge first, as
     judge a, the x axis — CBS takes its critical set from it)."""
@@ -383,8 +375,6 @@ def score_density(x, y, counts=None, max_score: float = 10.0) -> list[list[int]]
     """Answers per cell of a DENSITY_BINS² grid over both judges' scores (rows: judge b,
     from 0 up; columns: judge a): the agreement chart's picture when points are too many.
     ``counts``: x and y are a joint table's distinct pairs, each standing for that many."""
-    import numpy as np
-
     edges = np.linspace(0.0, max_score, DENSITY_BINS + 1)
     counts, _x_edges, _y_edges = np.histogram2d(
         np.asarray(x, dtype=float), np.asarray(y, dtype=float), bins=(edges, edges), weights=counts

@@ -21,11 +21,13 @@ contents are checked, and a leak raises :class:`engine.rag.index.LeakageError`.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import UserError
+from engine.llm.jobs import open_run, run_job_on_model
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.textnorm import DEFAULT_NORMALIZATION
 from engine.translation import fidelity_judge as judge_mod
@@ -166,8 +168,6 @@ def translate_pairs(
     cancelled=None,
 ) -> tuple[int, dict[int, dict]]:
     """Translate held-out pairs; returns (run_id, {pair id: response row})."""
-    from engine.llm.jobs import open_run, run_job_on_model
-
     names = ws.dialect_names()
     template, sampler = template_for(model_row), sampler_for(model_row)
     explanations = retriever.retrieve_many(
@@ -215,8 +215,6 @@ def judge_translations(
     cancelled=None,
 ) -> tuple[int, dict[int, judge_mod.JudgeVerdict | None]]:
     """Judge scores per pair id (None: the reply was not a valid verdict)."""
-    from engine.llm.jobs import open_run, run_job_on_model
-
     names = ws.dialect_names()
     template = judge_mod.load_template()
     chat = bool(judge_row.get("has_chat_template"))
@@ -232,7 +230,6 @@ def judge_translations(
         )
         for it in items
     ]
-    import hashlib
 
     card = {
         "task": "translation-judge",

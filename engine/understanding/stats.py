@@ -16,6 +16,7 @@ import numpy as np
 
 from engine.textnorm import DEFAULT_NORMALIZATION, normalized_for_metrics
 from engine.understanding import failures as fl
+from engine.understanding.fertility import fertility
 from engine.understanding.items import load_items
 from engine.understanding.metrics import (
     BatchScorer,
@@ -25,6 +26,7 @@ from engine.understanding.metrics import (
 )
 from engine.understanding.parsing import Parsed, parse_output
 from engine.understanding.run import TASK_KIND_PREFIX
+from engine.understanding.scripts import cer, to_bengali
 from engine.understanding.task_spec import TaskSpec, get_task
 from engine.workspace.store import Workspace
 
@@ -224,6 +226,7 @@ def _divergence(rows: list[dict], refs, chrf: np.ndarray, scorer: BatchScorer) -
     copy = scorer.score([r["native_text"] for r in rows], refs, bleu=False)["chrf++"]
     out: dict = {"n": len(rows), "mean_copy_chrf++": float(np.mean(copy)) if len(rows) else None}
     if len(rows) >= 3 and np.ptp(copy) > 0 and np.ptp(chrf) > 0:
+        # lazy: scipy.stats takes ~1.4 s to import
         from scipy.stats import spearmanr
 
         rho, p = spearmanr(copy, chrf)
@@ -236,8 +239,6 @@ def _divergence(rows: list[dict], refs, chrf: np.ndarray, scorer: BatchScorer) -
 def _round_trip(rows: list[dict], scheme: str) -> dict:
     """The Romanized inputs transliterated back with the run's scheme, CER against the
     native text (0–1): what the Romanization destroyed."""
-    from engine.understanding.scripts import cer, to_bengali
-
     back = to_bengali([r["input_text"] for r in rows], scheme)
     rates = cer(back, [r["native_text"] for r in rows])
     by_dialect: dict[str, list[float]] = defaultdict(list)
@@ -308,8 +309,6 @@ def task_stats(
     comparisons = _comparisons(runs, seed, resamples)
     extra = {}
     if with_fertility:
-        from engine.understanding.fertility import fertility
-
         extra["fertility"] = fertility(ws, runs, comparisons["script_gap"])
     if not with_items:
         for r in runs:
