@@ -21,8 +21,9 @@ import logging
 from dataclasses import asdict, dataclass, replace
 
 from engine.judging import store
+from engine.judging.consistency import consistency_flags
 from engine.judging.gate import check_answer
-from engine.judging.injection import consistency_flags, detect_injection, flag_labels
+from engine.judging.injection import detect_injection, flag_labels
 from engine.judging.prompt import JudgeTemplate, build_judge_prompt, load_judge_template
 from engine.judging.rubric import Rubric, load_rubric
 from engine.judging.verdict import (
