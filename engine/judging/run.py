@@ -24,7 +24,7 @@ from engine.judging import store
 from engine.judging.consistency import consistency_flags
 from engine.judging.gate import check_answer
 from engine.judging.injection import detect_injection, flag_labels
-from engine.judging.prompt import JudgeTemplate, build_judge_prompt, load_judge_template
+from engine.judging.prompt import JudgeTemplate, load_judge_template, pair_prompt
 from engine.judging.rubric import Rubric, load_rubric
 from engine.judging.verdict import (
     VerdictError,
@@ -66,10 +66,15 @@ class JudgeSummary:
 
 
 def judge_card(
-    rubric: Rubric, template: JudgeTemplate, sampler: Sampler, schedule: dict | None = None
+    rubric: Rubric,
+    template: JudgeTemplate,
+    sampler: Sampler,
+    schedule: dict | None = None,
+    spotlight: bool = True,
 ) -> dict:
     card = {"schedule": schedule} if schedule else {}
     return card | {
+        "spotlight": "datamark" if spotlight else "none",
         "task": "judge",
         "rubric": {"name": rubric.name, "sha256": rubric.content_hash},
         "template": {"source": template.version, "sha256": template.content_hash},
@@ -95,15 +100,21 @@ def judge_answers(
     max_attempts: int = 3,
     batch_size: int = 8,
     schedule: dict | None = None,
+    spotlight: bool = True,
     backend_factory=None,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> JudgeSummary:
+    """Judge every answer pair (see the module docstring); ``spotlight``: datamark the two
+    answers (:mod:`engine.judging.spotlight`), recorded in the run card."""
     rubric = rubric or load_rubric()
     template = template or load_judge_template()
     sampler = sampler or default_judge_sampler(rubric)
     run_id = open_run(
-        ws, store.JUDGE_KIND, judge_model, judge_card(rubric, template, sampler, schedule)
+        ws,
+        store.JUDGE_KIND,
+        judge_model,
+        judge_card(rubric, template, sampler, schedule, spotlight),
     )
     summary = JudgeSummary(run_id)
     pairs = store.answer_pairs(ws, answer_run_ids)
@@ -163,6 +174,7 @@ def judge_answers(
                 progress,
                 cancelled,
                 exhausted={k for k, n in invalid.items() if n >= max_attempts},
+                spotlight=spotlight,
             )
             for key in new_invalid:
                 invalid[key] = invalid.get(key, 0) + 1
@@ -211,6 +223,7 @@ def _judge_round(
     progress,
     cancelled,
     exhausted=frozenset(),
+    spotlight=True,
 ) -> tuple[list, list[str]]:
     """Ask for every item without a stored reply, except ``exhausted`` ones (out of
     attempts: they stay in the batch plan, but are not asked again); parse every stored
@@ -221,15 +234,7 @@ def _judge_round(
     requests, variant_ids = [], {}
     for pair, _ in items:
         key = _key(pair)
-        prompt = build_judge_prompt(
-            template,
-            rubric,
-            standard_question=pair["standard_question"],
-            standard_answer=pair["standard_answer"],
-            dialect_question=pair["dialect_question"],
-            dialect_answer=pair["dialect_answer"],
-            dialect_name=pair["dialect_name"],
-        )
+        prompt = pair_prompt(template, rubric, pair, spotlight=spotlight)
         requests.append(prompt.request(key, samplers[key], schema))
         variant_ids[key] = pair["variant_id"]
     job = run_job(
