@@ -162,6 +162,11 @@ def _window_patterns() -> dict[str, re.Pattern]:
     }
 
 
+def talks_of_grading(text: str) -> bool:
+    """Whether ``text`` (in matching form) speaks of grading, scores, rules or the judge."""
+    return bool(_window_patterns()["grading"].search(text))
+
+
 def split_orders(text: str) -> list[tuple[str, str]]:
     """Orders spread over up to :data:`WINDOW_SENTENCES` short consecutive sentences."""
     p = _window_patterns()
