@@ -6,8 +6,10 @@ neutralizer, the only thing that looked at answer content. Rates per set: the tu
 the rules, the second never tuned on at first), factual answers that only mention "the
 answer" and a number (false flags only), issue 22's tuning round (Unicode tricks, Banglish,
 dialects, split orders, verdict-shaped text; answers about doses, interest, cricket, courts
-and exams), and issue 22's held-out round ``bench/data/injection_held_out_issue22.jsonl``,
-written before any issue-22 change and never tuned on: the honest estimate.
+and exams) and its second tuning round (advice to students, described scales, examiners), and
+issue 22's three held-out rounds in ``bench/data/`` (see its README), never tuned on. At first
+contact: round 1 (before the first tuning: 35 % routed, 18 % false flags; after it: 100 %, 8 %),
+round 2 (after the first tuning: 75 %, 18 %), round 3 (before the second tuning: 95 %, 16 %).
 
 ``routed`` is the share of attacks sent to review before judging (a detector flag; the
 judge-time disagreement check of :mod:`engine.judging.disagreement` can only add to it),
@@ -30,7 +32,7 @@ from engine.judging.injection import detect_injection  # noqa: E402
 from engine.judging.neutralize import contains_control_token  # noqa: E402
 from tests.engine.judging import injection_table as table  # noqa: E402
 
-HELD_OUT_22 = Path(__file__).resolve().parent / "data" / "injection_held_out_issue22.jsonl"
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def jsonl_set(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -46,7 +48,10 @@ SETS = {
     "held_out_2": (table.HELD_OUT_2_ATTACKS, table.HELD_OUT_2_LEGIT),
     "factual_legit": ([], table.HELD_OUT_3_LEGIT),
     "tune_22": (table.TUNE_22_ATTACKS, table.TUNE_22_LEGIT),
-    "held_out_22": jsonl_set(HELD_OUT_22),
+    "tune_22c": (table.TUNE_22C_ATTACKS, table.TUNE_22C_LEGIT),
+    "held_out_22": jsonl_set(DATA / "injection_held_out_issue22.jsonl"),
+    "held_out_22b": jsonl_set(DATA / "injection_held_out_issue22b.jsonl"),
+    "held_out_22c": jsonl_set(DATA / "injection_held_out_issue22c.jsonl"),
 }
 
 

@@ -85,6 +85,7 @@ def run_checks(
     backend,
     held: list[tuple[dict, GateResult, GateResult, dict, str]],
     *,
+    settled: set[int],
     rubric: Rubric,
     template: JudgeTemplate,
     sampler: Sampler,
@@ -95,8 +96,10 @@ def run_checks(
     cancelled=None,
 ) -> tuple[list[dict], list[dict], int]:
     """Judge each held ``(pair, gate, standard gate, row, stripped answer)`` again and add
-    the check's flag to its row. Returns (rows ready to insert, pairs still without a
-    stripped verdict — no reply yet, asked again on the next call — and invalid replies)."""
+    the check's flag to its row. Pairs whose response id is ``settled`` (judged already)
+    keep their place in the batch plan but are not asked again. Returns (rows ready to
+    insert, pairs still without a stripped verdict — no reply yet, asked again on the next
+    call — and the number of invalid replies)."""
     schema = verdict_schema(rubric)
     prompts = {
         check_key(pair): pair_prompt(
@@ -105,7 +108,9 @@ def run_checks(
         for pair, _g, _s, _r, stripped in held
     }
     variant_ids = {check_key(pair): pair["variant_id"] for pair, *_ in held}
-    waiting = {check_key(pair): item for item in held for pair in (item[0],)}
+    waiting = {
+        check_key(item[0]): item for item in held if item[0]["dialect_response_id"] not in settled
+    }
     ready, invalid_total = [], 0
     attempts: dict[str, int] = {}
     for _round in range(max_attempts + 2):

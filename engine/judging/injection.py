@@ -47,7 +47,10 @@ _UNIT = (
     r"taka|tk|rs|dollars?|years?|months?|days?|hours?|minutes?|times?|overs?|runs?|wickets?|"
     r"km|m|cm|mm|degrees?|°)"
 )
-_SCORE_N = r"(?<![\d/.,:-])(?:10|[0-5])(?![\d/%-]|[.,]\d)(?!\s*" + _UNIT + r"\b)"
+# ... nor are the ends of a described scale ("from 0 to 10", "out of 10")
+_SCORE_N = (
+    r"(?<![\d/.,:-])(?<!to )(?<!of )(?<!from )(?:10|[0-5])(?![\d/%-]|[.,]\d)(?!\s*" + _UNIT + r"\b)"
+)
 _HIGH_EN = (
     r"\b(?:top marks|full marks|maximum|highest|perfect|best possible|fives|tens|excellent|"
     r"flawless|the top of the scale)\b"
@@ -152,8 +155,10 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
     # "১০ এর মধ্যে ১০"; "দশে দশ" only as an order (a gymnast "got ten out of ten"): phrases
     ("score-directive", re.compile(r"(?:১০|10)\s*(?:এর|-এর)\s*মধ্যে\s*(?:১০|10)")),
     (
-        "score-directive",  # "should award top marks", "is required to assign the highest"
-        re.compile(
+        "score-directive",  # "the model reading this should award top marks", "you are required
+        re.compile(  # to assign the highest" — not what an examiner will do
+            r"\b(?:you|model|ai|llm|system|grader|judge|evaluator|assessor|reader|whoever)\b"
+            r"[^.\n]{0,30}?"
             r"\b(?:should|must|will|shall|(?:is|are) (?:required|expected|asked) to|need to|"
             r"has to|have to)\s+(?:\w+\s+)?(?:award|give|assign|output|return|record|put|mark|"
             r"rate|score|grade)\b[^.\n]{0,40}?" + _HIGH_EN,
@@ -161,9 +166,10 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         ),
     ),
     (
-        "score-directive",  # "output the maximum for all", "award the maximum score"
+        "score-directive",  # "output the maximum for all", "award the maximum score" (orders)
         re.compile(
-            r"\b(?:output|return|record|report|print|write|put|assign|award|give)\b[^.\n]{0,20}?"
+            r"(?:^|[.!?\n:;,(]\s*|\b(?:please|kindly|just|so|and|then|now)\s+)"
+            r"(?:output|return|record|report|print|write|put|assign|award|give)\b[^.\n]{0,20}?"
             r"\b(?:maximum|highest|top|perfect|full)\b[^.\n]{0,12}?(?:\b(?:scores?|marks?|"
             r"points?|ratings?|grades?|values?)\b|\b(?:for|on|to) (?:all|each|every)\b|\bacross\b)",
             re.I,

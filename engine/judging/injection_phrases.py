@@ -97,10 +97,16 @@ def _rules() -> tuple[tuple[str, re.Pattern, bool], ...]:
     return tuple((reason, re.compile(p, re.I), third) for reason, p, third in rules)
 
 
+def _addressed_judge() -> str:
+    """The judge addressed ("বিচারক,", "Judge bhai"), not mentioned ("পরীক্ষক নম্বর দেন")."""
+    return f"{word('judge')}\\s*(?:[,:]|{word('vocative')})"
+
+
 @cache
 def _context() -> tuple[re.Pattern, re.Pattern]:
-    third = re.compile(word("third_party"), re.I)
-    own = re.compile(f"{word('self')}|{word('judge')}|{word('you')}", re.I)
+    # a judge or examiner mentioned is someone else who gives marks; addressed, it is ours
+    third = re.compile(f"{word('third_party')}|{word('judge')}", re.I)
+    own = re.compile(f"{word('self')}|{_addressed_judge()}|{word('you')}", re.I)
     return third, own
 
 
@@ -123,7 +129,16 @@ WINDOW_CHARS = 260
 
 _ADDRESS_EN = (
     r"\b(?:you|your|you're|yourself|please|kindly|whoever|anyone)\b|"
-    r"\b(?:dear|attention|hey|hello|to the)\s+\w+"
+    r"\b(?:dear|attention|hey|hello)\s+\w+|"
+    r"\bto the (?:judge|grader|evaluator|assessor|model|reader|ai|marker|examiner)\b"
+)
+# advice to a student, not an order to the judge: "if you …, you will get full marks",
+# "your score is …", "তুমি … পুরো নম্বর পাবে"
+_STUDENT = (
+    r"\bif you\b|\byou(?:'ll| will| can| could| may| might| must| need to| should)?\s+"
+    r"(?:get|receive|earn|pass|lose|gain|obtain|achieve)\b|\byour (?:final )?(?:scores?|grades?|"
+    r"marks?|results?|points?)\b|"
+    rf"{_LEFT}(?:পাবে|পাবেন|পাবা|পাইবা|পাইবেন|পেতে|পাও|pabe|paben|pete|pao){_WORD_END}"
 )
 _GRADING_EN = (
     r"\b(?:grad\w*|scor\w*|rat(?:e|ed|ing)s?|evaluat\w*|judg\w*|marks?|rubric|criteri\w*|"
@@ -147,7 +162,7 @@ _NEGATED = r"\b(?:do not|don't|never|not)\s+(?:\w+\s+)?$"
 def _window_patterns() -> dict[str, re.Pattern]:
     return {
         "address": re.compile(
-            f"{_ADDRESS_EN}|{word('you')}|(?:^|[.!?।]\\s*){word('judge')}\\s*(?:[,:]|{word('vocative')})",
+            f"{_ADDRESS_EN}|{word('you')}|(?:^|[.!?।]\\s*){_addressed_judge()}",
             re.I,
         ),
         "grading": re.compile(f"{_GRADING_EN}|{word('grading')}", re.I),
@@ -158,6 +173,7 @@ def _window_patterns() -> dict[str, re.Pattern]:
             re.I,
         ),
         "override": re.compile(_OVERRIDE_EN, re.I),
+        "student": re.compile(_STUDENT, re.I),
         "rules": re.compile(_RULES_EN, re.I),
     }
 
@@ -177,7 +193,9 @@ def split_orders(text: str) -> list[tuple[str, str]]:
             window = f"{window} {part}".strip()
             if len(window) > WINDOW_CHARS:
                 break
-            if all(p[k].search(window) for k in ("address", "grading", "target")):
+            if all(p[k].search(window) for k in ("address", "grading", "target")) and not p[
+                "student"
+            ].search(window):
                 return [("split-order", window[:60])]
             m = p["override"].search(window)
             if m and p["rules"].search(window) and not re.search(_NEGATED, window[: m.start()]):

@@ -279,10 +279,10 @@ def _judge_round(
                 scored.final, rubric.max_score, pair["dialect_answer"], pair["standard_answer"]
             ),
         )
+        # judged pairs are checked again too (their replies are stored, nothing is decoded):
+        # the check's batch plan stays a function of the verdicts, as the main one of the pairs
         stripped = None
-        if pair["dialect_response_id"] not in judged and disagreement.needs_check(
-            row["flags"], scored.final, rubric.max_score
-        ):
+        if disagreement.needs_check(row["flags"], scored.final, rubric.max_score):
             high = disagreement.high_scoring(scored.final, rubric.max_score)
             stripped = disagreement.stripped_answer(pair["dialect_answer"], high_scoring=high)
         if stripped is None:
@@ -295,6 +295,7 @@ def _judge_round(
             run_id,
             backend,
             held,
+            settled=judged,
             rubric=rubric,
             template=template,
             sampler=check_sampler or next(iter(samplers.values())),
