@@ -52,9 +52,14 @@ def stripped_answer(text: str, *, high_scoring: bool) -> str | None:
     there is nothing to remove."""
     parts = [s for line in (text or "").splitlines() for s in sentences(normalize_text(line))]
     read = [matching_form(p) for p in parts]
-    bad = {i for i, p in enumerate(read) if detect_injection(p).flagged}
-    rest = " ".join(p for i, p in enumerate(parts) if i not in bad)
-    if high_scoring or detect_injection(rest).flagged:
+    bad: set[int] = set()
+    # a sentence that trips the detector alone trips it in the whole text: the per-sentence
+    # pass (about 0.5 ms a sentence) is only needed for a flagged answer
+    flagged = detect_injection(text).flagged
+    if flagged:
+        bad = {i for i, p in enumerate(read) if detect_injection(p).flagged}
+        flagged = detect_injection(" ".join(p for i, p in enumerate(parts) if i not in bad)).flagged
+    if high_scoring or flagged:
         bad |= {i for i, p in enumerate(read) if talks_of_grading(p)}
     if not bad:
         return None
