@@ -38,6 +38,7 @@ import numpy as np
 from engine.annotation.assignment import assign
 from engine.annotation.decisions import effective_decisions
 from engine.errors import UserError
+from engine.judging.judged_items import counted_judgments_from
 from engine.stats import nan_to_none
 from engine.workspace.store import Workspace
 
@@ -144,12 +145,9 @@ def _finite(x: float) -> float | None:
 
 
 # -- the study ----------------------------------------------------------------------------
-_CELLS = (
-    "SELECT j.id, j.final, m.name AS model, dv.dialect FROM judgments j "
-    "JOIN responses r ON r.id = j.response_id JOIN runs ar ON ar.id = r.run_id "
-    "LEFT JOIN models m ON m.id = ar.model_id JOIN variants dv ON dv.id = r.variant_id "
-    "WHERE j.run_id = ? AND j.final IS NOT NULL"
-)
+# the judge's scores (Yhat) of the counted judgments: a flagged one waits for a person and
+# is left out, as in every other figure (engine.judging.judged_items)
+_CELLS = f"SELECT j.id, j.final, m.name AS model, dv.dialect {counted_judgments_from()}"
 
 
 def draw_subset(

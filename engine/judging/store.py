@@ -18,6 +18,7 @@ import math
 from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
 from engine.judging.judged_items import (
+    COUNTED,
     EFFECTIVE_FINAL,
     HAS_OVERRIDE,
     LATEST_OVERRIDE,
@@ -261,12 +262,13 @@ def override_history(ws: Workspace, judgment_id: int) -> list[dict]:
 # -- items for statistics ----------------------------------------------------------------
 def scored_items(ws: Workspace, run_id: int) -> list[dict]:
     """One row per judgment of a judge run: machine and human scores, the effective score
-    (the newest human override if any, else the machine score), and the grouping keys."""
+    (the newest human override if any, else the machine score), whether it is ``counted``
+    in the figures (:data:`engine.judging.judged_items.COUNTED`), and the grouping keys."""
     return ws.query(
         f"""
         SELECT j.id AS judgment_id, j.response_id, j.gate, j.confidence, j.flags,
                j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
-               {EFFECTIVE_FINAL} AS final,
+               {EFFECTIVE_FINAL} AS final, {COUNTED} AS counted,
                m.name AS model, m.family AS model_family, ar.id AS answer_run_id,
                dv.dialect, q.id AS question_id, q.domain, q.question_type
         {judged_items_from()}

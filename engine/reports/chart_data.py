@@ -4,7 +4,9 @@ One function per chart kind, each returning a JSON-ready dict with the numbers t
 draws and ``table`` (``columns`` + ``rows``), the underlying table its CSV export writes.
 Intervals come from :mod:`engine.stats`, agreement and CBS from
 :mod:`engine.judging.paired_scores` (the report's own computation). Scores are the judge run's *effective* finals (the newest human
-override replaces the machine score), as in :func:`engine.judging.store.scored_items`.
+override replaces the machine score), as in :func:`engine.judging.store.scored_items`, over
+the *counted* judgments of :mod:`engine.judging.judged_items` (a flagged judgment waits
+for a person and is left out, as in the statistics and the report).
 
 At the paper's scale (68,395 judgments) ``store.scored_items`` takes about 0.5 s and the
 bootstrap over dicts more, so the charts aggregate in SQL: the heatmap's cell means, and
@@ -21,6 +23,7 @@ import logging
 import numpy as np
 
 from engine.judging import paired_scores, store
+from engine.judging.judged_items import EFFECTIVE_FINAL, counted_judgments_from
 from engine.stats import nan_to_none
 from engine.stats.bootstrap import DEFAULT_RESAMPLES, mean_cis_from_cluster_sums
 from engine.workspace.store import Workspace
@@ -31,20 +34,7 @@ CHART_KINDS = ("heatmap", "dialects", "breakdown", "agreement", "distribution", 
 LIVE_RESAMPLES = 500  # while a run streams in; a full refresh uses the default
 DENSITY_BINS = 50  # the agreement chart's density grid: 0.2 points a cell
 
-# The newest human override replaces the machine score. A correlated look-up on the
-# (target, target_id) index: a join on a CTE of the newest overrides was scanned once per
-# judgment — 7.5 s instead of 0.12 s for a full recount with 3,000 overrides.
-_FINAL = f"coalesce({store.LATEST_OVERRIDE}, j.final)"
-
-
-def _items(run_term: str = "j.run_id") -> str:
-    return f"""FROM judgments j
-    JOIN responses d ON d.id = j.response_id
-    JOIN runs ar ON ar.id = d.run_id
-    LEFT JOIN models m ON m.id = ar.model_id
-    JOIN variants dv ON dv.id = d.variant_id
-    JOIN questions q ON q.id = dv.question_id
-    WHERE {run_term} = ? AND j.final IS NOT NULL"""
+_FINAL = EFFECTIVE_FINAL  # the newest human override replaces the machine score
 
 
 def _judged_since(ws: Workspace, columns: str, group_by: str, run: int, since: int, last: int):
@@ -52,7 +42,7 @@ def _judged_since(ws: Workspace, columns: str, group_by: str, run: int, since: i
     counting on (``since`` > 0) the id range drives the query (``+j.run_id`` keeps SQLite off
     the run's index, through which it read all 68,000 judgments to find 300 new ones)."""
     return ws.conn.execute(
-        f"SELECT {columns} {_items('+j.run_id' if since else 'j.run_id')} "
+        f"SELECT {columns} {counted_judgments_from('+j.run_id' if since else 'j.run_id')} "
         f"AND j.id > ? AND j.id <= ? GROUP BY {group_by}",
         (run, since, last),
     )
@@ -89,7 +79,10 @@ def chart_data(
 def items(ws: Workspace, run: int, columns: str) -> list[dict]:
     """Lean scored items of a judge run: ``columns`` (SQL expressions with aliases) plus
     ``question_id`` (the bootstrap cluster) and the effective ``final``."""
-    return ws.query(f"SELECT {columns}, q.id AS question_id, {_FINAL} AS final {_items()}", (run,))
+    return ws.query(
+        f"SELECT {columns}, q.id AS question_id, {_FINAL} AS final {counted_judgments_from()}",
+        (run,),
+    )
 
 
 def _table(columns: list[str], rows: list[dict]) -> dict:
