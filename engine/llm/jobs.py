@@ -14,7 +14,9 @@ stored into ``response_cache``; sampled requests never are.
 
 **Reproducible batches.** Batching changes greedy outputs, so for a backend with a batch
 schedule (local GGUF: ``n_seq``) the *plan* is fixed by the items alone: the job's full
-request list, in order, cut into consecutive groups of ``n_seq``. A group with any pending
+request list, in order, cut into consecutive groups of ``n_seq * refill``, each decoded
+in one scheduler run whose freed slots take the group's next items
+(:mod:`engine.llm.batch_plan`). A group with any pending
 item is decoded whole (its finished items again, their results dropped), so every item is
 always decoded next to the same neighbours: a resumed run, a fresh workspace and an
 uninterrupted run give the same bytes. The cache key of a planned item covers its group
@@ -508,6 +510,16 @@ def _run_job(
             run_id,
             mismatched,
             redecoded,
+        )
+    if to_decode:  # what this call took, beside the planner's estimate (engine.llm.planner)
+        from engine.llm.planner import record_actual
+
+        record_actual(
+            ws,
+            run_id,
+            seconds=time.monotonic() - start,
+            items=summary.done_now - summary.cached + summary.errors,
+            output_tokens=generated,
         )
     summary.cancelled = bool(cancelled and cancelled()) and not summary.complete
     if summary.complete:

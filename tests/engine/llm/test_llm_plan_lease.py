@@ -29,8 +29,8 @@ class BatchSensitive:
     its neighbours, like floating-point sums in a batch. ``crash_after`` simulates a killed
     worker: after that many results every other item of the call is an error."""
 
-    def __init__(self, n_seq: int = 4, crash_after: int | None = None):
-        self.schedule = Schedule(n_seq=n_seq).resolved()
+    def __init__(self, n_seq: int = 4, crash_after: int | None = None, refill: int = 1):
+        self.schedule = Schedule(n_seq=n_seq, refill=refill).resolved()
         self.crash_after = crash_after
         self.calls: list[list[str]] = []
 
@@ -118,6 +118,33 @@ def test_crash_and_resume_gives_the_uninterrupted_bytes(tmp_path):
     ws_c, run_c = fresh(tmp_path, "fresh-again")
     run_job(ws_c, run_c, BatchSensitive(), requests(10))
     assert outputs(ws_c, run_c) == reference
+
+
+def test_refill_groups_reproduce_after_a_crash(tmp_path):
+    """With slot refill a plan group is n_seq * refill items decoded in one call (the
+    scheduler refills freed slots from it); a crash inside it redecodes that group whole."""
+    ws_a, run_a = fresh(tmp_path, "refill-reference")
+    first = BatchSensitive(n_seq=2, refill=3)
+    assert run_job(ws_a, run_a, first, requests(10)).complete
+    assert [len(c) for c in first.calls] == [6, 4]
+    ws_b, run_b = fresh(tmp_path, "refill-crashed")
+    assert not run_job(
+        ws_b, run_b, BatchSensitive(n_seq=2, refill=3, crash_after=4), requests(10)
+    ).complete
+    resumed = BatchSensitive(n_seq=2, refill=3)
+    assert run_job(ws_b, run_b, resumed, requests(10)).complete
+    assert resumed.calls == [[f"i{i:02d}" for i in range(6)]]
+    assert outputs(ws_b, run_b) == outputs(ws_a, run_a)
+    # the whole-group rule (refill 1) is another plan: other neighbours, other bytes
+    ws_c, run_c = fresh(tmp_path, "refill-one")
+    run_job(ws_c, run_c, BatchSensitive(n_seq=2, refill=1), requests(10))
+    assert outputs(ws_c, run_c)["i00"] != outputs(ws_a, run_a)["i00"]
+
+
+def test_refill_is_a_schedule_setting():
+    assert Schedule().resolved().refill == 4
+    with pytest.raises(UserError, match="refill"):
+        Schedule(refill=0).resolved()
 
 
 def test_the_old_way_did_not_reproduce(tmp_path):
