@@ -184,7 +184,7 @@ def generate_answers(
     for model in model_rows:
         if cancelled and cancelled():
             break
-        run_id = open_run(ws, ANSWER_KIND, model, card)
+        run_id = open_run(ws, ANSWER_KIND, model, card, requests)  # requests: see 'growing'
         try:
             backend: Backend = (backend_factory or backend_for_run)(ws, run_id)
         except BaseException:

@@ -63,6 +63,7 @@ class JobSummary:
     errors: int
     cached: int
     cancelled: bool
+    note: str = ""  # e.g. a new run opened because a larger --limit moved decoded items
 
     @property
     def complete(self) -> bool:
@@ -78,6 +79,7 @@ class JobSummary:
             "errors": self.errors,
             "complete": self.complete,
             "cancelled": self.cancelled,
+            **({"note": self.note} if self.note else {}),
         }
 
 
@@ -120,9 +122,23 @@ def library_versions() -> dict:
     return versions
 
 
-def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
+def open_run(
+    ws: Workspace,
+    kind: str,
+    model_row: dict,
+    card: dict,
+    requests: list[Request] | None = None,
+) -> int:
     """The run for (kind, registered model, card); an existing one with the same key is
     resumed.
+
+    **Growing a run.** With ``requests`` (the job's full list), a run whose finished items
+    were decoded in other plan groups than ``requests`` puts them in — a larger ``--limit``
+    filled its last, partial group, or inserted items before it — is not extended: its
+    bytes would differ from a fresh run's at the new size. A new run is opened instead,
+    keyed by the item count (a fresh workspace at that size gives the same bytes), its card
+    names the run it grew from, and it says so (:func:`grown_note`). Growth that only adds
+    whole groups after the decoded ones extends the same run.
 
     A run belongs to the registered model — its id and what decides its outputs (the GGUF
     file's sha256, or the endpoint) — so two workspace names for the same file each have
@@ -140,6 +156,21 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
         existing = ws.scalar(
             "SELECT id FROM runs WHERE run_key = ? AND model_id IS ?",
             (_hash(base), model_row.get("id")),
+        )
+    grown_from = None
+    if (
+        existing is not None
+        and requests is not None
+        and _plan_moved(ws, existing, schedule, requests)
+    ):
+        grown_from = existing
+        run_key = _hash({**base, "model_id": model_row.get("id"), "plan_items": len(requests)})
+        existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+        log.warning(
+            "run %d decoded its items in other batches than %d items give; a new run is "
+            "opened so that its outputs equal a fresh run's",
+            grown_from,
+            len(requests),
         )
     if existing is not None:
         return existing
@@ -159,6 +190,7 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
         # module docstring) and where: greedy bytes are reproducible on the same build
         "plan": PLAN,
         "platform": {"machine": platform.machine(), "system": platform.platform()},
+        **({"grown_from": grown_from, "plan_items": len(requests or [])} if grown_from else {}),
     }
     with ws.transaction() as conn:
         conn.execute(
@@ -167,6 +199,38 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
             (kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow()),
         )
     return ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+
+
+def _plan_moved(ws: Workspace, run_id: int, schedule: dict, requests: list[Request]) -> bool:
+    """Whether a finished item of ``run_id`` was decoded in another group than the plan of
+    ``requests`` gives it (endpoints have no plan: never)."""
+    from engine.llm.plan_store import group_payload, item_groups
+
+    if not schedule.get("n_seq"):
+        return False
+    recorded = item_groups(ws, run_id)
+    if not recorded:
+        return False
+    size = int(schedule["n_seq"]) * int(schedule.get("refill") or 1)
+    for group in plan_groups(list(requests), size):
+        if not any(r.key in recorded for r in group):
+            continue
+        key = group_payload(group)[0]
+        if any(r.key in recorded and recorded[r.key][0] != key for r in group):
+            return True
+    return False
+
+
+def grown_note(ws: Workspace, run_id: int) -> str:
+    """What to tell the user about a run opened because another one grew (or "")."""
+    card = run_card(ws, run_id)
+    if not card.get("grown_from"):
+        return ""
+    return (
+        f"new run {run_id} for {card['plan_items']} items: run {card['grown_from']} decoded "
+        "its items in other batches (a smaller --limit), so extending it would give other "
+        "outputs than a fresh run"
+    )
 
 
 def _hash(data: dict) -> str:
@@ -416,6 +480,7 @@ def _run_job(
     }
     pending = [r for r in requests if r.key not in done and r.key not in skip]
     summary = JobSummary(
+        note=grown_note(ws, run_id),
         total=len(requests),
         done_before=sum(r.key in done for r in requests),
         done_now=0,
@@ -463,7 +528,7 @@ def _run_job(
         summary.done_now += 1
     writer.flush()
     _record(ws, run_id, group_of, served)
-    report("cache")
+    report(summary.note or "cache")
     # a group with anything left to generate is decoded whole (see the module docstring)
     to_decode = [g for g in groups if any(r.key in pending_keys and r.key not in served for r in g)]
     if not size:  # no plan: neighbours do not matter, only what is left is generated

@@ -3,8 +3,9 @@
 The run card holds what decides the outputs: the task file's sha256, regime, script and
 Romanization scheme, k, seed, the demonstration pool's fingerprint, the label list, the
 sampler and the constrained-decoding switch. Items are keyed by their source
-(``pair<id>`` / ``item<id>``), so a later call with a larger ``--limit`` or more dialects
-extends the same run and a re-run redoes nothing; what each item was shown (input in its
+(``pair<id>`` / ``item<id>``), so a re-run redoes nothing and a later call with a larger
+``--limit`` or more dialects extends the same run — unless that changes a local model's
+batches of decoded items, which opens a new run (:func:`engine.llm.jobs.open_run`); what each item was shown (input in its
 script, references, demonstration ids) is recorded in ``task_run_items`` before generation.
 """
 
@@ -133,7 +134,6 @@ def run_task(
                     "constrained": constrained,
                     "chat": "user message",
                 }
-                run_id = open_run(ws, TASK_KIND_PREFIX + spec.name, model, card)
                 shown = [
                     rg.Shown(
                         item=item,
@@ -143,11 +143,13 @@ def run_task(
                     )
                     for item in evaluated
                 ]
-                _record(ws, run_id, spec, shown)
                 requests = [
                     rg.build_request(spec, regime, s, labels, roman, sampler, constrained)
                     for s in shown
                 ]
+                # with the requests: a larger --limit that moves decoded items opens a new run
+                run_id = open_run(ws, TASK_KIND_PREFIX + spec.name, model, card, requests)
+                _record(ws, run_id, spec, shown)
                 backend: Backend = (backend_factory or backend_for_run)(ws, run_id)
                 label = f"{model['name']} {regime}/{script}"
                 try:

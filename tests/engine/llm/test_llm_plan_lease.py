@@ -246,3 +246,35 @@ def test_without_a_plan_only_what_is_left_is_generated(tmp_path):
     again = Plain()
     assert run_job(ws, run, again, requests(6)).complete
     assert again.calls == [["i03", "i04", "i05"]]  # no finished item asked (or paid for) again
+
+
+def test_a_larger_limit_gives_a_fresh_runs_bytes(tmp_path):
+    """#22: growing a run by a larger --limit must not mix batch plans. Growth by whole
+    groups extends the run; growth that refills a decoded group opens a new run (and says
+    so); either way the outputs equal a fresh run's at the new size."""
+    card = {"template": "t", "schedule": {"n_seq": 4, "refill": 1}}
+
+    def run_at(ws, n):
+        run = open_run(ws, "answer", ws.query("SELECT * FROM models")[0], card, requests(n))
+        return run, run_job(ws, run, BatchSensitive(n_seq=4), requests(n))
+
+    ref = Workspace(tmp_path / "fresh.sqlite")
+    model_row(ref)
+    fresh_10 = outputs(ref, run_at(ref, 10)[0])
+    ws = Workspace(tmp_path / "grown.sqlite")
+    model_row(ws)
+    first, _ = run_at(ws, 6)  # groups [0-3] [4-5]
+    grown, summary = run_at(ws, 10)  # [4-7] now: items 4 and 5 would change
+    assert grown != first and "new run" in summary.counts()["note"]
+    assert outputs(ws, first)["i04"] != fresh_10["i04"]  # extending run 1 would differ
+    assert outputs(ws, grown) == fresh_10
+    assert run_at(ws, 10)[0] == grown  # and it is resumed as that run
+    # growth by whole groups extends the same run
+    ws2 = Workspace(tmp_path / "whole.sqlite")
+    model_row(ws2)
+    run8, _ = run_at(ws2, 8)
+    run12, summary = run_at(ws2, 12)
+    assert run12 == run8 and "note" not in summary.counts()
+    ref12 = Workspace(tmp_path / "fresh12.sqlite")
+    model_row(ref12)
+    assert outputs(ws2, run12) == outputs(ref12, run_at(ref12, 12)[0])
