@@ -51,6 +51,9 @@ from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
+# a job call with this many items left is estimated first (the calibration costs ~1-3 %)
+ESTIMATE_MIN_ITEMS = 1000
+
 # n_threads does not change which floats are summed in which order; it is recorded only.
 _SCHEDULE_NOT_IN_KEY = ("n_threads",)
 
@@ -64,6 +67,7 @@ class JobSummary:
     cached: int
     cancelled: bool
     note: str = ""  # e.g. a new run opened because a larger --limit moved decoded items
+    estimate: dict | None = None  # the planner's, when the call made one (engine.llm.planner)
 
     @property
     def complete(self) -> bool:
@@ -80,6 +84,7 @@ class JobSummary:
             "complete": self.complete,
             "cancelled": self.cancelled,
             **({"note": self.note} if self.note else {}),
+            **({"estimate": self.estimate} if self.estimate else {}),
         }
 
 
@@ -434,9 +439,13 @@ def run_job(
     cancelled: CancelFn | None = None,
     use_cache: bool = True,
     skip: set[str] | None = None,
+    estimate: bool | None = None,
 ) -> JobSummary:
     """Generate every request of ``run_id`` not yet done; see the module docstring.
-    ``skip``: keys that keep their place in the batch plan but are not generated now."""
+    ``skip``: keys that keep their place in the batch plan but are not generated now.
+    ``estimate``: calibrate and estimate the call's duration first (engine.llm.planner;
+    reported as a progress note, in the summary and the run card); None: when at least
+    ``ESTIMATE_MIN_ITEMS`` items are left (a calibration decodes ~2 × n_seq items)."""
     keys = [r.key for r in requests]
     if len(set(keys)) != len(keys):
         raise UserError("a job's item keys must be unique")
@@ -454,6 +463,7 @@ def run_job(
             cancelled,
             use_cache,
             skip or set(),
+            estimate,
         )
     finally:
         release_lease(ws, run_id, owner)
@@ -471,6 +481,7 @@ def _run_job(
     cancelled,
     use_cache,
     skip,
+    estimate,
 ) -> JobSummary:
     done = {
         r["item_key"]
@@ -537,6 +548,10 @@ def _run_job(
         ]
         to_decode = [g for g in to_decode if g]
     left = sum(1 for g in to_decode for r in g if r.key in pending_keys and r.key not in served)
+    if to_decode and (estimate if estimate is not None else left >= ESTIMATE_MIN_ITEMS):
+        summary.estimate = _estimate(ws, run_id, backend, [r for g in to_decode for r in g])
+        if summary.estimate:
+            report(f"estimate: {summary.estimate['text']}")
     redecoded = mismatched = 0
     finished_ok: set[str] = set()
     try:
@@ -592,6 +607,23 @@ def _run_job(
             conn.execute("UPDATE runs SET status = 'done' WHERE id = ?", (run_id,))
     report("done" if summary.complete else "stopped")
     return summary
+
+
+def _estimate(
+    ws: Workspace, run_id: int, backend: Backend, to_decode: list[Request]
+) -> dict | None:
+    """The planner's estimate for what this call decodes, recorded in the run card."""
+    from engine.llm.planner import calibrate, estimate, record_estimate
+
+    try:
+        cal = calibrate(backend, to_decode)
+    except Exception as exc:  # a failing backend: the job itself reports its items' errors
+        log.warning("run %d: no estimate (%s)", run_id, exc)
+        return None
+    est = estimate(to_decode, cal)
+    record_estimate(ws, run_id, est, cal)
+    log.info("run %d: %s", run_id, est.describe())
+    return {**est.as_dict(), "text": est.describe()}
 
 
 def _record(ws: Workspace, run_id: int, group_of: dict, keys: set[str]) -> None:

@@ -59,3 +59,14 @@ def test_estimate_and_actual_go_into_the_run_card(tmp_path):
     assert timing["actual"]["calls"] == 1
     # nothing of the calibration is stored as a response
     assert ws.scalar("SELECT count(*) FROM responses WHERE item_key LIKE 'calibration:%'") == 0
+
+
+def test_a_job_estimates_itself_when_asked(tmp_path):
+    ws, run = fresh(tmp_path, "self-estimated")
+    summary = run_job(ws, run, BatchSensitive(), reqs(12), estimate=True)
+    assert summary.complete and summary.counts()["estimate"]["items"] == 12
+    timing = json.loads(ws.scalar("SELECT card FROM runs WHERE id = ?", (run,)))["plan_timing"]
+    assert timing["estimate"]["output_tokens"] == 24 and timing["actual"]["items"] == 12
+    # small jobs are not calibrated unless asked
+    ws2, run2 = fresh(tmp_path, "small")
+    assert "estimate" not in run_job(ws2, run2, BatchSensitive(), reqs(12)).counts()
