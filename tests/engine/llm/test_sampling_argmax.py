@@ -2,8 +2,8 @@
 sampler (which copies every candidate per row): the tokens must be exactly the sampler's."""
 
 from engine.llm import sampling
-from engine.llm.settings import LoadOptions, Schedule
 from engine.llm.types import Request, Sampler
+from tests.engine.llm.test_grammar_lazy import _run as run_scheduler
 
 PROMPTS = [
     "নিচের প্রশ্নের উত্তর দিন।\nপ্রশ্ন: কম্পিউটার কাকে বলে?\nউত্তর:",
@@ -12,20 +12,8 @@ PROMPTS = [
 ]
 
 
-def _run(embedded_gguf, requests):
-    from engine.llm.native_model import NativeModel
-    from engine.llm.scheduler import BatchScheduler
-
-    schedule, load = Schedule(n_seq=3, n_ctx=2048), LoadOptions()
-    model = NativeModel(embedded_gguf, load)
-    scheduler = BatchScheduler(model, model.new_context(schedule, load), schedule)
-    results = {}
-    try:
-        scheduler.run(requests, lambda r: results.__setitem__(r.key, r.text))
-    finally:
-        scheduler.close()
-        model.close()
-    return results
+def texts(results: dict) -> dict:
+    return {key: r.text for key, r in results.items()}
 
 
 def test_argmax_gives_the_greedy_samplers_tokens(embedded_gguf, monkeypatch):
@@ -33,7 +21,7 @@ def test_argmax_gives_the_greedy_samplers_tokens(embedded_gguf, monkeypatch):
         Request(key=f"k{i}", prompt=p, sampler=Sampler(max_tokens=24))
         for i, p in enumerate(PROMPTS)
     ]
-    fast = _run(embedded_gguf, requests)
+    fast = texts(run_scheduler(embedded_gguf, requests))
     original = sampling.build_chain
 
     def sampler_chain(*args, **kwargs):
@@ -43,5 +31,5 @@ def test_argmax_gives_the_greedy_samplers_tokens(embedded_gguf, monkeypatch):
         return chain
 
     monkeypatch.setattr("engine.llm.scheduler.build_chain", sampler_chain)
-    assert _run(embedded_gguf, requests) == fast
+    assert texts(run_scheduler(embedded_gguf, requests)) == fast
     assert all(fast.values())
