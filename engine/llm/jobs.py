@@ -162,6 +162,15 @@ def open_run(
             "SELECT id FROM runs WHERE run_key = ? AND model_id IS ?",
             (_hash(base), model_row.get("id")),
         )
+    if existing is None and "refill" in keyed:
+        # a run from before slot refill decoded whole groups of n_seq: it resumes that way
+        old = {**base, "schedule": {k: v for k, v in keyed.items() if k != "refill"}}
+        existing = ws.scalar(
+            "SELECT id FROM runs WHERE run_key IN (?, ?) AND model_id IS ? ORDER BY id LIMIT 1",
+            (_hash({**old, "model_id": model_row.get("id")}), _hash(old), model_row.get("id")),
+        )
+        if existing is not None:
+            schedule = recorded_schedule(run_card(ws, existing))
     grown_from = None
     if (
         existing is not None
@@ -273,8 +282,17 @@ def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
     )
     if not row:
         raise UserError(f"run {run_id} has no model")
-    schedule = run_card(ws, run_id).get("schedule") or {}
+    schedule = recorded_schedule(run_card(ws, run_id))
     return open_backend(row[0], **{**schedule, **options})
+
+
+def recorded_schedule(card: dict) -> dict:
+    """The schedule a run card records; one written before slot refill (no ``refill``)
+    decoded whole groups of ``n_seq``, which is ``refill`` 1."""
+    schedule = dict(card.get("schedule") or {})
+    if schedule.get("n_seq") and "refill" not in schedule:
+        schedule["refill"] = 1
+    return schedule
 
 
 def run_job_on_model(

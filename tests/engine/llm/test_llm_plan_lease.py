@@ -278,3 +278,26 @@ def test_a_larger_limit_gives_a_fresh_runs_bytes(tmp_path):
     ref12 = Workspace(tmp_path / "fresh12.sqlite")
     model_row(ref12)
     assert outputs(ws2, run12) == outputs(ref12, run_at(ref12, 12)[0])
+
+
+def test_a_run_from_before_slot_refill_resumes_with_whole_groups(tmp_path):
+    from engine.llm.jobs import _hash, effective_schedule, model_identity, recorded_schedule
+
+    ws = Workspace(tmp_path / "legacy.sqlite")
+    row = model_row(ws)
+    card = {"template": "t", "schedule": {"n_seq": 4}}
+    # what open_run wrote before Schedule had 'refill'
+    keyed = {k: v for k, v in effective_schedule(row, card).items() if k != "n_threads"}
+    keyed.pop("refill")
+    base = {"kind": "answer", "model": model_identity(row), "card": card, "schedule": keyed}
+    stored = {**card, "schedule": {**keyed, "n_threads": 1}}
+    with ws.transaction() as conn:
+        conn.execute(
+            "INSERT INTO runs(kind, run_key, model_id, card, status, created_at) "
+            "VALUES ('answer', ?, ?, ?, 'open', 'now')",
+            (_hash({**base, "model_id": row["id"]}), row["id"], json.dumps(stored)),
+        )
+    legacy = ws.scalar("SELECT id FROM runs")
+    assert open_run(ws, "answer", row, card) == legacy
+    assert recorded_schedule(stored)["refill"] == 1
+    assert recorded_schedule({"schedule": {"n_seq": 4, "refill": 4}})["refill"] == 4
