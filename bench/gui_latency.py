@@ -74,7 +74,7 @@ def main_window_shown_ms(path: Path, wait_until) -> float:
 
     from app.main_window import MainWindow
     from app.settings import Settings
-    from widgets.task_bridge import TaskBridge
+    from widgets.common.task_bridge import TaskBridge
 
     app = QApplication.instance()
     bridge = TaskBridge(show_error=lambda title, msg: print(f"{title}: {msg}", file=sys.stderr))
@@ -128,12 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     from engine.reports.chart_data import CHART_KINDS
     from engine.samples.study import stream_judgments
     from engine.workspace.store import Workspace
-    from widgets.answers_panel import AnswersPanel
-    from widgets.chart_renderer import ChartRenderer
-    from widgets.charts_panel import ChartsPanel
-    from widgets.fonts import register_qt_fonts
-    from widgets.task_bridge import WRITER, TaskBridge
-    from widgets.workspace_watcher import WorkspaceWatcher
+    from widgets.common.fonts import register_qt_fonts
+    from widgets.common.task_bridge import WRITER, TaskBridge
+    from widgets.common.workspace_watcher import WorkspaceWatcher
+    from widgets.judging.answers_panel import AnswersPanel
+    from widgets.reports.chart_renderer import ChartRenderer
+    from widgets.reports.charts_panel import ChartsPanel
 
     worker_ms: dict[str, list[float]] = {}
     render_ms: dict[str, list[float]] = {}

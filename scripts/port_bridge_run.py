@@ -1,7 +1,7 @@
 """Port ``bridge.run(fn, *args, option=…, **task_kwargs)`` calls to the task bridge's API
-``bridge.run(fn, args=(…), kwargs={…}, option=…)`` (widgets/task_bridge.py).
+``bridge.run(fn, args=(…), kwargs={…}, option=…)`` (widgets/common/task_bridge.py).
 
-    python scripts/port_bridge_run.py widgets/bias_panel.py app/annotation_actions.py …
+    python scripts/port_bridge_run.py widgets/bias/bias_panel.py app/annotation_actions.py …
 
 Rewrites, in place, every call of ``.run`` on a name or attribute called ``bridge``,
 ``sync_bridge`` or ``thread_bridge``: the positional arguments after the function go into

@@ -155,7 +155,7 @@ def shoot_study_dialogs(window, out: Path, app) -> None:
     shoot(dialog, out, "19-import-questions", app)
     dialog.close()
 
-    from widgets.translate_dialog import set_checked
+    from widgets.common.dialog_parts import set_checked
 
     translate = window.translate_dialog()
     set_checked(translate.dialects, ["barishal", "mymensingh"])
@@ -195,9 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.settings import Settings
-    from widgets.fonts import register_qt_fonts
-    from widgets.job_monitor import _demo_job
-    from widgets.task_bridge import TaskBridge
+    from widgets.common.fonts import register_qt_fonts
+    from widgets.common.job_monitor import _demo_job
+    from widgets.common.task_bridge import TaskBridge
 
     tmp = Path(tempfile.mkdtemp(prefix="upabhasha-shots-"))
     corpus = build_workspace(tmp / "study.sqlite")

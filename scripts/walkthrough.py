@@ -329,7 +329,7 @@ def start(
     from PySide6.QtWidgets import QApplication
 
     from app.settings import load_settings, settings_path
-    from widgets.fonts import register_qt_fonts
+    from widgets.common.fonts import register_qt_fonts
 
     if settings_path().exists():
         raise WalkError(f"the config folder {config_dir} is not fresh")

@@ -1,8 +1,8 @@
 """``upabhasha [--workspace/-w PATH] COMMAND``.
 
-Each ``commands_*`` module contributes sub-commands through ``register(subparsers)``, and
-kinds of ``upabhasha import WHAT`` through an optional ``register_import(subparsers)``; a
-command is a function ``run(args, ctx) -> int``. A :class:`engine.errors.UserError` becomes
+Each stage module (``app/cli/<stage>.py``, one per engine stage) contributes sub-commands
+through ``register(subparsers)``, and kinds of ``upabhasha import WHAT`` through
+``register_import(subparsers)``; a command is a function ``run(args, ctx) -> int``. A :class:`engine.errors.UserError` becomes
 one line on stderr and exit code 2; any other exception is logged with its traceback to
 the log file and reported as one line with exit code 1. stdout carries only the command's
 output (``--json`` prints one JSON document).
@@ -11,10 +11,24 @@ output (``--json`` prints one JSON document).
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
+import os
 import sys
 
+from app.cli import (
+    annotation,
+    answering,
+    bias,
+    demo,
+    importing,
+    judging,
+    llm,
+    rag,
+    reports,
+    translation,
+    understanding,
+    workspace,
+)
 from app.cli.context import CliContext
 from app.logging_setup import setup_logging
 from engine.errors import UserError
@@ -24,19 +38,28 @@ log = logging.getLogger(__name__)
 
 DEFAULT_WORKSPACE = "upabhasha.sqlite"
 
-COMMAND_MODULES = [
-    "app.cli.commands_data",
-    "app.cli.commands_models",
-    "app.cli.commands_rag",
-    "app.cli.commands_study",
-    "app.cli.commands_review",
-    "app.cli.commands_bias",
-    "app.cli.commands_annotation",
-    "app.cli.commands_scored",
-    "app.cli.commands_tasks",
-    "app.cli.commands_replicate",
-    "app.demo",
+# Every sub-command, in the order ``upabhasha --help`` lists them: one module per engine
+# stage (app/cli/<stage>.py) contributes ``register(subparsers)`` and, for its own kinds of
+# ``upabhasha import WHAT``, ``register_import``; translation and judging hold commands that
+# the listing shows in two or three places.
+COMMANDS = [
+    workspace.register,
+    importing.register,
+    llm.register,
+    rag.register,
+    translation.register,
+    answering.register,
+    judging.register,
+    reports.register,
+    translation.register_review,
+    bias.register,
+    annotation.register,
+    translation.register_scored,
+    understanding.register,
+    judging.register_replicate,
+    demo.register,
 ]
+IMPORTS = [importing.register_import, bias.register_import, understanding.register_import]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,11 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     imports = sub.add_parser("import", help="import corpora, questions, scored translations, …")
     import_sub = imports.add_subparsers(dest="import_command", metavar="WHAT", required=True)
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(name)
-        module.register(sub)
-        if hasattr(module, "register_import"):  # its own `upabhasha import WHAT`
-            module.register_import(import_sub)
+    for register in COMMANDS:
+        register(sub)
+    for register_import in IMPORTS:
+        register_import(import_sub)
     return parser
 
 
@@ -101,8 +123,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _silence_stdout() -> None:
     """Point stdout at devnull so the interpreter's final flush raises no second error."""
-    import os
-
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):

@@ -7,7 +7,7 @@ import sys
 import time
 
 from engine.redact import redact
-from engine.workspace.store import Workspace
+from engine.workspace.api import Workspace
 
 # The exit code of a step that finished with items still missing (errors, a dead worker):
 # the finished part is saved and running the same command again resumes it.

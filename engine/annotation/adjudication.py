@@ -5,7 +5,8 @@ decisions, different edited texts, or scores further apart than the tolerance), 
 of them flagged it, or when a decision was made on a version of the item that has since
 changed (``stale``, from a package merged after an edit). Adjudicating writes the gold:
 for a variant through :mod:`engine.translation.review` (so ``variant_history`` records it),
-for a judgment as a ``human_annotations`` score; every annotator decision stays in place.
+for a judgment as a human score (:mod:`engine.workspace.human_annotations`, the same shape
+as a reviewer's override); every annotator decision stays in place.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from engine.annotation.items import contents, parse_scale, stamp
 from engine.errors import UserError
 from engine.textnorm import normalize_text
 from engine.translation.review import set_variant_status, set_variant_text, variant_history
-from engine.workspace.store import Workspace, utcnow
+from engine.workspace.human_annotations import JudgmentDetails, record_judgment_score
+from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -198,23 +200,22 @@ def adjudicate(
                     ws, vid, status, actor=adjudicator, comment=note, action="adjudicate"
                 )
         elif decision != "reject":
-            conn.execute(
-                "INSERT INTO human_annotations(target, target_id, annotator, score, details, "
-                "reason, created_at) VALUES ('judgment', ?, ?, ?, ?, ?, ?)",
-                (
-                    item["target_id"],
-                    adjudicator,
-                    float(score or 0),
-                    json.dumps(
-                        {
-                            "annotation_item": item_id,
-                            "decision_ids": ids,
-                            "scale": item["score_scale"],
-                        }
-                    ),
-                    note,
-                    utcnow(),
+            machine = conn.execute(
+                "SELECT final, confidence FROM judgments WHERE id = ?", (item["target_id"],)
+            ).fetchone()
+            record_judgment_score(
+                conn,
+                item["target_id"],
+                annotator=adjudicator,
+                score=float(score or 0),
+                scale=parse_scale(item["score_scale"]),
+                details=JudgmentDetails(
+                    source="adjudication",
+                    machine={"final": machine[0], "confidence": machine[1]} if machine else {},
+                    annotation_item=item_id,
+                    decision_ids=ids,
                 ),
+                reason=note,
             )
         conn.execute(
             "INSERT INTO annotation_adjudications(item_id, adjudicator, decision, text, score, "

@@ -227,15 +227,3 @@ def agreement(
             "edits": edit_similarity([e for e in edits if len(e) >= 2]),
         }
     return report
-
-
-def agreement_at(
-    workspace_path: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
-) -> dict:
-    """For background lanes: the report plus per-annotator progress, from a file path."""
-    from engine.annotation.decisions import progress
-
-    with Workspace(workspace_path, create=False) as ws:
-        report = agreement(ws, resamples=resamples, seed=seed).as_dict()
-        report["progress"] = progress(ws)
-    return report

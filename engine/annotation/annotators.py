@@ -1,29 +1,14 @@
-"""Named annotators with the dialects they speak, and the workspace's stable id.
-
-The workspace id (a UUID in ``workspace_meta``) is made on first use; review packages carry
-it so a package from another workspace is refused on import.
-"""
+"""Named annotators with the dialects they speak."""
 
 from __future__ import annotations
 
 import json
 import logging
-import uuid
 
 from engine.errors import UserError
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
-
-
-def workspace_id(ws: Workspace) -> str:
-    """This workspace's stable id, created (once, atomically) on first use."""
-    with ws.transaction() as conn:
-        conn.execute(
-            "INSERT OR IGNORE INTO workspace_meta(key, value) VALUES ('workspace_id', ?)",
-            (str(uuid.uuid4()),),
-        )
-    return ws.scalar("SELECT value FROM workspace_meta WHERE key = 'workspace_id'")
 
 
 def add_annotator(ws: Workspace, name: str, dialects: list[str]) -> dict:

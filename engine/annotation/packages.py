@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.annotation.annotators import annotator as get_annotator
-from engine.annotation.annotators import workspace_id
 from engine.annotation.decisions import (
     CHECKSUM_FIELDS,
     decision_checksum,
@@ -35,6 +34,7 @@ from engine.annotation.decisions import (
 )
 from engine.annotation.items import current_hashes, digest, row_digest
 from engine.errors import UserError
+from engine.workspace.identity import workspace_id
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)

@@ -244,10 +244,3 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
         "cells": [nan_to_none(r) for r in rows],
         "gaps": gaps,
     }
-
-
-def ppi_study_at(workspace_path: str, *, alpha: float = 0.05, width: float = 1.0) -> dict | None:
-    """For background lanes: the study of the latest PPI batch, or None when there is none."""
-    with Workspace(workspace_path, create=False) as ws:
-        batch = ws.scalar("SELECT max(id) FROM annotation_batches WHERE purpose = 'ppi'")
-        return None if batch is None else ppi_study(ws, batch, alpha=alpha, width=width)

@@ -2,7 +2,8 @@
 
 The annotation panel talks to either through the same three calls (``annotators``,
 ``queue``, ``record``), so the same screen serves the lab and a field laptop with no
-workspace. Module-level ``*_at`` functions take file paths, for the GUI's background lanes.
+workspace. Their background entry points (``export_package_at``, ``import_packages_at``) are in
+engine/annotation/tasks.py.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from engine.annotation.annotators import list_annotators
 from engine.annotation.decisions import my_queue, record_decision
-from engine.annotation.packages import ReviewPackage, export_package, import_package
+from engine.annotation.packages import ReviewPackage
 from engine.workspace.store import Workspace
 
 
@@ -47,24 +48,3 @@ class PackageQueue:
 
     def record(self, item_id: int, annotator: str, decision: str, **kw) -> dict:
         return self.package.record(item_id, decision, **kw)
-
-
-def export_package_at(workspace_path: str, annotator: str, out: str) -> dict:
-    with Workspace(workspace_path, create=False) as ws:
-        return export_package(ws, annotator, out)
-
-
-def import_packages_at(workspace_path: str, paths: list[str], progress=None, cancelled=None):
-    """Merge packages one by one (each in its own transaction); stops at the first refusal,
-    keeping the packages merged before it."""
-    results = []
-    with Workspace(workspace_path, create=False) as ws:
-        for done, path in enumerate(paths):
-            if cancelled is not None and cancelled():
-                break
-            if progress is not None:
-                progress(done, len(paths), Path(path).name)
-            results.append(dict(import_package(ws, path), path=str(path)))
-        if progress is not None:
-            progress(len(results), len(paths), "")
-    return results

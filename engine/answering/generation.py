@@ -23,15 +23,9 @@ from pathlib import Path
 from string import Template
 
 from engine.errors import UserError
-from engine.llm.types import (
-    Backend,
-    CancelFn,
-    Message,
-    ProgressFn,
-    Request,
-    Sampler,
-    labelled_progress,
-)
+from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
+from engine.workspace.choices import VARIANT_STATUSES
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -40,7 +34,6 @@ log = logging.getLogger(__name__)
 ANSWER_KIND = "answer"
 
 DEFAULT_STATUSES = ("gold",)
-VARIANT_STATUSES = ("draft", "reviewed", "gold", "flagged", "rejected")
 # Base models continue a plain transcript with invented turns; stop there.
 DEFAULT_SAMPLER = Sampler(temperature=0.0, max_tokens=384, stop=("\nUser:", "\nAssistant:"))
 
@@ -162,14 +155,13 @@ def generate_answers(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> list[dict]:
-    """Run (or resume) one answer run per model; returns one summary per model.
+    """Run (or resume) one answer run per model; returns one summary per model
+    (:func:`engine.llm.model_runs.run_models`: a model that does not load is reported).
 
     ``schedule`` (local models: n_seq, n_ctx, …) goes into the run card, since batching
     changes greedy outputs. ``backend_factory(ws, run_id)`` opens a backend (default: the
     run's model with the schedule its card records); tests pass one for fault injection.
     """
-    from engine.llm.jobs import backend_for_run, discard_if_empty, open_run, run_job
-
     variants = select_variants(ws, statuses=statuses, dialects=dialects, question_set=question_set)
     if not variants:
         raise UserError(
@@ -177,39 +169,18 @@ def generate_answers(
             "(mark translations gold, or pass --status draft,reviewed,gold)"
         )
     templates = answer_templates(ws, prompt_dir)
-    card = generation_card(templates, sampler, schedule)
-    requests = answer_requests(variants, templates, sampler)
-    variant_ids = {f"v{v['id']}": v["id"] for v in variants}
-    summaries = []
-    for model in model_rows:
-        if cancelled and cancelled():
-            break
-        run_id = open_run(ws, ANSWER_KIND, model, card, requests)  # requests: see 'growing'
-        try:
-            backend: Backend = (backend_factory or backend_for_run)(ws, run_id)
-        except BaseException:
-            discard_if_empty(ws, run_id)  # no empty open run row is left behind
-            raise
-        try:
-            result = run_job(
-                ws,
-                run_id,
-                backend,
-                requests,
-                variant_ids=variant_ids,
-                batch_size=batch_size,
-                cancelled=cancelled,
-                progress=labelled_progress(progress, model["name"]),
-            )
-        finally:
-            backend.close()  # one local model loaded at a time
-        summaries.append(
-            {
-                "model": model["name"],
-                "run_id": run_id,
-                **result.counts(),
-            }
-        )
-        if result.cancelled:
-            break
-    return summaries
+    planned = PlannedRun(
+        ANSWER_KIND,
+        generation_card(templates, sampler, schedule),
+        answer_requests(variants, templates, sampler),
+        job_options={"variant_ids": {f"v{v['id']}": v["id"] for v in variants}},
+    )
+    return run_models(
+        ws,
+        model_rows,
+        lambda model: [planned],
+        backend_factory=backend_factory,
+        batch_size=batch_size,
+        progress=progress,
+        cancelled=cancelled,
+    )

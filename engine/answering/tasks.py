@@ -1,6 +1,6 @@
 """Background task of the generate dialog (Qt-free; run through the bridge).
 
-It calls the same engine function as ``upabhasha generate`` (app/cli/commands_study.py) with
+It calls the same engine function as ``upabhasha generate`` (app/cli/answering.py) with
 plain inputs, opening its own workspace connection; generation is resumable.
 """
 

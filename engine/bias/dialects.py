@@ -21,8 +21,9 @@ import collections
 
 from engine.bias.probes import Probe, ProbeReport, locate_options, write_probe_set
 from engine.errors import UserError
+from engine.importing.question_import import QuestionRow, write_question_set
 from engine.textnorm import canonical_key
-from engine.workspace.store import Workspace, utcnow
+from engine.workspace.store import Workspace
 
 DEFAULT_STATUSES = ("gold",)
 
@@ -52,28 +53,14 @@ def probes_to_questions(
         sql += " LIMIT ?"
         params += (limit,)
     probes = ws.query(sql, params)
-    now = utcnow()
-    with ws.transaction() as conn:
-        conn.execute(
-            "INSERT INTO question_sets(name, source, created_at) VALUES (?, ?, ?) "
-            "ON CONFLICT(name) DO NOTHING",
-            (name, f"probe set {set_name}", now),
+    questions = [
+        QuestionRow(
+            line=0, text=_probe_text(p), key=canonical_key(_probe_text(p)), ext_id=p["ext_id"]
         )
-        qs_id = conn.execute("SELECT id FROM question_sets WHERE name = ?", (name,)).fetchone()[0]
-        before = conn.total_changes
-        conn.executemany(
-            "INSERT INTO questions(set_id, ext_id, text, text_key) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(set_id, text_key) DO NOTHING",
-            [(qs_id, p["ext_id"], _probe_text(p), canonical_key(_probe_text(p))) for p in probes],
-        )
-        inserted = conn.total_changes - before
-        conn.execute(
-            "INSERT INTO variants(question_id, dialect, script, text, provenance, status, "
-            "updated_at) SELECT id, 'standard', 'bengali', text, 'source', 'gold', ? "
-            "FROM questions WHERE set_id = ? ON CONFLICT(question_id, dialect, script) DO NOTHING",
-            (now, qs_id),
-        )
-    return {"question_set": name, "probes": len(probes), "inserted": inserted}
+        for p in probes
+    ]
+    report = write_question_set(ws, name, f"probe set {set_name}", questions)
+    return {"question_set": name, "probes": len(probes), "inserted": report.inserted}
 
 
 def dialect_probe_sets(

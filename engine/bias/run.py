@@ -20,21 +20,15 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
 from engine.bias.order import item_key, orders_for, render
 from engine.errors import UserError
-from engine.llm.types import (
-    Backend,
-    CancelFn,
-    Message,
-    ProgressFn,
-    Request,
-    Sampler,
-    labelled_progress,
-)
+from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -158,46 +152,29 @@ def run_probes(
 ) -> list[dict]:
     """Run (or resume) one probe run per model × set; one summary each. One local model is
     loaded at a time and serves all sets."""
-    from engine.llm.jobs import backend_for_run, open_run, run_job
-
     if limit is not None and limit < 1:
         raise UserError("--limit must be at least 1")
     sets = probe_sets(ws, set_names)
-    summaries: list[dict] = []
-    for model in model_rows:
-        backend: Backend | None = None
-        try:
-            for probe_set in sets:
-                if cancelled and cancelled():
-                    return summaries
-                card = options.card(probe_set)
-                if schedule:
-                    card["schedule"] = schedule
-                requests = probe_requests(ws, probe_set, options, limit)
-                run_id = open_run(ws, PROBE_KIND, model, card, requests)  # a larger limit
-                if backend is None:
-                    backend = (backend_factory or backend_for_run)(ws, run_id)
-                label = f"{model['name']} / {probe_set['name']}"
-                result = run_job(
-                    ws,
-                    run_id,
-                    backend,
-                    requests,
-                    batch_size=batch_size,
-                    cancelled=cancelled,
-                    progress=labelled_progress(progress, label),
-                )
-                summaries.append(
-                    {
-                        "model": model["name"],
-                        "probe_set": probe_set["name"],
-                        "run_id": run_id,
-                        **result.counts(),
-                    }
-                )
-                if result.cancelled:
-                    return summaries
-        finally:
-            if backend is not None:
-                backend.close()
-    return summaries
+
+    def plan(model: dict) -> Iterator[PlannedRun]:
+        for probe_set in sets:
+            card = options.card(probe_set)
+            if schedule:
+                card["schedule"] = schedule
+            yield PlannedRun(
+                PROBE_KIND,
+                card,
+                probe_requests(ws, probe_set, options, limit),
+                label=f"/ {probe_set['name']}",
+                summary={"probe_set": probe_set["name"]},
+            )
+
+    return run_models(
+        ws,
+        model_rows,
+        plan,
+        backend_factory=backend_factory,
+        batch_size=batch_size,
+        progress=progress,
+        cancelled=cancelled,
+    )

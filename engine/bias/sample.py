@@ -10,8 +10,9 @@ from pathlib import Path
 from engine.bias.order import parse_item_key
 from engine.bias.probes import import_probes
 from engine.bias.run import ProbeOptions, run_probes
+from engine.llm.model_registry import find_model, register_endpoint
 from engine.llm.types import ModelInfo, Result
-from engine.workspace.store import Workspace, utcnow
+from engine.workspace.store import Workspace
 
 SCRIPTED = "scripted sample replies (not a model)"
 _REPLIES = ("{x}", "{y}", "{x}।", "উত্তর: {y}", "১", "দুঃখিত, বলা সম্ভব নয়", "উভয়", "জানি না")
@@ -47,13 +48,9 @@ def build_bias_sample(path: str | Path) -> Path:
     with Workspace(path) as ws:
         with as_file(files("resources") / "sample" / "probes_gender.csv") as csv_path:
             import_probes(ws, csv_path, name="sample-gender")
-        with ws.transaction() as conn:
-            conn.execute(
-                "INSERT INTO models(name, kind, base_urls, api_model, added_at) "
-                "VALUES (?, 'endpoint', '[]', 'scripted', ?)",
-                (SCRIPTED, utcnow()),
-            )
-        model = ws.query("SELECT * FROM models WHERE name = ?", (SCRIPTED,))
+        # an endpoint row that is never called: the scripted replies come from backend_factory
+        register_endpoint(ws, SCRIPTED, ["http://scripted.invalid"], "scripted")
+        model = [find_model(ws, SCRIPTED)]
         run_probes(
             ws,
             model,

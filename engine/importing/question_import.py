@@ -33,15 +33,17 @@ STANDARD_VARIANT_STATUS = "gold"
 
 
 @dataclasses.dataclass
-class _Question:
-    line: int
+class QuestionRow:
+    """One question to write: its standard text and any dialect renderings it arrives with."""
+
+    line: int  # where it was read (0: not from a file)
     text: str
-    key: str
+    key: str  # engine.textnorm.canonical_key(text)
     ext_id: str
-    question_type: int | None
-    domain: str | None
-    gloss: str
-    renderings: dict[str, str]  # dialect code -> text
+    question_type: int | None = None
+    domain: str | None = None
+    gloss: str = ""
+    renderings: dict[str, str] = dataclasses.field(default_factory=dict)  # dialect -> text
 
 
 def _script(text: str) -> str:
@@ -73,7 +75,7 @@ def import_question_rows(
         )
     dialects = DialectResolver(ws, dialect_map)
     report = ImportReport(kind="questions", path=str(path), name=default_name(path, name))
-    questions: list[_Question] = []
+    questions: list[QuestionRow] = []
     with TabularFile(path, file_format) as table:
         cells = CellReader(table, convert_bijoy=convert_bijoy)
         ticker = Ticker(table, progress, cancelled)
@@ -118,7 +120,7 @@ def import_question_rows(
             }
             report.empty_cells_skipped += len(by_column) - len(renderings)
             questions.append(
-                _Question(
+                QuestionRow(
                     line=line,
                     text=text,
                     key=canonical_key(text),
@@ -142,7 +144,7 @@ def _read_long(
     text_column: str,
     code_column: str,
     columns: dict[str, str | None],
-) -> list[_Question]:
+) -> list[QuestionRow]:
     """Long files: one row per (question id, dialect); the 'standard' row is the question."""
     rows: dict[str, dict] = {}
     order: list[str] = []
@@ -171,7 +173,7 @@ def _read_long(
             )
         group["lines"][code] = line
         if code == "standard":
-            group["standard"] = _Question(
+            group["standard"] = QuestionRow(
                 line=line,
                 text=text,
                 key=canonical_key(text),
@@ -203,14 +205,14 @@ def _read_long(
 def _finish(
     ws: Workspace,
     path: Path,
-    questions: list[_Question],
+    questions: list[QuestionRow],
     report: ImportReport,
     ticker: Ticker,
     variant_status: str,
 ) -> ImportReport:
     ticker.check_cancel()
     report.records = len(questions)
-    unique: dict[str, _Question] = {}
+    unique: dict[str, QuestionRow] = {}
     for question in questions:
         if unique.setdefault(question.key, question) is not question:
             report.duplicates_in_file += 1
@@ -234,30 +236,44 @@ def _finish(
             f"questions without Bengali letters: {len(no_bengali):,} "
             f"(first at line {no_bengali[0]})"
         )
-    _write_questions(ws, path, list(unique.values()), report, ticker, variant_status)
+    _write_questions(ws, str(path), list(unique.values()), report, ticker, variant_status)
+    return report
+
+
+def write_question_set(
+    ws: Workspace, name: str, source: str, questions: list[QuestionRow]
+) -> ImportReport:
+    """Write (or extend) question set ``name`` with ``questions``, each with its standard
+    variant (gold: the question text itself). The one writer of ``question_sets`` and
+    ``questions`` for other stages' conversions too (engine.bias.dialects); idempotent on the
+    normalised text."""
+    report = ImportReport(kind="questions", path=source, name=name)
+    report.records = len(questions)
+    _write_questions(ws, source, questions, report, None, SOURCE_VARIANT_STATUS)
     return report
 
 
 def _write_questions(
     ws: Workspace,
-    path: Path,
-    questions: list[_Question],
+    source: str,
+    questions: list[QuestionRow],
     report: ImportReport,
-    ticker: Ticker,
+    ticker: Ticker | None,
     variant_status: str,
 ) -> None:
     now = utcnow()
+    note = ticker.note if ticker is not None else lambda done, total, text: None
     with ws.transaction() as conn:
         conn.execute(
             "INSERT INTO question_sets(name, source, created_at) VALUES (?, ?, ?) "
             "ON CONFLICT(name) DO NOTHING",
-            (report.name, str(path), now),
+            (report.name, source, now),
         )
         set_id = conn.execute(
             "SELECT id FROM question_sets WHERE name = ?", (report.name,)
         ).fetchone()[0]
         report.target_id = set_id
-        ticker.note(0, 2, "writing questions")
+        note(0, 2, "writing questions")
         before = conn.total_changes
         conn.executemany(
             "INSERT INTO questions(set_id, ext_id, text, text_key, question_type, domain, "
@@ -281,7 +297,7 @@ def _write_questions(
             )
             for code, text in q.renderings.items():
                 variants[code].append((ids[q.key], code, _script(text), text, variant_status))
-        ticker.note(1, 2, "writing variants")
+        note(1, 2, "writing variants")
         for code, rows in sorted(variants.items()):
             before = conn.total_changes
             conn.executemany(
@@ -297,11 +313,11 @@ def _write_questions(
                 "inserted": inserted,
                 "already_present": len(rows) - inserted,
             }
-        ticker.note(2, 2, "written")
+        note(2, 2, "written")
     log.info(
         "imported question set %s from %s: %d new questions, %d already present",
         report.name,
-        path,
+        source,
         report.inserted,
         report.already_present,
     )

@@ -302,11 +302,3 @@ def record_segment_score(ws: Workspace, segment_id: int, annotator: str, score: 
         "score": float(score),
         "scale": list(scale),
     }
-
-
-def record_segment_score_at(
-    workspace_path: str, segment_id: int, annotator: str, score: float
-) -> dict:
-    """:func:`record_segment_score` on its own connection (the GUI's writer lane)."""
-    with Workspace(workspace_path, create=False) as ws:
-        return record_segment_score(ws, segment_id, annotator, score)

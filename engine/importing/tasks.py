@@ -12,6 +12,7 @@ from pathlib import Path
 
 from engine.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
+from engine.importing.scored_import import record_segment_score
 from engine.importing.tabular import TabularFile
 from engine.textnorm import normalize_text
 from engine.workspace.store import Workspace
@@ -228,3 +229,11 @@ def describe_report(report: dict) -> list[str]:
             lines.append(f"  {code}: {info['variants']:,} variants ({info['inserted']:,} new)")
     lines += [f"warning: {w}" for w in report.get("warnings", [])]
     return lines
+
+
+def record_segment_score_at(
+    workspace_path: str, segment_id: int, annotator: str, score: float
+) -> dict:
+    """:func:`record_segment_score` on its own connection (the GUI's writer lane)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return record_segment_score(ws, segment_id, annotator, score)

@@ -5,13 +5,13 @@ A *judge* is a judge run (kind ``'judge'``): one model with one rubric, template
 sampler. Its role (primary or secondary) is kept in the run's stored card under
 ``judge_role`` — a label, not part of the run key, so changing the primary judge never
 re-judges anything. A human override is a ``human_annotations`` row (target
-``'judgment'``): who, when, why, and the scores; the machine judgment row is never changed,
-the newest override wins, and all of them stay as history.
+``'judgment'``, written by :mod:`engine.workspace.human_annotations`): who, when, why, the
+scale and the scores; the machine judgment row is never changed, the newest override wins,
+and all of them stay as history.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 
@@ -24,6 +24,12 @@ from engine.judging.judged_items import (
     judged_items_from,
 )
 from engine.judging.rubric import LIKERT_VALUES, Rubric
+from engine.llm.jobs import label_runs
+from engine.workspace.human_annotations import (
+    JudgmentDetails,
+    judgment_history,
+    record_judgment_score,
+)
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -141,16 +147,7 @@ def primary_judge(ws: Workspace) -> int | None:
 def set_primary_judge(ws: Workspace, run_id: int) -> None:
     if ws.scalar("SELECT kind FROM runs WHERE id = ?", (run_id,)) != JUDGE_KIND:
         raise UserError(f"run {run_id} is not a judge run")
-    with ws.transaction() as conn:
-        conn.execute(
-            f"UPDATE runs SET card = json_set(card, '$.judge_role', 'secondary') "
-            f"WHERE kind = '{JUDGE_KIND}' AND id != ?",
-            (run_id,),
-        )
-        conn.execute(
-            "UPDATE runs SET card = json_set(card, '$.judge_role', 'primary') WHERE id = ?",
-            (run_id,),
-        )
+    label_runs(ws, JUDGE_KIND, "judge_role", run_id, chosen="primary", others="secondary")
 
 
 def self_preference_warnings(ws: Workspace, judge_run_ids: list[int] | None = None) -> list[str]:
@@ -243,39 +240,27 @@ def add_override(
         isinstance(final, (int, float)) and math.isfinite(final) and 0 <= final <= rubric.max_score
     ):
         raise UserError(f"final score must be between 0 and {rubric.max_score:g}")
-    details = {
-        "scores": scores,
-        "rubric": rubric.version,
-        "machine": {"final": original[0]["final"], "confidence": original[0]["confidence"]},
-    }
+    details = JudgmentDetails(
+        source="override",
+        scores=scores,
+        rubric=rubric.version,
+        machine={"final": original[0]["final"], "confidence": original[0]["confidence"]},
+    )
     with ws.transaction() as conn:
-        cur = conn.execute(
-            "INSERT INTO human_annotations(target, target_id, annotator, score, details, reason, "
-            "created_at) VALUES ('judgment', ?, ?, ?, ?, ?, ?)",
-            (
-                judgment_id,
-                annotator,
-                float(final),
-                json.dumps(details, ensure_ascii=False),
-                reason,
-                utcnow(),
-            ),
+        return record_judgment_score(
+            conn,
+            judgment_id,
+            annotator=annotator,
+            score=float(final),
+            scale=(0.0, rubric.max_score),
+            details=details,
+            reason=reason,
         )
-        annotation_id = cur.lastrowid
-    assert annotation_id is not None  # an INSERT always has a row id
-    return annotation_id
 
 
 def override_history(ws: Workspace, judgment_id: int) -> list[dict]:
-    rows = ws.query(
-        "SELECT id, annotator, score, details, reason, created_at "
-        "FROM human_annotations WHERE target = 'judgment' AND target_id = ? "
-        "ORDER BY id",
-        (judgment_id,),
-    )
-    for row in rows:
-        row["details"] = json.loads(row["details"])
-    return rows
+    """Every human score of a judgment (overrides and adjudications alike), oldest first."""
+    return judgment_history(ws, judgment_id)
 
 
 # -- items for statistics ----------------------------------------------------------------

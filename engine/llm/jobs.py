@@ -275,6 +275,23 @@ def run_card(ws: Workspace, run_id: int) -> dict:
     return json.loads(raw)
 
 
+def label_runs(
+    ws: Workspace, kind: str, key: str, run_id: int, *, chosen: str, others: str
+) -> None:
+    """Set the card label ``key`` of run ``run_id`` to ``chosen`` and of every other run of
+    ``kind`` to ``others``, in one transaction. A label (e.g. a judge's role) is not part of
+    the run key: changing it never re-runs anything."""
+    path = f"$.{key}"
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET card = json_set(card, ?, ?) WHERE kind = ? AND id != ?",
+            (path, others, kind, run_id),
+        )
+        conn.execute(
+            "UPDATE runs SET card = json_set(card, ?, ?) WHERE id = ?", (path, chosen, run_id)
+        )
+
+
 def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
     """Open the run's model with the schedule its card records (reproducible reruns)."""
     row = ws.query(

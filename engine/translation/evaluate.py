@@ -36,7 +36,8 @@ from engine.translation.translate import (
     sampler_for,
     template_for,
 )
-from engine.workspace.store import Workspace, utcnow
+from engine.workspace import human_annotations
+from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -283,12 +284,14 @@ def record_human_score(
 ) -> None:
     if not 0 <= score <= 10:
         raise UserError("a translation score is between 0 and 10")
-    with ws.transaction() as conn:
-        conn.execute(
-            "INSERT INTO human_annotations(target, target_id, annotator, score, reason, "
-            "created_at) VALUES ('translation', ?, ?, ?, ?, ?)",
-            (response_id, annotator, score, reason, utcnow()),
-        )
+    human_annotations.record_translation_score(
+        ws,
+        response_id,
+        annotator=annotator,
+        score=score,
+        scale=TRANSLATION_SCORE_SCALE,
+        reason=reason,
+    )
 
 
 def record_translation_score(
@@ -310,14 +313,6 @@ def record_translation_score(
         "score": float(score),
         "scale": list(TRANSLATION_SCORE_SCALE),
     }
-
-
-def record_translation_score_at(
-    workspace_path: str, response_id: int, annotator: str, score: float
-) -> dict:
-    """:func:`record_translation_score` on its own connection (the GUI's writer lane)."""
-    with Workspace(workspace_path, create=False) as ws:
-        return record_translation_score(ws, response_id, annotator, score)
 
 
 def evaluate_translations(

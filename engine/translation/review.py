@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from engine.errors import UserError
 from engine.textnorm import normalize_text
+from engine.workspace.choices import VARIANT_STATUSES
 from engine.workspace.schema import DIALECTS
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
-STATUSES = ("draft", "reviewed", "gold", "flagged", "rejected")
+STATUSES = VARIANT_STATUSES
 # What each reviewer action does to the status.
 ACTION_STATUS = {"accept": "gold", "edit": "reviewed", "reject": "rejected", "flag": "flagged"}
 _DIALECT_ORDER = {code: i for i, (code, *_rest) in enumerate(DIALECTS)}

@@ -129,19 +129,3 @@ def evaluate_scored(
         ),
         "bootstrap": {"resamples": bootstrap, "seed": seed, "unit": "segment / system"},
     }
-
-
-def evaluate_scored_at(
-    workspace_path: str,
-    set_name: str,
-    bootstrap: int = 1000,
-    seed: int = 0,
-    *,
-    progress: Callable[[int, int, str], None] | None = None,
-    cancelled: Callable[[], bool] | None = None,
-) -> dict:
-    """:func:`evaluate_scored` on its own connection (a background task of the GUI)."""
-    with Workspace(workspace_path, create=False) as ws:
-        return evaluate_scored(
-            ws, set_name, bootstrap=bootstrap, seed=seed, progress=progress, cancelled=cancelled
-        )

@@ -1,6 +1,6 @@
 """Background task of the translate dialog (Qt-free; run through the bridge).
 
-It calls the same engine functions as ``upabhasha translate`` (app/cli/commands_rag.py) with
+It calls the same engine functions as ``upabhasha translate`` (app/cli/translation.py) with
 plain inputs, opening its own workspace connection; translation is resumable, so a cancelled
 run continues where it stopped.
 """
@@ -8,10 +8,13 @@ run continues where it stopped.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from engine.errors import UserError
 from engine.llm.model_registry import find_model
 from engine.llm.types import labelled_progress
+from engine.translation.evaluate import record_translation_score
+from engine.translation.scored_eval import evaluate_scored
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -68,3 +71,27 @@ def translate_question_set(
             cancelled=cancelled,
         )
     return {**summary.as_dict(), "model": model["name"], "index_rebuilt": rebuilt}
+
+
+def record_translation_score_at(
+    workspace_path: str, response_id: int, annotator: str, score: float
+) -> dict:
+    """:func:`record_translation_score` on its own connection (the GUI's writer lane)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return record_translation_score(ws, response_id, annotator, score)
+
+
+def evaluate_scored_at(
+    workspace_path: str,
+    set_name: str,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> dict:
+    """:func:`evaluate_scored` on its own connection (a background task of the GUI)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return evaluate_scored(
+            ws, set_name, bootstrap=bootstrap, seed=seed, progress=progress, cancelled=cancelled
+        )

@@ -20,7 +20,8 @@ from importlib.resources import files
 from string import Template
 
 from engine.errors import UserError
-from engine.llm.jobs import link_variant, open_run, run_job_on_model
+from engine.llm.jobs import link_variant
+from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import Message, Request, Sampler
 from engine.rag.explain import RetrievalExplanation
 from engine.textnorm import normalize_text
@@ -147,6 +148,7 @@ class TranslationSummary:
     empty: int  # completions with nothing usable after cleaning
     cancelled: bool
     failed: int = 0  # items still without a finished response (errors or never reached)
+    load_error: str | None = None  # the model did not load (engine.llm.model_runs)
 
     @property
     def complete(self) -> bool:
@@ -169,7 +171,9 @@ def translate_questions(
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> TranslationSummary:
-
+    """Machine drafts of every question × dialect no person has touched, by ``model_row``
+    (or ``backend``, closed afterwards). A model that does not load leaves no run and is
+    named in ``load_error``."""
     set_id = ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,))
     if set_id is None:
         raise UserError(f"no question set named {question_set!r}")
@@ -203,30 +207,33 @@ def translate_questions(
         key = f"q{q['id']}:{d}"
         requests.append(build_request(key, q["text"], ex, names[d], template, sampler))
         by_key[key] = (q, d, ex)
-    run_id = open_run(
-        ws, "translate", model_row, run_card(template, sampler, retriever, "translate")
-    )
-    job = run_job_on_model(
+    planned = PlannedRun("translate", run_card(template, sampler, retriever, "translate"), requests)
+    jobs = run_models(
         ws,
-        run_id,
-        requests,
-        backend=backend,
+        [model_row],
+        lambda model: [planned],
+        backend_factory=None if backend is None else lambda w, run_id: backend,
         batch_size=batch_size,
         progress=progress,
         cancelled=cancelled,
     )
-    written, empty = _store_variants(ws, run_id, by_key, names)
+    if not jobs:  # cancelled before it began
+        return TranslationSummary(None, len(items), protected, 0, 0, 0, 0, 0, True, len(items))
+    (job,) = jobs
+    run_id = job["run_id"]
+    written, empty = _store_variants(ws, run_id, by_key, names) if run_id else (0, 0)
     return TranslationSummary(
         run_id,
         len(items),
         protected,
-        job.done_now - job.cached,
-        job.cached,
-        job.errors,
+        job["done_now"] - job["cached"],
+        job["cached"],
+        job["errors"],
         written,
         empty,
-        job.cancelled,
-        failed=job.total - job.done_before - job.done_now,
+        job["cancelled"],
+        failed=job["items"] - job["done_before"] - job["done_now"],
+        load_error=job.get("load_error"),
     )
 
 

@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.workspace.store import Workspace, utcnow
+from engine.llm.model_registry import find_model, register_gguf
+from engine.workspace.store import Workspace
 
 
 def _field(reader, key: str):
@@ -58,10 +59,7 @@ def check_adapter(path: Path, architecture: str | None) -> dict:
 def add_adapter_model(
     ws: Workspace, base_name: str, adapter: str | Path, *, name: str, scale: float = 1.0
 ) -> dict:
-    rows = ws.query("SELECT * FROM models WHERE name = ?", (base_name,))
-    if not rows:
-        raise UserError(f"no model named {base_name!r}")
-    base = rows[0]
+    base = find_model(ws, base_name)
     if base["kind"] != "gguf":
         raise UserError(f"model {base_name!r} is an endpoint; adapters apply to local GGUF models")
     if ws.scalar("SELECT 1 FROM models WHERE name = ?", (name,)):
@@ -70,24 +68,23 @@ def add_adapter_model(
     info = check_adapter(path, base.get("architecture"))
     params = json.loads(base.get("load_params") or "{}")
     params |= {"lora_path": str(path), "lora_scale": float(scale)}
-    with ws.transaction() as conn:
-        conn.execute(
-            "INSERT INTO models(name, kind, path, sha256, size_bytes, architecture, quantization, "
-            "parameters, context_length, has_chat_template, family, load_params, is_default, "
-            "added_at) VALUES (?, 'gguf', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-            (
-                name,
-                base["path"],
-                base["sha256"],
-                base["size_bytes"],
-                base["architecture"],
-                base["quantization"],
-                base["parameters"],
-                base["context_length"],
-                base["has_chat_template"],
-                base["family"],
-                json.dumps(params),
-                utcnow(),
-            ),
-        )
+    register_gguf(
+        ws,
+        Path(base["path"]),
+        name=name,
+        sha256=base["sha256"],
+        size_bytes=base["size_bytes"],
+        metadata={
+            key: base[key]
+            for key in (
+                "architecture",
+                "quantization",
+                "parameters",
+                "context_length",
+                "has_chat_template",
+                "family",
+            )
+        },
+        load_params=params,
+    )
     return {"name": name, "base": base_name, "adapter": str(path), "scale": scale, **info}

@@ -5,20 +5,23 @@ Romanization scheme, k, seed, the demonstration pool's fingerprint, the label li
 sampler and the constrained-decoding switch. Items are keyed by their source
 (``pair<id>`` / ``item<id>``), so a re-run redoes nothing and a later call with a larger
 ``--limit`` or more dialects extends the same run — unless that changes a local model's
-batches of decoded items, which opens a new run (:func:`engine.llm.jobs.open_run`); what each item was shown (input in its
-script, references, demonstration ids) is recorded in ``task_run_items`` before generation.
+batches of decoded items, which opens a new run (:func:`engine.llm.jobs.open_run`); what
+each item was shown (input in its script, references, demonstration ids) is recorded in
+``task_run_items`` before generation.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.llm.types import Backend, CancelFn, ProgressFn, labelled_progress
+from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.types import CancelFn, ProgressFn
 from engine.understanding import regimes as rg
 from engine.understanding.items import Item, load_items
 from engine.understanding.scripts import DEFAULT_SCHEME, romanize
@@ -82,8 +85,6 @@ def run_task(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> list[dict]:
-    from engine.llm.jobs import backend_for_run, open_run, run_job
-
     bad = [r for r in regimes if r not in REGIMES] + [s for s in scripts if s not in SCRIPTS]
     if bad:
         raise UserError(
@@ -110,12 +111,10 @@ def run_task(
     used = {d.key: d for ds in demos.values() for d in ds}
     roman = _romanized(evaluated + list(used.values()), scheme, scripts)
     task_sha = hashlib.sha256(Path(spec.path).read_bytes()).hexdigest() if spec.path else ""
-    summaries: list[dict] = []
-    for model in model_rows:
+
+    def plan(model: dict) -> Iterator[PlannedRun]:
         for regime in regimes:
             for script in scripts:
-                if cancelled and cancelled():
-                    return summaries
                 sampler = rg.sampler_for(regime, max_tokens)
                 card = {
                     "task": spec.name,
@@ -143,40 +142,27 @@ def run_task(
                     )
                     for item in evaluated
                 ]
-                requests = [
-                    rg.build_request(spec, regime, s, labels, roman, sampler, constrained)
-                    for s in shown
-                ]
-                # with the requests: a larger --limit that moves decoded items opens a new run
-                run_id = open_run(ws, TASK_KIND_PREFIX + spec.name, model, card, requests)
-                _record(ws, run_id, spec, shown)
-                backend: Backend = (backend_factory or backend_for_run)(ws, run_id)
-                label = f"{model['name']} {regime}/{script}"
-                try:
-                    result = run_job(
-                        ws,
-                        run_id,
-                        backend,
-                        requests,
-                        batch_size=batch_size,
-                        cancelled=cancelled,
-                        progress=labelled_progress(progress, label),
-                    )
-                finally:
-                    backend.close()
-                summaries.append(
-                    {
-                        "model": model["name"],
-                        "run_id": run_id,
-                        "regime": regime,
-                        "script": script,
-                        "k": card["k"],
-                        **result.counts(),
-                    }
+                yield PlannedRun(
+                    TASK_KIND_PREFIX + spec.name,
+                    card,
+                    [
+                        rg.build_request(spec, regime, s, labels, roman, sampler, constrained)
+                        for s in shown
+                    ],
+                    label=f"{regime}/{script}",
+                    summary={"regime": regime, "script": script, "k": card["k"]},
+                    before_job=functools.partial(_record, ws, spec=spec, shown=shown),
                 )
-                if result.cancelled:
-                    return summaries
-    return summaries
+
+    return run_models(
+        ws,
+        model_rows,
+        plan,
+        backend_factory=backend_factory,
+        batch_size=batch_size,
+        progress=progress,
+        cancelled=cancelled,
+    )
 
 
 def _romanized(items: list[Item], scheme: str, scripts: Sequence[str]) -> dict[str, str]:

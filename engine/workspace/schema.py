@@ -445,10 +445,7 @@ V2 = [
     *V2_INTEGRITY,
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2]
-SCHEMA_VERSION = len(MIGRATIONS)
-
-# The paper's nine dialects plus standard (DESIGN.md); more can be added per workspace.
+# The paper's nine dialects plus standard (docs/design.md); more can be added per workspace.
 DIALECTS = [
     ("standard", "প্রমিত বাংলা", "Standard Bengali", ""),
     ("chittagong", "চট্টগ্রামের ভাষা", "Chittagong", "Chattogram"),
@@ -461,3 +458,44 @@ DIALECTS = [
     ("kishoreganj", "কিশোরগঞ্জের ভাষা", "Kishoreganj", "Dhaka"),
     ("tangail", "টাঙ্গাইলের ভাষা", "Tangail", "Dhaka"),
 ]
+
+
+def _text(value: str) -> str:
+    """A SQL string literal (a migration is plain SQL, run without parameters)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+# Issue 19: one writer per table.
+# - The built-in dialects are seeded by this migration, not by every open of a workspace
+#   (engine.importing.dialects is the one writer of ``dialects`` after it). A dialect added
+#   to DIALECTS later needs a migration of its own.
+# - ``human_annotations`` carries the scale of its score (``MIN-MAX``): every score written
+#   so far was on the fixed 0-10 scale except adjudicated ones, which recorded the batch's
+#   scale (``LOW..HIGH``) in ``details``. ``details`` of a judgment becomes one shape for
+#   overrides and adjudications (engine.workspace.human_annotations.JudgmentDetails); the
+#   machine score an adjudication settled is read from its judgment (never changed).
+V3_ISSUE19 = [
+    "INSERT OR IGNORE INTO dialects(code, name_bn, name_en, region) VALUES "
+    + ", ".join("(" + ", ".join(_text(v) for v in row) + ")" for row in DIALECTS),
+    "ALTER TABLE human_annotations ADD COLUMN scale TEXT NOT NULL DEFAULT ''",
+    """UPDATE human_annotations SET scale = coalesce(
+        replace(json_extract(details, '$.scale'), '..', '-'), '0-10')""",
+    """UPDATE human_annotations SET details = json_object(
+        'source', CASE WHEN json_type(details, '$.annotation_item') IS NULL
+                       THEN 'override' ELSE 'adjudication' END,
+        'scores', json(json_extract(details, '$.scores')),
+        'rubric', json_extract(details, '$.rubric'),
+        'machine', json(coalesce(json_extract(details, '$.machine'),
+            (SELECT json_object('final', j.final, 'confidence', j.confidence)
+             FROM judgments j WHERE j.id = human_annotations.target_id), '{}')),
+        'annotation_item', json_extract(details, '$.annotation_item'),
+        'decision_ids', json(coalesce(json_extract(details, '$.decision_ids'), '[]')))
+    WHERE target = 'judgment'""",
+]
+
+V3 = [
+    *V3_ISSUE19,
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V3]
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -23,7 +23,7 @@ from pathlib import Path
 import sqlite_utils
 
 from engine.errors import UserError
-from engine.workspace.schema import DIALECTS, MIGRATIONS, SCHEMA_VERSION
+from engine.workspace.schema import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -92,11 +92,6 @@ class Workspace:
                 self.conn.execute(f"PRAGMA user_version = {target}")
                 self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             log.info("migrated %s to schema %d", self.path, target)
-        with self.transaction():
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO dialects(code, name_bn, name_en, region) VALUES (?,?,?,?)",
-                DIALECTS,
-            )
 
     @property
     def schema_version(self) -> int:

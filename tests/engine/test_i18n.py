@@ -100,9 +100,9 @@ def test_no_stale_entries_and_coverage_report(template, bengali, capsys):
     # the most-seen parts of the window are complete
     for path in (
         "app/main_window.py",
-        "widgets/welcome_page.py",
-        "widgets/review_panel.py",
-        "widgets/review_detail.py",
+        "widgets/common/welcome_page.py",
+        "widgets/translation/review_panel.py",
+        "widgets/translation/review_detail.py",
     ):
         done, total = report["per_file"][path].split("/")
         assert done == total, (path, report["per_file"][path])

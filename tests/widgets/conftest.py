@@ -93,7 +93,7 @@ def review_ws(sample_db, tmp_path):
 
 @pytest.fixture
 def sync_bridge(qtbot):
-    from widgets.task_bridge import SyncExecutor, TaskBridge
+    from widgets.common.task_bridge import SyncExecutor, TaskBridge
 
     errors: list[tuple[str, str]] = []
     bridge = TaskBridge(

@@ -34,7 +34,7 @@ def study_ws(study_db, tmp_path):
 @pytest.fixture
 def fast_watcher(study_ws, qtbot):
     """The workspace watcher a window would pass, polling every 50 ms instead of 1 s."""
-    from widgets.workspace_watcher import WorkspaceWatcher
+    from widgets.common.workspace_watcher import WorkspaceWatcher
 
     watcher = WorkspaceWatcher(study_ws.path, interval_ms=50)
     yield watcher

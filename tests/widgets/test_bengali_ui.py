@@ -77,7 +77,7 @@ def test_menus_panels_and_counts_in_bengali(
 def test_job_monitor_digits_and_headers_in_bengali(bengali, qtbot, sync_bridge):
     from PySide6.QtCore import Qt
 
-    from widgets.job_monitor import JobTableModel
+    from widgets.common.job_monitor import JobTableModel
 
     model = JobTableModel()
     assert model.headerData(0, Qt.Orientation.Horizontal) == "কাজ"
@@ -104,7 +104,7 @@ def test_language_menu_saves_the_choice_for_the_next_start(
 
 
 def test_review_history_dates_and_statuses_in_bengali(bengali, qtbot, review_ws):
-    from widgets.review_panel import ReviewPanel
+    from widgets.translation.review_panel import ReviewPanel
 
     panel = ReviewPanel(review_ws, reviewer="রহিম")
     qtbot.addWidget(panel)

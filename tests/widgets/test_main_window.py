@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.main_window import MainWindow
 from app.settings import Settings
-from widgets.shortcuts_dialog import collect_shortcuts
+from widgets.common.shortcuts_dialog import collect_shortcuts
 
 
 @pytest.fixture

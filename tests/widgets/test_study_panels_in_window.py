@@ -7,8 +7,7 @@ import shutil
 
 from app.main_window import MainWindow
 from app.settings import Settings
-
-from .study_fixtures import study_db  # noqa: F401 (fixture)
+from tests.widgets.study_fixtures import study_db  # noqa: F401 (fixture)
 
 
 def test_override_in_answers_reaches_judge_and_charts(qtbot, sync_bridge, study_db, tmp_path):

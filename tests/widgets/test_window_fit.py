@@ -51,7 +51,7 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from engine.i18n import set_language
 set_language(sys.argv[1])  # labels are longer in Bengali
-from widgets.fonts import register_qt_fonts
+from widgets.common.fonts import register_qt_fonts
 register_qt_fonts(app)
 from app.settings import Settings
 from app.main_window import MainWindow

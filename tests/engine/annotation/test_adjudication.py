@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from engine.annotation.adjudication import (
@@ -11,9 +12,14 @@ from engine.annotation.adjudication import (
     item_detail,
     queue,
 )
+from engine.annotation.annotators import add_annotator
 from engine.annotation.assignment import assign
 from engine.annotation.decisions import record_decision
 from engine.errors import UserError
+from engine.judging import store
+from engine.judging.rubric import load_rubric
+
+from .helpers import build_judged_study
 
 
 def _overlap_items(ws, dialect):
@@ -77,3 +83,35 @@ def test_queue_adjudication_and_history(ann_ws):
     # a later decision on an adjudicated item brings it back to the queue
     record_decision(ann_ws, a, "Karim", "reject")
     assert a in {e["item_id"] for e in queue(ann_ws)}
+
+
+def test_an_adjudicated_judgment_and_an_override_read_back_in_one_shape(workspace):
+    """Both are human scores of a judgment: the same ``details`` keys, the scale with the
+    score, the machine score they replaced, and the newest wins for every reader."""
+    run, truth = build_judged_study(workspace, np.random.default_rng(3))
+    add_annotator(workspace, "Rina", ["standard", "sylhet"])
+    add_annotator(workspace, "Karim", ["standard", "sylhet"])
+    judgment = min(truth)
+    assign(workspace, "j", "judgment", ["Rina", "Karim"], targets=[judgment], overlap=1.0, seed=1)
+    (item,) = [r["id"] for r in workspace.query("SELECT id FROM annotation_items")]
+    record_decision(workspace, item, "Rina", "accept", score=4.0)
+    record_decision(workspace, item, "Karim", "accept", score=8.0)
+    adjudicate(workspace, item, "Lead", "accept", score=6.0)
+    store.add_override(
+        workspace, judgment, annotator="Rahim", reason="checked", rubric=load_rubric(), final=7.0
+    )
+    adjudicated, override = store.override_history(workspace, judgment)
+    assert adjudicated["details"].keys() == override["details"].keys()
+    assert (adjudicated["details"]["source"], override["details"]["source"]) == (
+        "adjudication",
+        "override",
+    )
+    assert adjudicated["scale"] == override["scale"] == "0-10"
+    machine = workspace.scalar("SELECT final FROM judgments WHERE id = ?", (judgment,))
+    assert adjudicated["details"]["machine"]["final"] == override["details"]["machine"]["final"]
+    assert override["details"]["machine"]["final"] == machine
+    assert adjudicated["details"]["annotation_item"] == item
+    assert len(adjudicated["details"]["decision_ids"]) == 2
+    assert (adjudicated["score"], override["score"]) == (6.0, 7.0)
+    scored = {r["judgment_id"]: r for r in store.scored_items(workspace, run)}
+    assert scored[judgment]["final"] == 7.0 and scored[judgment]["machine_final"] == machine

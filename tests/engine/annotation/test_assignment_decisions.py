@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.annotation.annotators import add_annotator, list_annotators, workspace_id
+from engine.annotation.annotators import add_annotator, list_annotators
 from engine.annotation.assignment import assign
 from engine.annotation.decisions import effective_decisions, my_queue, progress, record_decision
 from engine.errors import UserError
+from engine.workspace.identity import workspace_id
 
 
 def _assignments(ws, batch_id):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import UserError
-from engine.llm import model_tasks
+from engine.llm import tasks as model_tasks
 from engine.llm.gguf_info import GGUFInvalid, checked_model_path, inspect_gguf
 from engine.llm.jobs import _hash, backend_for_run, effective_schedule, open_run
 from engine.llm.model_registry import (

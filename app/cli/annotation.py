@@ -1,0 +1,300 @@
+"""Field annotation from the command line: annotators, assignment, offline review packages,
+agreement, adjudication and prediction-powered estimates (engine/annotation)."""
+
+from __future__ import annotations
+
+from app.cli.output import add_json, csv_list, emit
+from engine.annotation import api as annotation
+from engine.errors import UserError
+
+
+def _batch_id(ws, name: str | None, purpose: str | None = None) -> int | None:
+    if name is None:
+        if purpose is None:
+            return None
+        found = annotation.latest_batch_id(ws, purpose)
+        if found is None:
+            raise UserError(f"no {purpose} batch yet")
+        return found
+    return annotation.batch_id(ws, name)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("annotators", help="add and list annotators (with their dialects)")
+    asub = p.add_subparsers(dest="annotators_command", required=True)
+    q = asub.add_parser("add", help="add a named annotator")
+    q.add_argument("name")
+    q.add_argument("--dialects", required=True, help="comma-separated dialect codes they speak")
+    q.set_defaults(func=cmd_annotators_add)
+    q = asub.add_parser("list", help="annotators, their dialects and progress")
+    add_json(q)
+    q.set_defaults(func=cmd_annotators_list)
+
+    p = sub.add_parser("assign", help="assign items to annotators (balanced, seeded overlap)")
+    p.add_argument("--name", required=True, help="name of the new batch")
+    p.add_argument("--kind", choices=("variant", "judgment"), default="variant")
+    p.add_argument("--annotators", help="comma-separated names (default: all)")
+    p.add_argument("--dialects", help="comma-separated dialect codes (default: all)")
+    p.add_argument("--status", help="variants only: comma-separated statuses, e.g. draft")
+    p.add_argument("--judge-run", type=int, help="judgments only: the judge run")
+    p.add_argument("--overlap", type=float, default=0.2, help="share double-annotated (0.2)")
+    p.add_argument("--raters", type=int, default=2, help="annotators per overlap item (2)")
+    p.add_argument("--seed", type=int, help="random seed (default: drawn and recorded)")
+    p.add_argument("--blind", action="store_true", help="hide the machine draft / judge score")
+    p.add_argument("--scale", help="score scale LOW..HIGH (variant 1..5, judgment 0..10)")
+    add_json(p)
+    p.set_defaults(func=cmd_assign)
+
+    p = sub.add_parser("package", help="offline review packages for annotators")
+    psub = p.add_subparsers(dest="package_command", required=True)
+    q = psub.add_parser("export", help="write one annotator's package (a single file)")
+    q.add_argument("--annotator", required=True)
+    q.add_argument(
+        "--out", required=True, help=f"package file (e.g. name{annotation.PACKAGE_SUFFIX})"
+    )
+    q.add_argument("--batch", help="only this batch")
+    add_json(q)
+    q.set_defaults(func=cmd_package_export)
+    q = psub.add_parser("import", help="merge packages back (idempotent, any order)")
+    q.add_argument("files", nargs="+")
+    add_json(q)
+    q.set_defaults(func=cmd_package_import)
+
+    p = sub.add_parser("agreement", help="Cohen/Fleiss kappa, Krippendorff alpha per dialect")
+    p.add_argument("--batch", help="only this batch")
+    p.add_argument("--resamples", type=int, default=annotation.DEFAULT_RESAMPLES)
+    p.add_argument("--seed", type=int, default=annotation.DEFAULT_SEED)
+    add_json(p)
+    p.set_defaults(func=cmd_agreement)
+
+    p = sub.add_parser("adjudicate", help="the adjudication queue; decide items (gold)")
+    p.add_argument("item", nargs="?", type=int, help="item to decide (omit to list the queue)")
+    p.add_argument("--adjudicator")
+    p.add_argument("--decision", choices=annotation.ADJUDICATIONS)
+    p.add_argument("--text", help="the gold text (with --decision edit)")
+    p.add_argument("--score", type=float)
+    p.add_argument("--comment", default="")
+    p.add_argument("--agreed", action="store_true", help="make gold of every unanimous item")
+    p.add_argument("--batch", help="only this batch")
+    add_json(p)
+    p.set_defaults(func=cmd_adjudicate)
+
+    p = sub.add_parser("ppi", help="human labels correct the judge (prediction-powered means)")
+    p.add_argument("--batch", help="the PPI batch (default: the latest)")
+    p.add_argument("--alpha", type=float, default=0.05, help="1 - confidence level (0.05)")
+    p.add_argument("--width", type=float, default=1.0, help="target CI width for the n needed")
+    p.add_argument("--draw", action="store_true", help="draw a random subset to label instead")
+    p.add_argument("--name", help="with --draw: name of the new batch")
+    p.add_argument("--judge-run", type=int, help="with --draw: the judge run")
+    p.add_argument("--annotators", help="with --draw: comma-separated names (default: all)")
+    p.add_argument("--share", type=float, default=0.1, help="with --draw: share per cell (0.1)")
+    p.add_argument("--seed", type=int, help="with --draw: random seed (default: drawn, recorded)")
+    add_json(p)
+    p.set_defaults(func=cmd_ppi)
+
+
+def cmd_annotators_add(args, ctx) -> int:
+    row = annotation.add_annotator(ctx.workspace(), args.name, csv_list(args.dialects))
+    print(f"annotator {row['name']} ({', '.join(row['dialects'])})")
+    return 0
+
+
+def cmd_annotators_list(args, ctx) -> int:
+    ws = ctx.workspace()
+    done = {r["annotator"]: r for r in annotation.progress(ws)}
+    rows = [
+        dict(a, **{k: v for k, v in done.get(a["name"], {}).items() if k != "annotator"})
+        for a in annotation.list_annotators(ws)
+    ]
+    if emit(ctx, args, rows):
+        return 0
+    for r in rows:
+        secs = r.get("median_seconds")
+        print(
+            f"{r['name']:<20} {','.join(r['dialects']):<30} {r.get('decided', 0)}/"
+            f"{r.get('assigned', 0)} decided" + (f", median {secs:.0f} s" if secs else "")
+        )
+    return 0
+
+
+def cmd_assign(args, ctx) -> int:
+    ws = ctx.workspace()
+    targets = annotation.candidate_targets(
+        ws,
+        args.kind,
+        dialects=csv_list(args.dialects) or None,
+        statuses=csv_list(args.status) or None,
+        judge_run=args.judge_run,
+    )
+    res = annotation.assign(
+        ws,
+        args.name,
+        args.kind,
+        csv_list(args.annotators),
+        targets=targets,
+        overlap=args.overlap,
+        raters=args.raters,
+        seed=args.seed,
+        blind_draft=args.blind,
+        score_scale=args.scale,
+    )
+    if emit(ctx, args, res.__dict__):
+        return 0
+    print(f"batch {res.name}: {res.items} items ({res.overlap_items} shared), seed {res.seed}")
+    for name, n in res.per_annotator.items():
+        print(f"  {name:<20} {n}")
+    for note in res.notes:
+        print(f"  note: {note}")
+    return 0
+
+
+def cmd_package_export(args, ctx) -> int:
+    ws = ctx.workspace()
+    res = annotation.export_package(
+        ws, args.annotator, args.out, batch_id=_batch_id(ws, args.batch)
+    )
+    emit(ctx, args, res, f"{res['path']}: {res['items']} items for {args.annotator}")
+    return 0
+
+
+def cmd_package_import(args, ctx) -> int:
+    ws = ctx.workspace()
+    results = []
+    for path in args.files:
+        res = annotation.import_package(ws, path)
+        results.append(dict(res, path=path))
+        if not args.json:
+            print(
+                f"{path}: {res['new']} new decisions from {res['annotator']} "
+                f"({res['already_merged']} already merged, {res['stale']} on changed items)"
+            )
+    if args.json:
+        ctx.emit_json(results)
+    return 0
+
+
+def cmd_agreement(args, ctx) -> int:
+    ws = ctx.workspace()
+    batch = _batch_id(ws, args.batch)
+    report = annotation.agreement(ws, batch_id=batch, resamples=args.resamples, seed=args.seed)
+    data = dict(report.as_dict(), progress=annotation.progress(ws, batch_id=batch))
+    if emit(ctx, args, data):
+        return 0
+    if not report.by_dialect or not report.by_dialect["all"]["decision"]["items"]:
+        print("no item has two or more annotators' decisions yet")
+    for dialect, fields in report.by_dialect.items():
+        dec, score = fields["decision"], fields["score"]
+        print(f"{dialect} ({dec['items']} items, {dec['annotators']} annotators)")
+        _line("  decision  Krippendorff alpha (nominal)", dec["alpha_nominal"])
+        _line(
+            f"  decision  Fleiss kappa ({dec['fleiss_kappa']['raters']} raters)",
+            dec["fleiss_kappa"],
+        )
+        for pair in dec["cohen_kappa"]:
+            _line(f"  decision  Cohen kappa {pair['pair'][0]} / {pair['pair'][1]}", pair)
+        _line("  score     Krippendorff alpha (ordinal)", score["alpha_ordinal"])
+        _line("  score     Krippendorff alpha (interval)", score["alpha_interval"])
+        e = fields["edits"]
+        if e["pairs"]:
+            print(
+                f"  edits     chrF {e['chrf']:.1f} (0-100), ROUGE-L F1 {e['rouge_l_f1']:.3f} "
+                f"(0-1) over {e['pairs']} pairs"
+            )
+    for r in data["progress"]:
+        secs = r["median_seconds"]
+        print(
+            f"progress {r['annotator']}: {r['decided']}/{r['assigned']}"
+            + (f", median {secs:.0f} s per item" if secs is not None else "")
+        )
+    return 0
+
+
+def _line(label: str, est: dict) -> None:
+    if est["value"] is None:
+        print(f"{label}: undefined (n={est['n']})")
+        return
+    ci = "" if est["low"] is None else f" [{est['low']:.3f}, {est['high']:.3f}]"
+    print(f"{label}: {est['value']:.3f}{ci} (n={est['n']})")
+
+
+def cmd_adjudicate(args, ctx) -> int:
+    ws = ctx.workspace()
+    batch = _batch_id(ws, args.batch)
+    if args.agreed:
+        if not args.adjudicator:
+            raise UserError("--agreed needs --adjudicator")
+        n = annotation.accept_agreed(ws, args.adjudicator, batch_id=batch)
+        print(f"{n} unanimous item(s) made gold by {args.adjudicator}")
+        return 0
+    if args.item is None:
+        entries = annotation.adjudication_queue(ws, batch_id=batch)
+        if emit(ctx, args, entries):
+            return 0
+        for e in entries:
+            votes = "; ".join(
+                f"{d['annotator']}: {d['decision']}"
+                + (f" '{d['text']}'" if d["text"] else "")
+                + ("" if d["score"] is None else f" ({d['score']:g})")
+                for d in e["decisions"]
+            )
+            print(f"{e['item_id']:>6} {e['dialect']:<12} {', '.join(e['reasons'])} | {votes}")
+        print(f"{len(entries)} item(s) to adjudicate")
+        return 0
+    if not args.decision or not args.adjudicator:
+        detail = annotation.item_detail(ws, args.item)
+        if emit(ctx, args, detail):
+            return 0
+        raise UserError("to decide an item give --decision and --adjudicator (or --json to show)")
+    res = annotation.adjudicate(
+        ws,
+        args.item,
+        args.adjudicator,
+        args.decision,
+        text=args.text,
+        score=args.score,
+        comment=args.comment,
+    )
+    print(f"item {res['item_id']}: {res['decision']} is gold")
+    return 0
+
+
+def cmd_ppi(args, ctx) -> int:
+    ws = ctx.workspace()
+    if args.draw:
+        if not args.name or args.judge_run is None:
+            raise UserError("--draw needs --name and --judge-run")
+        names = csv_list(args.annotators) or [a["name"] for a in annotation.list_annotators(ws)]
+        res = annotation.draw_subset(
+            ws, args.name, args.judge_run, names, share=args.share, seed=args.seed
+        )
+        emit(
+            ctx,
+            args,
+            res,
+            f"batch {args.name}: {res['drawn']} answers drawn at random, seed {res['seed']}",
+        )
+        return 0
+    study = annotation.ppi_study(
+        ws, _batch_id(ws, args.batch, "ppi"), alpha=args.alpha, width=args.width
+    )
+    if emit(ctx, args, study):
+        return 0
+    level = round(100 * (1 - args.alpha))
+    print(f"scale {study['scale']}, {level}% intervals, seed {study['seed']}")
+    for c in study["cells"]:
+        p, j, h = c["ppi"], c["judge_only"], c["human_only"]
+        need = c["labels_for_width"]
+        print(
+            f"{c['model']:<16} {c['dialect']:<12} PPI {_ci(p)} (n={p['n']}, N={p['N']}) | "
+            f"judge {_ci(j)} | human {_ci(h)} | labels for width {args.width:g}: "
+            f"{'unreachable' if need is None else int(need)}"
+        )
+    for g in study["gaps"]:
+        print(f"gap {g['model']} {g['dialect']} - standard: {_ci(dict(g, estimate=g['gap']))}")
+    return 0
+
+
+def _ci(e: dict) -> str:
+    if e.get("estimate") is None:
+        return "n/a"
+    return f"{e['estimate']:.2f} [{e['low']:.2f}, {e['high']:.2f}]"

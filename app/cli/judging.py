@@ -1,0 +1,323 @@
+"""Judging commands: ``judge``, ``judges``, ``queue``, ``override``, ``calibrate`` and
+``replicate`` (decode a sample of a run again).
+
+Every long command resumes where it stopped and prints a one-line progress on stderr;
+``--json`` prints one JSON document on stdout.
+"""
+
+from __future__ import annotations
+
+from app.cli import stages
+from app.cli.context import incomplete
+from app.cli.output import add_json, add_quiet, add_summary_options, emit, fmt
+from engine.errors import UserError
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "judge",
+        help="score dialect answers against standard answers with a judge model (resumable)",
+    )
+    _judge_options(p)
+    p.add_argument(
+        "--answers-of",
+        action="append",
+        metavar="MODEL",
+        help="only the answers of this model (repeatable)",
+    )
+    p.add_argument("--primary", action="store_true", help="mark this judge as the primary one")
+    add_summary_options(p)
+    p.set_defaults(func=cmd_judge)
+
+    p = sub.add_parser("judges", help="judge runs and their roles; choose the primary judge")
+    p.add_argument("--primary", type=int, metavar="RUN", help="make this judge run primary")
+    add_json(p)
+    p.set_defaults(func=cmd_judges)
+
+    p = sub.add_parser("queue", help="judgments waiting for human review (low confidence)")
+    p.add_argument(
+        "--threshold",
+        type=int,
+        default=3,
+        help="queue judgments with confidence at or below this (default 3)",
+    )
+    p.add_argument("--judge-run", type=int, metavar="RUN")
+    p.add_argument("--all", action="store_true", help="include already reviewed ones")
+    add_json(p)
+    p.set_defaults(func=cmd_queue)
+
+    p = sub.add_parser(
+        "override", help="record a human score for a judgment (the machine judgment is kept)"
+    )
+    p.add_argument("judgment", type=int, metavar="JUDGMENT_ID")
+    p.add_argument("--annotator", required=True, help="who scores")
+    p.add_argument("--reason", required=True, help="why the machine score is overridden")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--final", type=float, help="final score 0-10")
+    group.add_argument(
+        "--scores",
+        metavar="C,C,C,C,C",
+        help="Likert 0-5 for comprehension,correctness,completeness,clarity,length",
+    )
+    p.add_argument("--rubric", metavar="PATH")
+    add_json(p)
+    p.set_defaults(func=cmd_override)
+
+    p = sub.add_parser(
+        "calibrate",
+        help="score the human-scored items with a judge and report CCC, MAE and a confusion table",
+    )
+    _judge_options(p)
+    add_summary_options(p)
+    p.set_defaults(func=cmd_calibrate)
+
+
+def _judge_options(p) -> None:
+    p.add_argument("--judge", metavar="NAME", help="judge model (default: the default model)")
+    p.add_argument("--rubric", metavar="PATH", help="rubric JSON (default: bundled)")
+    p.add_argument("--template", metavar="PATH", help="judge prompt (default: bundled)")
+    p.add_argument(
+        "--max-attempts",
+        type=int,
+        default=3,
+        help="asks per item when the reply is not a valid verdict",
+    )
+    p.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
+
+
+def _judge_kwargs(args) -> dict:
+    judging = stages.judging()
+    kwargs = {
+        "rubric": judging.load_rubric(args.rubric),
+        "max_attempts": args.max_attempts,
+        "template": judging.load_judge_template(args.template),
+    }
+    if args.n_seq:
+        kwargs["schedule"] = {"n_seq": args.n_seq}
+    return kwargs
+
+
+def cmd_judge(args, ctx) -> int:
+    judging, llm = stages.judging(), stages.llm()
+    ws = ctx.workspace()
+    judge = llm.find_model(ws, args.judge)
+    runs = None
+    if args.answers_of:
+        runs = [
+            run_id
+            for model in llm.find_models(ws, args.answers_of)
+            for run_id in judging.answer_run_ids(ws, model["id"])
+        ]
+        if not runs:
+            raise UserError("those models have no answers yet: run 'upabhasha generate'")
+    kwargs = _judge_kwargs(args)
+    summary = judging.judge_answers(
+        ws,
+        judge,
+        answer_run_ids=runs,
+        progress=ctx.progress_printer("judging", quiet=args.quiet or args.json),
+        **kwargs,
+    )
+    result = {
+        **summary.as_dict(),
+        "judge_model": judge["name"],
+        **judging.finish_judge_run(
+            ws,
+            summary.run_id,
+            primary=args.primary,
+            review_threshold=kwargs["rubric"].review_confidence_threshold,
+        ),
+    }
+    queue, warnings = result["review_queue"], result["warnings"]
+    if args.json:
+        ctx.emit_json(result)
+    else:
+        s = summary
+        print(
+            f"judge {judge['name']} (run {s.run_id}{', primary' if result['primary'] else ''}): "
+            f"{s.judged_before + s.gated + s.judged_now}/{s.pairs} answer pairs judged "
+            f"({s.gated} zeroed by the script/refusal gate, {s.judged_now} by the judge, "
+            f"{s.invalid_replies} invalid replies asked again, {s.failed} still failing)"
+        )
+        if s.flagged:
+            print(
+                f"{s.flagged} judgment(s) flagged (answers addressing the judge, or verdicts "
+                "the texts cannot support): sent to human review whatever the confidence"
+            )
+        print(f"{queue} judgments wait for human review (upabhasha queue)")
+        for w in warnings:
+            print(f"warning: {w}")
+    if summary.cancelled:
+        return 130
+    if summary.failed:
+        return incomplete(
+            ctx,
+            f"judge: {summary.failed} of {summary.pairs} answer pairs have no valid verdict",
+        )
+    return 0
+
+
+def cmd_judges(args, ctx) -> int:
+    judging = stages.judging()
+    ws = ctx.workspace()
+    if args.primary is not None:
+        judging.set_primary_judge(ws, args.primary)
+    rows = judging.judge_runs(ws)
+    if emit(ctx, args, rows):
+        return 0
+    if not rows:
+        print("no judge runs yet (upabhasha judge)")
+    for r in rows:
+        print(
+            f"run {r['run_id']:>3}  {r['role']:<9}  {r['judgments']:>6} judgments  "
+            f"{r['model']} [{r['family'] or 'family unknown'}]"
+        )
+    return 0
+
+
+def cmd_queue(args, ctx) -> int:
+    judging = stages.judging()
+    rows = judging.review_queue(
+        ctx.workspace(), threshold=args.threshold, run_id=args.judge_run, include_reviewed=args.all
+    )
+    if emit(ctx, args, rows):
+        return 0
+    print(
+        f"{len(rows)} judgments flagged or with confidence <= {args.threshold}"
+        f"{'' if args.all else ' not yet reviewed'}"
+    )
+    for r in rows:
+        human = "" if r["human_final"] is None else f", human {r['human_final']:.1f}"
+        human += f", FLAGGED {r['flags']}" if r["flags"] else ""
+        print(
+            f"#{r['judgment_id']} [{r['dialect']}] confidence {r['confidence']}, "
+            f"machine {r['final']:.1f}{human}: {r['dialect_question'][:60]}"
+        )
+    return 0
+
+
+def cmd_override(args, ctx) -> int:
+    judging = stages.judging()
+    rubric = judging.load_rubric(args.rubric)
+    scores = None
+    if args.scores:
+        parts = [p.strip() for p in args.scores.split(",")]
+        if len(parts) != len(judging.CRITERION_KEYS) or not all(p.isdigit() for p in parts):
+            raise UserError(
+                f"--scores needs {len(judging.CRITERION_KEYS)} integers 0-5 for {','.join(judging.CRITERION_KEYS)}"
+            )
+        scores = dict(zip(rubric.keys, map(int, parts)))
+    ws = ctx.workspace()
+    annotation = judging.add_override(
+        ws,
+        args.judgment,
+        annotator=args.annotator,
+        reason=args.reason,
+        rubric=rubric,
+        scores=scores,
+        final=args.final,
+    )
+    history = judging.override_history(ws, args.judgment)
+    emit(
+        ctx,
+        args,
+        {"annotation_id": annotation, "history": history},
+        f"judgment {args.judgment}: human score {history[-1]['score']:.2f} recorded "
+        f"(annotation {annotation}; {len(history)} in its history; machine score kept)",
+    )
+    return 0
+
+
+def cmd_calibrate(args, ctx) -> int:
+    judging = stages.judging()
+    ws = ctx.workspace()
+    kwargs = _judge_kwargs(args)
+    result = judging.calibrate(
+        ws,
+        stages.llm().find_model(ws, args.judge),
+        danger_threshold=kwargs["rubric"].danger_threshold,
+        progress=ctx.progress_printer("calibrating", quiet=args.quiet or args.json),
+        **kwargs,
+    )
+    if emit(ctx, args, result):
+        return 0
+    print(f"judge {result['judge_model']} on {result['n']} human-scored answers:")
+    print(
+        f"  CCC {fmt(result['ccc'])}  MAE {fmt(result['mae'])}  Pearson {fmt(result['pearson'])}"
+        f"  Spearman {fmt(result['spearman'])}  CBS {fmt(result['cbs'])} "
+        f"(n critical {result['n_critical']})"
+    )
+    width = max(len(b) for b in result["bands"]) + 1
+    print("  confusion (rows: human, columns: judge)")
+    print("  " + " " * width + "".join(b.rjust(width) for b in result["bands"]))
+    for label, row in zip(result["bands"], result["confusion"]):
+        print("  " + label.rjust(width) + "".join(str(v).rjust(width) for v in row))
+    if result["note"]:
+        print(f"  note: {result['note']}")
+    return 0
+
+
+def register_replicate(sub) -> None:
+    p = sub.add_parser(
+        "replicate",
+        help="decode a sample of a run again; report agreement and the spread of scores",
+    )
+    p.add_argument("run", type=int, nargs="?", metavar="RUN", help="run id (see 'judges')")
+    p.add_argument("--sample", type=int, default=20, help="items to decode again (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    p.add_argument("--list", action="store_true", help="list stored replications")
+    add_json(p)
+    add_quiet(p)
+    p.set_defaults(func=cmd_replicate)
+
+
+def cmd_replicate(args, ctx) -> int:
+
+    judging = stages.judging()
+    llm = stages.llm()
+    ws = ctx.workspace()
+    if args.list or args.run is None:
+        rows = llm.replications(ws, [args.run] if args.run else None)
+        if emit(ctx, args, rows):
+            return 0
+        if not rows:
+            print("no llm.replications yet (upabhasha judging.replicate RUN)")
+        for r in rows:
+            print(
+                f"#{r['id']} run {r['run_id']} at {r['created_at']}: {r['identical']} of "
+                f"{r['sample']} identical"
+            )
+        return 0
+    if args.sample < 1:
+        raise UserError("--sample must be at least 1")
+    result = judging.replicate(
+        ws,
+        args.run,
+        sample=args.sample,
+        seed=args.seed,
+        progress=ctx.progress_printer("replicating", quiet=args.quiet or args.json),
+    )
+    if emit(ctx, args, result.as_dict()):
+        return 0
+    agreement = result.agreement
+    print(
+        f"run {result.run_id} ({result.kind}): {result.identical} of {result.sample} sampled "
+        f"outputs identical ({'n/a' if agreement is None else f'{agreement:.1%}'}; "
+        f"{result.groups} batch group(s) decoded again, {result.failed} failed)"
+    )
+    f = result.finals
+    if f.get("n"):
+        print(
+            f"final scores (0-{f['scale']:g}) of {f['n']} sampled judgments: mean "
+            f"{f['mean_then']:.3f} stored, {f['mean_now']:.3f} now; mean |difference| "
+            f"{f['mean_abs_diff']:.3f}, largest {f['max_abs_diff']:.3f}"
+        )
+    if result.differing:
+        print(
+            "outputs differ: this machine or build does not reproduce the run exactly; "
+            "report the spread above with its figures (differing: "
+            + ", ".join(result.differing[:10])
+            + (" ..." if len(result.differing) > 10 else "")
+            + ")"
+        )
+    return 0

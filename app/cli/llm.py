@@ -1,0 +1,286 @@
+"""Model commands: ``models add/list/inspect`` and ``run-prompts`` (the engine, alone)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+from app.cli import stages
+from app.cli.output import add_json, add_quiet, emit
+from engine.errors import UserError
+from engine.redact import redact
+
+
+def register(sub) -> None:
+    p = sub.add_parser("models", help="manage models")
+    msub = p.add_subparsers(dest="models_command", required=True)
+
+    q = msub.add_parser("list", help="models in this workspace")
+    add_json(q)
+    q.set_defaults(func=cmd_list)
+
+    q = msub.add_parser("add", help="add a GGUF file or an OpenAI-compatible endpoint")
+    q.add_argument(
+        "source",
+        nargs="+",
+        metavar="PATH|URL",
+        help="a .gguf file, or one or more base URLs served round-robin",
+    )
+    q.add_argument("--name", help="name in this workspace (default: file name / api model)")
+    q.add_argument("--api-model", help="model name the endpoint serves (endpoints only)")
+    q.add_argument(
+        "--keyring-service",
+        help="OS keyring service holding the endpoint's API key (user 'api-key')",
+    )
+    q.add_argument("--concurrency", type=int, help="parallel requests (endpoints)")
+    q.add_argument("--default", action="store_true", help="make it the default model")
+    add_json(q)
+    q.set_defaults(func=cmd_add)
+
+    q = msub.add_parser("inspect", help="metadata, sha256 and a short self-test generation")
+    q.add_argument("target", metavar="NAME|PATH")
+    q.add_argument("--no-selftest", action="store_true")
+    add_json(q)
+    q.set_defaults(func=cmd_inspect)
+
+    q = sub.add_parser("run-prompts", help="run a file of prompts as a resumable job")
+    q.add_argument("file", help="one prompt per line, or JSONL with prompt|messages [, key]")
+    q.add_argument("--model", help="model name (default: the workspace's default model)")
+    q.add_argument("--max-tokens", type=int, default=128)
+    q.add_argument("--temperature", type=float, default=0.0)
+    q.add_argument("--seed", type=int, default=0)
+    q.add_argument("--n-seq", type=int, help="sequences decoded together (local models)")
+    add_json(q)
+    add_quiet(q)
+    q.set_defaults(func=cmd_run_prompts)
+
+
+_LIST_COLUMNS = (
+    "id",
+    "name",
+    "kind",
+    "path",
+    "sha256",
+    "architecture",
+    "quantization",
+    "context_length",
+    "has_chat_template",
+    "base_urls",
+    "api_model",
+    "is_default",
+)
+
+
+def cmd_list(args, ctx) -> int:
+    llm = stages.llm()
+    # name: the workspace name (--name), never the file's internal general.name
+    rows = [{k: r[k] for k in _LIST_COLUMNS} for r in llm.all_models(ctx.workspace())]
+    if emit(ctx, args, rows):
+        return 0
+    for r in rows:
+        where = redact(r["path"] or ", ".join(json.loads(r["base_urls"] or "[]")))
+        print(
+            f"{r['id']:>3} {r['name']} [{r['kind']}] {r['quantization'] or r['api_model'] or ''} "
+            f"{'(default) ' if r['is_default'] else ''}{where}"
+        )
+    return 0
+
+
+def _is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://"))
+
+
+def cmd_add(args, ctx) -> int:
+    llm = stages.llm()
+    ws = ctx.workspace()
+    if all(_is_url(s) for s in args.source):
+        if not args.api_model:
+            raise UserError("an endpoint needs --api-model (the model name the server serves)")
+        if args.keyring_service:
+            llm.read_api_key(args.keyring_service)  # fail now, clearly, if the key is missing
+        name = args.name or args.api_model
+        model_id = llm.register_endpoint(
+            ws,
+            name,
+            args.source,
+            args.api_model,
+            keyring_service=args.keyring_service,
+            load_params={"concurrency": args.concurrency} if args.concurrency else {},
+            is_default=args.default,
+        )
+        stored = llm.find_model(ws, model_id)
+        row = {
+            "id": model_id,
+            "name": stored["name"],
+            "kind": "endpoint",
+            "base_urls": json.loads(stored["base_urls"]),
+        }
+    elif len(args.source) == 1 and not _is_url(args.source[0]):
+        path = llm.checked_model_path(args.source[0])
+        info = llm.inspect_gguf(path, with_sha256=True, progress=ctx.progress_printer("sha256"))
+        name = args.name or path.stem
+        model_id = llm.register_gguf(
+            ws,
+            path,
+            name=name,
+            sha256=info.sha256,
+            size_bytes=info.size_bytes,
+            metadata=info.as_metadata(),
+            is_default=args.default,
+        )
+        row = {**info.as_dict(), "id": model_id, "name": name, "kind": "gguf"}
+    else:
+        raise UserError("give one GGUF file, or one or more http(s) URLs")
+    emit(ctx, args, row, f"added {row['kind']} model {row['name']!r}")
+    return 0
+
+
+def _looks_like_path(text: str) -> bool:
+    return (
+        text.lower().endswith(".gguf")
+        or "/" in text
+        or "\\" in text
+        or os.path.lexists(os.path.expanduser(text))
+    )
+
+
+def cmd_inspect(args, ctx) -> int:
+    llm = stages.llm()
+    ws = ctx.workspace()
+    named = any(m["name"] == args.target for m in llm.all_models(ws))
+    if Path(args.target).expanduser().is_file() or (
+        not named and _looks_like_path(args.target)
+    ):  # a file (as before), or a bad path: one line naming what is wrong with it
+        path = llm.checked_model_path(args.target)
+        row = {"name": path.name, "kind": "gguf", "path": str(path)}
+    else:
+        row = llm.find_model(ws, args.target)
+    report: dict = {"name": row["name"], "kind": row["kind"]}
+    if row["kind"] == "gguf":
+        info = llm.inspect_gguf(
+            row["path"], with_sha256=True, progress=ctx.progress_printer("sha256", quiet=args.json)
+        )
+        row = {**row, "sha256": info.sha256}
+        report.update(info.as_dict())
+        report["name"] = row["name"]
+    else:
+        report.update(
+            {
+                "base_urls": json.loads(row["base_urls"]),
+                "api_model": row["api_model"],
+                "keyring_service": row["keyring_service"],
+            }
+        )
+    if not args.no_selftest:
+        options = {"n_seq": 1} if row["kind"] == "gguf" else {}
+        with llm.open_backend(row, **options) as backend:
+            t = time.perf_counter()
+            result = next(
+                iter(
+                    backend.generate(
+                        [
+                            llm.Request(
+                                key="selftest",
+                                prompt="The capital of France is",
+                                sampler=llm.Sampler(max_tokens=16),
+                            )
+                        ]
+                    )
+                )
+            )
+            seconds = time.perf_counter() - t
+        report["selftest"] = {
+            "ok": result.ok,
+            "text": result.text,
+            "error": result.error,
+            "completion_tokens": result.completion_tokens,
+            "seconds": round(seconds, 2),
+        }
+    if emit(ctx, args, report):
+        return 0
+    for key, value in report.items():
+        if key != "selftest":
+            print(f"{key:>16}: {value}")
+    if "selftest" in report:
+        st = report["selftest"]
+        print(
+            f"{'self-test':>16}: "
+            + (
+                f"{st['text']!r} ({st['completion_tokens']} tokens, {st['seconds']} s)"
+                if st["ok"]
+                else f"FAILED {st['error']}"
+            )
+        )
+    return 0 if report.get("selftest", {}).get("ok", True) else 1
+
+
+def read_prompt_file(path: Path, sampler) -> list:
+    llm = stages.llm()
+    if not path.is_file():
+        raise UserError(f"{path}: no such file")
+    requests, keys = [], set()
+    is_jsonl = path.suffix.lower() in (".jsonl", ".ndjson")
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        if is_jsonl:
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise UserError(f"{path}, line {n}: not JSON ({exc.msg})") from None
+            key = str(obj.get("key") or obj.get("id") or f"line-{n}")
+            if "messages" in obj:
+                msgs = tuple(llm.Message(m["role"], m["content"]) for m in obj["messages"])
+                req = llm.Request(key=key, messages=msgs, sampler=sampler)
+            elif "prompt" in obj:
+                req = llm.Request(key=key, prompt=str(obj["prompt"]), sampler=sampler)
+            else:
+                raise UserError(f"{path}, line {n}: needs 'prompt' or 'messages'")
+        else:
+            key = f"line-{n}"
+            req = llm.Request(key=key, prompt=line, sampler=sampler)
+        if key in keys:
+            raise UserError(f"{path}, line {n}: duplicate key {key!r}")
+        keys.add(key)
+        requests.append(req)
+    if not requests:
+        raise UserError(f"{path}: no prompts")
+    return requests
+
+
+def cmd_run_prompts(args, ctx) -> int:
+    llm = stages.llm()
+    ws = ctx.workspace()
+    model = llm.find_model(ws, args.model, embedded_fallback=True)
+    sampler = llm.Sampler(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
+    path = Path(args.file)
+    requests = read_prompt_file(path, sampler)
+    card = {
+        "template": "run-prompts",
+        "file_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "sampler": sampler.as_dict(),
+    }
+    if args.n_seq and model["kind"] == "gguf":
+        card["schedule"] = {"n_seq": args.n_seq}
+    run = llm.open_run(ws, "prompts", model, card)
+    with llm.backend_for_run(ws, run) as backend:
+        summary = llm.run_job(
+            ws,
+            run,
+            backend,
+            requests,
+            progress=ctx.progress_printer("prompts", quiet=args.quiet or args.json),
+        )
+    rows = llm.run_responses(ws, run)
+    order = {r.key: i for i, r in enumerate(requests)}
+    rows.sort(key=lambda r: order.get(r["key"], len(order)))
+    if args.json:
+        ctx.emit_json({"run_id": run, "summary": summary.__dict__, "responses": rows})
+    else:
+        for r in rows:
+            shown = r["text"] if r["status"] == "done" else f"[error] {r['error']}"
+            print(f"{r['key']}\t{json.dumps(shown, ensure_ascii=False)}")
+    return 0 if summary.complete else 1

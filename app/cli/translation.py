@@ -1,0 +1,335 @@
+"""Translation commands: ``translate`` and ``eval-translation`` (RAG drafts and their quality),
+``review list|set|bulk`` (the review status of dialect variants) and the metric-vs-human study
+(``eval-metrics``, ``human-score``).
+
+Translation and evaluation are resumable: items already done in their run are not generated
+again. Every review change goes through engine.translation.review, so it is one transaction
+with a history row naming the reviewer, exactly as in the review panel.
+"""
+
+from __future__ import annotations
+
+from app.cli import stages
+from app.cli.context import incomplete
+from app.cli.output import add_json, csv_list, emit
+from app.cli.rag import index_options, print_selfcheck, retriever_for
+from engine.errors import UserError
+from engine.workspace.api import VARIANT_STATUSES as STATUSES
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "translate", help="RAG-translate a question set into dialects (machine drafts)"
+    )
+    p.add_argument("--questions", required=True, help="question set name")
+    p.add_argument("--dialects", required=True, type=csv_list, help="e.g. chittagong,sylhet")
+    p.add_argument("--model", default=None, help="model name (default: the workspace default)")
+    p.add_argument("--limit", type=int, default=None, help="first N questions only")
+    index_options(p)
+    add_json(p)
+    p.set_defaults(func=cmd_translate)
+
+    p = sub.add_parser(
+        "eval-translation",
+        help="translate held-out pairs and score them (BLEU, chrF++, WER, embeddings, judge)",
+    )
+    p.add_argument("--dialects", required=True, type=csv_list)
+    p.add_argument("--model", default=None, help="translation model (default: workspace default)")
+    p.add_argument("--judge", default=None, help="judge model name (no judge when omitted)")
+    p.add_argument("--limit", type=int, default=None, help="first N held-out pairs per dialect")
+    p.add_argument("--split", default=None, help="held-out split (default: the validation split)")
+    index_options(p)
+    add_json(p)
+    p.set_defaults(func=cmd_eval)
+
+
+def register_review(sub) -> None:
+    p = sub.add_parser("review", help="list and change the review status of dialect variants")
+    rsub = p.add_subparsers(dest="review_command", required=True)
+
+    q = rsub.add_parser("list", help="variants with their status")
+    q.add_argument("--status", choices=STATUSES)
+    q.add_argument("--dialects", help="comma-separated dialect codes")
+    add_json(q)
+    q.set_defaults(func=cmd_review_list)
+
+    q = rsub.add_parser("set", help="set the status of one variant")
+    q.add_argument("variant_id", type=int)
+    q.add_argument("--status", required=True, choices=STATUSES)
+    q.add_argument("--reviewer", required=True)
+    q.add_argument("--comment")
+    q.set_defaults(func=cmd_review_set)
+
+    q = rsub.add_parser(
+        "bulk",
+        help="move every variant in one status to another "
+        "(e.g. a demo marking machine drafts gold without review)",
+    )
+    q.add_argument("--from", dest="from_status", required=True, choices=STATUSES)
+    q.add_argument("--to", dest="to_status", required=True, choices=STATUSES)
+    q.add_argument("--reviewer", required=True)
+    q.add_argument("--dialects", help="comma-separated dialect codes")
+    q.add_argument("--comment", default="")
+    add_json(q)
+    q.set_defaults(func=cmd_review_bulk)
+
+
+def register_scored(sub) -> None:
+    p = sub.add_parser(
+        "eval-metrics",
+        help="per-system BLEU/chrF++/WER and metric-vs-human correlations of a scored set",
+    )
+    p.add_argument("set", nargs="?", help="scored set name (omit to list the sets)")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (0: none)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument(
+        "--embeddings",
+        action="store_true",
+        help="also embedding cosine and BERTScore-style F1 (loads the encoder)",
+    )
+    p.add_argument("--encoder", help="sentence-transformers folder (default: the bundled one)")
+    add_json(p, "print one JSON document")
+    p.set_defaults(func=cmd_eval_metrics)
+
+    h = sub.add_parser("human-score", help="record one person's score of a translation")
+    target = h.add_mutually_exclusive_group(required=True)
+    target.add_argument("--segment", type=int, help="scored segment id (its set's scale)")
+    target.add_argument("--response", type=int, help="translate-eval response id (scale 0-10)")
+    h.add_argument("--annotator", required=True, help="who scored it")
+    h.add_argument("--score", required=True, type=float, help="the score on the target's scale")
+    h.add_argument("--reason", default="", help="a comment (translate-eval responses only)")
+    h.set_defaults(func=cmd_human_score)
+
+
+def cmd_translate(args, ctx) -> int:
+    llm = stages.llm()
+    translation = stages.translation()
+    ws = ctx.workspace()
+    model = llm.find_model(ws, args.model)
+    retriever, _ = retriever_for(args, ctx, ws)
+    summary = translation.translate_questions(
+        ws,
+        retriever,
+        question_set=args.questions,
+        dialects=args.dialects,
+        model_row=model,
+        limit=args.limit,
+        progress=None if args.json else ctx.progress_printer("translate"),
+    )
+    s = summary
+    emit(
+        ctx,
+        args,
+        s.as_dict(),
+        f"translated {s.items} item(s) with {model['name']} (run {s.run_id}): "
+        f"{s.generated} generated, {s.cached} from cache, {s.errors} errors, "
+        f"{s.written} drafts written, {s.empty} empty; "
+        f"{s.protected} reviewed/gold variant(s) left alone",
+    )
+    if s.cancelled:
+        return 130
+    if not s.complete:
+        return incomplete(ctx, f"translate: {s.failed} of {s.items} translations failed")
+    return 0
+
+
+def cmd_eval(args, ctx) -> int:
+    llm = stages.llm()
+    translation = stages.translation()
+    ws = ctx.workspace()
+    model = llm.find_model(ws, args.model)
+    judge = llm.find_model(ws, args.judge) if args.judge else None
+    retriever, _ = retriever_for(args, ctx, ws)
+    report = translation.evaluate_translations(
+        ws,
+        retriever,
+        dialects=args.dialects,
+        model_row=model,
+        judge_row=judge,
+        limit=args.limit,
+        split=args.split,
+        progress=None if args.json else ctx.progress_printer("eval"),
+    )
+    missing = report["pairs"] - report["translated"]
+    what = f"eval-translation: {missing} of {report['pairs']} held-out pairs not translated"
+    if args.json:
+        ctx.emit_json(report)
+        return incomplete(ctx, what) if missing else 0
+    runs = f"run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judge else "")
+    print(
+        f"translation quality on split {report['split']}: {report['translated']}/{report['pairs']} "
+        f"translated ({runs})"
+    )
+    head = (
+        f"  {'dialect':<12} {'system':<14} {'n':>4} {'BLEU':>6} {'chrF++':>7} {'WER':>6} "
+        f"{'cos':>6} {'BERTS':>6}  judge (0-10)"
+    )
+    print(head)
+    for dialect, e in report["per_dialect"].items():
+        for label in ("system", "copy_baseline"):
+            m = e[label]
+            j = e.get("judge") if label == "system" else None
+            jtext = (
+                ""
+                if not j or j["mean"] is None
+                else f"{j['mean']:.2f} ({j['n_valid']}/{m['n']} valid)"
+            )
+            print(
+                f"  {dialect:<12} {label:<14} {m['n']:>4} {m['bleu']:>6.1f} {m['chrf++']:>7.1f} "
+                f"{m['wer']:>6.2f} {m.get('cosine', 0):>6.3f} {m.get('bertscore_f1', 0):>6.3f}  {jtext}"
+            )
+    sig = report["signatures"]
+    print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")
+    print("  copy_baseline = the standard sentence unchanged; a system below it has not translated")
+    corr = report["correlation"]
+    if corr["table"]:
+        print(f"correlation with human scores (n = {corr['n_human']}, human scale 0-10):")
+        for row in corr["table"]:
+            if row.get("unavailable"):
+                print(f"  {row['metric']:<13} n={row['n']:<4} unavailable: {row['unavailable']}")
+                continue
+            print(
+                f"  {row['metric']:<13} n={row['n']:<4} "
+                + "  ".join(f"{k} {row[k]:.3f}" for k in ("pearson", "spearman", "kendall", "ccc"))
+            )
+    else:
+        print(f"no correlation table: {corr.get('note', '')}")
+    print_selfcheck(
+        {
+            "encoder_id": report["encoder"],
+            "per_dialect": retriever.index.selfcheck.get("per_dialect", {}),
+            "overall": retriever.index.selfcheck.get("overall", {}),
+        }
+    )
+    return incomplete(ctx, what) if missing else 0
+
+
+def cmd_review_list(args, ctx) -> int:
+    translation = stages.translation()
+    rows = translation.variants_to_review(ctx.workspace(), args.status, csv_list(args.dialects))
+    if emit(ctx, args, rows):
+        return 0
+    for r in rows:
+        print(f"{r['id']:>6} {r['question']:<8} {r['dialect']:<12} {r['status']:<9} {r['text']}")
+    return 0
+
+
+def cmd_review_set(args, ctx) -> int:
+    translation = stages.translation()
+    ws = ctx.workspace()
+    if not translation.variant_exists(ws, args.variant_id):
+        raise UserError(f"no variant with id {args.variant_id}")
+    state = translation.set_variant_status(
+        ws, args.variant_id, args.status, actor=args.reviewer, comment=args.comment
+    )
+    print(f"variant {state.id}: {state.status}")
+    return 0
+
+
+def cmd_review_bulk(args, ctx) -> int:
+    translation = stages.translation()
+    ws = ctx.workspace()
+    rows = translation.variants_to_review(ws, args.from_status, csv_list(args.dialects))
+    progress = ctx.progress_printer("review", quiet=args.json)
+    for i, row in enumerate(rows, 1):
+        translation.set_variant_status(
+            ws, row["id"], args.to_status, actor=args.reviewer, comment=args.comment or None
+        )
+        progress(i, len(rows), "")
+    emit(
+        ctx,
+        args,
+        {"changed": len(rows), "from": args.from_status, "to": args.to_status},
+        f"{len(rows)} variant(s) moved from {args.from_status} to {args.to_status} "
+        f"by {args.reviewer}",
+    )
+    return 0
+
+
+def cmd_eval_metrics(args, ctx) -> int:
+    translation = stages.translation()
+    ws = ctx.workspace()
+    if not args.set:
+        sets = translation.scored_sets(ws)
+        if args.json:
+            ctx.emit_json(sets)
+        elif not sets:
+            print("no scored sets; import one with 'upabhasha import scored-translations'")
+        for s in [] if args.json else sets:
+            print(
+                f"{s['name']}: {s['segments']:,} segments, {s['systems']} systems, "
+                f"{s['human_scores']:,} human scores on {s['scale_min']:g}-{s['scale_max']:g}"
+            )
+        return 0
+    if args.bootstrap < 0:
+        raise UserError("--bootstrap must be 0 or more")
+    encoder = stages.rag().Encoder(args.encoder) if args.embeddings else None
+    report = translation.evaluate_scored(
+        ws,
+        args.set,
+        encoder=encoder,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+        progress=ctx.progress_printer("eval-metrics", quiet=args.json),
+    )
+    if emit(ctx, args, report):
+        return 0
+    _print_report(report)
+    return 0
+
+
+def _fmt(value, digits: int = 4) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _print_report(report: dict) -> None:
+    lo, hi = report["human_scale"]
+    print(
+        f"scored set {report['set']}: {report['segments']:,} segments "
+        f"({report['segments_scored_by_humans']:,} with human scores, "
+        f"{report['annotations']:,} scores on {lo:g}-{hi:g})"
+    )
+    metrics = [
+        m
+        for m in ("bleu", "chrf++", "wer", "cosine", "bertscore_f1")
+        if m in next(iter(report["systems"].values()))
+    ]
+    print(f"  {'system':<24} {'n':>6} " + " ".join(f"{m:>12}" for m in metrics) + "   human")
+    for name, row in report["systems"].items():
+        print(
+            f"  {name:<24} {row['n']:>6} "
+            + " ".join(f"{_fmt(row[m], 2 if m in ('bleu', 'chrf++') else 4):>12}" for m in metrics)
+            + f"   {_fmt(row['human_mean'])}"
+        )
+    for key, sig in report["signatures"].items():
+        print(f"  {key} signature: {sig}")
+    for level in ("segment_level", "system_level"):
+        print(f"{level.replace('_', ' ')} correlation with human scores:")
+        for row in report[level]:
+            if row["unavailable"]:
+                print(f"  {row['metric']:<13} n={row['n']:<6} unavailable: {row['unavailable']}")
+                continue
+            parts = []
+            for k in ("pearson", "spearman", "kendall", "ccc"):
+                ci = (row.get("ci") or {}).get(k)
+                parts.append(f"{k} {row[k]:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""))
+            excluded = row["excluded"]["human_missing"] + row["excluded"]["metric_missing"]
+            print(
+                f"  {row['metric']:<13} n={row['n']:<6} "
+                + "  ".join(parts)
+                + (f"  (excluded {excluded})" if excluded else "")
+            )
+
+
+def cmd_human_score(args, ctx) -> int:
+    ws = ctx.workspace()
+    if args.segment is not None:
+        row = stages.importing().record_segment_score(ws, args.segment, args.annotator, args.score)
+        lo, hi = row["scale"]
+        print(f"segment {row['segment_id']}: {row['annotator']} {row['score']:g} ({lo:g}-{hi:g})")
+        return 0
+    stages.translation().record_translation_score(
+        ws, args.response, args.annotator, args.score, args.reason
+    )
+    print(f"response {args.response}: {args.annotator} {args.score:g} (0-10)")
+    return 0

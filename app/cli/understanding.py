@@ -1,0 +1,341 @@
+"""Understanding-task commands (paper 001): tasks list|show, import items, run-task, task-stats."""
+
+from __future__ import annotations
+
+from app.cli import stages
+from app.cli.context import incomplete
+from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
+from engine.errors import UserError
+
+
+def register_import(isub) -> None:
+    """``upabhasha import items``."""
+    q = isub.add_parser("items", help="an item set for understanding tasks (all-or-nothing)")
+    q.add_argument("file")
+    q.add_argument("--name", help="item set name (default: the file name without suffix)")
+    q.add_argument("--text-col", default="text", help="native-script text column")
+    which = q.add_mutually_exclusive_group()
+    which.add_argument("--dialect-col", default="dialect", help="dialect code column")
+    which.add_argument("--dialect", metavar="CODE", help="one dialect for every row")
+    q.add_argument("--roman-col", help="the dataset's own Romanized text")
+    q.add_argument("--standard-col", action="append", help="standard reference (repeatable)")
+    q.add_argument("--english-col", action="append", help="English reference (repeatable)")
+    q.add_argument("--label-col", help="label column (classification)")
+    split = q.add_mutually_exclusive_group()
+    split.add_argument("--split-col", help="split column (default: 'split' if present, else test)")
+    split.add_argument("--split", help="one split for every row")
+    q.add_argument("--id-col", help="external id column (default: 'id' if present)")
+    add_file_format(q, None)
+    add_json(q)
+    q.set_defaults(func=cmd_import_items)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("tasks", help="understanding tasks (built-in and your own task files)")
+    tsub = p.add_subparsers(dest="tasks_command", metavar="WHAT", required=True)
+    t = tsub.add_parser("list", help="every task")
+    add_json(t)
+    t.set_defaults(func=cmd_tasks_list)
+    t = tsub.add_parser("show", help="one task file, validated")
+    t.add_argument("name")
+    add_json(t)
+    t.set_defaults(func=cmd_tasks_show)
+    t = tsub.add_parser(
+        "export-fold",
+        help="dialect-balanced fine-tuning fold (chat JSONL), disjoint from every prompted item",
+    )
+    t.add_argument("name")
+    t.add_argument("out", help="JSONL file to write")
+    t.add_argument("--items", default="pairs", metavar="SOURCE")
+    t.add_argument("--train", type=int, default=160, help="train items per dialect")
+    t.add_argument("--test", type=int, default=40, help="test items per dialect")
+    t.add_argument("--dialects", type=csv_list)
+    t.add_argument("--seed", type=int, default=0)
+    add_json(t)
+    t.set_defaults(func=cmd_export_fold)
+
+    p = sub.add_parser("adapter", help="LoRA adapters: a base GGUF model plus an adapter GGUF")
+    asub = p.add_subparsers(dest="adapter_command", metavar="WHAT", required=True)
+    a = asub.add_parser("add", help="register BASE + ADAPTER as a model of its own")
+    a.add_argument("base", help="the base model's name")
+    a.add_argument("adapter", help="LoRA adapter GGUF file")
+    a.add_argument("--name", required=True, help="name of the adapted model")
+    a.add_argument("--scale", type=float, default=1.0, help="adapter scale (default 1.0)")
+    add_json(a)
+    a.set_defaults(func=cmd_adapter_add)
+
+    p = sub.add_parser("run-task", help="run a task over models x regimes x scripts (resumable)")
+    p.add_argument("task")
+    p.add_argument("--models", type=csv_list, help="model names (default: the default model)")
+    p.add_argument(
+        "--items",
+        default="pairs",
+        metavar="SOURCE",
+        help="'pairs' (the workspace's sentence pairs) or 'items:<set name>'",
+    )
+    p.add_argument("--regimes", type=csv_list, default=["zero"], help="zero,few,cot")
+    p.add_argument("--scripts", type=csv_list, default=["native"], help="native,roman")
+    p.add_argument("--scheme", default="avro", help="Romanization: avro, itrans, iso15919")
+    p.add_argument("--dialects", type=csv_list, help="only these dialects")
+    p.add_argument("--split", default="validation", help="evaluated split (default validation)")
+    p.add_argument("--k", type=int, default=6, help="few-shot demonstrations per dialect")
+    p.add_argument(
+        "--k-sweep",
+        type=lambda v: [int(x) for x in csv_list(v)],
+        metavar="K,K,...",
+        help="demo-count sweep in one command, e.g. 0,1,2,4,6 (0 = zero-shot; "
+        "replaces --regimes/--k)",
+    )
+    p.add_argument("--limit", type=int, help="at most N items per dialect")
+    p.add_argument("--seed", type=int, default=0, help="demonstration sampling seed")
+    p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
+    p.add_argument("--max-tokens", type=int)
+    add_json(p)
+    add_quiet(p, None)
+    p.set_defaults(func=cmd_run_task)
+
+    p = sub.add_parser("task-stats", help="task results: metrics, copy baseline, failure modes")
+    p.add_argument("--task", help="only this task")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--resamples", type=int, default=2000)
+    p.add_argument(
+        "--fertility",
+        action="store_true",
+        help="token fertility per model and script from each GGUF model's own tokenizer, and "
+        "the native-Romanized gap regressed on token inflation",
+    )
+    p.add_argument("--csv", metavar="FILE", help="also write the results table as CSV")
+    p.add_argument("--latex", metavar="FILE", help="also write the results table as LaTeX")
+    add_json(p)
+    p.set_defaults(func=cmd_task_stats)
+
+
+def cmd_tasks_list(args, ctx) -> int:
+    understanding = stages.understanding()
+    tasks = understanding.all_tasks(understanding.user_task_dir())
+    listing = [
+        {"name": t.name, "title": t.title, "kind": t.kind, "path": t.path} for t in tasks.values()
+    ]
+    if emit(ctx, args, listing):
+        return 0
+    for t in tasks.values():
+        print(f"{t.name:<22} {t.kind:<15} {t.title}")
+    return 0
+
+
+def cmd_tasks_show(args, ctx) -> int:
+    understanding = stages.understanding()
+    spec = understanding.get_task(args.name, understanding.user_task_dir())
+    if emit(ctx, args, spec.as_dict()):
+        return 0
+    print(
+        f"{spec.name}: {spec.title}\n  file: {spec.path}\n  kind: {spec.kind}, output {spec.output}"
+    )
+    print(f"  metrics: {', '.join(spec.metrics)}; items from: {', '.join(spec.sources)}")
+    for regime, text in spec.prompts.items():
+        print(f"  --- prompt {regime} ---")
+        print("    " + text.replace("\n", "\n    "))
+    return 0
+
+
+def cmd_adapter_add(args, ctx) -> int:
+    understanding = stages.understanding()
+    report = understanding.add_adapter_model(
+        ctx.workspace(), args.base, args.adapter, name=args.name, scale=args.scale
+    )
+    emit(
+        ctx,
+        args,
+        report,
+        f"{report['name']}: {report['base']} + {report['adapter']} (scale {report['scale']:g},"
+        f" {report['tensors']} adapter tensors)",
+    )
+    return 0
+
+
+def cmd_export_fold(args, ctx) -> int:
+    understanding = stages.understanding()
+    report = understanding.export_fold(
+        ctx.workspace(),
+        understanding.get_task(args.name, understanding.user_task_dir()),
+        args.out,
+        source=args.items,
+        train_per_dialect=args.train,
+        test_per_dialect=args.test,
+        dialects=args.dialects,
+        seed=args.seed,
+    )
+    emit(
+        ctx,
+        args,
+        report,
+        f"{report['path']}: {report['lines']} lines ({len(report['per_dialect'])} dialects, "
+        f"{args.train} train + {args.test} test each; {report['excluded_as_prompted']} "
+        "prompted items excluded)",
+    )
+    return 0
+
+
+def cmd_import_items(args, ctx) -> int:
+    understanding = stages.understanding()
+    ws = ctx.workspace(create=True)
+    report = understanding.import_items(
+        ws,
+        args.file,
+        name=args.name,
+        native_col=args.text_col,
+        dialect_col=args.dialect_col,
+        dialect=args.dialect,
+        roman_col=args.roman_col,
+        standard_cols=args.standard_col,
+        english_cols=args.english_col,
+        label_col=args.label_col,
+        split_col=args.split_col,
+        split=args.split,
+        id_col=args.id_col,
+        file_format=args.file_format,
+        progress=ctx.progress_printer("import", quiet=args.json),
+    )
+    if emit(ctx, args, report.to_dict()):
+        return 0
+    print(
+        f"{report.name}: {report.rows_read:,} rows, {report.inserted:,} new items, "
+        f"{report.already_present:,} already present"
+    )
+    for code, info in sorted(report.by_dialect.items()):
+        splits = ", ".join(f"{k} {v:,}" for k, v in sorted(info["splits"].items()))
+        print(f"  {code:<12} {info['items']:>7,} items ({splits})")
+    return 0
+
+
+def cmd_run_task(args, ctx) -> int:
+    understanding = stages.understanding()
+    spec = understanding.get_task(args.task, understanding.user_task_dir())
+    ws = ctx.workspace()
+    models = stages.llm().find_models(ws, args.models)
+    plan = [(args.regimes, args.k)]
+    if args.k_sweep:
+        if any(k < 0 for k in args.k_sweep):
+            raise UserError("--k-sweep takes counts >= 0")
+        plan = [(["zero"], 0) if k == 0 else (["few"], k) for k in args.k_sweep]
+    summaries = []
+    for regimes, k in plan:
+        summaries += understanding.run_task(
+            ws,
+            spec,
+            models,
+            source=args.items,
+            regimes=regimes,
+            scripts=args.scripts,
+            dialects=args.dialects,
+            split=args.split,
+            k=k,
+            limit=args.limit,
+            seed=args.seed,
+            scheme=args.scheme,
+            constrained=args.constrained,
+            max_tokens=args.max_tokens,
+            progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
+        )
+    failed = sorted({s.get("load_error") or "items failed" for s in summaries if not s["complete"]})
+    code = incomplete(ctx, f"{spec.name}: {'; '.join(failed)}") if failed else 0
+    if emit(ctx, args, {"task": spec.name, "runs": summaries}):
+        return code
+    for s in summaries:
+        print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
+    return code
+
+
+def _f(value, digits=2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def cmd_task_stats(args, ctx) -> int:
+    understanding = stages.understanding()
+    ws = ctx.workspace()
+    report = understanding.task_stats(
+        ws,
+        args.task,
+        user_dir=understanding.user_task_dir(),
+        seed=args.seed,
+        resamples=args.resamples,
+        with_fertility=args.fertility,
+    )
+
+    if args.csv:
+        understanding.write_csv(report, args.csv)
+    if args.latex:
+        understanding.write_latex(report, args.latex)
+    if emit(ctx, args, report):
+        return 0
+    if not report["runs"]:
+        print("no task outputs yet (upabhasha run-task TASK ...)")
+        return 0
+    for r in report["runs"]:
+        m, f = r["macro"], r["failures"]
+        head = f"{r['task']} | {r['model']} | {r['regime']}" + (f" k={r['k']}" if r["k"] else "")
+        head += f" | {r['script']}{'/' + r['scheme'] if r['scheme'] else ''}"
+        head += " | constrained" if r["constrained"] else ""
+        print(f"{head}  (n={r['n']}{', pending ' + str(r['pending']) if r['pending'] else ''})")
+        scale = m.get("scale")
+        values = ", ".join(f"{k} {_f(v)}" for k, v in m.items() if k not in ("scale", "macro_over"))
+        print(f"  macro over {m.get('macro_over', 'dialects')} ({scale}): {values}")
+        if r.get("chrf_macro_ci"):
+            ci = r["chrf_macro_ci"]
+            print(
+                f"  chrF++ macro {_f(ci['mean'])} [{_f(ci['low'])}, {_f(ci['high'])}] "
+                f"({ci['level']:.0%} bootstrap CI over items)"
+            )
+        if "copy_baseline_macro" in r:
+            print(
+                "  copy-input baseline: "
+                + ", ".join(f"{k} {_f(v)}" for k, v in r["copy_baseline_macro"].items())
+            )
+        print(
+            f"  failures (share): unparseable {_f(f['unparseable'], 3)}, empty "
+            f"{_f(f['empty'], 3)}, script drift {_f(f['script_drift'], 3)}"
+        )
+        if "taxonomy" in r:
+            print("  taxonomy: " + ", ".join(f"{k} {_f(v, 3)}" for k, v in r["taxonomy"].items()))
+        if r.get("round_trip"):
+            rt = r["round_trip"]
+            print(
+                f"  round trip ({rt['scheme']}): CER {_f(rt['mean_cer'], 3)}, exact "
+                f"{_f(rt['exact_share'], 3)}"
+            )
+        if r.get("lexical_divergence", {}).get("spearman_rho") is not None:
+            print(
+                f"  lexical divergence: Spearman rho {_f(r['lexical_divergence']['spearman_rho'], 3)}"
+                f" (copy chrF++ vs item chrF++, p {_f(r['lexical_divergence']['p'], 3)})"
+            )
+        if "signatures" in r:
+            print(f"  {r['signatures']['chrf++']}")
+    for g in report["script_gap"]:
+        gap = g["gap"]
+        print(
+            f"native - Romanized ({g['scheme']}) | {g['task']} | {g['model']} | {g['regime']}: "
+            f"{_f(gap['mean'])} [{_f(gap['low'])}, {_f(gap['high'])}] over {g['items']} items "
+            f"(native {_f(g['native_mean'])}, Romanized {_f(g['roman_mean'])})"
+        )
+    for fert in report.get("fertility", []):
+        if not fert["tokenizer"]:
+            print(f"fertility | {fert['model']}: {fert['reason']}")
+            continue
+        scripts = "; ".join(
+            f"{s}: {_f(e['tokens_per_char'], 3)} tokens/char, {_f(e['tokens_per_word'], 2)} "
+            f"tokens/word"
+            for s, e in fert["per_script"].items()
+        )
+        print(f"fertility | {fert['model']}: {scripts}")
+        for reg in fert["gap_on_inflation"]:
+            print(
+                f"  gap on token inflation ({reg['task']}, {reg['regime']}): beta "
+                f"{_f(reg['beta'])} [{_f(reg['low'])}, {_f(reg['high'])}], p {_f(reg['p'], 3)}, "
+                f"n={reg['n']}"
+            )
+    for fl in report["flips"]:
+        print(
+            f"zero->few flips | {fl['task']} | {fl['model']} | {fl['script']} k={fl['k']}: "
+            f"{fl['flips']}/{fl['items']} ({_f(fl['flip_rate'], 3)})"
+        )
+    return 0

@@ -1,0 +1,63 @@
+"""The annotation stage's front door: what the CLI, the panels and the main window call.
+
+Queries and single writes only (background work is in :mod:`engine.annotation.tasks`):
+annotators, assignment into batches, the adjudication queue and decisions, agreement,
+offline review packages and prediction-powered estimates. Front ends import this module
+and ``tasks``, never the stage's other modules (.importlinter).
+"""
+
+from __future__ import annotations
+
+from engine.annotation.adjudication import ADJUDICATIONS, accept_agreed, adjudicate, item_detail
+from engine.annotation.adjudication import queue as adjudication_queue
+from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
+from engine.annotation.annotators import add_annotator, list_annotators
+from engine.annotation.assignment import assign, batches, candidate_targets
+from engine.annotation.decisions import progress
+from engine.annotation.items import parse_scale
+from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
+from engine.annotation.packages import export_package, import_package
+from engine.annotation.ppi import draw_subset, ppi_study
+from engine.annotation.sources import PackageQueue, WorkspaceQueue
+from engine.errors import UserError
+from engine.workspace.store import Workspace
+
+__all__ = [
+    "ADJUDICATIONS",
+    "DEFAULT_RESAMPLES",
+    "DEFAULT_SEED",
+    "PACKAGE_SUFFIX",
+    "PackageQueue",
+    "WorkspaceQueue",
+    "accept_agreed",
+    "add_annotator",
+    "adjudicate",
+    "adjudication_queue",
+    "agreement",
+    "assign",
+    "batch_id",
+    "batches",
+    "candidate_targets",
+    "draw_subset",
+    "export_package",
+    "import_package",
+    "item_detail",
+    "latest_batch_id",
+    "list_annotators",
+    "parse_scale",
+    "ppi_study",
+    "progress",
+]
+
+
+def batch_id(ws: Workspace, name: str) -> int:
+    """The id of the annotation batch named ``name``; a :class:`UserError` when none is."""
+    found = ws.scalar("SELECT id FROM annotation_batches WHERE name = ?", (name,))
+    if found is None:
+        raise UserError(f"no annotation batch named {name!r}")
+    return found
+
+
+def latest_batch_id(ws: Workspace, purpose: str) -> int | None:
+    """The newest batch made for ``purpose`` (e.g. ``ppi``), or None when there is none."""
+    return ws.scalar("SELECT max(id) FROM annotation_batches WHERE purpose = ?", (purpose,))

@@ -1,0 +1,54 @@
+"""The annotation stage's background entry points (run through the GUI's task bridge).
+
+Each takes the workspace path and plain values and opens its own connection, so it can run
+on a background lane without sharing the GUI thread's connection.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
+from engine.annotation.api import latest_batch_id
+from engine.annotation.decisions import progress
+from engine.annotation.packages import export_package, import_package
+from engine.annotation.ppi import ppi_study
+from engine.workspace.store import Workspace
+
+
+def agreement_at(
+    workspace_path: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> dict:
+    """For background lanes: the report plus per-annotator progress, from a file path."""
+    with Workspace(workspace_path, create=False) as ws:
+        report = agreement(ws, resamples=resamples, seed=seed).as_dict()
+        report["progress"] = progress(ws)
+    return report
+
+
+def ppi_study_at(workspace_path: str, *, alpha: float = 0.05, width: float = 1.0) -> dict | None:
+    """For background lanes: the study of the latest PPI batch, or None when there is none."""
+    with Workspace(workspace_path, create=False) as ws:
+        batch = latest_batch_id(ws, "ppi")
+        return None if batch is None else ppi_study(ws, batch, alpha=alpha, width=width)
+
+
+def export_package_at(workspace_path: str, annotator: str, out: str) -> dict:
+    with Workspace(workspace_path, create=False) as ws:
+        return export_package(ws, annotator, out)
+
+
+def import_packages_at(workspace_path: str, paths: list[str], progress=None, cancelled=None):
+    """Merge packages one by one (each in its own transaction); stops at the first refusal,
+    keeping the packages merged before it."""
+    results = []
+    with Workspace(workspace_path, create=False) as ws:
+        for done, path in enumerate(paths):
+            if cancelled is not None and cancelled():
+                break
+            if progress is not None:
+                progress(done, len(paths), Path(path).name)
+            results.append(dict(import_package(ws, path), path=str(path)))
+        if progress is not None:
+            progress(len(results), len(paths), "")
+    return results

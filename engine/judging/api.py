@@ -1,0 +1,81 @@
+"""The judging stage's front door: judge runs (run, finish, choose the primary), the human
+review queue and overrides, calibration against human scores, replication, the rubric and
+judge prompt, and the answer browser's queries.
+
+Background work of the judge panel is in :mod:`engine.judging.tasks`. Front ends import
+these two modules, never the stage's others (.importlinter).
+"""
+
+from __future__ import annotations
+
+from engine.judging.answer_queries import (
+    AnswerFilter,
+    answer_detail,
+    answer_ids,
+    answer_rows,
+    filter_options,
+)
+from engine.judging.calibration import calibrate
+from engine.judging.paired_scores import judge_run_choices
+from engine.judging.prompt import build_judge_prompt, load_judge_template
+from engine.judging.replication import replicate
+from engine.judging.rubric import (
+    CRITERION_KEYS,
+    Rubric,
+    default_rubric_path,
+    load_rubric,
+    rubric_from_dict,
+)
+from engine.judging.run import default_judge_sampler, finish_judge_run, judge_answers
+from engine.judging.store import (
+    add_override,
+    answer_pairs,
+    judge_runs,
+    override_history,
+    primary_judge,
+    review_queue,
+    self_preference_warnings,
+    set_primary_judge,
+)
+from engine.judging.verdict import parse_verdict, verdict_schema
+from engine.workspace.store import Workspace
+
+__all__ = [
+    "CRITERION_KEYS",
+    "AnswerFilter",
+    "Rubric",
+    "add_override",
+    "answer_detail",
+    "answer_ids",
+    "answer_pairs",
+    "answer_rows",
+    "answer_run_ids",
+    "build_judge_prompt",
+    "calibrate",
+    "default_judge_sampler",
+    "default_rubric_path",
+    "filter_options",
+    "finish_judge_run",
+    "judge_answers",
+    "judge_run_choices",
+    "judge_runs",
+    "load_judge_template",
+    "load_rubric",
+    "override_history",
+    "parse_verdict",
+    "primary_judge",
+    "replicate",
+    "review_queue",
+    "rubric_from_dict",
+    "self_preference_warnings",
+    "set_primary_judge",
+    "verdict_schema",
+]
+
+
+def answer_run_ids(ws: Workspace, model_id: int) -> list[int]:
+    """The answer runs of one model (what ``judge --answers-of`` judges)."""
+    return [
+        r["id"]
+        for r in ws.query("SELECT id FROM runs WHERE kind = 'answer' AND model_id = ?", (model_id,))
+    ]

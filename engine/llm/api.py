@@ -1,0 +1,77 @@
+"""The LLM stage's front door: the models of a workspace (find, list, register), GGUF
+inspection, opening a backend, running a job of prompts and reading its responses, and the
+llama.cpp build report.
+
+Every model lookup of a front end goes through :func:`find_model` (a name, an id or the
+default). Background work of the model manager is in :mod:`engine.llm.tasks`. Front ends
+import these two modules, never the stage's others (.importlinter).
+"""
+
+from __future__ import annotations
+
+from engine.llm.backend_report import describe_llama_backend, log_llama_backend
+from engine.llm.embedded_model import data_dir
+from engine.llm.endpoint_backend import read_api_key
+from engine.llm.factory import open_backend
+from engine.llm.gguf_info import checked_model_path, inspect_gguf
+from engine.llm.gpu_plan import Gpu
+from engine.llm.jobs import backend_for_run, library_versions, open_run, run_job
+from engine.llm.model_registry import (
+    all_models,
+    default_model,
+    ensure_embedded_default,
+    find_model,
+    register_endpoint,
+    register_gguf,
+)
+from engine.llm.replicate import replications
+from engine.llm.types import Message, Request, Sampler
+from engine.workspace.store import Workspace
+
+__all__ = [
+    "Gpu",
+    "Message",
+    "Request",
+    "Sampler",
+    "all_models",
+    "backend_for_run",
+    "checked_model_path",
+    "data_dir",
+    "default_model",
+    "describe_llama_backend",
+    "ensure_embedded_default",
+    "find_model",
+    "find_models",
+    "inspect_gguf",
+    "library_versions",
+    "log_llama_backend",
+    "models_default_first",
+    "open_backend",
+    "open_run",
+    "read_api_key",
+    "register_endpoint",
+    "register_gguf",
+    "replications",
+    "run_job",
+    "run_responses",
+]
+
+
+def find_models(ws: Workspace, names: list[str] | None) -> list[dict]:
+    """The ``models`` rows of ``names`` in that order (each through :func:`find_model`);
+    no names: the workspace's default model."""
+    return [find_model(ws, name) for name in names] if names else [find_model(ws)]
+
+
+def models_default_first(ws: Workspace) -> list[dict]:
+    """Every model, the default one first, then in the order they were added."""
+    return sorted(all_models(ws), key=lambda m: (not m["is_default"], m["id"]))
+
+
+def run_responses(ws: Workspace, run_id: int) -> list[dict]:
+    """The responses of one run: key, status, text, error, attempts and completion tokens."""
+    return ws.query(
+        "SELECT item_key AS key, status, text, error, attempts, completion_tokens "
+        "FROM responses WHERE run_id = ?",
+        (run_id,),
+    )

@@ -1,0 +1,128 @@
+"""The per-model run loop shared by answering, translation, bias probes and the task suite:
+for each model, open each planned run, load the model once, run the job, summarise.
+
+One failure rule for every stage: a model that fails to load leaves no empty run row
+(:func:`engine.llm.jobs.discard_if_empty`), and each of its planned runs is reported as
+incomplete with ``load_error`` naming the model and the reason, every item counted as an
+error; the other models still run. A step with such a summary is incomplete (the CLI exits
+3), and running it again once the model loads resumes it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from engine.llm import jobs
+from engine.llm.jobs import JobSummary, discard_if_empty, open_run, run_job
+from engine.llm.types import Backend, CancelFn, ProgressFn, Request, labelled_progress
+from engine.workspace.store import Workspace
+
+log = logging.getLogger(__name__)
+
+BackendFactory = Callable[[Workspace, int], Backend]
+
+
+@dataclass
+class PlannedRun:
+    """One run of one model: its kind and card, its requests, and what its summary adds."""
+
+    kind: str
+    card: dict
+    requests: list[Request]
+    label: str = ""  # shown with the progress after the model's name
+    summary: dict = field(default_factory=dict)  # extra fields of its summary
+    job_options: dict = field(default_factory=dict)  # more keyword arguments of run_job
+    # called with the run id once the model has loaded, before the job (e.g. record the
+    # items shown); never called for a run whose model did not load
+    before_job: Callable[[int], None] | None = None
+
+
+def run_models(
+    ws: Workspace,
+    model_rows: Iterable[dict],
+    plan: Callable[[dict], Iterable[PlannedRun]],
+    *,
+    backend_factory: BackendFactory | None = None,
+    batch_size: int = 8,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> list[dict]:
+    """Run (or resume) ``plan(model)`` for each model, one local model loaded at a time;
+    one summary per planned run (``model``, ``run_id``, the plan's fields, the job counts,
+    and ``load_error`` when the model did not load). Stops early when cancelled."""
+    open_backend = backend_factory or jobs.backend_for_run  # looked up here: tests replace it
+    summaries: list[dict] = []
+    for model in model_rows:
+        backend: Backend | None = None
+        planned_runs = iter(plan(model))
+        try:
+            for planned in planned_runs:
+                if cancelled and cancelled():
+                    return summaries
+                # with its requests: a larger --limit that would change a decoded batch
+                # opens a new run (jobs.open_run, 'growing a run')
+                run_id = open_run(ws, planned.kind, model, planned.card, planned.requests)
+                if backend is None:
+                    try:
+                        backend = open_backend(ws, run_id)
+                    except Exception as exc:  # noqa: BLE001 - any load failure is reported
+                        discard_if_empty(ws, run_id)
+                        named = f"model {model['name']!r}"
+                        reason = f"{named} did not load: {str(exc).removeprefix(named + ': ')}"
+                        log.error("%s", reason)
+                        summaries.append(_not_loaded(ws, model, run_id, planned, reason))
+                        summaries += [
+                            _not_loaded(ws, model, None, rest, reason) for rest in planned_runs
+                        ]
+                        break
+                    except BaseException:  # interrupted while loading: nothing is left behind
+                        discard_if_empty(ws, run_id)
+                        raise
+                if planned.before_job is not None:
+                    planned.before_job(run_id)
+                result = run_job(
+                    ws,
+                    run_id,
+                    backend,
+                    planned.requests,
+                    batch_size=batch_size,
+                    cancelled=cancelled,
+                    progress=labelled_progress(
+                        progress, f"{model['name']} {planned.label}".strip()
+                    ),
+                    **planned.job_options,
+                )
+                summaries.append(_summary(model, run_id, planned, result))
+                if result.cancelled:
+                    return summaries
+        finally:
+            if backend is not None:
+                backend.close()
+    return summaries
+
+
+def _summary(model: dict, run_id: int | None, planned: PlannedRun, job: JobSummary) -> dict:
+    return {"model": model["name"], "run_id": run_id, **planned.summary, **job.counts()}
+
+
+def _not_loaded(
+    ws: Workspace, model: dict, run_id: int | None, planned: PlannedRun, reason: str
+) -> dict:
+    """The summary of a run whose model did not load: what an earlier call finished stays
+    (a resumed run keeps its row), everything else failed."""
+    done = 0
+    if run_id is not None and ws.scalar("SELECT 1 FROM runs WHERE id = ?", (run_id,)):
+        keys = {r.key for r in planned.requests}
+        done = sum(
+            key in keys
+            for (key,) in ws.conn.execute(
+                "SELECT item_key FROM responses WHERE run_id = ? AND status = 'done'", (run_id,)
+            )
+        )
+    else:
+        run_id = None
+    total = len(planned.requests)
+    job = JobSummary(total, done, 0, total - done, 0, False)
+    return {**_summary(model, run_id, planned, job), "load_error": reason}

@@ -1,0 +1,42 @@
+"""The understanding-task stage's front door (paper 001): task files (built-in and the
+user's own), item sets, running a task over models x regimes x scripts, the statistics and
+their CSV/LaTeX tables, fine-tuning folds and LoRA adapter models.
+
+Background work of the tasks panel is in :mod:`engine.understanding.tasks`. Front ends
+import these two modules, never the stage's others (.importlinter).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.llm.embedded_model import data_dir
+from engine.understanding.adapters import add_adapter_model
+from engine.understanding.fold import export_fold
+from engine.understanding.items import import_items, item_sets
+from engine.understanding.run import run_task
+from engine.understanding.scripts import SCHEMES
+from engine.understanding.stats import task_stats
+from engine.understanding.tables import write_csv, write_latex
+from engine.understanding.task_spec import REGIMES, all_tasks, get_task
+
+__all__ = [
+    "REGIMES",
+    "SCHEMES",
+    "add_adapter_model",
+    "all_tasks",
+    "export_fold",
+    "get_task",
+    "import_items",
+    "item_sets",
+    "run_task",
+    "task_stats",
+    "user_task_dir",
+    "write_csv",
+    "write_latex",
+]
+
+
+def user_task_dir() -> Path:
+    """The folder of the user's own task files (next to the built-in ones)."""
+    return data_dir() / "tasks"

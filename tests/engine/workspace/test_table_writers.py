@@ -1,0 +1,144 @@
+"""One writer per table, proven: every write in ``engine/`` against the writer table of
+docs/architecture.md ("One owner per table").
+
+A write is an SQL ``INSERT``/``REPLACE``/``UPDATE``/``DELETE`` in any string of a module (an
+f-string's literal parts included) or a sqlite-utils ``db["table"].insert/upsert/update/
+delete…`` call. Only the workspace's own tables count: review packages and the encoder cache
+are files of their own. The migrations (``schema.py``) and the synthetic sample study
+(``engine/samples/study.py``, documented under the table) are the exemptions.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.workspace.store import Workspace
+
+ROOT = Path(__file__).resolve().parents[3]
+DOC = ROOT / "docs" / "architecture.md"
+EXEMPT = {"engine/workspace/schema.py", "engine/samples/study.py"}
+
+_SQL_WRITE = re.compile(
+    r"\b(?:(?:INSERT|REPLACE)(?:\s+OR\s+[A-Z]+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_][a-z0-9_]*)"
+)
+_SQLITE_UTILS_WRITES = {
+    "insert",
+    "insert_all",
+    "upsert",
+    "upsert_all",
+    "update",
+    "delete",
+    "delete_where",
+}
+
+
+def _strings(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+
+
+def _sqlite_utils_tables(tree: ast.AST):
+    """``X["t"].insert(...)`` and ``X.table("t").insert(...)``."""
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _SQLITE_UTILS_WRITES
+        ):
+            continue
+        target = node.func.value
+        if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant):
+            yield target.slice.value
+        elif (
+            isinstance(target, ast.Call)
+            and isinstance(target.func, ast.Attribute)
+            and target.func.attr == "table"
+            and target.args
+            and isinstance(target.args[0], ast.Constant)
+        ):
+            yield target.args[0].value
+
+
+def writers_in_code(tables: set[str], root: Path = ROOT) -> dict[str, set[str]]:
+    """table -> the engine modules that write it."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((root / "engine").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in EXEMPT:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {m.group(1) for text in _strings(tree) for m in _SQL_WRITE.finditer(text)}
+        names |= set(_sqlite_utils_tables(tree))
+        for table in names & tables:
+            found.setdefault(table, set()).add(rel)
+    return found
+
+
+def writers_in_doc() -> dict[str, set[str]]:
+    """table -> modules, from the Markdown table under "## One owner per table": the first
+    column names tables in backticks, the second their writer modules (``engine/…py``)."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## One owner per table", 1)[1].split("\n## ", 1)[0]
+    documented: dict[str, set[str]] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 2 or not line.lstrip().startswith("|"):
+            continue
+        tables = re.findall(r"`([a-z_][a-z0-9_]*)`", cells[0])
+        modules = set(re.findall(r"`(engine/[\w/]+\.py)`", cells[1]))
+        for table in tables:
+            assert table not in documented, f"{table} is listed twice in {DOC.name}"
+            documented[table] = modules
+    return documented
+
+
+@pytest.fixture(scope="module")
+def workspace_tables(tmp_path_factory) -> set[str]:
+    with Workspace(tmp_path_factory.mktemp("w") / "w.sqlite") as ws:
+        return set(ws.table_names())
+
+
+def test_every_table_is_written_only_by_its_documented_writers(workspace_tables):
+    in_code, in_doc = writers_in_code(workspace_tables), writers_in_doc()
+    undocumented = {
+        f"{table} written by {module}"
+        for table, modules in in_code.items()
+        for module in modules - in_doc.get(table, set())
+    }
+    assert not undocumented, (
+        f"writers missing from {DOC.name}'s writer table (a second writer, or a new table): "
+        f"{sorted(undocumented)}"
+    )
+    stale = {
+        f"{table}: {module}"
+        for table, modules in in_doc.items()
+        for module in modules - in_code.get(table, set())
+    }
+    assert not stale, f"{DOC.name} names writers that do not write: {sorted(stale)}"
+    assert set(in_doc) <= workspace_tables, set(in_doc) - workspace_tables
+
+
+def test_human_annotations_has_one_writer(workspace_tables):
+    assert writers_in_code(workspace_tables)["human_annotations"] == {
+        "engine/workspace/human_annotations.py"
+    }
+
+
+def test_a_second_writer_is_found(workspace_tables, tmp_path):
+    """The check itself: a module that also writes ``models`` is found."""
+    fake_root = tmp_path / "root"
+    (fake_root / "engine" / "bias").mkdir(parents=True)
+    (fake_root / "engine" / "bias" / "rogue.py").write_text(
+        'SQL = "INSERT OR IGNORE INTO models(name) VALUES (?)"\n'
+        'def f(db):\n    db["runs"].upsert({"id": 1})\n',
+        encoding="utf-8",
+    )
+    assert writers_in_code(workspace_tables, fake_root) == {
+        "models": {"engine/bias/rogue.py"},
+        "runs": {"engine/bias/rogue.py"},
+    }

@@ -1,0 +1,244 @@
+"""Annotation in the GUI, offscreen: a package filled through the annotation panel, packages
+merged through the File menu in both orders, refusals, adjudication and agreement views."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+
+from app.main_window import MainWindow
+from app.settings import Settings
+from engine.annotation.adjudication import queue
+from engine.annotation.annotators import add_annotator
+from engine.annotation.assignment import assign, candidate_targets
+from engine.annotation.packages import ReviewPackage, export_package
+from engine.annotation.sources import PackageQueue, WorkspaceQueue
+from engine.workspace.store import Workspace
+from tests.engine.annotation.helpers import snapshot
+from widgets.annotation.adjudication_panel import AdjudicationPanel
+from widgets.annotation.agreement_panel import AgreementPanel
+from widgets.annotation.annotation_panel import AnnotationPanel
+
+
+@pytest.fixture
+def field(sample_db, tmp_path):
+    """A lab workspace with two Sylheti annotators sharing every Sylheti item (blind), and
+    one package each."""
+    path = tmp_path / "lab.sqlite"
+    shutil.copy(sample_db, path)
+    with Workspace(path) as ws:
+        ws.conn.execute("UPDATE variants SET provenance = 'machine' WHERE dialect = 'sylhet'")
+        add_annotator(ws, "Karim", ["sylhet"])
+        add_annotator(ws, "Shuvo", ["sylhet"])
+        targets = candidate_targets(ws, "variant", dialects=["sylhet"])
+        assign(ws, "field", "variant", [], targets=targets, overlap=1.0, seed=4, blind_draft=True)
+        export_package(ws, "Karim", tmp_path / "karim.upkg")
+        export_package(ws, "Shuvo", tmp_path / "shuvo.upkg")
+    return path, tmp_path / "karim.upkg", tmp_path / "shuvo.upkg"
+
+
+@pytest.fixture
+def window(qtbot, sync_bridge, monkeypatch):
+    warnings: list = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[-1]))
+    win = MainWindow(Settings(reviewer_name="Lead"), bridge=sync_bridge, save=lambda s: None)
+    win.warnings = warnings
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+def _fill_through_gui(qtbot, panel: AnnotationPanel, edit_text: str) -> None:
+    """Decide every item with the panel's own widgets: edits on the first three, a flag on
+    the fourth, accepts with a score on the rest."""
+    for n in range(len(panel.items)):
+        assert panel.current is not None and panel.current["mine"] is None
+        assert panel.shown.text().startswith("(machine draft hidden")  # blind
+        if n < 3:
+            panel.text.setPlainText(edit_text)
+            panel.score.setValue(3)
+            qtbot.mouseClick(panel.buttons["edit"], Qt.MouseButton.LeftButton)
+        elif n == 3:
+            panel.comment.setText("অস্পষ্ট")
+            qtbot.mouseClick(panel.buttons["flag"], Qt.MouseButton.LeftButton)
+        else:
+            panel.score.setValue(5)
+            qtbot.mouseClick(panel.buttons["accept"], Qt.MouseButton.LeftButton)
+    assert panel.progress.value() == panel.progress.maximum() == len(panel.items)
+
+
+def _import_via_menu(window, monkeypatch, *paths):
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(p) for p in paths], "")
+    )
+    action = next(
+        a
+        for a in window.findChildren(type(window.close_action))
+        if a.text() == "&Import review packages…"
+    )
+    action.trigger()
+    return window.annotation.last_result
+
+
+def test_packages_filled_in_the_gui_merge_in_both_orders(
+    window, qtbot, field, monkeypatch, tmp_path
+):
+    lab, karim, shuvo = field
+    # Karim fills his package in the GUI, with no workspace open
+    panel = window.annotation.open_package(str(karim))
+    qtbot.addWidget(panel)
+    assert window.workspace is None and panel.annotator.currentText() == "Karim"
+    _fill_through_gui(qtbot, panel, "কারিমের সিলেটি")
+    panel.grab().save(str(tmp_path / "annotation_panel.png"))
+    # Shuvo fills his through the engine
+    pkg = ReviewPackage(shuvo)
+    for n, item in enumerate(pkg.queue()):
+        if n < 3:
+            pkg.record(item["item_id"], "edit", text="শুভর সিলেটি", score=4)
+        else:
+            pkg.record(item["item_id"], "accept", score=5)
+
+    other = tmp_path / "lab2.sqlite"
+    shutil.copy(lab, other)
+    results = {}
+    for path, order in ((lab, (karim, shuvo)), (other, (shuvo, karim))):
+        assert window.open_workspace(path)
+        results[path] = _import_via_menu(window, monkeypatch, *order)
+        assert sum(r["new"] for r in results[path]) == 24
+        window.close_workspace()
+    with Workspace(lab) as a, Workspace(other) as b:
+        assert snapshot(a) == snapshot(b)
+        entries = queue(a)
+        assert {e["item_id"] for e in entries} == {e["item_id"] for e in queue(b)}
+        reasons = {r for e in entries for r in e["reasons"]}
+        assert {"edits differ", "flagged"} <= reasons
+    # importing again adds nothing
+    assert window.open_workspace(lab)
+    again = _import_via_menu(window, monkeypatch, karim, shuvo)
+    assert sum(r["new"] for r in again) == 0
+    adjudication = window.panels["adjudication"]
+    window.show_panel("adjudication")  # re-read when shown
+    assert adjudication.list.count() == len(entries)
+
+
+def test_refused_package_changes_nothing(window, field, monkeypatch, tmp_path):
+    lab, karim, _shuvo = field
+    ReviewPackage(karim).record(ReviewPackage(karim).items()[0]["item_id"], "accept")
+    tampered = tmp_path / "tampered.upkg"
+    shutil.copy(karim, tampered)
+    with sqlite3.connect(tampered) as conn:
+        conn.execute("UPDATE decisions SET decision = 'reject'")
+    assert window.open_workspace(lab)
+    before = snapshot(window.workspace)
+    _import_via_menu(window, monkeypatch, tampered)
+    assert len(window.warnings) == 1 and "fails its checksum" in window.warnings[0]
+    assert "\n" not in window.warnings[0]
+    assert snapshot(window.workspace) == before
+
+
+def test_export_through_the_file_menu(window, field, monkeypatch, tmp_path):
+    lab, _karim, _shuvo = field
+    assert window.open_workspace(lab)
+    out = tmp_path / "again.upkg"
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("Shuvo", True))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    window.annotation.export_package()
+    assert ReviewPackage(out).annotator == "Shuvo" and len(ReviewPackage(out).items()) == 12
+
+
+def test_workspace_queue_adjudication_and_agreement(qtbot, field, sync_bridge, tmp_path):
+    lab, _karim, _shuvo = field
+    with Workspace(lab) as ws:
+        source = WorkspaceQueue(ws)
+        for who, text in (("Karim", "কারিমের রূপ"), ("Shuvo", "শুভর রূপ")):
+            panel = AnnotationPanel(source, annotator=who)
+            qtbot.addWidget(panel)
+            assert "কারিমের" not in panel.shown.text()  # blind to the other annotator
+            _fill_through_gui(qtbot, panel, text)
+        adjudication = AdjudicationPanel(ws, adjudicator="Lead")
+        qtbot.addWidget(adjudication)
+        n = adjudication.list.count()
+        assert n >= 3 and "edits differ" in adjudication.list.item(0).text()
+        assert "background:#c8f0c8" in adjudication.view.toHtml() or "c8f0c8" in (
+            adjudication.view.toHtml()
+        )
+        adjudication.resize(1200, 700)
+        adjudication.grab().save(str(tmp_path / "adjudication_panel.png"))
+        vid = ws.scalar(
+            "SELECT target_id FROM annotation_items WHERE id = ?", (adjudication.detail["id"],)
+        )
+        adjudication.text.setPlainText("শুভর রূপ")
+        qtbot.mouseClick(adjudication.buttons["edit"], Qt.MouseButton.LeftButton)
+        assert ws.query("SELECT text, status FROM variants WHERE id = ?", (vid,)) == [
+            {"text": "শুভর রূপ", "status": "gold"}
+        ]
+        assert adjudication.list.count() == n - 1
+
+        agreement = AgreementPanel(ws, sync_bridge)
+        qtbot.addWidget(agreement)
+        agreement.compute()
+        assert agreement.report is not None
+        assert agreement.table.rowCount() == 2  # all, sylhet
+        assert agreement.table.item(0, 0).text() == "12"
+        assert agreement.progress.rowCount() == 2
+        agreement.resize(1200, 700)
+        agreement.grab().save(str(tmp_path / "agreement_panel.png"))
+
+
+def test_window_fits_a_1366x768_screen(window, sample_db, tmp_path):
+    """The first-run window is no larger than the screen, and with every panel built its
+    minimum size fits a 1366x768 laptop screen."""
+    avail = window.screen().availableGeometry()
+    assert window.width() <= avail.width() and window.height() <= avail.height()
+    path = tmp_path / "ws.sqlite"
+    shutil.copy(sample_db, path)
+    assert window.open_workspace(path)
+    minimum = window.minimumSizeHint()
+    assert minimum.width() <= 1366 - 16 and minimum.height() <= 768 - 48, minimum
+
+
+def test_annotation_panel_in_bengali(qtbot, field, tmp_path):
+    from app.language_menu import apply_language
+    from widgets.common.fonts import register_qt_fonts
+
+    register_qt_fonts()
+    lab, karim, _shuvo = field
+    assert apply_language("bn")
+    try:
+        panel = AnnotationPanel(PackageQueue(karim))
+        qtbot.addWidget(panel)
+        assert panel.buttons["accept"].text() == "গ্রহণ (&A)"
+        assert panel.progress.text() == "১২-এর মধ্যে ০-টি সিদ্ধান্ত হয়েছে"
+        panel.resize(1000, 560)
+        panel.grab().save(str(tmp_path / "annotation_panel_bn.png"))
+    finally:
+        apply_language("en")
+
+
+def test_agreement_view_shows_ppi_beside_judge_and_human(qtbot, sync_bridge, tmp_path):
+    import numpy as np
+
+    from engine.annotation.decisions import my_queue, record_decision
+    from engine.annotation.ppi import draw_subset
+    from tests.engine.annotation.helpers import build_judged_study
+
+    with Workspace(tmp_path / "ppi.sqlite") as ws:
+        run, truth = build_judged_study(ws, np.random.default_rng(1))
+        add_annotator(ws, "Rina", ["standard", "sylhet"])
+        draw_subset(ws, "ppi", run, ["Rina"], share=0.1, seed=5)
+        for item in my_queue(ws, "Rina"):
+            record_decision(ws, item["item_id"], "Rina", "accept", score=truth[item["target_id"]])
+        panel = AgreementPanel(ws, sync_bridge)
+        qtbot.addWidget(panel)
+        panel.compute()
+        assert panel.ppi.rowCount() == 3  # standard, sylhet, and the gap
+        assert "seed 5" in panel.ppi_label.text()
+        texts = [panel.ppi.item(r, 1).text() for r in range(3)]
+        assert texts[-1].startswith("gap sylhet")
+        assert panel.ppi.item(0, 3).text() != "—" and panel.ppi.item(0, 4).text() != "—"
+        panel.resize(1200, 800)
+        panel.grab().save(str(tmp_path / "agreement_ppi.png"))

@@ -1,0 +1,82 @@
+"""MetricsPanel on a real workspace with an imported scored-translation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.importing.scored_import import import_scored_translations
+from engine.workspace.store import Workspace
+from tests.cli.test_cli_data_i12 import SCORED
+from widgets.translation.metrics_panel import MetricsPanel
+
+
+@pytest.fixture
+def scored_ws(tmp_path):
+    ws = Workspace(tmp_path / "study.sqlite", create=True)
+    path = tmp_path / "scored.csv"
+    path.write_text(SCORED, "utf-8")
+    import_scored_translations(
+        ws,
+        path,
+        human_scale=(0, 100),
+        source_col="src",
+        hyp_col="mt",
+        ref_cols="ref",
+        score_cols="ann*",
+    )
+    yield ws
+    ws.close()
+
+
+def test_evaluate_shows_systems_correlations_and_unavailable(
+    qtbot, scored_ws, sync_bridge, tmp_path
+):
+    panel = MetricsPanel(scored_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.resize(1100, 760)
+    panel.show()
+    assert panel.sets.count() == 1 and "scale 0-100" in panel.sets.currentText()
+    panel.bootstrap.setValue(100)
+    panel.evaluate()
+    assert not sync_bridge.errors and panel.last_report is not None
+    assert panel.systems.rowCount() == 2
+    assert panel.systems.item(0, 0).text() == "A"
+    texts = [
+        [panel.correlations.item(r, c).text() for c in range(panel.correlations.columnCount())]
+        for r in range(panel.correlations.rowCount())
+    ]
+    segment = [t for t in texts if t[0] == "segment" and t[1] == "chrf++"][0]
+    assert segment[2] == "6" and "[" in segment[3]  # value with its CI
+    system = [t for t in texts if t[0] == "system"][0]
+    assert system[3] == "—" and "n = 2 < 3" in system[-1]
+    assert "nrefs:1" in panel.signatures.text()
+    panel.grab().save(str(tmp_path / "metrics.png"))
+
+
+def test_record_a_score_on_the_sets_scale(qtbot, scored_ws, sync_bridge):
+    panel = MetricsPanel(scored_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    assert panel.score.maximum() == 100
+    with qtbot.waitSignal(panel.sig_changed):
+        panel.segment.setValue(2)
+        panel.annotator.setText("me")
+        panel.score.setValue(55)
+        panel.record_score()
+    assert (
+        scored_ws.scalar("SELECT score FROM scored_human WHERE segment_id = 2 AND annotator = 'me'")
+        == 55
+    )
+    panel.annotator.setText("")
+    panel.record_score()
+    assert "annotator must be named" in panel.error.text()
+
+
+def test_translate_eval_response_target_is_checked(qtbot, scored_ws, sync_bridge):
+    panel = MetricsPanel(scored_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.target.setCurrentIndex(panel.target.findData("response"))
+    assert panel.score.maximum() == 10
+    panel.segment.setValue(99)
+    panel.annotator.setText("me")
+    panel.record_score()
+    assert "no translate-eval response with id 99" in panel.error.text()

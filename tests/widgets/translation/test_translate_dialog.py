@@ -1,0 +1,56 @@
+"""TranslateDialog runs a real RAG translation with the embedded model (synchronous bridge)."""
+
+from __future__ import annotations
+
+from importlib.resources import as_file, files
+
+import pytest
+
+from engine.workspace.store import Workspace
+from widgets.common.dialog_parts import checked_data, set_checked
+from widgets.translation.translate_dialog import TranslateDialog
+
+
+@pytest.fixture
+def study_ws(tmp_path, embedded_gguf):
+    from engine.importing.importers import import_corpus, import_questions
+    from engine.llm.model_registry import ensure_embedded_default
+
+    ws = Workspace(tmp_path / "study.sqlite", create=True)
+    sample = files("resources") / "sample"
+    with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
+        import_corpus(ws, corpus, name="sample corpus")
+        import_questions(ws, qs, name="sample questions")
+    ensure_embedded_default(ws)
+    yield ws
+    ws.close()
+
+
+def test_refuses_to_start_without_a_dialect(qtbot, study_ws, sync_bridge):
+    dialog = TranslateDialog(study_ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    assert dialog.start() is None
+    assert "dialect" in dialog.status.text()
+    assert not sync_bridge.tasks()
+
+
+@pytest.mark.slow
+def test_translates_one_question_into_one_dialect(qtbot, study_ws, sync_bridge):
+    dialog = TranslateDialog(study_ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    assert dialog.question_set.currentData() == "sample questions"
+    set_checked(dialog.dialects, ["chittagong"])
+    assert checked_data(dialog.dialects) == ["chittagong"]
+    dialog.limit.setValue(1)
+    with qtbot.waitSignal(dialog.sig_finished, timeout=120_000) as signal:
+        dialog.start()
+    summary = signal.args[0]
+    assert not sync_bridge.errors
+    assert summary["items"] == 1 and summary["errors"] == 0
+    drafts = study_ws.query(
+        "SELECT text, status, provenance, run_id FROM variants WHERE dialect = 'chittagong'"
+    )
+    assert len(drafts) == summary["written"] == 1
+    assert drafts[0]["status"] == "draft" and drafts[0]["provenance"] == "machine"
+    assert "1 draft(s) written" in dialog.status.text()
+    assert dialog.start_button.isEnabled()

@@ -1,0 +1,97 @@
+"""TasksPanel offscreen: options, results grid from real runs, drill-down, a real run."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.understanding.run import run_task
+from engine.understanding.task_spec import get_task
+from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
+from widgets.understanding.tasks_panel import TasksPanel
+
+
+@pytest.fixture
+def task_ws(workspace):
+    from engine.workspace.store import utcnow
+
+    insert_pairs(workspace)
+    with workspace.transaction() as conn:
+        conn.execute(
+            "INSERT INTO models(name, kind, api_model, is_default, added_at) "
+            "VALUES ('scripted', 'endpoint', 'x', 1, ?)",
+            (utcnow(),),
+        )
+    return workspace
+
+
+def _runs(ws):
+    model = ws.query("SELECT * FROM models WHERE name = 'scripted'")[0]
+    factory = lambda ws, run_id: ScriptedBackend(  # noqa: E731
+        lambda req: '{"standard": "তুমি কোথায় যাচ্ছ"}'
+    )
+    run_task(
+        ws,
+        get_task("dialect-to-standard"),
+        [model],
+        regimes=["zero", "few"],
+        scripts=["native", "roman"],
+        k=1,
+        backend_factory=factory,
+    )
+
+
+def test_results_grid_and_drill_down(qtbot, task_ws, sync_bridge, tmp_path):
+    _runs(task_ws)
+    panel = TasksPanel(task_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    assert panel.model_ids() == [1]  # the default model is checked
+    assert panel.options()["regimes"] == ["zero"] and panel.options()["source"] == "pairs"
+    assert panel.results.rowCount() == 4
+    header = [
+        panel.results.horizontalHeaderItem(i).text() for i in range(panel.results.columnCount())
+    ]
+    assert "Copy baseline" in header and "Unparseable" in header
+    first = [panel.results.item(0, j).text() for j in range(panel.results.columnCount())]
+    assert first[2] == "zero" and first[6].startswith("chrF++") and "[0-100]" in first[6]
+    assert first[8].startswith("chrF++")  # the copy-input baseline is shown
+    assert "native − Romanized (avro)" in panel.comparisons.text()
+    assert "zero→few flips" in panel.comparisons.text()
+    panel.results.selectRow(2)  # few / native
+    assert panel.items.rowCount() == 4
+    demos = panel.items.item(0, 5).text()
+    assert demos and "|" in demos  # k=1 from each of two dialects
+    assert panel.export_to(str(tmp_path / "r.csv")) == 4
+    assert panel.export_to(str(tmp_path / "r.tex")) == 4
+    assert "tabular" in (tmp_path / "r.tex").read_text(encoding="utf-8")
+    assert len(panel.failure_bars.rows) == 4
+    assert panel.failure_bars.rows[0][1]["unparseable"] == 0.0
+    panel.resize(1300, 800)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.grab().save(str(tmp_path / "tasks_panel.png"))
+
+
+def test_run_error_is_shown_not_raised(qtbot, task_ws, sync_bridge):
+    panel = TasksPanel(task_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.split.setCurrentText("test")  # no test-split pairs in this workspace
+    panel.run()
+    assert "no items in split 'test'" in panel.progress_note.text()
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+@pytest.mark.slow
+def test_run_on_the_embedded_model(qtbot, workspace, sync_bridge, embedded_gguf):
+    from engine.llm.model_registry import ensure_embedded_default
+
+    insert_pairs(workspace)
+    ensure_embedded_default(workspace)
+    panel = TasksPanel(workspace, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.task_box.setCurrentIndex(panel.task_box.findData("dialect-id"))
+    panel.limit.setValue(1)
+    with qtbot.waitSignal(panel.sig_run_finished) as done:
+        panel.run()
+    assert done.args[0][0]["complete"] and done.args[0][0]["items"] == 2
+    assert panel.results.rowCount() == 1
+    assert panel.results.item(0, 6).text().startswith("macro-F1")

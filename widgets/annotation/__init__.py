@@ -1,0 +1,2 @@
+"""Human annotation widgets: the annotation, adjudication and agreement panels
+(engine.annotation)."""

@@ -1,0 +1,324 @@
+"""AgreementPanel: inter-annotator agreement per dialect, a chart, and each annotator's progress.
+
+The numbers come from :func:`engine.annotation.tasks.agreement_at`, computed in the
+bridge's pool (the bootstrap takes seconds on a large study). Every value shows its 95 %
+bootstrap interval and the number of items it rests on; undefined values show as "—".
+
+``python -m widgets.annotation.agreement_panel [WORKSPACE]`` opens it alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.annotation.tasks import agreement_at, ppi_study_at
+from engine.i18n import _
+from engine.workspace.api import Workspace
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import TaskBridge
+
+log = logging.getLogger(__name__)
+
+
+def _fmt(est: dict | None) -> str:
+    if not est or est.get("value") is None:
+        return "—"
+    ci = "" if est.get("low") is None else f" [{est['low']:.2f}, {est['high']:.2f}]"
+    return f"{est['value']:.3f}{ci} n={est['n']}"
+
+
+def _estimate(e: dict | None) -> str:
+    if not e or e.get("estimate") is None:
+        return "—"
+    n = f" n={e['n']}" if "n" in e else ""
+    return f"{e['estimate']:.2f} [{e['low']:.2f}, {e['high']:.2f}]{n}"
+
+
+class AlphaChart(QWidget):
+    """Krippendorff's α (nominal, decision) per dialect: a dot and its interval."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.rows: list[tuple[str, dict]] = []
+        self.setMinimumHeight(160)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def set_rows(self, rows: list[tuple[str, dict]]) -> None:
+        self.rows = rows
+        self.update()
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), self.palette().base())
+        left, right, top = 120.0, 20.0, 24.0
+        width = max(10.0, self.width() - left - right)
+        lo = min([-0.2] + [r["low"] for _n, r in self.rows if r.get("low") is not None])
+
+        def x(v: float) -> float:
+            return left + (v - lo) / (1 - lo) * width
+
+        p.setPen(self.palette().text().color())
+        p.drawText(
+            QRectF(left, 2, width, 18),
+            Qt.AlignmentFlag.AlignCenter,
+            _("Krippendorff's alpha (decision, nominal) with 95% CI"),
+        )
+        grid = QPen(QColor("#bbbbbb"))
+        for tick in (lo, 0.0, 0.67, 0.8, 1.0):
+            p.setPen(grid)
+            p.drawLine(int(x(tick)), int(top), int(x(tick)), self.height() - 18)
+            p.setPen(self.palette().text().color())
+            p.drawText(
+                QRectF(x(tick) - 20, self.height() - 16, 40, 14),
+                Qt.AlignmentFlag.AlignCenter,
+                f"{tick:.2f}",
+            )
+        step = (self.height() - top - 24) / max(1, len(self.rows))
+        for i, (name, est) in enumerate(self.rows):
+            y = top + step * (i + 0.5)
+            p.setPen(self.palette().text().color())
+            p.drawText(QRectF(4, y - 8, left - 10, 16), Qt.AlignmentFlag.AlignRight, name)
+            if est.get("value") is None:
+                continue
+            p.setPen(QPen(QColor("#1f77b4"), 2))
+            if est.get("low") is not None:
+                p.drawLine(int(x(est["low"])), int(y), int(x(est["high"])), int(y))
+            p.setBrush(QColor("#1f77b4"))
+            p.drawEllipse(QRectF(x(est["value"]) - 4, y - 4, 8, 8))
+        p.end()
+
+
+class AgreementPanel(QWidget):
+    sig_status_message = Signal(str)
+
+    COLUMNS = (
+        "items",
+        "alpha_nominal",
+        "fleiss",
+        "cohen",
+        "alpha_ordinal",
+        "alpha_interval",
+        "chrf",
+        "rouge",
+    )
+
+    def __init__(self, ws: Workspace, bridge: TaskBridge, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws, self.bridge = ws, bridge
+        self.report: dict | None = None
+        self.ppi_study: dict | None = None
+        self.status = QLabel(_("Press Compute to measure agreement."))
+        self.compute_button = QPushButton(_("&Compute"))
+        self.compute_button.clicked.connect(self.compute)
+        top = QHBoxLayout()
+        top.addWidget(self.status, 1)
+        top.addWidget(self.compute_button)
+        self.table = QTableWidget(0, len(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels(
+            [
+                _("Items"),
+                _("α decision (nominal)"),
+                _("Fleiss κ"),
+                _("Cohen κ (pairs)"),
+                _("α score (ordinal)"),
+                _("α score (interval)"),
+                _("chrF of edits (0–100)"),
+                _("ROUGE-L F1 of edits (0–1)"),
+            ]
+        )
+        self.chart = AlphaChart()
+        self.progress = QTableWidget(0, 4)
+        self.progress.setHorizontalHeaderLabels(
+            [_("Annotator"), _("Assigned"), _("Decided"), _("Median seconds per item")]
+        )
+        self.ppi_label = QLabel()
+        self.ppi_label.setWordWrap(True)
+        self.ppi = QTableWidget(0, 6)
+        self.ppi.setHorizontalHeaderLabels(
+            [
+                _("Model"),
+                _("Dialect"),
+                _("PPI (judge corrected by humans)"),
+                _("Judge only"),
+                _("Human only"),
+                _("Human labels for the target width"),
+            ]
+        )
+        ppi_box = QWidget()
+        ppi_layout = QVBoxLayout(ppi_box)
+        ppi_layout.setContentsMargins(0, 0, 0, 0)
+        ppi_layout.addWidget(self.ppi_label)
+        ppi_layout.addWidget(self.ppi, 1)
+        lower = QSplitter()
+        lower.addWidget(self.chart)
+        lower.addWidget(self.progress)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(lower)
+        splitter.addWidget(ppi_box)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+
+    def compute(self) -> None:
+        self.compute_button.setEnabled(False)
+        self.status.setText(_("Computing agreement (bootstrap)…"))
+        self.bridge.run(
+            agreement_at,
+            args=(str(self.ws.path),),
+            on_done=self.show_report,
+            on_error=self._failed,
+            label=_("Agreement"),
+            replace="agreement",
+        )
+        self.bridge.run(
+            ppi_study_at,
+            args=(str(self.ws.path),),
+            on_done=self.show_ppi,
+            on_error=self._failed,
+            label=_("Prediction-powered estimates"),
+            replace="ppi",
+        )
+
+    def show_ppi(self, study: dict | None) -> None:
+        self.ppi_study = study
+        if study is None:
+            self.ppi_label.setText(
+                _(
+                    "No random subset of judged answers drawn for human scoring yet (upabhasha ppi --draw)."
+                )
+            )
+            self.ppi.setRowCount(0)
+            return
+        self.ppi_label.setText(
+            _(
+                "Human labels correct the judge (prediction-powered inference): score scale "
+                "{scale}, {level}% intervals, random subset seed {seed}; target width {width:g}."
+            ).format(
+                scale=study["scale"],
+                level=round(100 * (1 - study["alpha"])),
+                seed=study["seed"],
+                width=study["target_width"],
+            )
+        )
+        rows = [
+            (
+                c["model"],
+                c["dialect"],
+                c["ppi"],
+                c["judge_only"],
+                c["human_only"],
+                c["labels_for_width"],
+            )
+            for c in study["cells"]
+        ] + [
+            (
+                g["model"],
+                _("gap {dialect} − standard").format(dialect=g["dialect"]),
+                dict(g, estimate=g["gap"]),
+                None,
+                None,
+                None,
+            )
+            for g in study["gaps"]
+        ]
+        self.ppi.setRowCount(len(rows))
+        for row, (model, dialect, ppi, judge, human, need) in enumerate(rows):
+            cells = [
+                model,
+                dialect,
+                _estimate(ppi),
+                _estimate(judge),
+                _estimate(human),
+                "—" if need is None else f"{need:.0f}",
+            ]
+            for col, text in enumerate(cells):
+                self.ppi.setItem(row, col, QTableWidgetItem(text))
+        self.ppi.resizeColumnsToContents()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.compute_button.setEnabled(True)
+        self.status.setText(str(exc))
+        self.sig_status_message.emit(str(exc))
+
+    def show_report(self, report: dict) -> None:
+        self.report = report
+        self.compute_button.setEnabled(True)
+        groups = report["by_dialect"]
+        self.table.setRowCount(len(groups))
+        self.table.setVerticalHeaderLabels(list(groups))
+        for row, fields in enumerate(groups.values()):
+            dec, score, edits = fields["decision"], fields["score"], fields["edits"]
+            cohen = "\n".join(
+                f"{c['pair'][0]}/{c['pair'][1]}: {_fmt(c)}" for c in dec["cohen_kappa"]
+            )
+            cells = [
+                str(dec["items"]),
+                _fmt(dec["alpha_nominal"]),
+                _fmt(dec["fleiss_kappa"]),
+                cohen or "—",
+                _fmt(score["alpha_ordinal"]),
+                _fmt(score["alpha_interval"]),
+                "—" if edits["chrf"] is None else f"{edits['chrf']:.1f} ({edits['pairs']})",
+                "—" if edits["rouge_l_f1"] is None else f"{edits['rouge_l_f1']:.3f}",
+            ]
+            for col, text in enumerate(cells):
+                self.table.setItem(row, col, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.table.resizeRowsToContents()
+        self.chart.set_rows([(n, f["decision"]["alpha_nominal"]) for n, f in groups.items()])
+        self.progress.setRowCount(len(report["progress"]))
+        for row, r in enumerate(report["progress"]):
+            secs = r["median_seconds"]
+            for col, text in enumerate(
+                [
+                    r["annotator"],
+                    str(r["assigned"]),
+                    str(r["decided"] or 0),
+                    "—" if secs is None else f"{secs:.0f}",
+                ]
+            ):
+                self.progress.setItem(row, col, QTableWidgetItem(text))
+        self.progress.resizeColumnsToContents()
+        items = groups.get("all", {}).get("decision", {}).get("items", 0)
+        self.status.setText(
+            _(
+                "{items} items with two or more annotators; 95% bootstrap intervals over items, "
+                "seed {seed}"
+            ).format(items=items, seed=report["seed"])
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    def after_show(panel, bridge, args, workspace):
+        panel.compute()
+
+    return run_panel(
+        "python -m widgets.annotation.agreement_panel",
+        _("Agreement"),
+        lambda workspace, bridge, args: AgreementPanel(workspace, bridge),
+        sample="annotation",
+        size=(1200, 720),
+        after_show=after_show,
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

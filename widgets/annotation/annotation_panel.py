@@ -1,0 +1,271 @@
+"""AnnotationPanel: an annotator works through their own queue, blind to everyone else.
+
+The same panel serves the lab (a :class:`~engine.annotation.sources.WorkspaceQueue`) and a
+field laptop with only a review package (a :class:`~engine.annotation.sources.PackageQueue`):
+choose the annotator, read the item (the machine draft or the judge's score is hidden when
+the batch is blind), then accept, edit, flag or reject, with a score on the batch's scale
+and a comment. The seconds spent on the item are recorded with the decision. Other
+annotators' decisions are never shown here; they meet only in the adjudication view.
+
+``python -m widgets.annotation.annotation_panel [WORKSPACE | --package FILE]`` opens it alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import QElapsedTimer, Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.annotation.api import PackageQueue, WorkspaceQueue, parse_scale
+from engine.errors import UserError
+from engine.i18n import _
+from widgets.common.avro_typing import AvroTyping
+from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
+
+log = logging.getLogger(__name__)
+
+
+def decision_label(decision: str) -> str:
+    return {
+        "accept": _("✓ accepted"),
+        "edit": _("✎ edited"),
+        "flag": _("⚑ flagged"),
+        "reject": _("✗ rejected"),
+    }.get(decision, decision)
+
+
+class AnnotationPanel(QWidget):
+    sig_decided = Signal(int)  # annotation item id
+    sig_status_message = Signal(str)
+
+    def __init__(self, source, annotator: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.source = source
+        self.items: list[dict] = []
+        self.current: dict | None = None
+        self._clock = QElapsedTimer()
+
+        self.annotator = QComboBox()
+        self.annotator.addItems(source.annotators())
+        if annotator and self.annotator.findText(annotator) >= 0:
+            self.annotator.setCurrentText(annotator)
+        self.annotator.currentTextChanged.connect(lambda _name: self.reload())
+        self.progress = QProgressBar()
+        self.progress.setFormat(_("%v of %m decided"))
+        self.blind_label = QLabel()
+        top = QHBoxLayout()
+        top.addWidget(QLabel(_("Annotator:")))
+        top.addWidget(self.annotator)
+        top.addWidget(self.progress, 1)
+        top.addWidget(self.blind_label)
+
+        self.list = QListWidget()
+        self.list.currentRowChanged.connect(self._show_row)
+
+        self.question = QLabel()
+        self.question.setWordWrap(True)
+        self.question.setFont(bengali_font(13))
+        self.question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.shown = QLabel()
+        self.shown.setWordWrap(True)
+        self.shown.setFont(bengali_font(13))
+        self.shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text = QPlainTextEdit()
+        self.text.setFont(bengali_font(13))
+        self.text.setPlaceholderText(_("Your corrected text (for an edit)"))
+        self.avro = AvroTyping(self.text)
+        self.avro_toggle = QCheckBox(_("Avro phonetic typing"))
+        self.avro_toggle.setToolTip(
+            _("Type Latin letters (ami bhalo achi): Bengali appears in place")
+        )
+        self.avro_toggle.toggled.connect(self.avro.set_enabled)
+        self.score = QDoubleSpinBox()
+        self.score.setDecimals(1)
+        self.score.setSpecialValueText(_("no score"))
+        self.scale_label = QLabel()
+        score_row = QHBoxLayout()
+        score_row.addWidget(self.score)
+        score_row.addWidget(self.scale_label, 1)
+        self.comment = QLineEdit()
+        self.comment.setPlaceholderText(_("Comment (optional)"))
+        self.mine = QLabel()
+        form = QFormLayout()
+        form.addRow(_("Question:"), self.question)
+        form.addRow(_("To review:"), self.shown)
+        form.addRow(_("Your text:"), self.text)
+        form.addRow("", self.avro_toggle)
+        form.addRow(_("Score:"), score_row)
+        form.addRow(_("Comment:"), self.comment)
+        form.addRow(_("Your decision:"), self.mine)
+
+        self.buttons: dict[str, QPushButton] = {}
+        buttons = QHBoxLayout()
+        for key, text, shortcut in (
+            ("accept", _("&Accept"), "Ctrl+Return"),
+            ("edit", _("Save &edit"), "Ctrl+E"),
+            ("flag", _("&Flag"), "Ctrl+G"),
+            ("reject", _("&Reject"), "Ctrl+R"),
+        ):
+            button = QPushButton(text)
+            button.setShortcut(shortcut)
+            button.clicked.connect(lambda _c=False, k=key: self.decide(k))
+            buttons.addWidget(button)
+            self.buttons[key] = button
+        detail = QWidget()
+        right = QVBoxLayout(detail)
+        right.addLayout(form)
+        right.addLayout(buttons)
+        right.addStretch(1)
+
+        splitter = QSplitter()
+        splitter.addWidget(self.list)
+        splitter.addWidget(detail)
+        splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+        self.reload()
+
+    # -- reading ---------------------------------------------------------------------------
+    def reload(self, select_item: int | None = None) -> None:
+        name = self.annotator.currentText()
+        try:
+            self.items = self.source.queue(name) if name else []
+        except UserError as exc:
+            self.sig_status_message.emit(str(exc))
+            self.items = []
+        self.list.blockSignals(True)
+        self.list.clear()
+        for item in self.items:
+            mark = "✓" if item["mine"] else "•"
+            entry = QListWidgetItem(f"{mark} #{item['item_id']}  {item['dialect']}")
+            entry.setData(Qt.ItemDataRole.UserRole, item["item_id"])
+            self.list.addItem(entry)
+        self.list.blockSignals(False)
+        decided = sum(1 for i in self.items if i["mine"])
+        self.progress.setRange(0, max(1, len(self.items)))
+        self.progress.setValue(decided)
+        blind = any(i["blind_draft"] for i in self.items)
+        self.blind_label.setText(_("Blind review") if blind else "")
+        ids = [i["item_id"] for i in self.items]
+        row = ids.index(select_item) if select_item in ids else 0
+        if self.items:
+            self.list.setCurrentRow(row)
+            self._show_row(row)
+        else:
+            self.current = None
+            self._enable(False)
+
+    def _enable(self, on: bool) -> None:
+        for button in self.buttons.values():
+            button.setEnabled(on)
+
+    def _show_row(self, row: int) -> None:
+        if not 0 <= row < len(self.items):
+            return
+        item = self.current = self.items[row]
+        content = item["content"]
+        self.question.setText(content.get("question", ""))
+        if item["kind"] == "variant":
+            shown = content.get("hidden") and _("(machine draft hidden: blind review)")
+            self.shown.setText(shown or content.get("text", ""))
+            self.text.setPlainText("" if content.get("hidden") else content.get("text", ""))
+        else:
+            judge = content.get("judge_score")
+            extra = "" if judge is None else "\n" + _("Judge: {score}").format(score=judge)
+            self.shown.setText(content.get("answer", "") + extra)
+            self.text.setPlainText("")
+        low, high = parse_scale(item["score_scale"])
+        self.score.setRange(low - 1, high)  # the value below the range means "no score"
+        self.score.setValue(low - 1)
+        self.scale_label.setText(_("scale {scale}").format(scale=item["score_scale"]))
+        self.comment.clear()
+        mine = item["mine"]
+        self.mine.setText(
+            _("not decided yet")
+            if not mine
+            else decision_label(mine["decision"])
+            + ("" if mine["score"] is None else f" ({mine['score']:g})")
+        )
+        self._enable(True)
+        self._clock.start()
+
+    # -- deciding --------------------------------------------------------------------------
+    def decide(self, decision: str) -> bool:
+        item = self.current
+        if item is None:
+            return False
+        low, _high = parse_scale(item["score_scale"])
+        score = self.score.value()
+        try:
+            row = self.source.record(
+                item["item_id"],
+                self.annotator.currentText(),
+                decision,
+                text=self.text.toPlainText() if decision == "edit" else None,
+                score=None if score < low else score,
+                comment=self.comment.text(),
+                seconds=self._clock.elapsed() / 1000 if self._clock.isValid() else None,
+            )
+        except UserError as exc:
+            self.sig_status_message.emit(str(exc))
+            return False
+        self.sig_decided.emit(item["item_id"])
+        self.sig_status_message.emit(
+            _("Item {item}: {decision} saved").format(item=item["item_id"], decision=decision)
+        )
+        # update this row in place (no re-read: a queue can hold thousands of items)
+        item["mine"] = {k: row[k] for k in ("decision", "text", "score", "comment", "seconds")}
+        index = self.items.index(item)
+        self.list.item(index).setText(f"✓ #{item['item_id']}  {item['dialect']}")
+        self.progress.setValue(sum(1 for i in self.items if i["mine"]))
+        order = self.items[index + 1 :] + self.items[: index + 1]
+        nxt = next((i for i in order if not i["mine"]), item)
+        self.list.setCurrentRow(self.items.index(nxt))
+        if nxt is item:
+            self._show_row(index)
+        return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    def add_arguments(parser):
+        parser.add_argument("--package", help="a review package to work on (no workspace)")
+        parser.add_argument("--annotator", default="")
+
+    def build(workspace, bridge, args):
+        if args.package:
+            return AnnotationPanel(PackageQueue(args.package))
+        return AnnotationPanel(WorkspaceQueue(workspace), args.annotator)
+
+    return run_panel(
+        "python -m widgets.annotation.annotation_panel",
+        _("Annotation"),
+        build,
+        sample="annotation",
+        size=(1100, 700),
+        add_arguments=add_arguments,
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

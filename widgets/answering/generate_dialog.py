@@ -1,0 +1,214 @@
+"""GenerateDialog: every chosen model answers the standard question and each dialect variant.
+
+Runs :func:`engine.answering.tasks.generate_for_model` (the engine call of ``upabhasha
+generate``) through the bridge, one task per model on that model's lane, so a model is
+never loaded twice at once. Gold variants by default; drafts or reviewed ones on request.
+The job monitor shows progress, ETA and cancel; ``sig_finished`` carries each model's
+summary (the main window refreshes the answers, judge and charts panels).
+
+``python -m widgets.answering.generate_dialog [WORKSPACE]`` opens the dialog alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.answering import tasks as answering_tasks
+from engine.answering.api import DEFAULT_SAMPLER, DEFAULT_STATUSES
+from engine.i18n import _
+from engine.workspace.api import Workspace, study_choices
+from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
+
+log = logging.getLogger(__name__)
+
+OFFERED_STATUSES = ("gold", "reviewed", "draft")
+
+
+class GenerateDialog(QDialog):
+    sig_started = Signal(object)  # Task
+    sig_finished = Signal(dict)  # one model's run summary
+
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws = workspace
+        self.bridge = bridge
+        self.tasks: dict[int, Task] = {}
+        self.summaries: dict[str, dict] = {}
+        self.setWindowTitle(_("Generate answers"))
+        self.setMinimumWidth(520)
+        choices = study_choices(workspace)
+        counts = choices["variant_counts"]
+        self.model_names = {m["id"]: m["name"] for m in choices["models"]}
+
+        self.models = checkable_list(
+            [
+                (f"{m['name']} · {m['kind']}", m["id"], bool(m["is_default"]))
+                for m in choices["models"]
+            ]
+        )
+        self.models.setMaximumHeight(120)
+        self.statuses = checkable_list(
+            [
+                (
+                    _("{status} ({n} dialect variants)").format(status=s, n=counts.get(s, 0)),
+                    s,
+                    s in DEFAULT_STATUSES,
+                )
+                for s in OFFERED_STATUSES
+            ]
+        )
+        self.statuses.setMaximumHeight(80)
+        self.dialects = checkable_list(
+            [
+                (f"{d['name_en']} · {d['name_bn']} ({d['code']})", d["code"], False)
+                for d in choices["dialects"]
+            ]
+        )
+        self.dialects.setMaximumHeight(130)
+        self.question_set = QComboBox()
+        self.question_set.addItem(_("every question set"), None)
+        for s in choices["question_sets"]:
+            self.question_set.addItem(s["name"], s["name"])
+        self.max_tokens = QSpinBox()
+        self.max_tokens.setRange(8, 8192)
+        self.max_tokens.setValue(DEFAULT_SAMPLER.max_tokens)
+        self.max_tokens.setSuffix(_(" tokens"))
+        form = QFormLayout()
+        form.addRow(_("Models"), self.models)
+        form.addRow(_("Variant statuses"), self.statuses)
+        form.addRow(_("Only dialects\n(none ticked: all)"), self.dialects)
+        form.addRow(_("Question set"), self.question_set)
+        form.addRow(_("Longest answer"), self.max_tokens)
+        note = QLabel(
+            _(
+                "Each model answers the standard question and each chosen dialect "
+                "variant, in standard Bengali. Runs resume where they stopped; "
+                "editing a prompt or a setting makes a new run."
+            )
+        )
+        note.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.buttons = QDialogButtonBox()
+        self.start_button = self.buttons.addButton(
+            _("Generate"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.start_button.clicked.connect(self.start)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+        if not choices["models"]:
+            self._show(_("Add a model first (Models panel)."), error=True)
+            self.start_button.setEnabled(False)
+
+    def start(self) -> list[Task]:
+        model_ids = checked_data(self.models)
+        statuses = checked_data(self.statuses)
+        if not model_ids or not statuses:
+            self._show(_("Tick at least one model and one status."), error=True)
+            return []
+        dialects = checked_data(self.dialects) or None
+        started = []
+        for model_id in model_ids:
+            if model_id in self.tasks:
+                continue  # still running: a second copy would only wait for it
+            name = self.model_names[model_id]
+            task = self.bridge.run(
+                answering_tasks.generate_for_model,
+                args=(
+                    str(self.ws.path),
+                    model_id,
+                    statuses,
+                    self.max_tokens.value(),
+                    dialects,
+                    self.question_set.currentData(),
+                ),
+                lane=model_lane(model_id),
+                label=_("Answers of {model}").format(model=name),
+                on_done=lambda summary, m=model_id: self._done(m, summary),
+                on_error=lambda exc, m=model_id, n=name: self._failed(m, n, exc),
+            )
+            if task.running:
+                self.tasks[model_id] = task
+                self.sig_started.emit(task)
+            started.append(task)
+        if self.tasks:
+            self._show(
+                _(
+                    "Running: progress, ETA and cancel are in the Jobs panel. You may "
+                    "close this dialog."
+                )
+            )
+        return started
+
+    def _done(self, model_id: int, summary: dict) -> None:
+        self.tasks.pop(model_id, None)
+        self.summaries[summary["model"]] = summary
+        self._show_summaries()
+        self.sig_finished.emit(summary)
+
+    def _failed(self, model_id: int, name: str, exc: BaseException) -> None:
+        self.tasks.pop(model_id, None)
+        self.summaries[name] = {"error": describe_error(exc, one_line=True)}
+        self._show_summaries()
+
+    def _show_summaries(self) -> None:
+        lines, failed = [], False
+        for name, s in self.summaries.items():
+            if "error" in s:
+                failed = True
+                lines.append(_("{model}: failed: {error}").format(model=name, error=s["error"]))
+                continue
+            state = "" if s["complete"] else _(" — incomplete, run again to resume")
+            lines.append(
+                _(
+                    "{model}: run {run_id}, {done}/{items} answers ({done_now} new, "
+                    "{cached} from cache, {errors} errors){state}"
+                ).format(
+                    model=name,
+                    run_id=s["run_id"],
+                    done=s["done_before"] + s["done_now"],
+                    items=s["items"],
+                    done_now=s["done_now"],
+                    cached=s["cached"],
+                    errors=s["errors"],
+                    state=state,
+                )
+            )
+        self._show("\n".join(lines), error=failed)
+
+    def _show(self, text: str, *, error: bool = False) -> None:
+        show_status(self.status, text, error=error)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_panel(
+        "widgets.answering.generate_dialog",
+        "GenerateDialog",
+        lambda workspace, bridge, args: GenerateDialog(workspace, bridge),
+        size=(560, 600),
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

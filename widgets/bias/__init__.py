@@ -1,0 +1,1 @@
+"""The bias panel, its chart and normalisation editor (engine.bias)."""

@@ -1,0 +1,429 @@
+"""BiasPanel: the social-bias study (paper 002) — scores per category as diverging bars,
+live while a probe run fills, a drill-down to probes and raw replies, and the
+answer-normalisation table editor with the unmapped replies waiting.
+
+Everything is computed in the engine through the bridge (:mod:`engine.bias.tasks`); the
+panel recomputes when the workspace watcher says probes, replies or runs changed (a CLI run,
+the bridge's own probe task), at once if it is shown, else when it is next shown. Exports: PNG, SVG, PDF of the
+chart; CSV and LaTeX of the table.
+
+``python -m widgets.bias.bias_panel [WORKSPACE]`` opens the panel alone (sample: a workspace with
+the bundled sample probes and scripted replies).
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.bias import tasks as bias_tasks
+from engine.bias.api import build_bias_sample, groups_csv, groups_latex, sample_bias_path
+from engine.i18n import _
+from engine.workspace.api import Workspace
+from widgets.bias.bias_chart import BiasChart
+from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import TaskBridge, model_lane
+from widgets.common.workspace_watcher import WorkspaceWatcher
+
+log = logging.getLogger(__name__)
+
+# what the statistics are read from
+BIAS_TOPICS = frozenset({"probes", "responses", "runs"})
+
+
+class BiasPanel(QWidget):
+    sig_status_message = Signal(str)
+    sig_changed = Signal()  # the normalisation table was edited or a probe run finished
+    sig_refreshed = Signal(dict)  # the view data shown (tests, other panels)
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        *,
+        watcher: WorkspaceWatcher | None = None,
+        parent: QWidget | None = None,
+    ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
+        super().__init__(parent)
+        self.ws, self.bridge = workspace, bridge
+        self.view: dict = {}
+        self.selected_group: dict | None = None
+
+        self.runs = QComboBox()
+        self.runs.currentIndexChanged.connect(self._show_run)
+        self.rule = QComboBox()
+        self.rule.addItem(_("zero count: limit ±1"), "limit")
+        self.rule.addItem(_("zero count: add ½ (Haldane)"), "haldane")
+        self.rule.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.export_kind = QComboBox()
+        for kind in ("PNG", "SVG", "PDF", "CSV", "LaTeX"):
+            self.export_kind.addItem(kind)
+        export = QPushButton(_("Export…"))
+        export.clicked.connect(self._export_dialog)
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(QLabel(_("Run")))
+        top.addWidget(self.runs, 3)
+        top.addWidget(self.rule, 1)
+        top.addWidget(self.export_kind)
+        top.addWidget(export)
+
+        # probe a model from here
+        self.model = QComboBox()
+        self.probe_set = QComboBox()
+        self.limit = QSpinBox()
+        self.limit.setRange(0, 100000)
+        self.limit.setSpecialValueText(_("all probes"))
+        self.limit.setValue(10)
+        self.counterbalance = QCheckBox(_("both option orders"))
+        self.constrained = QCheckBox(_("constrained to the options"))
+        self.run_button = QPushButton(_("Run probes"))
+        self.run_button.clicked.connect(self.run_probes)
+        run_row = QHBoxLayout()
+        for w in (
+            QLabel(_("Model")),
+            self.model,
+            QLabel(_("Set")),
+            self.probe_set,
+            QLabel(_("Limit")),
+            self.limit,
+            self.counterbalance,
+            self.constrained,
+            self.run_button,
+        ):
+            run_row.addWidget(w)
+        run_row.addStretch(1)
+
+        self.chart = BiasChart()
+        self.chart.sig_group_clicked.connect(self.show_group)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.chart)
+
+        self.replies_model = RowsModel(
+            [
+                ("ext_id", _("Probe")),
+                ("order", _("Order")),
+                ("outcome", _("Outcome")),
+                ("text", _("Reply")),
+                ("prompt", _("Prompt as shown")),
+            ]
+        )
+        self.replies_view = table_view(self.replies_model)
+        self.group_label = QLabel(_("Click a bar to see its probes and replies."))
+        drill = QWidget()
+        dl = QVBoxLayout(drill)
+        dl.addWidget(self.group_label)
+        dl.addWidget(self.replies_view)
+
+        self.editor = NormalisationEditor(str(workspace.path), bridge)
+        self.editor.sig_status_message.connect(self.sig_status_message)
+        self.editor.sig_mapped.connect(self._on_mapped)
+        self.shift_model = RowsModel(
+            [
+                ("run_id", _("Run")),
+                ("model", _("Model")),
+                ("dialect", _("Dialect")),
+                ("category", _("Category")),
+                ("subcategory", _("Trait")),
+                ("n_probes", _("Probes")),
+                ("standard_score", _("Standard")),
+                ("dialect_score", _("Dialect")),
+                ("shift", _("Change")),
+                ("ci_low", _("CI low")),
+                ("ci_high", _("CI high")),
+                ("note", _("Note")),
+            ]
+        )
+        self.shift_view = table_view(self.shift_model)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(drill, _("Probes and replies"))
+        self.tabs.addTab(self.editor, _("Normalisation table"))
+        self.tabs.addTab(self.shift_view, _("Dialect change"))
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(scroll)
+        body.addWidget(self.tabs)
+        body.setSizes([520, 300])
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(run_row)
+        layout.addWidget(self.info)
+        layout.addWidget(body, 1)
+
+        self._stale = False
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        self.watcher.sig_changed.connect(self._on_workspace_changed)
+        self.refresh()
+
+    # -- data ------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self._stale = False
+        self.bridge.run(
+            bias_tasks.bias_view,
+            args=(str(self.ws.path), self.rule.currentData() or "limit"),
+            on_done=self._on_view,
+            label=_("Bias statistics"),
+            replace="bias-view",
+            quiet=True,
+        )
+
+    def _on_workspace_changed(self, topics: frozenset[str]) -> None:
+        if topics & BIAS_TOPICS:
+            if self.isVisible():
+                self.refresh()
+            else:
+                self._stale = True
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+
+    def _on_view(self, view: dict) -> None:
+        self.view = view
+        stats = view["stats"]
+        current = self.runs.currentData()
+        self.runs.blockSignals(True)
+        self.runs.clear()
+        for o in stats["overall"]:
+            self.runs.addItem(
+                f"{o['run_id']}: {o['model']} — {o['probe_set']} ({o['mode']})", o["run_id"]
+            )
+        per_set = collections.Counter(o["probe_set"] for o in stats["overall"])
+        for name, n in per_set.items():
+            if n > 1:
+                self.runs.addItem(
+                    _("{set}: all {n} runs side by side").format(set=name, n=n), f"set:{name}"
+                )
+        index = self.runs.findData(current)
+        self.runs.setCurrentIndex(index if index >= 0 else 0)
+        self.runs.blockSignals(False)
+        self._fill_combo(self.model, [(m["name"], m["id"]) for m in view["models"]])
+        self._fill_combo(
+            self.probe_set,
+            [(_("all sets"), None)] + [(s["name"], s["name"]) for s in view["sets"]],
+        )
+        self.editor.set_view(view)
+        self.shift_model.set_rows(
+            [
+                {k: (f"{v:+.2f}" if isinstance(v, float) else v) for k, v in row.items()}
+                for row in stats["dialect_shift"]
+            ]
+        )
+        self._show_run()
+        self.sig_refreshed.emit(view)
+
+    @staticmethod
+    def _fill_combo(combo: QComboBox, items: list[tuple[str, object]]) -> None:
+        current = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        for text, data in items:
+            combo.addItem(text, data)
+        index = combo.findData(current)
+        combo.setCurrentIndex(index if index >= 0 else 0)
+        combo.blockSignals(False)
+
+    def _show_set(self, name: str) -> None:
+        """Every run on one probe set in one chart (models and modes side by side)."""
+        stats = self.view["stats"]
+        runs = [o for o in stats["overall"] if o["probe_set"] == name]
+        ids = {o["run_id"] for o in runs}
+        groups = [{**g, "compare": True} for g in stats["groups"] if g["run_id"] in ids]
+        o = runs[0]
+        title = _("{set}, {n} runs: bias score tanh(ln Cx/Cy), + = {x}, − = {y}").format(
+            set=name, n=len(runs), x=o["group_x"], y=o["group_y"]
+        )
+        self.chart.set_data(title, groups, (o["group_x"], o["group_y"]))
+        self.info.setText(
+            "; ".join(
+                _("run {id}: {model} ({mode}), {n} replies, refusal {r}, unparseable {u}").format(
+                    id=r["run_id"],
+                    model=r["model"],
+                    mode=r["mode"],
+                    n=r["n"],
+                    r=_pct(r["refusal_rate"]),
+                    u=_pct(r["unparseable_rate"]),
+                )
+                for r in runs
+            )
+            + f". {stats['zero_rule_note']}; {stats['ci']}"
+        )
+        self._show_replies(None)
+
+    def _show_run(self) -> None:
+        stats = self.view.get("stats") or {}
+        run_id = self.runs.currentData()
+        if isinstance(run_id, str) and run_id.startswith("set:"):
+            self._show_set(run_id.removeprefix("set:"))
+            return
+        overall = [o for o in stats.get("overall", []) if o["run_id"] == run_id]
+        if not overall:
+            self.chart.set_data(_("No probe replies yet"), [], ("x", "y"))
+            self.info.setText(_("Run probes here or with 'upabhasha probe'."))
+            return
+        o = overall[0]
+        groups = [g for g in stats["groups"] if g["run_id"] == run_id]
+        title = _("{model} — {set}: bias score tanh(ln Cx/Cy), + = {x}, − = {y}").format(
+            model=o["model"], set=o["probe_set"], x=o["group_x"], y=o["group_y"]
+        )
+        self.chart.set_data(title, groups, (o["group_x"], o["group_y"]))
+        pos = next((p for p in stats["position"] if p["run_id"] == run_id), None)
+        share = (
+            "—"
+            if not pos or pos["first_option_share"] is None
+            else f"{pos['first_option_share']:.2f} (n = {pos['n']})"
+        )
+        self.info.setText(
+            _(
+                "{n} replies ({mode}); refusal {r}, unparseable {u}; first-option share {share} "
+                "(0.5 = no position bias). {rule}; {ci}; {bands}. * = zero-count rule applied."
+            ).format(
+                n=o["n"],
+                mode=o["mode"],
+                r=_pct(o["refusal_rate"]),
+                u=_pct(o["unparseable_rate"]),
+                share=share,
+                rule=stats["zero_rule_note"],
+                ci=stats["ci"],
+                bands=stats["bands"],
+            )
+        )
+        if self.selected_group and self.selected_group.get("run_id") == run_id:
+            self.show_group(self.selected_group)
+        else:
+            self._show_replies(None)
+
+    def show_group(self, group: dict) -> None:
+        self.selected_group = group
+        self._show_replies(group)
+        self.tabs.setCurrentIndex(0)
+
+    def _show_replies(self, group: dict | None) -> None:
+        run_id = group["run_id"] if group else self.runs.currentData()
+        rows = [r for r in self.view.get("replies", []) if r["run_id"] == run_id]
+        if group is not None:
+            rows = [
+                r
+                for r in rows
+                if r["category"] == group["category"]
+                and r["subcategory"] == group["subcategory"]
+                and bool(r["occupation_mixed"]) == group["occupation_mixed"]
+            ]
+            self.group_label.setText(
+                _("{cat} / {sub}: {n} replies").format(
+                    cat=group["category"] or "—", sub=group["subcategory"] or "—", n=len(rows)
+                )
+            )
+        self.replies_model.set_rows(rows)
+
+    def _on_mapped(self, _result: dict) -> None:
+        self.sig_changed.emit()
+        self.refresh()
+
+    # -- probing ----------------------------------------------------------------------------
+    def run_probes(self) -> None:
+        model_id = self.model.currentData()
+        if model_id is None:
+            self.sig_status_message.emit(_("Add a model first."))
+            return
+        sets = [self.probe_set.currentData()] if self.probe_set.currentData() else None
+        self.run_button.setEnabled(False)
+        self.bridge.run(
+            bias_tasks.probe_task,
+            args=(str(self.ws.path), model_id, sets),
+            kwargs={
+                "limit": self.limit.value() or None,
+                "counterbalance": self.counterbalance.isChecked(),
+                "constrained": self.constrained.isChecked(),
+            },
+            label=_("Probe {model}").format(model=self.model.currentText()),
+            lane=model_lane(model_id),
+            on_done=self._on_probed,
+            on_error=self._on_probe_error,
+        )
+
+    def _on_probed(self, summaries: list[dict]) -> None:
+        self.run_button.setEnabled(True)
+        done = sum(s["done_now"] for s in summaries)
+        self.sig_status_message.emit(_("Probing finished: {n} new replies").format(n=done))
+        self.sig_changed.emit()
+        self.refresh()
+
+    def _on_probe_error(self, exc: BaseException) -> None:
+        self.run_button.setEnabled(True)
+        self.sig_status_message.emit(_("Probing failed: {error}").format(error=exc))
+
+    # -- exports ----------------------------------------------------------------------------
+    def _export_dialog(self) -> None:
+        kind = self.export_kind.currentText().lower()
+        suffix = {"latex": "tex"}.get(kind, kind)
+        path, _filter = QFileDialog.getSaveFileName(
+            self, _("Export"), f"bias.{suffix}", f"{kind.upper()} (*.{suffix})"
+        )
+        if path:
+            self.export(path)
+
+    def export(self, path: str) -> None:
+        suffix = Path(path).suffix.lower().lstrip(".")
+        stats = self.view.get("stats")
+        if suffix in ("png", "svg", "pdf"):
+            self.chart.export(path)
+        elif suffix == "csv" and stats:
+            Path(path).write_text(groups_csv(stats), encoding="utf-8")
+        elif suffix == "tex" and stats:
+            Path(path).write_text(groups_latex(stats), encoding="utf-8")
+        else:
+            self.sig_status_message.emit(_("Nothing to export yet."))
+            return
+        self.sig_status_message.emit(_("Exported {path}").format(path=path))
+
+
+def _pct(v) -> str:
+    return "—" if v is None else f"{100 * v:.0f}%"
+
+
+def main(argv: list[str] | None = None) -> int:
+
+    def add_arguments(parser) -> None:
+        parser.add_argument("workspace", nargs="?", help="default: a sample bias workspace")
+
+    def build(_ws, bridge, args):
+        path = args.workspace or build_bias_sample(sample_bias_path())
+        return BiasPanel(Workspace(path, create=False), bridge)
+
+    return run_panel(
+        "python -m widgets.bias.bias_panel",
+        _("Social bias"),
+        build,
+        sample=None,
+        add_arguments=add_arguments,
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

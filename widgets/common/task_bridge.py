@@ -1,0 +1,445 @@
+"""The one bridge for background work (docs/design.md, house style 3-5; Anki taskman, Picard run_task).
+
+Panels never create threads. They call ::
+
+    bridge.run(engine_function, args=(path, options), kwargs={"limit": 10},
+               on_done=..., label=_("…"), lane=WRITER)
+
+— the task's own arguments in ``args``/``kwargs``, every other keyword an option of the
+bridge, so a task argument can never be taken for an option or the reverse. (Porting the
+older ``run(fn, *args, on_done=…, **task_kwargs)`` form: move the positional arguments into
+``args=(…)`` and the task's keywords into ``kwargs={…}``; the old form now fails loudly with a
+TypeError.) The function runs in a worker, and its result *or its exception* comes back to
+the GUI thread through a queued Qt signal. The bridge
+
+- passes ``progress(done, total, note)`` and ``cancelled()`` to the function when its
+  signature takes them, throttles progress to ~10 Hz and always delivers the last value;
+- runs work in *lanes*: ``"pool"`` (parallel) or a named single-worker lane such as
+  :data:`WRITER` (the one SQLite writer) or ``model_lane(id)`` (one per loaded model);
+- logs every failure and shows it (unless the caller handles it with ``on_error``);
+- drops a result whose callback is a method of a widget deleted meanwhile;
+- shows a progress dialog only when a ``dialog=True`` task outlives ~600 ms;
+- cancels cooperatively (a threading.Event); ``replace="key"`` cancels the previous task
+  with that key and drops its result, so the newest request wins;
+- describes a failure for people with :func:`describe_error` (the dialogs use it too);
+- records each task's log lines (records logged from its worker thread) for the job monitor;
+- keeps ``quiet=True`` tasks — a panel's own look-ups (a chart refresh, a filter), several a
+  second during a live run — out of the job monitor and forgets them when they end, so a
+  night-long run does not pile up tens of thousands of finished "jobs".
+
+Tests pass ``executor_factory=lambda lane: SyncExecutor()`` to run tasks synchronously.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
+
+from engine.errors import UserError
+from engine.i18n import _
+from engine.redact import RedactingFilter, redact
+
+log = logging.getLogger(__name__)
+
+POOL = "pool"
+WRITER = "sqlite-writer"
+POOL_WORKERS = 4
+PROGRESS_INTERVAL_S = 0.1  # ~10 Hz
+DIALOG_DELAY_MS = 600
+LOG_LINES_KEPT = 2000
+
+
+def model_lane(model_id: int | str) -> str:
+    """The single-worker lane owning one loaded model."""
+    return f"model:{model_id}"
+
+
+class SyncExecutor(Executor):
+    """Runs each task at once in the calling thread: deterministic tests (house style 16)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # the future carries it, as a real executor would
+            future.set_exception(exc)
+        return future
+
+
+def default_executor(lane: str) -> Executor:
+    if lane == POOL:
+        return ThreadPoolExecutor(POOL_WORKERS, thread_name_prefix="upabhasha-pool")
+    return ThreadPoolExecutor(1, thread_name_prefix=f"upabhasha-{lane}")
+
+
+@dataclass(eq=False)
+class Task:
+    """A handle on one background call; read its fields on the GUI thread."""
+
+    id: int
+    label: str
+    lane: str
+    replace_key: str | None = None
+    quiet: bool = False
+    started_at: float = field(default_factory=time.monotonic)
+    finished_at: float | None = None
+    state: str = "running"  # running | done | failed | cancelled
+    done: int = 0
+    total: int = 0
+    note: str = ""
+    tokens: int | None = None  # cumulative generated tokens, when the job reports them
+    error: BaseException | None = None
+    superseded: bool = False
+    log_total: int = 0  # lines ever logged (log_lines keeps the last ones)
+    log_lines: collections.deque = field(
+        default_factory=lambda: collections.deque(maxlen=LOG_LINES_KEPT)
+    )
+    _cancel: threading.Event = field(default_factory=threading.Event)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def add_log(self, line: str) -> None:
+        self.log_lines.append(line)
+        self.log_total += 1
+
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    @property
+    def running(self) -> bool:
+        return self.state == "running"
+
+    @property
+    def elapsed_s(self) -> float:
+        return (self.finished_at or time.monotonic()) - self.started_at
+
+
+class _Progress:
+    """The ``progress`` callable handed to worker code: throttled, last value never lost."""
+
+    def __init__(
+        self, task: Task, emit: Callable[[Task, int, int, str, Any], None], interval_s: float
+    ):
+        self.task, self.emit, self.interval_s = task, emit, interval_s
+        self.last_emit = 0.0
+        self.pending: tuple | None = None
+        self.lock = threading.Lock()
+
+    def __call__(self, done: int, total: int, note: str = "", **metrics) -> None:
+        now = time.monotonic()
+        snapshot = (done, total, note, metrics.get("tokens"))
+        with self.lock:
+            if done < total and now - self.last_emit < self.interval_s:
+                self.pending = snapshot
+                return
+            self.pending = None
+            self.last_emit = now
+        self.emit(self.task, *snapshot)
+
+    def flush(self) -> None:
+        with self.lock:
+            snapshot, self.pending = self.pending, None
+        if snapshot is not None:
+            self.emit(self.task, *snapshot)
+
+
+_current = threading.local()
+
+
+class _TaskLogCapture(logging.Handler):
+    """Copies records logged on a task's worker thread into that task's log."""
+
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.setFormatter(
+            logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S")
+        )
+
+    def emit(self, record: logging.LogRecord) -> None:
+        task = getattr(_current, "task", None)
+        if task is not None:
+            try:
+                task.add_log(self.format(record))
+            except Exception:  # logging must never break the worker
+                self.handleError(record)
+
+
+def describe_error(exc: BaseException, *, one_line: bool = False) -> str:
+    """A failed task's message for people: a :class:`UserError` says what to fix in its own
+    words; anything else gives its type and message and points to the log (the traceback is
+    there). ``one_line`` collapses white space, for a status line or a label."""
+    if isinstance(exc, UserError):
+        text = redact(str(exc))
+    else:  # secrets masked: a server may echo the key in its error (engine.redact)
+        text = f"{type(exc).__name__}: {redact(str(exc))}" if str(exc) else type(exc).__name__
+        text += "\n" + _("Details are in the log file.")
+    return " ".join(text.split()) if one_line else text
+
+
+def _receiver_alive(callback: Callable) -> bool:
+    """False for a method of a Qt object that was deleted while its task ran (a panel of a
+    workspace closed meanwhile): its result has nowhere to go."""
+    owner = getattr(callback, "__self__", None)
+    return not isinstance(owner, QObject) or shiboken6.isValid(owner)
+
+
+def _accepts(fn: Callable, name: str) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def _check_worker_inputs(fn: Callable, args: tuple, kwargs: dict) -> None:
+    """Worker code never touches a widget: refuse Qt objects as the function or its inputs."""
+    if isinstance(getattr(fn, "__self__", None), QObject):
+        raise TypeError(f"{fn!r} is a method of a Qt object; pass a module-level function")
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, QObject):
+            raise TypeError(f"background task {fn!r} received a Qt object ({value!r})")
+
+
+class TaskBridge(QObject):
+    """Owns the executors; lives on the GUI thread."""
+
+    sig_task_started = Signal(object)  # Task
+    sig_task_progress = Signal(object)  # Task (done/total/note/tokens updated)
+    sig_task_finished = Signal(object)  # Task (state done/failed/cancelled)
+    sig_task_failed = Signal(object, str)  # Task, one-line message
+
+    # worker -> GUI thread (queued across threads, direct with SyncExecutor)
+    _sig_progress = Signal(object, object, object, str, object)
+    _sig_finished = Signal(object, object, object)
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        executor_factory: Callable[[str], Executor] = default_executor,
+        dialog_parent: QWidget | None = None,
+        show_error: Callable[[str, str], None] | None = None,
+        dialog_delay_ms: int = DIALOG_DELAY_MS,
+        progress_interval_s: float = PROGRESS_INTERVAL_S,
+    ):
+        super().__init__(parent)
+        self._executor_factory = executor_factory
+        self._executors: dict[str, Executor] = {}
+        self._dialog_parent = dialog_parent
+        self._show_error = show_error or self._message_box
+        self._dialog_delay_ms = dialog_delay_ms
+        self._progress_interval_s = progress_interval_s
+        self._ids = itertools.count(1)
+        self._tasks: dict[int, Task] = {}
+        self._callbacks: dict[int, tuple] = {}
+        self._dialogs: dict[int, QProgressDialog] = {}
+        self._shut_down = False
+        self._log_capture = _TaskLogCapture()
+        self._log_capture.addFilter(RedactingFilter())
+        logging.getLogger().addHandler(self._log_capture)
+        self._sig_progress.connect(self._on_progress)
+        self._sig_finished.connect(self._on_finished)
+
+    # -- public API ------------------------------------------------------------------------
+    def run(
+        self,
+        fn: Callable,
+        /,
+        *,
+        args: tuple = (),
+        kwargs: dict[str, Any] | None = None,
+        on_done: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        on_progress: Callable[[int, int, str], None] | None = None,
+        label: str = "",
+        lane: str = POOL,
+        dialog: bool = False,
+        replace: str | None = None,
+        quiet: bool = False,
+    ) -> Task:
+        """Run ``fn(*args, **kwargs)`` in ``lane``; callbacks run on the GUI thread.
+
+        ``args``/``kwargs`` are the task's arguments (immutable values, never Qt objects);
+        ``progress`` and ``cancelled`` are added to ``kwargs`` when ``fn`` takes them. The
+        rest are the bridge's options: ``on_done(result)``, ``on_error(exc)`` (default: log
+        and show the error), ``on_progress(done, total, note)``, ``label`` (the job's name),
+        ``lane`` (:data:`POOL`, :data:`WRITER`, :func:`model_lane`), ``dialog`` (a progress
+        dialog after ~600 ms), ``replace`` (cancel the running task with this key; its result
+        is dropped), ``quiet`` (not a job: kept out of the job monitor).
+        """
+        args = tuple(args)
+        kwargs = dict(kwargs or {})
+        _check_worker_inputs(fn, args, kwargs)
+        if self._shut_down:
+            log.warning("task %r not started: the application is shutting down", label)
+            task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane)
+            task.state = "cancelled"
+            task.cancel()
+            return task
+        if replace is not None:
+            for old in self._tasks.values():
+                if old.replace_key == replace and old.running:
+                    old.superseded = True
+                    old.cancel()
+        task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace, quiet)
+        progress = _Progress(task, self._sig_progress.emit, self._progress_interval_s)
+        if _accepts(fn, "progress"):
+            kwargs.setdefault("progress", progress)
+        if _accepts(fn, "cancelled"):
+            kwargs.setdefault("cancelled", task.is_cancelled)
+        self._tasks[task.id] = task
+        self._callbacks[task.id] = (on_done, on_error, on_progress)
+        if not quiet:
+            self.sig_task_started.emit(task)
+        if dialog:
+            QTimer.singleShot(self._dialog_delay_ms, lambda: self._open_dialog(task))
+        executor = self._executor(lane)
+        executor.submit(self._execute, task, fn, args, kwargs, progress)
+        return task
+
+    def tasks(self) -> list[Task]:
+        """The jobs (quiet tasks left out)."""
+        return [t for t in self._tasks.values() if not t.quiet]
+
+    def running_tasks(self) -> list[Task]:
+        return [t for t in self.tasks() if t.running]
+
+    def forget(self, task: Task) -> None:
+        """Drop a finished task from :meth:`tasks` (the job monitor's 'clear')."""
+        if not task.running:
+            self._tasks.pop(task.id, None)
+
+    def cancel_all(self) -> None:
+        for task in self._tasks.values():
+            if task.running:
+                task.cancel()
+
+    def shutdown(self) -> None:
+        """Cancel everything and stop the workers; called when the window closes."""
+        self._shut_down = True
+        self.cancel_all()
+        for executor in self._executors.values():
+            executor.shutdown(wait=False, cancel_futures=True)
+        self._executors.clear()
+        logging.getLogger().removeHandler(self._log_capture)
+
+    # -- worker side -----------------------------------------------------------------------
+    def _executor(self, lane: str) -> Executor:
+        if lane not in self._executors:
+            self._executors[lane] = self._executor_factory(lane)
+        return self._executors[lane]
+
+    def _execute(
+        self, task: Task, fn: Callable, args: tuple, kwargs: dict, progress: _Progress
+    ) -> None:
+        _current.task = task
+        try:
+            result = fn(*args, **kwargs)
+        except BaseException as exc:  # returned to the GUI thread, never swallowed
+            progress.flush()
+            self._sig_finished.emit(task, None, exc)
+        else:
+            progress.flush()
+            self._sig_finished.emit(task, result, None)
+        finally:
+            _current.task = None
+
+    # -- GUI thread side -------------------------------------------------------------------
+    def _on_progress(self, task: Task, done, total, note: str, tokens) -> None:
+        if not task.running:
+            return
+        task.done, task.total, task.note = int(done), int(total), note
+        if tokens is not None:
+            task.tokens = int(tokens)
+        if not task.quiet:
+            self.sig_task_progress.emit(task)
+        dialog = self._dialogs.get(task.id)
+        if dialog is not None:
+            dialog.setMaximum(max(task.total, 1))
+            dialog.setValue(min(task.done, max(task.total, 1)))
+            if note:
+                dialog.setLabelText(f"{task.label}\n{note}")
+        on_progress = self._callbacks.get(task.id, (None, None, None))[2]
+        if on_progress is not None and not task.superseded and _receiver_alive(on_progress):
+            on_progress(task.done, task.total, note)
+
+    def _on_finished(self, task: Task, result, exc: BaseException | None) -> None:
+        task.finished_at = time.monotonic()
+        on_done, on_error, _on_progress = self._callbacks.pop(task.id, (None, None, None))
+        self._close_dialog(task)
+        if task.quiet:
+            self._tasks.pop(task.id, None)
+        if exc is not None and not task.is_cancelled():
+            task.state, task.error = "failed", exc
+            message = describe_error(exc)
+            log.error(
+                "task %r failed: %s",
+                task.label,
+                message,
+                exc_info=(type(exc), exc, exc.__traceback__),
+            )
+            task.add_log(f"ERROR {message}")
+            if not task.quiet:
+                self.sig_task_failed.emit(task, message)
+                self.sig_task_finished.emit(task)
+            if on_error is not None:
+                self._call_safely(on_error, exc)
+            else:
+                self._show_error(_("{label} failed").format(label=task.label), message)
+            return
+        if exc is not None:
+            log.info("task %r stopped after cancel: %s", task.label, exc)
+        task.state = "cancelled" if task.is_cancelled() else "done"
+        if not task.quiet:
+            self.sig_task_finished.emit(task)
+        if on_done is not None and not task.superseded and exc is None:
+            self._call_safely(on_done, result)
+
+    def _call_safely(self, callback: Callable, value) -> None:
+        if not _receiver_alive(callback):
+            log.debug("callback %r dropped: its widget was deleted meanwhile", callback)
+            return
+        try:
+            callback(value)
+        except Exception as exc:  # a broken callback is a bug: log and show it, keep running
+            log.exception("callback %r failed", callback)
+            self._show_error(_("Internal error"), describe_error(exc))
+
+    def _message_box(self, title: str, message: str) -> None:
+        QMessageBox.warning(self._dialog_parent, title, message)
+
+    def _open_dialog(self, task: Task) -> None:
+        if not task.running or task.id in self._dialogs:
+            return
+        dialog = QProgressDialog(
+            task.label, _("Cancel"), 0, max(task.total, 1), self._dialog_parent
+        )
+        dialog.setWindowTitle(task.label)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(0)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.setValue(min(task.done, max(task.total, 1)))
+        dialog.canceled.connect(task.cancel)
+        self._dialogs[task.id] = dialog
+        dialog.show()
+
+    def _close_dialog(self, task: Task) -> None:
+        dialog = self._dialogs.pop(task.id, None)
+        if dialog is not None:
+            dialog.canceled.disconnect(task.cancel)
+            dialog.close()
+            dialog.deleteLater()

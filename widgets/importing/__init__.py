@@ -1,0 +1,1 @@
+"""The import dialog (engine.importing)."""

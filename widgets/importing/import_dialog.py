@@ -1,0 +1,629 @@
+"""ImportDialog: import a parallel corpus or a question set from a tabular file.
+
+The column combos are filled from the chosen file's real header (a guess the user
+corrects); the import runs through the bridge on the writer lane
+(:mod:`engine.importing.tasks`), all-or-nothing. The dialog shows the report (counts per
+dialect, warnings) or a refused file's one-line message (file, line, column).
+
+``python -m widgets.importing.import_dialog [WORKSPACE]`` opens the dialog alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import UserError
+from engine.i18n import _
+from engine.importing import tasks as import_tasks
+from engine.importing.api import SPLITS, parse_dialect_map
+from engine.workspace.api import Workspace
+from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
+
+log = logging.getLogger(__name__)
+
+CORPUS, QUESTIONS = "corpus", "questions"
+FILE_FILTER = "Tables (*.csv *.tsv *.txt *.json *.jsonl *.xlsx);;All files (*)"
+
+
+class _ColumnCombo(QComboBox):
+    """A column of the file, or none (``currentData()`` is the column name or None)."""
+
+    def __init__(self, none_text: str):
+        super().__init__()
+        self.none_text = none_text
+        self.set_columns([])
+
+    def set_columns(self, columns: list[str], choose: str | None = None) -> None:
+        self.clear()
+        self.addItem(self.none_text, None)
+        for column in columns:
+            self.addItem(column, column)
+        self.choose(choose)
+
+    def choose(self, column: str | None) -> None:
+        index = self.findData(column) if column is not None else 0
+        self.setCurrentIndex(max(index, 0))
+
+
+class ImportDialog(QDialog):
+    sig_imported = Signal(dict)  # the import report
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        kind: str = CORPUS,
+        *,
+        parent: QWidget | None = None,
+    ):
+        super().__init__(parent)
+        self.ws = workspace
+        self.bridge = bridge
+        self.columns: list[str] = []
+        self._read_path = ""
+        self.task: Task | None = None
+        self.last_report: dict | None = None
+        self.bijoy_scan: dict = {"cells": 0}
+        self.dialects = import_tasks.workspace_dialects(workspace)
+        self.codes = {d["code"] for d in self.dialects} | {"standard"}
+        self.setWindowTitle(_("Import data"))
+        self.setMinimumWidth(620)
+
+        self.kind = QComboBox()
+        self.kind.addItem(_("Parallel corpus (standard ↔ dialect pairs)"), CORPUS)
+        self.kind.addItem(_("Question set (standard Bengali questions)"), QUESTIONS)
+        self.path = QLineEdit()
+        self.path.setPlaceholderText(_("CSV, TSV, JSON, JSONL or XLSX file"))
+        self.path.editingFinished.connect(self._path_edited)
+        browse = QPushButton(_("Choose…"))
+        browse.clicked.connect(self.choose_file)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.path, 1)
+        file_row.addWidget(browse)
+        self.name = QLineEdit()
+        self.name.setPlaceholderText(_("default: the file name"))
+        top = QFormLayout()
+        top.addRow(_("Import"), self.kind)
+        top.addRow(_("File"), file_row)
+        top.addRow(_("Name in the workspace"), self.name)
+
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self._corpus_page())
+        self.pages.addWidget(self._questions_page())
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        shared = self._shared_options()
+        self.bijoy_box = self._bijoy_box()
+
+        self.progress = QProgressBar()
+        self.progress.setVisible(False)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020")
+        self.error.setVisible(False)
+        self.report = QPlainTextEdit()
+        self.report.setReadOnly(True)
+        self.report.setFont(bengali_font())
+        self.report.setPlaceholderText(_("The import report appears here."))
+        self.report.setMaximumHeight(160)
+
+        self.buttons = QDialogButtonBox()
+        self.import_button = self.buttons.addButton(
+            _("Import"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.cancel_button = self.buttons.addButton(
+            _("Cancel import"), QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.cancel_button.setEnabled(False)
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.import_button.clicked.connect(self.start_import)
+        self.cancel_button.clicked.connect(self.cancel_import)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.pages)
+        layout.addWidget(shared)
+        layout.addWidget(self.bijoy_box)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.error)
+        layout.addWidget(self.report)
+        layout.addWidget(self.buttons)
+        self.kind.setCurrentIndex(self.kind.findData(kind))
+        self._kind_changed()
+
+    # -- pages -----------------------------------------------------------------------------
+    def _shared_options(self) -> QWidget:
+        self.dialect_map = QLineEdit()
+        self.dialect_map.setPlaceholderText(
+            _("e.g. noyakhali=noakhali, ctg=chittagong (common spellings are known already)")
+        )
+        add = QPushButton(_("Add a dialect…"))
+        add.clicked.connect(self.open_add_dialect)
+        row = QHBoxLayout()
+        row.addWidget(self.dialect_map, 1)
+        row.addWidget(add)
+        box = QWidget()
+        form = QFormLayout(box)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow(_("Dialect names"), row)
+        return box
+
+    def _bijoy_box(self) -> QGroupBox:
+        box = QGroupBox(_("Legacy Bijoy/SutonnyMJ text found"))
+        self.bijoy_note = QLabel()
+        self.bijoy_note.setWordWrap(True)
+        self.bijoy_preview = QPlainTextEdit()
+        self.bijoy_preview.setReadOnly(True)
+        self.bijoy_preview.setFont(bengali_font())
+        self.bijoy_preview.setMaximumHeight(110)
+        self.convert_bijoy = QCheckBox(_("Convert Bijoy text to Unicode on import"))
+        lay = QVBoxLayout(box)
+        lay.addWidget(self.bijoy_note)
+        lay.addWidget(self.bijoy_preview)
+        lay.addWidget(self.convert_bijoy)
+        box.setVisible(False)
+        return box
+
+    def _scan_bijoy(self, path: str) -> None:
+        self.convert_bijoy.setChecked(False)
+        scan = import_tasks.scan_bijoy(path) if path and self.columns else {"cells": 0}
+        self.bijoy_scan = scan
+        self.bijoy_box.setVisible(bool(scan["cells"]))
+        if not scan["cells"]:
+            return
+        self.bijoy_note.setText(
+            _(
+                "{cells} cells in the first {rows} rows look like legacy Bijoy ASCII, not "
+                "Unicode Bengali. Without conversion the import is refused. Preview:"
+            ).format(cells=f"{scan['cells']:,}", rows=f"{scan['rows_scanned']:,}")
+        )
+        lines = []
+        for sample in scan["samples"]:
+            result = sample["unicode"] or _("cannot convert: {error}").format(error=sample["error"])
+            lines.append(
+                f"{_('line')} {sample['line']}, {sample['column']}: {sample['bijoy']}  →  {result}"
+            )
+        self.bijoy_preview.setPlainText("\n".join(lines))
+
+    def open_add_dialect(self) -> None:
+        dialog = AddDialectDialog(self, import_tasks.list_workspace_dialects(self.ws))
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.add_dialect(dialog.code(), dialog.fields())
+
+    def add_dialect(self, code: str, fields: dict) -> dict | None:
+        """Add (or extend) a dialect in the workspace and offer it in the combos."""
+        try:
+            row = import_tasks.add_workspace_dialect(str(self.ws.path), code, fields)
+        except UserError as exc:
+            self._show_error(" ".join(str(exc).split()))
+            return None
+        self._show_error("")
+        if row["code"] not in self.codes:
+            self.codes.add(row["code"])
+            self.dialects.append(row)
+            self.fixed_dialect.addItem(f"{row['name_en']} ({row['code']})", row["code"])
+            label = f"{row['name_en']} · {row['name_bn']}"
+            self.wide_cols[row["code"]] = _ColumnCombo(_("(not in this file)"))
+            self.wide_form.addRow(label, self.wide_cols[row["code"]])
+            self.question_dialect_cols[row["code"]] = _ColumnCombo(_("(none)"))
+            self.question_form.addRow(label, self.question_dialect_cols[row["code"]])
+            self._apply_guess()
+        self.report.setPlainText(
+            _("dialect {code} saved; aliases: {aliases}").format(
+                code=row["code"], aliases=", ".join(row["aliases"]) or "—"
+            )
+        )
+        return row
+
+    def _corpus_page(self) -> QWidget:
+        self.fmt = QComboBox()
+        self.fmt.addItem(_("long: one pair per row, a dialect-code column"), "long")
+        self.fmt.addItem(_("wide: one column per dialect"), "wide")
+        self.fmt.currentIndexChanged.connect(self._fmt_changed)
+        self.standard_col = _ColumnCombo(_("(choose a column)"))
+        self.dialect_text_col = _ColumnCombo(_("(choose a column)"))
+        self.dialect_col = _ColumnCombo(_("(one dialect for every row →)"))
+        self.fixed_dialect = QComboBox()
+        for d in self.dialects:
+            self.fixed_dialect.addItem(f"{d['name_en']} ({d['code']})", d["code"])
+        self.dialect_col.currentIndexChanged.connect(
+            lambda: self.fixed_dialect.setEnabled(self.dialect_col.currentData() is None)
+        )
+        dialect_row = QHBoxLayout()
+        dialect_row.addWidget(self.dialect_col, 1)
+        dialect_row.addWidget(self.fixed_dialect)
+        self.split_col = _ColumnCombo(_("(no column: one split for every row →)"))
+        self.fixed_split = QComboBox()
+        for split in SPLITS:
+            self.fixed_split.addItem(split, split)
+        self.split_col.currentIndexChanged.connect(
+            lambda: self.fixed_split.setEnabled(self.split_col.currentData() is None)
+        )
+        split_row = QHBoxLayout()
+        split_row.addWidget(self.split_col, 1)
+        split_row.addWidget(self.fixed_split)
+        self.district_col = _ColumnCombo(_("(none)"))
+        self.strip_token = QCheckBox(
+            _(
+                "Strip a leading label token shared by ≥90% of a "
+                "dialect's texts (e.g. the region's name)"
+            )
+        )
+
+        self.long_box = QWidget()
+        long_form = QFormLayout(self.long_box)
+        long_form.setContentsMargins(0, 0, 0, 0)
+        long_form.addRow(_("Dialect text column"), self.dialect_text_col)
+        self.variant_cols = QLineEdit()
+        self.variant_cols.setPlaceholderText(
+            _("several references per source: e.g. dialect_v* (replaces the text column)")
+        )
+        long_form.addRow(_("Variant columns"), self.variant_cols)
+        long_form.addRow(_("Dialect code"), dialect_row)
+        self.wide_box = QWidget()
+        self.wide_form = QFormLayout(self.wide_box)
+        self.wide_form.setContentsMargins(0, 0, 0, 0)
+        self.wide_cols: dict[str, _ColumnCombo] = {}
+        for d in self.dialects:
+            combo = _ColumnCombo(_("(not in this file)"))
+            self.wide_cols[d["code"]] = combo
+            self.wide_form.addRow(f"{d['name_en']} · {d['name_bn']}", combo)
+
+        box = QGroupBox(_("Columns"))
+        form = QFormLayout(box)
+        form.addRow(_("Format"), self.fmt)
+        form.addRow(_("Standard Bengali column"), self.standard_col)
+        form.addRow(self.long_box)
+        form.addRow(self.wide_box)
+        form.addRow(_("Split"), split_row)
+        form.addRow(_("District column"), self.district_col)
+        form.addRow(self.strip_token)
+        return box
+
+    def _questions_page(self) -> QWidget:
+        self.text_col = _ColumnCombo(_("(choose a column)"))
+        self.id_col = _ColumnCombo(_("(none: numbered in file order)"))
+        self.type_col = _ColumnCombo(_("(none)"))
+        self.domain_col = _ColumnCombo(_("(none)"))
+        self.gloss_col = _ColumnCombo(_("(none)"))
+        self.question_dialect_cols: dict[str, _ColumnCombo] = {
+            d["code"]: _ColumnCombo(_("(none)")) for d in self.dialects
+        }
+        self.question_dialect_col = _ColumnCombo(_("(none: a wide file)"))
+        self.variant_status = QComboBox()
+        for status, label in (
+            ("reviewed", _("reviewed (default)")),
+            ("draft", _("draft")),
+            ("gold", _("gold (only if these texts are already verified)")),
+        ):
+            self.variant_status.addItem(label, status)
+        box = QGroupBox(_("Columns"))
+        form = QFormLayout(box)
+        self.question_form = form
+        form.addRow(_("Question text"), self.text_col)
+        form.addRow(_("Question id"), self.id_col)
+        form.addRow(_("Question type (1-4)"), self.type_col)
+        form.addRow(_("Domain"), self.domain_col)
+        form.addRow(_("English gloss"), self.gloss_col)
+        form.addRow(_("Dialect of each row (long file)"), self.question_dialect_col)
+        form.addRow(_("Status of dialect variants"), self.variant_status)
+        self.rendering_note = QLabel(
+            _("Dialect renderings already in the file (wide) become variants:")
+        )
+        form.addRow(self.rendering_note)
+        for d in self.dialects:
+            form.addRow(f"{d['name_en']} · {d['name_bn']}", self.question_dialect_cols[d["code"]])
+        return box
+
+    def _kind_changed(self) -> None:
+        self.pages.setCurrentIndex(0 if self.current_kind == CORPUS else 1)
+        self.setWindowTitle(
+            _("Import a parallel corpus")
+            if self.current_kind == CORPUS
+            else _("Import a question set")
+        )
+        self._apply_guess()
+
+    def _fmt_changed(self) -> None:
+        wide = self.fmt.currentData() == "wide"
+        self.long_box.setVisible(not wide)
+        self.wide_box.setVisible(wide)
+
+    @property
+    def current_kind(self) -> str:
+        return self.kind.currentData()
+
+    # -- the file --------------------------------------------------------------------------
+    def choose_file(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self, _("Choose a file to import"), str(Path.home()), FILE_FILTER
+        )
+        if path:
+            self.set_path(path)
+
+    def _path_edited(self) -> None:
+        if self.path.text().strip() != self._read_path:  # not mere focus leaving the field
+            self.set_path(self.path.text())
+
+    def set_path(self, path: str | Path) -> bool:
+        """Read the file's header and fill the column combos; False (message shown) if not."""
+        path = str(path).strip()
+        self.name.clear()  # a name typed for another file does not carry over
+        self.path.setText(path)
+        self._read_path = path
+        self.name.setPlaceholderText(
+            _("default: {name}").format(name=Path(path).stem)
+            if path
+            else _("default: the file name")
+        )
+        self.columns = []
+        self.report.clear()
+        self.last_report = None
+        self._show_error("")
+        if path:
+            try:
+                self.columns = import_tasks.read_columns(path)
+            except UserError as exc:
+                self._show_error(str(exc))
+            except OSError as exc:
+                self._show_error(f"{path}: {exc.strerror or exc}")
+        self._apply_guess()
+        try:
+            self._scan_bijoy(path)
+        except UserError as exc:
+            self._show_error(str(exc))
+        return bool(self.columns)
+
+    def _apply_guess(self) -> None:
+        columns = self.columns
+        if self.current_kind == CORPUS:
+            guess = import_tasks.guess_corpus_mapping(columns, self.codes)
+            self.fmt.setCurrentIndex(self.fmt.findData(guess["fmt"]))
+            self.standard_col.set_columns(columns, guess["standard_col"])
+            self.dialect_text_col.set_columns(columns, guess["dialect_text_col"])
+            self.dialect_col.set_columns(columns, guess["dialect_col"])
+            self.split_col.set_columns(columns, guess["split_col"])
+            self.district_col.set_columns(columns, guess["district_col"])
+            for code, combo in self.wide_cols.items():
+                combo.set_columns(columns, guess["dialect_cols"].get(code))
+            self._fmt_changed()
+        else:
+            guess = import_tasks.guess_question_mapping(columns, self.codes)
+            for combo, key in (
+                (self.text_col, "text_col"),
+                (self.id_col, "id_col"),
+                (self.type_col, "type_col"),
+                (self.domain_col, "domain_col"),
+                (self.gloss_col, "gloss_col"),
+            ):
+                combo.set_columns(columns, guess[key])
+            self.question_dialect_col.set_columns(columns, guess["dialect_col"])
+            for code, combo in self.question_dialect_cols.items():
+                combo.set_columns(columns, guess["dialect_cols"].get(code))
+        self.import_button.setEnabled(bool(columns) and self.task is None)
+
+    # -- options and the import ------------------------------------------------------------
+    def options(self) -> dict:
+        """The importer's keyword arguments for the current choices (plain values)."""
+        name = self.name.text().strip() or None
+        common = {
+            "dialect_map": parse_dialect_map(
+                [p for p in self.dialect_map.text().replace(";", ",").split(",") if p.strip()],
+                _("Dialect names"),
+            )
+            or None,
+            "convert_bijoy": bool(self.bijoy_scan["cells"]) and self.convert_bijoy.isChecked(),
+        }
+        if self.current_kind == QUESTIONS:
+            return {
+                **common,
+                "dialect_col": self.question_dialect_col.currentData(),
+                "variant_status": self.variant_status.currentData(),
+                "name": name,
+                "text_col": self.text_col.currentData() or "question",
+                "id_col": self.id_col.currentData(),
+                "type_col": self.type_col.currentData(),
+                "domain_col": self.domain_col.currentData(),
+                "gloss_col": self.gloss_col.currentData(),
+                "dialect_cols": {
+                    code: combo.currentData()
+                    for code, combo in self.question_dialect_cols.items()
+                    if combo.currentData()
+                }
+                or None,
+            }
+        fmt = self.fmt.currentData()
+        opts = {
+            **common,
+            "fmt": fmt,
+            "name": name,
+            "standard_col": self.standard_col.currentData() or "standard",
+            "split_col": self.split_col.currentData(),
+            "district_col": self.district_col.currentData(),
+            "strip_leading_token": "auto" if self.strip_token.isChecked() else None,
+        }
+        if opts["split_col"] is None:
+            opts["split"] = self.fixed_split.currentData()
+        if fmt == "long":
+            opts["dialect_text_col"] = self.dialect_text_col.currentData() or "dialect_text"
+            if self.variant_cols.text().strip():
+                opts["variant_cols"] = self.variant_cols.text().strip()
+            if self.dialect_col.currentData() is None:
+                opts["dialect"] = self.fixed_dialect.currentData()
+            else:
+                opts["dialect_col"] = self.dialect_col.currentData()
+        else:
+            opts["dialect_cols"] = {
+                code: combo.currentData()
+                for code, combo in self.wide_cols.items()
+                if combo.currentData()
+            } or None
+        return opts
+
+    def start_import(self) -> Task | None:
+        path = self.path.text().strip()
+        if not path or not self.columns:
+            self._show_error(_("Choose a file with a header row first."))
+            return None
+        if self.task is not None:
+            return self.task
+        self._show_error("")
+        self.report.clear()
+        self.last_report = None
+        try:
+            options = self.options()
+        except UserError as exc:
+            self._show_error(str(exc))
+            return None
+        fn = (
+            import_tasks.import_corpus_file
+            if self.current_kind == CORPUS
+            else import_tasks.import_questions_file
+        )
+        label = _("Importing {file}").format(file=Path(path).name)
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(True)
+        self.import_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        task = self.bridge.run(
+            fn,
+            args=(str(self.ws.path), path, options),
+            lane=WRITER,
+            label=label,
+            on_done=self._done,
+            on_error=self._failed,
+            on_progress=self._on_progress,
+        )
+        if task.running:
+            self.task = task
+        return task
+
+    def cancel_import(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    def _on_progress(self, done: int, total: int, note: str) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(min(done, max(total, 1)))
+        self.progress.setFormat(note or "%p%")
+
+    def _finish(self) -> None:
+        self.task = None
+        self.progress.setVisible(False)
+        self.cancel_button.setEnabled(False)
+        self.import_button.setEnabled(bool(self.columns))
+
+    def _done(self, report: dict) -> None:
+        self._finish()
+        self.last_report = report
+        self.report.setPlainText("\n".join(import_tasks.describe_report(report)))
+        log.info("import finished: %s", report["name"])
+        self.sig_imported.emit(report)
+
+    def _failed(self, exc: BaseException) -> None:
+        self._finish()
+        message = describe_error(exc, one_line=True)
+        if isinstance(exc, UserError):
+            self._show_error(message)
+        else:
+            self._show_error(_("Import failed: {error}").format(error=message))
+
+    def _show_error(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+
+
+class AddDialectDialog(QDialog):
+    """Code, English and Bengali names, region and aliases of a new dialect."""
+
+    def __init__(self, parent: QWidget | None = None, known: list[dict] | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(_("Add a dialect"))
+        self.known = QPlainTextEdit()
+        self.known.setReadOnly(True)
+        self.known.setFont(bengali_font())
+        self.known.setMaximumHeight(180)
+        self.known.setPlainText(
+            "\n".join(
+                f"{d['code']}: {d['name_en']} · {d['name_bn']}"
+                + (
+                    f" — {', '.join(d['aliases'] + d['builtin_aliases'])}"
+                    if d["aliases"] or d["builtin_aliases"]
+                    else ""
+                )
+                for d in known or []
+            )
+        )
+        self.code_edit = QLineEdit()
+        self.code_edit.setPlaceholderText(_("lower-case code, e.g. comilla"))
+        self.name_en = QLineEdit()
+        self.name_bn = QLineEdit()
+        self.name_bn.setFont(bengali_font())
+        self.region = QLineEdit()
+        self.aliases = QLineEdit()
+        self.aliases.setFont(bengali_font())
+        self.aliases.setPlaceholderText(_("other spellings, comma-separated"))
+        form = QFormLayout(self)
+        form.addRow(QLabel(_("Known dialects and the spellings that resolve to them:")))
+        form.addRow(self.known)
+        form.addRow(_("Code"), self.code_edit)
+        form.addRow(_("English name"), self.name_en)
+        form.addRow(_("Bengali name"), self.name_bn)
+        form.addRow(_("Region"), self.region)
+        form.addRow(_("Aliases"), self.aliases)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def code(self) -> str:
+        return self.code_edit.text().strip()
+
+    def fields(self) -> dict:
+        return {
+            "name_en": self.name_en.text(),
+            "name_bn": self.name_bn.text(),
+            "region": self.region.text(),
+            "aliases": [a.strip() for a in self.aliases.text().split(",") if a.strip()],
+        }
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_panel(
+        "widgets.importing.import_dialog",
+        "ImportDialog",
+        lambda workspace, bridge, args: ImportDialog(workspace, bridge),
+        size=(720, 760),
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

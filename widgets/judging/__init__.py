@@ -1,0 +1,2 @@
+"""Judging widgets: the judge panel, its rubric editor and the answers browser
+(engine.judging)."""

@@ -1,0 +1,196 @@
+"""The side-by-side answers table as a Qt model over judgment ids, fetched lazily.
+
+The model holds only the ids (a filter result). ``canFetchMore``/``fetchMore`` grow the
+row count in blocks as the view scrolls, and the rows' contents are read in blocks of
+the same size when first painted and cached; ``invalidate`` drops the cache (an override,
+a live update) so only rows on screen are read again (docs/design.md, house style 6).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from engine.i18n import _
+from engine.judging.api import answer_rows
+from engine.workspace.api import Workspace
+
+FETCH_BLOCK = 200
+JUDGMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def columns() -> list[tuple[str, str]]:
+    return [
+        ("model", _("Model")),
+        ("dialect", _("Dialect")),
+        ("question", _("Question")),
+        ("final", _("Score")),
+        ("gap", _("Gap")),
+        ("confidence", _("Confidence")),
+        ("gate", _("Script/refusal")),
+        ("human", _("Human")),
+    ]
+
+
+def score_colour(score: float | None, max_score: float = 10.0) -> QColor | None:
+    """Pale red (large loss) to pale green (no loss); light, so black text stays readable."""
+    if score is None:
+        return None
+    share = max(0.0, min(1.0, score / max_score))
+    return QColor.fromHsvF(share * 0.33, 0.28, 1.0)
+
+
+class AnswersTableModel(QAbstractTableModel):
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        max_score: float = 10.0,
+        review_threshold: int = 3,
+        parent=None,
+    ):
+        super().__init__(parent)
+        self.ws = workspace
+        self.max_score = max_score
+        self.review_threshold = review_threshold
+        self.ids: list[int] = []
+        self.loaded = 0
+        self.cache: dict[int, dict] = {}
+        self.columns = columns()
+
+    # -- ids -------------------------------------------------------------------------------
+    def set_ids(self, ids: list[int]) -> None:
+        self.beginResetModel()
+        self.ids = list(ids)
+        self.loaded = min(FETCH_BLOCK, len(self.ids))
+        self.cache.clear()
+        self.endResetModel()
+
+    @property
+    def last_id(self) -> int:
+        """The newest judgment id listed (ids ascend, as the filter returns them)."""
+        return self.ids[-1] if self.ids else 0
+
+    def append_ids(self, ids: list[int]) -> None:
+        """Rows that arrived since (live run); shown at once if the view reached the end.
+        ``ids`` ascend; those not above :attr:`last_id` are already listed (a full filter
+        may have returned them first). Costs the new rows, not the list: at ten times the
+        paper's study a set of the listed ids took tens of ms on the GUI thread per update."""
+        last = self.last_id
+        fresh = [i for i in ids if i > last]
+        if not fresh:
+            return
+        at_end = self.loaded == len(self.ids)
+        self.ids.extend(fresh)
+        if at_end:
+            count = min(FETCH_BLOCK, len(fresh))
+            self.beginInsertRows(QModelIndex(), self.loaded, self.loaded + count - 1)
+            self.loaded += count
+            self.endInsertRows()
+
+    def invalidate(self, judgment_id: int | None = None) -> None:
+        """Forget cached contents (one row or all) and repaint; they are read again."""
+        if judgment_id is None:
+            self.cache.clear()
+            if self.loaded:
+                self.dataChanged.emit(
+                    self.index(0, 0), self.index(self.loaded - 1, len(self.columns) - 1)
+                )
+            return
+        self.cache.pop(judgment_id, None)
+        row = self.row_of(judgment_id)
+        if row is not None:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.columns) - 1))
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:
+        return not parent.isValid() and self.loaded < len(self.ids)
+
+    def fetchMore(self, parent=QModelIndex()) -> None:
+        count = min(FETCH_BLOCK, len(self.ids) - self.loaded)
+        if parent.isValid() or count <= 0:
+            return
+        self.beginInsertRows(QModelIndex(), self.loaded, self.loaded + count - 1)
+        self.loaded += count
+        self.endInsertRows()
+
+    def ensure_loaded(self, row: int) -> None:
+        while row >= self.loaded and self.canFetchMore():
+            self.fetchMore()
+
+    def id_at(self, row: int) -> int | None:
+        return self.ids[row] if 0 <= row < self.loaded else None
+
+    def row_of(self, judgment_id: int) -> int | None:
+        try:
+            row = self.ids.index(judgment_id)
+        except ValueError:
+            return None
+        return row if row < self.loaded else None
+
+    def row_data(self, row: int) -> dict | None:
+        judgment_id = self.id_at(row)
+        if judgment_id is None:
+            return None
+        if judgment_id not in self.cache:
+            start = row - row % FETCH_BLOCK
+            block = [i for i in self.ids[start : start + FETCH_BLOCK] if i not in self.cache]
+            self.cache.update(answer_rows(self.ws, block))
+        return self.cache.get(judgment_id)
+
+    # -- Qt model API ----------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else self.loaded
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self.columns[section][1]
+        return str(section + 1)
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row = self.row_data(index.row())
+        if row is None:
+            return None
+        key = self.columns[index.column()][0]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, key)
+        if role == Qt.ItemDataRole.BackgroundRole and key in ("final", "gap"):
+            colour = score_colour(row["final"], self.max_score)
+            return QBrush(colour) if colour is not None else None
+        if role == Qt.ItemDataRole.ForegroundRole and key in ("final", "gap"):
+            return QBrush(QColor("#1a1a1a"))
+        if role == Qt.ItemDataRole.ToolTipRole and key == "question":
+            return row["question"]
+        if role == Qt.ItemDataRole.TextAlignmentRole and key in ("final", "gap", "confidence"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == JUDGMENT_ID_ROLE:
+            return row["id"]
+        return None
+
+    def _display(self, row: dict, key: str):
+        if key == "question":
+            return f"{row['ext_id']}  {row['question']}" if row["ext_id"] else row["question"]
+        if key == "final":
+            return f"{row['final']:.1f}" if row["final"] is not None else "—"
+        if key == "gap":
+            return f"{self.max_score - row['final']:.1f}" if row["final"] is not None else "—"
+        if key == "confidence":
+            if row["confidence"] is None:
+                return "—"
+            low = row["confidence"] <= self.review_threshold and row["human_final"] is None
+            return f"{row['confidence']}" + (" ⚑" if low else "")
+        if key == "gate":
+            return {"ok": _("ok"), "script": _("not Bengali"), "refusal": _("refusal")}.get(
+                row["gate"], row["gate"]
+            )
+        if key == "dialect":
+            return row["dialect_en"]
+        if key == "human":
+            return f"{row['human_final']:.1f}" if row["human_final"] is not None else ""
+        return row.get(key)

@@ -1,0 +1,382 @@
+"""AnswersPanel: side-by-side standard and dialect answers with the judge's verdict.
+
+A table over judgment ids (lazy, :mod:`widgets.judging.answers_model`) filtered by judge, model,
+dialect, domain, question type, score gap, confidence and "needs human review"; the
+filter runs in a worker through the bridge (the newest filter wins). Selecting a row shows
+both questions and answers with word differences highlighted, the script checks, the
+:func:`engine.judging.store.add_override`. While a judge run writes, the rows that arrived
+are appended when the workspace watcher (:mod:`widgets.common.workspace_watcher`) says judgments
+were stored — at most once a second, and only while the panel is shown.
+
+``python -m widgets.judging.answers_panel [WORKSPACE]`` opens the panel alone on the sample study.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import UserError
+from engine.i18n import _, digits
+from engine.judging import api as judging
+from engine.judging.api import (
+    AnswerFilter,
+    Rubric,
+    answer_detail,
+    answer_ids,
+    filter_options,
+    load_rubric,
+)
+from engine.workspace.api import Workspace
+from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import TaskBridge
+from widgets.common.workspace_watcher import WorkspaceWatcher
+from widgets.judging.answers_detail import AnswersDetail
+from widgets.judging.answers_model import AnswersTableModel
+
+log = logging.getLogger(__name__)
+
+TYPE_NAMES = {1: "definitional", 2: "contrasting", 3: "factual", 4: "functional"}
+
+
+def read_filter_options(workspace_path: str) -> dict:
+    """What each filter offers (a background task: listing the judges counts their
+    judgments, a scan of them all)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return filter_options(ws)
+
+
+class AnswersPanel(QWidget):
+    sig_status_message = Signal(str)
+    sig_changed = Signal()  # an override was written
+    sig_answer_selected = Signal(int)  # judgment id, 0 for none
+    sig_filtered = Signal(int)  # rows matching the filter
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        *,
+        annotator: str = "",
+        rubric: Rubric | None = None,
+        watcher: WorkspaceWatcher | None = None,
+        parent: QWidget | None = None,
+    ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
+        super().__init__(parent)
+        self.ws = workspace
+        self.bridge = bridge
+        self.rubric = rubric or load_rubric()
+        self._live_pending = False  # a look-up of new rows in flight
+        self._live_again = False  # more arrived meanwhile: look again when it is back
+        self._stale = False  # judgments arrived while hidden
+
+        self.judge, self.model_filter = QComboBox(), QComboBox()
+        self.dialect, self.domain, self.qtype = QComboBox(), QComboBox(), QComboBox()
+        self.min_gap = QDoubleSpinBox()
+        self.min_gap.setRange(0, self.rubric.max_score)
+        self.min_gap.setSingleStep(0.5)
+        self.min_gap.setPrefix("≥ ")
+        self.max_confidence = QSpinBox()
+        self.max_confidence.setRange(0, 5)
+        self.max_confidence.setSpecialValueText(_("any"))
+        self.max_confidence.setPrefix("≤ ")
+        self.needs_review = QCheckBox(_("needs human review"))
+        self.count = QLabel()
+        for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
+            self._fill(combo, _("loading…"), [])
+        for combo in (self.judge, self.model_filter, self.dialect, self.domain, self.qtype):
+            combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
+            # long dialect/domain names must not make the window wider than a 1366 px screen
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(6)
+        self.min_gap.valueChanged.connect(lambda _v: self.apply_filter())
+        self.max_confidence.valueChanged.connect(lambda _v: self.apply_filter())
+        self.needs_review.toggled.connect(lambda _c: self.apply_filter())
+
+        self.model = AnswersTableModel(
+            workspace,
+            max_score=self.rubric.max_score,
+            review_threshold=self.rubric.review_confidence_threshold,
+            parent=self,
+        )
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setFont(bengali_font())
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setWordWrap(False)
+        self.view.verticalHeader().setDefaultSectionSize(26)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for col, width in enumerate((140, 85, 230, 50, 45, 80, 90, 50)):
+            header.resizeSection(col, width)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
+
+        self.detail = AnswersDetail(self.rubric)
+        self.detail.annotator.setText(annotator)
+        self.detail.sig_override.connect(self.save_override)
+
+        # two rows, so the panel (and the window) fits a 1366 px screen
+        filters = QVBoxLayout()
+        rows = (
+            (
+                (_("Judge"), self.judge),
+                (_("Model"), self.model_filter),
+                (_("Dialect"), self.dialect),
+            ),
+            (
+                (_("Domain"), self.domain),
+                (_("Type"), self.qtype),
+                (_("Gap"), self.min_gap),
+                (_("Confidence"), self.max_confidence),
+            ),
+        )
+        for n, pairs in enumerate(rows):
+            row = QHBoxLayout()
+            for label, widget in pairs:
+                row.addWidget(QLabel(label))
+                row.addWidget(widget)
+            if n == 1:
+                row.addWidget(self.needs_review)
+            row.addStretch(1)
+            if n == 0:
+                row.addWidget(self.count)
+            filters.addLayout(row)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.view)
+        splitter.addWidget(self.detail)
+        splitter.setSizes([560, 760])
+        layout = QVBoxLayout(self)
+        layout.addLayout(filters)
+        layout.addWidget(splitter, 1)
+
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        self.watcher.sig_changed.connect(self.on_workspace_changed)
+        self.refresh_options()
+
+    # -- filtering -------------------------------------------------------------------------
+    def current_filter(self) -> AnswerFilter:
+        confidence = self.max_confidence.value()
+        return AnswerFilter(
+            judge_run=self.judge.currentData(),
+            model_id=self.model_filter.currentData(),
+            dialect=self.dialect.currentData(),
+            domain=self.domain.currentData(),
+            question_type=self.qtype.currentData(),
+            min_gap=self.min_gap.value(),
+            max_confidence=confidence or None,
+            needs_review=self.needs_review.isChecked(),
+            review_threshold=self.rubric.review_confidence_threshold,
+            max_score=self.rubric.max_score,
+        )
+
+    def apply_filter(self) -> None:
+        self.bridge.run(
+            answer_ids,
+            args=(str(self.ws.path), self.current_filter()),
+            label=_("Filter answers"),
+            replace="answers-filter",
+            quiet=True,
+            on_done=self._on_ids,
+        )
+
+    def _on_ids(self, ids: list[int]) -> None:
+        current = self.current_judgment()
+        self.model.set_ids(ids)
+        self.count.setText(_("{n} answers").format(n=digits(len(ids))))
+        self.sig_filtered.emit(len(ids))
+        if current is not None and not self.select_judgment(current):
+            self.detail.show_detail(None)
+            self.sig_answer_selected.emit(0)
+
+    def _fill_filters(self, options: dict) -> None:
+        self._fill(
+            self.judge,
+            _("primary judge"),
+            [
+                (f"{j['model'] or '?'} · run {j['run_id']} · {j['role']}", j["run_id"])
+                for j in options["judges"]
+            ],
+        )
+        self._fill(
+            self.model_filter, _("all models"), [(m["name"], m["id"]) for m in options["models"]]
+        )
+        self._fill(
+            self.dialect,
+            _("all dialects"),
+            [(f"{d['name_en']} · {d['name_bn']}", d["code"]) for d in options["dialects"]],
+        )
+        self._fill(self.domain, _("all domains"), [(d, d) for d in options["domains"]])
+        self._fill(
+            self.qtype,
+            _("all types"),
+            [(f"{t} {_(TYPE_NAMES.get(t, ''))}", t) for t in options["types"]],
+        )
+
+    @staticmethod
+    def _fill(combo: QComboBox, any_label: str, items: list[tuple[str, object]]) -> None:
+        current = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem(any_label, None)
+        for text, value in items:
+            combo.addItem(text, value)
+        combo.setCurrentIndex(max(combo.findData(current), 0))
+        combo.blockSignals(False)
+
+    def refresh_options(self) -> None:
+        """Judges, models or roles changed: filter again now, and offer them when read."""
+        self.apply_filter()
+        self.bridge.run(
+            read_filter_options,
+            args=(str(self.ws.path),),
+            label=_("Filter choices"),
+            replace="answers-options",
+            quiet=True,
+            on_done=self._fill_filters,
+        )
+
+    # -- selection -------------------------------------------------------------------------
+    def current_judgment(self) -> int | None:
+        index = self.view.currentIndex()
+        return self.model.id_at(index.row()) if index.isValid() else None
+
+    def select_row(self, row: int) -> bool:
+        self.model.ensure_loaded(row)
+        if not 0 <= row < self.model.rowCount():
+            return False
+        self.view.selectionModel().setCurrentIndex(
+            self.model.index(row, 0),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.view.scrollTo(self.model.index(row, 0))
+        return True
+
+    def select_judgment(self, judgment_id: int) -> bool:
+        if judgment_id not in self.model.ids:
+            return False
+        return self.select_row(self.model.ids.index(judgment_id))
+
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        judgment_id = self.model.id_at(current.row()) if current.isValid() else None
+        self._show(judgment_id)
+        self.sig_answer_selected.emit(judgment_id or 0)
+
+    def _show(self, judgment_id: int | None) -> None:
+        self.detail.show_detail(answer_detail(self.ws, judgment_id) if judgment_id else None)
+
+    # -- overrides -------------------------------------------------------------------------
+    def save_override(self, judgment_id: int, annotator: str, reason: str, scores: dict) -> bool:
+        try:
+            judging.add_override(
+                self.ws,
+                judgment_id,
+                annotator=annotator,
+                reason=reason,
+                rubric=self.rubric,
+                scores=scores,
+            )
+        except UserError as exc:
+            self.sig_status_message.emit(str(exc))
+            return False
+        self.model.invalidate(judgment_id)
+        if self.current_judgment() == judgment_id:
+            self._show(judgment_id)
+        self.sig_status_message.emit(_("Override saved; the judge's score is kept."))
+        self.sig_changed.emit()
+        return True
+
+    # -- live updates (the workspace watcher's signals) -------------------------------------
+    def on_workspace_changed(self, topics: frozenset[str]) -> None:
+        if topics & {"runs", "models"}:  # a new model or judge, a role, a deleted run
+            self.refresh_options()  # offered in the filters, and every row read again
+        elif "judgments" in topics:
+            self.on_judgments_stored()
+        elif "annotations" in topics:
+            self.model.invalidate()  # visible rows re-read their effective score
+
+    def on_judgments_stored(self) -> None:
+        """A run stored judgments: append the new rows matching the filter (while shown)."""
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
+        self.model.invalidate()  # scores may have changed; only visible rows re-read
+        if self._live_pending:
+            self._live_again = True
+            return
+        self._live_pending = True
+        after = self.model.last_id
+        self.bridge.run(
+            answer_ids,
+            args=(str(self.ws.path), self.current_filter(), after),
+            label=_("New answers"),
+            replace="answers-live",
+            quiet=True,
+            on_done=self._on_new_ids,
+            on_error=self._on_live_error,
+        )
+
+    def _on_new_ids(self, ids: list[int]) -> None:
+        self._live_pending = False
+        self.model.append_ids(ids)  # only those above the last listed: a full filter may have won
+        self.count.setText(_("{n} answers").format(n=digits(len(self.model.ids))))
+        if self._live_again:
+            self._live_again = False
+            self.on_judgments_stored()
+
+    def _on_live_error(self, exc: BaseException) -> None:
+        self._live_pending = False
+        self._live_again = False
+        log.warning("live answers update failed: %s", exc)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.on_judgments_stored()
+
+
+def main(argv: list[str] | None = None) -> int:
+    def add_arguments(parser):
+        parser.add_argument("--annotator", default="", help="your name for overrides")
+
+    def build(workspace, bridge, args):
+        panel = AnswersPanel(workspace, bridge, annotator=args.annotator)
+        panel.sig_filtered.connect(lambda _n: panel.current_judgment() or panel.select_row(0))
+        return panel
+
+    return run_panel(
+        "python -m widgets.judging.answers_panel",
+        _("Answers"),
+        build,
+        sample="study",
+        size=(1400, 800),
+        add_arguments=add_arguments,
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,469 @@
+"""JudgePanel: configure the judge before a full run.
+
+- Judges: the workspace's judge runs (local GGUF or endpoint), one primary (a label in the
+  run card; changing it never re-judges), with self-preference warnings.
+- Rubric editor (:mod:`widgets.judging.rubric_editor`), validated on every change and versioned by
+  content hash: "Save version" writes ``rubrics/<name>@<hash>.json`` beside the workspace.
+- Live prompt preview on a real answer pair of the workspace: exactly the system and user
+  text the judge receives (:func:`engine.judging.prompt.build_judge_prompt`); only the
+  random fence marker differs per call.
+- Calibration: the chosen model judges the human-scored items through the bridge (on the
+  model's lane) and the panel shows CCC, MAE and the confusion table; "Run judge" scores
+  every answer pair with the same settings.
+
+What the panel shows of the workspace — judge runs with their counts, self-preference
+warnings, the preview's answer pairs, the human-scored count — is read in one background
+task (:func:`judge_overview`): each of those reads grows with the study (seconds at ten
+times the paper's), so the GUI thread never waits for them.
+
+``python -m widgets.judging.judge_panel [WORKSPACE]`` opens the panel alone on the sample study.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import UserError
+from engine.i18n import _
+from engine.judging import api as judging
+from engine.judging import tasks as judge_tasks
+from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, load_judge_template
+from engine.workspace.api import Workspace
+from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import TaskBridge, model_lane
+from widgets.judging.rubric_editor import RubricEditor
+
+log = logging.getLogger(__name__)
+
+PREVIEW_DELAY_MS = 250
+
+
+def _fmt(value) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def judge_overview(workspace_path: str) -> dict:
+    """What the judge panel shows of a workspace (a background task: the reads grow with
+    the study): judge runs, self-preference warnings, preview pairs, human-scored count."""
+    with Workspace(workspace_path, create=False) as ws:
+        return {
+            "runs": judging.judge_runs(ws),
+            "warnings": judging.self_preference_warnings(ws),
+            "pairs": judge_tasks.preview_pairs(ws),
+            "human_count": judge_tasks.human_scored_count(ws),
+        }
+
+
+class JudgePanel(QWidget):
+    sig_status_message = Signal(str)
+    sig_changed = Signal()  # primary judge changed or a judge run finished
+    sig_calibrated = Signal(dict)
+    sig_preview_updated = Signal(str)  # the full prompt text shown
+
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws = workspace
+        self.bridge = bridge
+        self.template = load_judge_template()
+        self.rubric_folder = workspace.path.with_name("rubrics")
+        self.pairs: list[dict] = []  # the preview's answer pairs (judge_overview)
+        self.human_scored = 0
+
+        # judges
+        self.judges = QTableWidget(0, 4)
+        self.judges.setHorizontalHeaderLabels(
+            [_("Run"), _("Judge model"), _("Role"), _("Judgments")]
+        )
+        self.judges.verticalHeader().setVisible(False)
+        self.judges.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.judges.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.judges.horizontalHeader().setStretchLastSection(True)
+        self.primary_button = QPushButton(_("Make primary"))
+        self.primary_button.clicked.connect(self.make_selected_primary)
+        self.warnings = QLabel()
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet("color: #b35900")
+        judges_box = QGroupBox(_("Judges"))
+        judges_layout = QVBoxLayout(judges_box)
+        judges_layout.addWidget(self.judges)
+        judges_layout.addWidget(self.primary_button, 0, Qt.AlignmentFlag.AlignRight)
+        judges_layout.addWidget(self.warnings)
+
+        # calibration and runs
+        self.judge_model = QComboBox()
+        self.human_count = QLabel()
+        self.calibrate_button = QPushButton(_("Calibrate on human-scored items"))
+        self.calibrate_button.clicked.connect(self.calibrate)
+        self.run_button = QPushButton(_("Run judge on all answers"))
+        self.run_button.clicked.connect(self.run_judge)
+        self.figures = QLabel(_("No calibration yet."))
+        self.figures.setWordWrap(True)
+        self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.confusion = QTableWidget(0, 0)
+        self.confusion.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        calib_box = QGroupBox(_("Calibration (before a full run)"))
+        calib_layout = QVBoxLayout(calib_box)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(_("Judge model")))
+        row.addWidget(self.judge_model, 1)
+        calib_layout.addLayout(row)
+        calib_layout.addWidget(self.human_count)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.calibrate_button)
+        buttons.addWidget(self.run_button)
+        calib_layout.addLayout(buttons)
+        calib_layout.addWidget(self.figures)
+        calib_layout.addWidget(QLabel(_("Confusion (rows: human score band, columns: judge)")))
+        calib_layout.addWidget(self.confusion, 1)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addWidget(judges_box, 2)
+        left_layout.addWidget(calib_box, 3)
+
+        # rubric
+        self.editor = RubricEditor(json.loads(default_rubric_path().read_text(encoding="utf-8")))
+        self.editor.sig_changed.connect(self._on_rubric_changed)
+        self.versions = QComboBox()
+        self.versions.activated.connect(self._load_version)
+        self.load_button = QPushButton(_("Open…"))
+        self.load_button.clicked.connect(self.open_rubric_dialog)
+        self.save_button = QPushButton(_("Save version"))
+        self.save_button.clicked.connect(self.save_version)
+        self.default_button = QPushButton(_("Default"))
+        self.default_button.clicked.connect(self.load_default)
+        rubric_box = QGroupBox(_("Rubric"))
+        rubric_layout = QVBoxLayout(rubric_box)
+        bar = QHBoxLayout()
+        bar.addWidget(self.versions, 1)
+        bar.addWidget(self.load_button)
+        bar.addWidget(self.default_button)
+        bar.addWidget(self.save_button)
+        rubric_layout.addLayout(bar)
+        rubric_layout.addWidget(self.editor, 1)
+
+        # prompt preview
+        self.item = QComboBox()
+        self._fill_items()
+        self.item.currentIndexChanged.connect(lambda _i: self.update_preview())
+        self.preview = QPlainTextEdit()
+        self.preview.setReadOnly(True)
+        self.preview.setFont(bengali_font(10))
+        self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.preview_info = QLabel()
+        self.preview_info.setWordWrap(True)
+        preview_box = QGroupBox(_("Prompt preview (exactly what the judge receives)"))
+        preview_layout = QVBoxLayout(preview_box)
+        preview_layout.addWidget(self.item)
+        preview_layout.addWidget(self.preview, 1)
+        preview_layout.addWidget(self.preview_info)
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.update_preview)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        for widget in (left, rubric_box, preview_box):
+            splitter.addWidget(widget)
+        splitter.setSizes([400, 560, 480])
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+        self.refresh()
+        self.update_preview()
+
+    def _fill_items(self) -> None:
+        self.item.blockSignals(True)
+        self.item.clear()
+        for i, pair in enumerate(self.pairs):
+            self.item.addItem(
+                f"{pair['ext_id'] or i + 1} · {pair['dialect_name']} · {pair['model']}", i
+            )
+        self.item.blockSignals(False)
+
+    def _refresh_pairs(self, pairs: list[dict]) -> None:
+        """Answers generated since the panel was built join the preview (choice kept)."""
+        key = [p["dialect_response_id"] for p in pairs]
+        if key == [p["dialect_response_id"] for p in self.pairs]:
+            return
+        chosen = (
+            self.pairs[self.item.currentIndex()]["dialect_response_id"]
+            if self.pairs and self.item.currentIndex() >= 0
+            else None
+        )
+        self.pairs = pairs
+        self._fill_items()
+        self.item.setCurrentIndex(key.index(chosen) if chosen in key else 0)
+        self.update_preview()
+
+    # -- judges ----------------------------------------------------------------------------
+    @property
+    def rubric(self) -> Rubric | None:
+        return self.editor.rubric
+
+    def refresh(self) -> None:
+        """Re-read the judge models now and the rest (:func:`judge_overview`) in the pool."""
+        current = self.judge_model.currentData()
+        self.judge_model.clear()
+        for model in judge_tasks.judge_models(self.ws):
+            kind = _("local GGUF") if model["kind"] == "gguf" else _("endpoint")
+            self.judge_model.addItem(f"{model['name']} ({kind})", model["id"])
+            if current is None and model["is_default"]:
+                current = model["id"]
+        self.judge_model.setCurrentIndex(max(self.judge_model.findData(current), 0))
+        self._update_buttons()
+        self._fill_versions()
+        self.bridge.run(
+            judge_overview,
+            args=(str(self.ws.path),),
+            label=_("Judge runs"),
+            replace="judge-overview",
+            quiet=True,
+            on_done=self._show_overview,
+            on_error=lambda exc: log.warning("judge overview failed: %s", exc),
+        )
+
+    def _show_overview(self, overview: dict) -> None:
+        runs = overview["runs"]
+        self.judges.setRowCount(len(runs))
+        for row, run in enumerate(runs):
+            values = (run["run_id"], run["model"] or "?", run["role"], run["judgments"])
+            for col, value in enumerate(values):
+                item = QTableWidgetItem(str(value))
+                item.setData(Qt.ItemDataRole.UserRole, run["run_id"])
+                if run["role"] == "primary":
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                self.judges.setItem(row, col, item)
+        self.judges.resizeColumnsToContents()
+        self.warnings.setText("\n".join(overview["warnings"]))
+        self.human_scored = overview["human_count"]
+        self.human_count.setText(
+            _("{n} human-scored items (overrides in the answers panel)").format(n=self.human_scored)
+        )
+        self._update_buttons()
+        self._refresh_pairs(overview["pairs"])
+
+    def make_selected_primary(self) -> bool:
+        items = self.judges.selectedItems()
+        if not items:
+            self.sig_status_message.emit(_("Select a judge run first."))
+            return False
+        return self.make_primary(items[0].data(Qt.ItemDataRole.UserRole))
+
+    def make_primary(self, run_id: int) -> bool:
+        try:
+            judging.set_primary_judge(self.ws, run_id)
+        except UserError as exc:
+            self.sig_status_message.emit(str(exc))
+            return False
+        self.refresh()
+        self.sig_status_message.emit(_("Run {run} is now the primary judge.").format(run=run_id))
+        self.sig_changed.emit()
+        return True
+
+    def _update_buttons(self) -> None:
+        has_model = self.judge_model.count() > 0
+        valid = self.rubric is not None
+        self.run_button.setEnabled(has_model and valid)
+        self.calibrate_button.setEnabled(has_model and valid and self.human_scored > 0)
+
+    # -- rubric ----------------------------------------------------------------------------
+    def _on_rubric_changed(self, rubric, error: str) -> None:
+        self._update_buttons()
+        self.save_button.setEnabled(rubric is not None)
+        self._preview_timer.start()
+
+    def _fill_versions(self) -> None:
+        self.versions.clear()
+        self.versions.addItem(_("saved versions…"), None)
+        for path in judge_tasks.rubric_versions(self.rubric_folder):
+            self.versions.addItem(path.stem, str(path))
+
+    def _load_version(self, index: int) -> None:
+        path = self.versions.itemData(index)
+        if path:
+            self.load_rubric(path)
+
+    def load_rubric(self, path: str | Path) -> bool:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            self.sig_status_message.emit(
+                _("Cannot read {path}: {error}").format(path=path, error=exc)
+            )
+            return False
+        self.editor.set_data(data)
+        return True
+
+    def load_default(self) -> None:
+        self.load_rubric(str(default_rubric_path()))
+
+    def open_rubric_dialog(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self, _("Open a rubric"), str(self.rubric_folder), "JSON (*.json)"
+        )
+        if path:
+            self.load_rubric(path)
+
+    def save_version(self) -> Path | None:
+        try:
+            path = judge_tasks.save_rubric_version(self.editor.to_dict(), self.rubric_folder)
+        except ValueError as exc:
+            self.sig_status_message.emit(_("Not saved: {error}").format(error=exc))
+            return None
+        self._fill_versions()
+        self.sig_status_message.emit(_("Rubric saved as {path}").format(path=path))
+        return path
+
+    # -- preview ---------------------------------------------------------------------------
+    def update_preview(self) -> None:
+        if not self.pairs:
+            self.preview.setPlainText(
+                _("No answers yet: generate answers first, then the preview shows a real item.")
+            )
+            return
+        if self.rubric is None:
+            self.preview_info.setText(_("Fix the rubric to see the prompt."))
+            return
+        pair = self.pairs[max(self.item.currentIndex(), 0)]
+        prompt = build_judge_prompt(
+            self.template,
+            self.rubric,
+            standard_question=pair["standard_question"],
+            standard_answer=pair["standard_answer"],
+            dialect_question=pair["dialect_question"],
+            dialect_answer=pair["dialect_answer"],
+            dialect_name=pair["dialect_name"],
+        )
+        text = f"━━ system ━━\n{prompt.system}\n\n━━ user ━━\n{prompt.user}"
+        self.preview.setPlainText(text)
+        self.preview_info.setText(
+            _(
+                "Template {t} · rubric {r} · {n} characters · the fence "
+                "marker {m} is drawn anew for every call"
+            ).format(
+                t=self.template.version,
+                r=self.rubric.version,
+                n=len(prompt.system) + len(prompt.user),
+                m=prompt.nonce,
+            )
+        )
+        self.sig_preview_updated.emit(text)
+
+    # -- calibration and runs --------------------------------------------------------------
+    def calibrate(self, *, max_attempts: int = 3) -> None:
+        model_id = self.judge_model.currentData()
+        if model_id is None or self.rubric is None:
+            return
+        self.calibrate_button.setEnabled(False)
+        self.figures.setText(_("Calibrating…"))
+        self.bridge.run(
+            judge_tasks.calibrate_judge,
+            args=(str(self.ws.path), model_id, self.editor.to_dict()),
+            kwargs={"max_attempts": max_attempts},
+            label=_("Calibrate judge {name}").format(name=self.judge_model.currentText()),
+            lane=model_lane(model_id),
+            dialog=True,
+            on_done=self.show_calibration,
+            on_error=self._on_calibration_error,
+        )
+
+    def show_calibration(self, result: dict) -> None:
+        self._update_buttons()
+        note = f"\n{result['note']}" if result.get("note") else ""
+        self.figures.setText(
+            _(
+                "{model} on {n} human-scored answers: CCC {ccc} · MAE {mae} · Pearson {r} · "
+                "Spearman {rho} · CBS {cbs} (critical {nc})"
+            ).format(
+                model=result["judge_model"],
+                n=result["n"],
+                ccc=_fmt(result["ccc"]),
+                mae=_fmt(result["mae"]),
+                r=_fmt(result["pearson"]),
+                rho=_fmt(result["spearman"]),
+                cbs=_fmt(result["cbs"]),
+                nc=result["n_critical"],
+            )
+            + note
+        )
+        bands = result["bands"]
+        self.confusion.setRowCount(len(bands))
+        self.confusion.setColumnCount(len(bands))
+        self.confusion.setHorizontalHeaderLabels(bands)
+        self.confusion.setVerticalHeaderLabels(bands)
+        for r, row in enumerate(result["confusion"]):
+            for c, value in enumerate(row):
+                item = QTableWidgetItem(str(value))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if r == c and value:
+                    item.setBackground(Qt.GlobalColor.green)
+                self.confusion.setItem(r, c, item)
+        self.confusion.resizeColumnsToContents()
+        self.refresh()
+        self.sig_calibrated.emit(result)
+
+    def _on_calibration_error(self, exc: BaseException) -> None:
+        self._update_buttons()
+        self.figures.setText(_("Calibration failed: {error}").format(error=exc))
+        self.sig_status_message.emit(str(exc).splitlines()[0])
+
+    def run_judge(self) -> None:
+        model_id = self.judge_model.currentData()
+        if model_id is None or self.rubric is None:
+            return
+        primary = judging.primary_judge(self.ws) is None
+        self.bridge.run(
+            judge_tasks.run_judge,
+            args=(str(self.ws.path), model_id, self.editor.to_dict()),
+            kwargs={"primary": primary},
+            label=_("Judge answers with {name}").format(name=self.judge_model.currentText()),
+            lane=model_lane(model_id),
+            on_done=self._on_judged,
+        )
+
+    def _on_judged(self, summary: dict) -> None:
+        self.refresh()
+        self.sig_status_message.emit(
+            _("Judge run {run}: {n} judged, {f} failed").format(
+                run=summary["run_id"],
+                n=summary["judged_now"] + summary["gated"],
+                f=summary["failed"],
+            )
+        )
+        self.sig_changed.emit()
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_panel(
+        "python -m widgets.judging.judge_panel",
+        _("Judge"),
+        lambda workspace, bridge, args: JudgePanel(workspace, bridge),
+        sample="study",
+        size=(1440, 820),
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The models panel (engine.llm)."""

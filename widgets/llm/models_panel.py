@@ -1,0 +1,502 @@
+"""ModelsPanel: the workspace's models; add a GGUF (dialog or drag and drop) or an endpoint.
+
+GGUF files are validated and hashed in the background (progress through the bridge); the
+endpoint's API key goes to the OS keyring, never into the workspace.
+
+``python -m widgets.llm.models_panel [WORKSPACE]`` opens the panel alone.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.i18n import _
+from engine.llm import tasks as model_tasks
+from engine.llm.api import Gpu, models_default_first
+from engine.workspace.api import Workspace
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import WRITER, TaskBridge
+
+log = logging.getLogger(__name__)
+
+COLUMNS = [
+    ("name", "Name"),
+    ("kind", "Kind"),
+    ("architecture", "Architecture"),
+    ("quantization", "Quantization"),
+    ("size_bytes", "Size"),
+    ("context_length", "Context"),
+    ("has_chat_template", "Chat template"),
+    ("sha256", "sha256"),
+    ("is_default", "Default"),
+]
+
+
+def human_size(n: int | None) -> str:
+    if not n:
+        return ""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return ""
+
+
+class ModelsTableModel(QAbstractTableModel):
+    """A workspace has a handful of models: all rows are read at once."""
+
+    def __init__(self, workspace: Workspace, parent=None):
+        super().__init__(parent)
+        self.ws = workspace
+        self.rows: list[dict] = []
+        self.reload()
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        self.rows = models_default_first(self.ws)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return _(COLUMNS[section][1])
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row, key = self.rows[index.row()], COLUMNS[index.column()][0]
+        value = row.get(key)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if key == "size_bytes":
+                return human_size(value)
+            if key in ("has_chat_template", "is_default"):
+                return _("yes") if value else ("" if key == "is_default" else _("no"))
+            if key == "sha256":
+                return (value or "")[:12]
+            if key == "architecture" and row["kind"] == "endpoint":
+                return row.get("api_model") or ""
+            return "" if value is None else str(value)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.get("path") or row.get("base_urls") or None
+        return None
+
+
+class EndpointDialog(QDialog):
+    """Name, base URL(s), served model name and API key of an OpenAI-compatible endpoint."""
+
+    def __init__(self, keyring_problem: str | None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(_("Add an endpoint"))
+        self.name = QLineEdit()
+        self.name.setPlaceholderText("llama-3.1-8b on lab server")
+        self.base_urls = QLineEdit()
+        self.base_urls.setPlaceholderText("http://10.0.0.5:8000/v1, http://10.0.0.6:8000/v1")
+        self.api_model = QLineEdit()
+        self.api_model.setPlaceholderText("meta-llama/Llama-3.1-8B-Instruct")
+        self.api_key = QLineEdit()
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.setPlaceholderText(_("optional; stored in the OS keyring"))
+        self.keyring_note = QLabel(
+            keyring_problem
+            or _("The key is stored in the OS keyring, never in the workspace file.")
+        )
+        self.keyring_note.setWordWrap(True)
+        self.concurrency = QSpinBox()
+        self.concurrency.setRange(0, 256)
+        self.concurrency.setSpecialValueText(_("backend default"))
+        self.concurrency.setToolTip(_("Requests sent to the server at the same time"))
+        self.is_default = QCheckBox(_("Make it the workspace's default model"))
+        if keyring_problem:
+            self.keyring_note.setStyleSheet("color: #b45309;")
+            self.api_key.setEnabled(False)
+            self.api_key.setPlaceholderText(_("no keyring: the key cannot be stored"))
+        form = QFormLayout()
+        form.addRow(_("Name"), self.name)
+        form.addRow(_("Base URL(s)"), self.base_urls)
+        form.addRow(_("Model on the server"), self.api_model)
+        form.addRow(_("API key"), self.api_key)
+        form.addRow(_("Parallel requests"), self.concurrency)
+        form.addRow("", self.is_default)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.keyring_note)
+        layout.addWidget(self.buttons)
+        self.resize(520, 240)
+
+    def values(self) -> dict:
+        urls = [u.strip() for u in self.base_urls.text().split(",") if u.strip()]
+        return {
+            "name": self.name.text().strip(),
+            "base_urls": urls,
+            "api_model": self.api_model.text().strip(),
+            "api_key": self.api_key.text(),
+            "concurrency": self.concurrency.value(),
+            "is_default": self.is_default.isChecked(),
+        }
+
+
+class ModelsPanel(QWidget):
+    sig_status_message = Signal(str)
+    sig_changed = Signal()
+
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws = workspace
+        self.bridge = bridge
+        self.setAcceptDrops(True)
+        self.model = ModelsTableModel(workspace, self)
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view.selectionModel().currentRowChanged.connect(self._show_details)
+
+        self.add_gguf_button = QPushButton(_("Add GGUF file…"))
+        self.add_gguf_button.clicked.connect(self.add_gguf_dialog)
+        self.add_endpoint_button = QPushButton(_("Add endpoint…"))
+        self.add_endpoint_button.clicked.connect(self.add_endpoint_dialog)
+        self.add_embedded_button = QPushButton(_("Add the embedded Gemma 3 270M"))
+        self.add_embedded_button.setToolTip(
+            _(
+                "A small offline model that demonstrates the "
+                "pipeline; its Bengali is not research-grade"
+            )
+        )
+        self.add_embedded_button.clicked.connect(self.add_embedded)
+        self.gpu_label = QLabel(_("Checking GPU offload support…"))
+        self.gpu_label.setWordWrap(True)
+        self.gpu_report: dict | None = None
+        self.plan: dict | None = None
+        self.plan_label = QLabel(_("Select a local GGUF model for a GPU offload proposal."))
+        self.plan_label.setWordWrap(True)
+        self.apply_plan_button = QPushButton(_("Use the proposed n_gpu_layers"))
+        self.apply_plan_button.setEnabled(False)
+        self.apply_plan_button.clicked.connect(self.apply_plan)
+        self.details = QPlainTextEdit()
+        self.details.setReadOnly(True)
+        self.details.setMaximumHeight(160)
+        drop_hint = QLabel(_("Drop .gguf files here to add them."))
+        drop_hint.setStyleSheet("color: #666;")
+
+        buttons = QHBoxLayout()
+        for button in (self.add_gguf_button, self.add_endpoint_button, self.add_embedded_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(drop_hint)
+        layout = QVBoxLayout(self)
+        layout.addLayout(buttons)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.details)
+        layout.addWidget(self.gpu_label)
+        plan_row = QHBoxLayout()
+        plan_row.addWidget(self.plan_label, 1)
+        plan_row.addWidget(self.apply_plan_button)
+        layout.addLayout(plan_row)
+        self._gpu_checked = False
+
+    def showEvent(self, event) -> None:
+        # llama_cpp is heavy: probe it the first time the panel is seen, not at start-up
+        super().showEvent(event)
+        if not self._gpu_checked:
+            self._gpu_checked = True
+            self.check_gpu()
+
+    # -- GPU -------------------------------------------------------------------------------
+    def check_gpu(self) -> None:
+        self.bridge.run(
+            model_tasks.gpu_offload_report,
+            label=_("Checking GPU support"),
+            on_done=self._show_gpu,
+            on_error=self._gpu_failed,
+            replace="gpu-check",
+        )
+
+    def _show_gpu(self, report: dict) -> None:
+        self.gpu_report = report
+        if report["supports_gpu_offload"]:
+            text = _("This llama.cpp build can offload layers to a GPU (n_gpu_layers).")
+        else:
+            text = _(
+                "This llama.cpp build runs on the CPU only (no GPU offload); local models "
+                "work, more slowly. For a GPU, reinstall llama-cpp-python with CUDA, Metal "
+                "or Vulkan, or use an endpoint."
+            )
+        gpus = [Gpu(**g).describe() for g in report.get("gpus", [])]
+        text += "\n" + (
+            _("GPU: {gpus}").format(gpus="; ".join(gpus))
+            if gpus
+            else _("No GPU found (no nvidia-smi, not Apple silicon).")
+        )
+        self.gpu_label.setText(
+            text + f"\nllama-cpp-python {report['llama_cpp_version']} · "
+            f"{report['system_info'][:160]}"
+        )
+        self.gpu_label.setToolTip(report["system_info"])
+        self._plan_for_current()
+
+    def _gpu_failed(self, exc: BaseException) -> None:
+        self.gpu_label.setText(
+            _(
+                "Could not load llama.cpp ({error}); local GGUF models will "
+                "not run. Endpoints still work."
+            ).format(error=exc)
+        )
+
+    def _current_row(self) -> dict | None:
+        index = self.view.selectionModel().currentIndex()
+        return self.model.rows[index.row()] if index.isValid() else None
+
+    def _plan_for_current(self) -> None:
+        """Propose n_gpu_layers and a context for the selected GGUF model (header read in the
+        pool; the GPU facts come from the first check)."""
+        self.plan = None
+        self.apply_plan_button.setEnabled(False)
+        row = self._current_row()
+        if row is None or row["kind"] != "gguf" or not row.get("path"):
+            self.plan_label.setText(_("Select a local GGUF model for a GPU offload proposal."))
+            return
+        if self.gpu_report is None:
+            self.plan_label.setText(_("Checking the GPU…"))
+            return
+        model_id = row["id"]
+        self.bridge.run(
+            model_tasks.offload_plan,
+            args=(row["path"], self.gpu_report),
+            label=_("Planning GPU offload"),
+            replace="gpu-plan",
+            quiet=True,
+            on_done=lambda plan: self._show_plan(model_id, plan),
+            on_error=lambda exc: self.plan_label.setText(
+                _("No offload proposal: {error}").format(error=exc)
+            ),
+        )
+
+    def _show_plan(self, model_id: int, plan: dict) -> None:
+        row = self._current_row()
+        if row is None or row["id"] != model_id:
+            return  # the selection moved on meanwhile
+        saved = json.loads(row.get("load_params") or "{}").get("n_gpu_layers", 0)
+        self.plan = plan | {"model_id": model_id}
+        self.plan_label.setText(
+            plan["message"]
+            + "\n"
+            + _(
+                "Proposed: n_gpu_layers {n} (-1 = all), context {ctx} tokens; saved now: {saved}."
+            ).format(n=plan["n_gpu_layers"], ctx=plan["n_ctx"], saved=saved)
+        )
+        self.apply_plan_button.setEnabled(plan["n_gpu_layers"] != saved)
+
+    def apply_plan(self) -> None:
+        """Store the proposal's n_gpu_layers in the model's load_params (writer lane)."""
+        if self.plan is None:
+            return
+        model_id, layers = self.plan["model_id"], self.plan["n_gpu_layers"]
+        self.apply_plan_button.setEnabled(False)
+        self.bridge.run(
+            model_tasks.save_gpu_layers,
+            args=(str(self.ws.path), model_id, layers),
+            lane=WRITER,
+            label=_("Saving n_gpu_layers"),
+            on_done=lambda _params: self._plan_applied(model_id, layers),
+        )
+
+    def _plan_applied(self, model_id: int, layers: int) -> None:
+        current = self.view.selectionModel().currentIndex()
+        self.model.reload()
+        if current.isValid():
+            self.view.selectionModel().setCurrentIndex(
+                self.model.index(current.row(), 0),
+                self.view.selectionModel().SelectionFlag.ClearAndSelect
+                | self.view.selectionModel().SelectionFlag.Rows,
+            )
+        self.sig_status_message.emit(_("n_gpu_layers = {n} saved for the model").format(n=layers))
+        self.sig_changed.emit()
+
+    # -- adding models ---------------------------------------------------------------------
+    def add_gguf_dialog(self) -> None:
+        paths, _filter = QFileDialog.getOpenFileNames(
+            self, _("Add GGUF model files"), str(Path.home()), "GGUF models (*.gguf);;All files (*)"
+        )
+        for path in paths:
+            self.add_gguf(path)
+
+    def add_gguf(self, path: str | Path) -> None:
+        """Validate and hash in the pool, then register on the writer lane."""
+        path = str(Path(path).expanduser().absolute())  # keep the name the user chose
+        self.sig_status_message.emit(_("Inspecting {name}…").format(name=Path(path).name))
+        self.bridge.run(
+            model_tasks.inspect_gguf_file,
+            args=(path,),
+            dialog=True,
+            label=_("Hashing {name}").format(name=Path(path).name),
+            on_done=self._register_gguf,
+        )
+
+    def _register_gguf(self, info: dict) -> None:
+        name = Path(info["path"]).stem  # as `upabhasha models add FILE` names it
+        self.bridge.run(
+            model_tasks.add_gguf_model,
+            args=(str(self.ws.path), info, name),
+            lane=WRITER,
+            label=_("Registering {name}").format(name=name),
+            on_done=lambda _id: self._added(name),
+        )
+
+    def add_embedded(self) -> None:
+        self.bridge.run(
+            model_tasks.add_embedded_model,
+            args=(str(self.ws.path),),
+            lane=WRITER,
+            dialog=True,
+            label=_("Adding the embedded model"),
+            on_done=lambda _id: self._added("Gemma 3 270M"),
+        )
+
+    def add_endpoint_dialog(self) -> EndpointDialog:
+        problem = model_tasks.keyring_problem()
+        dialog = EndpointDialog(problem, self)
+        dialog.accepted.connect(lambda: self.add_endpoint(**dialog.values()))
+        dialog.open()
+        return dialog
+
+    def add_endpoint(
+        self,
+        name: str,
+        base_urls: list[str],
+        api_model: str,
+        api_key: str = "",
+        concurrency: int = 0,
+        is_default: bool = False,
+    ) -> None:
+        """Register through the same registry call as ``upabhasha models add URL``:
+        ``concurrency`` (0: the backend's default) goes to load_params, like
+        ``--concurrency``; ``is_default`` like ``--default``."""
+        if not name or not base_urls or not api_model:
+            self.sig_status_message.emit(
+                _("An endpoint needs a name, a base URL and the model name on the server.")
+            )
+            return
+        service = None
+        if api_key:
+            problem = model_tasks.keyring_problem()
+            if problem:
+                self.sig_status_message.emit(problem)
+                return
+            service = model_tasks.keyring_service_for(name)
+            model_tasks.store_api_key(service, api_key)
+        self.bridge.run(
+            model_tasks.add_endpoint_model,
+            args=(str(self.ws.path), name, base_urls, api_model, service),
+            kwargs={
+                "load_params": {"concurrency": concurrency} if concurrency else {},
+                "is_default": is_default,
+            },
+            lane=WRITER,
+            label=_("Registering {name}").format(name=name),
+            on_done=lambda _id: self._added(name),
+        )
+
+    def _added(self, name: str) -> None:
+        self.model.reload()
+        self.sig_status_message.emit(_("Model added: {name}").format(name=name))
+        self.sig_changed.emit()
+
+    def _show_details(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._plan_for_current()
+        if not current.isValid():
+            self.details.clear()
+            return
+        row = self.model.rows[current.row()]
+        keys = (
+            "name",
+            "kind",
+            "path",
+            "base_urls",
+            "api_model",
+            "sha256",
+            "architecture",
+            "quantization",
+            "parameters",
+            "context_length",
+            "has_chat_template",
+            "keyring_service",
+            "load_params",
+            "added_at",
+        )
+        self.details.setPlainText(
+            "\n".join(f"{k}: {row[k]}" for k in keys if row.get(k) not in (None, "", "[]", "{}"))
+        )
+
+    # -- drag and drop ---------------------------------------------------------------------
+    @staticmethod
+    def _gguf_paths(event) -> list[str]:
+        mime = event.mimeData()
+        if not mime.hasUrls():
+            return []
+        return [
+            u.toLocalFile()
+            for u in mime.urls()
+            if u.isLocalFile() and u.toLocalFile().lower().endswith(".gguf")
+        ]
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self._gguf_paths(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = self._gguf_paths(event)
+        for path in paths:
+            self.add_gguf(path)
+        if paths:
+            event.acceptProposedAction()
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_panel(
+        "python -m widgets.llm.models_panel",
+        _("Models"),
+        lambda workspace, bridge, args: ModelsPanel(workspace, bridge),
+        size=(1100, 600),
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The charts panel and its renderer (engine.reports)."""

@@ -1,0 +1,313 @@
+"""MetricsPanel: metric-vs-human evaluation of an imported scored-translation set.
+
+Choose a scored set (``upabhasha import scored-translations``), evaluate it in the
+background (:func:`engine.translation.tasks.evaluate_scored_at`) and read the
+per-system corpus scores with their sacrebleu signatures and the segment- and system-level
+correlation tables (Pearson, Spearman, Kendall, CCC with bootstrap CIs; "unavailable" with
+its reason instead of a number). A form records one person's score of a segment on the
+set's declared scale. Numbers are rounded only here, for display.
+
+``python -m widgets.translation.metrics_panel [WORKSPACE]`` opens it alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import UserError
+from engine.i18n import _
+from engine.importing.tasks import record_segment_score_at
+from engine.translation.api import TRANSLATION_SCORE_SCALE, scored_sets
+from engine.translation.tasks import evaluate_scored_at, record_translation_score_at
+from engine.workspace.api import Workspace
+from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import WRITER, Task, TaskBridge
+
+log = logging.getLogger(__name__)
+
+CORRELATIONS = ("pearson", "spearman", "kendall", "ccc")
+SYSTEM_METRICS = ("bleu", "chrf++", "wer", "cosine", "bertscore_f1")
+
+
+def _fmt(value, digits: int = 3) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _table(headers: list[str]) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            table.setItem(r, c, QTableWidgetItem(text))
+
+
+class MetricsPanel(QWidget):
+    sig_status_message = Signal(str)
+    sig_changed = Signal()  # a human score was recorded
+
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws, self.bridge = workspace, bridge
+        self.task: Task | None = None
+        self.last_report: dict | None = None
+
+        self.sets = QComboBox()
+        self.sets.currentIndexChanged.connect(self._set_changed)
+        self.bootstrap = QSpinBox()
+        self.bootstrap.setRange(0, 100_000)
+        self.bootstrap.setValue(1000)
+        self.bootstrap.setSuffix(_(" resamples"))
+        self.evaluate_button = QPushButton(_("Evaluate"))
+        self.evaluate_button.clicked.connect(self.evaluate)
+        refresh = QPushButton(_("Refresh"))
+        refresh.clicked.connect(self.refresh)
+        top = QHBoxLayout()
+        top.addWidget(QLabel(_("Scored set")))
+        top.addWidget(self.sets, 1)
+        top.addWidget(QLabel(_("Bootstrap")))
+        top.addWidget(self.bootstrap)
+        top.addWidget(self.evaluate_button)
+        top.addWidget(refresh)
+
+        self.summary = QLabel(_("Import scored translations to evaluate metrics against people."))
+        self.summary.setWordWrap(True)
+        self.systems = _table([_("System"), _("n"), "BLEU", "chrF++", "WER", _("Human mean")])
+        self.signatures = QLabel()
+        self.signatures.setWordWrap(True)
+        self.signatures.setStyleSheet("color: #555")
+        self.correlations = _table(
+            [_("Level"), _("Metric"), _("n"), "Pearson", "Spearman", "Kendall τ", "CCC", _("Note")]
+        )
+
+        self.target = QComboBox()
+        self.target.addItem(_("a segment of this scored set (its scale)"), "segment")
+        self.target.addItem(_("a translate-eval response (0-10)"), "response")
+        self.target.currentIndexChanged.connect(self._set_changed)
+        self.segment = QSpinBox()
+        self.segment.setRange(1, 2_000_000_000)
+        self.annotator = QLineEdit()
+        self.annotator.setPlaceholderText(_("your name"))
+        self.score = QDoubleSpinBox()
+        self.score.setDecimals(3)
+        self.record_button = QPushButton(_("Record score"))
+        self.record_button.clicked.connect(self.record_score)
+        self.record_note = QLabel()
+        form_box = QGroupBox(_("Record a human score of a translation"))
+        form = QFormLayout(form_box)
+        form.addRow(_("Translation"), self.target)
+        form.addRow(_("Id"), self.segment)
+        form.addRow(_("Annotator"), self.annotator)
+        form.addRow(_("Score"), self.score)
+        row = QHBoxLayout()
+        row.addWidget(self.record_button)
+        row.addWidget(self.record_note, 1)
+        form.addRow(row)
+
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020")
+        self.error.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.error)
+        layout.addWidget(self.systems, 1)
+        layout.addWidget(self.signatures)
+        layout.addWidget(self.correlations, 2)
+        layout.addWidget(form_box)
+        self.setFont(bengali_font())
+        self.refresh()
+
+    # -- sets ------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        current = self.sets.currentData()
+        self.sets.blockSignals(True)
+        self.sets.clear()
+        for s in scored_sets(self.ws):
+            label = _(
+                "{name} — {segments} segments, {systems} systems, scale {lo:g}-{hi:g}"
+            ).format(
+                name=s["name"],
+                segments=s["segments"],
+                systems=s["systems"],
+                lo=s["scale_min"],
+                hi=s["scale_max"],
+            )
+            self.sets.addItem(label, s)
+        self.sets.blockSignals(False)
+        names = [self.sets.itemData(i)["name"] for i in range(self.sets.count())]
+        if current and current["name"] in names:
+            self.sets.setCurrentIndex(names.index(current["name"]))
+        self._set_changed()
+
+    def _set_changed(self) -> None:
+        info = self.sets.currentData()
+        self.evaluate_button.setEnabled(info is not None and self.task is None)
+        response = self.target.currentData() == "response"
+        self.record_button.setEnabled(info is not None or response)
+        if response:
+            self.score.setRange(*TRANSLATION_SCORE_SCALE)
+        elif info:
+            self.score.setRange(info["scale_min"], info["scale_max"])
+
+    # -- evaluation ------------------------------------------------------------------------
+    def evaluate(self) -> Task | None:
+        info = self.sets.currentData()
+        if info is None or self.task is not None:
+            return self.task
+        self._show_error("")
+        self.evaluate_button.setEnabled(False)
+        task = self.bridge.run(
+            evaluate_scored_at,
+            args=(str(self.ws.path), info["name"], self.bootstrap.value()),
+            label=_("Evaluating metrics of {name}").format(name=info["name"]),
+            on_done=self._done,
+            on_error=self._failed,
+        )
+        if task.running:
+            self.task = task
+        return task
+
+    def _done(self, report: dict) -> None:
+        self.task = None
+        self._set_changed()
+        self.last_report = report
+        lo, hi = report["human_scale"]
+        self.summary.setText(
+            _(
+                "{name}: {segments} segments, {scored} with human scores ({annotations} scores "
+                "on {lo:g}-{hi:g})"
+            ).format(
+                name=report["set"],
+                segments=report["segments"],
+                scored=report["segments_scored_by_humans"],
+                annotations=report["annotations"],
+                lo=lo,
+                hi=hi,
+            )
+        )
+        _fill(
+            self.systems,
+            [
+                [
+                    name,
+                    str(row["n"]),
+                    _fmt(row["bleu"], 2),
+                    _fmt(row["chrf++"], 2),
+                    _fmt(row["wer"], 4),
+                    _fmt(row["human_mean"]),
+                ]
+                for name, row in report["systems"].items()
+            ],
+        )
+        self.signatures.setText("  ".join(f"{k}: {v}" for k, v in report["signatures"].items()))
+        rows = []
+        for level, title in (("segment_level", _("segment")), ("system_level", _("system"))):
+            for r in report[level]:
+                cells = []
+                for key in CORRELATIONS:
+                    ci = (r.get("ci") or {}).get(key)
+                    cells.append(_fmt(r[key]) + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""))
+                excluded = r["excluded"]["human_missing"] + r["excluded"]["metric_missing"]
+                note = (
+                    _("unavailable: {reason}").format(reason=r["unavailable"])
+                    if r["unavailable"]
+                    else (_("{n} excluded (missing)").format(n=excluded) if excluded else "")
+                )
+                rows.append([title, r["metric"], str(r["n"]), *cells, note])
+        _fill(self.correlations, rows)
+        self.sig_status_message.emit(_("Metrics evaluated: {name}").format(name=report["set"]))
+
+    def _failed(self, exc: BaseException) -> None:
+        self.task = None
+        self._set_changed()
+        self._show_error(
+            " ".join(str(exc).split())
+            if isinstance(exc, UserError)
+            else _("Evaluation failed: {error}").format(error=exc)
+        )
+
+    # -- human scores ----------------------------------------------------------------------
+    def record_score(self) -> Task | None:
+        self._show_error("")
+        fn = (
+            record_translation_score_at
+            if self.target.currentData() == "response"
+            else record_segment_score_at
+        )
+        return self.bridge.run(
+            fn,
+            args=(
+                str(self.ws.path),
+                self.segment.value(),
+                self.annotator.text(),
+                self.score.value(),
+            ),
+            lane=WRITER,
+            label=_("Recording a human score"),
+            on_done=self._recorded,
+            on_error=self._failed,
+        )
+
+    def _recorded(self, row: dict) -> None:
+        lo, hi = row["scale"]
+        what = (
+            _("segment {id}").format(id=row["segment_id"])
+            if "segment_id" in row
+            else _("response {id}").format(id=row["response_id"])
+        )
+        self.record_note.setText(
+            _("{what}: {who} {score:g} ({lo:g}-{hi:g})").format(
+                what=what, who=row["annotator"], score=row["score"], lo=lo, hi=hi
+            )
+        )
+        self.sig_changed.emit()
+        self.refresh()
+
+    def _show_error(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_panel(
+        "widgets.translation.metrics_panel",
+        "Metrics vs human scores",
+        lambda workspace, bridge, args: MetricsPanel(workspace, bridge),
+        size=(1100, 760),
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

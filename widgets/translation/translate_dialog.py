@@ -1,0 +1,182 @@
+"""TranslateDialog: RAG-translate a question set into dialects (machine drafts).
+
+Runs :func:`engine.translation.tasks.translate_question_set` (the engine calls of ``upabhasha
+translate``: build or reuse the retrieval index, then translate) through the bridge on the
+chosen model's lane. The job monitor shows progress, ETA and cancel; the dialog may be
+closed while it runs. ``sig_finished`` carries the summary (the main window reloads the
+review grid).
+
+``python -m widgets.translation.translate_dialog [WORKSPACE]`` opens the dialog alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.i18n import _
+from engine.translation import tasks as translation_tasks
+from engine.workspace.api import Workspace, study_choices
+from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
+
+log = logging.getLogger(__name__)
+
+
+def model_combo(models: list[dict]) -> QComboBox:
+    combo = QComboBox()
+    for m in models:
+        suffix = _(" (default)") if m["is_default"] else ""
+        combo.addItem(f"{m['name']} · {m['kind']}{suffix}", m["id"])
+    return combo
+
+
+class TranslateDialog(QDialog):
+    sig_started = Signal(object)  # Task
+    sig_finished = Signal(dict)  # the translation summary
+
+    def __init__(self, workspace: Workspace, bridge: TaskBridge, *, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws = workspace
+        self.bridge = bridge
+        self.task: Task | None = None
+        self.last_summary: dict | None = None
+        self.setWindowTitle(_("Translate questions into dialects"))
+        self.setMinimumWidth(520)
+        choices = study_choices(workspace)
+
+        self.question_set = QComboBox()
+        for s in choices["question_sets"]:
+            self.question_set.addItem(
+                _("{name} ({n} questions)").format(name=s["name"], n=s["questions"]), s["name"]
+            )
+        self.dialects = checkable_list(
+            [
+                (f"{d['name_en']} · {d['name_bn']} ({d['code']})", d["code"], False)
+                for d in choices["dialects"]
+            ]
+        )
+        self.dialects.setMinimumHeight(150)
+        self.model = model_combo(choices["models"])
+        self.limit = QSpinBox()
+        self.limit.setRange(0, 1_000_000)
+        self.limit.setSpecialValueText(_("every question"))
+        self.limit.setSuffix(_(" questions"))
+        form = QFormLayout()
+        form.addRow(_("Question set"), self.question_set)
+        form.addRow(_("Dialects"), self.dialects)
+        form.addRow(_("Model"), self.model)
+        form.addRow(_("Only the first"), self.limit)
+
+        self.note = QLabel(
+            _(
+                "Retrieves exemplar pairs from the parallel corpus ({pairs:,} pairs; the index is "
+                "built on first use and reused after), then writes machine drafts for review. "
+                "Reviewed and gold variants are never overwritten; a re-run resumes."
+            ).format(pairs=choices["corpus_pairs"])
+        )
+        self.note.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.buttons = QDialogButtonBox()
+        self.start_button = self.buttons.addButton(
+            _("Translate"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.start_button.clicked.connect(self.start)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.note)
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+        self._update_state()
+
+    def _update_state(self) -> None:
+        ready = self.question_set.count() > 0 and self.model.count() > 0
+        self.start_button.setEnabled(ready and self.task is None)
+        if not ready and self.task is None:
+            self._show(_("Import a question set and add a model first."), error=True)
+
+    def start(self) -> Task | None:
+        if self.task is not None:
+            return self.task
+        dialects = checked_data(self.dialects)
+        if not dialects:
+            self._show(_("Tick at least one dialect."), error=True)
+            return None
+        model_id = self.model.currentData()
+        question_set = self.question_set.currentData()
+        label = _("Translating {set} into {dialects}").format(
+            set=question_set, dialects=", ".join(dialects)
+        )
+        self._show(
+            _("Running: progress, ETA and cancel are in the Jobs panel. You may close this dialog.")
+        )
+        task = self.bridge.run(
+            translation_tasks.translate_question_set,
+            args=(str(self.ws.path), question_set, dialects, model_id, self.limit.value() or None),
+            lane=model_lane(model_id),
+            label=label,
+            on_done=self._done,
+            on_error=self._failed,
+        )
+        if task.running:
+            self.task = task
+            self.sig_started.emit(task)
+        self._update_state()
+        return task
+
+    def _done(self, summary: dict) -> None:
+        self.task = None
+        self.last_summary = summary
+        s = summary
+        text = _(
+            "{model}: {written} draft(s) written from {items} item(s) ({generated} "
+            "generated, {cached} from cache, {errors} errors, {empty} empty); {protected} "
+            "reviewed/gold variant(s) left alone."
+        ).format(**s)
+        if s.get("cancelled"):
+            text += " " + _("Cancelled: run again to resume.")
+        self._show(text, error=bool(s["errors"]))
+        self._update_state()
+        self.sig_finished.emit(summary)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.task = None
+        self._show(
+            _("Translation failed: {message}").format(message=describe_error(exc, one_line=True)),
+            error=True,
+        )
+        self._update_state()
+
+    def _show(self, text: str, *, error: bool = False) -> None:
+        show_status(self.status, text, error=error)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_panel(
+        "widgets.translation.translate_dialog",
+        "TranslateDialog",
+        lambda workspace, bridge, args: TranslateDialog(workspace, bridge),
+        size=(560, 520),
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

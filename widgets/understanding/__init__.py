@@ -1,0 +1,1 @@
+"""The tasks panel and its failure bars (engine.understanding)."""

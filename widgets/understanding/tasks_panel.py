@@ -1,0 +1,405 @@
+"""TasksPanel: run understanding tasks (paper 001) and read their results.
+
+- Left: task, item source, models, regimes, scripts (with the Romanization scheme),
+  dialects, evaluated split, k, limit per dialect and constrained decoding; "Run" starts
+  :func:`engine.understanding.tasks.run_task_job` through the bridge (progress, ETA in the
+  note, cancel); runs resume, so "Run" again only adds what is missing.
+- Right: the results grid, one row per run (model × regime × script), laid out like the
+  paper's tables: macro metrics over dialects with their scale, the copy-input baseline, the
+  failure rates; below it the native−Romanized gaps (with 95 % CI) and the zero→few flips.
+- Drill-down: selecting a run lists its items — the input as shown (native or Romanized),
+  the native text, the output, the references and the demonstrations used.
+
+``python -m widgets.understanding.tasks_panel [WORKSPACE]`` opens the panel alone on the sample workspace.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.i18n import _
+
+# the panel runs a task on the workspace's models: the one read it needs of the llm stage
+from engine.llm.api import all_models
+from engine.understanding import tasks as task_jobs
+from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
+from engine.workspace.api import Workspace
+from widgets.common.fonts import bengali_font, register_qt_fonts
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import Task, TaskBridge
+from widgets.understanding.failure_bars import FailureBars
+
+log = logging.getLogger(__name__)
+
+SCRIPT_NAMES = ("native", "roman")
+
+
+def _f(value, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
+    """The results grid as text: one row per run (also the CSV export's content)."""
+    header = [
+        _("Task"), _("Model"), _("Regime"), _("Script"), "k", "n",
+        _("Metric 1"), _("Metric 2"), _("Copy baseline"),
+        _("Unparseable"), _("Script drift"), _("Empty"),
+    ]  # fmt: skip
+    rows = []
+    for r in report.get("runs", []):
+        macro = r["macro"]
+        if "chrf++" in macro:
+            ci = r.get("chrf_macro_ci") or {}
+            m1 = f"chrF++ {_f(macro['chrf++'])} [{_f(ci.get('low'))}, {_f(ci.get('high'))}]"
+            m2 = f"BLEU {_f(macro['bleu'])}"
+        else:
+            m1 = f"macro-F1 {_f(macro.get('macro_f1'), 3)}"
+            m2 = f"acc {_f(macro.get('accuracy'), 3)}"
+        copy = r.get("copy_baseline_macro", {}).get("chrf++")
+        failures = r["failures"]
+        rows.append([
+            r["task"], r["model"] or "", r["regime"],
+            r["script"] + (f" ({r['scheme']})" if r.get("scheme") else "")
+            + (" " + _("constrained") if r["constrained"] else ""),
+            str(r["k"]), str(r["n"]), m1 + f" [{macro['scale']}]", m2,
+            "—" if copy is None else f"chrF++ {_f(copy)}",
+            _f(failures["unparseable"], 3), _f(failures["script_drift"], 3),
+            _f(failures["empty"], 3),
+        ])  # fmt: skip
+    return header, rows
+
+
+class TasksPanel(QWidget):
+    sig_status_message = Signal(str)
+    sig_run_finished = Signal(list)  # run summaries
+    sig_results = Signal(dict)  # the task-stats report shown
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        *,
+        user_dir: str | None = None,
+        parent: QWidget | None = None,
+    ):
+        super().__init__(parent)
+        self.ws, self.bridge, self.user_dir = workspace, bridge, user_dir
+        self.report: dict = {"runs": []}
+        self._task: Task | None = None
+
+        self.task_box = QComboBox()
+        for name, spec in all_tasks(user_dir).items():
+            self.task_box.addItem(f"{name} — {spec.kind}", name)
+        self.task_box.setCurrentIndex(max(self.task_box.findData("dialect-to-standard"), 0))
+        self.source_box = QComboBox()
+        self.models = QListWidget()
+        self.models.setMaximumHeight(90)
+        self.regimes = {r: QCheckBox(r) for r in REGIMES}
+        self.regimes["zero"].setChecked(True)
+        self.scripts = {s: QCheckBox(s) for s in SCRIPT_NAMES}
+        self.scripts["native"].setChecked(True)
+        self.scheme = QComboBox()
+        self.scheme.addItems(list(SCHEMES))
+        self.dialects = QLineEdit()
+        self.dialects.setPlaceholderText(_("all (or e.g. sylhet,chittagong)"))
+        self.split = QComboBox()
+        self.split.addItems(["validation", "test"])
+        self.k = QSpinBox()
+        self.k.setRange(0, 16)
+        self.k.setValue(6)
+        self.limit = QSpinBox()
+        self.limit.setRange(0, 100000)
+        self.limit.setValue(5)
+        self.limit.setSpecialValueText(_("all"))
+        self.constrained = QCheckBox(_("constrained decoding (JSON schema)"))
+        self.run_button = QPushButton(_("Run"))
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton(_("Cancel"))
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress = QProgressBar()
+        self.progress_note = QLabel()
+        self.progress_note.setWordWrap(True)
+
+        form_box = QGroupBox(_("Run a task"))
+        form = QFormLayout(form_box)
+        form.addRow(_("Task"), self.task_box)
+        form.addRow(_("Items"), self.source_box)
+        form.addRow(_("Models"), self.models)
+        form.addRow(_("Regimes"), _row(*self.regimes.values()))
+        form.addRow(_("Scripts"), _row(*self.scripts.values(), self.scheme))
+        form.addRow(_("Dialects"), self.dialects)
+        form.addRow(_("Split"), self.split)
+        form.addRow(_("k per dialect"), self.k)
+        form.addRow(_("Limit per dialect"), self.limit)
+        form.addRow(self.constrained)
+        form.addRow(_row(self.run_button, self.cancel_button))
+        form.addRow(self.progress)
+        form.addRow(self.progress_note)
+
+        self.results = _table()
+        self.results.itemSelectionChanged.connect(self.show_items)
+        self.comparisons = QLabel()
+        self.comparisons.setWordWrap(True)
+        self.comparisons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.failure_bars = FailureBars()
+        self.items = _table()
+        register_qt_fonts()
+        self.items.setFont(bengali_font())
+        self.items.setColumnCount(6)
+        self.items.setHorizontalHeaderLabels(
+            [_("Dialect"), _("Input as shown"), _("Native text"), _("Output"),
+             _("References"), _("Demonstrations")]
+        )  # fmt: skip
+        self.refresh_button = QPushButton(_("Refresh results"))
+        self.refresh_button.clicked.connect(self.refresh_results)
+        self.export_button = QPushButton(_("Export table…"))
+        self.export_button.clicked.connect(self.choose_export)
+
+        right = QSplitter(Qt.Orientation.Vertical)
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(QLabel(_("Results (macro over dialects)")))
+        top_layout.addWidget(self.results, 1)
+        top_layout.addWidget(self.comparisons)
+        top_layout.addWidget(QLabel(_("Failure modes")))
+        top_layout.addWidget(self.failure_bars)
+        top_layout.addWidget(_row(self.export_button, self.refresh_button))
+        right.addWidget(top)
+        right.addWidget(self.items)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(form_box)
+        split.addWidget(right)
+        split.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(split)
+        self.refresh_options()
+        self.refresh_results()
+
+    # -- options -----------------------------------------------------------------------------
+    def refresh_options(self) -> None:
+        self.source_box.clear()
+        self.source_box.addItem(_("sentence pairs"), "pairs")
+        for s in item_sets(self.ws):
+            self.source_box.addItem(f"{s['name']} ({s['items']})", f"items:{s['name']}")
+        self.models.clear()
+        for m in all_models(self.ws):
+            entry = QListWidgetItem(m["name"])
+            entry.setData(Qt.ItemDataRole.UserRole, m["id"])
+            entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            entry.setCheckState(
+                Qt.CheckState.Checked if m["is_default"] else Qt.CheckState.Unchecked
+            )
+            self.models.addItem(entry)
+
+    def options(self) -> dict:
+        return {
+            "source": self.source_box.currentData(),
+            "regimes": [r for r, box in self.regimes.items() if box.isChecked()],
+            "scripts": [s for s, box in self.scripts.items() if box.isChecked()],
+            "scheme": self.scheme.currentText(),
+            "dialects": [d.strip() for d in self.dialects.text().split(",") if d.strip()] or None,
+            "split": self.split.currentText(),
+            "k": self.k.value(),
+            "limit": self.limit.value() or None,
+            "constrained": self.constrained.isChecked(),
+        }
+
+    def model_ids(self) -> list[int]:
+        return [
+            self.models.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(self.models.count())
+            if self.models.item(i).checkState() == Qt.CheckState.Checked
+        ]
+
+    # -- running -----------------------------------------------------------------------------
+    def run(self) -> None:
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setRange(0, 0)
+        self._task = self.bridge.run(
+            task_jobs.run_task_job,
+            args=(
+                str(self.ws.path),
+                self.task_box.currentData(),
+                self.model_ids(),
+                self.options(),
+                self.user_dir,
+            ),
+            label=_("Task {name}").format(name=self.task_box.currentData()),
+            on_done=self._on_run_done,
+            on_error=self._on_run_error,
+            on_progress=self._on_progress,
+        )
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def _on_progress(self, done: int, total: int, note: str) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.progress_note.setText(note)
+
+    def _finish(self) -> None:
+        self._task = None
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.setRange(0, 1)
+
+    def _on_run_done(self, summaries: list) -> None:
+        self._finish()
+        done = sum(s["done_now"] for s in summaries)
+        self.progress.setValue(1)
+        self.sig_status_message.emit(
+            _("{runs} runs, {done} new outputs").format(runs=len(summaries), done=done)
+        )
+        self.sig_run_finished.emit(summaries)
+        self.refresh_results()
+
+    def _on_run_error(self, exc: BaseException) -> None:
+        self._finish()
+        self.progress_note.setText(str(exc))
+        self.sig_status_message.emit(str(exc))
+
+    # -- results -----------------------------------------------------------------------------
+    def refresh_results(self) -> None:
+        self.bridge.run(
+            task_jobs.stats_job,
+            args=(str(self.ws.path), None, self.user_dir),
+            label=_("Task results"),
+            replace="task-results",
+            quiet=True,
+            on_done=self.show_results,
+        )
+
+    def show_results(self, report: dict) -> None:
+        self.report = report
+        header, rows = result_rows(report)
+        self.results.clear()
+        self.results.setColumnCount(len(header))
+        self.results.setHorizontalHeaderLabels(header)
+        self.results.setRowCount(len(rows))
+        for i, row in enumerate(rows):
+            for j, text in enumerate(row):
+                self.results.setItem(i, j, QTableWidgetItem(text))
+        self.results.resizeColumnsToContents()
+        lines = []
+        for g in report.get("script_gap", []):
+            gap = g["gap"]
+            lines.append(
+                _("native − Romanized ({scheme}), {task}, {model}, {regime}: {mean} "
+                  "[{low}, {high}] over {n} items").format(
+                    scheme=g["scheme"], task=g["task"], model=g["model"], regime=g["regime"],
+                    mean=_f(gap["mean"]), low=_f(gap["low"]), high=_f(gap["high"]),
+                    n=g["items"])
+            )  # fmt: skip
+        for f in report.get("flips", []):
+            lines.append(
+                _("zero→few flips, {task}, {model}, {script}: {flips}/{n} ({rate})").format(
+                    task=f["task"], model=f["model"], script=f["script"], flips=f["flips"],
+                    n=f["items"], rate=_f(f["flip_rate"], 3))
+            )  # fmt: skip
+        self.comparisons.setText("\n".join(lines) or _("No native/Romanized or zero/few pairs."))
+        self.failure_bars.set_runs(report.get("runs", []))
+        self.sig_results.emit(report)
+
+    def choose_export(self) -> None:
+        path, _filter = QFileDialog.getSaveFileName(
+            self, _("Export results"), "task-results.csv", _("CSV (*.csv);;LaTeX (*.tex)")
+        )
+        if path:
+            self.export_to(path)
+
+    def export_to(self, path: str) -> int:
+        """The results table as CSV, or LaTeX when the name ends in .tex."""
+        write = write_latex if path.lower().endswith(".tex") else write_csv
+        rows = write(self.report, path)
+        self.sig_status_message.emit(
+            _("{rows} rows written to {path}").format(rows=rows, path=path)
+        )
+        return rows
+
+    def selected_run_id(self) -> int | None:
+        rows = {i.row() for i in self.results.selectedIndexes()}
+        runs = self.report.get("runs", [])
+        if len(rows) != 1 or min(rows) >= len(runs):
+            return None
+        return runs[min(rows)]["run_id"]
+
+    def show_items(self) -> None:
+        run_id = self.selected_run_id()
+        if run_id is None:
+            return
+        self.bridge.run(
+            task_jobs.item_details,
+            args=(str(self.ws.path), run_id),
+            label=_("Task items"),
+            replace="task-items",
+            quiet=True,
+            on_done=self._fill_items,
+        )
+
+    def _fill_items(self, rows: list[dict]) -> None:
+        self.items.setRowCount(len(rows))
+        for i, r in enumerate(rows):
+            cells = [r["dialect"], r["input_text"], r["native_text"], r["output"] or "",
+                     " | ".join(r["refs"]), " | ".join(r["demos"])]  # fmt: skip
+            for j, text in enumerate(cells):
+                self.items.setItem(i, j, QTableWidgetItem(text))
+
+
+def _row(*widgets) -> QWidget:
+    box = QWidget()
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for w in widgets:
+        layout.addWidget(w)
+    layout.addStretch(1)
+    return box
+
+
+def _table() -> QTableWidget:
+    table = QTableWidget(0, 0)
+    table.verticalHeader().setVisible(False)
+    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_panel(
+        "python -m widgets.understanding.tasks_panel",
+        _("Tasks"),
+        lambda ws, bridge, args: TasksPanel(ws, bridge),
+        argv=argv,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
