@@ -215,17 +215,30 @@ def open_run(
     return ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
 
 
+def update_plan_timing(ws: Workspace, run_id: int, key: str, value: dict) -> None:
+    """Set ``plan_timing.<key>`` of a run card (the planner's estimate, the actual)."""
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET card = json_set(card, '$.plan_timing.' || ?, json(?)) WHERE id = ?",
+            (key, canonical_json(value), run_id),
+        )
+
+
 def _plan_moved(ws: Workspace, run_id: int, schedule: dict, requests: list[Request]) -> bool:
     """Whether a finished item of ``run_id`` was decoded in another group than the plan of
     ``requests`` gives it (endpoints have no plan: never)."""
     from engine.llm.plan_store import group_payload, item_groups
 
-    if not schedule.get("n_seq"):
-        return False
-    recorded = item_groups(ws, run_id)
+    card = run_card(ws, run_id)
+    if "plan_size" in card:  # what the run's jobs decoded with (None: no plan, endpoints)
+        size = card["plan_size"]
+    elif schedule.get("n_seq"):
+        size = int(schedule["n_seq"]) * int(schedule.get("refill") or 1)
+    else:
+        size = None
+    recorded = item_groups(ws, run_id) if size else {}
     if not recorded:
         return False
-    size = int(schedule["n_seq"]) * int(schedule.get("refill") or 1)
     for group in plan_groups(list(requests), size):
         if not any(r.key in recorded for r in group):
             continue
@@ -536,6 +549,12 @@ def _run_job(
     )
     model_id = backend.info().model_id
     size = plan_size(backend)
+    with ws.transaction() as conn:  # the plan the run is decoded with (see open_run)
+        conn.execute(
+            "UPDATE runs SET card = json_set(card, '$.plan_size', ?) "
+            "WHERE id = ? AND json_type(card, '$.plan_size') IS NULL",
+            (size, run_id),
+        )
     groups = plan_groups(list(requests), size)
     schedule = _plan_schedule(backend) if size else None
     plan_keys = plan_cache_keys(groups, model_id, schedule) if use_cache else {}

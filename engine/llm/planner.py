@@ -168,16 +168,9 @@ def estimate(requests: list[Request], cal: Calibration) -> Estimate:
 
 
 def _update_plan(ws: Workspace, run_id: int, key: str, value: dict) -> None:
-    with ws.transaction() as conn:
-        raw = conn.execute("SELECT card FROM runs WHERE id = ?", (run_id,)).fetchone()
-        if raw is None:
-            return
-        card = json.loads(raw[0])
-        card.setdefault("plan_timing", {})[key] = value
-        conn.execute(
-            "UPDATE runs SET card = ? WHERE id = ?",
-            (json.dumps(card, sort_keys=True, separators=(",", ":"), ensure_ascii=False), run_id),
-        )
+    from engine.llm.jobs import update_plan_timing  # jobs is the writer of runs
+
+    update_plan_timing(ws, run_id, key, value)
 
 
 def record_estimate(ws: Workspace, run_id: int, est: Estimate, cal: Calibration) -> None:
