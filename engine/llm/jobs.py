@@ -44,6 +44,7 @@ from engine.errors import UserError
 from engine.llm.batch_plan import PLAN, plan_cache_keys, plan_groups, plan_size
 from engine.llm.factory import local_options, open_backend
 from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
+from engine.llm.planner import Calibration, Estimate
 from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result
 from engine.redact import redact
@@ -222,6 +223,29 @@ def update_plan_timing(ws: Workspace, run_id: int, key: str, value: dict) -> Non
             "UPDATE runs SET card = json_set(card, '$.plan_timing.' || ?, json(?)) WHERE id = ?",
             (key, canonical_json(value), run_id),
         )
+
+
+def record_estimate(ws: Workspace, run_id: int, est: Estimate, cal: Calibration) -> None:
+    """The planner's estimate (and its calibration) into the run card, before the job."""
+    update_plan_timing(ws, run_id, "estimate", {**est.as_dict(), "calibration": cal.as_dict()})
+
+
+def record_actual(
+    ws: Workspace, run_id: int, *, seconds: float, items: int, output_tokens: int
+) -> None:
+    """What a job call took, added to the run card's totals (a resumed run adds up)."""
+    before = (run_card(ws, run_id).get("plan_timing") or {}).get("actual") or {}
+    update_plan_timing(
+        ws,
+        run_id,
+        "actual",
+        {
+            "calls": before.get("calls", 0) + 1,
+            "seconds": round(before.get("seconds", 0.0) + seconds, 2),
+            "items": before.get("items", 0) + items,
+            "output_tokens": before.get("output_tokens", 0) + output_tokens,
+        },
+    )
 
 
 def _plan_moved(ws: Workspace, run_id: int, schedule: dict, requests: list[Request]) -> bool:
@@ -646,8 +670,6 @@ def _run_job(
             redecoded,
         )
     if to_decode:  # what this call took, beside the planner's estimate (engine.llm.planner)
-        from engine.llm.planner import record_actual
-
         record_actual(
             ws,
             run_id,
@@ -667,7 +689,7 @@ def _estimate(
     ws: Workspace, run_id: int, backend: Backend, to_decode: list[Request]
 ) -> dict | None:
     """The planner's estimate for what this call decodes, recorded in the run card."""
-    from engine.llm.planner import calibrate, estimate, record_estimate
+    from engine.llm.planner import calibrate, estimate
 
     try:
         cal = calibrate(backend, to_decode)

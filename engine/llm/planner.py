@@ -8,15 +8,14 @@ output length times the number of items (at most the budget). The interval is th
 interval of that mean output length (a Student-t interval over the sample), which is what
 varies most between jobs; the machine's own noise is not in it.
 
-After the job :func:`record_actual` adds the measured seconds and tokens next to the
-estimate in the run card (``plan_timing.estimate`` / ``plan_timing.actual``), so a study's cards
+After the job :func:`engine.llm.jobs.record_actual` adds the measured seconds and tokens
+next to the estimate (:func:`engine.llm.jobs.record_estimate`) in the run card (``plan_timing.estimate`` / ``plan_timing.actual``), so a study's cards
 show how good the estimates were.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import math
 import statistics
@@ -24,7 +23,6 @@ import time
 from dataclasses import dataclass
 
 from engine.llm.types import Backend, Request, Sampler
-from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -165,33 +163,3 @@ def estimate(requests: list[Request], cal: Calibration) -> Estimate:
 
     mid, low, high = tokens(mean), tokens(mean - half), tokens(mean + half)
     return Estimate(n, chars, mid, low, high, seconds(mid), seconds(low), seconds(high))
-
-
-def _update_plan(ws: Workspace, run_id: int, key: str, value: dict) -> None:
-    from engine.llm.jobs import update_plan_timing  # jobs is the writer of runs
-
-    update_plan_timing(ws, run_id, key, value)
-
-
-def record_estimate(ws: Workspace, run_id: int, est: Estimate, cal: Calibration) -> None:
-    """The estimate (and what it came from) into the run card, before the job."""
-    _update_plan(ws, run_id, "estimate", {**est.as_dict(), "calibration": cal.as_dict()})
-
-
-def record_actual(
-    ws: Workspace, run_id: int, *, seconds: float, items: int, output_tokens: int
-) -> None:
-    """What a job call took, added to the run card's totals (a resumed run adds up)."""
-    raw = ws.scalar("SELECT card FROM runs WHERE id = ?", (run_id,))
-    before = (json.loads(raw).get("plan_timing") or {}).get("actual") or {} if raw else {}
-    _update_plan(
-        ws,
-        run_id,
-        "actual",
-        {
-            "calls": before.get("calls", 0) + 1,
-            "seconds": round(before.get("seconds", 0.0) + seconds, 2),
-            "items": before.get("items", 0) + items,
-            "output_tokens": before.get("output_tokens", 0) + output_tokens,
-        },
-    )

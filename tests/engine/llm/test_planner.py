@@ -3,14 +3,8 @@ estimate and actual side by side in the run card."""
 
 import json
 
-from engine.llm.jobs import run_job
-from engine.llm.planner import (
-    Calibration,
-    calibrate,
-    calibration_sample,
-    estimate,
-    record_estimate,
-)
+from engine.llm.jobs import record_estimate, run_job
+from engine.llm.planner import Calibration, calibrate, calibration_sample, estimate
 from engine.llm.types import Request, Sampler
 from tests.engine.llm.test_llm_plan_lease import BatchSensitive, fresh
 
