@@ -7,7 +7,7 @@ on the embedded model. Measured in one run:
   batched_s      wall time of the batched engine as a job decodes (plan groups of
                  n_seq * refill, slot refill, prefix sharing)
   whole_group_s  the same with refill 1 (groups of n_seq decoded whole); refill_gain
-  ceiling_s      llama.cpp's batched decode alone on the same work (bench/ceiling.py);
+  ceiling_s      llama.cpp's batched decode alone on the same work (bench/generation.py: pure_decode_seconds);
                  engine_share = ceiling_s / batched_s, ceiling_ratio = sequential_s / ceiling_s
   planner        the study-time planner's estimate against batched_s
   sequential_s   wall time of Llama.create_completion called once per prompt, scaled to
