@@ -61,7 +61,9 @@ def run_models(
             for planned in planned_runs:
                 if cancelled and cancelled():
                     return summaries
-                run_id = open_run(ws, planned.kind, model, planned.card)
+                # with its requests: a larger --limit that would change a decoded batch
+                # opens a new run (jobs.open_run, 'growing a run')
+                run_id = open_run(ws, planned.kind, model, planned.card, planned.requests)
                 if backend is None:
                     try:
                         backend = open_backend(ws, run_id)

@@ -3,9 +3,11 @@
 The run card holds what decides the outputs: the task file's sha256, regime, script and
 Romanization scheme, k, seed, the demonstration pool's fingerprint, the label list, the
 sampler and the constrained-decoding switch. Items are keyed by their source
-(``pair<id>`` / ``item<id>``), so a later call with a larger ``--limit`` or more dialects
-extends the same run and a re-run redoes nothing; what each item was shown (input in its
-script, references, demonstration ids) is recorded in ``task_run_items`` before generation.
+(``pair<id>`` / ``item<id>``), so a re-run redoes nothing and a later call with a larger
+``--limit`` or more dialects extends the same run — unless that changes a local model's
+batches of decoded items, which opens a new run (:func:`engine.llm.jobs.open_run`); what
+each item was shown (input in its script, references, demonstration ids) is recorded in
+``task_run_items`` before generation.
 """
 
 from __future__ import annotations
