@@ -11,10 +11,10 @@ from __future__ import annotations
 from engine.annotation.adjudication import ADJUDICATIONS, accept_agreed, adjudicate, item_detail
 from engine.annotation.adjudication import queue as adjudication_queue
 from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
-from engine.annotation.annotators import add_annotator, list_annotators
+from engine.annotation.annotators import add_annotator, list_annotators, set_annotator_dialects
 from engine.annotation.assignment import assign, batches, candidate_targets
 from engine.annotation.decisions import progress
-from engine.annotation.items import parse_scale
+from engine.annotation.items import DEFAULT_SCALE, KINDS, parse_scale
 from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
 from engine.annotation.packages import export_package, import_package
 from engine.annotation.ppi import draw_subset, ppi_study
@@ -24,8 +24,10 @@ from engine.workspace.store import Workspace
 
 __all__ = [
     "ADJUDICATIONS",
+    "DEFAULT_SCALE",
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "KINDS",
     "PACKAGE_SUFFIX",
     "PackageQueue",
     "WorkspaceQueue",
@@ -48,6 +50,8 @@ __all__ = [
     "parse_scale",
     "ppi_study",
     "progress",
+    "set_annotator_dialects",
+    "setup_state",
 ]
 
 
@@ -67,3 +71,13 @@ def latest_batch_id(ws: Workspace, purpose: str) -> int | None:
 def has_assignments(ws: Workspace) -> bool:
     """Whether any item has been assigned to an annotator yet."""
     return bool(ws.scalar("SELECT count(*) FROM annotation_assignments"))
+
+
+def setup_state(ws: Workspace) -> dict[str, int]:
+    """How far the annotation study is set up: annotators, assigned items, decisions made.
+    The panels' empty states offer the next step from it."""
+    return ws.query(
+        "SELECT (SELECT count(*) FROM annotators) AS annotators, "
+        "(SELECT count(DISTINCT item_id) FROM annotation_assignments) AS assigned, "
+        "(SELECT count(*) FROM annotation_decisions) AS decided"
+    )[0]

@@ -36,6 +36,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
+from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.fonts import bengali_font
 
 log = logging.getLogger(__name__)
@@ -64,9 +65,17 @@ class AdjudicationPanel(QWidget):
     sig_changed = Signal()
     sig_status_message = Signal(str)
 
-    def __init__(self, ws: Workspace, adjudicator: str = "", parent: QWidget | None = None):
+    def __init__(
+        self,
+        ws: Workspace,
+        adjudicator: str = "",
+        parent: QWidget | None = None,
+        *,
+        setup: AnnotationSetup | None = None,
+    ):
         super().__init__(parent)
         self.ws = ws
+        self.prompt = SetupPrompt(setup or AnnotationSetup(ws, self), "decided")
         self.entries: list[dict] = []
         self.detail: dict | None = None
         self._dirty = False
@@ -123,6 +132,7 @@ class AdjudicationPanel(QWidget):
         splitter.setStretchFactor(1, 3)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.prompt)
         layout.addWidget(splitter, 1)
         self.reload()
 
@@ -140,6 +150,7 @@ class AdjudicationPanel(QWidget):
 
     def reload(self, keep: int | None = None) -> None:
         self._dirty = False
+        self.prompt.refresh()
         self.entries = annotation.adjudication_queue(self.ws)
         self.list.blockSignals(True)
         self.list.clear()

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
 from engine.workspace.api import Workspace
+from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
@@ -117,9 +118,17 @@ class AgreementPanel(QWidget):
         "rouge",
     )
 
-    def __init__(self, ws: Workspace, bridge: TaskBridge, parent: QWidget | None = None):
+    def __init__(
+        self,
+        ws: Workspace,
+        bridge: TaskBridge,
+        parent: QWidget | None = None,
+        *,
+        setup: AnnotationSetup | None = None,
+    ):
         super().__init__(parent)
         self.ws, self.bridge = ws, bridge
+        self.prompt = SetupPrompt(setup or AnnotationSetup(ws, self), "decided")
         self.report: dict | None = None
         self.ppi_study: dict | None = None
         self.status = QLabel(_("Press Compute to measure agreement."))
@@ -173,9 +182,12 @@ class AgreementPanel(QWidget):
         splitter.addWidget(ppi_box)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.prompt)
         layout.addWidget(splitter, 1)
+        self.prompt.refresh()
 
     def compute(self) -> None:
+        self.prompt.refresh()
         self.compute_button.setEnabled(False)
         self.status.setText(_("Computing agreement (bootstrap)…"))
         self.bridge.run(
