@@ -2,7 +2,7 @@
 
 The list holds the adjudication queue (:func:`engine.annotation.api.adjudication_queue`) with its
 reasons; the detail shows every annotator's decision (superseded ones too, greyed) with a
-character-level diff of each edit against the current text, then the adjudicator's own
+diff of each edit against the current text by grapheme cluster (a conjunct is never split), then the adjudicator's own
 decision: accept the current text, save an edited text, or reject, plus a score for judged
 answers. The adjudicator's decision becomes gold; every annotator decision stays in history.
 
@@ -48,7 +48,7 @@ _DIFF_STYLE = {
 
 
 def diff_html(segments: list[tuple[str, str, str]]) -> str:
-    """Char-level diff segments as HTML: deletions struck red, insertions green."""
+    """Grapheme-cluster diff segments as HTML: deletions struck red, insertions green."""
     out = []
     for op, old, new in segments:
         if op == "equal":
