@@ -1,9 +1,9 @@
 """AdjudicationPanel: items where annotators disagree or that were flagged, side by side.
 
-The list holds the adjudication queue (:func:`engine.annotation.api.adjudication_queue`) with its
-reasons; the detail shows every annotator's decision (superseded ones too, greyed) with a
-diff of each edit against the current text by grapheme cluster (a conjunct is never split), then the adjudicator's own
-decision: accept the current text, save an edited text, or reject, plus a score for judged
+The list holds the adjudication queue (:func:`engine.annotation.api.adjudication_queue`) with
+its reasons; the detail shows every annotator's decision (superseded ones too, greyed) with a
+diff of each edit against the current text by grapheme cluster (a conjunct is never split),
+then the adjudicator's own decision: accept the current text, save an edited text, or reject, plus a score for judged
 answers. The adjudicator's decision becomes gold; every annotator decision stays in history.
 
 ``python -m widgets.annotation.adjudication_panel [WORKSPACE]`` opens it alone.
