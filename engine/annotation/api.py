@@ -12,7 +12,7 @@ from engine.annotation.adjudication import ADJUDICATIONS, accept_agreed, adjudic
 from engine.annotation.adjudication import queue as adjudication_queue
 from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
 from engine.annotation.annotators import add_annotator, list_annotators, set_annotator_dialects
-from engine.annotation.assignment import assign, batches, candidate_targets
+from engine.annotation.assignment import assign, batches, candidate_counts, candidate_targets
 from engine.annotation.decisions import progress
 from engine.annotation.items import DEFAULT_SCALE, KINDS, parse_scale
 from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
@@ -39,6 +39,7 @@ __all__ = [
     "assign",
     "batch_id",
     "batches",
+    "candidate_counts",
     "candidate_targets",
     "draw_subset",
     "export_package",

@@ -168,6 +168,8 @@ class AgreementPanel(QWidget):
                 _("Human labels for the target width"),
             ]
         )
+        for table in (self.table, self.progress, self.ppi):
+            table.resizeColumnsToContents()  # headers whole before the first report
         ppi_box = QWidget()
         ppi_layout = QVBoxLayout(ppi_box)
         ppi_layout.setContentsMargins(0, 0, 0, 0)
@@ -212,7 +214,8 @@ class AgreementPanel(QWidget):
         if study is None:
             self.ppi_label.setText(
                 _(
-                    "No random subset of judged answers drawn for human scoring yet (upabhasha ppi --draw)."
+                    "No random subset of judged answers drawn for human scoring yet: the "
+                    "judge-corrected estimates appear here once one is drawn and scored."
                 )
             )
             self.ppi.setRowCount(0)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QElapsedTimer, Qt, Signal
+from PySide6.QtCore import QElapsedTimer, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -71,8 +71,8 @@ def item_label(item: dict) -> str:
     decided = f" · {decision_label(mine['decision'])}" if mine else ""
     if mine and mine["score"] is not None:
         decided += f" ({mine['score']:g})"
-    head = f"{mark} #{item['item_id']} · {kind_label(item['kind'])} · {item['dialect']}{decided}"
-    return f"{head}\n{_snippet(text)}"
+    head = f"{mark} #{item['item_id']} {item['dialect']}{decided} · {kind_label(item['kind'])}"
+    return f"{head}\n{_snippet(text, 40)}"
 
 
 class AnnotationPanel(QWidget):
@@ -123,6 +123,11 @@ class AnnotationPanel(QWidget):
             setup.sig_changed.connect(self.reload_annotators)
 
         self.list = QListWidget()
+        self.list.setFont(bengali_font(11))
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # two lines a row (the item, then its text); Qt's own row height fits one line of
+        # Bengali only and elides the second away
+        self._row_size = QSize(1, 2 * self.list.fontMetrics().lineSpacing() + 10)
         self.list.currentRowChanged.connect(self._show_row)
 
         self.question = QLabel()
@@ -174,7 +179,7 @@ class AnnotationPanel(QWidget):
             button.clicked.connect(lambda _c=False, k=key: self.decide(k))
             buttons.addWidget(button)
             self.buttons[key] = button
-        detail = QWidget()
+        detail = self.detail = QWidget()
         right = QVBoxLayout(detail)
         right.addLayout(form)
         right.addLayout(buttons)
@@ -184,6 +189,7 @@ class AnnotationPanel(QWidget):
         splitter.addWidget(self.list)
         splitter.addWidget(detail)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([340, 900])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         if self.prompt is not None:
@@ -215,16 +221,21 @@ class AnnotationPanel(QWidget):
         for item in self.items:
             entry = QListWidgetItem(item_label(item))
             entry.setToolTip(item_label(item))
+            entry.setSizeHint(self._row_size)
             entry.setData(Qt.ItemDataRole.UserRole, item["item_id"])
             self.list.addItem(entry)
         self.list.blockSignals(False)
         decided = sum(1 for i in self.items if i["mine"])
         self.progress.setRange(0, max(1, len(self.items)))
         self.progress.setValue(decided)
+        self.progress.setTextVisible(bool(self.items))  # not "0 of 1" with nothing assigned
         blind = any(i["blind_draft"] for i in self.items)
         self.blind_label.setText(_("Blind review") if blind else "")
         if self.prompt is not None:
-            self.prompt.refresh()
+            # the empty state's button replaces the top bar's while it shows
+            setup_needed = bool(self.prompt.refresh())
+            self.annotators_button.setVisible(not setup_needed)
+            self.assign_button.setVisible(not setup_needed)
         ids = [i["item_id"] for i in self.items]
         row = ids.index(select_item) if select_item in ids else 0
         if self.items:
@@ -233,6 +244,7 @@ class AnnotationPanel(QWidget):
         else:
             self.current = None
             self._enable(False)
+        self.detail.setEnabled(bool(self.items))
 
     def _enable(self, on: bool) -> None:
         for button in self.buttons.values():

@@ -64,7 +64,7 @@ class SetupPrompt(QWidget):
         self.setup, self.need = setup, need
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.button = QPushButton()
+        self.button = QPushButton()  # no mnemonic: it stands in for the panel's own buttons
         self.button.clicked.connect(lambda _checked=False: self._act())
         self.step = ""
         row = QHBoxLayout(self)
@@ -80,18 +80,18 @@ class SetupPrompt(QWidget):
         if not state["annotators"]:
             self.step = "annotators"
             text = _("No annotators yet: add the people who will annotate, with their dialects.")
-            button = _("Add &annotators…")
+            button = _("Add annotators…")
         elif not state["assigned"]:
             self.step = "assign"
             text = _("No items assigned yet: assign a batch of items to the annotators.")
-            button = _("A&ssign items…")
+            button = _("Assign items…")
         elif self.need == "decided" and not state["decided"]:
             self.step = "decide"
             text = _(
                 "No decisions yet: annotators decide in the Annotation tab, or merge the "
                 "review packages they send back."
             )
-            button = _("&Import review packages…")
+            button = _("Import review packages…")
         else:
             self.step = ""
             text = button = ""

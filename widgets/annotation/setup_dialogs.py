@@ -41,11 +41,19 @@ def kind_label(kind: str) -> str:
     return {"variant": _("dialect translation"), "judgment": _("judged answer")}.get(kind, kind)
 
 
+def _dialect_name(names: dict[str, dict], code: str) -> str:
+    return f"{names[code]['name_bn']} — {names[code]['name_en']} ({code})"
+
+
 def _dialect_rows(ws: Workspace) -> list[tuple[str, object, bool]]:
     names = ws.dialect_names()
-    return [
-        (f"{names[c]['name_bn']} — {names[c]['name_en']} ({c})", c, False) for c in sorted(names)
-    ]
+    return [(_dialect_name(names, c), c, False) for c in sorted(names)]
+
+
+def _fit_rows(widget: QListWidget, rows: int) -> None:
+    """Tall enough for ``rows`` entries (a list's default height is far more, or less)."""
+    row = widget.sizeHintForRow(0) if widget.count() else widget.fontMetrics().height() + 4
+    widget.setFixedHeight(row * max(2, min(rows, widget.count())) + 2 * widget.frameWidth() + 4)
 
 
 class AnnotatorsDialog(QDialog):
@@ -173,12 +181,11 @@ class AssignDialog(QDialog):
         self.annotators = checkable_list(
             [(f"{a['name']}  ({', '.join(a['dialects'])})", a["name"], True) for a in people]
         )
-        spoken = {d for a in people for d in a["dialects"]}
-        self.dialects = checkable_list(
-            [(text, code, code in spoken) for text, code, _c in _dialect_rows(ws)]
-        )
+        _fit_rows(self.annotators, 5)
+        self.spoken = {d for a in people for d in a["dialects"]}
+        self.dialects = checkable_list([])
         self.dialects.setToolTip(_("Only items in these dialects are assigned"))
-        self.dialects.itemChanged.connect(lambda _item: self._kind_changed())
+        self.dialects.itemChanged.connect(lambda _item: self._count())
         self.overlap = QSpinBox()
         self.overlap.setRange(0, 100)
         self.overlap.setValue(20)
@@ -220,21 +227,42 @@ class AssignDialog(QDialog):
         self.buttons.accepted.connect(lambda: self.assign())
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addLayout(form, 1)
+        layout.addLayout(form)
+        layout.addStretch(1)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
-        self.resize(620, 640)
         self._kind_changed()
+        self.resize(640, self.sizeHint().height())
 
     def targets(self) -> list[int]:
         kind, dialects = self.kind.currentData(), checked_data(self.dialects)
         return annotation.candidate_targets(self.ws, kind, dialects=dialects) if dialects else []
 
     def _kind_changed(self) -> None:
+        """Offer the dialects that have items of this kind, with how many; ticked: those the
+        annotators speak."""
         kind = self.kind.currentData()
-        n = len(self.targets())
-        self.available.setText(_("{n} items can be assigned").format(n=n))
+        names = self.ws.dialect_names()
+        counts = annotation.candidate_counts(self.ws, kind)
+        self.dialects.blockSignals(True)
+        self.dialects.clear()
+        for code, n in sorted(counts.items()):
+            entry = QListWidgetItem(
+                _("{dialect}: {n} items").format(dialect=_dialect_name(names, code), n=n)
+            )
+            entry.setData(Qt.ItemDataRole.UserRole, code)
+            entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            entry.setCheckState(
+                Qt.CheckState.Checked if code in self.spoken else Qt.CheckState.Unchecked
+            )
+            self.dialects.addItem(entry)
+        self.dialects.blockSignals(False)
+        _fit_rows(self.dialects, 6)
         self.scale.setPlaceholderText(annotation.DEFAULT_SCALE.get(kind, ""))
+        self._count()
+
+    def _count(self) -> None:
+        self.available.setText(_("{n} items can be assigned").format(n=len(self.targets())))
 
     def assign(self) -> bool:
         try:

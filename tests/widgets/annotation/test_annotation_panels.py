@@ -265,13 +265,13 @@ def test_welcome_page_opens_a_package_and_a_revisit_shows_the_saved_decision(
     first = panel.current
     # the queue row names the item, its kind, and (blind) the question it translates
     row = panel.list.item(0).text()
-    assert row.startswith(f"• #{first['item_id']} · dialect translation · sylhet")
+    assert row.startswith(f"• #{first['item_id']} sylhet · dialect translation")
     assert first["content"]["question"][:20] in row
     panel.text.setPlainText("সিলেটি রূপ")
     panel.score.setValue(4)
     panel.comment.setText("ভালো")
     qtbot.mouseClick(panel.buttons["edit"], Qt.MouseButton.LeftButton)
-    assert "✎ edited (4)" in panel.list.item(0).text()
+    assert panel.list.item(0).text().startswith(f"✓ #{first['item_id']} sylhet · ✎ edited (4)")
     # reopened from the file, the item shows what was saved
     again = window.annotation.open_package_file(str(karim))
     qtbot.addWidget(again)
@@ -305,7 +305,7 @@ def test_study_set_up_from_the_empty_states(window, qtbot, sample_db, tmp_path, 
     assert window.open_workspace(path)
     window.show_panel("annotation")
     panel = window.panels["annotation"]
-    assert panel.prompt.step == "annotators" and panel.prompt.button.text() == "Add &annotators…"
+    assert panel.prompt.step == "annotators" and panel.prompt.button.text() == "Add annotators…"
     _click(qtbot, panel.prompt.button)
     dialog = panel.setup.dialog
     assert isinstance(dialog, AnnotatorsDialog)
