@@ -32,6 +32,7 @@ class GuiWalk:
     shots: list[Path] = field(default_factory=list)
     message_boxes: list[str] = field(default_factory=list)
     picks: list[str] = field(default_factory=list)  # the file picker's answers, in order
+    answered: list[str] = field(default_factory=list)  # the input dialogs answered
 
 
 # -- the event loop ------------------------------------------------------------------------
@@ -97,6 +98,40 @@ def file_picker(walk: GuiWalk):
             setattr(QFileDialog, name, fn)
 
 
+@contextlib.contextmanager
+def input_dialog_answers(walk: GuiWalk, *answers: str):
+    """The app's own QInputDialog (a choice from a list) is answered as a user would: each
+    time one opens, the next answer is chosen and OK pressed (the dialog itself is real)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    pending = list(answers)
+
+    def answer() -> None:
+        modal = QApplication.activeModalWidget()
+        if isinstance(modal, QInputDialog) and pending:
+            choice = pending.pop(0)
+            if choice not in modal.comboBoxItems():
+                walk.message_boxes.append(f"{choice!r} is not offered: {modal.comboBoxItems()}")
+                modal.reject()
+                return
+            modal.setTextValue(choice)
+            walk.answered.append(f"{modal.windowTitle()}: {choice}")
+            modal.accept()
+
+    timer = QTimer(walk.window)
+    timer.setInterval(50)
+    timer.timeout.connect(answer)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.stop()
+        timer.deleteLater()
+        if pending:
+            raise WalkError(f"the input dialog never asked for {pending}")
+
+
 def menu_action(window, menu: str, item: str):
     """The QAction behind a menu item (names without the & accelerators)."""
 
@@ -135,6 +170,23 @@ def click(widget) -> None:
     if not widget.isEnabled():
         raise WalkError(f"{widget.text() if hasattr(widget, 'text') else widget} is disabled")
     QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+
+def check(box, on: bool = True) -> None:
+    """Tick (or untick) a check box by clicking its indicator: a click at the centre of a
+    check box stretched by its layout lands beside its text and changes nothing."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    if box.isChecked() != on:
+        QTest.mouseClick(
+            box,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+            QPoint(8, box.height() // 2),
+        )
+    if box.isChecked() != on:
+        raise WalkError(f"{box.text()!r} did not change")
 
 
 def choose(combo, data) -> None:
@@ -217,13 +269,14 @@ def show_tab(walk: GuiWalk, title: str) -> None:
 
 
 # -- pictures ------------------------------------------------------------------------------
-def shoot(walk: GuiWalk, name: str, dialog=None) -> Path:
-    """The window as the user sees it; an open dialog drawn over it where it sits."""
+def shoot(walk: GuiWalk, name: str, dialog=None, window=None) -> Path:
+    """The window as the user sees it (``window``: another top-level window than the main
+    one); an open dialog drawn over it where it sits."""
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtGui import QColor, QPainter, QPen
 
     settle(walk.app, 250)
-    picture = walk.window.grab()
+    picture = (window or walk.window).grab()
     if dialog is not None and dialog.isVisible():
         over = dialog.grab()
         bar = 28  # the dialog's title, as a window manager
