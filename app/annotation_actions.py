@@ -55,6 +55,7 @@ class AnnotationActions(QObject):
 
     # -- panels ----------------------------------------------------------------------------
     def build_panels(self, ws: Workspace, reviewer: str) -> dict[str, tuple[QWidget, str]]:
+        # here, when a workspace opens, as the main window's other panels (40 ms and more each)
         from widgets.annotation.adjudication_panel import AdjudicationPanel
         from widgets.annotation.agreement_panel import AgreementPanel
         from widgets.annotation.annotation_panel import AnnotationPanel
@@ -173,6 +174,7 @@ class AnnotationActions(QObject):
         return self.open_package_file(path) if path else None
 
     def open_package_file(self, path: str) -> QWidget | None:
+        # as build_panels: the panel is imported when first needed
         from widgets.annotation.annotation_panel import AnnotationPanel
 
         try:

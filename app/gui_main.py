@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     args = parse_args(argv)
     smoke = None
+    # Imports follow the start-up order: the smoke test's offscreen platform and the language
+    # come before Qt and any panel loads, and the platform check before PySide6 is imported.
     if args.smoke_test:
         from app.smoke_test import SmokeTest
 

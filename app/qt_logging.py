@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import logging
 
+from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
 log = logging.getLogger("qt")
 
 _installed = False
 
 
 def _level(mode) -> int:
-    from PySide6.QtCore import QtMsgType
-
     return {
         QtMsgType.QtDebugMsg: logging.DEBUG,
         QtMsgType.QtInfoMsg: logging.INFO,
@@ -30,8 +30,6 @@ def _handler(mode, context, message: str) -> None:
 def install_qt_message_handler():
     """Route Qt messages into logging; returns the handler it replaced (idempotent)."""
     global _installed
-    from PySide6.QtCore import qInstallMessageHandler
-
     if _installed:
         return None
     previous = qInstallMessageHandler(_handler)
@@ -41,7 +39,5 @@ def install_qt_message_handler():
 
 def uninstall_qt_message_handler(previous=None) -> None:
     global _installed
-    from PySide6.QtCore import qInstallMessageHandler
-
     qInstallMessageHandler(previous)
     _installed = False

@@ -15,6 +15,10 @@ Everything written to file descriptor 2 — Python's stderr, Qt, and the C-level
 of llama.cpp in this process and in the model worker (which inherits the descriptor) — is
 teed through a pipe; a line that matches no entry of :data:`STDERR_ALLOWED` fails the
 test, so new warnings are seen the day they appear.
+
+Each step imports what it uses when it runs, not at the top: the check records which heavy
+modules the window had loaded by the time it showed, so this module (imported before Qt)
+must not load them itself.
 """
 
 from __future__ import annotations

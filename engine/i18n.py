@@ -1,4 +1,4 @@
-"""The one ``_()`` every user-visible string goes through (DESIGN.md, house style 12).
+"""The one ``_()`` every user-visible string goes through (docs/design.md, house style 12).
 
 Identity until a language is chosen. :func:`set_language` loads the shipped gettext catalogue
 ``resources/locale/<lang>/LC_MESSAGES/upabhasha.po`` and compiles it to the binary ``.mo``

@@ -1,6 +1,6 @@
 """Declared score scales: every human or metric score carries its (min, max).
 
-Nothing assumes 0–10 silently (DESIGN.md): a scale is declared (``--human-scale 0-1``,
+Nothing assumes 0–10 silently (docs/design.md): a scale is declared (``--human-scale 0-1``,
 ``0-10``, ``0-100`` or any ``MIN-MAX``), stored with the scores, and a value outside it is
 refused rather than clamped. NaN means "missing", never a score.
 """

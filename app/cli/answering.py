@@ -8,7 +8,7 @@ import dataclasses
 
 from app.cli import stages
 from app.cli.context import incomplete
-from app.cli.output import add_summary_options
+from app.cli.output import add_summary_options, emit, run_line
 
 
 def register(sub) -> None:
@@ -59,15 +59,9 @@ def cmd_generate(args, ctx) -> int:
         schedule={"n_seq": args.n_seq} if args.n_seq else None,
         progress=ctx.progress_printer("answers", quiet=args.quiet or args.json),
     )
-    if args.json:
-        ctx.emit_json({"runs": summaries})
-    else:
+    if not emit(ctx, args, {"runs": summaries}):
         for s in summaries:
-            print(
-                f"{s['model']}: run {s['run_id']}, {s['done_before'] + s['done_now']}/"
-                f"{s['items']} answers ({s['done_now']} new, {s['cached']} from cache, "
-                f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
-            )
+            print(run_line(s["model"], s, "answers"))
     missing = sum(s["items"] - s["done_before"] - s["done_now"] for s in summaries)
     if missing:
         total = sum(s["items"] for s in summaries)

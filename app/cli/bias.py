@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from app.cli import stages
-from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit
+from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
 
 
@@ -339,16 +339,9 @@ def cmd_probe(args, ctx) -> int:
         schedule={"n_seq": args.n_seq} if args.n_seq else None,
         progress=ctx.progress_printer("probe", quiet=args.quiet or args.json),
     )
-    if args.json:
-        ctx.emit_json({"runs": summaries})
-    else:
+    if not emit(ctx, args, {"runs": summaries}):
         for s in summaries:
-            print(
-                f"{s['model']} / {s['probe_set']}: run {s['run_id']}, "
-                f"{s['done_before'] + s['done_now']}/{s['items']} replies ({s['done_now']} new, "
-                f"{s['cached']} from cache, {s['errors']} errors)"
-                f"{'' if s['complete'] else ' - incomplete, run again'}"
-            )
+            print(run_line(f"{s['model']} / {s['probe_set']}", s, "replies"))
     return 0 if all(s["complete"] for s in summaries) else 3
 
 

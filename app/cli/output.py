@@ -51,3 +51,14 @@ def fmt(value, digits: int = 2) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
     return f"{value:.{digits}f}"
+
+
+def run_line(label: str, s: dict, noun: str, *, cached: bool = True) -> str:
+    """One run of a resumable step: ``LABEL: run N, DONE/ITEMS NOUN (new, from cache, errors)``,
+    marked when it is incomplete."""
+    from_cache = f"{s['cached']} from cache, " if cached else ""
+    return (
+        f"{label}: run {s['run_id']}, {s['done_before'] + s['done_now']}/{s['items']} {noun} "
+        f"({s['done_now']} new, {from_cache}{s['errors']} errors)"
+        f"{'' if s['complete'] else ' - incomplete, run again'}"
+    )

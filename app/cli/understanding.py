@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.cli import stages
-from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit
+from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
 
 
@@ -239,11 +239,7 @@ def cmd_run_task(args, ctx) -> int:
     if emit(ctx, args, {"task": spec.name, "runs": summaries}):
         return 0
     for s in summaries:
-        print(
-            f"{s['model']} {s['regime']}/{s['script']}: run {s['run_id']}, "
-            f"{s['done_before'] + s['done_now']}/{s['items']} outputs ({s['done_now']} new, "
-            f"{s['errors']} errors){'' if s['complete'] else ' - incomplete, run again'}"
-        )
+        print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
     return 0
 
 

@@ -43,7 +43,6 @@ __all__ = [
     "candidate_targets",
     "draw_subset",
     "export_package",
-    "has_assignments",
     "import_package",
     "item_detail",
     "latest_batch_id",
@@ -67,11 +66,6 @@ def batch_id(ws: Workspace, name: str) -> int:
 def latest_batch_id(ws: Workspace, purpose: str) -> int | None:
     """The newest batch made for ``purpose`` (e.g. ``ppi``), or None when there is none."""
     return ws.scalar("SELECT max(id) FROM annotation_batches WHERE purpose = ?", (purpose,))
-
-
-def has_assignments(ws: Workspace) -> bool:
-    """Whether any item has been assigned to an annotator yet."""
-    return bool(ws.scalar("SELECT count(*) FROM annotation_assignments"))
 
 
 def setup_state(ws: Workspace) -> dict[str, int]:

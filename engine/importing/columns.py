@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int, str], None]
 Cancelled = Callable[[], bool]
 
-# DESIGN.md: the six domains of the base question set, stored in this spelling.
+# docs/design.md: the six domains of the base question set, stored in this spelling.
 DOMAINS = (
     "Technology",
     "Social Sciences",

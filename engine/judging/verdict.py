@@ -2,7 +2,7 @@
 endpoints), a strict parser, and the gate/penalty rules that turn it into scores.
 
 Likert and confidence fields are ``enum`` lists because JSON-schema grammars do not enforce
-``minimum``/``maximum`` (DESIGN.md pitfall); every reply is validated anyway. A reply that
+``minimum``/``maximum`` (docs/design.md pitfall); every reply is validated anyway. A reply that
 does not parse or is out of range raises :class:`VerdictError`: the judge job records an
 error and retries it — a bad reply never becomes a default score.
 """

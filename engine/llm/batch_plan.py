@@ -1,6 +1,6 @@
 """The batch plan: which items a local model decodes together.
 
-Batching changes greedy outputs (DESIGN.md pitfall), so the plan must not depend on timing,
+Batching changes greedy outputs (docs/design.md pitfall), so the plan must not depend on timing,
 on what is cached or on where a previous process stopped: it is the job's full request
 list, in order, cut into consecutive groups of the schedule's ``n_seq``, and a group with
 anything left to generate is decoded whole (:mod:`engine.llm.jobs`). Backends without a

@@ -103,7 +103,7 @@ class NativeModel:
 
         ``kv_unified`` lets sequences share KV cells (a copied prefix costs nothing) and
         ``swa_full`` keeps sliding-window layers whole so a shared prefix stays valid on
-        Gemma 3 (DESIGN.md pitfall)."""
+        Gemma 3 (docs/design.md pitfall)."""
         import llama_cpp as L
 
         params = L.llama_context_default_params()

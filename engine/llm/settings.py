@@ -1,7 +1,7 @@
 """Settings of a local model: how it is loaded and how its batches are scheduled.
 
 The *schedule* decides which sequences share a ``llama_decode`` call, and batching changes
-the order of floating-point sums, so it changes greedy outputs (DESIGN.md pitfall). It is
+the order of floating-point sums, so it changes greedy outputs (docs/design.md pitfall). It is
 therefore part of every run card: same items, order, schedule and seeds give the same bytes.
 Loading options (GPU offload, flash attention) are recorded too but are free to change.
 """

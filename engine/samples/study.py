@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.importing.columns import DOMAINS
 from engine.judging import store
 from engine.judging.rubric import Rubric, load_rubric
 from engine.workspace.store import Workspace, utcnow
@@ -24,14 +25,6 @@ from engine.workspace.store import Workspace, utcnow
 log = logging.getLogger(__name__)
 
 SYNTHETIC_SET = "synthetic questions"
-DOMAINS = (
-    "Technology",
-    "Social Sciences",
-    "Health & Sports",
-    "Physical & Natural Sciences",
-    "Arts & Humanities",
-    "Business & Economics",
-)
 # Paper 000 found Chittagong and Sylhet hardest; the rest ordered loosely after it.
 DIALECT_DIFFICULTY = {
     "chittagong": 0.30,

@@ -1,4 +1,4 @@
-"""Agreement between two judges scoring the same items (paper 000, §3.4; DESIGN.md).
+"""Agreement between two judges scoring the same items (paper 000, §3.4; docs/design.md).
 
 - Pearson r and Spearman ρ (scipy.stats) — precision only;
 - Lin's CCC = 2·cov / (σ₁² + σ₂² + (μ₁ − μ₂)²) with population moments (ddof = 0), which

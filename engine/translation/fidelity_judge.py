@@ -3,7 +3,7 @@
 The judge plays a native speaker of the target dialect, reasons through three steps
 (exempt spelling/digit/whitespace/punctuation variants, count meaning errors, map the
 count to a score) *before* scoring, and replies in JSON constrained by a schema whose
-numbers are enums (a grammar does not enforce numeric ranges: DESIGN.md). The ceilings
+numbers are enums (a grammar does not enforce numeric ranges: docs/design.md). The ceilings
 (one error <= 7, two or more <= 6) are enforced again here; a reply that does not parse
 is an invalid item, never a score of 0.
 """

@@ -448,7 +448,7 @@ V2 = [
 MIGRATIONS: list[list[str]] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
-# The paper's nine dialects plus standard (DESIGN.md); more can be added per workspace.
+# The paper's nine dialects plus standard (docs/design.md); more can be added per workspace.
 DIALECTS = [
     ("standard", "প্রমিত বাংলা", "Standard Bengali", ""),
     ("chittagong", "চট্টগ্রামের ভাষা", "Chittagong", "Chattogram"),

@@ -1,4 +1,4 @@
-"""engine/ is Qt-free and loads heavy libraries lazily (DESIGN.md, house style 1 and 14)."""
+"""engine/ is Qt-free and loads heavy libraries lazily (docs/design.md, house style 1 and 14)."""
 
 import pkgutil
 import subprocess
@@ -51,6 +51,6 @@ def _upward_imports(folder: str, banned: tuple[str, ...]) -> list[str]:
 
 
 def test_imports_point_downward_only():
-    """app -> widgets -> engine (DESIGN.md): engine imports neither, widgets never app."""
+    """app -> widgets -> engine (docs/design.md): engine imports neither, widgets never app."""
     assert _upward_imports("engine", ("PySide6", "app", "widgets")) == []
     assert _upward_imports("widgets", ("app",)) == []

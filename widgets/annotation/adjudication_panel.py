@@ -38,6 +38,7 @@ from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 
 log = logging.getLogger(__name__)
 
@@ -248,8 +249,6 @@ class AdjudicationPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.annotation.adjudication_panel",
         _("Adjudication"),

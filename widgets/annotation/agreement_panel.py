@@ -30,6 +30,7 @@ from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
@@ -320,8 +321,6 @@ class AgreementPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     def after_show(panel, bridge, args, workspace):
         panel.compute()
 

@@ -41,6 +41,7 @@ from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.annotation.setup_dialogs import kind_label
 from widgets.common.avro_typing import AvroTyping
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 
 log = logging.getLogger(__name__)
 
@@ -323,8 +324,6 @@ class AnnotationPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     def add_arguments(parser):
         parser.add_argument("--package", help="a review package to work on (no workspace)")
         parser.add_argument("--annotator", default="")

@@ -31,6 +31,7 @@ from engine.answering.api import DEFAULT_SAMPLER, DEFAULT_STATUSES
 from engine.i18n import _
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
 
 log = logging.getLogger(__name__)
@@ -200,8 +201,6 @@ class GenerateDialog(QDialog):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "widgets.answering.generate_dialog",
         "GenerateDialog",

@@ -35,11 +35,12 @@ from PySide6.QtWidgets import (
 )
 
 from engine.bias import tasks as bias_tasks
-from engine.bias.api import groups_csv, groups_latex
+from engine.bias.api import build_bias_sample, groups_csv, groups_latex, sample_bias_path
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.common.workspace_watcher import WorkspaceWatcher
 
@@ -406,8 +407,6 @@ def _pct(v) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.bias.api import build_bias_sample, sample_bias_path
-    from widgets.common.standalone import run_panel
 
     def add_arguments(parser) -> None:
         parser.add_argument("workspace", nargs="?", help="default: a sample bias workspace")

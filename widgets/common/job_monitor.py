@@ -1,7 +1,7 @@
 """JobMonitor: every background task of the bridge with progress, tokens/s, ETA and its log.
 
 Progress signals only mark rows dirty; a 100 ms timer repaints them and appends the
-selected job's new log lines in one call (DESIGN.md, house style 7), so a job reporting
+selected job's new log lines in one call (docs/design.md, house style 7), so a job reporting
 at full speed never floods the GUI thread.
 
 ``python -m widgets.common.job_monitor`` opens the monitor alone with a demonstration job.
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _, digits
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 
 log = logging.getLogger(__name__)
@@ -263,8 +264,6 @@ def _demo_job(n: int, progress, cancelled) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     def after_show(monitor, bridge, args, workspace):
         bridge.run(_demo_job, args=(400,), label="demo: answer 400 questions")
         bridge.run(_demo_job, args=(120,), label="demo: translate 120 variants")

@@ -8,7 +8,11 @@ import logging
 import sys
 from collections.abc import Callable
 
-from engine.samples import api as samples
+from PySide6.QtWidgets import QApplication
+
+from engine.workspace.api import Workspace
+from widgets.common.fonts import register_qt_fonts
+from widgets.common.task_bridge import TaskBridge
 
 
 def run_panel(
@@ -26,11 +30,7 @@ def run_panel(
     bundled sample data), "study" (a synthetic judged study), "annotation" (the sample data,
     or the given workspace, with two annotators and a blind batch when it has none; a
     throw-away copy) or None (no workspace)."""
-    from PySide6.QtWidgets import QApplication
-
-    from engine.workspace.api import Workspace
-    from widgets.common.fonts import register_qt_fonts
-    from widgets.common.task_bridge import TaskBridge
+    from engine.samples import api as samples  # the sample builders: ~60 ms no panel needs
 
     parser = argparse.ArgumentParser(prog=prog)
     if sample:
@@ -64,6 +64,8 @@ def run_panel(
 
 
 def _sample_path(kind: str):
+    from engine.samples import api as samples  # see run_panel
+
     if kind == "study":
         return samples.build_sample_study(samples.sample_study_path())
     return samples.build_sample_workspace(samples.sample_workspace_path())

@@ -1,4 +1,4 @@
-"""The one bridge for background work (DESIGN.md, house style 3-5; Anki taskman, Picard run_task).
+"""The one bridge for background work (docs/design.md, house style 3-5; Anki taskman, Picard run_task).
 
 Panels never create threads. They call ::
 

@@ -24,7 +24,7 @@ from engine.workspace.api import TOPICS, ChangeTracker
 
 log = logging.getLogger(__name__)
 
-INTERVAL_MS = 1000  # live views redraw at most once a second (DESIGN.md, house style 7)
+INTERVAL_MS = 1000  # live views redraw at most once a second (docs/design.md, house style 7)
 
 
 class WorkspaceWatcher(QObject):

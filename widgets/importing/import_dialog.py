@@ -40,6 +40,7 @@ from engine.importing import tasks as import_tasks
 from engine.importing.api import SPLITS, parse_dialect_map
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
 
 log = logging.getLogger(__name__)
@@ -615,8 +616,6 @@ class AddDialectDialog(QDialog):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "widgets.importing.import_dialog",
         "ImportDialog",

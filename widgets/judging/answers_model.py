@@ -3,7 +3,7 @@
 The model holds only the ids (a filter result). ``canFetchMore``/``fetchMore`` grow the
 row count in blocks as the view scrolls, and the rows' contents are read in blocks of
 the same size when first painted and cached; ``invalidate`` drops the cache (an override,
-a live update) so only rows on screen are read again (DESIGN.md, house style 6).
+a live update) so only rows on screen are read again (docs/design.md, house style 6).
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ from engine.judging.api import (
 )
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.judging.answers_detail import AnswersDetail
@@ -358,8 +359,6 @@ class AnswersPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     def add_arguments(parser):
         parser.add_argument("--annotator", default="", help="your name for overrides")
 

@@ -49,6 +49,7 @@ from engine.judging import tasks as judge_tasks
 from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, load_judge_template
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.judging.rubric_editor import RubricEditor
 
@@ -454,8 +455,6 @@ class JudgePanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.judging.judge_panel",
         _("Judge"),

@@ -37,6 +37,7 @@ from engine.i18n import _
 from engine.llm import tasks as model_tasks
 from engine.llm.api import Gpu, models_default_first
 from engine.workspace.api import Workspace
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge
 
 log = logging.getLogger(__name__)
@@ -488,8 +489,6 @@ class ModelsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.llm.models_panel",
         _("Models"),

@@ -9,7 +9,7 @@ background task through the bridge; the panel only paints the finished image
 45–140 ms per chart at the paper's scale: a stall at every live update. matplotlib is
 imported by the worker when the first chart is drawn, so the main window opens fast.
 
-Live updates are buffered (DESIGN.md, house style 7): the workspace watcher
+Live updates are buffered (docs/design.md, house style 7): the workspace watcher
 (:mod:`widgets.common.workspace_watcher`, at most once a second) says judgments, overrides or runs
 changed; every chart is then out of date and the *visible* one is recomputed and redrawn
 once. Never per judgment; one refresh in flight at a time, and a change that arrives during
@@ -43,7 +43,8 @@ from PySide6.QtWidgets import (
 from engine.i18n import _
 from engine.reports import api as reports
 from engine.workspace.api import Workspace
-from widgets.common.task_bridge import TaskBridge
+from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.reports.chart_renderer import (
     CHARTS_LANE,
@@ -364,9 +365,7 @@ class ChartsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.samples import api as samples
-    from widgets.common.standalone import run_panel
-    from widgets.common.task_bridge import WRITER
+    from engine.samples import api as samples  # the sample study builders: ~60 ms, only for --live
 
     def add_arguments(parser):
         parser.add_argument(

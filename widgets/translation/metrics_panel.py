@@ -41,6 +41,7 @@ from engine.translation.api import TRANSLATION_SCORE_SCALE, scored_sets
 from engine.translation.tasks import evaluate_scored_at, record_translation_score_at
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge
 
 log = logging.getLogger(__name__)
@@ -299,8 +300,6 @@ class MetricsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "widgets.translation.metrics_panel",
         "Metrics vs human scores",

@@ -2,7 +2,7 @@
 
 Only the ids are held up front; question text and the variant cells are read in blocks as
 the view scrolls (``canFetchMore``/``fetchMore``), so thousands of questions open at once
-(DESIGN.md, house style 6).
+(docs/design.md, house style 6).
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from engine.i18n import _, digits
 from engine.translation import api as translation
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.standalone import run_panel
 from widgets.translation.review_detail import ReviewDetail
 from widgets.translation.review_model import ReviewGridModel, status_icon, status_label
 
@@ -428,8 +429,6 @@ class ReviewPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     def add_arguments(parser):
         parser.add_argument("--reviewer", default="", help="reviewer name")
 

@@ -30,6 +30,7 @@ from engine.i18n import _
 from engine.translation import tasks as translation_tasks
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
 
 log = logging.getLogger(__name__)
@@ -168,8 +169,6 @@ class TranslateDialog(QDialog):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "widgets.translation.translate_dialog",
         "TranslateDialog",

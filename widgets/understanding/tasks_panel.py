@@ -48,6 +48,7 @@ from engine.understanding import tasks as task_jobs
 from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font, register_qt_fonts
+from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 from widgets.understanding.failure_bars import FailureBars
 
@@ -392,8 +393,6 @@ def _table() -> QTableWidget:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from widgets.common.standalone import run_panel
-
     return run_panel(
         "python -m widgets.understanding.tasks_panel",
         _("Tasks"),

@@ -54,7 +54,7 @@ def test_schema_puts_reasoning_first_and_uses_enums_for_every_score():
 
 
 def test_the_grammar_admits_only_the_enum_values():
-    """DESIGN.md pitfall: minimum/maximum became 'any integer'; enums become literals."""
+    """docs/design.md pitfall: minimum/maximum became 'any integer'; enums become literals."""
     from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf
 
     gbnf = json_schema_to_gbnf(json.dumps(verdict_schema(RUBRIC)))
