@@ -17,7 +17,7 @@ from engine.annotation.decisions import progress
 from engine.annotation.items import DEFAULT_SCALE, KINDS, parse_scale
 from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
 from engine.annotation.packages import export_package, import_package
-from engine.annotation.ppi import draw_subset, ppi_study
+from engine.annotation.ppi import draw_subset, ppi_study, scored_judge_runs
 from engine.annotation.sources import PackageQueue, WorkspaceQueue
 from engine.errors import UserError
 from engine.workspace.store import Workspace
@@ -50,6 +50,7 @@ __all__ = [
     "parse_scale",
     "ppi_study",
     "progress",
+    "scored_judge_runs",
     "set_annotator_dialects",
     "setup_state",
 ]

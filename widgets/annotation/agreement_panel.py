@@ -129,7 +129,8 @@ class AgreementPanel(QWidget):
     ):
         super().__init__(parent)
         self.ws, self.bridge = ws, bridge
-        self.prompt = SetupPrompt(setup or AnnotationSetup(ws, self), "decided")
+        self.setup = setup or AnnotationSetup(ws, self)
+        self.prompt = SetupPrompt(self.setup, "decided")
         self.report: dict | None = None
         self.ppi_study: dict | None = None
         self.status = QLabel(_("Press Compute to measure agreement."))
@@ -174,7 +175,15 @@ class AgreementPanel(QWidget):
         ppi_box = QWidget()
         ppi_layout = QVBoxLayout(ppi_box)
         ppi_layout.setContentsMargins(0, 0, 0, 0)
-        ppi_layout.addWidget(self.ppi_label)
+        self.draw_button = QPushButton(_("&Draw answers for human scoring…"))
+        self.draw_button.clicked.connect(
+            lambda _checked=False: self.setup.draw_for_scoring(self.window())
+        )
+        self.draw_button.setVisible(False)
+        ppi_top = QHBoxLayout()
+        ppi_top.addWidget(self.ppi_label, 1)
+        ppi_top.addWidget(self.draw_button)
+        ppi_layout.addLayout(ppi_top)
         ppi_layout.addWidget(self.ppi, 1)
         lower = QSplitter()
         lower.addWidget(self.chart)
@@ -212,7 +221,11 @@ class AgreementPanel(QWidget):
 
     def show_ppi(self, study: dict | None) -> None:
         self.ppi_study = study
+        self.draw_button.setVisible(study is None)
         if study is None:
+            can_draw = self.setup.can_draw_for_scoring()
+            self.draw_button.setEnabled(can_draw)
+            self.draw_button.setToolTip("" if can_draw else _("Judge some answers first"))
             self.ppi_label.setText(
                 _(
                     "No random subset of judged answers drawn for human scoring yet: the "

@@ -13,12 +13,17 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from engine.annotation import api as annotation
 from engine.i18n import _
 from engine.workspace.api import Workspace
-from widgets.annotation.setup_dialogs import AnnotatorsDialog, AssignDialog, assignment_message
+from widgets.annotation.setup_dialogs import (
+    AnnotatorsDialog,
+    AssignDialog,
+    DrawSubsetDialog,
+    assignment_message,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +36,7 @@ class AnnotationSetup(QObject):
     def __init__(self, ws: Workspace, parent: QObject | None = None):
         super().__init__(parent)
         self.ws = ws
-        self.dialog: AnnotatorsDialog | AssignDialog | None = None  # the one open (for tests)
+        self.dialog: QDialog | None = None  # the one open (for tests)
 
     def state(self) -> dict[str, int]:
         return annotation.setup_state(self.ws)
@@ -48,7 +53,16 @@ class AnnotationSetup(QObject):
         dialog.open()
         return dialog
 
-    def _assigned(self, dialog: AssignDialog) -> None:
+    def draw_for_scoring(self, parent: QWidget | None = None) -> DrawSubsetDialog:
+        dialog = self.dialog = DrawSubsetDialog(self.ws, parent)
+        dialog.sig_changed.connect(lambda: self._assigned(dialog))
+        dialog.open()
+        return dialog
+
+    def can_draw_for_scoring(self) -> bool:
+        return bool(annotation.scored_judge_runs(self.ws))
+
+    def _assigned(self, dialog: AssignDialog | DrawSubsetDialog) -> None:
         if dialog.result_summary is not None:
             self.sig_status_message.emit(assignment_message(dialog.result_summary))
         self.sig_changed.emit()

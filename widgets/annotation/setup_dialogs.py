@@ -294,6 +294,87 @@ class AssignDialog(QDialog):
         return True
 
 
+class DrawSubsetDialog(QDialog):
+    """Draw a random share of each model × dialect cell of a judge run for human scoring
+    (the prediction-powered estimates on the Agreement tab correct the judge with them)."""
+
+    sig_changed = Signal()
+
+    def __init__(self, ws: Workspace, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ws = ws
+        self.result_summary: dict | None = None
+        self.setWindowTitle(_("Draw answers for human scoring"))
+        self.name = QLineEdit(_("human scores {n}").format(n=len(annotation.batches(ws)) + 1))
+        self.run = QComboBox()
+        for r in annotation.scored_judge_runs(ws):
+            self.run.addItem(
+                _("run {run} — {model}: {n} scored answers").format(
+                    run=r["run_id"], model=r["model"] or "?", n=r["scored"]
+                ),
+                r["run_id"],
+            )
+        people = annotation.list_annotators(ws)
+        self.annotators = checkable_list(
+            [(f"{a['name']}  ({', '.join(a['dialects'])})", a["name"], True) for a in people]
+        )
+        _fit_rows(self.annotators, 5)
+        self.share = QSpinBox()
+        self.share.setRange(1, 100)
+        self.share.setValue(10)
+        self.share.setSuffix(" %")
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(annotation.DEFAULT_SEED)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow(_("Batch name:"), self.name)
+        form.addRow(_("Judge run:"), self.run)
+        form.addRow(_("Annotators:"), self.annotators)
+        form.addRow(_("Share of each cell:"), self.share)
+        form.addRow(_("Seed:"), self.seed)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(_("&Draw"))
+        self.buttons.accepted.connect(lambda: self.draw())
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+        self.resize(560, self.sizeHint().height())
+
+    def draw(self) -> bool:
+        if self.run.currentData() is None:
+            show_status(self.status, _("No judge run has scored answers yet."), error=True)
+            return False
+        try:
+            result = annotation.draw_subset(
+                self.ws,
+                self.name.text(),
+                self.run.currentData(),
+                checked_data(self.annotators),
+                share=self.share.value() / 100,
+                seed=self.seed.value(),
+            )
+        except UserError as exc:
+            show_status(self.status, str(exc), error=True)
+            return False
+        self.result_summary = {
+            "name": self.name.text(),
+            "items": result["drawn"],
+            "overlap": 0,
+            "seed": result["seed"],
+            "notes": [],
+        }
+        self.sig_changed.emit()
+        self.accept()
+        return True
+
+
 def assignment_message(summary: dict) -> str:
     text = _("Batch {name}: {items} items, {overlap} shared, seed {seed}").format(**summary)
     return "; ".join([text, *summary["notes"]])

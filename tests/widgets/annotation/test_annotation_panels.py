@@ -371,3 +371,39 @@ def test_study_set_up_from_the_empty_states(window, qtbot, sample_db, tmp_path, 
     assert len(asked) == 1
     window.show_panel("agreement")
     assert window.panels["agreement"].prompt.step == "decide"
+
+
+def test_agreement_offers_to_draw_answers_for_human_scoring(qtbot, sync_bridge, tmp_path):
+    """With a judge run and no human-scored subset, the PPI part of Agreement offers the
+    draw as a button (not a command line); the dialog draws a seeded subset."""
+    import numpy as np
+
+    from engine.annotation.api import latest_batch_id
+    from tests.engine.annotation.helpers import build_judged_study
+    from widgets.annotation.setup_dialogs import DrawSubsetDialog
+
+    with Workspace(tmp_path / "ppi.sqlite") as ws:
+        run, _truth = build_judged_study(ws, np.random.default_rng(1))
+        add_annotator(ws, "Rina", ["standard", "sylhet"])
+        panel = AgreementPanel(ws, sync_bridge)
+        qtbot.addWidget(panel)
+        panel.show()
+        panel.compute()
+        assert "command" not in panel.ppi_label.text() and "upabhasha" not in (
+            panel.ppi_label.text()
+        )
+        assert panel.draw_button.isVisible() and panel.draw_button.isEnabled()
+        qtbot.mouseClick(panel.draw_button, Qt.MouseButton.LeftButton)
+        dialog = panel.setup.dialog
+        assert isinstance(dialog, DrawSubsetDialog) and dialog.run.currentData() == run
+        dialog.share.setValue(10)
+        dialog.seed.setValue(5)
+        qtbot.mouseClick(
+            dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton
+        )
+        assert not dialog.isVisible(), dialog.status.text()
+        batch = latest_batch_id(ws, "ppi")
+        assert batch is not None
+        assert ws.scalar("SELECT seed FROM annotation_batches WHERE id = ?", (batch,)) == 5
+        panel.compute()
+        assert panel.ppi_study is not None and not panel.draw_button.isVisible()
