@@ -19,7 +19,6 @@ workspaces after each step.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import shutil
@@ -38,9 +37,8 @@ from gui_driving import (  # noqa: E402
     button,
     check,
     click,
-    close_message_boxes,
-    file_picker,
     input_dialog_answers,
+    open_main_window,
     settle,
     shoot,
     show_tab,
@@ -48,6 +46,8 @@ from gui_driving import (  # noqa: E402
     trigger,
     type_into,
     wait_until,
+    walk_all,
+    watch_message_boxes,
 )
 
 REPO = Path(__file__).resolve().parent.parent
@@ -75,7 +75,6 @@ class Walk(GuiWalk):
     queue_copy: list[int] = field(default_factory=list)
     gold_item: int | None = None
     gold_text: str = ""
-    seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def ws(self):
@@ -298,43 +297,11 @@ def start(out: Path, folder: Path) -> Walk:
     folder.mkdir(parents=True, exist_ok=True)
     os.environ["UPABHASHA_CONFIG_DIR"] = str(folder / "config")
     os.environ["UPABHASHA_DATA_DIR"] = str(folder / "data")
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from app.settings import load_settings, settings_path
-    from widgets.common.fonts import register_qt_fonts
-
-    if settings_path().exists():
-        raise WalkError(f"the config folder {folder / 'config'} is not fresh")
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    register_qt_fonts(app)
-    from app.main_window import MainWindow
-
     out.mkdir(parents=True, exist_ok=True)
-    window = MainWindow(load_settings())
-    window.resize(*WINDOW_SIZE)
-    window.show()
+    app, window = open_main_window(WINDOW_SIZE)
     walk = Walk(app=app, window=window, out=out, folder=folder)
-    walk._box_timer = QTimer(window)
-    walk._box_timer.setInterval(300)
-    walk._box_timer.timeout.connect(lambda: close_message_boxes(walk))
-    walk._box_timer.start()
-    settle(app, 300)
+    watch_message_boxes(walk)
     return walk
-
-
-def run_step(walk: Walk, step) -> None:
-    started = time.perf_counter()
-    with file_picker(walk):
-        step(walk)
-    walk.seconds[step.__name__] = round(time.perf_counter() - started, 1)
-    log.info("%s done in %.1f s", step.__name__, walk.seconds[step.__name__])
-
-
-def finish(walk: Walk) -> None:
-    walk.window.bridge.cancel_all()
-    walk.window.close()
-    settle(walk.app, 200)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -349,19 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     began = time.perf_counter()
     walk = start(Path(args.out), Path(tempfile.mkdtemp(prefix="upabhasha-annotation-walk-")))
-    try:
-        for step in STEPS:
-            run_step(walk, step)
-    except WalkError as exc:
-        print(f"walkthrough stopped: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        finish(walk)
-    for path in walk.shots:
-        print(path)
-    total = round(time.perf_counter() - began, 1)
-    print(json.dumps({"total_s": total, "steps_s": walk.seconds}, ensure_ascii=False))
-    return 0
+    return walk_all(walk, STEPS, began)
 
 
 if __name__ == "__main__":

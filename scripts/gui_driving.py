@@ -33,6 +33,77 @@ class GuiWalk:
     message_boxes: list[str] = field(default_factory=list)
     picks: list[str] = field(default_factory=list)  # the file picker's answers, in order
     answered: list[str] = field(default_factory=list)  # the input dialogs answered
+    seconds: dict[str, float] = field(default_factory=dict)  # each step's wall time
+
+
+# -- the window ---------------------------------------------------------------------------
+def open_main_window(size: tuple[int, int]):
+    """The application and its main window on a fresh configuration, shown, no workspace
+    (``UPABHASHA_CONFIG_DIR`` must already name the fresh folder)."""
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    from app.settings import load_settings, settings_path
+    from widgets.common.fonts import register_qt_fonts
+
+    if settings_path().exists():
+        raise WalkError(f"the config folder {settings_path().parent} is not fresh")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    register_qt_fonts(app)
+    from app.main_window import MainWindow
+
+    window = MainWindow(load_settings())
+    window.resize(*size)
+    window.show()
+    return app, window
+
+
+def watch_message_boxes(walk: GuiWalk) -> None:
+    """Close (and record) any modal error box every 300 ms, so the walk never hangs on one."""
+    from PySide6.QtCore import QTimer
+
+    walk._box_timer = QTimer(walk.window)  # type: ignore[attr-defined]
+    walk._box_timer.setInterval(300)  # type: ignore[attr-defined]
+    walk._box_timer.timeout.connect(lambda: close_message_boxes(walk))  # type: ignore[attr-defined]
+    walk._box_timer.start()  # type: ignore[attr-defined]
+    settle(walk.app, 300)
+
+
+def run_step(walk: GuiWalk, step) -> None:
+    started = time.perf_counter()
+    with file_picker(walk):
+        step(walk)
+    walk.seconds[step.__name__] = round(time.perf_counter() - started, 1)
+    log.info("%s done in %.1f s", step.__name__, walk.seconds[step.__name__])
+
+
+def finish(walk: GuiWalk) -> None:
+    walk.window.bridge.cancel_all()
+    walk.window.close()
+    settle(walk.app, 200)
+
+
+def walk_all(walk: GuiWalk, steps, began: float, **summary) -> int:
+    """Run every step (a script's main): exit status 1 and the reason on the first step that
+    cannot be done; else the pictures, then one JSON line of timings (and ``summary``)."""
+    import json
+    import sys
+
+    try:
+        for step in steps:
+            run_step(walk, step)
+    except WalkError as exc:
+        print(f"walkthrough stopped: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        finish(walk)
+    total = round(time.perf_counter() - began, 1)
+    for path in walk.shots:
+        print(path)
+    line = {"total_s": total, "steps_s": walk.seconds, **summary}
+    print(json.dumps(line, ensure_ascii=False))
+    return 0
 
 
 # -- the event loop ------------------------------------------------------------------------

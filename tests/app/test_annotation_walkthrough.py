@@ -4,43 +4,28 @@ with the workspaces and packages checked after each step. No model needed (~25 s
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from engine.annotation.packages import ReviewPackage
 from engine.workspace.api import Workspace
+from tests.app.scripts_loading import gui_driving, load_script
 from tests.engine.annotation.helpers import snapshot
-
-REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.qt_log_ignore(
     "This plugin does not support propagateSizeHints", "This plugin does not support raise"
 )
 
 
-def load_walkthrough():
-    spec = importlib.util.spec_from_file_location(
-        "annotation_walkthrough", REPO / "scripts" / "annotation_walkthrough.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["annotation_walkthrough"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def walk(qapp, qtbot, tmp_path, monkeypatch):
-    walkthrough = load_walkthrough()
+    walkthrough = load_script("annotation_walkthrough")
     # start() points these at the walk's folder; monkeypatch puts them back afterwards
     monkeypatch.setenv("UPABHASHA_CONFIG_DIR", str(tmp_path / "walk" / "config"))
     monkeypatch.setenv("UPABHASHA_DATA_DIR", str(tmp_path / "walk" / "data"))
     walk = walkthrough.start(tmp_path / "shots", tmp_path / "walk")
     walk.module = walkthrough
     yield walk
-    walkthrough.finish(walk)
+    gui_driving().finish(walk)
 
 
 def test_the_annotation_round_trip_from_the_gui_alone(walk):
@@ -50,7 +35,7 @@ def test_the_annotation_round_trip_from_the_gui_alone(walk):
     def run(name: str) -> None:
         step = next(steps)
         assert step.__name__ == name
-        w.run_step(walk, step)
+        gui_driving().run_step(walk, step)
         assert walk.shots[-1].exists() and walk.shots[-1].stat().st_size > 10_000
         assert not walk.message_boxes
 

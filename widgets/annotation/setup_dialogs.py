@@ -56,6 +56,49 @@ def _fit_rows(widget: QListWidget, rows: int) -> None:
     widget.setFixedHeight(row * max(2, min(rows, widget.count())) + 2 * widget.frameWidth() + 4)
 
 
+def _annotator_list(ws: Workspace) -> QListWidget:
+    """Every annotator, ticked, with the dialects they speak."""
+    people = annotation.list_annotators(ws)
+    widget = checkable_list(
+        [(f"{a['name']}  ({', '.join(a['dialects'])})", a["name"], True) for a in people]
+    )
+    _fit_rows(widget, 5)
+    return widget
+
+
+def _percent_box(low: int, value: int) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(low, 100)
+    box.setValue(value)
+    box.setSuffix(" %")
+    return box
+
+
+def _seed_box() -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(0, 2**31 - 1)
+    box.setValue(annotation.DEFAULT_SEED)
+    return box
+
+
+def _lay_out(dialog: QDialog, form: QFormLayout, ok_text: str, on_ok) -> tuple:
+    """The form, a status line for refusals and OK (named ``ok_text``) / Cancel."""
+    status = QLabel()
+    status.setWordWrap(True)
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+    )
+    buttons.button(QDialogButtonBox.StandardButton.Ok).setText(ok_text)
+    buttons.accepted.connect(lambda: on_ok())
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addLayout(form)
+    layout.addStretch(1)
+    layout.addWidget(status)
+    layout.addWidget(buttons)
+    return buttons, status
+
+
 class AnnotatorsDialog(QDialog):
     """The workspace's annotators: add one with the dialects they speak, or change an
     existing annotator's dialects (the name stays: exported packages carry it)."""
@@ -177,27 +220,18 @@ class AssignDialog(QDialog):
             self.kind.addItem(kind_label(kind), kind)
         self.kind.currentIndexChanged.connect(lambda _i: self._kind_changed())
         self.available = QLabel()
-        people = annotation.list_annotators(ws)
-        self.annotators = checkable_list(
-            [(f"{a['name']}  ({', '.join(a['dialects'])})", a["name"], True) for a in people]
-        )
-        _fit_rows(self.annotators, 5)
-        self.spoken = {d for a in people for d in a["dialects"]}
+        self.annotators = _annotator_list(ws)
+        self.spoken = {d for a in annotation.list_annotators(ws) for d in a["dialects"]}
         self.dialects = checkable_list([])
         self.dialects.setToolTip(_("Only items in these dialects are assigned"))
         self.dialects.itemChanged.connect(lambda _item: self._count())
-        self.overlap = QSpinBox()
-        self.overlap.setRange(0, 100)
-        self.overlap.setValue(20)
-        self.overlap.setSuffix(" %")
+        self.overlap = _percent_box(0, 20)
         self.overlap.setToolTip(
             _("Share of each dialect's items that several annotators decide (for agreement)")
         )
         self.raters = QSpinBox()
         self.raters.setRange(2, 10)
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
-        self.seed.setValue(annotation.DEFAULT_SEED)
+        self.seed = _seed_box()
         self.random_seed = QCheckBox(_("Random (recorded with the batch)"))
         self.random_seed.toggled.connect(lambda on: self.seed.setEnabled(not on))
         seed_row = QHBoxLayout()
@@ -206,8 +240,6 @@ class AssignDialog(QDialog):
         self.blind = QCheckBox(_("Blind review: hide the machine draft and the judge's score"))
         self.blind.setChecked(True)
         self.scale = QLineEdit()
-        self.status = QLabel()
-        self.status.setWordWrap(True)
 
         form = QFormLayout()
         form.addRow(_("Batch name:"), self.name)
@@ -220,17 +252,7 @@ class AssignDialog(QDialog):
         form.addRow(_("Seed:"), seed_row)
         form.addRow("", self.blind)
         form.addRow(_("Score scale:"), self.scale)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(_("&Assign"))
-        self.buttons.accepted.connect(lambda: self.assign())
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addStretch(1)
-        layout.addWidget(self.status)
-        layout.addWidget(self.buttons)
+        self.buttons, self.status = _lay_out(self, form, _("&Assign"), self.assign)
         self._kind_changed()
         self.resize(640, self.sizeHint().height())
 
@@ -314,37 +336,16 @@ class DrawSubsetDialog(QDialog):
                 ),
                 r["run_id"],
             )
-        people = annotation.list_annotators(ws)
-        self.annotators = checkable_list(
-            [(f"{a['name']}  ({', '.join(a['dialects'])})", a["name"], True) for a in people]
-        )
-        _fit_rows(self.annotators, 5)
-        self.share = QSpinBox()
-        self.share.setRange(1, 100)
-        self.share.setValue(10)
-        self.share.setSuffix(" %")
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
-        self.seed.setValue(annotation.DEFAULT_SEED)
-        self.status = QLabel()
-        self.status.setWordWrap(True)
+        self.annotators = _annotator_list(ws)
+        self.share = _percent_box(1, 10)
+        self.seed = _seed_box()
         form = QFormLayout()
         form.addRow(_("Batch name:"), self.name)
         form.addRow(_("Judge run:"), self.run)
         form.addRow(_("Annotators:"), self.annotators)
         form.addRow(_("Share of each cell:"), self.share)
         form.addRow(_("Seed:"), self.seed)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(_("&Draw"))
-        self.buttons.accepted.connect(lambda: self.draw())
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addStretch(1)
-        layout.addWidget(self.status)
-        layout.addWidget(self.buttons)
+        self.buttons, self.status = _lay_out(self, form, _("&Draw"), self.draw)
         self.resize(560, self.sizeHint().height())
 
     def draw(self) -> bool:
