@@ -61,11 +61,12 @@ class AnnotationActions(QObject):
         from widgets.annotation.annotation_panel import AnnotationPanel
         from widgets.annotation.setup import AnnotationSetup
 
-        setup = AnnotationSetup(ws, self)
+        setup = AnnotationSetup(ws)
         setup.sig_import_requested.connect(self.import_packages)
         setup.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 8000))
         setup.sig_changed.connect(self.sig_changed)
         annotation = AnnotationPanel(WorkspaceQueue(ws), annotator=reviewer, setup=setup)
+        setup.setParent(annotation)  # goes with the panels when the workspace closes
         adjudication = AdjudicationPanel(ws, adjudicator=reviewer, setup=setup)
         agreement = AgreementPanel(ws, self.bridge, setup=setup)
         annotation.sig_decided.connect(lambda _item: adjudication.mark_dirty())
