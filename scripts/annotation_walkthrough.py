@@ -34,14 +34,12 @@ if str(Path(__file__).resolve().parent) not in sys.path:
 from gui_driving import (  # noqa: E402
     GuiWalk,
     WalkError,
-    button,
     check,
     click,
     input_dialog_answers,
     open_main_window,
     settle,
     shoot,
-    show_tab,
     tick,
     trigger,
     type_into,
@@ -85,6 +83,25 @@ def _panel(walk: Walk, name: str):
     return walk.window.panels[name]
 
 
+def _plain(text: str) -> str:
+    return text.replace("&", "")
+
+
+def _menu(walk: Walk, menu: str, item: str) -> None:
+    """A menu item by its English name, in the language the window is shown in."""
+    from engine.i18n import _
+
+    trigger(walk.window, _plain(_(menu)), _plain(_(item)))
+
+
+def _tab(walk: Walk, title: str) -> None:
+    """View → Show <panel>, in the window's language."""
+    from engine.i18n import _
+
+    _menu(walk, "&View", _("Show {panel}").format(panel=_(title)))
+    settle(walk.app)
+
+
 # -- the steps -----------------------------------------------------------------------------
 def step_open_sample(walk: Walk) -> None:
     """01 Welcome page → "Open the sample workspace"; the Annotation tab's empty state."""
@@ -92,7 +109,7 @@ def step_open_sample(walk: Walk) -> None:
     click(walk.window.welcome.sample_button)
     wait_until(walk, lambda: walk.window.workspace is not None, 60, "sample workspace")
     walk.lab = walk.ws.path
-    show_tab(walk, "Annotation")
+    _tab(walk, "Annotation")
     if _panel(walk, "annotation").prompt.step != "annotators":
         raise WalkError("the empty Annotation tab does not offer to add annotators")
     shoot(walk, "02_annotation_empty")
@@ -111,7 +128,10 @@ def step_add_annotators(walk: Walk) -> None:
         if dialog.status.styleSheet():
             raise WalkError(f"annotator {name} not added: {dialog.status.text()}")
     shoot(walk, "03_annotators", dialog)
-    click(button(dialog, "Close"))
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    close = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close)
+    click(close)
     settle(walk.app)
 
 
@@ -140,7 +160,7 @@ def step_export_packages(walk: Walk) -> None:
         walk.picks.append(str(out))
         before = walk.window.annotation.last_result
         with input_dialog_answers(walk, name):
-            trigger(walk.window, "File", "Export review package…")
+            _menu(walk, "&File", "&Export review package…")
             wait_until(
                 walk, lambda b=before: walk.window.annotation.last_result is not b, 30, "export"
             )
@@ -191,7 +211,7 @@ def _decide_all(walk: Walk, panel, name: str) -> None:
 def step_field_laptop(walk: Walk) -> None:
     """07–08 Close the workspace; the welcome page's "Open a review package…" on each
     package; every item decided, a revisited item showing its saved decision."""
-    trigger(walk.window, "File", "Close workspace")
+    _menu(walk, "&File", "&Close workspace")
     settle(walk.app)
     if walk.window.workspace is not None:
         raise WalkError("the workspace did not close")
@@ -220,13 +240,13 @@ def step_field_laptop(walk: Walk) -> None:
 
 def _merge(walk: Walk, workspace: Path, order: list[str]) -> list[dict]:
     walk.picks.append(str(workspace))
-    trigger(walk.window, "File", "Open workspace…")
+    _menu(walk, "&File", "&Open workspace…")
     wait_until(walk, lambda: walk.ws is not None and walk.ws.path == workspace, 30, "open")
     merged = []
     for name in order:
         walk.picks.append(str(walk.packages[name]))
         before = walk.window.annotation.last_result
-        trigger(walk.window, "File", "Import review packages…")
+        _menu(walk, "&File", "&Import review packages…")
         wait_until(walk, lambda b=before: walk.window.annotation.last_result is not b, 30, "merge")
         if not isinstance(walk.window.annotation.last_result, list):
             raise WalkError(f"{name}'s package not merged: {walk.window.annotation.last_result}")
@@ -239,10 +259,10 @@ def step_merge_both_orders(walk: Walk) -> None:
     other; both give the same adjudication queue."""
     names = [name for name, _d in ANNOTATORS]
     walk.merged_copy = _merge(walk, walk.lab_copy, list(reversed(names)))
-    show_tab(walk, "Adjudication")
+    _tab(walk, "Adjudication")
     walk.queue_copy = [e["item_id"] for e in _panel(walk, "adjudication").entries]
     walk.merged_lab = _merge(walk, walk.lab, names)
-    show_tab(walk, "Adjudication")
+    _tab(walk, "Adjudication")
     walk.queue_lab = [e["item_id"] for e in _panel(walk, "adjudication").entries]
     if walk.queue_lab != walk.queue_copy or not walk.queue_lab:
         raise WalkError(f"the merge order changed the queue: {walk.queue_lab} {walk.queue_copy}")
@@ -270,7 +290,7 @@ def step_adjudicate(walk: Walk) -> None:
 
 def step_agreement(walk: Walk) -> None:
     """11 Agreement → Compute: α, κ with bootstrap intervals, and each annotator's progress."""
-    show_tab(walk, "Agreement")
+    _tab(walk, "Agreement")
     panel = _panel(walk, "agreement")
     click(panel.compute_button)
     wait_until(
@@ -310,9 +330,16 @@ def main(argv: list[str] | None = None) -> int:
         "out",
         nargs="?",
         default=str(REPO / "docs" / "annotation_walkthrough"),
-        help="folder for the PNGs (default docs/annotation_walkthrough)",
+        help="folder for the PNGs (default docs/annotation_walkthrough, …/bn in Bengali)",
     )
+    parser.add_argument("--language", choices=("en", "bn"), default="en")
     args = parser.parse_args(argv)
+    if args.language == "bn":
+        from app.language_menu import apply_language
+
+        apply_language("bn")  # before the window is built
+        if args.out == parser.get_default("out"):
+            args.out = str(Path(args.out) / "bn")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     began = time.perf_counter()
     walk = start(Path(args.out), Path(tempfile.mkdtemp(prefix="upabhasha-annotation-walk-")))

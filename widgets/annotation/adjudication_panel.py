@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from engine.annotation import api as annotation
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
@@ -46,6 +46,18 @@ _DIFF_STYLE = {
     "insert": "background:#c8f0c8;",
     "delete": "background:#f5c6c6;text-decoration:line-through;",
 }
+
+
+def reasons_label(reasons: list[str]) -> str:
+    """The engine's reasons for adjudication, in the interface language."""
+    names = {
+        "flagged": _("flagged"),
+        "item changed after the decision": _("item changed after the decision"),
+        "decisions differ": _("decisions differ"),
+        "edits differ": _("edits differ"),
+        "scores differ": _("scores differ"),
+    }
+    return ", ".join(names.get(r, r) for r in reasons)
 
 
 def diff_html(segments: list[tuple[str, str, str]]) -> str:
@@ -156,7 +168,9 @@ class AdjudicationPanel(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for e in self.entries:
-            entry = QListWidgetItem(f"#{e['item_id']}  {e['dialect']} — {', '.join(e['reasons'])}")
+            entry = QListWidgetItem(
+                f"#{e['item_id']}  {e['dialect']} — {reasons_label(e['reasons'])}"
+            )
             entry.setData(Qt.ItemDataRole.UserRole, e["item_id"])
             self.list.addItem(entry)
         self.list.blockSignals(False)
@@ -192,7 +206,7 @@ class AdjudicationPanel(QWidget):
         for x in d["decisions"]:
             grey = "" if x["uid"] in latest else " style='color:#888'"
             stale = " ⚠" if x["stale"] else ""
-            score = "" if x["score"] is None else f"{x['score']:g}"
+            score = "" if x["score"] is None else digits(format(x["score"], "g"))
             parts.append(
                 f"<tr{grey}><td>{html.escape(x['annotator'])}</td>"
                 f"<td>{html.escape(decision_label(x['decision']))}{stale}</td>"
@@ -201,7 +215,7 @@ class AdjudicationPanel(QWidget):
                 f"<td>{html.escape(x['comment'])}</td></tr>"
             )
         parts.append("</table>")
-        parts.append("<p>" + html.escape(", ".join(self.entries[row]["reasons"])) + "</p>")
+        parts.append("<p>" + html.escape(reasons_label(self.entries[row]["reasons"])) + "</p>")
         self.view.setHtml("".join(parts))
         edits = [x["text"] for x in d["decisions"] if x["text"] and x["uid"] in latest]
         self.text.setPlainText(edits[0] if edits else body)

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from engine.annotation.api import PackageQueue, WorkspaceQueue, parse_scale
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.annotation.setup_dialogs import kind_label
 from widgets.common.avro_typing import AvroTyping
@@ -71,7 +71,7 @@ def item_label(item: dict) -> str:
     mark = "✓" if mine else "•"
     decided = f" · {decision_label(mine['decision'])}" if mine else ""
     if mine and mine["score"] is not None:
-        decided += f" ({mine['score']:g})"
+        decided += f" ({digits(format(mine['score'], 'g'))})"
     head = f"{mark} #{item['item_id']} {item['dialect']}{decided} · {kind_label(item['kind'])}"
     return f"{head}\n{_snippet(text, 40)}"
 
@@ -280,7 +280,7 @@ class AnnotationPanel(QWidget):
             _("not decided yet")
             if not mine
             else decision_label(mine["decision"])
-            + ("" if mine["score"] is None else f" ({mine['score']:g})")
+            + ("" if mine["score"] is None else f" ({digits(format(mine['score'], 'g'))})")
         )
         self._enable(True)
         self._clock.start()

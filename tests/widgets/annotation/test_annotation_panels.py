@@ -407,3 +407,23 @@ def test_agreement_offers_to_draw_answers_for_human_scoring(qtbot, sync_bridge, 
         assert ws.scalar("SELECT seed FROM annotation_batches WHERE id = ?", (batch,)) == 5
         panel.compute()
         assert panel.ppi_study is not None and not panel.draw_button.isVisible()
+
+
+def test_adjudication_reasons_and_queue_scores_in_bengali():
+    from app.language_menu import apply_language
+    from widgets.annotation.adjudication_panel import reasons_label
+    from widgets.annotation.annotation_panel import item_label
+
+    assert apply_language("bn")
+    try:
+        assert reasons_label(["flagged", "decisions differ"]) == "চিহ্নিত, সিদ্ধান্ত আলাদা"
+        item = {
+            "item_id": 7,
+            "kind": "variant",
+            "dialect": "sylhet",
+            "content": {"question": "প্রশ্ন", "text": "তুমি কিতা করো?"},
+            "mine": {"decision": "edit", "score": 3.5, "text": "x", "comment": ""},
+        }
+        assert "(৩.৫)" in item_label(item) and item_label(item).endswith("তুমি কিতা করো?")
+    finally:
+        apply_language("en")
