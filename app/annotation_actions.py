@@ -62,7 +62,7 @@ class AnnotationActions(QObject):
         from widgets.annotation.setup import AnnotationSetup
 
         setup = AnnotationSetup(ws)
-        setup.sig_import_requested.connect(self.import_packages)
+        setup.answer_imports(self.import_packages)
         setup.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 8000))
         setup.sig_changed.connect(self.sig_changed)
         annotation = AnnotationPanel(WorkspaceQueue(ws), annotator=reviewer, setup=setup)

@@ -36,7 +36,13 @@ class AnnotationSetup(QObject):
     def __init__(self, ws: Workspace, parent: QObject | None = None):
         super().__init__(parent)
         self.ws = ws
+        self.can_import = False  # True once someone answers sig_import_requested
         self.dialog: QDialog | None = None  # the one open (for tests)
+
+    def answer_imports(self, slot) -> None:
+        """``slot`` merges review packages when the prompt asks (the main window's actions)."""
+        self.sig_import_requested.connect(slot)
+        self.can_import = True
 
     def state(self) -> dict[str, int]:
         return annotation.setup_state(self.ws)
@@ -111,6 +117,7 @@ class SetupPrompt(QWidget):
             text = button = ""
         self.message.setText(text)
         self.button.setText(button)
+        self.button.setVisible(bool(button) and (self.step != "decide" or self.setup.can_import))
         self.setVisible(bool(self.step))
         return self.step
 

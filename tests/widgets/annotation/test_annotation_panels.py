@@ -427,3 +427,14 @@ def test_adjudication_reasons_and_queue_scores_in_bengali():
         assert "(৩.৫)" in item_label(item) and item_label(item).endswith("তুমি কিতা করো?")
     finally:
         apply_language("en")
+
+
+def test_a_panel_alone_offers_no_import_it_cannot_do(qtbot, field):
+    """Opened alone (python -m …), nobody merges packages: the prompt says what is missing
+    without a button that would do nothing."""
+    lab, _karim, _shuvo = field
+    with Workspace(lab) as ws:
+        panel = AdjudicationPanel(ws)
+        qtbot.addWidget(panel)
+        panel.show()
+        assert panel.prompt.step == "decide" and not panel.prompt.button.isVisible()
