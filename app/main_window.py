@@ -69,7 +69,9 @@ class MainWindow(QMainWindow):
         self.study.sig_show_panel.connect(self.show_panel)
         self.study.sig_status_message.connect(self.statusBar().showMessage)
         self.study.sig_translated.connect(lambda _summary: self.show_panel("review"))
-        self.annotation = AnnotationActions(self)
+        self.annotation = AnnotationActions(self, self.bridge, lambda: self.workspace)
+        self.annotation.sig_status_message.connect(self.statusBar().showMessage)
+        self.annotation.sig_changed.connect(self.refresh_status)
         self.setWindowTitle("Upabhasha")
         self.setAcceptDrops(False)
 
@@ -79,6 +81,7 @@ class MainWindow(QMainWindow):
         self.welcome.sig_open_workspace.connect(self.open_workspace_dialog)
         self.welcome.sig_open_recent.connect(self.open_workspace)
         self.welcome.sig_add_model.connect(self.add_model)
+        self.welcome.sig_open_package.connect(self.annotation.open_package)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.stack = QStackedWidget()
@@ -104,7 +107,9 @@ class MainWindow(QMainWindow):
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
+        # through a lambda: triggered passes `checked`, which a slot with an optional
+        # argument would take as that argument (DESIGN.md)
+        action.triggered.connect(lambda _checked=False, s=slot: s())
         if menu is not None:
             menu.addAction(action)
         self.addAction(action)  # shortcuts work whatever page is shown
@@ -287,7 +292,9 @@ class MainWindow(QMainWindow):
             "bias": bias,
             "metrics": MetricsPanel(self.workspace, self.bridge),
         }
-        annotation_panels = self.annotation.build_panels()
+        annotation_panels = self.annotation.build_panels(
+            self.workspace, self.settings.reviewer_name
+        )
         self.panels.update({k: panel for k, (panel, _t) in annotation_panels.items()})
         titles = {
             "review": _("Review translations"),

@@ -150,6 +150,15 @@ def _finite(x: float) -> float | None:
 _CELLS = f"SELECT j.id, j.final, m.name AS model, dv.dialect {counted_judgments_from()}"
 
 
+def scored_judge_runs(ws: Workspace) -> list[dict]:
+    """Judge runs a human-scored subset can be drawn from: id, judge model, scored answers."""
+    return ws.query(
+        "SELECT j.run_id, m.name AS model, count(*) AS scored FROM judgments j "
+        "JOIN runs r ON r.id = j.run_id LEFT JOIN models m ON m.id = r.model_id "
+        "WHERE j.final IS NOT NULL GROUP BY j.run_id ORDER BY j.run_id"
+    )
+
+
 def draw_subset(
     ws: Workspace,
     name: str,
