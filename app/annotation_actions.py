@@ -18,6 +18,7 @@ from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
 from engine.i18n import _
 from widgets.common.task_bridge import WRITER
+from widgets.common.workspace_watcher import follow
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,19 @@ class AnnotationActions:
         adjudication = AdjudicationPanel(w.workspace, adjudicator=name)
         agreement = AgreementPanel(w.workspace, w.bridge)
         annotation.sig_decided.connect(lambda _item: adjudication.mark_dirty())
+        # writes elsewhere (a dialog, a merged package, the CLI): one watcher tick later
+        watcher = w.watcher
+        if watcher is not None:
+            follow(annotation, annotation.reload_annotators, watcher.sig_annotators)
+            follow(
+                annotation,
+                lambda: annotation.reload(annotation.current and annotation.current["item_id"]),
+                watcher.sig_assignments,
+            )
+            watcher.sig_decisions.connect(adjudication.mark_dirty)
+            watcher.sig_assignments.connect(adjudication.mark_dirty)
+            watcher.sig_decisions.connect(agreement.mark_stale)
+            watcher.sig_assignments.connect(agreement.mark_stale)
         adjudication.sig_changed.connect(w.refresh_status)
         for panel in (annotation, adjudication, agreement):
             panel.sig_status_message.connect(lambda text: w.statusBar().showMessage(text, 6000))

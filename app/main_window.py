@@ -38,7 +38,7 @@ from widgets.common.job_monitor import JobMonitor
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
-from widgets.common.workspace_watcher import WorkspaceWatcher
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 
 log = logging.getLogger(__name__)
 
@@ -252,14 +252,14 @@ class MainWindow(QMainWindow):
         review.sig_reviewer_changed.connect(self._remember_reviewer)
         review.sig_avro_mode_changed.connect(self._remember_avro_mode)
         review.sig_status_message.connect(status)
-        models = ModelsPanel(self.workspace, self.bridge)
+        models = ModelsPanel(self.workspace, self.bridge, watcher=watcher)
         models.sig_status_message.connect(status)
         answers = AnswersPanel(
             self.workspace, self.bridge, annotator=self.settings.reviewer_name, watcher=watcher
         )
         judge = JudgePanel(self.workspace, self.bridge)
         charts = ChartsPanel(self.workspace, self.bridge, watcher=watcher)
-        tasks = TasksPanel(self.workspace, self.bridge)
+        tasks = TasksPanel(self.workspace, self.bridge, watcher=watcher)
         for panel in (answers, judge, charts, tasks):
             panel.sig_status_message.connect(status)
         # a panel's own write: the watcher looks at once and every subscriber follows
@@ -268,6 +268,7 @@ class MainWindow(QMainWindow):
         watcher.sig_runs.connect(judge.refresh)  # judge runs, roles, a finished run
         watcher.sig_models.connect(judge.refresh)
         watcher.sig_annotations.connect(judge.refresh)  # the human-scored count
+        follow(review, review.reload_changed, watcher.sig_variants)  # adjudicated, translated
         # study dialogs announce their results; the panels that show them re-read
         self.study.sig_imported.connect(review.reload_sets)  # a new question set to filter
         self.study.sig_translated.connect(review.reload)

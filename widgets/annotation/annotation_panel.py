@@ -209,6 +209,20 @@ class AnnotationPanel(QWidget):
         self._enable(True)
         self._clock.start()
 
+    def reload_annotators(self) -> None:
+        """Annotators added elsewhere (the annotators dialog, the CLI): offered, choice kept."""
+        names = self.source.annotators()
+        if names == [self.annotator.itemText(i) for i in range(self.annotator.count())]:
+            return
+        current = self.annotator.currentText()
+        self.annotator.blockSignals(True)
+        self.annotator.clear()
+        self.annotator.addItems(names)
+        self.annotator.setCurrentIndex(max(self.annotator.findText(current), 0))
+        self.annotator.blockSignals(False)
+        if self.annotator.currentText() != current:
+            self.reload()
+
     # -- deciding --------------------------------------------------------------------------
     def decide(self, decision: str) -> bool:
         item = self.current

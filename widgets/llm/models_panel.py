@@ -39,6 +39,7 @@ from engine.llm.api import Gpu, models_default_first
 from engine.workspace.api import Workspace
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +174,15 @@ class ModelsPanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()
 
-    def __init__(self, workspace: Workspace, bridge: TaskBridge, parent: QWidget | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        *,
+        watcher: WorkspaceWatcher | None = None,
+        parent: QWidget | None = None,
+    ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
@@ -228,6 +237,9 @@ class ModelsPanel(QWidget):
         plan_row.addWidget(self.apply_plan_button)
         layout.addLayout(plan_row)
         self._gpu_checked = False
+        # models registered elsewhere (`upabhasha models add`, another window)
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        follow(self, self.model.reload, self.watcher.sig_models)
 
     def showEvent(self, event) -> None:
         # llama_cpp is heavy: probe it the first time the panel is seen, not at start-up

@@ -50,6 +50,7 @@ from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
 
 log = logging.getLogger(__name__)
@@ -103,8 +104,10 @@ class TasksPanel(QWidget):
         bridge: TaskBridge,
         *,
         user_dir: str | None = None,
+        watcher: WorkspaceWatcher | None = None,
         parent: QWidget | None = None,
     ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
         super().__init__(parent)
         self.ws, self.bridge, self.user_dir = workspace, bridge, user_dir
         self.report: dict = {"runs": []}
@@ -199,21 +202,31 @@ class TasksPanel(QWidget):
         layout.addWidget(split)
         self.refresh_options()
         self.refresh_results()
+        # a model added in the Models panel or by the CLI, a task run started elsewhere
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        follow(self, self.refresh_options, self.watcher.sig_models, self.watcher.sig_task_runs)
+        follow(self, self.refresh_results, self.watcher.sig_task_runs)
 
     # -- options -----------------------------------------------------------------------------
     def refresh_options(self) -> None:
+        """Item sources and models as the workspace has them; the user's choices are kept."""
+        source = self.source_box.currentData()
+        shown = {
+            self.models.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.models.count())
+        }
+        checked = set(self.model_ids())
         self.source_box.clear()
         self.source_box.addItem(_("sentence pairs"), "pairs")
         for s in item_sets(self.ws):
             self.source_box.addItem(f"{s['name']} ({s['items']})", f"items:{s['name']}")
+        self.source_box.setCurrentIndex(max(self.source_box.findData(source), 0))
         self.models.clear()
         for m in all_models(self.ws):
             entry = QListWidgetItem(m["name"])
             entry.setData(Qt.ItemDataRole.UserRole, m["id"])
             entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            entry.setCheckState(
-                Qt.CheckState.Checked if m["is_default"] else Qt.CheckState.Unchecked
-            )
+            on = m["id"] in checked if m["id"] in shown else bool(m["is_default"])
+            entry.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             self.models.addItem(entry)
 
     def options(self) -> dict:
