@@ -126,15 +126,3 @@ def cmd_demo(args, ctx) -> int:
     except DemoStopped as stop:
         return stop.code
     return 0
-
-
-def main() -> int:
-    try:
-        run_demo(Path("demo-output"))
-    except DemoStopped as stop:
-        return stop.code
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
