@@ -144,7 +144,9 @@ class MainWindow(QMainWindow):
 
         self.view_menu = self.menuBar().addMenu(_("&View"))
         self._action(_("Show the &welcome page"), self._show_welcome, "Ctrl+0", self.view_menu)
-        self._action(_("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu)
+        self.jobs_action = self._action(
+            _("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu
+        )
         add_language_menu(self, self.view_menu, self.settings, self._save)
 
         study_menu = self.menuBar().addMenu(_("&Study"))
@@ -312,7 +314,15 @@ class MainWindow(QMainWindow):
             self.removeAction(action)
             action.deleteLater()
         self._panel_actions = []
+        self.jobs_action.setShortcuts([QKeySequence("Ctrl+J")])
         for index in range(self.tabs.count()):
+            if self.tabs.widget(index) is self.job_monitor:
+                # the View menu's one "Show jobs" (there without a workspace) takes Ctrl+N too
+                if index < 9:
+                    self.jobs_action.setShortcuts(
+                        [QKeySequence("Ctrl+J"), QKeySequence(f"Ctrl+{index + 1}")]
+                    )
+                continue
             text = _("Show {panel}").format(panel=self.tabs.tabText(index))
             self._panel_actions.append(
                 self._action(
@@ -412,11 +422,11 @@ class MainWindow(QMainWindow):
         )
 
     def _on_task_failed(self, task, message: str) -> None:
+        text = (
+            _("{label}: {message}") if task.state == "refused" else _("{label} failed: {message}")
+        )
         self.statusBar().showMessage(
-            _("{label} failed: {message}").format(
-                label=task.label, message=message.splitlines()[0]
-            ),
-            10000,
+            text.format(label=task.label, message=message.splitlines()[0]), 10000
         )
 
     def _remember_reviewer(self, name: str) -> None:

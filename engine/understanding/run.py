@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.llm.types import Backend, CancelFn, ProgressFn, labelled_progress
+from engine.llm.types import Backend, CancelFn, JobProgress, ProgressFn
 from engine.understanding import regimes as rg
 from engine.understanding.items import Item, load_items
 from engine.understanding.scripts import DEFAULT_SCHEME, romanize
@@ -110,6 +110,8 @@ def run_task(
     roman = _romanized(evaluated + list(used.values()), scheme, scripts)
     task_sha = hashlib.sha256(Path(spec.path).read_bytes()).hexdigest() if spec.path else ""
     summaries: list[dict] = []
+    # one bar for the whole job: a cancel stops it at its real fraction
+    job = JobProgress(progress, len(model_rows) * len(regimes) * len(scripts) * len(evaluated))
     for model in model_rows:
         for regime in regimes:
             for script in scripts:
@@ -149,7 +151,7 @@ def run_task(
                     for s in shown
                 ]
                 backend: Backend = (backend_factory or backend_for_run)(ws, run_id)
-                label = f"{model['name']} {regime}/{script}"
+                label = f"{model['name']} · {spec.name} · {regime} · {script}"
                 try:
                     result = run_job(
                         ws,
@@ -158,7 +160,7 @@ def run_task(
                         requests,
                         batch_size=batch_size,
                         cancelled=cancelled,
-                        progress=labelled_progress(progress, label),
+                        progress=job.step(label),
                     )
                 finally:
                     backend.close()

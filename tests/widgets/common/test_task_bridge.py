@@ -104,8 +104,10 @@ def test_exception_goes_to_on_error_and_is_logged(sync_bridge, caplog, errors):
 
 
 def test_unhandled_exception_is_shown(sync_bridge, errors):
-    sync_bridge.run(fail_user, label="open workspace")
-    assert errors == [("open workspace failed", "workspace.sqlite: no such workspace")]
+    task = sync_bridge.run(fail_user, label="open workspace")
+    # bad input is an input error, not a failed job
+    assert errors == [("open workspace: check the input", "workspace.sqlite: no such workspace")]
+    assert task.state == "refused"
 
 
 def test_qt_objects_are_refused_as_worker_inputs(sync_bridge):
