@@ -137,11 +137,20 @@ class _Progress:
         self.last_emit = 0.0
         self.pending: tuple | None = None
         self.lock = threading.Lock()
+        # a job of several runs (one per model) reports each run's tokens from 0: summed here,
+        # before throttling, so no run's last count is lost to a dropped report
+        self.tokens_reported = self.tokens_before = 0
 
     def __call__(self, done: int, total: int, note: str = "", **metrics) -> None:
         now = time.monotonic()
-        snapshot = (done, total, note, metrics.get("tokens"))
+        tokens = metrics.get("tokens")
         with self.lock:
+            if tokens is not None:
+                if tokens < self.tokens_reported:
+                    self.tokens_before += self.tokens_reported
+                self.tokens_reported = tokens
+                tokens = self.tokens_before + tokens
+            snapshot = (done, total, note, tokens)
             if done < total and now - self.last_emit < self.interval_s:
                 self.pending = snapshot
                 return

@@ -4,7 +4,6 @@ the panel shows it within a tick — no Refresh, no reopening the workspace."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -15,14 +14,12 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.main_window import MainWindow
 from app.settings import Settings
-from engine.annotation.annotators import add_annotator
-from engine.annotation.assignment import assign, candidate_targets
-from engine.annotation.packages import export_package
 from engine.annotation.sources import PackageQueue, WorkspaceQueue
 from engine.bias.api import build_bias_sample
-from engine.workspace.store import Workspace, utcnow
+from engine.workspace.store import Workspace
 from tests.conftest import REPO
-from tests.engine.understanding.conftest import insert_pairs
+from tests.widgets.annotation.test_annotation_panels import field  # noqa: F401 (fixture)
+from tests.widgets.understanding.test_tasks_panel import task_ws  # noqa: F401 (fixture)
 from widgets.bias.bias_panel import BiasPanel
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.understanding.tasks_panel import TasksPanel
@@ -48,24 +45,18 @@ def engine_writer(code: str) -> str:
 
 
 @pytest.fixture
-def lab(sample_db, tmp_path):
-    """Two Sylheti annotators sharing every Sylheti draft; Karim's package filled."""
-    path = tmp_path / "lab.sqlite"
-    shutil.copy(sample_db, path)
+def lab(field):
+    """The annotation tests' field workspace: Shuvo has decided in the workspace, Karim in
+    his package (not merged yet)."""
+    path, karim, _shuvo = field
     with Workspace(path) as ws:
-        ws.conn.execute("UPDATE variants SET provenance = 'machine' WHERE dialect = 'sylhet'")
-        add_annotator(ws, "Karim", ["sylhet"])
-        add_annotator(ws, "Shuvo", ["sylhet"])
-        targets = candidate_targets(ws, "variant", dialects=["sylhet"])
-        assign(ws, "field", "variant", [], targets=targets, overlap=1.0, seed=4)
-        export_package(ws, "Karim", tmp_path / "karim.upkg")
         source = WorkspaceQueue(ws)
         for item in source.queue("Shuvo"):
             source.record(item["item_id"], "Shuvo", "accept", score=4)
-    package = PackageQueue(tmp_path / "karim.upkg")
+    package = PackageQueue(karim)
     for item in package.queue("Karim"):
         package.record(item["item_id"], "Karim", "edit", text="কারিমের রূপ", score=2)
-    return path, tmp_path / "karim.upkg"
+    return path, karim
 
 
 @pytest.fixture
@@ -154,14 +145,8 @@ def test_adjudication_by_the_cli_refreshes_the_review_grid(qtbot, window, lab):
     assert review.detail.editor.toPlainText() == "টাইপ করা, সংরক্ষিত নয়"  # kept
 
 
-def test_a_task_run_started_elsewhere_reaches_tasks(qtbot, workspace, sync_bridge):
-    insert_pairs(workspace)
-    with workspace.transaction() as conn:
-        conn.execute(
-            "INSERT INTO models(name, kind, api_model, is_default, added_at) "
-            "VALUES ('scripted', 'endpoint', 'x', 1, ?)",
-            (utcnow(),),
-        )
+def test_a_task_run_started_elsewhere_reaches_tasks(qtbot, task_ws, sync_bridge):
+    workspace = task_ws
     watcher = WorkspaceWatcher(workspace.path, interval_ms=50)
     panel = TasksPanel(workspace, sync_bridge, watcher=watcher)
     qtbot.addWidget(panel)

@@ -283,3 +283,16 @@ def test_the_port_script_moves_task_arguments_apart():
         'self.bridge.run(fn, args=(path, 3), kwargs={"limit": 5}, label="x", on_done=cb)',
         "bridge.run(g, args=(1,))",
     ]
+
+
+def two_runs(progress):
+    """A job of two runs, each counting its generated tokens from 0 (as run_job does)."""
+    for tokens in (0, 40, 100):
+        progress(tokens // 10, 20, "run 1", tokens=tokens)
+    for tokens in (0, 30, 50):
+        progress(10 + tokens // 10, 20, "run 2", tokens=tokens)
+
+
+def test_tokens_add_up_over_a_job_s_runs(sync_bridge):
+    task = sync_bridge.run(two_runs, label="two runs")
+    assert task.tokens == 150

@@ -5,42 +5,18 @@ the embedded model and to an endpoint (the real llama-cpp-python server on 127.0
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
-import time
 
-import httpx
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from engine.llm.embedded_model import EMBEDDED_NAME, embedded_sha256
 from engine.llm.model_registry import ensure_embedded_default, register_endpoint
-from engine.workspace.store import Workspace
-from tests.conftest import REPO
-from tests.engine.llm.test_llm_endpoint import free_port
+from tests.engine.llm.test_llm_endpoint import real_llama_server
 from tests.engine.llm.test_model_discovery import build_stores
-from widgets.llm.models_panel import ModelsPanel
+from tests.widgets.llm.test_models_panel import panel, ws  # noqa: F401 (fixtures)
 
 TOOL_VARIABLES = ("OLLAMA_MODELS", "HF_HOME", "HF_HUB_CACHE", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
                   "XDG_CACHE_HOME")  # fmt: skip
-
-
-@pytest.fixture
-def ws(sample_db, tmp_path):
-    path = tmp_path / "models.sqlite"
-    shutil.copy(sample_db, path)
-    workspace = Workspace(path, create=False)
-    yield workspace
-    workspace.close()
-
-
-@pytest.fixture
-def panel(qtbot, ws, sync_bridge):
-    panel = ModelsPanel(ws, sync_bridge)
-    qtbot.addWidget(panel)
-    panel.resize(1200, 800)
-    panel.show()
-    return panel
 
 
 def test_find_models_on_this_computer_and_add_one_in_place(
@@ -129,25 +105,8 @@ def test_an_empty_prompt_is_not_sent(panel, ws, embedded_gguf):
 
 @pytest.mark.slow
 def test_a_test_prompt_to_a_real_llama_cpp_server(panel, ws, embedded_gguf, qtbot):
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "engine.llm.llama_server", "--model", str(embedded_gguf),
-         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048",
-         # the file has no template: the server's default one gets an empty reply
-         "--chat_format", "gemma"],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(url + "/v1/models", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("llama-cpp-python server did not start")
+    # the file has no template: with the server's default one the reply is empty
+    with real_llama_server(embedded_gguf, "--chat_format", "gemma") as url:
         register_endpoint(ws, "local server", [url + "/v1"], "gemma")
         _select(panel, "local server")
         box = panel.try_box
@@ -158,6 +117,3 @@ def test_a_test_prompt_to_a_real_llama_cpp_server(panel, ws, embedded_gguf, qtbo
         assert box.result["completion_tokens"] > 0 and box.reply.toPlainText(), box.result
         assert box.result["template"]["source"] == "server"
         assert "applied by the server" in box.info.text() and "tokens/s" in box.info.text()
-    finally:
-        proc.terminate()
-        proc.wait(20)
