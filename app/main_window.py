@@ -254,8 +254,11 @@ class MainWindow(QMainWindow):
         review.sig_reviewer_changed.connect(self._remember_reviewer)
         review.sig_avro_mode_changed.connect(self._remember_avro_mode)
         review.sig_status_message.connect(status)
-        models = ModelsPanel(self.workspace, self.bridge, watcher=watcher)
+        models = ModelsPanel(
+            self.workspace, self.bridge, watcher=watcher, model_folders=self.settings.model_folders
+        )
         models.sig_status_message.connect(status)
+        models.sig_model_folders_changed.connect(self._remember_model_folders)
         answers = AnswersPanel(
             self.workspace, self.bridge, annotator=self.settings.reviewer_name, watcher=watcher
         )
@@ -438,6 +441,10 @@ class MainWindow(QMainWindow):
 
     def _remember_avro_mode(self, enabled: bool) -> None:
         self.settings.avro_mode = enabled
+        self._save(self.settings)
+
+    def _remember_model_folders(self, folders: list[str]) -> None:
+        self.settings.model_folders = list(folders)
         self._save(self.settings)
 
     # -- geometry and shutdown -------------------------------------------------------------

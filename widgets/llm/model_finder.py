@@ -51,6 +51,7 @@ def finder_columns() -> list[str]:
 class ModelFinderDialog(QDialog):
     sig_add = Signal(list)  # the found models (dicts) the user chose to add
     sig_found = Signal(list)  # a search finished: every model found
+    sig_folders_changed = Signal(list)  # the folders the user added (to be remembered)
 
     def __init__(self, workspace_path: str, bridge: TaskBridge, parent: QWidget | None = None):
         super().__init__(parent)
@@ -100,6 +101,7 @@ class ModelFinderDialog(QDialog):
         folder = str(Path(folder).expanduser())
         if folder not in self.folders:
             self.folders.append(folder)
+            self.sig_folders_changed.emit(list(self.folders))
         self.search()
 
     def choose_folder(self) -> None:

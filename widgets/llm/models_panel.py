@@ -166,6 +166,7 @@ class EndpointDialog(QDialog):
 class ModelsPanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()
+    sig_model_folders_changed = Signal(list)  # folders added to the finder (settings keep them)
 
     def __init__(
         self,
@@ -173,11 +174,14 @@ class ModelsPanel(QWidget):
         bridge: TaskBridge,
         *,
         watcher: WorkspaceWatcher | None = None,
+        model_folders: list[str] | None = None,
         parent: QWidget | None = None,
     ):
-        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
+        """``watcher``: the window's workspace watcher (a panel alone makes its own);
+        ``model_folders``: folders the user added to the finder before (the settings')."""
         super().__init__(parent)
         self.ws = workspace
+        self.model_folders = list(model_folders or [])
         self.bridge = bridge
         self.setAcceptDrops(True)
         self.model = ModelsTableModel(workspace, self)
@@ -374,10 +378,16 @@ class ModelsPanel(QWidget):
         """List the GGUF models other tools keep here; the checked ones are added in place."""
         if self.finder is None:
             self.finder = ModelFinderDialog(str(self.ws.path), self.bridge, self)
+            self.finder.folders = list(self.model_folders)
             self.finder.sig_add.connect(self.add_found)
+            self.finder.sig_folders_changed.connect(self._remember_folders)
         self.finder.open()
         self.finder.search()
         return self.finder
+
+    def _remember_folders(self, folders: list[str]) -> None:
+        self.model_folders = folders
+        self.sig_model_folders_changed.emit(folders)
 
     def add_found(self, models: list[dict]) -> None:
         for model in models:

@@ -14,6 +14,7 @@ from engine.llm.model_registry import ensure_embedded_default, register_endpoint
 from tests.engine.llm.test_llm_endpoint import real_llama_server
 from tests.engine.llm.test_model_discovery import build_stores
 from tests.widgets.llm.test_models_panel import panel, ws  # noqa: F401 (fixtures)
+from widgets.llm.models_panel import ModelsPanel
 
 TOOL_VARIABLES = ("OLLAMA_MODELS", "HF_HOME", "HF_HUB_CACHE", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
                   "XDG_CACHE_HOME")  # fmt: skip
@@ -53,7 +54,9 @@ def test_find_models_on_this_computer_and_add_one_in_place(
     assert not finder.table.item(row, 0).flags() & Qt.ItemFlag.ItemIsEnabled
 
 
-def test_a_folder_the_user_adds_is_searched(panel, embedded_gguf, tmp_path, monkeypatch):
+def test_a_folder_the_user_adds_is_searched_and_remembered(
+    panel, ws, sync_bridge, embedded_gguf, tmp_path, monkeypatch, qtbot
+):
     monkeypatch.setenv("HOME", str(tmp_path / "empty home"))
     for name in TOOL_VARIABLES:
         monkeypatch.delenv(name, raising=False)
@@ -61,10 +64,15 @@ def test_a_folder_the_user_adds_is_searched(panel, embedded_gguf, tmp_path, monk
     assert finder.table.rowCount() == 0 and "No GGUF models found" in finder.status.text()
     (tmp_path / "mine").mkdir()
     shutil.copy(embedded_gguf, tmp_path / "mine" / "my-gemma.gguf")
-    finder.add_folder(tmp_path / "mine")
+    with qtbot.waitSignal(panel.sig_model_folders_changed) as remembered:
+        finder.add_folder(tmp_path / "mine")
     assert finder.table.rowCount() == 1
     assert finder.table.item(0, 0).text() == "my-gemma"
     assert finder.table.item(0, 1).text() == "your folder"
+    assert remembered.args[0] == [str(tmp_path / "mine")]
+    later = ModelsPanel(ws, sync_bridge, model_folders=remembered.args[0])  # next start
+    qtbot.addWidget(later)
+    assert later.find_models_dialog().table.rowCount() == 1
 
 
 def _select(panel, name: str) -> None:
