@@ -23,11 +23,15 @@ from engine.workspace.store import Workspace
 log = logging.getLogger(__name__)
 
 
-def inspect_gguf_file(path: str, progress=None) -> dict:
-    """Validate a GGUF file, read its metadata and hash it (progress over the bytes)."""
+def inspect_gguf_file(path: str, progress=None, known_sha256: str | None = None) -> dict:
+    """Validate a GGUF file, read its metadata and hash it (progress over the bytes).
+    ``known_sha256``: the file's hash from a content-addressed store (an Ollama blob is
+    named by it), so a file of several GB is not read again."""
     from engine.llm.gguf_info import inspect_gguf
 
-    info = inspect_gguf(path, with_sha256=True, progress=progress)
+    info = inspect_gguf(path, with_sha256=not known_sha256, progress=progress)
+    if known_sha256:
+        info.sha256 = known_sha256
     return info.as_dict() | {"chat_template": info.chat_template or ""}
 
 

@@ -391,16 +391,20 @@ class ModelsPanel(QWidget):
 
     def add_found(self, models: list[dict]) -> None:
         for model in models:
-            self.add_gguf(model["path"], name=model["name"])
+            self.add_gguf(model["path"], name=model["name"], sha256=model["sha256"])
 
-    def add_gguf(self, path: str | Path, *, name: str | None = None) -> None:
+    def add_gguf(
+        self, path: str | Path, *, name: str | None = None, sha256: str | None = None
+    ) -> None:
         """Validate and hash in the pool, then register on the writer lane (the file stays
-        where it is). ``name``: as the workspace calls it (default: the file name)."""
+        where it is). ``name``: as the workspace calls it (default: the file name);
+        ``sha256``: known already (an Ollama blob's digest), not computed again."""
         path = str(Path(path).expanduser().absolute())  # keep the name the user chose
         self.sig_status_message.emit(_("Inspecting {name}…").format(name=Path(path).name))
         self.bridge.run(
             model_tasks.inspect_gguf_file,
             args=(path,),
+            kwargs={"known_sha256": sha256},
             dialog=True,
             label=_("Hashing {name}").format(name=name or Path(path).name),
             on_done=lambda info: self._register_gguf(info, name),

@@ -41,7 +41,10 @@ def test_find_models_on_this_computer_and_add_one_in_place(
     assert finder.table.item(row, 2).text().endswith("MiB")
     blob = finder.found[row]["path"]
     finder.table.item(row, 0).setCheckState(Qt.CheckState.Checked)
+    progress = []
+    panel.bridge.sig_task_progress.connect(lambda t: progress.append(t.note))
     qtbot.mouseClick(finder.add_button, Qt.MouseButton.LeftButton)
+    assert "sha256" not in progress  # the blob's name is its digest: not read again
     assert panel.bridge.errors == []
     added = ws.query("SELECT * FROM models WHERE name = 'gemma3:270m'")[0]
     assert added["path"] == blob  # in place: Ollama's own blob, not a copy
