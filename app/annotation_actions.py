@@ -24,6 +24,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.common.task_bridge import WRITER, TaskBridge
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,9 @@ class AnnotationActions(QObject):
         self.last_result: object = None
 
     # -- panels ----------------------------------------------------------------------------
-    def build_panels(self, ws: Workspace, reviewer: str) -> dict[str, tuple[QWidget, str]]:
+    def build_panels(
+        self, ws: Workspace, reviewer: str, watcher: WorkspaceWatcher | None = None
+    ) -> dict[str, tuple[QWidget, str]]:
         # here, when a workspace opens, as the main window's other panels (40 ms and more each)
         from widgets.annotation.adjudication_panel import AdjudicationPanel
         from widgets.annotation.agreement_panel import AgreementPanel
@@ -72,6 +75,18 @@ class AnnotationActions(QObject):
         annotation.sig_decided.connect(lambda _item: adjudication.mark_dirty())
         setup.sig_changed.connect(adjudication.mark_dirty)
         adjudication.sig_changed.connect(self.sig_changed)
+        # writes elsewhere (a dialog, a merged package, the CLI): one watcher tick later
+        if watcher is not None:
+            follow(annotation, annotation.reload_annotators, watcher.sig_annotators)
+            follow(
+                annotation,
+                lambda: annotation.reload(annotation.current and annotation.current["item_id"]),
+                watcher.sig_assignments,
+            )
+            watcher.sig_decisions.connect(adjudication.mark_dirty)
+            watcher.sig_assignments.connect(adjudication.mark_dirty)
+            watcher.sig_decisions.connect(agreement.mark_stale)
+            watcher.sig_assignments.connect(agreement.mark_stale)
         for panel in (annotation, adjudication, agreement):
             panel.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 6000))
         self.panels = {"annotation": annotation, "adjudication": adjudication}

@@ -38,7 +38,7 @@ from widgets.common.job_monitor import JobMonitor
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
-from widgets.common.workspace_watcher import WorkspaceWatcher
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,9 @@ class MainWindow(QMainWindow):
 
         self.view_menu = self.menuBar().addMenu(_("&View"))
         self._action(_("Show the &welcome page"), self._show_welcome, "Ctrl+0", self.view_menu)
-        self._action(_("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu)
+        self.jobs_action = self._action(
+            _("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu
+        )
         add_language_menu(self, self.view_menu, self.settings, self._save)
 
         study_menu = self.menuBar().addMenu(_("&Study"))
@@ -257,14 +259,17 @@ class MainWindow(QMainWindow):
         review.sig_reviewer_changed.connect(self._remember_reviewer)
         review.sig_avro_mode_changed.connect(self._remember_avro_mode)
         review.sig_status_message.connect(status)
-        models = ModelsPanel(self.workspace, self.bridge)
+        models = ModelsPanel(
+            self.workspace, self.bridge, watcher=watcher, model_folders=self.settings.model_folders
+        )
         models.sig_status_message.connect(status)
+        models.sig_model_folders_changed.connect(self._remember_model_folders)
         answers = AnswersPanel(
             self.workspace, self.bridge, annotator=self.settings.reviewer_name, watcher=watcher
         )
         judge = JudgePanel(self.workspace, self.bridge)
         charts = ChartsPanel(self.workspace, self.bridge, watcher=watcher)
-        tasks = TasksPanel(self.workspace, self.bridge)
+        tasks = TasksPanel(self.workspace, self.bridge, watcher=watcher)
         for panel in (answers, judge, charts, tasks):
             panel.sig_status_message.connect(status)
         # a panel's own write: the watcher looks at once and every subscriber follows
@@ -273,6 +278,7 @@ class MainWindow(QMainWindow):
         watcher.sig_runs.connect(judge.refresh)  # judge runs, roles, a finished run
         watcher.sig_models.connect(judge.refresh)
         watcher.sig_annotations.connect(judge.refresh)  # the human-scored count
+        follow(review, review.reload_changed, watcher.sig_variants)  # adjudicated, translated
         # study dialogs announce their results; the panels that show them re-read
         self.study.sig_imported.connect(review.reload_sets)  # a new question set to filter
         self.study.sig_translated.connect(review.reload)
@@ -293,7 +299,7 @@ class MainWindow(QMainWindow):
             "metrics": MetricsPanel(self.workspace, self.bridge),
         }
         annotation_panels = self.annotation.build_panels(
-            self.workspace, self.settings.reviewer_name
+            self.workspace, self.settings.reviewer_name, watcher
         )
         self.panels.update({k: panel for k, (panel, _t) in annotation_panels.items()})
         titles = {
@@ -318,7 +324,15 @@ class MainWindow(QMainWindow):
             self.removeAction(action)
             action.deleteLater()
         self._panel_actions = []
+        self.jobs_action.setShortcuts([QKeySequence("Ctrl+J")])
         for index in range(self.tabs.count()):
+            if self.tabs.widget(index) is self.job_monitor:
+                # the View menu's one "Show jobs" (there without a workspace) takes Ctrl+N too
+                if index < 9:
+                    self.jobs_action.setShortcuts(
+                        [QKeySequence("Ctrl+J"), QKeySequence(f"Ctrl+{index + 1}")]
+                    )
+                continue
             text = _("Show {panel}").format(panel=self.tabs.tabText(index))
             self._panel_actions.append(
                 self._action(
@@ -418,11 +432,11 @@ class MainWindow(QMainWindow):
         )
 
     def _on_task_failed(self, task, message: str) -> None:
+        text = (
+            _("{label}: {message}") if task.state == "refused" else _("{label} failed: {message}")
+        )
         self.statusBar().showMessage(
-            _("{label} failed: {message}").format(
-                label=task.label, message=message.splitlines()[0]
-            ),
-            10000,
+            text.format(label=task.label, message=message.splitlines()[0]), 10000
         )
 
     def _remember_reviewer(self, name: str) -> None:
@@ -434,6 +448,10 @@ class MainWindow(QMainWindow):
 
     def _remember_avro_mode(self, enabled: bool) -> None:
         self.settings.avro_mode = enabled
+        self._save(self.settings)
+
+    def _remember_model_folders(self, folders: list[str]) -> None:
+        self.settings.model_folders = list(folders)
         self._save(self.settings)
 
     # -- geometry and shutdown -------------------------------------------------------------

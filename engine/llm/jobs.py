@@ -48,7 +48,7 @@ from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_
 from engine.llm.plan_store import record_groups
 from engine.llm.planner import Calibration, Estimate, calibrate, estimate
 from engine.llm.settings import Schedule, model_identity_with_adapter
-from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result
+from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, takes_metrics
 from engine.redact import redact
 from engine.workspace.store import Workspace, utcnow
 
@@ -594,13 +594,15 @@ def _run_job(
     writer = _Writer(ws, run_id, variant_ids, cache_keys, batch_size)
     total, start, generated = len(requests), time.monotonic(), 0
     beat = {"at": time.monotonic()}
+    with_tokens = takes_metrics(progress)  # the job monitor's tokens/s
 
     def report(note: str = "") -> None:
         if time.monotonic() - beat["at"] >= LEASE_BEAT_S:
             beat["at"] = time.monotonic()
             renew_lease(ws, run_id, owner)
         if progress:
-            progress(summary.done_before + summary.done_now, total, note)
+            metrics = {"tokens": generated} if with_tokens else {}
+            progress(summary.done_before + summary.done_now, total, note, **metrics)
 
     # what each item is decoded with, recorded for replication (engine.llm.plan_store)
     group_of = {r.key: g for g in (groups if size else [[r] for r in requests]) for r in g}

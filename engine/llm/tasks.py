@@ -11,6 +11,7 @@ import logging
 import re
 from pathlib import Path
 
+from engine.errors import UserError
 from engine.llm.backend_report import describe_llama_backend
 from engine.llm.endpoint_backend import KEYRING_USER
 from engine.llm.gguf_info import inspect_gguf
@@ -27,9 +28,13 @@ from engine.workspace.store import Workspace
 log = logging.getLogger(__name__)
 
 
-def inspect_gguf_file(path: str, progress=None) -> dict:
-    """Validate a GGUF file, read its metadata and hash it (progress over the bytes)."""
-    info = inspect_gguf(path, with_sha256=True, progress=progress)
+def inspect_gguf_file(path: str, progress=None, known_sha256: str | None = None) -> dict:
+    """Validate a GGUF file, read its metadata and hash it (progress over the bytes).
+    ``known_sha256``: the file's hash from a content-addressed store (an Ollama blob is
+    named by it), so a file of several GB is not read again."""
+    info = inspect_gguf(path, with_sha256=not known_sha256, progress=progress)
+    if known_sha256:
+        info.sha256 = known_sha256
     return info.as_dict() | {"chat_template": info.chat_template or ""}
 
 
@@ -132,3 +137,37 @@ def offload_plan(model_path: str, report: dict) -> dict:
 def save_gpu_layers(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict:
     with Workspace(workspace_path, create=False) as ws:
         return update_load_params(ws, model_id, n_gpu_layers=n_gpu_layers)
+
+
+def try_prompt_task(
+    workspace_path: str, model_id: int, prompt: str, max_tokens: int = 128, *, cancelled=None
+) -> dict:
+    """The Models panel's test prompt (:func:`engine.llm.try_prompt.try_prompt`)."""
+    from engine.llm.try_prompt import try_prompt
+
+    with Workspace(workspace_path, create=False) as ws:
+        rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
+    if not rows:
+        raise UserError(f"no model {model_id} in this workspace")
+    return try_prompt(rows[0], prompt, max_tokens=max_tokens, cancelled=cancelled)
+
+
+def discover_models_task(
+    workspace_path: str, extra_folders: list[str], *, cancelled=None
+) -> list[dict]:
+    """GGUF models on this computer (:mod:`engine.llm.model_discovery`), each with
+    ``registered``: the workspace already has a model on that file."""
+    from engine.llm.model_discovery import discover_models
+
+    found = discover_models(extra_folders, cancelled=cancelled)
+    with Workspace(workspace_path, create=False) as ws:
+        paths = [r["path"] for r in ws.query("SELECT path FROM models WHERE path IS NOT NULL")]
+    registered = {_resolved(p) for p in paths}
+    return [m.as_dict() | {"registered": _resolved(m.path) in registered} for m in found]
+
+
+def _resolved(path: str) -> str:
+    try:
+        return str(Path(path).resolve())
+    except OSError:
+        return path

@@ -201,7 +201,7 @@ def run_task(
                         rg.build_request(spec, regime, s, labels, roman, sampler, constrained)
                         for s in shown
                     ],
-                    label=f"{regime}/{script}",
+                    label=f"{spec.name} · {regime} · {script}",
                     summary={"regime": regime, "script": script, "k": card["k"]},
                     before_job=functools.partial(
                         _record, ws, spec=spec, shown=shown, sample=sample
@@ -216,6 +216,8 @@ def run_task(
         batch_size=batch_size,
         progress=progress,
         cancelled=cancelled,
+        # one bar for the whole job: a cancel stops it at its real fraction
+        total_items=len(model_rows) * len(regimes) * len(scripts) * len(evaluated),
     )
 
 

@@ -198,6 +198,14 @@ class AgreementPanel(QWidget):
         layout.addWidget(splitter, 1)
         self.prompt.refresh()
 
+    def mark_stale(self) -> None:
+        """Decisions or assignments changed (a merged package, another annotator): the shown
+        figures are out of date; recomputing (a bootstrap) waits for Compute."""
+        if self.report is not None:
+            self.status.setText(
+                _("Out of date: decisions changed since this was computed. Press Compute.")
+            )
+
     def compute(self) -> None:
         self.prompt.refresh()
         self.compute_button.setEnabled(False)

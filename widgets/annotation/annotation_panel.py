@@ -199,7 +199,8 @@ class AnnotationPanel(QWidget):
         self.reload()
 
     def reload_annotators(self) -> None:
-        """Annotators were added or items assigned: offer every annotator, keep the one chosen."""
+        """Annotators were added or items assigned (here, in a dialog or from the CLI): offer
+        every annotator, keep the one chosen."""
         chosen = self.annotator.currentText()
         self.annotator.blockSignals(True)
         self.annotator.clear()

@@ -104,8 +104,10 @@ def test_exception_goes_to_on_error_and_is_logged(sync_bridge, caplog, errors):
 
 
 def test_unhandled_exception_is_shown(sync_bridge, errors):
-    sync_bridge.run(fail_user, label="open workspace")
-    assert errors == [("open workspace failed", "workspace.sqlite: no such workspace")]
+    task = sync_bridge.run(fail_user, label="open workspace")
+    # bad input is an input error, not a failed job
+    assert errors == [("open workspace: check the input", "workspace.sqlite: no such workspace")]
+    assert task.state == "refused"
 
 
 def test_qt_objects_are_refused_as_worker_inputs(sync_bridge):
@@ -283,3 +285,16 @@ def test_the_port_script_moves_task_arguments_apart():
         'self.bridge.run(fn, args=(path, 3), kwargs={"limit": 5}, label="x", on_done=cb)',
         "bridge.run(g, args=(1,))",
     ]
+
+
+def two_runs(progress):
+    """A job of two runs, each counting its generated tokens from 0 (as run_job does)."""
+    for tokens in (0, 40, 100):
+        progress(tokens // 10, 20, "run 1", tokens=tokens)
+    for tokens in (0, 30, 50):
+        progress(10 + tokens // 10, 20, "run 2", tokens=tokens)
+
+
+def test_tokens_add_up_over_a_job_s_runs(sync_bridge):
+    task = sync_bridge.run(two_runs, label="two runs")
+    assert task.tokens == 150

@@ -132,3 +132,50 @@ def test_sample_warnings_and_a_romanized_copy_baseline_are_shown(
         for i in range(panel.results.rowCount())
     }
     assert copies["roman (avro)"] == "not applicable"
+
+
+def test_a_cancelled_run_shows_its_real_fraction_label_and_tokens(
+    qtbot, task_ws, sync_bridge, monkeypatch
+):
+    from tests.engine.understanding.conftest import ScriptedBackend
+    from widgets.common.job_monitor import JobTableModel, tokens_per_second
+
+    asked = []
+
+    def reply(_request):
+        asked.append(1)
+        if len(asked) == 3:  # Cancel (the job monitor's) during the first of two runs
+            for task in sync_bridge.running_tasks():
+                task.cancel()
+        return '{"standard": "তুমি কোথায় যাচ্ছ"}'
+
+    monkeypatch.setattr(
+        "engine.llm.jobs.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
+    )
+    panel = TasksPanel(task_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.regimes["few"].setChecked(True)
+    panel.k.setValue(1)
+    panel.run()
+    task = sync_bridge.tasks()[-1]
+    assert task.state == "cancelled"
+    assert task.label == "Task dialect-to-standard · scripted · zero, few · native"
+    assert 0 < task.done < task.total  # the whole job's items: 2 runs
+    fraction = task.done / task.total
+    assert fraction < 0.5
+    assert panel.progress.text() == f"cancelled at {int(100 * fraction)}%"
+    assert panel.progress.value() == task.done and panel.progress.maximum() == task.total
+    assert tokens_per_second(task) is not None and task.tokens == task.done  # 1 token each
+    model = JobTableModel()
+    model.add(task)
+    assert model.data(model.index(0, 1)) == "cancelled"
+
+
+def test_missing_input_is_said_before_a_job_starts(qtbot, task_ws, sync_bridge):
+    panel = TasksPanel(task_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.models.item(0).setCheckState(panel.models.item(0).checkState().Unchecked)
+    before = len(sync_bridge.tasks())
+    panel.run()
+    assert panel.progress_note.text() == "Choose at least one model."
+    assert len(sync_bridge.tasks()) == before and panel.run_button.isEnabled()
