@@ -401,3 +401,58 @@ def keep_data(dest: str, bundled: set[str], own_data: set[str]) -> bool:
     if "/" not in dest.replace("\\", "/"):
         return True  # a file at the top of the bundle (base_library.zip and the like)
     return top in bundled or not top.isidentifier()
+
+
+# Checks that a stripped library still loads (the dynamic linker refuses a broken one at once).
+_LOADS = "import ctypes, sys; ctypes.CDLL(sys.argv[1])"
+
+
+def strip_symbol_tables(folder: Path, min_gain: int = 64_000) -> dict:
+    """Linux: remove the symbol tables (``.symtab``; the dynamic linker reads ``.dynsym``) of
+    the bundle's shared libraries, each only when its stripped copy still loads: a library
+    that auditwheel patched with patchelf can break when stripped (numpy's OpenBLAS did: "ELF
+    load command address/offset not page-aligned"), so a blanket ``strip=True`` is unsafe.
+    libtorch_cpu alone drops 89 MB, libpython 17 MB. Returns what was saved and kept."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    strip = shutil.which("strip")
+    if strip is None or sys.platform != "linux":
+        return {"stripped": 0, "saved_mb": 0.0, "unchanged_because_broken": []}
+    internal = folder / "_internal"
+    env = dict(os.environ, LD_LIBRARY_PATH=str(internal))
+    libraries = [
+        p
+        for p in internal.rglob("*.so*")
+        if p.is_file() and not p.is_symlink() and re.search(r"\.so(\.\d+)*$", p.name)
+    ]
+
+    def one(path: Path) -> tuple[str, int]:
+        trial = path.with_name(f".{path.name}.stripped")
+        done = subprocess.run([strip, "-o", str(trial), str(path)], capture_output=True)
+        gain = path.stat().st_size - trial.stat().st_size if done.returncode == 0 else 0
+        if gain < min_gain:
+            trial.unlink(missing_ok=True)
+            return "small", 0
+        loads = subprocess.run(
+            [sys.executable, "-c", _LOADS, str(trial)], capture_output=True, env=env, timeout=120
+        )
+        if loads.returncode != 0:
+            trial.unlink()
+            return "broken", 0
+        shutil.copymode(path, trial)
+        os.replace(trial, path)
+        return "stripped", gain
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(zip(libraries, pool.map(one, libraries)))
+    return {
+        "stripped": sum(1 for _, (what, _) in results if what == "stripped"),
+        "saved_mb": round(sum(gain for _, (_, gain) in results) / 1e6, 1),
+        "unchanged_because_broken": sorted(
+            str(p.relative_to(internal)) for p, (what, _) in results if what == "broken"
+        ),
+    }

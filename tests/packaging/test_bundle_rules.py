@@ -125,3 +125,31 @@ def test_kept_encoder_families_are_transformers_model_folders():
     folder = Path(models.__file__).parent
     for family in rules.ENCODER_FAMILIES:
         assert (folder / family / "__init__.py").is_file(), family
+
+
+def test_symbols_are_stripped_only_where_the_stripped_library_still_loads(tmp_path):
+    """numpy's auditwheel-patched OpenBLAS breaks when stripped ("ELF load command address/
+    offset not page-aligned"): it must stay as it was; a plain extension module is stripped."""
+    import shutil
+
+    import kiwisolver
+    import numpy
+
+    if not shutil.which("strip") or sys.platform != "linux":
+        pytest.skip("strip is a Linux build step")
+    internal = tmp_path / "_internal"
+    internal.mkdir()
+    plain = shutil.copy(
+        Path(kiwisolver.__file__).parent
+        / next(p.name for p in Path(kiwisolver.__file__).parent.glob("_cext*.so")),
+        internal,
+    )
+    patched = sorted((Path(numpy.__file__).parent.parent / "numpy.libs").glob("*openblas*.so"))
+    if patched:
+        shutil.copy(patched[0], internal)
+    before = Path(plain).stat().st_size
+    report = rules.strip_symbol_tables(tmp_path, min_gain=1)
+    assert report["stripped"] >= 1 and Path(plain).stat().st_size < before
+    if patched:
+        assert report["unchanged_because_broken"] == [patched[0].name]
+        assert (internal / patched[0].name).stat().st_size == patched[0].stat().st_size
