@@ -43,7 +43,11 @@ CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyd", ".so", ".dylib", ".dll")
 # crosses "/"). Each reason says why; app/smoke_test.py runs every stage on the frozen app.
 UNUSED_FILES: tuple[tuple[str, str], ...] = (
     ("torch/test/*", "C++ unit-test executables of torch (83 MB); never run by Python code"),
-    ("torch/bin/*", "torch's C++ test and RPC tools, protoc (50 MB); the encoder runs none"),
+    (
+        "torch/bin/*",
+        "torch's C++ test and RPC tools, protoc (50 MB); the encoder runs none "
+        "(but see NEEDED_FILES)",
+    ),
     ("torch/include/*", "C++ headers for building torch extensions; nothing is compiled"),
     ("torch/share/*", "CMake files for building against libtorch"),
     ("torch/lib/lib*_test.so", "torch's test-only libraries (jit backend, torchbind tests)"),
@@ -97,6 +101,12 @@ UNUSED_FILES: tuple[tuple[str, str], ...] = (
 HOOK_COLLECTED: dict[str, str] = {
     "pyside6-essentials": "PyInstaller's PySide6 hooks",
     "shiboken6": "PyInstaller's PySide6 hooks",
+}
+
+# Exceptions to UNUSED_FILES, each with the reason it is needed.
+NEEDED_FILES: dict[str, str] = {
+    "torch/bin/torch_shm_manager": "import torch fails without it (the frozen smoke test "
+    "showed: 'Unable to find torch_shm_manager'); it serves tensor sharing between processes",
 }
 
 # Python modules never imported by the app (Analysis excludes: their submodules go too).
@@ -331,6 +341,8 @@ def installed_data_files(dist: metadata.Distribution) -> list[str]:
 def unused_reason(dest: str) -> str | None:
     """Why the file at ``dest`` (its path inside the bundle) is left out, or None to keep it."""
     dest = dest.replace("\\", "/")
+    if dest in NEEDED_FILES:
+        return None
     if fnmatch.fnmatchcase(dest, "babel/locale-data/*") and keep_babel_locale(dest):
         return None
     for pattern, reason in UNUSED_FILES:

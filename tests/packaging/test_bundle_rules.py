@@ -80,6 +80,8 @@ def test_every_rule_has_a_reason_and_matches_something_real():
     for module, reason in rules.UNUSED_MODULES:
         assert reason.strip() and all(part.isidentifier() for part in module.split(".")), module
     assert rules.unused_reason("torch/test/test_api") and rules.unused_reason("torch/bin/protoc")
+    for needed, reason in rules.NEEDED_FILES.items():
+        assert reason.strip() and rules.unused_reason(needed) is None, needed
     assert rules.unused_reason("babel/locale-data/fr.dat")
     for kept in ("babel/locale-data/bn.dat", "babel/locale-data/en_GB.dat", "babel/global.dat"):
         assert rules.unused_reason(kept) is None, kept
