@@ -36,7 +36,7 @@ lint: $(STAMP)
 gui: $(STAMP)
 	$(VENV)/bin/upabhasha-gui
 
-# Linux artefacts (dist/upabhasha-<version>-linux-x86_64.tar.xz and upabhasha_<version>_amd64.deb)
+# Linux artefacts (dist/upabhasha-<version>-linux-x86_64.tar.zst and upabhasha_<version>_amd64.deb)
 # from their own clean venv (build/installer-venv: runtime dependencies + PyInstaller, the CPU
 # torch first) + smoke test of the built program; slow, not part of `make test` (.ci/run runs
 # it after the tests, with INSTALLER_ARGS=--install-deb). See packaging/README.md.
