@@ -23,7 +23,6 @@ must not load them itself.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import logging
 import os
