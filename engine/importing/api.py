@@ -8,7 +8,7 @@ Queries and single writes only; the import dialog's background work is in
 
 from __future__ import annotations
 
-from engine.importing.columns import SPLITS
+from engine.importing.columns import BIJOY_CLI_HINT, SPLITS
 from engine.importing.dialects import add_dialect, list_dialects, parse_dialect_map
 from engine.importing.exporters import export_table, exportable, neutralize
 from engine.importing.importers import import_corpus, import_questions
@@ -16,6 +16,7 @@ from engine.importing.scored_import import import_scored_translations, record_se
 from engine.importing.tabular import read_rows
 
 __all__ = [
+    "BIJOY_CLI_HINT",
     "SPLITS",
     "add_dialect",
     "export_table",

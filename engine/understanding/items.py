@@ -81,17 +81,22 @@ def import_items(
     split_col: str | None = None,
     split: str | None = None,
     id_col: str | None = None,
+    dialect_map: dict[str, str] | None = None,
+    convert_bijoy: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> ImportReport:
-    """Import one item file into the set ``name`` (default: the file name)."""
+    """Import one item file into the set ``name`` (default: the file name).
+    ``dialect_map`` reads other dialect spellings as codes; ``convert_bijoy`` converts
+    legacy Bijoy cells (else refused), as for corpora."""
     path = Path(path)
-    known = DialectResolver(ws)
+    known = DialectResolver(ws, dialect_map)
     report = ImportReport(kind="items", path=str(path), name=default_name(path, name))
     rows: list[_Row] = []
     with TabularFile(path, file_format) as table:
-        cells, ticker = CellReader(table), Ticker(table, progress, cancelled)
+        cells = CellReader(table, convert_bijoy=convert_bijoy)
+        ticker = Ticker(table, progress, cancelled)
         report.file_format = table.format
         native = cells.column(native_col, "native-script text")
         dialect_column = None if dialect else cells.column(dialect_col or "dialect", "dialect")
@@ -135,6 +140,8 @@ def import_items(
                     label=cells.text(line, row, label, required=label is not None),
                 )
             )
+        report.unused_columns = cells.unused()
+        report.bijoy_converted = cells.bijoy_converted
     ticker.check_cancel()
     if not rows:
         raise UserError(f"{path}: no items in the file")

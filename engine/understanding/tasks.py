@@ -82,3 +82,50 @@ def _texts_of(ws: Workspace, keys: set[str]) -> dict[str, str]:
             ):
                 out[f"{prefix}{r['id']}"] = r["text"]
     return out
+
+
+ITEM_OPTIONS = (
+    "name",
+    "native_col",
+    "dialect_col",
+    "dialect",
+    "roman_col",
+    "standard_cols",
+    "english_cols",
+    "label_col",
+    "split_col",
+    "split",
+    "id_col",
+    "dialect_map",
+    "convert_bijoy",
+    "file_format",
+)
+
+
+def guess_item_mapping(columns: list[str]) -> dict:
+    """A starting column mapping for an item file (the import dialog's guess)."""
+    from engine.importing.tasks import first_column
+
+    lowered = {c: c.casefold() for c in columns}
+    return {
+        "native_col": first_column(columns, ("text", "native", "native_text", "sentence")),
+        "dialect_col": first_column(columns, ("dialect", "dialect_code", "region")),
+        "roman_col": first_column(columns, ("roman", "romanized", "roman_text")),
+        "standard_cols": [c for c, low in lowered.items() if low.startswith("standard")],
+        "english_cols": [c for c, low in lowered.items() if low.startswith("english")],
+        "label_col": first_column(columns, ("label", "class", "category")),
+        "split_col": first_column(columns, ("split",)),
+        "id_col": first_column(columns, ("id", "item_id")),
+    }
+
+
+def import_items_file(
+    workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
+) -> dict:
+    """``upabhasha import items`` for the import dialog (writer lane, all-or-nothing)."""
+    from engine.understanding.items import import_items
+
+    kwargs = {k: v for k, v in options.items() if k in ITEM_OPTIONS}
+    with Workspace(workspace_path, create=False) as ws:
+        report = import_items(ws, path, progress=progress, cancelled=cancelled, **kwargs)
+    return report.to_dict()

@@ -96,6 +96,7 @@ class TasksPanel(QWidget):
     sig_status_message = Signal(str)
     sig_run_finished = Signal(list)  # run summaries
     sig_results = Signal(dict)  # the task-stats report shown
+    sig_import_requested = Signal(str)  # "items": the window opens the import dialog
 
     def __init__(
         self,
@@ -115,6 +116,9 @@ class TasksPanel(QWidget):
             self.task_box.addItem(f"{name} — {spec.kind}", name)
         self.task_box.setCurrentIndex(max(self.task_box.findData("dialect-to-standard"), 0))
         self.source_box = QComboBox()
+        self.import_items_button = QPushButton(_("Import items…"))
+        self.import_items_button.setToolTip(_("Import an item set for tasks from a file"))
+        self.import_items_button.clicked.connect(lambda: self.sig_import_requested.emit("items"))
         self.models = QListWidget()
         self.models.setMaximumHeight(90)
         self.regimes = {r: QCheckBox(r) for r in REGIMES}
@@ -147,7 +151,7 @@ class TasksPanel(QWidget):
         form_box = QGroupBox(_("Run a task"))
         form = QFormLayout(form_box)
         form.addRow(_("Task"), self.task_box)
-        form.addRow(_("Items"), self.source_box)
+        form.addRow(_("Items"), _row(self.source_box, self.import_items_button))
         form.addRow(_("Models"), self.models)
         form.addRow(_("Regimes"), _row(*self.regimes.values()))
         form.addRow(_("Scripts"), _row(*self.scripts.values(), self.scheme))
