@@ -32,13 +32,14 @@ from engine.translation.review import (
     variant_state,
 )
 from engine.translation.scored_eval import evaluate_scored, scored_sets
-from engine.translation.translate import translate_questions
+from engine.translation.translate import dialects_without_pairs, translate_questions
 from engine.workspace.store import Workspace
 
 __all__ = [
     "STATUSES",
     "TRANSLATION_SCORE_SCALE",
     "VariantState",
+    "dialects_without_pairs",
     "evaluate_scored",
     "evaluate_translations",
     "has_questions",
