@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.importing.columns import BIJOY_CLI_HINT, SPLITS
 from engine.importing.dialects import add_dialect, list_dialects, parse_dialect_map
+from engine.importing.duplicates import DUPLICATE_CLI_HINT, DuplicateContent
 from engine.importing.exporters import export_table, exportable, neutralize
 from engine.importing.importers import import_corpus, import_questions
 from engine.importing.scored_import import import_scored_translations, record_segment_score
@@ -17,7 +18,9 @@ from engine.importing.tabular import read_rows
 
 __all__ = [
     "BIJOY_CLI_HINT",
+    "DUPLICATE_CLI_HINT",
     "SPLITS",
+    "DuplicateContent",
     "add_dialect",
     "export_table",
     "exportable",

@@ -28,6 +28,7 @@ from engine.importing.columns import (
     normalize_split,
 )
 from engine.importing.dialects import DialectResolver
+from engine.importing.duplicates import refuse_duplicate_content
 from engine.importing.question_import import import_question_rows
 from engine.importing.tabular import TabularFile
 from engine.textnorm import canonical_key, has_bengali, normalize_text
@@ -79,6 +80,7 @@ def import_corpus(
     dialect_map: dict[str, str] | None = None,
     strip_leading_token: str | None = None,
     convert_bijoy: bool = False,
+    allow_duplicate_content: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -101,7 +103,9 @@ def import_corpus(
     columns named "district"/"split" when present; a fixed ``district`` or ``split``
     overrides them. ``strip_leading_token``: "auto" strips a detected label token, any
     other string strips exactly that token. ``convert_bijoy``: legacy Bijoy/SutonnyMJ
-    cells are converted to Unicode (otherwise they are refused).
+    cells are converted to Unicode (otherwise they are refused). A file whose every pair
+    another corpus holds already is refused unless ``allow_duplicate_content``
+    (:mod:`engine.importing.duplicates`).
     """
     path = Path(path)
     if fmt not in ("long", "wide"):
@@ -204,7 +208,7 @@ def import_corpus(
             f"converted {report.bijoy_converted:,} legacy Bijoy/SutonnyMJ cells to Unicode"
         )
     ticker.check_cancel()
-    _write_pairs(ws, path, pairs, report, ticker)
+    _write_pairs(ws, path, pairs, report, ticker, allow_duplicate_content)
     return report
 
 
@@ -343,7 +347,12 @@ def _apply_leading_token(
 
 
 def _write_pairs(
-    ws: Workspace, path: Path, pairs: list[_Pair], report: ImportReport, ticker: Ticker
+    ws: Workspace,
+    path: Path,
+    pairs: list[_Pair],
+    report: ImportReport,
+    ticker: Ticker,
+    allow_duplicate_content: bool = False,
 ) -> None:
     report.records = len(pairs)
     unique: dict[tuple, _Pair] = {}
@@ -390,6 +399,8 @@ def _write_pairs(
                 text_key,
             )
         )
+    if not allow_duplicate_content:
+        refuse_duplicate_content(ws, "corpus", report.name, str(path), unique)
     with ws.transaction() as conn:
         conn.execute(
             "INSERT INTO corpora(name, source, created_at) VALUES (?, ?, ?) "
@@ -445,6 +456,7 @@ def import_questions(
     dialect_map: dict[str, str] | None = None,
     variant_status: str = "reviewed",
     convert_bijoy: bool = False,
+    allow_duplicate_content: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -474,6 +486,7 @@ def import_questions(
         dialect_map=dialect_map,
         variant_status=variant_status,
         convert_bijoy=convert_bijoy,
+        allow_duplicate_content=allow_duplicate_content,
         file_format=file_format,
         progress=progress,
         cancelled=cancelled,

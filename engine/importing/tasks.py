@@ -42,6 +42,7 @@ CORPUS_OPTIONS = (
     "dialect_map",
     "convert_bijoy",
     "strip_leading_token",
+    "allow_duplicate_content",
     "file_format",
 )
 QUESTION_OPTIONS = (
@@ -56,6 +57,7 @@ QUESTION_OPTIONS = (
     "dialect_map",
     "variant_status",
     "convert_bijoy",
+    "allow_duplicate_content",
     "file_format",
 )
 SCORED_OPTIONS = (

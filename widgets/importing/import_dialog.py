@@ -37,7 +37,13 @@ from PySide6.QtWidgets import (
 from engine.errors import UserError
 from engine.i18n import _
 from engine.importing import tasks as import_tasks
-from engine.importing.api import BIJOY_CLI_HINT, SPLITS, parse_dialect_map
+from engine.importing.api import (
+    BIJOY_CLI_HINT,
+    DUPLICATE_CLI_HINT,
+    SPLITS,
+    DuplicateContent,
+    parse_dialect_map,
+)
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
@@ -113,6 +119,11 @@ class ImportDialog(QDialog):
         self.kind.currentIndexChanged.connect(self._kind_changed)
         shared = self._shared_options()
         self.bijoy_box = self._bijoy_box()
+        # shown when an import was refused as a second copy of another set's content
+        self.allow_duplicate = QCheckBox(
+            _("Import a second copy anyway (another set already holds all of this content)")
+        )
+        self.allow_duplicate.setVisible(False)
 
         self.progress = QProgressBar()
         self.progress.setVisible(False)
@@ -144,6 +155,7 @@ class ImportDialog(QDialog):
         layout.addWidget(self.pages)
         layout.addWidget(shared)
         layout.addWidget(self.bijoy_box)
+        layout.addWidget(self.allow_duplicate)
         layout.addWidget(self.progress)
         layout.addWidget(self.error)
         layout.addWidget(self.report)
@@ -383,6 +395,7 @@ class ImportDialog(QDialog):
         """Read the file's header and fill the column combos; False (message shown) if not."""
         path = str(path).strip()
         self.name.clear()  # a name typed for another file does not carry over
+        self.allow_duplicate.setVisible(False)  # asked again for each file
         self.path.setText(path)
         self._read_path = path
         self.name.setPlaceholderText(
@@ -458,6 +471,8 @@ class ImportDialog(QDialog):
             )
             or None,
             "convert_bijoy": bool(self.bijoy_scan["cells"]) and self.convert_bijoy.isChecked(),
+            "allow_duplicate_content": not self.allow_duplicate.isHidden()
+            and self.allow_duplicate.isChecked(),
         }
         if self.study_page is not None:
             return {**common, "name": name, **self.study_page.options()}
@@ -576,6 +591,13 @@ class ImportDialog(QDialog):
         message = describe_error(exc, one_line=True)
         if BIJOY_CLI_HINT in message:  # a GUI user has the checkbox, not the CLI option
             message = message.replace(BIJOY_CLI_HINT, "") + " " + self._offer_bijoy()
+        if isinstance(exc, DuplicateContent):
+            self.allow_duplicate.setChecked(False)
+            self.allow_duplicate.setVisible(True)
+            message = message.replace(
+                DUPLICATE_CLI_HINT,
+                _("tick “{checkbox}” below").format(checkbox=self.allow_duplicate.text()),
+            )
         if isinstance(exc, UserError):
             self._show_error(message)
         else:

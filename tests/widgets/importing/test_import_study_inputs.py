@@ -159,3 +159,26 @@ def test_scored_translations_need_their_declared_scale(qtbot, fresh_ws, sync_bri
         dialog.start_import()
     assert signal.args[0]["variants_inserted"] == 4
     assert "4 human scores written" in dialog.report.toPlainText()
+
+
+def test_the_same_content_under_another_name_needs_the_dialogs_checkbox(
+    qtbot, fresh_ws, sync_bridge, tmp_path
+):
+    dialog = _dialog(qtbot, fresh_ws, sync_bridge, "corpus")
+    with as_file(files("resources") / "sample" / "corpus.csv") as path:
+        copy = tmp_path / "corpus-copy.csv"
+        copy.write_bytes(path.read_bytes())
+        assert dialog.set_path(path)
+        with qtbot.waitSignal(dialog.sig_imported):
+            dialog.start_import()
+    pairs = fresh_ws.scalar("SELECT count(*) FROM sentence_pairs")
+    assert dialog.set_path(copy) and dialog.allow_duplicate.isHidden()
+    dialog.start_import()
+    message = dialog.error.text()
+    assert "already in corpus 'corpus'" in message and "--allow-duplicate" not in message
+    assert dialog.allow_duplicate.text() in message and not dialog.allow_duplicate.isHidden()
+    assert fresh_ws.scalar("SELECT count(*) FROM sentence_pairs") == pairs
+    dialog.allow_duplicate.setChecked(True)
+    with qtbot.waitSignal(dialog.sig_imported):
+        dialog.start_import()
+    assert fresh_ws.scalar("SELECT count(*) FROM sentence_pairs") == 2 * pairs
