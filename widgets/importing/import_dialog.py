@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -368,7 +369,20 @@ class ImportDialog(QDialog):
                 if self.current_kind == CORPUS
                 else _("Import a question set")
             )
+        self._size_to_current_page()
         self._apply_guess()
+
+    def _size_to_current_page(self) -> None:
+        """A stack is as tall as its tallest page: the pages not shown are sized as nothing,
+        so the dialog is as tall as the page of the chosen kind (no empty space below)."""
+        current = self.pages.currentWidget()
+        for index in range(self.pages.count()):
+            page = self.pages.widget(index)
+            policy = QSizePolicy.Policy.Preferred if page is current else QSizePolicy.Policy.Ignored
+            page.setSizePolicy(policy, policy)
+        self.pages.adjustSize()
+        if self.isVisible():
+            self.adjustSize()
 
     def _fmt_changed(self) -> None:
         wide = self.fmt.currentData() == "wide"
