@@ -102,16 +102,13 @@ def guess_probe_mapping(columns: list[str]) -> dict:
     }
 
 
-def import_probes_file(
-    workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
-) -> dict:
+def import_probes_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """``upabhasha import probes`` for the import dialog (writer lane, all-or-nothing)."""
     from engine.bias.probes import import_probes
+    from engine.importing.tasks import import_with
 
-    kwargs = {k: v for k, v in options.items() if k in PROBE_OPTIONS}
-    with Workspace(workspace_path, create=False) as ws:
-        report = import_probes(ws, path, progress=progress, cancelled=cancelled, **kwargs)
-    return {**report.to_dict(), "kind": "probes", "probe_kind": report.kind}
+    report = import_with(import_probes, PROBE_OPTIONS, workspace_path, path, options, **progress)
+    return {**report, "kind": "probes", "probe_kind": report["kind"]}
 
 
 def generate_probes_files(

@@ -209,43 +209,56 @@ def workspace_dialects(ws: Workspace) -> list[dict]:
     )
 
 
-def import_corpus_file(
-    workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
+def import_with(
+    importer,
+    allowed: tuple[str, ...],
+    workspace_path: str,
+    path: str,
+    options: dict,
+    *,
+    progress=None,
+    cancelled=None,
+    **fixed,
 ) -> dict:
+    """Run one importer on its own connection (the writer lane) with the dialog's options
+    it takes (``allowed``); returns its report as a dict. Shared by every stage's import
+    task (corpus, questions, scored translations, task items, probes)."""
+    kwargs = {k: v for k, v in options.items() if k in allowed}
+    with Workspace(workspace_path, create=False) as ws:
+        report = importer(ws, Path(path), progress=progress, cancelled=cancelled, **fixed, **kwargs)
+    return report.to_dict()
+
+
+def import_corpus_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import a parallel corpus (all-or-nothing); returns the report as a dict."""
     from engine.importing.importers import import_corpus
 
-    kwargs = {k: v for k, v in options.items() if k in CORPUS_OPTIONS}
-    with Workspace(workspace_path, create=False) as ws:
-        report = import_corpus(ws, Path(path), progress=progress, cancelled=cancelled, **kwargs)
-    return report.to_dict()
+    return import_with(import_corpus, CORPUS_OPTIONS, workspace_path, path, options, **progress)
 
 
-def import_questions_file(
-    workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
-) -> dict:
+def import_questions_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import a question set (all-or-nothing); returns the report as a dict."""
     from engine.importing.importers import import_questions
 
-    kwargs = {k: v for k, v in options.items() if k in QUESTION_OPTIONS}
-    with Workspace(workspace_path, create=False) as ws:
-        report = import_questions(ws, Path(path), progress=progress, cancelled=cancelled, **kwargs)
-    return report.to_dict()
+    return import_with(
+        import_questions, QUESTION_OPTIONS, workspace_path, path, options, **progress
+    )
 
 
-def import_scored_file(
-    workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
-) -> dict:
+def import_scored_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import scored translations on the declared human scale (all-or-nothing)."""
     from engine.importing.scored_import import import_scored_translations
 
-    kwargs = {k: v for k, v in options.items() if k in SCORED_OPTIONS}
     scale = parse_scale(options["human_scale"])
-    with Workspace(workspace_path, create=False) as ws:
-        report = import_scored_translations(
-            ws, Path(path), human_scale=scale, progress=progress, cancelled=cancelled, **kwargs
-        )
-    return report.to_dict()
+    return import_with(
+        import_scored_translations,
+        SCORED_OPTIONS,
+        workspace_path,
+        path,
+        options,
+        human_scale=scale,
+        **progress,
+    )
 
 
 NOUNS = {"corpus": "pairs", "items": "items", "scored-translations": "segments"}

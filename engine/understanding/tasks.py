@@ -119,13 +119,9 @@ def guess_item_mapping(columns: list[str]) -> dict:
     }
 
 
-def import_items_file(
-    workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
-) -> dict:
+def import_items_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """``upabhasha import items`` for the import dialog (writer lane, all-or-nothing)."""
+    from engine.importing.tasks import import_with
     from engine.understanding.items import import_items
 
-    kwargs = {k: v for k, v in options.items() if k in ITEM_OPTIONS}
-    with Workspace(workspace_path, create=False) as ws:
-        report = import_items(ws, path, progress=progress, cancelled=cancelled, **kwargs)
-    return report.to_dict()
+    return import_with(import_items, ITEM_OPTIONS, workspace_path, path, options, **progress)

@@ -23,3 +23,9 @@ class ColumnCombo(QComboBox):
     def choose(self, column: str | None) -> None:
         index = self.findData(column) if column is not None else 0
         self.setCurrentIndex(max(index, 0))
+
+
+def fill_from_guess(columns: list[str], guess: dict, combos: dict[str, ColumnCombo]) -> None:
+    """Offer ``columns`` in each combo, choosing the guessed column (``guess[key]``)."""
+    for key, combo in combos.items():
+        combo.set_columns(columns, guess[key])

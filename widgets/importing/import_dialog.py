@@ -49,7 +49,7 @@ from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
-from widgets.importing.column_combo import ColumnCombo
+from widgets.importing.column_combo import ColumnCombo, fill_from_guess
 from widgets.importing.study_pages import (
     ITEMS,
     PROBE_TEMPLATES,
@@ -461,14 +461,17 @@ class ImportDialog(QDialog):
             self._fmt_changed()
         else:
             guess = import_tasks.guess_question_mapping(columns, self.codes)
-            for combo, key in (
-                (self.text_col, "text_col"),
-                (self.id_col, "id_col"),
-                (self.type_col, "type_col"),
-                (self.domain_col, "domain_col"),
-                (self.gloss_col, "gloss_col"),
-            ):
-                combo.set_columns(columns, guess[key])
+            fill_from_guess(
+                columns,
+                guess,
+                {
+                    "text_col": self.text_col,
+                    "id_col": self.id_col,
+                    "type_col": self.type_col,
+                    "domain_col": self.domain_col,
+                    "gloss_col": self.gloss_col,
+                },
+            )
             self.question_dialect_col.set_columns(columns, guess["dialect_col"])
             for code, combo in self.question_dialect_cols.items():
                 combo.set_columns(columns, guess["dialect_cols"].get(code))

@@ -30,7 +30,7 @@ from engine.i18n import _
 from engine.importing import tasks as import_tasks
 from engine.importing.api import SPLITS
 from engine.understanding import tasks as understanding_tasks
-from widgets.importing.column_combo import ColumnCombo
+from widgets.importing.column_combo import ColumnCombo, fill_from_guess
 
 ITEMS, PROBES, PROBE_TEMPLATES, SCORED = "items", "probes", "probe-templates", "scored"
 
@@ -107,15 +107,18 @@ class ItemsPage(StudyPage):
 
     def apply_guess(self, columns: list[str]) -> None:
         guess = understanding_tasks.guess_item_mapping(columns)
-        for combo, key in (
-            (self.native_col, "native_col"),
-            (self.dialect_col, "dialect_col"),
-            (self.roman_col, "roman_col"),
-            (self.label_col, "label_col"),
-            (self.split_col, "split_col"),
-            (self.id_col, "id_col"),
-        ):
-            combo.set_columns(columns, guess[key])
+        fill_from_guess(
+            columns,
+            guess,
+            {
+                "native_col": self.native_col,
+                "dialect_col": self.dialect_col,
+                "roman_col": self.roman_col,
+                "label_col": self.label_col,
+                "split_col": self.split_col,
+                "id_col": self.id_col,
+            },
+        )
         self.standard_cols.setText(", ".join(guess["standard_cols"]))
         self.english_cols.setText(", ".join(guess["english_cols"]))
 
@@ -180,15 +183,18 @@ class ProbesPage(StudyPage):
 
     def apply_guess(self, columns: list[str]) -> None:
         guess = bias_tasks.guess_probe_mapping(columns)
-        for combo, key in (
-            (self.prompt_col, "prompt_col"),
-            (self.id_col, "id_col"),
-            (self.category_col, "category_col"),
-            (self.subcategory_col, "subcategory_col"),
-            (self.topic_col, "topic_col"),
-            (self.first_col, "first_col"),
-        ):
-            combo.set_columns(columns, guess[key])
+        fill_from_guess(
+            columns,
+            guess,
+            {
+                "prompt_col": self.prompt_col,
+                "id_col": self.id_col,
+                "category_col": self.category_col,
+                "subcategory_col": self.subcategory_col,
+                "topic_col": self.topic_col,
+                "first_col": self.first_col,
+            },
+        )
         self.option_x.set_columns(columns)
         self.option_y.set_columns(columns)
 
@@ -328,15 +334,18 @@ class ScoredPage(StudyPage):
 
     def apply_guess(self, columns: list[str]) -> None:
         guess = import_tasks.guess_scored_mapping(columns)
-        for combo, key in (
-            (self.source_col, "source_col"),
-            (self.hyp_col, "hyp_col"),
-            (self.system_col, "system_col"),
-            (self.score_col, "score_col"),
-            (self.annotator_col, "annotator_col"),
-            (self.seg_id_col, "seg_id_col"),
-        ):
-            combo.set_columns(columns, guess[key])
+        fill_from_guess(
+            columns,
+            guess,
+            {
+                "source_col": self.source_col,
+                "hyp_col": self.hyp_col,
+                "system_col": self.system_col,
+                "score_col": self.score_col,
+                "annotator_col": self.annotator_col,
+                "seg_id_col": self.seg_id_col,
+            },
+        )
         self.ref_cols.setText(", ".join(guess["ref_cols"]))
         self.score_cols.setText(", ".join(guess["score_cols"]))
         long = not guess["score_cols"] and guess["score_col"] is not None

@@ -8,21 +8,12 @@ import json
 import unicodedata
 from importlib.resources import as_file, files
 
-import pytest
 from PySide6.QtCore import Qt
 
-from engine.workspace.store import Workspace
 from widgets.importing.import_dialog import ImportDialog
 from widgets.importing.study_pages import ITEMS, PROBE_TEMPLATES, PROBES, SCORED
 
 BIJOY, BIJOY_UNICODE = "Avwg evsjvq K_v ewj", "আমি বাংলায় কথা বলি"
-
-
-@pytest.fixture
-def fresh_ws(tmp_path):
-    ws = Workspace(tmp_path / "study.sqlite", create=True)
-    yield ws
-    ws.close()
 
 
 def _dialog(qtbot, ws, bridge, kind):
