@@ -103,7 +103,14 @@ class BiasPanel(QWidget):
 
         # probe a model from here
         self.model = QComboBox()
+        # room for a model's name ("gemma-3…" said nothing), bounded: a long name must not
+        # push the run row past a 1366-pixel screen
+        fitted = QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        self.model.setSizeAdjustPolicy(fitted)
+        self.model.setMinimumContentsLength(30)
         self.probe_set = QComboBox()
+        self.probe_set.setSizeAdjustPolicy(fitted)
+        self.probe_set.setMinimumContentsLength(16)
         self.limit = QSpinBox()
         self.limit.setRange(0, 100000)
         self.limit.setSpecialValueText(_("all probes"))

@@ -151,7 +151,8 @@ class TasksPanel(QWidget):
         form_box = QGroupBox(_("Run a task"))
         form = QFormLayout(form_box)
         form.addRow(_("Task"), self.task_box)
-        form.addRow(_("Items"), _row(self.source_box, self.import_items_button))
+        form.addRow(_("Items"), self.source_box)
+        form.addRow("", _row(self.import_items_button))  # its own row: the form is narrow
         form.addRow(_("Models"), self.models)
         form.addRow(_("Regimes"), _row(*self.regimes.values()))
         form.addRow(_("Scripts"), _row(*self.scripts.values(), self.scheme))
