@@ -118,7 +118,7 @@ class ImportDialog(QDialog):
         for page in self.study_pages.values():
             self.pages.addWidget(page)
         self.kind.currentIndexChanged.connect(self._kind_changed)
-        shared = self._shared_options()
+        self.shared_options = self._shared_options()
         self.bijoy_box = self._bijoy_box()
         # shown when an import was refused as a second copy of another set's content
         self.allow_duplicate = QCheckBox(
@@ -154,7 +154,7 @@ class ImportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.pages)
-        layout.addWidget(shared)
+        layout.addWidget(self.shared_options)
         layout.addWidget(self.bijoy_box)
         layout.addWidget(self.allow_duplicate)
         layout.addWidget(self.progress)
@@ -357,6 +357,7 @@ class ImportDialog(QDialog):
 
     def _kind_changed(self) -> None:
         page = self.study_page
+        self.shared_options.setVisible(page is None or page.uses_dialect_names)
         if page is not None:
             self.pages.setCurrentWidget(page)
             self.setWindowTitle(page.title)

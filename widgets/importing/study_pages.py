@@ -53,6 +53,7 @@ class StudyPage(QGroupBox):
 
     kind = ""
     needs_columns = True  # False: the file is not a table (templates JSON)
+    uses_dialect_names = False  # the dialog's "Dialect names" row applies (dialect codes)
     run: Callable
     describe: Callable[[dict], list[str]] = staticmethod(import_tasks.describe_report)
 
@@ -75,6 +76,7 @@ class ItemsPage(StudyPage):
     """``upabhasha import items``: an item set for understanding tasks."""
 
     kind = ITEMS
+    uses_dialect_names = True
     run = staticmethod(understanding_tasks.import_items_file)
 
     def __init__(self, dialects: list[dict]):

@@ -26,6 +26,7 @@ def test_an_item_set_for_tasks_with_its_columns_guessed(qtbot, fresh_ws, sync_br
     dialog = _dialog(qtbot, fresh_ws, sync_bridge, ITEMS)
     page = dialog.study_page
     assert dialog.windowTitle() == page.title and dialog.pages.currentWidget() is page
+    assert not dialog.shared_options.isHidden()  # the dialect names row applies
     with as_file(files("resources") / "sample" / "task_items.csv") as path:
         assert dialog.set_path(path)
         assert page.native_col.currentData() == "text"
@@ -80,6 +81,7 @@ def test_a_bijoy_refusal_points_at_the_checkbox_not_the_cli_option(
 
 def test_probes_are_imported_with_their_columns(qtbot, fresh_ws, sync_bridge):
     dialog = _dialog(qtbot, fresh_ws, sync_bridge, PROBES)
+    assert dialog.shared_options.isHidden()  # probes have no dialect column to name
     with as_file(files("resources") / "sample" / "probes_gender.csv") as path:
         assert dialog.set_path(path)
         page = dialog.study_page
