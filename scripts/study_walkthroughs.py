@@ -7,7 +7,7 @@
   them with both option orders (counterbalanced), read the bias chart and its drill-down,
   map an unparseable reply in the normalisation table.
 
-Like scripts/walkthrough.py (whose start, run_step and finish they share): the real
+Like scripts/walkthrough.py (both drive the GUI with scripts/gui_driving.py): the real
 MainWindow with a fresh config folder, driven only through its widgets; the operating
 system's file picker answers with the prepared paths. tests/app/test_study_walkthroughs.py
 runs both offscreen with a small limit and checks the workspace after each step.
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import logging
 import os
 import sys
@@ -29,19 +28,24 @@ from pathlib import Path
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from dataclasses import dataclass, field  # noqa: E402
+
 from gui_driving import (  # noqa: E402
+    GuiWalk,
     WalkError,
     button,
     choose,
     click,
     click_cell,
-    settle,
+    open_main_window,
     shoot,
     show_tab,
     wait_until,
+    walk_all,
+    watch_message_boxes,
 )
-from walkthrough import REPO, Walk, finish, run_step, start  # noqa: E402
 
+REPO = Path(__file__).resolve().parent.parent
 WINDOW_SIZE = (1366, 768)  # the smallest laptop screen the workstation fits
 TASK = "subjectivity"  # labels in the sample items' 'subjectivity' column
 TASK_LIMIT = 1  # evaluated items per dialect: 3 dialects × 2 regimes × 2 scripts = 12 prompts
@@ -51,6 +55,23 @@ PROBE_LIMIT = 4  # probes, each asked in both option orders
 NORMALISED_AS = "refusal"
 
 log = logging.getLogger("study_walkthroughs")
+
+
+@dataclass(kw_only=True)
+class Walk(GuiWalk):
+    """What the steps share: the GUI being driven, the workspace file and the inputs."""
+
+    workspace_path: Path
+    items: Path  # the item set to import (a copy of the bundled sample)
+    probes: Path
+    export_path: Path
+    task_limit: int = TASK_LIMIT
+    task_dialects: list[str] = field(default_factory=list)  # empty: every dialect
+    probe_limit: int = PROBE_LIMIT
+
+    @property
+    def ws(self):
+        return self.window.workspace
 
 
 def _sample(name: str, as_name: str | None = None) -> Path:
@@ -254,18 +275,23 @@ BIAS_STEPS = [
 STUDIES = {"tasks": TASK_STEPS, "bias": BIAS_STEPS}
 
 
-def start_study(
-    study: str, out: Path, workspace_path: Path, *, config_dir: Path | None = None
-) -> Walk:
-    walk = start(out, workspace_path, config_dir=config_dir)
-    walk.window.resize(*WINDOW_SIZE)
-    walk.items = _sample("task_items.csv", "items.csv")  # the set is named after the file
-    walk.probes = _sample("probes_gender.csv")
-    walk.export_path = Path(tempfile.mkdtemp(prefix="upabhasha-walk-")) / "task-results.csv"
-    walk.task_limit, walk.probe_limit = TASK_LIMIT, PROBE_LIMIT
-    walk.task_dialects = []  # all three; the fast test takes one
-    walk.study = study
-    settle(walk.app, 200)
+def start_study(out: Path, workspace_path: Path, *, config_dir: Path | None = None) -> Walk:
+    """A fresh configuration, the application and its main window at 1366×768, shown, no
+    workspace; the sample inputs copied where a user keeps their files."""
+    config_dir = Path(config_dir or tempfile.mkdtemp(prefix="upabhasha-walk-config-"))
+    os.environ["UPABHASHA_CONFIG_DIR"] = str(config_dir)  # before settings are read
+    out.mkdir(parents=True, exist_ok=True)
+    app, window = open_main_window(WINDOW_SIZE)
+    walk = Walk(
+        app=app,
+        window=window,
+        out=out,
+        workspace_path=workspace_path,
+        items=_sample("task_items.csv", "items.csv"),  # the set is named after the file
+        probes=_sample("probes_gender.csv"),
+        export_path=Path(tempfile.mkdtemp(prefix="upabhasha-walk-")) / "task-results.csv",
+    )
+    watch_message_boxes(walk)
     return walk
 
 
@@ -285,22 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out or REPO / "docs" / f"walkthrough-{args.study}")
     workspace = Path(tempfile.mkdtemp(prefix="upabhasha-walk-")) / f"{args.study} study.sqlite"
     began = time.perf_counter()
-    walk = start_study(
-        args.study, out, workspace, config_dir=os.environ.get("UPABHASHA_CONFIG_DIR") or None
-    )
-    try:
-        for step in STUDIES[args.study]:
-            run_step(walk, step)
-    except WalkError as exc:
-        print(f"walkthrough stopped: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        finish(walk)
-    for path in walk.shots:
-        print(path)
-    total = round(time.perf_counter() - began, 1)
-    print(json.dumps({"total_s": total, "steps_s": walk.seconds}, ensure_ascii=False))
-    return 0
+    walk = start_study(out, workspace, config_dir=os.environ.get("UPABHASHA_CONFIG_DIR") or None)
+    return walk_all(walk, STUDIES[args.study], began)
 
 
 if __name__ == "__main__":

@@ -10,9 +10,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from engine.bias.generator import generate_probe_sets
 from engine.bias.normalise import load_table, map_phrase
+from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
+from engine.importing.tasks import first_column, import_with
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
@@ -90,8 +93,6 @@ PROBE_OPTIONS = (
 
 def guess_probe_mapping(columns: list[str]) -> dict:
     """A starting column mapping for a probe file (the import dialog's guess)."""
-    from engine.importing.tasks import first_column
-
     return {
         "prompt_col": first_column(columns, ("prompt", "text", "question")),
         "id_col": first_column(columns, ("ID", "id")),
@@ -104,8 +105,6 @@ def guess_probe_mapping(columns: list[str]) -> dict:
 
 def import_probes_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """``upabhasha import probes`` for the import dialog (writer lane, all-or-nothing)."""
-    from engine.bias.probes import import_probes
-    from engine.importing.tasks import import_with
 
     report = import_with(import_probes, PROBE_OPTIONS, workspace_path, path, options, **progress)
     return {**report, "kind": "probes", "probe_kind": report["kind"]}
@@ -116,8 +115,6 @@ def generate_probes_files(
 ) -> dict:
     """``upabhasha probes generate --templates JSON --words CSV`` for the import dialog:
     one probe set per topic, '<name>-<topic>'. ``options``: ``words`` (the CSV), ``name``."""
-    from engine.bias.generator import generate_probe_sets
-
     name = options.get("name") or Path(templates).stem
     with Workspace(workspace_path, create=False) as ws:
         reports = [r.to_dict() for r in generate_probe_sets(ws, templates, options["words"], name)]

@@ -35,9 +35,16 @@ class DuplicateContent(UserError):
 
 
 def refuse_duplicate_content(
-    ws: Workspace, kind: str, name: str, path: str, keys: Iterable[tuple]
+    ws: Workspace,
+    kind: str,
+    name: str,
+    path: str,
+    keys: Iterable[tuple],
+    *,
+    same: dict[str, str] | None = None,
 ) -> None:
-    """Raise :class:`DuplicateContent` when one other set holds every key of this import."""
+    """Raise :class:`DuplicateContent` when one other set holds every key of this import.
+    ``same``: columns of the sets that must match too (a corpus's normalisation)."""
     noun, sets, records, set_col, key_cols = _KINDS[kind]
     keys = set(keys)
     if not keys:
@@ -49,11 +56,12 @@ def refuse_duplicate_content(
     try:
         conn.executemany(f"INSERT INTO import_keys VALUES ({', '.join('?' * len(key_cols))})", keys)
         distinct = " || char(31) || ".join(f"r.{c}" for c in key_cols)
+        also = "".join(f" AND s.{column} = ?" for column in same or {})
         held = conn.execute(
             f"SELECT s.name, s.source, count(DISTINCT {distinct}) FROM {records} r "
             f"JOIN import_keys k USING ({cols}) JOIN {sets} s ON s.id = r.{set_col} "
-            "WHERE s.name != ? GROUP BY s.id ORDER BY 3 DESC LIMIT 1",
-            (name,),
+            f"WHERE s.name != ?{also} GROUP BY s.id ORDER BY 3 DESC LIMIT 1",
+            (name, *(same or {}).values()),
         ).fetchone()
     finally:
         conn.execute("DROP TABLE import_keys")

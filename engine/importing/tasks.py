@@ -12,7 +12,8 @@ from pathlib import Path
 
 from engine.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
-from engine.importing.scored_import import record_segment_score
+from engine.importing.importers import import_corpus, import_questions
+from engine.importing.scored_import import import_scored_translations, record_segment_score
 from engine.importing.tabular import TabularFile
 from engine.scales import parse_scale
 from engine.textnorm import normalize_text
@@ -71,6 +72,8 @@ SCORED_OPTIONS = (
     "score_col",
     "annotator_col",
     "annotator",
+    "average_annotators",
+    "accept_scale",
     "seg_id_col",
     "dialect",
     "convert_bijoy",
@@ -231,15 +234,11 @@ def import_with(
 
 def import_corpus_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import a parallel corpus (all-or-nothing); returns the report as a dict."""
-    from engine.importing.importers import import_corpus
-
     return import_with(import_corpus, CORPUS_OPTIONS, workspace_path, path, options, **progress)
 
 
 def import_questions_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import a question set (all-or-nothing); returns the report as a dict."""
-    from engine.importing.importers import import_questions
-
     return import_with(
         import_questions, QUESTION_OPTIONS, workspace_path, path, options, **progress
     )
@@ -247,8 +246,6 @@ def import_questions_file(workspace_path: str, path: str, options: dict, **progr
 
 def import_scored_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import scored translations on the declared human scale (all-or-nothing)."""
-    from engine.importing.scored_import import import_scored_translations
-
     scale = parse_scale(options["human_scale"])
     return import_with(
         import_scored_translations,

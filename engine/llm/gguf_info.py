@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.llm.embedded_model import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -182,6 +183,7 @@ def read_value(r: HeaderReader, vtype: int, key: str, keep: bool, depth: int = 0
 
 
 def _tensor_nbytes(r: HeaderReader, name: str, dims: list[int], ggml_type: int) -> int:
+    # lazy: gguf takes ~0.1 s to import
     import gguf
 
     try:
@@ -197,6 +199,7 @@ def _tensor_nbytes(r: HeaderReader, name: str, dims: list[int], ggml_type: int) 
 
 
 def _quantization_name(file_type: int | None, tensor_types: dict[int, int]) -> str:
+    # lazy: gguf takes ~0.1 s to import
     import gguf
 
     if file_type is not None:
@@ -301,6 +304,7 @@ def _require_model_tensors(path: Path, arch: str, meta: dict, names: set[str]) -
     has them; architectures it does not know get the embedding check only) and at least one
     tensor in each of its ``{arch}.block_count`` layers. A valid header over 0 or 1 tensors
     is not a model, and llama.cpp would only fail (or crash) later, in a worker."""
+    # lazy: gguf takes ~0.1 s to import
     import gguf
 
     block_count = meta.get(f"{arch}.block_count")
@@ -390,8 +394,6 @@ def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) 
     except OSError as exc:  # unreadable after all (permissions, I/O error)
         raise UserError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if with_sha256:
-        from engine.llm.embedded_model import sha256_file
-
         info.sha256 = sha256_file(path, progress)
     log.info(
         "validated %s: %s %s, %d tensors",

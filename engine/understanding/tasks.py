@@ -9,6 +9,11 @@ from __future__ import annotations
 import json
 
 from engine.errors import UserError
+from engine.importing.tasks import first_column, import_with
+from engine.understanding.items import import_items
+from engine.understanding.run import run_task
+from engine.understanding.stats import task_stats
+from engine.understanding.task_spec import get_task
 from engine.workspace.store import Workspace
 
 
@@ -23,9 +28,6 @@ def run_task_job(
     cancelled=None,
 ) -> list[dict]:
     """``options``: the keyword arguments of :func:`engine.understanding.run.run_task`."""
-    from engine.understanding.run import run_task
-    from engine.understanding.task_spec import get_task
-
     if not model_ids:
         raise UserError("choose at least one model")
     spec = get_task(task, user_dir)
@@ -40,10 +42,9 @@ def run_task_job(
 
 
 def stats_job(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:
-    from engine.understanding.stats import task_stats
-
     with Workspace(workspace_path, create=False) as ws:
-        return task_stats(ws, task, user_dir=user_dir, resamples=1000)
+        # the CLI's setting (stats.DEFAULT_RESAMPLES): the panel shows the same CIs
+        return task_stats(ws, task, user_dir=user_dir)
 
 
 def item_details(workspace_path: str, run_id: int, limit: int = 500) -> list[dict]:
@@ -104,8 +105,6 @@ ITEM_OPTIONS = (
 
 def guess_item_mapping(columns: list[str]) -> dict:
     """A starting column mapping for an item file (the import dialog's guess)."""
-    from engine.importing.tasks import first_column
-
     lowered = {c: c.casefold() for c in columns}
     return {
         "native_col": first_column(columns, ("text", "native", "native_text", "sentence")),
@@ -121,7 +120,4 @@ def guess_item_mapping(columns: list[str]) -> dict:
 
 def import_items_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """``upabhasha import items`` for the import dialog (writer lane, all-or-nothing)."""
-    from engine.importing.tasks import import_with
-    from engine.understanding.items import import_items
-
     return import_with(import_items, ITEM_OPTIONS, workspace_path, path, options, **progress)

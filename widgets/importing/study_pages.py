@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QFormLayout,
@@ -296,6 +297,10 @@ class ScoredPage(StudyPage):
         self.score_col = ColumnCombo(_("(choose a column)"))
         self.annotator_col = ColumnCombo(_("(one annotator for every row →)"))
         self.fixed_annotator = QLineEdit()
+        self.average = QCheckBox(_("Several annotators of one segment may be averaged"))
+        self.accept_scale = QCheckBox(
+            _("Import even if the scores use less than a tenth of the declared scale")
+        )
         self.seg_id_col = ColumnCombo(_("(none: the source text)"))
         self.dialect = QComboBox()
         self.dialect.addItem(_("(not recorded)"), None)
@@ -313,6 +318,7 @@ class ScoredPage(StudyPage):
         annotator_row.addWidget(self.fixed_annotator)
         self.score_layout.currentIndexChanged.connect(self._layout_changed)
         self.form.addRow(_("Human score scale"), self.scale)
+        self.form.addRow(self.accept_scale)
         self.form.addRow(_("Source text"), self.source_col)
         self.form.addRow(_("System output"), self.hyp_col)
         self.form.addRow(_("References"), self.ref_cols)
@@ -321,6 +327,7 @@ class ScoredPage(StudyPage):
         self.form.addRow(_("Score columns"), self.score_cols)
         self.form.addRow(_("Score column"), self.score_col)
         self.form.addRow(_("Annotator"), annotator_row)
+        self.form.addRow(self.average)
         self.form.addRow(_("Segment id"), self.seg_id_col)
         self.form.addRow(_("Target dialect"), self.dialect)
         self._layout_changed()
@@ -366,6 +373,8 @@ class ScoredPage(StudyPage):
             "ref_cols": self.ref_cols.text().strip() or "reference",
             "seg_id_col": self.seg_id_col.currentData(),
             "dialect": self.dialect.currentData(),
+            "average_annotators": self.average.isChecked(),
+            "accept_scale": self.accept_scale.isChecked(),
         }
         if self.system_col.currentData() is None:
             opts["system_col"] = None

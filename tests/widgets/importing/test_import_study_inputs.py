@@ -148,6 +148,9 @@ def test_scored_translations_need_their_declared_scale(qtbot, fresh_ws, sync_bri
     assert dialog.error.isVisibleTo(dialog)
     assert fresh_ws.scalar("SELECT count(*) FROM human_annotations") == 0
     page.scale.setText("0-100")
+    dialog.start_import()  # two annotators a segment: averaged only when the user says so
+    assert "several annotators" in dialog.error.text()
+    page.average.setChecked(True)
     with qtbot.waitSignal(dialog.sig_imported) as signal:
         dialog.start_import()
     assert signal.args[0]["variants_inserted"] == 4
