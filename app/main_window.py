@@ -136,6 +136,27 @@ class MainWindow(QMainWindow):
             self._action(_("Import &corpus…"), self.import_corpus_dialog, None, file_menu),
             self._action(_("Import &questions…"), self.import_questions_dialog, None, file_menu),
             self._action(
+                _("Import ite&m set for tasks…"),
+                lambda: self.study.import_dialog("items"),
+                None,
+                file_menu,
+            ),
+            self._action(
+                _("Import pro&bes…"), lambda: self.study.import_dialog("probes"), None, file_menu
+            ),
+            self._action(
+                _("&Generate probes from templates…"),
+                lambda: self.study.import_dialog("probe-templates"),
+                None,
+                file_menu,
+            ),
+            self._action(
+                _("Import scored &translations…"),
+                lambda: self.study.import_dialog("scored"),
+                None,
+                file_menu,
+            ),
+            self._action(
                 _("&Export review package…"), self.annotation.export_package, None, file_menu
             ),
             self._action(
@@ -287,6 +308,12 @@ class MainWindow(QMainWindow):
         self.study.sig_generated.connect(watcher.check_now)  # new runs: answers, judge, charts
         bias = BiasPanel(self.workspace, self.bridge, watcher=watcher)
         bias.sig_status_message.connect(status)
+        metrics = MetricsPanel(self.workspace, self.bridge)
+        # an empty state's button opens the import that fills it; the import refills the panel
+        for panel in (tasks, bias, metrics):
+            panel.sig_import_requested.connect(self.study.import_dialog)
+        self.study.sig_imported.connect(lambda _report: tasks.refresh_options())
+        self.study.sig_imported.connect(lambda _report: metrics.refresh())
         self.panels = {
             "review": review,
             "models": models,
@@ -296,7 +323,7 @@ class MainWindow(QMainWindow):
             "tasks": tasks,
             "jobs": self.job_monitor,
             "bias": bias,
-            "metrics": MetricsPanel(self.workspace, self.bridge),
+            "metrics": metrics,
         }
         annotation_panels = self.annotation.build_panels(
             self.workspace, self.settings.reviewer_name, watcher

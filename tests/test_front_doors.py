@@ -32,6 +32,10 @@ FRONT_DOORS = ("api", "tasks")
 # widget package -> {engine stage it may also use through its front doors: why}
 ALSO_NEEDS = {
     "common": {"samples": "the standalone runner opens a panel on sample data"},
+    "importing": {
+        "understanding": "the import dialog imports item sets for tasks (items own their table)",
+        "bias": "the import dialog imports and generates probe sets (probes own their tables)",
+    },
     "reports": {
         "samples": "python -m widgets.reports.charts_panel --live streams sample judgments"
     },

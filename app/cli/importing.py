@@ -207,6 +207,12 @@ def _common_import_options(p) -> None:
         action="store_true",
         help="convert legacy Bijoy/SutonnyMJ ASCII cells to Unicode (otherwise refused)",
     )
+    p.add_argument(
+        "--allow-duplicate-content",
+        action="store_true",
+        help="import even if another set already holds every record of the file (a second "
+        "copy under a new name; otherwise refused)",
+    )
 
 
 def _mapping(pairs: list[str]) -> list[tuple[str, str]] | None:
@@ -240,6 +246,7 @@ def cmd_import_corpus(args, ctx) -> int:
         variant_cols=args.variant_cols,
         dialect_map=importing.parse_dialect_map(args.dialect_map),
         convert_bijoy=args.convert_bijoy,
+        allow_duplicate_content=args.allow_duplicate_content,
         strip_leading_token=args.strip_leading_token,
         normalize=args.normalize,
         file_format=args.file_format,
@@ -273,6 +280,7 @@ def cmd_import_questions(args, ctx) -> int:
         dialect_map=importing.parse_dialect_map(args.dialect_map),
         variant_status=args.variant_status,
         convert_bijoy=args.convert_bijoy,
+        allow_duplicate_content=args.allow_duplicate_content,
         file_format=args.file_format,
         progress=progress,
     )

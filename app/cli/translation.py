@@ -9,6 +9,8 @@ with a history row naming the reviewer, exactly as in the review panel.
 
 from __future__ import annotations
 
+import sys
+
 from app.cli import stages
 from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
@@ -115,6 +117,13 @@ def cmd_translate(args, ctx) -> int:
     translation = stages.translation()
     ws = ctx.workspace()
     model = llm.find_model(ws, args.model)
+    for dialect in translation.dialects_without_pairs(ws, args.dialects):  # before it starts
+        print(
+            f"warning: no {dialect} pairs in the corpus: the exemplars will be other dialects' "
+            "and the drafts are marked so (import a corpus with this dialect first for "
+            "real exemplars)",
+            file=sys.stderr,
+        )
     retriever, _ = retriever_for(args, ctx, ws)
     summary = translation.translate_questions(
         ws,

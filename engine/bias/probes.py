@@ -222,14 +222,17 @@ def import_probes(
     topic_col: str | None = None,
     first_col: str | None = None,
     option_cols: tuple[str, str] | None = None,
+    convert_bijoy: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> ProbeReport:
+    """``convert_bijoy``: legacy Bijoy prompt cells are converted (else refused)."""
     path = Path(path)
     table = load_table(ws)
     with TabularFile(path, file_format) as tab:
-        cells, ticker = CellReader(tab), Ticker(tab, progress, cancelled)
+        cells = CellReader(tab, convert_bijoy=convert_bijoy)
+        ticker = Ticker(tab, progress, cancelled)
         prompt_column = cells.column(prompt_col, "prompt text")
         cols = {
             "id": cells.optional_column(id_col, "ID", "probe id"),

@@ -10,9 +10,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from engine.bias.generator import generate_probe_sets
 from engine.bias.normalise import load_table, map_phrase
+from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
+from engine.importing.tasks import first_column, import_with
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
@@ -69,3 +72,72 @@ def probe_task(
 def map_task(path: str | Path, topic: str, phrase: str, label: str, author: str = "") -> dict:
     with Workspace(path, create=False) as ws:
         return map_phrase(ws, topic, phrase, label, author)
+
+
+PROBE_OPTIONS = (
+    "name",
+    "kind",
+    "topic",
+    "groups",
+    "id_col",
+    "prompt_col",
+    "category_col",
+    "subcategory_col",
+    "topic_col",
+    "first_col",
+    "option_cols",
+    "convert_bijoy",
+    "file_format",
+)
+
+
+def guess_probe_mapping(columns: list[str]) -> dict:
+    """A starting column mapping for a probe file (the import dialog's guess)."""
+    return {
+        "prompt_col": first_column(columns, ("prompt", "text", "question")),
+        "id_col": first_column(columns, ("ID", "id")),
+        "category_col": first_column(columns, ("category",)),
+        "subcategory_col": first_column(columns, ("subcategory",)),
+        "topic_col": first_column(columns, ("topic",)),
+        "first_col": first_column(columns, ("firstOption", "first_option")),
+    }
+
+
+def import_probes_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
+    """``upabhasha import probes`` for the import dialog (writer lane, all-or-nothing)."""
+
+    report = import_with(import_probes, PROBE_OPTIONS, workspace_path, path, options, **progress)
+    return {**report, "kind": "probes", "probe_kind": report["kind"]}
+
+
+def generate_probes_files(
+    workspace_path: str, templates: str, options: dict, *, progress=None, cancelled=None
+) -> dict:
+    """``upabhasha probes generate --templates JSON --words CSV`` for the import dialog:
+    one probe set per topic, '<name>-<topic>'. ``options``: ``words`` (the CSV), ``name``."""
+    name = options.get("name") or Path(templates).stem
+    with Workspace(workspace_path, create=False) as ws:
+        reports = [r.to_dict() for r in generate_probe_sets(ws, templates, options["words"], name)]
+    return {
+        "kind": "probes",
+        "name": ", ".join(r["name"] for r in reports),
+        "inserted": sum(r["inserted"] for r in reports),
+        "already_present": sum(r["already_present"] for r in reports),
+        "sets": reports,
+    }
+
+
+def describe_probe_report(report: dict) -> list[str]:
+    """An import or a generation of probe sets as short lines (the dialog's report)."""
+    lines = []
+    for r in report.get("sets", [report]):
+        lines.append(
+            f"probe set '{r['name']}' ({r.get('probe_kind', r['kind'])}, {r['topic']}: "
+            f"x = {r['groups'][0]}, y = {r['groups'][1]}): {r['inserted']:,} new, "
+            f"{r['already_present']:,} already present"
+        )
+        lines += [
+            f"  {cat or '(no category)'}: {n:,}" for cat, n in sorted(r["by_category"].items())
+        ]
+        lines += [f"warning: {w}" for w in r.get("warnings", [])]
+    return lines

@@ -8,8 +8,9 @@ Queries and single writes only; the import dialog's background work is in
 
 from __future__ import annotations
 
-from engine.importing.columns import SPLITS
+from engine.importing.columns import BIJOY_CLI_HINT, SPLITS
 from engine.importing.dialects import add_dialect, list_dialects, parse_dialect_map
+from engine.importing.duplicates import DUPLICATE_CLI_HINT, DuplicateContent
 from engine.importing.exporters import export_table, exportable, neutralize
 from engine.importing.importers import import_corpus, import_questions
 from engine.importing.scored_import import (
@@ -20,7 +21,10 @@ from engine.importing.scored_import import (
 from engine.importing.tabular import read_rows
 
 __all__ = [
+    "BIJOY_CLI_HINT",
+    "DUPLICATE_CLI_HINT",
     "SPLITS",
+    "DuplicateContent",
     "add_dialect",
     "export_table",
     "exportable",

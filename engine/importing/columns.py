@@ -85,6 +85,10 @@ class ImportReport:
         return dataclasses.asdict(self)
 
 
+# The CLI's way out of a Bijoy refusal; the import dialog replaces it with its checkbox.
+BIJOY_CLI_HINT = " (or import with --convert-bijoy)"
+
+
 class CellReader:
     """Resolves column names and turns cells into validated, normalised values."""
 
@@ -179,7 +183,7 @@ class CellReader:
         problem = encoding_problem(text)
         if problem:
             if problem.startswith("legacy Bijoy"):
-                problem += " (or import with --convert-bijoy)"
+                problem += BIJOY_CLI_HINT
             self.reject(problem, line, column)
         return text
 

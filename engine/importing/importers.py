@@ -29,6 +29,7 @@ from engine.importing.columns import (
     normalize_split,
 )
 from engine.importing.dialects import DialectResolver
+from engine.importing.duplicates import refuse_duplicate_content
 from engine.importing.question_import import import_question_rows
 from engine.importing.tabular import TabularFile
 from engine.textnorm import (
@@ -86,6 +87,7 @@ def import_corpus(
     dialect_map: dict[str, str] | None = None,
     strip_leading_token: str | None = None,
     convert_bijoy: bool = False,
+    allow_duplicate_content: bool = False,
     normalize: str = DEFAULT_NORMALIZATION,
     file_format: str | None = None,
     progress: Progress | None = None,
@@ -112,7 +114,9 @@ def import_corpus(
     cells are converted to Unicode (otherwise they are refused). ``normalize`` "none" stores
     the sentences exactly as the file has them (duplicates are still found on their
     normalised keys), so ``baseline --normalize none`` reproduces sacrebleu on the file; the
-    corpus records the choice.
+    corpus records the choice. A file whose every pair another corpus of the same
+    normalisation holds already is refused unless ``allow_duplicate_content``
+    (:mod:`engine.importing.duplicates`).
     """
     path = Path(path)
     keep_raw = check_normalization(normalize) == "none"
@@ -218,7 +222,7 @@ def import_corpus(
             f"converted {report.bijoy_converted:,} legacy Bijoy/SutonnyMJ cells to Unicode"
         )
     ticker.check_cancel()
-    _write_pairs(ws, path, pairs, report, ticker, normalize)
+    _write_pairs(ws, path, pairs, report, ticker, normalize, allow_duplicate_content)
     return report
 
 
@@ -369,6 +373,7 @@ def _write_pairs(
     report: ImportReport,
     ticker: Ticker,
     normalize: str = DEFAULT_NORMALIZATION,
+    allow_duplicate_content: bool = False,
 ) -> None:
     report.records = len(pairs)
     unique: dict[tuple, _Pair] = {}
@@ -414,6 +419,10 @@ def _write_pairs(
                 std_key,
                 text_key,
             )
+        )
+    if not allow_duplicate_content:  # a raw copy of a normalised corpus is not a duplicate
+        refuse_duplicate_content(
+            ws, "corpus", report.name, str(path), unique, same={"normalization": normalize}
         )
     with ws.transaction() as conn:
         stored = conn.execute(
@@ -478,6 +487,7 @@ def import_questions(
     dialect_map: dict[str, str] | None = None,
     variant_status: str = "reviewed",
     convert_bijoy: bool = False,
+    allow_duplicate_content: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -507,6 +517,7 @@ def import_questions(
         dialect_map=dialect_map,
         variant_status=variant_status,
         convert_bijoy=convert_bijoy,
+        allow_duplicate_content=allow_duplicate_content,
         file_format=file_format,
         progress=progress,
         cancelled=cancelled,

@@ -19,6 +19,7 @@ from engine.importing.columns import (
     dialect_columns,
 )
 from engine.importing.dialects import DialectResolver
+from engine.importing.duplicates import refuse_duplicate_content
 from engine.importing.tabular import TabularFile
 from engine.textnorm import canonical_key, has_bengali
 from engine.workspace.store import Workspace, utcnow
@@ -68,6 +69,7 @@ def import_question_rows(
     dialect_map: dict[str, str] | None = None,
     variant_status: str = SOURCE_VARIANT_STATUS,
     convert_bijoy: bool = False,
+    allow_duplicate_content: bool = False,
 ) -> ImportReport:
     if variant_status not in VARIANT_STATUSES:
         raise UserError(
@@ -104,7 +106,9 @@ def import_question_rows(
             )
             report.unused_columns = cells.unused()
             report.bijoy_converted = cells.bijoy_converted
-            return _finish(ws, path, questions, report, ticker, variant_status)
+            return _finish(
+                ws, path, questions, report, ticker, variant_status, allow_duplicate_content
+            )
         by_column = dialect_columns(
             cells, dialects, dialect_cols, {text_column, *columns.values()}, report
         )
@@ -133,7 +137,7 @@ def import_question_rows(
             )
         report.unused_columns = cells.unused()
         report.bijoy_converted = cells.bijoy_converted
-    return _finish(ws, path, questions, report, ticker, variant_status)
+    return _finish(ws, path, questions, report, ticker, variant_status, allow_duplicate_content)
 
 
 def _read_long(
@@ -209,6 +213,7 @@ def _finish(
     report: ImportReport,
     ticker: Ticker,
     variant_status: str,
+    allow_duplicate_content: bool = False,
 ) -> ImportReport:
     ticker.check_cancel()
     report.records = len(questions)
@@ -236,6 +241,9 @@ def _finish(
             f"questions without Bengali letters: {len(no_bengali):,} "
             f"(first at line {no_bengali[0]})"
         )
+    if not allow_duplicate_content:
+        keys = [(q.key,) for q in unique.values()]
+        refuse_duplicate_content(ws, "questions", report.name, str(path), keys)
     _write_questions(ws, str(path), list(unique.values()), report, ticker, variant_status)
     return report
 

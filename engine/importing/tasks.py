@@ -13,8 +13,9 @@ from pathlib import Path
 from engine.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
 from engine.importing.importers import import_corpus, import_questions
-from engine.importing.scored_import import record_segment_score
+from engine.importing.scored_import import import_scored_translations, record_segment_score
 from engine.importing.tabular import TabularFile
+from engine.scales import parse_scale
 from engine.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
@@ -42,6 +43,7 @@ CORPUS_OPTIONS = (
     "dialect_map",
     "convert_bijoy",
     "strip_leading_token",
+    "allow_duplicate_content",
     "file_format",
 )
 QUESTION_OPTIONS = (
@@ -56,6 +58,25 @@ QUESTION_OPTIONS = (
     "dialect_map",
     "variant_status",
     "convert_bijoy",
+    "allow_duplicate_content",
+    "file_format",
+)
+SCORED_OPTIONS = (
+    "name",
+    "source_col",
+    "hyp_col",
+    "ref_cols",
+    "system_col",
+    "system",
+    "score_cols",
+    "score_col",
+    "annotator_col",
+    "annotator",
+    "average_annotators",
+    "accept_scale",
+    "seg_id_col",
+    "dialect",
+    "convert_bijoy",
     "file_format",
 )
 BIJOY_SCAN_ROWS = 5_000  # rows the dialog scans for legacy Bijoy text before the import
@@ -67,7 +88,7 @@ def read_columns(path: str) -> list[str]:
         return [c for c in table.columns if c]
 
 
-def _first(columns: list[str], names: tuple[str, ...]) -> str | None:
+def first_column(columns: list[str], names: tuple[str, ...]) -> str | None:
     folded = {c.casefold(): c for c in columns}
     return next((folded[n] for n in names if n in folded), None)
 
@@ -90,14 +111,14 @@ def guess_corpus_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
     """A starting mapping the user then corrects: long when a dialect-code column exists,
     wide when columns are named by dialect codes or aliases (Vashantor's multiway file)."""
     dialect_named = _dialect_named(columns, dialect_codes)
-    has_code_col = _first(columns, ("dialect",)) is not None
+    has_code_col = first_column(columns, ("dialect",)) is not None
     fmt = "wide" if dialect_named and not has_code_col else "long"
     return {
         "fmt": fmt,
-        "standard_col": _first(columns, STANDARD_NAMES),
-        "dialect_text_col": _first(columns, DIALECT_TEXT_NAMES),
-        "dialect_col": _first(columns, ("dialect", "dialect_code", "region")),
-        "district_col": _first(columns, ("district",)),
+        "standard_col": first_column(columns, STANDARD_NAMES),
+        "dialect_text_col": first_column(columns, DIALECT_TEXT_NAMES),
+        "dialect_col": first_column(columns, ("dialect", "dialect_code", "region")),
+        "district_col": first_column(columns, ("district",)),
         "split_col": next((c for c in columns if SPLIT_HINT in c.casefold()), None),
         "dialect_cols": dict(sorted(dialect_named.items())),
     }
@@ -105,13 +126,32 @@ def guess_corpus_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
 
 def guess_question_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
     return {
-        "text_col": _first(columns, QUESTION_NAMES),
-        "id_col": _first(columns, ("id", "question_id", "qid")),
-        "type_col": _first(columns, ("question_type", "type")),
-        "domain_col": _first(columns, ("domain",)),
-        "gloss_col": _first(columns, ("gloss_en", "gloss", "english")),
-        "dialect_col": _first(columns, ("dialect",)),
+        "text_col": first_column(columns, QUESTION_NAMES),
+        "id_col": first_column(columns, ("id", "question_id", "qid")),
+        "type_col": first_column(columns, ("question_type", "type")),
+        "domain_col": first_column(columns, ("domain",)),
+        "gloss_col": first_column(columns, ("gloss_en", "gloss", "english")),
+        "dialect_col": first_column(columns, ("dialect",)),
         "dialect_cols": _dialect_named(columns, dialect_codes),
+    }
+
+
+def guess_scored_mapping(columns: list[str]) -> dict:
+    """Scored translations: source, system output, references and score columns."""
+    lowered = [c.casefold() for c in columns]
+    return {
+        "source_col": first_column(columns, ("source", "src", "standard")),
+        "hyp_col": first_column(columns, ("hypothesis", "hyp", "output", "mt", "translation")),
+        "ref_cols": [c for c, low in zip(columns, lowered, strict=True) if low.startswith("ref")],
+        "system_col": first_column(columns, ("system", "model")),
+        "score_cols": [
+            c
+            for c, low in zip(columns, lowered, strict=True)
+            if low.startswith(("score_", "human_", "rater"))
+        ],
+        "score_col": first_column(columns, ("score", "human_score")),
+        "annotator_col": first_column(columns, ("annotator", "rater")),
+        "seg_id_col": first_column(columns, ("seg_id", "segment", "id")),
     }
 
 
@@ -172,35 +212,66 @@ def workspace_dialects(ws: Workspace) -> list[dict]:
     )
 
 
-def import_corpus_file(
-    workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
+def import_with(
+    importer,
+    allowed: tuple[str, ...],
+    workspace_path: str,
+    path: str,
+    options: dict,
+    *,
+    progress=None,
+    cancelled=None,
+    **fixed,
 ) -> dict:
+    """Run one importer on its own connection (the writer lane) with the dialog's options
+    it takes (``allowed``); returns its report as a dict. Shared by every stage's import
+    task (corpus, questions, scored translations, task items, probes)."""
+    kwargs = {k: v for k, v in options.items() if k in allowed}
+    with Workspace(workspace_path, create=False) as ws:
+        report = importer(ws, Path(path), progress=progress, cancelled=cancelled, **fixed, **kwargs)
+    return report.to_dict()
+
+
+def import_corpus_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import a parallel corpus (all-or-nothing); returns the report as a dict."""
-    kwargs = {k: v for k, v in options.items() if k in CORPUS_OPTIONS}
-    with Workspace(workspace_path, create=False) as ws:
-        report = import_corpus(ws, Path(path), progress=progress, cancelled=cancelled, **kwargs)
-    return report.to_dict()
+    return import_with(import_corpus, CORPUS_OPTIONS, workspace_path, path, options, **progress)
 
 
-def import_questions_file(
-    workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
-) -> dict:
+def import_questions_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import a question set (all-or-nothing); returns the report as a dict."""
-    kwargs = {k: v for k, v in options.items() if k in QUESTION_OPTIONS}
-    with Workspace(workspace_path, create=False) as ws:
-        report = import_questions(ws, Path(path), progress=progress, cancelled=cancelled, **kwargs)
-    return report.to_dict()
+    return import_with(
+        import_questions, QUESTION_OPTIONS, workspace_path, path, options, **progress
+    )
+
+
+def import_scored_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
+    """Import scored translations on the declared human scale (all-or-nothing)."""
+    scale = parse_scale(options["human_scale"])
+    return import_with(
+        import_scored_translations,
+        SCORED_OPTIONS,
+        workspace_path,
+        path,
+        options,
+        human_scale=scale,
+        **progress,
+    )
+
+
+NOUNS = {"corpus": "pairs", "items": "items", "scored-translations": "segments"}
 
 
 def describe_report(report: dict) -> list[str]:
     """The report as short lines for a dialog or a log (counts per dialect, warnings)."""
-    what = "pairs" if report["kind"] == "corpus" else "questions"
+    what = NOUNS.get(report["kind"], "questions")
     lines = [
         f"{report['name']}: {report['rows_read']:,} rows read, {report['inserted']:,} new "
         f"{what}, {report['already_present']:,} already present, "
         f"{report['duplicates_in_file']:,} repeated in the file"
     ]
-    if report.get("variants_inserted"):
+    if report.get("variants_inserted") and report["kind"] == "scored-translations":
+        lines.append(f"{report['variants_inserted']:,} human scores written")
+    elif report.get("variants_inserted"):
         lines.append(
             f"{report['variants_inserted']:,} variants written (standard + dialect renderings)"
         )
@@ -222,6 +293,11 @@ def describe_report(report: dict) -> list[str]:
                 f"  {code}: {info['pairs']:,} pairs ({info['inserted']:,} new"
                 f"{'; ' + splits if splits else ''})"
             )
+        elif isinstance(info, dict) and "items" in info:
+            splits = ", ".join(f"{k} {v:,}" for k, v in sorted(info["splits"].items()))
+            lines.append(f"  {code}: {info['items']:,} items ({splits})")
+        elif isinstance(info, dict) and "segments" in info:
+            lines.append(f"  {code}: {info['segments']:,} segments")
         elif isinstance(info, dict) and "variants" in info:
             lines.append(f"  {code}: {info['variants']:,} variants ({info['inserted']:,} new)")
     lines += [f"warning: {w}" for w in report.get("warnings", [])]

@@ -64,6 +64,7 @@ class RetrievalExplanation:
 
     @classmethod
     def from_dict(cls, data: dict) -> RetrievalExplanation:
-        data = dict(data)
+        known = {f.name for f in dataclasses.fields(cls)}  # drafts may carry a warning too
+        data = {k: v for k, v in data.items() if k in known}
         data["exemplars"] = [ExemplarScore(**e) for e in data.get("exemplars", [])]
         return cls(**data)

@@ -33,7 +33,7 @@ from engine.translation.review import (
     variant_state,
 )
 from engine.translation.scored_eval import evaluate_measures, evaluate_scored, scored_sets
-from engine.translation.translate import translate_questions
+from engine.translation.translate import dialects_without_pairs, translate_questions
 from engine.workspace.store import Workspace
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "TRANSLATION_SCORE_SCALE",
     "VariantState",
     "copy_baselines",
+    "dialects_without_pairs",
     "evaluate_measures",
     "evaluate_scored",
     "evaluate_translations",

@@ -15,7 +15,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from string import Template
 
@@ -149,6 +149,7 @@ class TranslationSummary:
     cancelled: bool
     failed: int = 0  # items still without a finished response (errors or never reached)
     load_error: str | None = None  # the model did not load (engine.llm.model_runs)
+    without_pairs: list[str] = field(default_factory=list)  # dialects with no corpus pairs
 
     @property
     def complete(self) -> bool:
@@ -156,6 +157,19 @@ class TranslationSummary:
 
     def as_dict(self) -> dict:
         return {**self.__dict__, "complete": self.complete}
+
+
+NO_PAIRS_NOTE = (
+    "no {dialect} pairs in the corpus: the exemplars are other dialects' and the draft may "
+    "be little more than the standard question"
+)
+
+
+def dialects_without_pairs(ws: Workspace, dialects: Sequence[str]) -> list[str]:
+    """The dialects that have no sentence pairs: retrieval falls back to other dialects'
+    exemplars, so their drafts are marked and the user is warned before a run starts."""
+    have = {r["dialect"] for r in ws.query("SELECT DISTINCT dialect FROM sentence_pairs")}
+    return [d for d in dialects if d not in have]
 
 
 def translate_questions(
@@ -196,8 +210,11 @@ def translate_questions(
     }
     items = [(q, d) for q in questions for d in dialects if (q["id"], d) not in protected_keys]
     protected = len(questions) * len(dialects) - len(items)
+    without = dialects_without_pairs(ws, dialects)
+    for dialect in without:
+        log.warning("translate: %s", NO_PAIRS_NOTE.format(dialect=dialect))
     if not items:
-        return TranslationSummary(None, 0, protected, 0, 0, 0, 0, 0, False)
+        return TranslationSummary(None, 0, protected, 0, 0, 0, 0, 0, False, without_pairs=without)
     template, sampler = template_for(model_row), sampler_for(model_row)
     explanations = retriever.retrieve_many(
         [(q["text"], d, "") for q, d in items], cancelled=cancelled
@@ -218,10 +235,12 @@ def translate_questions(
         cancelled=cancelled,
     )
     if not jobs:  # cancelled before it began
-        return TranslationSummary(None, len(items), protected, 0, 0, 0, 0, 0, True, len(items))
+        return TranslationSummary(
+            None, len(items), protected, 0, 0, 0, 0, 0, True, len(items), without_pairs=without
+        )
     (job,) = jobs
     run_id = job["run_id"]
-    written, empty = _store_variants(ws, run_id, by_key, names) if run_id else (0, 0)
+    written, empty = _store_variants(ws, run_id, by_key, names, set(without)) if run_id else (0, 0)
     return TranslationSummary(
         run_id,
         len(items),
@@ -234,11 +253,16 @@ def translate_questions(
         job["cancelled"],
         failed=job["items"] - job["done_before"] - job["done_now"],
         load_error=job.get("load_error"),
+        without_pairs=without,
     )
 
 
-def _store_variants(ws: Workspace, run_id: int, by_key: dict, names: dict) -> tuple[int, int]:
-    """Turn the run's finished responses into machine drafts (idempotent)."""
+def _store_variants(
+    ws: Workspace, run_id: int, by_key: dict, names: dict, without_pairs: set[str]
+) -> tuple[int, int]:
+    """Turn the run's finished responses into machine drafts (idempotent). A draft of a
+    dialect without corpus pairs says so in its retrieval record (``no_dialect_pairs`` and
+    ``warning``) and in its history comment."""
     responses = {
         r["item_key"]: r
         for r in ws.query(
@@ -268,6 +292,14 @@ def _store_variants(ws: Workspace, run_id: int, by_key: dict, names: dict) -> tu
                 continue  # a person touched it after this job started
             if old and old[1] == text and old[4] == run_id:
                 continue
+            retrieval, comment = ex.to_json(), f"response {resp['id']}"
+            if dialect in without_pairs:
+                note = NO_PAIRS_NOTE.format(dialect=dialect)
+                retrieval = json.dumps(
+                    {**json.loads(retrieval), "no_dialect_pairs": True, "warning": note},
+                    ensure_ascii=False,
+                )
+                comment += f"; {note}"
             conn.execute(
                 "INSERT INTO variants(question_id, dialect, script, text, provenance, status, "
                 "exemplar_ids, retrieval, run_id, updated_at) "
@@ -276,7 +308,7 @@ def _store_variants(ws: Workspace, run_id: int, by_key: dict, names: dict) -> tu
                 "exemplar_ids = excluded.exemplar_ids, retrieval = excluded.retrieval, "
                 "run_id = excluded.run_id, updated_at = excluded.updated_at "
                 "WHERE variants.provenance = 'machine' AND variants.status = 'draft'",
-                (q["id"], dialect, text, json.dumps(ex.pair_ids), ex.to_json(), run_id, now),
+                (q["id"], dialect, text, json.dumps(ex.pair_ids), retrieval, run_id, now),
             )
             vid = conn.execute(
                 "SELECT id FROM variants WHERE question_id = ? AND dialect = ? "
@@ -295,7 +327,7 @@ def _store_variants(ws: Workspace, run_id: int, by_key: dict, names: dict) -> tu
                     old[1] if old else None,
                     text,
                     old[2] if old else None,
-                    f"response {resp['id']}",
+                    comment,
                 ),
             )
             written += 1

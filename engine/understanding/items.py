@@ -85,6 +85,8 @@ def import_items(
     split_col: str | None = None,
     split: str | None = None,
     id_col: str | None = None,
+    dialect_map: dict[str, str] | None = None,
+    convert_bijoy: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -93,15 +95,18 @@ def import_items(
 
     ``label_names`` (stored label -> name, ``--label-names 0=not-offensive,1=offensive``) or
     ``label_name_col`` (a column naming each row's label) name the labels: prompts, parsers
-    and reports then use the names; the stored label stays as the file has it."""
+    and reports then use the names; the stored label stays as the file has it.
+    ``dialect_map`` reads other dialect spellings as codes; ``convert_bijoy`` converts
+    legacy Bijoy cells (else refused), as for corpora."""
     path = Path(path)
     if (label_names or label_name_col) and not label_col:
         raise UserError("label names need the label column (--label-col)")
-    known = DialectResolver(ws)
+    known = DialectResolver(ws, dialect_map)
     report = ImportReport(kind="items", path=str(path), name=default_name(path, name))
     rows: list[_Row] = []
     with TabularFile(path, file_format) as table:
-        cells, ticker = CellReader(table), Ticker(table, progress, cancelled)
+        cells = CellReader(table, convert_bijoy=convert_bijoy)
+        ticker = Ticker(table, progress, cancelled)
         report.file_format = table.format
         native = cells.column(native_col, "native-script text")
         dialect_column = None if dialect else cells.column(dialect_col or "dialect", "dialect")
@@ -164,6 +169,7 @@ def import_items(
                 name_lines.setdefault(stored, line)
         report.unused_columns = cells.unused()
         report.columns = list(table.columns)
+        report.bijoy_converted = cells.bijoy_converted
     ticker.check_cancel()
     if not rows:
         raise UserError(f"{path}: no items in the file")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 
 from engine.errors import UserError
+from engine.importing.tasks import first_column, import_with
+from engine.understanding.items import import_items
 from engine.understanding.run import run_task
 from engine.understanding.stats import task_stats
 from engine.understanding.task_spec import get_task
@@ -81,3 +83,41 @@ def _texts_of(ws: Workspace, keys: set[str]) -> dict[str, str]:
             ):
                 out[f"{prefix}{r['id']}"] = r["text"]
     return out
+
+
+ITEM_OPTIONS = (
+    "name",
+    "native_col",
+    "dialect_col",
+    "dialect",
+    "roman_col",
+    "standard_cols",
+    "english_cols",
+    "label_col",
+    "split_col",
+    "split",
+    "id_col",
+    "dialect_map",
+    "convert_bijoy",
+    "file_format",
+)
+
+
+def guess_item_mapping(columns: list[str]) -> dict:
+    """A starting column mapping for an item file (the import dialog's guess)."""
+    lowered = {c: c.casefold() for c in columns}
+    return {
+        "native_col": first_column(columns, ("text", "native", "native_text", "sentence")),
+        "dialect_col": first_column(columns, ("dialect", "dialect_code", "region")),
+        "roman_col": first_column(columns, ("roman", "romanized", "roman_text")),
+        "standard_cols": [c for c, low in lowered.items() if low.startswith("standard")],
+        "english_cols": [c for c, low in lowered.items() if low.startswith("english")],
+        "label_col": first_column(columns, ("label", "class", "category")),
+        "split_col": first_column(columns, ("split",)),
+        "id_col": first_column(columns, ("id", "item_id")),
+    }
+
+
+def import_items_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
+    """``upabhasha import items`` for the import dialog (writer lane, all-or-nothing)."""
+    return import_with(import_items, ITEM_OPTIONS, workspace_path, path, options, **progress)

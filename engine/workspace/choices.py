@@ -16,8 +16,11 @@ def study_choices(ws: Workspace) -> dict:
             "SELECT s.name, count(q.id) AS questions FROM question_sets s "
             "LEFT JOIN questions q ON q.set_id = s.id GROUP BY s.id ORDER BY s.id"
         ),
+        # pairs: the dialect's corpus pairs (0: translation exemplars come from other dialects)
         "dialects": ws.query(
-            "SELECT code, name_bn, name_en FROM dialects WHERE code != 'standard' ORDER BY code"
+            "SELECT d.code, d.name_bn, d.name_en, "
+            "(SELECT count(*) FROM sentence_pairs p WHERE p.dialect = d.code) AS pairs "
+            "FROM dialects d WHERE d.code != 'standard' ORDER BY d.code"
         ),
         "models": ws.query(
             "SELECT id, name, kind, is_default FROM models ORDER BY is_default DESC, name"

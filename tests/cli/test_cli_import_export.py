@@ -236,3 +236,33 @@ def test_export_list_and_status_schema(tmp_path, capsys):
     assert "schema" not in json.loads(run(capsys, "-w", ws, "status", "--json")[1])
     code, out, _ = run(capsys, "-w", ws, "status", "--schema")
     assert "table models (0 rows): id INTEGER (key), name TEXT" in out
+
+
+def test_the_same_content_under_another_name_is_refused_unless_asked_for(tmp_path, capsys):
+    from importlib.resources import as_file, files
+
+    ws = tmp_path / "w.sqlite"
+    sample = files("resources") / "sample"
+    with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
+        copy, qcopy = tmp_path / "corpus-copy.csv", tmp_path / "questions-copy.csv"
+        copy.write_bytes(corpus.read_bytes())
+        qcopy.write_bytes(qs.read_bytes())
+        assert run(capsys, "-w", ws, "import", "corpus", corpus)[0] == 0
+        assert run(capsys, "-w", ws, "import", "questions", qs)[0] == 0
+    with Workspace(ws) as w:
+        pairs, questions = (
+            w.scalar(f"SELECT count(*) FROM {t}") for t in ("sentence_pairs", "questions")
+        )
+    for kind, path in (("corpus", copy), ("questions", qcopy)):
+        code, out, err = run(capsys, "-w", ws, "import", kind, path)
+        assert code == 2 and out == ""
+        assert "are already in" in one_line_error(err) and "--allow-duplicate-content" in err
+    with Workspace(ws) as w:  # refused: nothing written, not even the set's name
+        assert w.scalar("SELECT count(*) FROM sentence_pairs") == pairs
+        assert w.scalar("SELECT count(*) FROM corpora") == 1
+        assert w.scalar("SELECT count(*) FROM question_sets") == 1
+    code, _out, _err = run(capsys, "-w", ws, "import", "corpus", copy, "--allow-duplicate-content")
+    assert code == 0
+    with Workspace(ws) as w:  # asked for explicitly: a second copy
+        assert w.scalar("SELECT count(*) FROM sentence_pairs") == 2 * pairs
+        assert w.scalar("SELECT count(*) FROM questions") == questions

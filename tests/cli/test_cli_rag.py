@@ -78,3 +78,15 @@ def test_translate_and_eval_translation_commands(ws_path, capsys, embedded_gguf)
     entry = report["per_dialect"]["chittagong"]
     assert report["split"] == "validation" and entry["n"] == 1
     assert "copy_baseline" in entry and "chrf++" in entry["system"]
+
+
+def test_translate_warns_before_it_starts_of_a_dialect_without_pairs(
+    ws_path, capsys, embedded_gguf
+):
+    assert main(["-w", str(ws_path), "init"]) == 0
+    capsys.readouterr()
+    argv = ["-w", str(ws_path), "translate", "--questions", "demo", "--dialects", "barishal"]
+    assert main([*argv, "--limit", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "warning: no barishal pairs in the corpus" in captured.err
+    assert json.loads(captured.out)["without_pairs"] == ["barishal"]

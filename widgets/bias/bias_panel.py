@@ -54,6 +54,7 @@ class BiasPanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # the normalisation table was edited or a probe run finished
     sig_refreshed = Signal(dict)  # the view data shown (tests, other panels)
+    sig_import_requested = Signal(str)  # "probes" / "probe-templates": the import dialog
 
     def __init__(
         self,
@@ -82,6 +83,17 @@ class BiasPanel(QWidget):
         export.clicked.connect(self._export_dialog)
         self.info = QLabel()
         self.info.setWordWrap(True)
+        # the empty state's way out: the import dialog, opened by the window
+        self.import_probes_button = QPushButton(_("Import probes…"))
+        self.import_probes_button.clicked.connect(lambda: self.sig_import_requested.emit("probes"))
+        self.generate_probes_button = QPushButton(_("Generate probes from templates…"))
+        self.generate_probes_button.clicked.connect(
+            lambda: self.sig_import_requested.emit("probe-templates")
+        )
+        info_row = QHBoxLayout()
+        info_row.addWidget(self.info, 1)
+        info_row.addWidget(self.import_probes_button)
+        info_row.addWidget(self.generate_probes_button)
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Run")))
         top.addWidget(self.runs, 3)
@@ -91,7 +103,14 @@ class BiasPanel(QWidget):
 
         # probe a model from here
         self.model = QComboBox()
+        # room for a model's name ("gemma-3…" said nothing), bounded: a long name must not
+        # push the run row past a 1366-pixel screen
+        fitted = QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        self.model.setSizeAdjustPolicy(fitted)
+        self.model.setMinimumContentsLength(30)
         self.probe_set = QComboBox()
+        self.probe_set.setSizeAdjustPolicy(fitted)
+        self.probe_set.setMinimumContentsLength(16)
         self.limit = QSpinBox()
         self.limit.setRange(0, 100000)
         self.limit.setSpecialValueText(_("all probes"))
@@ -170,7 +189,7 @@ class BiasPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(run_row)
-        layout.addWidget(self.info)
+        layout.addLayout(info_row)
         layout.addWidget(body, 1)
 
         self._stale = False
@@ -226,6 +245,10 @@ class BiasPanel(QWidget):
             self.probe_set,
             [(_("all sets"), None)] + [(s["name"], s["name"]) for s in view["sets"]],
         )
+        has_sets = bool(view["sets"])
+        self.run_button.setEnabled(has_sets)
+        self.import_probes_button.setVisible(not has_sets)
+        self.generate_probes_button.setVisible(not has_sets)
         self.editor.set_view(view)
         self.shift_model.set_rows(
             [
@@ -283,7 +306,11 @@ class BiasPanel(QWidget):
         overall = [o for o in stats.get("overall", []) if o["run_id"] == run_id]
         if not overall:
             self.chart.set_data(_("No probe replies yet"), [], ("x", "y"))
-            self.info.setText(_("Run probes here or with 'upabhasha probe'."))
+            self.info.setText(
+                _("Choose a model and a probe set, then Run probes.")
+                if self.view.get("sets")
+                else _("No probe sets yet: import probes or generate them from templates.")
+            )
             return
         o = overall[0]
         groups = [g for g in stats["groups"] if g["run_id"] == run_id]

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -37,36 +38,31 @@ from PySide6.QtWidgets import (
 from engine.errors import UserError
 from engine.i18n import _
 from engine.importing import tasks as import_tasks
-from engine.importing.api import SPLITS, parse_dialect_map
+from engine.importing.api import (
+    BIJOY_CLI_HINT,
+    DUPLICATE_CLI_HINT,
+    SPLITS,
+    DuplicateContent,
+    parse_dialect_map,
+)
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
+from widgets.importing.column_combo import ColumnCombo, fill_from_guess
+from widgets.importing.study_pages import (
+    ITEMS,
+    PROBE_TEMPLATES,
+    PROBES,
+    SCORED,
+    StudyPage,
+    study_pages,
+)
 
 log = logging.getLogger(__name__)
 
 CORPUS, QUESTIONS = "corpus", "questions"
 FILE_FILTER = "Tables (*.csv *.tsv *.txt *.json *.jsonl *.xlsx);;All files (*)"
-
-
-class _ColumnCombo(QComboBox):
-    """A column of the file, or none (``currentData()`` is the column name or None)."""
-
-    def __init__(self, none_text: str):
-        super().__init__()
-        self.none_text = none_text
-        self.set_columns([])
-
-    def set_columns(self, columns: list[str], choose: str | None = None) -> None:
-        self.clear()
-        self.addItem(self.none_text, None)
-        for column in columns:
-            self.addItem(column, column)
-        self.choose(choose)
-
-    def choose(self, column: str | None) -> None:
-        index = self.findData(column) if column is not None else 0
-        self.setCurrentIndex(max(index, 0))
 
 
 class ImportDialog(QDialog):
@@ -96,6 +92,10 @@ class ImportDialog(QDialog):
         self.kind = QComboBox()
         self.kind.addItem(_("Parallel corpus (standard ↔ dialect pairs)"), CORPUS)
         self.kind.addItem(_("Question set (standard Bengali questions)"), QUESTIONS)
+        self.kind.addItem(_("Item set for understanding tasks"), ITEMS)
+        self.kind.addItem(_("Social-bias probes"), PROBES)
+        self.kind.addItem(_("Social-bias probes generated from templates"), PROBE_TEMPLATES)
+        self.kind.addItem(_("Scored translations (metrics vs humans)"), SCORED)
         self.path = QLineEdit()
         self.path.setPlaceholderText(_("CSV, TSV, JSON, JSONL or XLSX file"))
         self.path.editingFinished.connect(self._path_edited)
@@ -114,9 +114,17 @@ class ImportDialog(QDialog):
         self.pages = QStackedWidget()
         self.pages.addWidget(self._corpus_page())
         self.pages.addWidget(self._questions_page())
+        self.study_pages = {page.kind: page for page in study_pages(self.dialects)}
+        for page in self.study_pages.values():
+            self.pages.addWidget(page)
         self.kind.currentIndexChanged.connect(self._kind_changed)
-        shared = self._shared_options()
+        self.shared_options = self._shared_options()
         self.bijoy_box = self._bijoy_box()
+        # shown when an import was refused as a second copy of another set's content
+        self.allow_duplicate = QCheckBox(
+            _("Import a second copy anyway (another set already holds all of this content)")
+        )
+        self.allow_duplicate.setVisible(False)
 
         self.progress = QProgressBar()
         self.progress.setVisible(False)
@@ -146,8 +154,9 @@ class ImportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.pages)
-        layout.addWidget(shared)
+        layout.addWidget(self.shared_options)
         layout.addWidget(self.bijoy_box)
+        layout.addWidget(self.allow_duplicate)
         layout.addWidget(self.progress)
         layout.addWidget(self.error)
         layout.addWidget(self.report)
@@ -195,6 +204,7 @@ class ImportDialog(QDialog):
         self.bijoy_box.setVisible(bool(scan["cells"]))
         if not scan["cells"]:
             return
+        self.bijoy_preview.setVisible(True)
         self.bijoy_note.setText(
             _(
                 "{cells} cells in the first {rows} rows look like legacy Bijoy ASCII, not "
@@ -228,9 +238,9 @@ class ImportDialog(QDialog):
             self.dialects.append(row)
             self.fixed_dialect.addItem(f"{row['name_en']} ({row['code']})", row["code"])
             label = f"{row['name_en']} · {row['name_bn']}"
-            self.wide_cols[row["code"]] = _ColumnCombo(_("(not in this file)"))
+            self.wide_cols[row["code"]] = ColumnCombo(_("(not in this file)"))
             self.wide_form.addRow(label, self.wide_cols[row["code"]])
-            self.question_dialect_cols[row["code"]] = _ColumnCombo(_("(none)"))
+            self.question_dialect_cols[row["code"]] = ColumnCombo(_("(none)"))
             self.question_form.addRow(label, self.question_dialect_cols[row["code"]])
             self._apply_guess()
         self.report.setPlainText(
@@ -245,9 +255,9 @@ class ImportDialog(QDialog):
         self.fmt.addItem(_("long: one pair per row, a dialect-code column"), "long")
         self.fmt.addItem(_("wide: one column per dialect"), "wide")
         self.fmt.currentIndexChanged.connect(self._fmt_changed)
-        self.standard_col = _ColumnCombo(_("(choose a column)"))
-        self.dialect_text_col = _ColumnCombo(_("(choose a column)"))
-        self.dialect_col = _ColumnCombo(_("(one dialect for every row →)"))
+        self.standard_col = ColumnCombo(_("(choose a column)"))
+        self.dialect_text_col = ColumnCombo(_("(choose a column)"))
+        self.dialect_col = ColumnCombo(_("(one dialect for every row →)"))
         self.fixed_dialect = QComboBox()
         for d in self.dialects:
             self.fixed_dialect.addItem(f"{d['name_en']} ({d['code']})", d["code"])
@@ -257,7 +267,7 @@ class ImportDialog(QDialog):
         dialect_row = QHBoxLayout()
         dialect_row.addWidget(self.dialect_col, 1)
         dialect_row.addWidget(self.fixed_dialect)
-        self.split_col = _ColumnCombo(_("(no column: one split for every row →)"))
+        self.split_col = ColumnCombo(_("(no column: one split for every row →)"))
         self.fixed_split = QComboBox()
         for split in SPLITS:
             self.fixed_split.addItem(split, split)
@@ -267,7 +277,7 @@ class ImportDialog(QDialog):
         split_row = QHBoxLayout()
         split_row.addWidget(self.split_col, 1)
         split_row.addWidget(self.fixed_split)
-        self.district_col = _ColumnCombo(_("(none)"))
+        self.district_col = ColumnCombo(_("(none)"))
         self.strip_token = QCheckBox(
             _(
                 "Strip a leading label token shared by ≥90% of a "
@@ -288,9 +298,9 @@ class ImportDialog(QDialog):
         self.wide_box = QWidget()
         self.wide_form = QFormLayout(self.wide_box)
         self.wide_form.setContentsMargins(0, 0, 0, 0)
-        self.wide_cols: dict[str, _ColumnCombo] = {}
+        self.wide_cols: dict[str, ColumnCombo] = {}
         for d in self.dialects:
-            combo = _ColumnCombo(_("(not in this file)"))
+            combo = ColumnCombo(_("(not in this file)"))
             self.wide_cols[d["code"]] = combo
             self.wide_form.addRow(f"{d['name_en']} · {d['name_bn']}", combo)
 
@@ -306,15 +316,15 @@ class ImportDialog(QDialog):
         return box
 
     def _questions_page(self) -> QWidget:
-        self.text_col = _ColumnCombo(_("(choose a column)"))
-        self.id_col = _ColumnCombo(_("(none: numbered in file order)"))
-        self.type_col = _ColumnCombo(_("(none)"))
-        self.domain_col = _ColumnCombo(_("(none)"))
-        self.gloss_col = _ColumnCombo(_("(none)"))
-        self.question_dialect_cols: dict[str, _ColumnCombo] = {
-            d["code"]: _ColumnCombo(_("(none)")) for d in self.dialects
+        self.text_col = ColumnCombo(_("(choose a column)"))
+        self.id_col = ColumnCombo(_("(none: numbered in file order)"))
+        self.type_col = ColumnCombo(_("(none)"))
+        self.domain_col = ColumnCombo(_("(none)"))
+        self.gloss_col = ColumnCombo(_("(none)"))
+        self.question_dialect_cols: dict[str, ColumnCombo] = {
+            d["code"]: ColumnCombo(_("(none)")) for d in self.dialects
         }
-        self.question_dialect_col = _ColumnCombo(_("(none: a wide file)"))
+        self.question_dialect_col = ColumnCombo(_("(none: a wide file)"))
         self.variant_status = QComboBox()
         for status, label in (
             ("reviewed", _("reviewed (default)")),
@@ -340,14 +350,40 @@ class ImportDialog(QDialog):
             form.addRow(f"{d['name_en']} · {d['name_bn']}", self.question_dialect_cols[d["code"]])
         return box
 
+    @property
+    def study_page(self) -> StudyPage | None:
+        """The page of an item set, probes or scored translations (None: corpus, questions)."""
+        return self.study_pages.get(self.current_kind)
+
     def _kind_changed(self) -> None:
-        self.pages.setCurrentIndex(0 if self.current_kind == CORPUS else 1)
-        self.setWindowTitle(
-            _("Import a parallel corpus")
-            if self.current_kind == CORPUS
-            else _("Import a question set")
-        )
+        page = self.study_page
+        self.shared_options.setVisible(page is None or page.uses_dialect_names)
+        if page is not None:
+            self.pages.setCurrentWidget(page)
+            self.setWindowTitle(page.title)
+            if page.needs_columns != bool(self.columns) and self.path.text().strip():
+                self.set_path(self.path.text())  # read (or stop reading) the file's columns
+        else:
+            self.pages.setCurrentIndex(0 if self.current_kind == CORPUS else 1)
+            self.setWindowTitle(
+                _("Import a parallel corpus")
+                if self.current_kind == CORPUS
+                else _("Import a question set")
+            )
+        self._size_to_current_page()
         self._apply_guess()
+
+    def _size_to_current_page(self) -> None:
+        """A stack is as tall as its tallest page: the pages not shown are sized as nothing,
+        so the dialog is as tall as the page of the chosen kind (no empty space below)."""
+        current = self.pages.currentWidget()
+        for index in range(self.pages.count()):
+            page = self.pages.widget(index)
+            policy = QSizePolicy.Policy.Preferred if page is current else QSizePolicy.Policy.Ignored
+            page.setSizePolicy(policy, policy)
+        self.pages.adjustSize()
+        if self.isVisible():
+            self.adjustSize()
 
     def _fmt_changed(self) -> None:
         wide = self.fmt.currentData() == "wide"
@@ -374,6 +410,7 @@ class ImportDialog(QDialog):
         """Read the file's header and fill the column combos; False (message shown) if not."""
         path = str(path).strip()
         self.name.clear()  # a name typed for another file does not carry over
+        self.allow_duplicate.setVisible(False)  # asked again for each file
         self.path.setText(path)
         self._read_path = path
         self.name.setPlaceholderText(
@@ -385,6 +422,11 @@ class ImportDialog(QDialog):
         self.report.clear()
         self.last_report = None
         self._show_error("")
+        page = self.study_page
+        if page is not None and not page.needs_columns:  # a templates JSON, not a table
+            self.bijoy_box.setVisible(False)
+            self._apply_guess()
+            return bool(path)
         if path:
             try:
                 self.columns = import_tasks.read_columns(path)
@@ -401,6 +443,12 @@ class ImportDialog(QDialog):
 
     def _apply_guess(self) -> None:
         columns = self.columns
+        page = self.study_page
+        if page is not None:
+            page.apply_guess(columns)
+            ready = page.ready(columns) and bool(self.path.text().strip())
+            self.import_button.setEnabled(ready and self.task is None)
+            return
         if self.current_kind == CORPUS:
             guess = import_tasks.guess_corpus_mapping(columns, self.codes)
             self.fmt.setCurrentIndex(self.fmt.findData(guess["fmt"]))
@@ -414,14 +462,17 @@ class ImportDialog(QDialog):
             self._fmt_changed()
         else:
             guess = import_tasks.guess_question_mapping(columns, self.codes)
-            for combo, key in (
-                (self.text_col, "text_col"),
-                (self.id_col, "id_col"),
-                (self.type_col, "type_col"),
-                (self.domain_col, "domain_col"),
-                (self.gloss_col, "gloss_col"),
-            ):
-                combo.set_columns(columns, guess[key])
+            fill_from_guess(
+                columns,
+                guess,
+                {
+                    "text_col": self.text_col,
+                    "id_col": self.id_col,
+                    "type_col": self.type_col,
+                    "domain_col": self.domain_col,
+                    "gloss_col": self.gloss_col,
+                },
+            )
             self.question_dialect_col.set_columns(columns, guess["dialect_col"])
             for code, combo in self.question_dialect_cols.items():
                 combo.set_columns(columns, guess["dialect_cols"].get(code))
@@ -438,7 +489,11 @@ class ImportDialog(QDialog):
             )
             or None,
             "convert_bijoy": bool(self.bijoy_scan["cells"]) and self.convert_bijoy.isChecked(),
+            "allow_duplicate_content": not self.allow_duplicate.isHidden()
+            and self.allow_duplicate.isChecked(),
         }
+        if self.study_page is not None:
+            return {**common, "name": name, **self.study_page.options()}
         if self.current_kind == QUESTIONS:
             return {
                 **common,
@@ -487,7 +542,8 @@ class ImportDialog(QDialog):
 
     def start_import(self) -> Task | None:
         path = self.path.text().strip()
-        if not path or not self.columns:
+        page = self.study_page
+        if not path or not (self.columns or (page is not None and not page.needs_columns)):
             self._show_error(_("Choose a file with a header row first."))
             return None
         if self.task is not None:
@@ -500,11 +556,12 @@ class ImportDialog(QDialog):
         except UserError as exc:
             self._show_error(str(exc))
             return None
-        fn = (
-            import_tasks.import_corpus_file
-            if self.current_kind == CORPUS
-            else import_tasks.import_questions_file
-        )
+        if page is not None:
+            fn = page.run
+        elif self.current_kind == CORPUS:
+            fn = import_tasks.import_corpus_file
+        else:
+            fn = import_tasks.import_questions_file
         label = _("Importing {file}").format(file=Path(path).name)
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
@@ -536,22 +593,44 @@ class ImportDialog(QDialog):
         self.task = None
         self.progress.setVisible(False)
         self.cancel_button.setEnabled(False)
-        self.import_button.setEnabled(bool(self.columns))
+        page = self.study_page
+        self.import_button.setEnabled(bool(self.columns) or (page is not None and page.ready([])))
 
     def _done(self, report: dict) -> None:
         self._finish()
         self.last_report = report
-        self.report.setPlainText("\n".join(import_tasks.describe_report(report)))
+        describe = self.study_page.describe if self.study_page else import_tasks.describe_report
+        self.report.setPlainText("\n".join(describe(report)))
         log.info("import finished: %s", report["name"])
         self.sig_imported.emit(report)
 
     def _failed(self, exc: BaseException) -> None:
         self._finish()
         message = describe_error(exc, one_line=True)
+        if BIJOY_CLI_HINT in message:  # a GUI user has the checkbox, not the CLI option
+            message = message.replace(BIJOY_CLI_HINT, "") + " " + self._offer_bijoy()
+        if isinstance(exc, DuplicateContent):
+            self.allow_duplicate.setChecked(False)
+            self.allow_duplicate.setVisible(True)
+            message = message.replace(
+                DUPLICATE_CLI_HINT,
+                _("tick “{checkbox}” below").format(checkbox=self.allow_duplicate.text()),
+            )
         if isinstance(exc, UserError):
             self._show_error(message)
         else:
             self._show_error(_("Import failed: {error}").format(error=message))
+
+    def _offer_bijoy(self) -> str:
+        """Show the conversion checkbox (Bijoy past the scanned rows has not shown it yet)."""
+        if not self.bijoy_scan["cells"]:
+            self.bijoy_scan = {**self.bijoy_scan, "cells": 1}
+            self.bijoy_note.setText(_("Legacy Bijoy text was found past the rows scanned."))
+            self.bijoy_preview.setVisible(False)
+        self.bijoy_box.setVisible(True)
+        return _("Tick “{checkbox}” below and import again.").format(
+            checkbox=self.convert_bijoy.text()
+        )
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)

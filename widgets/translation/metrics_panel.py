@@ -79,6 +79,7 @@ def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
 class MetricsPanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # a human score was recorded
+    sig_import_requested = Signal(str)  # "scored": the window opens the import dialog
 
     def __init__(self, workspace: Workspace, bridge: TaskBridge, parent: QWidget | None = None):
         super().__init__(parent)
@@ -96,6 +97,8 @@ class MetricsPanel(QWidget):
         self.evaluate_button.clicked.connect(self.evaluate)
         refresh = QPushButton(_("Refresh"))
         refresh.clicked.connect(self.refresh)
+        self.import_button = QPushButton(_("Import scored translations…"))
+        self.import_button.clicked.connect(lambda: self.sig_import_requested.emit("scored"))
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Scored set")))
         top.addWidget(self.sets, 1)
@@ -103,6 +106,7 @@ class MetricsPanel(QWidget):
         top.addWidget(self.bootstrap)
         top.addWidget(self.evaluate_button)
         top.addWidget(refresh)
+        top.addWidget(self.import_button)
 
         self.summary = QLabel(_("Import scored translations to evaluate metrics against people."))
         self.summary.setWordWrap(True)

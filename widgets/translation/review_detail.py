@@ -104,6 +104,13 @@ def retrieval_summary(retrieval: dict) -> str:
         parts.append(_("deep-search fallback fired") + (f" ({used})" if used else ""))
     else:
         parts.append(_("no fallback"))
+    if retrieval.get("no_dialect_pairs"):  # marked by the translation (engine.translation)
+        parts.insert(
+            0,
+            _(
+                "Warning: no {dialect} pairs in the corpus, so the exemplars are other dialects'"
+            ).format(dialect=retrieval.get("target_dialect", "")),
+        )
     return " · ".join(parts)
 
 

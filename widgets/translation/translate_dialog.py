@@ -70,6 +70,9 @@ class TranslateDialog(QDialog):
             ]
         )
         self.dialects.setMinimumHeight(150)
+        self.pairs_of = {d["code"]: d.get("pairs", 0) for d in choices["dialects"]}
+        self.names_of = {d["code"]: d["name_en"] for d in choices["dialects"]}
+        self.dialects.itemChanged.connect(lambda _item: self._warn_without_pairs())
         self.model = model_combo(choices["models"])
         self.limit = QSpinBox()
         self.limit.setRange(0, 1_000_000)
@@ -89,6 +92,10 @@ class TranslateDialog(QDialog):
             ).format(pairs=choices["corpus_pairs"])
         )
         self.note.setWordWrap(True)
+        self.pairs_warning = QLabel()
+        self.pairs_warning.setWordWrap(True)
+        self.pairs_warning.setStyleSheet("color: #8a5a00")
+        self.pairs_warning.setVisible(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.buttons = QDialogButtonBox()
@@ -102,15 +109,42 @@ class TranslateDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.note)
+        layout.addWidget(self.pairs_warning)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
         self._update_state()
 
+    def without_pairs(self) -> list[str]:
+        """The ticked dialects with no corpus pairs (their exemplars would be others')."""
+        return [d for d in checked_data(self.dialects) if not self.pairs_of.get(d)]
+
+    def _warn_without_pairs(self) -> None:
+        missing = self.without_pairs()
+        self.pairs_warning.setVisible(bool(missing))
+        if missing:
+            self.pairs_warning.setText(
+                _(
+                    "No corpus pairs for {dialects}: the exemplars will come from other "
+                    "dialects, so the drafts may be little more than the standard question. "
+                    "They are marked so in their retrieval record. Import a corpus with "
+                    "these dialects first for real exemplars."
+                ).format(dialects=", ".join(self.names_of.get(d, d) for d in missing))
+            )
+
     def _update_state(self) -> None:
-        ready = self.question_set.count() > 0 and self.model.count() > 0
-        self.start_button.setEnabled(ready and self.task is None)
-        if not ready and self.task is None:
-            self._show(_("Import a question set and add a model first."), error=True)
+        no_sets, no_models = self.question_set.count() == 0, self.model.count() == 0
+        self.start_button.setEnabled(not (no_sets or no_models) and self.task is None)
+        if self.task is not None:
+            return
+        if no_sets and no_models:
+            self._show(
+                _("Import a question set (File → Import questions…) and add a model first."),
+                error=True,
+            )
+        elif no_sets:
+            self._show(_("Import a question set first (File → Import questions…)."), error=True)
+        elif no_models:
+            self._show(_("Add a model first (the Models panel)."), error=True)
 
     def start(self) -> Task | None:
         if self.task is not None:
@@ -150,6 +184,10 @@ class TranslateDialog(QDialog):
             "generated, {cached} from cache, {errors} errors, {empty} empty); {protected} "
             "reviewed/gold variant(s) left alone."
         ).format(**s)
+        if s.get("without_pairs"):
+            text += " " + _("Drafts of {dialects} had no exemplars of their own (marked).").format(
+                dialects=", ".join(s["without_pairs"])
+            )
         if s.get("cancelled"):
             text += " " + _("Cancelled: run again to resume.")
         self._show(text, error=bool(s["errors"]))

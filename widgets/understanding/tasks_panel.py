@@ -99,6 +99,7 @@ class TasksPanel(QWidget):
     sig_status_message = Signal(str)
     sig_run_finished = Signal(list)  # run summaries
     sig_results = Signal(dict)  # the task-stats report shown
+    sig_import_requested = Signal(str)  # "items": the window opens the import dialog
 
     def __init__(
         self,
@@ -120,6 +121,9 @@ class TasksPanel(QWidget):
             self.task_box.addItem(f"{name} — {spec.kind}", name)
         self.task_box.setCurrentIndex(max(self.task_box.findData("dialect-to-standard"), 0))
         self.source_box = QComboBox()
+        self.import_items_button = QPushButton(_("Import items…"))
+        self.import_items_button.setToolTip(_("Import an item set for tasks from a file"))
+        self.import_items_button.clicked.connect(lambda: self.sig_import_requested.emit("items"))
         self.models = QListWidget()
         self.models.setMaximumHeight(90)
         self.regimes = {r: QCheckBox(r) for r in REGIMES}
@@ -153,6 +157,7 @@ class TasksPanel(QWidget):
         form = QFormLayout(form_box)
         form.addRow(_("Task"), self.task_box)
         form.addRow(_("Items"), self.source_box)
+        form.addRow("", _row(self.import_items_button))  # its own row: the form is narrow
         form.addRow(_("Models"), self.models)
         form.addRow(_("Regimes"), _row(*self.regimes.values()))
         form.addRow(_("Scripts"), _row(*self.scripts.values(), self.scheme))
@@ -166,6 +171,12 @@ class TasksPanel(QWidget):
         form.addRow(self.progress_note)
 
         self.results = _table()
+        # a header and four runs stay visible however long the comparisons below grow
+        # (the walkthrough at 1366x768 showed one row beside four warnings)
+        rows = self.results.verticalHeader().defaultSectionSize()
+        self.results.setMinimumHeight(
+            self.results.horizontalHeader().sizeHint().height() + 5 * rows
+        )
         self.results.itemSelectionChanged.connect(self.show_items)
         self.comparisons = QLabel()
         self.comparisons.setWordWrap(True)

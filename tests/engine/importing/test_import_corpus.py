@@ -236,6 +236,7 @@ def test_strip_leading_token_auto_and_explicit(workspace, table_file):
         standard_col="bangla_speech",
         dialect_text_col="regional",
         strip_leading_token="সিলেট",
+        allow_duplicate_content=True,  # the same file again on purpose: a second copy
     )
     assert explicit.inserted == 30 and explicit.leading_tokens["sylhet"]["stripped"] == 30
 

@@ -141,3 +141,35 @@ def test_translate_questions_end_to_end_with_embedded_model(
     )
     assert again.run_id == first.run_id and again.generated == 0 and again.written == 0
     assert workspace.query("SELECT * FROM variants WHERE provenance = 'machine'") == rows
+
+
+def test_a_dialect_without_corpus_pairs_is_named_and_its_drafts_marked(
+    workspace, small_retriever, embedded_gguf
+):
+    from engine.llm.model_registry import ensure_embedded_default
+    from engine.translation.translate import dialects_without_pairs
+
+    assert "barishal" in workspace.dialect_names()
+    assert dialects_without_pairs(workspace, ["chittagong", "barishal"]) == ["barishal"]
+    model = workspace.query(
+        "SELECT * FROM models WHERE id = ?", (ensure_embedded_default(workspace),)
+    )[0]
+    _questions(workspace)
+    summary = translate_questions(
+        workspace,
+        small_retriever,
+        question_set="demo",
+        dialects=["chittagong", "barishal"],
+        model_row=model,
+        limit=1,
+    )
+    assert summary.without_pairs == ["barishal"] and summary.as_dict()["without_pairs"]
+    rows = workspace.query(
+        "SELECT v.dialect, v.retrieval, h.comment FROM variants v "
+        "JOIN variant_history h ON h.variant_id = v.id WHERE v.provenance = 'machine'"
+    )
+    assert any(r["dialect"] == "barishal" for r in rows) or summary.empty
+    for row in rows:
+        marked = json.loads(row["retrieval"]).get("no_dialect_pairs", False)
+        assert marked == (row["dialect"] == "barishal")
+        assert ("no barishal pairs in the corpus" in row["comment"]) == marked

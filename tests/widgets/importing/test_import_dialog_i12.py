@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 
-import pytest
 from PySide6.QtCore import Qt
 
-from engine.workspace.store import Workspace
 from widgets.importing.import_dialog import CORPUS, QUESTIONS, ImportDialog
-
-
-@pytest.fixture
-def fresh_ws(tmp_path):
-    ws = Workspace(tmp_path / "study.sqlite", create=True)
-    yield ws
-    ws.close()
 
 
 def _dialog(qtbot, ws, bridge, kind):

@@ -54,3 +54,33 @@ def test_translates_one_question_into_one_dialect(qtbot, study_ws, sync_bridge):
     assert drafts[0]["status"] == "draft" and drafts[0]["provenance"] == "machine"
     assert "1 draft(s) written" in dialog.status.text()
     assert dialog.start_button.isEnabled()
+
+
+def test_a_dialect_without_corpus_pairs_is_warned_about_before_the_start(
+    qtbot, study_ws, sync_bridge
+):
+    dialog = TranslateDialog(study_ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    assert not dialog.pairs_warning.isVisibleTo(dialog)
+    set_checked(dialog.dialects, ["chittagong"])
+    assert not dialog.pairs_warning.isVisibleTo(dialog)
+    set_checked(dialog.dialects, ["chittagong", "barishal"])
+    assert dialog.without_pairs() == ["barishal"]
+    assert dialog.pairs_warning.isVisibleTo(dialog)
+    assert "Barishal" in dialog.pairs_warning.text() and not sync_bridge.tasks()
+
+
+def test_says_which_of_question_set_and_model_is_missing(qtbot, tmp_path, sync_bridge):
+    from engine.importing.importers import import_questions
+
+    ws = Workspace(tmp_path / "empty.sqlite", create=True)
+    dialog = TranslateDialog(ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    assert "question set" in dialog.status.text() and "model" in dialog.status.text()
+    with as_file(files("resources") / "sample" / "questions.csv") as qs:
+        import_questions(ws, qs, name="sample questions")
+    dialog = TranslateDialog(ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    assert dialog.status.text() == "Add a model first (the Models panel)."
+    assert not dialog.start_button.isEnabled()
+    ws.close()
