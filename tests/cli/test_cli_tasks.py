@@ -154,7 +154,11 @@ def test_vashantor_tasks_on_the_embedded_model(tmp_path, capsys, shared_data, em
     for r in norm:
         assert r["split"] == "validation" and r["n"] == 2
         assert set(r["macro"]) >= {"bleu", "chrf++", "rouge2", "rougeL", "exact_match"}
-        assert set(r["copy_baseline_macro"]) >= {"bleu", "chrf++"}
+        if r["script"] == "native":
+            assert set(r["copy_baseline_macro"]) >= {"bleu", "chrf++"}
+        else:  # Romanized input copied against Bengali-script references says nothing
+            assert "copy_baseline_macro" not in r
+            assert r["copy_baseline_not_applicable"].startswith("not applicable")
         assert set(r["failures"]) >= {"unparseable", "empty", "script_drift"}
     native_copy = next(r for r in norm if r["script"] == "native")["copy_baseline_macro"]
     assert native_copy["chrf++"] > 10  # dialect text shares much with its standard form
