@@ -35,6 +35,7 @@ from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace, study_counts
 from widgets.common.job_monitor import JobMonitor
+from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
@@ -56,6 +57,7 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
     ):
         super().__init__(parent)
+        install_qt_translations()  # Qt's Close/Cancel/Yes in the interface language
         self.settings = settings
         self._save = save
         self.bridge = bridge or TaskBridge(self, dialog_parent=self)
@@ -128,8 +130,8 @@ class MainWindow(QMainWindow):
         )
         file_menu.addSeparator()
         self.workspace_actions = [
-            self._action(_("Import &corpus…"), self.import_corpus_dialog, None, file_menu),
-            self._action(_("Import &questions…"), self.import_questions_dialog, None, file_menu),
+            self._action(_("Import corp&us…"), self.import_corpus_dialog, None, file_menu),
+            self._action(_("Import ques&tions…"), self.import_questions_dialog, None, file_menu),
             self._action(
                 _("&Export review package…"), self.annotation.export_package, None, file_menu
             ),

@@ -17,6 +17,7 @@ import math
 
 from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
+from engine.i18n import _
 from engine.judging.judged_items import (
     EFFECTIVE_FINAL,
     HAS_OVERRIDE,
@@ -165,10 +166,18 @@ def self_preference_warnings(ws: Workspace, judge_run_ids: list[int] | None = No
               (jm.family != '' AND lower(jm.family) = lower(am.family)))
         ORDER BY jr.id, am.name""")
     wanted = set(judge_run_ids) if judge_run_ids else None
+    same = _(
+        "self-preference risk: judge '{judge}' (run {run}) is the same model as "
+        "answering model '{answerer}'"
+    )
+    family = _(
+        "self-preference risk: judge '{judge}' (run {run}) shares family '{family}' with "
+        "answering model '{answerer}'"
+    )
     return [
-        f"self-preference risk: judge '{r['judge']}' (run {r['judge_run']}) "
-        + ("is the same model as" if r["same_model"] else f"shares family '{r['family']}' with")
-        + f" answering model '{r['answerer']}'"
+        (same if r["same_model"] else family).format(
+            judge=r["judge"], run=r["judge_run"], family=r["family"], answerer=r["answerer"]
+        )
         for r in rows
         if wanted is None or r["judge_run"] in wanted
     ]
