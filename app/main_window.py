@@ -34,6 +34,7 @@ from app.window_fit import fit_to_screen
 from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace, study_counts
+from widgets.common.elided_tooltips import install_elided_tooltips
 from widgets.common.job_monitor import JobMonitor
 from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
@@ -305,6 +306,7 @@ class MainWindow(QMainWindow):
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])
+            install_elided_tooltips(panel)
         self._install_panel_shortcuts()
 
     def _install_panel_shortcuts(self) -> None:

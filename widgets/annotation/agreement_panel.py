@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
 from engine.workspace.api import Workspace
+from widgets.common.columns import fit_columns_to_headers
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 
@@ -160,6 +161,8 @@ class AgreementPanel(QWidget):
                 _("Human labels for the target width"),
             ]
         )
+        for table in (self.table, self.progress, self.ppi):
+            fit_columns_to_headers(table)
         ppi_box = QWidget()
         ppi_layout = QVBoxLayout(ppi_box)
         ppi_layout.setContentsMargins(0, 0, 0, 0)

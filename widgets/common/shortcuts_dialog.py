@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
+from widgets.common.elided_tooltips import install_elided_tooltips
 
 
 def collect_shortcuts(root: QWidget) -> list[tuple[str, str]]:
@@ -47,6 +48,7 @@ class ShortcutsDialog(QDialog):
         for row, (text, key) in enumerate(shortcuts):
             self.table.setItem(row, 0, QTableWidgetItem(text))
             self.table.setItem(row, 1, QTableWidgetItem(key))
+        install_elided_tooltips(self.table)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -39,6 +38,7 @@ from engine.i18n import _
 from engine.importing import tasks as import_tasks
 from engine.importing.api import SPLITS, parse_dialect_map
 from engine.workspace.api import Workspace
+from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, size_to_screen
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
@@ -111,7 +111,7 @@ class ImportDialog(QDialog):
         top.addRow(_("File"), file_row)
         top.addRow(_("Name in the workspace"), self.name)
 
-        self.pages = QStackedWidget()
+        self.pages = CurrentPageStack()
         self.pages.addWidget(self._corpus_page())
         self.pages.addWidget(self._questions_page())
         self.kind.currentIndexChanged.connect(self._kind_changed)
@@ -143,7 +143,9 @@ class ImportDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel_import)
         self.buttons.rejected.connect(self.reject)
 
-        layout = QVBoxLayout(self)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.pages)
         layout.addWidget(shared)
@@ -151,7 +153,10 @@ class ImportDialog(QDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.error)
         layout.addWidget(self.report)
-        layout.addWidget(self.buttons)
+        outer = QVBoxLayout(self)
+        outer.addWidget(ScreenFittingScroll(body), 1)  # the buttons stay on screen
+        outer.addWidget(self.buttons)
+        size_to_screen(self)
         self.kind.setCurrentIndex(self.kind.findData(kind))
         self._kind_changed()
 

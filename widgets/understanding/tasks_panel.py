@@ -47,6 +47,7 @@ from engine.llm.api import all_models
 from engine.understanding import tasks as task_jobs
 from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
 from engine.workspace.api import Workspace
+from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
@@ -174,6 +175,7 @@ class TasksPanel(QWidget):
             [_("Dialect"), _("Input as shown"), _("Native text"), _("Output"),
              _("References"), _("Demonstrations")]
         )  # fmt: skip
+        fit_columns_to_headers(self.items)
         self.refresh_button = QPushButton(_("Refresh results"))
         self.refresh_button.clicked.connect(self.refresh_results)
         self.export_button = QPushButton(_("Export table…"))
@@ -371,6 +373,7 @@ class TasksPanel(QWidget):
                      " | ".join(r["refs"]), " | ".join(r["demos"])]  # fmt: skip
             for j, text in enumerate(cells):
                 self.items.setItem(i, j, QTableWidgetItem(text))
+        fit_columns_to_headers(self.items)  # long cells elide; their tooltips show them whole
 
 
 def _row(*widgets) -> QWidget:
