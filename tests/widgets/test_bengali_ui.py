@@ -161,6 +161,7 @@ def test_tasks_and_jobs_have_distinct_names_and_shortcut_rows(
     jobs = tabs[list(window.panels).index("jobs")]
     assert tasks != jobs
     rows = dict(collect_shortcuts(window))
+    assert not [t for t in rows if re.search(r"\(\w\)", t)], rows  # no "(O)" left of "(&O)"
     shown = [text for text in rows if tasks in text or jobs in text]
     assert len(shown) >= 2, rows  # "Show Tasks" and "Show Jobs" both listed, not merged
     dialog = ShortcutsDialog(list(rows.items()), window)

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from engine.annotation import api as annotation
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
 from widgets.common.fonts import bengali_font
@@ -149,7 +149,7 @@ class AdjudicationPanel(QWidget):
             entry.setData(Qt.ItemDataRole.UserRole, e["item_id"])
             self.list.addItem(entry)
         self.list.blockSignals(False)
-        self.count.setText(_("{n} item(s) to adjudicate").format(n=len(self.entries)))
+        self.count.setText(_("{n} item(s) to adjudicate").format(n=digits(len(self.entries))))
         ids = [e["item_id"] for e in self.entries]
         if self.entries:
             row = ids.index(keep) if keep in ids else 0
