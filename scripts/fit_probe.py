@@ -1,12 +1,12 @@
 """Open every panel and dialog on the screen Qt was started with; print the problems as JSON.
 
-Run in a child process (``python -m tests.widgets.fit_probe LANGUAGE [SHOTS_DIR]``) whose
+Run in a child process (``python scripts/fit_probe.py LANGUAGE [SHOTS_DIR]``) whose
 ``QT_QPA_PLATFORM`` fakes a screen (``offscreen:configfile=…``, as
 tests/widgets/test_window_fit.py does): the offscreen platform's screen size is fixed when Qt
 starts. Dialogs are discovered, not listed: every ``QDialog`` subclass defined under
 ``widgets/`` is built from its constructor's parameter names (a new dialog is covered when it
 lands; one whose parameters are not known here is reported, so it gets a factory). With
-SHOTS_DIR, every panel and dialog is also saved there as a PNG (scripts/screenshots.py).
+SHOTS_DIR, every panel and dialog is also saved there as a PNG (scripts/screenshots_1366.sh).
 
 Problems found, each one line:
 - a window or dialog larger than the screen's free area (frame or minimum size);
@@ -213,7 +213,7 @@ class Probe:
             name = cls.__name__
             if kwargs is None:
                 self.problems.append(
-                    f"{name}: no factory for its parameters (tests/widgets/fit_probe.py)"
+                    f"{name}: no factory for its parameters (scripts/fit_probe.py)"
                 )
                 continue
             dialog = cls(**kwargs)
@@ -229,16 +229,15 @@ class Probe:
 
 def main(language: str, shots: str | None = None) -> int:
     app = QApplication([])
-    from engine.i18n import set_language
+    from app.language_menu import apply_language
 
-    set_language(language)
+    apply_language(language)  # the catalogue and Qt's locale, as app.gui_main does
     from widgets.common.fonts import register_qt_fonts
 
     register_qt_fonts(app)
     from app.main_window import MainWindow
     from app.settings import Settings
-    from engine.samples.api import with_sample_batch
-    from engine.samples.workspace import build_sample_workspace
+    from engine.samples.api import build_sample_study, with_sample_batch
     from engine.workspace.api import Workspace
 
     tmp = Path(tempfile.mkdtemp())
@@ -250,8 +249,10 @@ def main(language: str, shots: str | None = None) -> int:
     QApplication.processEvents()
     available = window.screen().availableGeometry()
     probe.look(window, "welcome", available)
-    path = build_sample_workspace(tmp / "sample.sqlite")
-    with_sample_batch(Workspace(path)).close()
+    # answers, judgments, annotators and a batch: every panel has rows to lay out
+    with Workspace(build_sample_study(tmp / "sample.sqlite")) as study:
+        with with_sample_batch(study) as annotated:
+            path = annotated.path
     window.open_workspace(path)
     for index in range(window.tabs.count()):
         window.tabs.setCurrentIndex(index)

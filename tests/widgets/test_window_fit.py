@@ -149,11 +149,11 @@ def fake_screen_env(tmp_path, width: int, height: int) -> dict:
 
 @pytest.mark.parametrize("language", ["en", "bn"])
 def test_every_panel_and_dialog_fits_a_1366x768_screen(tmp_path, language):
-    """tests/widgets/fit_probe.py opens the window, every panel and every QDialog under
+    """scripts/fit_probe.py opens the window, every panel and every QDialog under
     widgets/ (found, not listed) and reports any too large, clipped header or button,
     sideways scroll or hidden column."""
     result = subprocess.run(
-        [sys.executable, "-m", "tests.widgets.fit_probe", language],
+        [sys.executable, str(ROOT / "scripts" / "fit_probe.py"), language],
         capture_output=True,
         text=True,
         env=fake_screen_env(tmp_path, 1366, 768),

@@ -33,8 +33,17 @@ def two_lines(text: str) -> str:
     return text[:cut] + "\n" + text[cut + 1 :]
 
 
-def fit_columns_to_headers(view: QTableView, *, stretch: int | None = None) -> None:
-    """Size each column of ``view`` to at least its header; ``stretch`` takes the rest.
+def fit_columns_to_headers(
+    view: QTableView,
+    *,
+    stretch: int | None = None,
+    grow_only: bool = False,
+    at_least: dict[int, int] | None = None,
+) -> None:
+    """Size each column of ``view`` to its header; ``stretch`` takes the rest (its long cells
+    elide, widgets.common.elided_tooltips shows them whole). ``grow_only`` keeps a column
+    that is already wider (sized to its contents); ``at_least`` gives columns of names a
+    width that shows a name, not "sy…".
 
     In a QTableWidget a header wider than :data:`WRAP_FROM_PX` is first put on two lines."""
     header = view.horizontalHeader()
@@ -47,7 +56,11 @@ def fit_columns_to_headers(view: QTableView, *, stretch: int | None = None) -> N
         text = model.headerData(section, Qt.Orientation.Horizontal)
         if isinstance(text, str) and text:
             header.setMinimumSectionSize(min(header.minimumSectionSize(), 30))
-            header.resizeSection(section, max(header_width(header, text), 30))
+            width = max(header_width(header, text), 30)
+            if grow_only:
+                width = max(width, header.sectionSize(section))
+            width = max(width, (at_least or {}).get(section, 0))
+            header.resizeSection(section, width)
     if stretch is not None:
         header.setStretchLastSection(False)
         header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)

@@ -129,7 +129,7 @@ class AnswersPanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(26)
         # every column as wide as its header, the question takes the rest: all eight show in
         # the list's half of a 1366 px screen (fixed widths hid Gap, Confidence and Human)
-        fit_columns_to_headers(self.view, stretch=2)
+        fit_columns_to_headers(self.view, stretch=2, at_least={0: 130, 1: 90})
         self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
 
         self.detail = AnswersDetail(self.rubric)

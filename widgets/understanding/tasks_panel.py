@@ -55,6 +55,9 @@ from widgets.understanding.failure_bars import FailureBars
 
 log = logging.getLogger(__name__)
 
+# drill-down columns: dialect, input, native text, output, references (demonstrations stretch)
+ITEM_COLUMN_WIDTHS = {0: 80, 1: 190, 2: 190, 3: 150, 4: 150}
+
 SCRIPT_NAMES = ("native", "roman")
 
 
@@ -175,7 +178,7 @@ class TasksPanel(QWidget):
             [_("Dialect"), _("Input as shown"), _("Native text"), _("Output"),
              _("References"), _("Demonstrations")]
         )  # fmt: skip
-        fit_columns_to_headers(self.items)
+        fit_columns_to_headers(self.items, at_least=ITEM_COLUMN_WIDTHS)
         self.refresh_button = QPushButton(_("Refresh results"))
         self.refresh_button.clicked.connect(self.refresh_results)
         self.export_button = QPushButton(_("Export table…"))
@@ -373,7 +376,8 @@ class TasksPanel(QWidget):
                      " | ".join(r["refs"]), " | ".join(r["demos"])]  # fmt: skip
             for j, text in enumerate(cells):
                 self.items.setItem(i, j, QTableWidgetItem(text))
-        fit_columns_to_headers(self.items)  # long cells elide; their tooltips show them whole
+        # long cells elide; their tooltips show them whole
+        fit_columns_to_headers(self.items, at_least=ITEM_COLUMN_WIDTHS)
 
 
 def _row(*widgets) -> QWidget:
