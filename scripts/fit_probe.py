@@ -47,17 +47,32 @@ ROOT = Path(__file__).resolve().parents[2]
 BIJOY_ROWS = "standard,dialect_text,dialect\nআমি বাংলায় কথা বলি,Avwg evsjvq K_v ewj,sylhet\n"
 
 
-def dialog_classes() -> list[type]:
-    """Every QDialog subclass defined in a module under widgets/ (imported to find them)."""
+def widget_classes(wanted) -> list[type]:
+    """Classes defined in a module under widgets/ for which ``wanted(cls)`` holds."""
     import widgets
 
     found = []
     for info in pkgutil.walk_packages(widgets.__path__, "widgets."):
         module = importlib.import_module(info.name)
         for _name, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, QDialog) and cls.__module__ == module.__name__:
+            if cls.__module__ == module.__name__ and wanted(cls):
                 found.append(cls)
     return sorted(set(found), key=lambda c: (c.__module__, c.__name__))
+
+
+def dialog_classes() -> list[type]:
+    return widget_classes(lambda cls: issubclass(cls, QDialog))
+
+
+def panel_classes() -> list[type]:
+    """The QWidget subclasses named …Panel: the tabs of the window, and new ones not yet in it."""
+    return widget_classes(
+        lambda cls: (
+            issubclass(cls, QWidget)
+            and not issubclass(cls, QDialog)
+            and cls.__name__.endswith("Panel")
+        )
+    )
 
 
 def header_problems(root: QWidget, where: str) -> list[str]:
@@ -207,14 +222,31 @@ class Probe:
             path.write_text(BIJOY_ROWS, encoding="utf-8")
             yield " (Bijoy preview)", lambda: dialog.set_path(path)
 
+    def loose_panels(self, window, context: dict, available) -> None:
+        """Panels under widgets/ that the window has no tab for (a branch adds a panel before
+        the window shows it): each alone, at the size the window has."""
+        shown = [window.tabs.widget(i) for i in range(window.tabs.count())]
+        for cls in panel_classes():
+            if any(isinstance(panel, cls) for panel in shown):
+                continue
+            kwargs = self.arguments(cls, {**context, "parent": None})
+            if kwargs is None:
+                self.problems.append(f"{cls.__name__}: no factory for its parameters ({__file__})")
+                continue
+            panel = cls(**kwargs)
+            panel.resize(window.size())
+            panel.show()
+            QApplication.processEvents()
+            self.look(panel, f"panel {cls.__name__} (alone)", available, f"panel {cls.__name__}")
+            panel.close()
+            panel.deleteLater()
+
     def dialogs(self, window, context: dict, available, tmp: Path) -> None:
         for cls in dialog_classes():
             kwargs = self.arguments(cls, context)
             name = cls.__name__
             if kwargs is None:
-                self.problems.append(
-                    f"{name}: no factory for its parameters (scripts/fit_probe.py)"
-                )
+                self.problems.append(f"{name}: no factory for its parameters ({__file__})")
                 continue
             dialog = cls(**kwargs)
             for suffix, action in self.dialog_states(dialog, tmp):
@@ -272,6 +304,7 @@ def main(language: str, shots: str | None = None) -> int:
         "keyring_problem": None,
         "reviewer": "reviewer",
     }
+    probe.loose_panels(window, context, available)
     probe.dialogs(window, context, available, tmp)
     print(
         json.dumps(

@@ -257,3 +257,20 @@ def test_panels_of_the_window_get_elided_cell_tooltips(qtbot, sync_bridge, sampl
         views = window.panels[name].findChildren(QAbstractItemView)
         tables = [v for v in views if not isinstance(v, QHeaderView)]
         assert tables and all(v.viewport().property("elided_tooltips") for v in tables), name
+
+
+def test_the_fit_probe_finds_the_panels_and_dialogs_under_widgets():
+    """New panels and dialogs are covered when they land: the probe finds them by class."""
+    from scripts.fit_probe import dialog_classes, panel_classes
+
+    panels = {cls.__name__ for cls in panel_classes()}
+    dialogs = {cls.__name__ for cls in dialog_classes()}
+    assert {"ReviewPanel", "TasksPanel", "AgreementPanel", "MetricsPanel"} <= panels
+    assert {
+        "ImportDialog",
+        "AddDialectDialog",
+        "TranslateDialog",
+        "GenerateDialog",
+        "EndpointDialog",
+        "ShortcutsDialog",
+    } <= dialogs
