@@ -80,15 +80,13 @@ os._exit(0)  # no closeEvent: background chart/index tasks may still run
 """
 
 
-@pytest.mark.parametrize("language", ["en", "bn"])
-def test_main_window_fits_a_1366x768_screen_with_every_panel(tmp_path, language):
-    """A real window on a fake 1366×768 screen (Qt's offscreen platform, configured)."""
+def fake_screen_env(tmp_path, width: int, height: int) -> dict:
     screen = tmp_path / "screen.json"
     screen.write_text(
-        json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768}]}),
+        json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": width, "height": height}]}),
         encoding="utf-8",
     )
-    env = {
+    return {
         "PATH": "/usr/bin:/bin",
         "PYTHONPATH": str(ROOT),
         "HOME": str(tmp_path),
@@ -97,15 +95,27 @@ def test_main_window_fits_a_1366x768_screen_with_every_panel(tmp_path, language)
         "UPABHASHA_CONFIG_DIR": str(tmp_path / "config"),
         "QT_QPA_PLATFORM": f"offscreen:configfile={screen}",
     }
+
+
+def run_on_screen(tmp_path, width: int, height: int, args: list[str], timeout: int = 120) -> dict:
+    """Run ``python ARGS`` with Qt's offscreen platform faking one ``width``×``height`` screen;
+    the JSON report it prints last."""
     result = subprocess.run(
-        [sys.executable, "-c", SCRIPT, language],
+        [sys.executable, *args],
         capture_output=True,
         text=True,
-        env=env,
-        timeout=120,
+        env=fake_screen_env(tmp_path, width, height),
+        cwd=ROOT,
+        timeout=timeout,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("language", ["en", "bn"])
+def test_main_window_fits_a_1366x768_screen_with_every_panel(tmp_path, language):
+    """A real window on a fake 1366×768 screen (Qt's offscreen platform, configured)."""
+    report = run_on_screen(tmp_path, 1366, 768, ["-c", SCRIPT, language])
     assert report["available"] == [1366, 768]
     assert report["ok"], report
     assert report["welcome"][0] <= 1366 and report["workspace"][0] <= 1366
@@ -130,38 +140,14 @@ def test_a_saved_geometry_larger_than_the_screen_is_refitted(qtbot, sync_bridge)
     assert window.size() != QSize(3000, 2000)
 
 
-def fake_screen_env(tmp_path, width: int, height: int) -> dict:
-    screen = tmp_path / "screen.json"
-    screen.write_text(
-        json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": width, "height": height}]}),
-        encoding="utf-8",
-    )
-    return {
-        "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": str(ROOT),
-        "HOME": str(tmp_path),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "UPABHASHA_CONFIG_DIR": str(tmp_path / "config"),
-        "QT_QPA_PLATFORM": f"offscreen:configfile={screen}",
-    }
-
-
 @pytest.mark.parametrize("language", ["en", "bn"])
 def test_every_panel_and_dialog_fits_a_1366x768_screen(tmp_path, language):
     """scripts/fit_probe.py opens the window, every panel and every QDialog under
     widgets/ (found, not listed) and reports any too large, clipped header or button,
     sideways scroll or hidden column."""
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "fit_probe.py"), language],
-        capture_output=True,
-        text=True,
-        env=fake_screen_env(tmp_path, 1366, 768),
-        cwd=ROOT,
-        timeout=300,
+    report = run_on_screen(
+        tmp_path, 1366, 768, [str(ROOT / "scripts" / "fit_probe.py"), language], timeout=300
     )
-    assert result.returncode == 0, result.stderr[-2000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["available"] == [1366, 768]
     seen = report["seen"]
     assert sum(name.startswith("panel ") for name in seen) >= 12, seen
@@ -190,16 +176,7 @@ import os; os._exit(0)
 
 
 def test_on_a_1920_screen_the_first_window_opens_maximised_and_a_saved_geometry_wins(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-c", MAXIMISED],
-        capture_output=True,
-        text=True,
-        env=fake_screen_env(tmp_path, 1920, 1080),
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = run_on_screen(tmp_path, 1920, 1080, ["-c", MAXIMISED])
     assert report["first"] is True
     assert report["again"] is False and report["again_size"] == [1000, 700], report
 
