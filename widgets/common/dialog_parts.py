@@ -4,7 +4,7 @@ the screen is too low for a dialog."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFrame,
@@ -83,7 +83,31 @@ class ScreenFittingScroll(QScrollArea):
         return QSize(width, max(min(hint.height(), room), 120))
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(self.widget().minimumSizeHint().width(), 120)
+        # as wide as the content: a wider page (another kind) widens the dialog, no cut
+        width = (
+            self.widget().minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+        )
+        return QSize(width, 120)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # the content's size changed: the dialog's layout asks again
+            self._widen_window()
+        return super().eventFilter(watched, event)
+
+    def _widen_window(self) -> None:
+        """A wider content widens its window (a dialog's own setMinimumWidth would otherwise
+        keep the layout from doing it), within the screen."""
+        window = self.window()
+        layout = window.layout()
+        if window is self or layout is None:
+            return
+        need = layout.totalMinimumSize().width()
+        screen = window.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            need = min(need, screen.availableGeometry().width() - FRAME_ALLOWANCE_PX)
+        if window.width() < need:
+            window.resize(need, window.height())
 
 
 FRAME_ALLOWANCE_PX = 40  # title bar and borders, outside the dialog's own size
