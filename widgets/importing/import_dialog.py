@@ -210,7 +210,12 @@ class ImportDialog(QDialog):
         for sample in scan["samples"]:
             result = sample["unicode"] or _("cannot convert: {error}").format(error=sample["error"])
             lines.append(
-                f"{_('line')} {sample['line']}, {sample['column']}: {sample['bijoy']}  →  {result}"
+                _("line {line}, {column}: {bijoy}  →  {result}").format(
+                    line=sample["line"],
+                    column=sample["column"],
+                    bijoy=sample["bijoy"],
+                    result=result,
+                )
             )
         self.bijoy_preview.setPlainText("\n".join(lines))
 
