@@ -201,3 +201,15 @@ def test_engine_messages_shown_in_the_gui_are_bengali(bengali):
         "1..5",
     )
     assert reasons == ["চিহ্নিত", "সিদ্ধান্ত ভিন্ন"]
+
+
+def test_a_text_fields_right_click_menu_is_bengali(bengali, qtbot, sync_bridge, monkeypatch):
+    from PySide6.QtWidgets import QLineEdit
+
+    make_window(qtbot, sync_bridge, [], Settings(language="bn"), monkeypatch)  # installs it
+    field = QLineEdit("কিছু লেখা")
+    qtbot.addWidget(field)
+    menu = field.createStandardContextMenu()
+    texts = [a.text().split("\t")[0] for a in menu.actions() if not a.isSeparator()]
+    assert "পেস্ট (&P)" in texts and "সব বাছুন" in texts, texts
+    menu.deleteLater()

@@ -1,4 +1,5 @@
-"""Qt's own texts (standard buttons: Close, Cancel, Yes…) in the interface language.
+"""Qt's own texts (standard buttons: Close, Cancel, Yes…; the right-click menu of a text
+field) in the interface language.
 
 Qt translates them through ``QCoreApplication.translate("QPlatformTheme", "Close")`` and the
 like; PySide6 ships ``qtbase_<lang>.qm`` files for some languages but none for Bengali. So a
@@ -17,8 +18,19 @@ from engine.i18n import _, current_language
 
 log = logging.getLogger(__name__)
 
-# the Qt contexts whose texts we answer (standard buttons, message boxes, wizards)
-CONTEXTS = frozenset({"QPlatformTheme", "QDialogButtonBox", "QMessageBox", "QWizard"})
+# the Qt contexts whose texts we answer: standard buttons, message boxes, wizards, and the
+# right-click menus of text fields and spin boxes
+CONTEXTS = frozenset(
+    {
+        "QPlatformTheme",
+        "QDialogButtonBox",
+        "QMessageBox",
+        "QWizard",
+        "QLineEdit",
+        "QWidgetTextControl",
+        "QAbstractSpinBox",
+    }
+)
 
 
 def standard_texts() -> dict[str, str]:
@@ -50,6 +62,17 @@ def standard_texts() -> dict[str, str]:
         "< &Back": _("< &Back"),
         "&Finish": _("&Finish"),
         "Copy": _("Copy"),
+        "&Undo": _("&Undo"),
+        "&Redo": _("&Redo"),
+        "Cu&t": _("Cu&t"),
+        "&Copy": _("&Copy"),
+        "&Paste": _("&Paste"),
+        "Delete": _("Delete"),
+        "Select All": _("Select All"),
+        "&Select All": _("&Select All"),
+        "Copy &Link Location": _("Copy &Link Location"),
+        "&Step up": _("&Step up"),
+        "Step &down": _("Step &down"),
     }
 
 
