@@ -225,9 +225,9 @@ def add_override(
     """Record a human score for a judgment (five Likert scores, or a final score)."""
     annotator, reason = (annotator or "").strip(), (reason or "").strip()
     if not annotator:
-        raise UserError("an override needs the annotator's name")
+        raise UserError(_("an override needs the annotator's name"))
     if not reason:
-        raise UserError("an override needs a reason")
+        raise UserError(_("an override needs a reason"))
     original = ws.query("SELECT * FROM judgments WHERE id = ?", (judgment_id,))
     if not original:
         raise UserError(f"no judgment {judgment_id}")
