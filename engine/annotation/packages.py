@@ -34,6 +34,7 @@ from engine.annotation.decisions import (
 )
 from engine.annotation.items import current_hashes, digest, row_digest
 from engine.errors import UserError
+from engine.i18n import _
 from engine.workspace.identity import workspace_id
 from engine.workspace.store import Workspace, utcnow
 
@@ -83,7 +84,9 @@ def _seal(conn: sqlite3.Connection) -> str:
 
 
 def _refuse(path, why: str) -> UserError:
-    return UserError(f"{path}: not imported: {why}; the workspace is unchanged")
+    return UserError(
+        _("{path}: not imported: {why}; the workspace is unchanged").format(path=path, why=why)
+    )
 
 
 # -- export -------------------------------------------------------------------------------
@@ -95,7 +98,9 @@ def export_package(
     out = Path(out)
     queue = my_queue(ws, annotator, batch_id=batch_id)
     if not queue:
-        raise UserError(f"{annotator!r} has no assigned items to export")
+        raise UserError(
+            _("{annotator!r} has no assigned items to export").format(annotator=annotator)
+        )
     own = ws.query(
         "SELECT d.uid, d.item_id, a.name AS annotator, d.decision, d.text, d.score, d.comment, "
         "d.seconds, d.item_hash, d.decided_at, d.checksum FROM annotation_decisions d "
@@ -340,7 +345,11 @@ class ReviewPackage:
             item_id, decision = kw.pop("item_id"), kw.pop("decision")
             item = self._items.get(item_id)
             if item is None:
-                raise UserError(f"{self.path}: item {item_id} is not in this package")
+                raise UserError(
+                    _("{path}: item {item} is not in this package").format(
+                        path=self.path, item=item_id
+                    )
+                )
             rows.append(
                 make_decision(
                     item_id,
