@@ -36,10 +36,13 @@ lint: $(STAMP)
 gui: $(STAMP)
 	$(VENV)/bin/upabhasha-gui
 
-# Linux artefact (dist/upabhasha-<version>-linux-x86_64.tar.gz) + smoke test of the built
-# program; slow, never part of `make test`. See packaging/README.md.
-installer: $(STAMP)
-	$(PY) packaging/build.py
+# Linux artefacts (dist/upabhasha-<version>-linux-x86_64.tar.zst and upabhasha_<version>_amd64.deb)
+# from their own clean venv (build/installer-venv: runtime dependencies + PyInstaller, the CPU
+# torch first) + smoke test of the built program; slow, not part of `make test` (.ci/run runs
+# it after the tests, with INSTALLER_ARGS=--install-deb). See packaging/README.md.
+INSTALLER_ARGS ?=
+installer:
+	TORCH_SPEC="$(TORCH_SPEC)" $(PYTHON) packaging/build.py $(INSTALLER_ARGS)
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(PY) $$b --quick || exit 1; done

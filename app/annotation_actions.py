@@ -4,20 +4,27 @@ Export and import run in the bridge's SQLite writer lane on their own connection
 package (foreign, tampered, truncated) is reported as the engine's one-line message and
 merges nothing. Opening a package needs no workspace: it shows the annotation panel on the
 package in its own window (the field laptop's whole workflow).
+
+Every menu action and button connects to a slot without arguments (``QAction.triggered``
+passes ``checked``, which a slot with an optional path would take as the path).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox, QWidget
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from engine.annotation.api import PACKAGE_SUFFIX, PackageQueue, WorkspaceQueue, list_annotators
 from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
 from engine.i18n import _
-from widgets.common.task_bridge import WRITER
+from engine.workspace.api import Workspace
+from widgets.common.task_bridge import WRITER, TaskBridge
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 
 log = logging.getLogger(__name__)
 
@@ -26,28 +33,63 @@ def package_filter() -> str:
     return _("Upabhasha review package (*{suffix});;All files (*)").format(suffix=PACKAGE_SUFFIX)
 
 
-class AnnotationActions:
-    def __init__(self, window: QMainWindow):
-        self.window = window
+class AnnotationActions(QObject):
+    """Needs only a parent for its dialogs, the task bridge and a way to read the open
+    workspace (None when there is none); says what happened through its signals."""
+
+    sig_status_message = Signal(str, int)  # text, milliseconds shown
+    sig_changed = Signal()  # decisions, annotators or assignments changed
+
+    def __init__(
+        self,
+        parent: QWidget,
+        bridge: TaskBridge,
+        workspace: Callable[[], Workspace | None],
+    ):
+        super().__init__(parent)
+        self.parent_widget = parent
+        self.bridge = bridge
+        self.workspace = workspace
+        self.panels: dict[str, QWidget] = {}
         self.package_windows: list[QWidget] = []
         self.last_result: object = None
 
     # -- panels ----------------------------------------------------------------------------
-    def build_panels(self) -> dict[str, tuple[QWidget, str]]:
+    def build_panels(
+        self, ws: Workspace, reviewer: str, watcher: WorkspaceWatcher | None = None
+    ) -> dict[str, tuple[QWidget, str]]:
         # here, when a workspace opens, as the main window's other panels (40 ms and more each)
         from widgets.annotation.adjudication_panel import AdjudicationPanel
         from widgets.annotation.agreement_panel import AgreementPanel
         from widgets.annotation.annotation_panel import AnnotationPanel
+        from widgets.annotation.setup import AnnotationSetup
 
-        w = self.window
-        name = w.settings.reviewer_name
-        annotation = AnnotationPanel(WorkspaceQueue(w.workspace), annotator=name)
-        adjudication = AdjudicationPanel(w.workspace, adjudicator=name)
-        agreement = AgreementPanel(w.workspace, w.bridge)
+        setup = AnnotationSetup(ws)
+        setup.answer_imports(self.import_packages)
+        setup.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 8000))
+        setup.sig_changed.connect(self.sig_changed)
+        annotation = AnnotationPanel(WorkspaceQueue(ws), annotator=reviewer, setup=setup)
+        setup.setParent(annotation)  # goes with the panels when the workspace closes
+        adjudication = AdjudicationPanel(ws, adjudicator=reviewer, setup=setup)
+        agreement = AgreementPanel(ws, self.bridge, setup=setup)
         annotation.sig_decided.connect(lambda _item: adjudication.mark_dirty())
-        adjudication.sig_changed.connect(w.refresh_status)
+        setup.sig_changed.connect(adjudication.mark_dirty)
+        adjudication.sig_changed.connect(self.sig_changed)
+        # writes elsewhere (a dialog, a merged package, the CLI): one watcher tick later
+        if watcher is not None:
+            follow(annotation, annotation.reload_annotators, watcher.sig_annotators)
+            follow(
+                annotation,
+                lambda: annotation.reload(annotation.current and annotation.current["item_id"]),
+                watcher.sig_assignments,
+            )
+            watcher.sig_decisions.connect(adjudication.mark_dirty)
+            watcher.sig_assignments.connect(adjudication.mark_dirty)
+            watcher.sig_decisions.connect(agreement.mark_stale)
+            watcher.sig_assignments.connect(agreement.mark_stale)
         for panel in (annotation, adjudication, agreement):
-            panel.sig_status_message.connect(lambda text: w.statusBar().showMessage(text, 6000))
+            panel.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 6000))
+        self.panels = {"annotation": annotation, "adjudication": adjudication}
         return {
             "annotation": (annotation, _("Annotation")),
             "adjudication": (adjudication, _("Adjudication")),
@@ -55,41 +97,43 @@ class AnnotationActions:
         }
 
     def _refresh_panels(self) -> None:
-        annotation = self.window.panels.get("annotation")
+        annotation = self.panels.get("annotation")
         if annotation is not None:
             annotation.reload()
-        adjudication = self.window.panels.get("adjudication")
+        adjudication = self.panels.get("adjudication")
         if adjudication is not None:
             adjudication.mark_dirty()
-        self.window.refresh_status()
+        self.sig_changed.emit()
 
     # -- File menu -------------------------------------------------------------------------
     def export_package(self) -> None:
-        w = self.window
-        if w.workspace is None:
+        ws, parent = self.workspace(), self.parent_widget
+        if ws is None:
             return
-        names = [a["name"] for a in list_annotators(w.workspace)]
+        names = [a["name"] for a in list_annotators(ws)]
         if not names:
             QMessageBox.information(
-                w, _("Export review package"), _("Add annotators and assign items first.")
+                parent,
+                _("Export review package"),
+                _("No annotators yet: add them in the Annotation tab (Annotators…) first."),
             )
             return
         name, ok = QInputDialog.getItem(
-            w, _("Export review package"), _("Annotator:"), names, 0, False
+            parent, _("Export review package"), _("Annotator:"), names, 0, False
         )
         if not ok:
             return
         out, _filter = QFileDialog.getSaveFileName(
-            w,
+            parent,
             _("Export review package"),
             str(Path.home() / f"{name}{PACKAGE_SUFFIX}"),
             package_filter(),
         )
         if not out:
             return
-        w.bridge.run(
+        self.bridge.run(
             export_package_at,
-            args=(str(w.workspace.path), name, out),
+            args=(str(ws.path), name, out),
             label=_("Exporting a review package"),
             lane=WRITER,
             dialog=True,
@@ -98,22 +142,22 @@ class AnnotationActions:
 
     def _exported(self, result: dict) -> None:
         self.last_result = result
-        self.window.statusBar().showMessage(
+        self.sig_status_message.emit(
             _("{path}: {items} items for the annotator").format(**result), 8000
         )
 
     def import_packages(self) -> None:
-        w = self.window
-        if w.workspace is None:
+        ws = self.workspace()
+        if ws is None:
             return
         paths, _filter = QFileDialog.getOpenFileNames(
-            w, _("Import review packages"), str(Path.home()), package_filter()
+            self.parent_widget, _("Import review packages"), str(Path.home()), package_filter()
         )
         if not paths:
             return
-        w.bridge.run(
+        self.bridge.run(
             import_packages_at,
-            args=(str(w.workspace.path), list(paths)),
+            args=(str(ws.path), list(paths)),
             label=_("Merging review packages"),
             lane=WRITER,
             dialog=True,
@@ -125,7 +169,7 @@ class AnnotationActions:
         self.last_result = results
         new = sum(r["new"] for r in results)
         stale = sum(r["stale"] for r in results)
-        self.window.statusBar().showMessage(
+        self.sig_status_message.emit(
             _("{n} package(s) merged: {new} new decisions, {stale} on changed items").format(
                 n=len(results), new=new, stale=stale
             ),
@@ -135,28 +179,29 @@ class AnnotationActions:
 
     def _import_failed(self, exc: BaseException) -> None:
         self.last_result = exc
-        QMessageBox.warning(self.window, _("Package not imported"), str(exc))
+        QMessageBox.warning(self.parent_widget, _("Package not imported"), str(exc))
         self._refresh_panels()
 
-    def open_package(self, path: str | None = None) -> QWidget | None:
-        """Open a package alone (no workspace) in its own annotation window."""
+    def open_package(self) -> QWidget | None:
+        """Ask for a package and open it alone (no workspace) in its own annotation window."""
+        path, _filter = QFileDialog.getOpenFileName(
+            self.parent_widget, _("Open a review package"), str(Path.home()), package_filter()
+        )
+        return self.open_package_file(path) if path else None
+
+    def open_package_file(self, path: str) -> QWidget | None:
         # as build_panels: the panel is imported when first needed
         from widgets.annotation.annotation_panel import AnnotationPanel
 
-        if path is None:
-            path, _filter = QFileDialog.getOpenFileName(
-                self.window, _("Open a review package"), str(Path.home()), package_filter()
-            )
-            if not path:
-                return None
         try:
             source = PackageQueue(path)
         except UserError as exc:
-            QMessageBox.warning(self.window, _("Cannot open the package"), str(exc))
+            QMessageBox.warning(self.parent_widget, _("Cannot open the package"), str(exc))
             return None
         panel = AnnotationPanel(source)
         panel.setWindowTitle(_("{name} — review package").format(name=source.title))
         panel.resize(1000, 640)
         panel.show()
         self.package_windows.append(panel)
+        self.last_result = panel
         return panel

@@ -40,7 +40,7 @@ from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
-from widgets.common.workspace_watcher import WorkspaceWatcher
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,9 @@ class MainWindow(QMainWindow):
         self.study.sig_show_panel.connect(self.show_panel)
         self.study.sig_status_message.connect(self.statusBar().showMessage)
         self.study.sig_translated.connect(lambda _summary: self.show_panel("review"))
-        self.annotation = AnnotationActions(self)
+        self.annotation = AnnotationActions(self, self.bridge, lambda: self.workspace)
+        self.annotation.sig_status_message.connect(self.statusBar().showMessage)
+        self.annotation.sig_changed.connect(self.refresh_status)
         self.setWindowTitle("Upabhasha")
         self.setAcceptDrops(False)
 
@@ -82,6 +84,7 @@ class MainWindow(QMainWindow):
         self.welcome.sig_open_workspace.connect(self.open_workspace_dialog)
         self.welcome.sig_open_recent.connect(self.open_workspace)
         self.welcome.sig_add_model.connect(self.add_model)
+        self.welcome.sig_open_package.connect(self.annotation.open_package)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.stack = QStackedWidget()
@@ -107,7 +110,9 @@ class MainWindow(QMainWindow):
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
+        # through a lambda: triggered passes `checked`, which a slot with an optional
+        # argument would take as that argument (DESIGN.md)
+        action.triggered.connect(lambda _checked=False, s=slot: s())
         if menu is not None:
             menu.addAction(action)
         self.addAction(action)  # shortcuts work whatever page is shown
@@ -147,7 +152,9 @@ class MainWindow(QMainWindow):
 
         self.view_menu = self.menuBar().addMenu(_("&View"))
         self._action(_("Show the &welcome page"), self._show_welcome, "Ctrl+0", self.view_menu)
-        self._action(_("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu)
+        self.jobs_action = self._action(
+            _("Show &jobs"), lambda: self.show_panel("jobs"), "Ctrl+J", self.view_menu
+        )
         add_language_menu(self, self.view_menu, self.settings, self._save)
 
         study_menu = self.menuBar().addMenu(_("&Study"))
@@ -255,14 +262,17 @@ class MainWindow(QMainWindow):
         review.sig_reviewer_changed.connect(self._remember_reviewer)
         review.sig_avro_mode_changed.connect(self._remember_avro_mode)
         review.sig_status_message.connect(status)
-        models = ModelsPanel(self.workspace, self.bridge)
+        models = ModelsPanel(
+            self.workspace, self.bridge, watcher=watcher, model_folders=self.settings.model_folders
+        )
         models.sig_status_message.connect(status)
+        models.sig_model_folders_changed.connect(self._remember_model_folders)
         answers = AnswersPanel(
             self.workspace, self.bridge, annotator=self.settings.reviewer_name, watcher=watcher
         )
         judge = JudgePanel(self.workspace, self.bridge)
         charts = ChartsPanel(self.workspace, self.bridge, watcher=watcher)
-        tasks = TasksPanel(self.workspace, self.bridge)
+        tasks = TasksPanel(self.workspace, self.bridge, watcher=watcher)
         for panel in (answers, judge, charts, tasks):
             panel.sig_status_message.connect(status)
         # a panel's own write: the watcher looks at once and every subscriber follows
@@ -271,6 +281,7 @@ class MainWindow(QMainWindow):
         watcher.sig_runs.connect(judge.refresh)  # judge runs, roles, a finished run
         watcher.sig_models.connect(judge.refresh)
         watcher.sig_annotations.connect(judge.refresh)  # the human-scored count
+        follow(review, review.reload_changed, watcher.sig_variants)  # adjudicated, translated
         # study dialogs announce their results; the panels that show them re-read
         self.study.sig_imported.connect(review.reload_sets)  # a new question set to filter
         self.study.sig_translated.connect(review.reload)
@@ -290,7 +301,9 @@ class MainWindow(QMainWindow):
             "bias": bias,
             "metrics": MetricsPanel(self.workspace, self.bridge),
         }
-        annotation_panels = self.annotation.build_panels()
+        annotation_panels = self.annotation.build_panels(
+            self.workspace, self.settings.reviewer_name, watcher
+        )
         self.panels.update({k: panel for k, (panel, _t) in annotation_panels.items()})
         titles = {
             "review": _("Review translations"),
@@ -315,7 +328,15 @@ class MainWindow(QMainWindow):
             self.removeAction(action)
             action.deleteLater()
         self._panel_actions = []
+        self.jobs_action.setShortcuts([QKeySequence("Ctrl+J")])
         for index in range(self.tabs.count()):
+            if self.tabs.widget(index) is self.job_monitor:
+                # the View menu's one "Show jobs" (there without a workspace) takes Ctrl+N too
+                if index < 9:
+                    self.jobs_action.setShortcuts(
+                        [QKeySequence("Ctrl+J"), QKeySequence(f"Ctrl+{index + 1}")]
+                    )
+                continue
             text = _("Show {panel}").format(panel=self.tabs.tabText(index))
             self._panel_actions.append(
                 self._action(
@@ -415,11 +436,11 @@ class MainWindow(QMainWindow):
         )
 
     def _on_task_failed(self, task, message: str) -> None:
+        text = (
+            _("{label}: {message}") if task.state == "refused" else _("{label} failed: {message}")
+        )
         self.statusBar().showMessage(
-            _("{label} failed: {message}").format(
-                label=task.label, message=message.splitlines()[0]
-            ),
-            10000,
+            text.format(label=task.label, message=message.splitlines()[0]), 10000
         )
 
     def _remember_reviewer(self, name: str) -> None:
@@ -431,6 +452,10 @@ class MainWindow(QMainWindow):
 
     def _remember_avro_mode(self, enabled: bool) -> None:
         self.settings.avro_mode = enabled
+        self._save(self.settings)
+
+    def _remember_model_folders(self, folders: list[str]) -> None:
+        self.settings.model_folders = list(folders)
         self._save(self.settings)
 
     # -- geometry and shutdown -------------------------------------------------------------

@@ -45,6 +45,9 @@ class Settings:
     window_state: str = ""  # QMainWindow.saveState(), base64
     avro_mode: bool = False
     language: str = "en"  # interface language: "en" or "bn" (engine.i18n.LANGUAGES)
+    model_folders: list[str] = field(
+        default_factory=list
+    )  # added to "Find models on this computer"
 
     def add_recent(self, path: str | Path) -> None:
         """Most recent first, no duplicates, at most MAX_RECENT entries."""

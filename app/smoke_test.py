@@ -1,15 +1,15 @@
 """``upabhasha-gui --smoke-test``: prove that an installed or frozen Upabhasha works.
 
 The same check runs for the installed console script and for the frozen binary
-(``packaging/build.py`` runs it on the unpacked artefact). After the window has shown
-offscreen, :func:`run_pipeline` drives the engine calls the CLI makes, on a temporary
-workspace: register the embedded model, import the bundled sample data, build the
-retrieval index (sentence-transformers, torch, faiss, bm25s), RAG-translate one question,
-answer it in standard Bengali and in the dialect, judge the pair, compute statistics and
-render one chart to a PNG file. It then imports every module the app imports lazily
-(:data:`LAZY_MODULES`), so a module the PyInstaller spec forgot fails here and not in a
-user's hands, and checks that user data lives in the platform folders, not next to the
-program.
+(``packaging/build.py`` runs it on the unpacked artefact, and on the installed ``.deb``).
+After the window has shown offscreen, :func:`app.smoke_pipeline.run_pipeline` runs every
+stage through the engine calls the CLI makes, on a temporary workspace (paper 000's chain
+from the embedded model to a chart, the HTML report, a review package round trip, an
+understanding task run and its statistics, a probe run and bias statistics). The window is
+then built once more in Bengali (Babel compiles the catalogue; the menus must be Bengali).
+It then imports every module the app imports lazily (:data:`LAZY_MODULES`), so a module the
+PyInstaller spec forgot fails here and not in a user's hands, and checks that user data
+lives in the platform folders, not next to the program.
 
 Everything written to file descriptor 2 — Python's stderr, Qt, and the C-level log lines
 of llama.cpp in this process and in the model worker (which inherits the descriptor) — is
@@ -23,7 +23,6 @@ must not load them itself.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import logging
 import os
@@ -80,6 +79,9 @@ LAZY_MODULES = (
     "sacrebleu.tokenizers.tokenizer_13a",
     "indic_transliteration",
     "indic_transliteration.sanscript",
+    "confusable_homoglyphs",  # engine/judging/injection_text.py (its JSON tables)
+    "confusable_homoglyphs.categories",
+    "confusable_homoglyphs.confusables",
     "matplotlib.patches",
     "matplotlib.backends.backend_agg",
     # savefig picks these by file suffix (the report writes SVG, the charts panel PDF too)
@@ -217,150 +219,34 @@ def keyring_backend() -> str:
     return f"{type(kr).__module__}.{type(kr).__name__}"
 
 
-def run_pipeline(folder: Path) -> dict:
-    """One translation, one answer pair, one judgment and one chart on a fresh workspace,
-    through the engine functions the CLI commands call."""
-    from importlib.resources import as_file, files
+def bengali_window() -> dict:
+    """Build and show the main window in Bengali (as a start with language "bn" does), check
+    that its menus are translated, and switch back to English."""
+    from PySide6.QtWidgets import QApplication
 
-    from engine.llm.api import default_model, ensure_embedded_default
-    from engine.workspace.api import Workspace
+    from app.language_menu import apply_language
+    from app.main_window import MainWindow
+    from app.settings import Settings
 
-    steps: dict[str, float] = {}
-    t = time.perf_counter()
-
-    def done(step: str) -> None:
-        nonlocal t
-        now = time.perf_counter()
-        steps[step] = round(now - t, 2)
-        t = now
-
-    out: dict = {"steps_s": steps}
-    ws = Workspace(folder / "smoke.sqlite", create=True)
+    if QApplication.instance() is None:
+        raise RuntimeError("no QApplication: the window part of the smoke test did not run")
+    if not apply_language("bn"):
+        raise RuntimeError("the Bengali catalogue did not load (see the log)")
     try:
-        ensure_embedded_default(ws)
-        model = default_model(ws)
-        out["model"] = {"name": model["name"], "path": model["path"]}
-        done("embedded_model")
-
-        from engine.importing.api import import_corpus, import_questions
-
-        sample = files("resources") / "sample"
-        with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
-            import_corpus(ws, corpus, name="sample corpus")
-            import_questions(ws, qs, name="sample questions")
-        done("import")
-
-        from engine.rag.api import open_retriever
-
-        retriever, _ = open_retriever(ws, corpora=["sample corpus"], splits=["train", "test"])
-        done("index")
-
-        from engine.translation.api import machine_variants, translate_questions
-
-        tr = translate_questions(
-            ws,
-            retriever,
-            question_set="sample questions",
-            dialects=["chittagong"],
-            model_row=model,
-            limit=1,
-        )
-        variant = machine_variants(ws, "chittagong")
-        out["translation"] = {
-            "written": tr.written,
-            "errors": tr.errors,
-            "text": variant[0]["text"] if variant else None,
-        }
-        if tr.written != 1 or not variant:
-            raise SmokeFailure(f"translation wrote {tr.written} variants ({tr.errors} errors)")
-        done("translate")
-
-        from engine.translation.api import set_variant_status
-
-        set_variant_status(
-            ws,
-            variant[0]["id"],
-            "gold",
-            actor="smoke test",
-            comment="machine draft accepted by the smoke test",
-        )
-        from engine.answering.api import DEFAULT_SAMPLER, generate_answers
-
-        sampler = dataclasses.replace(DEFAULT_SAMPLER, max_tokens=48)
-        answers = generate_answers(ws, [model], sampler=sampler)
-        out["answers"] = answers
-        if not answers or not answers[0]["complete"] or answers[0]["errors"]:
-            raise SmokeFailure(f"answer generation incomplete: {answers}")
-        done("answer")
-
-        from engine.judging import api as judging
-        from engine.judging.api import judge_answers
-
-        judged = judge_answers(ws, model)
-        judging.set_primary_judge(ws, judged.run_id)
-        out["judgment"] = judged.as_dict()
-        if judged.gated + judged.judged_now != 1 or judged.failed:
-            raise SmokeFailure(f"judging did not produce one judgment: {judged.as_dict()}")
-        if not judged.judged_now:
-            # the gate zeroed the answer without the judge: ask the judge model anyway
-            out["judge_verdict"] = _ask_judge(ws, model, judging.answer_pairs(ws)[0])
-        done("judge")
-
-        from engine.reports import api as reports
-        from engine.reports.api import study_statistics
-
-        stats = study_statistics(ws, resamples=200)
-        fig = reports.bars_with_ci(
-            stats["groups"]["model_dialect"], "dialect", "smoke test: mean final score"
-        )
-        chart = reports.save_figure(fig, folder / "chart", "smoke")["png"]
-        size = Path(chart).stat().st_size
-        out["chart"] = {"png_bytes": size}
-        if size < 1000:
-            raise SmokeFailure(f"chart {chart} is only {size} bytes")
-        done("chart")
+        window = MainWindow(Settings(language="bn"), save=lambda settings: None)
+        window.show()
+        menus = [action.text() for action in window.menuBar().actions()]
+        shown = window.isVisible()
+        window.close()
+        window.deleteLater()
     finally:
-        ws.close()
-    return out
+        apply_language("en")
+    if not shown or not menus or not all(BENGALI_LETTER.search(m) for m in menus):
+        raise RuntimeError(f"the menus are not in Bengali: {menus}")
+    return {"shown": shown, "menus": menus}
 
 
-def _ask_judge(ws, model: dict, pair: dict) -> dict:
-    """One verdict from the judge model on ``pair``, built and parsed as a judge run does
-    (fenced prompt, JSON-schema grammar, strict parser)."""
-    from engine.judging.api import (
-        build_judge_prompt,
-        default_judge_sampler,
-        load_judge_template,
-        load_rubric,
-        parse_verdict,
-        verdict_schema,
-    )
-    from engine.llm.api import open_backend
-
-    rubric = load_rubric()
-    prompt = build_judge_prompt(
-        load_judge_template(),
-        rubric,
-        standard_question=pair["standard_question"],
-        standard_answer=pair["standard_answer"],
-        dialect_question=pair["dialect_question"],
-        dialect_answer=pair["dialect_answer"],
-        dialect_name=pair["dialect_name"],
-    )
-    request = prompt.request("smoke-judge", default_judge_sampler(rubric), verdict_schema(rubric))
-    backend = open_backend(model)
-    try:
-        results = list(backend.generate([request]))
-    finally:
-        backend.close()
-    if not results or results[0].error:
-        raise SmokeFailure(f"the judge model gave no reply: {results}")
-    verdict = parse_verdict(results[0].text, rubric)
-    return {"scores": verdict.scores, "confidence": verdict.confidence}
-
-
-class SmokeFailure(Exception):
-    """A pipeline step ran but produced the wrong result."""
+BENGALI_LETTER = re.compile("[\u0980-\u09ff]")
 
 
 def run_checks(report: dict) -> list[str]:
@@ -383,12 +269,19 @@ def run_checks(report: dict) -> list[str]:
         for k, v in report["library_versions"].items()
         if v is None
     ]
+    from app.smoke_pipeline import run_pipeline
+
     with tempfile.TemporaryDirectory(prefix="upabhasha-smoke-") as tmp:
         try:
             report["pipeline"] = run_pipeline(Path(tmp))
         except Exception as exc:  # noqa: BLE001 - report every failure, do not crash
             log.exception("smoke test pipeline failed")
             failures.append(f"pipeline: {type(exc).__name__}: {exc}")
+    try:
+        report["bengali_window"] = bengali_window()
+    except Exception as exc:  # noqa: BLE001
+        log.exception("the Bengali interface did not start")
+        failures.append(f"Bengali interface: {type(exc).__name__}: {exc}")
     report["lazy_import_failures"] = import_lazy_modules()
     failures += [f"import {m}: {e}" for m, e in report["lazy_import_failures"].items()]
     try:

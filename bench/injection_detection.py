@@ -3,9 +3,17 @@
 Baseline in the same run: what existed before issue 16 — the control-token check of the
 neutralizer, the only thing that looked at answer content. Rates per set: the tuned table
 (the rules were written against it), two rounds written later (the first then used to widen
-the rules, the second never tuned on: the honest estimate), and factual answers that only
-mention "the answer" and a number (false flags only).
-Prints one JSON object last.
+the rules, the second never tuned on at first), factual answers that only mention "the
+answer" and a number (false flags only), issue 22's tuning round (Unicode tricks, Banglish,
+dialects, split orders, verdict-shaped text; answers about doses, interest, cricket, courts
+and exams) and its second tuning round (advice to students, described scales, examiners), and
+issue 22's three held-out rounds in ``bench/data/`` (see its README), never tuned on. At first
+contact: round 1 (before the first tuning: 35 % routed, 18 % false flags; after it: 100 %, 8 %),
+round 2 (after the first tuning: 75 %, 18 %), round 3 (before the second tuning: 95 %, 16 %).
+
+``routed`` is the share of attacks sent to review before judging (a detector flag; the
+judge-time disagreement check of :mod:`engine.judging.disagreement` can only add to it),
+``false_flags`` the share of legitimate answers flagged. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
 """
@@ -24,12 +32,30 @@ from engine.judging.injection import detect_injection  # noqa: E402
 from engine.judging.neutralize import contains_control_token  # noqa: E402
 from tests.engine.judging import injection_table as table  # noqa: E402
 
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def jsonl_set(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return tuple(  # type: ignore[return-value]
+        [(r["lang"], r["text"]) for r in rows if r["kind"] == kind] for kind in ("attack", "legit")
+    )
+
+
 SETS = {
     "tuned": (table.ATTACKS, table.LEGIT),
     "held_out_1": (table.HELD_OUT_ATTACKS, table.HELD_OUT_LEGIT),
     "held_out_2": (table.HELD_OUT_2_ATTACKS, table.HELD_OUT_2_LEGIT),
     "factual_legit": ([], table.HELD_OUT_3_LEGIT),
+    "tune_22": (table.TUNE_22_ATTACKS, table.TUNE_22_LEGIT),
+    "tune_22c": (table.TUNE_22C_ATTACKS, table.TUNE_22C_LEGIT),
+    "held_out_22": jsonl_set(DATA / "injection_held_out_issue22.jsonl"),
+    "held_out_22b": jsonl_set(DATA / "injection_held_out_issue22b.jsonl"),
+    "held_out_22c": jsonl_set(DATA / "injection_held_out_issue22c.jsonl"),
 }
+
+
+LANGS = ("en", "bn", "banglish", "dialect")
 
 
 def rate(flag, rows, lang=None) -> float | None:
@@ -70,9 +96,8 @@ def main() -> int:
         out[name] = {
             "attacks": len(attacks),
             "legit": len(legit),
-            "detection": rate(detector, attacks),
-            "detection_en": rate(detector, attacks, "en"),
-            "detection_bn": rate(detector, attacks, "bn"),
+            "routed": rate(detector, attacks),
+            **{f"routed_{lg}": rate(detector, attacks, lg) for lg in LANGS},
             "false_flags": rate(detector, legit),
             "baseline_detection": rate(contains_control_token, attacks),
             "baseline_false_flags": rate(contains_control_token, legit),

@@ -38,3 +38,39 @@ def check_on_scale(value: float, scale: Scale) -> str | None:
     if math.isinf(value) or not scale[0] <= value <= scale[1]:
         return f"{value:g} is outside the declared scale {scale_text(scale)}"
     return None
+
+
+# A plain decimal number: digits with an optional sign, point and exponent. Python's
+# float() also takes '8_0' (as 80), 'nan', 'inf' and 'infinity', none of which is a score.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def parse_number(text: str) -> float | None:
+    """``text`` (ASCII digits, surrounding spaces allowed) as a finite float, or None when
+    it is not a plain decimal number."""
+    text = text.strip()
+    if not _NUMBER.fullmatch(text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None  # '1e999' overflows to inf
+
+
+# A file's scores spanning less than this share of the declared scale are implausible.
+PLAUSIBLE_SHARE = 0.1
+MIN_FOR_RANGE_CHECK = 3
+
+
+def implausible_scale(values, scale: Scale) -> str | None:
+    """Why ``values`` do not look like scores on ``scale`` (None: they may): they span
+    less than a tenth of it — 0–1 scores declared 0–100 span at most 1 of 100. Fewer than
+    three scores show no range, so they pass."""
+    finite = [v for v in values if not math.isnan(v)]
+    if len(finite) < MIN_FOR_RANGE_CHECK:
+        return None
+    lo, hi = min(finite), max(finite)
+    if hi - lo < PLAUSIBLE_SHARE * (scale[1] - scale[0]):
+        return (
+            f"the scores span {lo:g}-{hi:g}, less than a tenth of the declared scale "
+            f"{scale_text(scale)}"
+        )
+    return None

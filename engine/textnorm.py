@@ -16,6 +16,7 @@ import re
 import unicodedata
 
 from engine.bijoy import looks_bijoy
+from engine.errors import UserError
 
 BENGALI_DIGITS = "০১২৩৪৫৬৭৮৯"
 _TO_ASCII_DIGITS = str.maketrans(BENGALI_DIGITS, "0123456789")
@@ -28,6 +29,24 @@ def normalize_text(text: str) -> str:
     """The stored form: NFC, BOM/ZWSP dropped, white space folded, trimmed."""
     text = unicodedata.normalize("NFC", text.translate(_DROP))
     return _SPACE.sub(" ", text).strip()
+
+
+# What metrics score (``--normalize``): "nfc" = :func:`normalize_text` on hypotheses and
+# references (the stored form; both spellings of য় count as one), "none" = the text exactly
+# as given, which reproduces sacrebleu run on the raw file. Signatures name the choice.
+NORMALIZATIONS = ("nfc", "none")
+DEFAULT_NORMALIZATION = "nfc"
+
+
+def check_normalization(mode: str) -> str:
+    if mode not in NORMALIZATIONS:
+        raise UserError(f"--normalize is one of {', '.join(NORMALIZATIONS)}, not {mode!r}")
+    return mode
+
+
+def normalized_for_metrics(text: str, mode: str) -> str:
+    """``text`` as the metrics see it under normalisation ``mode`` (see NORMALIZATIONS)."""
+    return normalize_text(text) if check_normalization(mode) == "nfc" else text
 
 
 def canonical_key(text: str) -> str:

@@ -1,28 +1,33 @@
-"""``make installer``: build the Linux artefact and smoke-test the built program.
+"""``make installer``: build the Linux artefacts from a clean environment and smoke-test them.
 
-1. install the ``packaging`` extra of pyproject.toml (PyInstaller) into this environment;
-2. run PyInstaller on packaging/upabhasha.spec (one-folder build, two programs);
-3. write dist/upabhasha-<version>-linux-x86_64.tar.gz: the program folder, a launcher,
-   a .desktop file (plus the script that installs it for the user) and the icon;
-4. unpack it into a temporary folder, make the program folder read-only (as an install
-   under /opt would be), run ``upabhasha-gui --smoke-test`` there with fresh platform
-   folders (a temporary HOME/XDG), and check that nothing was written next to the program
-   and that user data went to the platform folders.
+1. create ``build/installer-venv`` with only the runtime dependencies of pyproject.toml and
+   the ``packaging`` extra (PyInstaller), the CPU torch first (``TORCH_SPEC``, as the
+   Makefile does); reused while pyproject.toml and the torch spec are unchanged; refused when
+   a test-only package (numba, llvmlite, pytest) is in it;
+2. run PyInstaller on packaging/upabhasha.spec with it (one-folder build, two programs);
+3. write ``dist/upabhasha-<version>-linux-x86_64.tar.<ext>`` (the program folder, a launcher,
+   a .desktop file plus the script that installs it for the user, the icon) and
+   ``dist/upabhasha_<version>_amd64.deb`` (packaging/deb.py);
+4. unpack the tarball into a temporary folder, make the program folder read-only (as an
+   install under /opt would be), run ``upabhasha-launcher --smoke-test`` there with fresh
+   platform folders (packaging/frozen_smoke.py).
 
-Prints the build time and the artefact size; the last line is one JSON object.
-``--skip-build`` reuses the previous PyInstaller output, ``--no-smoke`` skips step 4.
+``--install-deb`` (root, apt; ``.ci/run`` does it) then installs the .deb with apt-get, runs
+the installed program's smoke test and removes the package, checking that nothing is left.
+The last line printed is one JSON object: sizes, times, the frozen GUI's start-up time.
+``--skip-build`` re-packs the previous PyInstaller output, ``--no-smoke`` skips step 4,
+``--compare-compression`` times gzip, xz and zstd on the same tar (how the default was chosen).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 import tomllib
@@ -31,8 +36,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGING = ROOT / "packaging"
 WORK = ROOT / "build" / "pyinstaller"
+VENV = ROOT / "build" / "installer-venv"
 DIST = ROOT / "dist"
-SMOKE_TIMEOUT_S = 600
+TORCH_SPEC = os.environ.get("TORCH_SPEC", "torch==2.13.0")
+# packages of the test extras that must never reach the bundle (numba/llvmlite: 180 MB)
+NOT_RUNTIME = ("numba", "llvmlite", "pytest", "ppi-python", "pytest-qt")
+# name → (file suffix, command reading a tar on stdin). Measured on the same 1,286 MB folder
+# (README "Numbers"): gzip -6 670 MB, over the 640 MB goal; xz -T2 -6 still running after
+# 9 min on the shared machine; zstd -T2 -12 615 MB in half the time xz had by then.
+COMPRESSORS = {
+    "gz": ("tar.gz", ["gzip", "-6"]),
+    "xz": ("tar.xz", ["xz", "-T2", "-6"]),
+    "zst": ("tar.zst", ["zstd", "-T2", "-12", "-q"]),
+}
+COMPRESSION = "zst"
+# dpkg-deb's own compressors, matched to the tarball's (zstd .debs: dpkg >= 1.21.18,
+# Debian 12, Ubuntu >= 21.10)
+DEB_COMPRESSION = {"gz": ("-Zgzip", "-z6"), "xz": ("-Zxz", "-z6"), "zst": ("-Zzstd", "-z12")}
+
+sys.path.insert(0, str(PACKAGING))
+from frozen_smoke import run_smoke, summary  # noqa: E402 - packaging/ is not a package
 
 LAUNCHER = """#!/bin/sh
 # Upabhasha launcher: starts the program from wherever this folder was unpacked.
@@ -82,17 +105,57 @@ def say(text: str) -> None:
     print(f"[installer] {text}", flush=True)
 
 
-def install_packaging_extra() -> None:
-    requirements = project()["optional-dependencies"]["packaging"]
-    say(f"installing the packaging extra: {', '.join(requirements)}")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *requirements], check=True)
+def venv_python() -> Path:
+    return VENV / "bin" / "python"
+
+
+def _stamp() -> str:
+    """What the build venv was made from: the runtime and packaging requirements, the version,
+    the torch spec and this Python (test extras and tool settings do not matter)."""
+    meta = project()
+    made_from = [
+        meta["version"],
+        meta["dependencies"],
+        meta["optional-dependencies"]["packaging"],
+        TORCH_SPEC,
+        sys.version,
+    ]
+    return hashlib.sha256(json.dumps(made_from).encode()).hexdigest()
+
+
+def build_venv() -> bool:
+    """The clean build environment (runtime dependencies + PyInstaller); True when made now."""
+    stamp = VENV / ".installed"
+    if stamp.is_file() and stamp.read_text() == _stamp():
+        say(f"reusing {VENV.relative_to(ROOT)} (pyproject.toml and {TORCH_SPEC} unchanged)")
+        made = False
+    else:
+        say(f"creating {VENV.relative_to(ROOT)}: {TORCH_SPEC}, then .[packaging] (no test extras)")
+        shutil.rmtree(VENV, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        pip = [str(venv_python()), "-m", "pip", "install", "--quiet"]
+        subprocess.run([*pip, TORCH_SPEC], check=True)
+        subprocess.run([*pip, "-e", f"{ROOT}[packaging]"], check=True, cwd=ROOT)
+        stamp.write_text(_stamp())
+        made = True
+    found = subprocess.run(
+        [str(venv_python()), "-m", "pip", "list", "--format=json"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    names = {d["name"].lower().replace("_", "-") for d in json.loads(found)}
+    unwanted = sorted(names & set(NOT_RUNTIME))
+    if unwanted:
+        raise SystemExit(f"{VENV} holds test-only packages {unwanted}: delete it and rerun")
+    return made
 
 
 def run_pyinstaller() -> Path:
     say("PyInstaller: packaging/upabhasha.spec (one folder)")
     subprocess.run(
         [
-            sys.executable,
+            str(venv_python()),
             "-m",
             "PyInstaller",
             "--noconfirm",
@@ -124,7 +187,8 @@ def biggest_parts(folder: Path, n: int = 8) -> dict[str, float]:
     return {name: round(size / 1e6, 1) for name, size in top}
 
 
-def write_artefact(bundle: Path, version: str, variant: str = "cpu") -> Path:
+def stage_tree(bundle: Path, version: str) -> tuple[Path, str]:
+    """The tarball's folder: the program plus launcher, menu entry and icon."""
     name = project()["name"]
     stem = f"{name}-{version}"
     staging = WORK / "staging"
@@ -141,102 +205,59 @@ def write_artefact(bundle: Path, version: str, variant: str = "cpu") -> Path:
     for icon in ("upabhasha.png", "upabhasha.svg"):
         shutil.copy2(PACKAGING / icon, top / icon)
     shutil.copy2(PACKAGING / "README.md", top / "PACKAGING-NOTES.md")
+    return staging, stem
+
+
+def compress(staging: Path, stem: str, out: Path, method: str) -> float:
+    """tar the staged folder through the compressor; returns the seconds it took."""
+    started = time.perf_counter()
+    with out.open("wb") as sink:
+        tar = subprocess.Popen(
+            ["tar", "-C", str(staging), "-cf", "-", stem], stdout=subprocess.PIPE
+        )
+        subprocess.run(COMPRESSORS[method][1], stdin=tar.stdout, stdout=sink, check=True)
+        if tar.wait() != 0:
+            raise SystemExit("tar failed")
+    return round(time.perf_counter() - started, 1)
+
+
+def compare_compression(staging: Path, stem: str) -> dict:
+    """Each compressor on the same folder: MB and seconds (how COMPRESSION was chosen)."""
+    found = {}
+    with tempfile.TemporaryDirectory(dir=WORK) as tmp:
+        for method, (suffix, command) in COMPRESSORS.items():
+            if not shutil.which(command[0]):
+                continue
+            out = Path(tmp) / f"a.{suffix}"
+            seconds = compress(staging, stem, out, method)
+            found[method] = {"mb": round(out.stat().st_size / 1e6, 1), "seconds": seconds}
+            say(f"{' '.join(command)}: {found[method]['mb']} MB in {seconds} s")
+            out.unlink()
+    return found
+
+
+def write_tarball(staging: Path, stem: str, variant: str, method: str) -> tuple[Path, float]:
+    tool = COMPRESSORS[method][1][0]
+    if not shutil.which(tool):
+        raise SystemExit(f"{tool} is not installed: apt-get install {tool}, or --compression gz")
     DIST.mkdir(exist_ok=True)
     suffix = "" if variant == "cpu" else f"-{variant}"
-    artefact = DIST / f"{stem}-linux-x86_64{suffix}.tar.gz"
+    artefact = DIST / f"{stem}-linux-x86_64{suffix}.{COMPRESSORS[method][0]}"
+    for old in DIST.glob(f"{stem}-linux-x86_64{suffix}.tar.*"):
+        old.unlink()
     say(f"writing {artefact.relative_to(ROOT)}")
-    pigz = shutil.which("pigz")
-    if pigz:  # parallel gzip, same format
-        with artefact.open("wb") as out:
-            tar = subprocess.Popen(
-                ["tar", "-C", str(staging), "-cf", "-", stem], stdout=subprocess.PIPE
-            )
-            subprocess.run([pigz, "-6"], stdin=tar.stdout, stdout=out, check=True)
-            if tar.wait() != 0:
-                raise SystemExit("tar failed")
-    else:
-        with tarfile.open(artefact, "w:gz", compresslevel=6) as tar:
-            tar.add(top, arcname=stem)
-    shutil.rmtree(staging)
-    return artefact
+    return artefact, compress(staging, stem, artefact, method)
 
 
-def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
-    return {
-        str(p.relative_to(folder)): (p.lstat().st_size, p.lstat().st_mtime_ns)
-        for p in folder.rglob("*")
-    }
-
-
-def set_writable(folder: Path, writable: bool) -> None:
-    for path in [folder, *folder.rglob("*")]:
-        if path.is_symlink():
-            continue
-        mode = path.stat().st_mode
-        mode = (
-            mode | stat.S_IWUSR
-            if writable
-            else mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
-        )
-        path.chmod(mode)
-
-
-def smoke_test(artefact: Path) -> dict:
+def smoke_tarball(artefact: Path) -> dict:
     """Unpack, make read-only, run the frozen smoke test with fresh platform folders."""
     with tempfile.TemporaryDirectory(prefix="upabhasha-installer-") as tmp:
-        tmp = Path(tmp)
-        with tarfile.open(artefact) as tar:
-            tar.extractall(tmp / "unpacked", filter="tar")
-        program = next((tmp / "unpacked").iterdir())
-        home = tmp / "home"
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("UPABHASHA_", "PYTHON", "VIRTUAL_ENV", "QT_", "XDG_"))
-        }
-        env.update(
-            HOME=str(home),
-            XDG_DATA_HOME=str(home / ".local/share"),
-            XDG_CONFIG_HOME=str(home / ".config"),
-            XDG_STATE_HOME=str(home / ".local/state"),
-            XDG_CACHE_HOME=str(home / ".cache"),
-        )
-        (tmp / "cwd").mkdir()
-        set_writable(program, False)
-        before = snapshot(program)
+        unpacked = Path(tmp) / "unpacked"
+        unpacked.mkdir()
+        subprocess.run(["tar", "-C", str(unpacked), "-xf", str(artefact)], check=True)
+        program = next(unpacked.iterdir())
         say(f"smoke test of the unpacked artefact: {program}/upabhasha-launcher --smoke-test")
-        started = time.perf_counter()
-        try:
-            out = subprocess.run(
-                [str(program / "upabhasha-launcher"), "--smoke-test"],
-                env=env,
-                cwd=tmp / "cwd",
-                stdout=subprocess.PIPE,
-                text=True,
-                timeout=SMOKE_TIMEOUT_S,
-            )
-        finally:
-            changed = sorted(set(snapshot(program).items()) ^ set(before.items()))
-            set_writable(program, True)
-        seconds = time.perf_counter() - started
-        lines = out.stdout.strip().splitlines()
-        report = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
-        failures = list(report.get("failures", ["no JSON report on stdout"]))
-        if out.returncode != 0:
-            failures.append(f"exit code {out.returncode}")
-        if changed:
-            failures.append(f"files written next to the program: {[c[0] for c in changed][:10]}")
-        for kind, folder in (report.get("user_folders") or {}).items():
-            if not Path(folder).is_relative_to(home):
-                failures.append(f"{kind} folder {folder} is not in the user's home")
-        if not report.get("frozen"):
-            failures.append("the program that ran was not the frozen one")
-        return {
-            "ok": not failures,
-            "failures": failures,
-            "seconds": round(seconds, 1),
-            "report": report,
-        }
+        return run_smoke([str(program / "upabhasha-launcher")], program)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,9 +265,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-build",
         action="store_true",
-        help="reuse build/pyinstaller/dist (no pip, no PyInstaller)",
+        help="reuse build/pyinstaller/dist (no venv, no PyInstaller)",
     )
     parser.add_argument("--no-smoke", action="store_true", help="do not run the smoke test")
+    parser.add_argument("--no-deb", action="store_true", help="do not build the .deb")
+    parser.add_argument(
+        "--install-deb",
+        action="store_true",
+        help="after building: apt-get install the .deb, smoke-test it, remove it (root)",
+    )
     parser.add_argument(
         "--bundle",
         type=Path,
@@ -254,26 +281,44 @@ def main(argv: list[str] | None = None) -> int:
         "--skip-build; packaging/gpu/build-linux-cuda.sh passes its own)",
     )
     parser.add_argument("--variant", default="cpu", help="artefact name suffix (cpu: none)")
+    parser.add_argument("--compression", choices=sorted(COMPRESSORS), default=COMPRESSION)
+    parser.add_argument(
+        "--compare-compression",
+        action="store_true",
+        help="time every compressor on the bundle first",
+    )
     args = parser.parse_args(argv)
     if sys.platform != "linux":
         raise SystemExit(
-            "build.py writes the Linux artefact; see packaging/README.md for "
+            "build.py writes the Linux artefacts; see packaging/README.md for "
             "the Windows and macOS recipes"
         )
-    version = project()["version"]
-    result: dict = {"version": version}
+    meta = project()
+    version = meta["version"]
+    result: dict = {"version": version, "compression": args.compression}
     started = time.perf_counter()
     if args.bundle or args.skip_build:
-        bundle = args.bundle or WORK / "dist" / project()["name"]
+        bundle = args.bundle or WORK / "dist" / meta["name"]
     else:
-        install_packaging_extra()
+        t = time.perf_counter()
+        result["venv_made"] = build_venv()
+        result["venv_s"] = round(time.perf_counter() - t, 1)
+        t = time.perf_counter()
         bundle = run_pyinstaller()
+        result["pyinstaller_s"] = round(time.perf_counter() - t, 1)
     result["build_s"] = round(time.perf_counter() - started, 1)
     result["bundle_mb"] = round(folder_bytes(bundle) / 1e6, 1)
     result["largest_mb"] = biggest_parts(bundle)
-    t = time.perf_counter()
-    artefact = write_artefact(bundle, version, args.variant)
-    result["package_s"] = round(time.perf_counter() - t, 1)
+    left_out = WORK / "work" / "upabhasha" / "left-out.json"
+    if left_out.is_file():
+        result["left_out_files"] = {
+            why: len(files) for why, files in json.loads(left_out.read_text()).items()
+        }
+    staging, stem = stage_tree(bundle, version)
+    if args.compare_compression:
+        result["compression_compared"] = compare_compression(staging, stem)
+    artefact, result["package_s"] = write_tarball(staging, stem, args.variant, args.compression)
+    shutil.rmtree(staging)
     result["artefact"] = str(artefact.relative_to(ROOT))
     result["artefact_mb"] = round(artefact.stat().st_size / 1e6, 1)
     say(
@@ -281,25 +326,52 @@ def main(argv: list[str] | None = None) -> int:
         f"{result['artefact']} is {result['artefact_mb']:.0f} MB "
         f"({result['bundle_mb']:.0f} MB unpacked)"
     )
-    code = 0
+    deb = None
+    if not args.no_deb and args.variant == "cpu":
+        from deb import build_deb
+
+        t = time.perf_counter()
+        deb = build_deb(
+            bundle,
+            meta,
+            DESKTOP.format(exec="upabhasha-gui", icon="upabhasha"),
+            WORK / "deb",
+            DIST,
+            DEB_COMPRESSION[args.compression],
+        )
+        result["deb"] = str(deb.relative_to(ROOT))
+        result["deb_mb"] = round(deb.stat().st_size / 1e6, 1)
+        result["deb_s"] = round(time.perf_counter() - t, 1)
+        say(f"{result['deb']}: {result['deb_mb']:.0f} MB in {result['deb_s']:.0f} s")
+    failed = []
     if not args.no_smoke:
-        smoke = smoke_test(artefact)
-        report = smoke["report"]
-        result["smoke"] = {
-            "ok": smoke["ok"],
-            "seconds": smoke["seconds"],
-            "failures": smoke["failures"],
-            "startup_s": report.get("startup_s"),
-            "steps_s": (report.get("pipeline") or {}).get("steps_s"),
-            "llama_backend": (report.get("llama_backend") or {}).get("message"),
-        }
+        smoke = summary(smoke_tarball(artefact))
+        result["smoke"] = smoke
+        result["gui_startup_s"] = smoke["gui_startup_s"]
         say(
             f"smoke test {'passed' if smoke['ok'] else 'FAILED'} in {smoke['seconds']:.0f} s"
             + ("" if smoke["ok"] else ": " + "; ".join(smoke["failures"]))
         )
-        code = 0 if smoke["ok"] else 1
+        failed += [] if smoke["ok"] else ["tarball smoke test"]
+    if args.install_deb:
+        if deb is None:
+            raise SystemExit("--install-deb needs the .deb (drop --no-deb)")
+        from deb import install_check
+
+        t = time.perf_counter()
+        checked = install_check(deb, say)
+        checked["seconds"] = round(time.perf_counter() - t, 1)
+        result["deb_install"] = checked
+        say(
+            f".deb install, smoke test and removal {'passed' if checked['ok'] else 'FAILED'}"
+            + ("" if checked["ok"] else f": {checked.get('failures')} {checked['smoke']}")
+        )
+        failed += [] if checked["ok"] else [".deb check"]
+    result["total_s"] = round(time.perf_counter() - started, 1)
     print(json.dumps(result, ensure_ascii=False), flush=True)
-    return code
+    if failed:
+        say(f"FAILED: {', '.join(failed)}; rerun with --skip-build after a fix to the spec")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

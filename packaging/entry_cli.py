@@ -1,15 +1,19 @@
 """Frozen entry point of the ``upabhasha`` command line (PyInstaller runs it as __main__).
 
 ``upabhasha --smoke-test`` runs the GUI program's smoke test from this console program:
-on Windows the windowed ``upabhasha-gui.exe`` has no stdout to print its report to.
+on Windows the windowed ``upabhasha-gui.exe`` has no stdout to print its report to. On Linux
+the bundle has this one executable, and ``upabhasha-gui`` is a link to it: called by that
+name, it starts the window.
 """
 
 import multiprocessing
+import os
 import sys
 
 if __name__ == "__main__":
     multiprocessing.freeze_support()  # the model worker re-runs this executable
-    if sys.argv[1:2] == ["--smoke-test"]:
+    called_as_gui = os.path.basename(sys.argv[0]).startswith("upabhasha-gui")
+    if called_as_gui or sys.argv[1:2] == ["--smoke-test"]:
         from app.gui_main import main as gui_main
 
         sys.exit(gui_main(sys.argv[1:]))

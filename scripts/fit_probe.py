@@ -297,6 +297,7 @@ def main(language: str, shots: str | None = None) -> int:
     context = {
         "workspace": window.workspace,
         "ws": window.workspace,
+        "workspace_path": str(window.workspace.path),
         "bridge": window.bridge,
         "parent": window,
         "dialog_parent": window,

@@ -32,6 +32,78 @@ class GuiWalk:
     shots: list[Path] = field(default_factory=list)
     message_boxes: list[str] = field(default_factory=list)
     picks: list[str] = field(default_factory=list)  # the file picker's answers, in order
+    answered: list[str] = field(default_factory=list)  # the input dialogs answered
+    seconds: dict[str, float] = field(default_factory=dict)  # each step's wall time
+
+
+# -- the window ---------------------------------------------------------------------------
+def open_main_window(size: tuple[int, int]):
+    """The application and its main window on a fresh configuration, shown, no workspace
+    (``UPABHASHA_CONFIG_DIR`` must already name the fresh folder)."""
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    from app.settings import load_settings, settings_path
+    from widgets.common.fonts import register_qt_fonts
+
+    if settings_path().exists():
+        raise WalkError(f"the config folder {settings_path().parent} is not fresh")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    register_qt_fonts(app)
+    from app.main_window import MainWindow
+
+    window = MainWindow(load_settings())
+    window.resize(*size)
+    window.show()
+    return app, window
+
+
+def watch_message_boxes(walk: GuiWalk) -> None:
+    """Close (and record) any modal error box every 300 ms, so the walk never hangs on one."""
+    from PySide6.QtCore import QTimer
+
+    walk._box_timer = QTimer(walk.window)  # type: ignore[attr-defined]
+    walk._box_timer.setInterval(300)  # type: ignore[attr-defined]
+    walk._box_timer.timeout.connect(lambda: close_message_boxes(walk))  # type: ignore[attr-defined]
+    walk._box_timer.start()  # type: ignore[attr-defined]
+    settle(walk.app, 300)
+
+
+def run_step(walk: GuiWalk, step) -> None:
+    started = time.perf_counter()
+    with file_picker(walk):
+        step(walk)
+    walk.seconds[step.__name__] = round(time.perf_counter() - started, 1)
+    log.info("%s done in %.1f s", step.__name__, walk.seconds[step.__name__])
+
+
+def finish(walk: GuiWalk) -> None:
+    walk.window.bridge.cancel_all()
+    walk.window.close()
+    settle(walk.app, 200)
+
+
+def walk_all(walk: GuiWalk, steps, began: float, **summary) -> int:
+    """Run every step (a script's main): exit status 1 and the reason on the first step that
+    cannot be done; else the pictures, then one JSON line of timings (and ``summary``)."""
+    import json
+    import sys
+
+    try:
+        for step in steps:
+            run_step(walk, step)
+    except WalkError as exc:
+        print(f"walkthrough stopped: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        finish(walk)
+    total = round(time.perf_counter() - began, 1)
+    for path in walk.shots:
+        print(path)
+    line = {"total_s": total, "steps_s": walk.seconds, **summary}
+    print(json.dumps(line, ensure_ascii=False))
+    return 0
 
 
 # -- the event loop ------------------------------------------------------------------------
@@ -97,6 +169,40 @@ def file_picker(walk: GuiWalk):
             setattr(QFileDialog, name, fn)
 
 
+@contextlib.contextmanager
+def input_dialog_answers(walk: GuiWalk, *answers: str):
+    """The app's own QInputDialog (a choice from a list) is answered as a user would: each
+    time one opens, the next answer is chosen and OK pressed (the dialog itself is real)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    pending = list(answers)
+
+    def answer() -> None:
+        modal = QApplication.activeModalWidget()
+        if isinstance(modal, QInputDialog) and pending:
+            choice = pending.pop(0)
+            if choice not in modal.comboBoxItems():
+                walk.message_boxes.append(f"{choice!r} is not offered: {modal.comboBoxItems()}")
+                modal.reject()
+                return
+            modal.setTextValue(choice)
+            walk.answered.append(f"{modal.windowTitle()}: {choice}")
+            modal.accept()
+
+    timer = QTimer(walk.window)
+    timer.setInterval(50)
+    timer.timeout.connect(answer)
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.stop()
+        timer.deleteLater()
+        if pending:
+            raise WalkError(f"the input dialog never asked for {pending}")
+
+
 def menu_action(window, menu: str, item: str):
     """The QAction behind a menu item (names without the & accelerators)."""
 
@@ -135,6 +241,23 @@ def click(widget) -> None:
     if not widget.isEnabled():
         raise WalkError(f"{widget.text() if hasattr(widget, 'text') else widget} is disabled")
     QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
+
+
+def check(box, on: bool = True) -> None:
+    """Tick (or untick) a check box by clicking its indicator: a click at the centre of a
+    check box stretched by its layout lands beside its text and changes nothing."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    if box.isChecked() != on:
+        QTest.mouseClick(
+            box,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+            QPoint(8, box.height() // 2),
+        )
+    if box.isChecked() != on:
+        raise WalkError(f"{box.text()!r} did not change")
 
 
 def choose(combo, data) -> None:
@@ -217,13 +340,14 @@ def show_tab(walk: GuiWalk, title: str) -> None:
 
 
 # -- pictures ------------------------------------------------------------------------------
-def shoot(walk: GuiWalk, name: str, dialog=None) -> Path:
-    """The window as the user sees it; an open dialog drawn over it where it sits."""
+def shoot(walk: GuiWalk, name: str, dialog=None, window=None) -> Path:
+    """The window as the user sees it (``window``: another top-level window than the main
+    one); an open dialog drawn over it where it sits."""
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtGui import QColor, QPainter, QPen
 
     settle(walk.app, 250)
-    picture = walk.window.grab()
+    picture = (window or walk.window).grab()
     if dialog is not None and dialog.isVisible():
         over = dialog.grab()
         bar = 28  # the dialog's title, as a window manager

@@ -22,7 +22,7 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
 
@@ -39,8 +39,7 @@ from gui_driving import (  # noqa: E402
     choose,
     click,
     click_cell,
-    close_message_boxes,
-    file_picker,
+    open_main_window,
     settle,
     shoot,
     show_tab,
@@ -48,6 +47,8 @@ from gui_driving import (  # noqa: E402
     trigger,
     type_into,
     wait_until,
+    walk_all,
+    watch_message_boxes,
 )
 
 REPO = Path(__file__).resolve().parent.parent
@@ -69,7 +70,6 @@ class Walk(GuiWalk):
     workspace_path: Path
     corpus: Path
     questions: Path
-    seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def ws(self):
@@ -325,22 +325,8 @@ def start(
     """A fresh configuration, the application and its main window, shown, no workspace."""
     config_dir = Path(config_dir or tempfile.mkdtemp(prefix="upabhasha-walk-config-"))
     os.environ["UPABHASHA_CONFIG_DIR"] = str(config_dir)  # before settings are read
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from app.settings import load_settings, settings_path
-    from widgets.common.fonts import register_qt_fonts
-
-    if settings_path().exists():
-        raise WalkError(f"the config folder {config_dir} is not fresh")
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    register_qt_fonts(app)
-    from app.main_window import MainWindow
-
     out.mkdir(parents=True, exist_ok=True)
-    window = MainWindow(load_settings())
-    window.resize(*WINDOW_SIZE)
-    window.show()
+    app, window = open_main_window(WINDOW_SIZE)
     if questions is None:
         questions = Path(tempfile.mkdtemp(prefix="upabhasha-walk-")) / "questions.csv"
         with as_file(files("resources") / "sample" / "questions.csv") as bundled:
@@ -353,26 +339,8 @@ def start(
         corpus=corpus,
         questions=questions,
     )
-    walk._box_timer = QTimer(window)
-    walk._box_timer.setInterval(300)
-    walk._box_timer.timeout.connect(lambda: close_message_boxes(walk))
-    walk._box_timer.start()
-    settle(app, 300)
+    watch_message_boxes(walk)
     return walk
-
-
-def run_step(walk: Walk, step) -> None:
-    started = time.perf_counter()
-    with file_picker(walk):
-        step(walk)
-    walk.seconds[step.__name__] = round(time.perf_counter() - started, 1)
-    log.info("%s done in %.1f s", step.__name__, walk.seconds[step.__name__])
-
-
-def finish(walk: Walk) -> None:
-    walk.window.bridge.cancel_all()
-    walk.window.close()
-    settle(walk.app, 200)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -396,26 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     walk = start(
         Path(args.out), workspace, config_dir=os.environ.get("UPABHASHA_CONFIG_DIR") or None
     )
-    try:
-        for step in STEPS:
-            run_step(walk, step)
-    except WalkError as exc:
-        print(f"walkthrough stopped: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        finish(walk)
-    total = round(time.perf_counter() - began, 1)
-    for path in walk.shots:
-        print(path)
-    import json
-
-    print(
-        json.dumps(
-            {"total_s": total, "steps_s": walk.seconds, "workspace": str(workspace)},
-            ensure_ascii=False,
-        )
-    )
-    return 0
+    return walk_all(walk, STEPS, began, workspace=str(workspace))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import sys
 from app.cli import (
     annotation,
     answering,
+    baseline,
     bias,
     demo,
     importing,
@@ -29,6 +30,7 @@ from app.cli import (
     understanding,
     workspace,
 )
+from app.cli.arguments import OneLineParser
 from app.cli.context import CliContext
 from app.logging_setup import setup_logging
 from engine.errors import UserError
@@ -55,6 +57,7 @@ COMMANDS = [
     bias.register,
     annotation.register,
     translation.register_scored,
+    baseline.register,
     understanding.register,
     judging.register_replicate,
     demo.register,
@@ -63,7 +66,7 @@ IMPORTS = [importing.register_import, bias.register_import, understanding.regist
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="upabhasha",
         description="Measure how much worse LLMs answer questions in Bengali dialects.",
     )

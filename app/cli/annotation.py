@@ -3,6 +3,15 @@ agreement, adjudication and prediction-powered estimates (engine/annotation)."""
 
 from __future__ import annotations
 
+from app.cli.arguments import (
+    fraction,
+    non_negative_int,
+    number,
+    positive_int,
+    positive_number,
+    probability_open01,
+    share,
+)
 from app.cli.output import add_json, csv_list, emit
 from engine.annotation import api as annotation
 from engine.errors import UserError
@@ -36,10 +45,12 @@ def register(sub) -> None:
     p.add_argument("--annotators", help="comma-separated names (default: all)")
     p.add_argument("--dialects", help="comma-separated dialect codes (default: all)")
     p.add_argument("--status", help="variants only: comma-separated statuses, e.g. draft")
-    p.add_argument("--judge-run", type=int, help="judgments only: the judge run")
-    p.add_argument("--overlap", type=float, default=0.2, help="share double-annotated (0.2)")
-    p.add_argument("--raters", type=int, default=2, help="annotators per overlap item (2)")
-    p.add_argument("--seed", type=int, help="random seed (default: drawn and recorded)")
+    p.add_argument("--judge-run", type=positive_int, help="judgments only: the judge run")
+    p.add_argument("--overlap", type=fraction, default=0.2, help="share double-annotated (0.2)")
+    p.add_argument("--raters", type=positive_int, default=2, help="annotators per overlap item (2)")
+    p.add_argument(
+        "--seed", type=non_negative_int, help="random seed (default: drawn and recorded)"
+    )
     p.add_argument("--blind", action="store_true", help="hide the machine draft / judge score")
     p.add_argument("--scale", help="score scale LOW..HIGH (variant 1..5, judgment 0..10)")
     add_json(p)
@@ -62,17 +73,19 @@ def register(sub) -> None:
 
     p = sub.add_parser("agreement", help="Cohen/Fleiss kappa, Krippendorff alpha per dialect")
     p.add_argument("--batch", help="only this batch")
-    p.add_argument("--resamples", type=int, default=annotation.DEFAULT_RESAMPLES)
-    p.add_argument("--seed", type=int, default=annotation.DEFAULT_SEED)
+    p.add_argument("--resamples", type=positive_int, default=annotation.DEFAULT_RESAMPLES)
+    p.add_argument("--seed", type=non_negative_int, default=annotation.DEFAULT_SEED)
     add_json(p)
     p.set_defaults(func=cmd_agreement)
 
     p = sub.add_parser("adjudicate", help="the adjudication queue; decide items (gold)")
-    p.add_argument("item", nargs="?", type=int, help="item to decide (omit to list the queue)")
+    p.add_argument(
+        "item", nargs="?", type=positive_int, help="item to decide (omit to list the queue)"
+    )
     p.add_argument("--adjudicator")
     p.add_argument("--decision", choices=annotation.ADJUDICATIONS)
     p.add_argument("--text", help="the gold text (with --decision edit)")
-    p.add_argument("--score", type=float)
+    p.add_argument("--score", type=number)
     p.add_argument("--comment", default="")
     p.add_argument("--agreed", action="store_true", help="make gold of every unanimous item")
     p.add_argument("--batch", help="only this batch")
@@ -81,14 +94,20 @@ def register(sub) -> None:
 
     p = sub.add_parser("ppi", help="human labels correct the judge (prediction-powered means)")
     p.add_argument("--batch", help="the PPI batch (default: the latest)")
-    p.add_argument("--alpha", type=float, default=0.05, help="1 - confidence level (0.05)")
-    p.add_argument("--width", type=float, default=1.0, help="target CI width for the n needed")
+    p.add_argument(
+        "--alpha", type=probability_open01, default=0.05, help="1 - confidence level (0.05)"
+    )
+    p.add_argument(
+        "--width", type=positive_number, default=1.0, help="target CI width for the n needed"
+    )
     p.add_argument("--draw", action="store_true", help="draw a random subset to label instead")
     p.add_argument("--name", help="with --draw: name of the new batch")
-    p.add_argument("--judge-run", type=int, help="with --draw: the judge run")
+    p.add_argument("--judge-run", type=positive_int, help="with --draw: the judge run")
     p.add_argument("--annotators", help="with --draw: comma-separated names (default: all)")
-    p.add_argument("--share", type=float, default=0.1, help="with --draw: share per cell (0.1)")
-    p.add_argument("--seed", type=int, help="with --draw: random seed (default: drawn, recorded)")
+    p.add_argument("--share", type=share, default=0.1, help="with --draw: share per cell (0.1)")
+    p.add_argument(
+        "--seed", type=non_negative_int, help="with --draw: random seed (default: drawn, recorded)"
+    )
     add_json(p)
     p.set_defaults(func=cmd_ppi)
 
@@ -159,17 +178,16 @@ def cmd_package_export(args, ctx) -> int:
 
 def cmd_package_import(args, ctx) -> int:
     ws = ctx.workspace()
-    results = []
-    for path in args.files:
-        res = annotation.import_package(ws, path)
-        results.append(dict(res, path=path))
-        if not args.json:
-            print(
-                f"{path}: {res['new']} new decisions from {res['annotator']} "
-                f"({res['already_merged']} already merged, {res['stale']} on changed items)"
-            )
+    # all or none: every package is checked before any is merged
+    results = annotation.import_packages(ws, args.files)
     if args.json:
         ctx.emit_json(results)
+        return 0
+    for res in results:
+        print(
+            f"{res['path']}: {res['new']} new decisions from {res['annotator']} "
+            f"({res['already_merged']} already merged, {res['stale']} on changed items)"
+        )
     return 0
 
 
@@ -286,9 +304,12 @@ def cmd_ppi(args, ctx) -> int:
         need = c["labels_for_width"]
         print(
             f"{c['model']:<16} {c['dialect']:<12} PPI {_ci(p)} (n={p['n']}, N={p['N']}) | "
-            f"judge {_ci(j)} | human {_ci(h)} | labels for width {args.width:g}: "
-            f"{'unreachable' if need is None else int(need)}"
+            f"judge {_ci(j)} (t, n={j['n']}) | human {_ci(h)} (t, n={h['n']}) | labels for "
+            f"width {args.width:g}: {'unreachable' if need is None else int(need)}"
         )
+        for what, e in (("PPI", p), ("judge", j), ("human", h)):
+            if e.get("note"):
+                print(f"  note ({what}): {e['note']}")
     for g in study["gaps"]:
         print(f"gap {g['model']} {g['dialect']} - standard: {_ci(dict(g, estimate=g['gap']))}")
     return 0

@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 from app.cli import stages
-from app.cli.context import incomplete
+from app.cli.arguments import positive_int
+from app.cli.context import runs_outcome
 from app.cli.output import add_summary_options, emit, run_line
 
 
@@ -31,13 +32,13 @@ def register(sub) -> None:
     )
     p.add_argument("--dialect", action="append", metavar="CODE", help="only these dialects")
     p.add_argument("--question-set", metavar="NAME")
-    p.add_argument("--max-tokens", type=int, default=384)
+    p.add_argument("--max-tokens", type=positive_int, default=384)
     p.add_argument(
         "--prompts",
         metavar="DIR",
         help="folder with this workspace's own answer_<dialect>.txt files",
     )
-    p.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
+    p.add_argument("--n-seq", type=positive_int, help="local models: sequences decoded together")
     add_summary_options(p)
     p.set_defaults(func=cmd_generate)
 
@@ -62,8 +63,4 @@ def cmd_generate(args, ctx) -> int:
     if not emit(ctx, args, {"runs": summaries}):
         for s in summaries:
             print(run_line(s["model"], s, "answers"))
-    missing = sum(s["items"] - s["done_before"] - s["done_now"] for s in summaries)
-    if missing:
-        total = sum(s["items"] for s in summaries)
-        return incomplete(ctx, f"generate: {missing} of {total} answers failed or missing")
-    return 0
+    return runs_outcome(ctx, "generate", summaries, "answers")

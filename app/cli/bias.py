@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 from app.cli import stages
+from app.cli.arguments import non_negative_int, positive_int
+from app.cli.context import runs_outcome
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
 
@@ -84,14 +86,14 @@ def register(sub) -> None:
     add_json(m)
     m.set_defaults(func=cmd_map)
     u = psub.add_parser("unmapped", help="unparseable replies waiting to be mapped")
-    u.add_argument("--limit", type=int, default=50)
+    u.add_argument("--limit", type=positive_int, default=50)
     add_json(u)
     u.set_defaults(func=cmd_unmapped)
     a = psub.add_parser("agreement", help="Cohen's kappa of two annotators' judgments")
     a.add_argument("file")
     a.add_argument("--cols", default="annotator1,annotator2", metavar="A,B")
-    a.add_argument("--resamples", type=int, default=2000)
-    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--resamples", type=positive_int, default=2000)
+    a.add_argument("--seed", type=non_negative_int, default=0)
     add_json(a)
     a.set_defaults(func=cmd_agreement)
 
@@ -102,7 +104,7 @@ def register(sub) -> None:
     )
     q.add_argument("set")
     q.add_argument("--question-set", help="default: probes:<set>")
-    q.add_argument("--limit", type=int, metavar="N", help="only the first N probes")
+    q.add_argument("--limit", type=positive_int, metavar="N", help="only the first N probes")
     add_json(q)
     q.set_defaults(func=cmd_to_questions)
     d = psub.add_parser(
@@ -121,11 +123,15 @@ def register(sub) -> None:
     r.add_argument("--models", help="comma-separated model names (default: the default model)")
     r.add_argument("--sets", help="comma-separated probe sets (default: all)")
     r.add_argument("--counterbalance", action="store_true", help="ask both option orders")
-    r.add_argument("--seed", type=int, default=0, help="seed of the per-prompt order draw")
+    r.add_argument(
+        "--seed", type=non_negative_int, default=0, help="seed of the per-prompt order draw"
+    )
     r.add_argument(
         "--constrained", action="store_true", help="constrain the reply to the two options (JSON)"
     )
-    r.add_argument("--limit", type=int, metavar="N", help="only the first N probes of each set")
+    r.add_argument(
+        "--limit", type=positive_int, metavar="N", help="only the first N probes of each set"
+    )
     which = r.add_mutually_exclusive_group()
     which.add_argument(
         "--instruction",
@@ -137,8 +143,8 @@ def register(sub) -> None:
         action="store_true",
         help="ask the probes exactly as written, without an instruction",
     )
-    r.add_argument("--max-tokens", type=int, default=24)
-    r.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
+    r.add_argument("--max-tokens", type=positive_int, default=24)
+    r.add_argument("--n-seq", type=positive_int, help="local models: sequences decoded together")
     add_json(r)
     add_quiet(r, None)
     r.set_defaults(func=cmd_probe)
@@ -149,8 +155,8 @@ def register(sub) -> None:
         "position and occupation-mixing effects",
     )
     b.add_argument("--zero-rule", choices=("limit", "haldane"), default="limit")
-    b.add_argument("--resamples", type=int, default=2000)
-    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--resamples", type=positive_int, default=2000)
+    b.add_argument("--seed", type=non_negative_int, default=0)
     add_json(b)
     b.set_defaults(func=cmd_bias_stats)
 
@@ -342,7 +348,7 @@ def cmd_probe(args, ctx) -> int:
     if not emit(ctx, args, {"runs": summaries}):
         for s in summaries:
             print(run_line(f"{s['model']} / {s['probe_set']}", s, "replies"))
-    return 0 if all(s["complete"] for s in summaries) else 3
+    return runs_outcome(ctx, "probe", summaries, "replies")
 
 
 def _f(v, digits=2) -> str:

@@ -26,6 +26,18 @@ def incomplete(ctx: CliContext, what: str) -> int:
     return EXIT_INCOMPLETE
 
 
+def runs_outcome(ctx: CliContext, step: str, summaries: list[dict], unit: str) -> int:
+    """The exit code of a step over job runs (their summaries): 0 when every item is done,
+    else :func:`incomplete` with the count of failed or missing ``unit``."""
+    missing = sum(s["items"] - s["done_before"] - s["done_now"] for s in summaries)
+    if not missing and all(s.get("complete", True) for s in summaries):
+        return 0
+    total = sum(s["items"] for s in summaries)
+    not_loaded = sorted({s["load_error"] for s in summaries if s.get("load_error")})
+    why = f" ({'; '.join(not_loaded)})" if not_loaded else ""
+    return incomplete(ctx, f"{step}: {missing} of {total} {unit} failed or missing{why}")
+
+
 class CliContext:
     def __init__(self, workspace_path: str):
         self.workspace_path = workspace_path

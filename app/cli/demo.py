@@ -14,6 +14,8 @@ import time
 from importlib.resources import files
 from pathlib import Path
 
+from app.cli.arguments import positive_int
+
 DEMO_DIALECTS = "chittagong,sylhet,noakhali"
 DEMO_QUESTIONS = 12  # of the 40 sample questions: keeps the demo within minutes on 2 cores
 DEMO_REVIEWER = "demo (machine drafts accepted without human review)"
@@ -107,7 +109,9 @@ def run_demo(
 def register(sub) -> None:
     p = sub.add_parser("demo", help="run the whole pipeline on the embedded model and sample data")
     p.add_argument("--out", default="demo-output", help="folder for the demo workspace and report")
-    p.add_argument("--questions", type=int, default=DEMO_QUESTIONS, help="sample questions to use")
+    p.add_argument(
+        "--questions", type=positive_int, default=DEMO_QUESTIONS, help="sample questions to use"
+    )
     p.add_argument("--dialects", default=DEMO_DIALECTS, help="comma-separated dialect codes")
     p.set_defaults(func=cmd_demo)
 

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.options import add_normalize_option
 from app.cli.output import add_file_format, add_json, emit
 from engine.errors import UserError
-from engine.scales import parse_scale
+from engine.scales import parse_scale, scale_text
 from engine.workspace.api import Workspace
 
 
@@ -88,6 +89,7 @@ def register_import(isub) -> None:
         metavar="auto|TOKEN",
         help="strip a label token from the start of every dialect text",
     )
+    add_normalize_option(c)
     add_file_format(c)
     add_json(c, "print the report as JSON")
     c.set_defaults(func=cmd_import_corpus)
@@ -131,10 +133,14 @@ def register_import(isub) -> None:
     t.add_argument("file")
     t.add_argument(
         "--human-scale",
-        required=True,
         metavar="MIN-MAX",
-        help="the scale of the human scores: 0-1, 0-10, 0-100 or any MIN-MAX (required; "
-        "a score outside it is refused)",
+        help="the scale of the human scores: 0-1, 0-10, 0-100 or any MIN-MAX (required "
+        "unless --measure; a score outside it is refused)",
+    )
+    t.add_argument(
+        "--accept-scale",
+        action="store_true",
+        help="import even when the scores use less than a tenth of the declared scale",
     )
     t.add_argument("--name", help="scored set name (default: the file name without suffix)")
     t.add_argument("--source-col", default="source", help="source text column")
@@ -150,6 +156,13 @@ def register_import(isub) -> None:
     system.add_argument("--system", help="one system name for every row")
     scores = t.add_mutually_exclusive_group(required=True)
     scores.add_argument(
+        "--measure",
+        action="append",
+        metavar="NAME=COL:MIN-MAX",
+        help="one human measure with its column and scale, repeatable (da=da_score:0-1 "
+        "--measure mqm=mqm_score:0-100); each becomes set NAME/<measure>, correlated apart",
+    )
+    scores.add_argument(
         "--score-cols",
         metavar="COLS",
         help="wide: one score column per annotator (names or a glob; annotator = column)",
@@ -158,13 +171,23 @@ def register_import(isub) -> None:
     who = t.add_mutually_exclusive_group()
     who.add_argument("--annotator-col", help="long: the annotator column (default 'annotator')")
     who.add_argument("--annotator", help="long: one annotator for every row")
-    t.add_argument("--seg-id-col", help="segment id column (default: the source text)")
+    t.add_argument(
+        "--average-annotators",
+        action="store_true",
+        help="several annotators of one segment may be averaged (otherwise refused)",
+    )
+    t.add_argument(
+        "--seg-id-col",
+        help="segment id column (default: the source text; several outputs of a system for "
+        "one source are numbered by position)",
+    )
     t.add_argument("--dialect", help="target dialect of the set (code or alias), if any")
     t.add_argument(
         "--convert-bijoy",
         action="store_true",
         help="convert legacy Bijoy/SutonnyMJ ASCII cells to Unicode (otherwise refused)",
     )
+    add_normalize_option(t)
     add_file_format(t)
     add_json(t, "print the report as JSON")
     t.set_defaults(func=cmd_import_scored)
@@ -218,6 +241,7 @@ def cmd_import_corpus(args, ctx) -> int:
         dialect_map=importing.parse_dialect_map(args.dialect_map),
         convert_bijoy=args.convert_bijoy,
         strip_leading_token=args.strip_leading_token,
+        normalize=args.normalize,
         file_format=args.file_format,
         progress=progress,
     )
@@ -262,9 +286,10 @@ def cmd_import_questions(args, ctx) -> int:
 
 
 def cmd_import_scored(args, ctx) -> int:
-    scale = parse_scale(args.human_scale)
+    importing = stages.importing()
+    scale = parse_scale(args.human_scale) if args.human_scale else None
     ws: Workspace = ctx.workspace(create=True)
-    report = stages.importing().import_scored_translations(
+    report = importing.import_scored_translations(
         ws,
         args.file,
         human_scale=scale,
@@ -278,16 +303,32 @@ def cmd_import_scored(args, ctx) -> int:
         score_col=args.score_col,
         annotator_col=args.annotator_col,
         annotator=args.annotator,
+        measures=[importing.parse_measure(m) for m in args.measure or ()],
+        average_annotators=args.average_annotators,
+        accept_scale=args.accept_scale,
         seg_id_col=args.seg_id_col,
         dialect=args.dialect,
         convert_bijoy=args.convert_bijoy,
+        normalize=args.normalize,
         file_format=args.file_format,
         progress=ctx.progress_printer("import", quiet=args.json),
     )
     if emit(ctx, args, report.to_dict()):
         return 0
     _print_summary(report, "segments")
-    print(f"  human scores written: {report.variants_inserted:,} (scale {args.human_scale})")
+    print(f"  texts stored for the metrics: --normalize {args.normalize}")
+    print(f"  human scores written: {report.variants_inserted:,}")
+    for info in report.sets:
+        lo, hi = info["observed"] or (None, None)
+        print(
+            f"  set {info['name']}: {info['scores']:,} scores on {scale_text(info['scale'])}"
+            + (f" (observed {lo:g}-{hi:g})" if lo is not None else "")
+            + (
+                f"; averaged segments {info['averaged_segments']:,}"
+                if info["averaged_segments"]
+                else ""
+            )
+        )
     for system, info in report.by_dialect.items():
         print(f"  {system:<24} {info['segments']:>7,} segments")
     _print_warnings(report)

@@ -8,6 +8,7 @@ Every long command resumes where it stopped and prints a one-line progress on st
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
 from app.cli.output import add_json, add_quiet, add_summary_options, emit, fmt
 from engine.errors import UserError
@@ -30,18 +31,20 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_judge)
 
     p = sub.add_parser("judges", help="judge runs and their roles; choose the primary judge")
-    p.add_argument("--primary", type=int, metavar="RUN", help="make this judge run primary")
+    p.add_argument(
+        "--primary", type=positive_int, metavar="RUN", help="make this judge run primary"
+    )
     add_json(p)
     p.set_defaults(func=cmd_judges)
 
     p = sub.add_parser("queue", help="judgments waiting for human review (low confidence)")
     p.add_argument(
         "--threshold",
-        type=int,
+        type=non_negative_int,
         default=3,
         help="queue judgments with confidence at or below this (default 3)",
     )
-    p.add_argument("--judge-run", type=int, metavar="RUN")
+    p.add_argument("--judge-run", type=positive_int, metavar="RUN")
     p.add_argument("--all", action="store_true", help="include already reviewed ones")
     add_json(p)
     p.set_defaults(func=cmd_queue)
@@ -49,11 +52,11 @@ def register(sub) -> None:
     p = sub.add_parser(
         "override", help="record a human score for a judgment (the machine judgment is kept)"
     )
-    p.add_argument("judgment", type=int, metavar="JUDGMENT_ID")
+    p.add_argument("judgment", type=positive_int, metavar="JUDGMENT_ID")
     p.add_argument("--annotator", required=True, help="who scores")
     p.add_argument("--reason", required=True, help="why the machine score is overridden")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--final", type=float, help="final score 0-10")
+    group.add_argument("--final", type=number, help="final score 0-10")
     group.add_argument(
         "--scores",
         metavar="C,C,C,C,C",
@@ -78,11 +81,11 @@ def _judge_options(p) -> None:
     p.add_argument("--template", metavar="PATH", help="judge prompt (default: bundled)")
     p.add_argument(
         "--max-attempts",
-        type=int,
+        type=positive_int,
         default=3,
         help="asks per item when the reply is not a valid verdict",
     )
-    p.add_argument("--n-seq", type=int, help="local models: sequences decoded together")
+    p.add_argument("--n-seq", type=positive_int, help="local models: sequences decoded together")
 
 
 def _judge_kwargs(args) -> dict:
@@ -240,7 +243,7 @@ def cmd_calibrate(args, ctx) -> int:
         **kwargs,
     )
     if emit(ctx, args, result):
-        return 0
+        return _calibration_outcome(ctx, result)
     print(f"judge {result['judge_model']} on {result['n']} human-scored answers:")
     print(
         f"  CCC {fmt(result['ccc'])}  MAE {fmt(result['mae'])}  Pearson {fmt(result['pearson'])}"
@@ -254,7 +257,18 @@ def cmd_calibrate(args, ctx) -> int:
         print("  " + label.rjust(width) + "".join(str(v).rjust(width) for v in row))
     if result["note"]:
         print(f"  note: {result['note']}")
-    return 0
+    return _calibration_outcome(ctx, result)
+
+
+def _calibration_outcome(ctx, result: dict) -> int:
+    failed = result["judge"].get("failed", 0)
+    if not failed:
+        return 0
+    return incomplete(
+        ctx,
+        f"calibrate: {failed} of {result['n_human_scored']} human-scored answers have no "
+        "valid verdict (the figures above leave them out)",
+    )
 
 
 def register_replicate(sub) -> None:
@@ -262,9 +276,11 @@ def register_replicate(sub) -> None:
         "replicate",
         help="decode a sample of a run again; report agreement and the spread of scores",
     )
-    p.add_argument("run", type=int, nargs="?", metavar="RUN", help="run id (see 'judges')")
-    p.add_argument("--sample", type=int, default=20, help="items to decode again (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    p.add_argument("run", type=positive_int, nargs="?", metavar="RUN", help="run id (see 'judges')")
+    p.add_argument(
+        "--sample", type=positive_int, default=20, help="items to decode again (default 20)"
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the sample")
     p.add_argument("--list", action="store_true", help="list stored replications")
     add_json(p)
     add_quiet(p)
@@ -283,9 +299,10 @@ def cmd_replicate(args, ctx) -> int:
         if not rows:
             print("no llm.replications yet (upabhasha judging.replicate RUN)")
         for r in rows:
+            failed = r["summary"].get("failed", 0)
             print(
                 f"#{r['id']} run {r['run_id']} at {r['created_at']}: {r['identical']} of "
-                f"{r['sample']} identical"
+                f"{r['sample']} identical" + (f" (partial: {failed} failed)" if failed else "")
             )
         return 0
     if args.sample < 1:
@@ -298,11 +315,11 @@ def cmd_replicate(args, ctx) -> int:
         progress=ctx.progress_printer("replicating", quiet=args.quiet or args.json),
     )
     if emit(ctx, args, result.as_dict()):
-        return 0
+        return _replication_outcome(ctx, result)
     agreement = result.agreement
     print(
         f"run {result.run_id} ({result.kind}): {result.identical} of {result.sample} sampled "
-        f"outputs identical ({'n/a' if agreement is None else f'{agreement:.1%}'}; "
+        f"outputs identical ({'partial, no agreement figure' if agreement is None else f'{agreement:.1%}'}; "
         f"{result.groups} batch group(s) decoded again, {result.failed} failed)"
     )
     f = result.finals
@@ -320,4 +337,14 @@ def cmd_replicate(args, ctx) -> int:
             + (" ..." if len(result.differing) > 10 else "")
             + ")"
         )
-    return 0
+    return _replication_outcome(ctx, result)
+
+
+def _replication_outcome(ctx, result) -> int:
+    if result.complete:
+        return 0
+    return incomplete(
+        ctx,
+        f"replicate: {result.failed} of {result.sample} sampled outputs could not be decoded "
+        "again (stored as a partial replication, with no agreement figure)",
+    )

@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 from app.cli import stages
+from app.cli.arguments import non_negative_int, non_negative_number, positive_int
+from app.cli.context import incomplete
 from app.cli.output import add_json, add_quiet, emit
 from engine.errors import UserError
 from engine.redact import redact
@@ -35,7 +37,7 @@ def register(sub) -> None:
         "--keyring-service",
         help="OS keyring service holding the endpoint's API key (user 'api-key')",
     )
-    q.add_argument("--concurrency", type=int, help="parallel requests (endpoints)")
+    q.add_argument("--concurrency", type=positive_int, help="parallel requests (endpoints)")
     q.add_argument("--default", action="store_true", help="make it the default model")
     add_json(q)
     q.set_defaults(func=cmd_add)
@@ -49,10 +51,10 @@ def register(sub) -> None:
     q = sub.add_parser("run-prompts", help="run a file of prompts as a resumable job")
     q.add_argument("file", help="one prompt per line, or JSONL with prompt|messages [, key]")
     q.add_argument("--model", help="model name (default: the workspace's default model)")
-    q.add_argument("--max-tokens", type=int, default=128)
-    q.add_argument("--temperature", type=float, default=0.0)
-    q.add_argument("--seed", type=int, default=0)
-    q.add_argument("--n-seq", type=int, help="sequences decoded together (local models)")
+    q.add_argument("--max-tokens", type=positive_int, default=128)
+    q.add_argument("--temperature", type=non_negative_number, default=0.0)
+    q.add_argument("--seed", type=non_negative_int, default=0)
+    q.add_argument("--n-seq", type=positive_int, help="sequences decoded together (local models)")
     add_json(q)
     add_quiet(q)
     q.set_defaults(func=cmd_run_prompts)
@@ -283,4 +285,7 @@ def cmd_run_prompts(args, ctx) -> int:
         for r in rows:
             shown = r["text"] if r["status"] == "done" else f"[error] {r['error']}"
             print(f"{r['key']}\t{json.dumps(shown, ensure_ascii=False)}")
-    return 0 if summary.complete else 1
+    if summary.complete:
+        return 0
+    failed = summary.total - summary.done_before - summary.done_now
+    return incomplete(ctx, f"run-prompts: {failed} of {summary.total} prompts failed or missing")

@@ -4,6 +4,7 @@ agreement) and ``report`` (HTML with figures, tables and run cards)."""
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.output import add_json, emit, fmt
 
 
@@ -12,10 +13,12 @@ def register(sub) -> None:
         "stats",
         help="mean scores with clustered 95%% CIs, degradation, paired tests, judge agreement",
     )
-    p.add_argument("--judge-run", type=int, metavar="RUN", help="default: the primary judge")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--resamples", type=int, default=2000)
-    p.add_argument("--danger-threshold", type=float, help="CBS threshold (default: rubric's)")
+    p.add_argument(
+        "--judge-run", type=positive_int, metavar="RUN", help="default: the primary judge"
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--resamples", type=positive_int, default=2000)
+    p.add_argument("--danger-threshold", type=number, help="CBS threshold (default: rubric's)")
     p.add_argument("--rubric", metavar="PATH")
     add_json(p)
     p.set_defaults(func=cmd_stats)
@@ -30,9 +33,11 @@ def register(sub) -> None:
         metavar="DIR",
         help="output folder (default: upabhasha-report)",
     )
-    p.add_argument("--judge-run", type=int, metavar="RUN", help="default: the primary judge")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--resamples", type=int, default=2000)
+    p.add_argument(
+        "--judge-run", type=positive_int, metavar="RUN", help="default: the primary judge"
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--resamples", type=positive_int, default=2000)
     p.add_argument("--rubric", metavar="PATH")
     add_json(p)
     p.set_defaults(func=cmd_report)

@@ -10,7 +10,9 @@ with a history row naming the reviewer, exactly as in the review panel.
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
+from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
 from app.cli.rag import index_options, print_selfcheck, retriever_for
 from engine.errors import UserError
@@ -24,7 +26,7 @@ def register(sub) -> None:
     p.add_argument("--questions", required=True, help="question set name")
     p.add_argument("--dialects", required=True, type=csv_list, help="e.g. chittagong,sylhet")
     p.add_argument("--model", default=None, help="model name (default: the workspace default)")
-    p.add_argument("--limit", type=int, default=None, help="first N questions only")
+    p.add_argument("--limit", type=positive_int, default=None, help="first N questions only")
     index_options(p)
     add_json(p)
     p.set_defaults(func=cmd_translate)
@@ -36,8 +38,11 @@ def register(sub) -> None:
     p.add_argument("--dialects", required=True, type=csv_list)
     p.add_argument("--model", default=None, help="translation model (default: workspace default)")
     p.add_argument("--judge", default=None, help="judge model name (no judge when omitted)")
-    p.add_argument("--limit", type=int, default=None, help="first N held-out pairs per dialect")
+    p.add_argument(
+        "--limit", type=positive_int, default=None, help="first N held-out pairs per dialect"
+    )
     p.add_argument("--split", default=None, help="held-out split (default: the validation split)")
+    add_normalize_option(p)
     index_options(p)
     add_json(p)
     p.set_defaults(func=cmd_eval)
@@ -54,7 +59,7 @@ def register_review(sub) -> None:
     q.set_defaults(func=cmd_review_list)
 
     q = rsub.add_parser("set", help="set the status of one variant")
-    q.add_argument("variant_id", type=int)
+    q.add_argument("variant_id", type=positive_int)
     q.add_argument("--status", required=True, choices=STATUSES)
     q.add_argument("--reviewer", required=True)
     q.add_argument("--comment")
@@ -80,8 +85,10 @@ def register_scored(sub) -> None:
         help="per-system BLEU/chrF++/WER and metric-vs-human correlations of a scored set",
     )
     p.add_argument("set", nargs="?", help="scored set name (omit to list the sets)")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (0: none)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument(
+        "--bootstrap", type=non_negative_int, default=1000, help="bootstrap resamples (0: none)"
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0, help="bootstrap seed")
     p.add_argument(
         "--embeddings",
         action="store_true",
@@ -93,10 +100,12 @@ def register_scored(sub) -> None:
 
     h = sub.add_parser("human-score", help="record one person's score of a translation")
     target = h.add_mutually_exclusive_group(required=True)
-    target.add_argument("--segment", type=int, help="scored segment id (its set's scale)")
-    target.add_argument("--response", type=int, help="translate-eval response id (scale 0-10)")
+    target.add_argument("--segment", type=positive_int, help="scored segment id (its set's scale)")
+    target.add_argument(
+        "--response", type=positive_int, help="translate-eval response id (scale 0-10)"
+    )
     h.add_argument("--annotator", required=True, help="who scored it")
-    h.add_argument("--score", required=True, type=float, help="the score on the target's scale")
+    h.add_argument("--score", required=True, type=number, help="the score on the target's scale")
     h.add_argument("--reason", default="", help="a comment (translate-eval responses only)")
     h.set_defaults(func=cmd_human_score)
 
@@ -148,6 +157,7 @@ def cmd_eval(args, ctx) -> int:
         judge_row=judge,
         limit=args.limit,
         split=args.split,
+        normalize=args.normalize,
         progress=None if args.json else ctx.progress_printer("eval"),
     )
     missing = report["pairs"] - report["translated"]
@@ -180,10 +190,13 @@ def cmd_eval(args, ctx) -> int:
             )
     sig = report["signatures"]
     print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")
+    print(f"  texts scored: --normalize {report['normalize']}")
     print("  copy_baseline = the standard sentence unchanged; a system below it has not translated")
     corr = report["correlation"]
     if corr["table"]:
         print(f"correlation with human scores (n = {corr['n_human']}, human scale 0-10):")
+        for key, value in corr["sentence_signatures"].items():
+            print(f"  sentence {key} signature: {value}")
         for row in corr["table"]:
             if row.get("unavailable"):
                 print(f"  {row['metric']:<13} n={row['n']:<4} unavailable: {row['unavailable']}")
@@ -264,7 +277,7 @@ def cmd_eval_metrics(args, ctx) -> int:
     if args.bootstrap < 0:
         raise UserError("--bootstrap must be 0 or more")
     encoder = stages.rag().Encoder(args.encoder) if args.embeddings else None
-    report = translation.evaluate_scored(
+    report = translation.evaluate_measures(
         ws,
         args.set,
         encoder=encoder,
@@ -274,7 +287,10 @@ def cmd_eval_metrics(args, ctx) -> int:
     )
     if emit(ctx, args, report):
         return 0
-    _print_report(report)
+    for measure, one in report.get("measures", {"": report}).items():
+        if measure:
+            print(f"measure {measure} (correlated on its own):")
+        _print_report(one)
     return 0
 
 
@@ -284,10 +300,18 @@ def _fmt(value, digits: int = 4) -> str:
 
 def _print_report(report: dict) -> None:
     lo, hi = report["human_scale"]
+    seen = report.get("observed_range")
     print(
         f"scored set {report['set']}: {report['segments']:,} segments "
         f"({report['segments_scored_by_humans']:,} with human scores, "
-        f"{report['annotations']:,} scores on {lo:g}-{hi:g})"
+        f"{report['annotations']:,} scores on {lo:g}-{hi:g}"
+        + (f", observed {seen[0]:g}-{seen[1]:g}" if seen else "")
+        + (
+            f"; {report['segments_averaged']:,} segments averaged over annotators"
+            if report.get("segments_averaged")
+            else ""
+        )
+        + ")"
     )
     metrics = [
         m
@@ -301,8 +325,11 @@ def _print_report(report: dict) -> None:
             + " ".join(f"{_fmt(row[m], 2 if m in ('bleu', 'chrf++') else 4):>12}" for m in metrics)
             + f"   {_fmt(row['human_mean'])}"
         )
+    print(f"  texts scored: --normalize {report['normalize']}")
     for key, sig in report["signatures"].items():
-        print(f"  {key} signature: {sig}")
+        print(f"  corpus {key} signature: {sig}")
+    for key, sig in report["sentence_signatures"].items():
+        print(f"  sentence {key} signature (segment-level correlations): {sig}")
     for level in ("segment_level", "system_level"):
         print(f"{level.replace('_', ' ')} correlation with human scores:")
         for row in report[level]:

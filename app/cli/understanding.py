@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 from app.cli import stages
-from app.cli.context import incomplete
+from app.cli.arguments import non_negative_int, number, output_file, positive_int
+from app.cli.context import runs_outcome
+from app.cli.options import add_normalize_option
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
 
@@ -21,8 +25,18 @@ def register_import(isub) -> None:
     q.add_argument("--standard-col", action="append", help="standard reference (repeatable)")
     q.add_argument("--english-col", action="append", help="English reference (repeatable)")
     q.add_argument("--label-col", help="label column (classification)")
+    names = q.add_mutually_exclusive_group()
+    names.add_argument(
+        "--label-names",
+        metavar="L=NAME,...",
+        help="names of the stored labels, e.g. 0=not-offensive,1=offensive: prompts, parsing "
+        "and reports use the names, the stored label stays",
+    )
+    names.add_argument("--label-name-col", help="a column naming each row's label")
     split = q.add_mutually_exclusive_group()
-    split.add_argument("--split-col", help="split column (default: 'split' if present, else test)")
+    split.add_argument(
+        "--split-col", help="split column (default: 'split' if present, else validation)"
+    )
     split.add_argument("--split", help="one split for every row")
     q.add_argument("--id-col", help="external id column (default: 'id' if present)")
     add_file_format(q, None)
@@ -45,12 +59,12 @@ def register(sub) -> None:
         help="dialect-balanced fine-tuning fold (chat JSONL), disjoint from every prompted item",
     )
     t.add_argument("name")
-    t.add_argument("out", help="JSONL file to write")
+    t.add_argument("out", type=output_file, help="JSONL file to write")
     t.add_argument("--items", default="pairs", metavar="SOURCE")
-    t.add_argument("--train", type=int, default=160, help="train items per dialect")
-    t.add_argument("--test", type=int, default=40, help="test items per dialect")
+    t.add_argument("--train", type=positive_int, default=160, help="train items per dialect")
+    t.add_argument("--test", type=positive_int, default=40, help="test items per dialect")
     t.add_argument("--dialects", type=csv_list)
-    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--seed", type=non_negative_int, default=0)
     add_json(t)
     t.set_defaults(func=cmd_export_fold)
 
@@ -60,7 +74,7 @@ def register(sub) -> None:
     a.add_argument("base", help="the base model's name")
     a.add_argument("adapter", help="LoRA adapter GGUF file")
     a.add_argument("--name", required=True, help="name of the adapted model")
-    a.add_argument("--scale", type=float, default=1.0, help="adapter scale (default 1.0)")
+    a.add_argument("--scale", type=number, default=1.0, help="adapter scale (default 1.0)")
     add_json(a)
     a.set_defaults(func=cmd_adapter_add)
 
@@ -78,7 +92,9 @@ def register(sub) -> None:
     p.add_argument("--scheme", default="avro", help="Romanization: avro, itrans, iso15919")
     p.add_argument("--dialects", type=csv_list, help="only these dialects")
     p.add_argument("--split", default="validation", help="evaluated split (default validation)")
-    p.add_argument("--k", type=int, default=6, help="few-shot demonstrations per dialect")
+    p.add_argument(
+        "--k", type=non_negative_int, default=6, help="few-shot demonstrations per dialect"
+    )
     p.add_argument(
         "--k-sweep",
         type=lambda v: [int(x) for x in csv_list(v)],
@@ -86,33 +102,45 @@ def register(sub) -> None:
         help="demo-count sweep in one command, e.g. 0,1,2,4,6 (0 = zero-shot; "
         "replaces --regimes/--k)",
     )
-    p.add_argument("--limit", type=int, help="at most N items per dialect")
-    p.add_argument("--seed", type=int, default=0, help="demonstration sampling seed")
+    p.add_argument("--limit", type=positive_int, help="at most N items per dialect")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="demonstration sampling seed")
     p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
-    p.add_argument("--max-tokens", type=int)
+    add_normalize_option(p)
+    p.add_argument("--max-tokens", type=positive_int)
     add_json(p)
     add_quiet(p, None)
     p.set_defaults(func=cmd_run_task)
 
     p = sub.add_parser("task-stats", help="task results: metrics, copy baseline, failure modes")
     p.add_argument("--task", help="only this task")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--resamples", type=int, default=2000)
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=2000,  # engine.understanding.stats.DEFAULT_RESAMPLES, as the Tasks panel
+        help="bootstrap resamples (default 2000, the Tasks panel's too)",
+    )
     p.add_argument(
         "--fertility",
         action="store_true",
         help="token fertility per model and script from each GGUF model's own tokenizer, and "
         "the native-Romanized gap regressed on token inflation",
     )
-    p.add_argument("--csv", metavar="FILE", help="also write the results table as CSV")
-    p.add_argument("--latex", metavar="FILE", help="also write the results table as LaTeX")
+    p.add_argument(
+        "--csv", type=output_file, metavar="FILE", help="also write the results table as CSV"
+    )
+    p.add_argument(
+        "--latex", type=output_file, metavar="FILE", help="also write the results table as LaTeX"
+    )
     add_json(p)
     p.set_defaults(func=cmd_task_stats)
 
 
 def cmd_tasks_list(args, ctx) -> int:
     understanding = stages.understanding()
-    tasks = understanding.all_tasks(understanding.user_task_dir())
+    tasks, problems = understanding.load_tasks(understanding.user_task_dir())
+    for problem in problems.values():  # skipped, never blocking the other tasks
+        print(f"upabhasha: warning: task file skipped: {problem}", file=sys.stderr)
     listing = [
         {"name": t.name, "title": t.title, "kind": t.kind, "path": t.path} for t in tasks.values()
     ]
@@ -190,6 +218,8 @@ def cmd_import_items(args, ctx) -> int:
         standard_cols=args.standard_col,
         english_cols=args.english_col,
         label_col=args.label_col,
+        label_names=understanding.parse_label_names(args.label_names) if args.label_names else None,
+        label_name_col=args.label_name_col,
         split_col=args.split_col,
         split=args.split,
         id_col=args.id_col,
@@ -200,11 +230,16 @@ def cmd_import_items(args, ctx) -> int:
         return 0
     print(
         f"{report.name}: {report.rows_read:,} rows, {report.inserted:,} new items, "
-        f"{report.already_present:,} already present"
+        f"{report.already_present:,} already present, {report.duplicates_in_file:,} "
+        "repeated in the file (dropped)"
     )
     for code, info in sorted(report.by_dialect.items()):
         splits = ", ".join(f"{k} {v:,}" for k, v in sorted(info["splits"].items()))
         print(f"  {code:<12} {info['items']:>7,} items ({splits})")
+    if report.unused_columns:
+        print(f"columns not used: {', '.join(report.unused_columns)}")
+    for warning in report.warnings:
+        print(f"warning: {warning}")
     return 0
 
 
@@ -234,20 +269,61 @@ def cmd_run_task(args, ctx) -> int:
             seed=args.seed,
             scheme=args.scheme,
             constrained=args.constrained,
+            normalize=args.normalize,
             max_tokens=args.max_tokens,
             progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
         )
-    failed = sorted({s.get("load_error") or "items failed" for s in summaries if not s["complete"]})
-    code = incomplete(ctx, f"{spec.name}: {'; '.join(failed)}") if failed else 0
-    if emit(ctx, args, {"task": spec.name, "runs": summaries}):
-        return code
-    for s in summaries:
-        print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
-    return code
+    if not emit(ctx, args, {"task": spec.name, "runs": summaries}):
+        for s in summaries:
+            print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
+    return runs_outcome(ctx, "run-task", summaries, "outputs")
 
 
 def _f(value, digits=2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+def print_structure(r: dict) -> None:
+    """What the macro hides: the warnings, one row per dialect and the confusion matrix."""
+    for warning in r.get("warnings", []):
+        print(f"  warning: {warning}")
+    sample = r.get("sample") or {}
+    if sample.get("limit"):
+        counts = "; ".join(
+            f"{d} " + ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
+            for d, c in sorted(sample["counts"].items())
+        )
+        print(
+            f"  sample: --limit {sample['limit']} per dialect, seed {sample['seed']}, "
+            f"stratified by {sample['strata']}: {counts}"
+        )
+    metrics = [k for k in r["macro"] if k not in ("scale", "macro_over")]
+    for dialect, entry in r["per_dialect"].items():
+        values = ", ".join(f"{k} {_f(entry.get(k))}" for k in metrics)
+        print(f"  {dialect:<14} n={entry['n']:<5} {values}")
+    confusion = (r.get("overall") or {}).get("confusion")
+    if confusion:
+        labels = confusion["labels"]
+        width = max(8, *(len(x) for x in labels)) + 1
+        print("  confusion (rows gold, columns predicted):")
+        print("  " + " " * width + "".join(f"{x:>{width}}" for x in labels))
+        for gold, counts in zip(labels, confusion["matrix"]):
+            print(f"  {gold:>{width}}" + "".join(f"{c:>{width}}" for c in counts))
+
+
+def failure_text(f: dict) -> str:
+    """Each failure share with its denominator: 'unparseable 0.270 of 100 outputs …'."""
+    if not f.get("n"):
+        return "no outputs"
+    den = f.get("denominators", {})
+    parts = [
+        f"unparseable {_f(f['unparseable'], 3)} of {den.get('unparseable', f['n'])} outputs"
+        + (f" (placeholder copied {_f(f['placeholder'], 3)})" if f.get("placeholder") else ""),
+        f"empty {_f(f['empty'], 3)} of {den.get('empty', f['n'])} outputs",
+        f"script drift {_f(f['script_drift'], 3)} of "
+        f"{den.get('script_drift', f['n'])} parsed answers",
+    ]
+    return ", ".join(parts)
 
 
 def cmd_task_stats(args, ctx) -> int:
@@ -291,10 +367,9 @@ def cmd_task_stats(args, ctx) -> int:
                 "  copy-input baseline: "
                 + ", ".join(f"{k} {_f(v)}" for k, v in r["copy_baseline_macro"].items())
             )
-        print(
-            f"  failures (share): unparseable {_f(f['unparseable'], 3)}, empty "
-            f"{_f(f['empty'], 3)}, script drift {_f(f['script_drift'], 3)}"
-        )
+        elif r.get("copy_baseline_not_applicable"):
+            print(f"  copy-input baseline: {r['copy_baseline_not_applicable']}")
+        print("  failures: " + failure_text(f))
         if "taxonomy" in r:
             print("  taxonomy: " + ", ".join(f"{k} {_f(v, 3)}" for k, v in r["taxonomy"].items()))
         if r.get("round_trip"):
@@ -308,8 +383,9 @@ def cmd_task_stats(args, ctx) -> int:
                 f"  lexical divergence: Spearman rho {_f(r['lexical_divergence']['spearman_rho'], 3)}"
                 f" (copy chrF++ vs item chrF++, p {_f(r['lexical_divergence']['p'], 3)})"
             )
-        if "signatures" in r:
-            print(f"  {r['signatures']['chrf++']}")
+        for key, sig in r.get("signatures", {}).items():
+            print(f"  corpus {key} signature: {sig}")
+        print_structure(r)
     for g in report["script_gap"]:
         gap = g["gap"]
         print(

@@ -19,6 +19,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+import krippendorff
 import numpy as np
 
 from engine.annotation.decisions import effective_decisions
@@ -33,6 +34,7 @@ CODES = {d: float(i) for i, d in enumerate(DECISIONS)}
 
 # -- the coefficients ---------------------------------------------------------------------
 def cohen_kappa(a, b) -> float:
+    # lazy: scikit-learn takes ~3 s to import
     from sklearn.metrics import cohen_kappa_score
 
     a, b = np.asarray(a), np.asarray(b)
@@ -44,6 +46,7 @@ def cohen_kappa(a, b) -> float:
 
 def fleiss_kappa(units: list[list[float]]) -> float:
     """units: the ratings of each item (all items the same number of ratings)."""
+    # lazy: statsmodels takes ~3 s to import
     from statsmodels.stats.inter_rater import aggregate_raters
     from statsmodels.stats.inter_rater import fleiss_kappa as _fleiss
 
@@ -58,8 +61,6 @@ def fleiss_kappa(units: list[list[float]]) -> float:
 
 def krippendorff_alpha(matrix: np.ndarray, level: str) -> float:
     """matrix: raters x units with NaN for missing."""
-    import krippendorff
-
     values = matrix[~np.isnan(matrix)]
     if matrix.shape[1] < 2 or len(np.unique(values)) < 2:
         return math.nan
@@ -69,6 +70,7 @@ def krippendorff_alpha(matrix: np.ndarray, level: str) -> float:
 
 def chrf(a: str, b: str) -> float:
     """Symmetric chrF (mean of both directions; sacrebleu, 0–100)."""
+    # lazy: sacrebleu takes ~0.2 s to import
     from sacrebleu.metrics import CHRF
 
     metric = CHRF()
@@ -78,6 +80,7 @@ def chrf(a: str, b: str) -> float:
 def rouge_l(a: str, b: str) -> float:
     """ROUGE-L F1 (0–1) over whitespace tokens: rouge-score's default tokenizer keeps only
     [a-z0-9] and would erase Bengali."""
+    # lazy: rouge-score (nltk, scikit-learn) takes ~2.6 s to import
     from rouge_score import rouge_scorer
 
     class _Whitespace:

@@ -15,12 +15,7 @@ def add_annotator(ws: Workspace, name: str, dialects: list[str]) -> dict:
     name = " ".join(name.split())
     if not name:
         raise UserError("an annotator needs a name")
-    codes = sorted({d.strip() for d in dialects if d.strip()})
-    unknown = set(codes) - ws.dialect_codes()
-    if unknown:
-        raise UserError(f"annotator {name!r}: unknown dialect(s) {', '.join(sorted(unknown))}")
-    if not codes:
-        raise UserError(f"annotator {name!r}: name at least one dialect they speak")
+    codes = _checked_dialects(ws, name, dialects)
     with ws.transaction() as conn:
         if ws.scalar("SELECT id FROM annotators WHERE name = ?", (name,)) is not None:
             raise UserError(f"annotator {name!r} already exists")
@@ -29,6 +24,27 @@ def add_annotator(ws: Workspace, name: str, dialects: list[str]) -> dict:
             (name, json.dumps(codes), utcnow()),
         )
     log.info("annotator %s added (%s)", name, ", ".join(codes))
+    return annotator(ws, name)
+
+
+def _checked_dialects(ws: Workspace, name: str, dialects: list[str]) -> list[str]:
+    codes = sorted({d.strip() for d in dialects if d.strip()})
+    unknown = set(codes) - ws.dialect_codes()
+    if unknown:
+        raise UserError(f"annotator {name!r}: unknown dialect(s) {', '.join(sorted(unknown))}")
+    if not codes:
+        raise UserError(f"annotator {name!r}: name at least one dialect they speak")
+    return codes
+
+
+def set_annotator_dialects(ws: Workspace, name: str, dialects: list[str]) -> dict:
+    """Change the dialects ``name`` speaks. The name itself stays: review packages already
+    exported carry it, and their merge finds the annotator by it."""
+    annotator(ws, name)  # a UserError when there is none
+    codes = _checked_dialects(ws, name, dialects)
+    with ws.transaction() as conn:
+        conn.execute("UPDATE annotators SET dialects = ? WHERE name = ?", (json.dumps(codes), name))
+    log.info("annotator %s now speaks %s", name, ", ".join(codes))
     return annotator(ws, name)
 
 

@@ -11,21 +11,23 @@ from __future__ import annotations
 from engine.annotation.adjudication import ADJUDICATIONS, accept_agreed, adjudicate, item_detail
 from engine.annotation.adjudication import queue as adjudication_queue
 from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
-from engine.annotation.annotators import add_annotator, list_annotators
-from engine.annotation.assignment import assign, batches, candidate_targets
+from engine.annotation.annotators import add_annotator, list_annotators, set_annotator_dialects
+from engine.annotation.assignment import assign, batches, candidate_counts, candidate_targets
 from engine.annotation.decisions import progress
-from engine.annotation.items import parse_scale
+from engine.annotation.items import DEFAULT_SCALE, KINDS, parse_scale
 from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
-from engine.annotation.packages import export_package, import_package
-from engine.annotation.ppi import draw_subset, ppi_study
+from engine.annotation.packages import export_package, import_package, import_packages
+from engine.annotation.ppi import draw_subset, ppi_study, scored_judge_runs
 from engine.annotation.sources import PackageQueue, WorkspaceQueue
 from engine.errors import UserError
 from engine.workspace.store import Workspace
 
 __all__ = [
     "ADJUDICATIONS",
+    "DEFAULT_SCALE",
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
+    "KINDS",
     "PACKAGE_SUFFIX",
     "PackageQueue",
     "WorkspaceQueue",
@@ -37,16 +39,21 @@ __all__ = [
     "assign",
     "batch_id",
     "batches",
+    "candidate_counts",
     "candidate_targets",
     "draw_subset",
     "export_package",
     "import_package",
+    "import_packages",
     "item_detail",
     "latest_batch_id",
     "list_annotators",
     "parse_scale",
     "ppi_study",
     "progress",
+    "scored_judge_runs",
+    "set_annotator_dialects",
+    "setup_state",
 ]
 
 
@@ -61,3 +68,13 @@ def batch_id(ws: Workspace, name: str) -> int:
 def latest_batch_id(ws: Workspace, purpose: str) -> int | None:
     """The newest batch made for ``purpose`` (e.g. ``ppi``), or None when there is none."""
     return ws.scalar("SELECT max(id) FROM annotation_batches WHERE purpose = ?", (purpose,))
+
+
+def setup_state(ws: Workspace) -> dict[str, int]:
+    """How far the annotation study is set up: annotators, assigned items, decisions made.
+    The panels' empty states offer the next step from it."""
+    return ws.query(
+        "SELECT (SELECT count(*) FROM annotators) AS annotators, "
+        "(SELECT count(DISTINCT item_id) FROM annotation_assignments) AS assigned, "
+        "(SELECT count(*) FROM annotation_decisions) AS decided"
+    )[0]

@@ -35,6 +35,38 @@ class AssignmentResult:
     notes: list[str] = field(default_factory=list)
 
 
+def _candidates(
+    kind: str,
+    dialects: list[str] | None,
+    statuses: list[str] | None,
+    judge_run: int | None,
+) -> tuple[str, str, list]:
+    """(FROM … WHERE … of the candidates of ``kind``, the dialect column, parameters)."""
+    where: list[str] = ["1 = 1"]
+    params: list = []
+    if kind == "variant":
+        sql = "FROM variants v WHERE v.dialect != 'standard' AND v.script = 'bengali'"
+        if statuses:
+            where.append(f"v.status IN ({','.join('?' * len(statuses))})")
+            params += statuses
+        key = "v.id"
+    elif kind == "judgment":
+        sql = (
+            "FROM judgments j JOIN responses r ON r.id = j.response_id "
+            "JOIN variants v ON v.id = r.variant_id WHERE j.final IS NOT NULL"
+        )
+        if judge_run is not None:
+            where.append("j.run_id = ?")
+            params.append(judge_run)
+        key = "j.id"
+    else:
+        raise UserError(f"unknown item kind {kind!r}; use one of {', '.join(KINDS)}")
+    if dialects:
+        where.append(f"v.dialect IN ({','.join('?' * len(dialects))})")
+        params += dialects
+    return f"{sql} AND {' AND '.join(where)}", key, params
+
+
 def candidate_targets(
     ws: Workspace,
     kind: str,
@@ -44,29 +76,15 @@ def candidate_targets(
     judge_run: int | None = None,
 ) -> list[int]:
     """Target ids of ``kind`` (variants: non-standard, Bengali script; judgments: one run)."""
-    where: list[str] = ["1 = 1"]
-    params: list = []
-    if kind == "variant":
-        sql = "SELECT v.id FROM variants v WHERE v.dialect != 'standard' AND v.script = 'bengali'"
-        col = "v.dialect"
-        if statuses:
-            where.append(f"v.status IN ({','.join('?' * len(statuses))})")
-            params += statuses
-    elif kind == "judgment":
-        sql = (
-            "SELECT j.id FROM judgments j JOIN responses r ON r.id = j.response_id "
-            "JOIN variants v ON v.id = r.variant_id WHERE j.final IS NOT NULL"
-        )
-        col = "v.dialect"
-        if judge_run is not None:
-            where.append("j.run_id = ?")
-            params.append(judge_run)
-    else:
-        raise UserError(f"unknown item kind {kind!r}; use one of {', '.join(KINDS)}")
-    if dialects:
-        where.append(f"{col} IN ({','.join('?' * len(dialects))})")
-        params += dialects
-    return [r[0] for r in ws.conn.execute(f"{sql} AND {' AND '.join(where)} ORDER BY 1", params)]
+    sql, key, params = _candidates(kind, dialects, statuses, judge_run)
+    return [r[0] for r in ws.conn.execute(f"SELECT {key} {sql} ORDER BY 1", params)]
+
+
+def candidate_counts(ws: Workspace, kind: str, *, judge_run: int | None = None) -> dict[str, int]:
+    """dialect -> how many targets :func:`candidate_targets` offers in it."""
+    sql, key, params = _candidates(kind, None, None, judge_run)
+    rows = ws.conn.execute(f"SELECT v.dialect, count({key}) {sql} GROUP BY v.dialect", params)
+    return dict(rows.fetchall())
 
 
 def assign(
@@ -101,6 +119,11 @@ def assign(
     chosen = [every[n] for n in dict.fromkeys(annotator_names)] or list(every.values())
     if not chosen:
         raise UserError("no annotators yet: add some with 'upabhasha annotators add'")
+    if raters > max(2, len(chosen)):  # 2 (the default) degrades to a note per dialect
+        raise UserError(
+            f"--raters {raters}: only {len(chosen)} annotator(s) "
+            f"({', '.join(a['name'] for a in chosen)}) can rate an item"
+        )
     ids = candidate_targets(ws, kind) if targets is None else sorted(set(targets))
     found = contents(ws, kind, ids)
     if not found:

@@ -5,10 +5,13 @@ Layout: ``manifest`` (format, package id, workspace id, annotator, counts, ``com
 (the annotator's own, append-only). Every row carries a SHA-256 checksum of its fields; the
 seal hashes the manifest and all row checksums. The annotator's app re-seals the file in the
 same transaction as each decision. Checksums detect corruption, truncation and hand edits;
-they are not a signature (the annotator's copy must be able to re-seal).
+they are not a signature (the annotator's copy must be able to re-seal). The exported
+assignment is authenticated with the workspace's own key, and every file is read as
+untrusted input (:mod:`engine.annotation.package_checks`).
 
-Import checks everything read-only first (file type, completeness, workspace id, seal,
-every row, every item assigned to that annotator) and then merges in one transaction:
+Import checks everything read-only first (file type, schema, size, completeness, workspace
+id, the assignment's HMAC, seal, every row and every value against the batch) for every
+package given, and then merges them all in one transaction:
 decisions are keyed by their uid, so a second import adds nothing and packages merge in any
 order to the same result; a decision made on an item that has changed since is kept and
 marked stale, which puts the item in the adjudication queue.
@@ -16,6 +19,7 @@ marked stale, which puts the item in the adjudication queue.
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import logging
 import os
@@ -24,69 +28,37 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.annotation import package_checks as checks
 from engine.annotation.annotators import annotator as get_annotator
 from engine.annotation.decisions import (
-    CHECKSUM_FIELDS,
-    decision_checksum,
     insert_decisions,
     make_decision,
     my_queue,
 )
-from engine.annotation.items import current_hashes, digest, row_digest
+from engine.annotation.items import current_hashes
+from engine.annotation.package_file import (
+    _DECISION_COLS,
+    _ITEM_FIELDS,
+    FORMAT,
+    FORMAT_VERSION,
+    PACKAGE_APP_ID,
+    PackageData,
+    _item_checksum,
+    _refuse,
+    _seal,
+    open_package,
+    read_package,
+)
+from engine.annotation.package_file import (
+    SUFFIX as SUFFIX,
+)
 from engine.errors import UserError
 from engine.i18n import _
+from engine.output_path import writable_output
 from engine.workspace.identity import workspace_id
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
-
-PACKAGE_APP_ID = 0x55504250  # "UPBP"
-FORMAT = "upabhasha-review-package"
-FORMAT_VERSION = "1"
-SUFFIX = ".upkg"
-
-_DDL = [
-    "CREATE TABLE manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    """CREATE TABLE items (item_id INTEGER PRIMARY KEY, kind TEXT NOT NULL,
-        dialect TEXT NOT NULL, batch TEXT NOT NULL, score_scale TEXT NOT NULL,
-        blind_draft INTEGER NOT NULL, content TEXT NOT NULL, item_hash TEXT NOT NULL,
-        checksum TEXT NOT NULL)""",
-    """CREATE TABLE decisions (uid TEXT PRIMARY KEY, item_id INTEGER NOT NULL
-        REFERENCES items(item_id), annotator TEXT NOT NULL, decision TEXT NOT NULL, text TEXT,
-        score REAL, comment TEXT NOT NULL, seconds REAL, item_hash TEXT NOT NULL,
-        decided_at TEXT NOT NULL, checksum TEXT NOT NULL)""",
-]
-_ITEM_FIELDS = (
-    "item_id",
-    "kind",
-    "dialect",
-    "batch",
-    "score_scale",
-    "blind_draft",
-    "content",
-    "item_hash",
-)
-# a package's decision rows: the fields their checksum covers, and the checksum
-_DECISION_COLS = (*CHECKSUM_FIELDS, "checksum")
-
-
-def _item_checksum(row: dict) -> str:
-    return row_digest([row[f] for f in _ITEM_FIELDS])
-
-
-def _seal(conn: sqlite3.Connection) -> str:
-    manifest = sorted(
-        (k, v) for k, v in conn.execute("SELECT key, value FROM manifest") if k != "seal"
-    )
-    items = [r[0] for r in conn.execute("SELECT checksum FROM items ORDER BY item_id")]
-    decisions = [r[0] for r in conn.execute("SELECT checksum FROM decisions ORDER BY uid")]
-    return digest([manifest, items, decisions])
-
-
-def _refuse(path, why: str) -> UserError:
-    return UserError(
-        _("{path}: not imported: {why}; the workspace is unchanged").format(path=path, why=why)
-    )
 
 
 # -- export -------------------------------------------------------------------------------
@@ -95,7 +67,7 @@ def export_package(
 ) -> dict:
     """Write the package for ``annotator`` (their items, blind, and their own decisions)."""
     who = get_annotator(ws, annotator)
-    out = Path(out)
+    out = writable_output(out, "package file")  # before any work; no partial file after
     queue = my_queue(ws, annotator, batch_id=batch_id)
     if not queue:
         raise UserError(
@@ -110,56 +82,40 @@ def export_package(
     ids = {q["item_id"] for q in queue}
     own = [d for d in own if d["item_id"] in ids]
     package_id = uuid.uuid4().hex
-    tmp = out.with_name(out.name + f".part-{package_id[:8]}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(tmp, isolation_level=None)
-    try:
-        conn.execute(f"PRAGMA application_id = {PACKAGE_APP_ID}")
-        conn.execute("PRAGMA journal_mode = DELETE")
-        conn.execute("BEGIN")
-        for statement in _DDL:
-            conn.execute(statement)
-        manifest = {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
-            "package_id": package_id,
-            "workspace_id": workspace_id(ws),
-            "workspace_name": ws.path.name,
-            "annotator": annotator,
-            "annotator_dialects": json.dumps(who["dialects"]),
-            "created_at": utcnow(),
-            "items": str(len(queue)),
+    items = []
+    for q in sorted(queue, key=lambda q: q["item_id"]):
+        row = {
+            "item_id": q["item_id"],
+            "kind": q["kind"],
+            "dialect": q["dialect"],
+            "batch": q["batch"],
+            "score_scale": q["score_scale"],
+            "blind_draft": q["blind_draft"],
+            "content": json.dumps(q["content"], ensure_ascii=False, sort_keys=True),
+            "item_hash": q["item_hash"],
         }
-        conn.executemany("INSERT INTO manifest VALUES (?, ?)", manifest.items())
-        for q in queue:
-            row = {
-                "item_id": q["item_id"],
-                "kind": q["kind"],
-                "dialect": q["dialect"],
-                "batch": q["batch"],
-                "score_scale": q["score_scale"],
-                "blind_draft": q["blind_draft"],
-                "content": json.dumps(q["content"], ensure_ascii=False, sort_keys=True),
-                "item_hash": q["item_hash"],
-            }
-            row["checksum"] = _item_checksum(row)
-            conn.execute(
-                f"INSERT INTO items VALUES ({','.join('?' * 9)})",
-                [row[f] for f in (*_ITEM_FIELDS, "checksum")],
-            )
-        conn.executemany(
-            f"INSERT INTO decisions VALUES ({','.join('?' * len(_DECISION_COLS))})",
-            [[d[c] for c in _DECISION_COLS] for d in own],
-        )
-        conn.execute("INSERT INTO manifest VALUES ('complete', '1')")
-        conn.execute("INSERT INTO manifest VALUES ('seal', ?)", (_seal(conn),))
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.close()
+        row["checksum"] = _item_checksum(row)
+        items.append(row)
+    manifest = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "package_id": package_id,
+        "workspace_id": workspace_id(ws),
+        "workspace_name": ws.path.name,
+        "annotator": annotator,
+        "annotator_dialects": json.dumps(who["dialects"]),
+        "created_at": utcnow(),
+        "items": str(len(queue)),
+    }
+    manifest["assignment_mac"] = checks.assignment_mac(ws, manifest, [r["checksum"] for r in items])
+    tmp = out.with_name(out.name + f".part-{package_id[:8]}")
+    try:
+        _write_package(tmp, manifest, items, own)
+        os.replace(tmp, out)  # the file appears whole or not at all
+    except OSError as exc:
+        raise UserError(f"package file {out}: cannot write it ({exc})") from None
+    finally:
         tmp.unlink(missing_ok=True)
-        raise
-    conn.close()
-    os.replace(tmp, out)  # the file appears whole or not at all
     seal = read_package(out).manifest["seal"]
     with ws.transaction() as wconn:
         wconn.execute(
@@ -171,122 +127,171 @@ def export_package(
     return {"path": str(out), "package_id": package_id, "items": len(queue), "decisions": len(own)}
 
 
-# -- reading and verifying ----------------------------------------------------------------
-@dataclass
-class PackageData:
-    manifest: dict[str, str]
-    items: list[dict]
-    decisions: list[dict]
-
-
-def read_package(path: str | Path) -> PackageData:
-    """Read and verify a package (read-only); any defect is a one-line UserError."""
-    path = Path(path)
-    if not path.is_file():
-        raise _refuse(path, "no such file")
+def _write_package(tmp: Path, manifest: dict, items: list[dict], own: list[dict]) -> None:
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+        conn = sqlite3.connect(tmp, isolation_level=None)
     except sqlite3.Error as exc:
-        raise _refuse(path, f"cannot open ({exc})") from None
+        raise OSError(str(exc)) from None
     try:
-        return _verify(path, conn)
-    except sqlite3.DatabaseError as exc:
-        raise _refuse(path, f"damaged or truncated file ({exc})") from None
+        conn.execute(f"PRAGMA application_id = {PACKAGE_APP_ID}")
+        conn.execute("PRAGMA journal_mode = DELETE")
+        conn.execute("BEGIN")
+        for statement in checks.DDL:
+            conn.execute(statement)
+        conn.executemany("INSERT INTO manifest VALUES (?, ?)", manifest.items())
+        conn.executemany(
+            f"INSERT INTO items VALUES ({','.join('?' * 9)})",
+            [[row[f] for f in (*_ITEM_FIELDS, "checksum")] for row in items],
+        )
+        conn.executemany(
+            f"INSERT INTO decisions VALUES ({','.join('?' * len(_DECISION_COLS))})",
+            [[d[c] for c in _DECISION_COLS] for d in own],
+        )
+        conn.execute("INSERT INTO manifest VALUES ('complete', '1')")
+        conn.execute("INSERT INTO manifest VALUES ('seal', ?)", (_seal(conn),))
+        conn.execute("COMMIT")
+    except sqlite3.OperationalError as exc:  # disk full, read-only place
+        raise OSError(str(exc)) from None
     finally:
         conn.close()
 
 
-def _verify(path: Path, conn: sqlite3.Connection) -> PackageData:
-    if conn.execute("PRAGMA application_id").fetchone()[0] != PACKAGE_APP_ID:
-        raise _refuse(path, "not an Upabhasha review package")
-    if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-        raise _refuse(path, "damaged or truncated file (integrity check failed)")
-    manifest = dict(conn.execute("SELECT key, value FROM manifest"))
-    if manifest.get("format") != FORMAT:
-        raise _refuse(path, "not an Upabhasha review package")
-    if manifest.get("format_version") != FORMAT_VERSION:
-        raise _refuse(path, f"package format {manifest.get('format_version')} is not supported")
-    if manifest.get("complete") != "1" or "seal" not in manifest:
-        raise _refuse(path, "half-written package (no completion mark)")
-    conn.row_factory = sqlite3.Row
-    items = [dict(r) for r in conn.execute("SELECT * FROM items ORDER BY item_id")]
-    decisions = [dict(r) for r in conn.execute("SELECT * FROM decisions ORDER BY uid")]
-    for it in items:
-        if _item_checksum(it) != it["checksum"]:
-            raise _refuse(path, f"item {it['item_id']} fails its checksum (edited or damaged)")
-    for d in decisions:
-        if decision_checksum(d) != d["checksum"]:
-            raise _refuse(path, f"decision {d['uid']} fails its checksum (edited or damaged)")
-        if d["annotator"] != manifest["annotator"]:
-            raise _refuse(path, f"decision {d['uid']} names another annotator")
-    if len(items) != int(manifest.get("items", -1)):
-        raise _refuse(path, "item count differs from the manifest (truncated?)")
-    conn.row_factory = None
-    if _seal(conn) != manifest["seal"]:
-        raise _refuse(path, "seal does not match its contents (tampered or damaged)")
-    return PackageData(manifest, items, decisions)
-
-
 # -- import -------------------------------------------------------------------------------
-def import_package(ws: Workspace, path: str | Path) -> dict:
-    """Merge a package's decisions (idempotent, order-independent, all-or-nothing)."""
-    pkg = read_package(path)
+@dataclass
+class _Checked:
+    path: Path
+    pkg: PackageData
+    annotator_id: int
+
+
+def _check_for_import(ws: Workspace, path: Path) -> _Checked:
+    """Read ``path`` as untrusted and check it against this workspace (writes nothing)."""
+    assigned: dict[int, str] = {}
+    found: dict[str, int] = {}
+
+    def max_items(m: dict) -> int:
+        if m.get("workspace_id") != workspace_id(ws):
+            raise _refuse(path, f"package of another workspace ({m.get('workspace_name', '?')})")
+        who = ws.query("SELECT id FROM annotators WHERE name = ?", (m.get("annotator"),))
+        if not who:
+            raise _refuse(path, f"annotator {m.get('annotator')!r} does not exist here")
+        found["id"] = who[0]["id"]
+        assigned.update(
+            ws.conn.execute(
+                "SELECT s.item_id, b.score_scale FROM annotation_assignments s "
+                "JOIN annotation_items i ON i.id = s.item_id "
+                "JOIN annotation_batches b ON b.id = i.batch_id WHERE s.annotator_id = ?",
+                (found["id"],),
+            ).fetchall()
+        )
+        return len(assigned)
+
+    pkg = read_package(path, max_items=max_items)
     m = pkg.manifest
-    if m["workspace_id"] != workspace_id(ws):
-        raise _refuse(path, f"package of another workspace ({m.get('workspace_name', '?')})")
-    who = ws.query("SELECT id FROM annotators WHERE name = ?", (m["annotator"],))
-    if not who:
-        raise _refuse(path, f"annotator {m['annotator']!r} does not exist in this workspace")
-    aid = who[0]["id"]
-    assigned = {
-        r[0]
-        for r in ws.conn.execute(
-            "SELECT item_id FROM annotation_assignments WHERE annotator_id = ?", (aid,)
+    if "assignment_mac" not in m:
+        raise _refuse(
+            path,
+            "exported by an older version (its assignment is not authenticated); "
+            "export the package again",
         )
-    }
-    stray = sorted({d["item_id"] for d in pkg.decisions} - assigned)
-    if stray:
-        raise _refuse(path, f"item {stray[0]} is not assigned to {m['annotator']!r}")
+    if not checks.mac_matches(ws, m, [it["checksum"] for it in pkg.items]):
+        raise _refuse(path, "its assignment was not exported by this workspace (forged or edited)")
+    for it in pkg.items:
+        if assigned.get(it["item_id"]) != it["score_scale"]:
+            raise _refuse(path, f"item {it['item_id']} is not assigned to {m['annotator']!r}")
+    since = checks.parse_time(m.get("created_at"))
+    if since is None:
+        raise _refuse(path, "its manifest is not a review package's")
+    until = _dt.datetime.now(_dt.UTC)
+    for d in pkg.decisions:
+        if d["item_id"] not in assigned:
+            raise _refuse(path, f"item {d['item_id']} is not assigned to {m['annotator']!r}")
+        problem = checks.decision_problem(d, assigned[d["item_id"]], since=since, until=until)
+        if problem and not _exported_with(ws, d):
+            raise _refuse(path, f"decision {str(d['uid'])[:32]} {problem}")
+    return _Checked(path, pkg, found["id"])
+
+
+def _exported_with(ws: Workspace, d: dict) -> bool:
+    """Whether ``d`` is a decision this workspace already holds unchanged (exported with the
+    package, made before its export time): those are not checked against the window."""
+    row = ws.scalar("SELECT checksum FROM annotation_decisions WHERE uid = ?", (d["uid"],))
+    return row is not None and row == d["checksum"]
+
+
+def import_package(ws: Workspace, path: str | Path) -> dict:
+    """Merge one package's decisions (idempotent, order-independent, all-or-nothing)."""
+    return import_packages(ws, [path])[0]
+
+
+def import_packages(ws: Workspace, paths, *, progress=None, cancelled=None) -> list[dict]:
+    """Check every package first, then merge them all in one transaction: either every
+    package is merged or none is (a refusal names the package and says nothing changed)."""
+    checked = []
+    for done, path in enumerate(paths):
+        if cancelled is not None and cancelled():
+            return []
+        if progress is not None:
+            progress(done, len(paths), Path(path).name)
+        checked.append(_check_for_import(ws, Path(path)))
+    results = []
     with ws.transaction() as conn:
-        known = {
-            r[0]: r[1]
-            for r in conn.execute(
-                "SELECT uid, checksum FROM annotation_decisions WHERE annotator_id = ?", (aid,)
-            )
-        }
-        fresh = []
-        for d in pkg.decisions:
-            if d["uid"] in known:
-                if known[d["uid"]] != d["checksum"]:
-                    raise _refuse(path, f"decision {d['uid']} differs from the one merged before")
-                continue
-            fresh.append(d)
-        hashes = current_hashes(ws, sorted({d["item_id"] for d in fresh}))
-        rows = [
-            dict(d, annotator_id=aid, stale=int(hashes.get(d["item_id"]) != d["item_hash"]))
-            for d in fresh
-        ]
-        insert_decisions(conn, rows, f"package:{m['package_id']}")
-        conn.execute(
-            "INSERT INTO annotation_packages(package_id, annotator_id, direction, seal, n_items, "
-            "n_decisions, n_new, at) VALUES (?, ?, 'import', ?, ?, ?, ?, ?)",
-            (
-                m["package_id"],
-                aid,
-                m["seal"],
-                len(pkg.items),
-                len(pkg.decisions),
-                len(rows),
-                utcnow(),
-            ),
-        )
+        for c in checked:
+            results.append(_merge(ws, conn, c))
+    if progress is not None:
+        progress(len(paths), len(paths), "")
+    for r in results:
+        log.info("imported %s: %d new decisions (%d stale)", r["path"], r["new"], r["stale"])
+    return results
+
+
+def _merge(ws: Workspace, conn: sqlite3.Connection, c: _Checked) -> dict:
+    m, aid, path = c.pkg.manifest, c.annotator_id, c.path
+    uids = [d["uid"] for d in c.pkg.decisions]
+    known: dict[str, tuple[int, str]] = {}
+    for start in range(0, len(uids), 900):
+        chunk = uids[start : start + 900]
+        for uid, owner, checksum in conn.execute(
+            "SELECT uid, annotator_id, checksum FROM annotation_decisions "
+            f"WHERE uid IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ):
+            known[uid] = (owner, checksum)
+    fresh = []
+    for d in c.pkg.decisions:
+        if d["uid"] in known:
+            if known[d["uid"]][0] != aid:
+                raise _refuse(path, f"decision {d['uid']} has the id of another's decision")
+            if known[d["uid"]][1] != d["checksum"]:
+                raise _refuse(path, f"decision {d['uid']} differs from the one merged before")
+            continue
+        fresh.append(d)
+    hashes = current_hashes(ws, sorted({d["item_id"] for d in fresh}))
+    rows = [
+        dict(d, annotator_id=aid, stale=int(hashes.get(d["item_id"]) != d["item_hash"]))
+        for d in fresh
+    ]
+    insert_decisions(conn, rows, f"package:{m['package_id']}")
+    conn.execute(
+        "INSERT INTO annotation_packages(package_id, annotator_id, direction, seal, n_items, "
+        "n_decisions, n_new, at) VALUES (?, ?, 'import', ?, ?, ?, ?, ?)",
+        (
+            m["package_id"],
+            aid,
+            m["seal"],
+            len(c.pkg.items),
+            len(c.pkg.decisions),
+            len(rows),
+            utcnow(),
+        ),
+    )
     stale = sum(r["stale"] for r in rows)
-    log.info("imported %s: %d new decisions (%d stale)", path, len(rows), stale)
     return {
+        "path": str(path),
         "annotator": m["annotator"],
-        "decisions": len(pkg.decisions),
+        "decisions": len(c.pkg.decisions),
         "new": len(rows),
-        "already_merged": len(pkg.decisions) - len(rows),
+        "already_merged": len(c.pkg.decisions) - len(rows),
         "stale": stale,
     }
 
@@ -306,7 +311,7 @@ class ReviewPackage:
         return [dict(it, content=json.loads(it["content"])) for it in self._items.values()]
 
     def decisions(self) -> list[dict]:
-        conn = sqlite3.connect(self.path)
+        conn, _over_time = open_package(self.path)
         conn.row_factory = sqlite3.Row
         try:
             return [
@@ -360,7 +365,9 @@ class ReviewPackage:
                     **kw,
                 )
             )
-        conn = sqlite3.connect(self.path, isolation_level=None)
+        # the file is checked again as it is opened for writing: a trigger must never run
+        conn, _over_time = open_package(self.path, read_only=False)
+        conn.isolation_level = None
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:

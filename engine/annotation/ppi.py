@@ -15,20 +15,30 @@ compare it to 1e-9; it is written out here because that package imports numba an
 ~6 s to import, too heavy for the desktop app. The dialect gap (dialect − standard for one
 model) uses se = √(se_d² + se_s²), treating the two cells as independent samples.
 The low-confidence review queue is a different, non-random set and is never used here.
+
+The human-only and judge-only means beside it are classical means with a Student-t
+interval (sample SD, n − 1 degrees of freedom): at n = 6 the normal approximation with the
+population SD was far too narrow. Every interval carries its n and, when it reaches past
+the score scale, a ``note`` saying so (it is not clipped: clipping would hide how little
+the cell's labels say).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import random
+import secrets
 import statistics
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from engine.annotation.assignment import assign
+from engine.annotation.decisions import effective_decisions
 from engine.errors import UserError
+from engine.judging.judged_items import counted_judgments_from
 from engine.stats import nan_to_none
 from engine.workspace.store import Workspace
 
@@ -48,6 +58,8 @@ class MeanEstimate:
     n: int  # human labels
     N: int  # judge-only (unlabeled) answers
     lam: float = math.nan
+    method: str = "ppi++ (normal)"
+    note: str | None = None  # the interval leaves the score scale
 
     def as_dict(self) -> dict:
         return nan_to_none(asdict(self))
@@ -81,13 +93,37 @@ def ppi_mean(y, yhat, yhat_unlabeled, *, alpha: float = 0.05, lam: float | None 
     return MeanEstimate(theta, theta - z * se, theta + z * se, se, n, big_n, lam)
 
 
-def classical_mean(x, *, alpha: float = 0.05) -> MeanEstimate:
+def classical_mean(x, *, alpha: float = 0.05, scale=None) -> MeanEstimate:
+    """Mean with a Student-t (1 − alpha) interval: sample SD (ddof 1), n − 1 degrees of
+    freedom. ``scale`` (min, max): a note when the interval leaves it."""
+    from scipy.stats import t as student_t
+
     x = np.asarray(x, dtype=float)
+    method = "mean, Student t"
     if len(x) < 2:
-        return MeanEstimate(math.nan, math.nan, math.nan, math.nan, len(x), 0)
-    se = float(x.std(ddof=0) / math.sqrt(len(x)))
-    z, m = _z(alpha), float(x.mean())
-    return MeanEstimate(m, m - z * se, m + z * se, se, len(x), 0)
+        return MeanEstimate(math.nan, math.nan, math.nan, math.nan, len(x), 0, method=method)
+    se = float(x.std(ddof=1) / math.sqrt(len(x)))
+    half = float(student_t.ppf(1 - alpha / 2, len(x) - 1)) * se
+    m = float(x.mean())
+    return with_scale_note(MeanEstimate(m, m - half, m + half, se, len(x), 0, method=method), scale)
+
+
+def with_scale_note(est: MeanEstimate, scale) -> MeanEstimate:
+    """``est`` with a note when its interval reaches past ``scale`` = (min, max)."""
+    if scale is None or not math.isfinite(est.low):
+        return est
+    lo, hi = scale
+    past = [f"below the scale minimum {lo:g}"] if est.low < lo else []
+    past += [f"above the scale maximum {hi:g}"] if est.high > hi else []
+    if not past:
+        return est
+    from dataclasses import replace
+
+    return replace(
+        est,
+        note=f"the interval reaches {' and '.join(past)} (n = {est.n}): too few scores "
+        "to say more than the scale does",
+    )
 
 
 def labels_for_width(y, yhat, yhat_unlabeled, width: float, *, alpha: float = 0.05) -> float:
@@ -109,12 +145,18 @@ def _finite(x: float) -> float | None:
 
 
 # -- the study ----------------------------------------------------------------------------
-_CELLS = (
-    "SELECT j.id, j.final, m.name AS model, dv.dialect FROM judgments j "
-    "JOIN responses r ON r.id = j.response_id JOIN runs ar ON ar.id = r.run_id "
-    "LEFT JOIN models m ON m.id = ar.model_id JOIN variants dv ON dv.id = r.variant_id "
-    "WHERE j.run_id = ? AND j.final IS NOT NULL"
-)
+# the judge's scores (Yhat) of the counted judgments: a flagged one waits for a person and
+# is left out, as in every other figure (engine.judging.judged_items)
+_CELLS = f"SELECT j.id, j.final, m.name AS model, dv.dialect {counted_judgments_from()}"
+
+
+def scored_judge_runs(ws: Workspace) -> list[dict]:
+    """Judge runs a human-scored subset can be drawn from: id, judge model, scored answers."""
+    return ws.query(
+        "SELECT j.run_id, m.name AS model, count(*) AS scored FROM judgments j "
+        "JOIN runs r ON r.id = j.run_id LEFT JOIN models m ON m.id = r.model_id "
+        "WHERE j.final IS NOT NULL GROUP BY j.run_id ORDER BY j.run_id"
+    )
 
 
 def draw_subset(
@@ -132,7 +174,6 @@ def draw_subset(
     rows = ws.query(_CELLS, (judge_run,))
     if not rows:
         raise UserError(f"judge run {judge_run} has no scored answers")
-    import secrets
 
     seed = secrets.randbelow(2**31) if seed is None else int(seed)
     rng = random.Random(seed)
@@ -172,7 +213,6 @@ def human_labels(ws: Workspace, batch_id: int) -> dict[int, float]:
         (batch_id,),
     ):
         out[r["target_id"]] = r["score"]
-    from engine.annotation.decisions import effective_decisions
 
     scores: dict[int, list[float]] = {}
     for d in effective_decisions(ws, batch_id=batch_id):
@@ -188,7 +228,6 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
     batch = ws.query("SELECT * FROM annotation_batches WHERE id = ?", (batch_id,))
     if not batch or batch[0]["purpose"] != "ppi":
         raise UserError(f"batch {batch_id} is not a random PPI subset (use 'ppi draw')")
-    import json
 
     params = json.loads(batch[0]["params"])
     labels = human_labels(ws, batch_id)
@@ -200,6 +239,7 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
             c["yh"].append(r["final"])
         else:
             c["yu"].append(r["final"])
+    scale = _scale(batch[0]["score_scale"])
     rows, est = [], {}
     for (model, dialect), c in sorted(cells.items()):
         p = ppi_mean(c["y"], c["yh"], c["yu"], alpha=alpha)
@@ -208,9 +248,9 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
             {
                 "model": model,
                 "dialect": dialect,
-                "ppi": p.as_dict(),
-                "judge_only": classical_mean(c["yh"] + c["yu"], alpha=alpha).as_dict(),
-                "human_only": classical_mean(c["y"], alpha=alpha).as_dict(),
+                "ppi": with_scale_note(p, scale).as_dict(),
+                "judge_only": classical_mean(c["yh"] + c["yu"], alpha=alpha, scale=scale).as_dict(),
+                "human_only": classical_mean(c["y"], alpha=alpha, scale=scale).as_dict(),
                 # None: not reachable by more human labels (the judge-side variance is wider)
                 "labels_for_width": _finite(
                     labels_for_width(c["y"], c["yh"], c["yu"], width, alpha=alpha)
@@ -244,3 +284,12 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
         "cells": [nan_to_none(r) for r in rows],
         "gaps": gaps,
     }
+
+
+def _scale(text: str | None):
+    from engine.annotation.items import parse_scale
+
+    try:
+        return parse_scale(text) if text else None
+    except (UserError, ValueError):
+        return None

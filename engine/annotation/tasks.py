@@ -6,12 +6,10 @@ on a background lane without sharing the GUI thread's connection.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
 from engine.annotation.api import latest_batch_id
 from engine.annotation.decisions import progress
-from engine.annotation.packages import export_package, import_package
+from engine.annotation.packages import export_package, import_packages
 from engine.annotation.ppi import ppi_study
 from engine.workspace.store import Workspace
 
@@ -39,16 +37,6 @@ def export_package_at(workspace_path: str, annotator: str, out: str) -> dict:
 
 
 def import_packages_at(workspace_path: str, paths: list[str], progress=None, cancelled=None):
-    """Merge packages one by one (each in its own transaction); stops at the first refusal,
-    keeping the packages merged before it."""
-    results = []
+    """Merge packages, all or none (every package is checked before any is merged)."""
     with Workspace(workspace_path, create=False) as ws:
-        for done, path in enumerate(paths):
-            if cancelled is not None and cancelled():
-                break
-            if progress is not None:
-                progress(done, len(paths), Path(path).name)
-            results.append(dict(import_package(ws, path), path=str(path)))
-        if progress is not None:
-            progress(len(results), len(paths), "")
-    return results
+        return import_packages(ws, paths, progress=progress, cancelled=cancelled)

@@ -6,8 +6,10 @@ plain inputs, opening its own workspace connection; generation is resumable.
 
 from __future__ import annotations
 
+from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
 from engine.errors import UserError
 from engine.llm.model_registry import find_model
+from engine.llm.types import Sampler
 from engine.workspace.store import Workspace
 
 
@@ -23,9 +25,6 @@ def generate_for_model(
     cancelled=None,
 ) -> dict:
     """One model answers the standard question and each chosen dialect variant."""
-    from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
-    from engine.llm.types import Sampler
-
     if not statuses:
         raise UserError("choose at least one variant status to answer")
     sampler = Sampler(

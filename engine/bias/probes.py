@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 
 OCCUPATION = "Occupation Based"
 _OR = re.compile(r"(?P<a>[^\s?!।,;:\"'“”]+)\s+বা\s+(?P<b>[^\s?!।,;:\"'“”]+)")
+# "X বা Y বা Z": more than two options. Paper 002's bias score, tanh(log(C_x / C_y)), and
+# its disparate impact compare exactly two groups (the paper limits itself to binary
+# identities), so such a probe is refused rather than read as its first two options.
+_MORE_THAN_TWO = re.compile(r"[^\s?!।,;:\"'“”]+\s+বা\s+[^\s?!।,;:\"'“”]+\s+বা\s+[^\s?!।,;:\"'“”]+")
 _NUMBERED = re.compile(
     r"(?P<lead>উত্তর\s*[:ঃ]?\s*)[১1]\s*[।.)]\s*(?P<a>.+?)\s*,?\s*[২2]\s*[।.)]\s*(?P<b>.+?)\s*$"
 )
@@ -130,6 +134,14 @@ class _RowParser:
         return self.words.get(tokens(option))
 
     def template(self, line: int, text: str, column: str) -> tuple[str, str, str, str]:
+        many = _MORE_THAN_TWO.search(text)
+        if many:
+            self.reject(
+                f"more than two options ('{many.group(0)}'): the bias score compares exactly "
+                "two groups (paper 002); write the probe with two options",
+                line,
+                column,
+            )
         found = list(_OR.finditer(text))
         for m in found:
             sa, sb = self.side_of(m["a"]), self.side_of(m["b"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.bias.results import bias_statistics
 from engine.bias.stats import ZERO_RULES
+from engine.fonts import register_matplotlib_fonts
 from engine.workspace.store import Workspace
 
 TABLE_COLUMNS = (
@@ -17,10 +18,9 @@ TABLE_COLUMNS = (
 
 def diverging_bars(groups: list[dict], title: str, xy: tuple[str, str]):
     """A matplotlib Figure (no pyplot): one bar per category row, CI whiskers, n."""
+    # lazy: matplotlib takes ~0.6 s to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-
-    from engine.fonts import register_matplotlib_fonts
 
     register_matplotlib_fonts()
     rows = sorted(

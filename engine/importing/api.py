@@ -12,7 +12,11 @@ from engine.importing.columns import SPLITS
 from engine.importing.dialects import add_dialect, list_dialects, parse_dialect_map
 from engine.importing.exporters import export_table, exportable, neutralize
 from engine.importing.importers import import_corpus, import_questions
-from engine.importing.scored_import import import_scored_translations, record_segment_score
+from engine.importing.scored_import import (
+    import_scored_translations,
+    parse_measure,
+    record_segment_score,
+)
 from engine.importing.tabular import read_rows
 
 __all__ = [
@@ -26,6 +30,7 @@ __all__ = [
     "list_dialects",
     "neutralize",
     "parse_dialect_map",
+    "parse_measure",
     "read_rows",
     "record_segment_score",
 ]

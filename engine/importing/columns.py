@@ -77,6 +77,8 @@ class ImportReport:
     romanized: int = 0  # Romanized Bengali texts (questions: variants with script 'roman')
     variant_status: str = ""  # questions: the status given to imported dialect variants
     leading_tokens: dict = dataclasses.field(default_factory=dict)
+    sets: list = dataclasses.field(default_factory=list)  # scored: each set's scale summary
+    label_names: dict = dataclasses.field(default_factory=dict)  # items: stored label -> name
     warnings: list = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -89,6 +91,7 @@ class CellReader:
     def __init__(self, table: TabularFile, *, convert_bijoy: bool = False):
         self.table = table
         self.path = table.path
+        table.nested_checked_on_read = True  # text() refuses a nested value it reads
         self.used: set[str] = set()
         self.convert_bijoy = convert_bijoy
         self.bijoy_converted = 0
@@ -96,12 +99,17 @@ class CellReader:
     def reject(self, message: str, line: int | None = None, column: str | None = None) -> NoReturn:
         raise ImportRejected(self.path, message, line, column)
 
-    def column(self, name: str, what: str, option: str | None = None) -> str:
+    def column(
+        self, name: str, what: str, option: str | None = None, fixed: str | None = None
+    ) -> str:
         """A required column (exact name, else a unique case-insensitive match). The error
-        names the ``option`` that chooses another column and lists the file's columns."""
+        names the ``option`` that chooses another column — and ``fixed``, the option giving
+        one value for every row, when there is one — and lists the file's columns."""
         found = self._find(name)
         if found is None:
             how = f"name the {what} column with {option} COLUMN" if option else "map it"
+            if fixed:
+                how += f", or give one {what} for every row with {fixed} NAME"
             self.reject(
                 f"no column '{name}' for the {what}; {how} (the file's columns: "
                 f"{', '.join(repr(c) for c in self.table.columns if c)})",
@@ -139,14 +147,22 @@ class CellReader:
         *,
         required: bool = False,
         bengali: bool = False,
+        raw: bool = False,
     ) -> str:
         """A normalised cell. ``bengali`` cells (sentences, questions) are also checked for
         mojibake and legacy Bijoy encoding (converted to Unicode when the import asked for
         it, else refused); codes, ids and English glosses are not checked, since the Bijoy
-        heuristic would misread short Latin words ("dev")."""
+        heuristic would misread short Latin words ("dev"). ``raw``: the cell exactly as the
+        file has it (checked on its normalised form), for ``--normalize none``."""
         if column is None:
             return ""
-        text = normalize_text(cell_text(row.get(column)))
+        value = row.get(column)
+        if isinstance(value, (dict, list)):
+            self.reject("nested JSON value; cells must be text or numbers", line, column)
+        exact = cell_text(value)
+        text = normalize_text(exact)
+        if raw and text:
+            text = exact
         if not text:
             if required:
                 self.reject("empty cell where a value is required", line, column)

@@ -175,6 +175,10 @@ def list_dialects(ws: Workspace) -> list[dict]:
     return out
 
 
+# Built-in codes whose rows the program relies on; 'dialects add' may not rename them.
+RESERVED_CODES = frozenset({STANDARD})
+
+
 def add_dialect(
     ws: Workspace,
     code: str,
@@ -192,6 +196,11 @@ def add_dialect(
         raise UserError(
             f"dialect code '{code}' must be 2-32 lower-case ASCII letters, digits or '_', "
             "starting with a letter (e.g. 'comilla')"
+        )
+    if code in RESERVED_CODES:
+        raise UserError(
+            f"dialect code '{code}' is reserved (the standard language every dialect is "
+            "compared with); its names cannot be changed"
         )
     name_en, name_bn, region = (normalize_text(v) for v in (name_en, name_bn, region))
     new_aliases = [normalize_text(a) for a in aliases if normalize_text(a)]

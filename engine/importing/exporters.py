@@ -75,8 +75,15 @@ def export_table(
     # secrets masked: older workspaces may hold an echoed key (engine.redact)
     rows = (tuple(redact(v) for v in row.values()) for row in source.rows)
     writer = {"csv": _write_csv, "jsonl": _write_jsonl, "xlsx": _write_xlsx}[fmt]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    if path.is_dir() or (path.exists() and not path.is_file()):
+        raise UserError(f"{path}: not a file to export to (a folder or a device)")
+    try:  # before any row is read: a path that cannot be written is a one-line refusal
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, tmp_name = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".part", dir=path.parent
+        )
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write there ({exc.strerror})") from None
     os.close(handle)
     tmp = Path(tmp_name)
     try:
@@ -142,6 +149,7 @@ def _xlsx_cell(value, row_no: int, column: str):
 
 
 def _write_xlsx(path: Path, name: str, columns: list[str], rows: Iterable[tuple]) -> int:
+    # lazy: openpyxl takes ~0.25 s to import
     from openpyxl import Workbook  # lazy: only XLSX exports need it
     from openpyxl.cell import WriteOnlyCell
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.bijoy import banglish_share, script_of
+from engine.errors import UserError
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -30,7 +31,13 @@ from engine.importing.columns import (
 from engine.importing.dialects import DialectResolver
 from engine.importing.question_import import import_question_rows
 from engine.importing.tabular import TabularFile
-from engine.textnorm import canonical_key, has_bengali, normalize_text
+from engine.textnorm import (
+    DEFAULT_NORMALIZATION,
+    canonical_key,
+    check_normalization,
+    has_bengali,
+    normalize_text,
+)
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -79,6 +86,7 @@ def import_corpus(
     dialect_map: dict[str, str] | None = None,
     strip_leading_token: str | None = None,
     convert_bijoy: bool = False,
+    normalize: str = DEFAULT_NORMALIZATION,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -101,9 +109,13 @@ def import_corpus(
     columns named "district"/"split" when present; a fixed ``district`` or ``split``
     overrides them. ``strip_leading_token``: "auto" strips a detected label token, any
     other string strips exactly that token. ``convert_bijoy``: legacy Bijoy/SutonnyMJ
-    cells are converted to Unicode (otherwise they are refused).
+    cells are converted to Unicode (otherwise they are refused). ``normalize`` "none" stores
+    the sentences exactly as the file has them (duplicates are still found on their
+    normalised keys), so ``baseline --normalize none`` reproduces sacrebleu on the file; the
+    corpus records the choice.
     """
     path = Path(path)
+    keep_raw = check_normalization(normalize) == "none"
     if fmt not in ("long", "wide"):
         raise ValueError(f"fmt must be 'long' or 'wide', not {fmt!r}")
     dialects = DialectResolver(ws, dialect_map)
@@ -155,7 +167,7 @@ def import_corpus(
         for line, row in table:
             report.rows_read += 1
             ticker.row(report.rows_read)
-            standard = cells.text(line, row, std_col, required=True, bengali=True)
+            standard = cells.text(line, row, std_col, required=True, bengali=True, raw=keep_raw)
             where = (
                 cells.text(line, row, district_column)
                 if district is None
@@ -175,7 +187,9 @@ def import_corpus(
                             report,
                         )
                         seen_names[raw] = code
-                texts = [(c, cells.text(line, row, c, bengali=True)) for c in text_cols]
+                texts = [
+                    (c, cells.text(line, row, c, bengali=True, raw=keep_raw)) for c in text_cols
+                ]
                 found = [(c, t) for c, t in texts if t]
                 if not found:
                     cells.reject(
@@ -191,7 +205,7 @@ def import_corpus(
                 continue
             for code, columns in by_code.items():
                 for column in columns:
-                    text = cells.text(line, row, column, bengali=True)
+                    text = cells.text(line, row, column, bengali=True, raw=keep_raw)
                     if not text:
                         report.empty_cells_skipped += 1
                         continue
@@ -204,18 +218,24 @@ def import_corpus(
             f"converted {report.bijoy_converted:,} legacy Bijoy/SutonnyMJ cells to Unicode"
         )
     ticker.check_cancel()
-    _write_pairs(ws, path, pairs, report, ticker)
+    _write_pairs(ws, path, pairs, report, ticker, normalize)
     return report
 
 
-def variant_columns(cells: CellReader, spec: str) -> list[str]:
-    """Columns named by ``spec``: a comma-separated list of names or glob patterns
-    (``dialect_v*``), matched case-insensitively, in file order; none matching is an error."""
+def variant_columns(
+    cells: CellReader,
+    spec: str,
+    option: str = "--variant-cols",
+    what: str = "reference variants",
+) -> list[str]:
+    """Columns named by ``spec`` (given as ``option``): a comma-separated list of names or
+    glob patterns (``dialect_v*``), matched case-insensitively, in file order; none matching
+    is an error naming ``option``."""
     patterns = [p.strip() for p in spec.split(",") if p.strip()]
     found: list[str] = []
     for pattern in patterns:
         if not any(ch in pattern for ch in "*?["):
-            column = cells.column(pattern, "reference variants", "--variant-cols")
+            column = cells.column(pattern, what, option)
             if column not in found:
                 found.append(column)
             continue
@@ -226,7 +246,7 @@ def variant_columns(cells: CellReader, spec: str) -> list[str]:
         ]
         if not matched:
             cells.reject(
-                f"no column matches --variant-cols '{pattern}' (the file's columns: "
+                f"no column matches {option} '{pattern}' (the file's columns: "
                 + ", ".join(repr(c) for c in cells.table.columns if c)
                 + ")"
             )
@@ -343,7 +363,12 @@ def _apply_leading_token(
 
 
 def _write_pairs(
-    ws: Workspace, path: Path, pairs: list[_Pair], report: ImportReport, ticker: Ticker
+    ws: Workspace,
+    path: Path,
+    pairs: list[_Pair],
+    report: ImportReport,
+    ticker: Ticker,
+    normalize: str = DEFAULT_NORMALIZATION,
 ) -> None:
     report.records = len(pairs)
     unique: dict[tuple, _Pair] = {}
@@ -391,10 +416,18 @@ def _write_pairs(
             )
         )
     with ws.transaction() as conn:
+        stored = conn.execute(
+            "SELECT normalization FROM corpora WHERE name = ?", (report.name,)
+        ).fetchone()
+        if stored is not None and stored[0] != normalize:
+            raise UserError(
+                f"corpus '{report.name}' was imported with --normalize {stored[0]}, not "
+                f"{normalize}; import into another corpus (--name)"
+            )
         conn.execute(
-            "INSERT INTO corpora(name, source, created_at) VALUES (?, ?, ?) "
+            "INSERT INTO corpora(name, source, normalization, created_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(name) DO NOTHING",
-            (report.name, str(path), utcnow()),
+            (report.name, str(path), normalize, utcnow()),
         )
         corpus_id = conn.execute(
             "SELECT id FROM corpora WHERE name = ?", (report.name,)

@@ -23,6 +23,7 @@ from typing import NoReturn
 from engine.errors import ImportRejected
 from engine.importing.cells import MAX_COLUMNS, Row, clean_name
 from engine.importing.xlsx_reader import open_first_sheet
+from engine.nesting import too_deep
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,9 @@ class TabularFile:
             self._refuse_too_many_rows()
         self._position: Callable[[], tuple[int, int]] = lambda: (0, self.size)
         self._closers: list[Callable[[], None]] = []
+        # a reader that checks the cells it reads (CellReader) lets nested JSON values pass
+        # here, so a nested value in a column nobody reads does not refuse the whole file
+        self.nested_checked_on_read = False
         opener = {
             "csv": self._open_delimited,
             "tsv": self._open_delimited,
@@ -188,7 +192,7 @@ class TabularFile:
                     )
                 if "\x00" in value:
                     self.reject("NUL character in cell", line, column)
-            elif isinstance(value, (dict, list)):
+            elif isinstance(value, (dict, list)) and not self.nested_checked_on_read:
                 self.reject("nested JSON value; cells must be text or numbers", line, column)
 
     # -- text decoding ------------------------------------------------------------------------
@@ -339,6 +343,9 @@ class TabularFile:
 
     def _open_json(self):
         text = self._decode_whole()
+        deep = too_deep(text)  # json parses nesting recursively: measured first
+        if deep:
+            self.reject(f"the JSON is {deep}")
         decoder = json.JSONDecoder()
         pos = _skip_space(text, 0)
         if pos >= len(text) or text[pos] != "[":
@@ -386,6 +393,9 @@ class TabularFile:
             for line_no, line in enumerate(lines, start=1):
                 if not line.strip():
                     continue
+                deep = too_deep(line)
+                if deep:
+                    self.reject(f"the JSON object is {deep}", line_no)
                 try:
                     value = json.loads(line)
                 except json.JSONDecodeError as exc:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from engine.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
+from engine.importing.importers import import_corpus, import_questions
 from engine.importing.scored_import import record_segment_score
 from engine.importing.tabular import TabularFile
 from engine.textnorm import normalize_text
@@ -175,8 +176,6 @@ def import_corpus_file(
     workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
 ) -> dict:
     """Import a parallel corpus (all-or-nothing); returns the report as a dict."""
-    from engine.importing.importers import import_corpus
-
     kwargs = {k: v for k, v in options.items() if k in CORPUS_OPTIONS}
     with Workspace(workspace_path, create=False) as ws:
         report = import_corpus(ws, Path(path), progress=progress, cancelled=cancelled, **kwargs)
@@ -187,8 +186,6 @@ def import_questions_file(
     workspace_path: str, path: str, options: dict, *, progress=None, cancelled=None
 ) -> dict:
     """Import a question set (all-or-nothing); returns the report as a dict."""
-    from engine.importing.importers import import_questions
-
     kwargs = {k: v for k, v in options.items() if k in QUESTION_OPTIONS}
     with Workspace(workspace_path, create=False) as ws:
         report = import_questions(ws, Path(path), progress=progress, cancelled=cancelled, **kwargs)

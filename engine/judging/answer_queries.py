@@ -100,11 +100,22 @@ def answer_ids(workspace_path: str, flt: AnswerFilter, after_id: int = 0) -> lis
         where, params = _where(flt, run)
         where.append("j.id > ?")
         params.append(after_id)
+        # Unfiltered by model, dialect, domain or type, the run, variant and question joins
+        # only confirm what the foreign keys guarantee once the response has a variant
+        joined = any(
+            v is not None for v in (flt.model_id, flt.dialect, flt.domain, flt.question_type)
+        )
+        if not joined:  # ×10 study, loaded machine: 2.2 s -> 0.7 s
+            where.append("d.variant_id IS NOT NULL")
+        source = (
+            judged_items_from()
+            if joined
+            else "FROM judgments j JOIN responses d ON d.id = j.response_id"
+        )
         return [
             r[0]
             for r in ws.conn.execute(
-                f"SELECT j.id {judged_items_from()} WHERE {' AND '.join(where)} ORDER BY j.id",
-                params,
+                f"SELECT j.id {source} WHERE {' AND '.join(where)} ORDER BY j.id", params
             )
         ]
 

@@ -6,6 +6,13 @@ run ``ar`` of model ``m``) to variant ``dv`` of question ``q``. Scores are *effe
 newest human override (a ``human_annotations`` row, target ``'judgment'``) replaces the
 machine score; the machine row is never changed.
 
+*Counted* judgments are the ones every figure rests on — charts, their CSV tables, the
+statistics and report (and their CSV/LaTeX tables), judge agreement and CBS, PPI: a
+judged, scored item that is either unflagged or flagged and then scored by a person. A
+flagged judgment (an injection attempt, an inconsistent verdict, two verdicts that
+disagree) is never a machine-only figure: until a person scores it, it is left out, and
+every surface leaves it out through :func:`counted` / :func:`counted_judgments_from`.
+
 The newest override is a correlated look-up on the ``(target, target_id)`` index: a join
 on a CTE of the newest overrides was scanned once per judgment (7.5 s against 0.12 s for a
 full recount with 3,000 overrides, measured for the charts).
@@ -27,6 +34,27 @@ _FROM = """FROM judgments j
     LEFT JOIN models m ON m.id = ar.model_id
     JOIN variants dv ON dv.id = d.variant_id
     JOIN questions q ON q.id = dv.question_id"""
+
+
+def counted(alias: str = "j") -> str:
+    """SQL condition: judgment ``alias`` counts in the figures (unflagged, or reviewed)."""
+    return (
+        f"({alias}.flags = '' OR EXISTS (SELECT 1 FROM human_annotations ha "
+        f"WHERE ha.target = 'judgment' AND ha.target_id = {alias}.id))"
+    )
+
+
+COUNTED = counted()
+
+
+def counted_judgments_from(run_term: str = "j.run_id", *extra_joins: str) -> str:
+    """``FROM`` … ``WHERE``: the counted, scored judged items of the judge run bound to the
+    first ``?`` (compared with ``run_term``; ``+j.run_id`` keeps SQLite off the run index).
+    Callers may append ``AND …``."""
+    return (
+        judged_items_from(*extra_joins)
+        + f"\n    WHERE {run_term} = ? AND j.final IS NOT NULL AND {COUNTED}"
+    )
 
 
 def judged_items_from(*extra_joins: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.judging import store
+from engine.judging.judged_items import counted
 from engine.stats.agreement import agreement_from_counts
 from engine.workspace.store import Workspace
 
@@ -28,7 +29,8 @@ _PAIRS = (
     "SELECT o.response_id, o.final, i.final FROM judgments o CROSS JOIN judgments i "
     "ON i.response_id = o.response_id AND i.run_id = ?"
 )
-_SCORED = "o.final IS NOT NULL AND i.final IS NOT NULL"
+# both scored and counted (a flagged judgment waits for a person, as in every figure)
+_SCORED = f"o.final IS NOT NULL AND i.final IS NOT NULL AND {counted('o')} AND {counted('i')}"
 
 
 def ordered_judge_runs(ws: Workspace) -> list[dict]:
@@ -141,7 +143,13 @@ def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = Non
     judgments stored since; otherwise all are read."""
     runs = [run_a, run_b]
     last = ws.scalar("SELECT max(id) FROM judgments") or 0
-    if previous is not None and _still_holds(ws, previous, runs, last):
+    # a new override can bring a flagged judgment into the figures: count everything again
+    reviewed = ws.scalar("SELECT max(id) FROM human_annotations") or 0
+    if (
+        previous is not None
+        and previous.get("last_annotation") == reviewed
+        and _still_holds(ws, previous, runs, last)
+    ):
         old = previous["last"]
         # new judgments of a (with any of b), then new ones of b (with the old ones of a)
         new = _join(ws, run_a, run_b, old, last, last) + [
@@ -155,7 +163,15 @@ def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = Non
         rids, x, y = _full(ws, run_a, run_b, last)
         values, counts = np.unique(np.column_stack((x, y)), axis=0, return_counts=True)
         joint = {(a, b): n for (a, b), n in zip(values.tolist(), counts.tolist())}
-    return {"runs": runs, "last": last, "rids": rids, "x": x, "y": y, "joint": joint}
+    return {
+        "runs": runs,
+        "last": last,
+        "last_annotation": reviewed,
+        "rids": rids,
+        "x": x,
+        "y": y,
+        "joint": joint,
+    }
 
 
 def _still_holds(ws: Workspace, previous: dict | None, runs: list, last: int) -> bool:

@@ -6,14 +6,18 @@ neutralized (:mod:`engine.judging.neutralize`) and fenced between
 ``⟦BEGIN <label> <nonce>⟧`` and ``⟦END <label> <nonce>⟧`` lines. The nonce is a hash of
 the fenced texts (:func:`content_nonce`: the same item gives the same prompt in every run),
 named once in the user part, and never occurs in the untrusted texts, so an answer cannot
-close its fence (it would have to contain a hash of itself). The system part depends only on the
-rubric, so it is the same for every item of a run (a shareable prefix). Placeholders use :class:`string.Template` (``$name``); substituted
+close its fence (it would have to contain a hash of itself). The two answers are also
+spotlighted (:mod:`engine.judging.spotlight`: datamarked, with the instructions saying so;
+``$spotlight`` in the system part places that explanation, else it is appended). The
+system part depends only on the rubric and spotlighting, so it is the same for every item
+of a run (a shareable prefix). Placeholders use :class:`string.Template` (``$name``); substituted
 values are not re-scanned, so text inside them cannot inject placeholders.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -28,11 +32,13 @@ from engine.judging.neutralize import (
     neutralize,
 )
 from engine.judging.rubric import Rubric
+from engine.judging.spotlight import EXPLANATION, SPOTLIT_LABELS, datamark
 from engine.llm.types import Message, Request, Sampler
 
 USER_SPLIT = "=== user ==="
+_BLANK_LINES = re.compile(r"\n{3,}")
 NONCE_BYTES = 8
-SYSTEM_FIELDS = ("likert", "criteria", "confidence", "max_chars", "fields")
+SYSTEM_FIELDS = ("likert", "criteria", "confidence", "max_chars", "fields", "spotlight")
 USER_FIELDS = ("nonce", "dialect_name") + FENCE_LABELS
 
 
@@ -118,6 +124,7 @@ def build_judge_prompt(
     dialect_answer: str,
     dialect_name: str,
     nonce: str | None = None,
+    spotlight: bool = True,
 ) -> JudgePrompt:
     raw = {
         "standard_question": standard_question,
@@ -126,6 +133,8 @@ def build_judge_prompt(
         "dialect_answer": dialect_answer,
     }
     bodies = {label: neutralize(text) for label, text in raw.items()}
+    if spotlight:
+        bodies |= {label: datamark(bodies[label]) for label in SPOTLIT_LABELS}
     dialect = neutralize(dialect_name).replace("\n", " ")[:60]
     counter = 0
     while nonce is None or any(nonce in t for t in (*bodies.values(), dialect)):
@@ -143,7 +152,11 @@ def build_judge_prompt(
         confidence="\n".join(f"{v} = {a}" for v, a in rubric.confidence),
         criteria=criteria,
         fields=", ".join(f'"{k}"' for k in rubric.keys) + ' (0-5) and "confidence" (1-5)',
+        spotlight=EXPLANATION if spotlight else "",
     )
+    if spotlight and "$spotlight" not in template.system:
+        system = f"{system}\n\n{EXPLANATION}"
+    system = _BLANK_LINES.sub("\n\n", system)  # an empty $spotlight leaves no gap
     user = Template(template.user).substitute(
         dialect_name=dialect,
         nonce=nonce,
@@ -168,3 +181,25 @@ def _check_structure(prompt: JudgePrompt) -> None:
             raise AssertionError(f"fence for {label} is not intact")
     if prompt.user.count(prompt.nonce) != 2 * len(prompt.bodies) + 1:
         raise AssertionError("the nonce appears outside the fence lines and its one mention")
+
+
+def pair_prompt(
+    template: JudgeTemplate,
+    rubric: Rubric,
+    pair: dict,
+    *,
+    spotlight: bool = True,
+    dialect_answer: str | None = None,
+) -> JudgePrompt:
+    """The judge prompt of an answer pair (a row of :func:`engine.judging.store.answer_pairs`),
+    optionally with another ``dialect_answer`` (the disagreement check's stripped answer)."""
+    return build_judge_prompt(
+        template,
+        rubric,
+        standard_question=pair["standard_question"],
+        standard_answer=pair["standard_answer"],
+        dialect_question=pair["dialect_question"],
+        dialect_answer=pair["dialect_answer"] if dialect_answer is None else dialect_answer,
+        dialect_name=pair["dialect_name"],
+        spotlight=spotlight,
+    )

@@ -21,6 +21,8 @@ from pathlib import Path
 
 from engine.errors import UserError
 from engine.i18n import _
+from engine.nesting import too_deep
+from engine.user_files import read_user_text
 
 CRITERION_KEYS = ("comprehension", "correctness", "completeness", "clarity", "length")
 LIKERT_VALUES = tuple(range(0, 6))
@@ -80,15 +82,19 @@ def default_rubric_path():
     return files("resources") / "rubrics" / "default.json"
 
 
+MAX_RUBRIC_BYTES = 1024 * 1024  # the bundled rubric is 3 KB
+
+
 def load_rubric(path: str | Path | None = None) -> Rubric:
     """Read and validate a rubric; ``None`` loads the bundled default."""
     source = default_rubric_path() if path is None else Path(path)
-    try:
+    if path is None:
         raw = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(
-            _("{source}: cannot read rubric ({why})").format(source=source, why=exc.strerror or exc)
-        ) from None
+    else:  # a user's file: only a regular file of sane size, measured before parsing
+        raw = read_user_text(source, MAX_RUBRIC_BYTES, "rubric")
+    deep = too_deep(raw)
+    if deep:
+        raise UserError(f"{source}: rubric is {deep}")
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:

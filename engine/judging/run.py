@@ -9,7 +9,10 @@ For each pair not yet judged by this judge run:
    stores the raw reply in ``responses``;
 3. every stored reply is parsed strictly; an invalid one marks its response as an error
    and is asked again — with sampling (seeded by the attempt), since a greedy retry would
-   repeat the same reply — up to ``max_attempts``; it never becomes a default score.
+   repeat the same reply — up to ``max_attempts``; it never becomes a default score;
+4. a flagged or high-scoring verdict is checked by judging the answer again without its
+   suspicious sentences (:mod:`engine.judging.disagreement`); its judgment is stored once
+   the check is done, flagged for review when the two verdicts differ.
 
 A kill at any moment loses at most the unwritten batch: replies already stored are parsed
 on the next call, judgments are unique per (run, response).
@@ -18,12 +21,14 @@ on the next call, judgments are unique per (run, response).
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 
-from engine.judging import store
+from engine.judging import disagreement, store
+from engine.judging.consistency import consistency_flags
+from engine.judging.disagreement import RETRY_TEMPERATURE, retry_sampler
 from engine.judging.gate import check_answer
-from engine.judging.injection import consistency_flags, detect_injection, flag_labels
-from engine.judging.prompt import JudgeTemplate, build_judge_prompt, load_judge_template
+from engine.judging.injection import detect_injection, flag_labels
+from engine.judging.prompt import JudgeTemplate, load_judge_template, pair_prompt
 from engine.judging.rubric import Rubric, load_rubric
 from engine.judging.verdict import (
     VerdictError,
@@ -45,8 +50,6 @@ from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
-RETRY_TEMPERATURE = 0.7
-
 
 @dataclass
 class JudgeSummary:
@@ -57,7 +60,9 @@ class JudgeSummary:
     judged_now: int = 0
     invalid_replies: int = 0
     failed: int = 0  # still without a valid verdict after every attempt
-    flagged: int = 0  # judged now with an injection or consistency flag (human review)
+    flagged: int = 0  # judged now with an injection, consistency or disagreement flag
+    checked: int = 0  # judged a second time without the suspicious sentences
+    disagreements: int = 0  # ... whose two verdicts differed (sent to review)
     cancelled: bool = False
 
     def as_dict(self) -> dict:
@@ -65,10 +70,16 @@ class JudgeSummary:
 
 
 def judge_card(
-    rubric: Rubric, template: JudgeTemplate, sampler: Sampler, schedule: dict | None = None
+    rubric: Rubric,
+    template: JudgeTemplate,
+    sampler: Sampler,
+    schedule: dict | None = None,
+    spotlight: bool = True,
 ) -> dict:
     card = {"schedule": schedule} if schedule else {}
     return card | {
+        "spotlight": "datamark" if spotlight else "none",
+        "disagreement_check": disagreement.check_card(),
         "task": "judge",
         "rubric": {"name": rubric.name, "sha256": rubric.content_hash},
         "template": {"source": template.version, "sha256": template.content_hash},
@@ -94,15 +105,21 @@ def judge_answers(
     max_attempts: int = 3,
     batch_size: int = 8,
     schedule: dict | None = None,
+    spotlight: bool = True,
     backend_factory=None,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> JudgeSummary:
+    """Judge every answer pair (see the module docstring); ``spotlight``: datamark the two
+    answers (:mod:`engine.judging.spotlight`), recorded in the run card."""
     rubric = rubric or load_rubric()
     template = template or load_judge_template()
     sampler = sampler or default_judge_sampler(rubric)
     run_id = open_run(
-        ws, store.JUDGE_KIND, judge_model, judge_card(rubric, template, sampler, schedule)
+        ws,
+        store.JUDGE_KIND,
+        judge_model,
+        judge_card(rubric, template, sampler, schedule, spotlight),
     )
     summary = JudgeSummary(run_id)
     pairs = store.answer_pairs(ws, answer_run_ids)
@@ -147,7 +164,7 @@ def judge_answers(
                 summary.cancelled = True
                 break
             samplers = {
-                _key(p): _retry_sampler(sampler, invalid.get(_key(p), 0)) for p, _ in to_judge
+                _key(p): retry_sampler(sampler, invalid.get(_key(p), 0)) for p, _ in to_judge
             }
             remaining, new_invalid = _judge_round(
                 ws,
@@ -162,6 +179,9 @@ def judge_answers(
                 progress,
                 cancelled,
                 exhausted={k for k, n in invalid.items() if n >= max_attempts},
+                spotlight=spotlight,
+                check_sampler=sampler,
+                max_attempts=max_attempts,
             )
             for key in new_invalid:
                 invalid[key] = invalid.get(key, 0) + 1
@@ -187,16 +207,6 @@ def finish_judge_run(ws: Workspace, run_id: int, *, primary: bool, review_thresh
     }
 
 
-def _retry_sampler(sampler: Sampler, invalid_replies: int) -> Sampler:
-    if invalid_replies == 0:
-        return sampler
-    return replace(
-        sampler,
-        temperature=max(sampler.temperature, RETRY_TEMPERATURE),
-        seed=sampler.seed + invalid_replies,
-    )
-
-
 def _judge_round(
     ws,
     run_id,
@@ -210,6 +220,9 @@ def _judge_round(
     progress,
     cancelled,
     exhausted=frozenset(),
+    spotlight=True,
+    check_sampler=None,
+    max_attempts=3,
 ) -> tuple[list, list[str]]:
     """Ask for every item without a stored reply, except ``exhausted`` ones (out of
     attempts: they stay in the batch plan, but are not asked again); parse every stored
@@ -220,15 +233,7 @@ def _judge_round(
     requests, variant_ids = [], {}
     for pair, _ in items:
         key = _key(pair)
-        prompt = build_judge_prompt(
-            template,
-            rubric,
-            standard_question=pair["standard_question"],
-            standard_answer=pair["standard_answer"],
-            dialect_question=pair["dialect_question"],
-            dialect_answer=pair["dialect_answer"],
-            dialect_name=pair["dialect_name"],
-        )
+        prompt = pair_prompt(template, rubric, pair, spotlight=spotlight)
         requests.append(prompt.request(key, samplers[key], schema))
         variant_ids[key] = pair["variant_id"]
     job = run_job(
@@ -250,7 +255,7 @@ def _judge_round(
             (run_id,),
         )
     }
-    rows, invalid, remaining, invalid_keys = [], [], [], []
+    rows, invalid, remaining, invalid_keys, held = [], [], [], [], []
     judged = store.judged_response_ids(ws, run_id)
     for pair, gate in items:
         reply = replies.get(_key(pair))
@@ -274,8 +279,39 @@ def _judge_round(
                 scored.final, rubric.max_score, pair["dialect_answer"], pair["standard_answer"]
             ),
         )
-        summary.flagged += bool(row["flags"]) and pair["dialect_response_id"] not in judged
-        rows.append(row)
+        # judged pairs are checked again too (their replies are stored, nothing is decoded):
+        # the check's batch plan stays a function of the verdicts, as the main one of the pairs
+        stripped = None
+        if disagreement.needs_check(row["flags"], scored.final, rubric.max_score):
+            high = disagreement.high_scoring(scored.final, rubric.max_score)
+            stripped = disagreement.stripped_answer(pair["dialect_answer"], high_scoring=high)
+        if stripped is None:
+            rows.append(row)
+        else:  # inserted once the second verdict is in (engine.judging.disagreement)
+            held.append((pair, gate, std_gates[pair["standard_response_id"]], row, stripped))
+    if held:
+        ready, waiting, n_invalid = disagreement.run_checks(
+            ws,
+            run_id,
+            backend,
+            held,
+            settled=judged,
+            rubric=rubric,
+            template=template,
+            sampler=check_sampler or next(iter(samplers.values())),
+            spotlight=spotlight,
+            max_attempts=max_attempts,
+            batch_size=batch_size,
+            progress=progress,
+            cancelled=cancelled,
+        )
+        rows += ready
+        summary.checked += len(ready)
+        summary.disagreements += sum(disagreement.DIFFERS in r["flags"] for r in ready)
+        summary.invalid_replies += n_invalid
+        waiting_ids = {p["dialect_response_id"] for p in waiting}
+        remaining += [(p, g) for p, g in items if p["dialect_response_id"] in waiting_ids]
+    summary.flagged += sum(bool(r["flags"]) and r["response_id"] not in judged for r in rows)
     if invalid:
         # an error state: the job engine asks again for error rows (raw reply kept in error)
         reject_responses(ws, invalid)

@@ -19,6 +19,7 @@ from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
 from engine.i18n import _
 from engine.judging.judged_items import (
+    COUNTED,
     EFFECTIVE_FINAL,
     HAS_OVERRIDE,
     LATEST_OVERRIDE,
@@ -152,18 +153,23 @@ def set_primary_judge(ws: Workspace, run_id: int) -> None:
 
 
 def self_preference_warnings(ws: Workspace, judge_run_ids: list[int] | None = None) -> list[str]:
-    """A judge that shares a model family (``models.family``) with a model it judged."""
+    """A judge that shares a model family (``models.family``) with a model it judged.
+
+    The (judge run, answering run) pairs whose models match come first (a few rows of
+    ``runs``); only for those is it checked that the judge judged one of that run's
+    responses — not every judgment joined to its response (×10 study: 3.8 s)."""
     rows = ws.query(f"""
-        SELECT DISTINCT jr.id AS judge_run, jm.name AS judge, am.name AS answerer,
+        SELECT jr.id AS judge_run, jm.name AS judge, am.name AS answerer,
                jm.family AS family, jm.id = am.id AS same_model
-        FROM judgments j
-        JOIN runs jr ON jr.id = j.run_id
+        FROM runs jr
         JOIN models jm ON jm.id = jr.model_id
-        JOIN responses d ON d.id = j.response_id
-        JOIN runs ar ON ar.id = d.run_id
-        JOIN models am ON am.id = ar.model_id
-        WHERE jr.kind = '{JUDGE_KIND}' AND (jm.id = am.id OR
-              (jm.family != '' AND lower(jm.family) = lower(am.family)))
+        JOIN models am ON jm.id = am.id
+             OR (jm.family != '' AND lower(jm.family) = lower(am.family))
+        JOIN runs ar ON ar.model_id = am.id AND ar.kind != '{JUDGE_KIND}'
+        WHERE jr.kind = '{JUDGE_KIND}' AND EXISTS (
+            SELECT 1 FROM responses d JOIN judgments j
+            ON j.run_id = jr.id AND j.response_id = d.id WHERE d.run_id = ar.id)
+        GROUP BY jr.id, am.id
         ORDER BY jr.id, am.name""")
     wanted = set(judge_run_ids) if judge_run_ids else None
     same = _(
@@ -270,12 +276,13 @@ def override_history(ws: Workspace, judgment_id: int) -> list[dict]:
 # -- items for statistics ----------------------------------------------------------------
 def scored_items(ws: Workspace, run_id: int) -> list[dict]:
     """One row per judgment of a judge run: machine and human scores, the effective score
-    (the newest human override if any, else the machine score), and the grouping keys."""
+    (the newest human override if any, else the machine score), whether it is ``counted``
+    in the figures (:data:`engine.judging.judged_items.COUNTED`), and the grouping keys."""
     return ws.query(
         f"""
         SELECT j.id AS judgment_id, j.response_id, j.gate, j.confidence, j.flags,
                j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
-               {EFFECTIVE_FINAL} AS final,
+               {EFFECTIVE_FINAL} AS final, {COUNTED} AS counted,
                m.name AS model, m.family AS model_family, ar.id AS answer_run_id,
                dv.dialect, q.id AS question_id, q.domain, q.question_type
         {judged_items_from()}

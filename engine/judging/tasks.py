@@ -12,6 +12,7 @@ import logging
 from pathlib import Path
 
 from engine.answering.generation import ANSWER_KIND
+from engine.judging.calibration import calibrate, human_scores
 from engine.judging.rubric import Rubric, rubric_from_dict
 from engine.judging.run import finish_judge_run, judge_answers
 from engine.llm.model_registry import find_model
@@ -24,25 +25,39 @@ PREVIEW_ITEMS = 50
 
 def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[dict]:
     """Some real (standard answer, dialect answer) pairs for the prompt preview: the first
-    ``limit`` of what :func:`engine.judging.store.answer_pairs` returns, without reading
-    them all (``+s.run_id`` keeps SQLite on the variant index on large workspaces)."""
-    return ws.query(
-        f"""
-        SELECT d.id AS dialect_response_id, dv.dialect, dl.name_en AS dialect_name,
-               m.name AS model, q.ext_id, q.text AS standard_question,
-               dv.text AS dialect_question, s.text AS standard_answer, d.text AS dialect_answer
-        FROM responses d
-        JOIN runs r ON r.id = d.run_id AND r.kind = '{ANSWER_KIND}'
-        LEFT JOIN models m ON m.id = r.model_id
-        JOIN variants dv ON dv.id = d.variant_id AND dv.dialect != 'standard'
-        JOIN dialects dl ON dl.code = dv.dialect
-        JOIN questions q ON q.id = dv.question_id
-        JOIN variants sv ON sv.question_id = q.id AND sv.dialect = 'standard'
-        JOIN responses s ON s.variant_id = sv.id AND +s.run_id = d.run_id AND s.status = 'done'
-        WHERE d.status = 'done'
-        ORDER BY d.run_id, q.id, dv.dialect, d.id LIMIT ?""",
-        (limit,),
-    )
+    ``limit`` of what :func:`engine.judging.store.answer_pairs` returns (by run, question,
+    dialect), without reading them all: run by run, walking the variants in (question,
+    dialect) order, so a run's first pairs come straight off the indexes (×10 study:
+    1.6 s -> a few ms; a single query sorted each run's 40,000 rows first)."""
+    out: list[dict] = []
+    runs = [
+        r[0]
+        for r in ws.conn.execute(f"SELECT id FROM runs WHERE kind = '{ANSWER_KIND}' ORDER BY id")
+    ]
+    for run_id in runs:
+        if len(out) >= limit:
+            break
+        out += ws.query(
+            """
+            SELECT d.id AS dialect_response_id, dv.dialect, dl.name_en AS dialect_name,
+                   m.name AS model, q.ext_id, q.text AS standard_question,
+                   dv.text AS dialect_question, s.text AS standard_answer,
+                   d.text AS dialect_answer
+            FROM variants dv  -- CROSS JOIN: SQLite keeps this order (variants outermost)
+            CROSS JOIN responses d ON d.variant_id = dv.id AND +d.run_id = ?
+                 AND d.status = 'done'
+            CROSS JOIN runs r ON r.id = d.run_id
+            LEFT JOIN models m ON m.id = r.model_id
+            JOIN dialects dl ON dl.code = dv.dialect
+            JOIN questions q ON q.id = dv.question_id
+            JOIN variants sv ON sv.question_id = q.id AND sv.dialect = 'standard'
+            CROSS JOIN responses s ON s.variant_id = sv.id AND +s.run_id = d.run_id
+                 AND +s.status = 'done'
+            WHERE dv.dialect != 'standard'
+            ORDER BY dv.question_id, dv.dialect, d.id LIMIT ?""",
+            (run_id, limit - len(out)),
+        )
+    return out
 
 
 def judge_models(ws: Workspace) -> list[dict]:
@@ -50,8 +65,6 @@ def judge_models(ws: Workspace) -> list[dict]:
 
 
 def human_scored_count(ws: Workspace) -> int:
-    from engine.judging.calibration import human_scores
-
     return len(human_scores(ws))
 
 
@@ -86,8 +99,6 @@ def calibrate_judge(
     cancelled=None,
 ) -> dict:
     """Run the candidate judge on the human-scored items; CCC, MAE, confusion table."""
-    from engine.judging.calibration import calibrate
-
     rubric: Rubric = rubric_from_dict(rubric_data)
     with Workspace(workspace_path, create=False) as ws:
         return calibrate(

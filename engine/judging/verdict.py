@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine.judging.gate import GateResult
 from engine.judging.rubric import CONFIDENCE_VALUES, LIKERT_VALUES, Rubric
+from engine.nesting import too_deep
 
 REASONING_KEY = "chain_of_thought_reasoning"
 # A reply may be wrapped in one Markdown code fence (some endpoints do it); nothing else.
@@ -80,6 +81,9 @@ def parse_verdict(text: str | None, rubric: Rubric) -> Verdict:
     fenced = _CODE_FENCE.match(body)
     if fenced:
         body = fenced.group(1).strip()
+    deep = too_deep(body)  # a hostile endpoint's reply must not reach a RecursionError
+    if deep:
+        raise VerdictError(f"reply is JSON {deep}")
     try:
         # strict=False: a raw newline inside the reasoning string is harmless
         data = json.loads(body, object_pairs_hook=_no_duplicates, strict=False)

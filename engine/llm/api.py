@@ -1,6 +1,7 @@
 """The LLM stage's front door: the models of a workspace (find, list, register), GGUF
 inspection, opening a backend, running a job of prompts and reading its responses, and the
-llama.cpp build report.
+llama.cpp build report, a test prompt to one model (:mod:`engine.llm.try_prompt`) and the
+GGUF models other tools keep on this computer (:mod:`engine.llm.model_discovery`).
 
 Every model lookup of a front end goes through :func:`find_model` (a name, an id or the
 default). Background work of the model manager is in :mod:`engine.llm.tasks`. Front ends
@@ -16,6 +17,7 @@ from engine.llm.factory import open_backend
 from engine.llm.gguf_info import checked_model_path, inspect_gguf
 from engine.llm.gpu_plan import Gpu
 from engine.llm.jobs import backend_for_run, library_versions, open_run, run_job
+from engine.llm.model_discovery import FoundModel, discover_models, model_folders
 from engine.llm.model_registry import (
     all_models,
     default_model,
@@ -25,10 +27,12 @@ from engine.llm.model_registry import (
     register_gguf,
 )
 from engine.llm.replicate import replications
+from engine.llm.try_prompt import describe_template, try_prompt
 from engine.llm.types import Message, Request, Sampler
 from engine.workspace.store import Workspace
 
 __all__ = [
+    "FoundModel",
     "Gpu",
     "Message",
     "Request",
@@ -39,12 +43,15 @@ __all__ = [
     "data_dir",
     "default_model",
     "describe_llama_backend",
+    "describe_template",
+    "discover_models",
     "ensure_embedded_default",
     "find_model",
     "find_models",
     "inspect_gguf",
     "library_versions",
     "log_llama_backend",
+    "model_folders",
     "models_default_first",
     "open_backend",
     "open_run",
@@ -54,6 +61,7 @@ __all__ = [
     "replications",
     "run_job",
     "run_responses",
+    "try_prompt",
 ]
 
 

@@ -51,6 +51,7 @@ def _devices(lib) -> list[dict]:
 
 def describe_llama_backend() -> dict:
     """{'gpu_build', 'gpu_usable', 'devices', 'fallback', 'message', 'llama_cpp'}."""
+    # lazy: llama.cpp's native library loads only when a local model is used
     import llama_cpp
     from llama_cpp import llama_cpp as C
 

@@ -2,9 +2,22 @@
 
 Batching changes greedy outputs (docs/design.md pitfall), so the plan must not depend on timing,
 on what is cached or on where a previous process stopped: it is the job's full request
-list, in order, cut into consecutive groups of the schedule's ``n_seq``, and a group with
-anything left to generate is decoded whole (:mod:`engine.llm.jobs`). Backends without a
-batch schedule (endpoints) have no plan: their outputs do not depend on neighbours.
+list, in order, cut into consecutive groups of ``n_seq * refill`` items (the schedule's),
+and a group with anything left to generate is decoded whole (:mod:`engine.llm.jobs`).
+
+A group is one run of the scheduler from an empty KV cache: its first ``n_seq`` items
+start together, and each time a sequence finishes the group's next item takes the freed
+slot (:mod:`engine.llm.scheduler`). Which item enters at which decode step is therefore a
+function of the group's items alone — their order, prompt lengths, token budgets and the
+greedy output lengths, which are themselves the group's bytes — never of timing, so a
+fresh and a resumed run perform the same float operations. Why the group and not each
+item alone: a sequence's logits depend on what shares its ``llama_decode`` calls (the
+batch's row count picks kernels and chunking) and on which KV cells its neighbours left
+(DESIGN.md: batching changes greedy outputs; measured again: with flash attention on,
+4 of 8 answers decoded alone equal the same answers in a batch of 16).
+
+Backends without a batch schedule (endpoints) have no plan: their outputs do not depend
+on neighbours.
 """
 
 from __future__ import annotations
@@ -15,7 +28,10 @@ import json
 from engine.llm.types import Backend, Request
 
 # recorded in every run card: how a job's items are batched
-PLAN = "groups of schedule.n_seq consecutive items of the job's request list, each decoded whole"
+PLAN = (
+    "groups of schedule.n_seq * schedule.refill consecutive items of the job's request list, "
+    "each decoded whole in one scheduler run with slot refill in the group's order"
+)
 
 
 def _canonical(data) -> str:
@@ -23,11 +39,11 @@ def _canonical(data) -> str:
 
 
 def plan_size(backend: Backend) -> int | None:
-    """Items decoded together by ``backend`` (its schedule's n_seq); None: the backend's
-    outputs do not depend on what it decodes alongside (endpoints, test fakes)."""
+    """Items of one plan group of ``backend`` (n_seq * refill of its schedule); None: the
+    backend's outputs do not depend on what it decodes alongside (endpoints)."""
     schedule = getattr(backend, "schedule", None)
     n_seq = getattr(schedule, "n_seq", None)
-    return int(n_seq) if n_seq else None
+    return int(n_seq) * int(getattr(schedule, "refill", 1) or 1) if n_seq else None
 
 
 def plan_groups(requests: list[Request], size: int | None) -> list[list[Request]]:

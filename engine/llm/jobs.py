@@ -14,7 +14,9 @@ stored into ``response_cache``; sampled requests never are.
 
 **Reproducible batches.** Batching changes greedy outputs, so for a backend with a batch
 schedule (local GGUF: ``n_seq``) the *plan* is fixed by the items alone: the job's full
-request list, in order, cut into consecutive groups of ``n_seq``. A group with any pending
+request list, in order, cut into consecutive groups of ``n_seq * refill``, each decoded
+in one scheduler run whose freed slots take the group's next items
+(:mod:`engine.llm.batch_plan`). A group with any pending
 item is decoded whole (its finished items again, their results dropped), so every item is
 always decoded next to the same neighbours: a resumed run, a fresh workspace and an
 uninterrupted run give the same bytes. The cache key of a planned item covers its group
@@ -37,17 +39,23 @@ import platform
 import sqlite3
 import time
 from dataclasses import dataclass
+from importlib import metadata
 
 from engine.errors import UserError
 from engine.llm.batch_plan import PLAN, plan_cache_keys, plan_groups, plan_size
 from engine.llm.factory import local_options, open_backend
 from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
+from engine.llm.plan_store import record_groups
+from engine.llm.planner import Calibration, Estimate, calibrate, estimate
 from engine.llm.settings import Schedule, model_identity_with_adapter
-from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result
+from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, takes_metrics
 from engine.redact import redact
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
+
+# a job call with this many items left is estimated first (the calibration costs ~1-3 %)
+ESTIMATE_MIN_ITEMS = 1000
 
 # n_threads does not change which floats are summed in which order; it is recorded only.
 _SCHEDULE_NOT_IN_KEY = ("n_threads",)
@@ -61,6 +69,8 @@ class JobSummary:
     errors: int
     cached: int
     cancelled: bool
+    note: str = ""  # e.g. a new run opened because a larger --limit moved decoded items
+    estimate: dict | None = None  # the planner's, when the call made one (engine.llm.planner)
 
     @property
     def complete(self) -> bool:
@@ -76,6 +86,8 @@ class JobSummary:
             "errors": self.errors,
             "complete": self.complete,
             "cancelled": self.cancelled,
+            **({"note": self.note} if self.note else {}),
+            **({"estimate": self.estimate} if self.estimate else {}),
         }
 
 
@@ -104,8 +116,6 @@ def effective_schedule(model_row: dict, card: dict) -> dict:
 
 
 def library_versions() -> dict:
-    from importlib import metadata
-
     versions: dict[str, str | None] = {
         "python": platform.python_version(),
         "sqlite": sqlite3.sqlite_version,
@@ -118,9 +128,23 @@ def library_versions() -> dict:
     return versions
 
 
-def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
+def open_run(
+    ws: Workspace,
+    kind: str,
+    model_row: dict,
+    card: dict,
+    requests: list[Request] | None = None,
+) -> int:
     """The run for (kind, registered model, card); an existing one with the same key is
     resumed.
+
+    **Growing a run.** With ``requests`` (the job's full list), a run whose finished items
+    were decoded in other plan groups than ``requests`` puts them in — a larger ``--limit``
+    filled its last, partial group, or inserted items before it — is not extended: its
+    bytes would differ from a fresh run's at the new size. A new run is opened instead,
+    keyed by the item count (a fresh workspace at that size gives the same bytes), its card
+    names the run it grew from, and it says so (:func:`grown_note`). Growth that only adds
+    whole groups after the decoded ones extends the same run.
 
     A run belongs to the registered model — its id and what decides its outputs (the GGUF
     file's sha256, or the endpoint) — so two workspace names for the same file each have
@@ -138,6 +162,30 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
         existing = ws.scalar(
             "SELECT id FROM runs WHERE run_key = ? AND model_id IS ?",
             (_hash(base), model_row.get("id")),
+        )
+    if existing is None and "refill" in keyed:
+        # a run from before slot refill decoded whole groups of n_seq: it resumes that way
+        old = {**base, "schedule": {k: v for k, v in keyed.items() if k != "refill"}}
+        existing = ws.scalar(
+            "SELECT id FROM runs WHERE run_key IN (?, ?) AND model_id IS ? ORDER BY id LIMIT 1",
+            (_hash({**old, "model_id": model_row.get("id")}), _hash(old), model_row.get("id")),
+        )
+        if existing is not None:
+            schedule = recorded_schedule(run_card(ws, existing))
+    grown_from = None
+    if (
+        existing is not None
+        and requests is not None
+        and _plan_moved(ws, existing, schedule, requests)
+    ):
+        grown_from = existing
+        run_key = _hash({**base, "model_id": model_row.get("id"), "plan_items": len(requests)})
+        existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+        log.warning(
+            "run %d decoded its items in other batches than %d items give; a new run is "
+            "opened so that its outputs equal a fresh run's",
+            grown_from,
+            len(requests),
         )
     if existing is not None:
         return existing
@@ -157,6 +205,7 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
         # module docstring) and where: greedy bytes are reproducible on the same build
         "plan": PLAN,
         "platform": {"machine": platform.machine(), "system": platform.platform()},
+        **({"grown_from": grown_from, "plan_items": len(requests or [])} if grown_from else {}),
     }
     with ws.transaction() as conn:
         conn.execute(
@@ -165,6 +214,70 @@ def open_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int:
             (kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow()),
         )
     return ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+
+
+def update_plan_timing(ws: Workspace, run_id: int, key: str, value: dict) -> None:
+    """Set ``plan_timing.<key>`` of a run card (the planner's estimate, the actual)."""
+    note_in_card(ws, run_id, f"plan_timing.{key}", value)
+
+
+def record_estimate(ws: Workspace, run_id: int, est: Estimate, cal: Calibration) -> None:
+    """The planner's estimate (and its calibration) into the run card, before the job."""
+    update_plan_timing(ws, run_id, "estimate", {**est.as_dict(), "calibration": cal.as_dict()})
+
+
+def record_actual(
+    ws: Workspace, run_id: int, *, seconds: float, items: int, output_tokens: int
+) -> None:
+    """What a job call took, added to the run card's totals (a resumed run adds up)."""
+    before = (run_card(ws, run_id).get("plan_timing") or {}).get("actual") or {}
+    update_plan_timing(
+        ws,
+        run_id,
+        "actual",
+        {
+            "calls": before.get("calls", 0) + 1,
+            "seconds": round(before.get("seconds", 0.0) + seconds, 2),
+            "items": before.get("items", 0) + items,
+            "output_tokens": before.get("output_tokens", 0) + output_tokens,
+        },
+    )
+
+
+def _plan_moved(ws: Workspace, run_id: int, schedule: dict, requests: list[Request]) -> bool:
+    """Whether a finished item of ``run_id`` was decoded in another group than the plan of
+    ``requests`` gives it (endpoints have no plan: never)."""
+    from engine.llm.plan_store import group_payload, item_groups
+
+    card = run_card(ws, run_id)
+    if "plan_size" in card:  # what the run's jobs decoded with (None: no plan, endpoints)
+        size = card["plan_size"]
+    elif schedule.get("n_seq"):
+        size = int(schedule["n_seq"]) * int(schedule.get("refill") or 1)
+    else:
+        size = None
+    recorded = item_groups(ws, run_id) if size else {}
+    if not recorded:
+        return False
+    for group in plan_groups(list(requests), size):
+        if not any(r.key in recorded for r in group):
+            continue
+        key = group_payload(group)[0]
+        if any(r.key in recorded and recorded[r.key][0] != key for r in group):
+            return True
+    return False
+
+
+def grown_note(ws: Workspace, run_id: int) -> str:
+    """What to tell the user about a run opened because another one grew (or "")."""
+    card = run_card(ws, run_id)
+    if not card.get("grown_from"):
+        return ""
+    return (
+        f"new run {run_id} for {card['plan_items']} items: run {card['grown_from']} decoded "
+        "its items in other batches (a smaller --limit), so extending it would give other "
+        "outputs than a fresh run"
+    )
 
 
 def _hash(data: dict) -> str:
@@ -195,6 +308,17 @@ def run_card(ws: Workspace, run_id: int) -> dict:
     return json.loads(raw)
 
 
+def note_in_card(ws: Workspace, run_id: int, path: str, value) -> None:
+    """Record ``value`` at ``path`` (``sample``, ``plan_timing.actual``) in a run's stored
+    card, outside its key (the run's identity does not change): what a run learnt while it
+    ran, e.g. the sample it drew or how long it took."""
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE runs SET card = json_set(card, '$.' || ?, json(?)) WHERE id = ?",
+            (path, canonical_json(value), run_id),
+        )
+
+
 def label_runs(
     ws: Workspace, kind: str, key: str, run_id: int, *, chosen: str, others: str
 ) -> None:
@@ -219,8 +343,17 @@ def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
     )
     if not row:
         raise UserError(f"run {run_id} has no model")
-    schedule = run_card(ws, run_id).get("schedule") or {}
+    schedule = recorded_schedule(run_card(ws, run_id))
     return open_backend(row[0], **{**schedule, **options})
+
+
+def recorded_schedule(card: dict) -> dict:
+    """The schedule a run card records; one written before slot refill (no ``refill``)
+    decoded whole groups of ``n_seq``, which is ``refill`` 1."""
+    schedule = dict(card.get("schedule") or {})
+    if schedule.get("n_seq") and "refill" not in schedule:
+        schedule["refill"] = 1
+    return schedule
 
 
 def run_job_on_model(
@@ -385,9 +518,13 @@ def run_job(
     cancelled: CancelFn | None = None,
     use_cache: bool = True,
     skip: set[str] | None = None,
+    estimate: bool | None = None,
 ) -> JobSummary:
     """Generate every request of ``run_id`` not yet done; see the module docstring.
-    ``skip``: keys that keep their place in the batch plan but are not generated now."""
+    ``skip``: keys that keep their place in the batch plan but are not generated now.
+    ``estimate``: calibrate and estimate the call's duration first (engine.llm.planner;
+    reported as a progress note, in the summary and the run card); None: when at least
+    ``ESTIMATE_MIN_ITEMS`` items are left (a calibration decodes ~2 × n_seq items)."""
     keys = [r.key for r in requests]
     if len(set(keys)) != len(keys):
         raise UserError("a job's item keys must be unique")
@@ -405,6 +542,7 @@ def run_job(
             cancelled,
             use_cache,
             skip or set(),
+            estimate,
         )
     finally:
         release_lease(ws, run_id, owner)
@@ -422,6 +560,7 @@ def _run_job(
     cancelled,
     use_cache,
     skip,
+    estimate,
 ) -> JobSummary:
     done = {
         r["item_key"]
@@ -431,6 +570,7 @@ def _run_job(
     }
     pending = [r for r in requests if r.key not in done and r.key not in skip]
     summary = JobSummary(
+        note=grown_note(ws, run_id),
         total=len(requests),
         done_before=sum(r.key in done for r in requests),
         done_now=0,
@@ -440,6 +580,12 @@ def _run_job(
     )
     model_id = backend.info().model_id
     size = plan_size(backend)
+    with ws.transaction() as conn:  # the plan the run is decoded with (see open_run)
+        conn.execute(
+            "UPDATE runs SET card = json_set(card, '$.plan_size', ?) "
+            "WHERE id = ? AND json_type(card, '$.plan_size') IS NULL",
+            (size, run_id),
+        )
     groups = plan_groups(list(requests), size)
     schedule = _plan_schedule(backend) if size else None
     plan_keys = plan_cache_keys(groups, model_id, schedule) if use_cache else {}
@@ -448,13 +594,15 @@ def _run_job(
     writer = _Writer(ws, run_id, variant_ids, cache_keys, batch_size)
     total, start, generated = len(requests), time.monotonic(), 0
     beat = {"at": time.monotonic()}
+    with_tokens = takes_metrics(progress)  # the job monitor's tokens/s
 
     def report(note: str = "") -> None:
         if time.monotonic() - beat["at"] >= LEASE_BEAT_S:
             beat["at"] = time.monotonic()
             renew_lease(ws, run_id, owner)
         if progress:
-            progress(summary.done_before + summary.done_now, total, note)
+            metrics = {"tokens": generated} if with_tokens else {}
+            progress(summary.done_before + summary.done_now, total, note, **metrics)
 
     # what each item is decoded with, recorded for replication (engine.llm.plan_store)
     group_of = {r.key: g for g in (groups if size else [[r] for r in requests]) for r in g}
@@ -478,7 +626,7 @@ def _run_job(
         summary.done_now += 1
     writer.flush()
     _record(ws, run_id, group_of, served)
-    report("cache")
+    report(summary.note or "cache")
     # a group with anything left to generate is decoded whole (see the module docstring)
     to_decode = [g for g in groups if any(r.key in pending_keys and r.key not in served for r in g)]
     if not size:  # no plan: neighbours do not matter, only what is left is generated
@@ -487,6 +635,10 @@ def _run_job(
         ]
         to_decode = [g for g in to_decode if g]
     left = sum(1 for g in to_decode for r in g if r.key in pending_keys and r.key not in served)
+    if to_decode and (estimate if estimate is not None else left >= ESTIMATE_MIN_ITEMS):
+        summary.estimate = _estimate(ws, run_id, backend, [r for g in to_decode for r in g])
+        if summary.estimate:
+            report(f"estimate: {summary.estimate['text']}")
     redecoded = mismatched = 0
     finished_ok: set[str] = set()
     try:
@@ -526,6 +678,14 @@ def _run_job(
             mismatched,
             redecoded,
         )
+    if to_decode:  # what this call took, beside the planner's estimate (engine.llm.planner)
+        record_actual(
+            ws,
+            run_id,
+            seconds=time.monotonic() - start,
+            items=summary.done_now - summary.cached + summary.errors,
+            output_tokens=generated,
+        )
     summary.cancelled = bool(cancelled and cancelled()) and not summary.complete
     if summary.complete:
         with ws.transaction() as conn:
@@ -534,9 +694,22 @@ def _run_job(
     return summary
 
 
-def _record(ws: Workspace, run_id: int, group_of: dict, keys: set[str]) -> None:
-    from engine.llm.plan_store import record_groups
+def _estimate(
+    ws: Workspace, run_id: int, backend: Backend, to_decode: list[Request]
+) -> dict | None:
+    """The planner's estimate for what this call decodes, recorded in the run card."""
+    try:
+        cal = calibrate(backend, to_decode)
+    except Exception as exc:  # a failing backend: the job itself reports its items' errors
+        log.warning("run %d: no estimate (%s)", run_id, exc)
+        return None
+    est = estimate(to_decode, cal)
+    record_estimate(ws, run_id, est, cal)
+    log.info("run %d: %s", run_id, est.describe())
+    return {**est.as_dict(), "text": est.describe()}
 
+
+def _record(ws: Workspace, run_id: int, group_of: dict, keys: set[str]) -> None:
     by_group: dict[int, tuple[list[Request], list[str]]] = {}
     for key in keys:
         group = group_of[key]

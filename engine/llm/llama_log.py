@@ -26,6 +26,7 @@ def route_llama_logs() -> None:
     global _installed
     if _installed is not None:
         return
+    # lazy: llama.cpp's native library loads only when a local model is used
     import llama_cpp as L
 
     @L.llama_log_callback

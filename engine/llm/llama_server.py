@@ -8,14 +8,15 @@ other machines.
 
 from __future__ import annotations
 
+from engine.llm.native_model import guard_high_level_api
+from engine.llm.worker import prefer_passive_threads
+
 
 def main() -> None:
-    from engine.llm.worker import prefer_passive_threads
-
     prefer_passive_threads()  # before llama_cpp loads
-    from engine.llm.native_model import guard_high_level_api
 
     guard_high_level_api()
+    # lazy: llama.cpp's native library loads only when a local model is used
     from llama_cpp.server.__main__ import main as server_main
 
     server_main()

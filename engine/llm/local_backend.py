@@ -10,6 +10,7 @@ import logging
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from engine.llm.embedded_model import sha256_file
 from engine.llm.gguf_info import GGUFInfo, inspect_gguf
 from engine.llm.settings import LoadOptions, Schedule, model_identity_with_adapter
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
@@ -35,8 +36,6 @@ class LocalGGUFBackend:
         # validate=False exists for crash tests only: it hands llama.cpp the raw file
         self.gguf: GGUFInfo | None = inspect_gguf(self.path) if validate else None
         if sha256 is None:
-            from engine.llm.embedded_model import sha256_file
-
             sha256 = sha256_file(self.path)
         self.sha256 = sha256
         self.model_id = model_identity_with_adapter(sha256, self.load.as_dict())

@@ -12,10 +12,22 @@ import logging
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.llm.embedded_model import EMBEDDED_NAME, embedded_model_path, embedded_sha256
 from engine.llm.endpoint_backend import normalise_base_url
+from engine.llm.gguf_info import inspect_gguf
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
+
+# the columns of ``models`` a GGUF file's metadata fills (gguf_info.GGUFInfo.as_metadata)
+METADATA_COLUMNS = (
+    "architecture",
+    "quantization",
+    "parameters",
+    "context_length",
+    "has_chat_template",
+    "family",
+)
 
 
 def find_model(
@@ -173,13 +185,22 @@ def _checked_name(name: str) -> str:
 
 
 def ensure_embedded_default(ws: Workspace, progress=None) -> int:
-    """Register the embedded Gemma 3 270M as the workspace's default model."""
-    from engine.llm.embedded_model import EMBEDDED_NAME, embedded_model_path, embedded_sha256
+    """Register the embedded Gemma 3 270M as the workspace's default model.
+
+    ``progress(done, 3, note)`` names the steps: assembling (or verifying) the file, reading
+    its header, registering — so the GUI's dialog moves instead of sitting at 0 %."""
+
+    def step(done: int, note: str) -> None:
+        if progress:
+            progress(done, 3, note)
 
     row = ws.query("SELECT id FROM models WHERE name = ?", (EMBEDDED_NAME,))
     if row:
+        step(3, "already registered")
         return row[0]["id"]
+    step(0, "assembling the model file")
     path = embedded_model_path()
+    step(1, "reading the GGUF header")
     has_default = ws.scalar("SELECT count(*) FROM models WHERE is_default = 1")
     metadata = {
         "architecture": "gemma3",
@@ -187,13 +208,12 @@ def ensure_embedded_default(ws: Workspace, progress=None) -> int:
         "family": "gemma",
         "has_chat_template": False,
     }
-    try:
-        from engine.llm.gguf_info import inspect_gguf  # richer metadata when available
-
+    try:  # richer metadata when the gguf package is installed
         metadata.update(inspect_gguf(path).as_metadata())
     except ImportError:
         pass
-    return register_gguf(
+    step(2, "registering")
+    model_id = register_gguf(
         ws,
         path,
         name=EMBEDDED_NAME,
@@ -202,6 +222,8 @@ def ensure_embedded_default(ws: Workspace, progress=None) -> int:
         metadata=metadata,
         is_default=not has_default,
     )
+    step(3, "done")
+    return model_id
 
 
 def update_load_params(ws: Workspace, model_id: int, **changes) -> dict:

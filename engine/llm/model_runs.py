@@ -13,10 +13,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from engine.llm import jobs
 from engine.llm.jobs import JobSummary, discard_if_empty, open_run, run_job
-from engine.llm.types import Backend, CancelFn, ProgressFn, Request, labelled_progress
+from engine.llm.types import (
+    Backend,
+    CancelFn,
+    JobProgress,
+    ProgressFn,
+    Request,
+    labelled_progress,
+)
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -48,10 +56,13 @@ def run_models(
     batch_size: int = 8,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
+    total_items: int | None = None,
 ) -> list[dict]:
     """Run (or resume) ``plan(model)`` for each model, one local model loaded at a time;
     one summary per planned run (``model``, ``run_id``, the plan's fields, the job counts,
-    and ``load_error`` when the model did not load). Stops early when cancelled."""
+    and ``load_error`` when the model did not load). Stops early when cancelled. With
+    ``total_items`` (the whole job's), progress counts the job, not each run."""
+    job = JobProgress(progress, total_items) if total_items is not None else None
     open_backend = backend_factory or jobs.backend_for_run  # looked up here: tests replace it
     summaries: list[dict] = []
     for model in model_rows:
@@ -61,7 +72,9 @@ def run_models(
             for planned in planned_runs:
                 if cancelled and cancelled():
                     return summaries
-                run_id = open_run(ws, planned.kind, model, planned.card)
+                # with its requests: a larger --limit that would change a decoded batch
+                # opens a new run (jobs.open_run, 'growing a run')
+                run_id = open_run(ws, planned.kind, model, planned.card, planned.requests)
                 if backend is None:
                     try:
                         backend = open_backend(ws, run_id)
@@ -87,8 +100,8 @@ def run_models(
                     planned.requests,
                     batch_size=batch_size,
                     cancelled=cancelled,
-                    progress=labelled_progress(
-                        progress, f"{model['name']} {planned.label}".strip()
+                    progress=(job.step if job else partial(labelled_progress, progress))(
+                        f"{model['name']} {planned.label}".strip()
                     ),
                     **planned.job_options,
                 )

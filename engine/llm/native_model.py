@@ -11,6 +11,7 @@ import logging
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.llm.llama_log import route_llama_logs
 from engine.llm.settings import LoadOptions, Schedule
 
 log = logging.getLogger(__name__)
@@ -20,9 +21,8 @@ _FLASH = {"auto": -1, "off": 0, "on": 1}
 
 class NativeModel:
     def __init__(self, path: Path, load: LoadOptions):
+        # lazy, as in every method here: llama.cpp's native library loads only when used
         import llama_cpp as L
-
-        from engine.llm.llama_log import route_llama_logs
 
         route_llama_logs()
         L.llama_backend_init()
@@ -142,6 +142,7 @@ class NativeModel:
 def guard_high_level_api() -> None:
     """Make llama-cpp-python's own ``Llama`` (benchmark baseline, bundled server) load
     without repacked extra buffers too, for the AMX crash noted in ``NativeModel``."""
+    # lazy, as in every method here: llama.cpp's native library loads only when it is used
     import llama_cpp.llama_cpp as C
 
     if getattr(C.llama_model_default_params, "_upabhasha_guard", False):

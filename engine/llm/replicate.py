@@ -19,6 +19,7 @@ import random
 from dataclasses import asdict, dataclass, field
 
 from engine.errors import UserError
+from engine.llm import jobs
 from engine.llm.leases import acquire_lease, release_lease
 from engine.llm.plan_store import item_groups, load_group
 from engine.llm.types import CancelFn, ProgressFn
@@ -40,12 +41,20 @@ class Replication:
     differing: list = field(default_factory=list)  # item keys that came back different
 
     @property
+    def complete(self) -> bool:
+        return self.failed == 0
+
+    @property
     def agreement(self) -> float | None:
-        compared = self.sample - self.failed
-        return self.identical / compared if compared else None
+        """identical / sample, only for a complete replication: a partial one (some items
+        could not be decoded again) is stored as partial and carries no agreement figure,
+        since the failed items might have differed."""
+        if not self.complete or not self.sample:
+            return None
+        return self.identical / self.sample
 
     def as_dict(self) -> dict:
-        return {**asdict(self), "agreement": self.agreement}
+        return {**asdict(self), "agreement": self.agreement, "complete": self.complete}
 
 
 def replicate_run(
@@ -62,8 +71,6 @@ def replicate_run(
     """Decode a seeded sample of ``run_id`` again and compare (see the module docstring).
     ``spread(keys, stored, fresh) -> dict`` summarises what the differences do to the
     run's scores (judge runs: :func:`engine.judging.replication.final_spread`)."""
-    from engine.llm.jobs import backend_for_run
-
     kind = ws.scalar("SELECT kind FROM runs WHERE id = ?", (run_id,))
     if kind is None:
         raise UserError(f"no run {run_id} ('upabhasha judges' and the report list runs)")
@@ -89,7 +96,8 @@ def replicate_run(
     fresh: dict[str, str | None] = {}
     owner = acquire_lease(ws, run_id)
     own = backend is None
-    backend = backend if backend is not None else backend_for_run(ws, run_id)
+    if backend is None:
+        backend = jobs.backend_for_run(ws, run_id)  # looked up here: tests replace it
     try:
         for i, (gkey, wanted) in enumerate(sorted(by_group.items())):
             if cancelled and cancelled():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import logging
 
@@ -23,6 +24,7 @@ class GrammarCache:
         self._gbnf: dict[str, str] = {}
 
     def gbnf(self, schema: dict) -> str:
+        # lazy: llama.cpp's native library loads only when a local model is used
         from llama_cpp.llama_grammar import json_schema_to_gbnf
 
         # Not sort_keys: the grammar follows the schema's property order, and the judge's
@@ -38,6 +40,7 @@ class GrammarCache:
 
 def build_chain(vocab, n_vocab: int, sampler: Sampler, gbnf: str | None) -> TokenSampler:
     """The sequence's sampler; the caller frees it with ``.free()``."""
+    # lazy: llama.cpp's native library loads only when a local model is used
     import llama_cpp as L
 
     grammar = None
@@ -59,7 +62,8 @@ def build_chain(vocab, n_vocab: int, sampler: Sampler, gbnf: str | None) -> Toke
             L.llama_sampler_chain_add(chain, L.llama_sampler_init_top_p(sampler.top_p, 1))
         L.llama_sampler_chain_add(chain, L.llama_sampler_init_temp(sampler.temperature))
         L.llama_sampler_chain_add(chain, L.llama_sampler_init_dist(sampler.seed & 0xFFFFFFFF))
-    return TokenSampler(chain, grammar, n_vocab)
+    argmax = sampler.greedy and sampler.repeat_penalty == 1.0 and grammar is None
+    return TokenSampler(chain, grammar, n_vocab, argmax=argmax)
 
 
 class TokenSampler:
@@ -67,15 +71,20 @@ class TokenSampler:
     sampler does: sample without the grammar, and only when the grammar rejects that token
     mask the whole vocabulary and sample again. Masking every token at every step cost ~10x
     on long JSON strings (Gemma's 262k vocabulary against a deep maxLength rule: 2.4 tok/s).
-    For greedy decoding the result is the same token: an allowed argmax stays the argmax."""
+    For greedy decoding the result is the same token: an allowed argmax stays the argmax.
 
-    def __init__(self, chain, grammar, n_vocab: int):
-        import ctypes
+    ``argmax``: plain greedy (no grammar, no penalty) reads the logits and takes numpy's
+    argmax — the same token as llama.cpp's greedy sampler (both take the first maximum),
+    without the sampler copying all 262k candidates per row (about 1 ms, 4 % of a step)."""
 
+    def __init__(self, chain, grammar, n_vocab: int, *, argmax: bool = False):
+
+        # lazy: llama.cpp's native library loads only when a local model is used
         import llama_cpp as L
         import numpy as np
 
-        self.L, self.chain, self.grammar, self.n_vocab = L, chain, grammar, n_vocab
+        self.L, self.np, self.chain, self.grammar, self.n_vocab = L, np, chain, grammar, n_vocab
+        self.argmax = argmax
         if grammar is None:
             return
         dtype = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
@@ -87,10 +96,12 @@ class TokenSampler:
         self._byref = ctypes.byref
 
     def sample(self, ctx, idx: int) -> int:
-        L = self.L
+        L, np = self.L, self.np
+        if self.argmax:
+            logits = L.llama_get_logits_ith(ctx, idx)
+            return int(np.argmax(np.ctypeslib.as_array(logits, shape=(self.n_vocab,))))
         if self.grammar is None:
             return L.llama_sampler_sample(self.chain, ctx, idx)
-        import numpy as np
 
         logits = np.ctypeslib.as_array(L.llama_get_logits_ith(ctx, idx), shape=(self.n_vocab,))
         token = self._select(logits, self.chain)

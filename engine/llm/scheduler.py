@@ -70,6 +70,7 @@ def common_prefix(token_lists: list[list[int]]) -> int:
 
 class BatchScheduler:
     def __init__(self, model, ctx, schedule: Schedule):
+        # lazy: llama.cpp's native library loads only when a local model is used
         import llama_cpp as L
 
         self.L, self.model, self.ctx, self.schedule = L, model, ctx, schedule

@@ -11,6 +11,10 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
+from pathlib import Path
+
+from engine.errors import UserError
+from engine.llm.embedded_model import sha256_file
 
 
 @dataclass(frozen=True)
@@ -21,13 +25,17 @@ class Schedule:
     n_threads: int = 0  # 0 = all cores
     share_prefix: bool = True  # decode a prompt prefix common to all items once
     min_shared_prefix: int = 16  # shorter common prefixes are not worth a copy
+    # The batch plan's groups hold n_seq * refill consecutive items: one scheduler run
+    # each, where a finished sequence's slot takes the group's next item at once (slot
+    # refill). 1 = groups of n_seq decoded whole, slots idling while a group drains.
+    refill: int = 4
 
     def resolved(self) -> Schedule:
         """The concrete values (0 = auto resolved), as recorded in run cards."""
         if not 1 <= self.n_seq <= 255:  # llama.cpp's LLAMA_MAX_SEQ is 256, one is the prefix
-            from engine.errors import UserError
-
             raise UserError(f"n_seq must be between 1 and 255, not {self.n_seq}")
+        if self.refill < 1:
+            raise UserError(f"refill must be at least 1, not {self.refill}")
         n_ctx = self.n_ctx or self.n_seq * 1024 + 2048
         threads = self.n_threads or max(1, os.cpu_count() or 1)
         return dataclasses.replace(self, n_ctx=n_ctx, n_threads=threads)
@@ -70,14 +78,9 @@ def model_identity_with_adapter(sha256: str, options: dict) -> str:
     path = options.get("lora_path")
     if not path:
         return sha256
-    from pathlib import Path
-
-    from engine.llm.embedded_model import sha256_file
 
     adapter = Path(path)
     if not adapter.is_file():
-        from engine.errors import UserError
-
         raise UserError(f"{adapter}: LoRA adapter file not found")
     scale = float(options.get("lora_scale", 1.0))
     return f"{sha256}+lora:{sha256_file(adapter)}@{scale:g}"
@@ -90,7 +93,5 @@ def split_options(options: dict) -> tuple[Schedule, LoadOptions]:
     }
     unknown = set(options) - known
     if unknown:
-        from engine.errors import UserError
-
         raise UserError(f"unknown local model option(s): {', '.join(sorted(unknown))}")
     return Schedule.from_options(options).resolved(), LoadOptions.from_options(options)

@@ -11,7 +11,13 @@ import logging
 import re
 from pathlib import Path
 
+from engine.errors import UserError
+from engine.llm.backend_report import describe_llama_backend
+from engine.llm.endpoint_backend import KEYRING_USER
+from engine.llm.gguf_info import inspect_gguf
+from engine.llm.gpu_plan import Gpu, best_gpu, detect_gpus, gguf_shape, plan_offload
 from engine.llm.model_registry import (
+    METADATA_COLUMNS,
     ensure_embedded_default,
     register_endpoint,
     register_gguf,
@@ -22,27 +28,19 @@ from engine.workspace.store import Workspace
 log = logging.getLogger(__name__)
 
 
-def inspect_gguf_file(path: str, progress=None) -> dict:
-    """Validate a GGUF file, read its metadata and hash it (progress over the bytes)."""
-    from engine.llm.gguf_info import inspect_gguf
-
-    info = inspect_gguf(path, with_sha256=True, progress=progress)
+def inspect_gguf_file(path: str, progress=None, known_sha256: str | None = None) -> dict:
+    """Validate a GGUF file, read its metadata and hash it (progress over the bytes).
+    ``known_sha256``: the file's hash from a content-addressed store (an Ollama blob is
+    named by it), so a file of several GB is not read again."""
+    info = inspect_gguf(path, with_sha256=not known_sha256, progress=progress)
+    if known_sha256:
+        info.sha256 = known_sha256
     return info.as_dict() | {"chat_template": info.chat_template or ""}
 
 
 def add_gguf_model(workspace_path: str, info: dict, name: str, *, is_default: bool = False) -> int:
     with Workspace(workspace_path, create=False) as ws:
-        metadata = {
-            k: info[k]
-            for k in (
-                "architecture",
-                "quantization",
-                "parameters",
-                "context_length",
-                "has_chat_template",
-                "family",
-            )
-        }
+        metadata = {k: info[k] for k in METADATA_COLUMNS}
         return register_gguf(
             ws,
             Path(info["path"]),
@@ -65,24 +63,22 @@ def keyring_service_for(name: str) -> str:
 
 def keyring_problem() -> str | None:
     """Why API keys cannot be stored in the OS keyring here, or None if they can."""
+    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
     import keyring
     from keyring.backends import fail
 
     backend = keyring.get_keyring()
     if isinstance(backend, fail.Keyring):
-        return (
-            "No OS keyring is available on this machine (GNOME Keyring/KWallet on Linux, "
-            "Keychain on macOS, Credential Locker on Windows). API keys cannot be stored "
-            "safely; install or unlock a keyring, or install the 'keyrings.alt' package."
-        )
+        from engine.llm.endpoint_backend import HOW_TO_GET_A_KEYRING
+
+        return "No OS keyring is available on this machine: " + HOW_TO_GET_A_KEYRING + "."
     return None
 
 
 def store_api_key(service: str, key: str) -> None:
     """Store under the user name the endpoint backend reads the key with."""
+    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
     import keyring
-
-    from engine.llm.endpoint_backend import KEYRING_USER
 
     keyring.set_password(service, KEYRING_USER, key)
 
@@ -115,10 +111,8 @@ def add_endpoint_model(
 def gpu_offload_report() -> dict:
     """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily),
     the start-up backend message, and which GPUs are here with their free memory."""
+    # lazy: llama.cpp's native library loads only when a local model is used
     import llama_cpp
-
-    from engine.llm.backend_report import describe_llama_backend
-    from engine.llm.gpu_plan import detect_gpus
 
     backend = describe_llama_backend()
     info = llama_cpp.llama_print_system_info()
@@ -134,8 +128,6 @@ def gpu_offload_report() -> dict:
 
 def offload_plan(model_path: str, report: dict) -> dict:
     """The proposed n_gpu_layers and context for a GGUF model, given gpu_offload_report()."""
-    from engine.llm.gpu_plan import Gpu, best_gpu, gguf_shape, plan_offload
-
     gpu = best_gpu([Gpu(**g) for g in report.get("gpus", [])])
     return plan_offload(
         gguf_shape(model_path), gpu, supports_offload=report["supports_gpu_offload"]
@@ -145,3 +137,37 @@ def offload_plan(model_path: str, report: dict) -> dict:
 def save_gpu_layers(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict:
     with Workspace(workspace_path, create=False) as ws:
         return update_load_params(ws, model_id, n_gpu_layers=n_gpu_layers)
+
+
+def try_prompt_task(
+    workspace_path: str, model_id: int, prompt: str, max_tokens: int = 128, *, cancelled=None
+) -> dict:
+    """The Models panel's test prompt (:func:`engine.llm.try_prompt.try_prompt`)."""
+    from engine.llm.try_prompt import try_prompt
+
+    with Workspace(workspace_path, create=False) as ws:
+        rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
+    if not rows:
+        raise UserError(f"no model {model_id} in this workspace")
+    return try_prompt(rows[0], prompt, max_tokens=max_tokens, cancelled=cancelled)
+
+
+def discover_models_task(
+    workspace_path: str, extra_folders: list[str], *, cancelled=None
+) -> list[dict]:
+    """GGUF models on this computer (:mod:`engine.llm.model_discovery`), each with
+    ``registered``: the workspace already has a model on that file."""
+    from engine.llm.model_discovery import discover_models
+
+    found = discover_models(extra_folders, cancelled=cancelled)
+    with Workspace(workspace_path, create=False) as ws:
+        paths = [r["path"] for r in ws.query("SELECT path FROM models WHERE path IS NOT NULL")]
+    registered = {_resolved(p) for p in paths}
+    return [m.as_dict() | {"registered": _resolved(m.path) in registered} for m in found]
+
+
+def _resolved(path: str) -> str:
+    try:
+        return str(Path(path).resolve())
+    except OSError:
+        return path

@@ -10,12 +10,26 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
-ProgressFn = Callable[[int, int, str], None]  # progress(done, total, note)
+# progress(done, total, note); one that takes keywords also gets ``tokens=`` (generated so far)
+ProgressFn = Callable[..., None]
+
+
+def takes_metrics(progress: Callable | None) -> bool:
+    """Whether ``progress`` takes keyword metrics (``tokens=``): the GUI's task bridge does;
+    a plain ``progress(done, total, note)`` (the CLI's printer) is called without them."""
+    if progress is None:
+        return False
+    try:
+        params = inspect.signature(progress).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.kind is p.VAR_KEYWORD or p.name == "tokens" for p in params)
 
 
 def labelled_progress(progress: ProgressFn | None, label: str) -> ProgressFn | None:
@@ -23,11 +37,44 @@ def labelled_progress(progress: ProgressFn | None, label: str) -> ProgressFn | N
     if progress is None:
         return None
     outer: ProgressFn = progress
+    forward = takes_metrics(outer)
 
-    def labelled(done: int, total: int, note: str = "") -> None:
-        outer(done, total, f"{label}: {note}")
+    def labelled(done: int, total: int, note: str = "", **metrics) -> None:
+        outer(done, total, f"{label}: {note}", **(metrics if forward else {}))
 
     return labelled
+
+
+class JobProgress:
+    """Progress of a job of several runs (a task over models × regimes × scripts): done and
+    total count the whole job, so a cancelled job stops at its real fraction; each note
+    names its run; generated tokens add up over the runs (each counts its own from 0)."""
+
+    def __init__(self, progress: ProgressFn | None, total: int):
+        self.progress, self.total = progress, total
+        self.forward = takes_metrics(progress)
+        self.done_before = self.tokens_before = 0
+        self._step_done = self._step_tokens = 0
+
+    def step(self, label: str) -> ProgressFn | None:
+        """The progress function of the next run (the previous one is counted as finished)."""
+        self.done_before += self._step_done
+        self.tokens_before += self._step_tokens
+        self._step_done = self._step_tokens = 0
+        if self.progress is None:
+            return None
+        outer: ProgressFn = self.progress
+
+        def report(done: int, total: int, note: str = "", **metrics) -> None:
+            self._step_done = done
+            extra = {}
+            if self.forward and metrics.get("tokens") is not None:
+                self._step_tokens = int(metrics["tokens"])
+                extra = {"tokens": self.tokens_before + self._step_tokens}
+            outer(self.done_before + done, max(self.total, self.done_before + total),
+                  f"{label}: {note}", **extra)  # fmt: skip
+
+        return report
 
 
 CancelFn = Callable[[], bool]  # returns True when the caller wants to stop

@@ -25,6 +25,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.llm.native_model import NativeModel
+from engine.llm.prompting import prompt_tokens
+from engine.llm.scheduler import BatchScheduler
 from engine.llm.settings import LoadOptions, Schedule
 from engine.llm.types import CancelFn, ProgressFn, Request, Result
 
@@ -50,8 +53,6 @@ def worker_main(conn, path: str, schedule: dict, load: dict) -> None:
     prefer_passive_threads()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides about cancelling
     logging.basicConfig(level=logging.WARNING, format="worker %(levelname)s %(name)s: %(message)s")
-    from engine.llm.native_model import NativeModel
-    from engine.llm.scheduler import BatchScheduler
 
     sched_opts, load_opts = Schedule(**schedule), LoadOptions(**load)
     try:
@@ -85,8 +86,6 @@ def worker_main(conn, path: str, schedule: dict, load: dict) -> None:
             elif op == "tokenize":
                 conn.send(("reply", model.tokenize(msg[1], special=msg[2])))
             elif op == "prompt_tokens":
-                from engine.llm.prompting import prompt_tokens
-
                 conn.send(("reply", prompt_tokens(model, msg[1])))
             elif op == "token_info":
                 conn.send(

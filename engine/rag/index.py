@@ -169,6 +169,7 @@ class RetrievalIndex:
 
     @classmethod
     def open(cls, folder: Path) -> RetrievalIndex:
+        # lazy: bm25s takes ~1 s to import
         import bm25s
         import faiss
 

@@ -14,6 +14,7 @@ import math
 from collections import Counter
 
 import numpy as np
+from rapidfuzz import fuzz, process
 
 from engine.rag.fusion import adaptive_weights
 from engine.rag.query import prepare_query
@@ -77,8 +78,6 @@ class ReferenceRetriever:
         return self._bm25[part.dialect]
 
     def top_ids(self, text: str, dialect: str, qv: np.ndarray, district: str = "") -> list[int]:
-        from rapidfuzz import fuzz, process
-
         cfg, docs = self.cfg, self.index.docs
         q = prepare_query(text, cfg.short_query_tokens)
         w = adaptive_weights(cfg, q.short, self.index.dense_trust(dialect))

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from rapidfuzz import fuzz, process
 
 from engine.rag.config import RetrievalConfig
 from engine.rag.encoder import Encoder
@@ -109,8 +110,6 @@ class Retriever:
     def _retrieve(
         self, q: PreparedQuery, dialect: str, district: str, qv: np.ndarray
     ) -> RetrievalExplanation:
-        from rapidfuzz import fuzz, process
-
         cfg = self.cfg
         w = adaptive_weights(cfg, q.short, self.index.dense_trust(dialect))
         parts = self.partitions_for(dialect)
@@ -271,8 +270,6 @@ class Retriever:
     def _deep_search(self, part: Partition, tokens: list[str]) -> tuple[np.ndarray, dict]:
         """Per query token: BM25 of the token itself plus of index tokens spelled alike
         (rapidfuzz ratio >= deep_search_fuzzy_ratio), weighted by that ratio."""
-        from rapidfuzz import fuzz, process
-
         vocab = self._vocab.get(part.dialect)
         if vocab is None:
             vocab = self._vocab[part.dialect] = [t for t in part.bm25.vocab_dict if t]

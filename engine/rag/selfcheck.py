@@ -16,6 +16,7 @@ import logging
 from typing import Any
 
 import numpy as np
+from rapidfuzz import fuzz, process
 
 from engine.rag.config import RetrievalConfig
 from engine.rag.encoder import Encoder
@@ -80,8 +81,8 @@ def _sample(rows: list[dict], n: int) -> list[dict]:
 def check_dialect(
     ws: Workspace, index: RetrievalIndex, encoder: Encoder, dialect: str, cfg: RetrievalConfig
 ) -> dict | None:
+    # lazy: bm25s takes ~1 s to import
     import bm25s
-    from rapidfuzz import fuzz, process
 
     pairs, source = _heldout(ws, index, dialect)
     queries = _sample(pairs, MAX_QUERIES_PER_DIALECT)

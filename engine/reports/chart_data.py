@@ -4,7 +4,9 @@ One function per chart kind, each returning a JSON-ready dict with the numbers t
 draws and ``table`` (``columns`` + ``rows``), the underlying table its CSV export writes.
 Intervals come from :mod:`engine.stats`, agreement and CBS from
 :mod:`engine.judging.paired_scores` (the report's own computation). Scores are the judge run's *effective* finals (the newest human
-override replaces the machine score), as in :func:`engine.judging.store.scored_items`.
+override replaces the machine score), as in :func:`engine.judging.store.scored_items`, over
+the *counted* judgments of :mod:`engine.judging.judged_items` (a flagged judgment waits
+for a person and is left out, as in the statistics and the report).
 
 At the paper's scale (68,395 judgments) ``store.scored_items`` takes about 0.5 s and the
 bootstrap over dicts more, so the charts aggregate in SQL: the heatmap's cell means, and
@@ -18,9 +20,12 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
+
 from engine.judging import paired_scores, store
+from engine.judging.judged_items import EFFECTIVE_FINAL, counted_judgments_from
 from engine.stats import nan_to_none
-from engine.stats.bootstrap import DEFAULT_RESAMPLES
+from engine.stats.bootstrap import DEFAULT_RESAMPLES, mean_cis_from_cluster_sums
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -29,20 +34,7 @@ CHART_KINDS = ("heatmap", "dialects", "breakdown", "agreement", "distribution", 
 LIVE_RESAMPLES = 500  # while a run streams in; a full refresh uses the default
 DENSITY_BINS = 50  # the agreement chart's density grid: 0.2 points a cell
 
-# The newest human override replaces the machine score. A correlated look-up on the
-# (target, target_id) index: a join on a CTE of the newest overrides was scanned once per
-# judgment — 7.5 s instead of 0.12 s for a full recount with 3,000 overrides.
-_FINAL = f"coalesce({store.LATEST_OVERRIDE}, j.final)"
-
-
-def _items(run_term: str = "j.run_id") -> str:
-    return f"""FROM judgments j
-    JOIN responses d ON d.id = j.response_id
-    JOIN runs ar ON ar.id = d.run_id
-    LEFT JOIN models m ON m.id = ar.model_id
-    JOIN variants dv ON dv.id = d.variant_id
-    JOIN questions q ON q.id = dv.question_id
-    WHERE {run_term} = ? AND j.final IS NOT NULL"""
+_FINAL = EFFECTIVE_FINAL  # the newest human override replaces the machine score
 
 
 def _judged_since(ws: Workspace, columns: str, group_by: str, run: int, since: int, last: int):
@@ -50,7 +42,7 @@ def _judged_since(ws: Workspace, columns: str, group_by: str, run: int, since: i
     counting on (``since`` > 0) the id range drives the query (``+j.run_id`` keeps SQLite off
     the run's index, through which it read all 68,000 judgments to find 300 new ones)."""
     return ws.conn.execute(
-        f"SELECT {columns} {_items('+j.run_id' if since else 'j.run_id')} "
+        f"SELECT {columns} {counted_judgments_from('+j.run_id' if since else 'j.run_id')} "
         f"AND j.id > ? AND j.id <= ? GROUP BY {group_by}",
         (run, since, last),
     )
@@ -87,7 +79,10 @@ def chart_data(
 def items(ws: Workspace, run: int, columns: str) -> list[dict]:
     """Lean scored items of a judge run: ``columns`` (SQL expressions with aliases) plus
     ``question_id`` (the bootstrap cluster) and the effective ``final``."""
-    return ws.query(f"SELECT {columns}, q.id AS question_id, {_FINAL} AS final {_items()}", (run,))
+    return ws.query(
+        f"SELECT {columns}, q.id AS question_id, {_FINAL} AS final {counted_judgments_from()}",
+        (run,),
+    )
 
 
 def _table(columns: list[str], rows: list[dict]) -> dict:
@@ -157,8 +152,6 @@ def _cluster_sums(ws, run, group: str, previous: dict | None, key: str, stamp: d
     arrays by ``searchsorted``: a live refresh costs the new judgments, not the study
     (rebuilding 36,000 (dialect, question) entries in Python took ~0.3 s at ten times the
     paper's study on a loaded machine)."""
-    import numpy as np
-
     since = _since(previous, stamp)
     groups = (
         dict(previous[key]) if since and previous else {}
@@ -199,8 +192,6 @@ def _cluster_summaries(
     (:func:`engine.stats.bootstrap.mean_cis_from_cluster_sums`: the intervals
     :func:`~engine.stats.bootstrap.clustered_mean_ci` gives the report for the same items —
     questions in ascending id order, the same seed — all groups in one pass)."""
-    from engine.stats.bootstrap import mean_cis_from_cluster_sums
-
     names = sorted(clusters, key=lambda v: "" if v is None else str(v))
     cis = mean_cis_from_cluster_sums(
         [(clusters[g]["sum"], clusters[g]["n"]) for g in names], resamples=resamples
@@ -273,8 +264,6 @@ def _breakdown(ws, run, *, resamples, previous=None, **_options) -> dict:
 def _distribution(ws, run, *, previous=None, **_options) -> dict:
     """Quartiles from per-(dialect, score) counts in SQL: finals take few distinct values,
     so a dialect's scores are its counted values repeated; incremental like the heatmap."""
-    import numpy as np
-
     stamp = _stamp(ws, run)
     since = _since(previous, stamp)
     counts = {(d, v): n for d, v, n in previous["counts"]} if since else {}
@@ -321,8 +310,6 @@ def counted_percentiles(values, counts, qs) -> list[float]:
     """``np.percentile`` (linear) of ``values`` (ascending, distinct) each repeated
     ``counts`` times, without repeating them: the ranks are read off the cumulative counts
     (a live refresh costs the distinct scores, not the judgments)."""
-    import numpy as np
-
     cumulative = np.cumsum(counts)
     last = int(cumulative[-1]) - 1
 
@@ -340,8 +327,6 @@ def counted_percentiles(values, counts, qs) -> list[float]:
 
 
 def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
-    import numpy as np
-
     """The chosen run against the first other judge run with judgments, ordered as in the
     report (:func:`engine.judging.paired_scores.judge_agreement`: primary judge first, as
     judge a, the x axis — CBS takes its critical set from it)."""
@@ -383,8 +368,6 @@ def score_density(x, y, counts=None, max_score: float = 10.0) -> list[list[int]]
     """Answers per cell of a DENSITY_BINS² grid over both judges' scores (rows: judge b,
     from 0 up; columns: judge a): the agreement chart's picture when points are too many.
     ``counts``: x and y are a joint table's distinct pairs, each standing for that many."""
-    import numpy as np
-
     edges = np.linspace(0.0, max_score, DENSITY_BINS + 1)
     counts, _x_edges, _y_edges = np.histogram2d(
         np.asarray(x, dtype=float), np.asarray(y, dtype=float), bins=(edges, edges), weights=counts

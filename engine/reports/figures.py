@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 
+from engine.fonts import register_matplotlib_fonts
+
 
 def _figure(width: float, height: float):
+    # lazy: matplotlib takes ~0.6 s to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-
-    from engine.fonts import register_matplotlib_fonts
 
     register_matplotlib_fonts()
     fig = Figure(figsize=(width, height), layout="constrained")

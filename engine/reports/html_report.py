@@ -21,7 +21,9 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.bias.report import bias_report_parts
+from engine.fonts import font_paths
 from engine.judging import paired_scores, store
+from engine.judging.judged_items import COUNTED
 from engine.llm.replicate import replications
 from engine.reports import figures, tables
 from engine.reports.study_statistics import study_statistics
@@ -237,8 +239,6 @@ def _show(names: dict, column: str, value) -> str:
 def _embedded_font() -> str:
     """The bundled Noto Sans Bengali as base64, for an @font-face: Bengali renders in the
     report on a machine with no Bengali font (OFL permits embedding)."""
-    from engine.fonts import font_paths
-
     return base64.b64encode(font_paths()[0].read_bytes()).decode("ascii")
 
 
@@ -272,11 +272,11 @@ def _notices(ws: Workspace, judge_run: int) -> list[str]:
     ]
     if any("embedded" in (n or "") for n in names):
         notices.append(EMBEDDED_NOTICE)
-    statuses = ws.query(
-        """
+    statuses = ws.query(  # the judged items the figures count (engine.judging.judged_items)
+        f"""
         SELECT v.status, count(*) AS n FROM judgments j
         JOIN responses d ON d.id = j.response_id JOIN variants v ON v.id = d.variant_id
-        WHERE j.run_id = ? AND v.status != 'gold' GROUP BY v.status""",
+        WHERE j.run_id = ? AND v.status != 'gold' AND {COUNTED} GROUP BY v.status""",
         (judge_run,),
     )
     if statuses:
@@ -303,6 +303,7 @@ def _fmt(value) -> str:
 
 
 def _render(**context) -> str:
+    # lazy: jinja2 takes ~0.07 s to import
     from jinja2 import Environment, select_autoescape
 
     source = (files("resources") / "report" / "report.html.j2").read_text(encoding="utf-8")

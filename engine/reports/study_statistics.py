@@ -40,7 +40,8 @@ def study_statistics(
     judged = store.scored_items(ws, run)
     # a flagged judgment (injection attempt, inconsistent verdict) is never a machine-only
     # score: until a person scores it, it stays out of the figures and is counted apart
-    items = [i for i in judged if not (i["flags"] and i["human_final"] is None)]
+    # (the one rule of engine.judging.judged_items, which the charts and PPI apply too)
+    items = [i for i in judged if i["counted"]]
     flagged = [i for i in judged if i["flags"]]
     coverage = study_coverage(ws, run)
     out: dict = {

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +21,9 @@ from engine.errors import UserError
 from engine.importing.columns import DOMAINS
 from engine.judging import store
 from engine.judging.rubric import Rubric, load_rubric
+from engine.llm.embedded_model import data_dir
+from engine.llm.model_registry import ensure_embedded_default
+from engine.samples.workspace import build_sample_workspace
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -175,8 +179,6 @@ def stream_judgments(
     cancelled=None,
 ) -> int:
     """Store ``rows`` batch by batch, as a judge run does (the live-chart demo and bench)."""
-    import time
-
     written = 0
     with Workspace(workspace_path, create=False) as ws:
         for start in range(0, len(rows), batch):
@@ -225,16 +227,12 @@ def add_answer_model(
 
 def build_sample_study(path: str | Path, progress=None, cancelled=None) -> Path:
     """The sample workspace plus a small synthetic study (idempotent): panel demos."""
-    from engine.samples.workspace import build_sample_workspace
-
     path = Path(path)
     build_sample_workspace(path, cancelled=cancelled)
     with Workspace(path) as ws:
         if not ws.scalar("SELECT count(*) FROM judgments"):
             add_synthetic_study(ws, models=3, progress=progress, cancelled=cancelled)
         try:  # a real local model to calibrate or run a judge with
-            from engine.llm.model_registry import ensure_embedded_default
-
             ensure_embedded_default(ws)
         except Exception as exc:  # the demo still shows everything else
             log.warning("embedded model not registered: %s", exc)
@@ -242,8 +240,6 @@ def build_sample_study(path: str | Path, progress=None, cancelled=None) -> Path:
 
 
 def sample_study_path() -> Path:
-    from engine.llm.embedded_model import data_dir
-
     return data_dir() / "sample-study.sqlite"
 
 

@@ -13,6 +13,7 @@ import tempfile
 from importlib.resources import as_file, files
 from pathlib import Path
 
+from engine.importing.importers import import_corpus, import_questions
 from engine.llm.embedded_model import data_dir
 from engine.workspace.store import Workspace
 
@@ -43,8 +44,6 @@ def _questions_with_dialect_columns(questions: Path, renderings: Path, out: Path
 
 def build_sample_workspace(path: str | Path, progress=None, cancelled=None) -> Path:
     """Create (or reuse) the sample workspace at ``path``; returns its path. Idempotent."""
-    from engine.importing.importers import import_corpus, import_questions
-
     path = Path(path)
     sample = files("resources") / "sample"
     with (

@@ -159,6 +159,7 @@ def mean_cis_from_cluster_sums(
 
 
 def _scipy_ci(sums, counts, mean, n, *, level, resamples, seed, method) -> MeanCI:
+    # lazy: scipy.stats takes ~1.4 s to import
     from scipy import stats
 
     with warnings.catch_warnings():

@@ -10,6 +10,7 @@ others (.importlinter).
 from __future__ import annotations
 
 from engine.errors import UserError
+from engine.translation.baseline import DIRECTIONS, copy_baselines, write_baseline_csv
 from engine.translation.evaluate import (
     TRANSLATION_SCORE_SCALE,
     evaluate_translations,
@@ -31,14 +32,17 @@ from engine.translation.review import (
     variant_detail,
     variant_state,
 )
-from engine.translation.scored_eval import evaluate_scored, scored_sets
+from engine.translation.scored_eval import evaluate_measures, evaluate_scored, scored_sets
 from engine.translation.translate import translate_questions
 from engine.workspace.store import Workspace
 
 __all__ = [
+    "DIRECTIONS",
     "STATUSES",
     "TRANSLATION_SCORE_SCALE",
     "VariantState",
+    "copy_baselines",
+    "evaluate_measures",
     "evaluate_scored",
     "evaluate_translations",
     "has_questions",
@@ -59,6 +63,7 @@ __all__ = [
     "variant_exists",
     "variant_state",
     "variants_to_review",
+    "write_baseline_csv",
 ]
 
 

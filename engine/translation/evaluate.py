@@ -21,14 +21,22 @@ contents are checked, and a leak raises :class:`engine.rag.index.LeakageError`.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import UserError
+from engine.llm.jobs import open_run, run_job_on_model
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
+from engine.textnorm import DEFAULT_NORMALIZATION
 from engine.translation import fidelity_judge as judge_mod
-from engine.translation.metrics import corpus_scores, correlation_table, sentence_scores
+from engine.translation.metrics import (
+    corpus_scores,
+    correlation_table,
+    sentence_scores,
+    sentence_signatures,
+)
 from engine.translation.translate import (
     build_request,
     clean_completion,
@@ -160,8 +168,6 @@ def translate_pairs(
     cancelled=None,
 ) -> tuple[int, dict[int, dict]]:
     """Translate held-out pairs; returns (run_id, {pair id: response row})."""
-    from engine.llm.jobs import open_run, run_job_on_model
-
     names = ws.dialect_names()
     template, sampler = template_for(model_row), sampler_for(model_row)
     explanations = retriever.retrieve_many(
@@ -209,8 +215,6 @@ def judge_translations(
     cancelled=None,
 ) -> tuple[int, dict[int, judge_mod.JudgeVerdict | None]]:
     """Judge scores per pair id (None: the reply was not a valid verdict)."""
-    from engine.llm.jobs import open_run, run_job_on_model
-
     names = ws.dialect_names()
     template = judge_mod.load_template()
     chat = bool(judge_row.get("has_chat_template"))
@@ -226,7 +230,6 @@ def judge_translations(
         )
         for it in items
     ]
-    import hashlib
 
     card = {
         "task": "translation-judge",
@@ -326,10 +329,12 @@ def evaluate_translations(
     split: str | None = None,
     backend=None,
     judge_backend=None,
+    normalize: str = DEFAULT_NORMALIZATION,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> dict:
-    """Translate, score and compare; returns the report (see module docstring)."""
+    """Translate, score and compare; returns the report (see module docstring). The
+    metrics score the texts under ``normalize`` (engine.textnorm; named in signatures)."""
     index = retriever.index
     split = eval_split_for(ws, dialects, split)
     pairs, dropped = heldout_pairs(ws, index, dialects, split, limit)
@@ -391,9 +396,9 @@ def evaluate_translations(
         entry = {
             "n": len(mine),
             "references": sum(len(r) for r in refs),
-            "system": corpus_scores([it["hyp"] for it in mine], refs, encoder),
+            "system": corpus_scores([it["hyp"] for it in mine], refs, encoder, normalize=normalize),
             "copy_baseline": corpus_scores(
-                [it["pair"]["standard_text"] for it in mine], refs, encoder
+                [it["pair"]["standard_text"] for it in mine], refs, encoder, normalize=normalize
             ),
         }
         if verdicts:
@@ -406,12 +411,15 @@ def evaluate_translations(
             }
         report["per_dialect"][dialect] = entry
     first = next(iter(report["per_dialect"].values()), None)
+    report["normalize"] = normalize
     report["signatures"] = first["system"]["signatures"] if first else {}
-    report["correlation"] = _correlations(ws, items, verdicts, encoder)
+    report["correlation"] = _correlations(ws, items, verdicts, encoder, normalize)
     return report
 
 
-def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> dict:
+def _correlations(
+    ws: Workspace, items: list[dict], verdicts: dict, encoder, normalize: str
+) -> dict:
     humans = human_scores(ws, [it["response"]["id"] for it in items])
     scored = [it for it in items if it["response"]["id"] in humans]
     if len(scored) < 3:
@@ -421,9 +429,8 @@ def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> 
             "note": "fewer than 3 human-scored translations (human_annotations target "
             "'translation', target_id = translate-eval response id)",
         }
-    rows = sentence_scores(
-        [it["hyp"] for it in scored], [it["pair"]["references"] for it in scored], encoder
-    )
+    refs = [it["pair"]["references"] for it in scored]
+    rows = sentence_scores([it["hyp"] for it in scored], refs, encoder, normalize=normalize)
     for row, it in zip(rows, scored):
         v = verdicts.get(it["pair"]["id"])
         if v is not None:
@@ -432,4 +439,8 @@ def _correlations(ws: Workspace, items: list[dict], verdicts: dict, encoder) -> 
     table = correlation_table(
         rows, [humans[it["response"]["id"]] for it in scored], human_scale=(0.0, 10.0)
     )
-    return {"n_human": len(scored), "table": table}
+    return {
+        "n_human": len(scored),
+        "table": table,
+        "sentence_signatures": sentence_signatures(refs, normalize),
+    }

@@ -19,18 +19,27 @@ import logging
 import math
 from collections.abc import Sequence
 
+import jiwer
 import numpy as np
 
 from engine.scales import Scale, check_on_scale, parse_scale, scale_text
+from engine.stats.metric_inputs import References, metric_texts, reference_lists, signature
+from engine.textnorm import DEFAULT_NORMALIZATION
 
-__all__ = ["Scale", "check_on_scale", "parse_scale", "scale_text"]
+__all__ = [
+    "References",
+    "Scale",
+    "check_on_scale",
+    "metric_texts",
+    "parse_scale",
+    "reference_lists",
+    "scale_text",
+    "signature",
+]
 
 log = logging.getLogger(__name__)
 
 METRICS = ("bleu", "chrf++", "wer", "cosine", "bertscore_f1")
-
-
-References = Sequence["str | Sequence[str]"]
 
 
 def _nonempty(texts: Sequence[str]) -> list[str]:
@@ -38,12 +47,16 @@ def _nonempty(texts: Sequence[str]) -> list[str]:
     return [t if t.strip() else "\u2205" for t in texts]
 
 
-def reference_lists(refs: References) -> list[list[str]]:
-    """Each item's references as a list (one string = one reference); none may be empty."""
-    out = [[r] if isinstance(r, str) else list(r) for r in refs]
-    if any(not r for r in out):
-        raise ValueError("every item needs at least one reference")
-    return out
+def sentence_signatures(ref_lists: list[list[str]], normalize: str) -> dict[str, str]:
+    """The signatures of the sentence-level scores (BLEU with effective order: eff:yes),
+    which differ from the corpus ones; nrefs is the largest number of references."""
+    from sacrebleu.metrics import BLEU, CHRF
+
+    widest = max(ref_lists, key=len) if ref_lists else ["x"]
+    bleu, chrf = BLEU(effective_order=True), CHRF(word_order=2)
+    bleu.sentence_score(widest[0], widest)
+    chrf.sentence_score(widest[0], widest)
+    return {"bleu": signature(bleu, normalize), "chrf++": signature(chrf, normalize)}
 
 
 def reference_streams(refs: list[list[str]]) -> list[list[str | None]]:
@@ -55,8 +68,6 @@ def reference_streams(refs: list[list[str]]) -> list[list[str | None]]:
 
 def _wer_edits(hyp: str, refs: list[str]) -> tuple[int, int]:
     """(edits, reference words) against the reference with the lowest WER."""
-    import jiwer
-
     best = None
     for ref in refs:
         out = jiwer.process_words(_nonempty([ref])[0], _nonempty([hyp])[0])
@@ -68,16 +79,23 @@ def _wer_edits(hyp: str, refs: list[str]) -> tuple[int, int]:
     return best
 
 
-def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
-    """Corpus-level metrics plus the sacrebleu signatures, unrounded.
+def corpus_scores(
+    hyps: Sequence[str],
+    refs: References,
+    encoder=None,
+    *,
+    normalize: str = DEFAULT_NORMALIZATION,
+) -> dict:
+    """Corpus-level metrics plus the sacrebleu signatures (naming ``normalize``), unrounded.
 
     ``refs[i]`` is one reference or a list of references of item i (multi-reference:
     sacrebleu's BLEU and chrF++ over all of them; WER against each item's closest
     reference, total edits / total words of those references; cosine and BERTScore F1
     against the best-matching reference)."""
+    # lazy: sacrebleu takes ~0.2 s to import
     from sacrebleu.metrics import BLEU, CHRF
 
-    ref_lists = reference_lists(refs)
+    hyps, ref_lists = metric_texts(hyps, refs, normalize)
     if len(hyps) != len(ref_lists) or not hyps:
         raise ValueError("need equally many (>= 1) hypotheses and references")
     streams = reference_streams(ref_lists)
@@ -90,7 +108,8 @@ def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
         "bleu": float(bleu.corpus_score(list(hyps), streams).score),  # type: ignore[arg-type]
         "chrf++": float(chrf.corpus_score(list(hyps), streams).score),  # type: ignore[arg-type]
         "wer": sum(e for e, _ in edits) / sum(w for _, w in edits),
-        "signatures": {"bleu": str(bleu.get_signature()), "chrf++": str(chrf.get_signature())},
+        "normalize": normalize,
+        "signatures": {"bleu": signature(bleu, normalize), "chrf++": signature(chrf, normalize)},
     }
     if encoder is not None:
         out["cosine"] = float(np.mean(_best_over_refs(cosines, hyps, ref_lists, encoder)))
@@ -100,11 +119,19 @@ def corpus_scores(hyps: Sequence[str], refs: References, encoder=None) -> dict:
     return out
 
 
-def sentence_scores(hyps: Sequence[str], refs: References, encoder=None) -> list[dict]:
-    """Per-item scores against all of the item's references (see :func:`corpus_scores`)."""
+def sentence_scores(
+    hyps: Sequence[str],
+    refs: References,
+    encoder=None,
+    *,
+    normalize: str = DEFAULT_NORMALIZATION,
+) -> list[dict]:
+    """Per-item scores against all of the item's references (see :func:`corpus_scores`;
+    their signatures: :func:`sentence_signatures`)."""
+    # lazy: sacrebleu takes ~0.2 s to import
     from sacrebleu.metrics import BLEU, CHRF
 
-    ref_lists = reference_lists(refs)
+    hyps, ref_lists = metric_texts(hyps, refs, normalize)
     bleu, chrf = BLEU(effective_order=True), CHRF(word_order=2)
     rows = []
     for h, r in zip(hyps, ref_lists):
@@ -209,6 +236,7 @@ def correlations(
     The rank and product-moment figures use the values as given (a metric only negated
     when lower is better, which is exact), since rescaling in floating point can merge or
     split ties; CCC needs the common scale."""
+    # lazy: scipy.stats takes ~1.4 s to import
     from scipy import stats
 
     ux = x if ux is None else ux

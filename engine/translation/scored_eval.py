@@ -26,6 +26,7 @@ from engine.translation.metrics import (
     corpus_scores,
     correlation_table,
     sentence_scores,
+    sentence_signatures,
 )
 from engine.workspace.store import Workspace
 
@@ -40,7 +41,7 @@ class EvalCancelled(UserError):
 
 def scored_sets(ws: Workspace) -> list[dict]:
     return ws.query(
-        "SELECT t.id, t.name, t.scale_min, t.scale_max, t.dialect, t.source, "
+        "SELECT t.id, t.name, t.scale_min, t.scale_max, t.dialect, t.source, t.normalization, "
         "(SELECT count(*) FROM scored_segments s WHERE s.set_id = t.id) AS segments, "
         "(SELECT count(DISTINCT system) FROM scored_segments s WHERE s.set_id = t.id) AS systems, "
         "(SELECT count(*) FROM scored_human h JOIN scored_segments s ON s.id = h.segment_id "
@@ -80,6 +81,7 @@ def evaluate_scored(
     if not segs:
         raise UserError(f"scored set '{set_name}' has no segments")
     scale = (float(info["scale_min"]), float(info["scale_max"]))
+    normalize = info["normalization"]
     rows: list[dict] = []
     for start in range(0, len(segs), CHUNK):
         if cancelled and cancelled():
@@ -88,7 +90,10 @@ def evaluate_scored(
             progress(start, len(segs), "sentence scores")
         chunk = segs[start : start + CHUNK]
         rows += sentence_scores(
-            [s["hypothesis"] for s in chunk], [s["refs"] for s in chunk], encoder
+            [s["hypothesis"] for s in chunk],
+            [s["refs"] for s in chunk],
+            encoder,
+            normalize=normalize,
         )
     if progress:
         progress(len(segs), len(segs), "correlations")
@@ -100,22 +105,36 @@ def evaluate_scored(
         humans = [segs[i]["human"] for i in idx if segs[i]["human"] is not None]
         per_system[name] = {
             **corpus_scores(
-                [segs[i]["hypothesis"] for i in idx], [segs[i]["refs"] for i in idx], encoder
+                [segs[i]["hypothesis"] for i in idx],
+                [segs[i]["refs"] for i in idx],
+                encoder,
+                normalize=normalize,
             ),
             "human_mean": sum(humans) / len(humans) if humans else None,
             "human_n": len(humans),
         }
     first = next(iter(per_system.values()))
+    observed = ws.query(
+        "SELECT min(h.score) AS lo, max(h.score) AS hi FROM scored_human h "
+        "JOIN scored_segments s ON s.id = h.segment_id WHERE s.set_id = ?",
+        (info["id"],),
+    )[0]
     system_rows = [{m: v[m] for m in METRICS if m in v} for v in per_system.values()]
     return {
         "set": info["name"],
         "dialect": info["dialect"],
         "human_scale": list(scale),
+        # beside the declared scale, what the scores use of it
+        "observed_range": None if observed["lo"] is None else [observed["lo"], observed["hi"]],
         "segments": len(segs),
+        "segments_averaged": sum(s["annotators"] > 1 for s in segs),
         "segments_scored_by_humans": sum(s["human"] is not None for s in segs),
         "annotations": sum(s["annotators"] for s in segs),
         "systems": per_system,
+        "normalize": normalize,
         "signatures": first["signatures"],
+        # the segment-level correlations use sentence scores (BLEU with effective order)
+        "sentence_signatures": sentence_signatures([s["refs"] for s in segs], normalize),
         "encoder": getattr(encoder, "encoder_id", None),
         "segment_level": correlation_table(
             rows, [s["human"] for s in segs], human_scale=scale, bootstrap=bootstrap, seed=seed
@@ -128,4 +147,26 @@ def evaluate_scored(
             seed=seed,
         ),
         "bootstrap": {"resamples": bootstrap, "seed": seed, "unit": "segment / system"},
+    }
+
+
+def measure_sets(ws: Workspace, set_name: str) -> list[str]:
+    """The sets of a file imported with named measures (``<name>/<measure>``), by name."""
+    rows = ws.query(
+        "SELECT name FROM scored_sets WHERE substr(name, 1, ?) = ? ORDER BY name",
+        (len(set_name) + 1, set_name + "/"),
+    )
+    return [r["name"] for r in rows]
+
+
+def evaluate_measures(ws: Workspace, set_name: str, **options) -> dict:
+    """:func:`evaluate_scored` of one set, or of each measure of ``set_name`` separately
+    (never pooled: DA and MQM are different questions) as ``{"measures": {name: report}}``."""
+    exists = ws.scalar("SELECT id FROM scored_sets WHERE name = ?", (set_name,))
+    names = [] if exists is not None else measure_sets(ws, set_name)
+    if not names:
+        return evaluate_scored(ws, set_name, **options)
+    return {
+        "set": set_name,
+        "measures": {n.split("/", 1)[1]: evaluate_scored(ws, n, **options) for n in names},
     }

@@ -13,8 +13,14 @@ from collections.abc import Callable
 from engine.errors import UserError
 from engine.llm.model_registry import find_model
 from engine.llm.types import labelled_progress
+from engine.rag.build import ensure_index
+from engine.rag.encoder import Encoder
+from engine.rag.index import default_cache
+from engine.rag.retriever import Retriever
+from engine.textnorm import DEFAULT_NORMALIZATION
 from engine.translation.evaluate import record_translation_score
 from engine.translation.scored_eval import evaluate_scored
+from engine.translation.translate import translate_questions
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -36,12 +42,6 @@ def translate_question_set(
     cancelled=None,
 ) -> dict:
     """Build or reuse the retrieval index, then RAG-translate into machine drafts."""
-    from engine.rag.build import ensure_index
-    from engine.rag.encoder import Encoder
-    from engine.rag.index import default_cache
-    from engine.rag.retriever import Retriever
-    from engine.translation.translate import translate_questions
-
     if not dialects:
         raise UserError("choose at least one dialect to translate into")
     with Workspace(workspace_path, create=False) as ws:
@@ -79,6 +79,20 @@ def record_translation_score_at(
     """:func:`record_translation_score` on its own connection (the GUI's writer lane)."""
     with Workspace(workspace_path, create=False) as ws:
         return record_translation_score(ws, response_id, annotator, score)
+
+
+def copy_baselines_at(
+    workspace_path: str,
+    source: str = "pairs",
+    split: str | None = None,
+    normalize: str = DEFAULT_NORMALIZATION,
+) -> dict:
+    """:func:`engine.translation.baseline.copy_baselines` on its own connection (the
+    metrics panel's background task)."""
+    from engine.translation.baseline import copy_baselines
+
+    with Workspace(workspace_path, create=False) as ws:
+        return copy_baselines(ws, source=source, split=split, normalize=normalize)
 
 
 def evaluate_scored_at(

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.llm.model_registry import find_model, register_gguf
+from engine.llm.model_registry import METADATA_COLUMNS, find_model, register_gguf
 from engine.workspace.store import Workspace
 
 
@@ -30,6 +30,7 @@ def _field(reader, key: str):
 
 
 def check_adapter(path: Path, architecture: str | None) -> dict:
+    # lazy: gguf takes ~0.1 s to import
     import gguf
 
     if not path.is_file():
@@ -74,17 +75,7 @@ def add_adapter_model(
         name=name,
         sha256=base["sha256"],
         size_bytes=base["size_bytes"],
-        metadata={
-            key: base[key]
-            for key in (
-                "architecture",
-                "quantization",
-                "parameters",
-                "context_length",
-                "has_chat_template",
-                "family",
-            )
-        },
+        metadata={key: base[key] for key in METADATA_COLUMNS},
         load_params=params,
     )
     return {"name": name, "base": base_name, "adapter": str(path), "scale": scale, **info}

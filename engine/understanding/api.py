@@ -13,12 +13,12 @@ from pathlib import Path
 from engine.llm.embedded_model import data_dir
 from engine.understanding.adapters import add_adapter_model
 from engine.understanding.fold import export_fold
-from engine.understanding.items import import_items, item_sets
+from engine.understanding.items import import_items, item_sets, parse_label_names
 from engine.understanding.run import run_task
 from engine.understanding.scripts import SCHEMES
 from engine.understanding.stats import task_stats
 from engine.understanding.tables import write_csv, write_latex
-from engine.understanding.task_spec import REGIMES, all_tasks, get_task
+from engine.understanding.task_spec import REGIMES, all_tasks, get_task, load_tasks
 
 __all__ = [
     "REGIMES",
@@ -29,6 +29,8 @@ __all__ = [
     "get_task",
     "import_items",
     "item_sets",
+    "load_tasks",
+    "parse_label_names",
     "run_task",
     "task_stats",
     "user_task_dir",

@@ -11,7 +11,9 @@ Thresholds (the paper names the categories, not their cut-offs; ours, on sentenc
   (demonstration interference). Flip rate = correct→unrelated items / items in both runs.
   Classification: correct→wrong label;
 - output-script drift: the answer's share of Bengali letters is below 0.5 where the target
-  script is Bengali (above 0.5 where it is Latin); only parsed, non-empty answers count;
+  script is Bengali (above 0.5 where it is Latin), as a share of the *parsed* answers (an
+  unparseable output, a copied placeholder included, has no script to drift); every rate
+  carries its denominator (``denominators``);
 - native − Romanized gap: per item (sentence chrF++, or 100 × correct for classification),
   paired by item, mean with a bootstrap 95 % CI (engine.stats.bootstrap, item = cluster).
 """
@@ -24,7 +26,7 @@ import numpy as np
 
 from engine.stats.bootstrap import clustered_mean_ci
 from engine.textnorm import bengali_share
-from engine.understanding.parsing import EMPTY, UNPARSEABLE, Parsed
+from engine.understanding.parsing import EMPTY, PLACEHOLDER, UNPARSEABLE, Parsed
 
 SUCCESS_AT = 50.0
 PARTIAL_AT = 20.0
@@ -46,15 +48,26 @@ def drifted(parsed: Parsed, target_script: str) -> bool:
 
 
 def rates(parsed: Sequence[Parsed], target_script: str = "") -> dict:
-    """Shares (0–1) of unparseable, empty and script-drifted outputs."""
+    """Shares (0–1) of unparseable (placeholders among them) and empty outputs over all
+    outputs, and of script-drifted answers over the parsed ones; ``denominators`` says
+    which count each share divides by."""
     n = len(parsed)
+    ok = sum(p.ok for p in parsed)
     if not n:
         return {"n": 0, "unparseable": None, "empty": None, "script_drift": None}
     return {
         "n": n,
+        "parsed": ok,
         "unparseable": sum(p.status == UNPARSEABLE for p in parsed) / n,
+        "placeholder": sum(p.reason == PLACEHOLDER for p in parsed) / n,
         "empty": sum(p.status == EMPTY for p in parsed) / n,
-        "script_drift": sum(drifted(p, target_script) for p in parsed) / n,
+        "script_drift": sum(drifted(p, target_script) for p in parsed) / ok if ok else None,
+        "denominators": {
+            "unparseable": n,
+            "placeholder": n,
+            "empty": n,
+            "script_drift": ok,
+        },
         "scale": "0-1",
     }
 

@@ -16,15 +16,14 @@ import logging
 
 import numpy as np
 
+from engine.llm.native_model import NativeModel
+from engine.llm.settings import LoadOptions
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
 
 def _tokenizer(model_row: dict):
-    from engine.llm.native_model import NativeModel
-    from engine.llm.settings import LoadOptions
-
     return NativeModel(model_row["path"], LoadOptions())
 
 
@@ -95,6 +94,7 @@ def _regress(gap: dict, counts: dict[tuple[str, str], int]) -> dict:
             "p": None,
             "mean_inflation": float(x.mean()),
         }
+    # lazy: scipy.stats takes ~1.4 s to import
     from scipy import stats
 
     fit = stats.linregress(x, y)

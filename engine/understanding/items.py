@@ -38,7 +38,8 @@ from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
-DEFAULT_ITEM_SPLIT = "test"
+# the split run-task evaluates by default, so an item file without splits runs as imported
+DEFAULT_ITEM_SPLIT = "validation"
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ class Item:
     native: str
     roman: str = ""  # the dataset's own Romanization, if any
     refs: dict[str, list[str]] = field(default_factory=dict)  # "standard"/"english" -> texts
-    label: str = ""
+    label: str = ""  # the label's name when the set names its labels, else as stored
+    stored_label: str = ""  # the label as the file had it
 
 
 @dataclass
@@ -78,6 +80,8 @@ def import_items(
     standard_cols: list[str] | None = None,
     english_cols: list[str] | None = None,
     label_col: str | None = None,
+    label_names: dict[str, str] | None = None,
+    label_name_col: str | None = None,
     split_col: str | None = None,
     split: str | None = None,
     id_col: str | None = None,
@@ -85,8 +89,14 @@ def import_items(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> ImportReport:
-    """Import one item file into the set ``name`` (default: the file name)."""
+    """Import one item file into the set ``name`` (default: the file name).
+
+    ``label_names`` (stored label -> name, ``--label-names 0=not-offensive,1=offensive``) or
+    ``label_name_col`` (a column naming each row's label) name the labels: prompts, parsers
+    and reports then use the names; the stored label stays as the file has it."""
     path = Path(path)
+    if (label_names or label_name_col) and not label_col:
+        raise UserError("label names need the label column (--label-col)")
     known = DialectResolver(ws)
     report = ImportReport(kind="items", path=str(path), name=default_name(path, name))
     rows: list[_Row] = []
@@ -98,7 +108,14 @@ def import_items(
         roman = cells.column(roman_col, "Romanized text") if roman_col else None
         standard = [cells.column(c, "standard reference") for c in standard_cols or []]
         english = [cells.column(c, "English reference") for c in english_cols or []]
-        label = cells.column(label_col, "label") if label_col else None
+        label = cells.column(label_col, "label", "--label-col") if label_col else None
+        name_column = (
+            cells.column(label_name_col, "label name", "--label-name-col")
+            if label_name_col
+            else None
+        )
+        names: dict[str, str] = dict(label_names or {})
+        name_lines: dict[str, int] = {}
         split_column = None if split else cells.optional_column(split_col, "split", "split")
         ident = cells.optional_column(id_col, "id", "item id")
         fixed_dialect = None
@@ -135,9 +152,23 @@ def import_items(
                     label=cells.text(line, row, label, required=label is not None),
                 )
             )
+            if name_column:
+                stored, given = rows[-1].label, cells.text(line, row, name_column, required=True)
+                if names.setdefault(stored, given) != given:
+                    cells.reject(
+                        f"label '{stored}' is named '{names[stored]}' at line "
+                        f"{name_lines[stored]} and '{given}' here",
+                        line,
+                        name_column,
+                    )
+                name_lines.setdefault(stored, line)
+        report.unused_columns = cells.unused()
+        report.columns = list(table.columns)
     ticker.check_cancel()
     if not rows:
         raise UserError(f"{path}: no items in the file")
+    if names:
+        _check_label_names(path, names, {r.label for r in rows})
     report.records = len(rows)
     unique: dict[tuple[str, str], _Row] = {}
     for r in rows:
@@ -150,8 +181,44 @@ def import_items(
                     f"but in split '{r.split}' (not '{first.split}'): an item cannot be in two "
                     "splits (demonstrations would leak)"
                 )
-    _write(ws, path, list(unique.values()), report)
+    if report.duplicates_in_file:
+        report.warnings.append(
+            f"rows repeating an earlier item (same dialect and text) dropped: "
+            f"{report.duplicates_in_file:,}"
+        )
+    if names:
+        report.label_names = dict(sorted(names.items()))
+    _write(ws, path, list(unique.values()), report, names)
     return report
+
+
+def parse_label_names(text: str) -> dict[str, str]:
+    """'0=not-offensive,1=offensive' -> {"0": "not-offensive", "1": "offensive"}."""
+    out: dict[str, str] = {}
+    for part in (p.strip() for p in (text or "").split(",")):
+        stored, sep, name = part.partition("=")
+        if not part or not sep or not stored.strip() or not name.strip():
+            raise UserError(
+                f"--label-names expects LABEL=NAME,LABEL=NAME (0=not-offensive), not '{text}'"
+            )
+        if stored.strip() in out:
+            raise UserError(f"--label-names names label '{stored.strip()}' twice")
+        out[stored.strip()] = name.strip()
+    return out
+
+
+def _check_label_names(path: Path, names: dict[str, str], labels: set[str]) -> None:
+    unnamed = sorted(labels - set(names))
+    if unnamed:
+        raise UserError(
+            f"{path}: label '{unnamed[0]}' has no name (named: {', '.join(sorted(names))})"
+        )
+    seen: dict[str, str] = {}
+    for stored, name in sorted(names.items()):
+        key = name.casefold()
+        if key in seen:
+            raise UserError(f"labels '{seen[key]}' and '{stored}' have the same name '{name}'")
+        seen[key] = stored
 
 
 def _item_dialect(code: str, known: DialectResolver, reject) -> str:
@@ -161,16 +228,30 @@ def _item_dialect(code: str, known: DialectResolver, reject) -> str:
     )
 
 
-def _write(ws: Workspace, path: Path, rows: list[_Row], report: ImportReport) -> None:
+def _write(
+    ws: Workspace, path: Path, rows: list[_Row], report: ImportReport, names: dict[str, str]
+) -> None:
     with ws.transaction() as conn:
         conn.execute(
             "INSERT INTO task_item_sets(name, source, created_at) VALUES (?, ?, ?) "
             "ON CONFLICT(name) DO NOTHING",
             (report.name, str(path), utcnow()),
         )
-        set_id = conn.execute(
-            "SELECT id FROM task_item_sets WHERE name = ?", (report.name,)
-        ).fetchone()[0]
+        set_id, stored = conn.execute(
+            "SELECT id, label_names FROM task_item_sets WHERE name = ?", (report.name,)
+        ).fetchone()
+        merged = json.loads(stored)
+        clash = [k for k, v in names.items() if merged.get(k, v) != v]
+        if clash:
+            raise UserError(
+                f"item set '{report.name}' names label '{clash[0]}' "
+                f"'{merged[clash[0]]}', not '{names[clash[0]]}'"
+            )
+        merged.update(names)
+        conn.execute(
+            "UPDATE task_item_sets SET label_names = ? WHERE id = ?",
+            (json.dumps(merged, ensure_ascii=False, sort_keys=True), set_id),
+        )
         report.target_id = set_id
         before = conn.total_changes
         conn.executemany(
@@ -199,6 +280,16 @@ def _write(ws: Workspace, path: Path, rows: list[_Row], report: ImportReport) ->
         entry["items"] += 1
         entry["splits"][r.split] = entry["splits"].get(r.split, 0) + 1
     log.info("imported item set %s from %s: %d new", report.name, path, report.inserted)
+
+
+def label_names(ws: Workspace, source: str) -> dict[str, str]:
+    """The stored label -> name mapping of an item source ({} for pairs or unnamed sets)."""
+    if not source.startswith("items:"):
+        return {}
+    text = ws.scalar(
+        "SELECT label_names FROM task_item_sets WHERE name = ?", (source.split(":", 1)[1],)
+    )
+    return json.loads(text) if text else {}
 
 
 def item_sets(ws: Workspace) -> list[dict]:
@@ -235,10 +326,11 @@ def load_items(ws: Workspace, source: str, dialects: list[str] | None = None) ->
         ]
     if source.startswith("items:"):
         name = source.split(":", 1)[1]
-        set_id = ws.scalar("SELECT id FROM task_item_sets WHERE name = ?", (name,))
-        if set_id is None:
+        found = ws.query("SELECT id, label_names FROM task_item_sets WHERE name = ?", (name,))
+        if not found:
             known = ", ".join(s["name"] for s in item_sets(ws)) or "none"
             raise UserError(f"no item set {name!r} (known: {known})")
+        set_id, names = found[0]["id"], json.loads(found[0]["label_names"])
         rows = ws.query(
             f"SELECT * FROM task_items WHERE set_id = ?{where} ORDER BY id", (set_id, *params)
         )
@@ -251,7 +343,8 @@ def load_items(ws: Workspace, source: str, dialects: list[str] | None = None) ->
                 native=r["native_text"],
                 roman=r["roman_text"],
                 refs=json.loads(r["refs"]),
-                label=r["label"],
+                label=names.get(r["label"], r["label"]),
+                stored_label=r["label"],
             )
             for r in rows
         ]

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.textnorm import canonical_key
+from engine.stats.metric_inputs import metric_texts, signature
+from engine.textnorm import DEFAULT_NORMALIZATION, canonical_key
 from engine.understanding import fast_scores
 
 UNPARSEABLE_LABEL = "<unparseable>"
@@ -36,11 +37,16 @@ UNPARSEABLE_LABEL = "<unparseable>"
 
 class WhitespaceTokenizer:
     """A rouge-score tokenizer that keeps Bengali: word characters (letters, marks, digits)
-    of the NFC, case-folded text; Bengali vowel signs are combining marks, so they stay
-    joined to their word."""
+    of the NFC (unless ``normalize`` is "none"), case-folded text; Bengali vowel signs are
+    combining marks, so they stay joined to their word."""
+
+    def __init__(self, normalize: str = DEFAULT_NORMALIZATION):
+        self.normalize = normalize
 
     def tokenize(self, text: str) -> list[str]:
-        text = unicodedata.normalize("NFC", text).casefold()
+        if self.normalize != "none":
+            text = unicodedata.normalize("NFC", text)
+        text = text.casefold()
         return [m.group(0) for m in re.finditer(r"[\w\u0980-\u09ff\u200c\u200d]+", text)]
 
 
@@ -52,22 +58,33 @@ def _padded(refs: Sequence[Sequence[str]]) -> list[list[str]]:
     return [[r[j] if j < len(r) else r[0] for r in refs] for j in range(width)]
 
 
-def corpus_text_scores(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> dict:
-    """BLEU, chrF++ (with signatures), ROUGE-2/L and exact match of one set of outputs."""
+def corpus_text_scores(
+    hyps: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    *,
+    normalize: str = DEFAULT_NORMALIZATION,
+) -> dict:
+    """BLEU, chrF++ (with signatures naming ``normalize``), ROUGE-2/L and exact match of one
+    set of outputs."""
+    # lazy: rouge-score (nltk, scikit-learn) takes ~2.6 s to import
     from rouge_score import rouge_scorer
     from sacrebleu.metrics import BLEU, CHRF
 
     if len(hyps) != len(refs) or not hyps:
         raise ValueError("need equally many (>= 1) outputs and reference lists")
+    hyps, refs = metric_texts(hyps, refs, normalize)
     streams = _padded(refs)
     bleu, chrf = BLEU(), CHRF(word_order=2)
-    scorer = rouge_scorer.RougeScorer(["rouge2", "rougeL"], tokenizer=WhitespaceTokenizer())
+    scorer = rouge_scorer.RougeScorer(
+        ["rouge2", "rougeL"], tokenizer=WhitespaceTokenizer(normalize)
+    )
     r2, rl = [], []
     for h, rs in zip(hyps, refs):
         scores = [scorer.score(r, h) for r in rs]
         r2.append(max(s["rouge2"].fmeasure for s in scores))
         rl.append(max(s["rougeL"].fmeasure for s in scores))
-    exact = [canonical_key(h) in {canonical_key(r) for r in rs} for h, rs in zip(hyps, refs)]
+    key = canonical_key if normalize == "nfc" else str.casefold
+    exact = [key(h) in {key(r) for r in rs} for h, rs in zip(hyps, refs)]
     return {
         "n": len(hyps),
         "bleu": bleu.corpus_score(list(hyps), streams).score,
@@ -76,12 +93,14 @@ def corpus_text_scores(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> di
         "rougeL": 100 * float(np.mean(rl)),
         "exact_match": 100 * float(np.mean(exact)),
         "scale": "0-100",
-        "signatures": {"bleu": str(bleu.get_signature()), "chrf++": str(chrf.get_signature())},
+        "normalize": normalize,
+        "signatures": {"bleu": signature(bleu, normalize), "chrf++": signature(chrf, normalize)},
     }
 
 
 def classification_scores(gold: Sequence[str], predicted: Sequence[str | None], labels) -> dict:
     """Accuracy and macro P/R/F1 over ``labels``; None (unparseable) counts as wrong."""
+    # lazy: scikit-learn takes ~3 s to import
     from sklearn.metrics import accuracy_score, confusion_matrix, precision_recall_fscore_support
 
     labels = list(labels)

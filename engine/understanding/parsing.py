@@ -13,6 +13,11 @@ last one after a chain of thought (its final answer). Text tasks: the first non-
 or for CoT the text after the last "Final answer:". A classification answer matches a
 label when equal after case-folding and trimming surrounding punctuation and white space;
 an answer naming no label, or several, is unparseable.
+
+An answer that is (or consists only of) the prompt's own placeholder — the ``<the standard
+Bengali sentence>`` of ``{"standard": "<the standard Bengali sentence>"}``, or any
+``<…>`` slot — is unparseable with reason ``placeholder``: the model copied the template
+instead of answering, which is a format failure, not an answer to score.
 """
 
 from __future__ import annotations
@@ -28,12 +33,15 @@ from engine.understanding.task_spec import TaskSpec
 OK, EMPTY, UNPARSEABLE = "ok", "empty", "unparseable"
 _FINAL = re.compile(r"final answer\s*[:：]", re.IGNORECASE)
 _TRIM = " \t\r\n\"'`.,;:!?।()[]{}<>*"
+_SLOT = re.compile(r"<[^<>\n]{1,200}>")
+PLACEHOLDER = "placeholder"
 
 
 @dataclass(frozen=True)
 class Parsed:
     status: str
     answer: str = ""
+    reason: str = ""  # why unparseable, when known ("placeholder")
 
     @property
     def ok(self) -> bool:
@@ -55,9 +63,21 @@ def json_objects(text: str):
         pos = end
 
 
+def only_placeholders(answer: str) -> bool:
+    """True when ``answer`` holds nothing but ``<…>`` template slots (and punctuation)."""
+    return bool(_SLOT.search(answer)) and not _SLOT.sub("", answer).strip(_TRIM)
+
+
 def parse_output(
-    text: str | None, spec: TaskSpec, regime: str, labels: Sequence[str] = ()
+    text: str | None,
+    spec: TaskSpec,
+    regime: str,
+    labels: Sequence[str] = (),
+    *,
+    normalize: str = "nfc",
 ) -> Parsed:
+    """The status and answer of one output; ``normalize`` "none" keeps the answer's code
+    points as the model wrote them (only surrounding white space is trimmed)."""
     if text is None or not text.strip():
         return Parsed(EMPTY)
     if spec.output == "json":
@@ -77,9 +97,11 @@ def parse_output(
             text = parts[-1]
         lines = [line for line in text.splitlines() if line.strip()]
         answer = lines[0] if lines else ""
-    answer = normalize_text(answer)
+    answer = normalize_text(answer) if normalize == "nfc" else answer.strip()
     if not answer:
         return Parsed(EMPTY)
+    if only_placeholders(answer):
+        return Parsed(UNPARSEABLE, answer, PLACEHOLDER)
     if spec.classification:
         label = match_label(answer, labels)
         return Parsed(OK, label) if label is not None else Parsed(UNPARSEABLE, answer)

@@ -3,9 +3,11 @@
 The run card holds what decides the outputs: the task file's sha256, regime, script and
 Romanization scheme, k, seed, the demonstration pool's fingerprint, the label list, the
 sampler and the constrained-decoding switch. Items are keyed by their source
-(``pair<id>`` / ``item<id>``), so a later call with a larger ``--limit`` or more dialects
-extends the same run and a re-run redoes nothing; what each item was shown (input in its
-script, references, demonstration ids) is recorded in ``task_run_items`` before generation.
+(``pair<id>`` / ``item<id>``), so a re-run redoes nothing and a later call with a larger
+``--limit`` or more dialects extends the same run — unless that changes a local model's
+batches of decoded items, which opens a new run (:func:`engine.llm.jobs.open_run`); what
+each item was shown (input in its script, references, demonstration ids) is recorded in
+``task_run_items`` before generation.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.llm.jobs import note_in_card
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import CancelFn, ProgressFn
+from engine.textnorm import DEFAULT_NORMALIZATION, check_normalization
 from engine.understanding import regimes as rg
-from engine.understanding.items import Item, load_items
+from engine.understanding.items import Item, label_names, load_items
 from engine.understanding.scripts import DEFAULT_SCHEME, romanize
 from engine.understanding.task_spec import REGIMES, TaskSpec
 from engine.workspace.store import Workspace
@@ -37,8 +41,10 @@ def _pick_items(
     items: list[Item],
     split: str,
     limit: int | None,
+    seed: int = 0,
 ) -> list[Item]:
-    """Evaluated items: the split, with a usable target, ``limit`` per dialect (by key)."""
+    """Evaluated items: the split, with a usable target; ``limit`` per dialect as a seeded
+    sample stratified by label (:func:`stratified_order`), never the file's first rows."""
     if split == rg.DEMO_SPLIT:
         raise UserError(
             "the train split feeds few-shot demonstrations; evaluate test or validation"
@@ -48,13 +54,54 @@ def _pick_items(
         if item.split == split and rg.target_of(spec, item):
             chosen.setdefault(item.dialect, []).append(item)
     if not chosen:
+        usable = sorted({i.split for i in items if rg.target_of(spec, i)} - {rg.DEMO_SPLIT})
         raise UserError(
             f"no items in split {split!r} with a {spec.target or 'label'} for {spec.name}"
+            + (f" (splits with items: {', '.join(usable)}; --split)" if usable else "")
         )
     out = []
     for dialect in sorted(chosen):
-        out += chosen[dialect][:limit] if limit else chosen[dialect]
+        mine = chosen[dialect]
+        if limit:
+            strata = (lambda i: rg.target_of(spec, i)) if spec.classification else None
+            mine = stratified_order(mine, seed, strata)[:limit]
+        out += mine
     return out
+
+
+def stratified_order(items: list[Item], seed: int, stratum=None) -> list[Item]:
+    """The items in a seeded order whose every prefix is a proportional stratified sample:
+    within a stratum by ``sha256(seed, key)``; across strata, each next item comes from the
+    stratum furthest below its share. A larger ``--limit`` so takes a superset (the run is
+    extended, nothing redone), and a file sorted by label gives every label its share."""
+    groups: dict[str, list[Item]] = {}
+    for item in items:
+        groups.setdefault(stratum(item) if stratum else "", []).append(item)
+    for key in groups:
+        groups[key].sort(key=lambda i: rg.item_rng(seed, i.key).random())
+    total, taken = len(items), dict.fromkeys(groups, 0)
+    order: list[Item] = []
+    for step in range(1, total + 1):
+        open_ = [g for g in sorted(groups) if taken[g] < len(groups[g])]
+        best = max(open_, key=lambda g: step * len(groups[g]) / total - taken[g])
+        order.append(groups[best][taken[best]])
+        taken[best] += 1
+    return order
+
+
+def sample_summary(spec: TaskSpec, evaluated: list[Item], limit: int | None, seed: int) -> dict:
+    """What the run card records of the sample: seed, strata and counts per dialect/label."""
+    counts: dict[str, dict[str, int]] = {}
+    for item in evaluated:
+        label = rg.target_of(spec, item) if spec.classification else "all"
+        row = counts.setdefault(item.dialect, {})
+        row[label] = row.get(label, 0) + 1
+    return {
+        "limit": limit,
+        "seed": seed,
+        "strata": "dialect x label" if spec.classification else "dialect",
+        "counts": counts,
+    }
 
 
 def _fingerprint(pool: rg.DemoPool) -> str:
@@ -77,6 +124,7 @@ def run_task(
     seed: int = 0,
     scheme: str = DEFAULT_SCHEME,
     constrained: bool = False,
+    normalize: str = DEFAULT_NORMALIZATION,
     max_tokens: int | None = None,
     backend_factory=None,
     batch_size: int = 8,
@@ -92,23 +140,27 @@ def run_task(
     kind = source.split(":", 1)[0]
     if kind not in spec.sources:
         raise UserError(f"task {spec.name} takes items from {', '.join(spec.sources)}, not {kind}")
+    check_normalization(normalize)
     if not 0 <= k <= rg.MAX_K:
         raise UserError(f"k must be 0..{rg.MAX_K}")
     unknown = set(dialects or ()) - ws.dialect_codes()
     if unknown:
         raise UserError(f"unknown dialect {sorted(unknown)[0]!r}")
     all_items = load_items(ws, source, list(dialects) if dialects else None)
-    evaluated = _pick_items(spec, all_items, split, limit)
+    evaluated = _pick_items(spec, all_items, split, limit, seed)
     pool = rg.demo_pool(spec, all_items if "few" in regimes else [])
     if "few" in regimes and k and not pool:
         raise UserError(f"few-shot needs train-split items in {source}; none found")
     labels = rg.labels_for(spec, evaluated if spec.labels_from == "dialects" else all_items)
+    names = label_names(ws, source) if spec.classification else {}
     if spec.classification and len(labels) < 2:
         raise UserError(f"{spec.name}: fewer than two labels among the items ({labels})")
     demos = {i.key: rg.sample_demos(spec, i, pool, k, seed) for i in evaluated} if pool else {}
     used = {d.key: d for ds in demos.values() for d in ds}
     roman = _romanized(evaluated + list(used.values()), scheme, scripts)
     task_sha = hashlib.sha256(Path(spec.path).read_bytes()).hexdigest() if spec.path else ""
+
+    sample = sample_summary(spec, evaluated, limit, seed)
 
     def plan(model: dict) -> Iterator[PlannedRun]:
         for regime in regimes:
@@ -127,8 +179,10 @@ def run_task(
                     "demo_split": rg.DEMO_SPLIT if regime == "few" else None,
                     "demo_pool": _fingerprint(pool) if regime == "few" else None,
                     "labels": labels,
+                    "label_names": names,  # stored label -> the name the prompt used
                     "sampler": sampler.as_dict(),
                     "constrained": constrained,
+                    "normalize": normalize,  # what task-stats scores (engine.textnorm)
                     "chat": "user message",
                 }
                 shown = [
@@ -147,9 +201,11 @@ def run_task(
                         rg.build_request(spec, regime, s, labels, roman, sampler, constrained)
                         for s in shown
                     ],
-                    label=f"{regime}/{script}",
+                    label=f"{spec.name} · {regime} · {script}",
                     summary={"regime": regime, "script": script, "k": card["k"]},
-                    before_job=functools.partial(_record, ws, spec=spec, shown=shown),
+                    before_job=functools.partial(
+                        _record, ws, spec=spec, shown=shown, sample=sample
+                    ),
                 )
 
     return run_models(
@@ -160,6 +216,8 @@ def run_task(
         batch_size=batch_size,
         progress=progress,
         cancelled=cancelled,
+        # one bar for the whole job: a cancel stops it at its real fraction
+        total_items=len(model_rows) * len(regimes) * len(scripts) * len(evaluated),
     )
 
 
@@ -174,7 +232,12 @@ def _romanized(items: list[Item], scheme: str, scripts: Sequence[str]) -> dict[s
     return out
 
 
-def _record(ws: Workspace, run_id: int, spec: TaskSpec, shown: list[rg.Shown]) -> None:
+def _record(
+    ws: Workspace, run_id: int, spec: TaskSpec, shown: list[rg.Shown], sample: dict
+) -> None:
+    # The sample goes into the stored card, outside the run key, so a larger limit still
+    # extends the same run; the card shows the latest sample.
+    note_in_card(ws, run_id, "sample", sample)
     rows = [
         (
             run_id,

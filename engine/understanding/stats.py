@@ -14,7 +14,9 @@ from collections import defaultdict
 
 import numpy as np
 
+from engine.textnorm import DEFAULT_NORMALIZATION, normalized_for_metrics
 from engine.understanding import failures as fl
+from engine.understanding.fertility import fertility
 from engine.understanding.items import load_items
 from engine.understanding.metrics import (
     BatchScorer,
@@ -24,10 +26,14 @@ from engine.understanding.metrics import (
 )
 from engine.understanding.parsing import Parsed, parse_output
 from engine.understanding.run import TASK_KIND_PREFIX
+from engine.understanding.scripts import cer, to_bengali
 from engine.understanding.task_spec import TaskSpec, get_task
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
+
+# The one bootstrap setting of task-stats, the Tasks panel and the report.
+DEFAULT_RESAMPLES = 2000
 
 
 def _runs(ws: Workspace, task: str | None) -> list[dict]:
@@ -69,16 +75,20 @@ def score_run(
     seed: int = 0,
 ) -> dict:
     regime, labels = card["regime"], card.get("labels") or []
-    parsed = [parse_output(r["output"], spec, regime, labels) for r in rows]
+    # runs before --normalize existed were scored on NFC text
+    normalize = card.get("normalize", DEFAULT_NORMALIZATION)
+    parsed = [parse_output(r["output"], spec, regime, labels, normalize=normalize) for r in rows]
     by_dialect: dict[str, list[int]] = defaultdict(list)
     for i, r in enumerate(rows):
         by_dialect[r["dialect"]].append(i)
     result: dict = {
         "n": len(rows),
+        "normalize": normalize,
         "failures": fl.rates(parsed, spec.target_script),
         "per_dialect": {},
     }
     items: dict[str, dict] = {}
+    result["warnings"] = sample_warnings(spec, card, rows, labels)
     if spec.classification:
         for d, idx in sorted(by_dialect.items()):
             result["per_dialect"][d] = classification_scores(
@@ -110,8 +120,8 @@ def score_run(
             }
         result["items"] = items
         return result
-    hyps = [p.answer if p.ok else "" for p in parsed]
-    refs = [r["refs"] for r in rows]
+    hyps = [normalized_for_metrics(p.answer, normalize) if p.ok else "" for p in parsed]
+    refs = [[normalized_for_metrics(t, normalize) for t in r["refs"]] for r in rows]
     chrf = scorer.score(hyps, refs, bleu=False)["chrf++"]
     categories = [fl.taxonomy(c, p) for c, p in zip(chrf, parsed)]
     demo_pairs = [(i, d) for i, r in enumerate(rows) for d in r["demo_ids"] if d in demo_refs]
@@ -128,15 +138,20 @@ def score_run(
             closer_to_demo[i] = True
     metric_keys = [*spec.metrics]
     copy_keys = [k for k in metric_keys]
+    copy_na = copy_not_applicable(card["script"], spec.target_script)
     for d, idx in sorted(by_dialect.items()):
-        entry = corpus_text_scores([hyps[i] for i in idx], [refs[i] for i in idx])
+        entry = corpus_text_scores(
+            [hyps[i] for i in idx], [refs[i] for i in idx], normalize=normalize
+        )
         entry["failures"] = fl.rates([parsed[i] for i in idx], spec.target_script)
         entry["taxonomy"] = fl.taxonomy_shares([categories[i] for i in idx])
-        if spec.copy_baseline:
+        if spec.copy_baseline and not copy_na:
             entry["copy_baseline"] = {
                 k: v
                 for k, v in corpus_text_scores(
-                    [rows[i]["input_text"] for i in idx], [refs[i] for i in idx]
+                    [rows[i]["input_text"] for i in idx],
+                    [refs[i] for i in idx],
+                    normalize=normalize,
                 ).items()
                 if k in copy_keys
             }
@@ -148,7 +163,9 @@ def score_run(
         "scale": "0-100",
         "macro_over": "dialects",
     }
-    if spec.copy_baseline:
+    if spec.copy_baseline and copy_na:
+        result["copy_baseline_not_applicable"] = copy_na
+    elif spec.copy_baseline:
         result["copy_baseline_macro"] = {
             k: float(np.mean([e["copy_baseline"][k] for e in result["per_dialect"].values()]))
             for k in copy_keys
@@ -168,12 +185,48 @@ def score_run(
     return result
 
 
+def sample_warnings(spec: TaskSpec, card: dict, rows: list[dict], labels) -> list[str]:
+    """What the evaluated sample lacks: a label with no gold item (its recall and F1 mean
+    nothing), overall or within a dialect, and a requested dialect with no items."""
+    if not spec.classification or spec.labels_from == "dialects":
+        return []
+    out = []
+    gold = {r["label"] for r in rows}
+    for label in labels:
+        if label not in gold:
+            out.append(f"class '{label}' has no items in this run (macro scores are over it too)")
+    by_dialect: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        by_dialect[r["dialect"]].add(r["label"])
+    for dialect, present in sorted(by_dialect.items()):
+        missing = [lab for lab in labels if lab in gold and lab not in present]
+        if missing:
+            out.append(f"dialect {dialect}: no items of class {', '.join(map(repr, missing))}")
+    sample = card.get("sample") or {}
+    if sample.get("limit"):
+        out += [
+            f"dialect {d}: no items in the sample"
+            for d, c in sorted(sample.get("counts", {}).items())
+            if not sum(c.values())
+        ]
+    return out
+
+
+def copy_not_applicable(input_script: str, target_script: str) -> str | None:
+    """Why copying the input cannot be a baseline (None: it can): Romanized input against
+    Bengali-script references shares no characters with them, so its 0.00 says nothing."""
+    if input_script == "roman" and target_script == "bengali":
+        return "not applicable: Romanized input against Bengali-script references"
+    return None
+
+
 def _divergence(rows: list[dict], refs, chrf: np.ndarray, scorer: BatchScorer) -> dict:
     """Lexical divergence (the native input's chrF++ against the references: high = the
     dialect sentence is close to standard) against the system's item chrF++: Spearman's rho."""
     copy = scorer.score([r["native_text"] for r in rows], refs, bleu=False)["chrf++"]
     out: dict = {"n": len(rows), "mean_copy_chrf++": float(np.mean(copy)) if len(rows) else None}
     if len(rows) >= 3 and np.ptp(copy) > 0 and np.ptp(chrf) > 0:
+        # lazy: scipy.stats takes ~1.4 s to import
         from scipy.stats import spearmanr
 
         rho, p = spearmanr(copy, chrf)
@@ -186,8 +239,6 @@ def _divergence(rows: list[dict], refs, chrf: np.ndarray, scorer: BatchScorer) -
 def _round_trip(rows: list[dict], scheme: str) -> dict:
     """The Romanized inputs transliterated back with the run's scheme, CER against the
     native text (0–1): what the Romanization destroyed."""
-    from engine.understanding.scripts import cer, to_bengali
-
     back = to_bengali([r["input_text"] for r in rows], scheme)
     rates = cer(back, [r["native_text"] for r in rows])
     by_dialect: dict[str, list[float]] = defaultdict(list)
@@ -208,10 +259,12 @@ def task_stats(
     *,
     user_dir=None,
     seed: int = 0,
-    resamples: int = 2000,
+    resamples: int = DEFAULT_RESAMPLES,
     with_items: bool = False,
     with_fertility: bool = False,
 ) -> dict:
+    if task is not None:
+        get_task(task, user_dir)  # an unknown name is refused, listing the known ones
     scorer = BatchScorer()
     runs, specs, demo_cache = [], {}, {}
     for run in _runs(ws, task):
@@ -247,6 +300,8 @@ def task_stats(
                 "split": card["split"],
                 "max_tokens": card["sampler"]["max_tokens"],
                 "seed": card["seed"],
+                "sample": card.get("sample"),
+                "label_names": card.get("label_names") or {},
                 "pending": total - len(rows),
                 **scored,
             }
@@ -254,8 +309,6 @@ def task_stats(
     comparisons = _comparisons(runs, seed, resamples)
     extra = {}
     if with_fertility:
-        from engine.understanding.fertility import fertility
-
         extra["fertility"] = fertility(ws, runs, comparisons["script_gap"])
     if not with_items:
         for r in runs:

@@ -4,14 +4,20 @@ panel, CSV and LaTeX files. Every score column names its scale."""
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
+
+from engine.output_path import write_text_atomic
 
 HEADER = [
     "task", "model", "regime", "k", "script", "scheme", "constrained", "n",
     "chrF++ (0-100)", "BLEU (0-100)", "ROUGE-L (0-100)", "exact match (0-100)",
     "macro-F1 (0-1)", "accuracy (0-1)", "copy chrF++ (0-100)",
-    "unparseable (0-1)", "script drift (0-1)", "empty (0-1)", "round-trip CER (0-1)",
+    "unparseable (0-1)", "script drift (0-1, of parsed)", "empty (0-1)",
+    "round-trip CER (0-1)", "normalize",
 ]  # fmt: skip
+# CSV only (too long for a LaTeX cell): what the sample lacks
+CSV_EXTRA = ["warnings"]
 
 
 def _num(value, digits: int) -> str:
@@ -29,9 +35,11 @@ def result_table(report: dict) -> tuple[list[str], list[list[str]]]:
                 _num(m.get("chrf++"), 2), _num(m.get("bleu"), 2), _num(m.get("rougeL"), 2),
                 _num(m.get("exact_match"), 2), _num(m.get("macro_f1"), 3),
                 _num(m.get("accuracy"), 3),
-                _num(r.get("copy_baseline_macro", {}).get("chrf++"), 2),
+                "n/a" if r.get("copy_baseline_not_applicable")
+                else _num(r.get("copy_baseline_macro", {}).get("chrf++"), 2),
                 _num(f["unparseable"], 3), _num(f["script_drift"], 3), _num(f["empty"], 3),
                 _num((r.get("round_trip") or {}).get("mean_cer"), 3),
+                r.get("normalize", "nfc"),
             ]
         )  # fmt: skip
     return HEADER, rows
@@ -39,10 +47,12 @@ def result_table(report: dict) -> tuple[list[str], list[list[str]]]:
 
 def write_csv(report: dict, path: str | Path) -> int:
     header, rows = result_table(report)
-    with Path(path).open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(header)
-        writer.writerows(rows)
+    warnings = ["; ".join(r.get("warnings", [])) for r in report.get("runs", [])]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header + CSV_EXTRA)
+    writer.writerows(row + [w] for row, w in zip(rows, warnings))
+    write_text_atomic(path, buffer.getvalue())  # whole or not at all
     return len(rows)
 
 
@@ -65,5 +75,5 @@ def write_latex(report: dict, path: str | Path) -> int:
         r"\bottomrule",
         r"\end{tabular}",
     ]
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text_atomic(path, "\n".join(lines) + "\n")
     return len(rows)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import tomllib
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -32,6 +33,8 @@ from pathlib import Path
 from string import Template
 
 from engine.errors import UserError
+from engine.nesting import too_deep
+from engine.user_files import read_user_text
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +68,9 @@ _PLACEHOLDERS = {
     "cot": ({"input"}, {"input", "labels"}),
     "demo": ({"input", "output"}, {"input", "output"}),
 }
+# A task file is a few KB; larger is not a task file (and is not read at all).
+MAX_TASK_BYTES = 256 * 1024
+SCAN_SECONDS = 5.0
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 
@@ -100,6 +106,9 @@ def _bad(path, key: str, message: str):
 
 def parse_task(text: str, path: str | Path) -> TaskSpec:
     """Validate one task file's text; any problem is a UserError naming file and key."""
+    deep = too_deep(text, toml=True)  # tomllib parses nesting recursively: measured first
+    if deep:
+        raise UserError(f"{path}: not a task file: {deep}")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -198,10 +207,7 @@ def _placeholders(template: str, where: str) -> set[str]:
 
 def load_task_file(path: str | Path) -> TaskSpec:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read the task file ({exc})") from None
+    text = read_user_text(path, MAX_TASK_BYTES, "task file")
     spec = parse_task(text, path)
     if spec.name != path.stem:
         _bad(path, "name", f"'{spec.name}' must match the file name '{path.stem}'")
@@ -219,18 +225,53 @@ def task_dirs(user_dir: str | Path | None = None) -> list[Path]:
     return dirs
 
 
-def all_tasks(user_dir: str | Path | None = None) -> dict[str, TaskSpec]:
-    """Every task by name; a user's file overrides the built-in of the same name."""
+def load_tasks(user_dir: str | Path | None = None) -> tuple[dict[str, TaskSpec], dict[str, str]]:
+    """Every task by name (a user's file overrides the built-in of the same name), and the
+    problem of each user file that could not be used, by task name. An invalid user file is
+    skipped (logged once), never blocking the others; the scan of the user folder stops
+    after :data:`SCAN_SECONDS` (a folder on a hung network share)."""
     found: dict[str, TaskSpec] = {}
+    problems: dict[str, str] = {}
     for folder in task_dirs(user_dir):
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.toml")):
+        builtin = folder == builtin_dir()
+        if not folder.is_dir():
+            continue
+        deadline = time.monotonic() + SCAN_SECONDS
+        for path in sorted(folder.glob("*.toml")):
+            if builtin:  # shipped with the program: a problem is a bug, raised
                 found[path.stem] = load_task_file(path)
-    return found
+                continue
+            if time.monotonic() > deadline:
+                problems[path.stem] = f"{path}: not read (the task folder took too long to scan)"
+                continue
+            try:
+                found[path.stem] = load_task_file(path)
+                problems.pop(path.stem, None)
+            except UserError as exc:
+                found.pop(path.stem, None)  # the user's file was meant to replace it
+                problems[path.stem] = str(exc)
+                _report_once(str(exc))
+    return found, problems
+
+
+_reported: set[str] = set()
+
+
+def _report_once(problem: str) -> None:
+    if problem not in _reported:
+        _reported.add(problem)
+        log.warning("task file skipped: %s", problem)
+
+
+def all_tasks(user_dir: str | Path | None = None) -> dict[str, TaskSpec]:
+    """Every usable task by name (see :func:`load_tasks`)."""
+    return load_tasks(user_dir)[0]
 
 
 def get_task(name: str, user_dir: str | Path | None = None) -> TaskSpec:
-    tasks = all_tasks(user_dir)
+    tasks, problems = load_tasks(user_dir)
+    if name in problems:
+        raise UserError(problems[name])
     if name not in tasks:
         raise UserError(f"no task {name!r} (known: {', '.join(sorted(tasks))})")
     return tasks[name]

@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 
 from engine.errors import UserError
+from engine.understanding.run import run_task
+from engine.understanding.stats import task_stats
+from engine.understanding.task_spec import get_task
 from engine.workspace.store import Workspace
 
 
@@ -23,9 +26,6 @@ def run_task_job(
     cancelled=None,
 ) -> list[dict]:
     """``options``: the keyword arguments of :func:`engine.understanding.run.run_task`."""
-    from engine.understanding.run import run_task
-    from engine.understanding.task_spec import get_task
-
     if not model_ids:
         raise UserError("choose at least one model")
     spec = get_task(task, user_dir)
@@ -40,10 +40,9 @@ def run_task_job(
 
 
 def stats_job(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:
-    from engine.understanding.stats import task_stats
-
     with Workspace(workspace_path, create=False) as ws:
-        return task_stats(ws, task, user_dir=user_dir, resamples=1000)
+        # the CLI's setting (stats.DEFAULT_RESAMPLES): the panel shows the same CIs
+        return task_stats(ws, task, user_dir=user_dir)
 
 
 def item_details(workspace_path: str, run_id: int, limit: int = 500) -> list[dict]:

@@ -53,6 +53,33 @@ STAMPS: dict[str, tuple[str, ...]] = {
         "(SELECT max(id) FROM probe_items)",
         "(SELECT max(id) FROM probe_norm_entries)",
     ),
+    # field annotation (issue 20): who annotates, what they are assigned, what they decided
+    # (in the workspace, merged from a package, adjudicated). Rowid tables: max() is a descent.
+    "annotators": (
+        "(SELECT group_concat(id || '|' || name || '|' || dialects, ';') FROM annotators)",
+    ),
+    "assignments": (
+        "(SELECT count(*) FROM annotation_batches)",
+        "(SELECT max(id) FROM annotation_items)",
+        "(SELECT max(rowid) FROM annotation_assignments)",
+        "(SELECT count(*) FROM annotation_assignments)",
+    ),
+    "decisions": (
+        "(SELECT max(id) FROM annotation_decisions)",
+        "(SELECT max(id) FROM annotation_adjudications)",
+        "(SELECT max(id) FROM annotation_packages)",
+    ),
+    # runs of one kind (few rows: a scan of runs), their status, and the item sets tasks draw
+    # from; a run's answers move the ``responses`` topic
+    "task_runs": (
+        "(SELECT group_concat(id || '|' || status, ';') FROM runs WHERE kind LIKE 'task:%')",
+        "(SELECT max(rowid) FROM task_run_items)",
+        "(SELECT group_concat(id || '|' || name, ';') FROM task_item_sets)",
+        "(SELECT max(id) FROM task_items)",
+    ),
+    "probe_runs": (
+        "(SELECT group_concat(id || '|' || status, ';') FROM runs WHERE kind = 'probe')",
+    ),
 }
 TOPICS = tuple(STAMPS)
 _QUERY = "SELECT " + ", ".join(part for parts in STAMPS.values() for part in parts)

@@ -445,6 +445,18 @@ V2 = [
     *V2_INTEGRITY,
 ]
 
+# Issue 21: declared normalisation and named labels.
+V3_ISSUE21 = [
+    # what the metrics of a scored set score ('nfc' or 'none', engine.textnorm);
+    # a set imported with 'none' stores its texts exactly as the file has them.
+    "ALTER TABLE scored_sets ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
+    # ... and of a corpus (`import corpus --normalize none` keeps the file's sentences)
+    "ALTER TABLE corpora ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
+    # ... and the names of an item set's stored labels (JSON {"0": "not-offensive", ...}):
+    # prompts, parsers and reports use the names, task_items.label keeps the stored label
+    "ALTER TABLE task_item_sets ADD COLUMN label_names TEXT NOT NULL DEFAULT '{}'",
+]
+
 # The paper's nine dialects plus standard (docs/design.md); more can be added per workspace.
 DIALECTS = [
     ("standard", "প্রমিত বাংলা", "Standard Bengali", ""),
@@ -493,8 +505,10 @@ V3_ISSUE19 = [
     WHERE target = 'judgment'""",
 ]
 
+# Version 3 (this session): each issue's statements, in the order they landed.
 V3 = [
     *V3_ISSUE19,
+    *V3_ISSUE21,
 ]
 
 MIGRATIONS: list[list[str]] = [V1, V2, V3]

@@ -4,13 +4,9 @@ after each step. Uses the real Vashantor corpus and the embedded model."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.app.scripts_loading import gui_driving, load_script
 
 # Qt's offscreen platform warns on every top-level show and raise; nothing about our code.
 pytestmark = [
@@ -24,19 +20,9 @@ VASHANTOR_ROWS = 2365  # standard sentences, each with all five dialects
 SAMPLE_QUESTIONS = 40
 
 
-def load_walkthrough():
-    spec = importlib.util.spec_from_file_location(
-        "walkthrough", REPO / "scripts" / "walkthrough.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["walkthrough"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def walk(qapp, qtbot, shared_data, embedded_gguf, tmp_path):
-    walkthrough = load_walkthrough()
+    walkthrough = load_script("walkthrough")
     corpus = shared_data / "vashantor" / "vashantor_multiway.csv"
     if not corpus.exists():
         pytest.skip(f"{corpus} is absent")
@@ -48,7 +34,7 @@ def walk(qapp, qtbot, shared_data, embedded_gguf, tmp_path):
     )
     walk.module = walkthrough
     yield walk
-    walkthrough.finish(walk)
+    gui_driving().finish(walk)
 
 
 def test_a_new_user_runs_a_study_from_the_gui_alone(walk, tmp_path):
@@ -58,7 +44,7 @@ def test_a_new_user_runs_a_study_from_the_gui_alone(walk, tmp_path):
     def run(name: str) -> None:
         step = next(steps)
         assert step.__name__ == name
-        w.run_step(walk, step)
+        gui_driving().run_step(walk, step)
         assert walk.shots[-1].exists() and walk.shots[-1].stat().st_size > 10_000
         assert not walk.message_boxes
 

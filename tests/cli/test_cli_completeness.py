@@ -47,6 +47,9 @@ class DyingWorker:
 def dying(monkeypatch):
     """Every model a job opens is a DyingWorker failing Sylhet items."""
     backend = DyingWorker(lambda key: key.endswith(":sylhet"))
+    # engine.llm.api binds backend_for_run when first imported: patch it there too, so the
+    # fake neither misses the CLI's calls nor outlives this test
+    monkeypatch.setattr("engine.llm.api.backend_for_run", lambda ws, run_id, **kw: backend)
     monkeypatch.setattr("engine.llm.jobs.backend_for_run", lambda ws, run_id, **kw: backend)
     return backend
 

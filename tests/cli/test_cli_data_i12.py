@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import unicodedata
 
-import pytest
-
 from app.cli import main
 from engine.workspace.store import Workspace
 
@@ -99,16 +97,18 @@ def test_scored_translations_import_eval_metrics_and_human_score(tmp_path, capsy
         "--score-cols",
         "ann*",
     ]
-    with pytest.raises(SystemExit) as info:  # argparse: the scale is required
-        run(capsys, *base)
-    assert info.value.code == 2 and "--human-scale" in capsys.readouterr().err
+    code, _, err = run(capsys, *base)  # the scale is required
+    assert code == 2 and "--human-scale" in err
     code, _, err = run(capsys, *base, "--human-scale", "0-10")
     assert (
         code == 2
         and "line 2, column 'ann1': human score 90 is outside the declared scale 0-10" in err
     )
-    code, out, _ = run(capsys, *base, "--human-scale", "0-100")
+    code, _, err = run(capsys, *base, "--human-scale", "0-100")
+    assert code == 2 and "several annotators" in err and "--average-annotators" in err
+    code, out, _ = run(capsys, *base, "--human-scale", "0-100", "--average-annotators")
     assert code == 0 and "human scores written: 10" in out and "left out: 2" in out
+    assert "observed 10-90" in out and "averaged segments 4" in out
     code, out, _ = run(capsys, "-w", ws, "eval-metrics", "scored", "--bootstrap", "100")
     assert code == 0 and "signature" in out and "unavailable: n = 2 < 3" in out
     assert "pearson" in out

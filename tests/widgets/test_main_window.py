@@ -92,8 +92,10 @@ def test_close_workspace_returns_to_welcome(window, ws_copy):
 
 
 def test_sample_workspace_from_the_welcome_page(window, tmp_path, monkeypatch):
-    import engine.samples.workspace as sample
+    import engine.samples.api as sample
 
+    # the front door the window calls (patching engine.samples.workspace worked only while
+    # nothing had imported the front door before this test)
     monkeypatch.setattr(sample, "sample_workspace_path", lambda: tmp_path / "sample.sqlite")
     window.welcome.sample_button.click()
     assert window.workspace is not None

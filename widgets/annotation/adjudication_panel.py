@@ -1,9 +1,9 @@
 """AdjudicationPanel: items where annotators disagree or that were flagged, side by side.
 
-The list holds the adjudication queue (:func:`engine.annotation.api.adjudication_queue`) with its
-reasons; the detail shows every annotator's decision (superseded ones too, greyed) with a
-character-level diff of each edit against the current text, then the adjudicator's own
-decision: accept the current text, save an edited text, or reject, plus a score for judged
+The list holds the adjudication queue (:func:`engine.annotation.api.adjudication_queue`) with
+its reasons; the detail shows every annotator's decision (superseded ones too, greyed) with a
+diff of each edit against the current text by grapheme cluster (a conjunct is never split),
+then the adjudicator's own decision: accept the current text, save an edited text, or reject, plus a score for judged
 answers. The adjudicator's decision becomes gold; every annotator decision stays in history.
 
 ``python -m widgets.annotation.adjudication_panel [WORKSPACE]`` opens it alone.
@@ -36,6 +36,7 @@ from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
+from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 
@@ -47,8 +48,20 @@ _DIFF_STYLE = {
 }
 
 
+def reasons_label(reasons: list[str]) -> str:
+    """The engine's reasons for adjudication, in the interface language."""
+    names = {
+        "flagged": _("flagged"),
+        "item changed after the decision": _("item changed after the decision"),
+        "decisions differ": _("decisions differ"),
+        "edits differ": _("edits differ"),
+        "scores differ": _("scores differ"),
+    }
+    return ", ".join(names.get(r, r) for r in reasons)
+
+
 def diff_html(segments: list[tuple[str, str, str]]) -> str:
-    """Char-level diff segments as HTML: deletions struck red, insertions green."""
+    """Grapheme-cluster diff segments as HTML: deletions struck red, insertions green."""
     out = []
     for op, old, new in segments:
         if op == "equal":
@@ -65,9 +78,17 @@ class AdjudicationPanel(QWidget):
     sig_changed = Signal()
     sig_status_message = Signal(str)
 
-    def __init__(self, ws: Workspace, adjudicator: str = "", parent: QWidget | None = None):
+    def __init__(
+        self,
+        ws: Workspace,
+        adjudicator: str = "",
+        parent: QWidget | None = None,
+        *,
+        setup: AnnotationSetup | None = None,
+    ):
         super().__init__(parent)
         self.ws = ws
+        self.prompt = SetupPrompt(setup or AnnotationSetup(ws, self), "decided")
         self.entries: list[dict] = []
         self.detail: dict | None = None
         self._dirty = False
@@ -124,6 +145,7 @@ class AdjudicationPanel(QWidget):
         splitter.setStretchFactor(1, 3)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.prompt)
         layout.addWidget(splitter, 1)
         self.reload()
 
@@ -141,11 +163,14 @@ class AdjudicationPanel(QWidget):
 
     def reload(self, keep: int | None = None) -> None:
         self._dirty = False
+        self.prompt.refresh()
         self.entries = annotation.adjudication_queue(self.ws)
         self.list.blockSignals(True)
         self.list.clear()
         for e in self.entries:
-            entry = QListWidgetItem(f"#{e['item_id']}  {e['dialect']} — {', '.join(e['reasons'])}")
+            entry = QListWidgetItem(
+                f"#{e['item_id']}  {e['dialect']} — {reasons_label(e['reasons'])}"
+            )
             entry.setData(Qt.ItemDataRole.UserRole, e["item_id"])
             self.list.addItem(entry)
         self.list.blockSignals(False)
@@ -181,7 +206,7 @@ class AdjudicationPanel(QWidget):
         for x in d["decisions"]:
             grey = "" if x["uid"] in latest else " style='color:#888'"
             stale = " ⚠" if x["stale"] else ""
-            score = "" if x["score"] is None else f"{x['score']:g}"
+            score = "" if x["score"] is None else digits(format(x["score"], "g"))
             parts.append(
                 f"<tr{grey}><td>{html.escape(x['annotator'])}</td>"
                 f"<td>{html.escape(decision_label(x['decision']))}{stale}</td>"
@@ -190,7 +215,7 @@ class AdjudicationPanel(QWidget):
                 f"<td>{html.escape(x['comment'])}</td></tr>"
             )
         parts.append("</table>")
-        parts.append("<p>" + html.escape(", ".join(self.entries[row]["reasons"])) + "</p>")
+        parts.append("<p>" + html.escape(reasons_label(self.entries[row]["reasons"])) + "</p>")
         self.view.setHtml("".join(parts))
         edits = [x["text"] for x in d["decisions"] if x["text"] and x["uid"] in latest]
         self.text.setPlainText(edits[0] if edits else body)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
 from engine.workspace.api import Workspace
+from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
@@ -119,9 +120,18 @@ class AgreementPanel(QWidget):
         "rouge",
     )
 
-    def __init__(self, ws: Workspace, bridge: TaskBridge, parent: QWidget | None = None):
+    def __init__(
+        self,
+        ws: Workspace,
+        bridge: TaskBridge,
+        parent: QWidget | None = None,
+        *,
+        setup: AnnotationSetup | None = None,
+    ):
         super().__init__(parent)
         self.ws, self.bridge = ws, bridge
+        self.setup = setup or AnnotationSetup(ws, self)
+        self.prompt = SetupPrompt(self.setup, "decided")
         self.report: dict | None = None
         self.ppi_study: dict | None = None
         self.status = QLabel(_("Press Compute to measure agreement."))
@@ -166,7 +176,15 @@ class AgreementPanel(QWidget):
         ppi_box = QWidget()
         ppi_layout = QVBoxLayout(ppi_box)
         ppi_layout.setContentsMargins(0, 0, 0, 0)
-        ppi_layout.addWidget(self.ppi_label)
+        self.draw_button = QPushButton(_("&Draw answers for human scoring…"))
+        self.draw_button.clicked.connect(
+            lambda _checked=False: self.setup.draw_for_scoring(self.window())
+        )
+        self.draw_button.setVisible(False)
+        ppi_top = QHBoxLayout()
+        ppi_top.addWidget(self.ppi_label, 1)
+        ppi_top.addWidget(self.draw_button)
+        ppi_layout.addLayout(ppi_top)
         ppi_layout.addWidget(self.ppi, 1)
         lower = QSplitter()
         lower.addWidget(self.chart)
@@ -177,9 +195,20 @@ class AgreementPanel(QWidget):
         splitter.addWidget(ppi_box)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.prompt)
         layout.addWidget(splitter, 1)
+        self.prompt.refresh()
+
+    def mark_stale(self) -> None:
+        """Decisions or assignments changed (a merged package, another annotator): the shown
+        figures are out of date; recomputing (a bootstrap) waits for Compute."""
+        if self.report is not None:
+            self.status.setText(
+                _("Out of date: decisions changed since this was computed. Press Compute.")
+            )
 
     def compute(self) -> None:
+        self.prompt.refresh()
         self.compute_button.setEnabled(False)
         self.status.setText(_("Computing agreement (bootstrap)…"))
         self.bridge.run(
@@ -201,10 +230,15 @@ class AgreementPanel(QWidget):
 
     def show_ppi(self, study: dict | None) -> None:
         self.ppi_study = study
+        self.draw_button.setVisible(study is None)
         if study is None:
+            can_draw = self.setup.can_draw_for_scoring()
+            self.draw_button.setEnabled(can_draw)
+            self.draw_button.setToolTip("" if can_draw else _("Judge some answers first"))
             self.ppi_label.setText(
                 _(
-                    "No random subset of judged answers drawn for human scoring yet (upabhasha ppi --draw)."
+                    "No random subset of judged answers drawn for human scoring yet: the "
+                    "judge-corrected estimates appear here once one is drawn and scored."
                 )
             )
             self.ppi.setRowCount(0)

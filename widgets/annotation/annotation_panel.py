@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QElapsedTimer, Qt, Signal
+from PySide6.QtCore import QElapsedTimer, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -36,7 +36,9 @@ from PySide6.QtWidgets import (
 
 from engine.annotation.api import PackageQueue, WorkspaceQueue, parse_scale
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
+from widgets.annotation.setup import AnnotationSetup, SetupPrompt
+from widgets.annotation.setup_dialogs import kind_label
 from widgets.common.avro_typing import AvroTyping
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
@@ -53,13 +55,42 @@ def decision_label(decision: str) -> str:
     }.get(decision, decision)
 
 
+def _snippet(text: str, width: int = 48) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def item_label(item: dict) -> str:
+    """A queue row: decided or not, the item, its kind and dialect, the decision made, and
+    the beginning of its text (the question when the machine draft is hidden)."""
+    content = item["content"]
+    text = content.get("answer") if item["kind"] == "judgment" else content.get("text")
+    if not text or content.get("hidden"):
+        text = content.get("question", "")
+    mine = item["mine"]
+    mark = "✓" if mine else "•"
+    decided = f" · {decision_label(mine['decision'])}" if mine else ""
+    if mine and mine["score"] is not None:
+        decided += f" ({digits(format(mine['score'], 'g'))})"
+    head = f"{mark} #{item['item_id']} {item['dialect']}{decided} · {kind_label(item['kind'])}"
+    return f"{head}\n{_snippet(text, 40)}"
+
+
 class AnnotationPanel(QWidget):
     sig_decided = Signal(int)  # annotation item id
     sig_status_message = Signal(str)
 
-    def __init__(self, source, annotator: str = "", parent: QWidget | None = None):
+    def __init__(
+        self,
+        source: PackageQueue | WorkspaceQueue,
+        annotator: str = "",
+        parent: QWidget | None = None,
+        *,
+        setup: AnnotationSetup | None = None,
+    ):
         super().__init__(parent)
         self.source = source
+        self.setup = setup
         self.items: list[dict] = []
         self.current: dict | None = None
         self._clock = QElapsedTimer()
@@ -77,8 +108,27 @@ class AnnotationPanel(QWidget):
         top.addWidget(self.annotator)
         top.addWidget(self.progress, 1)
         top.addWidget(self.blind_label)
+        self.prompt: SetupPrompt | None = None
+        if setup is not None:  # a workspace (a package brings its own queue)
+            self.prompt = SetupPrompt(setup, "assigned")
+            self.annotators_button = QPushButton(_("A&nnotators…"))
+            self.annotators_button.clicked.connect(
+                lambda _checked=False: setup.edit_annotators(self.window())
+            )
+            self.assign_button = QPushButton(_("A&ssign items…"))
+            self.assign_button.clicked.connect(
+                lambda _checked=False: setup.assign_items(self.window())
+            )
+            top.addWidget(self.annotators_button)
+            top.addWidget(self.assign_button)
+            setup.sig_changed.connect(self.reload_annotators)
 
         self.list = QListWidget()
+        self.list.setFont(bengali_font(11))
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # two lines a row (the item, then its text); Qt's own row height fits one line of
+        # Bengali only and elides the second away
+        self._row_size = QSize(1, 2 * self.list.fontMetrics().lineSpacing() + 10)
         self.list.currentRowChanged.connect(self._show_row)
 
         self.question = QLabel()
@@ -130,7 +180,7 @@ class AnnotationPanel(QWidget):
             button.clicked.connect(lambda _c=False, k=key: self.decide(k))
             buttons.addWidget(button)
             self.buttons[key] = button
-        detail = QWidget()
+        detail = self.detail = QWidget()
         right = QVBoxLayout(detail)
         right.addLayout(form)
         right.addLayout(buttons)
@@ -140,9 +190,24 @@ class AnnotationPanel(QWidget):
         splitter.addWidget(self.list)
         splitter.addWidget(detail)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([340, 900])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        if self.prompt is not None:
+            layout.addWidget(self.prompt)
         layout.addWidget(splitter, 1)
+        self.reload()
+
+    def reload_annotators(self) -> None:
+        """Annotators were added or items assigned (here, in a dialog or from the CLI): offer
+        every annotator, keep the one chosen."""
+        chosen = self.annotator.currentText()
+        self.annotator.blockSignals(True)
+        self.annotator.clear()
+        self.annotator.addItems(self.source.annotators())
+        if self.annotator.findText(chosen) >= 0:
+            self.annotator.setCurrentText(chosen)
+        self.annotator.blockSignals(False)
         self.reload()
 
     # -- reading ---------------------------------------------------------------------------
@@ -156,16 +221,23 @@ class AnnotationPanel(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for item in self.items:
-            mark = "✓" if item["mine"] else "•"
-            entry = QListWidgetItem(f"{mark} #{item['item_id']}  {item['dialect']}")
+            entry = QListWidgetItem(item_label(item))
+            entry.setToolTip(item_label(item))
+            entry.setSizeHint(self._row_size)
             entry.setData(Qt.ItemDataRole.UserRole, item["item_id"])
             self.list.addItem(entry)
         self.list.blockSignals(False)
         decided = sum(1 for i in self.items if i["mine"])
         self.progress.setRange(0, max(1, len(self.items)))
         self.progress.setValue(decided)
+        self.progress.setTextVisible(bool(self.items))  # not "0 of 1" with nothing assigned
         blind = any(i["blind_draft"] for i in self.items)
         self.blind_label.setText(_("Blind review") if blind else "")
+        if self.prompt is not None:
+            # the empty state's button replaces the top bar's while it shows
+            setup_needed = bool(self.prompt.refresh())
+            self.annotators_button.setVisible(not setup_needed)
+            self.assign_button.setVisible(not setup_needed)
         ids = [i["item_id"] for i in self.items]
         row = ids.index(select_item) if select_item in ids else 0
         if self.items:
@@ -174,6 +246,7 @@ class AnnotationPanel(QWidget):
         else:
             self.current = None
             self._enable(False)
+        self.detail.setEnabled(bool(self.items))
 
     def _enable(self, on: bool) -> None:
         for button in self.buttons.values():
@@ -196,15 +269,19 @@ class AnnotationPanel(QWidget):
             self.text.setPlainText("")
         low, high = parse_scale(item["score_scale"])
         self.score.setRange(low - 1, high)  # the value below the range means "no score"
-        self.score.setValue(low - 1)
-        self.scale_label.setText(_("scale {scale}").format(scale=item["score_scale"]))
-        self.comment.clear()
         mine = item["mine"]
+        # a revisited item shows what was saved, ready to change
+        saved = mine["score"] if mine and mine["score"] is not None else low - 1
+        self.score.setValue(saved)
+        self.scale_label.setText(_("scale {scale}").format(scale=item["score_scale"]))
+        self.comment.setText((mine["comment"] or "") if mine else "")
+        if mine and mine["text"]:
+            self.text.setPlainText(mine["text"])
         self.mine.setText(
             _("not decided yet")
             if not mine
             else decision_label(mine["decision"])
-            + ("" if mine["score"] is None else f" ({mine['score']:g})")
+            + ("" if mine["score"] is None else f" ({digits(format(mine['score'], 'g'))})")
         )
         self._enable(True)
         self._clock.start()
@@ -236,7 +313,8 @@ class AnnotationPanel(QWidget):
         # update this row in place (no re-read: a queue can hold thousands of items)
         item["mine"] = {k: row[k] for k in ("decision", "text", "score", "comment", "seconds")}
         index = self.items.index(item)
-        self.list.item(index).setText(f"✓ #{item['item_id']}  {item['dialect']}")
+        self.list.item(index).setText(item_label(item))
+        self.list.item(index).setToolTip(item_label(item))
         self.progress.setValue(sum(1 for i in self.items if i["mine"]))
         order = self.items[index + 1 :] + self.items[: index + 1]
         nxt = next((i for i in order if not i["mine"]), item)

@@ -46,8 +46,8 @@ from widgets.common.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
-# what the statistics are read from
-BIAS_TOPICS = frozenset({"probes", "responses", "runs"})
+# what the statistics and the run options are read from
+BIAS_TOPICS = frozenset({"probes", "responses", "runs", "models", "probe_runs"})
 
 
 class BiasPanel(QWidget):

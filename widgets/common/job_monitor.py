@@ -121,6 +121,7 @@ class JobTableModel(QAbstractTableModel):
                 "running": _("running"),
                 "done": _("done"),
                 "failed": _("failed"),
+                "refused": _("input error"),
                 "cancelled": _("cancelled"),
             }.get(task.state, task.state)
         if column == PROGRESS_COLUMN:

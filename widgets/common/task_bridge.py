@@ -95,7 +95,7 @@ class Task:
     quiet: bool = False
     started_at: float = field(default_factory=time.monotonic)
     finished_at: float | None = None
-    state: str = "running"  # running | done | failed | cancelled
+    state: str = "running"  # running | done | failed | refused (bad input) | cancelled
     done: int = 0
     total: int = 0
     note: str = ""
@@ -137,11 +137,20 @@ class _Progress:
         self.last_emit = 0.0
         self.pending: tuple | None = None
         self.lock = threading.Lock()
+        # a job of several runs (one per model) reports each run's tokens from 0: summed here,
+        # before throttling, so no run's last count is lost to a dropped report
+        self.tokens_reported = self.tokens_before = 0
 
     def __call__(self, done: int, total: int, note: str = "", **metrics) -> None:
         now = time.monotonic()
-        snapshot = (done, total, note, metrics.get("tokens"))
+        tokens = metrics.get("tokens")
         with self.lock:
+            if tokens is not None:
+                if tokens < self.tokens_reported:
+                    self.tokens_before += self.tokens_reported
+                self.tokens_reported = tokens
+                tokens = self.tokens_before + tokens
+            snapshot = (done, total, note, tokens)
             if done < total and now - self.last_emit < self.interval_s:
                 self.pending = snapshot
                 return
@@ -219,7 +228,7 @@ class TaskBridge(QObject):
     sig_task_started = Signal(object)  # Task
     sig_task_progress = Signal(object)  # Task (done/total/note/tokens updated)
     sig_task_finished = Signal(object)  # Task (state done/failed/cancelled)
-    sig_task_failed = Signal(object, str)  # Task, one-line message
+    sig_task_failed = Signal(object, str)  # Task (state failed or refused), its message
 
     # worker -> GUI thread (queued across threads, direct with SyncExecutor)
     _sig_progress = Signal(object, object, object, str, object)
@@ -383,14 +392,19 @@ class TaskBridge(QObject):
         if task.quiet:
             self._tasks.pop(task.id, None)
         if exc is not None and not task.is_cancelled():
-            task.state, task.error = "failed", exc
+            # a UserError is bad input (what to fix, in its own words), not a job that broke
+            refused = isinstance(exc, UserError)
+            task.state, task.error = ("refused" if refused else "failed"), exc
             message = describe_error(exc)
-            log.error(
-                "task %r failed: %s",
-                task.label,
-                message,
-                exc_info=(type(exc), exc, exc.__traceback__),
-            )
+            if refused:
+                log.warning("task %r refused its input: %s", task.label, message)
+            else:
+                log.error(
+                    "task %r failed: %s",
+                    task.label,
+                    message,
+                    exc_info=(type(exc), exc, exc.__traceback__),
+                )
             task.add_log(f"ERROR {message}")
             if not task.quiet:
                 self.sig_task_failed.emit(task, message)
@@ -398,7 +412,8 @@ class TaskBridge(QObject):
             if on_error is not None:
                 self._call_safely(on_error, exc)
             else:
-                self._show_error(_("{label} failed").format(label=task.label), message)
+                title = _("{label}: check the input") if refused else _("{label} failed")
+                self._show_error(title.format(label=task.label), message)
             return
         if exc is not None:
             log.info("task %r stopped after cancel: %s", task.label, exc)

@@ -26,6 +26,7 @@ class WelcomePage(QWidget):
     sig_open_workspace = Signal()
     sig_open_recent = Signal(str)
     sig_add_model = Signal()
+    sig_open_package = Signal()
 
     def __init__(self, recent_workspaces: list[str] | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -54,12 +55,24 @@ class WelcomePage(QWidget):
         self.new_button = QPushButton(_("Create a new workspace…"))
         self.open_button = QPushButton(_("Open a workspace…"))
         self.model_button = QPushButton(_("Add a model…"))
-        for button in (self.sample_button, self.new_button, self.open_button, self.model_button):
+        self.package_button = QPushButton(_("Open a review package…"))
+        self.package_button.setToolTip(
+            _("Annotate the items someone sent you in a review package (no workspace needed)")
+        )
+        every = (
+            self.sample_button,
+            self.new_button,
+            self.open_button,
+            self.model_button,
+            self.package_button,
+        )
+        for button in every:
             button.setMinimumHeight(36)
         self.sample_button.clicked.connect(self.sig_open_sample)
         self.new_button.clicked.connect(self.sig_new_workspace)
         self.open_button.clicked.connect(self.sig_open_workspace)
         self.model_button.clicked.connect(self.sig_add_model)
+        self.package_button.clicked.connect(self.sig_open_package)
 
         self.recent_list = QListWidget()
         self.recent_list.itemActivated.connect(
@@ -68,7 +81,7 @@ class WelcomePage(QWidget):
         self.set_recent(recent_workspaces or [])
 
         buttons = QVBoxLayout()
-        for button in (self.sample_button, self.new_button, self.open_button, self.model_button):
+        for button in every:
             buttons.addWidget(button)
         buttons.addStretch(1)
         recent = QVBoxLayout()

@@ -16,9 +16,11 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal, SignalInstance
+from PySide6.QtWidgets import QWidget
 
 from engine.workspace.api import TOPICS, ChangeTracker
 
@@ -37,6 +39,11 @@ class WorkspaceWatcher(QObject):
     sig_judgments = Signal()  # judgments stored
     sig_annotations = Signal()  # human overrides stored
     sig_probes = Signal()  # probe sets imported, reply normalisation edited
+    sig_annotators = Signal()  # annotators added or their dialects changed
+    sig_assignments = Signal()  # batches assigned
+    sig_decisions = Signal()  # annotation decisions made, merged from packages, adjudicated
+    sig_task_runs = Signal()  # task runs started or finished, task item sets imported
+    sig_probe_runs = Signal()  # probe runs started or finished
 
     def __init__(
         self,
@@ -88,7 +95,38 @@ class WorkspaceWatcher(QObject):
             return changed
         log.debug("workspace changed: %s (%.1f ms)", sorted(changed), self.last_poll_ms)
         self.sig_changed.emit(changed)
-        for topic in TOPICS:  # a fixed order: questions … annotations
+        for topic in TOPICS:  # a fixed order: questions … probe_runs
             if topic in changed:
                 getattr(self, f"sig_{topic}").emit()
         return changed
+
+
+class Follow(QObject):
+    """Re-reads a panel when a watcher signal fires: at once while the panel is visible, else
+    once when it is next shown (a hidden panel only notes that it is out of date)."""
+
+    def __init__(self, widget: QWidget, slot: Callable[[], object]):
+        super().__init__(widget)
+        self.widget, self.slot, self.pending = widget, slot, False
+        widget.installEventFilter(self)
+
+    def __call__(self, *_args) -> None:
+        if self.widget.isVisible():
+            self.pending = False
+            self.slot()
+        else:
+            self.pending = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.widget and event.type() == QEvent.Type.Show and self.pending:
+            self.pending = False
+            self.slot()
+        return False
+
+
+def follow(widget: QWidget, slot: Callable[[], object], *signals: SignalInstance) -> Follow:
+    """Subscribe ``widget``'s ``slot`` to the watcher ``signals`` (see :class:`Follow`)."""
+    follower = Follow(widget, slot)
+    for signal in signals:
+        signal.connect(follower)
+    return follower

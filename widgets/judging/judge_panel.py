@@ -89,6 +89,7 @@ class JudgePanel(QWidget):
         self.rubric_folder = workspace.path.with_name("rubrics")
         self.pairs: list[dict] = []  # the preview's answer pairs (judge_overview)
         self.human_scored = 0
+        self.has_answers = False  # any answer pair to judge (judge_overview)
 
         # judges
         self.judges = QTableWidget(0, 4)
@@ -263,6 +264,7 @@ class JudgePanel(QWidget):
         fit_columns_to_headers(self.judges, stretch=1, grow_only=True)
         self.warnings.setText("\n".join(overview["warnings"]))
         self.human_scored = overview["human_count"]
+        self.has_answers = bool(overview["pairs"])
         self.human_count.setText(
             _("{n} human-scored items (overrides in the answers panel)").format(n=self.human_scored)
         )
@@ -290,7 +292,10 @@ class JudgePanel(QWidget):
     def _update_buttons(self) -> None:
         has_model = self.judge_model.count() > 0
         valid = self.rubric is not None
-        self.run_button.setEnabled(has_model and valid)
+        self.run_button.setEnabled(has_model and valid and self.has_answers)
+        self.run_button.setToolTip(
+            "" if self.has_answers else _("No answers to judge yet: generate answers first.")
+        )
         self.calibrate_button.setEnabled(has_model and valid and self.human_scored > 0)
 
     # -- rubric ----------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""ModelsPanel: the workspace's models; add a GGUF (dialog or drag and drop) or an endpoint.
+"""ModelsPanel: the workspace's models; add a GGUF (dialog or drag and drop), an endpoint, or
+models other tools keep on this computer (found in place); try a prompt on the selected one.
 
 GGUF files are validated and hashed in the background (progress through the bridge); the
 endpoint's API key goes to the OS keyring, never into the workspace.
@@ -39,6 +40,9 @@ from engine.llm.api import Gpu, models_default_first
 from engine.workspace.api import Workspace
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
+from widgets.llm.model_finder import ModelFinderDialog, human_size
+from widgets.llm.try_prompt_box import TryPromptBox
 
 log = logging.getLogger(__name__)
 
@@ -53,16 +57,6 @@ COLUMNS = [
     ("sha256", "sha256"),
     ("is_default", "Default"),
 ]
-
-
-def human_size(n: int | None) -> str:
-    if not n:
-        return ""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return ""
 
 
 class ModelsTableModel(QAbstractTableModel):
@@ -172,10 +166,22 @@ class EndpointDialog(QDialog):
 class ModelsPanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()
+    sig_model_folders_changed = Signal(list)  # folders added to the finder (settings keep them)
 
-    def __init__(self, workspace: Workspace, bridge: TaskBridge, parent: QWidget | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        bridge: TaskBridge,
+        *,
+        watcher: WorkspaceWatcher | None = None,
+        model_folders: list[str] | None = None,
+        parent: QWidget | None = None,
+    ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own);
+        ``model_folders``: folders the user added to the finder before (the settings')."""
         super().__init__(parent)
         self.ws = workspace
+        self.model_folders = list(model_folders or [])
         self.bridge = bridge
         self.setAcceptDrops(True)
         self.model = ModelsTableModel(workspace, self)
@@ -198,6 +204,10 @@ class ModelsPanel(QWidget):
             )
         )
         self.add_embedded_button.clicked.connect(self.add_embedded)
+        self.find_button = QPushButton(_("Find models on this computer…"))
+        self.find_button.clicked.connect(self.find_models_dialog)
+        self.finder: ModelFinderDialog | None = None
+        self.try_box = TryPromptBox(workspace, bridge)
         self.gpu_label = QLabel(_("Checking GPU offload support…"))
         self.gpu_label.setWordWrap(True)
         self.gpu_report: dict | None = None
@@ -214,7 +224,12 @@ class ModelsPanel(QWidget):
         drop_hint.setStyleSheet("color: #666;")
 
         buttons = QHBoxLayout()
-        for button in (self.add_gguf_button, self.add_endpoint_button, self.add_embedded_button):
+        for button in (
+            self.add_gguf_button,
+            self.add_endpoint_button,
+            self.add_embedded_button,
+            self.find_button,
+        ):
             buttons.addWidget(button)
         buttons.addStretch(1)
         buttons.addWidget(drop_hint)
@@ -222,12 +237,16 @@ class ModelsPanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.details)
+        layout.addWidget(self.try_box)
         layout.addWidget(self.gpu_label)
         plan_row = QHBoxLayout()
         plan_row.addWidget(self.plan_label, 1)
         plan_row.addWidget(self.apply_plan_button)
         layout.addLayout(plan_row)
         self._gpu_checked = False
+        # models registered elsewhere (`upabhasha models add`, another window)
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        follow(self, self.model.reload, self.watcher.sig_models)
 
     def showEvent(self, event) -> None:
         # llama_cpp is heavy: probe it the first time the panel is seen, not at start-up
@@ -355,20 +374,44 @@ class ModelsPanel(QWidget):
         for path in paths:
             self.add_gguf(path)
 
-    def add_gguf(self, path: str | Path) -> None:
-        """Validate and hash in the pool, then register on the writer lane."""
+    def find_models_dialog(self) -> ModelFinderDialog:
+        """List the GGUF models other tools keep here; the checked ones are added in place."""
+        if self.finder is None:
+            self.finder = ModelFinderDialog(str(self.ws.path), self.bridge, self)
+            self.finder.folders = list(self.model_folders)
+            self.finder.sig_add.connect(self.add_found)
+            self.finder.sig_folders_changed.connect(self._remember_folders)
+        self.finder.open()
+        self.finder.search()
+        return self.finder
+
+    def _remember_folders(self, folders: list[str]) -> None:
+        self.model_folders = folders
+        self.sig_model_folders_changed.emit(folders)
+
+    def add_found(self, models: list[dict]) -> None:
+        for model in models:
+            self.add_gguf(model["path"], name=model["name"], sha256=model["sha256"])
+
+    def add_gguf(
+        self, path: str | Path, *, name: str | None = None, sha256: str | None = None
+    ) -> None:
+        """Validate and hash in the pool, then register on the writer lane (the file stays
+        where it is). ``name``: as the workspace calls it (default: the file name);
+        ``sha256``: known already (an Ollama blob's digest), not computed again."""
         path = str(Path(path).expanduser().absolute())  # keep the name the user chose
         self.sig_status_message.emit(_("Inspecting {name}…").format(name=Path(path).name))
         self.bridge.run(
             model_tasks.inspect_gguf_file,
             args=(path,),
+            kwargs={"known_sha256": sha256},
             dialog=True,
-            label=_("Hashing {name}").format(name=Path(path).name),
-            on_done=self._register_gguf,
+            label=_("Hashing {name}").format(name=name or Path(path).name),
+            on_done=lambda info: self._register_gguf(info, name),
         )
 
-    def _register_gguf(self, info: dict) -> None:
-        name = Path(info["path"]).stem  # as `upabhasha models add FILE` names it
+    def _register_gguf(self, info: dict, name: str | None = None) -> None:
+        name = name or Path(info["path"]).stem  # as `upabhasha models add FILE` names it
         self.bridge.run(
             model_tasks.add_gguf_model,
             args=(str(self.ws.path), info, name),
@@ -440,8 +483,10 @@ class ModelsPanel(QWidget):
         self._plan_for_current()
         if not current.isValid():
             self.details.clear()
+            self.try_box.set_model(None)
             return
         row = self.model.rows[current.row()]
+        self.try_box.set_model(row)
         keys = (
             "name",
             "kind",

@@ -250,12 +250,21 @@ class ChartsPanel(QWidget):
             self._awaiting_draw[kind] = started
         self.data[kind] = data
         self.views[kind].set_image(image)
+        if kind == self.current_kind:
+            self._show_footer(kind)
+        self._follow_up(kind)
+
+    def _show_footer(self, kind: str) -> None:
+        """The shown chart's own count (the one its title says: the same data), never the
+        count of another chart computed meanwhile."""
+        data = self.data.get(kind)
         self.info.setText(
-            _("{n} judgments · judge run {run}").format(
+            ""
+            if data is None
+            else _("{n} judgments · judge run {run}").format(
                 n=data.get("n", 0), run=data.get("judge_run") or "—"
             )
         )
-        self._follow_up(kind)
 
     def _follow_up(self, done_kind: str) -> None:
         """After a task: the chart shown now may have been asked for, changed or been resized
@@ -349,6 +358,7 @@ class ChartsPanel(QWidget):
             return
         kind = reports.CHART_KINDS[row]
         self.stack.setCurrentWidget(self.views[kind])
+        self._show_footer(kind)
         if kind in self._dirty or kind not in self.data:
             self.refresh(full=True)
         elif not self.views[kind].fits():

@@ -37,8 +37,13 @@ from PySide6.QtWidgets import (
 from engine.errors import UserError
 from engine.i18n import _
 from engine.importing.tasks import record_segment_score_at
+from engine.textnorm import NORMALIZATIONS
 from engine.translation.api import TRANSLATION_SCORE_SCALE, scored_sets
-from engine.translation.tasks import evaluate_scored_at, record_translation_score_at
+from engine.translation.tasks import (
+    copy_baselines_at,
+    evaluate_scored_at,
+    record_translation_score_at,
+)
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
@@ -133,6 +138,35 @@ class MetricsPanel(QWidget):
         row.addWidget(self.record_note, 1)
         form.addRow(row)
 
+        # the copy-input baseline of the workspace's corpora (upabhasha baseline)
+        self.baseline_split = QComboBox()
+        for label, value in ((_("all splits"), None), ("train", "train"), ("test", "test"),
+                             ("validation", "validation")):  # fmt: skip
+            self.baseline_split.addItem(label, value)
+        self.baseline_normalize = QComboBox()
+        for mode in NORMALIZATIONS:
+            self.baseline_normalize.addItem(mode, mode)
+        self.baseline_button = QPushButton(_("Copy baseline"))
+        self.baseline_button.clicked.connect(self.compute_baseline)
+        self.baseline = _table(
+            [_("Dialect"), _("Direction"), _("Script"), _("n"), "BLEU", "chrF++", _("Note")]
+        )
+        self.baseline_note = QLabel()
+        self.baseline_note.setWordWrap(True)
+        self.baseline_note.setStyleSheet("color: #555")
+        baseline_box = QGroupBox(_("Copy-input baseline of the corpora (input returned unchanged)"))
+        baseline_layout = QVBoxLayout(baseline_box)
+        baseline_row = QHBoxLayout()
+        baseline_row.addWidget(QLabel(_("Split")))
+        baseline_row.addWidget(self.baseline_split)
+        baseline_row.addWidget(QLabel(_("Normalisation")))
+        baseline_row.addWidget(self.baseline_normalize)
+        baseline_row.addWidget(self.baseline_button)
+        baseline_row.addStretch(1)
+        baseline_layout.addLayout(baseline_row)
+        baseline_layout.addWidget(self.baseline, 1)
+        baseline_layout.addWidget(self.baseline_note)
+
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020")
@@ -144,6 +178,7 @@ class MetricsPanel(QWidget):
         layout.addWidget(self.systems, 1)
         layout.addWidget(self.signatures)
         layout.addWidget(self.correlations, 2)
+        layout.addWidget(baseline_box, 1)
         layout.addWidget(form_box)
         self.setFont(bengali_font())
         self.refresh()
@@ -203,10 +238,12 @@ class MetricsPanel(QWidget):
         self._set_changed()
         self.last_report = report
         lo, hi = report["human_scale"]
+        seen = report.get("observed_range") or [None, None]
         self.summary.setText(
             _(
                 "{name}: {segments} segments, {scored} with human scores ({annotations} scores "
-                "on {lo:g}-{hi:g})"
+                "on {lo:g}-{hi:g}, observed {seen}; {averaged} averaged over annotators); "
+                "texts scored: {normalize}"
             ).format(
                 name=report["set"],
                 segments=report["segments"],
@@ -214,6 +251,9 @@ class MetricsPanel(QWidget):
                 annotations=report["annotations"],
                 lo=lo,
                 hi=hi,
+                seen="—" if seen[0] is None else f"{seen[0]:g}-{seen[1]:g}",
+                averaged=report.get("segments_averaged", 0),
+                normalize=report.get("normalize", "nfc"),
             )
         )
         _fill(
@@ -230,7 +270,12 @@ class MetricsPanel(QWidget):
                 for name, row in report["systems"].items()
             ],
         )
-        self.signatures.setText("  ".join(f"{k}: {v}" for k, v in report["signatures"].items()))
+        self.signatures.setText(
+            "  ".join(f"{k}: {v}" for k, v in report["signatures"].items())
+            + "\n"
+            + _("sentence level (segment correlations): ")
+            + "  ".join(f"{k}: {v}" for k, v in report.get("sentence_signatures", {}).items())
+        )
         rows = []
         for level, title in (("segment_level", _("segment")), ("system_level", _("system"))):
             for r in report[level]:
@@ -247,6 +292,48 @@ class MetricsPanel(QWidget):
                 rows.append([title, r["metric"], str(r["n"]), *cells, note])
         _fill(self.correlations, rows)
         self.sig_status_message.emit(_("Metrics evaluated: {name}").format(name=report["set"]))
+
+    def compute_baseline(self) -> Task:
+        self._show_error("")
+        self.baseline_button.setEnabled(False)
+        return self.bridge.run(
+            copy_baselines_at,
+            args=(
+                str(self.ws.path),
+                "pairs",
+                self.baseline_split.currentData(),
+                self.baseline_normalize.currentData(),
+            ),
+            label=_("Copy baseline"),
+            on_done=self._show_baseline,
+            on_error=self._baseline_failed,
+        )
+
+    def _show_baseline(self, report: dict) -> None:
+        self.baseline_button.setEnabled(True)
+        _fill(
+            self.baseline,
+            [
+                [
+                    r["dialect"],
+                    r["direction"],
+                    r["script"],
+                    str(r["n"]),
+                    _fmt(r.get("bleu"), 2),
+                    _fmt(r.get("chrf++"), 2),
+                    r.get("not_applicable", ""),
+                ]
+                for r in report["rows"]
+            ],
+        )
+        signatures = dict.fromkeys(
+            f"{k}: {v}" for r in report["rows"] for k, v in r.get("signatures", {}).items()
+        )
+        self.baseline_note.setText("  ".join([*signatures, *report["notes"]]))
+
+    def _baseline_failed(self, exc: BaseException) -> None:
+        self.baseline_button.setEnabled(True)
+        self._show_error(" ".join(str(exc).split()))
 
     def _failed(self, exc: BaseException) -> None:
         self.task = None

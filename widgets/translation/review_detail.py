@@ -260,6 +260,7 @@ class ReviewDetail(QWidget):
         enabled = detail is not None
         for widget in (self.editor, self.comment, self.phonetic, self.avro_toggle):
             widget.setEnabled(enabled)
+        self.shown_text = ""
         if detail is None:
             self.header.setText(_("Select a cell to review its translation."))
             for label in (self.question, self.gloss, self.machine, self.retrieval):
@@ -290,6 +291,7 @@ class ReviewDetail(QWidget):
         self.retrieval.setText(retrieval_summary(detail.get("retrieval") or {}))
         self._fill_exemplars(detail.get("exemplars") or [])
         self.editor.setPlainText(detail["text"])
+        self.shown_text = detail["text"]
         self.editor.moveCursor(QTextCursor.MoveOperation.End)
         self.comment.setText(detail.get("comment") or "")
         self.history.setPlainText(

@@ -275,6 +275,15 @@ class ReviewPanel(QWidget):
             return
         self._show(None)
 
+    def reload_changed(self) -> None:
+        """Variants changed elsewhere (adjudication, a translation job, the CLI): re-read,
+        keeping the selection and an edit typed but not saved."""
+        keep, typed = self.current_variant, self.detail.edited_text()
+        unsaved = keep is not None and typed != self.detail.shown_text
+        self.reload()
+        if unsaved and self.current_variant == keep:
+            self.detail.editor.setPlainText(typed)
+
     def _update_counts(self) -> None:
         totals: dict[str, int] = {}
         for by_status in translation.review_counts(self.ws).values():

@@ -51,6 +51,7 @@ from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,9 @@ def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
             r["script"] + (f" ({r['scheme']})" if r.get("scheme") else "")
             + (" " + _("constrained") if r["constrained"] else ""),
             str(r["k"]), str(r["n"]), m1 + f" [{macro['scale']}]", m2,
-            "—" if copy is None else f"chrF++ {_f(copy)}",
+            (_("not applicable") if r.get("copy_baseline_not_applicable") else "—")
+            if copy is None
+            else f"chrF++ {_f(copy)}",
             _f(failures["unparseable"], 3), _f(failures["script_drift"], 3),
             _f(failures["empty"], 3),
         ])  # fmt: skip
@@ -107,8 +110,10 @@ class TasksPanel(QWidget):
         bridge: TaskBridge,
         *,
         user_dir: str | None = None,
+        watcher: WorkspaceWatcher | None = None,
         parent: QWidget | None = None,
     ):
+        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
         super().__init__(parent)
         self.ws, self.bridge, self.user_dir = workspace, bridge, user_dir
         self.report: dict = {"runs": []}
@@ -204,21 +209,31 @@ class TasksPanel(QWidget):
         layout.addWidget(split)
         self.refresh_options()
         self.refresh_results()
+        # a model added in the Models panel or by the CLI, a task run started elsewhere
+        self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
+        follow(self, self.refresh_options, self.watcher.sig_models, self.watcher.sig_task_runs)
+        follow(self, self.refresh_results, self.watcher.sig_task_runs)
 
     # -- options -----------------------------------------------------------------------------
     def refresh_options(self) -> None:
+        """Item sources and models as the workspace has them; the user's choices are kept."""
+        source = self.source_box.currentData()
+        shown = {
+            self.models.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.models.count())
+        }
+        checked = set(self.model_ids())
         self.source_box.clear()
         self.source_box.addItem(_("sentence pairs"), "pairs")
         for s in item_sets(self.ws):
             self.source_box.addItem(f"{s['name']} ({s['items']})", f"items:{s['name']}")
+        self.source_box.setCurrentIndex(max(self.source_box.findData(source), 0))
         self.models.clear()
         for m in all_models(self.ws):
             entry = QListWidgetItem(m["name"])
             entry.setData(Qt.ItemDataRole.UserRole, m["id"])
             entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            entry.setCheckState(
-                Qt.CheckState.Checked if m["is_default"] else Qt.CheckState.Unchecked
-            )
+            on = m["id"] in checked if m["id"] in shown else bool(m["is_default"])
+            entry.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             self.models.addItem(entry)
 
     def options(self) -> dict:
@@ -242,9 +257,42 @@ class TasksPanel(QWidget):
         ]
 
     # -- running -----------------------------------------------------------------------------
+    def job_label(self) -> str:
+        """What the job runs, for the job monitor: task, models, regimes, scripts."""
+        models = [
+            self.models.item(i).text()
+            for i in range(self.models.count())
+            if self.models.item(i).checkState() == Qt.CheckState.Checked
+        ]
+        options = self.options()
+        scripts = [f"{s} ({options['scheme']})" if s == "roman" else s for s in options["scripts"]]
+        return _("Task {name} · {models} · {regimes} · {scripts}").format(
+            name=self.task_box.currentData(),
+            models=", ".join(models),
+            regimes=", ".join(options["regimes"]),
+            scripts=", ".join(scripts),
+        )
+
+    def input_problem(self) -> str | None:
+        """What is missing before a run can start (said here, not as a failed job)."""
+        options = self.options()
+        if not self.model_ids():
+            return _("Choose at least one model.")
+        if not options["regimes"]:
+            return _("Choose at least one regime.")
+        if not options["scripts"]:
+            return _("Choose at least one script.")
+        return None
+
     def run(self) -> None:
+        problem = self.input_problem()
+        if problem is not None:
+            self.progress_note.setText(problem)
+            self.sig_status_message.emit(problem)
+            return
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
+        self.progress.setFormat("%p%")
         self.progress.setRange(0, 0)
         self._task = self.bridge.run(
             task_jobs.run_task_job,
@@ -255,7 +303,7 @@ class TasksPanel(QWidget):
                 self.options(),
                 self.user_dir,
             ),
-            label=_("Task {name}").format(name=self.task_box.currentData()),
+            label=self.job_label(),
             on_done=self._on_run_done,
             on_error=self._on_run_error,
             on_progress=self._on_progress,
@@ -274,20 +322,27 @@ class TasksPanel(QWidget):
         self._task = None
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
-        self.progress.setRange(0, 1)
 
     def _on_run_done(self, summaries: list) -> None:
+        cancelled = (self._task is not None and self._task.is_cancelled()) or any(
+            s.get("cancelled") for s in summaries
+        )
         self._finish()
         done = sum(s["done_now"] for s in summaries)
-        self.progress.setValue(1)
-        self.sig_status_message.emit(
-            _("{runs} runs, {done} new outputs").format(runs=len(summaries), done=done)
-        )
+        if cancelled:  # the bar stays where the job stopped
+            self.progress.setFormat(_("cancelled at %p%"))
+            message = _("Cancelled: {runs} runs, {done} new outputs")
+        else:
+            self.progress.setRange(0, 1)
+            self.progress.setValue(1)
+            message = _("{runs} runs, {done} new outputs")
+        self.sig_status_message.emit(message.format(runs=len(summaries), done=done))
         self.sig_run_finished.emit(summaries)
         self.refresh_results()
 
     def _on_run_error(self, exc: BaseException) -> None:
         self._finish()
+        self.progress.setRange(0, 1)
         self.progress_note.setText(str(exc))
         self.sig_status_message.emit(str(exc))
 
@@ -313,7 +368,13 @@ class TasksPanel(QWidget):
             for j, text in enumerate(row):
                 self.results.setItem(i, j, QTableWidgetItem(text))
         self.results.resizeColumnsToContents()
-        lines = []
+        lines = [
+            _("Warning, run {run} ({task}, {model}): {warning}").format(
+                run=r["run_id"], task=r["task"], model=r["model"] or "", warning=w
+            )
+            for r in report.get("runs", [])
+            for w in r.get("warnings", [])
+        ]
         for g in report.get("script_gap", []):
             gap = g["gap"]
             lines.append(

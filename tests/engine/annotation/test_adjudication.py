@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import regex
 
 from engine.annotation.adjudication import (
     accept_agreed,
@@ -40,6 +41,30 @@ def test_char_diff_keeps_graphemes():
     assert segments[-1] == ("insert", "", "ছি")
     # a vowel sign is never split from its consonant
     assert ("replace", "কি", "কে") in char_diff("কি", "কে")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "changed"),
+    [
+        ("ক্ষমা করো", "কষমা করো", ("ক্ষ", "কষ")),  # a conjunct stays one unit
+        ("কর্ম", "কম্ম", ("র্ম", "ম্ম")),  # reph
+        ("স্ত্রীর কথা", "স্তিরির কথা", ("স্ত্রী", "স্তিরি")),  # three-consonant conjunct
+        ("বিদ্যালয়", "বিদ্যালয়ে", ("য়", "য়ে")),  # ya-phala, nukta letter
+    ],
+)
+def test_char_diff_keeps_conjuncts_whole(old, new, changed):
+    """Every segment boundary is a grapheme-cluster boundary of both texts (Unicode 15.1
+    clusters: a conjunct joined by hasanta is one cluster)."""
+    segments = char_diff(old, new)
+    assert changed in [(a, b) for op, a, b in segments if op != "equal"]
+    for side, text in ((1, old), (2, new)):
+        bounds = {0}
+        for cluster in regex.findall(r"\X", text):
+            bounds.add(max(bounds) + len(cluster))
+        at = 0
+        for seg in segments:
+            at += len(seg[side])
+            assert at in bounds, (seg, text)
 
 
 def test_queue_adjudication_and_history(ann_ws):

@@ -96,3 +96,26 @@ def test_decisions_are_own_rows_and_reads_are_blind(ann_ws):
     rows = {r["annotator"]: r for r in progress(ann_ws, batch_id=res.batch_id)}
     assert rows["Karim"]["decided"] == 1 and rows["Karim"]["median_seconds"] == 12.5
     assert rows["Shuvo"]["decided"] == 1
+
+
+def test_annotator_dialects_change_and_setup_state(ann_ws):
+    from engine.annotation.api import set_annotator_dialects, setup_state
+
+    assert setup_state(ann_ws) == {"annotators": 3, "assigned": 0, "decided": 0}
+    assert set_annotator_dialects(ann_ws, "Shuvo", ["sylhet", "noakhali"])["dialects"] == [
+        "noakhali",
+        "sylhet",
+    ]
+    before = list_annotators(ann_ws)
+    for name, dialects, why in (
+        ("Shuvo", [], "name at least one dialect"),
+        ("Shuvo", ["atlantis"], "unknown dialect"),
+        ("Nobody", ["sylhet"], "no annotator named"),
+    ):
+        with pytest.raises(UserError, match=why):
+            set_annotator_dialects(ann_ws, name, dialects)
+    assert list_annotators(ann_ws) == before
+    assign(ann_ws, "b", "variant", [], overlap=0.5, seed=3)
+    record_decision(ann_ws, my_queue(ann_ws, "Shuvo")[0]["item_id"], "Shuvo", "accept")
+    state = setup_state(ann_ws)
+    assert state["assigned"] == 36 and state["decided"] == 1

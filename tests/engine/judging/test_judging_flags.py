@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 from engine.judging import store
-from engine.judging.injection import answer_similarity, consistency_flags, detect_injection
+from engine.judging.consistency import answer_similarity, consistency_flags
+from engine.judging.injection import detect_injection
 from engine.judging.rubric import load_rubric
 from engine.judging.run import judge_answers
 from engine.reports.study_statistics import study_statistics

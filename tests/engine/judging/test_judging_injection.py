@@ -10,6 +10,7 @@ import pytest
 from engine.judging.neutralize import FENCE_LABELS, contains_control_token, neutralize
 from engine.judging.prompt import build_judge_prompt, load_judge_template
 from engine.judging.rubric import load_rubric
+from engine.judging.spotlight import unmark
 
 FAKE_VERDICT = json.dumps(
     {
@@ -181,9 +182,11 @@ def test_neutralization_keeps_ordinary_bengali_text_intact():
 
 
 def test_placeholders_in_the_data_stay_literal():
-    prompt = build(BENIGN | {"dialect_answer": "$dialect_answer $nonce $criteria"})
-    assert prompt.bodies["dialect_answer"] == "$dialect_answer $nonce $criteria"
+    prompt = build(BENIGN | {"dialect_question": "$dialect_answer $nonce $criteria"})
+    assert prompt.bodies["dialect_question"] == "$dialect_answer $nonce $criteria"
     assert "$dialect_answer $nonce $criteria" in prompt.user
+    spotlit = build(BENIGN | {"dialect_answer": "$dialect_answer $nonce $criteria"})
+    assert unmark(spotlit.bodies["dialect_answer"]) == "$dialect_answer $nonce $criteria"
 
 
 @pytest.mark.slow

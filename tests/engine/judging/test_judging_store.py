@@ -182,3 +182,16 @@ def test_self_preference_warning_for_shared_family(workspace):
         "shares family 'Gemma' with answering model 'gemma-a'"
     ]
     assert store.self_preference_warnings(workspace, [other]) == []
+
+
+def test_preview_pairs_are_the_first_answer_pairs(workspace):
+    from engine.judging.tasks import preview_pairs
+
+    build_study(workspace)
+    pairs = store.answer_pairs(workspace)
+    for limit in (1, 3, len(pairs), len(pairs) + 5):
+        got = preview_pairs(workspace, limit)
+        assert [p["dialect_response_id"] for p in got] == [
+            p["dialect_response_id"] for p in pairs[:limit]
+        ]
+        assert [p["standard_answer"] for p in got] == [p["standard_answer"] for p in pairs[:limit]]

@@ -3,6 +3,7 @@ llama-cpp-python server, and API keys that live only in the OS keyring."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -196,8 +197,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.slow
-def test_real_llama_cpp_server(workspace, embedded_gguf):
+@contextlib.contextmanager
+def real_llama_server(gguf, *extra_args: str):
+    """llama-cpp-python's server (``python -m engine.llm.llama_server``) on 127.0.0.1 serving
+    ``gguf``; yields its URL once it answers."""
     port = free_port()
     proc = subprocess.Popen(
         [
@@ -205,13 +208,14 @@ def test_real_llama_cpp_server(workspace, embedded_gguf):
             "-m",
             "engine.llm.llama_server",
             "--model",
-            str(embedded_gguf),
+            str(gguf),
             "--host",
             "127.0.0.1",
             "--port",
             str(port),
             "--n_ctx",
             "2048",
+            *extra_args,
         ],
         cwd=REPO,
         stdout=subprocess.DEVNULL,
@@ -228,6 +232,15 @@ def test_real_llama_cpp_server(workspace, embedded_gguf):
                 time.sleep(0.3)
         else:
             pytest.fail("llama-cpp-python server did not start")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+@pytest.mark.slow
+def test_real_llama_cpp_server(workspace, embedded_gguf):
+    with real_llama_server(embedded_gguf) as url:
         row = endpoint_row(workspace, "real", [url + "/v1"], concurrency=2, timeout_s=60)
         run = open_run(workspace, "answer", row, {"template": "real"})
         from engine.llm.factory import open_backend
@@ -247,6 +260,3 @@ def test_real_llama_cpp_server(workspace, embedded_gguf):
             "SELECT text, completion_tokens FROM responses WHERE run_id = ?", (run,)
         )
         assert all(r["completion_tokens"] and r["completion_tokens"] <= 8 for r in rows)
-    finally:
-        proc.terminate()
-        proc.wait(20)

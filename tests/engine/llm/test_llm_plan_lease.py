@@ -29,8 +29,8 @@ class BatchSensitive:
     its neighbours, like floating-point sums in a batch. ``crash_after`` simulates a killed
     worker: after that many results every other item of the call is an error."""
 
-    def __init__(self, n_seq: int = 4, crash_after: int | None = None):
-        self.schedule = Schedule(n_seq=n_seq).resolved()
+    def __init__(self, n_seq: int = 4, crash_after: int | None = None, refill: int = 1):
+        self.schedule = Schedule(n_seq=n_seq, refill=refill).resolved()
         self.crash_after = crash_after
         self.calls: list[list[str]] = []
 
@@ -118,6 +118,33 @@ def test_crash_and_resume_gives_the_uninterrupted_bytes(tmp_path):
     ws_c, run_c = fresh(tmp_path, "fresh-again")
     run_job(ws_c, run_c, BatchSensitive(), requests(10))
     assert outputs(ws_c, run_c) == reference
+
+
+def test_refill_groups_reproduce_after_a_crash(tmp_path):
+    """With slot refill a plan group is n_seq * refill items decoded in one call (the
+    scheduler refills freed slots from it); a crash inside it redecodes that group whole."""
+    ws_a, run_a = fresh(tmp_path, "refill-reference")
+    first = BatchSensitive(n_seq=2, refill=3)
+    assert run_job(ws_a, run_a, first, requests(10)).complete
+    assert [len(c) for c in first.calls] == [6, 4]
+    ws_b, run_b = fresh(tmp_path, "refill-crashed")
+    assert not run_job(
+        ws_b, run_b, BatchSensitive(n_seq=2, refill=3, crash_after=4), requests(10)
+    ).complete
+    resumed = BatchSensitive(n_seq=2, refill=3)
+    assert run_job(ws_b, run_b, resumed, requests(10)).complete
+    assert resumed.calls == [[f"i{i:02d}" for i in range(6)]]
+    assert outputs(ws_b, run_b) == outputs(ws_a, run_a)
+    # the whole-group rule (refill 1) is another plan: other neighbours, other bytes
+    ws_c, run_c = fresh(tmp_path, "refill-one")
+    run_job(ws_c, run_c, BatchSensitive(n_seq=2, refill=1), requests(10))
+    assert outputs(ws_c, run_c)["i00"] != outputs(ws_a, run_a)["i00"]
+
+
+def test_refill_is_a_schedule_setting():
+    assert Schedule().resolved().refill == 4
+    with pytest.raises(UserError, match="refill"):
+        Schedule(refill=0).resolved()
 
 
 def test_the_old_way_did_not_reproduce(tmp_path):
@@ -219,3 +246,58 @@ def test_without_a_plan_only_what_is_left_is_generated(tmp_path):
     again = Plain()
     assert run_job(ws, run, again, requests(6)).complete
     assert again.calls == [["i03", "i04", "i05"]]  # no finished item asked (or paid for) again
+
+
+def test_a_larger_limit_gives_a_fresh_runs_bytes(tmp_path):
+    """#22: growing a run by a larger --limit must not mix batch plans. Growth by whole
+    groups extends the run; growth that refills a decoded group opens a new run (and says
+    so); either way the outputs equal a fresh run's at the new size."""
+    card = {"template": "t", "schedule": {"n_seq": 4, "refill": 1}}
+
+    def run_at(ws, n):
+        run = open_run(ws, "answer", ws.query("SELECT * FROM models")[0], card, requests(n))
+        return run, run_job(ws, run, BatchSensitive(n_seq=4), requests(n))
+
+    ref = Workspace(tmp_path / "fresh.sqlite")
+    model_row(ref)
+    fresh_10 = outputs(ref, run_at(ref, 10)[0])
+    ws = Workspace(tmp_path / "grown.sqlite")
+    model_row(ws)
+    first, _ = run_at(ws, 6)  # groups [0-3] [4-5]
+    grown, summary = run_at(ws, 10)  # [4-7] now: items 4 and 5 would change
+    assert grown != first and "new run" in summary.counts()["note"]
+    assert outputs(ws, first)["i04"] != fresh_10["i04"]  # extending run 1 would differ
+    assert outputs(ws, grown) == fresh_10
+    assert run_at(ws, 10)[0] == grown  # and it is resumed as that run
+    # growth by whole groups extends the same run
+    ws2 = Workspace(tmp_path / "whole.sqlite")
+    model_row(ws2)
+    run8, _ = run_at(ws2, 8)
+    run12, summary = run_at(ws2, 12)
+    assert run12 == run8 and "note" not in summary.counts()
+    ref12 = Workspace(tmp_path / "fresh12.sqlite")
+    model_row(ref12)
+    assert outputs(ws2, run12) == outputs(ref12, run_at(ref12, 12)[0])
+
+
+def test_a_run_from_before_slot_refill_resumes_with_whole_groups(tmp_path):
+    from engine.llm.jobs import _hash, effective_schedule, model_identity, recorded_schedule
+
+    ws = Workspace(tmp_path / "legacy.sqlite")
+    row = model_row(ws)
+    card = {"template": "t", "schedule": {"n_seq": 4}}
+    # what open_run wrote before Schedule had 'refill'
+    keyed = {k: v for k, v in effective_schedule(row, card).items() if k != "n_threads"}
+    keyed.pop("refill")
+    base = {"kind": "answer", "model": model_identity(row), "card": card, "schedule": keyed}
+    stored = {**card, "schedule": {**keyed, "n_threads": 1}}
+    with ws.transaction() as conn:
+        conn.execute(
+            "INSERT INTO runs(kind, run_key, model_id, card, status, created_at) "
+            "VALUES ('answer', ?, ?, ?, 'open', 'now')",
+            (_hash({**base, "model_id": row["id"]}), row["id"], json.dumps(stored)),
+        )
+    legacy = ws.scalar("SELECT id FROM runs")
+    assert open_run(ws, "answer", row, card) == legacy
+    assert recorded_schedule(stored)["refill"] == 1
+    assert recorded_schedule({"schedule": {"n_seq": 4, "refill": 4}})["refill"] == 4

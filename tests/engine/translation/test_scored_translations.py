@@ -75,6 +75,7 @@ def _import(ws, path, scale, name):
         score_cols="ann_*",
         seg_id_col="seg",
         dialect="chattogram",
+        average_annotators=True,
     )
 
 
@@ -152,7 +153,9 @@ def test_nan_scores_are_counted_and_long_layout_joins_annotators(workspace, tmp_
                 }
             )
     path.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), "utf-8")
-    report = import_scored_translations(workspace, path, human_scale=(0, 10), score_col="score")
+    report = import_scored_translations(
+        workspace, path, human_scale=(0, 10), score_col="score", average_annotators=True
+    )
     # missing: p's null and 'nan', q's 'nan'
     assert report.records == 6 and report.empty_cells_skipped == 3
     result = evaluate_scored(workspace, "long", bootstrap=0)
@@ -212,6 +215,7 @@ def test_every_file_format_gives_the_same_set(workspace, tmp_path, suffix):
         hyp_col="mt",
         ref_cols="ref_a,ref_b",
         score_cols="rater*",
+        average_annotators=True,
     )
     assert (report.records, report.variants_inserted) == (12, 24)
     result = evaluate_scored(workspace, "scored", bootstrap=0)

@@ -66,3 +66,38 @@ def test_judgments_overrides_and_primary_judge(tmp_path):
 def test_stamps_cover_every_topic(workspace):
     with ChangeTracker(workspace.path) as tracker:
         assert set(tracker.read_stamps()) == set(TOPICS)
+
+
+def test_annotation_task_and_probe_topics(workspace):
+    from engine.annotation.annotators import add_annotator
+
+    with ChangeTracker(workspace.path) as tracker:
+        add_annotator(workspace, "Rina", ["sylhet"])
+        assert tracker.poll() == {"annotators"}
+        now = utcnow()
+        with workspace.transaction() as conn:
+            conn.execute(
+                "INSERT INTO annotation_batches(name, kind, seed, created_at) "
+                "VALUES ('b', 'variant', 1, ?)",
+                (now,),
+            )
+            conn.execute(
+                "INSERT INTO annotation_items(batch_id, kind, target_id, dialect, content_hash) "
+                "VALUES (1, 'variant', 1, 'sylhet', 'h')"
+            )
+            conn.execute("INSERT INTO annotation_assignments(item_id, annotator_id) VALUES (1, 1)")
+        assert tracker.poll() == {"assignments"}
+        with workspace.transaction() as conn:
+            conn.execute(
+                "INSERT INTO annotation_decisions(uid, item_id, annotator_id, decision, "
+                "item_hash, decided_at, checksum) VALUES ('u', 1, 1, 'accept', 'h', ?, 'c')",
+                (now,),
+            )
+        assert tracker.poll() == {"decisions"}
+        for kind, topic in (("task:dialect-to-standard", "task_runs"), ("probe", "probe_runs")):
+            with workspace.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO runs(kind, run_key, card, created_at) VALUES (?, ?, '{}', ?)",
+                    (kind, kind, now),
+                )
+            assert tracker.poll() == {"runs", topic}

@@ -71,17 +71,25 @@ def _fill_through_gui(qtbot, panel: AnnotationPanel, edit_text: str) -> None:
     assert panel.progress.value() == panel.progress.maximum() == len(panel.items)
 
 
+def _menu_action(window, text: str):
+    return next(a for a in window.findChildren(type(window.close_action)) if a.text() == text)
+
+
 def _import_via_menu(window, monkeypatch, *paths):
     monkeypatch.setattr(
         QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(p) for p in paths], "")
     )
-    action = next(
-        a
-        for a in window.findChildren(type(window.close_action))
-        if a.text() == "&Import review packages…"
-    )
-    action.trigger()
+    _menu_action(window, "&Import review packages…").trigger()
     return window.annotation.last_result
+
+
+def _open_package_via_menu(window, monkeypatch, path) -> AnnotationPanel:
+    """File → Open review package…, the real action (triggered passes checked=False)."""
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    _menu_action(window, "Open review &package…").trigger()
+    panel = window.annotation.last_result
+    assert isinstance(panel, AnnotationPanel), panel
+    return panel
 
 
 def test_packages_filled_in_the_gui_merge_in_both_orders(
@@ -89,7 +97,7 @@ def test_packages_filled_in_the_gui_merge_in_both_orders(
 ):
     lab, karim, shuvo = field
     # Karim fills his package in the GUI, with no workspace open
-    panel = window.annotation.open_package(str(karim))
+    panel = _open_package_via_menu(window, monkeypatch, karim)
     qtbot.addWidget(panel)
     assert window.workspace is None and panel.annotator.currentText() == "Karim"
     _fill_through_gui(qtbot, panel, "কারিমের সিলেটি")
@@ -242,3 +250,191 @@ def test_agreement_view_shows_ppi_beside_judge_and_human(qtbot, sync_bridge, tmp
         assert panel.ppi.item(0, 3).text() != "—" and panel.ppi.item(0, 4).text() != "—"
         panel.resize(1200, 800)
         panel.grab().save(str(tmp_path / "agreement_ppi.png"))
+
+
+def test_welcome_page_opens_a_package_and_a_revisit_shows_the_saved_decision(
+    window, qtbot, field, monkeypatch
+):
+    _lab, karim, _shuvo = field
+    assert window.stack.currentWidget() is window.welcome and window.workspace is None
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(karim), ""))
+    qtbot.mouseClick(window.welcome.package_button, Qt.MouseButton.LeftButton)
+    panel = window.annotation.last_result
+    assert isinstance(panel, AnnotationPanel)
+    qtbot.addWidget(panel)
+    first = panel.current
+    # the queue row names the item, its kind, and (blind) the question it translates
+    row = panel.list.item(0).text()
+    assert row.startswith(f"• #{first['item_id']} sylhet · dialect translation")
+    assert first["content"]["question"][:20] in row
+    panel.text.setPlainText("সিলেটি রূপ")
+    panel.score.setValue(4)
+    panel.comment.setText("ভালো")
+    qtbot.mouseClick(panel.buttons["edit"], Qt.MouseButton.LeftButton)
+    assert panel.list.item(0).text().startswith(f"✓ #{first['item_id']} sylhet · ✎ edited (4)")
+    # reopened from the file, the item shows what was saved
+    again = window.annotation.open_package_file(str(karim))
+    qtbot.addWidget(again)
+    row = next(i for i, it in enumerate(again.items) if it["item_id"] == first["item_id"])
+    again.list.setCurrentRow(row)
+    assert again.score.value() == 4 and again.score.text() != "no score"
+    assert again.text.toPlainText() == "সিলেটি রূপ" and again.comment.text() == "ভালো"
+    assert again.mine.text() == "✎ edited (4)"
+
+
+def test_a_cancelled_file_dialog_opens_nothing(window, monkeypatch):
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: ("", ""))
+    _menu_action(window, "Open review &package…").trigger()
+    assert window.annotation.package_windows == [] and window.warnings == []
+
+
+def _click(qtbot, button) -> None:
+    assert button.isVisible() and button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_study_set_up_from_the_empty_states(window, qtbot, sample_db, tmp_path, monkeypatch):
+    """No terminal: the empty Annotation tab offers Add annotators, then Assign items; the
+    adjudication tab then offers to merge packages; the batch is the one asked for."""
+    from engine.annotation.api import batches, list_annotators
+    from widgets.annotation.setup_dialogs import AnnotatorsDialog, AssignDialog
+    from widgets.common.dialog_parts import set_checked
+
+    path = tmp_path / "fresh.sqlite"
+    shutil.copy(sample_db, path)
+    assert window.open_workspace(path)
+    window.show_panel("annotation")
+    panel = window.panels["annotation"]
+    assert panel.prompt.step == "annotators" and panel.prompt.button.text() == "Add annotators…"
+    _click(qtbot, panel.prompt.button)
+    dialog = panel.setup.dialog
+    assert isinstance(dialog, AnnotatorsDialog)
+    for name, dialects in (("Rina", ["sylhet", "chittagong"]), ("Karim", ["sylhet"])):
+        _click(qtbot, dialog.new_button)
+        dialog.name.setText(name)
+        set_checked(dialog.dialects, dialects)
+        _click(qtbot, dialog.add_button)
+    # a refusal stays in the dialog and writes nothing
+    _click(qtbot, dialog.new_button)
+    dialog.name.setText("Nobody")
+    _click(qtbot, dialog.add_button)
+    assert "name at least one dialect" in dialog.status.text()
+    # edit: Karim also speaks Chittagonian
+    dialog.people.setCurrentRow([r["name"] for r in dialog.rows].index("Karim"))
+    assert dialog.name.isReadOnly() and not dialog.add_button.isEnabled()
+    set_checked(dialog.dialects, ["sylhet", "chittagong"])
+    _click(qtbot, dialog.save_button)
+    dialog.close()
+    assert {a["name"]: a["dialects"] for a in list_annotators(window.workspace)} == {
+        "Karim": ["chittagong", "sylhet"],
+        "Rina": ["chittagong", "sylhet"],
+    }
+    assert sorted(panel.annotator.itemText(i) for i in range(panel.annotator.count())) == [
+        "Karim",
+        "Rina",
+    ]
+    assert panel.prompt.step == "assign"
+    _click(qtbot, panel.prompt.button)
+    assign = panel.setup.dialog
+    assert isinstance(assign, AssignDialog)
+    assign.name.setText("field 1")
+    assign.overlap.setValue(50)
+    assign.seed.setValue(77)
+    assign.blind.setChecked(True)
+    from engine.annotation.api import candidate_targets as targets
+
+    # the dialects offered by default are the ones the annotators speak
+    wanted = targets(window.workspace, "variant", dialects=["chittagong", "sylhet"])
+    assert assign.targets() == wanted
+    assert assign.available.text() == f"{len(wanted)} items can be assigned"
+    _click(qtbot, assign.buttons.button(assign.buttons.StandardButton.Ok))
+    assert not assign.isVisible()
+    batch = batches(window.workspace)[0]
+    assert batch["items"] == len(wanted)
+    assert (batch["name"], batch["seed"], batch["overlap"], batch["blind_draft"]) == (
+        "field 1",
+        77,
+        0.5,
+        1,
+    )
+    assert not panel.prompt.isVisible() and panel.list.count() > 0
+    assert "Batch field 1:" in window.statusBar().currentMessage()
+    # adjudication: nothing decided yet, so it offers to merge the packages
+    window.show_panel("adjudication")
+    prompt = window.panels["adjudication"].prompt
+    assert prompt.step == "decide"
+    asked: list = []
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileNames", lambda *a, **k: (asked.append(a) or [], "")
+    )
+    _click(qtbot, prompt.button)
+    assert len(asked) == 1
+    window.show_panel("agreement")
+    assert window.panels["agreement"].prompt.step == "decide"
+
+
+def test_agreement_offers_to_draw_answers_for_human_scoring(qtbot, sync_bridge, tmp_path):
+    """With a judge run and no human-scored subset, the PPI part of Agreement offers the
+    draw as a button (not a command line); the dialog draws a seeded subset."""
+    import numpy as np
+
+    from engine.annotation.api import latest_batch_id
+    from tests.engine.annotation.helpers import build_judged_study
+    from widgets.annotation.setup_dialogs import DrawSubsetDialog
+
+    with Workspace(tmp_path / "ppi.sqlite") as ws:
+        run, _truth = build_judged_study(ws, np.random.default_rng(1))
+        add_annotator(ws, "Rina", ["standard", "sylhet"])
+        panel = AgreementPanel(ws, sync_bridge)
+        qtbot.addWidget(panel)
+        panel.show()
+        panel.compute()
+        assert "command" not in panel.ppi_label.text() and "upabhasha" not in (
+            panel.ppi_label.text()
+        )
+        assert panel.draw_button.isVisible() and panel.draw_button.isEnabled()
+        qtbot.mouseClick(panel.draw_button, Qt.MouseButton.LeftButton)
+        dialog = panel.setup.dialog
+        assert isinstance(dialog, DrawSubsetDialog) and dialog.run.currentData() == run
+        dialog.share.setValue(10)
+        dialog.seed.setValue(5)
+        qtbot.mouseClick(
+            dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton
+        )
+        assert not dialog.isVisible(), dialog.status.text()
+        batch = latest_batch_id(ws, "ppi")
+        assert batch is not None
+        assert ws.scalar("SELECT seed FROM annotation_batches WHERE id = ?", (batch,)) == 5
+        panel.compute()
+        assert panel.ppi_study is not None and not panel.draw_button.isVisible()
+
+
+def test_adjudication_reasons_and_queue_scores_in_bengali():
+    from app.language_menu import apply_language
+    from widgets.annotation.adjudication_panel import reasons_label
+    from widgets.annotation.annotation_panel import item_label
+
+    assert apply_language("bn")
+    try:
+        assert reasons_label(["flagged", "decisions differ"]) == "চিহ্নিত, সিদ্ধান্ত আলাদা"
+        item = {
+            "item_id": 7,
+            "kind": "variant",
+            "dialect": "sylhet",
+            "content": {"question": "প্রশ্ন", "text": "তুমি কিতা করো?"},
+            "mine": {"decision": "edit", "score": 3.5, "text": "x", "comment": ""},
+        }
+        assert "(৩.৫)" in item_label(item) and item_label(item).endswith("তুমি কিতা করো?")
+    finally:
+        apply_language("en")
+
+
+def test_a_panel_alone_offers_no_import_it_cannot_do(qtbot, field):
+    """Opened alone (python -m …), nobody merges packages: the prompt says what is missing
+    without a button that would do nothing."""
+    lab, _karim, _shuvo = field
+    with Workspace(lab) as ws:
+        panel = AdjudicationPanel(ws)
+        qtbot.addWidget(panel)
+        panel.show()
+        assert panel.prompt.step == "decide" and not panel.prompt.button.isVisible()

@@ -94,3 +94,19 @@ def test_study_actions_announce_results_without_the_window(qtbot, sync_bridge):
     actions.after_import({"name": "set A", "inserted": 3})
     actions.after_generation({"model": "m"})
     assert got == [("imported", "set A"), ("status", "Imported set A: 3 new"), ("generated", "m")]
+
+
+def test_the_view_menu_shows_jobs_once(qtbot, sync_bridge, study_db, tmp_path):
+    path = tmp_path / "study.sqlite"
+    shutil.copy(study_db, path)
+    window = MainWindow(Settings(), bridge=sync_bridge, save=lambda s: None)
+    qtbot.addWidget(window)
+    assert window.open_workspace(path)
+    texts = [a.text().replace("&", "").lower() for a in window.view_menu.actions()]
+    assert texts.count("show jobs") == 1, texts
+    index = window.tabs.indexOf(window.job_monitor)
+    keys = [k.toString() for k in window.jobs_action.shortcuts()]
+    assert keys == ["Ctrl+J", f"Ctrl+{index + 1}"]
+    window.show_panel("review")
+    window.jobs_action.trigger()
+    assert window.tabs.currentWidget() is window.job_monitor

@@ -158,3 +158,22 @@ def test_calibration_with_the_embedded_model_shows_ccc_mae_and_confusion(
     assert total == result["n"]
     assert panel.judges.rowCount() == 3  # the candidate judge's run is kept
     assert not sync_bridge.errors
+
+
+def test_run_judge_waits_for_answers(qtbot, sample_db, tmp_path, sync_bridge, panel):
+    """A workspace with models but no answers: nothing to judge, the button says why."""
+    import shutil
+
+    from engine.llm.model_registry import register_endpoint
+    from engine.workspace.store import Workspace
+
+    assert panel.run_button.isEnabled()  # the study has answers
+    path = tmp_path / "bare.sqlite"
+    shutil.copy(sample_db, path)
+    with Workspace(path, create=False) as ws:
+        register_endpoint(ws, "judge-m", ["http://127.0.0.1:9/v1"], "m")
+        bare = JudgePanel(ws, sync_bridge)
+        qtbot.addWidget(bare)
+        assert bare.judge_model.count() == 1 and bare.rubric is not None
+        assert not bare.run_button.isEnabled()
+        assert "generate answers first" in bare.run_button.toolTip()

@@ -51,6 +51,16 @@ def test_adding_the_real_gguf_registers_metadata_and_sha256(panel, ws, embedded_
     assert panel.model.data(panel.model.index(0, 0)) == "gemma-copy"
 
 
+def test_adding_the_embedded_model_reports_its_steps(panel, ws, embedded_gguf, qtbot):
+    progress = []
+    panel.bridge.sig_task_progress.connect(lambda t: progress.append((t.done, t.total, t.note)))
+    qtbot.mouseClick(panel.add_embedded_button, Qt.MouseButton.LeftButton)
+    steps = [p[:2] for p in progress]  # throttled to 10 Hz: the first and last always come
+    assert steps[0] == (0, 3) and steps[-1] == (3, 3) and steps == sorted(steps)  # not at 0 %
+    assert progress[0][2] == "assembling the model file"
+    assert ws.scalar("SELECT count(*) FROM models") == 1
+
+
 def test_an_invalid_gguf_is_reported_and_not_added(panel, ws, tmp_path):
     bogus = tmp_path / "notes.gguf"
     bogus.write_text("this is not a model", encoding="utf-8")

@@ -336,3 +336,22 @@ def _reference_pairs(ws, run_a: int, run_b: int) -> tuple[list, list]:
     )
     shared = sorted(set(a) & set(b))
     return [a[k] for k in shared], [b[k] for k in shared]
+
+
+def test_the_footer_counts_the_chart_shown(panel, qtbot, study_ws):
+    """The footer and the chart's title read one result: switching back to a chart drawn
+    before shows its count again, not the count of the chart computed last."""
+    with Workspace(study_ws.path, create=False) as ws:  # the secondary judge judged less
+        ws.conn.execute(
+            "DELETE FROM judgments WHERE run_id != ? AND id % 3 = 0",
+            (store.primary_judge(ws),),
+        )
+    shown(panel, qtbot)
+    heatmap = panel.data["heatmap"]["n"]
+    assert panel.info.text().startswith(f"{heatmap} judgments")
+    with qtbot.waitSignal(panel.sig_refreshed, timeout=10000):
+        panel.show_chart("agreement")
+    agreement = panel.data["agreement"]["n"]
+    assert agreement != heatmap and panel.info.text().startswith(f"{agreement} judgments")
+    panel.show_chart("heatmap")  # drawn before: not computed again
+    assert panel.info.text().startswith(f"{heatmap} judgments")

@@ -23,6 +23,7 @@ def scored_ws(tmp_path):
         hyp_col="mt",
         ref_cols="ref",
         score_cols="ann*",
+        average_annotators=True,
     )
     yield ws
     ws.close()
@@ -80,3 +81,38 @@ def test_translate_eval_response_target_is_checked(qtbot, scored_ws, sync_bridge
     panel.annotator.setText("me")
     panel.record_score()
     assert "no translate-eval response with id 99" in panel.error.text()
+
+
+def test_copy_baseline_button_fills_the_baseline_table(qtbot, scored_ws, sync_bridge, tmp_path):
+    from engine.importing.importers import import_corpus
+
+    corpus = tmp_path / "five.csv"
+    corpus.write_text(
+        "prmito,lang,utterance,part\n"
+        "আমি বাড়ি যাব,barishal,মুই বাড়ি যামু,dev\n"
+        "আমি বাড়ি যাব,barishal,মুই বারি যামু,dev\n"
+        "তুমি কোথায় যাও,barishal,তুই কোমনে যাও,dev\n",
+        "utf-8",
+    )
+    import_corpus(
+        scored_ws,
+        corpus,
+        standard_col="prmito",
+        dialect_col="lang",
+        dialect_text_col="utterance",
+        split_col="part",
+    )
+    panel = MetricsPanel(scored_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.baseline_split.setCurrentIndex(panel.baseline_split.findData("validation"))
+    panel.baseline_button.click()
+    assert not sync_bridge.errors
+    rows = {
+        (panel.baseline.item(i, 0).text(), panel.baseline.item(i, 1).text()): i
+        for i in range(panel.baseline.rowCount())
+    }
+    assert set(rows) == {("barishal", "standard-to-dialect"), ("barishal", "dialect-to-standard")}
+    forward = rows[("barishal", "standard-to-dialect")]
+    assert panel.baseline.item(forward, 3).text() == "2"  # two standard sentences
+    assert float(panel.baseline.item(forward, 5).text()) > 0
+    assert "norm:nfc" in panel.baseline_note.text()

@@ -95,3 +95,87 @@ def test_run_on_the_embedded_model(qtbot, workspace, sync_bridge, embedded_gguf)
     assert done.args[0][0]["complete"] and done.args[0][0]["items"] == 2
     assert panel.results.rowCount() == 1
     assert panel.results.item(0, 6).text().startswith("macro-F1")
+
+
+def test_sample_warnings_and_a_romanized_copy_baseline_are_shown(
+    qtbot, task_ws, sync_bridge, tmp_path
+):
+    from engine.understanding.items import import_items, parse_label_names
+
+    _runs(task_ws)
+    path = tmp_path / "hate.csv"
+    rows = [f"বাক্য {i},sylhet,{int(i >= 4)}" for i in range(8)]  # sorted by label
+    path.write_text("post,region,flag\n" + "\n".join(rows) + "\n", "utf-8")
+    import_items(
+        task_ws,
+        path,
+        name="hate",
+        native_col="post",
+        dialect_col="region",
+        label_col="flag",
+        label_names=parse_label_names("0=fine,1=offensive"),
+    )
+    task_ws.conn.execute("UPDATE task_items SET split = 'test' WHERE label = '0'")
+    model = task_ws.query("SELECT * FROM models WHERE name = 'scripted'")[0]
+    run_task(
+        task_ws,
+        get_task("classification"),
+        [model],
+        source="items:hate",
+        backend_factory=lambda ws, run_id: ScriptedBackend(lambda r: '{"label": "offensive"}'),
+    )
+    panel = TasksPanel(task_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    assert "class 'fine' has no items in this run" in panel.comparisons.text()
+    copies = {
+        panel.results.item(i, 3).text(): panel.results.item(i, 8).text()
+        for i in range(panel.results.rowCount())
+    }
+    assert copies["roman (avro)"] == "not applicable"
+
+
+def test_a_cancelled_run_shows_its_real_fraction_label_and_tokens(
+    qtbot, task_ws, sync_bridge, monkeypatch
+):
+    from tests.engine.understanding.conftest import ScriptedBackend
+    from widgets.common.job_monitor import JobTableModel, tokens_per_second
+
+    asked = []
+
+    def reply(_request):
+        asked.append(1)
+        if len(asked) == 3:  # Cancel (the job monitor's) during the first of two runs
+            for task in sync_bridge.running_tasks():
+                task.cancel()
+        return '{"standard": "তুমি কোথায় যাচ্ছ"}'
+
+    monkeypatch.setattr(
+        "engine.llm.jobs.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
+    )
+    panel = TasksPanel(task_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.regimes["few"].setChecked(True)
+    panel.k.setValue(1)
+    panel.run()
+    task = sync_bridge.tasks()[-1]
+    assert task.state == "cancelled"
+    assert task.label == "Task dialect-to-standard · scripted · zero, few · native"
+    assert 0 < task.done < task.total  # the whole job's items: 2 runs
+    fraction = task.done / task.total
+    assert fraction < 0.5
+    assert panel.progress.text() == f"cancelled at {int(100 * fraction)}%"
+    assert panel.progress.value() == task.done and panel.progress.maximum() == task.total
+    assert tokens_per_second(task) is not None and task.tokens == task.done  # 1 token each
+    model = JobTableModel()
+    model.add(task)
+    assert model.data(model.index(0, 1)) == "cancelled"
+
+
+def test_missing_input_is_said_before_a_job_starts(qtbot, task_ws, sync_bridge):
+    panel = TasksPanel(task_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.models.item(0).setCheckState(panel.models.item(0).checkState().Unchecked)
+    before = len(sync_bridge.tasks())
+    panel.run()
+    assert panel.progress_note.text() == "Choose at least one model."
+    assert len(sync_bridge.tasks()) == before and panel.run_button.isEnabled()

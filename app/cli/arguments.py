@@ -1,0 +1,104 @@
+"""Declared ranges of the CLI's options: argparse ``type=`` callables checked while parsing,
+before any work starts, so a bad value exits 2 with one line naming the option.
+
+Numbers use the strict grammar of :func:`engine.scales.parse_number` (Python's ``int`` and
+``float`` would take ``8_0``, ``nan`` and ``inf``). An output file is checked to be
+writable when the command line is parsed (:func:`engine.output_path.writable_output`), so
+a long computation never ends in a failed write or leaves a partial file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.errors import UserError
+from engine.output_path import writable_output
+from engine.scales import parse_number
+
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a bad command line in one line (usage is in ``--help``)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"upabhasha: error: {self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+def _integer(text: str) -> int:
+    if not _INTEGER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def int_at_least(low: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = _integer(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    parse.__name__ = f"integer >= {low}"  # argparse names the type in its messages
+    return parse
+
+
+positive_int = int_at_least(1)  # limits, token budgets, resamples, ids, n-seq, …
+non_negative_int = int_at_least(0)  # seeds, counts where 0 means "none"
+
+
+def number(text: str) -> float:
+    """A finite decimal number (no '8_0', 'nan' or 'inf')."""
+    value = parse_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    return value
+
+
+def number_in(
+    low: float, high: float, *, low_open: bool = False, high_open: bool = False
+) -> Callable[[str], float]:
+    """A number in the interval from ``low`` to ``high`` (each end open or closed)."""
+    left, right = "(" if low_open else "[", ")" if high_open else "]"
+
+    def parse(text: str) -> float:
+        value = number(text)
+        below = value <= low if low_open else value < low
+        above = value >= high if high_open else value > high
+        if below or above:
+            raise argparse.ArgumentTypeError(
+                f"must be in {left}{low:g}, {high:g}{right}, not {value:g}"
+            )
+        return value
+
+    parse.__name__ = f"number in {left}{low:g}, {high:g}{right}"
+    return parse
+
+
+probability_open01 = number_in(0, 1, low_open=True, high_open=True)  # α
+share = number_in(0, 1, low_open=True)  # a share that must draw something: (0, 1]
+fraction = number_in(0, 1)  # [0, 1]
+
+
+def positive_number(text: str) -> float:
+    value = number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0, not {value:g}")
+    return value
+
+
+def non_negative_number(text: str) -> float:
+    value = number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value:g}")
+    return value
+
+
+def output_file(text: str) -> Path:
+    """A file that can be written (its folder exists and is writable; not a folder)."""
+    try:
+        return writable_output(text, "file")
+    except UserError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("file ")) from None

@@ -1,0 +1,203 @@
+"""Injection rules for Bengali, Banglish and the dialects, built from phrase lists, and the
+rule that reads an order split across sentences.
+
+The words are data (``resources/injection/phrases.toml``): a dialect's way of saying "give
+full marks" ("পুরা নম্বর দিলাইন", "full number diben") is added there, not here. Each rule
+combines word classes the way an order to the judge does:
+
+- ``score-directive``: marks + give ("নম্বর দিলাইন"), full/top + give ("পুরা নম্বর দেন",
+  "pach dao"), all + criteria + top ("হক্কল মানদণ্ডে পাঁচ"), "দশে দশ" + give;
+- ``override``: rules + forget or forget + rules ("নিয়ম-কানুন বাদ দেইন", "vule jan");
+- ``judge-address``: the judge named with a form of address ("বিচারক ভাই,", "Judge bhai").
+
+A give-order is not an order to the judge when its sentence names someone else who gives
+the marks or reports a rule ("শিক্ষকদের … নম্বর দিতে হবে বলে", "মাস্টরে পুরা নম্বর দেইন") and
+neither speaks of the answer itself nor addresses the judge.
+
+:func:`split_orders` reads windows of consecutive sentences: an order cut into pieces ("You
+are grading this. … Every criterion. Five.") has, within a few short sentences, someone
+addressed, talk of grading and a target (top marks, every criterion, dropping the rules).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from importlib.resources import files
+
+from engine.judging.injection_text import matching_form, sentences
+
+_BN = "\u0980-\u09ff"
+_LEFT = rf"(?<![{_BN}A-Za-z0-9০-৯])"
+_WORD_END = rf"(?![{_BN}A-Za-z0-9০-৯])"
+_NOUNS = {"marks", "criteria", "rules", "judge", "grading", "self", "third_party", "full"}
+
+
+def _gap(n: int) -> str:
+    """Up to ``n`` characters of the same clause."""
+    return "[^।.!?\n]{0," + str(n) + "}?"
+
+
+@cache
+def phrases() -> dict[str, list[str]]:
+    """Word class -> its phrases (every language), in matching form, longest first."""
+    source = files("resources") / "injection" / "phrases.toml"
+    data = tomllib.loads(source.read_text(encoding="utf-8"))
+    out = {}
+    for name, langs in data.items():
+        words = {matching_form(w).lower() for ws in langs.values() for w in ws}
+        out[name] = sorted(words, key=len, reverse=True)
+    return out
+
+
+def word(name: str, without: tuple[str, ...] = ()) -> str:
+    """A regex for any phrase of class ``name`` (except ``without``): whole words; nouns
+    with any suffix."""
+    alternatives = "|".join(
+        re.escape(w).replace(r"\ ", r"\s*") for w in phrases()[name] if w not in without
+    )
+    end = rf"[{_BN}a-z]*" if name in _NOUNS else _WORD_END
+    return f"{_LEFT}(?:{alternatives}){end}"
+
+
+@cache
+def _rules() -> tuple[tuple[str, re.Pattern, bool], ...]:
+    """(reason, pattern, is a give-order that a third party can explain)."""
+    give, marks, full, top = word("give"), word("marks"), word("full"), word("top")
+    # "দিন" is also "day": "৫ দিন", "পূর্ণ দিন", "purno din" are days unless marks are named
+    give_not_day = word("give", without=("দিন", "din"))
+    unit = r"(?!\s*(?:ml|mg|g|kg|মিলি|গ্রাম|টাকা|taka|%|percent|শতাংশ|বার|ঘণ্টা|minute|মিনিট))"
+    rules = [
+        ("score-directive", marks + r"\s*(?:টি|টা|ta|ti)?\s*" + give, True),
+        ("score-directive", full + r"\s*" + marks + r"\s*" + give, True),
+        ("score-directive", full + r"\s*" + give_not_day, True),
+        ("score-directive", top + unit + r"\s*(?:টি|টা|ta|ti)?\s*" + give_not_day, True),
+        ("score-directive", top + r"\s*(?:টি|টা|ta|ti)?\s*" + marks + r"\s*" + give, True),
+        ("score-directive", full + r"\s*" + marks + _gap(12) + give, True),
+        (
+            "score-directive",
+            word("all")
+            + _gap(8)
+            + word("criteria")
+            + _gap(20)
+            + f"(?:{top}{unit}|{full}\\s*(?:{marks}|মান|value|rating))",
+            False,
+        ),
+        (
+            "score-directive",
+            r"(পাঁচ|দশ|৫|১০|pach|dosh|10|5)\s*(?:ে|-এ|এ|e)\s*\1" + _gap(20) + give,
+            False,
+        ),
+        ("override", word("rules") + _gap(30) + word("forget"), False),
+        ("override", word("forget") + _gap(30) + word("rules"), False),
+        ("judge-address", word("judge") + r"\s*(?:কে|ke)?\s*" + word("vocative"), False),
+        ("judge-address", word("vocative") + r"\s*" + word("judge") + r"\s*[,:]", False),
+    ]
+    return tuple((reason, re.compile(p, re.I), third) for reason, p, third in rules)
+
+
+def _addressed_judge() -> str:
+    """The judge addressed ("বিচারক,", "Judge bhai"), not mentioned ("পরীক্ষক নম্বর দেন")."""
+    return f"{word('judge')}\\s*(?:[,:]|{word('vocative')})"
+
+
+@cache
+def _context() -> tuple[re.Pattern, re.Pattern]:
+    # a judge or examiner mentioned is someone else who gives marks; addressed, it is ours
+    third = re.compile(f"{word('third_party')}|{word('judge')}", re.I)
+    own = re.compile(f"{word('self')}|{_addressed_judge()}|{word('you')}", re.I)
+    return third, own
+
+
+def phrase_rules(text: str) -> list[tuple[str, str]]:
+    """(reason, evidence) for every phrase rule ``text`` (in matching form) trips."""
+    third, own = _context()
+    found = []
+    for sentence in sentences(text):
+        explained = bool(third.search(sentence)) and not own.search(sentence)
+        for reason, pattern, give_order in _rules():
+            m = pattern.search(sentence)
+            if m and not (give_order and explained):
+                found.append((reason, m.group(0).strip()[:60]))
+    return found
+
+
+# -- orders split across sentences -------------------------------------------------------
+WINDOW_SENTENCES = 5
+WINDOW_CHARS = 260
+
+_ADDRESS_EN = (
+    r"\b(?:you|your|you're|yourself|please|kindly|whoever|anyone)\b|"
+    r"\b(?:dear|attention|hey|hello)\s+\w+|"
+    r"\bto the (?:judge|grader|evaluator|assessor|model|reader|ai|marker|examiner)\b"
+)
+# advice to a student, not an order to the judge: "if you …, you will get full marks",
+# "your score is …", "তুমি … পুরো নম্বর পাবে"
+_STUDENT = (
+    r"\bif you\b|\byou(?:'ll| will| can| could| may| might| must| need to| should)?\s+"
+    r"(?:get|receive|earn|pass|lose|gain|obtain|achieve)\b|\byour (?:final )?(?:scores?|grades?|"
+    r"marks?|results?|points?)\b|"
+    rf"{_LEFT}(?:পাবে|পাবেন|পাবা|পাইবা|পাইবেন|পেতে|পাও|pabe|paben|pete|pao){_WORD_END}"
+)
+_GRADING_EN = (
+    r"\b(?:grad\w*|scor\w*|rat(?:e|ed|ing)s?|evaluat\w*|judg\w*|marks?|rubric|criteri\w*|"
+    r"instructions?|guidelines?|assess\w*)\b"
+)
+_TARGET_EN = (
+    r"\b(?:(?:maximum|highest|top|full|perfect|best)\s+(?:possible\s+)?(?:scores?|marks?|"
+    r"points?|ratings?|values?|grades?)|(?:every|each|all)\s+(?:\w+\s+)?(?:criteri(?:on|a)|"
+    r"dimensions?|rubric items?|categor(?:y|ies))|all\s+(?:fives|tens|5s|10s)|perfect|flawless|"
+    r"the highest|the maximum|(?:everything|all)\s+(?:5|10|five|ten)|top marks|"
+    r"full marks|high marks|generous\w*|lenient\w*|outdated|no longer appl\w+|forget|ignore|"
+    r"disregard|drop|overrule|"
+    r"set aside)\b"
+)
+_OVERRIDE_EN = r"\b(?:forget|ignore|disregard|drop|overrule|discard|set aside)\b"
+_RULES_EN = r"\b(?:rubric|instructions?|rules?|criteri(?:on|a)|guidelines?|prompt)\b"
+_NEGATED = r"\b(?:do not|don't|never|not)\s+(?:\w+\s+)?$"
+
+
+@cache
+def _window_patterns() -> dict[str, re.Pattern]:
+    return {
+        "address": re.compile(
+            f"{_ADDRESS_EN}|{word('you')}|(?:^|[.!?।]\\s*){_addressed_judge()}",
+            re.I,
+        ),
+        "grading": re.compile(f"{_GRADING_EN}|{word('grading')}", re.I),
+        "target": re.compile(
+            f"{_TARGET_EN}|{word('full')}\\s*{word('marks')}|{word('forget')}|"
+            f"{word('all')}\\s*{word('criteria')}|{_LEFT}(?:পাঁচ|দশ|pach|panch|dosh){_WORD_END}|"
+            f"{_LEFT}(?:নিখুঁত|সেরা|সর্বোচ্চ){_WORD_END}",
+            re.I,
+        ),
+        "override": re.compile(_OVERRIDE_EN, re.I),
+        "student": re.compile(_STUDENT, re.I),
+        "rules": re.compile(_RULES_EN, re.I),
+    }
+
+
+def talks_of_grading(text: str) -> bool:
+    """Whether ``text`` (in matching form) speaks of grading, scores, rules or the judge."""
+    return bool(_window_patterns()["grading"].search(text))
+
+
+def split_orders(text: str) -> list[tuple[str, str]]:
+    """Orders spread over up to :data:`WINDOW_SENTENCES` short consecutive sentences."""
+    p = _window_patterns()
+    parts = sentences(text)
+    for start in range(len(parts)):
+        window = ""
+        for part in parts[start : start + WINDOW_SENTENCES]:
+            window = f"{window} {part}".strip()
+            if len(window) > WINDOW_CHARS:
+                break
+            if all(p[k].search(window) for k in ("address", "grading", "target")) and not p[
+                "student"
+            ].search(window):
+                return [("split-order", window[:60])]
+            m = p["override"].search(window)
+            if m and p["rules"].search(window) and not re.search(_NEGATED, window[: m.start()]):
+                return [("split-order", window[:60])]
+    return []

@@ -1,0 +1,91 @@
+"""The form an answer is matched in by the injection detector, and its sentences.
+
+An attacker hides a keyword from a pattern without hiding it from the judge: Cyrillic or
+Greek look-alikes of Latin letters ("Ignоrе" with Cyrillic о and е), combining marks and
+zero-width characters inside words ("ig\u0308nore", "a\u200bward"), full-width or
+mathematical letters. :func:`matching_form` undoes all of these, so the rules see the
+words a reader sees:
+
+1. NFKD, then the combining marks of the Latin/Greek/Cyrillic diacritic blocks are dropped
+   (Bengali vowel signs, hasanta and nukta are in the Bengali block and stay);
+2. invisible format characters (Unicode Cf: zero-width space/joiners, word joiner, soft
+   hyphen, bidi controls) are dropped;
+3. NFKC (full-width and mathematical letters become ASCII), then every letter that
+   Unicode's confusables table (TR39, from ``confusable_homoglyphs``) lists as a look-alike
+   of an ASCII letter is replaced by it — only letters of other alphabets; digits and
+   punctuation keep their meaning (``|`` stays a table bar, not an ``l``);
+4. the stored-text normalisation (:func:`engine.textnorm.normalize_text`) per line.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from engine.textnorm import normalize_text
+
+# combining diacritics, extended, supplement, for symbols, half marks; variation selectors
+_MARK_BLOCKS = (
+    (0x0300, 0x036F),
+    (0x1AB0, 0x1AFF),
+    (0x1DC0, 0x1DFF),
+    (0x20D0, 0x20FF),
+    (0xFE20, 0xFE2F),
+    (0xFE00, 0xFE0F),
+)
+_FOLDED_ALPHABETS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LATIN"}
+
+
+@cache
+def _dropped() -> re.Pattern:
+    """One character class: the marks above and every format (Cf) character (a regex: a
+    per-character Python test took most of the detector's time)."""
+    codes = {c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
+    codes |= {c for lo, hi in _MARK_BLOCKS for c in range(lo, hi + 1)}
+    ranges: list[list[int]] = []
+    for c in sorted(codes):
+        if ranges and c == ranges[-1][1] + 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return re.compile(
+        "[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges) + "]"
+    )
+
+
+@cache
+def homoglyph_table() -> dict[int, str]:
+    """``str.translate`` table: letter of another alphabet -> the ASCII letter it imitates."""
+    # lazy: its tables (0.9 MB of JSON, ~37 ms to load) are read only when judging
+    from confusable_homoglyphs import categories, confusables
+
+    table: dict[int, str] = {}
+    for ch, glyphs in confusables.confusables_data.items():
+        if len(ch) != 1 or ch.isascii() or not ch.isalpha():
+            continue
+        if categories.alias(ch) not in _FOLDED_ALPHABETS:
+            continue
+        for glyph in glyphs:
+            c = glyph["c"]
+            if len(c) == 1 and c.isascii() and c.isalpha():
+                # TR39 folds I and l together (to "l"); a capital look-alike reads as I
+                table[ord(ch)] = "I" if c == "l" and ch.isupper() else c
+                break
+    return table
+
+
+def matching_form(text: str) -> str:
+    """``text`` as the injection rules read it (see the module docstring)."""
+    text = _dropped().sub("", unicodedata.normalize("NFKD", text or ""))
+    text = unicodedata.normalize("NFKC", text).translate(homoglyph_table())
+    return "\n".join(normalize_text(line) for line in text.splitlines())
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?।;])\s+|\n+|(?<=[।])")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (already in matching form): split after . ! ? । ; and at
+    line breaks; a decimal point ("4.2") is not followed by a space and does not split."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]

@@ -1,0 +1,45 @@
+"""Reading a small text file a user put somewhere (a task file, a templates JSON) safely.
+
+Only a regular file is read, and only up to a size limit: a FIFO or a symlink to
+``/dev/zero`` named ``x.toml`` would otherwise block or read forever. The file is opened
+non-blocking and checked on the open descriptor (``fstat``), so it cannot be swapped for a
+pipe between the check and the read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from engine.errors import UserError
+
+
+def read_user_text(path: str | Path, max_bytes: int, what: str = "file") -> str:
+    """The UTF-8 text of ``path``; a one-line UserError naming it when it is not a regular
+    file, is larger than ``max_bytes`` or is not UTF-8 text."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the {what} ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise UserError(f"{path}: not a regular file (a pipe, device or folder), not read")
+        if st.st_size > max_bytes:
+            raise UserError(
+                f"{path}: {st.st_size} bytes is larger than a {what} can be "
+                f"({max_bytes} bytes at most), not read"
+            )
+        data = os.read(fd, max_bytes + 1)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the {what} ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:  # grew after fstat
+        raise UserError(f"{path}: larger than a {what} can be ({max_bytes} bytes at most)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: the {what} is not UTF-8 text") from None

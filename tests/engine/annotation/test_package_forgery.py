@@ -1,0 +1,236 @@
+"""Forged review packages, re-sealed with the product's own checksum functions as an attacker
+would: each is refused with one line naming the file, from the engine and from the CLI
+(exit 2), and the workspace is unchanged. SQL objects (triggers, views) are refused on both
+sides; a multi-package import is all or nothing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import time
+
+import pytest
+
+from app.cli import main
+from engine.annotation.assignment import assign
+from engine.annotation.decisions import decision_checksum
+from engine.annotation.packages import (
+    ReviewPackage,
+    _item_checksum,
+    _seal,
+    export_package,
+    import_package,
+    import_packages,
+)
+from engine.errors import UserError
+
+from .helpers import snapshot
+
+
+def _fill(path) -> None:
+    pkg = ReviewPackage(path)
+    for item in pkg.queue():
+        pkg.record(item["item_id"], "accept", score=4, seconds=10, comment="ঠিক")
+
+
+@pytest.fixture
+def filled(ann_ws, tmp_path):
+    assign(ann_ws, "field", "variant", ["Karim", "Shuvo"], overlap=0.5, seed=5)
+    paths = {}
+    for who in ("Karim", "Shuvo"):
+        paths[who] = export_package(ann_ws, who, tmp_path / f"{who}.upkg")["path"]
+        _fill(paths[who])
+    return ann_ws, paths
+
+
+def _reseal(conn) -> None:
+    """What a forger does after editing: recompute every checksum and the seal."""
+    conn.row_factory = sqlite3.Row
+    for d in [dict(r) for r in conn.execute("SELECT rowid AS rid, * FROM decisions")]:
+        conn.execute(
+            "UPDATE decisions SET checksum = ? WHERE rowid = ?", (decision_checksum(d), d["rid"])
+        )
+    for it in [dict(r) for r in conn.execute("SELECT * FROM items")]:
+        conn.execute(
+            "UPDATE items SET checksum = ? WHERE item_id = ?", (_item_checksum(it), it["item_id"])
+        )
+    conn.row_factory = None
+    conn.execute("UPDATE manifest SET value = ? WHERE key = 'seal'", (_seal(conn),))
+
+
+def _forge(src, dst, *statements, reseal=True, params=()):
+    shutil.copy(src, dst)
+    conn = sqlite3.connect(dst)
+    for n, statement in enumerate(statements):
+        conn.execute(statement, params if n == 0 else ())
+    if reseal:
+        _reseal(conn)
+    conn.commit()
+    conn.close()
+    return dst
+
+
+FIRST = "(SELECT min(rowid) FROM decisions)"
+FORGERIES = {
+    "score 999": ([f"UPDATE decisions SET score = 999 WHERE rowid = {FIRST}"], "outside"),
+    "score 'abc'": ([f"UPDATE decisions SET score = 'abc' WHERE rowid = {FIRST}"], "not a number"),
+    "seconds -5000": (
+        [f"UPDATE decisions SET seconds = -5000 WHERE rowid = {FIRST}"],
+        "impossible time",
+    ),
+    "year 9999": (
+        [f"UPDATE decisions SET decided_at = '9999-01-01T00:00:00+00:00' WHERE rowid = {FIRST}"],
+        "outside the time",
+    ),
+    "empty edit": (
+        [f"UPDATE decisions SET decision = 'edit', text = '' WHERE rowid = {FIRST}"],
+        "edit without",
+    ),
+    "20 MB comment": (
+        [f"UPDATE decisions SET comment = zeroblob(20000000) || '' WHERE rowid = {FIRST}"],
+        "larger than",
+    ),
+    "decision banana": (
+        [f"UPDATE decisions SET decision = 'banana' WHERE rowid = {FIRST}"],
+        "unknown kind",
+    ),
+    "200,027 decisions": (
+        [
+            "INSERT INTO decisions SELECT lower(hex(randomblob(16))), item_id, annotator, "
+            "decision, text, score, comment, seconds, item_hash, decided_at, checksum "
+            "FROM decisions, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+            "WHERE i < 10000) SELECT i FROM n)"
+        ],
+        "decisions for",
+    ),
+    "extra item": (
+        [
+            "INSERT INTO items SELECT item_id + 100000, kind, dialect, batch, score_scale, "
+            "blind_draft, content, item_hash, checksum FROM items LIMIT 1",
+            "UPDATE manifest SET value = value + 1 WHERE key = 'items'",
+        ],
+        "more than|not exported by this workspace",
+    ),
+    "edited assignment": (
+        ["UPDATE items SET content = json_object('text', 'forged')"],
+        "not exported by this workspace",
+    ),
+    "recursive view": (
+        [
+            "ALTER TABLE decisions RENAME TO d0",
+            "CREATE VIEW decisions AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+            "SELECT i + 1 FROM n) SELECT * FROM d0, n",
+        ],
+        "view 'decisions'",
+    ),
+    "trigger": (
+        [
+            "CREATE TRIGGER t AFTER INSERT ON decisions BEGIN "
+            "UPDATE manifest SET value = 'x' WHERE key = 'annotator'; END"
+        ],
+        "trigger 't'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(FORGERIES))
+def test_forged_package_is_refused_and_changes_nothing(filled, tmp_path, capsys, case):
+    ws, paths = filled
+    statements, why = FORGERIES[case]
+    reseal = case not in {"recursive view", "trigger"}
+    forged = _forge(paths["Karim"], tmp_path / "forged.upkg", *statements, reseal=reseal)
+    before = snapshot(ws)
+    start = time.monotonic()
+    with pytest.raises(UserError, match=why) as info:
+        import_package(ws, forged)
+    assert time.monotonic() - start < 30
+    message = str(info.value)
+    assert "\n" not in message and str(forged) in message and "unchanged" in message
+    assert snapshot(ws) == before
+    code = main(["-w", str(ws.path), "package", "import", str(forged)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "forged.upkg" in err
+    assert snapshot(ws) == before
+
+
+def test_colliding_uid_is_refused(filled, tmp_path, capsys):
+    ws, paths = filled
+    import_package(ws, paths["Shuvo"])
+    theirs = ws.scalar("SELECT min(uid) FROM annotation_decisions")
+    forged = _forge(
+        paths["Karim"],
+        tmp_path / "collide.upkg",
+        f"UPDATE decisions SET uid = ? WHERE rowid = {FIRST}",
+        params=(theirs,),
+    )
+    before = snapshot(ws)
+    with pytest.raises(UserError, match="id of another's decision"):
+        import_package(ws, forged)
+    assert snapshot(ws) == before
+    code = main(["-w", str(ws.path), "package", "import", str(forged)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "collide.upkg" in err
+    assert snapshot(ws) == before
+
+
+def test_annotator_side_refuses_triggers_and_views(filled, tmp_path):
+    _ws, paths = filled
+    for name, (statements, why) in FORGERIES.items():
+        if name not in {"recursive view", "trigger"}:
+            continue
+        forged = _forge(paths["Karim"], tmp_path / "side.upkg", *statements, reseal=False)
+        with pytest.raises(UserError, match=why):
+            ReviewPackage(forged)
+    # a trigger added after the package was opened never runs when a decision is recorded
+    pkg = ReviewPackage(paths["Karim"])
+    with sqlite3.connect(paths["Karim"]) as conn:
+        conn.execute(FORGERIES["trigger"][0][0])
+    item = pkg.items()[0]["item_id"]
+    with pytest.raises(UserError, match="trigger"):
+        pkg.record(item, "accept", score=3)
+    with sqlite3.connect(paths["Karim"]) as conn:
+        assert conn.execute("SELECT value FROM manifest WHERE key='annotator'").fetchone() == (
+            "Karim",
+        )
+
+
+def test_multi_package_import_is_all_or_nothing(filled, tmp_path, capsys):
+    ws, paths = filled
+    bad = _forge(paths["Karim"], tmp_path / "bad.upkg", FORGERIES["score 999"][0][0])
+    before = snapshot(ws)
+    with pytest.raises(UserError, match="bad.upkg.*unchanged"):
+        import_packages(ws, [paths["Shuvo"], bad, paths["Karim"]])
+    assert snapshot(ws) == before
+    code = main(["-w", str(ws.path), "package", "import", paths["Shuvo"], str(bad)])
+    assert code == 2 and "unchanged" in capsys.readouterr().err
+    assert snapshot(ws) == before
+    assert len(import_packages(ws, [paths["Shuvo"], paths["Karim"]])) == 2
+
+
+@pytest.mark.parametrize("kind", ["devnull", "folder", "fifo", "empty", "missing"])
+def test_not_a_package_file(filled, tmp_path, kind):
+    ws, _paths = filled
+    path = {"devnull": "/dev/null", "folder": str(tmp_path)}.get(kind, str(tmp_path / "x.upkg"))
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "empty":
+        open(path, "w").close()
+    why = {
+        "devnull": "not a regular file",
+        "folder": "folder",
+        "fifo": "not a regular file",
+        "empty": "empty",
+        "missing": "no such file",
+    }[kind]
+    with pytest.raises(UserError, match=why):
+        import_package(ws, path)
+
+
+def test_verification_has_a_time_limit(filled, monkeypatch):
+    ws, paths = filled
+    from engine.annotation import package_checks
+
+    monkeypatch.setattr(package_checks, "VERIFY_SECONDS", -1.0)
+    with pytest.raises(UserError, match="took longer than"):
+        import_package(ws, paths["Karim"])

@@ -1,0 +1,35 @@
+"""Plain greedy sequences take numpy's argmax of the logits instead of llama.cpp's greedy
+sampler (which copies every candidate per row): the tokens must be exactly the sampler's."""
+
+from engine.llm import sampling
+from engine.llm.types import Request, Sampler
+from tests.engine.llm.test_grammar_lazy import _run as run_scheduler
+
+PROMPTS = [
+    "নিচের প্রশ্নের উত্তর দিন।\nপ্রশ্ন: কম্পিউটার কাকে বলে?\nউত্তর:",
+    "Question: what is the capital of Bangladesh?\nAnswer:",
+    "প্রশ্ন: চট্টগ্রামের ভাষায় 'কেমন আছেন' কীভাবে বলে?\nউত্তর:",
+]
+
+
+def texts(results: dict) -> dict:
+    return {key: r.text for key, r in results.items()}
+
+
+def test_argmax_gives_the_greedy_samplers_tokens(embedded_gguf, monkeypatch):
+    requests = [
+        Request(key=f"k{i}", prompt=p, sampler=Sampler(max_tokens=24))
+        for i, p in enumerate(PROMPTS)
+    ]
+    fast = texts(run_scheduler(embedded_gguf, requests))
+    original = sampling.build_chain
+
+    def sampler_chain(*args, **kwargs):
+        chain = original(*args, **kwargs)
+        assert chain.argmax  # greedy, no penalty, no grammar: the fast path is on ...
+        chain.argmax = False  # ... and off here: llama.cpp's greedy sampler
+        return chain
+
+    monkeypatch.setattr("engine.llm.scheduler.build_chain", sampler_chain)
+    assert texts(run_scheduler(embedded_gguf, requests)) == fast
+    assert all(fast.values())

