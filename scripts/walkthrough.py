@@ -185,7 +185,8 @@ def step_translate(walk: Walk) -> None:
     wait_until(walk, lambda: dialog.task is None, 600, "translation")
     if dialog.last_summary is None:
         raise WalkError(f"translation failed: {dialog.status.text()}")
-    show_tab(walk, "Jobs")
+    trigger(walk.window, "View", "Show jobs")  # the View menu's one jobs item (Ctrl+J)
+    settle(walk.app)
     monitor = walk.window.job_monitor
     click_cell(monitor.view, _job_row(monitor, "Translating"), 0)
     shoot(walk, "06_translate", dialog)

@@ -138,7 +138,8 @@ def cmd_translate(args, ctx) -> int:
     if s.cancelled:
         return 130
     if not s.complete:
-        return incomplete(ctx, f"translate: {s.failed} of {s.items} translations failed")
+        why = f" ({s.load_error})" if s.load_error else ""
+        return incomplete(ctx, f"translate: {s.failed} of {s.items} translations failed{why}")
     return 0
 
 
