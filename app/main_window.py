@@ -34,7 +34,9 @@ from app.window_fit import fit_to_screen
 from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace, study_counts
+from widgets.common.elided_tooltips import install_elided_tooltips
 from widgets.common.job_monitor import JobMonitor
+from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
@@ -56,6 +58,7 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
     ):
         super().__init__(parent)
+        install_qt_translations()  # Qt's Close/Cancel/Yes in the interface language
         self.settings = settings
         self._save = save
         self.bridge = bridge or TaskBridge(self, dialog_parent=self)
@@ -133,8 +136,8 @@ class MainWindow(QMainWindow):
         )
         file_menu.addSeparator()
         self.workspace_actions = [
-            self._action(_("Import &corpus…"), self.import_corpus_dialog, None, file_menu),
-            self._action(_("Import &questions…"), self.import_questions_dialog, None, file_menu),
+            self._action(_("Import corp&us…"), self.import_corpus_dialog, None, file_menu),
+            self._action(_("Import ques&tions…"), self.import_questions_dialog, None, file_menu),
             self._action(
                 _("Import ite&m set for tasks…"),
                 lambda: self.study.import_dialog("items"),
@@ -151,7 +154,7 @@ class MainWindow(QMainWindow):
                 file_menu,
             ),
             self._action(
-                _("Import scored &translations…"),
+                _("Import scored tr&anslations…"),
                 lambda: self.study.import_dialog("scored"),
                 None,
                 file_menu,
@@ -343,6 +346,7 @@ class MainWindow(QMainWindow):
         }
         for index, (name, panel) in enumerate(self.panels.items(), start=1):
             self.tabs.addTab(panel, titles[name])
+            install_elided_tooltips(panel)
         self._install_panel_shortcuts()
 
     def _install_panel_shortcuts(self) -> None:

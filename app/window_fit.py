@@ -2,17 +2,19 @@
 
 A fixed 1280×800 (or a geometry saved on a larger monitor) runs off a small screen; here the
 window takes its preferred size where the screen allows, otherwise the screen's available area
-less a margin, centred. Pure geometry (:func:`initial_geometry`) is separate from the window so
+less a margin, centred; a first window (no saved geometry) on a screen at least 1920 px wide
+opens maximised, as a 1280×800 window would leave a third of it unused. Pure geometry (:func:`initial_geometry`) is separate from the window so
 it can be checked for any screen size.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
 PREFERRED = QSize(1280, 800)
+MAXIMISE_FROM = 1920  # a first window on a screen at least this wide opens maximised
 MARGIN = 0.04  # share of the available width/height left free on a small screen
 
 
@@ -44,4 +46,7 @@ def fit_to_screen(window: QWidget, *, restored: bool = False) -> QRect:
     extra_h = window.frameGeometry().height() - window.geometry().height()
     window.resize(max(frame.width() - extra_w, 1), max(frame.height() - extra_h, 1))
     window.move(frame.topLeft())
+    if not restored and available.width() >= MAXIMISE_FROM:
+        # the fitted size stays the one the window returns to when un-maximised
+        window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
     return frame

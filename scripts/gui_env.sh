@@ -21,7 +21,7 @@ export UPABHASHA_CONFIG_DIR="$gui_tmp/config"
 
 run_gui() {
     if command -v xvfb-run >/dev/null; then
-        xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb \
+        xvfb-run -a -s "-screen 0 ${GUI_SCREEN:-1600x1000}x24" env QT_QPA_PLATFORM=xcb \
             PYTHONPATH=. "$PY" "$@"
     else
         echo "xvfb-run not found: using the offscreen platform" >&2

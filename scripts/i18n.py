@@ -5,6 +5,8 @@
     python scripts/i18n.py compile   # write .mo next to each .po (optional: the app compiles
                                      # the .po in memory at start; installers may ship .mo)
     python scripts/i18n.py stats     # per language: translated / all, stale entries; JSON line
+    python scripts/i18n.py apply LANG FILE.json   # set msgstrs from a {msgid: msgstr} file
+                                     # (translations made on a branch before its strings land)
 
 Extraction is Babel's Python extractor with the keywords ``_`` and ``ngettext``. Strings
 that reach ``_()`` through a variable (table column names kept in a module constant) are not
@@ -169,6 +171,21 @@ def main(argv: list[str]) -> int:
             for name, share in entry["per_file"].items():
                 print(f"  {share:>7}  {name}")
         print(json.dumps({k: {**v, "per_file": None} for k, v in report.items()}))
+        return 0
+    if command == "apply" and len(argv) == 3:
+        language, source = argv[1], Path(argv[2])
+        translations = json.loads(source.read_text(encoding="utf-8"))
+        catalog = load(language)
+        applied = 0
+        for message in catalog:
+            if message.id and message.id in translations:
+                message.string = translations[message.id]
+                message.flags.discard("fuzzy")
+                applied += 1
+            message.flags.discard("python-format")
+        with po_path(language).open("wb") as fh:
+            write_po(fh, catalog, width=100, sort_by_file=True, ignore_obsolete=False)
+        print(f"{language}: {applied} of {len(translations)} set ({source.name})")
         return 0
     print(__doc__, file=sys.stderr)
     return 2

@@ -21,6 +21,7 @@ import regex
 from engine.annotation.decisions import effective_decisions
 from engine.annotation.items import contents, parse_scale, stamp
 from engine.errors import UserError
+from engine.i18n import _
 from engine.textnorm import normalize_text
 from engine.translation.review import set_variant_status, set_variant_text, variant_history
 from engine.workspace.human_annotations import JudgmentDetails, record_judgment_score
@@ -45,18 +46,18 @@ def char_diff(a: str, b: str) -> list[tuple[str, str, str]]:
 def _reasons(decisions: list[dict], scale: str) -> list[str]:
     reasons = []
     if any(d["decision"] == "flag" for d in decisions):
-        reasons.append("flagged")
+        reasons.append(_("flagged"))
     if any(d["stale"] for d in decisions):
-        reasons.append("item changed after the decision")
+        reasons.append(_("item changed after the decision"))
     if len(decisions) >= 2:
         if len({d["decision"] for d in decisions}) > 1:
-            reasons.append("decisions differ")
+            reasons.append(_("decisions differ"))
         elif len({d["text"] for d in decisions if d["decision"] == "edit"}) > 1:
-            reasons.append("edits differ")
+            reasons.append(_("edits differ"))
         scores = [d["score"] for d in decisions if d["score"] is not None]
         low, high = parse_scale(scale)
         if len(scores) >= 2 and max(scores) - min(scores) > SCORE_TOLERANCE * (high - low):
-            reasons.append("scores differ")
+            reasons.append(_("scores differ"))
     return reasons
 
 

@@ -23,6 +23,7 @@ from engine.annotation.items import (
     stamp,
 )
 from engine.errors import UserError
+from engine.i18n import _
 from engine.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
@@ -65,16 +66,20 @@ def make_decision(
     if decision == "edit":
         text = normalize_text(text or "")
         if not text:
-            raise UserError(f"item {item_id}: an edit needs the corrected text")
+            raise UserError(_("item {item}: an edit needs the corrected text").format(item=item_id))
     else:
         text = None
     if score is not None:
         low, high = parse_scale(scale)
         score = float(score)
         if not low <= score <= high:
-            raise UserError(f"item {item_id}: score {score:g} is outside the scale {scale}")
+            raise UserError(
+                _("item {item}: score {score:g} is outside the scale {scale}").format(
+                    item=item_id, score=score, scale=scale
+                )
+            )
     if seconds is not None and seconds < 0:
-        raise UserError(f"item {item_id}: time spent cannot be negative")
+        raise UserError(_("item {item}: time spent cannot be negative").format(item=item_id))
     row = {
         "uid": uuid.uuid4().hex,
         "item_id": int(item_id),
@@ -100,7 +105,11 @@ def _item(ws: Workspace, item_id: int, annotator: str) -> dict:
         (item_id, annotator),
     )
     if not rows:
-        raise UserError(f"item {item_id} is not assigned to {annotator!r}")
+        raise UserError(
+            _("item {item} is not assigned to {annotator!r}").format(
+                item=item_id, annotator=annotator
+            )
+        )
     return rows[0]
 
 
@@ -109,7 +118,9 @@ def record_decision(ws: Workspace, item_id: int, annotator: str, decision: str, 
     item = _item(ws, item_id, annotator)
     item_hash = current_hashes(ws, [item_id]).get(item_id)
     if item_hash is None:
-        raise UserError(f"item {item_id}: its {item['kind']} was deleted")
+        raise UserError(
+            _("item {item}: its {kind} was deleted").format(item=item_id, kind=item["kind"])
+        )
     row = make_decision(
         item_id, annotator, decision, item_hash=item_hash, scale=item["score_scale"], **kw
     )

@@ -13,6 +13,7 @@ import hashlib
 import json
 
 from engine.errors import UserError
+from engine.i18n import _
 from engine.workspace.store import Workspace
 
 KINDS = ("variant", "judgment")
@@ -31,9 +32,11 @@ def parse_scale(scale: str) -> tuple[float, float]:
     try:
         low, high = (float(x) for x in scale.split(".."))
     except ValueError:
-        raise UserError(f"score scale {scale!r}: write it as LOW..HIGH, e.g. 0..10") from None
+        raise UserError(
+            _("score scale {scale!r}: write it as LOW..HIGH, e.g. 0..10").format(scale=scale)
+        ) from None
     if not low < high:
-        raise UserError(f"score scale {scale!r}: LOW must be below HIGH")
+        raise UserError(_("score scale {scale!r}: LOW must be below HIGH").format(scale=scale))
     return low, high
 
 

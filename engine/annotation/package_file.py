@@ -11,6 +11,7 @@ from engine.annotation import package_checks as checks
 from engine.annotation.decisions import CHECKSUM_FIELDS, decision_checksum
 from engine.annotation.items import digest, row_digest
 from engine.errors import UserError
+from engine.i18n import _
 
 PACKAGE_APP_ID = 0x55504250  # "UPBP"
 FORMAT = "upabhasha-review-package"
@@ -45,7 +46,9 @@ def _seal(conn: sqlite3.Connection) -> str:
 
 
 def _refuse(path, why: str) -> UserError:
-    return UserError(f"{path}: not imported: {why}; the workspace is unchanged")
+    return UserError(
+        _("{path}: not imported: {why}; the workspace is unchanged").format(path=path, why=why)
+    )
 
 
 # -- reading and verifying ----------------------------------------------------------------

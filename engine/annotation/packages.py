@@ -53,6 +53,7 @@ from engine.annotation.package_file import (
     SUFFIX as SUFFIX,
 )
 from engine.errors import UserError
+from engine.i18n import _
 from engine.output_path import writable_output
 from engine.workspace.identity import workspace_id
 from engine.workspace.store import Workspace, utcnow
@@ -69,7 +70,9 @@ def export_package(
     out = writable_output(out, "package file")  # before any work; no partial file after
     queue = my_queue(ws, annotator, batch_id=batch_id)
     if not queue:
-        raise UserError(f"{annotator!r} has no assigned items to export")
+        raise UserError(
+            _("{annotator!r} has no assigned items to export").format(annotator=annotator)
+        )
     own = ws.query(
         "SELECT d.uid, d.item_id, a.name AS annotator, d.decision, d.text, d.score, d.comment, "
         "d.seconds, d.item_hash, d.decided_at, d.checksum FROM annotation_decisions d "
@@ -347,7 +350,11 @@ class ReviewPackage:
             item_id, decision = kw.pop("item_id"), kw.pop("decision")
             item = self._items.get(item_id)
             if item is None:
-                raise UserError(f"{self.path}: item {item_id} is not in this package")
+                raise UserError(
+                    _("{path}: item {item} is not in this package").format(
+                        path=self.path, item=item_id
+                    )
+                )
             rows.append(
                 make_decision(
                     item_id,

@@ -20,6 +20,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.i18n import _
 from engine.nesting import too_deep
 from engine.user_files import read_user_text
 
@@ -68,7 +69,11 @@ class Rubric:
         for c in self.criteria:
             value = scores[c.key]
             if isinstance(value, bool) or value not in LIKERT_VALUES:
-                raise ValueError(f"{c.key}: {value!r} is not on the Likert scale 0-5")
+                raise ValueError(
+                    _("{key}: {value!r} is not on the Likert scale 0-5").format(
+                        key=c.key, value=value
+                    )
+                )
             total += c.weight * value / LIKERT_MAX
         return round(total, 6)
 
@@ -94,18 +99,22 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise UserError(
-            f"{source}: rubric is not valid JSON (line {exc.lineno}: {exc.msg})"
+            _("{source}: rubric is not valid JSON (line {line}: {error})").format(
+                source=source, line=exc.lineno, error=exc.msg
+            )
         ) from None
     try:
         return rubric_from_dict(data)
     except ValueError as exc:
-        raise UserError(f"{source}: invalid rubric: {exc}") from None
+        raise UserError(
+            _("{source}: invalid rubric: {error}").format(source=source, error=exc)
+        ) from None
 
 
 def rubric_from_dict(data: dict) -> Rubric:
     """Validate ``data``; raises ValueError naming the first problem."""
     if not isinstance(data, dict):
-        raise ValueError("the rubric must be a JSON object")
+        raise ValueError(_("the rubric must be a JSON object"))
     for field in (
         "name",
         "criteria",
@@ -115,7 +124,7 @@ def rubric_from_dict(data: dict) -> Rubric:
         "review_confidence_threshold",
     ):
         if field not in data:
-            raise ValueError(f"missing field '{field}'")
+            raise ValueError(_("missing field '{field}'").format(field=field))
     criteria = []
     for i, item in enumerate(data["criteria"]):
         try:
@@ -123,33 +132,47 @@ def rubric_from_dict(data: dict) -> Rubric:
             crit = Criterion(str(item["key"]), str(item["name"]), weight, str(item["statement"]))
         except (KeyError, TypeError, ValueError):
             raise ValueError(
-                f"criterion {i + 1} needs key, name, a numeric weight and statement"
+                _("criterion {n} needs key, name, a numeric weight and statement").format(n=i + 1)
             ) from None
         if not math.isfinite(weight) or weight <= 0:
-            raise ValueError(f"criterion '{crit.key}': weight must be positive, got {weight}")
+            raise ValueError(
+                _("criterion '{key}': weight must be positive, got {weight}").format(
+                    key=crit.key, weight=weight
+                )
+            )
         if not crit.statement.strip():
-            raise ValueError(f"criterion '{crit.key}': empty statement")
+            raise ValueError(_("criterion '{key}': empty statement").format(key=crit.key))
         criteria.append(crit)
     keys = [c.key for c in criteria]
     if len(set(keys)) != len(keys):
-        raise ValueError(f"criterion keys must be unique, got {keys}")
+        raise ValueError(_("criterion keys must be unique, got {keys}").format(keys=keys))
     if sorted(keys) != sorted(CRITERION_KEYS):
         raise ValueError(
-            f"criterion keys must be exactly {list(CRITERION_KEYS)} "
-            f"(the judgments table's columns), got {keys}"
+            _(
+                "criterion keys must be exactly {expected} (the judgments table's columns), "
+                "got {keys}"
+            ).format(expected=list(CRITERION_KEYS), keys=keys)
         )
     likert = _scale(data["likert"], LIKERT_VALUES, "likert")
     confidence = _scale(data["confidence"], CONFIDENCE_VALUES, "confidence")
     danger = float(data["danger_threshold"])
     max_score = sum(c.weight for c in criteria)
     if not 0 < danger <= max_score:
-        raise ValueError(f"danger_threshold must lie in (0, {max_score:g}], got {danger}")
+        raise ValueError(
+            _("danger_threshold must lie in (0, {max:g}], got {danger}").format(
+                max=max_score, danger=danger
+            )
+        )
     review = data["review_confidence_threshold"]
     if isinstance(review, bool) or review not in (0,) + CONFIDENCE_VALUES:
-        raise ValueError(f"review_confidence_threshold must be 0-5, got {review!r}")
+        raise ValueError(
+            _("review_confidence_threshold must be 0-5, got {value!r}").format(value=review)
+        )
     max_chars = int(data.get("reasoning_max_chars", 800))
     if not 50 <= max_chars <= 8000:
-        raise ValueError(f"reasoning_max_chars must be 50-8000, got {max_chars}")
+        raise ValueError(
+            _("reasoning_max_chars must be 50-8000, got {value}").format(value=max_chars)
+        )
     canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return Rubric(
         name=str(data["name"]),
@@ -166,16 +189,22 @@ def rubric_from_dict(data: dict) -> Rubric:
 
 def _scale(raw, expected: tuple[int, ...], label: str) -> tuple[tuple[int, str], ...]:
     if not isinstance(raw, dict):
-        raise ValueError(f"'{label}' must map each scale value to its verbal anchor")
+        raise ValueError(
+            _("'{label}' must map each scale value to its verbal anchor").format(label=label)
+        )
     try:
         values = sorted(int(k) for k in raw)
     except ValueError:
-        raise ValueError(f"'{label}' keys must be integers, got {sorted(raw)}") from None
+        raise ValueError(
+            _("'{label}' keys must be integers, got {keys}").format(label=label, keys=sorted(raw))
+        ) from None
     if tuple(values) != expected or len(raw) != len(expected):
         raise ValueError(
-            f"'{label}' must define exactly the values {expected[0]}-{expected[-1]}, got {values}"
+            _("'{label}' must define exactly the values {low}-{high}, got {values}").format(
+                label=label, low=expected[0], high=expected[-1], values=values
+            )
         )
     anchors = {int(k): str(v).strip() for k, v in raw.items()}
     if not all(anchors.values()):
-        raise ValueError(f"'{label}': every value needs a verbal anchor")
+        raise ValueError(_("'{label}': every value needs a verbal anchor").format(label=label))
     return tuple((v, anchors[v]) for v in expected)

@@ -17,6 +17,7 @@ import math
 
 from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
+from engine.i18n import _
 from engine.judging.judged_items import (
     COUNTED,
     EFFECTIVE_FINAL,
@@ -171,10 +172,18 @@ def self_preference_warnings(ws: Workspace, judge_run_ids: list[int] | None = No
         GROUP BY jr.id, am.id
         ORDER BY jr.id, am.name""")
     wanted = set(judge_run_ids) if judge_run_ids else None
+    same = _(
+        "self-preference risk: judge '{judge}' (run {run}) is the same model as "
+        "answering model '{answerer}'"
+    )
+    family = _(
+        "self-preference risk: judge '{judge}' (run {run}) shares family '{family}' with "
+        "answering model '{answerer}'"
+    )
     return [
-        f"self-preference risk: judge '{r['judge']}' (run {r['judge_run']}) "
-        + ("is the same model as" if r["same_model"] else f"shares family '{r['family']}' with")
-        + f" answering model '{r['answerer']}'"
+        (same if r["same_model"] else family).format(
+            judge=r["judge"], run=r["judge_run"], family=r["family"], answerer=r["answerer"]
+        )
         for r in rows
         if wanted is None or r["judge_run"] in wanted
     ]
@@ -222,9 +231,9 @@ def add_override(
     """Record a human score for a judgment (five Likert scores, or a final score)."""
     annotator, reason = (annotator or "").strip(), (reason or "").strip()
     if not annotator:
-        raise UserError("an override needs the annotator's name")
+        raise UserError(_("an override needs the annotator's name"))
     if not reason:
-        raise UserError("an override needs a reason")
+        raise UserError(_("an override needs a reason"))
     original = ws.query("SELECT * FROM judgments WHERE id = ?", (judgment_id,))
     if not original:
         raise UserError(f"no judgment {judgment_id}")

@@ -12,6 +12,8 @@ import ctypes
 import logging
 import os
 
+from engine.i18n import _
+
 log = logging.getLogger(__name__)
 
 # enum ggml_backend_dev_type (ggml-backend.h)
@@ -59,18 +61,18 @@ def describe_llama_backend() -> dict:
     gpus = [d for d in devices if d["type"] in ("GPU", "IGPU")]
     fallback = os.environ.get("UPABHASHA_LLAMA_FALLBACK")
     if fallback:
-        message = f"GPU build, but {fallback}: llama.cpp runs on the CPU"
+        message = _("GPU build, but {reason}: llama.cpp runs on the CPU").format(reason=fallback)
     elif gpu_build and gpus:
-        message = "llama.cpp offloads to " + ", ".join(
-            f"{d['name']} ({d['description']})" for d in gpus
+        message = _("llama.cpp offloads to {devices}").format(
+            devices=", ".join(f"{d['name']} ({d['description']})" for d in gpus)
         )
     elif gpu_build:
-        message = (
+        message = _(
             "GPU build of llama.cpp, but no usable GPU was found (driver missing or "
             "too old?): models run on the CPU"
         )
     else:
-        message = "CPU build of llama.cpp: models run on the CPU"
+        message = _("CPU build of llama.cpp: models run on the CPU")
     return {
         "llama_cpp": llama_cpp.__version__,
         "gpu_build": gpu_build,

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from engine.errors import UserError
+from engine.i18n import _
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
 from engine.redact import redact, register_secret, url_credentials
 
@@ -59,12 +60,16 @@ def read_api_key(service: str) -> str:
         ) from None
     except KeyringError as exc:
         raise UserError(
-            f"the OS keyring refused to give the API key for {service!r}: {type(exc).__name__}"
+            _("the OS keyring refused to give the API key for {service!r}: {error}").format(
+                service=service, error=type(exc).__name__
+            )
         ) from None
     if not key:
         raise UserError(
-            f"no API key in the OS keyring for service {service!r} (user "
-            f"{KEYRING_USER!r}); store one with: keyring set {service} {KEYRING_USER}"
+            _(
+                "no API key in the OS keyring for service {service!r} (user {user!r}); store "
+                "one with: keyring set {service} {user}"
+            ).format(service=service, user=KEYRING_USER)
         )
     register_secret(key)
     return key
@@ -95,13 +100,17 @@ def normalise_base_url(url: str) -> str:
     url = url.strip().rstrip("/")
     if url_credentials(url):
         raise UserError(
-            f"endpoint URL {redact(url)!r} contains credentials, which would be stored in the "
-            "workspace, logged and shown; give the URL without them and keep the API key in "
-            f"the OS keyring: keyring set SERVICE {KEYRING_USER}, then add the endpoint "
-            "with --keyring-service SERVICE"
+            _(
+                "endpoint URL {url!r} contains credentials, which would be stored in the "
+                "workspace, logged and shown; give the URL without them and keep the API key "
+                "in the OS keyring: keyring set SERVICE {user}, then add the endpoint with "
+                "--keyring-service SERVICE"
+            ).format(url=redact(url), user=KEYRING_USER)
         )
     if not url.startswith(("http://", "https://")):
-        raise UserError(f"endpoint URL {redact(url)!r} must start with http:// or https://")
+        raise UserError(
+            _("endpoint URL {url!r} must start with http:// or https://").format(url=redact(url))
+        )
     return url[:-3] if url.endswith("/v1") else url
 
 
@@ -134,7 +143,7 @@ class EndpointBackend:
         seed: int | None = None,
     ):
         if not base_urls:
-            raise UserError(f"endpoint {name or api_model!r} has no base URL")
+            raise UserError(_("endpoint {name!r} has no base URL").format(name=name or api_model))
         self.base_urls = [normalise_base_url(u) for u in base_urls]
         self.api_model, self.name = api_model, name or api_model
         self.concurrency, self.timeout_s, self.max_retries = (
@@ -224,7 +233,7 @@ class EndpointBackend:
         """The next server round-robin, skipping ones that recently refused connections."""
         with self._lock:
             now = time.monotonic()
-            for _ in range(len(self.base_urls)):
+            for _attempt in range(len(self.base_urls)):
                 base = self.base_urls[next(self._next) % len(self.base_urls)]
                 if self._down_until.get(base, 0.0) <= now:
                     return base

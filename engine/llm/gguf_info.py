@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.i18n import _
 from engine.llm.embedded_model import sha256_file
 
 log = logging.getLogger(__name__)
@@ -177,7 +178,7 @@ def read_value(r: HeaderReader, vtype: int, key: str, keep: bool, depth: int = 0
         return None
     if item_type == _STRING:
         r.need(count * 8, f"array {key!r}")  # each string has at least its length field
-    for _ in range(count):
+    for _item in range(count):
         read_value(r, item_type, key, keep=False, depth=depth + 1)
     return None
 
@@ -233,7 +234,7 @@ def _parse(buf, path: Path) -> GGUFInfo:
         raise r.fail(f"metadata count {kv_count} exceeds {MAX_KV}")
 
     meta: dict = {}
-    for _ in range(kv_count):
+    for _entry in range(kv_count):
         key = r.name("metadata key")
         vtype = r.unpack("<I", f"type of {key!r}")
         keep = bool(_KEEP.match(key))
@@ -242,12 +243,12 @@ def _parse(buf, path: Path) -> GGUFInfo:
             meta[key] = value
 
     tensors = []
-    for _ in range(tensor_count):
+    for _tensor in range(tensor_count):
         name = r.name("tensor name")
         n_dims = r.unpack("<I", f"dimension count of {name!r}")
         if not 1 <= n_dims <= MAX_DIMS:
             raise r.fail(f"tensor {name!r} has {n_dims} dimensions")
-        dims = [r.unpack("<Q", f"dimension of {name!r}") for _ in range(n_dims)]
+        dims = [r.unpack("<Q", f"dimension of {name!r}") for _dim in range(n_dims)]
         if any(d == 0 or d > 1 << 40 for d in dims):
             raise r.fail(f"tensor {name!r} has an impossible shape {dims}")
         ggml_type = r.unpack("<I", f"type of {name!r}")
@@ -354,22 +355,30 @@ def checked_model_path(path: str | Path) -> Path:
         resolved = raw.resolve(strict=True)
     except FileNotFoundError:
         if raw.is_symlink():
-            raise UserError(f"{raw}: a symbolic link to a file that does not exist") from None
-        raise UserError(f"{raw}: no such model file") from None
+            raise UserError(
+                _("{path}: a symbolic link to a file that does not exist").format(path=raw)
+            ) from None
+        raise UserError(_("{path}: no such model file").format(path=raw)) from None
     except (RuntimeError, OSError) as exc:  # 3.11 raises RuntimeError on a symlink loop
         if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
-            raise UserError(f"{raw}: a symbolic link loop, not a model file") from None
-        raise UserError(f"{raw}: cannot be read ({exc.strerror or exc})") from None
+            raise UserError(
+                _("{path}: a symbolic link loop, not a model file").format(path=raw)
+            ) from None
+        raise UserError(
+            _("{path}: cannot be read ({why})").format(path=raw, why=exc.strerror or exc)
+        ) from None
     try:
         st = resolved.stat()
     except OSError as exc:
-        raise UserError(f"{raw}: cannot be read ({exc.strerror or exc})") from None
+        raise UserError(
+            _("{path}: cannot be read ({why})").format(path=raw, why=exc.strerror or exc)
+        ) from None
     if stat.S_ISDIR(st.st_mode):
-        raise UserError(f"{raw}: is a folder, not a GGUF model file")
+        raise UserError(_("{path}: is a folder, not a GGUF model file").format(path=raw))
     if not stat.S_ISREG(st.st_mode):
-        raise UserError(f"{raw}: not a regular file (a device, pipe or socket)")
+        raise UserError(_("{path}: not a regular file (a device, pipe or socket)").format(path=raw))
     if not os.access(resolved, os.R_OK):
-        raise UserError(f"{raw}: cannot be read (permission denied)")
+        raise UserError(_("{path}: cannot be read (permission denied)").format(path=raw))
     return resolved
 
 
@@ -392,7 +401,9 @@ def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) 
             finally:
                 view.release()
     except OSError as exc:  # unreadable after all (permissions, I/O error)
-        raise UserError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise UserError(
+            _("{path}: cannot be read ({why})").format(path=path, why=exc.strerror or exc)
+        ) from None
     if with_sha256:
         info.sha256 = sha256_file(path, progress)
     log.info(

@@ -13,6 +13,7 @@ import logging
 from dataclasses import dataclass
 
 from engine.errors import UserError
+from engine.i18n import _
 from engine.textnorm import normalize_text
 from engine.workspace.choices import VARIANT_STATUSES
 from engine.workspace.schema import DIALECTS
@@ -128,7 +129,9 @@ def variant_state(ws: Workspace, variant_id: int) -> VariantState:
         (variant_id,),
     )
     if not rows:
-        raise UserError(f"variant {variant_id} does not exist (deleted by another program?)")
+        raise UserError(
+            _("variant {id} does not exist (deleted by another program?)").format(id=variant_id)
+        )
     return VariantState(**rows[0])
 
 
@@ -166,7 +169,9 @@ def variant_detail(ws: Workspace, variant_id: int) -> dict:
         (variant_id,),
     )
     if not rows:
-        raise UserError(f"variant {variant_id} does not exist (deleted by another program?)")
+        raise UserError(
+            _("variant {id} does not exist (deleted by another program?)").format(id=variant_id)
+        )
     detail = rows[0]
     detail["retrieval"] = _parse_json(detail["retrieval"], {}, variant_id, "retrieval")
     detail["exemplar_ids"] = _parse_json(detail["exemplar_ids"], [], variant_id, "exemplar_ids")
@@ -234,7 +239,7 @@ def set_variant_text(
     """
     text = normalize_text(text)
     if not text:
-        raise UserError("a translation cannot be empty; reject the variant instead")
+        raise UserError(_("a translation cannot be empty; reject the variant instead"))
     new_status = status or ACTION_STATUS.get(action, "reviewed")
     return _write(
         ws, variant_id, actor=actor, action=action, text=text, status=new_status, comment=comment
@@ -296,7 +301,7 @@ def _write(
         raise UserError(f"unknown review status {status!r}; use one of {', '.join(STATUSES)}")
     actor = actor.strip()
     if not actor:
-        raise UserError("enter your reviewer name first: every review edit records who made it")
+        raise UserError(_("enter your reviewer name first: every review edit records who made it"))
     with ws.transaction() as conn:
         old = variant_state(ws, variant_id)
         new_text = old.text if text is None else text

@@ -23,6 +23,7 @@ from pathlib import Path
 import sqlite_utils
 
 from engine.errors import UserError
+from engine.i18n import _
 from engine.workspace.schema import MIGRATIONS, SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
@@ -43,12 +44,16 @@ class Workspace:
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise UserError(
-                    f"{self.path}: a symbolic link loop, not a workspace file"
+                    _("{path}: a symbolic link loop, not a workspace file").format(path=self.path)
                 ) from None
         if not self.path.exists() and not create:
-            raise UserError(f"{self.path}: no such workspace (use 'upabhasha init' to create one)")
+            raise UserError(
+                _("{path}: no such workspace (use 'upabhasha init' to create one)").format(
+                    path=self.path
+                )
+            )
         if self.path.exists() and self.path.is_dir():
-            raise UserError(f"{self.path}: is a folder, not a workspace file")
+            raise UserError(_("{path}: is a folder, not a workspace file").format(path=self.path))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
@@ -67,11 +72,14 @@ class Workspace:
                 "SELECT count(*) FROM sqlite_master WHERE type='table'"
             ).fetchone()[0]
         except sqlite3.DatabaseError as exc:
-            raise UserError(f"{self.path}: not an Upabhasha workspace ({exc})") from None
+            raise UserError(
+                _("{path}: not an Upabhasha workspace ({error})").format(path=self.path, error=exc)
+            ) from None
         if tables and app_id != APPLICATION_ID:
             raise UserError(
-                f"{self.path}: not an Upabhasha workspace "
-                "(an SQLite file written by another program)"
+                _(
+                    "{path}: not an Upabhasha workspace (an SQLite file written by another program)"
+                ).format(path=self.path)
             )
         self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         self.conn.execute("PRAGMA journal_mode = WAL")
@@ -82,8 +90,10 @@ class Workspace:
         version = self.schema_version
         if version > SCHEMA_VERSION:
             raise UserError(
-                f"{self.path}: written by a newer Upabhasha (schema {version}, "
-                f"this version reads up to {SCHEMA_VERSION}); please upgrade"
+                _(
+                    "{path}: written by a newer Upabhasha (schema {version}, this version "
+                    "reads up to {supported}); please upgrade"
+                ).format(path=self.path, version=version, supported=SCHEMA_VERSION)
             )
         for target in range(version + 1, SCHEMA_VERSION + 1):
             with self.transaction():

@@ -14,7 +14,7 @@ from engine.i18n import _, catalogue_path, compile_catalogue, digits, set_langua
 from scripts import i18n as tools
 
 BN_PO = catalogue_path("bn")
-COVERAGE_FLOOR = 0.25  # the share must not fall below this when new strings arrive untranslated
+COVERAGE_FLOOR = 0.98  # issue 20: the Bengali interface is complete; new strings come translated
 
 
 @pytest.fixture(autouse=True)
@@ -106,6 +106,22 @@ def test_no_stale_entries_and_coverage_report(template, bengali, capsys):
     ):
         done, total = report["per_file"][path].split("/")
         assert done == total, (path, report["per_file"][path])
+
+
+LITERAL_IN_FSTRING = re.compile(r"""\{_\(["']""")
+
+
+def test_no_literal_is_translated_inside_an_f_string():
+    """Babel's extractor does not look inside f-strings: f"{_('line')} …" never reached the
+    catalogue, and the Bijoy preview stayed English. Use _("line {n}").format(n=…)."""
+    found = [
+        f"{path.relative_to(tools.ROOT)}:{number}"
+        for folder in tools.SOURCE_DIRS
+        for path in (tools.ROOT / folder).rglob("*.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if LITERAL_IN_FSTRING.search(line)
+    ]
+    assert found == []
 
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")

@@ -116,3 +116,100 @@ def test_review_history_dates_and_statuses_in_bengali(bengali, qtbot, review_ws)
     assert "রহিম" in history and "চূড়ান্ত" in history and "গ্রহণ" in history
     date = history.split()[0]
     assert BENGALI_DIGIT.search(date) and not ASCII_DIGIT.search(date), history
+
+
+MNEMONIC = re.compile(r"&(\w)")
+
+
+def duplicate_mnemonics(menu, path="") -> list:
+    """(menu, letter, texts) wherever two entries of one menu share an Alt-key."""
+    found, keys = [], {}
+    for action in menu.actions():
+        if action.isSeparator():
+            continue
+        match = MNEMONIC.search(action.text())
+        if match:
+            keys.setdefault(match.group(1).casefold(), []).append(action.text())
+        if action.menu() is not None:
+            found += duplicate_mnemonics(action.menu(), f"{path}/{action.text()}")
+    return found + [(path, key, texts) for key, texts in keys.items() if len(texts) > 1]
+
+
+@pytest.mark.parametrize("language", ["en", "bn"])
+def test_every_menu_has_unique_mnemonics(
+    language, qtbot, sync_bridge, ws_copy, monkeypatch, tmp_path
+):
+    set_language(language)
+    try:
+        window = make_window(qtbot, sync_bridge, [], Settings(language=language), monkeypatch)
+        assert window.open_workspace(ws_copy)  # the workspace's panels add View entries
+        assert duplicate_mnemonics(window.menuBar()) == []
+    finally:
+        set_language("en")
+
+
+def test_tasks_and_jobs_have_distinct_names_and_shortcut_rows(
+    bengali, qtbot, sync_bridge, ws_copy, monkeypatch
+):
+    from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
+
+    window = make_window(qtbot, sync_bridge, [], Settings(language="bn"), monkeypatch)
+    assert window.open_workspace(ws_copy)
+    tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    assert len(set(tabs)) == len(tabs), tabs
+    tasks = tabs[list(window.panels).index("tasks")]
+    jobs = tabs[list(window.panels).index("jobs")]
+    assert tasks != jobs
+    rows = dict(collect_shortcuts(window))
+    assert not [t for t in rows if re.search(r"\(\w\)", t)], rows  # no "(O)" left of "(&O)"
+    shown = [text for text in rows if tasks in text or jobs in text]
+    assert len(shown) >= 2, rows  # "Show Tasks" and "Show Jobs" both listed, not merged
+    dialog = ShortcutsDialog(list(rows.items()), window)
+    qtbot.addWidget(dialog)
+    headers = [dialog.table.horizontalHeaderItem(i).text() for i in range(2)]
+    assert jobs not in headers and tasks not in headers
+
+
+def test_qt_standard_buttons_are_bengali(bengali, qtbot, sync_bridge, monkeypatch):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    window = make_window(qtbot, sync_bridge, [], Settings(language="bn"), monkeypatch)
+    box = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Close
+        | QDialogButtonBox.StandardButton.Ok
+        | QDialogButtonBox.StandardButton.Cancel,
+        window,
+    )
+    texts = {button.text() for button in box.buttons()}
+    assert texts == {"বন্ধ", "ঠিক আছে", "বাতিল"}
+    box = QMessageBox(window)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    assert {b.text() for b in box.buttons()} == {"হ্যাঁ (&Y)", "না (&N)"}
+    set_language("en")
+    english = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, window)
+    assert english.buttons()[0].text() == "Close"
+
+
+def test_engine_messages_shown_in_the_gui_are_bengali(bengali):
+    from engine.annotation import adjudication
+
+    reasons = adjudication._reasons(
+        [
+            {"decision": "flag", "stale": False, "text": "", "score": None},
+            {"decision": "accept", "stale": False, "text": "", "score": None},
+        ],
+        "1..5",
+    )
+    assert reasons == ["চিহ্নিত", "সিদ্ধান্ত আলাদা"]
+
+
+def test_a_text_fields_right_click_menu_is_bengali(bengali, qtbot, sync_bridge, monkeypatch):
+    from PySide6.QtWidgets import QLineEdit
+
+    make_window(qtbot, sync_bridge, [], Settings(language="bn"), monkeypatch)  # installs it
+    field = QLineEdit("কিছু লেখা")
+    qtbot.addWidget(field)
+    menu = field.createStandardContextMenu()
+    texts = [a.text().split("\t")[0] for a in menu.actions() if not a.isSeparator()]
+    assert "পেস্ট (&P)" in texts and "সব বাছুন" in texts, texts
+    menu.deleteLater()

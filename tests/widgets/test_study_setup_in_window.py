@@ -32,7 +32,7 @@ def test_file_menu_opens_each_studys_import(qtbot, sync_bridge, tmp_path):
         ("Import ite&m set for tasks…", "items"),
         ("Import pro&bes…", "probes"),
         ("&Generate probes from templates…", "probe-templates"),
-        ("Import scored &translations…", "scored"),
+        ("Import scored tr&anslations…", "scored"),
     ):
         _menu_action(window, text).trigger()  # the real QAction: triggered(checked=False)
         dialog = window._dialogs["import"]

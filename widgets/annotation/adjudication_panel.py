@@ -174,7 +174,7 @@ class AdjudicationPanel(QWidget):
             entry.setData(Qt.ItemDataRole.UserRole, e["item_id"])
             self.list.addItem(entry)
         self.list.blockSignals(False)
-        self.count.setText(_("{n} item(s) to adjudicate").format(n=len(self.entries)))
+        self.count.setText(_("{n} item(s) to adjudicate").format(n=digits(len(self.entries))))
         ids = [e["item_id"] for e in self.entries]
         if self.entries:
             row = ids.index(keep) if keep in ids else 0

@@ -30,6 +30,7 @@ from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
+from widgets.common.columns import fit_columns_to_headers
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 
@@ -171,7 +172,7 @@ class AgreementPanel(QWidget):
             ]
         )
         for table in (self.table, self.progress, self.ppi):
-            table.resizeColumnsToContents()  # headers whole before the first report
+            fit_columns_to_headers(table)
         ppi_box = QWidget()
         ppi_layout = QVBoxLayout(ppi_box)
         ppi_layout.setContentsMargins(0, 0, 0, 0)

@@ -33,6 +33,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.common.dialog_parts import checkable_list, checked_data, set_checked, show_status
+from widgets.common.elided_tooltips import install_elided_tooltips
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,10 @@ def _fit_rows(widget: QListWidget, rows: int) -> None:
     """Tall enough for ``rows`` entries (a list's default height is far more, or less)."""
     row = widget.sizeHintForRow(0) if widget.count() else widget.fontMetrics().height() + 4
     widget.setFixedHeight(row * max(2, min(rows, widget.count())) + 2 * widget.frameWidth() + 4)
+    # a long entry elides (its tooltip shows it whole) instead of a scroll bar that covered
+    # the second of two rows
+    widget.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    install_elided_tooltips(widget)
 
 
 def _annotator_list(ws: Workspace) -> QListWidget:

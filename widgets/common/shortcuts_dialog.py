@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -14,6 +16,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
+from widgets.common.elided_tooltips import install_elided_tooltips
+
+MNEMONIC_SUFFIX = re.compile(r"\s*\(&\w\)")
 
 
 def collect_shortcuts(root: QWidget) -> list[tuple[str, str]]:
@@ -26,7 +31,8 @@ def collect_shortcuts(root: QWidget) -> list[tuple[str, str]]:
             keys[text].append(key)
 
     for action in root.findChildren(QAction):
-        text = action.text().replace("&", "").rstrip("…").strip()
+        # "কর্মক্ষেত্র খুলুন… (&O)": a translation's mnemonic suffix goes with the "&"
+        text = MNEMONIC_SUFFIX.sub("", action.text()).replace("&", "").rstrip("…").strip()
         for sequence in action.shortcuts():
             add(text, sequence)
     for shortcut in root.findChildren(QShortcut):
@@ -47,6 +53,7 @@ class ShortcutsDialog(QDialog):
         for row, (text, key) in enumerate(shortcuts):
             self.table.setItem(row, 0, QTableWidgetItem(text))
             self.table.setItem(row, 1, QTableWidgetItem(key))
+        install_elided_tooltips(self.table)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)

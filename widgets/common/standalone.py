@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from engine.workspace.api import Workspace
 from widgets.common.fonts import register_qt_fonts
+from widgets.common.qt_translations import install_qt_translations
 from widgets.common.task_bridge import TaskBridge
 
 
@@ -45,6 +46,7 @@ def run_panel(
     )
     app = QApplication(sys.argv[:1])
     register_qt_fonts(app)
+    install_qt_translations(app)
     workspace = None
     if sample:
         workspace = Workspace(args.workspace or _sample_path(sample), create=False)

@@ -29,8 +29,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -46,6 +44,7 @@ from engine.importing.api import (
     parse_dialect_map,
 )
 from engine.workspace.api import Workspace
+from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, size_to_screen
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
@@ -111,7 +110,7 @@ class ImportDialog(QDialog):
         top.addRow(_("File"), file_row)
         top.addRow(_("Name in the workspace"), self.name)
 
-        self.pages = QStackedWidget()
+        self.pages = CurrentPageStack()
         self.pages.addWidget(self._corpus_page())
         self.pages.addWidget(self._questions_page())
         self.study_pages = {page.kind: page for page in study_pages(self.dialects)}
@@ -151,7 +150,9 @@ class ImportDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel_import)
         self.buttons.rejected.connect(self.reject)
 
-        layout = QVBoxLayout(self)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.pages)
         layout.addWidget(self.shared_options)
@@ -160,7 +161,10 @@ class ImportDialog(QDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.error)
         layout.addWidget(self.report)
-        layout.addWidget(self.buttons)
+        outer = QVBoxLayout(self)
+        outer.addWidget(ScreenFittingScroll(body), 1)  # the buttons stay on screen
+        outer.addWidget(self.buttons)
+        size_to_screen(self)
         self.kind.setCurrentIndex(self.kind.findData(kind))
         self._kind_changed()
 
@@ -215,7 +219,12 @@ class ImportDialog(QDialog):
         for sample in scan["samples"]:
             result = sample["unicode"] or _("cannot convert: {error}").format(error=sample["error"])
             lines.append(
-                f"{_('line')} {sample['line']}, {sample['column']}: {sample['bijoy']}  →  {result}"
+                _("line {line}, {column}: {bijoy}  →  {result}").format(
+                    line=sample["line"],
+                    column=sample["column"],
+                    bijoy=sample["bijoy"],
+                    result=result,
+                )
             )
         self.bijoy_preview.setPlainText("\n".join(lines))
 
@@ -370,20 +379,9 @@ class ImportDialog(QDialog):
                 if self.current_kind == CORPUS
                 else _("Import a question set")
             )
-        self._size_to_current_page()
-        self._apply_guess()
-
-    def _size_to_current_page(self) -> None:
-        """A stack is as tall as its tallest page: the pages not shown are sized as nothing,
-        so the dialog is as tall as the page of the chosen kind (no empty space below)."""
-        current = self.pages.currentWidget()
-        for index in range(self.pages.count()):
-            page = self.pages.widget(index)
-            policy = QSizePolicy.Policy.Preferred if page is current else QSizePolicy.Policy.Ignored
-            page.setSizePolicy(policy, policy)
-        self.pages.adjustSize()
-        if self.isVisible():
+        if self.isVisible():  # the stack follows its page (CurrentPageStack); so does the dialog
             self.adjustSize()
+        self._apply_guess()
 
     def _fmt_changed(self) -> None:
         wide = self.fmt.currentData() == "wide"

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _
 from engine.judging.api import Rubric
+from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
 
 REMOVED = "#fbd3d3"  # only in the standard text
@@ -109,7 +110,6 @@ class AnswersDetail(QWidget):
         self.scores = QTableWidget(len(rubric.criteria), 4)
         self.scores.setHorizontalHeaderLabels([_("Criterion"), _("Weight"), _("Judge"), _("Human")])
         self.scores.verticalHeader().setVisible(False)
-        self.scores.horizontalHeader().setStretchLastSection(True)
         self.scores.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.spins: dict[str, QSpinBox] = {}
         for row, c in enumerate(rubric.criteria):
@@ -121,7 +121,12 @@ class AnswersDetail(QWidget):
             spin.setToolTip("\n".join(f"{v} = {a}" for v, a in rubric.likert))
             self.spins[c.key] = spin
             self.scores.setCellWidget(row, 3, spin)
-        self.scores.setColumnWidth(0, 170)
+        # the criterion takes what the numbers leave: all four columns show beside the override
+        fit_columns_to_headers(self.scores, stretch=0)
+        if self.spins:  # the Human column holds spin boxes: as wide as one
+            spin_width = next(iter(self.spins.values())).sizeHint().width() + 4
+            header = self.scores.horizontalHeader()
+            header.resizeSection(3, max(header.sectionSize(3), spin_width))
         self.scores.setFixedHeight(self.scores.sizeHint().height())
         judge_box = QGroupBox(_("Judge"))
         judge_layout = QVBoxLayout(judge_box)

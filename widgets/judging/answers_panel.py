@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QSpinBox,
     QSplitter,
@@ -44,6 +43,7 @@ from engine.judging.api import (
     load_rubric,
 )
 from engine.workspace.api import Workspace
+from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
@@ -127,10 +127,9 @@ class AnswersPanel(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setWordWrap(False)
         self.view.verticalHeader().setDefaultSectionSize(26)
-        header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((140, 85, 230, 50, 45, 80, 90, 50)):
-            header.resizeSection(col, width)
+        # every column as wide as its header, the question takes the rest: all eight show in
+        # the list's half of a 1366 px screen (fixed widths hid Gap, Confidence and Human)
+        fit_columns_to_headers(self.view, stretch=2, at_least={0: 130, 1: 90})
         self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
 
         self.detail = AnswersDetail(self.rubric)
@@ -166,7 +165,7 @@ class AnswersPanel(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.view)
         splitter.addWidget(self.detail)
-        splitter.setSizes([560, 760])
+        splitter.setSizes([640, 640])  # the list's eight columns, the detail's four boxes
         layout = QVBoxLayout(self)
         layout.addLayout(filters)
         layout.addWidget(splitter, 1)

@@ -48,6 +48,7 @@ from engine.judging import api as judging
 from engine.judging import tasks as judge_tasks
 from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, load_judge_template
 from engine.workspace.api import Workspace
+from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
@@ -246,7 +247,10 @@ class JudgePanel(QWidget):
         runs = overview["runs"]
         self.judges.setRowCount(len(runs))
         for row, run in enumerate(runs):
-            values = (run["run_id"], run["model"] or "?", run["role"], run["judgments"])
+            role = {"primary": _("primary"), "secondary": _("secondary")}.get(
+                run["role"], run["role"]
+            )
+            values = (run["run_id"], run["model"] or "?", role, run["judgments"])
             for col, value in enumerate(values):
                 item = QTableWidgetItem(str(value))
                 item.setData(Qt.ItemDataRole.UserRole, run["run_id"])
@@ -256,6 +260,8 @@ class JudgePanel(QWidget):
                     item.setFont(font)
                 self.judges.setItem(row, col, item)
         self.judges.resizeColumnsToContents()
+        # the model's name takes what run, role and count leave (it elides, with a tooltip)
+        fit_columns_to_headers(self.judges, stretch=1, grow_only=True)
         self.warnings.setText("\n".join(overview["warnings"]))
         self.human_scored = overview["human_count"]
         self.has_answers = bool(overview["pairs"])

@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QScrollArea,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QToolButton,
@@ -187,7 +189,7 @@ class ReviewDetail(QWidget):
         self.history.setReadOnly(True)
         self.history.setFont(bengali_font())
         self.history.setMaximumHeight(110)
-        self.buttons = QHBoxLayout()
+        self.buttons = QGridLayout()
 
         source = QFormLayout()
         source.addRow(_("Standard question"), self.question)
@@ -220,6 +222,8 @@ class ReviewDetail(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
+        # the body fits the pane's width (wrapped labels, buttons two a row): never sideways
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
@@ -227,12 +231,13 @@ class ReviewDetail(QWidget):
         self.show_variant(None)
 
     def add_action_buttons(self, actions: list[QAction]) -> None:
-        for action in actions:
+        # two a row: four in one row made the pane scroll sideways at 1366 px in Bengali
+        for index, action in enumerate(actions):
             button = QToolButton()
             button.setDefaultAction(action)
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-            self.buttons.addWidget(button)
-        self.buttons.addStretch(1)
+            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            self.buttons.addWidget(button, index // 2, index % 2)
 
     def set_avro_mode(self, enabled: bool) -> None:
         self.avro_toggle.setChecked(enabled)

@@ -104,6 +104,7 @@ class ReviewPanel(QWidget):
         self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setFont(bengali_font())
+        self.view.setProperty("columns_scroll", True)  # a column per dialect: scrolls sideways
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

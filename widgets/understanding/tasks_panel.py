@@ -47,6 +47,7 @@ from engine.llm.api import all_models
 from engine.understanding import tasks as task_jobs
 from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
 from engine.workspace.api import Workspace
+from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
@@ -54,6 +55,9 @@ from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
 
 log = logging.getLogger(__name__)
+
+# drill-down columns: dialect, input, native text, output, references (demonstrations stretch)
+ITEM_COLUMN_WIDTHS = {0: 80, 1: 190, 2: 190, 3: 150, 4: 150}
 
 SCRIPT_NAMES = ("native", "roman")
 
@@ -190,6 +194,7 @@ class TasksPanel(QWidget):
             [_("Dialect"), _("Input as shown"), _("Native text"), _("Output"),
              _("References"), _("Demonstrations")]
         )  # fmt: skip
+        fit_columns_to_headers(self.items, at_least=ITEM_COLUMN_WIDTHS)
         self.refresh_button = QPushButton(_("Refresh results"))
         self.refresh_button.clicked.connect(self.refresh_results)
         self.export_button = QPushButton(_("Export table…"))
@@ -443,6 +448,8 @@ class TasksPanel(QWidget):
                      " | ".join(r["refs"]), " | ".join(r["demos"])]  # fmt: skip
             for j, text in enumerate(cells):
                 self.items.setItem(i, j, QTableWidgetItem(text))
+        # long cells elide; their tooltips show them whole
+        fit_columns_to_headers(self.items, at_least=ITEM_COLUMN_WIDTHS)
 
 
 def _row(*widgets) -> QWidget:
