@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import QApplication, QDialog
 
 from engine.llm.embedded_model import EMBEDDED_NAME, embedded_sha256
 from engine.llm.model_registry import ensure_embedded_default, register_endpoint
@@ -18,6 +19,16 @@ from widgets.llm.models_panel import ModelsPanel
 
 TOOL_VARIABLES = ("OLLAMA_MODELS", "HF_HOME", "HF_HUB_CACHE", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
                   "XDG_CACHE_HOME")  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _no_dialog_left_open(qapp):
+    """The finder opens window-modal over a panel that is never shown: left open, it would
+    block the mouse of every later test's windows."""
+    yield
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, QDialog) and widget.isVisible():
+            widget.reject()
 
 
 def test_find_models_on_this_computer_and_add_one_in_place(
