@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.output_path import writable_output
 from engine.redact import redact
 from engine.workspace.store import Workspace
 
@@ -75,10 +76,10 @@ def export_table(
     # secrets masked: older workspaces may hold an echoed key (engine.redact)
     rows = (tuple(redact(v) for v in row.values()) for row in source.rows)
     writer = {"csv": _write_csv, "jsonl": _write_jsonl, "xlsx": _write_xlsx}[fmt]
-    if path.is_dir() or (path.exists() and not path.is_file()):
-        raise UserError(f"{path}: not a file to export to (a folder or a device)")
-    try:  # before any row is read: a path that cannot be written is a one-line refusal
-        path.parent.mkdir(parents=True, exist_ok=True)
+    # before any row is read, as every other output: a folder, a device, a missing folder
+    # (a typo should not create folders) or an unwritable place is a one-line refusal
+    writable_output(path, "export file")
+    try:
         handle, tmp_name = tempfile.mkstemp(
             prefix=f".{path.name}.", suffix=".part", dir=path.parent
         )

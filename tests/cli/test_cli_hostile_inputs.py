@@ -147,7 +147,13 @@ CASES = [
     ),
     ("eval-metrics --bootstrap -1", ["eval-metrics", "--bootstrap", "-1"], "--bootstrap"),
     ("export to /proc", ["export", "responses", "/proc/x.csv"], "/proc/x.csv"),
-    ("export to a folder", ["export", "responses", "{dir_csv}"], "not a file"),
+    ("export to a folder", ["export", "responses", "{dir_csv}"], "is a folder"),
+    # a typo in a folder name refuses, as every other output does, rather than making folders
+    (
+        "export in a missing folder",
+        ["export", "responses", "{dir}/no-such-folder/x.csv"],
+        "does not exist",
+    ),
     # item 11
     ("package import /dev/null", ["package", "import", "/dev/null"], "not a regular file"),
     ("package import DIR", ["package", "import", "{dir}"], "folder"),
