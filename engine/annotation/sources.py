@@ -13,6 +13,7 @@ from pathlib import Path
 from engine.annotation.annotators import list_annotators
 from engine.annotation.decisions import my_queue, record_decision
 from engine.annotation.packages import ReviewPackage
+from engine.workspace.schema import DIALECTS
 from engine.workspace.store import Workspace
 
 
@@ -32,6 +33,9 @@ class WorkspaceQueue:
     def record(self, item_id: int, annotator: str, decision: str, **kw) -> dict:
         return record_decision(self.ws, item_id, annotator, decision, **kw)
 
+    def dialect_names(self) -> dict[str, dict]:
+        return self.ws.dialect_names()
+
 
 class PackageQueue:
     """The one annotator's queue inside a review package (no workspace needed)."""
@@ -48,3 +52,8 @@ class PackageQueue:
 
     def record(self, item_id: int, annotator: str, decision: str, **kw) -> dict:
         return self.package.record(item_id, decision, **kw)
+
+    def dialect_names(self) -> dict[str, dict]:
+        """The built-in dialects' names (a package carries codes only; a lab's own dialect
+        shows its code)."""
+        return {code: {"name_bn": bn, "name_en": en} for code, bn, en, _region in DIALECTS}

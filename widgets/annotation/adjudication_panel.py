@@ -37,6 +37,7 @@ from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
+from widgets.common.dialect_names import dialect_name
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 
@@ -167,10 +168,10 @@ class AdjudicationPanel(QWidget):
         self.entries = annotation.adjudication_queue(self.ws)
         self.list.blockSignals(True)
         self.list.clear()
+        dialects = self.ws.dialect_names()
         for e in self.entries:
-            entry = QListWidgetItem(
-                f"#{e['item_id']}  {e['dialect']} — {reasons_label(e['reasons'])}"
-            )
+            dialect = dialect_name(dialects, e["dialect"])
+            entry = QListWidgetItem(f"#{e['item_id']}  {dialect} — {reasons_label(e['reasons'])}")
             entry.setData(Qt.ItemDataRole.UserRole, e["item_id"])
             self.list.addItem(entry)
         self.list.blockSignals(False)

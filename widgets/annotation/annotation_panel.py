@@ -40,6 +40,7 @@ from engine.i18n import _, digits
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.annotation.setup_dialogs import kind_label
 from widgets.common.avro_typing import AvroTyping
+from widgets.common.dialect_names import dialect_name
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 
@@ -60,9 +61,10 @@ def _snippet(text: str, width: int = 48) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def item_label(item: dict) -> str:
-    """A queue row: decided or not, the item, its kind and dialect, the decision made, and
-    the beginning of its text (the question when the machine draft is hidden)."""
+def item_label(item: dict, dialects: dict[str, dict]) -> str:
+    """A queue row: decided or not, the item, its kind and dialect (named from
+    ``dialects``), the decision made, and the beginning of its text (the question when the
+    machine draft is hidden)."""
     content = item["content"]
     text = content.get("answer") if item["kind"] == "judgment" else content.get("text")
     if not text or content.get("hidden"):
@@ -72,7 +74,8 @@ def item_label(item: dict) -> str:
     decided = f" · {decision_label(mine['decision'])}" if mine else ""
     if mine and mine["score"] is not None:
         decided += f" ({digits(format(mine['score'], 'g'))})"
-    head = f"{mark} #{item['item_id']} {item['dialect']}{decided} · {kind_label(item['kind'])}"
+    dialect = dialect_name(dialects, item["dialect"])
+    head = f"{mark} #{item['item_id']} {dialect}{decided} · {kind_label(item['kind'])}"
     return f"{head}\n{_snippet(text, 40)}"
 
 
@@ -90,6 +93,7 @@ class AnnotationPanel(QWidget):
     ):
         super().__init__(parent)
         self.source = source
+        self.dialects = source.dialect_names()
         self.setup = setup
         self.items: list[dict] = []
         self.current: dict | None = None
@@ -221,8 +225,8 @@ class AnnotationPanel(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for item in self.items:
-            entry = QListWidgetItem(item_label(item))
-            entry.setToolTip(item_label(item))
+            entry = QListWidgetItem(item_label(item, self.dialects))
+            entry.setToolTip(item_label(item, self.dialects))
             entry.setSizeHint(self._row_size)
             entry.setData(Qt.ItemDataRole.UserRole, item["item_id"])
             self.list.addItem(entry)
@@ -313,8 +317,8 @@ class AnnotationPanel(QWidget):
         # update this row in place (no re-read: a queue can hold thousands of items)
         item["mine"] = {k: row[k] for k in ("decision", "text", "score", "comment", "seconds")}
         index = self.items.index(item)
-        self.list.item(index).setText(item_label(item))
-        self.list.item(index).setToolTip(item_label(item))
+        self.list.item(index).setText(item_label(item, self.dialects))
+        self.list.item(index).setToolTip(item_label(item, self.dialects))
         self.progress.setValue(sum(1 for i in self.items if i["mine"]))
         order = self.items[index + 1 :] + self.items[: index + 1]
         nxt = next((i for i in order if not i["mine"]), item)

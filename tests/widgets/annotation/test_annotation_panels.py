@@ -171,6 +171,7 @@ def test_workspace_queue_adjudication_and_agreement(qtbot, field, sync_bridge, t
         qtbot.addWidget(adjudication)
         n = adjudication.list.count()
         assert n >= 3 and "edits differ" in adjudication.list.item(0).text()
+        assert " Sylhet — " in adjudication.list.item(0).text()  # named, not 'sylhet'
         assert "background:#c8f0c8" in adjudication.view.toHtml() or "c8f0c8" in (
             adjudication.view.toHtml()
         )
@@ -265,13 +266,14 @@ def test_welcome_page_opens_a_package_and_a_revisit_shows_the_saved_decision(
     first = panel.current
     # the queue row names the item, its kind, and (blind) the question it translates
     row = panel.list.item(0).text()
-    assert row.startswith(f"• #{first['item_id']} sylhet · dialect translation")
+    # the dialect by its name, not its code (the package carries codes only)
+    assert row.startswith(f"• #{first['item_id']} Sylhet · dialect translation")
     assert first["content"]["question"][:20] in row
     panel.text.setPlainText("সিলেটি রূপ")
     panel.score.setValue(4)
     panel.comment.setText("ভালো")
     qtbot.mouseClick(panel.buttons["edit"], Qt.MouseButton.LeftButton)
-    assert panel.list.item(0).text().startswith(f"✓ #{first['item_id']} sylhet · ✎ edited (4)")
+    assert panel.list.item(0).text().startswith(f"✓ #{first['item_id']} Sylhet · ✎ edited (4)")
     # reopened from the file, the item shows what was saved
     again = window.annotation.open_package_file(str(karim))
     qtbot.addWidget(again)
@@ -424,7 +426,9 @@ def test_adjudication_reasons_and_queue_scores_in_bengali():
             "content": {"question": "প্রশ্ন", "text": "তুমি কিতা করো?"},
             "mine": {"decision": "edit", "score": 3.5, "text": "x", "comment": ""},
         }
-        assert "(৩.৫)" in item_label(item) and item_label(item).endswith("তুমি কিতা করো?")
+        label = item_label(item, {"sylhet": {"name_bn": "সিলেটি", "name_en": "Sylhet"}})
+        assert "(৩.৫)" in label and label.endswith("তুমি কিতা করো?")
+        assert "#7 সিলেটি" in label  # the dialect in the interface's language
     finally:
         apply_language("en")
 
