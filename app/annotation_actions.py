@@ -64,7 +64,7 @@ class AnnotationActions(QObject):
         from widgets.annotation.annotation_panel import AnnotationPanel
         from widgets.annotation.setup import AnnotationSetup
 
-        setup = AnnotationSetup(ws)
+        setup = AnnotationSetup(ws, bridge=self.bridge)
         setup.answer_imports(self.import_packages)
         setup.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 8000))
         setup.sig_changed.connect(self.sig_changed)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
 from engine.annotation.api import latest_batch_id
+from engine.annotation.assignment import AssignmentResult, assign
 from engine.annotation.decisions import progress
 from engine.annotation.packages import export_package, import_packages
-from engine.annotation.ppi import ppi_study
+from engine.annotation.ppi import draw_subset, ppi_study
 from engine.workspace.store import Workspace
 
 
@@ -40,3 +41,21 @@ def import_packages_at(workspace_path: str, paths: list[str], progress=None, can
     """Merge packages, all or none (every package is checked before any is merged)."""
     with Workspace(workspace_path, create=False) as ws:
         return import_packages(ws, paths, progress=progress, cancelled=cancelled)
+
+
+def assign_at(
+    workspace_path: str, name: str, kind: str, annotators: list[str], options: dict
+) -> AssignmentResult:
+    """A new batch (:func:`~engine.annotation.assignment.assign`, one transaction) on the
+    writer lane: 85,566 judgments take ~1.8 s, which the GUI thread should not wait out.
+    ``options``: assign's keywords (a dict, so the bridge adds no ``progress`` to them)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return assign(ws, name, kind, annotators, **options)
+
+
+def draw_subset_at(
+    workspace_path: str, name: str, judge_run: int, annotators: list[str], options: dict
+) -> dict:
+    """A human-scoring draw (:func:`~engine.annotation.ppi.draw_subset`) on the writer lane."""
+    with Workspace(workspace_path, create=False) as ws:
+        return draw_subset(ws, name, judge_run, annotators, **options)

@@ -130,7 +130,7 @@ class AgreementPanel(QWidget):
     ):
         super().__init__(parent)
         self.ws, self.bridge = ws, bridge
-        self.setup = setup or AnnotationSetup(ws, self)
+        self.setup = setup or AnnotationSetup(ws, self, bridge=bridge)
         self.prompt = SetupPrompt(self.setup, "decided")
         self.report: dict | None = None
         self.ppi_study: dict | None = None

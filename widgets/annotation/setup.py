@@ -24,6 +24,7 @@ from widgets.annotation.setup_dialogs import (
     DrawSubsetDialog,
     assignment_message,
 )
+from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +34,12 @@ class AnnotationSetup(QObject):
     sig_import_requested = Signal()
     sig_status_message = Signal(str)
 
-    def __init__(self, ws: Workspace, parent: QObject | None = None):
+    def __init__(
+        self, ws: Workspace, parent: QObject | None = None, *, bridge: TaskBridge | None = None
+    ):
         super().__init__(parent)
         self.ws = ws
+        self.bridge = bridge  # batch writes run on its writer lane (setup_dialogs)
         self.can_import = False  # True once someone answers sig_import_requested
         self.dialog: QDialog | None = None  # the one open (for tests)
 
@@ -54,13 +58,13 @@ class AnnotationSetup(QObject):
         return dialog
 
     def assign_items(self, parent: QWidget | None = None) -> AssignDialog:
-        dialog = self.dialog = AssignDialog(self.ws, parent)
+        dialog = self.dialog = AssignDialog(self.ws, parent, self.bridge)
         dialog.sig_changed.connect(lambda: self._assigned(dialog))
         dialog.open()
         return dialog
 
     def draw_for_scoring(self, parent: QWidget | None = None) -> DrawSubsetDialog:
-        dialog = self.dialog = DrawSubsetDialog(self.ws, parent)
+        dialog = self.dialog = DrawSubsetDialog(self.ws, parent, self.bridge)
         dialog.sig_changed.connect(lambda: self._assigned(dialog))
         dialog.open()
         return dialog
