@@ -10,6 +10,7 @@ import json
 
 from engine.errors import UserError
 from engine.importing.tasks import first_column, import_with
+from engine.llm.run_estimates import estimate_job
 from engine.understanding.items import import_items
 from engine.understanding.run import run_task
 from engine.understanding.stats import task_stats
@@ -39,6 +40,29 @@ def run_task_job(
                 raise UserError(f"no model {model_id} in this workspace")
             models.append(rows[0])
         return run_task(ws, spec, models, progress=progress, cancelled=cancelled, **options)
+
+
+def estimate_task_job(
+    workspace_path: str,
+    task: str,
+    model_ids: list[int],
+    options: dict,
+    user_dir: str | None = None,
+    *,
+    sample: int | None = None,
+    progress=None,
+    cancelled=None,
+) -> list[dict] | None:
+    """The per-model time estimates of :func:`run_task_job` with these inputs
+    (engine.llm.run_estimates); None when cancelled."""
+    return estimate_job(
+        workspace_path,
+        run_task_job,
+        (workspace_path, task, model_ids, options, user_dir),
+        sample=sample,
+        progress=progress,
+        cancelled=cancelled,
+    )
 
 
 def stats_job(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:
