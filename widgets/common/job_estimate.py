@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from engine.i18n import _
+from engine.i18n import _, digits
 from widgets.common.dialog_parts import show_status
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
 
@@ -48,19 +48,19 @@ def _inputs_key(jobs: list[EstimateJob] | str) -> str:
 def about_duration(seconds: float) -> str:
     seconds = max(seconds, 0.0)
     if seconds < 60:
-        return _("{s} s").format(s=int(round(seconds)))
+        return _("{s} s").format(s=digits(int(round(seconds))))
     minutes = int(round(seconds / 60))
     if minutes < 60:
-        return _("{m} min").format(m=minutes)
-    return _("{h} h {m} min").format(h=minutes // 60, m=minutes % 60)
+        return _("{m} min").format(m=digits(minutes))
+    return _("{h} h {m} min").format(h=digits(minutes // 60), m=digits(minutes % 60))
 
 
 def format_tokens(tokens: int) -> str:
     if tokens < 1000:
-        return _("{n} tokens").format(n=tokens)
+        return _("{n} tokens").format(n=digits(tokens))
     if tokens < 1_000_000:
-        return _("{n} k tokens").format(n=f"{tokens / 1000:.1f}")
-    return _("{n} M tokens").format(n=f"{tokens / 1_000_000:.1f}")
+        return _("{n} k tokens").format(n=digits(f"{tokens / 1000:.1f}"))
+    return _("{n} M tokens").format(n=digits(f"{tokens / 1_000_000:.1f}"))
 
 
 def describe_estimate(seconds: float, low: float, high: float, tokens: int) -> str:
@@ -90,6 +90,7 @@ class JobEstimateBox(QWidget):
         self.running: dict[int, Task] = {}
         self.results: dict[int, list[dict]] = {}
         self.names: dict[int, str] = {}
+        self.sample_items: int | None = None  # the calibration's sample (None: one batch)
         self.stale = False
         self.inputs = ""  # what the estimate shown or running is for (_inputs_key)
         self.estimate_button = QPushButton(_("Estimate time"))
@@ -131,7 +132,10 @@ class JobEstimateBox(QWidget):
             task = self.bridge.run(
                 job.fn,
                 args=job.args,
-                kwargs=job.kwargs,
+                kwargs={
+                    **job.kwargs,
+                    **({"sample": self.sample_items} if self.sample_items else {}),
+                },
                 lane=model_lane(job.model_id),
                 label=_("Time estimate for {model}").format(model=job.model_name),
                 on_done=functools.partial(self._done, self.generation, job.model_id),
@@ -177,7 +181,7 @@ class JobEstimateBox(QWidget):
             show_status(
                 self.label,
                 _("Estimating {model}: {done}/{total} sample items decoded").format(
-                    model=name, done=done, total=total
+                    model=name, done=digits(done), total=digits(total)
                 ),
             )
 

@@ -57,6 +57,7 @@ def _dialog(qtbot, ws, bridge, max_tokens: int) -> GenerateDialog:
     return dialog
 
 
+@pytest.mark.slow
 def test_the_estimate_is_shown_with_its_interval_and_goes_stale(
     qtbot, two_model_ws, threaded_bridge
 ):
@@ -85,6 +86,7 @@ def test_the_estimate_is_shown_with_its_interval_and_goes_stale(
     assert "In total" in box.label.text() and not box.stale
 
 
+@pytest.mark.slow
 def test_cancel_stops_the_estimate(qtbot, two_model_ws, threaded_bridge):
     dialog = _dialog(qtbot, two_model_ws, threaded_bridge, 512)
     box = dialog.estimate
@@ -96,6 +98,7 @@ def test_cancel_stops_the_estimate(qtbot, two_model_ws, threaded_bridge):
     assert not box.results and not threaded_bridge.errors
 
 
+@pytest.mark.slow
 def test_the_run_card_holds_estimate_and_actual(qtbot, two_model_ws, monkeypatch):
     """The GUI runs the CLI's engine call: a job at the planner's size estimates itself,
     and the card gets both (the threshold lowered to this job's size)."""
