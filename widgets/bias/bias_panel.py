@@ -40,7 +40,7 @@ from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
-from widgets.common.job_estimate import EstimateJob, JobEstimateBox
+from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -425,7 +425,9 @@ class BiasPanel(QWidget):
     def _on_probed(self, summaries: list[dict]) -> None:
         self.run_button.setEnabled(True)
         done = sum(s["done_now"] for s in summaries)
-        self.sig_status_message.emit(_("Probing finished: {n} new replies").format(n=done))
+        message = _("Probing finished: {n} new replies").format(n=done)
+        timing = estimate_and_actual(*summaries)
+        self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
         self.sig_changed.emit()
         self.refresh()
 

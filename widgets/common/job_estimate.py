@@ -225,12 +225,14 @@ class JobEstimateBox(QWidget):
         show_status(self.label, "\n".join(lines))
 
 
-def estimate_and_actual(summary: dict) -> str:
-    """A finished run's estimate beside what it took ('' when the job made no estimate: a
-    job of ``engine.llm.jobs.ESTIMATE_MIN_ITEMS`` items or more estimates itself)."""
-    est, actual = summary.get("estimate"), summary.get("actual")
-    if not est or not actual:
+def estimate_and_actual(*summaries: dict) -> str:
+    """Finished runs' estimate beside what they took, summed over the runs that estimated
+    themselves ('' when none did: a job of ``engine.llm.jobs.ESTIMATE_MIN_ITEMS`` items or
+    more estimates itself; its run card keeps both as ``plan_timing``)."""
+    timed = [s for s in summaries if s.get("estimate") and s.get("actual")]
+    if not timed:
         return ""
     return _("estimated {estimate}, took {actual}").format(
-        estimate=about_duration(est["seconds"]), actual=about_duration(actual["seconds"])
+        estimate=about_duration(sum(s["estimate"]["seconds"] for s in timed)),
+        actual=about_duration(sum(s["actual"]["seconds"] for s in timed)),
     )

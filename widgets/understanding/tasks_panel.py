@@ -49,7 +49,7 @@ from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, wri
 from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font, register_qt_fonts
-from widgets.common.job_estimate import EstimateJob, JobEstimateBox
+from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
@@ -383,7 +383,9 @@ class TasksPanel(QWidget):
             self.progress.setRange(0, 1)
             self.progress.setValue(1)
             message = _("{runs} runs, {done} new outputs")
-        self.sig_status_message.emit(message.format(runs=len(summaries), done=done))
+        message = message.format(runs=len(summaries), done=done)
+        timing = estimate_and_actual(*summaries)
+        self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
         self.sig_run_finished.emit(summaries)
         self.refresh_results()
 

@@ -99,24 +99,48 @@ def test_cancel_stops_the_estimate(qtbot, two_model_ws, threaded_bridge):
 
 
 @pytest.mark.slow
-def test_the_run_card_holds_estimate_and_actual(qtbot, two_model_ws, monkeypatch):
+def test_the_run_card_holds_estimate_and_actual_as_the_cli_writes_them(
+    qtbot, tmp_path, two_model_ws, monkeypatch, capsys
+):
     """The GUI runs the CLI's engine call: a job at the planner's size estimates itself,
-    and the card gets both (the threshold lowered to this job's size)."""
+    and the card gets both (the threshold lowered to this job's size); ``upabhasha
+    generate`` on a copy of the same workspace writes the same fields and items."""
+    import sqlite3
+
+    from app.cli import main
     from engine.llm import jobs
     from widgets.common.task_bridge import SyncExecutor
 
+    copy = tmp_path / "cli.sqlite"
+    target = sqlite3.connect(copy)
+    two_model_ws.conn.backup(target)  # the WAL's pages too
+    target.close()
     monkeypatch.setattr(jobs, "ESTIMATE_MIN_ITEMS", 4)
     bridge = TaskBridge(executor_factory=lambda lane: SyncExecutor())
     dialog = _dialog(qtbot, two_model_ws, bridge, 8)
     with qtbot.waitSignal(dialog.sig_finished, timeout=120_000) as signal:
         qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    bridge.shutdown()
     summary = signal.args[0]
     assert summary["complete"] and summary["estimate"]["items"] == 4
-    card = json.loads(
-        two_model_ws.scalar("SELECT card FROM runs WHERE id = ?", (summary["run_id"],))
-    )
-    timing = card["plan_timing"]
-    assert timing["estimate"]["items"] == 4 and "noise" in timing["estimate"]["calibration"]
-    assert timing["actual"]["items"] == 4 and timing["actual"]["seconds"] > 0
-    assert "estimate" in dialog.status.text()
-    bridge.shutdown()
+    assert summary["actual"]["items"] == 4
+    # the dialog shows both
+    assert "estimated" in dialog.status.text() and "took" in dialog.status.text()
+    run_card = two_model_ws.scalar("SELECT card FROM runs WHERE id = ?", (summary["run_id"],))
+    gui = json.loads(run_card)["plan_timing"]
+    assert gui["estimate"]["items"] == 4 and "noise" in gui["estimate"]["calibration"]
+    assert gui["actual"]["items"] == 4 and gui["actual"]["seconds"] > 0
+
+    argv = ["-w", str(copy), "generate", "--status", "reviewed", "--max-tokens", "8", "--json"]
+    assert main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)["runs"][0]
+    assert printed["estimate"]["items"] == 4 and printed["actual"]["items"] == 4
+    with Workspace(copy, create=False) as ws:
+        cli = json.loads(ws.scalar("SELECT card FROM runs WHERE id = ?", (printed["run_id"],)))
+    cli = cli["plan_timing"]
+    assert cli.keys() == gui.keys()
+    assert cli["estimate"].keys() == gui["estimate"].keys()
+    assert cli["actual"].keys() == gui["actual"].keys()
+    for field in ("items", "output_tokens", "prompt_chars"):  # greedy: the same sample
+        assert cli["estimate"][field] == gui["estimate"][field]
+    assert cli["actual"]["output_tokens"] == gui["actual"]["output_tokens"]
