@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import shiboken6
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -37,6 +38,11 @@ class EstimateJob:
     fn: Callable
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
+
+
+def _cancel_all(running: dict[int, Task]) -> None:
+    for task in running.values():
+        task.cancel()
 
 
 def _inputs_key(jobs: list[EstimateJob] | str) -> str:
@@ -115,6 +121,8 @@ class JobEstimateBox(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(buttons)
         layout.addWidget(self.label)
+        # a dialog closed while its estimate runs: the calibration stops, its result is dropped
+        self.destroyed.connect(lambda *_a, running=self.running: _cancel_all(running))
 
     def start(self, _checked: bool = False) -> list[Task]:
         jobs = self.jobs()
@@ -153,8 +161,7 @@ class JobEstimateBox(QWidget):
     def cancel(self, _checked: bool = False) -> None:
         if not self.running:
             return
-        for task in self.running.values():
-            task.cancel()
+        _cancel_all(self.running)
         self.running.clear()
         self.generation += 1
         self.cancel_button.setVisible(False)
@@ -176,8 +183,13 @@ class JobEstimateBox(QWidget):
             _("The choices changed: the estimate is out of date. Press “Estimate time” again."),
         )
 
+    def _current(self, generation: int) -> bool:
+        """Whether a task's callback is for the estimate this box waits for (and the box
+        still exists: the bridge cannot tell that of a partial)."""
+        return shiboken6.isValid(self) and generation == self.generation
+
     def _progress(self, generation: int, name: str, done: int, total: int, note: str) -> None:
-        if generation == self.generation:
+        if self._current(generation):
             show_status(
                 self.label,
                 _("Estimating {model}: {done}/{total} sample items decoded").format(
@@ -186,7 +198,7 @@ class JobEstimateBox(QWidget):
             )
 
     def _done(self, generation: int, model_id: int, result) -> None:
-        if generation != self.generation or result is None:
+        if not self._current(generation) or result is None:
             return  # for other inputs, or cancelled
         self.running.pop(model_id, None)
         self.results[model_id] = result if isinstance(result, list) else [result]
@@ -196,7 +208,7 @@ class JobEstimateBox(QWidget):
             self.sig_estimated.emit([e for one in self.results.values() for e in one])
 
     def _failed(self, generation: int, name: str, exc: BaseException) -> None:
-        if generation != self.generation:
+        if not self._current(generation):
             return
         self.cancel()
         show_status(

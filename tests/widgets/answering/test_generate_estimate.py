@@ -144,3 +144,14 @@ def test_the_run_card_holds_estimate_and_actual_as_the_cli_writes_them(
     for field in ("items", "output_tokens", "prompt_chars"):  # greedy: the same sample
         assert cli["estimate"][field] == gui["estimate"][field]
     assert cli["actual"]["output_tokens"] == gui["actual"]["output_tokens"]
+
+
+@pytest.mark.slow
+def test_closing_the_dialog_stops_its_estimate(qtbot, two_model_ws, threaded_bridge):
+    dialog = GenerateDialog(two_model_ws, threaded_bridge)
+    set_checked(dialog.statuses, ["reviewed"])
+    dialog.max_tokens.setValue(512)
+    (task,) = dialog.estimate.start()
+    dialog.deleteLater()
+    qtbot.waitUntil(lambda: not task.running, timeout=120_000)
+    assert task.state == "cancelled" and not threaded_bridge.errors
