@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
 from engine.errors import UserError
 from engine.llm.model_registry import find_model
-from engine.llm.run_estimates import estimate_job
+from engine.llm.run_estimates import estimator
 from engine.llm.types import Sampler
 from engine.workspace.store import Workspace
 
@@ -58,26 +58,5 @@ def generate_for_model(
     return summaries[0]
 
 
-def estimate_for_model(
-    workspace_path: str,
-    model_id: int,
-    statuses: list[str],
-    max_tokens: int = 384,
-    dialects: list[str] | None = None,
-    question_set: str | None = None,
-    *,
-    sample: int | None = None,
-    progress=None,
-    cancelled=None,
-) -> dict | None:
-    """The time estimate of :func:`generate_for_model` with these inputs (the planner's:
-    engine.llm.run_estimates); None when cancelled."""
-    estimates = estimate_job(
-        workspace_path,
-        generate_for_model,
-        (workspace_path, model_id, statuses, max_tokens, dialects, question_set),
-        sample=sample,
-        progress=progress,
-        cancelled=cancelled,
-    )
-    return None if estimates is None else estimates[0]
+# the planner's estimate of generate_for_model with the same arguments (engine.llm.run_estimates)
+estimate_for_model = estimator(generate_for_model)

@@ -16,7 +16,7 @@ from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
 from engine.importing.tasks import first_column, import_with
-from engine.llm.run_estimates import estimate_job
+from engine.llm.run_estimates import estimator
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
@@ -70,37 +70,8 @@ def probe_task(
         )
 
 
-def estimate_probes(
-    path: str | Path,
-    model_id: int,
-    set_names: list[str] | None,
-    *,
-    limit: int | None = None,
-    counterbalance: bool = False,
-    constrained: bool = False,
-    seed: int = 0,
-    sample: int | None = None,
-    progress: ProgressFn | None = None,
-    cancelled: CancelFn | None = None,
-) -> dict | None:
-    """The time estimate of :func:`probe_task` with these inputs (engine.llm.run_estimates);
-    None when cancelled."""
-    options = {
-        "limit": limit,
-        "counterbalance": counterbalance,
-        "constrained": constrained,
-        "seed": seed,
-    }
-    estimates = estimate_job(
-        str(path),
-        probe_task,
-        (path, model_id, set_names),
-        options,
-        sample=sample,
-        progress=progress,
-        cancelled=cancelled,
-    )
-    return None if estimates is None else (estimates or [{"model_id": model_id, "items": 0}])[0]
+# the planner's estimate of probe_task with the same arguments (engine.llm.run_estimates)
+estimate_probes = estimator(probe_task)
 
 
 def map_task(path: str | Path, topic: str, phrase: str, label: str, author: str = "") -> dict:

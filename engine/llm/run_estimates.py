@@ -150,3 +150,34 @@ def estimate_job(
         job(*args, **(kwargs or {}))
     with Workspace(workspace_path, create=False) as ws:
         return estimate_captured(ws, plans, sample=sample, progress=progress, cancelled=cancelled)
+
+
+def estimator(job, *, one_model: bool = True):
+    """The estimate task of the background task ``job`` (a stage's run task whose first
+    argument is the workspace path): called with ``job``'s own arguments, it returns what
+    :func:`estimate_job` does — the one model's estimate with ``one_model`` (a task of one
+    model), else the list — and None when cancelled."""
+
+    def estimate(
+        *args,
+        sample: int | None = None,
+        progress: ProgressFn | None = None,
+        cancelled: CancelFn | None = None,
+        **kwargs,
+    ):
+        estimates = estimate_job(
+            str(args[0]),
+            job,
+            args,
+            kwargs,
+            sample=sample,
+            progress=progress,
+            cancelled=cancelled,
+        )
+        if estimates is None or not one_model:
+            return estimates
+        return estimates[0] if estimates else {"items": 0, "left": 0}
+
+    estimate.__name__ = estimate.__qualname__ = f"estimate_{job.__name__}"
+    estimate.__doc__ = f"The time estimate of :func:`{job.__name__}` with the same arguments."
+    return estimate

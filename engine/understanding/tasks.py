@@ -10,7 +10,7 @@ import json
 
 from engine.errors import UserError
 from engine.importing.tasks import first_column, import_with
-from engine.llm.run_estimates import estimate_job
+from engine.llm.run_estimates import estimator
 from engine.understanding.items import import_items
 from engine.understanding.run import run_task
 from engine.understanding.stats import task_stats
@@ -42,27 +42,9 @@ def run_task_job(
         return run_task(ws, spec, models, progress=progress, cancelled=cancelled, **options)
 
 
-def estimate_task_job(
-    workspace_path: str,
-    task: str,
-    model_ids: list[int],
-    options: dict,
-    user_dir: str | None = None,
-    *,
-    sample: int | None = None,
-    progress=None,
-    cancelled=None,
-) -> list[dict] | None:
-    """The per-model time estimates of :func:`run_task_job` with these inputs
-    (engine.llm.run_estimates); None when cancelled."""
-    return estimate_job(
-        workspace_path,
-        run_task_job,
-        (workspace_path, task, model_ids, options, user_dir),
-        sample=sample,
-        progress=progress,
-        cancelled=cancelled,
-    )
+# the planner's per-model estimates of run_task_job with the same arguments
+# (engine.llm.run_estimates)
+estimate_task_job = estimator(run_task_job, one_model=False)
 
 
 def stats_job(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:
