@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.answering.generation import DEFAULT_SAMPLER, generate_answers
 from engine.errors import UserError
 from engine.llm.model_registry import find_model
+from engine.llm.run_estimates import estimator
 from engine.llm.types import Sampler
 from engine.workspace.store import Workspace
 
@@ -55,3 +56,7 @@ def generate_for_model(
             "cancelled": True,
         }
     return summaries[0]
+
+
+# the planner's estimate of generate_for_model with the same arguments (engine.llm.run_estimates)
+estimate_for_model = estimator(generate_for_model)

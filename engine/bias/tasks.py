@@ -16,6 +16,7 @@ from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
 from engine.importing.tasks import first_column, import_with
+from engine.llm.run_estimates import estimator
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
@@ -67,6 +68,10 @@ def probe_task(
             progress=progress,
             cancelled=cancelled,
         )
+
+
+# the planner's estimate of probe_task with the same arguments (engine.llm.run_estimates)
+estimate_probes = estimator(probe_task)
 
 
 def map_task(path: str | Path, topic: str, phrase: str, label: str, author: str = "") -> dict:

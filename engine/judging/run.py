@@ -45,6 +45,7 @@ from engine.llm.jobs import (
     reject_responses,
     run_job,
 )
+from engine.llm.model_runs import PlannedRun
 from engine.llm.types import CancelFn, ProgressFn, Sampler
 from engine.workspace.store import Workspace
 
@@ -193,6 +194,35 @@ def judge_answers(
     return summary
 
 
+def judge_requests(items, rubric: Rubric, template: JudgeTemplate, samplers, spotlight=True):
+    """The requests of one judging round: a verdict asked for each (pair, gate) item."""
+    schema = verdict_schema(rubric)
+    return [
+        pair_prompt(template, rubric, pair, spotlight=spotlight).request(
+            _key(pair), samplers[_key(pair)], schema
+        )
+        for pair, _ in items
+    ]
+
+
+def judge_plan(ws: Workspace, judge_model: dict, rubric: Rubric) -> PlannedRun:
+    """The first round of :func:`judge_answers` with its defaults, as a planned run (what
+    the study-time planner calibrates on; nothing is opened or written)."""
+    template = load_judge_template()
+    sampler = default_judge_sampler(rubric)
+    items = [
+        (pair, gate)
+        for pair in store.answer_pairs(ws, None)
+        if (gate := check_answer(pair["dialect_answer"])).passed
+    ]
+    samplers = {_key(p): sampler for p, _ in items}
+    return PlannedRun(
+        store.JUDGE_KIND,
+        judge_card(rubric, template, sampler),
+        judge_requests(items, rubric, template, samplers),
+    )
+
+
 def finish_judge_run(ws: Workspace, run_id: int, *, primary: bool, review_threshold: int) -> dict:
     """The steps after a judge run, the same for ``upabhasha judge`` and the judge panel:
     make it the primary judge when asked, count its judgments waiting for human review
@@ -228,14 +258,9 @@ def _judge_round(
     attempts: they stay in the batch plan, but are not asked again); parse every stored
     reply; return the items still without a valid verdict and the keys whose reply was
     invalid this round (turned into errors, so a later call asks again)."""
-    schema = verdict_schema(rubric)
     std_gates = {}
-    requests, variant_ids = [], {}
-    for pair, _ in items:
-        key = _key(pair)
-        prompt = pair_prompt(template, rubric, pair, spotlight=spotlight)
-        requests.append(prompt.request(key, samplers[key], schema))
-        variant_ids[key] = pair["variant_id"]
+    requests = judge_requests(items, rubric, template, samplers, spotlight)
+    variant_ids = {_key(pair): pair["variant_id"] for pair, _ in items}
     job = run_job(
         ws,
         run_id,

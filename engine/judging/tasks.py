@@ -14,8 +14,9 @@ from pathlib import Path
 from engine.answering.generation import ANSWER_KIND
 from engine.judging.calibration import calibrate, human_scores
 from engine.judging.rubric import Rubric, rubric_from_dict
-from engine.judging.run import finish_judge_run, judge_answers
+from engine.judging.run import finish_judge_run, judge_answers, judge_plan
 from engine.llm.model_registry import find_model
+from engine.llm.run_estimates import estimate_planned
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -143,3 +144,27 @@ def run_judge(
                 review_threshold=rubric.review_confidence_threshold,
             ),
         }
+
+
+def estimate_judge(
+    workspace_path: str,
+    model_id: int,
+    rubric_data: dict,
+    *,
+    sample: int | None = None,
+    progress=None,
+    cancelled=None,
+) -> dict | None:
+    """The time estimate of :func:`run_judge`'s first round (every gate-passing pair not
+    judged yet; retries of invalid verdicts come on top); None when cancelled."""
+    rubric = rubric_from_dict(rubric_data)
+    with Workspace(workspace_path, create=False) as ws:
+        model = find_model(ws, model_id)
+        return estimate_planned(
+            ws,
+            model,
+            [judge_plan(ws, model, rubric)],
+            sample=sample,
+            progress=progress,
+            cancelled=cancelled,
+        )

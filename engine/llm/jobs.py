@@ -71,6 +71,7 @@ class JobSummary:
     cancelled: bool
     note: str = ""  # e.g. a new run opened because a larger --limit moved decoded items
     estimate: dict | None = None  # the planner's, when the call made one (engine.llm.planner)
+    actual: dict | None = None  # what the call took (seconds, items, output tokens)
 
     @property
     def complete(self) -> bool:
@@ -87,7 +88,7 @@ class JobSummary:
             "complete": self.complete,
             "cancelled": self.cancelled,
             **({"note": self.note} if self.note else {}),
-            **({"estimate": self.estimate} if self.estimate else {}),
+            **({"estimate": self.estimate, "actual": self.actual} if self.estimate else {}),
         }
 
 
@@ -151,10 +152,7 @@ def open_run(
     their own runs, and a run opens its own model's file. (The response cache stays keyed by
     the sha256 alone: the same file gives the same greedy outputs under any name.)
     """
-    identity = model_identity(model_row)
-    schedule = effective_schedule(model_row, card)
-    keyed = {k: v for k, v in schedule.items() if k not in _SCHEDULE_NOT_IN_KEY}
-    base = {"kind": kind, "model": identity, "card": card, "schedule": keyed}
+    identity, schedule, keyed, base = _key_parts(kind, model_row, card)
     run_key = _hash({**base, "model_id": model_row.get("id")})
     existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
     if existing is None:
@@ -214,6 +212,29 @@ def open_run(
             (kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow()),
         )
     return ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+
+
+def _key_parts(kind: str, model_row: dict, card: dict) -> tuple[str, dict, dict, dict]:
+    """What a run key hashes: the model's identity, its schedule (all of it, and the part
+    in the key) and the base of the key."""
+    identity = model_identity(model_row)
+    schedule = effective_schedule(model_row, card)
+    keyed = {k: v for k, v in schedule.items() if k not in _SCHEDULE_NOT_IN_KEY}
+    return (
+        identity,
+        schedule,
+        keyed,
+        {"kind": kind, "model": identity, "card": card, "schedule": keyed},
+    )
+
+
+def existing_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int | None:
+    """The run :func:`open_run` resumes for (kind, model, card), or None; creates nothing
+    (the planner asks what is left to decode). Runs keyed by older rules are not found."""
+    base = _key_parts(kind, model_row, card)[3]
+    return ws.scalar(
+        "SELECT id FROM runs WHERE run_key = ?", (_hash({**base, "model_id": model_row.get("id")}),)
+    )
 
 
 def update_plan_timing(ws: Workspace, run_id: int, key: str, value: dict) -> None:
@@ -679,13 +700,12 @@ def _run_job(
             redecoded,
         )
     if to_decode:  # what this call took, beside the planner's estimate (engine.llm.planner)
-        record_actual(
-            ws,
-            run_id,
-            seconds=time.monotonic() - start,
-            items=summary.done_now - summary.cached + summary.errors,
-            output_tokens=generated,
-        )
+        summary.actual = {
+            "seconds": round(time.monotonic() - start, 2),
+            "items": summary.done_now - summary.cached + summary.errors,
+            "output_tokens": generated,
+        }
+        record_actual(ws, run_id, **summary.actual)
     summary.cancelled = bool(cancelled and cancelled()) and not summary.complete
     if summary.complete:
         with ws.transaction() as conn:

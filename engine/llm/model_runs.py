@@ -17,6 +17,7 @@ from functools import partial
 
 from engine.llm import jobs
 from engine.llm.jobs import JobSummary, discard_if_empty, open_run, run_job
+from engine.llm.run_estimates import capturing
 from engine.llm.types import (
     Backend,
     CancelFn,
@@ -62,6 +63,10 @@ def run_models(
     one summary per planned run (``model``, ``run_id``, the plan's fields, the job counts,
     and ``load_error`` when the model did not load). Stops early when cancelled. With
     ``total_items`` (the whole job's), progress counts the job, not each run."""
+    captured = capturing()
+    if captured is not None:  # a time estimate asks what would run (engine.llm.run_estimates)
+        captured.extend((model, planned) for model in model_rows for planned in plan(model))
+        return []
     job = JobProgress(progress, total_items) if total_items is not None else None
     open_backend = backend_factory or jobs.backend_for_run  # looked up here: tests replace it
     summaries: list[dict] = []

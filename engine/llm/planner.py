@@ -1,12 +1,25 @@
 """How long a job will take, from a short calibration on this machine or endpoint.
 
 Before a generate, judge, task or probe job the planner decodes a small sample of the job's
-own items twice through the job's backend — once with a one-token budget (what the prompts
-cost) and once with the regime's budget (what generating costs) — and scales both to the
-whole job: prompt cost by the items' prompt characters, generation cost by the sample's mean
-output length times the number of items (at most the budget). The interval is the 90 %
-interval of that mean output length (a Student-t interval over the sample), which is what
-varies most between jobs; the machine's own noise is not in it.
+own items three times through the job's backend — with a one-token budget (what the prompts
+cost), with the regime's budget (what generating costs), and with the one-token budget again
+— and scales the first two to the whole job: prompt cost by the items' prompt characters,
+generation cost by the sample's mean output length times the number of items (at most the
+budget). Prompt tokens are the job's prompt characters at the sample's tokens per character.
+
+**The 90 % interval** combines two independent errors:
+
+- *output length*: the Student-t 90 % interval of the sample's mean output length, turned
+  into seconds at the measured cost per output token;
+- *machine noise*: the two one-token passes decode the same prompts, one before and one
+  after the full pass, so their difference is what load and clock changes did to the same
+  work within the calibration. The machine's relative standard deviation is taken as
+  ``|a - b| / (sqrt(2) * mean(a, b))`` (the spread of one difference of two equal
+  measurements), and its 90 % half-width as 1.645 times that share of the estimate.
+
+Each side's half-width is the root of the sum of the two squares. The noise term is a rough
+one (one difference: one degree of freedom), and it covers only load that changed while the
+calibration ran, not a job started on a busier machine than the one calibrated.
 
 After the job :func:`engine.llm.jobs.record_actual` adds the measured seconds and tokens
 next to the estimate (:func:`engine.llm.jobs.record_estimate`) in the run card (``plan_timing.estimate`` / ``plan_timing.actual``), so a study's cards
@@ -22,9 +35,11 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from engine.llm.types import Backend, Request, Sampler
+from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, Sampler
 
 log = logging.getLogger(__name__)
+
+NOISE_QUANTILE = 1.645  # two-sided 90 % of a normal: the machine-noise half-width
 
 
 @dataclass(frozen=True)
@@ -36,6 +51,16 @@ class Calibration:
     prompt_seconds: float  # the sample with a one-token budget
     seconds: float  # the sample with the job's budget
     output_tokens: tuple[int, ...]  # per sample item, with the job's budget
+    prompt_tokens: int = 0  # of the sample, as the backend counted them
+    prompt_seconds_after: float | None = None  # the one-token pass again, after the full one
+
+    @property
+    def noise(self) -> float:
+        """The machine's relative standard deviation (see the module docstring)."""
+        if self.prompt_seconds_after is None:
+            return 0.0
+        a, b = self.prompt_seconds, self.prompt_seconds_after
+        return abs(a - b) / (math.sqrt(2) * max((a + b) / 2, 1e-12))
 
     @property
     def seconds_per_prompt_char(self) -> float:
@@ -52,6 +77,7 @@ class Calibration:
         data["output_tokens"] = list(self.output_tokens)
         data["prompt_chars_per_s"] = round(1 / max(self.seconds_per_prompt_char, 1e-12), 1)
         data["output_tokens_per_s"] = round(1 / max(self.seconds_per_output_token, 1e-12), 1)
+        data["noise"] = round(self.noise, 4)
         return data
 
 
@@ -65,6 +91,13 @@ class Estimate:
     seconds: float
     seconds_low: float
     seconds_high: float
+    prompt_tokens: int = 0
+    noise: float = 0.0  # the machine's relative standard deviation (Calibration.noise)
+
+    @property
+    def tokens(self) -> int:
+        """Prompt and output tokens of the job."""
+        return self.prompt_tokens + self.output_tokens
 
     def as_dict(self) -> dict:
         return {
@@ -77,7 +110,7 @@ class Estimate:
             f"{self.items} items: about {self.output_tokens} output tokens "
             f"({self.output_tokens_low}–{self.output_tokens_high}) in "
             f"{_duration(self.seconds)} ({_duration(self.seconds_low)}–"
-            f"{_duration(self.seconds_high)}, 90 % interval of the output length)"
+            f"{_duration(self.seconds_high)}, 90 % interval of output length and machine noise)"
         )
 
 
@@ -115,28 +148,51 @@ def _with_budget(req: Request, max_tokens: int) -> Request:
     return dataclasses.replace(req, key=f"calibration:{req.key}", sampler=sampler)
 
 
-def calibrate(backend: Backend, requests: list[Request], size: int | None = None) -> Calibration:
-    """Decode a sample of ``requests`` on ``backend`` (results are not stored)."""
+class CalibrationCancelled(Exception):
+    """The calibration was cancelled before it finished (nothing is estimated)."""
+
+
+def calibrate(
+    backend: Backend,
+    requests: list[Request],
+    size: int | None = None,
+    *,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> Calibration:
+    """Decode a sample of ``requests`` on ``backend`` three times (see the module
+    docstring; results are not stored). ``progress`` counts the sample's items over the
+    three passes; a cancel raises :class:`CalibrationCancelled`."""
     sample = calibration_sample(requests, size or sample_size(backend))
     if not sample:
         raise ValueError("nothing to calibrate on")
     short = [_with_budget(r, 1) for r in sample]
     full = [_with_budget(r, r.sampler.max_tokens) for r in sample]
-    t = time.perf_counter()
-    list(backend.generate(short))
-    prompt_seconds = time.perf_counter() - t
-    t = time.perf_counter()
-    results = list(backend.generate(full))
-    seconds = time.perf_counter() - t
-    failed = [r for r in results if not r.ok]
-    if failed:
-        raise RuntimeError(f"calibration failed: {failed[0].error}")
+    passes: list[tuple[float, list[Result]]] = []
+    for step, batch in enumerate((short, full, short)):
+        if cancelled and cancelled():
+            raise CalibrationCancelled()
+        t = time.perf_counter()
+        results = []
+        for result in backend.generate(batch, cancelled=cancelled):
+            results.append(result)
+            if progress:
+                progress(step * len(sample) + len(results), 3 * len(sample), "calibration")
+        passes.append((time.perf_counter() - t, results))
+        if cancelled and cancelled():
+            raise CalibrationCancelled()
+        failed = [r for r in results if not r.ok]
+        if failed:
+            raise RuntimeError(f"calibration failed: {failed[0].error}")
+    (prompt_seconds, _), (seconds, results), (after, _) = passes
     return Calibration(
         items=len(sample),
         prompt_chars=sum(prompt_chars(r) for r in sample),
         prompt_seconds=prompt_seconds,
         seconds=seconds,
         output_tokens=tuple(r.completion_tokens for r in results),
+        prompt_tokens=sum(r.prompt_tokens for r in results),
+        prompt_seconds_after=after,
     )
 
 
@@ -162,4 +218,20 @@ def estimate(requests: list[Request], cal: Calibration) -> Estimate:
         return prompt + max(total_tokens - n, 0) * cal.seconds_per_output_token
 
     mid, low, high = tokens(mean), tokens(mean - half), tokens(mean + half)
-    return Estimate(n, chars, mid, low, high, seconds(mid), seconds(low), seconds(high))
+    centre = seconds(mid)
+    noise_half = NOISE_QUANTILE * cal.noise * centre
+    seconds_low = centre - math.hypot(centre - seconds(low), noise_half)
+    seconds_high = centre + math.hypot(seconds(high) - centre, noise_half)
+    prompt_tokens = int(round(chars * cal.prompt_tokens / max(cal.prompt_chars, 1)))
+    return Estimate(
+        n,
+        chars,
+        mid,
+        low,
+        high,
+        centre,
+        max(seconds_low, 0.0),
+        seconds_high,
+        prompt_tokens=prompt_tokens,
+        noise=round(cal.noise, 4),
+    )

@@ -10,6 +10,7 @@ import json
 
 from engine.errors import UserError
 from engine.importing.tasks import first_column, import_with
+from engine.llm.run_estimates import estimator
 from engine.understanding.items import import_items
 from engine.understanding.run import run_task
 from engine.understanding.stats import task_stats
@@ -39,6 +40,11 @@ def run_task_job(
                 raise UserError(f"no model {model_id} in this workspace")
             models.append(rows[0])
         return run_task(ws, spec, models, progress=progress, cancelled=cancelled, **options)
+
+
+# the planner's per-model estimates of run_task_job with the same arguments
+# (engine.llm.run_estimates)
+estimate_task_job = estimator(run_task_job, one_model=False)
 
 
 def stats_job(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:

@@ -31,6 +31,7 @@ from engine.answering.api import DEFAULT_SAMPLER, DEFAULT_STATUSES
 from engine.i18n import _
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
 
@@ -102,6 +103,15 @@ class GenerateDialog(QDialog):
             )
         )
         note.setWordWrap(True)
+        self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
+        for changed in (
+            self.models.itemChanged,
+            self.statuses.itemChanged,
+            self.dialects.itemChanged,
+            self.question_set.currentIndexChanged,
+            self.max_tokens.valueChanged,
+        ):
+            changed.connect(self.estimate.mark_stale)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.buttons = QDialogButtonBox()
@@ -114,19 +124,44 @@ class GenerateDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(note)
+        layout.addWidget(self.estimate)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
         if not choices["models"]:
             self._show(_("Add a model first (Models panel)."), error=True)
             self.start_button.setEnabled(False)
 
-    def start(self) -> list[Task]:
+    def job_inputs(self) -> tuple[list[int], tuple] | str:
+        """The chosen models and the rest of the task's arguments, or what to tick first."""
         model_ids = checked_data(self.models)
         statuses = checked_data(self.statuses)
         if not model_ids or not statuses:
-            self._show(_("Tick at least one model and one status."), error=True)
-            return []
+            return _("Tick at least one model and one status.")
         dialects = checked_data(self.dialects) or None
+        rest = (statuses, self.max_tokens.value(), dialects, self.question_set.currentData())
+        return model_ids, rest
+
+    def estimate_jobs(self) -> list[EstimateJob] | str:
+        inputs = self.job_inputs()
+        if isinstance(inputs, str):
+            return inputs
+        model_ids, rest = inputs
+        return [
+            EstimateJob(
+                m,
+                self.model_names[m],
+                answering_tasks.estimate_for_model,
+                (str(self.ws.path), m, *rest),
+            )
+            for m in model_ids
+        ]
+
+    def start(self) -> list[Task]:
+        inputs = self.job_inputs()
+        if isinstance(inputs, str):
+            self._show(inputs, error=True)
+            return []
+        model_ids, rest = inputs
         started = []
         for model_id in model_ids:
             if model_id in self.tasks:
@@ -134,14 +169,7 @@ class GenerateDialog(QDialog):
             name = self.model_names[model_id]
             task = self.bridge.run(
                 answering_tasks.generate_for_model,
-                args=(
-                    str(self.ws.path),
-                    model_id,
-                    statuses,
-                    self.max_tokens.value(),
-                    dialects,
-                    self.question_set.currentData(),
-                ),
+                args=(str(self.ws.path), model_id, *rest),
                 lane=model_lane(model_id),
                 label=_("Answers of {model}").format(model=name),
                 on_done=lambda summary, m=model_id: self._done(m, summary),
@@ -179,6 +207,8 @@ class GenerateDialog(QDialog):
                 lines.append(_("{model}: failed: {error}").format(model=name, error=s["error"]))
                 continue
             state = "" if s["complete"] else _(" — incomplete, run again to resume")
+            timing = estimate_and_actual(s)
+            state += f" · {timing}" if timing else ""
             lines.append(
                 _(
                     "{model}: run {run_id}, {done}/{items} answers ({done_now} new, "

@@ -40,6 +40,7 @@ from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -133,6 +134,15 @@ class BiasPanel(QWidget):
         ):
             run_row.addWidget(w)
         run_row.addStretch(1)
+        self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
+        for changed in (
+            self.model.currentIndexChanged,
+            self.probe_set.currentIndexChanged,
+            self.limit.valueChanged,
+            self.counterbalance.toggled,
+            self.constrained.toggled,
+        ):
+            changed.connect(self.estimate.mark_stale)
 
         self.chart = BiasChart()
         self.chart.sig_group_clicked.connect(self.show_group)
@@ -189,6 +199,7 @@ class BiasPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(run_row)
+        layout.addWidget(self.estimate)
         layout.addLayout(info_row)
         layout.addWidget(body, 1)
 
@@ -372,21 +383,39 @@ class BiasPanel(QWidget):
         self.refresh()
 
     # -- probing ----------------------------------------------------------------------------
-    def run_probes(self) -> None:
+    def probe_inputs(self) -> tuple[int, tuple, dict] | None:
+        """The probe task's model, arguments and options as chosen (None: no model)."""
         model_id = self.model.currentData()
         if model_id is None:
+            return None
+        sets = [self.probe_set.currentData()] if self.probe_set.currentData() else None
+        options = {
+            "limit": self.limit.value() or None,
+            "counterbalance": self.counterbalance.isChecked(),
+            "constrained": self.constrained.isChecked(),
+        }
+        return model_id, (str(self.ws.path), model_id, sets), options
+
+    def estimate_jobs(self) -> list[EstimateJob] | str:
+        """The time estimate of 'Run probes' with the current choices."""
+        inputs = self.probe_inputs()
+        if inputs is None:
+            return _("Add a model first.")
+        model_id, args, options = inputs
+        name = self.model.currentText()
+        return [EstimateJob(model_id, name, bias_tasks.estimate_probes, args, options)]
+
+    def run_probes(self) -> None:
+        inputs = self.probe_inputs()
+        if inputs is None:
             self.sig_status_message.emit(_("Add a model first."))
             return
-        sets = [self.probe_set.currentData()] if self.probe_set.currentData() else None
+        model_id, args, options = inputs
         self.run_button.setEnabled(False)
         self.bridge.run(
             bias_tasks.probe_task,
-            args=(str(self.ws.path), model_id, sets),
-            kwargs={
-                "limit": self.limit.value() or None,
-                "counterbalance": self.counterbalance.isChecked(),
-                "constrained": self.constrained.isChecked(),
-            },
+            args=args,
+            kwargs=options,
             label=_("Probe {model}").format(model=self.model.currentText()),
             lane=model_lane(model_id),
             on_done=self._on_probed,
@@ -396,7 +425,9 @@ class BiasPanel(QWidget):
     def _on_probed(self, summaries: list[dict]) -> None:
         self.run_button.setEnabled(True)
         done = sum(s["done_now"] for s in summaries)
-        self.sig_status_message.emit(_("Probing finished: {n} new replies").format(n=done))
+        message = _("Probing finished: {n} new replies").format(n=done)
+        timing = estimate_and_actual(*summaries)
+        self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
         self.sig_changed.emit()
         self.refresh()
 

@@ -50,6 +50,7 @@ from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, 
 from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
+from widgets.common.job_estimate import EstimateJob, JobEstimateBox
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.judging.rubric_editor import RubricEditor
@@ -134,6 +135,9 @@ class JudgePanel(QWidget):
         buttons.addWidget(self.calibrate_button)
         buttons.addWidget(self.run_button)
         calib_layout.addLayout(buttons)
+        self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
+        self.judge_model.currentIndexChanged.connect(self.estimate.mark_stale)
+        calib_layout.addWidget(self.estimate)
         calib_layout.addWidget(self.figures)
         calib_layout.addWidget(QLabel(_("Confusion (rows: human score band, columns: judge)")))
         calib_layout.addWidget(self.confusion, 1)
@@ -300,6 +304,7 @@ class JudgePanel(QWidget):
 
     # -- rubric ----------------------------------------------------------------------------
     def _on_rubric_changed(self, rubric, error: str) -> None:
+        self.estimate.mark_stale()  # the prompts (and the verdict budget) changed
         self._update_buttons()
         self.save_button.setEnabled(rubric is not None)
         self._preview_timer.start()
@@ -438,6 +443,20 @@ class JudgePanel(QWidget):
         self._update_buttons()
         self.figures.setText(_("Calibration failed: {error}").format(error=exc))
         self.sig_status_message.emit(str(exc).splitlines()[0])
+
+    def estimate_jobs(self) -> list[EstimateJob] | str:
+        """The time estimate of 'Run judge on all answers' with the chosen judge and rubric."""
+        model_id = self.judge_model.currentData()
+        if model_id is None or self.rubric is None:
+            return _("Choose a judge model and a valid rubric first.")
+        return [
+            EstimateJob(
+                model_id,
+                self.judge_model.currentText(),
+                judge_tasks.estimate_judge,
+                (str(self.ws.path), model_id, self.editor.to_dict()),
+            )
+        ]
 
     def run_judge(self) -> None:
         model_id = self.judge_model.currentData()

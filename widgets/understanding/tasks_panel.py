@@ -49,6 +49,7 @@ from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, wri
 from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font, register_qt_fonts
+from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
@@ -171,6 +172,21 @@ class TasksPanel(QWidget):
         form.addRow(_("Limit per dialect"), self.limit)
         form.addRow(self.constrained)
         form.addRow(_row(self.run_button, self.cancel_button))
+        self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
+        form.addRow(self.estimate)
+        for changed in (
+            self.task_box.currentIndexChanged,
+            self.source_box.currentIndexChanged,
+            self.models.itemChanged,
+            *(box.toggled for box in (*self.regimes.values(), *self.scripts.values())),
+            self.scheme.currentIndexChanged,
+            self.dialects.textChanged,
+            self.split.currentIndexChanged,
+            self.k.valueChanged,
+            self.limit.valueChanged,
+            self.constrained.toggled,
+        ):
+            changed.connect(self.estimate.mark_stale)
         form.addRow(self.progress)
         form.addRow(self.progress_note)
 
@@ -295,6 +311,26 @@ class TasksPanel(QWidget):
             return _("Choose at least one script.")
         return None
 
+    def estimate_jobs(self) -> list[EstimateJob] | str:
+        """The time estimate of 'Run' with the current choices, one task per model."""
+        problem = self.input_problem()
+        if problem is not None:
+            return problem
+        names = {
+            self.models.item(i).data(Qt.ItemDataRole.UserRole): self.models.item(i).text()
+            for i in range(self.models.count())
+        }
+        task, options = self.task_box.currentData(), self.options()
+        return [
+            EstimateJob(
+                m,
+                names[m],
+                task_jobs.estimate_task_job,
+                (str(self.ws.path), task, [m], options, self.user_dir),
+            )
+            for m in self.model_ids()
+        ]
+
     def run(self) -> None:
         problem = self.input_problem()
         if problem is not None:
@@ -347,7 +383,9 @@ class TasksPanel(QWidget):
             self.progress.setRange(0, 1)
             self.progress.setValue(1)
             message = _("{runs} runs, {done} new outputs")
-        self.sig_status_message.emit(message.format(runs=len(summaries), done=done))
+        message = message.format(runs=len(summaries), done=done)
+        timing = estimate_and_actual(*summaries)
+        self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
         self.sig_run_finished.emit(summaries)
         self.refresh_results()
 

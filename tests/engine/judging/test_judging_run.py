@@ -206,3 +206,24 @@ def test_generation_runs_one_model_at_a_time_and_resumes(workspace):
     assert [s["done_before"] for s in again] == [9, 9] and opened[-1].calls == 0
     card = json.loads(workspace.scalar("SELECT card FROM runs WHERE id = ?", (first[0]["run_id"],)))
     assert set(card["templates"]) == workspace.dialect_codes()
+
+
+def test_the_judge_plan_is_what_a_judge_run_asks(workspace):
+    """The planner's judge plan (engine.judging.run.judge_plan) has the run's card and the
+    requests of its first round: it finds the run judge_answers opens, and nothing is left
+    once every pair is judged."""
+    from engine.judging.run import judge_plan
+    from engine.llm.jobs import existing_run
+    from engine.llm.run_estimates import left_to_decode
+
+    build_study(workspace)
+    model = judge_model(workspace)
+    plan = judge_plan(workspace, model, load_rubric())
+    assert existing_run(workspace, plan.kind, model, plan.card) is None
+    assert workspace.scalar("SELECT count(*) FROM runs WHERE kind = ?", (plan.kind,)) == 0
+    backend = ScriptedBackend(lambda req, n: VALID)
+    summary = judge_answers(workspace, model, backend_factory=lambda ws, run: backend)
+    assert existing_run(workspace, plan.kind, model, plan.card) == summary.run_id
+    assert [r.key for r in plan.requests] == [r.key for r in backend.requests]
+    assert plan.requests == backend.requests
+    assert left_to_decode(workspace, plan, model, None) == []

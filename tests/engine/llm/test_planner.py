@@ -1,10 +1,21 @@
 """The study-time planner: a calibration on a sample of the job, scaled to the job, and
 estimate and actual side by side in the run card."""
 
+import dataclasses
 import json
+import math
+
+import pytest
 
 from engine.llm.jobs import record_estimate, run_job
-from engine.llm.planner import Calibration, calibrate, calibration_sample, estimate
+from engine.llm.planner import (
+    NOISE_QUANTILE,
+    Calibration,
+    CalibrationCancelled,
+    calibrate,
+    calibration_sample,
+    estimate,
+)
 from engine.llm.types import Request, Sampler
 from tests.engine.llm.test_llm_plan_lease import BatchSensitive, fresh
 
@@ -64,3 +75,54 @@ def test_a_job_estimates_itself_when_asked(tmp_path):
     # small jobs are not calibrated unless asked
     ws2, run2 = fresh(tmp_path, "small")
     assert "estimate" not in run_job(ws2, run2, BatchSensitive(), reqs(12)).counts()
+
+
+def test_machine_noise_widens_the_interval():
+    """Two one-token passes that disagree by 20 % widen a fixed-length job's interval
+    (output lengths all equal: no length term), combined in quadrature with the length term."""
+    steady = Calibration(4, 40, 1.0, 4.0, (4, 4, 4, 4), prompt_tokens=20, prompt_seconds_after=1.0)
+    noisy = dataclasses.replace(steady, prompt_seconds_after=1.25)
+    job = [Request(key=str(i), prompt="y" * 10, sampler=Sampler(max_tokens=8)) for i in range(40)]
+    calm, loud = estimate(job, steady), estimate(job, noisy)
+    assert calm.seconds_low == calm.seconds == calm.seconds_high == loud.seconds
+    noise = 0.25 / (math.sqrt(2) * 1.125)
+    assert abs(loud.noise - round(noise, 4)) < 1e-9
+    assert abs(loud.seconds_high - loud.seconds * (1 + NOISE_QUANTILE * noise)) < 1e-6
+    assert abs(loud.seconds - loud.seconds_low - (loud.seconds_high - loud.seconds)) < 1e-6
+    # prompt tokens at the sample's tokens per character, output tokens on top
+    assert loud.prompt_tokens == 200 and loud.tokens == 200 + 160
+    both = estimate(job, dataclasses.replace(noisy, output_tokens=(1, 3, 5, 7)))
+    length_only = estimate(job, dataclasses.replace(steady, output_tokens=(1, 3, 5, 7)))
+    assert both.seconds_high > length_only.seconds_high > both.seconds
+
+
+def test_calibration_passes_the_prompts_twice_and_stops_on_cancel(tmp_path):
+    backend = BatchSensitive()
+    cal = calibrate(backend, reqs(10), progress=lambda *a, **k: None)
+    assert len(backend.calls) == 3 and backend.calls[0] == backend.calls[2]
+    assert cal.prompt_seconds_after is not None and cal.noise >= 0
+    with pytest.raises(CalibrationCancelled):
+        calibrate(BatchSensitive(), reqs(10), cancelled=lambda: True)
+
+
+def test_capture_plans_records_the_runs_without_running_them(tmp_path):
+    """A stage function inside capture_plans decodes and writes nothing; what is left of a
+    run counts its finished items out (whole plan groups stay, as run_job decodes them)."""
+    from engine.llm.model_runs import PlannedRun, run_models
+    from engine.llm.run_estimates import capture_plans, left_to_decode
+
+    ws, run = fresh(tmp_path, "captured")
+    model = ws.query("SELECT * FROM models")[0]
+    job = reqs(10)
+    planned = PlannedRun("answer", {"template": "t"}, job)
+    with capture_plans() as plans:
+        assert run_models(ws, [model], lambda m: [planned]) == []
+    assert plans == [(model, planned)]
+    assert ws.scalar("SELECT count(*) FROM responses") == 0
+    assert len(left_to_decode(ws, planned, model, 4)) == 10
+    # the first plan group finished: it is left out; the others are decoded whole
+    run_job(ws, run, BatchSensitive(), job[:4])
+    assert [r.key for r in left_to_decode(ws, planned, model, 4)] == [r.key for r in job[4:]]
+    run_job(ws, run, BatchSensitive(), [job[5]])
+    assert len(left_to_decode(ws, planned, model, 4)) == 6  # i05's group has i04, i06, i07
+    assert len(left_to_decode(ws, planned, model, None)) == 5  # no plan: only what is left
