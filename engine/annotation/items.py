@@ -88,25 +88,39 @@ def contents(ws: Workspace, kind: str, target_ids: list[int]) -> dict[int, dict]
 
 def content_hash(kind: str, content: dict) -> str:
     if kind == "variant":
-        return row_digest(("variant", content["question"], content["text"]))
-    return row_digest(("judgment", content["question"], content["answer"]))
+        return _target_hash(kind, content["question"], content["text"])
+    return _target_hash(kind, content["question"], content["answer"])
+
+
+def _target_hash(kind: str, question, text) -> str:
+    return row_digest((kind, question, text))
+
+
+# The two texts each kind's hash covers, per annotation item, through the same joins as
+# contents() (an item whose target is gone has no row). The ids travel as one JSON array:
+# one query per kind instead of 900-id chunks, and no content dicts built only to be hashed
+# (a merge computes this for every decision it adds).
+_HASHED_SQL = {
+    "variant": (
+        "SELECT i.id, q.text, v.text FROM annotation_items i "
+        "JOIN variants v ON v.id = i.target_id JOIN questions q ON q.id = v.question_id "
+        "WHERE i.kind = 'variant' AND i.id IN (SELECT value FROM json_each(?))"
+    ),
+    "judgment": (
+        "SELECT i.id, dv.text, r.text FROM annotation_items i "
+        "JOIN judgments j ON j.id = i.target_id JOIN responses r ON r.id = j.response_id "
+        "JOIN variants dv ON dv.id = r.variant_id JOIN questions q ON q.id = dv.question_id "
+        "JOIN runs ar ON ar.id = r.run_id "
+        "WHERE i.kind = 'judgment' AND i.id IN (SELECT value FROM json_each(?))"
+    ),
+}
 
 
 def current_hashes(ws: Workspace, item_ids: list[int]) -> dict[int, str]:
     """annotation item id -> hash of its target as it is now (absent when deleted)."""
+    ids = json.dumps([int(i) for i in item_ids])
     out: dict[int, str] = {}
-    rows = []
-    for start in range(0, len(item_ids), 900):
-        chunk = item_ids[start : start + 900]
-        rows += ws.query(
-            f"SELECT id, kind, target_id FROM annotation_items "
-            f"WHERE id IN ({','.join('?' * len(chunk))})",
-            tuple(chunk),
-        )
     for kind in KINDS:
-        mine = [r for r in rows if r["kind"] == kind]
-        found = contents(ws, kind, [r["target_id"] for r in mine])
-        for r in mine:
-            if r["target_id"] in found:
-                out[r["id"]] = content_hash(kind, found[r["target_id"]])
+        for item_id, question, text in ws.conn.execute(_HASHED_SQL[kind], (ids,)):
+            out[item_id] = _target_hash(kind, question, text)
     return out

@@ -19,10 +19,12 @@ able to re-seal the file offline, and whoever holds a package can record decisio
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import hmac
 import math
 import os
+import re
 import sqlite3
 import stat
 import time
@@ -176,6 +178,11 @@ def parse_time(value) -> _dt.datetime | None:
     return when if when.tzinfo is not None else None
 
 
+# Checked for every decision of every package: compiled and cached once, not per row.
+_UID = re.compile(r"[0-9a-f]{32}")
+_bounds = functools.lru_cache(maxsize=64)(parse_scale)
+
+
 def _is_number(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
@@ -185,7 +192,7 @@ def decision_problem(
 ) -> str | None:
     """Why decision row ``d`` is not one the annotator's app could have written, or None."""
     uid = d.get("uid")
-    if not isinstance(uid, str) or len(uid) != 32 or any(c not in "0123456789abcdef" for c in uid):
+    if not isinstance(uid, str) or _UID.fullmatch(uid) is None:
         return "has a malformed id"
     if d.get("decision") not in DECISIONS:
         return f"has an unknown kind {str(d.get('decision'))[:20]!r}"
@@ -199,7 +206,7 @@ def decision_problem(
         return "carries a text although it is not an edit"
     score = d.get("score")
     if score is not None:
-        low, high = parse_scale(scale)
+        low, high = _bounds(scale)
         if not _is_number(score):
             return f"has a score that is not a number ({str(score)[:20]!r})"
         if not low <= score <= high:
