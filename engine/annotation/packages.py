@@ -162,11 +162,13 @@ class _Checked:
     path: Path
     pkg: PackageData
     annotator_id: int
+    targets: dict[int, tuple[str, int]]  # assigned item -> (kind, target id): staleness
 
 
 def _check_for_import(ws: Workspace, path: Path) -> _Checked:
     """Read ``path`` as untrusted and check it against this workspace (writes nothing)."""
     assigned: dict[int, str] = {}
+    targets: dict[int, tuple[str, int]] = {}
     found: dict[str, int] = {}
 
     def max_items(m: dict) -> int:
@@ -176,14 +178,13 @@ def _check_for_import(ws: Workspace, path: Path) -> _Checked:
         if not who:
             raise _refuse(path, f"annotator {m.get('annotator')!r} does not exist here")
         found["id"] = who[0]["id"]
-        assigned.update(
-            ws.conn.execute(
-                "SELECT s.item_id, b.score_scale FROM annotation_assignments s "
-                "JOIN annotation_items i ON i.id = s.item_id "
-                "JOIN annotation_batches b ON b.id = i.batch_id WHERE s.annotator_id = ?",
-                (found["id"],),
-            ).fetchall()
-        )
+        for item, scale, kind, target in ws.conn.execute(
+            "SELECT s.item_id, b.score_scale, i.kind, i.target_id FROM annotation_assignments s "
+            "JOIN annotation_items i ON i.id = s.item_id "
+            "JOIN annotation_batches b ON b.id = i.batch_id WHERE s.annotator_id = ?",
+            (found["id"],),
+        ):
+            assigned[item], targets[item] = scale, (kind, target)
         return len(assigned)
 
     pkg = read_package(path, max_items=max_items)
@@ -209,7 +210,7 @@ def _check_for_import(ws: Workspace, path: Path) -> _Checked:
         problem = checks.decision_problem(d, assigned[d["item_id"]], since=since, until=until)
         if problem and not _exported_with(ws, d):
             raise _refuse(path, f"decision {str(d['uid'])[:32]} {problem}")
-    return _Checked(path, pkg, found["id"])
+    return _Checked(path, pkg, found["id"], targets)
 
 
 def _exported_with(ws: Workspace, d: dict) -> bool:
@@ -247,16 +248,16 @@ def import_packages(ws: Workspace, paths, *, progress=None, cancelled=None) -> l
 
 def _merge(ws: Workspace, conn: sqlite3.Connection, c: _Checked) -> dict:
     m, aid, path = c.pkg.manifest, c.annotator_id, c.path
-    uids = [d["uid"] for d in c.pkg.decisions]
-    known: dict[str, tuple[int, str]] = {}
-    for start in range(0, len(uids), 900):
-        chunk = uids[start : start + 900]
+    # the package's uids as one JSON array: one indexed query, not 900-id chunks
+    uids = json.dumps([d["uid"] for d in c.pkg.decisions])
+    known: dict[str, tuple[int, str]] = {
+        uid: (owner, checksum)
         for uid, owner, checksum in conn.execute(
             "SELECT uid, annotator_id, checksum FROM annotation_decisions "
-            f"WHERE uid IN ({','.join('?' * len(chunk))})",
-            chunk,
-        ):
-            known[uid] = (owner, checksum)
+            "WHERE uid IN (SELECT value FROM json_each(?))",
+            (uids,),
+        )
+    }
     fresh = []
     for d in c.pkg.decisions:
         if d["uid"] in known:
@@ -266,7 +267,7 @@ def _merge(ws: Workspace, conn: sqlite3.Connection, c: _Checked) -> dict:
                 raise _refuse(path, f"decision {d['uid']} differs from the one merged before")
             continue
         fresh.append(d)
-    hashes = current_hashes(ws, sorted({d["item_id"] for d in fresh}))
+    hashes = current_hashes(ws, sorted({d["item_id"] for d in fresh}), targets=c.targets)
     rows = [
         dict(d, annotator_id=aid, stale=int(hashes.get(d["item_id"]) != d["item_hash"]))
         for d in fresh
