@@ -9,6 +9,18 @@ the annotator's assignment, and every value is checked again against the workspa
 as if it had been typed in (the annotator's app validates too, but a file can be written by
 hand).
 
+Python 3.11's sqlite3 module cannot set SQLite's defensive, trigger or view flags
+(``Connection.setconfig`` came in 3.12, and SQLite has no PRAGMA or URI parameter for
+them), so there an import is protected by: the file opened ``mode=ro&immutable=1`` (nothing
+written, a schema changed after the check is not re-read), ``query_only`` (no statement
+writes, so no trigger can fire), ``trusted_schema`` off, the exact ``sqlite_master`` check
+before any package table is read (a view, trigger, index or virtual table is refused
+unread), the value-size limit, no mmap, ``cell_size_check`` and ``quick_check``, and the
+statement time limit. The annotator's app writes, so it checks the schema again under the
+write lock before each write (a trigger added between check and write would fire
+otherwise). What defensive mode adds (no ``writable_schema``, shadow-table or
+``sqlite_dbpage`` writes) concerns SQL that these connections never run.
+
 The exported assignment (package id, workspace, annotator, export time and every item) is
 authenticated with an HMAC keyed by a secret kept in the workspace that never leaves it, so
 a package can only be one this workspace exported. This is integrity, not annotator

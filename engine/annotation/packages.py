@@ -372,6 +372,11 @@ class ReviewPackage:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                # once more under the write lock: before Python 3.12 no SQLite flag stops a
+                # trigger another program added since the check from firing on these inserts
+                problem = checks.schema_problem(conn)
+                if problem:
+                    raise _refuse(self.path, problem)
                 conn.executemany(
                     f"INSERT INTO decisions VALUES ({','.join('?' * len(_DECISION_COLS))})",
                     [[row[c] for c in _DECISION_COLS] for row in rows],

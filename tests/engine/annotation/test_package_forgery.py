@@ -195,6 +195,29 @@ def test_annotator_side_refuses_triggers_and_views(filled, tmp_path):
         )
 
 
+def test_trigger_added_between_check_and_write_never_runs(filled, monkeypatch):
+    """Python 3.11 has no SQLITE_DBCONFIG_ENABLE_TRIGGER: the schema is checked again under
+    the write lock, so a trigger slipped in after the opening check is refused, not fired."""
+    from engine.annotation import packages
+
+    _ws, paths = filled
+    pkg = ReviewPackage(paths["Karim"])
+    real_open = packages.open_package
+
+    def open_then_forge(path, **kw):
+        opened = real_open(path, **kw)
+        with sqlite3.connect(path) as other:
+            other.execute("CREATE TRIGGER t AFTER INSERT ON decisions BEGIN DELETE FROM items; END")
+        return opened
+
+    monkeypatch.setattr(packages, "open_package", open_then_forge)
+    items_before = len(pkg.items())
+    with pytest.raises(UserError, match="trigger"):
+        pkg.record(pkg.items()[0]["item_id"], "accept", score=3)
+    with sqlite3.connect(paths["Karim"]) as conn:
+        assert conn.execute("SELECT count(*) FROM items").fetchone() == (items_before,)
+
+
 def test_multi_package_import_is_all_or_nothing(filled, tmp_path, capsys):
     ws, paths = filled
     bad = _forge(paths["Karim"], tmp_path / "bad.upkg", FORGERIES["score 999"][0][0])
