@@ -248,31 +248,21 @@ def import_packages(ws: Workspace, paths, *, progress=None, cancelled=None) -> l
 
 def _merge(ws: Workspace, conn: sqlite3.Connection, c: _Checked) -> dict:
     m, aid, path = c.pkg.manifest, c.annotator_id, c.path
-    # the package's uids as one JSON array: one indexed query, not 900-id chunks
-    uids = json.dumps([d["uid"] for d in c.pkg.decisions])
-    known: dict[str, tuple[int, str]] = {
-        uid: (owner, checksum)
-        for uid, owner, checksum in conn.execute(
-            "SELECT uid, annotator_id, checksum FROM annotation_decisions "
-            "WHERE uid IN (SELECT value FROM json_each(?))",
-            (uids,),
-        )
-    }
-    fresh = []
-    for d in c.pkg.decisions:
-        if d["uid"] in known:
-            if known[d["uid"]][0] != aid:
-                raise _refuse(path, f"decision {d['uid']} has the id of another's decision")
-            if known[d["uid"]][1] != d["checksum"]:
-                raise _refuse(path, f"decision {d['uid']} differs from the one merged before")
-            continue
-        fresh.append(d)
-    hashes = current_hashes(ws, sorted({d["item_id"] for d in fresh}), targets=c.targets)
+    hashes = current_hashes(ws, sorted({d["item_id"] for d in c.pkg.decisions}), targets=c.targets)
     rows = [
         dict(d, annotator_id=aid, stale=int(hashes.get(d["item_id"]) != d["item_hash"]))
-        for d in fresh
+        for d in c.pkg.decisions
     ]
-    insert_decisions(conn, rows, f"package:{m['package_id']}")
+    # A first import holds no uid the workspace has, and the UNIQUE index on uid checks that
+    # as the rows go in: the known ones are looked up only when it refuses one.
+    conn.execute("SAVEPOINT package_rows")
+    try:
+        insert_decisions(conn, rows, f"package:{m['package_id']}")
+    except sqlite3.IntegrityError:
+        conn.execute("ROLLBACK TO package_rows")
+        rows = _not_yet_merged(conn, c, rows)
+        insert_decisions(conn, rows, f"package:{m['package_id']}")
+    conn.execute("RELEASE package_rows")
     conn.execute(
         "INSERT INTO annotation_packages(package_id, annotator_id, direction, seal, n_items, "
         "n_decisions, n_new, at) VALUES (?, ?, 'import', ?, ?, ?, ?, ?)",
@@ -295,6 +285,25 @@ def _merge(ws: Workspace, conn: sqlite3.Connection, c: _Checked) -> dict:
         "already_merged": len(c.pkg.decisions) - len(rows),
         "stale": stale,
     }
+
+
+def _not_yet_merged(conn: sqlite3.Connection, c: _Checked, rows: list[dict]) -> list[dict]:
+    """``rows`` less those the workspace holds already; a uid that is another annotator's,
+    or a decision that differs from the one merged before, is refused."""
+    known: dict[str, tuple[int, str]] = {
+        uid: (owner, checksum)
+        for uid, owner, checksum in conn.execute(
+            "SELECT uid, annotator_id, checksum FROM annotation_decisions "
+            "WHERE uid IN (SELECT value FROM json_each(?))",
+            (json.dumps([r["uid"] for r in rows]),),
+        )
+    }
+    for r in rows:
+        if r["uid"] in known and known[r["uid"]][0] != c.annotator_id:
+            raise _refuse(c.path, f"decision {r['uid']} has the id of another's decision")
+        if r["uid"] in known and known[r["uid"]][1] != r["checksum"]:
+            raise _refuse(c.path, f"decision {r['uid']} differs from the one merged before")
+    return [r for r in rows if r["uid"] not in known]
 
 
 # -- the annotator's side (no workspace) ---------------------------------------------------

@@ -174,6 +174,24 @@ def test_colliding_uid_is_refused(filled, tmp_path, capsys):
     assert snapshot(ws) == before
 
 
+def test_reimport_adds_only_new_decisions_and_refuses_an_edited_one(filled, tmp_path):
+    ws, paths = filled
+    first = import_package(ws, paths["Karim"])
+    edited = _forge(
+        paths["Karim"],
+        tmp_path / "edited.upkg",
+        f"UPDATE decisions SET comment = 'পরে বদলানো' WHERE rowid = {FIRST}",
+    )
+    pkg = ReviewPackage(paths["Karim"])
+    pkg.record(pkg.items()[0]["item_id"], "reject", score=1)  # changed his mind afterwards
+    before = snapshot(ws)
+    with pytest.raises(UserError, match="differs from the one merged before"):
+        import_package(ws, edited)
+    assert snapshot(ws) == before
+    again = import_package(ws, paths["Karim"])
+    assert again["new"] == 1 and again["already_merged"] == first["decisions"]
+
+
 def test_annotator_side_refuses_triggers_and_views(filled, tmp_path):
     _ws, paths = filled
     for name, (statements, why) in FORGERIES.items():
