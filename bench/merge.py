@@ -10,9 +10,12 @@ decision. Both copies must end with every decision of every package.
 
 ``--quick``: 10 annotators x 5,000 decisions (the issue's scale); without it, 10 x 20,000.
 A third copy gets the *floor*: the same checksums verified (items, decisions, seal) and the
-same rows inserted in one transaction per package, no other logic. Last line:
-``{"decisions", "merge_s", "floor_s", "floor_ratio", "decisions_per_s", "lost", ...}``; goal
-floor_ratio (merge / floor) <= 1.5 with 0 lost (asserted). ``ratio`` against the naive way is
+same rows inserted in one transaction per package, no other logic (not the file and schema
+checks, quick_check, the assignment's HMAC, the value checks, the duplicate and staleness
+lookups). Floor and merge take turns package by package. Last line:
+``{"decisions", "merge_s", "floor_s", "floor_ratio", "floor_ratio_cpu", "decisions_per_s",
+"lost", ...}``; goal floor_ratio (merge / floor, wall time) <= 1.5 with 0 lost (asserted);
+floor_ratio_cpu is the same in process CPU time, which other programs move less. ``ratio`` against the naive way is
 kept for reference: the workspace runs WAL with synchronous=NORMAL, where a commit does not
 wait for the disk, so a per-decision transaction costs little more than the work inside it.
 """
@@ -162,20 +165,21 @@ def main(argv: list[str] | None = None) -> int:
     ws.close()
     ids = dict(floor_ws.conn.execute("SELECT name, id FROM annotators"))
 
-    # the floor first and last around the merge: the machine's load drifts
-    t0 = time.perf_counter()
-    for path in files[:5]:
-        floor_import(floor_ws, path, ids[path.stem])
-    floor_s = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    for path in files:
-        packages.import_package(merged_ws, path)
-    merge_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for path in files[5:]:
-        floor_import(floor_ws, path, ids[path.stem])
-    floor_s += time.perf_counter() - t0
+    # The floor and the merge take turns package by package, each going first every other
+    # time: on a shared machine the load drifts, and both must see the same drift. Wall time
+    # is the measure; process CPU time is printed beside it (less moved by other programs).
+    floor_s = merge_s = floor_cpu = merge_cpu = 0.0
+    for i, path in enumerate(files):
+        for merge_turn in (i % 2 == 0, i % 2 == 1):
+            t0, c0 = time.perf_counter(), time.process_time()
+            if merge_turn:
+                packages.import_package(merged_ws, path)
+                merge_s += time.perf_counter() - t0
+                merge_cpu += time.process_time() - c0
+            else:
+                floor_import(floor_ws, path, ids[path.stem])
+                floor_s += time.perf_counter() - t0
+                floor_cpu += time.process_time() - c0
     t0 = time.perf_counter()
     for path in reversed(files):
         naive_import(naive_ws, path)
@@ -198,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         "merge_s": round(merge_s, 3),
         "floor_s": round(floor_s, 3),
         "floor_ratio": round(merge_s / floor_s, 2),
+        "floor_ratio_cpu": round(merge_cpu / floor_cpu, 2),
         "decisions_per_s": round(len(got) / merge_s),
         "naive_s": round(naive_s, 3),
         "ratio": round(naive_s / merge_s, 1),
@@ -212,18 +217,20 @@ def main(argv: list[str] | None = None) -> int:
         "build_s": round(build_s, 1),
         "quick": args.quick,
         "cpus": os.cpu_count(),
-        "goal": {"floor_ratio": 1.5, "lost": 0},
+        "goal": {"floor_ratio": 1.5, "floor_ratio_cpu": 1.5, "lost": 0},
         "load": os.getloadavg()[0],
     }
     assert result["lost"] == 0 and again == 0
     merged_ws.close()
     naive_ws.close()
     floor_ws.close()
-    if result["floor_ratio"] > 1.5:
+    # the wall ratio moves with other programs' load: the CPU one must hold too
+    if max(result["floor_ratio"], result["floor_ratio_cpu"]) > 1.5:
         print(
-            f"note: the merge takes {result['floor_ratio']}x its floor (verifying the same "
+            f"note: the merge takes {result['floor_ratio']}x its floor "
+            f"({result['floor_ratio_cpu']}x in CPU time; verifying the same "
             f"checksums and inserting the same rows in one transaction: {floor_s:.2f} s); "
-            f"the rest is the manifest, assignment, duplicate and staleness checks"
+            f"the rest is the file, assignment and value checks and the staleness lookups"
         )
     print(json.dumps(result))
     return 0

@@ -9,6 +9,18 @@ the annotator's assignment, and every value is checked again against the workspa
 as if it had been typed in (the annotator's app validates too, but a file can be written by
 hand).
 
+Python 3.11's sqlite3 module cannot set SQLite's defensive, trigger or view flags
+(``Connection.setconfig`` came in 3.12, and SQLite has no PRAGMA or URI parameter for
+them), so there an import is protected by: the file opened ``mode=ro&immutable=1`` (nothing
+written, a schema changed after the check is not re-read), ``query_only`` (no statement
+writes, so no trigger can fire), ``trusted_schema`` off, the exact ``sqlite_master`` check
+before any package table is read (a view, trigger, index or virtual table is refused
+unread), the value-size limit, no mmap, ``cell_size_check`` and ``quick_check``, and the
+statement time limit. The annotator's app writes, so it checks the schema again under the
+write lock before each write (a trigger added between check and write would fire
+otherwise). What defensive mode adds (no ``writable_schema``, shadow-table or
+``sqlite_dbpage`` writes) concerns SQL that these connections never run.
+
 The exported assignment (package id, workspace, annotator, export time and every item) is
 authenticated with an HMAC keyed by a secret kept in the workspace that never leaves it, so
 a package can only be one this workspace exported. This is integrity, not annotator
@@ -19,10 +31,12 @@ able to re-seal the file offline, and whoever holds a package can record decisio
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import hmac
 import math
 import os
+import re
 import sqlite3
 import stat
 import time
@@ -176,6 +190,11 @@ def parse_time(value) -> _dt.datetime | None:
     return when if when.tzinfo is not None else None
 
 
+# Checked for every decision of every package: compiled and cached once, not per row.
+_UID = re.compile(r"[0-9a-f]{32}")
+_bounds = functools.lru_cache(maxsize=64)(parse_scale)
+
+
 def _is_number(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
@@ -185,7 +204,7 @@ def decision_problem(
 ) -> str | None:
     """Why decision row ``d`` is not one the annotator's app could have written, or None."""
     uid = d.get("uid")
-    if not isinstance(uid, str) or len(uid) != 32 or any(c not in "0123456789abcdef" for c in uid):
+    if not isinstance(uid, str) or _UID.fullmatch(uid) is None:
         return "has a malformed id"
     if d.get("decision") not in DECISIONS:
         return f"has an unknown kind {str(d.get('decision'))[:20]!r}"
@@ -199,7 +218,7 @@ def decision_problem(
         return "carries a text although it is not an edit"
     score = d.get("score")
     if score is not None:
-        low, high = parse_scale(scale)
+        low, high = _bounds(scale)
         if not _is_number(score):
             return f"has a score that is not a number ({str(score)[:20]!r})"
         if not low <= score <= high:

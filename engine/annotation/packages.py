@@ -162,11 +162,13 @@ class _Checked:
     path: Path
     pkg: PackageData
     annotator_id: int
+    targets: dict[int, tuple[str, int]]  # assigned item -> (kind, target id): staleness
 
 
 def _check_for_import(ws: Workspace, path: Path) -> _Checked:
     """Read ``path`` as untrusted and check it against this workspace (writes nothing)."""
     assigned: dict[int, str] = {}
+    targets: dict[int, tuple[str, int]] = {}
     found: dict[str, int] = {}
 
     def max_items(m: dict) -> int:
@@ -176,14 +178,13 @@ def _check_for_import(ws: Workspace, path: Path) -> _Checked:
         if not who:
             raise _refuse(path, f"annotator {m.get('annotator')!r} does not exist here")
         found["id"] = who[0]["id"]
-        assigned.update(
-            ws.conn.execute(
-                "SELECT s.item_id, b.score_scale FROM annotation_assignments s "
-                "JOIN annotation_items i ON i.id = s.item_id "
-                "JOIN annotation_batches b ON b.id = i.batch_id WHERE s.annotator_id = ?",
-                (found["id"],),
-            ).fetchall()
-        )
+        for item, scale, kind, target in ws.conn.execute(
+            "SELECT s.item_id, b.score_scale, i.kind, i.target_id FROM annotation_assignments s "
+            "JOIN annotation_items i ON i.id = s.item_id "
+            "JOIN annotation_batches b ON b.id = i.batch_id WHERE s.annotator_id = ?",
+            (found["id"],),
+        ):
+            assigned[item], targets[item] = scale, (kind, target)
         return len(assigned)
 
     pkg = read_package(path, max_items=max_items)
@@ -209,7 +210,7 @@ def _check_for_import(ws: Workspace, path: Path) -> _Checked:
         problem = checks.decision_problem(d, assigned[d["item_id"]], since=since, until=until)
         if problem and not _exported_with(ws, d):
             raise _refuse(path, f"decision {str(d['uid'])[:32]} {problem}")
-    return _Checked(path, pkg, found["id"])
+    return _Checked(path, pkg, found["id"], targets)
 
 
 def _exported_with(ws: Workspace, d: dict) -> bool:
@@ -247,31 +248,21 @@ def import_packages(ws: Workspace, paths, *, progress=None, cancelled=None) -> l
 
 def _merge(ws: Workspace, conn: sqlite3.Connection, c: _Checked) -> dict:
     m, aid, path = c.pkg.manifest, c.annotator_id, c.path
-    uids = [d["uid"] for d in c.pkg.decisions]
-    known: dict[str, tuple[int, str]] = {}
-    for start in range(0, len(uids), 900):
-        chunk = uids[start : start + 900]
-        for uid, owner, checksum in conn.execute(
-            "SELECT uid, annotator_id, checksum FROM annotation_decisions "
-            f"WHERE uid IN ({','.join('?' * len(chunk))})",
-            chunk,
-        ):
-            known[uid] = (owner, checksum)
-    fresh = []
-    for d in c.pkg.decisions:
-        if d["uid"] in known:
-            if known[d["uid"]][0] != aid:
-                raise _refuse(path, f"decision {d['uid']} has the id of another's decision")
-            if known[d["uid"]][1] != d["checksum"]:
-                raise _refuse(path, f"decision {d['uid']} differs from the one merged before")
-            continue
-        fresh.append(d)
-    hashes = current_hashes(ws, sorted({d["item_id"] for d in fresh}))
+    hashes = current_hashes(ws, sorted({d["item_id"] for d in c.pkg.decisions}), targets=c.targets)
     rows = [
         dict(d, annotator_id=aid, stale=int(hashes.get(d["item_id"]) != d["item_hash"]))
-        for d in fresh
+        for d in c.pkg.decisions
     ]
-    insert_decisions(conn, rows, f"package:{m['package_id']}")
+    # A first import holds no uid the workspace has, and the UNIQUE index on uid checks that
+    # as the rows go in: the known ones are looked up only when it refuses one.
+    conn.execute("SAVEPOINT package_rows")
+    try:
+        insert_decisions(conn, rows, f"package:{m['package_id']}")
+    except sqlite3.IntegrityError:
+        conn.execute("ROLLBACK TO package_rows")
+        rows = _not_yet_merged(conn, c, rows)
+        insert_decisions(conn, rows, f"package:{m['package_id']}")
+    conn.execute("RELEASE package_rows")
     conn.execute(
         "INSERT INTO annotation_packages(package_id, annotator_id, direction, seal, n_items, "
         "n_decisions, n_new, at) VALUES (?, ?, 'import', ?, ?, ?, ?, ?)",
@@ -294,6 +285,25 @@ def _merge(ws: Workspace, conn: sqlite3.Connection, c: _Checked) -> dict:
         "already_merged": len(c.pkg.decisions) - len(rows),
         "stale": stale,
     }
+
+
+def _not_yet_merged(conn: sqlite3.Connection, c: _Checked, rows: list[dict]) -> list[dict]:
+    """``rows`` less those the workspace holds already; a uid that is another annotator's,
+    or a decision that differs from the one merged before, is refused."""
+    known: dict[str, tuple[int, str]] = {
+        uid: (owner, checksum)
+        for uid, owner, checksum in conn.execute(
+            "SELECT uid, annotator_id, checksum FROM annotation_decisions "
+            "WHERE uid IN (SELECT value FROM json_each(?))",
+            (json.dumps([r["uid"] for r in rows]),),
+        )
+    }
+    for r in rows:
+        if r["uid"] in known and known[r["uid"]][0] != c.annotator_id:
+            raise _refuse(c.path, f"decision {r['uid']} has the id of another's decision")
+        if r["uid"] in known and known[r["uid"]][1] != r["checksum"]:
+            raise _refuse(c.path, f"decision {r['uid']} differs from the one merged before")
+    return [r for r in rows if r["uid"] not in known]
 
 
 # -- the annotator's side (no workspace) ---------------------------------------------------
@@ -371,6 +381,11 @@ class ReviewPackage:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                # once more under the write lock: before Python 3.12 no SQLite flag stops a
+                # trigger another program added since the check from firing on these inserts
+                problem = checks.schema_problem(conn)
+                if problem:
+                    raise _refuse(self.path, problem)
                 conn.executemany(
                     f"INSERT INTO decisions VALUES ({','.join('?' * len(_DECISION_COLS))})",
                     [[row[c] for c in _DECISION_COLS] for row in rows],

@@ -17,6 +17,9 @@ from engine.workspace.store import Workspace
 
 def workspace_id(ws: Workspace) -> str:
     """This workspace's stable id, created (once, atomically) on first use."""
+    found = ws.scalar("SELECT value FROM workspace_meta WHERE key = 'workspace_id'")
+    if found is not None:  # read first: every import asks, and a write would take the lock
+        return found
     with ws.transaction() as conn:
         conn.execute(
             "INSERT OR IGNORE INTO workspace_meta(key, value) VALUES ('workspace_id', ?)",

@@ -174,6 +174,24 @@ def test_colliding_uid_is_refused(filled, tmp_path, capsys):
     assert snapshot(ws) == before
 
 
+def test_reimport_adds_only_new_decisions_and_refuses_an_edited_one(filled, tmp_path):
+    ws, paths = filled
+    first = import_package(ws, paths["Karim"])
+    edited = _forge(
+        paths["Karim"],
+        tmp_path / "edited.upkg",
+        f"UPDATE decisions SET comment = 'পরে বদলানো' WHERE rowid = {FIRST}",
+    )
+    pkg = ReviewPackage(paths["Karim"])
+    pkg.record(pkg.items()[0]["item_id"], "reject", score=1)  # changed his mind afterwards
+    before = snapshot(ws)
+    with pytest.raises(UserError, match="differs from the one merged before"):
+        import_package(ws, edited)
+    assert snapshot(ws) == before
+    again = import_package(ws, paths["Karim"])
+    assert again["new"] == 1 and again["already_merged"] == first["decisions"]
+
+
 def test_annotator_side_refuses_triggers_and_views(filled, tmp_path):
     _ws, paths = filled
     for name, (statements, why) in FORGERIES.items():
@@ -193,6 +211,29 @@ def test_annotator_side_refuses_triggers_and_views(filled, tmp_path):
         assert conn.execute("SELECT value FROM manifest WHERE key='annotator'").fetchone() == (
             "Karim",
         )
+
+
+def test_trigger_added_between_check_and_write_never_runs(filled, monkeypatch):
+    """Python 3.11 has no SQLITE_DBCONFIG_ENABLE_TRIGGER: the schema is checked again under
+    the write lock, so a trigger slipped in after the opening check is refused, not fired."""
+    from engine.annotation import packages
+
+    _ws, paths = filled
+    pkg = ReviewPackage(paths["Karim"])
+    real_open = packages.open_package
+
+    def open_then_forge(path, **kw):
+        opened = real_open(path, **kw)
+        with sqlite3.connect(path) as other:
+            other.execute("CREATE TRIGGER t AFTER INSERT ON decisions BEGIN DELETE FROM items; END")
+        return opened
+
+    monkeypatch.setattr(packages, "open_package", open_then_forge)
+    items_before = len(pkg.items())
+    with pytest.raises(UserError, match="trigger"):
+        pkg.record(pkg.items()[0]["item_id"], "accept", score=3)
+    with sqlite3.connect(paths["Karim"]) as conn:
+        assert conn.execute("SELECT count(*) FROM items").fetchone() == (items_before,)
 
 
 def test_multi_package_import_is_all_or_nothing(filled, tmp_path, capsys):

@@ -139,7 +139,7 @@ def test_crash_during_merge_leaves_nothing(two_packages, monkeypatch):
     def boom(*_a, **_k):
         raise OSError("disk full")
 
-    monkeypatch.setattr(packages, "current_hashes", lambda ws, ids: {i: "x" for i in ids})
+    monkeypatch.setattr(packages, "current_hashes", lambda ws, ids, **_k: {i: "x" for i in ids})
     real_insert = packages.insert_decisions
 
     def half_then_crash(conn, rows, source):
