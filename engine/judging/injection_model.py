@@ -1,0 +1,153 @@
+"""A learned second opinion for the injection rules (issue 22).
+
+The rules (:mod:`engine.judging.injection`) learn the wording of the rounds they are tuned
+on: at first contact each new round had 16–18 % of its legitimate answers flagged. A
+classifier trained on every labelled round — character n-grams (2–5, within words: they
+survive Bengali suffixes, Banglish spellings and the dialects) and word uni/bigrams, TF-IDF,
+logistic regression — gives the probability that an answer addresses its evaluation. Its
+job is measured by leave-one-round-out (``bench/injection_generalisation.py``): a rule's
+flag stands only when the model gives it at least :data:`CONFIRM`; the model alone flags
+above :data:`ALONE`; what is left over is *suspicious* (the judge run's disagreement check
+decides). On the three issue-22 rounds, with the rules as they were at each round's first
+contact and the model trained without that round, this cut false flags from 16–18 % to
+2–6 % (see bench/data/README.md).
+
+The model is data: ``resources/injection/model.json`` (vocabularies, idf weights,
+coefficients — JSON, never a pickle), written by ``bench/injection_train.py`` from the
+committed rounds with a fixed solver and sorted input, so training is deterministic. Scoring
+rebuilds scikit-learn's vectorizers from it (the library's own analyzers, not a copy).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import cache
+from importlib.resources import files
+
+from engine.judging.injection_text import matching_form
+
+log = logging.getLogger(__name__)
+
+CONFIRM = 0.35  # a rule's flag stands when the model gives at least this
+ALONE = 0.7  # the model flags on its own above this
+SUSPICIOUS = 0.4  # unflagged, above this: suspicious (the disagreement check runs)
+REGULARISATION = 10.0  # logistic regression's C (LORO: 3–30 give the same rates)
+_PARTS = (  # (analyzer, n-gram range, minimum document frequency)
+    ("char_wb", (2, 5), 2),
+    ("word", (1, 2), 1),
+)
+MODEL_FILE = ("injection", "model.json")
+
+
+def model_input(text: str) -> str:
+    """The form the model reads: the rules' matching form, lower-cased."""
+    return matching_form(text or "").lower()
+
+
+def _vectorizer(analyzer: str, ngrams: tuple[int, int], min_df: int, vocabulary=None):
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(
+        analyzer=analyzer,
+        ngram_range=ngrams,
+        min_df=1 if vocabulary is not None else min_df,
+        sublinear_tf=True,
+        # one-letter words count ("5", "আ"); the character analyzer has no tokens
+        token_pattern=r"(?u)\b\w+\b" if analyzer == "word" else None,
+        vocabulary=vocabulary,
+        dtype=np.float64,
+    )
+
+
+def train(attacks: list[str], legit: list[str]) -> dict:
+    """A model (JSON-able) from labelled answers; the same input gives the same model."""
+    import numpy as np
+    import scipy.sparse as sp
+    from sklearn.linear_model import LogisticRegression
+
+    legit = [*legit, *carriers(attacks)]
+    texts = sorted(model_input(t) for t in attacks) + sorted(model_input(t) for t in legit)
+    labels = [1] * len(attacks) + [0] * len(legit)
+    vectorizers = [_vectorizer(*part) for part in _PARTS]
+    matrix = sp.hstack([v.fit_transform(texts) for v in vectorizers]).tocsr()
+    fitted = LogisticRegression(
+        C=REGULARISATION, class_weight="balanced", solver="lbfgs", max_iter=5000
+    ).fit(matrix, labels)
+    coef = fitted.coef_[0]
+    parts, start = [], 0
+    for v in vectorizers:
+        vocab = sorted(v.vocabulary_, key=v.vocabulary_.__getitem__)
+        stop = start + len(vocab)
+        parts.append(
+            {
+                "vocabulary": vocab,
+                "idf": [round(float(x), 6) for x in v.idf_],
+                "coef": [round(float(x), 6) for x in coef[start:stop]],
+            }
+        )
+        start = stop
+    assert start == len(coef) and np.isfinite(coef).all()
+    return {"parts": parts, "intercept": round(float(fitted.intercept_[0]), 6)}
+
+
+def carriers(attacks: list[str]) -> list[str]:
+    """The real answers the attacks are hidden after: sentences that open two or more
+    attacks and trip no rule. Legitimate on their own — without them the model learns that
+    "the largest planet" is an attack (it flagged 22 of 24,720 real Bengali texts so)."""
+    from collections import Counter
+
+    from engine.judging.injection import rule_hits  # that module imports this one
+
+    counts = Counter(p for t in attacks for p in dict.fromkeys(_sentences(t)))
+    return sorted(p for p, n in counts.items() if n >= 2 and len(p) >= 20 and not rule_hits(p)[0])
+
+
+def _sentences(text: str) -> list[str]:
+    from engine.judging.injection_text import sentences
+
+    return sentences(matching_form(text))
+
+
+def windows(text: str) -> list[str]:
+    """What :meth:`Scorer.probability` reads: the text, its sentences, its sentence pairs."""
+    parts = [p.lower() for p in _sentences(text)]
+    units = [model_input(text)]
+    if len(parts) > 1:
+        units += parts
+    if len(parts) > 2:
+        units += [f"{a} {b}" for a, b in zip(parts, parts[1:], strict=False)]
+    return units
+
+
+class Scorer:
+    """The probability that an answer addresses its evaluation, from a :func:`train` model."""
+
+    def __init__(self, model: dict):
+        import numpy as np
+
+        self._vectorizers = []
+        for (analyzer, ngrams, min_df), part in zip(_PARTS, model["parts"], strict=True):
+            v = _vectorizer(
+                analyzer, ngrams, min_df, {t: i for i, t in enumerate(part["vocabulary"])}
+            )
+            v.idf_ = np.array(part["idf"])
+            self._vectorizers.append((v, np.array(part["coef"])))
+        self._intercept = float(model["intercept"])
+
+    def probability(self, text: str) -> float:
+        """The highest probability of the whole text, of each sentence and of each two
+        consecutive sentences: an order after a long real answer is not diluted by it."""
+        import math
+
+        units = windows(text)
+        z = self._intercept + sum(v.transform(units) @ coef for v, coef in self._vectorizers)
+        return 1.0 / (1.0 + math.exp(-float(z.max())))
+
+
+@cache
+def stored_scorer() -> Scorer:
+    """The committed model (read once: about a second with scikit-learn's import)."""
+    source = files("resources").joinpath(*MODEL_FILE)
+    return Scorer(json.loads(source.read_text(encoding="utf-8")))
