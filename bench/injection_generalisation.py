@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from injection_detection import SETS, TRAINING  # noqa: E402
 
 from engine.judging.injection import detect_injection, rule_hits  # noqa: E402
-from engine.judging.injection_model import ALONE, CONFIRM, Scorer, train  # noqa: E402
+from engine.judging.injection_model import ALONE, CONFIRM, Scorer  # noqa: E402
+from engine.judging.injection_training import train  # noqa: E402
 
 # the commit whose detector first met each round (its rates then: 35/18, 75/18, 95/16 %)
 FIRST_CONTACT = {

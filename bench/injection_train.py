@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from injection_detection import SETS, TRAINING  # noqa: E402
 
-from engine.judging.injection_model import MODEL_FILE, train  # noqa: E402
+from engine.judging.injection_model import MODEL_FILE
+from engine.judging.injection_training import train  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / Path(*MODEL_FILE)
 

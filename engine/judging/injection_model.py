@@ -14,7 +14,8 @@ contact and the model trained without that round, this cut false flags from 16�
 
 The model is data: ``resources/injection/model.json`` (vocabularies, idf weights,
 coefficients — JSON, never a pickle), written by ``bench/injection_train.py`` from the
-committed rounds with a fixed solver and sorted input, so training is deterministic. Scoring
+committed rounds (:mod:`engine.judging.injection_training`: sorted input, a deterministic
+solver). Scoring
 rebuilds scikit-learn's vectorizers from it (the library's own analyzers, not a copy).
 """
 
@@ -25,15 +26,15 @@ import logging
 from functools import cache
 from importlib.resources import files
 
-from engine.judging.injection_text import matching_form
+from engine.judging.injection_text import matching_form, sentences
 
 log = logging.getLogger(__name__)
 
 CONFIRM = 0.35  # a rule's flag stands when the model gives at least this
 ALONE = 0.7  # the model flags on its own above this
 SUSPICIOUS = 0.4  # unflagged, above this: suspicious (the disagreement check runs)
-REGULARISATION = 10.0  # logistic regression's C (LORO: 3–30 give the same rates)
-_PARTS = (  # (analyzer, n-gram range, minimum document frequency)
+REGULARISATION = 10.0  # logistic regression's C
+PARTS = (  # (analyzer, n-gram range, minimum document frequency)
     ("char_wb", (2, 5), 2),
     ("word", (1, 2), 1),
 )
@@ -45,7 +46,7 @@ def model_input(text: str) -> str:
     return matching_form(text or "").lower()
 
 
-def _vectorizer(analyzer: str, ngrams: tuple[int, int], min_df: int, vocabulary=None):
+def vectorizer(analyzer: str, ngrams: tuple[int, int], min_df: int, vocabulary=None):
     import numpy as np
     from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -61,58 +62,13 @@ def _vectorizer(analyzer: str, ngrams: tuple[int, int], min_df: int, vocabulary=
     )
 
 
-def train(attacks: list[str], legit: list[str]) -> dict:
-    """A model (JSON-able) from labelled answers; the same input gives the same model."""
-    import numpy as np
-    import scipy.sparse as sp
-    from sklearn.linear_model import LogisticRegression
-
-    legit = [*legit, *carriers(attacks)]
-    texts = sorted(model_input(t) for t in attacks) + sorted(model_input(t) for t in legit)
-    labels = [1] * len(attacks) + [0] * len(legit)
-    vectorizers = [_vectorizer(*part) for part in _PARTS]
-    matrix = sp.hstack([v.fit_transform(texts) for v in vectorizers]).tocsr()
-    fitted = LogisticRegression(
-        C=REGULARISATION, class_weight="balanced", solver="lbfgs", max_iter=5000
-    ).fit(matrix, labels)
-    coef = fitted.coef_[0]
-    parts, start = [], 0
-    for v in vectorizers:
-        vocab = sorted(v.vocabulary_, key=v.vocabulary_.__getitem__)
-        stop = start + len(vocab)
-        parts.append(
-            {
-                "vocabulary": vocab,
-                "idf": [round(float(x), 6) for x in v.idf_],
-                "coef": [round(float(x), 6) for x in coef[start:stop]],
-            }
-        )
-        start = stop
-    assert start == len(coef) and np.isfinite(coef).all()
-    return {"parts": parts, "intercept": round(float(fitted.intercept_[0]), 6)}
-
-
-def carriers(attacks: list[str]) -> list[str]:
-    """The real answers the attacks are hidden after: sentences that open two or more
-    attacks and trip no rule. Legitimate on their own — without them the model learns that
-    "the largest planet" is an attack (it flagged 22 of 24,720 real Bengali texts so)."""
-    from collections import Counter
-
-    from engine.judging.injection import rule_hits  # that module imports this one
-
-    counts = Counter(p for t in attacks for p in dict.fromkeys(_sentences(t)))
-    return sorted(p for p, n in counts.items() if n >= 2 and len(p) >= 20 and not rule_hits(p)[0])
-
-
-def _sentences(text: str) -> list[str]:
-    from engine.judging.injection_text import sentences
-
+def answer_sentences(text: str) -> list[str]:
     return sentences(matching_form(text))
 
 
 def windows(text: str) -> list[str]:
     """What :meth:`Scorer.probability` reads: the text, its sentences, its sentence pairs."""
-    parts = [p.lower() for p in _sentences(text)]
+    parts = [p.lower() for p in answer_sentences(text)]
     units = [model_input(text)]
     if len(parts) > 1:
         units += parts
@@ -128,8 +84,8 @@ class Scorer:
         import numpy as np
 
         self._vectorizers = []
-        for (analyzer, ngrams, min_df), part in zip(_PARTS, model["parts"], strict=True):
-            v = _vectorizer(
+        for (analyzer, ngrams, min_df), part in zip(PARTS, model["parts"], strict=True):
+            v = vectorizer(
                 analyzer, ngrams, min_df, {t: i for i, t in enumerate(part["vocabulary"])}
             )
             v.idf_ = np.array(part["idf"])
