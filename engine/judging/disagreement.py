@@ -56,7 +56,7 @@ def stripped_answer(text: str, *, high_scoring: bool) -> str | None:
     read = [matching_form(p) for p in parts]
     bad: set[int] = set()
     # a sentence that trips a rule alone trips it in the whole text: the per-sentence pass
-    # (about 0.5 ms a sentence) is only needed for a flagged or suspicious answer
+    # (a few ms a sentence) is only needed for a flagged or suspicious answer
     report = detect_injection(text)
     if report.flagged or report.suspicious:
         bad = {i for i, p in enumerate(read) if rule_hits(p)[0] or detect_injection(p).flagged}

@@ -39,6 +39,7 @@ PARTS = (  # (analyzer, n-gram range, minimum document frequency)
     ("word", (1, 2), 1),
 )
 MODEL_FILE = ("injection", "model.json")
+TOKENS = r"(?u)\b\w+\b"  # one-letter words count ("5", "আ")
 
 
 def model_input(text: str) -> str:
@@ -55,8 +56,7 @@ def vectorizer(analyzer: str, ngrams: tuple[int, int], min_df: int, vocabulary=N
         ngram_range=ngrams,
         min_df=1 if vocabulary is not None else min_df,
         sublinear_tf=True,
-        # one-letter words count ("5", "আ"); the character analyzer has no tokens
-        token_pattern=r"(?u)\b\w+\b" if analyzer == "word" else None,
+        token_pattern=TOKENS if analyzer == "word" else None,
         vocabulary=vocabulary,
         dtype=np.float64,
     )
@@ -66,40 +66,62 @@ def answer_sentences(text: str) -> list[str]:
     return sentences(matching_form(text))
 
 
-def windows(text: str) -> list[str]:
-    """What :meth:`Scorer.probability` reads: the text, its sentences, its sentence pairs."""
-    parts = [p.lower() for p in answer_sentences(text)]
-    units = [model_input(text)]
-    if len(parts) > 1:
-        units += parts
-    if len(parts) > 2:
-        units += [f"{a} {b}" for a, b in zip(parts, parts[1:], strict=False)]
-    return units
-
-
 class Scorer:
-    """The probability that an answer addresses its evaluation, from a :func:`train` model."""
+    """The probability that an answer addresses its evaluation, from a trained model
+    (:func:`engine.judging.injection_training.train`)."""
 
     def __init__(self, model: dict):
         import numpy as np
+        from sklearn.feature_extraction.text import CountVectorizer
 
-        self._vectorizers = []
-        for (analyzer, ngrams, min_df), part in zip(PARTS, model["parts"], strict=True):
-            v = vectorizer(
-                analyzer, ngrams, min_df, {t: i for i, t in enumerate(part["vocabulary"])}
+        self._parts = []
+        for (analyzer, ngrams, _min_df), part in zip(PARTS, model["parts"], strict=True):
+            counter = CountVectorizer(
+                analyzer=analyzer,
+                ngram_range=ngrams,
+                token_pattern=TOKENS if analyzer == "word" else None,
+                vocabulary={t: i for i, t in enumerate(part["vocabulary"])},
             )
-            v.idf_ = np.array(part["idf"])
-            self._vectorizers.append((v, np.array(part["coef"])))
+            self._parts.append((counter, np.array(part["idf"]), np.array(part["coef"])))
         self._intercept = float(model["intercept"])
 
     def probability(self, text: str) -> float:
         """The highest probability of the whole text, of each sentence and of each two
-        consecutive sentences: an order after a long real answer is not diluted by it."""
+        consecutive sentences: an order after a long real answer is not diluted by it.
+        Each sentence is analysed once; a window's counts are its sentences' summed (exact
+        for the character n-grams, which stay inside words; a word pair across two
+        sentences is not counted)."""
         import math
 
-        units = windows(text)
-        z = self._intercept + sum(v.transform(units) @ coef for v, coef in self._vectorizers)
+        import numpy as np
+
+        parts = [p.lower() for p in answer_sentences(text)] or [model_input(text)]
+        select = np.array(_window_rows(len(parts)), dtype=np.float64)
+        z = np.full(len(select), self._intercept)
+        for counter, idf, coef in self._parts:
+            # TfidfTransformer's arithmetic (sublinear tf, idf, l2 rows) written out, dense
+            # over the few features present: its per-call input validation and scipy's
+            # small-matrix overhead took most of the time for one answer
+            counts = counter.transform(parts)  # CSR: indices are the feature columns
+            present = np.unique(counts.indices)
+            if not len(present):
+                continue
+            tf = select @ counts[:, present].toarray()
+            weighted = np.where(tf > 0, np.log(np.maximum(tf, 1.0)) + 1.0, 0.0) * idf[present]
+            norms = np.maximum(np.linalg.norm(weighted, axis=1), 1e-12)
+            z += (weighted @ coef[present]) / norms
         return 1.0 / (1.0 + math.exp(-float(z.max())))
+
+
+@cache
+def _window_rows(n: int) -> list[list[int]]:
+    """Rows selecting the windows of ``n`` sentences: all of them, each one, each pair."""
+    rows = [[1] * n]
+    if n > 1:
+        rows += [[int(i == j) for j in range(n)] for i in range(n)]
+    if n > 2:
+        rows += [[int(j in (i, i + 1)) for j in range(n)] for i in range(n - 1)]
+    return rows
 
 
 @cache
