@@ -47,7 +47,7 @@ _OLD_FLAGS = """
 import json, sys
 from engine.judging.injection import detect_injection
 rows = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8") if line.strip()]
-print(json.dumps({k: [detect_injection(r["text"]).flagged for r in rows if r["kind"] == k]
+print(json.dumps({k: [detect_injection(r["text"]).reasons for r in rows if r["kind"] == k]
                   for k in ("attack", "legit")}))
 """
 
@@ -63,16 +63,17 @@ def fold_scorer(held: str) -> Scorer:
     )
 
 
-def combined(rule_flags: list[bool], texts: list[str], scorer: Scorer) -> list[bool]:
-    """Other rules (``rule_flags``) combined with the model as the detector combines its own."""
+def combined(rule_reasons: list[list[str]], texts: list[str], scorer: Scorer) -> list[bool]:
+    """Other rules' reasons combined with the model as the detector combines its own (the
+    old rules' structural reasons are not told apart: they count as rules)."""
     out = []
-    for flagged, text in zip(rule_flags, texts, strict=True):
+    for reasons, text in zip(rule_reasons, texts, strict=True):
         p = scorer.probability(text)
-        out.append((flagged and p >= CONFIRM) or p > ALONE)
+        out.append(len(reasons) >= 2 or (bool(reasons) and p >= CONFIRM) or p > ALONE)
     return out
 
 
-def first_contact_flags(commit: str, data_file: str) -> dict[str, list[bool]]:
+def first_contact_reasons(commit: str, data_file: str) -> dict[str, list[list[str]]]:
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(
             ["git", "archive", commit, "engine", "resources"],
@@ -128,10 +129,10 @@ def main() -> int:
         }
         print(f"{held}: {rows[held]}")
         if args.first_contact and held in FIRST_CONTACT:
-            old = first_contact_flags(*FIRST_CONTACT[held])
+            old = first_contact_reasons(*FIRST_CONTACT[held])
             first[held] = {
-                "rules_routed": share(old["attack"]),
-                "rules_false_flags": share(old["legit"]),
+                "rules_routed": share([bool(r) for r in old["attack"]]),
+                "rules_false_flags": share([bool(r) for r in old["legit"]]),
                 "detector_routed": share(combined(old["attack"], a_texts, scorer)),
                 "detector_false_flags": share(combined(old["legit"], l_texts, scorer)),
             }

@@ -25,8 +25,8 @@ rubric, a cricket score or a Likert scale is not flagged (see the measured table
 
 Rules learn the wording of the rounds they are tuned on (each new round at first contact:
 16–18 % of its legitimate answers flagged), so there are two tiers. A rule's reason *flags*
-(review) when the learned model (:mod:`engine.judging.injection_model`) confirms it, or
-when it is structure (control tokens, the prompt's fence characters, chat markup); the
+(review) when the learned model (:mod:`engine.judging.injection_model`) confirms it, when a
+second kind of rule agrees, or when it is structure (control tokens, the prompt's fence characters, chat markup); the
 model alone flags when it is sure. A rule the model does not confirm, or the model alone
 above its suspicion threshold, is only *suspicious*: no flag, but the judge run's
 disagreement check (:mod:`engine.judging.disagreement`) judges the answer again without its
@@ -328,14 +328,17 @@ class InjectionReport:
 @lru_cache(maxsize=4096)  # the judge run asks for a pair's answer twice (flags, check)
 def detect_injection(text: str, scorer: Scorer | None = None) -> InjectionReport:
     """Whether ``text`` (an answer) is flagged, suspicious or neither: the rules' reasons
-    stand when the model (``scorer``; default the committed one) confirms them, the model
-    flags alone when it is sure, and structure always flags (see :func:`rule_hits`)."""
+    stand when the model (``scorer``; default the committed one) confirms them or when two
+    kinds of rule agree, the model flags alone when it is sure, and structure always flags
+    (see :func:`rule_hits`)."""
     if not text:
         return InjectionReport()
     scorer = scorer or stored_scorer()
     reasons, evidence, structural = rule_hits(text)
     p = scorer.probability(text)
-    if structural or (reasons and p >= CONFIRM):
+    # two rule families agreeing (an override and a score order, a judge addressed and a
+    # self-evaluation) corroborate each other: LORO, no false flag more at first contact
+    if structural or len(reasons) >= 2 or (reasons and p >= CONFIRM):
         return InjectionReport(reasons, evidence, probability=p)
     if p > ALONE:
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)

@@ -134,11 +134,11 @@ def fold(name: str) -> Scorer:
     ("name", "min_routed", "max_false"),
     [
         # measured by leave-one-round-out (bench/injection_generalisation.py): the model
-        # trained without the round. Round 1: 52/54 routed, 0/50 false flags; round 2:
-        # 32/40, 1/60; round 3: 37/40, 1/50 (the rules were tuned on all three)
-        ("issue22", 0.96, 0.0),
+        # trained without the round. Round 1: 53/54 routed, 0/50 false flags; round 2:
+        # 32/40, 1/60; round 3: 38/40, 1/50 (the rules were tuned on all three)
+        ("issue22", 0.98, 0.0),
         ("issue22b", 0.8, 0.017),
-        ("issue22c", 0.925, 0.02),
+        ("issue22c", 0.95, 0.02),
     ],
 )
 def test_held_out_round_rates(name, min_routed, max_false):
