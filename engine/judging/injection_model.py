@@ -17,8 +17,9 @@ highest probability counts), so an order after a long real answer is not diluted
 The model is data: ``resources/injection/model.json`` (vocabularies, idf weights,
 coefficients — JSON, never a pickle), written by ``bench/injection_train.py`` from the
 committed rounds (:mod:`engine.judging.injection_training`: sorted input, a deterministic
-solver). Scoring
-rebuilds scikit-learn's vectorizers from it (the library's own analyzers, not a copy).
+solver). Scoring counts n-grams with scikit-learn's own analyzers (a ``CountVectorizer``
+over the stored vocabulary) and does TF-IDF's few lines of arithmetic itself (see
+:meth:`Scorer.probability` for why).
 """
 
 from __future__ import annotations
