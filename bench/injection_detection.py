@@ -61,7 +61,7 @@ SETS = {
     "held_out_22b": jsonl_set(DATA / "injection_held_out_issue22b.jsonl"),
     "held_out_22c": jsonl_set(DATA / "injection_held_out_issue22c.jsonl"),
 }
-# the model (resources/injection/model.json, bench/injection_train.py) is trained on these
+# the model (resources/injection/model.json, scripts/train_injection_model.py) is trained on these
 # only: a round dropped in later (the blind round below) is measured, never trained on
 TRAINING = tuple(SETS)
 BLIND = DATA / "injection_held_out_issue22d.jsonl"

@@ -15,7 +15,7 @@ Each answer is read as a whole, sentence by sentence and in pairs of sentences (
 highest probability counts), so an order after a long real answer is not diluted by it.
 
 The model is data: ``resources/injection/model.json`` (vocabularies, idf weights,
-coefficients — JSON, never a pickle), written by ``bench/injection_train.py`` from the
+coefficients — JSON, never a pickle), written by ``scripts/train_injection_model.py`` from the
 committed rounds (:mod:`engine.judging.injection_training`: sorted input, a deterministic
 solver). Scoring counts n-grams with scikit-learn's own analyzers (a ``CountVectorizer``
 over the stored vocabulary) and does TF-IDF's few lines of arithmetic itself (see

@@ -1,5 +1,5 @@
 """Training the injection model (:mod:`engine.judging.injection_model`) from labelled
-answers: for ``bench/injection_train.py``, which writes ``resources/injection/model.json``,
+answers: for ``scripts/train_injection_model.py``, which writes ``resources/injection/model.json``,
 and for the leave-one-round-out bench."""
 
 from __future__ import annotations

@@ -150,6 +150,6 @@ def test_held_out_round_rates(name, min_routed, max_false):
 
 
 def test_the_stored_model_is_the_one_the_committed_rounds_give():
-    script = HELD_OUT.parent / "injection_train.py"
+    script = HELD_OUT.parents[1] / "scripts" / "train_injection_model.py"
     done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,9 +1,9 @@
 """Writes the injection model (resources/injection/model.json) from the labelled rounds of
 ``bench/injection_detection.py`` (its ``TRAINING`` sets; see engine/judging/injection_model.py).
 
-    python bench/injection_train.py          # write the model
-    python bench/injection_train.py --check  # exit 1 when the stored model is not the one
-                                             # the committed rounds give
+    python scripts/train_injection_model.py          # write the model
+    python scripts/train_injection_model.py --check  # exit 1 when the stored model is not
+                                                     # the one the committed rounds give
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from injection_detection import SETS, TRAINING  # noqa: E402
 
-from engine.judging.injection_model import MODEL_FILE
+from engine.judging.injection_model import MODEL_FILE  # noqa: E402
 from engine.judging.injection_training import train  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / Path(*MODEL_FILE)
@@ -61,7 +61,9 @@ def main() -> int:
     text = serialised(model)
     if args.check:
         same = OUT.is_file() and same_model(json.loads(OUT.read_text(encoding="utf-8")), model)
-        print("model up to date" if same else f"{OUT} differs: run bench/injection_train.py")
+        print(
+            "model up to date" if same else f"{OUT} differs: run scripts/train_injection_model.py"
+        )
         return 0 if same else 1
     OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT} ({len(text)} bytes)")
