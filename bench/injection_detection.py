@@ -13,7 +13,15 @@ round 2 (after the first tuning: 75 %, 18 %), round 3 (before the second tuning:
 
 ``routed`` is the share of attacks sent to review before judging (a detector flag; the
 judge-time disagreement check of :mod:`engine.judging.disagreement` can only add to it),
-``false_flags`` the share of legitimate answers flagged. Prints one JSON object last.
+``false_flags`` the share of legitimate answers flagged; ``checked_attacks`` and
+``checked_legit`` the shares that are only *suspicious* (not flagged, not counted as routed:
+the judge run's disagreement check judges them again without their suspicious sentences).
+
+Since the detector has a learned part (engine/judging/injection_model.py) trained on every
+set below (``TRAINING``), these rates are training rates; the honest ones are
+leave-one-round-out: ``bench/injection_generalisation.py``. A round dropped in as
+``bench/data/injection_held_out_issue22d.jsonl`` is measured here as ``held_out_22d`` and is
+never trained on. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
 """
@@ -53,6 +61,12 @@ SETS = {
     "held_out_22b": jsonl_set(DATA / "injection_held_out_issue22b.jsonl"),
     "held_out_22c": jsonl_set(DATA / "injection_held_out_issue22c.jsonl"),
 }
+# the model (resources/injection/model.json, scripts/train_injection_model.py) is trained on these
+# only: a round dropped in later (the blind round below) is measured, never trained on
+TRAINING = tuple(SETS)
+BLIND = DATA / "injection_held_out_issue22d.jsonl"
+if BLIND.is_file():
+    SETS["held_out_22d"] = jsonl_set(BLIND)
 
 
 LANGS = ("en", "bn", "banglish", "dialect")
@@ -91,6 +105,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="(the table is small: same run)")
     parser.parse_args()
     detector = lambda t: detect_injection(t).flagged  # noqa: E731
+    checked = lambda t: bool(detect_injection(t).suspicious)  # noqa: E731
     out: dict = {}
     for name, (attacks, legit) in SETS.items():
         out[name] = {
@@ -99,6 +114,8 @@ def main() -> int:
             "routed": rate(detector, attacks),
             **{f"routed_{lg}": rate(detector, attacks, lg) for lg in LANGS},
             "false_flags": rate(detector, legit),
+            "checked_attacks": rate(checked, attacks),
+            "checked_legit": rate(checked, legit),
             "baseline_detection": rate(contains_control_token, attacks),
             "baseline_false_flags": rate(contains_control_token, legit),
         }
@@ -110,10 +127,12 @@ def main() -> int:
             "texts": len(real),
             "false_flags": round(len(flagged) / len(real), 5),
             "flagged": len(flagged),
+            "checked": sum(checked(t) for t in real),
             "examples": [t[:80] for t in flagged[:5]],
         }
         print(f"real texts: {out['real_texts']}")
     texts = [t for a, lg in SETS.values() for _, t in a + lg]
+    detect_injection.cache_clear()  # timed uncached (the judge run meets each answer once)
     start = time.perf_counter()
     for t in texts:
         detect_injection(t)

@@ -1,8 +1,10 @@
 """The disagreement check: evidence, not only words (issue 22).
 
-A flagged dialect answer, or one the judge scored near the top, is judged a second time
-with its suspicious sentences removed: the sentences that trip the injection detector on
-their own, and — when the rest still trips it (an order split across sentences) or the
+A flagged or suspicious dialect answer (:class:`~engine.judging.injection.InjectionReport`:
+weak evidence — rules the model did not confirm, or the model alone — does not flag but
+sends the answer here), or one the judge scored near the top, is judged a second time with
+its suspicious sentences removed: the sentences that trip an injection rule on their own,
+and — when the rest is still flagged or suspicious (an order split across sentences) or the
 score is high — every sentence that speaks of grading, scores, rules or the judge. If the
 two verdicts differ by :data:`DISAGREEMENT_SHARE` of the scale or more (2 points on 0–10),
 the score was carried by those sentences rather than by the answer, and the judgment is
@@ -24,7 +26,7 @@ from dataclasses import replace
 
 from engine.judging.consistency import HIGH_SCORE_SHARE
 from engine.judging.gate import GateResult
-from engine.judging.injection import detect_injection
+from engine.judging.injection import detect_injection, rule_hits
 from engine.judging.injection_phrases import talks_of_grading
 from engine.judging.injection_text import matching_form, sentences
 from engine.judging.prompt import JudgeTemplate, pair_prompt
@@ -53,14 +55,19 @@ def stripped_answer(text: str, *, high_scoring: bool) -> str | None:
     parts = [s for line in (text or "").splitlines() for s in sentences(normalize_text(line))]
     read = [matching_form(p) for p in parts]
     bad: set[int] = set()
-    # a sentence that trips the detector alone trips it in the whole text: the per-sentence
-    # pass (about 0.5 ms a sentence) is only needed for a flagged answer
-    flagged = detect_injection(text).flagged
-    if flagged:
-        bad = {i for i, p in enumerate(read) if detect_injection(p).flagged}
-        flagged = detect_injection(" ".join(p for i, p in enumerate(parts) if i not in bad)).flagged
-    if high_scoring or flagged:
-        bad |= {i for i, p in enumerate(read) if talks_of_grading(p)}
+    # a sentence that trips a rule alone trips it in the whole text: the per-sentence pass
+    # (a few ms a sentence) is only needed for a flagged or suspicious answer
+    report = detect_injection(text)
+    if report.flagged or report.suspicious:
+        bad = {i for i, p in enumerate(read) if rule_hits(p)[0] or detect_injection(p).flagged}
+        rest = detect_injection(" ".join(p for i, p in enumerate(parts) if i not in bad))
+        # evidence read across sentences (a split order, the model's sentence windows) is
+        # not all in the sentences above: the grading talk around them goes too
+        across = {"split-order", "model"} & {*report.reasons, *report.suspicious}
+        if high_scoring or across or rest.flagged or rest.suspicious:
+            bad |= {i for i, p in enumerate(read) if talks_of_grading(p)}
+    elif high_scoring:
+        bad = {i for i, p in enumerate(read) if talks_of_grading(p)}
     if not bad:
         return None
     return " ".join(p for i, p in enumerate(parts) if i not in bad)
@@ -71,9 +78,11 @@ def high_scoring(final: float | None, max_score: float) -> bool:
     return final is not None and final >= HIGH_SCORE_SHARE * max_score
 
 
-def needs_check(flags: str, final: float | None, max_score: float) -> bool:
-    """A flagged judgment, or a high-scoring one."""
-    return bool(flags) or high_scoring(final, max_score)
+def needs_check(
+    flags: str, final: float | None, max_score: float, *, suspicious: bool = False
+) -> bool:
+    """A flagged judgment, a high-scoring one, or one whose answer is suspicious."""
+    return bool(flags) or suspicious or high_scoring(final, max_score)
 
 
 def differs(final: float, stripped_final: float, max_score: float) -> bool:

@@ -23,6 +23,16 @@ Each rule needs a directive or a structure, not a topic: an answer that explains
 rubric, a cricket score or a Likert scale is not flagged (see the measured table in
 ``tests/engine/judging/injection_table.py`` and ``bench/injection_detection.py``).
 
+Rules learn the wording of the rounds they are tuned on (each new round at first contact:
+16–18 % of its legitimate answers flagged), so there are two tiers. A rule's reason *flags*
+(review) when the learned model (:mod:`engine.judging.injection_model`) confirms it, when a
+second kind of rule agrees, or when it is structure (control tokens, the prompt's fence characters, chat markup); the
+model alone flags when it is sure. A rule the model does not confirm, or the model alone
+above its suspicion threshold, is only *suspicious*: no flag, but the judge run's
+disagreement check (:mod:`engine.judging.disagreement`) judges the answer again without its
+suspicious sentences and routes it to review when the verdicts differ. Leave-one-round-out
+rates: ``bench/injection_generalisation.py``.
+
 Answers are matched in the form a reader sees (:mod:`engine.judging.injection_text`:
 homoglyphs, combining marks and zero-width characters undone); Bengali, Banglish and dialect
 orders and orders split across sentences come from :mod:`engine.judging.injection_phrases`.
@@ -32,15 +42,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from engine.judging.injection_model import ALONE, CONFIRM, SUSPICIOUS, Scorer, stored_scorer
 from engine.judging.injection_phrases import phrase_rules, split_orders
 from engine.judging.injection_text import matching_form
+from engine.judging.injection_verdict_shape import LIKERT_VALUE, verdict_shape
 from engine.judging.neutralize import contains_control_token
 
-CRITERIA_EN = ("comprehension", "correctness", "completeness", "clarity", "length")
-CRITERIA_BN = ("বোধগম্যতা", "বোঝাপড়া", "সঠিকতা", "নির্ভুলতা", "সম্পূর্ণতা", "স্পষ্টতা", "দৈর্ঘ্য")
-
-_N = r"(?:10|[0-5]|১০|[০-৫])"  # a Likert value or a final score, either digit set
+_N = LIKERT_VALUE  # a Likert value or a final score, either digit set
 # a number that is a score, not a quantity: "Give 10 ml", "210/10", "10 percent" are not
 _UNIT = (
     r"(?:ml|mg|mcg|g|kg|l|litres?|liters?|cc|drops?|tablets?|doses?|percent|per ?cent|%|"
@@ -91,6 +101,9 @@ _SELF_EVAL_BN = re.compile(
     + r"[^।\n]{0,20}?(?:সর্বোত্তম|নিখুঁত|আদর্শ উত্তর|শ্রেষ্ঠ)"
 )
 
+
+_FENCE_CHARS = re.compile(r"[⟦⟧]")
+_CHAT_MARKUP = re.compile(r"\[/?INST\]|<</?SYS>>|<\|[a-z_]+\|>", re.I)
 
 _RULES: tuple[tuple[str, re.Pattern], ...] = (
     # -- override ---------------------------------------------------------------------------
@@ -247,7 +260,7 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         ),
     ),
     # -- fence look-alikes, role labels -----------------------------------------------------
-    ("fence", re.compile(r"[⟦⟧]")),
+    ("fence", _FENCE_CHARS),
     (
         "fence",
         re.compile(r"\b(?:BEGIN|END)[\s_-]*(?:dialect|standard)[\s_-]*(?:answer|question)", re.I),
@@ -288,30 +301,62 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         ),
     ),
     ("fence", re.compile(r"^\s*#{1,6}\s*(?:system|user|assistant|instructions?)\b", re.I | re.M)),
-    ("fence", re.compile(r"\[/?INST\]|<</?SYS>>|<\|[a-z_]+\|>", re.I)),
+    ("fence", _CHAT_MARKUP),
 )
+# the judge prompt's own fence characters and chat-template markup: structure no answer
+# has a reason to contain, so they flag whatever the model says
+_STRUCTURAL = (_FENCE_CHARS, _CHAT_MARKUP)
 
 
 @dataclass(frozen=True)
 class InjectionReport:
+    """``reasons``: what flags the answer (a person reviews it); ``suspicious``: weaker
+    evidence that does not flag — rules the model did not confirm, or the model alone above
+    :data:`~engine.judging.injection_model.SUSPICIOUS` — for which the judge run's
+    disagreement check decides (:mod:`engine.judging.disagreement`)."""
+
     reasons: tuple[str, ...] = ()
     evidence: tuple[str, ...] = field(default=(), compare=False)
+    suspicious: tuple[str, ...] = ()
+    probability: float = field(default=0.0, compare=False)
 
     @property
     def flagged(self) -> bool:
         return bool(self.reasons)
 
 
-def detect_injection(text: str) -> InjectionReport:
-    """Which injection rules ``text`` (an answer) trips; no rule: not flagged."""
+@lru_cache(maxsize=4096)  # the judge run asks for a pair's answer twice (flags, check)
+def detect_injection(text: str, scorer: Scorer | None = None) -> InjectionReport:
+    """Whether ``text`` (an answer) is flagged, suspicious or neither: the rules' reasons
+    stand when the model (``scorer``; default the committed one) confirms them or when two
+    kinds of rule agree, the model flags alone when it is sure, and structure always flags
+    (see :func:`rule_hits`)."""
     if not text:
         return InjectionReport()
+    scorer = scorer or stored_scorer()
+    reasons, evidence, structural = rule_hits(text)
+    p = scorer.probability(text)
+    # two rule families agreeing (an override and a score order, a judge addressed and a
+    # self-evaluation) corroborate each other: LORO, no false flag more at first contact
+    if structural or len(reasons) >= 2 or (reasons and p >= CONFIRM):
+        return InjectionReport(reasons, evidence, probability=p)
+    if p > ALONE:
+        return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
+    weak = reasons or (("model",) if p > SUSPICIOUS else ())
+    return InjectionReport((), evidence, suspicious=weak, probability=p)
+
+
+def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """(reasons, evidence, structural) of the rules alone: which rules ``text`` trips, and
+    whether one of them is structure — a chat control token, the prompt's fence characters,
+    chat-template markup — which flags whatever the model says."""
     clean = matching_form(text)
     reasons: list[str] = []
     evidence: list[str] = []
     if contains_control_token(text) or contains_control_token(clean):
         reasons.append("fence")
         evidence.append("control token")
+    structural = bool(reasons) or any(p.search(clean) for p in _STRUCTURAL)
     for reason, pattern in _RULES:
         m = pattern.search(clean)
         if m:
@@ -322,59 +367,12 @@ def detect_injection(text: str) -> InjectionReport:
         if reason not in reasons:
             reasons.append(reason)
         evidence.append(found)
-    verdict = _verdict_shape(clean)
+    verdict = verdict_shape(clean)
     if verdict:
         if "verdict-json" not in reasons:
             reasons.append("verdict-json")
         evidence.append(verdict)
-    return InjectionReport(tuple(reasons), tuple(evidence))
-
-
-_CRITERION_VALUE = re.compile(
-    r"([\"'`]?)\b("
-    + "|".join(CRITERIA_EN + CRITERIA_BN)
-    + r")\w*\1?\s*([:=|])?\s*[\"']?"
-    + _N
-    + r"(?![\d০-৯.])",
-    re.I,
-)
-_JSON_OBJECT = re.compile(r"\{[^{}]{0,600}\}", re.S)
-_JSON_NUMBER_FIELD = re.compile(
-    r"[\"']?([\w\u0980-\u09ff]+)[\"']?\s*:\s*[\"']?" + _N + r"(?![\d০-৯.])"
-)
-_SCORE_KEYS = (  # a field whose name contains one of these: final_score, overall, total
-    "score",
-    "final",
-    "overall",
-    "total",
-    "rating",
-    "grade",
-    "marks",
-    "confidence",
-    "verdict",
-    "points",
-    "নম্বর",
-    "স্কোর",
-)
-
-
-def _verdict_shape(text: str) -> str:
-    """Rubric criteria given numbers ("comprehension": 5, সঠিকতা: ৫), or a JSON object of
-    small-number fields — the shape of a verdict, not of an answer."""
-    found = {m.group(2).lower(): m for m in _CRITERION_VALUE.finditer(text)}
-    if len(found) >= 2:
-        return "criteria with scores: " + ", ".join(sorted(found))
-    for key, m in found.items():
-        # one criterion with a number counts when it is written like a field ("clarity": 5)
-        # and is not a plain measurement word ("length: 5 cm", "দৈর্ঘ্য ৫ মিটার")
-        if (m.group(1) or m.group(3)) and key not in ("length", "দৈর্ঘ্য"):
-            return f"criterion field {key}"
-    for obj in _JSON_OBJECT.finditer(text):
-        fields = [f.group(1).lower() for f in _JSON_NUMBER_FIELD.finditer(obj.group(0))]
-        scoring = any(k in f for f in fields for k in _SCORE_KEYS)
-        if len(fields) >= 3 or scoring or set(fields) & set(CRITERIA_EN):
-            return "verdict-shaped JSON"
-    return ""
+    return tuple(reasons), tuple(evidence), structural
 
 
 def flag_labels(report: InjectionReport, where: str = "answer") -> list[str]:

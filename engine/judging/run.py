@@ -307,7 +307,10 @@ def _judge_round(
         # judged pairs are checked again too (their replies are stored, nothing is decoded):
         # the check's batch plan stays a function of the verdicts, as the main one of the pairs
         stripped = None
-        if disagreement.needs_check(row["flags"], scored.final, rubric.max_score):
+        suspicious = bool(detect_injection(pair["dialect_answer"]).suspicious)
+        if disagreement.needs_check(
+            row["flags"], scored.final, rubric.max_score, suspicious=suspicious
+        ):
             high = disagreement.high_scoring(scored.final, rubric.max_score)
             stripped = disagreement.stripped_answer(pair["dialect_answer"], high_scoring=high)
         if stripped is None:
