@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,33 +37,40 @@ def test_package_import_killed_twice_equals_an_uninterrupted_one(tmp_path, share
     assert res["lost"] == res["duplicated"] == res["differ"] == res["other_rows_differ"] == 0
 
 
+@contextmanager
+def worker_killed_while_loading():
+    """SIGKILL the first model worker this process starts, before it has said "ready"."""
+    stop = threading.Event()
+
+    def kill() -> None:
+        while not stop.is_set():
+            for child in multiprocessing.active_children():
+                if child.name.startswith("model-worker") and child.pid:
+                    os.kill(child.pid, signal.SIGKILL)
+                    return
+            time.sleep(0.002)
+
+    killer = threading.Thread(target=kill)
+    killer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        killer.join()
+
+
 @pytest.mark.slow
 def test_a_worker_killed_while_loading_is_a_model_that_did_not_load(tmp_path, capsys):
-    """Found by the bench: a model worker killed while it loaded the model made run-task exit
-    2 ("error"), as for a mistyped option, and said nothing of resuming; it is a model that
-    did not load: exit 3, the model and the signal named, and the next run finishes."""
+    """Found by the bench: a model worker killed while it loaded the model made run-task and
+    replicate exit 2 ("error"), as for a mistyped option, and say nothing of resuming; it is
+    a model that did not load: exit 3, the signal named, and the next run finishes."""
     ws = str(tmp_path / "ws.sqlite")
     assert main(["-w", ws, "init"]) == 0
     with Workspace(ws) as w:
         insert_pairs(w)
     argv = ["-w", ws, "run-task", "dialect-to-standard", "--limit", "1", "--max-tokens", "4"]
-    stop = threading.Event()
-
-    def kill_the_loading_worker() -> None:
-        while not stop.is_set():
-            for child in multiprocessing.active_children():
-                if child.name.startswith("model-worker") and child.pid:
-                    os.kill(child.pid, signal.SIGKILL)  # before it has said "ready"
-                    return
-            time.sleep(0.002)
-
-    killer = threading.Thread(target=kill_the_loading_worker)
-    killer.start()
-    try:
+    with worker_killed_while_loading():
         code = main(argv)
-    finally:
-        stop.set()
-        killer.join()
     err = capsys.readouterr().err
     assert code == 3, err
     assert "did not load" in err and "SIGKILL" in err and "run the same command again" in err
@@ -70,3 +78,10 @@ def test_a_worker_killed_while_loading_is_a_model_that_did_not_load(tmp_path, ca
     with Workspace(ws) as w:
         assert w.scalar("SELECT count(*) FROM responses WHERE status = 'done'") > 0
         assert not w.scalar("SELECT count(*) FROM responses WHERE status = 'error'")
+        run = w.scalar("SELECT max(id) FROM runs")
+    capsys.readouterr()
+    with worker_killed_while_loading():
+        code = main(["-w", ws, "replicate", str(run), "--sample", "1"])
+    err = capsys.readouterr().err
+    assert code == 3 and "partial replication" in err and "SIGKILL" in err, err
+    assert main(["-w", ws, "replicate", str(run), "--sample", "1"]) == 0
