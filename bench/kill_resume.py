@@ -53,6 +53,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from merge import fill  # noqa: E402  (the way bench/merge.py fills review packages)
+from reproducibility import children  # noqa: E402  (a process's children, from /proc)
 
 DATA = Path(os.environ.get("UPABHASHA_SHARED_DATA", REPO.parent / "shared" / "data"))
 DIALECTS = "barishal,chittagong,mymensingh,noakhali,sylhet"
@@ -160,16 +161,6 @@ def run_ok(ws: Path, argv: list[str], root: Path) -> str:
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}: {err.decode()[-800:]}")
     return out.decode()
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            out += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            pass
-    return out
 
 
 def alive(pid: int) -> bool:
