@@ -93,6 +93,9 @@ class Command:
     # kills land within this share of the reference run's span: late in a resumable job,
     # early enough in an all-or-nothing command to land before it ends
     window: float = 0.6
+    # a resumable job: at most this many kills per killed workspace (later kills would come
+    # after its end), and the next kill is drawn within the part of the span still to do
+    per_round: int | None = None
 
 
 def commands(quick: bool) -> list[Command]:
@@ -104,13 +107,13 @@ def commands(quick: bool) -> list[Command]:
             ["run-task", "dialect-to-standard", "--dialects", "sylhet,chittagong", "--limit",
              limit, "--max-tokens", "24", "--json"],
             {"responses": ("run_id", "item_key"), "task_run_items": ("run_id", "item_key")},
-            kills=10, quick_kills=2, model=True, window=0.85,
+            kills=10, quick_kills=2, model=True, window=0.85, per_round=4,
         ),
         Command(
             "probe",
             ["probe", "--sets", "gender-template", "--limit", probes, "--n-seq", "4", "--json"],
             {"responses": ("run_id", "item_key")},
-            kills=10, quick_kills=2, model=True, window=0.85,
+            kills=10, quick_kills=2, model=True, window=0.85, per_round=4,
         ),
         Command(
             "package import",
@@ -305,6 +308,7 @@ def compare(a: dict, b: dict, outputs: dict[str, tuple[str, ...]]) -> dict:
 # -- one command: reference, then killed and resumed --------------------------------------
 @dataclass
 class Killed:
+    items: int = 0  # a job's finished items in the reference run
     kills: Counter = field(default_factory=Counter)
     attempts: int = 0
     incomplete_exits: int = 0  # exit 3: a worker kill left failed items
@@ -348,30 +352,43 @@ def kill_now(proc: subprocess.Popen, kind: str, result: Killed) -> None:
         pass
 
 
+def done_share(ws: Path, total: int) -> float:
+    """The share of a job's items finished in ``ws`` (``total``: the reference run's)."""
+    conn = sqlite3.connect(ws)
+    try:
+        done = conn.execute("SELECT count(*) FROM responses WHERE status = 'done'").fetchone()[0]
+    finally:
+        conn.close()
+    return min(1.0, done / max(total, 1))
+
+
 def killed_run(
-    ws: Path, cmd: Command, root: Path, kills: int, span: float, rng: random.Random
-) -> Killed:
-    """Kill ``kills`` times at random moments within the reference run's span, then run
-    to the end (reruns after exit 3)."""
-    result = Killed()
+    ws: Path, cmd: Command, root: Path, kills: int, span: float, rng: random.Random, result
+) -> bool:
+    """Kill ``kills`` times at random moments within the reference run's span (for a
+    resumable job, within the share of it still to do), then run to the end (reruns after
+    exit 3). Counts into ``result``; returns whether the command finished (exit 0)."""
     kinds = KILL_KINDS if cmd.model else ("main",)
-    while sum(result.kills.values()) < kills and result.attempts < kills * 4:
+    total = result.items
+    killed = 0
+    while killed < kills and result.attempts < 200:
         result.attempts += 1
+        left = 1.0 - done_share(ws, total) if cmd.per_round else 1.0
         proc = cli(ws, cmd.argv, root)
-        time.sleep(rng.uniform(0.3, max(0.6, span * cmd.window)))
+        time.sleep(rng.uniform(0.3, max(0.6, span * cmd.window * left)))
         if proc.poll() is not None:
             out, err = proc.communicate()
             result.finished_before_kill += 1
             if proc.returncode == 0:
                 result.stdout = out.decode()
-                return result  # B is complete: it finished before the next kill
+                return True  # B is complete: it finished before the next kill
             if proc.returncode == 3:
                 result.incomplete_exits += 1
             else:
                 result.errors.append(f"exit {proc.returncode}: {err.decode()[-300:]}")
             continue
-        kind = kinds[sum(result.kills.values()) % len(kinds)]
-        kill_now(proc, kind, result)
+        kill_now(proc, kinds[sum(result.kills.values()) % len(kinds)], result)
+        killed += 1
         if proc.returncode == 3:
             result.incomplete_exits += 1
         result.integrity_ok += integrity(ws)
@@ -381,52 +398,70 @@ def killed_run(
         out, err = proc.communicate()
         if proc.returncode == 0:
             result.stdout = out.decode()
-            return result
+            return True
         if proc.returncode != 3:
             result.errors.append(f"exit {proc.returncode}: {err.decode()[-300:]}")
-            return result
+            return False
         result.incomplete_exits += 1
     result.errors.append("still incomplete after 4 reruns")
-    return result
+    return False
 
 
 def measure(cmd: Command, root: Path, start: Path, kills: int, seed: int) -> tuple[dict, Path]:
-    """A: ``cmd`` uninterrupted on a copy of ``start``; B: killed and resumed on another."""
+    """A: ``cmd`` uninterrupted on a copy of ``start``; then rounds, each on a fresh copy B:
+    killed and resumed to the end, compared with A, until ``kills`` kills are made."""
     folder = root / cmd.name.replace(" ", "-")
     folder.mkdir()
     ws_a = copy_db(start, folder / "A.sqlite")
-    ws_b = copy_db(start, folder / "B.sqlite")
     t0 = time.monotonic()
     out_a = run_ok(ws_a, cmd.argv, root)
     span = time.monotonic() - t0
+    dump_a = dump(ws_a)
+    rng = random.Random(f"{seed}:{cmd.name}")
+    b = Killed(items=sum(r["status"] == "done" for r in dump_a.get("responses", [])))
+    res: Counter = Counter()
+    rounds = workspace_unchanged = final_ok = 0
     t0 = time.monotonic()
-    b = killed_run(ws_b, cmd, root, kills, span, random.Random(f"{seed}:{cmd.name}"))
-    seconds_b = time.monotonic() - t0
-    dump_a, dump_b = dump(ws_a), dump(ws_b)
-    res = compare(dump_a, dump_b, cmd.outputs)
-    if cmd.stdout:  # a read-only command: its report, and the workspace left as it was
-        res["compared"] += 1
-        same = b.stdout != "" and json.loads(out_a) == json.loads(b.stdout)
-        res["equal" if same else ("lost" if not b.stdout else "differ")] += 1
-        res["workspace_unchanged"] = compare(dump(start), dump_b, {})["other_rows_differ"] == 0
+    while sum(b.kills.values()) < kills and rounds < 3 * kills:
+        ws_b = copy_db(start, folder / f"B{rounds}.sqlite")
+        rounds += 1
+        want = kills - sum(b.kills.values())
+        b.stdout = ""
+        killed_run(ws_b, cmd, root, min(want, cmd.per_round or want), span, rng, b)
+        dump_b = dump(ws_b)
+        res.update(compare(dump_a, dump_b, cmd.outputs))
+        if cmd.stdout:  # a read-only command: its report, and the workspace left as it was
+            res["compared"] += 1
+            same = b.stdout != "" and json.loads(out_a) == json.loads(b.stdout)
+            res["equal" if same else ("lost" if not b.stdout else "differ")] += 1
+            workspace_unchanged += compare(dump(start), dump_b, {})["other_rows_differ"] == 0
+        final_ok += integrity(ws_b)
+        ws_b.unlink()
+        for extra in ("-wal", "-shm"):
+            Path(f"{ws_b}{extra}").unlink(missing_ok=True)
     n_kills = sum(b.kills.values())
-    res.update(
+    out = {k: res.get(k, 0) for k in ("compared", "equal", "differ", "lost", "duplicated")}
+    out.update({k: v for k, v in res.items() if k not in out})
+    if cmd.stdout:
+        out["workspace_unchanged"] = f"{workspace_unchanged}/{rounds}"
+    out.update(
         {
             "kills": n_kills,
             "kill_kinds": dict(b.kills),
-            "resumes": b.attempts - 1,
+            "rounds": rounds,  # killed workspaces, each resumed to the end and compared
+            "resumes": b.attempts - rounds,
             "incomplete_exits": b.incomplete_exits,
             "exit_after_worker_kill": dict(b.after_worker_kill),
             "finished_before_kill": b.finished_before_kill,
             "integrity_ok": f"{b.integrity_ok}/{n_kills}",
-            "final_integrity_ok": integrity(ws_b),
+            "final_integrity_ok": f"{final_ok}/{rounds}",
             "orphans_lingering": b.orphans_lingering,
             "errors": b.errors,
             "seconds_A": round(span, 1),
-            "seconds_B": round(seconds_b, 1),
+            "seconds_killed": round(time.monotonic() - t0, 1),
         }
     )
-    return res, ws_a
+    return out, ws_a
 
 
 # -- concurrency ---------------------------------------------------------------------------
@@ -521,7 +556,8 @@ def main(argv: list[str] | None = None) -> int:
     summary["total_kills"] = sum(r["kills"] for r in results.values())
     summary["all_equal"] = all(
         r["equal"] == r["compared"] and not (r["lost"] or r["duplicated"] or r["differ"])
-        and r["other_rows_differ"] == 0 and r["final_integrity_ok"] and not r["errors"]
+        and r["other_rows_differ"] == 0 and not r["errors"]
+        and r["final_integrity_ok"] == f"{r['rounds']}/{r['rounds']}"
         and r["integrity_ok"] == f"{r['kills']}/{r['kills']}"
         for r in results.values()
     )  # fmt: skip
