@@ -346,5 +346,7 @@ def _replication_outcome(ctx, result) -> int:
     return incomplete(
         ctx,
         f"replicate: {result.failed} of {result.sample} sampled outputs could not be decoded "
-        "again (stored as a partial replication, with no agreement figure)",
+        "again (stored as a partial replication, with no agreement figure"
+        + (f"; {result.error}" if result.error else "")
+        + ")",
     )

@@ -436,13 +436,21 @@ _CACHE_PUT = """INSERT OR IGNORE INTO response_cache(request_key, text, prompt_t
 
 
 class _Writer:
-    """Buffers results and writes them one transaction per batch."""
+    """Buffers results and writes them one transaction per batch, each finished item with
+    the group it was decoded in (``group_of``: key -> its group's requests)."""
 
     def __init__(
-        self, ws: Workspace, run_id: int, variant_ids: dict, cache_keys: dict, batch_size: int
+        self,
+        ws: Workspace,
+        run_id: int,
+        variant_ids: dict,
+        cache_keys: dict,
+        batch_size: int,
+        group_of: dict[str, list[Request]],
     ):
         self.ws, self.run_id, self.variant_ids = ws, run_id, variant_ids
         self.cache_keys, self.batch_size = cache_keys, max(1, batch_size)
+        self.group_of = group_of
         self.buffer: list[Result] = []
 
     def add(self, result: Result) -> None:
@@ -455,8 +463,12 @@ class _Writer:
             return
         now = utcnow()
         rows, cache_rows = [], []
+        placed: dict[int, tuple[list[Request], list[str]]] = {}
         for r in self.buffer:
             ok = r.ok and r.text is not None
+            if ok:
+                group = self.group_of[r.key]
+                placed.setdefault(id(group), (group, []))[1].append(r.key)
             rows.append(
                 (
                     self.run_id,
@@ -488,6 +500,7 @@ class _Writer:
             conn.executemany(_UPSERT, rows)
             if cache_rows:
                 conn.executemany(_CACHE_PUT, cache_rows)
+            record_groups(conn, self.run_id, list(placed.values()))
         self.buffer = []
 
 
@@ -612,7 +625,9 @@ def _run_job(
     plan_keys = plan_cache_keys(groups, model_id, schedule) if use_cache else {}
     pending_keys = {r.key for r in pending}
     cache_keys = {r.key: plan_keys[r.key] for r in pending if use_cache and r.sampler.greedy}
-    writer = _Writer(ws, run_id, variant_ids, cache_keys, batch_size)
+    # what each item is decoded with, recorded for replication (engine.llm.plan_store)
+    group_of = {r.key: g for g in (groups if size else [[r] for r in requests]) for r in g}
+    writer = _Writer(ws, run_id, variant_ids, cache_keys, batch_size, group_of)
     total, start, generated = len(requests), time.monotonic(), 0
     beat = {"at": time.monotonic()}
     with_tokens = takes_metrics(progress)  # the job monitor's tokens/s
@@ -625,8 +640,6 @@ def _run_job(
             metrics = {"tokens": generated} if with_tokens else {}
             progress(summary.done_before + summary.done_now, total, note, **metrics)
 
-    # what each item is decoded with, recorded for replication (engine.llm.plan_store)
-    group_of = {r.key: g for g in (groups if size else [[r] for r in requests]) for r in g}
     hits = _cached(ws, list(cache_keys.values())) if cache_keys else {}
     served: set[str] = set()
     for req in pending:
@@ -646,7 +659,6 @@ def _run_job(
         summary.cached += 1
         summary.done_now += 1
     writer.flush()
-    _record(ws, run_id, group_of, served)
     report(summary.note or "cache")
     # a group with anything left to generate is decoded whole (see the module docstring)
     to_decode = [g for g in groups if any(r.key in pending_keys and r.key not in served for r in g)]
@@ -661,7 +673,6 @@ def _run_job(
         if summary.estimate:
             report(f"estimate: {summary.estimate['text']}")
     redecoded = mismatched = 0
-    finished_ok: set[str] = set()
     try:
         for group in to_decode:
             if cancelled and cancelled():
@@ -676,7 +687,6 @@ def _run_job(
                     continue
                 writer.add(result)
                 if result.ok and result.text is not None:
-                    finished_ok.add(result.key)
                     summary.done_now += 1
                     generated += result.completion_tokens
                 else:
@@ -686,11 +696,8 @@ def _run_job(
                 eta = elapsed / max(finished, 1) * (left - finished)
                 report(f"{generated / max(elapsed, 1e-9):.1f} tok/s, ETA {eta:.0f} s")
             writer.flush()
-            _record(ws, run_id, group_of, finished_ok)
-            finished_ok.clear()
     finally:
         writer.flush()
-        _record(ws, run_id, group_of, finished_ok)
     if mismatched:
         log.warning(
             "run %d: %d of %d finished items decoded again for the batch plan came out "
@@ -727,14 +734,6 @@ def _estimate(
     record_estimate(ws, run_id, est, cal)
     log.info("run %d: %s", run_id, est.describe())
     return {**est.as_dict(), "text": est.describe()}
-
-
-def _record(ws: Workspace, run_id: int, group_of: dict, keys: set[str]) -> None:
-    by_group: dict[int, tuple[list[Request], list[str]]] = {}
-    for key in keys:
-        group = group_of[key]
-        by_group.setdefault(id(group), (group, []))[1].append(key)
-    record_groups(ws, run_id, list(by_group.values()))
 
 
 def _differs(ws: Workspace, run_id: int, result: Result) -> int:

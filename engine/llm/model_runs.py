@@ -1,7 +1,8 @@
 """The per-model run loop shared by answering, translation, bias probes and the task suite:
 for each model, open each planned run, load the model once, run the job, summarise.
 
-One failure rule for every stage: a model that fails to load leaves no empty run row
+One failure rule for every stage: a model that fails to load (its file, or in its worker at
+the first decode: llama.cpp refuses it, or the worker dies loading it) leaves no empty run row
 (:func:`engine.llm.jobs.discard_if_empty`), and each of its planned runs is reported as
 incomplete with ``load_error`` naming the model and the reason, every item counted as an
 error; the other models still run. A step with such a summary is incomplete (the CLI exits
@@ -26,6 +27,7 @@ from engine.llm.types import (
     Request,
     labelled_progress,
 )
+from engine.llm.worker import ModelDidNotLoad
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -84,32 +86,29 @@ def run_models(
                     try:
                         backend = open_backend(ws, run_id)
                     except Exception as exc:  # noqa: BLE001 - any load failure is reported
-                        discard_if_empty(ws, run_id)
-                        named = f"model {model['name']!r}"
-                        reason = f"{named} did not load: {str(exc).removeprefix(named + ': ')}"
-                        log.error("%s", reason)
-                        summaries.append(_not_loaded(ws, model, run_id, planned, reason))
-                        summaries += [
-                            _not_loaded(ws, model, None, rest, reason) for rest in planned_runs
-                        ]
+                        summaries += _did_not_load(ws, model, run_id, planned, planned_runs, exc)
                         break
                     except BaseException:  # interrupted while loading: nothing is left behind
                         discard_if_empty(ws, run_id)
                         raise
                 if planned.before_job is not None:
                     planned.before_job(run_id)
-                result = run_job(
-                    ws,
-                    run_id,
-                    backend,
-                    planned.requests,
-                    batch_size=batch_size,
-                    cancelled=cancelled,
-                    progress=(job.step if job else partial(labelled_progress, progress))(
-                        f"{model['name']} {planned.label}".strip()
-                    ),
-                    **planned.job_options,
-                )
+                try:
+                    result = run_job(
+                        ws,
+                        run_id,
+                        backend,
+                        planned.requests,
+                        batch_size=batch_size,
+                        cancelled=cancelled,
+                        progress=(job.step if job else partial(labelled_progress, progress))(
+                            f"{model['name']} {planned.label}".strip()
+                        ),
+                        **planned.job_options,
+                    )
+                except ModelDidNotLoad as exc:  # a local model loads at its first decode
+                    summaries += _did_not_load(ws, model, run_id, planned, planned_runs, exc)
+                    break
                 summaries.append(_summary(model, run_id, planned, result))
                 if result.cancelled:
                     return summaries
@@ -121,6 +120,25 @@ def run_models(
 
 def _summary(model: dict, run_id: int | None, planned: PlannedRun, job: JobSummary) -> dict:
     return {"model": model["name"], "run_id": run_id, **planned.summary, **job.counts()}
+
+
+def _did_not_load(
+    ws: Workspace,
+    model: dict,
+    run_id: int,
+    planned: PlannedRun,
+    rest: Iterable[PlannedRun],
+    exc: BaseException,
+) -> list[dict]:
+    """The summaries of ``planned`` and the model's remaining runs, its load having failed."""
+    discard_if_empty(ws, run_id)
+    named = f"model {model['name']!r}"
+    reason = f"{named} did not load: {str(exc).removeprefix(named + ': ')}"
+    log.error("%s", reason)
+    return [
+        _not_loaded(ws, model, run_id, planned, reason),
+        *(_not_loaded(ws, model, None, other, reason) for other in rest),
+    ]
 
 
 def _not_loaded(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import sqlite3
 
 from engine.llm.types import Message, Request, Sampler
 from engine.workspace.store import Workspace
@@ -42,10 +43,12 @@ def group_payload(group: list[Request]) -> tuple[str, str]:
 
 
 def record_groups(
-    ws: Workspace, run_id: int, placed: list[tuple[list[Request], list[str]]]
+    conn: sqlite3.Connection, run_id: int, placed: list[tuple[list[Request], list[str]]]
 ) -> None:
-    """Record groups and which of their items (finished now) came from them; one
-    transaction. ``placed`` is [(group requests, keys of the group finished now)]."""
+    """Record groups and which of their items (finished now) came from them, in the caller's
+    transaction: the one that stores those items' responses (engine.llm.jobs), so a kill
+    between the two cannot leave a finished item without its group (it could never be
+    replicated). ``placed`` is [(group requests, keys of the group finished now)]."""
     rows_g, rows_i = [], []
     for group, keys in placed:
         if not keys:
@@ -56,17 +59,16 @@ def record_groups(
         rows_i += [(run_id, k, gkey, position[k]) for k in keys]
     if not rows_i:
         return
-    with ws.transaction() as conn:
-        conn.executemany(
-            "INSERT OR IGNORE INTO llm_groups(run_id, group_key, requests) VALUES (?, ?, ?)",
-            rows_g,
-        )
-        conn.executemany(
-            "INSERT INTO llm_item_groups(run_id, item_key, group_key, pos) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(run_id, item_key) DO UPDATE SET group_key = excluded.group_key, "
-            "pos = excluded.pos",
-            rows_i,
-        )
+    conn.executemany(
+        "INSERT OR IGNORE INTO llm_groups(run_id, group_key, requests) VALUES (?, ?, ?)",
+        rows_g,
+    )
+    conn.executemany(
+        "INSERT INTO llm_item_groups(run_id, item_key, group_key, pos) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(run_id, item_key) DO UPDATE SET group_key = excluded.group_key, "
+        "pos = excluded.pos",
+        rows_i,
+    )
 
 
 def item_groups(ws: Workspace, run_id: int) -> dict[str, tuple[str, int]]:

@@ -23,6 +23,7 @@ from engine.llm import jobs
 from engine.llm.leases import acquire_lease, release_lease
 from engine.llm.plan_store import item_groups, load_group
 from engine.llm.types import CancelFn, ProgressFn
+from engine.llm.worker import ModelDidNotLoad
 from engine.redact import redact
 from engine.workspace.store import Workspace, utcnow
 
@@ -39,6 +40,7 @@ class Replication:
     groups: int = 0  # groups decoded (a sampled item is decoded with its neighbours)
     finals: dict = field(default_factory=dict)  # judge runs: the spread of final scores
     differing: list = field(default_factory=list)  # item keys that came back different
+    error: str = ""  # why items failed when the model did not load (a killed worker, ...)
 
     @property
     def complete(self) -> bool:
@@ -108,6 +110,9 @@ def replicate_run(
                     fresh[r.key] = redact(r.text) if r.ok else None
             if progress:
                 progress(i + 1, len(by_group), f"{len(fresh)}/{len(chosen)} items")
+    except ModelDidNotLoad as exc:  # what was not decoded failed: a partial replication
+        result.error = redact(str(exc))
+        log.error("replicating run %d: %s", run_id, result.error)
     finally:
         if own:
             backend.close()

@@ -47,6 +47,12 @@ class WorkerCrashed(UserError):
     """The worker process died; the message says how."""
 
 
+class ModelDidNotLoad(UserError):
+    """The worker could not load the model: llama.cpp refused it, or the worker died (was
+    killed, ran out of memory, crashed) while loading it. A step reports the model as not
+    loaded (engine.llm.model_runs: exit 3, resumable), not as a user error."""
+
+
 # -- child side ----------------------------------------------------------------------------
 def worker_main(conn, path: str, schedule: dict, load: dict) -> None:
     """Entry point of the child process (module level, so 'spawn' can import it)."""
@@ -162,10 +168,13 @@ class ModelWorker:
         self.proc.start()
         child.close()
         self._job = 0
-        msg = self._recv("loading the model", timeout_s=load_timeout_s)
+        try:
+            msg = self._recv("loading the model", timeout_s=load_timeout_s)
+        except WorkerCrashed as exc:
+            raise ModelDidNotLoad(str(exc)) from None
         if msg[0] == "error":
             self.close()
-            raise UserError(f"{self.label}: cannot load model: {msg[1]}")
+            raise ModelDidNotLoad(f"{self.label}: cannot load model: {msg[1]}")
         self.ready = msg[1]
         log.info("model worker %d ready for %s", self.proc.pid, self.label)
 

@@ -301,3 +301,52 @@ def test_a_run_from_before_slot_refill_resumes_with_whole_groups(tmp_path):
     assert open_run(ws, "answer", row, card) == legacy
     assert recorded_schedule(stored)["refill"] == 1
     assert recorded_schedule({"schedule": {"n_seq": 4, "refill": 4}})["refill"] == 4
+
+
+KILLED_MID_GROUP = """
+import os, signal, sys
+from engine.llm.jobs import open_run, run_job
+from engine.workspace.store import Workspace
+from tests.engine.llm.test_llm_plan_lease import BatchSensitive, model_row, requests
+
+class KilledMidGroup(BatchSensitive):
+    def generate(self, reqs, *, progress=None, cancelled=None):
+        for i, r in enumerate(super().generate(reqs, progress=progress, cancelled=cancelled)):
+            if i == 3:  # two results written (batch_size 2), then kill -9 inside the group
+                os.kill(os.getpid(), signal.SIGKILL)
+            yield r
+
+ws = Workspace(sys.argv[1])
+run = open_run(ws, "answer", model_row(ws), {"template": "t"})
+run_job(ws, run, KilledMidGroup(n_seq=4, refill=2), requests(16), batch_size=2)
+"""
+
+
+def test_a_kill_inside_a_group_keeps_every_finished_items_group(tmp_path):
+    """Found by bench/kill_resume.py: responses are written in batches inside a group, and
+    the items' groups were recorded in another transaction at the group's end; a kill -9
+    between them left finished items without their group for good (32 of 80 run-task items
+    after two kills), so replicate could never sample them. Both go in one transaction."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from engine.llm.plan_store import item_groups
+    from engine.llm.replicate import replicate_run
+
+    path = tmp_path / "ws.sqlite"
+    Workspace(path).close()
+    repo = Path(__file__).resolve().parents[3]
+    child = subprocess.run(
+        [sys.executable, "-c", KILLED_MID_GROUP, str(path)], cwd=repo, capture_output=True
+    )
+    assert child.returncode == -9, child.stderr.decode()[-500:]
+    with Workspace(path) as ws:
+        run = ws.scalar("SELECT id FROM runs")
+        finished = set(outputs(ws, run))
+        assert len(finished) == 2 and finished <= set(item_groups(ws, run))
+        backend = BatchSensitive(n_seq=4, refill=2)
+        assert run_job(ws, run, backend, requests(16), batch_size=2).complete
+        assert set(item_groups(ws, run)) == set(outputs(ws, run))
+        again = replicate_run(ws, run, sample=16, backend=BatchSensitive(n_seq=4, refill=2))
+        assert again.sample == 16 and again.identical == 16

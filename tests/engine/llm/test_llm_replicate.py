@@ -89,3 +89,25 @@ def test_judge_runs_report_the_spread_of_final_scores(workspace):
     f = moved.finals
     assert moved.identical == 0 and f["scale"] == 10.0
     assert f["mean_then"] - f["mean_now"] == pytest.approx(f["mean_abs_diff"]) == 1.0  # 2 x 2.5/5
+
+
+class DiesLoading(BatchSensitive):
+    """A local backend whose worker is killed while it loads the model (fault injection)."""
+
+    def generate(self, reqs, *, progress=None, cancelled=None):
+        from engine.llm.worker import ModelDidNotLoad
+
+        raise ModelDidNotLoad("the model worker for m was killed by SIGKILL while loading")
+        yield  # a generator, as the real one
+
+
+def test_a_model_that_does_not_load_is_a_partial_replication(workspace):
+    """Not an error out of the command (exit 2, nothing stored): every sampled item failed,
+    stored as partial with no agreement figure and the reason (the CLI exits 3)."""
+    run = open_run(workspace, "answer", model_row(workspace), {"template": "t"})
+    assert run_job(workspace, run, BatchSensitive(), requests(8)).complete
+    result = replicate_run(workspace, run, sample=4, backend=DiesLoading())
+    assert result.failed == 4 and not result.complete and result.agreement is None
+    assert "SIGKILL while loading" in result.error
+    (row,) = replications(workspace, [run])
+    assert row["summary"]["complete"] is False and row["summary"]["agreement"] is None
