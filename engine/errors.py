@@ -1,9 +1,16 @@
-"""Errors a user can act on. The CLI prints them as one line and exits 2; anything else
-is an internal error (exit 1, details in the log file)."""
+"""Errors a user can act on. The CLI prints them as one line and exits 2 (a
+:class:`StepIncomplete`: 3, with how to resume); anything else is an internal error (exit 1,
+details in the log file)."""
 
 
 class UserError(Exception):
     """A problem with the user's input or environment, stated so they can fix it."""
+
+
+class StepIncomplete(UserError):
+    """A step stopped before its items were done for a reason that may pass (a model that
+    did not load, a worker that died): what finished is saved and running the same command
+    again resumes. Not a mistake in the user's input, so never exit 2."""
 
 
 class ImportRejected(UserError):

@@ -31,9 +31,9 @@ from app.cli import (
     workspace,
 )
 from app.cli.arguments import OneLineParser
-from app.cli.context import CliContext
+from app.cli.context import CliContext, incomplete
 from app.logging_setup import setup_logging
-from engine.errors import UserError
+from engine.errors import StepIncomplete, UserError
 from engine.redact import redact
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     ctx = CliContext(args.workspace)
     try:
         return int(args.func(args, ctx) or 0)
+    except StepIncomplete as exc:  # e.g. the judge of judge/calibrate/eval-translation
+        return incomplete(ctx, f"{args.command}: {redact(str(exc))}")
     except UserError as exc:
         ctx.end_progress_line()
         print(f"upabhasha: error: {redact(str(exc))}", file=sys.stderr)

@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import StepIncomplete, UserError
 from engine.llm.native_model import NativeModel
 from engine.llm.prompting import prompt_tokens
 from engine.llm.scheduler import BatchScheduler
@@ -43,11 +43,11 @@ def prefer_passive_threads() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-class WorkerCrashed(UserError):
+class WorkerCrashed(StepIncomplete):
     """The worker process died; the message says how."""
 
 
-class ModelDidNotLoad(UserError):
+class ModelDidNotLoad(StepIncomplete):
     """The worker could not load the model: llama.cpp refused it, or the worker died (was
     killed, ran out of memory, crashed) while loading it. A step reports the model as not
     loaded (engine.llm.model_runs: exit 3, resumable), not as a user error."""

@@ -86,3 +86,33 @@ def test_a_worker_killed_while_loading_is_a_model_that_did_not_load(tmp_path, ca
     err = capsys.readouterr().err
     assert code == 3 and "partial replication" in err and "SIGKILL" in err, err
     assert main(["-w", ws, "replicate", str(run), "--sample", "1"]) == 0
+
+
+@pytest.mark.slow
+def test_judge_with_its_worker_killed_while_loading_is_incomplete_not_an_error(tmp_path, capsys):
+    """judge runs its own job loop (not engine.llm.model_runs): a judge model that did not
+    load is still a step to resume (exit 3), not a mistake in the command (exit 2). The
+    answers come from a real server on 127.0.0.1 (Bengali, so the script gate passes them
+    to the judge); the judge is the embedded model."""
+    from tests.cli.test_cli_secrets import EchoServer
+    from tests.engine.judging.study_fixture import build_questions
+
+    ws = str(tmp_path / "ws.sqlite")
+    assert main(["-w", ws, "init"]) == 0
+    with Workspace(ws) as w:
+        build_questions(w)
+    server = EchoServer()
+    try:
+        server.reject = False
+        server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
+        add = ["models", "add", server.url, "--api-model", "echo", "--name", "echo"]
+        assert main(["-w", ws, *add]) == 0
+        assert main(["-w", ws, "generate", "--model", "echo", "--max-tokens", "8"]) == 0
+    finally:
+        server.stop()
+    capsys.readouterr()
+    with worker_killed_while_loading():
+        code = main(["-w", ws, "judge"])
+    out, err = capsys.readouterr()
+    assert code == 3, out + err
+    assert "incomplete: judge:" in err and "SIGKILL" in err and "run the same command again" in err
