@@ -20,17 +20,19 @@ from __future__ import annotations
 import numpy as np
 
 from engine.judging import store
-from engine.judging.judged_items import counted
 from engine.stats.agreement import agreement_from_counts
 from engine.workspace.store import Workspace
 
-# (response, outer run's score, inner run's score); CROSS JOIN fixes SQLite's loop order
+# (response, outer run's machine score, inner run's) over the judged items
+# (engine.judging.judged_items: one narrow row per judgment, its (run, response) index
+# covers the join); CROSS JOIN fixes SQLite's loop order
 _PAIRS = (
-    "SELECT o.response_id, o.final, i.final FROM judgments o CROSS JOIN judgments i "
-    "ON i.response_id = o.response_id AND i.run_id = ?"
+    "SELECT o.response_id, o.machine_final, i.machine_final FROM judged_items o "
+    "CROSS JOIN judged_items i ON i.response_id = o.response_id AND i.run_id = ?"
 )
-# both scored and counted (a flagged judgment waits for a person, as in every figure)
-_SCORED = f"o.final IS NOT NULL AND i.final IS NOT NULL AND {counted('o')} AND {counted('i')}"
+# both counted: scored by the machine, and unflagged or scored by a person (a flagged
+# judgment waits for a person, as in every figure)
+_SCORED = "o.counted AND i.counted"
 
 
 def ordered_judge_runs(ws: Workspace) -> list[dict]:
@@ -198,7 +200,8 @@ def _join(ws: Workspace, outer: int, inner: int, since: int, last: int, inner_la
     ``since < id <= last`` and the inner run's with ``id <= inner_last``; the id range of
     the outer run drives the query (``+o.run_id`` keeps SQLite off the run index)."""
     return ws.conn.execute(
-        f"{_PAIRS} WHERE +o.run_id = ? AND o.id > ? AND o.id <= ? AND i.id <= ? AND {_SCORED}",
+        f"{_PAIRS} WHERE +o.run_id = ? AND o.judgment_id > ? AND o.judgment_id <= ? "
+        f"AND +i.judgment_id <= ? AND {_SCORED}",
         (inner, outer, since, last, inner_last),
     ).fetchall()
 
@@ -223,11 +226,12 @@ def _full(ws: Workspace, run_a: int, run_b: int, last: int) -> tuple[np.ndarray,
     """One join driven from the run with fewer judgments (CROSS JOIN fixes SQLite's loop
     order: a secondary judge on a quarter of the answers halves the time)."""
     counts = [
-        ws.scalar("SELECT count(*) FROM judgments WHERE run_id = ?", (r,)) for r in (run_a, run_b)
+        ws.scalar("SELECT count(*) FROM judged_items WHERE run_id = ?", (r,))
+        for r in (run_a, run_b)
     ]
     outer, inner = (run_a, run_b) if counts[0] <= counts[1] else (run_b, run_a)
     rows = ws.conn.execute(
-        f"{_PAIRS} WHERE o.run_id = ? AND o.id <= ? AND i.id <= ? AND {_SCORED} "
+        f"{_PAIRS} WHERE o.run_id = ? AND o.judgment_id <= ? AND +i.judgment_id <= ? AND {_SCORED} "
         "ORDER BY o.response_id",
         (inner, outer, last, last),
     ).fetchall()
