@@ -9,10 +9,13 @@ the *counted* judgments of :mod:`engine.judging.judged_items` (a flagged judgmen
 for a person and is left out, as in the statistics and the report).
 
 At the paper's scale (68,395 judgments) ``store.scored_items`` takes about 0.5 s and the
-bootstrap over dicts more, so the charts aggregate in SQL: the heatmap's cell means, and
-for the interval charts the sum and count per (group, base question) — all the clustered
-bootstrap needs. While a run only adds judgments (no override since), only the new ones
-are read and added to the previous result's sums: a live refresh reads a few hundred rows.
+bootstrap over dicts more, so the charts read aggregates: the workspace keeps the counted
+judged items' sums per (model, dialect), (dialect, question) and (dialect, score)
+(:mod:`engine.judging.judged_items`, schema V4), all the heatmap, the clustered bootstrap
+and the quartiles need — a full recompute reads a few thousand rows, not the study (the
+join over every judgment took 3.3-6.5 s per chart at ten times the paper's study). While
+a run only adds judgments (no override since), only the new judged items are read and
+added to the previous result's sums: a live refresh reads a few hundred rows.
 Only the visible chart is computed.
 """
 
