@@ -163,8 +163,7 @@ def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = Non
             joint[(a, b)] = joint.get((a, b), 0) + 1
     else:
         rids, x, y = _full(ws, run_a, run_b, last)
-        values, counts = np.unique(np.column_stack((x, y)), axis=0, return_counts=True)
-        joint = {(a, b): n for (a, b), n in zip(values.tolist(), counts.tolist())}
+        joint = joint_counts(x, y)
     return {
         "runs": runs,
         "last": last,
@@ -174,6 +173,19 @@ def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = Non
         "y": y,
         "joint": joint,
     }
+
+
+def joint_counts(x: np.ndarray, y: np.ndarray) -> dict[tuple[float, float], int]:
+    """``{(x, y): count}`` of paired scores. One lexsort and the run boundaries:
+    ``np.unique(..., axis=0)`` sorts the pairs as records, 0.25 s of a 0.9 s agreement chart
+    at ten times the paper's study (170,000 pairs)."""
+    if not len(x):
+        return {}
+    order = np.lexsort((y, x))
+    xs, ys = x[order], y[order]
+    starts = np.flatnonzero(np.r_[True, (xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1])])
+    counts = np.diff(np.r_[starts, len(xs)])
+    return dict(zip(zip(xs[starts].tolist(), ys[starts].tolist()), counts.tolist()))
 
 
 def _still_holds(ws: Workspace, previous: dict | None, runs: list, last: int) -> bool:
@@ -230,12 +242,15 @@ def _full(ws: Workspace, run_a: int, run_b: int, last: int) -> tuple[np.ndarray,
         for r in (run_a, run_b)
     ]
     outer, inner = (run_a, run_b) if counts[0] <= counts[1] else (run_b, run_a)
-    rows = ws.conn.execute(
-        f"{_PAIRS} WHERE o.run_id = ? AND o.judgment_id <= ? AND +i.judgment_id <= ? AND {_SCORED} "
-        "ORDER BY o.response_id",
+    cursor = ws.conn.execute(
+        f"{_PAIRS} WHERE o.run_id = ? AND o.judgment_id <= ? AND +i.judgment_id <= ? "
+        f"AND {_SCORED} ORDER BY o.response_id",
         (inner, outer, last, last),
-    ).fetchall()
-    table = np.array(rows, dtype=float).reshape(-1, 3)
+    )
+    # converted a block at a time: one np.array of 170,000 rows holds the GIL ~70 ms, a
+    # stall of the GUI thread while a worker computes the chart
+    blocks = [np.array(rows, dtype=float) for rows in iter(lambda: cursor.fetchmany(5000), [])]
+    table = np.concatenate(blocks) if blocks else np.empty((0, 3))
     rids = table[:, 0].astype(np.int64)
     first, second = table[:, 1], table[:, 2]
     x, y = (first, second) if outer == run_a else (second, first)
