@@ -11,7 +11,8 @@ statistics and report (and their CSV/LaTeX tables), judge agreement and CBS, PPI
 judged, scored item that is either unflagged or flagged and then scored by a person. A
 flagged judgment (an injection attempt, an inconsistent verdict, two verdicts that
 disagree) is never a machine-only figure: until a person scores it, it is left out, and
-every surface leaves it out through :func:`counted` / :func:`counted_judgments_from`.
+every surface leaves it out through the kept table's ``counted`` (:func:`counted_items_from`;
+:func:`counted` is the same rule over the base tables).
 
 A human score is read on the figures' 0-10 scale, converted from the scale it was given on
 (an adjudication on a 0-5 batch is a 0-5 score).
@@ -55,16 +56,6 @@ def counted(alias: str = "j") -> str:
 
 
 COUNTED = counted()
-
-
-def counted_judgments_from(run_term: str = "j.run_id", *extra_joins: str) -> str:
-    """``FROM`` … ``WHERE``: the counted, scored judged items of the judge run bound to the
-    first ``?`` (compared with ``run_term``; ``+j.run_id`` keeps SQLite off the run index).
-    Callers may append ``AND …``."""
-    return (
-        judged_items_from(*extra_joins)
-        + f"\n    WHERE {run_term} = ? AND j.final IS NOT NULL AND {COUNTED}"
-    )
 
 
 def judged_items_from(*extra_joins: str) -> str:

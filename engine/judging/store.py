@@ -275,7 +275,7 @@ def override_history(ws: Workspace, judgment_id: int) -> list[dict]:
 def scored_items(ws: Workspace, run_id: int) -> list[dict]:
     """One row per judgment of a judge run: machine and human scores, the effective score
     (the newest human override if any, else the machine score), whether it is ``counted``
-    in the figures (:data:`engine.judging.judged_items.COUNTED`), and the grouping keys —
+    in the figures (the ``counted`` of :mod:`engine.judging.judged_items`), and the grouping keys —
     read from the judged items the workspace keeps (:mod:`engine.judging.judged_items`)."""
     return ws.query(
         """
