@@ -216,6 +216,24 @@ def review_queue(
     )
 
 
+def review_queue_size(ws: Workspace, *, threshold: int = 3, run_id: int | None = None) -> int:
+    """``len(review_queue(ws, threshold=threshold, run_id=run_id))`` without reading the
+    answers: a count over the judged items (5.5 s -> a count at ten times the paper's study)."""
+    where = [
+        "(j.flags != '' OR (ji.confidence IS NOT NULL AND ji.confidence <= ?))",
+        "NOT ji.reviewed",
+    ]
+    params: list = [threshold]
+    if run_id is not None:
+        where.append("ji.run_id = ?")
+        params.append(run_id)
+    return ws.scalar(
+        "SELECT count(*) FROM judged_items ji JOIN judgments j ON j.id = ji.judgment_id "
+        f"WHERE {' AND '.join(where)}",
+        tuple(params),
+    )
+
+
 def add_override(
     ws: Workspace,
     judgment_id: int,

@@ -199,6 +199,10 @@ def test_kept_judged_items_equal_a_recount_after_any_writes(workspace, seed):
             with workspace.transaction() as conn:
                 conn.execute("DELETE FROM runs WHERE id = ?", (run,))
         _assert_kept_equals_recount(workspace)
+        for threshold in (2, 4):
+            assert store.review_queue_size(workspace, threshold=threshold) == len(
+                store.review_queue(workspace, threshold=threshold)
+            )
 
 
 def test_a_write_rolled_back_leaves_the_judged_items_as_they_were(workspace):
