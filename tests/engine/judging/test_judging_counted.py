@@ -130,6 +130,19 @@ def _assert_kept_equals_recount(ws) -> None:
             assert kept[key][0] == n and kept[key][1] == pytest.approx(total, abs=1e-9), key
 
 
+def _human_score(conn, judgment: int, score: float, scale: tuple[float, float]) -> None:
+    """An adjudicated score, as engine.annotation.adjudication stores one."""
+    record_judgment_score(
+        conn,
+        judgment,
+        annotator="adj",
+        score=score,
+        scale=scale,
+        details=JudgmentDetails(source="adjudication"),
+        reason="",
+    )
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_kept_judged_items_equal_a_recount_after_any_writes(workspace, seed):
     """Random judgments stored, human scores on 0-10 and on other scales (an adjudicated
@@ -174,15 +187,8 @@ def test_kept_judged_items_equal_a_recount_after_any_writes(workspace, seed):
         elif op == "scale":  # an adjudicated score on the batch's own scale
             low, high = rng.choice([(0.0, 5.0), (1.0, 5.0), (-1.0, 1.0)])
             with workspace.transaction() as conn:
-                record_judgment_score(
-                    conn,
-                    rng.choice(judgments),
-                    annotator="adj",
-                    score=rng.choice([low, high, (low + high) / 2]),
-                    scale=(low, high),
-                    details=JudgmentDetails(source="adjudication"),
-                    reason="",
-                )
+                score = rng.choice([low, high, (low + high) / 2])
+                _human_score(conn, rng.choice(judgments), score, (low, high))
         elif op == "flag":
             with workspace.transaction() as conn:
                 conn.execute(
@@ -214,15 +220,7 @@ def test_a_write_rolled_back_leaves_the_judged_items_as_they_were(workspace):
     before = workspace.query("SELECT * FROM judged_dialect_question ORDER BY 1, 2, 3")
     jid = workspace.scalar("SELECT min(id) FROM judgments")
     with pytest.raises(RuntimeError), workspace.transaction() as conn:
-        record_judgment_score(
-            conn,
-            jid,
-            annotator="rev",
-            score=1.0,
-            scale=(0.0, 10.0),
-            details=JudgmentDetails(source="override"),
-            reason="",
-        )
+        _human_score(conn, jid, 1.0, (0.0, 10.0))
         conn.execute("DELETE FROM runs WHERE id = ?", (run,))
         raise RuntimeError("killed")
     assert workspace.query("SELECT * FROM judged_dialect_question ORDER BY 1, 2, 3") == before
@@ -237,15 +235,7 @@ def test_an_adjudicated_score_counts_on_its_own_scale(workspace):
     store.set_primary_judge(workspace, run)
     jid = workspace.scalar("SELECT min(id) FROM judgments WHERE run_id = ?", (run,))
     with workspace.transaction() as conn:
-        record_judgment_score(
-            conn,
-            jid,
-            annotator="adj",
-            score=4.0,
-            scale=(0.0, 5.0),
-            details=JudgmentDetails(source="adjudication"),
-            reason="",
-        )
+        _human_score(conn, jid, 4.0, (0.0, 5.0))
     item = next(i for i in store.scored_items(workspace, run) if i["judgment_id"] == jid)
     assert (item["human_final"], item["final"]) == (8.0, 8.0)
     heat = chart_data(str(workspace.path), "heatmap")
