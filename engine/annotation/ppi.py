@@ -38,7 +38,7 @@ import numpy as np
 from engine.annotation.assignment import assign
 from engine.annotation.decisions import effective_decisions
 from engine.errors import UserError
-from engine.judging.judged_items import counted_judgments_from
+from engine.judging.judged_items import counted_items_from
 from engine.stats import nan_to_none
 from engine.workspace.store import Workspace
 
@@ -147,7 +147,10 @@ def _finite(x: float) -> float | None:
 # -- the study ----------------------------------------------------------------------------
 # the judge's scores (Yhat) of the counted judgments: a flagged one waits for a person and
 # is left out, as in every other figure (engine.judging.judged_items)
-_CELLS = f"SELECT j.id, j.final, m.name AS model, dv.dialect {counted_judgments_from()}"
+_CELLS = (
+    "SELECT ji.judgment_id AS id, ji.machine_final AS final, m.name AS model, ji.dialect "
+    + counted_items_from("LEFT JOIN models m ON m.id = ji.model_id")
+)
 
 
 def scored_judge_runs(ws: Workspace) -> list[dict]:

@@ -14,12 +14,7 @@ from dataclasses import dataclass
 from engine.answering.generation import ANSWER_KIND
 from engine.judging import store
 from engine.judging.gate import check_answer
-from engine.judging.judged_items import (
-    EFFECTIVE_FINAL,
-    HAS_OVERRIDE,
-    LATEST_OVERRIDE,
-    judged_items_from,
-)
+from engine.judging.judged_items import EFFECTIVE_FINAL, LATEST_OVERRIDE, judged_items_from
 from engine.workspace.store import Workspace
 
 
@@ -68,11 +63,12 @@ def filter_options(ws: Workspace) -> dict:
 
 
 def _where(flt: AnswerFilter, run: int) -> tuple[list[str], list]:
-    where: list[str] = ["j.run_id = ?"]
+    """Conditions on the judged items ``ji`` (and their question ``q``)."""
+    where: list[str] = ["ji.run_id = ?"]
     params: list = [run]
     for column, value in (
-        ("ar.model_id", flt.model_id),
-        ("dv.dialect", flt.dialect),
+        ("ji.model_id", flt.model_id),
+        ("ji.dialect", flt.dialect),
         ("q.domain", flt.domain),
         ("q.question_type", flt.question_type),
     ):
@@ -80,42 +76,35 @@ def _where(flt: AnswerFilter, run: int) -> tuple[list[str], list]:
             where.append(f"{column} = ?")
             params.append(value)
     if flt.min_gap > 0:
-        where.append(f"? - {EFFECTIVE_FINAL} >= ?")
+        where.append("? - ji.final >= ?")
         params += [flt.max_score, flt.min_gap]
     if flt.max_confidence is not None:
-        where.append("j.confidence <= ?")
+        where.append("ji.confidence <= ?")
         params.append(flt.max_confidence)
     if flt.needs_review:
-        where.append(f"j.confidence IS NOT NULL AND j.confidence <= ? AND NOT {HAS_OVERRIDE}")
+        where.append("ji.confidence IS NOT NULL AND ji.confidence <= ? AND NOT ji.reviewed")
         params.append(flt.review_threshold)
     return where, params
 
 
 def answer_ids(workspace_path: str, flt: AnswerFilter, after_id: int = 0) -> list[int]:
-    """Judgment ids matching ``flt`` (and above ``after_id``: rows that arrived since)."""
+    """Judgment ids matching ``flt`` (and above ``after_id``: rows that arrived since), from
+    the judged items the workspace keeps (:mod:`engine.judging.judged_items`)."""
     with Workspace(workspace_path, create=False) as ws:
         run = flt.judge_run if flt.judge_run is not None else store.primary_judge(ws)
         if run is None:
             return []
         where, params = _where(flt, run)
-        where.append("j.id > ?")
+        where.append("ji.judgment_id > ?")
         params.append(after_id)
-        # Unfiltered by model, dialect, domain or type, the run, variant and question joins
-        # only confirm what the foreign keys guarantee once the response has a variant
-        joined = any(
-            v is not None for v in (flt.model_id, flt.dialect, flt.domain, flt.question_type)
-        )
-        if not joined:  # ×10 study, loaded machine: 2.2 s -> 0.7 s
-            where.append("d.variant_id IS NOT NULL")
-        source = (
-            judged_items_from()
-            if joined
-            else "FROM judgments j JOIN responses d ON d.id = j.response_id"
-        )
+        by_question = flt.domain is not None or flt.question_type is not None
+        joins = "JOIN questions q ON q.id = ji.question_id" if by_question else ""
         return [
             r[0]
             for r in ws.conn.execute(
-                f"SELECT j.id {source} WHERE {' AND '.join(where)} ORDER BY j.id", params
+                f"SELECT ji.judgment_id FROM judged_items ji {joins} "
+                f"WHERE {' AND '.join(where)} ORDER BY ji.judgment_id",
+                params,
             )
         ]
 

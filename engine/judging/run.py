@@ -232,7 +232,7 @@ def finish_judge_run(ws: Workspace, run_id: int, *, primary: bool, review_thresh
         store.set_primary_judge(ws, run_id)
     return {
         "primary": store.primary_judge(ws) == run_id,
-        "review_queue": len(store.review_queue(ws, run_id=run_id, threshold=review_threshold)),
+        "review_queue": store.review_queue_size(ws, run_id=run_id, threshold=review_threshold),
         "warnings": store.self_preference_warnings(ws, [run_id]),
     }
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from engine.bias.report import bias_report_parts
 from engine.fonts import font_paths
 from engine.judging import paired_scores, store
-from engine.judging.judged_items import COUNTED
+from engine.judging.judged_items import counted_items_from
 from engine.llm.replicate import replications
 from engine.reports import figures, tables
 from engine.reports.study_statistics import study_statistics
@@ -274,9 +274,13 @@ def _notices(ws: Workspace, judge_run: int) -> list[str]:
         notices.append(EMBEDDED_NOTICE)
     statuses = ws.query(  # the judged items the figures count (engine.judging.judged_items)
         f"""
-        SELECT v.status, count(*) AS n FROM judgments j
-        JOIN responses d ON d.id = j.response_id JOIN variants v ON v.id = d.variant_id
-        WHERE j.run_id = ? AND v.status != 'gold' AND {COUNTED} GROUP BY v.status""",
+        SELECT v.status, count(*) AS n {
+            counted_items_from(
+                "JOIN responses d ON d.id = ji.response_id",
+                "JOIN variants v ON v.id = d.variant_id",
+            )
+        }
+        AND v.status != 'gold' GROUP BY v.status""",
         (judge_run,),
     )
     if statuses:

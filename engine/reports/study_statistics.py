@@ -93,7 +93,7 @@ def study_statistics(
         )
     if out["partial"]:
         out["warnings"].insert(0, partial_warning(coverage))
-    out["review_queue"] = len(store.review_queue(ws, threshold=review_threshold, run_id=run))
+    out["review_queue"] = store.review_queue_size(ws, threshold=review_threshold, run_id=run)
     return out
 
 

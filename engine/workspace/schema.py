@@ -511,5 +511,162 @@ V3 = [
     *V3_ISSUE21,
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2, V3]
+
+# Issue 23 (item 4): the judged items kept up to date, so the charts and every figure read
+# one narrow table instead of joining judgments, responses, runs, models, variants and
+# questions with a correlated look-up of the newest human override per judgment (5.7 s for
+# one chart at ten times the paper's study). ``judged_items`` holds one row per judgment
+# whose answer has a variant and question: the judge run, the answer, its model, dialect and
+# question, the machine score, the newest human score converted from its own scale to
+# 0-10 (an adjudication on a 0-5 batch used to be read as 0-10), whether a person scored
+# it, the effective score and whether it is *counted* (scored by the machine, and unflagged
+# or scored by a person: engine.judging.judged_items). Three per-group sums over the
+# counted rows are all the charts need: (model, dialect) for the heatmap, (dialect,
+# question) for the dialect and breakdown intervals, (dialect, score) for the
+# distribution. Triggers keep them in the transaction of every write they depend on (a
+# judgment stored, changed or deleted, a run deleted with its judgments, a human score, a
+# response linked to another variant): no module writes these tables, so a kill at any
+# moment leaves them as consistent as the rows they are computed from.
+def _human_score_0_10(ha: str) -> str:
+    """SQL: ``ha.score`` (a human score on ``ha.scale``, ``MIN-MAX`` with MIN possibly
+    negative) on the 0-10 scale of the figures."""
+    sep = f"(instr(substr({ha}.scale, 2), '-') + 1)"
+    lo = f"CAST(substr({ha}.scale, 1, {sep} - 1) AS REAL)"
+    hi = f"CAST(substr({ha}.scale, {sep} + 1) AS REAL)"
+    return (
+        f"CASE WHEN {ha}.scale IN ('', '0-10') THEN {ha}.score "
+        f"ELSE 10.0 * ({ha}.score - {lo}) / ({hi} - {lo}) END"
+    )
+
+
+HUMAN_SCORE_0_10 = _human_score_0_10("ha")
+
+# the newest human score of judgment ``j`` on 0-10 (engine.judging.judged_items reads it too)
+V4_LATEST_HUMAN_SCORE = _V4_HUMAN = f"""(SELECT {HUMAN_SCORE_0_10} FROM human_annotations ha
+        WHERE ha.target = 'judgment' AND ha.target_id = j.id ORDER BY ha.id DESC LIMIT 1)"""
+_V4_REVIEWED = """EXISTS (SELECT 1 FROM human_annotations ha
+        WHERE ha.target = 'judgment' AND ha.target_id = j.id)"""
+_V4_ROWS = f"""INSERT INTO judged_items(judgment_id, run_id, response_id, answer_run_id,
+        model_id, dialect, question_id, confidence, machine_final, human_final, reviewed,
+        final, counted)
+    SELECT j.id, j.run_id, j.response_id, ar.id, ar.model_id, dv.dialect, dv.question_id,
+        j.confidence, j.final, {_V4_HUMAN}, {_V4_REVIEWED},
+        coalesce({_V4_HUMAN}, j.final),
+        j.final IS NOT NULL AND (j.flags = '' OR {_V4_REVIEWED})
+    FROM judgments j
+    JOIN responses d ON d.id = j.response_id
+    JOIN runs ar ON ar.id = d.run_id
+    JOIN variants dv ON dv.id = d.variant_id
+    JOIN questions q ON q.id = dv.question_id"""
+# each sum table: its group columns (beside run_id) and what a judged item puts in them
+_V4_SUMS = {
+    "judged_model_dialect": (
+        ("model_key", "dialect"),
+        ("coalesce({r}.model_id, 0)", "{r}.dialect"),
+    ),
+    "judged_dialect_question": (("dialect", "question_id"), ("{r}.dialect", "{r}.question_id")),
+    "judged_dialect_score": (("dialect", "final"), ("{r}.dialect", "{r}.final")),
+}
+
+
+def _v4_refresh(judgment: str) -> str:
+    """Trigger body: the judged item of judgment id ``judgment`` computed again."""
+    return (
+        f"DELETE FROM judged_items WHERE judgment_id = {judgment};\n"
+        f"{_V4_ROWS}\n    WHERE j.id = {judgment};"
+    )
+
+
+def _v4_sums(row: str, add: bool) -> str:
+    """Trigger body: judged item ``row`` (NEW or OLD) added to or taken from the three
+    sums; a group left with nothing is dropped."""
+    out = []
+    for table, (columns, values) in _V4_SUMS.items():
+        keys = [v.format(r=row) for v in values]
+        if add:
+            out.append(
+                f"INSERT INTO {table}(run_id, {', '.join(columns)}, n, total) "
+                f"VALUES ({row}.run_id, {', '.join(keys)}, 1, {row}.final) "
+                "ON CONFLICT DO UPDATE SET n = n + 1, total = total + excluded.total;"
+            )
+            continue
+        where = " AND ".join(
+            [f"run_id = {row}.run_id"] + [f"{c} = {k}" for c, k in zip(columns, keys)]
+        )
+        out.append(f"UPDATE {table} SET n = n - 1, total = total - {row}.final WHERE {where};")
+        out.append(f"DELETE FROM {table} WHERE {where} AND n = 0;")
+    return "\n        ".join(out)
+
+
+def _v4_sum_table(table: str, columns: tuple[str, ...]) -> str:
+    types = {"model_key": "INTEGER", "dialect": "TEXT", "question_id": "INTEGER", "final": "REAL"}
+    typed = ", ".join(f"{c} {types[c]} NOT NULL" for c in columns)
+    return (
+        f"CREATE TABLE {table} (run_id INTEGER NOT NULL, {typed}, n INTEGER NOT NULL, "
+        f"total REAL NOT NULL, PRIMARY KEY (run_id, {', '.join(columns)})) WITHOUT ROWID"
+    )
+
+
+def _v4_sum_fill(table: str, columns: tuple[str, ...], values: tuple[str, ...]) -> str:
+    keys = ", ".join(v.format(r="judged_items") for v in values)
+    return (
+        f"INSERT INTO {table}(run_id, {', '.join(columns)}, n, total) "
+        f"SELECT run_id, {keys}, count(*), sum(final) FROM judged_items WHERE counted "
+        f"GROUP BY run_id, {keys}"
+    )
+
+
+V4_ISSUE23 = [
+    """CREATE TABLE judged_items (
+        judgment_id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL,
+        response_id INTEGER NOT NULL,
+        answer_run_id INTEGER NOT NULL,
+        model_id INTEGER,
+        dialect TEXT NOT NULL,
+        question_id INTEGER NOT NULL,
+        confidence INTEGER,
+        machine_final REAL,
+        human_final REAL,
+        reviewed INTEGER NOT NULL,
+        final REAL,
+        counted INTEGER NOT NULL
+    )""",
+    # judge agreement pairs two runs by answer; the answers panel lists a run's ids in order
+    "CREATE INDEX judged_items_pair ON judged_items(run_id, response_id, machine_final, counted)",
+    "CREATE INDEX judged_items_run ON judged_items(run_id)",
+    *(_v4_sum_table(table, columns) for table, (columns, _values) in _V4_SUMS.items()),
+    _V4_ROWS,
+    *(_v4_sum_fill(table, *spec) for table, spec in _V4_SUMS.items()),
+    f"""CREATE TRIGGER judged_items_sum_add AFTER INSERT ON judged_items WHEN NEW.counted
+    BEGIN {_v4_sums("NEW", add=True)} END""",
+    f"""CREATE TRIGGER judged_items_sum_take AFTER DELETE ON judged_items WHEN OLD.counted
+    BEGIN {_v4_sums("OLD", add=False)} END""",
+    f"""CREATE TRIGGER judgment_inserted AFTER INSERT ON judgments
+    BEGIN {_V4_ROWS} WHERE j.id = NEW.id; END""",
+    """CREATE TRIGGER judgment_deleted AFTER DELETE ON judgments
+    BEGIN DELETE FROM judged_items WHERE judgment_id = OLD.id; END""",
+    f"""CREATE TRIGGER judgment_changed
+    AFTER UPDATE OF id, run_id, response_id, confidence, final, flags ON judgments
+    BEGIN DELETE FROM judged_items WHERE judgment_id = OLD.id; {_v4_refresh("NEW.id")} END""",
+    f"""CREATE TRIGGER judgment_scored AFTER INSERT ON human_annotations
+    WHEN NEW.target = 'judgment' BEGIN {_v4_refresh("NEW.target_id")} END""",
+    f"""CREATE TRIGGER judgment_score_deleted AFTER DELETE ON human_annotations
+    WHEN OLD.target = 'judgment' BEGIN {_v4_refresh("OLD.target_id")} END""",
+    f"""CREATE TRIGGER judgment_score_changed AFTER UPDATE ON human_annotations
+    WHEN OLD.target = 'judgment' OR NEW.target = 'judgment'
+    BEGIN {_v4_refresh("OLD.target_id")} {_v4_refresh("NEW.target_id")} END""",
+    # an answer linked to another variant (or run) moves its judged items with it
+    f"""CREATE TRIGGER judged_answer_moved AFTER UPDATE OF run_id, variant_id ON responses
+    BEGIN
+        DELETE FROM judged_items WHERE response_id = OLD.id;
+        {_V4_ROWS} WHERE j.response_id = NEW.id;
+    END""",
+]
+
+V4 = [
+    *V4_ISSUE23,
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V3, V4]
 SCHEMA_VERSION = len(MIGRATIONS)

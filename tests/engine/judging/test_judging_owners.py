@@ -88,5 +88,6 @@ def test_one_override_lookup():
         text = path.read_text(encoding="utf-8")
         if "ORDER BY ha.id DESC LIMIT 1" in text and lookups.search(text):
             copies.append(path.relative_to(ROOT).as_posix())
-    assert copies == ["engine/judging/judged_items.py"]
+    # the V4 migration's triggers keep the judged items with it; judged_items reads the same
+    assert copies == ["engine/workspace/schema.py"]
     assert "ORDER BY ha.id DESC LIMIT 1" in LATEST_OVERRIDE

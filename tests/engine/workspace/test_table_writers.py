@@ -142,3 +142,23 @@ def test_a_second_writer_is_found(workspace_tables, tmp_path):
         "models": {"engine/bias/rogue.py"},
         "runs": {"engine/bias/rogue.py"},
     }
+
+
+def test_the_judged_items_are_kept_by_triggers_alone(workspace_tables, tmp_path):
+    """No module writes the judged items or their sums (the V4 triggers do, in the write's
+    own transaction: tests/engine/judging/test_judging_counted.py), and the doc says so."""
+    kept = {
+        "judged_items",
+        "judged_model_dialect",
+        "judged_dialect_question",
+        "judged_dialect_score",
+    }
+    assert kept <= workspace_tables
+    assert not kept & set(writers_in_code(workspace_tables))
+    assert all(writers_in_doc()[t] == set() for t in kept)
+    with Workspace(tmp_path / "w.sqlite") as ws:
+        triggers = {
+            r[0]
+            for r in ws.conn.execute("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'")
+        }
+    assert {"judgments", "human_annotations", "responses", "judged_items"} <= triggers

@@ -45,7 +45,7 @@ def test_lean_chart_items_match_the_store_with_overrides(study_ws):
     store.add_override(
         study_ws, judgment, annotator="করিম", reason="second look", rubric=rubric, final=8.0
     )
-    lean = chart_data.items(study_ws, run, "dv.dialect AS dialect")
+    lean = chart_data.items(study_ws, run, "ji.dialect AS dialect")
     full = store.scored_items(study_ws, run)
     assert sorted((r["question_id"], r["dialect"], r["final"]) for r in lean) == sorted(
         (r["question_id"], r["dialect"], r["final"]) for r in full
