@@ -72,6 +72,9 @@ LAZY_MODULES = (
     "matplotlib.cm",
     "matplotlib.colors",
     "sklearn.metrics",
+    "sklearn.feature_extraction.text",  # engine/judging/injection_model.py (the detector)
+    "sklearn.linear_model",  # engine/judging/injection_training.py (retraining it)
+    "scipy.sparse",
     "statsmodels.stats.inter_rater",
     "krippendorff",
     "rouge_score",
