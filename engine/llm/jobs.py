@@ -265,6 +265,33 @@ def record_actual(
     )
 
 
+PAST_RUNS = 20  # the past runs of a model whose estimate errors the planner learns from
+PAST_MIN_SECONDS = 1.0  # a shorter run is mostly fixed overhead: its relative error says little
+
+
+def past_errors(ws: Workspace, model_id: int | None, last: int = PAST_RUNS) -> list[float]:
+    """``actual / estimate - 1`` of the ``last`` runs of ``model_id`` (newest first) whose
+    card holds an estimate and the actual of the one call it estimated (a resumed run's
+    actual adds up several calls, its estimate is the last call's: left out), for the
+    planner's model-error term (engine.llm.planner)."""
+    if model_id is None:
+        return []
+    rows = ws.conn.execute(
+        """SELECT json_extract(card, '$.plan_timing.estimate.seconds'),
+                  json_extract(card, '$.plan_timing.actual.seconds')
+           FROM runs
+           WHERE model_id = ?
+             AND json_extract(card, '$.plan_timing.actual.calls') = 1
+             AND json_extract(card, '$.plan_timing.actual.items')
+                 = json_extract(card, '$.plan_timing.estimate.items')
+             AND json_extract(card, '$.plan_timing.estimate.seconds') > 0
+             AND json_extract(card, '$.plan_timing.actual.seconds') >= ?
+           ORDER BY id DESC LIMIT ?""",
+        (model_id, PAST_MIN_SECONDS, last),
+    )
+    return [actual / est - 1 for est, actual in rows]
+
+
 def _plan_moved(ws: Workspace, run_id: int, schedule: dict, requests: list[Request]) -> bool:
     """Whether a finished item of ``run_id`` was decoded in another group than the plan of
     ``requests`` gives it (endpoints have no plan: never)."""
@@ -730,7 +757,8 @@ def _estimate(
     except Exception as exc:  # a failing backend: the job itself reports its items' errors
         log.warning("run %d: no estimate (%s)", run_id, exc)
         return None
-    est = estimate(to_decode, cal)
+    model_id = ws.scalar("SELECT model_id FROM runs WHERE id = ?", (run_id,))
+    est = estimate(to_decode, cal, past_errors(ws, model_id))
     record_estimate(ws, run_id, est, cal)
     log.info("run %d: %s", run_id, est.describe())
     return {**est.as_dict(), "text": est.describe()}

@@ -7,7 +7,7 @@ cost), with the regime's budget (what generating costs), and with the one-token 
 generation cost by the sample's mean output length times the number of items (at most the
 budget). Prompt tokens are the job's prompt characters at the sample's tokens per character.
 
-**The 90 % interval** combines two independent errors:
+**The 90 % interval** combines three independent errors:
 
 - *output length*: the Student-t 90 % interval of the sample's mean output length, turned
   into seconds at the measured cost per output token;
@@ -15,15 +15,25 @@ budget). Prompt tokens are the job's prompt characters at the sample's tokens pe
   after the full pass, so their difference is what load and clock changes did to the same
   work within the calibration. The machine's relative standard deviation is taken as
   ``|a - b| / (sqrt(2) * mean(a, b))`` (the spread of one difference of two equal
-  measurements), and its 90 % half-width as 1.645 times that share of the estimate.
+  measurements), and its 90 % half-width as 1.645 times that share of the estimate;
+- *model error*: what the calibration cannot see — the sample's items are not the whole
+  job's, the job's batches mix other lengths and reuse other cached prefixes than the
+  sample's, prompt cost is extrapolated by characters, and a job may start on a busier
+  machine than the one calibrated. Its 90 % half-width is a share of the estimate: at least
+  :data:`MODEL_ERROR_FLOOR`, and where the workspace has past runs of the same model with
+  estimate and actual in their cards (:func:`engine.llm.jobs.past_errors`), the 90 %
+  quantile of their ``|actual / estimate - 1|`` if that is larger. The observed errors
+  already contain those runs' own length and noise errors, so the sum counts them twice: the
+  interval errs wide.
 
-Each side's half-width is the root of the sum of the two squares. The noise term is a rough
-one (one difference: one degree of freedom), and it covers only load that changed while the
-calibration ran, not a job started on a busier machine than the one calibrated.
+Each side's half-width is the root of the sum of the three squares. The noise term is a
+rough one (one difference: one degree of freedom), and it covers only load that changed
+while the calibration ran; the model-error term covers the rest.
 
 After the job :func:`engine.llm.jobs.record_actual` adds the measured seconds and tokens
-next to the estimate (:func:`engine.llm.jobs.record_estimate`) in the run card (``plan_timing.estimate`` / ``plan_timing.actual``), so a study's cards
-show how good the estimates were.
+next to the estimate (:func:`engine.llm.jobs.record_estimate`) in the run card
+(``plan_timing.estimate`` / ``plan_timing.actual``), so a study's cards show how good the
+estimates were, and the next estimate's model-error term learns from them.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ import logging
 import math
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, Sampler
@@ -40,6 +51,14 @@ from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, Sam
 log = logging.getLogger(__name__)
 
 NOISE_QUANTILE = 1.645  # two-sided 90 % of a normal: the machine-noise half-width
+# The model-error half-width's floor (a share of the estimate): the largest error the benches
+# measured, |actual / estimate - 1| of bench/probes.py --quick on an idle machine (estimate
+# 5.01 s, actual 4.43 s: 11.6 %; error_pct +13.1 %, outside the two-term interval 4.95-5.07 s,
+# noise 0.0072); the others were 0.7 % (bench/generation.py --quick idle, 9.21 s against
+# 9.15 s) and 5.7 % / 3.3 % under load ~6. Four measurements give no finer 90 % quantile
+# than their largest, rounded up to 13 %.
+MODEL_ERROR_FLOOR = 0.13
+MODEL_ERROR_QUANTILE = 0.9  # of the past runs' |actual / estimate - 1|
 
 
 @dataclass(frozen=True)
@@ -93,6 +112,8 @@ class Estimate:
     seconds_high: float
     prompt_tokens: int = 0
     noise: float = 0.0  # the machine's relative standard deviation (Calibration.noise)
+    model_error: float = 0.0  # the model-error 90 % half-width, a share of ``seconds``
+    past_runs: int = 0  # the past runs whose errors it was taken from (0: the floor alone)
 
     @property
     def tokens(self) -> int:
@@ -110,7 +131,7 @@ class Estimate:
             f"{self.items} items: about {self.output_tokens} output tokens "
             f"({self.output_tokens_low}–{self.output_tokens_high}) in "
             f"{_duration(self.seconds)} ({_duration(self.seconds_low)}–"
-            f"{_duration(self.seconds_high)}, 90 % interval of output length and machine noise)"
+            f"{_duration(self.seconds_high)}, 90 % interval of output length, machine noise and model error)"
         )
 
 
@@ -196,8 +217,24 @@ def calibrate(
     )
 
 
-def estimate(requests: list[Request], cal: Calibration) -> Estimate:
-    """Tokens and seconds of the whole job from ``cal`` (see the module docstring)."""
+def model_error(past: Sequence[float] = ()) -> float:
+    """The model-error 90 % half-width as a share of the estimate, from past runs'
+    relative errors ``actual / estimate - 1`` (module docstring): the empirical
+    :data:`MODEL_ERROR_QUANTILE` of their sizes (the ceil(0.9 n)-th smallest, so with fewer
+    than ten runs their largest), never below :data:`MODEL_ERROR_FLOOR`."""
+    sizes = sorted(abs(e) for e in past)
+    if not sizes:
+        return MODEL_ERROR_FLOOR
+    observed = sizes[math.ceil(MODEL_ERROR_QUANTILE * len(sizes)) - 1]
+    return max(MODEL_ERROR_FLOOR, observed)
+
+
+def estimate(
+    requests: list[Request], cal: Calibration, past_errors: Sequence[float] = ()
+) -> Estimate:
+    """Tokens and seconds of the whole job from ``cal``; ``past_errors``: the relative
+    errors of past runs of the same model (:func:`engine.llm.jobs.past_errors`; see the
+    module docstring)."""
     n = len(requests)
     chars = sum(prompt_chars(r) for r in requests)
     budget = sum(r.sampler.max_tokens for r in requests)
@@ -220,8 +257,10 @@ def estimate(requests: list[Request], cal: Calibration) -> Estimate:
     mid, low, high = tokens(mean), tokens(mean - half), tokens(mean + half)
     centre = seconds(mid)
     noise_half = NOISE_QUANTILE * cal.noise * centre
-    seconds_low = centre - math.hypot(centre - seconds(low), noise_half)
-    seconds_high = centre + math.hypot(seconds(high) - centre, noise_half)
+    model_share = model_error(past_errors)
+    model_half = model_share * centre
+    seconds_low = centre - math.hypot(centre - seconds(low), noise_half, model_half)
+    seconds_high = centre + math.hypot(seconds(high) - centre, noise_half, model_half)
     prompt_tokens = int(round(chars * cal.prompt_tokens / max(cal.prompt_chars, 1)))
     return Estimate(
         n,
@@ -234,4 +273,6 @@ def estimate(requests: list[Request], cal: Calibration) -> Estimate:
         seconds_high,
         prompt_tokens=prompt_tokens,
         noise=round(cal.noise, 4),
+        model_error=round(model_share, 4),
+        past_runs=len(past_errors),
     )

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from engine.llm.batch_plan import plan_groups, plan_size
 from engine.llm.factory import open_backend
-from engine.llm.jobs import effective_schedule, existing_run
+from engine.llm.jobs import effective_schedule, existing_run, past_errors
 from engine.llm.planner import CalibrationCancelled, calibrate, estimate
 from engine.llm.types import CancelFn, ProgressFn, Request
 from engine.workspace.store import Workspace
@@ -98,7 +98,7 @@ def estimate_planned(
             return None
     finally:
         backend.close()
-    est = estimate(todo, cal)
+    est = estimate(todo, cal, past_errors(ws, model["id"]))
     log.info("estimate for %s: %s", model["name"], est.describe())
     return {
         **result,
