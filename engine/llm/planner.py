@@ -56,7 +56,10 @@ NOISE_QUANTILE = 1.645  # two-sided 90 % of a normal: the machine-noise half-wid
 # 5.01 s, actual 4.43 s: 11.6 %; error_pct +13.1 %, outside the two-term interval 4.95-5.07 s,
 # noise 0.0072); the others were 0.7 % (bench/generation.py --quick idle, 9.21 s against
 # 9.15 s) and 5.7 % / 3.3 % under load ~6. Four measurements give no finer 90 % quantile
-# than their largest, rounded up to 13 %.
+# than their largest, rounded up to 13 %. Load that changes between calibration and job is
+# outside it (the load average went from 1.5 to 4.4 during both benches: generation estimate
+# 16.3 s, actual 24.7 s; probes 15.7 s, actual 12.4 s): the past runs' term is for a machine
+# where that recurs.
 MODEL_ERROR_FLOOR = 0.13
 MODEL_ERROR_QUANTILE = 0.9  # of the past runs' |actual / estimate - 1|
 
