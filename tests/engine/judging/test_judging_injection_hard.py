@@ -56,3 +56,15 @@ def test_quoted_and_code_passages_are_left_out_of_the_prose():
 )
 def test_the_model_alone_needs_an_answer_that_speaks_to_its_evaluation(text, speaks):
     assert addresses_evaluation(matching_form(text)) is speaks
+
+
+def test_the_blind_round_22e_is_never_trained_on_and_22d_is():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    import injection_detection as bench
+
+    assert bench.BLIND.name == "injection_held_out_issue22e.jsonl"
+    assert "held_out_22e" not in bench.TRAINING
+    assert {"held_out_22d", "tune_hard"} <= set(bench.TRAINING)
