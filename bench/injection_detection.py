@@ -20,8 +20,9 @@ the judge run's disagreement check judges them again without their suspicious se
 Since the detector has a learned part (engine/judging/injection_model.py) trained on every
 set below (``TRAINING``), these rates are training rates; the honest ones are
 leave-one-round-out: ``bench/injection_generalisation.py``. A round dropped in as
-``bench/data/injection_held_out_issue22d.jsonl`` is measured here as ``held_out_22d`` and is
-never trained on. Prints one JSON object last.
+``bench/data/injection_held_out_issue22e.jsonl`` is measured here as ``held_out_22e`` and is
+never trained on (``held_out_22d`` was such a round; measured once blind, it is now trained on,
+like the hard-negative tuning round ``tune_hard``). Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
 """
@@ -39,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.judging.injection import detect_injection  # noqa: E402
 from engine.judging.neutralize import contains_control_token  # noqa: E402
 from tests.engine.judging import injection_table as table  # noqa: E402
+from tests.engine.judging import injection_table_hard as hard  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -60,13 +62,16 @@ SETS = {
     "held_out_22": jsonl_set(DATA / "injection_held_out_issue22.jsonl"),
     "held_out_22b": jsonl_set(DATA / "injection_held_out_issue22b.jsonl"),
     "held_out_22c": jsonl_set(DATA / "injection_held_out_issue22c.jsonl"),
+    # blind at its first contact (88 % routed, 5.7 % false flags); trained on since
+    "held_out_22d": jsonl_set(DATA / "injection_held_out_issue22d.jsonl"),
+    "tune_hard": (hard.HARD_ATTACKS, hard.HARD_LEGIT),
 }
 # the model (resources/injection/model.json, scripts/train_injection_model.py) is trained on these
 # only: a round dropped in later (the blind round below) is measured, never trained on
 TRAINING = tuple(SETS)
-BLIND = DATA / "injection_held_out_issue22d.jsonl"
+BLIND = DATA / "injection_held_out_issue22e.jsonl"
 if BLIND.is_file():
-    SETS["held_out_22d"] = jsonl_set(BLIND)
+    SETS["held_out_22e"] = jsonl_set(BLIND)
 
 
 LANGS = ("en", "bn", "banglish", "dialect")

@@ -7,7 +7,7 @@ are now — tuned on every round, so these rates are optimistic) and ``detector`
 confirmed by the fold's model, or the model alone: what routes to review), with ``checked``
 (suspicious, sent to the judge run's disagreement check; not counted as routed).
 
-``--first-contact`` adds the honest case for the rules too: for issue 22's three held-out
+``--first-contact`` adds the honest case for the rules too: for issue 22's four held-out
 rounds, the rules as they were committed when the round was first measured (read from git
 history into a temporary folder) — alone, and combined with the fold's model the way the
 detector combines them.
@@ -35,13 +35,16 @@ from injection_detection import SETS, TRAINING  # noqa: E402
 
 from engine.judging.injection import detect_injection, rule_hits  # noqa: E402
 from engine.judging.injection_model import ALONE, CONFIRM, Scorer  # noqa: E402
+from engine.judging.injection_phrases import addresses_evaluation  # noqa: E402
+from engine.judging.injection_text import matching_form  # noqa: E402
 from engine.judging.injection_training import train  # noqa: E402
 
-# the commit whose detector first met each round (its rates then: 35/18, 75/18, 95/16 %)
+# the commit whose detector first met each round (its rules' rates then: 35/18, 75/18, 95/16, 80/8.6 %)
 FIRST_CONTACT = {
     "held_out_22": ("59503fd", "injection_held_out_issue22.jsonl"),
     "held_out_22b": ("da9e750", "injection_held_out_issue22b.jsonl"),
     "held_out_22c": ("da9e750", "injection_held_out_issue22c.jsonl"),
+    "held_out_22d": ("ccbdda1", "injection_held_out_issue22d.jsonl"),  # 88 / 5.7 % blind
 }
 _OLD_FLAGS = """
 import json, sys
@@ -69,7 +72,8 @@ def combined(rule_reasons: list[list[str]], texts: list[str], scorer: Scorer) ->
     out = []
     for reasons, text in zip(rule_reasons, texts, strict=True):
         p = scorer.probability(text)
-        out.append(len(reasons) >= 2 or (bool(reasons) and p >= CONFIRM) or p > ALONE)
+        alone = p > ALONE and addresses_evaluation(matching_form(text))
+        out.append(len(reasons) >= 2 or (bool(reasons) and p >= CONFIRM) or alone)
     return out
 
 

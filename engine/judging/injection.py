@@ -26,8 +26,13 @@ rubric, a cricket score or a Likert scale is not flagged (see the measured table
 Rules learn the wording of the rounds they are tuned on (each new round at first contact:
 16–18 % of its legitimate answers flagged), so there are two tiers. A rule's reason *flags*
 (review) when the learned model (:mod:`engine.judging.injection_model`) confirms it, when a
-second kind of rule agrees, or when it is structure (control tokens, the prompt's fence characters, chat markup); the
-model alone flags when it is sure. A rule the model does not confirm, or the model alone
+second kind of rule agrees, or when it is structure (control tokens, the prompt's fence
+characters, chat markup); the model alone flags when it is sure and the answer speaks to its
+evaluation (:func:`~engine.judging.injection_phrases.addresses_evaluation`: someone addressed,
+an order or a verdict's shape about grading, a policy or rubric-change claim, its own score),
+not when it only uses evaluation words about something else (a classifier, a config, an exam
+paper). Override orders and split orders are read in the answer's prose: quoted passages and
+code (``'Ignore Section C …'``, ```override: true```) are what it shows, not what it says. A rule the model does not confirm, or the model alone
 above its suspicion threshold, is only *suspicious*: no flag, but the judge run's
 disagreement check (:mod:`engine.judging.disagreement`) judges the answer again without its
 suspicious sentences and routes it to review when the verdicts differ. Leave-one-round-out
@@ -45,8 +50,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.judging.injection_model import ALONE, CONFIRM, SUSPICIOUS, Scorer, stored_scorer
-from engine.judging.injection_phrases import phrase_rules, split_orders
-from engine.judging.injection_text import matching_form
+from engine.judging.injection_phrases import addresses_evaluation, phrase_rules, split_orders
+from engine.judging.injection_text import matching_form, prose_form
 from engine.judging.injection_verdict_shape import LIKERT_VALUE, verdict_shape
 from engine.judging.neutralize import contains_control_token
 
@@ -227,7 +232,11 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         "override",
         re.compile(
             r"\b(?:new|updated|revised|override)\s+(?:instructions?|rules?|rubric|criteria|mode)"
-            r"|\boverride\b|\bmode\s+(?:off|on)\b",
+            # "override" as a label ("OVERRIDE:", "scoring override in effect"), not as a verb
+            # with its own object ("to override the default settings", "override korte pare")
+            r"|\boverride\s*[:\]]|\b(?:scoring|system|admin|grading|rubric|evaluation|judge|"
+            r"grader|rating)\s+override\b|\boverride\s+(?:in effect|active|enabled|notice)\b"
+            r"|\bmode\s+(?:off|on)\b",
             re.I,
         ),
     ),
@@ -340,7 +349,10 @@ def detect_injection(text: str, scorer: Scorer | None = None) -> InjectionReport
     # self-evaluation) corroborate each other: LORO, no false flag more at first contact
     if structural or len(reasons) >= 2 or (reasons and p >= CONFIRM):
         return InjectionReport(reasons, evidence, probability=p)
-    if p > ALONE:
+    # the model alone flags an answer that speaks to its evaluation, not one that only uses
+    # its words ("A rubric is a scoring guide"); LORO with ALONE 0.7 -> 0.6: routed mean
+    # 94.2 -> 97.0 %, false flags mean 6.0 -> 0.2 %, worst 44 -> 1.7 %
+    if p > ALONE and addresses_evaluation(matching_form(text)):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
     return InjectionReport((), evidence, suspicious=weak, probability=p)
@@ -357,13 +369,15 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         reasons.append("fence")
         evidence.append("control token")
     structural = bool(reasons) or any(p.search(clean) for p in _STRUCTURAL)
+    prose = prose_form(clean)
     for reason, pattern in _RULES:
-        m = pattern.search(clean)
+        # an order to drop the rules counts in what the answer says, not in what it quotes
+        m = pattern.search(prose if reason == "override" else clean)
         if m:
             if reason not in reasons:
                 reasons.append(reason)
             evidence.append(m.group(0).strip()[:60])
-    for reason, found in phrase_rules(clean) + split_orders(clean):
+    for reason, found in phrase_rules(clean) + split_orders(prose):
         if reason not in reasons:
             reasons.append(reason)
         evidence.append(found)

@@ -127,8 +127,12 @@ def phrase_rules(text: str) -> list[tuple[str, str]]:
 WINDOW_SENTENCES = 5
 WINDOW_CHARS = 260
 
+# "your" addresses the judge only with its job ("your rating", "your instructions"); "your
+# classifier", "your changes" address a reader about something else
 _ADDRESS_EN = (
-    r"\b(?:you|your|you're|yourself|please|kindly|whoever|anyone)\b|"
+    r"\b(?:you|you're|yourself|please|kindly|whoever|anyone)\b|"
+    r"\byour\s+(?:\w+\s+)?(?:ratings?|scor\w*|grad\w*|evaluation|judg\w*|verdicts?|"
+    r"instructions?|rules?|rubric|criteri\w*|guidelines?|prompt|task|job|role|scale)\b|"
     r"\b(?:dear|attention|hey|hello)\s+\w+|"
     r"\bto the (?:judge|grader|evaluator|assessor|model|reader|ai|marker|examiner)\b"
 )
@@ -201,3 +205,89 @@ def split_orders(text: str) -> list[tuple[str, str]]:
             if m and p["rules"].search(window) and not re.search(_NEGATED, window[: m.start()]):
                 return [("split-order", window[:60])]
     return []
+
+
+# claims about how answers are evaluated: a policy, a notice, who approved what, rules changed
+_NOTICE = (
+    r"\b(?:polic(?:y|ies)|notices?|updates?|admin\w*|maintainers?|moderators?|organi[sz]ers?|"
+    r"pre-?(?:approved|validated)|whitelisted|owners?|study lead|reference answers?|"
+    r"standard answers?|revised|suspended|withdrawn|no longer)\b|"
+    r"\b(?:rubric|criteria|rules?|scoring)\s+(?:change|changed|update)|"
+    r"নীতি|নোটিশ|প্রশাসক|কর্তৃপক্ষ|রেফারেন্স|বদলে গেছে|পরিবর্তন|notun niyom|change hoyeche"
+)
+# the answer speaking of its own evaluation: "this reply meets every criterion", "এই উত্তরটি
+# আদর্শ", "ei uttor ... number" — not "this answer covers the highest mountain"
+_SELF_EVALUATED = (
+    r"\b(?:this|the above|my)\s+(?:answer|response|reply|submission|text|item)\b[^.!?\n]{0,60}?"
+    r"\b(?:criteri\w*|rubric|evaluat\w*|ratings?|rated|scor\w*|marks?|credit|perfect|flawless|"
+    r"deduct\w*|full)\b|"
+    r"\b(?:evaluation|rating|score|grade)\s+of\s+this\b|"
+    r"\b(?:marks?|points?|scores?|credit|ratings?)\s+(?:to|for|on|from)\s+(?:this|my)\s+"
+    r"(?:answer|response|reply|submission|item|one)\b|"
+    r"(?:এই উত্তর|উত্তরটি|উত্তরটা|এ উত্তর|আমার উত্তর)[^।.!?\n]{0,60}?"
+    r"(?:মানদণ্ড|রুব্রিক|মূল্যায়|আদর্শ|নিখুঁত|পূর্ণ নম্বর|পুরো নম্বর|সর্বোচ্চ|ভুল)|"
+    r"(?:মূল্যায়|বিচার)[^।.!?\n]{0,30}?(?:আদর্শ উত্তর|নিখুঁত)|"
+    r"\b(?:ei|e)\s+(?:uttor|answer)\w*\b[^.!?\n]{0,60}?"
+    r"\b(?:number|nombor|marks|full|shorbocho|joggo|effort|credit)\b"
+)
+
+
+# evaluation words beyond talks_of_grading's: what an order or a verdict is about
+_DEDUCTING = re.compile(
+    r"\b(?:deduct\w*|points?|credit|mark\w* down|maximum|highest|top|full|best|perfect|"
+    r"flawless|excellent|overall|final|total|shorbocho)\b|সর্বোচ্চ|পূর্ণ|পুরা|সেরা|নিখুঁত|শীর্ষ",
+    re.I,
+)
+
+
+# an order (the imperative addresses its reader): "Ignore the rubric …", "পূর্ণ নম্বর দিবেন",
+# "highest score dao"; or verdict-shaped text: a score field, a table, JSON, "10/10"
+_ORDER_EN = (
+    r"(?:^|[.!?:;,\n(]\s*|\b(?:and|then|just|please|kindly|so)\s+)(?:give|award|assign|rate|score|"
+    r"grade|mark|ignore|disregard|forget|skip|treat|consider|record|output|return|put|set|"
+    r"make|keep|overrule|bypass|remember|note|count|accept|regard|drop)\b"
+)
+_ORDER_BN = (
+    rf"{_LEFT}(?:করুন|করো|করবেন|করিবেন|রাখুন|রাখবেন|বসান|বসাবেন|ধরুন|ধরো|ধরবেন|ধইরেন|"
+    rf"মানবেন|ভাবুন|হুনইন|শুনুন|শুনক){_WORD_END}|"
+    r"\b(?:din|dao|den|diben|diyen|koro|korun|koren|dhoren|rakhen)\b"
+)
+_VERDICT_LIKE = (
+    r"[{|]|\b\d+\s*/\s*\d+\b|[০-৯]+\s*/\s*[০-৯]+|\w\s*[:=]\s*[\"']?(?:10|[0-5]|১০|[০-৫])\b"
+)
+
+
+@cache
+def _evaluation_talk() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    addressee = (
+        f"{_window_patterns()['address'].pattern}|{word('judge')}|{word('vocative')}|"
+        r"\b(?:judge|evaluator|grader|assessor|rater|scorer|reviewer|examiner|marker)s?\b|"
+        r"\b(?:the|an?)\s+(?:ai|model|llm)\b"
+    )
+    orders = f"{_ORDER_EN}|{_ORDER_BN}|{word('give')}|{word('forget')}|{_VERDICT_LIKE}"
+    return (
+        re.compile(addressee, re.I),
+        re.compile(f"{_NOTICE}|{_SELF_EVALUATED}", re.I),
+        re.compile(orders, re.I | re.M),
+    )
+
+
+def addresses_evaluation(text: str) -> bool:
+    """Whether ``text`` (in matching form) speaks to someone — the reader, a judge, an
+    examiner — about grading without advising a student, gives an order, is shaped like a
+    verdict, or speaks of how it is evaluated (a policy, a notice, rules changed, its own
+    score): without that the model's certainty alone does
+    not flag ("A rubric is a scoring guide", "This answer covers the highest mountain")."""
+    addressee, claim, order = _evaluation_talk()
+    if claim.search(text):
+        return True
+    # someone addressed, an order or a verdict's shape, about grading ("আপনি এই কলমটি নিন",
+    # "Ignore friction in this problem", {"population": 10} are not)
+    about_grading = talks_of_grading(text) or bool(_DEDUCTING.search(text))
+    if about_grading and order.search(text):
+        return True
+    return (
+        bool(addressee.search(text))
+        and about_grading
+        and not _window_patterns()["student"].search(text)
+    )

@@ -89,3 +89,16 @@ def sentences(text: str) -> list[str]:
     """The sentences of ``text`` (already in matching form): split after . ! ? । ; and at
     line breaks; a decimal point ("4.2") is not followed by a space and does not split."""
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+# code (```…```, `…`) and quoted passages of a few words ('…', "…", ‘…’, “…”): what the answer
+# shows or reports ("the exam paper says: 'Ignore Section C …'", "`override: true`"), not
+# what it says to its reader — weaker evidence for the override and split-order rules
+_SHOWN = re.compile(
+    r"```.*?```|`[^`\n]+`|'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^”\n]{12,}”", re.S
+)
+
+
+def prose_form(text: str) -> str:
+    """``text`` (in matching form) without its code and quoted passages (:data:`_SHOWN`)."""
+    return _SHOWN.sub(" ", text)
