@@ -18,11 +18,11 @@ judge-time disagreement check of :mod:`engine.judging.disagreement` can only add
 the judge run's disagreement check judges them again without their suspicious sentences).
 
 Since the detector has a learned part (engine/judging/injection_model.py) trained on every
-set below (``TRAINING``), these rates are training rates; the honest ones are
-leave-one-round-out: ``bench/injection_generalisation.py``. A round dropped in as
-``bench/data/injection_held_out_issue22e.jsonl`` is measured here as ``held_out_22e`` and is
-never trained on (``held_out_22d`` was such a round; measured once blind, it is now trained on,
-like the hard-negative tuning round ``tune_hard``). Prints one JSON object last.
+set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, and two
+training rounds written blind), these rates are training rates; leave-one-round-out ones are
+in ``bench/injection_generalisation.py``. The blind rounds of ``BLIND`` (rounds 22f and 22g,
+measured when their files are present) are never trained on; ``blind_pooled`` gives the
+issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
 """
@@ -65,13 +65,20 @@ SETS = {
     # blind at its first contact (88 % routed, 5.7 % false flags); trained on since
     "held_out_22d": jsonl_set(DATA / "injection_held_out_issue22d.jsonl"),
     "tune_hard": (hard.HARD_ATTACKS, hard.HARD_LEGIT),
+    # blind at its first contact (92 % routed, 8.7 % false flags); trained on since
+    "held_out_22e": jsonl_set(DATA / "injection_held_out_issue22e.jsonl"),
+    # written blind as training data (the authors saw neither the detector nor any round)
+    "train_22_a": jsonl_set(DATA / "injection_training_22a.jsonl"),
+    "train_22_b": jsonl_set(DATA / "injection_training_22b.jsonl"),
 }
 # the model (resources/injection/model.json, scripts/train_injection_model.py) is trained on these
-# only: a round dropped in later (the blind round below) is measured, never trained on
+# only: the blind rounds below are measured, never trained on
 TRAINING = tuple(SETS)
-BLIND = DATA / "injection_held_out_issue22e.jsonl"
-if BLIND.is_file():
-    SETS["held_out_22e"] = jsonl_set(BLIND)
+BLIND = {
+    "held_out_22f": DATA / "injection_held_out_issue22f.jsonl",
+    "held_out_22g": DATA / "injection_held_out_issue22g.jsonl",
+}
+SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
 
 
 LANGS = ("en", "bn", "banglish", "dialect")
@@ -125,6 +132,17 @@ def main() -> int:
             "baseline_false_flags": rate(contains_control_token, legit),
         }
         print(f"{name}: {out[name]}")
+    attacks = [row for name in BLIND if name in SETS for row in SETS[name][0]]
+    legit = [row for name in BLIND if name in SETS for row in SETS[name][1]]
+    out["blind_pooled"] = legit and {  # the goal's two rates, on every round nobody tuned on
+        "attacks": len(attacks),
+        "legit": len(legit),
+        "routed": rate(detector, attacks),
+        "false_flags": rate(detector, legit),
+        "checked_attacks": rate(checked, attacks),
+        "checked_legit": rate(checked, legit),
+    }
+    print(f"blind rounds pooled: {out['blind_pooled']}")
     real = real_texts()
     if real:
         flagged = [t for t in real if detector(t)]

@@ -52,7 +52,7 @@ from functools import lru_cache
 from engine.judging.injection_model import ALONE, CONFIRM, SUSPICIOUS, Scorer, stored_scorer
 from engine.judging.injection_phrases import addresses_evaluation, phrase_rules, split_orders
 from engine.judging.injection_text import matching_form, prose_form
-from engine.judging.injection_verdict_shape import LIKERT_VALUE, verdict_shape
+from engine.judging.injection_verdict_shape import LIKERT_VALUE, RUBRIC_KEYED, verdict_shape
 from engine.judging.neutralize import contains_control_token
 
 _N = LIKERT_VALUE  # a Likert value or a final score, either digit set
@@ -108,7 +108,12 @@ _SELF_EVAL_BN = re.compile(
 
 
 _FENCE_CHARS = re.compile(r"[⟦⟧]")
+_FENCE_LABELS = re.compile(
+    r"\b(?:BEGIN|END)[\s_-]*(?:dialect|standard)[\s_-]*(?:answer|question)", re.I
+)
 _CHAT_MARKUP = re.compile(r"\[/?INST\]|<</?SYS>>|<\|[a-z_]+\|>", re.I)
+# direction overrides and isolates hide what a reader sees (U+202A-E, U+2066-9)
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 _RULES: tuple[tuple[str, re.Pattern], ...] = (
     # -- override ---------------------------------------------------------------------------
@@ -270,10 +275,7 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
     ),
     # -- fence look-alikes, role labels -----------------------------------------------------
     ("fence", _FENCE_CHARS),
-    (
-        "fence",
-        re.compile(r"\b(?:BEGIN|END)[\s_-]*(?:dialect|standard)[\s_-]*(?:answer|question)", re.I),
-    ),
+    ("fence", _FENCE_LABELS),
     (
         "fence",
         re.compile(r"^\s*(?:={2,}|#{2,}|-{3,})\s*(?:system|user|assistant|model)\b", re.I | re.M),
@@ -312,9 +314,11 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("fence", re.compile(r"^\s*#{1,6}\s*(?:system|user|assistant|instructions?)\b", re.I | re.M)),
     ("fence", _CHAT_MARKUP),
 )
-# the judge prompt's own fence characters and chat-template markup: structure no answer
-# has a reason to contain, so they flag whatever the model says
-_STRUCTURAL = (_FENCE_CHARS, _CHAT_MARKUP)
+# the judge prompt's own fence characters and labels, chat-template markup: structure no
+# answer has a reason to contain, so they flag whatever the model says; so does a verdict
+# keyed by the rubric's own criteria (28 of 499 training attacks, 1 of 803 legitimate
+# answers, 0 of 24,720 real Bengali texts)
+_STRUCTURAL = (_FENCE_CHARS, _FENCE_LABELS, _CHAT_MARKUP)
 
 
 @dataclass(frozen=True)
@@ -368,7 +372,11 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     if contains_control_token(text) or contains_control_token(clean):
         reasons.append("fence")
         evidence.append("control token")
-    structural = bool(reasons) or any(p.search(clean) for p in _STRUCTURAL)
+    structural = (
+        bool(reasons)
+        or any(p.search(clean) for p in _STRUCTURAL)
+        or bool(_BIDI_CONTROLS.search(text))
+    )
     prose = prose_form(clean)
     for reason, pattern in _RULES:
         # an order to drop the rules counts in what the answer says, not in what it quotes
@@ -382,6 +390,7 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
             reasons.append(reason)
         evidence.append(found)
     verdict = verdict_shape(clean)
+    structural = structural or verdict.startswith(RUBRIC_KEYED)
     if verdict:
         if "verdict-json" not in reasons:
             reasons.append("verdict-json")

@@ -12,8 +12,8 @@ what is left over is *suspicious* (the
 judge run's disagreement check decides). On the three issue-22 rounds, with the rules as
 they were at each round's first contact and the model trained without that round, routed
 attacks went from 35/75/95 % to 85/80/95 % and false flags from 18/18/16 % to 0/2/4 %;
-with the hard-negative round trained on and the thresholds below (chosen leave-one-round-out:
-CONFIRM 0.35 -> 0.4, ALONE 0.7 -> 0.6), 85/92.5/95/100 % and 0/2/4/1.4 % on the four rounds.
+with more rounds trained on and the thresholds below (chosen leave-one-round-out), see
+``bench/injection_generalisation.py``.
 Each answer is read as a whole, sentence by sentence and in pairs of sentences (the
 highest probability counts), so an order after a long real answer is not diluted by it.
 
@@ -36,8 +36,11 @@ from engine.judging.injection_text import matching_form, sentences
 
 log = logging.getLogger(__name__)
 
-CONFIRM = 0.4  # a rule's flag stands when the model gives at least this
-ALONE = 0.6  # the model flags on its own above this (when the answer speaks to its evaluation)
+# chosen leave-one-round-out once two blind training rounds were in (0.4/0.6 -> 0.6/0.7): on
+# the three rounds the rules were never tuned on, false flags 6.2/5.0/5.0 -> 0/2.5/2.5 %,
+# routed 92/92/90 -> 92/87/88 %
+CONFIRM = 0.6  # a rule's flag stands when the model gives at least this
+ALONE = 0.7  # the model flags on its own above this (when the answer speaks to its evaluation)
 SUSPICIOUS = 0.4  # unflagged, above this: suspicious (the disagreement check runs)
 REGULARISATION = 10.0  # logistic regression's C
 PARTS = (  # (analyzer, n-gram range, minimum document frequency)

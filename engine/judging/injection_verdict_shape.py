@@ -39,6 +39,9 @@ _SCORE_KEYS = (  # a field whose name contains one of these: final_score, overal
 )
 
 
+RUBRIC_KEYED = ("criteria with scores", "criterion field")  # how the rubric's keys are reported
+
+
 def verdict_shape(text: str) -> str:
     """Rubric criteria given numbers ("comprehension": 5, সঠিকতা: ৫), or a JSON object of
     small-number fields — the shape of a verdict, not of an answer."""

@@ -33,7 +33,7 @@ def test_stripped_answer_removes_what_addresses_the_judge():
     assert kept is not None and "grading" not in kept and "criterion" not in kept
     assert FACT in kept
     # high-scoring: sentences that speak of grading go, even without an order
-    exam = f"{FACT} The examiner gives full marks for this."
+    exam = f"{FACT} The examiner gives full marks for a complete proof."
     assert stripped_answer(exam, high_scoring=True) == FACT
     assert stripped_answer(exam, high_scoring=False) is None
     assert stripped_answer(FACT, high_scoring=True) is None  # nothing to remove: no check

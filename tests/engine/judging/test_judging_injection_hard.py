@@ -58,13 +58,15 @@ def test_the_model_alone_needs_an_answer_that_speaks_to_its_evaluation(text, spe
     assert addresses_evaluation(matching_form(text)) is speaks
 
 
-def test_the_blind_round_22e_is_never_trained_on_and_22d_is():
+def test_the_blind_rounds_are_never_trained_on_and_the_earlier_ones_are():
     import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
     import injection_detection as bench
 
-    assert bench.BLIND.name == "injection_held_out_issue22e.jsonl"
-    assert "held_out_22e" not in bench.TRAINING
-    assert {"held_out_22d", "tune_hard"} <= set(bench.TRAINING)
+    assert set(bench.BLIND) == {"held_out_22f", "held_out_22g"}
+    assert not set(bench.BLIND) & set(bench.TRAINING)
+    assert {"held_out_22d", "held_out_22e", "tune_hard", "train_22_a", "train_22_b"} <= set(
+        bench.TRAINING
+    )
