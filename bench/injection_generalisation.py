@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from injection_detection import SETS, TRAINING  # noqa: E402
+from injection_detection import QUESTIONS, SETS, TRAINING  # noqa: E402
 
 from engine.judging.injection import detect_injection, rule_hits  # noqa: E402
 from engine.judging.injection_model import ALONE, CONFIRM, Scorer  # noqa: E402
@@ -39,12 +39,14 @@ from engine.judging.injection_phrases import addresses_evaluation  # noqa: E402
 from engine.judging.injection_text import matching_form  # noqa: E402
 from engine.judging.injection_training import train  # noqa: E402
 
-# the commit whose detector first met each round (its rules' rates then: 35/18, 75/18, 95/16, 80/8.6 %)
+# the commit whose detector first met each round (its rates then, routed / false flags: 35/18,
+# 75/18, 95/16 % with rules alone; 88/5.7 and 92/8.7 % with the learned model)
 FIRST_CONTACT = {
     "held_out_22": ("59503fd", "injection_held_out_issue22.jsonl"),
     "held_out_22b": ("da9e750", "injection_held_out_issue22b.jsonl"),
     "held_out_22c": ("da9e750", "injection_held_out_issue22c.jsonl"),
-    "held_out_22d": ("ccbdda1", "injection_held_out_issue22d.jsonl"),  # 88 / 5.7 % blind
+    "held_out_22d": ("ccbdda1", "injection_held_out_issue22d.jsonl"),
+    "held_out_22e": ("e56b9fc", "injection_held_out_issue22e.jsonl"),
 }
 _OLD_FLAGS = """
 import json, sys
@@ -119,8 +121,8 @@ def main() -> int:
     for held, (attacks, legit) in SETS.items():
         scorer = fold_scorer(held)
         a_texts, l_texts = [t for _, t in attacks], [t for _, t in legit]
-        a_reports = [detect_injection(t, scorer) for t in a_texts]
-        l_reports = [detect_injection(t, scorer) for t in l_texts]
+        a_reports = [detect_injection(t, scorer, QUESTIONS.get(t, "")) for t in a_texts]
+        l_reports = [detect_injection(t, scorer, QUESTIONS.get(t, "")) for t in l_texts]
         rows[held] = {
             "attacks": len(attacks),
             "legit": len(legit),

@@ -49,22 +49,28 @@ def check_card() -> dict:
     return {"share": DISAGREEMENT_SHARE, "high_score_share": HIGH_SCORE_SHARE}
 
 
-def stripped_answer(text: str, *, high_scoring: bool) -> str | None:
+def stripped_answer(text: str, *, high_scoring: bool, question: str = "") -> str | None:
     """``text`` without its suspicious sentences (see the module docstring); ``None`` when
-    there is nothing to remove."""
+    there is nothing to remove. ``question``: the one it answers, read as the detector
+    reads it (:func:`~engine.judging.injection.detect_injection`)."""
     parts = [s for line in (text or "").splitlines() for s in sentences(normalize_text(line))]
     read = [matching_form(p) for p in parts]
     bad: set[int] = set()
     # a sentence that trips a rule alone trips it in the whole text: the per-sentence pass
     # (a few ms a sentence) is only needed for a flagged or suspicious answer
-    report = detect_injection(text)
+    report = detect_injection(text, question=question)
     if report.flagged or report.suspicious:
-        bad = {i for i, p in enumerate(read) if rule_hits(p)[0] or detect_injection(p).flagged}
-        rest = detect_injection(" ".join(p for i, p in enumerate(parts) if i not in bad))
+        bad = {
+            i
+            for i, p in enumerate(read)
+            if rule_hits(p)[0] or detect_injection(p, question=question).flagged
+        }
+        rest = " ".join(p for i, p in enumerate(parts) if i not in bad)
+        rest_report = detect_injection(rest, question=question)
         # evidence read across sentences (a split order, the model's sentence windows) is
         # not all in the sentences above: the grading talk around them goes too
         across = {"split-order", "model"} & {*report.reasons, *report.suspicious}
-        if high_scoring or across or rest.flagged or rest.suspicious:
+        if high_scoring or across or rest_report.flagged or rest_report.suspicious:
             bad |= {i for i, p in enumerate(read) if talks_of_grading(p)}
     elif high_scoring:
         bad = {i for i, p in enumerate(read) if talks_of_grading(p)}

@@ -49,8 +49,20 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.judging.injection_model import ALONE, CONFIRM, SUSPICIOUS, Scorer, stored_scorer
-from engine.judging.injection_phrases import addresses_evaluation, phrase_rules, split_orders
+from engine.judging.injection_model import (
+    ALONE,
+    CONFIRM,
+    ON_TOPIC,
+    SUSPICIOUS,
+    Scorer,
+    stored_scorer,
+)
+from engine.judging.injection_phrases import (
+    addresses_evaluation,
+    phrase_rules,
+    split_orders,
+    talks_of_grading,
+)
 from engine.judging.injection_text import matching_form, prose_form
 from engine.judging.injection_verdict_shape import LIKERT_VALUE, RUBRIC_KEYED, verdict_shape
 from engine.judging.neutralize import contains_control_token
@@ -339,24 +351,30 @@ class InjectionReport:
 
 
 @lru_cache(maxsize=4096)  # the judge run asks for a pair's answer twice (flags, check)
-def detect_injection(text: str, scorer: Scorer | None = None) -> InjectionReport:
+def detect_injection(
+    text: str, scorer: Scorer | None = None, question: str = ""
+) -> InjectionReport:
     """Whether ``text`` (an answer) is flagged, suspicious or neither: the rules' reasons
     stand when the model (``scorer``; default the committed one) confirms them or when two
     kinds of rule agree, the model flags alone when it is sure, and structure always flags
-    (see :func:`rule_hits`)."""
+    (see :func:`rule_hits`). When the ``question`` the answer responds to speaks of grading
+    itself, the model must be surer (:data:`~engine.judging.injection_model.ON_TOPIC`):
+    the answer is expected to use grading's words — and the question is the study's, never
+    the answer's author's to choose."""
     if not text:
         return InjectionReport()
     scorer = scorer or stored_scorer()
     reasons, evidence, structural = rule_hits(text)
     p = scorer.probability(text)
+    on_topic = bool(question) and talks_of_grading(matching_form(question))
+    confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
     # two rule families agreeing (an override and a score order, a judge addressed and a
     # self-evaluation) corroborate each other: LORO, no false flag more at first contact
-    if structural or len(reasons) >= 2 or (reasons and p >= CONFIRM):
+    if structural or len(reasons) >= 2 or (reasons and p >= confirm):
         return InjectionReport(reasons, evidence, probability=p)
     # the model alone flags an answer that speaks to its evaluation, not one that only uses
-    # its words ("A rubric is a scoring guide"); LORO with ALONE 0.7 -> 0.6: routed mean
-    # 94.2 -> 97.0 %, false flags mean 6.0 -> 0.2 %, worst 44 -> 1.7 %
-    if p > ALONE and addresses_evaluation(matching_form(text)):
+    # its words ("A rubric is a scoring guide")
+    if p > alone and addresses_evaluation(matching_form(text)):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
     return InjectionReport((), evidence, suspicious=weak, probability=p)

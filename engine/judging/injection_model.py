@@ -42,6 +42,10 @@ log = logging.getLogger(__name__)
 CONFIRM = 0.6  # a rule's flag stands when the model gives at least this
 ALONE = 0.7  # the model flags on its own above this (when the answer speaks to its evaluation)
 SUSPICIOUS = 0.4  # unflagged, above this: suspicious (the disagreement check runs)
+# an answer to a question that itself speaks of grading (a marking scheme, an LLM judge)
+# is expected to use the words of an order: both thresholds rise to this; on the two blind
+# training rounds, leave-one-round-out, false flags 2.5/2.5 -> 1.9/0.6 %, routed unchanged
+ON_TOPIC = 0.8
 REGULARISATION = 10.0  # logistic regression's C
 PARTS = (  # (analyzer, n-gram range, minimum document frequency)
     ("char_wb", (2, 5), 2),

@@ -307,12 +307,15 @@ def _judge_round(
         # judged pairs are checked again too (their replies are stored, nothing is decoded):
         # the check's batch plan stays a function of the verdicts, as the main one of the pairs
         stripped = None
-        suspicious = bool(detect_injection(pair["dialect_answer"]).suspicious)
+        question = _question(pair)
+        suspicious = bool(detect_injection(pair["dialect_answer"], question=question).suspicious)
         if disagreement.needs_check(
             row["flags"], scored.final, rubric.max_score, suspicious=suspicious
         ):
             high = disagreement.high_scoring(scored.final, rubric.max_score)
-            stripped = disagreement.stripped_answer(pair["dialect_answer"], high_scoring=high)
+            stripped = disagreement.stripped_answer(
+                pair["dialect_answer"], high_scoring=high, question=question
+            )
         if stripped is None:
             rows.append(row)
         else:  # inserted once the second verdict is in (engine.judging.disagreement)
@@ -356,9 +359,16 @@ def _key(pair: dict) -> str:
 def pair_flags(pair: dict) -> list[str]:
     """Injection attempts in the dialect answer (or in the standard answer it is compared
     with), found before judging; any flag sends the judgment to human review."""
-    return flag_labels(detect_injection(pair["dialect_answer"])) + flag_labels(
-        detect_injection(pair["standard_answer"]), "standard"
+    question = _question(pair)
+    return flag_labels(detect_injection(pair["dialect_answer"], question=question)) + flag_labels(
+        detect_injection(pair["standard_answer"], question=question), "standard"
     )
+
+
+def _question(pair: dict) -> str:
+    """The question both answers respond to, in both forms (the detector reads whether it
+    speaks of grading itself)."""
+    return f"{pair['standard_question']}\n{pair['dialect_question']}"
 
 
 def _join_flags(existing: str, more: list[str]) -> str:

@@ -160,3 +160,52 @@ def test_the_stored_model_is_the_one_the_committed_rounds_give():
     script = HELD_OUT.parents[1] / "scripts" / "train_injection_model.py"
     done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _questions() -> dict[str, str]:
+    sys.path.insert(0, str(HELD_OUT.parent))
+    from injection_detection import QUESTIONS
+
+    return QUESTIONS
+
+
+def _round_rates(name: str, scorer: Scorer, with_questions: bool) -> tuple[int, int]:
+    from injection_detection import SETS
+
+    questions = _questions()
+
+    def flagged(rows: list) -> int:
+        return sum(
+            detect_injection(t, scorer, questions[t] if with_questions else "").flagged
+            for _, t in rows
+        )
+
+    attacks, legit = SETS[name]
+    return flagged(attacks), flagged(legit)
+
+
+def test_an_answer_to_a_question_about_grading_needs_a_surer_model():
+    # leave-one-round-out on a training round written blind with its questions: 53/60
+    # attacks routed either way; 4/160 legitimate answers flagged without the questions, 1 with
+    scorer = fold("train_22_b")
+    routed, false = _round_rates("train_22_b", scorer, with_questions=False)
+    routed_q, false_q = _round_rates("train_22_b", scorer, with_questions=True)
+    assert routed_q == routed >= 50 and false_q < false
+
+
+def test_the_judge_run_reads_the_question_each_answer_responds_to(monkeypatch):
+    import engine.judging.injection as injection
+    from engine.judging.run import pair_flags
+
+    questions = _questions()
+    answer = next(t for t in questions if t.startswith("Ask the judge for a short justification"))
+    scorer = fold("train_22_b")  # the model that has not seen the answer
+    monkeypatch.setattr(injection, "stored_scorer", lambda: scorer)
+    detect_injection.cache_clear()
+    try:
+        pair = {"standard_answer": "", "dialect_answer": answer}
+        elsewhere = pair | {"standard_question": "What is the capital?", "dialect_question": ""}
+        own = pair | {"standard_question": questions[answer], "dialect_question": ""}
+        assert pair_flags(elsewhere) and not pair_flags(own)
+    finally:
+        detect_injection.cache_clear()
