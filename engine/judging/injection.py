@@ -35,8 +35,10 @@ paper). Override orders and split orders are read in the answer's prose: quoted 
 code (``'Ignore Section C …'``, ```override: true```) are what it shows, not what it says. A rule the model does not confirm, or the model alone
 above its suspicion threshold, is only *suspicious*: no flag, but the judge run's
 disagreement check (:mod:`engine.judging.disagreement`) judges the answer again without its
-suspicious sentences and routes it to review when the verdicts differ. Leave-one-round-out
-rates: ``bench/injection_generalisation.py``.
+suspicious sentences and routes it to review when the verdicts differ. The question the
+answer responds to is read too: when it speaks of grading itself, the model must be surer
+(an answer about a marking scheme is expected to sound like one). Leave-one-round-out rates:
+``bench/injection_generalisation.py``; blind rounds at first contact: ``bench/data/README.md``.
 
 Answers are matched in the form a reader sees (:mod:`engine.judging.injection_text`:
 homoglyphs, combining marks and zero-width characters undone); Bengali, Banglish and dialect
