@@ -132,13 +132,18 @@ def _did_not_load(
 ) -> list[dict]:
     """The summaries of ``planned`` and the model's remaining runs, its load having failed."""
     discard_if_empty(ws, run_id)
-    named = f"model {model['name']!r}"
-    reason = f"{named} did not load: {str(exc).removeprefix(named + ': ')}"
+    reason = not_loaded_reason(model, exc)
     log.error("%s", reason)
     return [
         _not_loaded(ws, model, run_id, planned, reason),
         *(_not_loaded(ws, model, None, other, reason) for other in rest),
     ]
+
+
+def not_loaded_reason(model: dict, exc: BaseException) -> str:
+    """What a step says of a model that did not load: its name and why."""
+    named = f"model {model['name']!r}"
+    return f"{named} did not load: {str(exc).removeprefix(named + ': ')}"
 
 
 def _not_loaded(

@@ -15,6 +15,10 @@ the same RAG pipeline as the questions (run kind ``translate-eval``, item key
   ``target_id`` = the id of the ``translate-eval`` response they scored, score 0–10), a
   correlation table of every metric against them.
 
+A model that does not load is reported, not raised (``load_error``, ``judge_load_error``, as
+in engine.llm.model_runs), and pairs left without a translation or a judge reply are counted
+(``missing``, ``judge_missing``): such a step is incomplete, and running it again resumes it.
+
 The index must not contain the evaluated pairs: its splits, its pair ids and its pair
 contents are checked, and a leak raises :class:`engine.rag.index.LeakageError`.
 """
@@ -24,10 +28,13 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import UserError
 from engine.llm.jobs import open_run, run_job_on_model
+from engine.llm.model_runs import not_loaded_reason
+from engine.llm.worker import ModelDidNotLoad
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.textnorm import DEFAULT_NORMALIZATION
 from engine.translation import fidelity_judge as judge_mod
@@ -156,6 +163,41 @@ def copy_baseline(
     return corpus_scores([it["source"] for it in items], [it["references"] for it in items])
 
 
+@dataclass
+class ModelJob:
+    """One job of :func:`translate_pairs` or :func:`judge_translations`: its run (None when
+    the model did not load and nothing was ever stored), the finished response rows by item
+    key, and the reason when its model did not load."""
+
+    run_id: int | None
+    done: dict[str, dict]
+    load_error: str | None = None
+
+
+def _run_model_job(
+    ws: Workspace, kind: str, model_row: dict, card: dict, requests: list, **job_options
+) -> ModelJob:
+    """Open (or resume) the run and run its job. A model that does not load is reported, not
+    raised, as in engine.llm.model_runs: what an earlier call finished stays, a run that
+    holds nothing is removed, and the step is incomplete (the CLI exits 3)."""
+    run_id = open_run(ws, kind, model_row, card)
+    load_error = None
+    try:
+        run_job_on_model(ws, run_id, requests, **job_options)
+    except ModelDidNotLoad as exc:
+        load_error = not_loaded_reason(model_row, exc)
+        log.error("%s", load_error)
+    done = {
+        r["item_key"]: r
+        for r in ws.query(
+            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
+            (run_id,),
+        )
+    }
+    kept = ws.scalar("SELECT 1 FROM runs WHERE id = ?", (run_id,))  # or removed, empty
+    return ModelJob(run_id if kept else None, done, load_error)
+
+
 def translate_pairs(
     ws: Workspace,
     retriever,
@@ -166,8 +208,8 @@ def translate_pairs(
     batch_size: int = 16,
     progress=None,
     cancelled=None,
-) -> tuple[int, dict[int, dict]]:
-    """Translate held-out pairs; returns (run_id, {pair id: response row})."""
+) -> tuple[ModelJob, dict[int, dict]]:
+    """Translate held-out pairs; returns (the job, {pair id: finished response row})."""
     names = ws.dialect_names()
     template, sampler = template_for(model_row), sampler_for(model_row)
     explanations = retriever.retrieve_many(
@@ -183,24 +225,18 @@ def translate_pairs(
         **run_card(template, sampler, retriever, "translate-eval"),
         "pairs": [p["id"] for p in pairs],
     }
-    run_id = open_run(ws, "translate-eval", model_row, card)
-    run_job_on_model(
+    job = _run_model_job(
         ws,
-        run_id,
+        "translate-eval",
+        model_row,
+        card,
         requests,
         backend=backend,
         batch_size=batch_size,
         progress=progress,
         cancelled=cancelled,
     )
-    rows = {
-        int(r["item_key"][4:]): r
-        for r in ws.query(
-            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
-            (run_id,),
-        )
-    }
-    return run_id, rows
+    return job, {int(key[4:]): row for key, row in job.done.items()}
 
 
 def judge_translations(
@@ -208,13 +244,15 @@ def judge_translations(
     items: list[dict],
     *,
     judge_row: dict,
-    translate_run: int,
+    translate_run: int | None,
     backend=None,
     batch_size: int = 16,
     progress=None,
     cancelled=None,
-) -> tuple[int, dict[int, judge_mod.JudgeVerdict | None]]:
-    """Judge scores per pair id (None: the reply was not a valid verdict)."""
+) -> tuple[ModelJob, dict[int, judge_mod.JudgeVerdict | None]]:
+    """Judge scores per pair id of every item the judge replied to (None: the reply was not
+    a valid verdict); an item without a reply (its model refused or did not load) is left
+    out."""
     names = ws.dialect_names()
     template = judge_mod.load_template()
     chat = bool(judge_row.get("has_chat_template"))
@@ -239,25 +277,19 @@ def judge_translations(
         "sampler": judge_mod.JUDGE_SAMPLER.as_dict(),
         "schema": judge_mod.SCHEMA,
     }
-    run_id = open_run(ws, "translation-judge", judge_row, card)
-    run_job_on_model(
+    job = _run_model_job(
         ws,
-        run_id,
+        "translation-judge",
+        judge_row,
+        card,
         requests,
         backend=backend,
         batch_size=batch_size,
         progress=progress,
         cancelled=cancelled,
     )
-    replies = {
-        r["item_key"]: r["text"]
-        for r in ws.query(
-            "SELECT item_key, text FROM responses WHERE run_id = ? AND status = 'done'", (run_id,)
-        )
-    }
-    return run_id, {
-        it["pair"]["id"]: judge_mod.parse_verdict(replies.get(f"pair{it['pair']['id']}"))
-        for it in items
+    return job, {
+        int(key[4:]): judge_mod.parse_verdict(row["text"]) for key, row in job.done.items()
     }
 
 
@@ -340,7 +372,7 @@ def evaluate_translations(
     pairs, dropped = heldout_pairs(ws, index, dialects, split, limit)
     if not pairs:
         raise UserError(f"no held-out pairs to evaluate in split {split!r}")
-    run_id, responses = translate_pairs(
+    translation, responses = translate_pairs(
         ws,
         retriever,
         pairs,
@@ -363,25 +395,29 @@ def evaluate_translations(
         if p["id"] in responses
     ]
     verdicts: dict = {}
-    judge_run = None
+    judge: ModelJob | None = None
     if judge_row is not None and items:
-        judge_run, verdicts = judge_translations(
+        judge, verdicts = judge_translations(
             ws,
             items,
             judge_row=judge_row,
-            translate_run=run_id,
+            translate_run=translation.run_id,
             backend=judge_backend,
             progress=progress,
             cancelled=cancelled,
         )
     encoder = retriever.encoder
     report: dict[str, Any] = {
-        "run_id": run_id,
-        "judge_run_id": judge_run,
+        "run_id": translation.run_id,
+        "judge_run_id": judge.run_id if judge else None,
         "split": split,
         "pairs": len(pairs),
         "translated": len(items),
         "missing": len(pairs) - len(items),
+        "load_error": translation.load_error,
+        # translated pairs the judge gave no reply (a refusing or unloadable judge)
+        "judge_missing": len(items) - len(verdicts) if judge else 0,
+        "judge_load_error": judge.load_error if judge else None,
         "dropped_indexed_duplicates": dropped,
         "encoder": encoder.encoder_id,
         "index": {"folder": str(index.folder), "splits": index.splits},
@@ -401,11 +437,13 @@ def evaluate_translations(
                 [it["pair"]["standard_text"] for it in mine], refs, encoder, normalize=normalize
             ),
         }
-        if verdicts:
-            valid = [verdicts[it["pair"]["id"]] for it in mine if verdicts.get(it["pair"]["id"])]
+        if judge:
+            replied = [verdicts[it["pair"]["id"]] for it in mine if it["pair"]["id"] in verdicts]
+            valid = [v for v in replied if v is not None]
             entry["judge"] = {
                 "n_valid": len(valid),
-                "n_invalid": len(mine) - len(valid),
+                "n_invalid": len(replied) - len(valid),  # replied, but not a verdict
+                "n_missing": len(mine) - len(replied),  # no reply: run again
                 "mean": round(sum(v.score for v in valid) / len(valid), 4) if valid else None,
                 "ceilings_applied": sum(v.ceiling_applied for v in valid),
             }
