@@ -397,10 +397,16 @@ def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
     schedule = recorded_schedule(run_card(ws, run_id))
     try:
         return open_backend(row[0], **{**schedule, **options})
-    except ModelDidNotLoad:
-        raise
-    except UserError as exc:  # its file gone or invalid, its key missing: the same message
-        raise ModelDidNotLoad(str(exc)) from exc
+    except UserError as exc:  # its file gone or invalid, its API key missing: resumable
+        raise ModelDidNotLoad(not_loaded_reason(row[0], exc)) from exc
+
+
+def not_loaded_reason(model: dict, exc: BaseException) -> str:
+    """What a step says of a model that did not load: its name and why (said once)."""
+    named, why = f"model {model['name']!r}", str(exc)
+    if why.startswith(f"{named} did not load: "):
+        return why
+    return f"{named} did not load: {why.removeprefix(named + ': ')}"
 
 
 def recorded_schedule(card: dict) -> dict:

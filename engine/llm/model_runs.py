@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from engine.llm import jobs
-from engine.llm.jobs import JobSummary, discard_if_empty, open_run, run_job
+from engine.llm.jobs import JobSummary, discard_if_empty, not_loaded_reason, open_run, run_job
 from engine.llm.run_estimates import capturing
 from engine.llm.types import (
     Backend,
@@ -138,12 +138,6 @@ def _did_not_load(
         _not_loaded(ws, model, run_id, planned, reason),
         *(_not_loaded(ws, model, None, other, reason) for other in rest),
     ]
-
-
-def not_loaded_reason(model: dict, exc: BaseException) -> str:
-    """What a step says of a model that did not load: its name and why."""
-    named = f"model {model['name']!r}"
-    return f"{named} did not load: {str(exc).removeprefix(named + ': ')}"
 
 
 def _not_loaded(

@@ -32,8 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import UserError
-from engine.llm.jobs import open_run, run_job_on_model
-from engine.llm.model_runs import not_loaded_reason
+from engine.llm.jobs import not_loaded_reason, open_run, run_job_on_model
 from engine.llm.worker import ModelDidNotLoad
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.textnorm import DEFAULT_NORMALIZATION

@@ -18,6 +18,7 @@ from engine.llm.model_registry import register_gguf
 from engine.workspace.store import Workspace
 from tests.cli.test_cli_kill_resume import worker_killed_while_loading
 from tests.cli.test_cli_secrets import EchoServer
+from tests.engine.judging.study_fixture import build_questions
 from tests.engine.rag.test_rag_retrieval import SMALL, _insert
 from tests.engine.translation.test_translate import _questions
 
@@ -130,6 +131,32 @@ def test_a_judge_that_cannot_load_keeps_the_translations(study, capsys):
     # without the judge the same translations are complete, from the same run
     code, text = _run(capsys, *argv, "--json")
     assert code == 0 and json.loads(text)["run_id"] == report["run_id"]
+
+
+def test_judge_and_run_prompts_with_a_model_that_cannot_load_exit_3(
+    study, server, tmp_path, capsys
+):
+    """The other steps that open a run's own model say the same of it (they said 'error',
+    exit 2)."""
+    w = study
+    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
+    with Workspace(w[1]) as ws:
+        build_questions(ws)
+    code, text = _run(capsys, *w, "generate", "--model", "echo", "--max-tokens", "8")
+    assert code == 0, text
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("এক\n", encoding="utf-8")
+    for argv in (
+        ["judge", "--judge", "broken"],
+        ["run-prompts", str(prompts), "--model", "broken"],
+    ):
+        code, text = _run(capsys, *w, *argv)
+        assert code == 3, (argv, text)
+        line = _incomplete_line(text)
+        assert f"{argv[0]}: model 'broken' did not load: " in line and "truncated" in line, line
+        assert line.endswith(RESUME), line
+    with Workspace(w[1]) as ws:  # no empty run is left behind
+        assert not ws.scalar("SELECT count(*) FROM runs WHERE kind IN ('judge', 'prompts')")
 
 
 def test_a_refusing_judge_is_incomplete_and_resumes(study, server, capsys):
