@@ -13,18 +13,27 @@ import re
 from engine.errors import UserError
 
 Scale = tuple[float, float]
-_SCALE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:-|:|\.\.|–)\s*(-?\d+(?:\.\d+)?)\s*$")
+_BOUND = r"\s*(-?\d+(?:\.\d+)?)\s*"
+_SCALE = re.compile(rf"^{_BOUND}(?:-|:|\.\.|–){_BOUND}$")
+# Annotation batches store, compare and show their scales written LOW..HIGH only.
+DOTTED_SCALE = re.compile(rf"^{_BOUND}\.\.{_BOUND}$")
+
+
+def scale_bounds(text: str | None, notation: re.Pattern = _SCALE) -> Scale | None:
+    """The two numbers of ``text`` written in ``notation`` (either order), or None when it
+    is not written so. Bounds are plain decimals: no exponent, '8_0', 'inf' or 'nan'."""
+    match = notation.match(text or "")
+    return (float(match.group(1)), float(match.group(2))) if match else None
 
 
 def parse_scale(text: str) -> Scale:
     """'0-1', '0-10', '0-100', '1-5', '-1:1' or 'MIN..MAX' -> (min, max) with min < max."""
-    match = _SCALE.match(text or "")
-    if not match:
+    bounds = scale_bounds(text)
+    if bounds is None:
         raise UserError(f"a score scale is MIN-MAX such as 0-1, 0-10, 0-100 or 1-5, not '{text}'")
-    lo, hi = float(match.group(1)), float(match.group(2))
-    if not lo < hi:
+    if not bounds[0] < bounds[1]:
         raise UserError(f"a score scale needs MIN < MAX, not '{text}'")
-    return lo, hi
+    return bounds
 
 
 def scale_text(scale: Scale) -> str:

@@ -268,14 +268,12 @@ def cmd_run_prompts(args, ctx) -> int:
     if args.n_seq and model["kind"] == "gguf":
         card["schedule"] = {"n_seq": args.n_seq}
     run = llm.open_run(ws, "prompts", model, card)
-    with llm.backend_for_run(ws, run) as backend:
-        summary = llm.run_job(
-            ws,
-            run,
-            backend,
-            requests,
-            progress=ctx.progress_printer("prompts", quiet=args.quiet or args.json),
-        )
+    summary = llm.run_job_on_model(  # its model opened and closed; no empty run left behind
+        ws,
+        run,
+        requests,
+        progress=ctx.progress_printer("prompts", quiet=args.quiet or args.json),
+    )
     rows = llm.run_responses(ws, run)
     order = {r.key: i for i, r in enumerate(requests)}
     rows.sort(key=lambda r: order.get(r["key"], len(order)))

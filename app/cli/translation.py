@@ -170,11 +170,10 @@ def cmd_eval(args, ctx) -> int:
         normalize=args.normalize,
         progress=None if args.json else ctx.progress_printer("eval"),
     )
-    missing = report["pairs"] - report["translated"]
-    what = f"eval-translation: {missing} of {report['pairs']} held-out pairs not translated"
+    what = _eval_incomplete(report)
     if args.json:
         ctx.emit_json(report)
-        return incomplete(ctx, what) if missing else 0
+        return incomplete(ctx, what) if what else 0
     runs = f"run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judge else "")
     print(
         f"translation quality on split {report['split']}: {report['translated']}/{report['pairs']} "
@@ -189,11 +188,7 @@ def cmd_eval(args, ctx) -> int:
         for label in ("system", "copy_baseline"):
             m = e[label]
             j = e.get("judge") if label == "system" else None
-            jtext = (
-                ""
-                if not j or j["mean"] is None
-                else f"{j['mean']:.2f} ({j['n_valid']}/{m['n']} valid)"
-            )
+            jtext = "" if not j else _judge_cell(j, m["n"])
             print(
                 f"  {dialect:<12} {label:<14} {m['n']:>4} {m['bleu']:>6.1f} {m['chrf++']:>7.1f} "
                 f"{m['wer']:>6.2f} {m.get('cosine', 0):>6.3f} {m.get('bertscore_f1', 0):>6.3f}  {jtext}"
@@ -224,7 +219,34 @@ def cmd_eval(args, ctx) -> int:
             "overall": retriever.index.selfcheck.get("overall", {}),
         }
     )
-    return incomplete(ctx, what) if missing else 0
+    return incomplete(ctx, what) if what else 0
+
+
+def _eval_incomplete(report: dict) -> str:
+    """What an eval-translation run left undone (translations, judge replies), with the
+    counts and why a model did not load; empty when it is complete."""
+
+    def why(error: str | None) -> str:
+        return f" ({error})" if error else ""
+
+    parts = []
+    if report["missing"]:
+        parts.append(
+            f"{report['missing']} of {report['pairs']} held-out pairs not translated"
+            + why(report["load_error"])
+        )
+    if report["judge_missing"]:
+        parts.append(
+            f"{report['judge_missing']} of {report['translated']} translations not judged"
+            + why(report["judge_load_error"])
+        )
+    return "eval-translation: " + "; ".join(parts) if parts else ""
+
+
+def _judge_cell(judge: dict, n: int) -> str:
+    mean = "-" if judge["mean"] is None else f"{judge['mean']:.2f}"
+    unjudged = f", {judge['n_missing']} not judged" if judge["n_missing"] else ""
+    return f"{mean} ({judge['n_valid']}/{n} valid{unjudged})"
 
 
 def cmd_review_list(args, ctx) -> int:

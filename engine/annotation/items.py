@@ -14,6 +14,7 @@ import json
 
 from engine.errors import UserError
 from engine.i18n import _
+from engine.scales import DOTTED_SCALE, Scale, scale_bounds
 from engine.workspace.store import Workspace
 
 KINDS = ("variant", "judgment")
@@ -28,16 +29,17 @@ def stamp() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="microseconds")
 
 
-def parse_scale(scale: str) -> tuple[float, float]:
-    try:
-        low, high = (float(x) for x in scale.split(".."))
-    except ValueError:
+def parse_scale(scale: str) -> Scale:
+    """A batch's score scale (LOW..HIGH, e.g. '0..10') as (low, high): engine.scales' bounds
+    in the notation batches store, with the annotation's own messages."""
+    bounds = scale_bounds(scale, DOTTED_SCALE)
+    if bounds is None:
         raise UserError(
             _("score scale {scale!r}: write it as LOW..HIGH, e.g. 0..10").format(scale=scale)
-        ) from None
-    if not low < high:
+        )
+    if not bounds[0] < bounds[1]:
         raise UserError(_("score scale {scale!r}: LOW must be below HIGH").format(scale=scale))
-    return low, high
+    return bounds
 
 
 def _field(value) -> str:

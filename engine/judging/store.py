@@ -18,11 +18,6 @@ import math
 from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
 from engine.i18n import _
-from engine.judging.judged_items import (
-    HAS_OVERRIDE,
-    LATEST_OVERRIDE,
-    judged_items_from,
-)
 from engine.judging.rubric import LIKERT_VALUES, Rubric
 from engine.llm.jobs import label_runs
 from engine.workspace.human_annotations import (
@@ -194,44 +189,53 @@ def review_queue(
     """Judgments whose judge confidence is ≤ ``threshold`` (gate-decided rows have no
     confidence and are not queued) and every flagged judgment (an injection attempt or an
     inconsistent verdict: whatever confidence the judge claimed), flagged first, then
-    oldest first, with what a reviewer needs to see."""
-    where = ["(j.flags != '' OR (j.confidence IS NOT NULL AND j.confidence <= ?))"]
-    params: list = [threshold]
-    if run_id is not None:
-        where.append("j.run_id = ?")
-        params.append(run_id)
-    if not include_reviewed:
-        where.append(f"NOT {HAS_OVERRIDE}")
+    oldest first, with what a reviewer needs to see. Chosen by the same condition as
+    :func:`review_queue_size`, over the judged items (schema V4: their rows and newest human
+    score are the base-table join's, tests/engine/judging/test_judging_counted.py). At ten
+    times the paper's study (227,168 queued of 854,471) it takes as long as that join did
+    (2.75 s against 2.90 s): choosing the rows costs 0.17 s, reading their four texts and
+    making the dicts the rest, so a view of the queue should fetch a page of ids at a time."""
+    where, params = _queued(threshold, run_id, include_reviewed)
     return ws.query(
         f"""
         SELECT j.id AS judgment_id, j.run_id, j.confidence, j.final, j.gate, j.reasoning,
                j.comprehension, j.correctness, j.completeness, j.clarity, j.length, j.flags,
-               dv.dialect, q.text AS standard_question, dv.text AS dialect_question,
-               s.text AS standard_answer, d.text AS dialect_answer,
-               {LATEST_OVERRIDE} AS human_final
-        {judged_items_from("LEFT JOIN responses s ON s.id = j.standard_response_id")}
-        WHERE {" AND ".join(where)}
+               ji.dialect, q.text AS standard_question, dv.text AS dialect_question,
+               s.text AS standard_answer, d.text AS dialect_answer, ji.human_final
+        FROM judgments j JOIN judged_items ji ON ji.judgment_id = j.id
+            JOIN responses d ON d.id = ji.response_id
+            JOIN variants dv ON dv.id = d.variant_id
+            JOIN questions q ON q.id = ji.question_id
+            LEFT JOIN responses s ON s.id = j.standard_response_id
+        WHERE {where}
         ORDER BY j.flags = '', j.id""",
-        tuple(params),
+        params,
     )
 
 
 def review_queue_size(ws: Workspace, *, threshold: int = 3, run_id: int | None = None) -> int:
     """``len(review_queue(ws, threshold=threshold, run_id=run_id))`` without reading the
     answers: a count over the judged items (5.5 s -> a count at ten times the paper's study)."""
-    where = [
-        "(j.flags != '' OR (ji.confidence IS NOT NULL AND ji.confidence <= ?))",
-        "NOT ji.reviewed",
-    ]
+    where, params = _queued(threshold, run_id, include_reviewed=False)
+    return ws.scalar(
+        f"SELECT count(*) FROM judgments j JOIN judged_items ji ON ji.judgment_id = j.id "
+        f"WHERE {where}",
+        params,
+    )
+
+
+def _queued(threshold: int, run_id: int | None, include_reviewed: bool) -> tuple[str, tuple]:
+    """SQL condition (over judgment ``j`` and its judged item ``ji``) and parameters: the
+    judged items that wait for review. Conditions on ``j``'s own columns, so that SQLite
+    scans the judgments and looks each judged item up by its key."""
+    where = ["(j.flags != '' OR (j.confidence IS NOT NULL AND j.confidence <= ?))"]
     params: list = [threshold]
     if run_id is not None:
-        where.append("ji.run_id = ?")
+        where.append("j.run_id = ?")
         params.append(run_id)
-    return ws.scalar(
-        "SELECT count(*) FROM judged_items ji JOIN judgments j ON j.id = ji.judgment_id "
-        f"WHERE {' AND '.join(where)}",
-        tuple(params),
-    )
+    if not include_reviewed:
+        where.append("NOT ji.reviewed")
+    return " AND ".join(where), tuple(params)
 
 
 def add_override(

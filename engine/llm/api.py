@@ -16,7 +16,13 @@ from engine.llm.endpoint_backend import read_api_key
 from engine.llm.factory import open_backend
 from engine.llm.gguf_info import checked_model_path, inspect_gguf
 from engine.llm.gpu_plan import Gpu
-from engine.llm.jobs import backend_for_run, library_versions, open_run, run_job
+from engine.llm.jobs import (
+    backend_for_run,
+    library_versions,
+    open_run,
+    run_job,
+    run_job_on_model,
+)
 from engine.llm.model_discovery import FoundModel, discover_models, model_folders
 from engine.llm.model_registry import (
     all_models,
@@ -60,6 +66,7 @@ __all__ = [
     "register_gguf",
     "replications",
     "run_job",
+    "run_job_on_model",
     "run_responses",
     "try_prompt",
 ]

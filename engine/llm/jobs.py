@@ -49,6 +49,7 @@ from engine.llm.plan_store import record_groups
 from engine.llm.planner import Calibration, Estimate, calibrate, estimate
 from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, takes_metrics
+from engine.llm.worker import ModelDidNotLoad
 from engine.redact import redact
 from engine.workspace.store import Workspace, utcnow
 
@@ -385,14 +386,27 @@ def label_runs(
 
 
 def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
-    """Open the run's model with the schedule its card records (reproducible reruns)."""
+    """Open the run's model with the schedule its card records (reproducible reruns). A model
+    that cannot be opened raises :class:`ModelDidNotLoad`, as one whose worker fails to load
+    it does: every step reports it alike (incomplete, resumable)."""
     row = ws.query(
         "SELECT m.* FROM runs r JOIN models m ON m.id = r.model_id WHERE r.id = ?", (run_id,)
     )
     if not row:
         raise UserError(f"run {run_id} has no model")
     schedule = recorded_schedule(run_card(ws, run_id))
-    return open_backend(row[0], **{**schedule, **options})
+    try:
+        return open_backend(row[0], **{**schedule, **options})
+    except UserError as exc:  # its file gone or invalid, its API key missing: resumable
+        raise ModelDidNotLoad(not_loaded_reason(row[0], exc)) from exc
+
+
+def not_loaded_reason(model: dict, exc: BaseException) -> str:
+    """What a step says of a model that did not load: its name and why (said once)."""
+    named, why = f"model {model['name']!r}", str(exc)
+    if why.startswith(f"{named} did not load: "):
+        return why
+    return f"{named} did not load: {why.removeprefix(named + ': ')}"
 
 
 def recorded_schedule(card: dict) -> dict:

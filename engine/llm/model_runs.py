@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from engine.llm import jobs
-from engine.llm.jobs import JobSummary, discard_if_empty, open_run, run_job
+from engine.llm.jobs import JobSummary, discard_if_empty, not_loaded_reason, open_run, run_job
 from engine.llm.run_estimates import capturing
 from engine.llm.types import (
     Backend,
@@ -132,8 +132,7 @@ def _did_not_load(
 ) -> list[dict]:
     """The summaries of ``planned`` and the model's remaining runs, its load having failed."""
     discard_if_empty(ws, run_id)
-    named = f"model {model['name']!r}"
-    reason = f"{named} did not load: {str(exc).removeprefix(named + ': ')}"
+    reason = not_loaded_reason(model, exc)
     log.error("%s", reason)
     return [
         _not_loaded(ws, model, run_id, planned, reason),

@@ -97,10 +97,10 @@ def replicate_run(
     result = Replication(run_id, kind, sample=len(chosen), groups=len(by_group))
     fresh: dict[str, str | None] = {}
     owner = acquire_lease(ws, run_id)
-    own = backend is None
-    if backend is None:
-        backend = jobs.backend_for_run(ws, run_id)  # looked up here: tests replace it
-    try:
+    opened = None
+    try:  # a model that cannot be opened is one that did not load, and releases the lease
+        if backend is None:
+            backend = opened = jobs.backend_for_run(ws, run_id)  # looked up here: tests patch it
         for i, (gkey, wanted) in enumerate(sorted(by_group.items())):
             if cancelled and cancelled():
                 raise UserError("replication cancelled; nothing was stored")
@@ -114,8 +114,8 @@ def replicate_run(
         result.error = redact(str(exc))
         log.error("replicating run %d: %s", run_id, result.error)
     finally:
-        if own:
-            backend.close()
+        if opened is not None:
+            opened.close()
         release_lease(ws, run_id, owner)
     for key in chosen:
         text = fresh.get(key)

@@ -15,22 +15,25 @@ the same RAG pipeline as the questions (run kind ``translate-eval``, item key
   ``target_id`` = the id of the ``translate-eval`` response they scored, score 0–10), a
   correlation table of every metric against them.
 
+A model that does not load is reported, not raised (``load_error``, ``judge_load_error``, as
+in engine.llm.model_runs), and pairs left without a translation or a judge reply are counted
+(``missing``, ``judge_missing``): such a step is incomplete, and running it again resumes it.
+The two model jobs are in :mod:`engine.translation.eval_jobs`.
+
 The index must not contain the evaluated pairs: its splits, its pair ids and its pair
 contents are checked, and a leak raises :class:`engine.rag.index.LeakageError`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import UserError
-from engine.llm.jobs import open_run, run_job_on_model
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.textnorm import DEFAULT_NORMALIZATION
-from engine.translation import fidelity_judge as judge_mod
+from engine.translation.eval_jobs import ModelJob, judge_translations, translate_pairs
 from engine.translation.metrics import (
     corpus_scores,
     correlation_table,
@@ -38,11 +41,7 @@ from engine.translation.metrics import (
     sentence_signatures,
 )
 from engine.translation.translate import (
-    build_request,
     clean_completion,
-    run_card,
-    sampler_for,
-    template_for,
 )
 from engine.workspace import human_annotations
 from engine.workspace.store import Workspace
@@ -156,111 +155,6 @@ def copy_baseline(
     return corpus_scores([it["source"] for it in items], [it["references"] for it in items])
 
 
-def translate_pairs(
-    ws: Workspace,
-    retriever,
-    pairs: list[dict],
-    *,
-    model_row: dict,
-    backend=None,
-    batch_size: int = 16,
-    progress=None,
-    cancelled=None,
-) -> tuple[int, dict[int, dict]]:
-    """Translate held-out pairs; returns (run_id, {pair id: response row})."""
-    names = ws.dialect_names()
-    template, sampler = template_for(model_row), sampler_for(model_row)
-    explanations = retriever.retrieve_many(
-        [(p["standard_text"], p["dialect"], p["district"]) for p in pairs], cancelled=cancelled
-    )
-    requests = [
-        build_request(
-            f"pair{p['id']}", p["standard_text"], ex, names[p["dialect"]], template, sampler
-        )
-        for p, ex in zip(pairs, explanations)
-    ]
-    card = {
-        **run_card(template, sampler, retriever, "translate-eval"),
-        "pairs": [p["id"] for p in pairs],
-    }
-    run_id = open_run(ws, "translate-eval", model_row, card)
-    run_job_on_model(
-        ws,
-        run_id,
-        requests,
-        backend=backend,
-        batch_size=batch_size,
-        progress=progress,
-        cancelled=cancelled,
-    )
-    rows = {
-        int(r["item_key"][4:]): r
-        for r in ws.query(
-            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
-            (run_id,),
-        )
-    }
-    return run_id, rows
-
-
-def judge_translations(
-    ws: Workspace,
-    items: list[dict],
-    *,
-    judge_row: dict,
-    translate_run: int,
-    backend=None,
-    batch_size: int = 16,
-    progress=None,
-    cancelled=None,
-) -> tuple[int, dict[int, judge_mod.JudgeVerdict | None]]:
-    """Judge scores per pair id (None: the reply was not a valid verdict)."""
-    names = ws.dialect_names()
-    template = judge_mod.load_template()
-    chat = bool(judge_row.get("has_chat_template"))
-    requests = [
-        judge_mod.build_judge_request(
-            f"pair{it['pair']['id']}",
-            template=template,
-            dialect=names[it["pair"]["dialect"]],
-            source=it["pair"]["standard_text"],
-            reference=it["pair"]["dialect_text"],
-            candidate=it["hyp"],
-            chat=chat,
-        )
-        for it in items
-    ]
-
-    card = {
-        "task": "translation-judge",
-        "translate_run": translate_run,
-        "prompt_template": judge_mod.JUDGE_TEMPLATE,
-        "prompt_sha256": hashlib.sha256(template.encode()).hexdigest(),
-        "sampler": judge_mod.JUDGE_SAMPLER.as_dict(),
-        "schema": judge_mod.SCHEMA,
-    }
-    run_id = open_run(ws, "translation-judge", judge_row, card)
-    run_job_on_model(
-        ws,
-        run_id,
-        requests,
-        backend=backend,
-        batch_size=batch_size,
-        progress=progress,
-        cancelled=cancelled,
-    )
-    replies = {
-        r["item_key"]: r["text"]
-        for r in ws.query(
-            "SELECT item_key, text FROM responses WHERE run_id = ? AND status = 'done'", (run_id,)
-        )
-    }
-    return run_id, {
-        it["pair"]["id"]: judge_mod.parse_verdict(replies.get(f"pair{it['pair']['id']}"))
-        for it in items
-    }
-
-
 def human_scores(ws: Workspace, response_ids: Sequence[int]) -> dict[int, float]:
     """Mean human score (0–10) per translate-eval response id."""
     if not response_ids:
@@ -340,7 +234,7 @@ def evaluate_translations(
     pairs, dropped = heldout_pairs(ws, index, dialects, split, limit)
     if not pairs:
         raise UserError(f"no held-out pairs to evaluate in split {split!r}")
-    run_id, responses = translate_pairs(
+    translation, responses = translate_pairs(
         ws,
         retriever,
         pairs,
@@ -363,25 +257,29 @@ def evaluate_translations(
         if p["id"] in responses
     ]
     verdicts: dict = {}
-    judge_run = None
+    judge: ModelJob | None = None
     if judge_row is not None and items:
-        judge_run, verdicts = judge_translations(
+        judge, verdicts = judge_translations(
             ws,
             items,
             judge_row=judge_row,
-            translate_run=run_id,
+            translate_run=translation.run_id,
             backend=judge_backend,
             progress=progress,
             cancelled=cancelled,
         )
     encoder = retriever.encoder
     report: dict[str, Any] = {
-        "run_id": run_id,
-        "judge_run_id": judge_run,
+        "run_id": translation.run_id,
+        "judge_run_id": judge.run_id if judge else None,
         "split": split,
         "pairs": len(pairs),
         "translated": len(items),
         "missing": len(pairs) - len(items),
+        "load_error": translation.load_error,
+        # translated pairs the judge gave no reply (a refusing or unloadable judge)
+        "judge_missing": len(items) - len(verdicts) if judge else 0,
+        "judge_load_error": judge.load_error if judge else None,
         "dropped_indexed_duplicates": dropped,
         "encoder": encoder.encoder_id,
         "index": {"folder": str(index.folder), "splits": index.splits},
@@ -401,11 +299,13 @@ def evaluate_translations(
                 [it["pair"]["standard_text"] for it in mine], refs, encoder, normalize=normalize
             ),
         }
-        if verdicts:
-            valid = [verdicts[it["pair"]["id"]] for it in mine if verdicts.get(it["pair"]["id"])]
+        if judge:
+            replied = [verdicts[it["pair"]["id"]] for it in mine if it["pair"]["id"] in verdicts]
+            valid = [v for v in replied if v is not None]
             entry["judge"] = {
                 "n_valid": len(valid),
-                "n_invalid": len(mine) - len(valid),
+                "n_invalid": len(replied) - len(valid),  # replied, but not a verdict
+                "n_missing": len(mine) - len(replied),  # no reply: run again
                 "mean": round(sum(v.score for v in valid) / len(valid), 4) if valid else None,
                 "ceilings_applied": sum(v.ceiling_applied for v in valid),
             }

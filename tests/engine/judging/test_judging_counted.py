@@ -130,6 +130,27 @@ def _assert_kept_equals_recount(ws) -> None:
             assert kept[key][0] == n and kept[key][1] == pytest.approx(total, abs=1e-9), key
 
 
+def _queue_recount(ws, *, threshold=3, run_id=None, include_reviewed=False) -> list[dict]:
+    """The review queue from the base tables (the join the queue read before it chose its
+    rows from the judged items)."""
+    where = (
+        ["(j.flags != '' OR (j.confidence IS NOT NULL AND j.confidence <= :threshold))"]
+        + ([] if run_id is None else ["j.run_id = :run"])
+        + ([] if include_reviewed else [f"NOT {HAS_OVERRIDE}"])
+    )
+    return ws.query(
+        f"""SELECT j.id AS judgment_id, j.run_id, j.confidence, j.final, j.gate, j.reasoning,
+               j.comprehension, j.correctness, j.completeness, j.clarity, j.length, j.flags,
+               dv.dialect, q.text AS standard_question, dv.text AS dialect_question,
+               s.text AS standard_answer, d.text AS dialect_answer,
+               {LATEST_OVERRIDE} AS human_final
+        {judged_items_from("LEFT JOIN responses s ON s.id = j.standard_response_id")}
+        WHERE {" AND ".join(where)}
+        ORDER BY j.flags = '', j.id""",
+        {"threshold": threshold, "run": run_id},
+    )
+
+
 def _human_score(conn, judgment: int, score: float, scale: tuple[float, float]) -> None:
     """An adjudicated score, as engine.annotation.adjudication stores one."""
     record_judgment_score(
@@ -209,6 +230,10 @@ def test_kept_judged_items_equal_a_recount_after_any_writes(workspace, seed):
             assert store.review_queue_size(workspace, threshold=threshold) == len(
                 store.review_queue(workspace, threshold=threshold)
             )
+        for options in ({}, {"include_reviewed": True}, {"run_id": runs[0], "threshold": 4}):
+            assert store.review_queue(workspace, **options) == _queue_recount(
+                workspace, **options
+            ), (step, op, options)
 
 
 def test_a_write_rolled_back_leaves_the_judged_items_as_they_were(workspace):

@@ -1,0 +1,248 @@
+"""A translation step whose model cannot load exits 3 with one line saying how many items
+were left, why (the model named) and how to resume, and leaves the workspace as it was; the
+same command resumes once the model loads or answers.
+
+Found by these tests: a registered GGUF file that was truncated afterwards made
+``eval-translation`` exit 2 (as for a mistyped option), with or without ``--judge``; a judge
+endpoint that refused every item gave exit 0 and an empty judge column."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from app.cli import main
+from engine.llm.model_registry import register_gguf
+from engine.workspace.store import Workspace
+from tests.cli.test_cli_kill_resume import worker_killed_while_loading
+from tests.cli.test_cli_secrets import EchoServer
+from tests.engine.judging.study_fixture import build_questions
+from tests.engine.rag.test_rag_retrieval import SMALL, _insert
+from tests.engine.translation.test_translate import _questions
+
+RESUME = "the finished items are saved - run the same command again to resume (exit 3)"
+
+
+@pytest.fixture
+def server():
+    s = EchoServer()
+    s.reject = False
+    s.answer = "আঁর বই হডে"
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def study(tmp_path, server, embedded_gguf, capsys):
+    """Corpus pairs (one held out), questions and an index; model 'echo' (the server, the
+    default) and 'broken', a GGUF file truncated after it was registered."""
+    path = tmp_path / "ws.sqlite"
+    broken = tmp_path / "broken.gguf"
+    with embedded_gguf.open("rb") as src:
+        broken.write_bytes(src.read(1 << 20))  # its header, then the download stopped
+    with Workspace(path) as ws:
+        _insert(ws, SMALL)
+        _questions(ws)
+        register_gguf(ws, broken, name="broken", sha256="b" * 64, size_bytes=1 << 20)
+    w = ["-w", str(path)]
+    for argv in (
+        ["models", "add", server.url, "--api-model", "echo", "--name", "echo", "--default"],
+        ["index"],
+    ):
+        code, text = _run(capsys, *w, *argv)
+        assert code == 0, (argv, text)
+    return w
+
+
+def _run(capsys, *argv) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def _incomplete_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if "upabhasha: incomplete:" in line]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+def _rows(path: str) -> list[str]:
+    with Workspace(path) as ws:
+        return list(ws.conn.iterdump())
+
+
+def test_a_translation_model_that_cannot_load_exits_3_and_changes_nothing(study, capsys):
+    w = study
+    before = _rows(w[1])
+    for argv, what in (
+        (
+            ["translate", "--questions", "demo", "--dialects", "chittagong", "--limit", "1"],
+            "translate: 1 of 1 translations failed (model 'broken' did not load: ",
+        ),
+        (
+            ["eval-translation", "--dialects", "chittagong"],
+            "eval-translation: 1 of 1 held-out pairs not translated (model 'broken' did not load: ",
+        ),
+    ):
+        for extra in ([], ["--json"]):
+            code, text = _run(capsys, *w, *argv, "--model", "broken", *extra)
+            assert code == 3, (argv, extra, text)
+            line = _incomplete_line(text)
+            assert what in line and "broken.gguf" in line and "truncated" in line, line
+            assert line.endswith(RESUME), line
+            assert _rows(w[1]) == before, argv  # no run row, no draft, nothing else
+    code, text = _run(capsys, *w, "eval-translation", "--dialects", "chittagong", "--json")
+    report = json.loads(text[: text.rindex("}") + 1])
+    assert report["load_error"] is None and report["missing"] == 0
+    # the --json report of the broken model says the same
+    code, text = _run(
+        capsys, *w, "eval-translation", "--dialects", "chittagong", "--model", "broken", "--json"
+    )
+    report = json.loads(text[: text.rindex("}") + 1])
+    assert code == 3 and report["run_id"] is None and report["translated"] == 0
+    assert report["load_error"].startswith("model 'broken' did not load: ")
+
+
+def test_a_judge_that_cannot_load_keeps_the_translations(study, capsys):
+    w = study
+    argv = [*w, "eval-translation", "--dialects", "chittagong"]
+    code, text = _run(capsys, *argv, "--judge", "broken", "--json")
+    assert code == 3, text
+    line = _incomplete_line(text)
+    assert "eval-translation: 1 of 1 translations not judged (model 'broken' did not load: " in (
+        line
+    )
+    assert line.endswith(RESUME), line
+    report = json.loads(text[: text.rindex("}") + 1])
+    assert report["translated"] == 1 and report["judge_run_id"] is None
+    assert report["per_dialect"]["chittagong"]["judge"] == {
+        "n_valid": 0,
+        "n_invalid": 0,
+        "n_missing": 1,
+        "mean": None,
+        "ceilings_applied": 0,
+    }
+    with Workspace(w[1]) as ws:  # the translation is kept, no empty judge run is left
+        runs = ws.query("SELECT id, kind, status FROM runs")
+    assert runs == [{"id": report["run_id"], "kind": "translate-eval", "status": "done"}]
+    # without the judge the same translations are complete, from the same run
+    code, text = _run(capsys, *argv, "--json")
+    assert code == 0 and json.loads(text)["run_id"] == report["run_id"]
+
+
+def test_judge_and_run_prompts_with_a_model_that_cannot_load_exit_3(
+    study, server, tmp_path, capsys
+):
+    """The other steps that open a run's own model say the same of it (they said 'error',
+    exit 2)."""
+    w = study
+    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
+    with Workspace(w[1]) as ws:
+        build_questions(ws)
+    code, text = _run(capsys, *w, "generate", "--model", "echo", "--max-tokens", "8")
+    assert code == 0, text
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("এক\n", encoding="utf-8")
+    for argv in (
+        ["judge", "--judge", "broken"],
+        ["run-prompts", str(prompts), "--model", "broken"],
+    ):
+        code, text = _run(capsys, *w, *argv)
+        assert code == 3, (argv, text)
+        line = _incomplete_line(text)
+        assert f"{argv[0]}: model 'broken' did not load: " in line and "truncated" in line, line
+        assert line.endswith(RESUME), line
+    with Workspace(w[1]) as ws:  # no empty run is left behind
+        assert not ws.scalar("SELECT count(*) FROM runs WHERE kind IN ('judge', 'prompts')")
+
+
+def test_a_refusing_judge_is_incomplete_and_resumes(study, server, capsys):
+    w = study
+    for argv in (
+        ["models", "add", server.url, "--api-model", "echo", "--name", "judge"],
+        ["eval-translation", "--dialects", "chittagong"],  # translated while it answers
+    ):
+        code, text = _run(capsys, *w, *argv)
+        assert code == 0, (argv, text)
+    server.reject = True
+    argv = [*w, "eval-translation", "--dialects", "chittagong", "--judge", "judge"]
+    code, text = _run(capsys, *argv)
+    assert code == 3, text
+    line = _incomplete_line(text)
+    assert "eval-translation: 1 of 1 translations not judged;" in line, line
+    assert "- (0/1 valid, 1 not judged)" in text
+    server.reject = False
+    server.answer = json.dumps(
+        {"reasoning": "ঠিক আছে", "inaccurate_words": 1, "score": 8}, ensure_ascii=False
+    )
+    code, text = _run(capsys, *argv, "--json")
+    assert code == 0, text
+    report = json.loads(text)
+    judged = report["per_dialect"]["chittagong"]["judge"]
+    assert judged["n_missing"] == 0 and judged["n_valid"] == 1 and judged["mean"] is not None
+    with Workspace(w[1]) as ws:  # resumed in the same judge run
+        assert ws.scalar("SELECT count(*) FROM runs WHERE kind = 'translation-judge'") == 1
+
+
+@pytest.mark.slow
+def test_the_embedded_model_killed_while_loading_is_resumed(study, embedded_gguf, capsys):
+    """The worker-side failure (ModelDidNotLoad from the model's own process), for the
+    translating model and for the judge: exit 3 naming the signal; the translation resumes."""
+    w = study
+    model = str(study[1]) + ".model.gguf"
+    shutil.copyfile(embedded_gguf, model)
+    code, text = _run(capsys, *w, "models", "add", model, "--name", "gemma")
+    assert code == 0, text
+    before = _rows(w[1])
+    argv = [*w, "eval-translation", "--dialects", "chittagong"]
+    with worker_killed_while_loading():
+        code, text = _run(capsys, *argv, "--model", "gemma")
+    assert code == 3, text
+    line = _incomplete_line(text)
+    assert "1 of 1 held-out pairs not translated (model 'gemma' did not load: " in line, line
+    assert "SIGKILL" in line and line.endswith(RESUME), line
+    assert _rows(w[1]) == before
+    code, text = _run(capsys, *argv, "--model", "gemma", "--json")
+    assert code == 0, text
+    assert json.loads(text)["translated"] == 1
+    with worker_killed_while_loading():
+        code, text = _run(capsys, *argv, "--judge", "gemma")
+    assert code == 3, text
+    line = _incomplete_line(text)
+    assert "1 of 1 translations not judged (model 'gemma' did not load: " in line, line
+    assert "SIGKILL" in line, line
+
+
+def test_replicate_with_a_model_that_cannot_be_opened_is_partial(
+    tmp_path, server, memory_keyring, capsys
+):
+    """Found here: a model that could not be opened (its key gone from the keyring) made
+    ``replicate`` exit 2 with the run's lease still held; it is a partial replication."""
+    memory_keyring.set_password("echo-svc", "api-key", "sk-test-0123456789")
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("এক\nদুই\n", encoding="utf-8")
+    w = ["-w", str(tmp_path / "ws.sqlite")]
+    assert main([*w, "init"]) == 0
+    add = ["models", "add", server.url, "--api-model", "echo", "--name", "echo"]
+    code, text = _run(capsys, *w, *add, "--keyring-service", "echo-svc", "--default")
+    assert code == 0, text
+    code, text = _run(capsys, *w, "run-prompts", str(prompts), "--json")
+    assert code == 0, text
+    run = str(json.loads(text[: text.rindex("}") + 1])["run_id"])
+    memory_keyring.delete_password("echo-svc", "api-key")
+    code, text = _run(capsys, *w, "replicate", run, "--sample", "2")
+    assert code == 3, text
+    line = _incomplete_line(text)
+    assert "replicate: 2 of 2 sampled outputs could not be decoded again" in line, line
+    assert "no API key in the OS keyring" in line and line.endswith(RESUME), line
+    with Workspace(w[1]) as ws:
+        assert ws.scalar("SELECT lease_owner FROM runs WHERE id = ?", (int(run),)) is None
+    code, text = _run(capsys, *w, "replicate", "--list", "--json")
+    (stored,) = json.loads(text)
+    assert stored["summary"]["complete"] is False and stored["summary"]["agreement"] is None
+    memory_keyring.set_password("echo-svc", "api-key", "sk-test-0123456789")
+    code, text = _run(capsys, *w, "replicate", run, "--sample", "2")
+    assert code == 0, text
