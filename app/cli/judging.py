@@ -114,13 +114,16 @@ def cmd_judge(args, ctx) -> int:
         if not runs:
             raise UserError("those models have no answers yet: run 'upabhasha generate'")
     kwargs = _judge_kwargs(args)
-    summary = judging.judge_answers(
-        ws,
-        judge,
-        answer_run_ids=runs,
-        progress=ctx.progress_printer("judging", quiet=args.quiet or args.json),
-        **kwargs,
-    )
+    try:
+        summary = judging.judge_answers(
+            ws,
+            judge,
+            answer_run_ids=runs,
+            progress=ctx.progress_printer("judging", quiet=args.quiet or args.json),
+            **kwargs,
+        )
+    except judging.JudgeDidNotLoad as exc:
+        return _not_judged(ctx, args, "judge", exc, "answer pairs", judge_model=judge["name"])
     result = {
         **summary.as_dict(),
         "judge_model": judge["name"],
@@ -235,13 +238,19 @@ def cmd_calibrate(args, ctx) -> int:
     judging = stages.judging()
     ws = ctx.workspace()
     kwargs = _judge_kwargs(args)
-    result = judging.calibrate(
-        ws,
-        stages.llm().find_model(ws, args.judge),
-        danger_threshold=kwargs["rubric"].danger_threshold,
-        progress=ctx.progress_printer("calibrating", quiet=args.quiet or args.json),
-        **kwargs,
-    )
+    judge = stages.llm().find_model(ws, args.judge)
+    try:
+        result = judging.calibrate(
+            ws,
+            judge,
+            danger_threshold=kwargs["rubric"].danger_threshold,
+            progress=ctx.progress_printer("calibrating", quiet=args.quiet or args.json),
+            **kwargs,
+        )
+    except judging.JudgeDidNotLoad as exc:
+        return _not_judged(
+            ctx, args, "calibrate", exc, "human-scored answers", judge_model=judge["name"]
+        )
     if emit(ctx, args, result):
         return _calibration_outcome(ctx, result)
     print(f"judge {result['judge_model']} on {result['n']} human-scored answers:")
@@ -258,6 +267,22 @@ def cmd_calibrate(args, ctx) -> int:
     if result["note"]:
         print(f"  note: {result['note']}")
     return _calibration_outcome(ctx, result)
+
+
+def _not_judged(ctx, args, step: str, exc, unit: str, **report) -> int:
+    """A judge that did not load: how many of ``unit`` are left and why (``--json``: as a
+    report too, as eval-translation's ``load_error``); exit 3, the same command resumes."""
+    if args.json:
+        ctx.emit_json(
+            {
+                **report,
+                "run_id": exc.run_id,
+                "pairs": exc.pairs,
+                "not_judged": exc.left,
+                "load_error": exc.reason,
+            }
+        )
+    return incomplete(ctx, f"{step}: {exc.left} of {exc.pairs} {unit} not judged ({exc.reason})")
 
 
 def _calibration_outcome(ctx, result: dict) -> int:

@@ -26,7 +26,12 @@ from engine.judging.rubric import (
     load_rubric,
     rubric_from_dict,
 )
-from engine.judging.run import default_judge_sampler, finish_judge_run, judge_answers
+from engine.judging.run import (
+    JudgeDidNotLoad,
+    default_judge_sampler,
+    finish_judge_run,
+    judge_answers,
+)
 from engine.judging.store import (
     add_override,
     answer_pairs,
@@ -43,6 +48,7 @@ from engine.workspace.store import Workspace
 __all__ = [
     "CRITERION_KEYS",
     "AnswerFilter",
+    "JudgeDidNotLoad",
     "Rubric",
     "add_override",
     "answer_detail",

@@ -14,6 +14,7 @@ import shutil
 import pytest
 
 from app.cli import main
+from engine.judging.rubric import CRITERION_KEYS
 from engine.llm.model_registry import register_gguf
 from engine.workspace.store import Workspace
 from tests.cli.test_cli_kill_resume import worker_killed_while_loading
@@ -146,17 +147,110 @@ def test_judge_and_run_prompts_with_a_model_that_cannot_load_exit_3(
     assert code == 0, text
     prompts = tmp_path / "prompts.txt"
     prompts.write_text("এক\n", encoding="utf-8")
-    for argv in (
-        ["judge", "--judge", "broken"],
-        ["run-prompts", str(prompts), "--model", "broken"],
+    for argv, what in (
+        (["judge", "--judge", "broken"], "judge: 6 of 6 answer pairs not judged (model 'broken'"),
+        (["run-prompts", str(prompts), "--model", "broken"], "run-prompts: model 'broken'"),
     ):
         code, text = _run(capsys, *w, *argv)
         assert code == 3, (argv, text)
         line = _incomplete_line(text)
-        assert f"{argv[0]}: model 'broken' did not load: " in line and "truncated" in line, line
+        assert f"{what} did not load: " in line and "truncated" in line, line
         assert line.endswith(RESUME), line
     with Workspace(w[1]) as ws:  # no empty run is left behind
         assert not ws.scalar("SELECT count(*) FROM runs WHERE kind IN ('judge', 'prompts')")
+
+
+VERDICT = {
+    "chain_of_thought_reasoning": "উত্তরটি ঠিক।",
+    **dict.fromkeys(CRITERION_KEYS, 4),
+    "confidence": 4,
+}
+
+
+def _answered(w, server, capsys, *answer_models: str) -> None:
+    """The questions answered by ``answer_models``, each with the server's current answer."""
+    for name in answer_models:
+        if name != "echo":
+            add = ["models", "add", server.url, "--api-model", "echo", "--name", name]
+            code, text = _run(capsys, *w, *add)
+            assert code == 0, text
+        code, text = _run(capsys, *w, "generate", "--model", name, "--max-tokens", "8")
+        assert code == 0, text
+
+
+def test_judge_and_calibrate_say_how_many_pairs_a_judge_that_cannot_load_left(
+    study, server, capsys
+):
+    """Found here: both said only "model 'broken' did not load", not how much was left."""
+    w = study
+    with Workspace(w[1]) as ws:
+        build_questions(ws)
+    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
+    _answered(w, server, capsys, "echo")
+    # a judge that answers scores them and a person overrides one (calibrate's item)
+    server.answer = json.dumps(VERDICT, ensure_ascii=False)
+    for argv in (
+        ["models", "add", server.url, "--api-model", "echo", "--name", "judge"],
+        ["judge", "--judge", "judge"],
+        ["override", "1", "--annotator", "t", "--reason", "r", "--final", "6"],
+    ):
+        code, text = _run(capsys, *w, *argv)
+        assert code == 0, (argv, text)
+    before = _rows(w[1])
+    for argv, what, n in (
+        (["judge", "--judge", "broken"], "judge: 6 of 6 answer pairs not judged", 6),
+        (
+            ["calibrate", "--judge", "broken"],
+            "calibrate: 1 of 1 human-scored answers not judged",
+            1,
+        ),
+    ):
+        for extra in ([], ["--json"]):
+            code, text = _run(capsys, *w, *argv, *extra)
+            assert code == 3, (argv, extra, text)
+            line = _incomplete_line(text)
+            assert f"{what} (model 'broken' did not load: " in line and "truncated" in line, line
+            assert line.endswith(RESUME), line
+            assert _rows(w[1]) == before, argv  # no empty judge run is left
+            if extra:
+                report = json.loads(text[: text.rindex("}") + 1])
+                assert report["judge_model"] == "broken" and report["run_id"] is None
+                assert report["pairs"] == report["not_judged"] == n
+                assert report["load_error"].startswith("model 'broken' did not load: ")
+
+
+def test_a_judge_without_its_key_keeps_the_gated_pairs_and_resumes(
+    study, server, memory_keyring, capsys
+):
+    """What the gates zeroed is stored before the judge is opened: the count says what is
+    left, and the same run resumes once the key is back."""
+    w = study
+    with Workspace(w[1]) as ws:
+        build_questions(ws)
+    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
+    _answered(w, server, capsys, "echo")
+    server.answer = "I'm sorry, I can't help with that."  # the refusal gate zeroes these
+    _answered(w, server, capsys, "refuser")
+    memory_keyring.set_password("judge-svc", "api-key", "sk-test-0123456789")
+    add = ["models", "add", server.url, "--api-model", "echo", "--name", "keyed"]
+    code, text = _run(capsys, *w, *add, "--keyring-service", "judge-svc")
+    assert code == 0, text
+    memory_keyring.delete_password("judge-svc", "api-key")
+    code, text = _run(capsys, *w, "judge", "--judge", "keyed")
+    assert code == 3, text
+    line = _incomplete_line(text)
+    assert "judge: 6 of 12 answer pairs not judged (model 'keyed' did not load: " in line, line
+    assert "no API key in the OS keyring" in line and line.endswith(RESUME), line
+    with Workspace(w[1]) as ws:
+        assert ws.scalar("SELECT count(*) FROM judgments WHERE judge_response_id IS NULL") == 6
+    memory_keyring.set_password("judge-svc", "api-key", "sk-test-0123456789")
+    server.answer = json.dumps(VERDICT, ensure_ascii=False)
+    code, text = _run(capsys, *w, "judge", "--judge", "keyed", "--json")
+    assert code == 0, text
+    report = json.loads(text[: text.rindex("}") + 1])
+    assert report["pairs"] == 12 and report["judged_before"] == 6 and report["judged_now"] == 6
+    with Workspace(w[1]) as ws:  # resumed in the same judge run
+        assert ws.scalar("SELECT count(*) FROM runs WHERE kind = 'judge'") == 1
 
 
 def test_a_refusing_judge_is_incomplete_and_resumes(study, server, capsys):
@@ -214,6 +308,29 @@ def test_the_embedded_model_killed_while_loading_is_resumed(study, embedded_gguf
     line = _incomplete_line(text)
     assert "1 of 1 translations not judged (model 'gemma' did not load: " in line, line
     assert "SIGKILL" in line, line
+
+
+@pytest.mark.slow
+def test_a_local_judge_killed_while_loading_leaves_no_run(study, server, embedded_gguf, capsys):
+    """A local judge loads at its first decode, inside the judging rounds: the same count,
+    the signal named, and no empty judge run (one was left open)."""
+    w = study
+    with Workspace(w[1]) as ws:
+        build_questions(ws)
+    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
+    _answered(w, server, capsys, "echo")
+    model = str(study[1]) + ".model.gguf"
+    shutil.copyfile(embedded_gguf, model)
+    code, text = _run(capsys, *w, "models", "add", model, "--name", "gemma")
+    assert code == 0, text
+    before = _rows(w[1])
+    with worker_killed_while_loading():
+        code, text = _run(capsys, *w, "judge", "--judge", "gemma")
+    assert code == 3, text
+    line = _incomplete_line(text)
+    assert "judge: 6 of 6 answer pairs not judged (model 'gemma' did not load: " in line, line
+    assert "SIGKILL" in line and line.endswith(RESUME), line
+    assert _rows(w[1]) == before
 
 
 def test_replicate_with_a_model_that_cannot_be_opened_is_partial(
