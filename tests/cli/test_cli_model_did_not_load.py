@@ -1,6 +1,6 @@
-"""A translation step whose model cannot load exits 3 with one line saying how many items
-were left, why (the model named) and how to resume, and leaves the workspace as it was; the
-same command resumes once the model loads or answers.
+"""A translation or judging step whose model cannot load exits 3 with one line saying how
+many items were left, why (the model named) and how to resume, and leaves the workspace as
+it was; the same command resumes once the model loads or answers.
 
 Found by these tests: a registered GGUF file that was truncated afterwards made
 ``eval-translation`` exit 2 (as for a mistyped option), with or without ``--judge``; a judge
