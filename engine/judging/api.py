@@ -16,6 +16,7 @@ from engine.judging.answer_queries import (
     filter_options,
 )
 from engine.judging.calibration import calibrate
+from engine.judging.incomplete import JudgeDidNotLoad
 from engine.judging.paired_scores import judge_run_choices
 from engine.judging.prompt import build_judge_prompt, load_judge_template
 from engine.judging.replication import replicate
@@ -26,12 +27,7 @@ from engine.judging.rubric import (
     load_rubric,
     rubric_from_dict,
 )
-from engine.judging.run import (
-    JudgeDidNotLoad,
-    default_judge_sampler,
-    finish_judge_run,
-    judge_answers,
-)
+from engine.judging.run import default_judge_sampler, finish_judge_run, judge_answers
 from engine.judging.store import (
     add_override,
     answer_pairs,

@@ -27,6 +27,7 @@ from engine.judging import disagreement, store
 from engine.judging.consistency import consistency_flags
 from engine.judging.disagreement import RETRY_TEMPERATURE, retry_sampler
 from engine.judging.gate import check_answer
+from engine.judging.incomplete import judge_stopped
 from engine.judging.injection import detect_injection, flag_labels
 from engine.judging.prompt import JudgeTemplate, load_judge_template, pair_prompt
 from engine.judging.rubric import Rubric, load_rubric
@@ -40,15 +41,12 @@ from engine.judging.verdict import (
 )
 from engine.llm.jobs import (
     backend_for_run,
-    discard_if_empty,
-    not_loaded_reason,
     open_run,
     reject_responses,
     run_job,
 )
 from engine.llm.model_runs import PlannedRun
 from engine.llm.types import CancelFn, ProgressFn, Sampler
-from engine.llm.worker import ModelDidNotLoad
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -152,7 +150,7 @@ def judge_answers(
     try:
         backend = (backend_factory or backend_for_run)(ws, run_id)
     except BaseException as exc:
-        _stopped(ws, judge_model, run_id, pairs, exc)
+        judge_stopped(ws, judge_model, run_id, pairs, exc)
         raise
     try:
         # Each round asks again for every gate-passing pair without a valid verdict, in the
@@ -192,35 +190,11 @@ def judge_answers(
                 break
         summary.failed = len(remaining) if not summary.cancelled else 0
     except BaseException as exc:  # e.g. a local model, which loads at its first decode
-        _stopped(ws, judge_model, run_id, pairs, exc)
+        judge_stopped(ws, judge_model, run_id, pairs, exc)
         raise
     finally:
         backend.close()
     return summary
-
-
-class JudgeDidNotLoad(ModelDidNotLoad):
-    """The judge model did not load: ``left`` of the ``pairs`` answer pairs have no judgment
-    (what finished is kept; ``run_id`` is None when the run held nothing and was removed)."""
-
-    def __init__(self, reason: str, *, run_id: int | None, pairs: int, left: int):
-        super().__init__(f"{left} of {pairs} answer pairs not judged ({reason})")
-        self.reason, self.run_id, self.pairs, self.left = reason, run_id, pairs, left
-
-
-def _stopped(ws: Workspace, judge_model: dict, run_id: int, pairs: list, exc: BaseException):
-    """A judge run stopped by ``exc``: remove the run if it holds nothing; a model that did
-    not load raises :class:`JudgeDidNotLoad`, saying how many pairs are left."""
-    removed = discard_if_empty(ws, run_id)
-    if not isinstance(exc, ModelDidNotLoad):
-        return
-    judged = store.judged_response_ids(ws, run_id)
-    raise JudgeDidNotLoad(
-        not_loaded_reason(judge_model, exc),
-        run_id=None if removed else run_id,
-        pairs=len(pairs),
-        left=sum(p["dialect_response_id"] not in judged for p in pairs),
-    ) from exc
 
 
 def judge_requests(items, rubric: Rubric, template: JudgeTemplate, samplers, spotlight=True):
