@@ -20,7 +20,7 @@ the judge run's disagreement check judges them again without their suspicious se
 Since the detector has a learned part (engine/judging/injection_model.py) trained on every
 set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, and two
 training rounds written blind), these rates are training rates; leave-one-round-out ones are
-in ``bench/injection_generalisation.py``. The blind rounds of ``BLIND`` (rounds 22f and 22g,
+in ``bench/injection_generalisation.py``. The blind rounds of ``BLIND`` (rounds 22f–22i,
 measured when their files are present) are never trained on; ``blind_pooled`` gives the
 issue's two rates on them together. Prints one JSON object last.
 
@@ -80,8 +80,8 @@ SETS = {
 # only: the blind rounds below are measured, never trained on
 TRAINING = tuple(SETS)
 BLIND = {
-    "held_out_22f": DATA / "injection_held_out_issue22f.jsonl",
-    "held_out_22g": DATA / "injection_held_out_issue22g.jsonl",
+    f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
+    for r in ("22f", "22g", "22h", "22i")
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
 
