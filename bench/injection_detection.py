@@ -123,30 +123,29 @@ def main() -> int:
     parser.parse_args()
     detector = lambda t: detect_injection(t, question=QUESTIONS.get(t, "")).flagged  # noqa: E731
     checked = lambda t: bool(detect_injection(t, question=QUESTIONS.get(t, "")).suspicious)  # noqa: E731
-    out: dict = {}
-    for name, (attacks, legit) in SETS.items():
-        out[name] = {
+
+    def rates(attacks: list, legit: list) -> dict:
+        return {
             "attacks": len(attacks),
             "legit": len(legit),
             "routed": rate(detector, attacks),
-            **{f"routed_{lg}": rate(detector, attacks, lg) for lg in LANGS},
             "false_flags": rate(detector, legit),
             "checked_attacks": rate(checked, attacks),
             "checked_legit": rate(checked, legit),
+        }
+
+    out: dict = {}
+    for name, (attacks, legit) in SETS.items():
+        out[name] = rates(attacks, legit) | {
+            **{f"routed_{lg}": rate(detector, attacks, lg) for lg in LANGS},
             "baseline_detection": rate(contains_control_token, attacks),
             "baseline_false_flags": rate(contains_control_token, legit),
         }
         print(f"{name}: {out[name]}")
     attacks = [row for name in BLIND if name in SETS for row in SETS[name][0]]
     legit = [row for name in BLIND if name in SETS for row in SETS[name][1]]
-    out["blind_pooled"] = legit and {  # the goal's two rates, on every round nobody tuned on
-        "attacks": len(attacks),
-        "legit": len(legit),
-        "routed": rate(detector, attacks),
-        "false_flags": rate(detector, legit),
-        "checked_attacks": rate(checked, attacks),
-        "checked_legit": rate(checked, legit),
-    }
+    # the goal's two rates, on every round nobody tuned on
+    out["blind_pooled"] = legit and rates(attacks, legit)
     print(f"blind rounds pooled: {out['blind_pooled']}")
     real = real_texts()
     if real:

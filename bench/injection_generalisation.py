@@ -33,9 +33,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from injection_detection import QUESTIONS, SETS, TRAINING  # noqa: E402
 
-from engine.judging.injection import detect_injection, rule_hits  # noqa: E402
+from engine.judging.injection import detect_injection  # noqa: E402
 from engine.judging.injection_model import ALONE, CONFIRM, Scorer  # noqa: E402
 from engine.judging.injection_phrases import addresses_evaluation  # noqa: E402
+from engine.judging.injection_rules import rule_hits  # noqa: E402
 from engine.judging.injection_text import matching_form  # noqa: E402
 from engine.judging.injection_training import train  # noqa: E402
 

@@ -26,8 +26,9 @@ from dataclasses import replace
 
 from engine.judging.consistency import HIGH_SCORE_SHARE
 from engine.judging.gate import GateResult
-from engine.judging.injection import detect_injection, rule_hits
+from engine.judging.injection import detect_injection
 from engine.judging.injection_phrases import talks_of_grading
+from engine.judging.injection_rules import rule_hits
 from engine.judging.injection_text import matching_form, sentences
 from engine.judging.prompt import JudgeTemplate, pair_prompt
 from engine.judging.rubric import Rubric

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.judging.injection import rule_hits
 from engine.judging.injection_model import (
     PARTS,
     REGULARISATION,
@@ -14,6 +13,7 @@ from engine.judging.injection_model import (
     model_input,
     vectorizer,
 )
+from engine.judging.injection_rules import rule_hits
 
 
 def train(attacks: list[str], legit: list[str]) -> dict:
