@@ -122,7 +122,7 @@ def cmd_judge(args, ctx) -> int:
             progress=ctx.progress_printer("judging", quiet=args.quiet or args.json),
             **kwargs,
         )
-    except judging.JudgeDidNotLoad as exc:
+    except judging.JudgeStopped as exc:
         return _not_judged(ctx, args, "judge", exc, "answer pairs", judge_model=judge["name"])
     result = {
         **summary.as_dict(),
@@ -247,7 +247,7 @@ def cmd_calibrate(args, ctx) -> int:
             progress=ctx.progress_printer("calibrating", quiet=args.quiet or args.json),
             **kwargs,
         )
-    except judging.JudgeDidNotLoad as exc:
+    except judging.JudgeStopped as exc:
         return _not_judged(
             ctx, args, "calibrate", exc, "human-scored answers", judge_model=judge["name"]
         )
@@ -270,16 +270,19 @@ def cmd_calibrate(args, ctx) -> int:
 
 
 def _not_judged(ctx, args, step: str, exc, unit: str, **report) -> int:
-    """A judge that did not load: how many of ``unit`` are left and why (``--json``: as a
-    report too, as eval-translation's ``load_error``); exit 3, the same command resumes."""
+    """A judge that stopped (did not load, its worker died): how many of ``unit`` are left
+    and why (``--json``: as a report too; ``load_error`` as eval-translation's, None when the
+    model loaded); exit 3, the same command resumes."""
     if args.json:
+        did_not_load = isinstance(exc, stages.judging().JudgeDidNotLoad)
         ctx.emit_json(
             {
                 **report,
                 "run_id": exc.run_id,
                 "pairs": exc.pairs,
                 "not_judged": exc.left,
-                "load_error": exc.reason,
+                "stopped": exc.reason,
+                "load_error": exc.reason if did_not_load else None,
             }
         )
     return incomplete(ctx, f"{step}: {exc.left} of {exc.pairs} {unit} not judged ({exc.reason})")

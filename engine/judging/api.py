@@ -16,7 +16,7 @@ from engine.judging.answer_queries import (
     filter_options,
 )
 from engine.judging.calibration import calibrate
-from engine.judging.incomplete import JudgeDidNotLoad
+from engine.judging.incomplete import JudgeDidNotLoad, JudgeStopped
 from engine.judging.paired_scores import judge_run_choices
 from engine.judging.prompt import build_judge_prompt, load_judge_template
 from engine.judging.replication import replicate
@@ -45,6 +45,7 @@ __all__ = [
     "CRITERION_KEYS",
     "AnswerFilter",
     "JudgeDidNotLoad",
+    "JudgeStopped",
     "Rubric",
     "add_override",
     "answer_detail",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict, dataclass
 
+from engine.errors import StepIncomplete
 from engine.judging import disagreement, store
 from engine.judging.consistency import consistency_flags
 from engine.judging.disagreement import RETRY_TEMPERATURE, retry_sampler
@@ -264,18 +265,25 @@ def _judge_round(
     std_gates = {}
     requests = judge_requests(items, rubric, template, samplers, spotlight)
     variant_ids = {_key(pair): pair["variant_id"] for pair, _ in items}
-    job = run_job(
-        ws,
-        run_id,
-        backend,
-        requests,
-        variant_ids=variant_ids,
-        batch_size=batch_size,
-        progress=progress,
-        cancelled=cancelled,
-        skip=set(exhausted),
-    )
-    summary.cancelled = job.cancelled
+    stopped: StepIncomplete | None = None
+    try:
+        job = run_job(
+            ws,
+            run_id,
+            backend,
+            requests,
+            variant_ids=variant_ids,
+            batch_size=batch_size,
+            progress=progress,
+            cancelled=cancelled,
+            skip=set(exhausted),
+        )
+        summary.cancelled = job.cancelled
+    except StepIncomplete as exc:
+        # the model stopped mid-round (e.g. its worker died and did not load again): the
+        # replies stored so far are judged below without decoding (their checks wait for
+        # the next run), so the pairs reported left are the ones really left
+        stopped = exc
     replies = {
         r["item_key"]: r
         for r in ws.query(
@@ -323,22 +331,25 @@ def _judge_round(
             rows.append(row)
         else:  # inserted once the second verdict is in (engine.judging.disagreement)
             held.append((pair, gate, std_gates[pair["standard_response_id"]], row, stripped))
-    if held:
-        ready, waiting, n_invalid = disagreement.run_checks(
-            ws,
-            run_id,
-            backend,
-            held,
-            settled=judged,
-            rubric=rubric,
-            template=template,
-            sampler=check_sampler or next(iter(samplers.values())),
-            spotlight=spotlight,
-            max_attempts=max_attempts,
-            batch_size=batch_size,
-            progress=progress,
-            cancelled=cancelled,
-        )
+    if held and stopped is None:
+        try:
+            ready, waiting, n_invalid = disagreement.run_checks(
+                ws,
+                run_id,
+                backend,
+                held,
+                settled=judged,
+                rubric=rubric,
+                template=template,
+                sampler=check_sampler or next(iter(samplers.values())),
+                spotlight=spotlight,
+                max_attempts=max_attempts,
+                batch_size=batch_size,
+                progress=progress,
+                cancelled=cancelled,
+            )
+        except StepIncomplete as exc:  # as above: what needs no check is still stored
+            stopped, ready, waiting, n_invalid = exc, [], [], 0
         rows += ready
         summary.checked += len(ready)
         summary.disagreements += sum(disagreement.DIFFERS in r["flags"] for r in ready)
@@ -352,6 +363,8 @@ def _judge_round(
         summary.invalid_replies += len(invalid)
         log.warning("judge run %d: %d invalid replies, asking again", run_id, len(invalid))
     summary.judged_now += store.insert_judgments(ws, run_id, rows)
+    if stopped is not None:
+        raise stopped
     return remaining, invalid_keys
 
 

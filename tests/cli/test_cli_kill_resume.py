@@ -6,13 +6,13 @@ The full figures (every command, model workers killed too, concurrency): the ben
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,17 +38,31 @@ def test_package_import_killed_twice_equals_an_uninterrupted_one(tmp_path, share
     assert res["lost"] == res["duplicated"] == res["differ"] == res["other_rows_differ"] == 0
 
 
-@contextmanager
+@contextlib.contextmanager
 def worker_killed_while_loading():
     """SIGKILL the first model worker this process starts, before it has said "ready"."""
+    with workers_killed(once=True):
+        yield
+
+
+@contextlib.contextmanager
+def workers_killed(when=lambda: True, once=False):
+    """SIGKILL every model worker this process starts once ``when()`` holds (``once``: only
+    the first), polling every 2 ms."""
     stop = threading.Event()
 
     def kill() -> None:
         while not stop.is_set():
+            ready = None
             for child in multiprocessing.active_children():
-                if child.name.startswith("model-worker") and child.pid:
-                    os.kill(child.pid, signal.SIGKILL)
-                    return
+                if child.name.startswith("model-worker") and child.pid and child.is_alive():
+                    if ready is None:
+                        ready = when()
+                    if ready:
+                        with contextlib.suppress(ProcessLookupError):  # it died meanwhile
+                            os.kill(child.pid, signal.SIGKILL)
+                        if once:
+                            return
             time.sleep(0.002)
 
     killer = threading.Thread(target=kill)

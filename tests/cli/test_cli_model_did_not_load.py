@@ -8,8 +8,11 @@ endpoint that refused every item gave exit 0 and an empty judge column."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import shutil
+import sqlite3
 
 import pytest
 
@@ -17,7 +20,7 @@ from app.cli import main
 from engine.judging.rubric import CRITERION_KEYS
 from engine.llm.model_registry import register_gguf
 from engine.workspace.store import Workspace
-from tests.cli.test_cli_kill_resume import worker_killed_while_loading
+from tests.cli.test_cli_kill_resume import worker_killed_while_loading, workers_killed
 from tests.cli.test_cli_secrets import EchoServer
 from tests.engine.judging.study_fixture import build_questions
 from tests.engine.rag.test_rag_retrieval import SMALL, _insert
@@ -331,6 +334,54 @@ def test_a_local_judge_killed_while_loading_leaves_no_run(study, server, embedde
     assert "judge: 6 of 6 answer pairs not judged (model 'gemma' did not load: " in line, line
     assert "SIGKILL" in line and line.endswith(RESUME), line
     assert _rows(w[1]) == before
+
+
+def _judge_replies(path: str) -> int:
+    """Replies the judge has stored so far (read beside the running command)."""
+    with contextlib.closing(sqlite3.connect(path, timeout=5)) as conn:
+        return conn.execute(
+            "SELECT count(*) FROM responses JOIN runs ON runs.id = responses.run_id "
+            "WHERE runs.kind = 'judge' AND responses.status = 'done'"
+        ).fetchone()[0]
+
+
+@pytest.mark.slow
+def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
+    study, server, embedded_gguf, capsys
+):
+    """The judge's worker SIGKILLed once it has stored the replies of its first plan group
+    (4 pairs with --n-seq 1), and every worker after it too (it dies again as it reloads, in
+    the first round): exit 3 with how many pairs are left, the signal named; the replies
+    stored before the kill are judged (all 12 were said to be left), and the same run
+    resumes and finishes."""
+    w = study
+    with Workspace(w[1]) as ws:
+        build_questions(ws)
+    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
+    _answered(w, server, capsys, "echo", "second")
+    model = str(study[1]) + ".model.gguf"
+    shutil.copyfile(embedded_gguf, model)
+    code, text = _run(capsys, *w, "models", "add", model, "--name", "gemma")
+    assert code == 0, text
+    argv = [*w, "judge", "--judge", "gemma", "--n-seq", "1"]
+    with workers_killed(when=lambda: _judge_replies(w[1]) >= 1):
+        code, text = _run(capsys, *argv)
+    assert code == 3, text
+    line = _incomplete_line(text)
+    found = re.search(r"judge: (\d+) of 12 answer pairs not judged \(model 'gemma'", line)
+    assert found and 0 < int(found[1]) < 12, line
+    assert "SIGKILL" in line and line.endswith(RESUME), line
+    left = int(found[1])
+    with Workspace(w[1]) as ws:
+        assert ws.scalar("SELECT count(*) FROM judgments") == 12 - left
+    code, text = _run(capsys, *argv, "--json")
+    assert code == 0, text
+    report = json.loads(text[: text.rindex("}") + 1])
+    assert report["pairs"] == 12 and report["judged_before"] == 12 - left
+    assert report["judged_now"] == left and report["failed"] == 0
+    with Workspace(w[1]) as ws:  # resumed in the same judge run
+        assert ws.scalar("SELECT count(*) FROM runs WHERE kind = 'judge'") == 1
+        assert ws.scalar("SELECT count(*) FROM judgments") == 12
 
 
 def test_replicate_with_a_model_that_cannot_be_opened_is_partial(
