@@ -157,8 +157,7 @@ def cmd_judge(args, ctx) -> int:
         return 130
     if summary.failed:
         return incomplete(
-            ctx,
-            f"judge: {summary.failed} of {summary.pairs} answer pairs have no valid verdict",
+            ctx, f"judge: {_no_verdict(summary.failed, summary.pairs, summary.last_error)}"
         )
     return 0
 
@@ -292,11 +291,17 @@ def _calibration_outcome(ctx, result: dict) -> int:
     failed = result["judge"].get("failed", 0)
     if not failed:
         return 0
-    return incomplete(
-        ctx,
-        f"calibrate: {failed} of {result['n_human_scored']} human-scored answers have no "
-        "valid verdict (the figures above leave them out)",
+    no_verdict = _no_verdict(
+        failed, result["n_human_scored"], result["judge"].get("last_error"), "human-scored answers"
     )
+    return incomplete(ctx, f"calibrate: {no_verdict}, which the figures above leave out")
+
+
+def _no_verdict(failed: int, pairs: int, last_error: str | None, unit="answer pairs") -> str:
+    """'N of M … have no valid verdict', with why the last one failed (a dead worker, a
+    refusing server, an invalid reply)."""
+    why = f" (last error: {last_error})" if last_error else ""
+    return f"{failed} of {pairs} {unit} have no valid verdict{why}"
 
 
 def register_replicate(sub) -> None:

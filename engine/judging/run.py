@@ -66,6 +66,7 @@ class JudgeSummary:
     checked: int = 0  # judged a second time without the suspicious sentences
     disagreements: int = 0  # ... whose two verdicts differed (sent to review)
     cancelled: bool = False
+    last_error: str | None = None  # of a failed pair: a dead worker, a refusal, a bad reply
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -190,6 +191,8 @@ def judge_answers(
             if not remaining or all(invalid.get(_key(p), 0) >= max_attempts for p, _ in remaining):
                 break
         summary.failed = len(remaining) if not summary.cancelled else 0
+        if summary.failed:
+            summary.last_error = _last_error(ws, run_id, [_key(p) for p, _ in remaining])
     except BaseException as exc:  # e.g. a local model, which loads at its first decode
         judge_stopped(ws, judge_model, run_id, pairs, exc)
         raise
@@ -366,6 +369,16 @@ def _judge_round(
     if stopped is not None:
         raise stopped
     return remaining, invalid_keys
+
+
+def _last_error(ws: Workspace, run_id: int, keys: list[str]) -> str | None:
+    """Why the last of these items failed (its response's error), as the step reports it."""
+    marks = ",".join("?" * len(keys))
+    return ws.scalar(
+        f"SELECT error FROM responses WHERE run_id = ? AND status = 'error' "
+        f"AND item_key IN ({marks}) ORDER BY id DESC LIMIT 1",
+        (run_id, *keys),
+    )
 
 
 def _key(pair: dict) -> str:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shutil
+import signal
 import sqlite3
 
 import pytest
@@ -284,15 +286,30 @@ def test_a_refusing_judge_is_incomplete_and_resumes(study, server, capsys):
         assert ws.scalar("SELECT count(*) FROM runs WHERE kind = 'translation-judge'") == 1
 
 
+def _add_gemma(w, embedded_gguf, capsys) -> None:
+    """A copy of the embedded model registered as 'gemma' (a local model, its own worker)."""
+    model = w[1] + ".model.gguf"
+    shutil.copyfile(embedded_gguf, model)
+    code, text = _run(capsys, *w, "models", "add", model, "--name", "gemma")
+    assert code == 0, text
+
+
+def _local_judge(w, server, embedded_gguf, capsys, *answer_models: str) -> None:
+    """The questions answered in Bengali by ``answer_models`` (the script gate passes them to
+    the judge), and 'gemma' to judge them."""
+    with Workspace(w[1]) as ws:
+        build_questions(ws)
+    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
+    _answered(w, server, capsys, *answer_models)
+    _add_gemma(w, embedded_gguf, capsys)
+
+
 @pytest.mark.slow
 def test_the_embedded_model_killed_while_loading_is_resumed(study, embedded_gguf, capsys):
     """The worker-side failure (ModelDidNotLoad from the model's own process), for the
     translating model and for the judge: exit 3 naming the signal; the translation resumes."""
     w = study
-    model = str(study[1]) + ".model.gguf"
-    shutil.copyfile(embedded_gguf, model)
-    code, text = _run(capsys, *w, "models", "add", model, "--name", "gemma")
-    assert code == 0, text
+    _add_gemma(w, embedded_gguf, capsys)
     before = _rows(w[1])
     argv = [*w, "eval-translation", "--dialects", "chittagong"]
     with worker_killed_while_loading():
@@ -318,14 +335,7 @@ def test_a_local_judge_killed_while_loading_leaves_no_run(study, server, embedde
     """A local judge loads at its first decode, inside the judging rounds: the same count,
     the signal named, and no empty judge run (one was left open)."""
     w = study
-    with Workspace(w[1]) as ws:
-        build_questions(ws)
-    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
-    _answered(w, server, capsys, "echo")
-    model = str(study[1]) + ".model.gguf"
-    shutil.copyfile(embedded_gguf, model)
-    code, text = _run(capsys, *w, "models", "add", model, "--name", "gemma")
-    assert code == 0, text
+    _local_judge(w, server, embedded_gguf, capsys, "echo")
     before = _rows(w[1])
     with worker_killed_while_loading():
         code, text = _run(capsys, *w, "judge", "--judge", "gemma")
@@ -355,14 +365,7 @@ def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
     stored before the kill are judged (all 12 were said to be left), and the same run
     resumes and finishes."""
     w = study
-    with Workspace(w[1]) as ws:
-        build_questions(ws)
-    server.answer = "ঢাকা বাংলাদেশের রাজধানী এবং সবচেয়ে বড় শহর।"
-    _answered(w, server, capsys, "echo", "second")
-    model = str(study[1]) + ".model.gguf"
-    shutil.copyfile(embedded_gguf, model)
-    code, text = _run(capsys, *w, "models", "add", model, "--name", "gemma")
-    assert code == 0, text
+    _local_judge(w, server, embedded_gguf, capsys, "echo", "second")
     argv = [*w, "judge", "--judge", "gemma", "--n-seq", "1"]
     with workers_killed(when=lambda: _judge_replies(w[1]) >= 1):
         code, text = _run(capsys, *argv)
@@ -382,6 +385,45 @@ def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
     with Workspace(w[1]) as ws:  # resumed in the same judge run
         assert ws.scalar("SELECT count(*) FROM runs WHERE kind = 'judge'") == 1
         assert ws.scalar("SELECT count(*) FROM judgments") == 12
+
+
+@pytest.mark.slow
+def test_a_local_judge_whose_worker_keeps_dying_says_why(
+    study, server, embedded_gguf, monkeypatch, capsys
+):
+    """Fault injection: after its first job, the judge's real worker process is SIGKILLed
+    as each job starts (it loads again each round, and dies again): exit 3, how many pairs
+    have no verdict and why (it said only "have no valid verdict"); the same run resumes."""
+    from engine.llm.worker import ModelWorker
+
+    w = study
+    _local_judge(w, server, embedded_gguf, capsys, "echo")
+    generate, jobs = ModelWorker.generate, []
+
+    def dies_after_the_first_job(self, *args, **kwargs):
+        jobs.append(1)
+        if len(jobs) > 1:
+            os.kill(self.pid, signal.SIGKILL)
+        yield from generate(self, *args, **kwargs)
+
+    monkeypatch.setattr(ModelWorker, "generate", dies_after_the_first_job)
+    argv = [*w, "judge", "--judge", "gemma", "--n-seq", "1"]
+    code, text = _run(capsys, *argv)
+    assert code == 3, text
+    line = _incomplete_line(text)
+    found = re.search(r"judge: (\d+) of 6 answer pairs have no valid verdict \(last error: ", line)
+    assert found and 0 < int(found[1]) < 6, line
+    assert "the model worker for gemma was killed by SIGKILL while generating" in line, line
+    assert line.endswith(RESUME), line
+    left = int(found[1])
+    monkeypatch.setattr(ModelWorker, "generate", generate)
+    code, text = _run(capsys, *argv, "--json")
+    assert code == 0, text
+    report = json.loads(text[: text.rindex("}") + 1])
+    assert report["judged_before"] == 6 - left and report["failed"] == 0
+    assert report["last_error"] is None
+    with Workspace(w[1]) as ws:  # resumed in the same judge run
+        assert ws.scalar("SELECT count(*) FROM runs WHERE kind = 'judge'") == 1
 
 
 def test_replicate_with_a_model_that_cannot_be_opened_is_partial(
