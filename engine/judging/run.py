@@ -192,7 +192,7 @@ def judge_answers(
                 break
         summary.failed = len(remaining) if not summary.cancelled else 0
         if summary.failed:
-            summary.last_error = _last_error(ws, run_id, [_key(p) for p, _ in remaining])
+            summary.last_error = _last_error(ws, run_id)
     except BaseException as exc:  # e.g. a local model, which loads at its first decode
         judge_stopped(ws, judge_model, run_id, pairs, exc)
         raise
@@ -371,13 +371,13 @@ def _judge_round(
     return remaining, invalid_keys
 
 
-def _last_error(ws: Workspace, run_id: int, keys: list[str]) -> str | None:
-    """Why the last of these items failed (its response's error), as the step reports it."""
-    marks = ",".join("?" * len(keys))
+def _last_error(ws: Workspace, run_id: int) -> str | None:
+    """Why the run's last failed item failed (its response's error), as the step reports it
+    (not filtered by item: a ×10 study's failed keys would pass SQLite's variable limit)."""
     return ws.scalar(
-        f"SELECT error FROM responses WHERE run_id = ? AND status = 'error' "
-        f"AND item_key IN ({marks}) ORDER BY id DESC LIMIT 1",
-        (run_id, *keys),
+        "SELECT error FROM responses WHERE run_id = ? AND status = 'error' "
+        "ORDER BY id DESC LIMIT 1",
+        (run_id,),
     )
 
 
