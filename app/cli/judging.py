@@ -300,7 +300,8 @@ def _calibration_outcome(ctx, result: dict) -> int:
 def _no_verdict(failed: int, pairs: int, last_error: str | None, unit="answer pairs") -> str:
     """'N of M … have no valid verdict', with why the last one failed (a dead worker, a
     refusing server, an invalid reply)."""
-    why = f" (last error: {last_error})" if last_error else ""
+    # one line, however the server or worker worded it
+    why = f" (last error: {' '.join(last_error.split())[:200]})" if last_error else ""
     return f"{failed} of {pairs} {unit} have no valid verdict{why}"
 
 
