@@ -42,6 +42,7 @@ from engine.judging.verdict import (
 )
 from engine.llm.jobs import (
     backend_for_run,
+    finished_responses,
     open_run,
     reject_responses,
     run_job,
@@ -287,13 +288,7 @@ def _judge_round(
         # replies stored so far are judged below without decoding (their checks wait for
         # the next run), so the pairs reported left are the ones really left
         stopped = exc
-    replies = {
-        r["item_key"]: r
-        for r in ws.query(
-            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
-            (run_id,),
-        )
-    }
+    replies = finished_responses(ws, run_id)
     rows, invalid, remaining, invalid_keys, held = [], [], [], [], []
     judged = store.judged_response_ids(ws, run_id)
     for pair, gate in items:

@@ -438,6 +438,17 @@ def run_job_on_model(
         raise
 
 
+def finished_responses(ws: Workspace, run_id: int) -> dict[str, dict]:
+    """The run's finished responses (id, item_key, text) by item key."""
+    return {
+        r["item_key"]: r
+        for r in ws.query(
+            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
+            (run_id,),
+        )
+    }
+
+
 def discard_if_empty(ws: Workspace, run_id: int) -> bool:
     """Remove a run row that holds nothing (its job failed before storing a result, e.g. the
     model did not load), so no empty ``open`` run is left behind. Returns whether it did."""

@@ -13,7 +13,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 
-from engine.llm.jobs import not_loaded_reason, open_run, run_job_on_model
+from engine.llm.jobs import finished_responses, not_loaded_reason, open_run, run_job_on_model
 from engine.llm.worker import ModelDidNotLoad
 from engine.translation import fidelity_judge as judge_mod
 from engine.translation.translate import build_request, run_card, sampler_for, template_for
@@ -51,13 +51,7 @@ def _run_model_job(
     except ModelDidNotLoad as exc:
         load_error = not_loaded_reason(model_row, exc)
         log.error("%s", load_error)
-    done = {
-        r["item_key"]: r
-        for r in ws.query(
-            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
-            (run_id,),
-        )
-    }
+    done = finished_responses(ws, run_id)
     kept = ws.scalar("SELECT 1 FROM runs WHERE id = ?", (run_id,))  # or removed, empty
     return ModelJob(run_id if kept else None, done, load_error)
 

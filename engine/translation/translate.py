@@ -20,7 +20,7 @@ from importlib.resources import files
 from string import Template
 
 from engine.errors import UserError
-from engine.llm.jobs import link_variant
+from engine.llm.jobs import finished_responses, link_variant
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import Message, Request, Sampler
 from engine.rag.explain import RetrievalExplanation
@@ -263,13 +263,7 @@ def _store_variants(
     """Turn the run's finished responses into machine drafts (idempotent). A draft of a
     dialect without corpus pairs says so in its retrieval record (``no_dialect_pairs`` and
     ``warning``) and in its history comment."""
-    responses = {
-        r["item_key"]: r
-        for r in ws.query(
-            "SELECT id, item_key, text FROM responses WHERE run_id = ? AND status = 'done'",
-            (run_id,),
-        )
-    }
+    responses = finished_responses(ws, run_id)
     written = empty = 0
     now = utcnow()
     with ws.transaction() as conn:
