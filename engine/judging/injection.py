@@ -13,19 +13,22 @@ and the dialects) with a learned model.
 Rules learn the wording of the rounds they are tuned on (each new round at first contact:
 16–18 % of its legitimate answers flagged), so there are two tiers. A rule's reason *flags*
 (review) when the learned model (:mod:`engine.judging.injection_model`) confirms it, when a
-second kind of rule agrees, or when it is structure (control tokens, the prompt's fence
-characters, chat markup); the model alone flags when it is sure and the answer speaks to its
-evaluation (:func:`~engine.judging.injection_phrases.addresses_evaluation`: someone addressed,
-an order or a verdict's shape about grading, a policy or rubric-change claim, its own score),
-not when it only uses evaluation words about something else (a classifier, a config, an exam
+second kind of rule agrees, or when it is structure (see
+:func:`~engine.judging.injection_rules.rule_hits`); the model alone flags when it is sure
+and the answer speaks to its evaluation
+(:func:`~engine.judging.injection_phrases.addresses_evaluation`: someone addressed, an order
+or a verdict's shape about grading, a policy or rubric-change claim, its own score), not
+when it only uses evaluation words about something else (a classifier, a config, an exam
 paper). Override orders and split orders are read in the answer's prose: quoted passages and
-code (``'Ignore Section C …'``, ```override: true```) are what it shows, not what it says.
-A rule the model does not confirm, or the model alone above its suspicion threshold, is only *suspicious*: no flag, but the judge run's
-disagreement check (:mod:`engine.judging.disagreement`) judges the answer again without its
-suspicious sentences and routes it to review when the verdicts differ. The question the
-answer responds to is read too: when it speaks of grading itself, the model must be surer
-(an answer about a marking scheme is expected to sound like one). Leave-one-round-out rates:
-``bench/injection_generalisation.py``; blind rounds at first contact: ``bench/data/README.md``.
+code (``'Ignore Section C …'``, ```override: true```) are what it shows, not what it says. A
+rule the model does not confirm, or the model alone above its suspicion threshold, is only
+*suspicious*: no flag, but the judge run's disagreement check
+(:mod:`engine.judging.disagreement`) judges the answer again without its suspicious
+sentences and routes it to review when the verdicts differ. The question the answer responds
+to is read too: when it speaks of grading itself, the model must be surer (an answer about a
+marking scheme is expected to sound like one). Leave-one-round-out rates:
+``bench/injection_generalisation.py``; blind rounds at first contact:
+``bench/data/README.md``.
 """
 
 from __future__ import annotations

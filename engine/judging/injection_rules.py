@@ -300,19 +300,16 @@ _STRUCTURAL = (_FENCE_CHARS, _FENCE_LABELS, _CHAT_MARKUP)
 
 def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(reasons, evidence, structural) of the rules alone: which rules ``text`` trips, and
-    whether one of them is structure — a chat control token, the prompt's fence characters,
-    chat-template markup — which flags whatever the model says."""
+    whether one of them is structure — a chat control token, the prompt's fence characters
+    or labels, chat-template markup, direction controls, a verdict keyed by the rubric's
+    criteria — which flags whatever the model says."""
     clean = matching_form(text)
     reasons: list[str] = []
     evidence: list[str] = []
-    if contains_control_token(text) or contains_control_token(clean):
+    control_token = contains_control_token(text) or contains_control_token(clean)
+    if control_token:
         reasons.append("fence")
         evidence.append("control token")
-    structural = (
-        bool(reasons)
-        or any(p.search(clean) for p in _STRUCTURAL)
-        or bool(_BIDI_CONTROLS.search(text))
-    )
     prose = prose_form(clean)
     for reason, pattern in _RULES:
         # an order to drop the rules counts in what the answer says, not in what it quotes
@@ -326,9 +323,14 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
             reasons.append(reason)
         evidence.append(found)
     verdict = verdict_shape(clean)
-    structural = structural or verdict.startswith(RUBRIC_KEYED)
     if verdict:
         if "verdict-json" not in reasons:
             reasons.append("verdict-json")
         evidence.append(verdict)
+    structural = (
+        control_token
+        or any(p.search(clean) for p in _STRUCTURAL)
+        or bool(_BIDI_CONTROLS.search(text))
+        or verdict.startswith(RUBRIC_KEYED)
+    )
     return tuple(reasons), tuple(evidence), structural
