@@ -9,7 +9,7 @@ from pathlib import Path
 
 import platformdirs
 
-from engine.redact import RedactingFilter
+from engine.text.redact import RedactingFilter
 
 APP_NAME = "upabhasha"
 

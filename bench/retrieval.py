@@ -49,7 +49,7 @@ def _edit(words: list[str], op: int, where: float) -> list[str]:
 
 def load_pairs() -> tuple[list[tuple], list[dict]]:
     """(index rows, validation rows); index rows = (standard, dialect text, dialect, split)."""
-    from engine.textnorm import normalize_text
+    from engine.text.textnorm import normalize_text
 
     with DATA.open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
@@ -78,7 +78,7 @@ def load_pairs() -> tuple[list[tuple], list[dict]]:
 
 def build(ws, index_rows, encoder, folder):
     from engine.rag.build import build_index
-    from engine.textnorm import canonical_key
+    from engine.text.textnorm import canonical_key
     from engine.workspace.store import utcnow
 
     with ws.transaction() as conn:

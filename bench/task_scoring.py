@@ -104,7 +104,7 @@ def simulate(items: list[dict], n: int, seed: int) -> list[dict]:
 def per_item_loop(outputs, spec):
     from sacrebleu.metrics import BLEU, CHRF
 
-    from engine.textnorm import canonical_key
+    from engine.text.textnorm import canonical_key
     from engine.understanding.failures import drifted, taxonomy
     from engine.understanding.parsing import parse_output
 
@@ -131,7 +131,7 @@ def per_item_loop(outputs, spec):
 def batched(outputs, spec):
     import numpy as np
 
-    from engine.textnorm import canonical_key
+    from engine.text.textnorm import canonical_key
     from engine.understanding.failures import PARTIAL_AT, SUCCESS_AT, drifted
     from engine.understanding.metrics import BatchScorer
     from engine.understanding.parsing import OK, parse_output

@@ -12,6 +12,7 @@ say it, checked over grimp's import graph (the graph import-linter builds; grimp
 from __future__ import annotations
 
 import ast
+import configparser
 import importlib
 from pathlib import Path
 
@@ -19,15 +20,16 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CROSS_CUTTING = {
-    "engine.errors",
-    "engine.i18n",
-    "engine.textnorm",
-    "engine.fonts",
-    "engine.scales",
-    "engine.bijoy",
-    "engine.redact",
-}
+def cross_cutting_packages() -> tuple[str, ...]:
+    """The cross-cutting modules: the last level of ``.importlinter``'s engine-stages layers,
+    the one list that this test and docs/design.md follow."""
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / ".importlinter", encoding="utf-8")
+    layers = parser["importlinter:contract:engine-stages"]["layers"].split("\n")
+    return tuple(name.strip() for name in layers[-1].split(":"))
+
+
+CROSS_CUTTING = cross_cutting_packages()
 FRONT_DOORS = ("api", "tasks")
 # widget package -> {engine stage it may also use through its front doors: why}
 ALSO_NEEDS = {
@@ -52,6 +54,10 @@ def graph():
     return grimp.build_graph("app", "widgets", "engine", cache_dir=None)
 
 
+def _cross_cutting(module: str) -> bool:
+    return any(module == name or module.startswith(name + ".") for name in CROSS_CUTTING)
+
+
 def _engine_stage(module: str) -> tuple[str, str] | None:
     """(stage, module name) of ``engine.<stage>.<module>…``; None for engine and cross-cutting."""
     parts = module.split(".")
@@ -70,7 +76,7 @@ def widget_violations(graph) -> list[str]:
             if imported.startswith("widgets."):
                 if imported.split(".")[1] not in (stage, "common"):
                     wrong.append(f"{module} -> {imported}")
-            elif imported.startswith("engine.") and imported not in CROSS_CUTTING:
+            elif imported.startswith("engine.") and not _cross_cutting(imported):
                 found = _engine_stage(imported)
                 if found is None or found[0] not in allowed_stages or found[1] not in FRONT_DOORS:
                     wrong.append(f"{module} -> {imported}")
@@ -148,3 +154,16 @@ def test_every_front_door_declares_names_it_has():
         assert module.__doc__, path
         missing = [name for name in module.__all__ if not hasattr(module, name)]
         assert missing == [], path
+
+
+def test_the_cross_cutting_list_is_the_one_docs_design_shows():
+    stage_map = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    line = next(x for x in stage_map.splitlines() if x.startswith("errors · "))
+    shown = tuple(part.strip() for part in line.split("  ")[0].split("·"))
+    assert tuple(f"engine.{name}" for name in shown) == CROSS_CUTTING
+
+
+def test_the_engine_root_holds_only_the_cross_cutting_modules():
+    root_modules = {p.stem for p in (ROOT / "engine").glob("*.py")} - {"__init__"}
+    assert {f"engine.{name}" for name in root_modules} <= set(CROSS_CUTTING)
+    assert len(root_modules) <= 3

@@ -34,7 +34,7 @@ from app.cli.arguments import OneLineParser
 from app.cli.context import CliContext, incomplete
 from app.logging_setup import setup_logging
 from engine.errors import StepIncomplete, UserError
-from engine.redact import redact
+from engine.text.redact import redact
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ before any work starts, so a bad value exits 2 with one line naming the option.
 
 Numbers use the strict grammar of :func:`engine.scales.parse_number` (Python's ``int`` and
 ``float`` would take ``8_0``, ``nan`` and ``inf``). An output file is checked to be
-writable when the command line is parsed (:func:`engine.output_path.writable_output`), so
+writable when the command line is parsed (:func:`engine.files.output_path.writable_output`), so
 a long computation never ends in a failed write or leaves a partial file.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.output_path import writable_output
+from engine.files.output_path import writable_output
 from engine.scales import parse_number
 
 _INTEGER = re.compile(r"[+-]?\d+")

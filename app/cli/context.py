@@ -6,7 +6,7 @@ import json
 import sys
 import time
 
-from engine.redact import redact
+from engine.text.redact import redact
 from engine.workspace.api import Workspace
 
 # The exit code of a step that finished with items still missing (errors, a dead worker):

@@ -13,7 +13,7 @@ from app.cli.arguments import non_negative_int, non_negative_number, positive_in
 from app.cli.context import incomplete
 from app.cli.output import add_json, add_quiet, emit
 from engine.errors import UserError
-from engine.redact import redact
+from engine.text.redact import redact
 
 
 def register(sub) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine.textnorm import DEFAULT_NORMALIZATION, NORMALIZATIONS
+from engine.text.textnorm import DEFAULT_NORMALIZATION, NORMALIZATIONS
 
 
 def add_normalize_option(parser) -> None:
-    """``--normalize nfc|none``: what the metrics score (engine.textnorm.NORMALIZATIONS)."""
+    """``--normalize nfc|none``: what the metrics score (engine.text.textnorm.NORMALIZATIONS)."""
     parser.add_argument(
         "--normalize",
         choices=NORMALIZATIONS,

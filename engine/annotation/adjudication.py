@@ -22,7 +22,7 @@ from engine.annotation.decisions import effective_decisions
 from engine.annotation.items import contents, parse_scale, stamp
 from engine.errors import UserError
 from engine.i18n import _
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 from engine.translation.review import set_variant_status, set_variant_text, variant_history
 from engine.workspace.human_annotations import JudgmentDetails, record_judgment_score
 from engine.workspace.store import Workspace

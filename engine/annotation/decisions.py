@@ -24,7 +24,7 @@ from engine.annotation.items import (
 )
 from engine.errors import UserError
 from engine.i18n import _
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)

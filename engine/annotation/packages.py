@@ -54,7 +54,7 @@ from engine.annotation.package_file import (
 )
 from engine.errors import UserError
 from engine.i18n import _
-from engine.output_path import writable_output
+from engine.files.output_path import writable_output
 from engine.workspace.identity import workspace_id
 from engine.workspace.store import Workspace, utcnow
 

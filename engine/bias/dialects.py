@@ -22,7 +22,7 @@ import collections
 from engine.bias.probes import Probe, ProbeReport, locate_options, write_probe_set
 from engine.errors import UserError
 from engine.importing.question_import import QuestionRow, write_question_set
-from engine.textnorm import canonical_key
+from engine.text.textnorm import canonical_key
 from engine.workspace.store import Workspace
 
 DEFAULT_STATUSES = ("gold",)

@@ -32,7 +32,7 @@ from importlib.resources import files
 
 from engine.bias.topics import BUILTIN_TOPICS, Topic
 from engine.errors import UserError
-from engine.textnorm import normalize_text, to_ascii_digits
+from engine.text.textnorm import normalize_text, to_ascii_digits
 from engine.workspace.store import Workspace, utcnow
 
 # The outcome labels the statistics count (x and y are the topic's two groups).

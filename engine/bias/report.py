@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.bias.results import bias_statistics
 from engine.bias.stats import ZERO_RULES
-from engine.fonts import register_matplotlib_fonts
+from engine.text.fonts import register_matplotlib_fonts
 from engine.workspace.store import Workspace
 
 TABLE_COLUMNS = (

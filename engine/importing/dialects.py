@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from engine.errors import UserError
-from engine.textnorm import canonical_key, normalize_text
+from engine.text.textnorm import canonical_key, normalize_text
 from engine.workspace.store import Workspace
 
 STANDARD = "standard"

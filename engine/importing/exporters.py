@@ -21,8 +21,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.output_path import writable_output
-from engine.redact import redact
+from engine.files.output_path import writable_output
+from engine.text.redact import redact
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def export_table(
         else ws.db.view(table_or_view)
     )
     columns = [c.name for c in source.columns]
-    # secrets masked: older workspaces may hold an echoed key (engine.redact)
+    # secrets masked: older workspaces may hold an echoed key (engine.text.redact)
     rows = (tuple(redact(v) for v in row.values()) for row in source.rows)
     writer = {"csv": _write_csv, "jsonl": _write_jsonl, "xlsx": _write_xlsx}[fmt]
     # before any row is read, as every other output: a folder, a device, a missing folder

@@ -7,7 +7,7 @@ import dataclasses
 import logging
 from pathlib import Path
 
-from engine.bijoy import script_of
+from engine.text.bijoy import script_of
 from engine.errors import UserError
 from engine.importing.columns import (
     Cancelled,
@@ -21,7 +21,7 @@ from engine.importing.columns import (
 from engine.importing.dialects import DialectResolver
 from engine.importing.duplicates import refuse_duplicate_content
 from engine.importing.tabular import TabularFile
-from engine.textnorm import canonical_key, has_bengali
+from engine.text.textnorm import canonical_key, has_bengali
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ class QuestionRow:
 
     line: int  # where it was read (0: not from a file)
     text: str
-    key: str  # engine.textnorm.canonical_key(text)
+    key: str  # engine.text.textnorm.canonical_key(text)
     ext_id: str
     question_type: int | None = None
     domain: str | None = None

@@ -50,7 +50,7 @@ from engine.scales import (
     parse_scale,
     scale_text,
 )
-from engine.textnorm import (
+from engine.text.textnorm import (
     DEFAULT_NORMALIZATION,
     canonical_key,
     check_normalization,

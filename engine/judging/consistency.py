@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 
 HIGH_SCORE_SHARE = 0.8  # a final score at or above this share of the scale is "near-perfect"
 MIN_SIMILARITY = 0.15  # word overlap to the standard answer below this is "unrelated"

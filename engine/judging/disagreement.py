@@ -35,7 +35,7 @@ from engine.judging.rubric import Rubric
 from engine.judging.verdict import VerdictError, apply_rules, parse_verdict, verdict_schema
 from engine.llm.jobs import reject_responses, run_job
 from engine.llm.types import Sampler
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from engine.textnorm import BENGALI_DIGITS, normalize_text
+from engine.text.textnorm import BENGALI_DIGITS, normalize_text
 
 BENGALI_OK = 0.6
 BENGALI_FAIL = 0.3

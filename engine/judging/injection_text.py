@@ -14,7 +14,7 @@ words a reader sees:
    Unicode's confusables table (TR39, from ``confusable_homoglyphs``) lists as a look-alike
    of an ASCII letter is replaced by it — only letters of other alphabets; digits and
    punctuation keep their meaning (``|`` stays a table bar, not an ``l``);
-4. the stored-text normalisation (:func:`engine.textnorm.normalize_text`) per line.
+4. the stored-text normalisation (:func:`engine.text.textnorm.normalize_text`) per line.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import re
 import unicodedata
 from functools import cache
 
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 
 # combining diacritics, extended, supplement, for symbols, half marks; variation selectors
 _MARK_BLOCKS = (

@@ -8,7 +8,7 @@ so a pool keeps working when one server dies. An item that still fails after
 
 The API key is read only from the OS keyring (``keyring_service``) and lives only in the
 request headers: it is never stored, logged or put into an error message. It registers
-itself with :mod:`engine.redact`, so a server that echoes it back (a 401 body quoting the
+itself with :mod:`engine.text.redact`, so a server that echoes it back (a 401 body quoting the
 header) is masked in every error, log line and stored response. Credentials inside an
 endpoint URL are refused: they would be stored, logged and shown.
 """
@@ -28,7 +28,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from engine.errors import UserError
 from engine.i18n import _
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
-from engine.redact import redact, register_secret, url_credentials
+from engine.text.redact import redact, register_secret, url_credentials
 
 log = logging.getLogger(__name__)
 

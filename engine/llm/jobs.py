@@ -50,7 +50,7 @@ from engine.llm.planner import Calibration, Estimate, calibrate, estimate
 from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, takes_metrics
 from engine.llm.worker import ModelDidNotLoad
-from engine.redact import redact
+from engine.text.redact import redact
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)

@@ -24,7 +24,7 @@ from engine.llm.leases import acquire_lease, release_lease
 from engine.llm.plan_store import item_groups, load_group
 from engine.llm.types import CancelFn, ProgressFn
 from engine.llm.worker import ModelDidNotLoad
-from engine.redact import redact
+from engine.text.redact import redact
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.errors import UserError
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ whole Bengali block (vowel signs, virama ্, nukta ়, chandrabindu ঁ are co
 that ``\\w`` does not match; splitting on them would cut conjuncts such as ক্ষ apart) and
 ZWJ/ZWNJ, which select conjunct forms. Everything else separates tokens: white space,
 ASCII punctuation, the danda । and double danda ॥ (U+0964/U+0965, outside the Bengali
-block). Text is NFC-normalised first (engine.textnorm), so the decomposed and composed
+block). Text is NFC-normalised first (engine.text.textnorm), so the decomposed and composed
 spellings of য় ড় ঢ় ো give the same tokens, and Bengali digits become ASCII digits.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.textnorm import canonical_key
+from engine.text.textnorm import canonical_key
 
 SHORT_TAG = "[[SHORT]]"
 TOKENIZER_VERSION = "bn-word-1"  # goes into the index manifest: a change rebuilds indexes
@@ -23,7 +23,7 @@ _TOKEN = re.compile(r"(?:[^\W_]|[\u0980-\u09ff\u200c\u200d])+")
 
 
 def normalize_query(text: str) -> str:
-    """NFC, folded white space, ASCII digits, case-folded (engine.textnorm.canonical_key)."""
+    """NFC, folded white space, ASCII digits, case-folded (engine.text.textnorm.canonical_key)."""
     return canonical_key(text)
 
 

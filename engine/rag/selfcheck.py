@@ -23,7 +23,7 @@ from engine.rag.encoder import Encoder
 from engine.rag.fusion import adaptive_weights, fuse, top_positions
 from engine.rag.index import EVAL_SPLITS, RetrievalIndex, select_pairs
 from engine.rag.query import char_form, tokenize
-from engine.textnorm import canonical_key
+from engine.text.textnorm import canonical_key
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)

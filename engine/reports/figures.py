@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from engine.fonts import register_matplotlib_fonts
+from engine.text.fonts import register_matplotlib_fonts
 
 
 def _figure(width: float, height: float):

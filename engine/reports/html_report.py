@@ -21,7 +21,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.bias.report import bias_report_parts
-from engine.fonts import font_paths
+from engine.text.fonts import font_paths
 from engine.judging import paired_scores, store
 from engine.judging.judged_items import counted_items_from
 from engine.llm.replicate import replications

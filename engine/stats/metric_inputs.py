@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.textnorm import normalized_for_metrics
+from engine.text.textnorm import normalized_for_metrics
 
 References = Sequence["str | Sequence[str]"]
 

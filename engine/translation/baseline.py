@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.textnorm import DEFAULT_NORMALIZATION, canonical_key, check_normalization
+from engine.text.textnorm import DEFAULT_NORMALIZATION, canonical_key, check_normalization
 from engine.translation.metrics import corpus_scores
 from engine.workspace.store import Workspace
 

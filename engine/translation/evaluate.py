@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.errors import UserError
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
-from engine.textnorm import DEFAULT_NORMALIZATION
+from engine.text.textnorm import DEFAULT_NORMALIZATION
 from engine.translation.eval_jobs import ModelJob, judge_translations, translate_pairs
 from engine.translation.metrics import (
     corpus_scores,
@@ -228,7 +228,7 @@ def evaluate_translations(
     cancelled: Callable[[], bool] | None = None,
 ) -> dict:
     """Translate, score and compare; returns the report (see module docstring). The
-    metrics score the texts under ``normalize`` (engine.textnorm; named in signatures)."""
+    metrics score the texts under ``normalize`` (engine.text.textnorm; named in signatures)."""
     index = retriever.index
     split = eval_split_for(ws, dialects, split)
     pairs, dropped = heldout_pairs(ws, index, dialects, split, limit)

@@ -24,7 +24,7 @@ import numpy as np
 
 from engine.scales import Scale, check_on_scale, parse_scale, scale_text
 from engine.stats.metric_inputs import References, metric_texts, reference_lists, signature
-from engine.textnorm import DEFAULT_NORMALIZATION
+from engine.text.textnorm import DEFAULT_NORMALIZATION
 
 __all__ = [
     "References",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.errors import UserError
 from engine.i18n import _
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 from engine.workspace.choices import VARIANT_STATUSES
 from engine.workspace.schema import DIALECTS
 from engine.workspace.store import Workspace, utcnow

@@ -17,7 +17,7 @@ from engine.rag.build import ensure_index
 from engine.rag.encoder import Encoder
 from engine.rag.index import default_cache
 from engine.rag.retriever import Retriever
-from engine.textnorm import DEFAULT_NORMALIZATION
+from engine.text.textnorm import DEFAULT_NORMALIZATION
 from engine.translation.evaluate import record_translation_score
 from engine.translation.scored_eval import evaluate_scored
 from engine.translation.translate import translate_questions

@@ -24,7 +24,7 @@ from engine.llm.jobs import finished_responses, link_variant
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import Message, Request, Sampler
 from engine.rag.explain import RetrievalExplanation
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.stats.bootstrap import clustered_mean_ci
-from engine.textnorm import bengali_share
+from engine.text.textnorm import bengali_share
 from engine.understanding.parsing import EMPTY, PLACEHOLDER, UNPARSEABLE, Parsed
 
 SUCCESS_AT = 50.0

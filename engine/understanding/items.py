@@ -33,7 +33,7 @@ from engine.importing.columns import (
 )
 from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
-from engine.textnorm import canonical_key
+from engine.text.textnorm import canonical_key
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)

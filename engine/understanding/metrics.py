@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.stats.metric_inputs import metric_texts, signature
-from engine.textnorm import DEFAULT_NORMALIZATION, canonical_key
+from engine.text.textnorm import DEFAULT_NORMALIZATION, canonical_key
 from engine.understanding import fast_scores
 
 UNPARSEABLE_LABEL = "<unparseable>"

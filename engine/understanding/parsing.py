@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 from engine.understanding.task_spec import TaskSpec
 
 OK, EMPTY, UNPARSEABLE = "ok", "empty", "unparseable"

@@ -24,7 +24,7 @@ from string import Template
 
 from engine.errors import UserError
 from engine.llm.types import Message, Request, Sampler
-from engine.textnorm import canonical_key
+from engine.text.textnorm import canonical_key
 from engine.understanding.items import Item
 from engine.understanding.task_spec import REGIMES, TaskSpec
 

@@ -23,7 +23,7 @@ from engine.errors import UserError
 from engine.llm.jobs import note_in_card
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import CancelFn, ProgressFn
-from engine.textnorm import DEFAULT_NORMALIZATION, check_normalization
+from engine.text.textnorm import DEFAULT_NORMALIZATION, check_normalization
 from engine.understanding import regimes as rg
 from engine.understanding.items import Item, label_names, load_items
 from engine.understanding.scripts import DEFAULT_SCHEME, romanize
@@ -182,7 +182,7 @@ def run_task(
                     "label_names": names,  # stored label -> the name the prompt used
                     "sampler": sampler.as_dict(),
                     "constrained": constrained,
-                    "normalize": normalize,  # what task-stats scores (engine.textnorm)
+                    "normalize": normalize,  # what task-stats scores (engine.text.textnorm)
                     "chat": "user message",
                 }
                 shown = [

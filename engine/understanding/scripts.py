@@ -6,7 +6,7 @@ Schemes (all from maintained PyPI libraries, none written here):
   Roman with ``avro.reverse`` and back with ``avro.parse`` (avro-py).
 - ``itrans`` and ``iso15919``: indic-transliteration's ``sanscript`` (BENGALI ↔ ITRANS / ISO).
 
-Under NFC the nukta letters ড় ঢ় য় are decomposed into base + U+09BC (engine.textnorm),
+Under NFC the nukta letters ড় ঢ় য় are decomposed into base + U+09BC (engine.text.textnorm),
 which every library above maps letter by letter and then leaves a stray nukta in the Roman
 text; they are recomposed to U+09DC/U+09DD/U+09DF before transliterating. Back-transliterated
 text is NFC-normalised before it is compared, so the CER measures letters, not code points.
@@ -24,7 +24,7 @@ import avro
 import jiwer
 
 from engine.errors import UserError
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 
 log = logging.getLogger(__name__)
 

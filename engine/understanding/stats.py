@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from engine.textnorm import DEFAULT_NORMALIZATION, normalized_for_metrics
+from engine.text.textnorm import DEFAULT_NORMALIZATION, normalized_for_metrics
 from engine.understanding import failures as fl
 from engine.understanding.fertility import fertility
 from engine.understanding.items import load_items

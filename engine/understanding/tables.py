@@ -7,7 +7,7 @@ import csv
 import io
 from pathlib import Path
 
-from engine.output_path import write_text_atomic
+from engine.files.output_path import write_text_atomic
 
 HEADER = [
     "task", "model", "regime", "k", "script", "scheme", "constrained", "n",

@@ -33,8 +33,8 @@ from pathlib import Path
 from string import Template
 
 from engine.errors import UserError
-from engine.nesting import too_deep
-from engine.user_files import read_user_text
+from engine.files.nesting import too_deep
+from engine.files.user_files import read_user_text
 
 log = logging.getLogger(__name__)
 

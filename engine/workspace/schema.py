@@ -23,7 +23,7 @@ V1 = [
         source TEXT NOT NULL DEFAULT '',
         created_at TEXT NOT NULL
     )""",
-    # standard_key/dialect_key: canonical forms (engine.textnorm.canonical_key) that
+    # standard_key/dialect_key: canonical forms (engine.text.textnorm.canonical_key) that
     # deduplicate pairs differing only in Unicode composition or spacing.
     """CREATE TABLE sentence_pairs (
         id INTEGER PRIMARY KEY,
@@ -447,7 +447,7 @@ V2 = [
 
 # Issue 21: declared normalisation and named labels.
 V3_ISSUE21 = [
-    # what the metrics of a scored set score ('nfc' or 'none', engine.textnorm);
+    # what the metrics of a scored set score ('nfc' or 'none', engine.text.textnorm);
     # a set imported with 'none' stores its texts exactly as the file has them.
     "ALTER TABLE scored_sets ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
     # ... and of a corpus (`import corpus --normalize none` keeps the file's sentences)

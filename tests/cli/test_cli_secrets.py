@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from engine.redact import MASK, redact, register_secret, url_credentials
+from engine.text.redact import MASK, redact, register_secret, url_credentials
 from engine.workspace.store import Workspace
 from tests.engine.judging.study_fixture import build_questions
 
@@ -179,7 +179,7 @@ def test_log_lines_and_tracebacks_are_masked():
     import io
     import logging
 
-    from engine.redact import RedactingFilter
+    from engine.text.redact import RedactingFilter
 
     register_secret("log-canary-5a5a5a")
     stream = io.StringIO()

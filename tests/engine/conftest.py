@@ -15,7 +15,7 @@ DIALECTS = ("barishal", "chittagong", "mymensingh", "noakhali", "sylhet")
 def load_vashantor(ws, data_dir: Path, dialects=DIALECTS, corpus="vashantor") -> int:
     """Insert the multiway CSV's pairs straight into sentence_pairs (the importer is
     tested elsewhere; these tests need the rows, not the import path)."""
-    from engine.textnorm import canonical_key, normalize_text
+    from engine.text.textnorm import canonical_key, normalize_text
     from engine.workspace.store import utcnow
 
     path = data_dir / "vashantor" / "vashantor_multiway.csv"

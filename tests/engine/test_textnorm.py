@@ -2,7 +2,7 @@ import unicodedata
 
 import pytest
 
-from engine.textnorm import bengali_share, canonical_key, encoding_problem, normalize_text
+from engine.text.textnorm import bengali_share, canonical_key, encoding_problem, normalize_text
 
 YA_PRECOMPOSED = "\u09df"  # য় as one code point
 YA_DECOMPOSED = "\u09af\u09bc"  # য + nukta

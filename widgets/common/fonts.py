@@ -1,6 +1,6 @@
 """Register the bundled Bengali font with Qt so Bengali renders on machines without one.
 
-The font files and their matplotlib registration live in :mod:`engine.fonts` (Qt-free, also
+The font files and their matplotlib registration live in :mod:`engine.text.fonts` (Qt-free, also
 used by the report); here Qt gets them at start-up.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from engine.fonts import BENGALI_FAMILY, FONT_FILES, font_paths, register_matplotlib_fonts  # noqa: F401 (re-exported)
+from engine.text.fonts import BENGALI_FAMILY, FONT_FILES, font_paths, register_matplotlib_fonts  # noqa: F401 (re-exported)
 
 log = logging.getLogger(__name__)
 

@@ -49,7 +49,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from engine.errors import UserError
 from engine.i18n import _
-from engine.redact import RedactingFilter, redact
+from engine.text.redact import RedactingFilter, redact
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +192,7 @@ def describe_error(exc: BaseException, *, one_line: bool = False) -> str:
     there). ``one_line`` collapses white space, for a status line or a label."""
     if isinstance(exc, UserError):
         text = redact(str(exc))
-    else:  # secrets masked: a server may echo the key in its error (engine.redact)
+    else:  # secrets masked: a server may echo the key in its error (engine.text.redact)
         text = f"{type(exc).__name__}: {redact(str(exc))}" if str(exc) else type(exc).__name__
         text += "\n" + _("Details are in the log file.")
     return " ".join(text.split()) if one_line else text

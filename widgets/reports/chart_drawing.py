@@ -2,7 +2,7 @@
 
 Pure drawing (no statistics, no Qt): the Figure API only, never pyplot, so it is safe
 anywhere. Dialects are labelled in English with the Bengali name below it; the Bengali
-font is registered by :func:`engine.fonts.register_matplotlib_fonts` before the first draw.
+font is registered by :func:`engine.text.fonts.register_matplotlib_fonts` before the first draw.
 
 Each chart is drawn in two parts: the *frame* (axes, tick labels, grid, colour bar:
 everything that depends only on which models, dialects, groups or judges are shown) and

@@ -156,7 +156,7 @@ class ChartRenderer:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
-        from engine.fonts import register_matplotlib_fonts
+        from engine.text.fonts import register_matplotlib_fonts
 
         register_matplotlib_fonts()
         width, height, ratio = key
@@ -252,7 +252,7 @@ def save_chart(data: dict, path: str | Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from engine.fonts import register_matplotlib_fonts
+    from engine.text.fonts import register_matplotlib_fonts
     from widgets.reports.chart_drawing import draw
 
     path = Path(path)

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from engine.errors import UserError
 from engine.i18n import _
 from engine.importing.tasks import record_segment_score_at
-from engine.textnorm import NORMALIZATIONS
+from engine.text.textnorm import NORMALIZATIONS
 from engine.translation.api import TRANSLATION_SCORE_SCALE, scored_sets
 from engine.translation.tasks import (
     copy_baselines_at,

@@ -14,7 +14,7 @@ from engine.rag.explain import RetrievalExplanation
 from engine.rag.index import LeakageError
 from engine.rag.reference import BruteForceBM25, ReferenceRetriever
 from engine.rag.retriever import Retriever
-from engine.textnorm import canonical_key
+from engine.text.textnorm import canonical_key
 from engine.workspace.store import utcnow
 
 SMALL = [  # (standard, dialect text, dialect, district, split)

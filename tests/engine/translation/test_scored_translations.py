@@ -12,7 +12,7 @@ from scipy import stats
 
 from engine.errors import ImportRejected, UserError
 from engine.importing.scored_import import import_scored_translations, record_segment_score
-from engine.textnorm import normalize_text
+from engine.text.textnorm import normalize_text
 from engine.translation.scored_eval import evaluate_scored, scored_sets
 
 SYSTEMS = {"copy": "bangla_speech", "mymensingh-as-mt": "mymensingh", "barishal-as-mt": "barishal"}

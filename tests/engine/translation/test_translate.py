@@ -21,7 +21,7 @@ QUESTIONS = ["কম্পিউটার কাকে বলে?", "তুম�
 
 
 def _questions(ws, texts=QUESTIONS, name="demo"):
-    from engine.textnorm import canonical_key
+    from engine.text.textnorm import canonical_key
 
     with ws.transaction() as conn:
         conn.execute("INSERT INTO question_sets(name, created_at) VALUES (?, ?)", (name, utcnow()))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from engine.llm.types import ModelInfo, Result
-from engine.textnorm import canonical_key
+from engine.text.textnorm import canonical_key
 from engine.workspace.store import utcnow
 
 # (dialect, split, dialect text, standard text): real Vashantor-style sentences, written here.

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from engine.errors import UserError
-from engine.textnorm import canonical_key
+from engine.text.textnorm import canonical_key
 from engine.understanding import regimes as rg
 from engine.understanding.items import Item
 from engine.understanding.task_spec import get_task

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.bijoy import looks_bijoy
+from engine.text.bijoy import looks_bijoy
 from engine.errors import UserError
 
 BENGALI_DIGITS = "০১২৩৪৫৬৭৮৯"
@@ -77,7 +77,7 @@ _MOJIBAKE = re.compile("à[\u00a6\u00a7]")
 
 def encoding_problem(text: str) -> str | None:
     """Why ``text`` cannot be Unicode Bengali, or None if it may be. Legacy Bijoy/SutonnyMJ
-    ASCII is recognised with or without marker characters (:func:`engine.bijoy.looks_bijoy`);
+    ASCII is recognised with or without marker characters (:func:`engine.text.bijoy.looks_bijoy`);
     Romanized Bengali ("ami banglay kotha boli") is not a problem."""
     if _MOJIBAKE.search(text):
         return "mojibake: UTF-8 Bengali decoded as Latin-1/cp1252 (à¦…); re-save the file as UTF-8"
