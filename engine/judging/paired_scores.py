@@ -132,7 +132,7 @@ def judge_agreement(
 
 
 def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, list]:
-    """:func:`engine.judging.store.paired_finals` (machine scores, by response) as lists."""
+    """The machine scores of the responses both runs judged (:func:`pair_runs`), as two lists."""
     pairing = pair_runs(ws, run_a, run_b)
     return pairing["x"].tolist(), pairing["y"].tolist()
 

@@ -2,7 +2,7 @@
 
 Noto Sans Bengali (OFL, see resources/fonts/OFL.txt) is read by name through
 importlib.resources; matplotlib gets it lazily, before the first figure is drawn, with DejaVu
-Sans after it so Latin text falls back. :mod:`widgets.fonts` registers it with Qt.
+Sans after it so Latin text falls back. :mod:`widgets.common.fonts` registers it with Qt.
 """
 
 from __future__ import annotations

@@ -1,0 +1,135 @@
+"""Text that stays true (docs/design.md, "House style"): what docs, comments and strings say
+about the code must keep matching the code after a module moves.
+
+- Every ``python -m X``, every dotted ``engine.``/``widgets.``/``app.`` path and every
+  ``engine/….py``-style file path in the docs, comments, docstrings and product strings names a
+  module or file that exists.
+- Comments and docstrings in ``engine/``, ``widgets/`` and ``app/`` carry no measured timings and
+  no issue numbers: timings belong in bench output and the README's tables, and an issue's
+  number says nothing to a reader who does not have the tracker.
+- A module of ``engine/``, ``widgets/`` or ``app/`` over 500 lines says at its top why it stays
+  whole, in a comment line starting ``# Stays whole:``.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "widgets", "app")
+PYTHON_DIRS = (*PACKAGES, "tests", "scripts", "bench", "packaging")
+# product code, whose every string may reach a user or a reader; tests plant made-up paths
+STRING_DIRS = (*PACKAGES, "scripts", "bench", "packaging")
+
+MODULE_PATH = re.compile(r"(?<![\w./-])((?:engine|widgets|app)(?:\.[A-Za-z_]\w*)+)")
+RUN_MODULE = re.compile(r"python -m ([\w.]+)")
+FILE_PATH = re.compile(
+    r"(?<![\w./-])((?:engine|widgets|app|tests|scripts|bench|packaging|docs|resources)"
+    r"/[\w/.-]*\.(?:py|md|toml|txt))"
+)
+
+
+def python_files(*dirs: str) -> list[Path]:
+    return sorted(path for top in dirs for path in (ROOT / top).rglob("*.py"))
+
+
+def doc_files() -> list[Path]:
+    return [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        *sorted((ROOT / "packaging").rglob("*.md")),
+    ]
+
+
+def comments(source: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of every ``#`` comment."""
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            yield token.start[0], token.string
+
+
+def docstrings(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """(first line, text) of the module's, every class's and every function's docstring."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                if isinstance(body[0].value.value, str):
+                    yield body[0].lineno, body[0].value.value
+
+
+def strings(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """(line, text) of every string constant, f-strings' literal parts included."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, node.value
+
+
+def prose(path: Path, *, all_strings: bool) -> Iterator[tuple[int, str]]:
+    """The text of ``path`` written for a reader: a document whole, or a module's comments and
+    docstrings (and all its strings when ``all_strings``)."""
+    source = path.read_text(encoding="utf-8")
+    if path.suffix == ".md":
+        yield from enumerate(source.splitlines(), 1)
+        return
+    tree = ast.parse(source)
+    yield from comments(source)
+    yield from (strings(tree) if all_strings else docstrings(tree))
+
+
+def defines(module: Path, name: str) -> bool:
+    return re.search(rf"\b{re.escape(name)}\b", module.read_text(encoding="utf-8")) is not None
+
+
+def module_file(parts: list[str]) -> Path | None:
+    path = ROOT.joinpath(*parts)
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def resolves(dotted: str) -> bool:
+    """Whether ``dotted`` is a module, or a name that a module of at least two parts defines
+    (``engine.llm.api.log_llama_backend``)."""
+    parts = dotted.split(".")
+    for length in range(len(parts), 1, -1):
+        found = module_file(parts[:length])
+        if found is not None:
+            rest = parts[length:]
+            return not rest or defines(found, rest[0])
+    return False
+
+
+def stale_paths(path: Path, first_line: int, text: str) -> Iterator[str]:
+    for line, text_line in enumerate(text.splitlines(), first_line):
+        yield from stale_paths_in_line(f"{path.relative_to(ROOT)}:{line}", text_line)
+
+
+def stale_paths_in_line(where: str, text: str) -> Iterator[str]:
+    for name in RUN_MODULE.findall(text):
+        if name.split(".")[0] in PACKAGES and module_file(name.split(".")) is None:
+            yield f"{where}: python -m {name}"
+    for name in MODULE_PATH.findall(text):
+        if not resolves(name.rstrip(".")):
+            yield f"{where}: {name}"
+    for name in FILE_PATH.findall(text):
+        if not (ROOT / name).exists():
+            yield f"{where}: {name}"
+
+
+def test_paths_in_docs_comments_and_strings_exist():
+    stale = []
+    for path in doc_files():
+        for line, text in prose(path, all_strings=False):
+            stale.extend(stale_paths(path, line, text))
+    for path in python_files(*PYTHON_DIRS):
+        all_strings = path.relative_to(ROOT).parts[0] in STRING_DIRS
+        for line, text in prose(path, all_strings=all_strings):
+            stale.extend(stale_paths(path, line, text))
+    assert not stale, "paths that name no module or file:\n" + "\n".join(stale)
