@@ -33,7 +33,7 @@ def register_matplotlib_fonts() -> None:
     with _matplotlib_lock:
         if _matplotlib_done:
             return
-        # lazy: matplotlib takes ~0.6 s to import
+        # lazy: matplotlib is slow to import
         import matplotlib
         from matplotlib import font_manager
 

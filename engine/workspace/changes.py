@@ -53,7 +53,7 @@ STAMPS: dict[str, tuple[str, ...]] = {
         "(SELECT max(id) FROM probe_items)",
         "(SELECT max(id) FROM probe_norm_entries)",
     ),
-    # field annotation (issue 20): who annotates, what they are assigned, what they decided
+    # field annotation: who annotates, what they are assigned, what they decided
     # (in the workspace, merged from a package, adjudicated). Rowid tables: max() is a descent.
     "annotators": (
         "(SELECT group_concat(id || '|' || name || '|' || dialects, ';') FROM annotators)",
