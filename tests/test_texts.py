@@ -4,9 +4,12 @@ about the code must keep matching the code after a module moves.
 - Every ``python -m X``, every dotted ``engine.``/``widgets.``/``app.`` path and every
   ``engine/….py``-style file path in the docs, comments, docstrings and product strings names a
   module or file that exists.
-- Comments and docstrings in ``engine/``, ``widgets/`` and ``app/`` carry no measured timings and
-  no issue numbers: timings belong in bench output and the README's tables, and an issue's
-  number says nothing to a reader who does not have the tracker.
+- Comments and docstrings in ``engine/``, ``widgets/`` and ``app/`` carry no measured timings
+  (they belong in bench output and the README's tables, and rot as the code changes), and
+  no comment or docstring there or in ``tests/``, ``scripts/`` and ``packaging/`` names an
+  issue number (it says nothing to a reader without the tracker). A setting such as "a
+  100 ms timer" is not a measurement: the pattern catches approximate durations, ranges,
+  comparisons, what something took or cost, and durations said to be measured.
 - A module of ``engine/``, ``widgets/`` or ``app/`` over 500 lines says at its top why it stays
   whole, in a comment line starting ``# Stays whole:``.
 """
@@ -31,6 +34,22 @@ RUN_MODULE = re.compile(r"python -m ([\w.]+)")
 FILE_PATH = re.compile(
     r"(?<![\w./-])((?:engine|widgets|app|tests|scripts|bench|packaging|docs|resources)"
     r"/[\w/.-]*\.(?:py|md|toml|txt))"
+)
+
+DURATION = r"\d+(?:[.,]\d+)?\s?(?:ms|µs|s|sec|seconds|min|minutes)\b"
+ISSUE_NUMBER = re.compile(r"\bissues? #?\d+", re.IGNORECASE)
+MEASURED_TIMING = re.compile(
+    "|".join(
+        (
+            rf"(?:~|\babout |\baround ){DURATION}",  # an approximate duration: ~60 ms
+            rf"\d+(?:\.\d+)?\s?[-–]\s?{DURATION}",  # a range: 40-50 ms
+            rf"{DURATION}\s+(?:against|vs\.?|->|→)\s",  # a comparison: 2.75 s against 2.90 s
+            rf"\b(?:takes?|took|costs?|spent)\b[^.;]{{0,40}}?\b{DURATION}",  # took 3.2 s
+            rf"\({DURATION}\)",  # a bare duration in parentheses: (40 ms)
+            rf"\bmeasured\b.*\b{DURATION}|\b{DURATION}.*\bmeasured\b",  # a duration said measured
+        )
+    ),
+    re.IGNORECASE,
 )
 
 
@@ -133,3 +152,47 @@ def test_paths_in_docs_comments_and_strings_exist():
         for line, text in prose(path, all_strings=all_strings):
             stale.extend(stale_paths(path, line, text))
     assert not stale, "paths that name no module or file:\n" + "\n".join(stale)
+
+
+def test_comments_carry_no_issue_numbers():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text.strip()}"
+        for path in python_files(*PACKAGES, "tests", "scripts", "packaging")
+        for first, prose_text in prose(path, all_strings=False)
+        for line, text in enumerate(prose_text.splitlines(), first)
+        if ISSUE_NUMBER.search(text)
+    ]
+    assert not found, "issue numbers in comments or docstrings:\n" + "\n".join(found)
+
+
+def test_comments_carry_no_measured_timings():
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {text.strip()}"
+        for path in python_files(*PACKAGES)
+        for first, prose_text in prose(path, all_strings=False)
+        for line, text in enumerate(prose_text.splitlines(), first)
+        if MEASURED_TIMING.search(text)
+    ]
+    assert not found, "measured timings in comments or docstrings:\n" + "\n".join(found)
+
+
+def test_the_timing_pattern_tells_measurements_from_settings():
+    for measured in (
+        "(40 ms)",
+        "took 3.2 s",
+        "~60 ms",
+        "40-50 ms each",
+        "2.75 s against 2.90 s",
+        "costs 0.17 s",
+        "measured at 1.8 s",
+    ):
+        assert MEASURED_TIMING.search(measured), measured
+    for setting in (
+        "INTERVAL_MS = 1000",
+        "a 100 ms timer",
+        "polling every 50 ms",
+        "at most every 10 s",
+        "About 2 h 10 min",
+        "recall@1/@5 is measured",
+    ):
+        assert not MEASURED_TIMING.search(setting), setting
