@@ -58,11 +58,12 @@ def python_files(*dirs: str) -> list[Path]:
 
 
 def doc_files() -> list[Path]:
-    return [
-        ROOT / "README.md",
-        *sorted((ROOT / "docs").rglob("*.md")),
-        *sorted((ROOT / "packaging").rglob("*.md")),
-    ]
+    """Every Markdown file of the repository, outside hidden folders (.git, .venv, caches)."""
+    return sorted(
+        path
+        for path in ROOT.rglob("*.md")
+        if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
+    )
 
 
 def comments(source: str) -> Iterator[tuple[int, str]]:
