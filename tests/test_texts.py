@@ -133,7 +133,7 @@ def stale_paths(path: Path, first_line: int, text: str) -> Iterator[str]:
 
 def stale_paths_in_line(where: str, text: str) -> Iterator[str]:
     for name in RUN_MODULE.findall(text):
-        if name.split(".")[0] in PACKAGES and module_file(name.split(".")) is None:
+        if name.split(".")[0] in PYTHON_DIRS and module_file(name.split(".")) is None:
             yield f"{where}: python -m {name}"
     for name in MODULE_PATH.findall(text):
         if not resolves(name.rstrip(".")):
