@@ -58,7 +58,7 @@ class AnnotationActions(QObject):
     def build_panels(
         self, ws: Workspace, reviewer: str, watcher: WorkspaceWatcher | None = None
     ) -> dict[str, tuple[QWidget, str]]:
-        # here, when a workspace opens, as the main window's other panels (40 ms and more each)
+        # here, when a workspace opens, as the main window's other panels (each is slow to import)
         from widgets.annotation.adjudication_panel import AdjudicationPanel
         from widgets.annotation.agreement_panel import AgreementPanel
         from widgets.annotation.annotation_panel import AnnotationPanel

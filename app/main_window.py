@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
         self._show_welcome()
 
     def _build_panels(self) -> None:
-        # here, when a workspace opens: the panels cost 40-210 ms each to import (importtime)
+        # here, when a workspace opens: the panels are slow to import (python -X importtime)
         from widgets.bias.bias_panel import BiasPanel
         from widgets.judging.answers_panel import AnswersPanel
         from widgets.judging.judge_panel import JudgePanel
@@ -421,7 +421,7 @@ class MainWindow(QMainWindow):
         return bool(path) and self.open_workspace(path)
 
     def open_sample_workspace(self) -> None:
-        # the sample builders cost ~60 ms to import (importtime): only when asked for
+        # the sample builders are slow to import: only when asked for
         from engine.samples.api import build_sample_workspace, sample_workspace_path
 
         path = sample_workspace_path()

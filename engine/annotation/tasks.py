@@ -47,7 +47,7 @@ def assign_at(
     workspace_path: str, name: str, kind: str, annotators: list[str], options: dict
 ) -> AssignmentResult:
     """A new batch (:func:`~engine.annotation.assignment.assign`, one transaction) on the
-    writer lane: 85,566 judgments take ~1.8 s, which the GUI thread should not wait out.
+    writer lane: a paper-scale study's batch is long enough that the GUI thread should not wait it out.
     ``options``: assign's keywords (a dict, so the bridge adds no ``progress`` to them)."""
     with Workspace(workspace_path, create=False) as ws:
         return assign(ws, name, kind, annotators, **options)

@@ -1,4 +1,6 @@
-"""Question-set import (the public entry point is :func:`engine.importing.importers.import_questions`)."""
+"""Question-set import: :func:`import_questions` reads a tabular file of base questions (and
+any dialect renderings in it); :mod:`engine.importing.importers` re-exports it beside the
+corpus import."""
 
 from __future__ import annotations
 
@@ -328,4 +330,56 @@ def _write_questions(
         source,
         report.inserted,
         report.already_present,
+    )
+
+
+def import_questions(
+    ws: Workspace,
+    path: str | Path,
+    *,
+    name: str | None = None,
+    text_col: str = "question",
+    id_col: str | None = None,
+    type_col: str | None = None,
+    domain_col: str | None = None,
+    gloss_col: str | None = None,
+    dialect_cols: dict[str, str] | None = None,
+    dialect_col: str | None = None,
+    dialect_map: dict[str, str] | None = None,
+    variant_status: str = "reviewed",
+    convert_bijoy: bool = False,
+    allow_duplicate_content: bool = False,
+    file_format: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> ImportReport:
+    """Import base questions (standard Bengali) into a question set.
+
+    Optional columns given as None use "id", "question_type", "domain" and "gloss_en" when
+    present. Wide files: columns named by a dialect code or alias (or mapped by
+    ``dialect_cols``) hold existing dialect renderings. Long files: a dialect column
+    (``dialect_col``, default 'dialect' when present, never ignored) says which dialect each
+    row's text is in; rows sharing an id are one question, whose 'standard' row is the
+    question text. Dialect renderings become variants with provenance 'source' and
+    ``variant_status`` ('reviewed' by default; 'gold' only when asked for), script 'roman'
+    when Romanized. Every question also gets its 'standard' variant (status 'gold').
+    """
+    return import_question_rows(
+        ws,
+        Path(path),
+        name=name,
+        text_col=text_col,
+        id_col=id_col,
+        type_col=type_col,
+        domain_col=domain_col,
+        gloss_col=gloss_col,
+        dialect_cols=dialect_cols,
+        dialect_col=dialect_col,
+        dialect_map=dialect_map,
+        variant_status=variant_status,
+        convert_bijoy=convert_bijoy,
+        allow_duplicate_content=allow_duplicate_content,
+        file_format=file_format,
+        progress=progress,
+        cancelled=cancelled,
     )

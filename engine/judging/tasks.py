@@ -28,8 +28,8 @@ def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[dict]:
     """Some real (standard answer, dialect answer) pairs for the prompt preview: the first
     ``limit`` of what :func:`engine.judging.store.answer_pairs` returns (by run, question,
     dialect), without reading them all: run by run, walking the variants in (question,
-    dialect) order, so a run's first pairs come straight off the indexes (×10 study:
-    1.6 s -> a few ms; a single query sorted each run's 40,000 rows first)."""
+    dialect) order, so a run's first pairs come straight off the indexes (a single query
+    sorted each run's rows first)."""
     out: list[dict] = []
     runs = [
         r[0]

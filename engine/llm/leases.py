@@ -1,5 +1,5 @@
-"""One process decodes a run at a time (issue 16: two ``generate`` processes on one run each
-decoded all 48 items).
+"""One process decodes a run at a time (two ``generate`` processes on one run each decoded
+every item before).
 
 :func:`acquire_lease` writes the owner (``host:pid``) and a heartbeat time into the run row
 in one ``BEGIN IMMEDIATE`` transaction; a second process finds a live holder and refuses with

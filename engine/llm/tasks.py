@@ -63,7 +63,7 @@ def keyring_service_for(name: str) -> str:
 
 def keyring_problem() -> str | None:
     """Why API keys cannot be stored in the OS keyring here, or None if they can."""
-    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
+    # lazy: keyring is slow to import (and probes OS back ends)
     import keyring
     from keyring.backends import fail
 
@@ -77,7 +77,7 @@ def keyring_problem() -> str | None:
 
 def store_api_key(service: str, key: str) -> None:
     """Store under the user name the endpoint backend reads the key with."""
-    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
+    # lazy: keyring is slow to import (and probes OS back ends)
     import keyring
 
     keyring.set_password(service, KEYRING_USER, key)

@@ -1,6 +1,6 @@
 """What changed in a workspace since the last look: one cheap query per poll (Qt-free).
 
-The GUI's single workspace watcher (:mod:`widgets.workspace_watcher`) and any other
+The GUI's single workspace watcher (:mod:`widgets.common.workspace_watcher`) and any other
 long-lived reader poll a :class:`ChangeTracker`. It holds a connection of its own, so
 ``PRAGMA data_version`` changes whenever *any* other connection commits — a job in a worker
 thread, another process, or the window's own connection. Only then does it read one stamp
@@ -53,7 +53,7 @@ STAMPS: dict[str, tuple[str, ...]] = {
         "(SELECT max(id) FROM probe_items)",
         "(SELECT max(id) FROM probe_norm_entries)",
     ),
-    # field annotation (issue 20): who annotates, what they are assigned, what they decided
+    # field annotation: who annotates, what they are assigned, what they decided
     # (in the workspace, merged from a package, adjudicated). Rowid tables: max() is a descent.
     "annotators": (
         "(SELECT group_concat(id || '|' || name || '|' || dialects, ';') FROM annotators)",

@@ -312,19 +312,19 @@ V2_ANNOTATION = [
     )""",
 ]
 
-# Dialects as data (issue 12): per-workspace aliases, a JSON list of spellings that resolve
+# Dialects as data: per-workspace aliases, a JSON list of spellings that resolve
 # to the code (engine.importing.dialects); built-in aliases live in code.
 V2_DIALECTS = [
     "ALTER TABLE dialects ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]'",
 ]
 
-# Multi-reference corpus items (issue 12): an item is one standard sentence of one corpus
+# Multi-reference corpus items: an item is one standard sentence of one corpus
 # and dialect; its references are the pairs sharing (corpus_id, dialect, standard_key).
 V2_REFS = [
     "CREATE INDEX sentence_pairs_item ON sentence_pairs(corpus_id, dialect, standard_key)",
 ]
 
-# Scored translations (issue 12): system outputs with references and human scores, for the
+# Scored translations: system outputs with references and human scores, for the
 # metric-vs-human study. Every set declares the scale of its human scores.
 V2_SCORED = [
     """CREATE TABLE scored_sets (
@@ -400,7 +400,7 @@ V2_TASKS = [
     )""",
 ]
 
-# Issue 16: judgments carry flags (injection attempts, inconsistent verdicts: always sent to
+# Judgments carry flags (injection attempts, inconsistent verdicts: always sent to
 # human review); a run being decoded is leased by one process (owner, heartbeat time);
 # decoded groups are kept for replication.
 V2_INTEGRITY = [
@@ -445,7 +445,7 @@ V2 = [
     *V2_INTEGRITY,
 ]
 
-# Issue 21: declared normalisation and named labels.
+# Declared normalisation and named labels.
 V3_ISSUE21 = [
     # what the metrics of a scored set score ('nfc' or 'none', engine.text.textnorm);
     # a set imported with 'none' stores its texts exactly as the file has them.
@@ -477,7 +477,7 @@ def _text(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-# Issue 19: one writer per table.
+# One writer per table.
 # - The built-in dialects are seeded by this migration, not by every open of a workspace
 #   (engine.importing.dialects is the one writer of ``dialects`` after it). A dialect added
 #   to DIALECTS later needs a migration of its own.
@@ -505,17 +505,17 @@ V3_ISSUE19 = [
     WHERE target = 'judgment'""",
 ]
 
-# Version 3 (this session): each issue's statements, in the order they landed.
+# Version 3: its groups of statements, in the order they were added.
 V3 = [
     *V3_ISSUE19,
     *V3_ISSUE21,
 ]
 
 
-# Issue 23 (item 4): the judged items kept up to date, so the charts and every figure read
+# The judged items kept up to date, so the charts and every figure read
 # one narrow table instead of joining judgments, responses, runs, models, variants and
-# questions with a correlated look-up of the newest human override per judgment (5.7 s for
-# one chart at ten times the paper's study). ``judged_items`` holds one row per judgment
+# questions with a correlated look-up of the newest human override per judgment (seconds
+# per chart at ten times the paper's study). ``judged_items`` holds one row per judgment
 # whose answer has a variant and question: the judge run, the answer, its model, dialect and
 # question, the machine score, the newest human score converted from its own scale to
 # 0-10 (an adjudication on a 0-5 batch used to be read as 0-10), whether a person scored

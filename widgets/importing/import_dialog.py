@@ -8,6 +8,9 @@ dialect, warnings) or a refused file's one-line message (file, line, column).
 ``python -m widgets.importing.import_dialog [WORKSPACE]`` opens the dialog alone.
 """
 
+# Stays whole: the corpus and question pages are wired into the dialog's column guess, options
+# and added dialects; they can leave once they are StudyPage classes like study_pages.py's.
+
 from __future__ import annotations
 
 import logging
@@ -48,6 +51,7 @@ from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, s
 from widgets.common.fonts import bengali_font
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
+from widgets.importing.add_dialect_dialog import AddDialectDialog
 from widgets.importing.column_combo import ColumnCombo, fill_from_guess
 from widgets.importing.study_pages import (
     ITEMS,
@@ -633,63 +637,6 @@ class ImportDialog(QDialog):
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.setVisible(bool(message))
-
-
-class AddDialectDialog(QDialog):
-    """Code, English and Bengali names, region and aliases of a new dialect."""
-
-    def __init__(self, parent: QWidget | None = None, known: list[dict] | None = None):
-        super().__init__(parent)
-        self.setWindowTitle(_("Add a dialect"))
-        self.known = QPlainTextEdit()
-        self.known.setReadOnly(True)
-        self.known.setFont(bengali_font())
-        self.known.setMaximumHeight(180)
-        self.known.setPlainText(
-            "\n".join(
-                f"{d['code']}: {d['name_en']} · {d['name_bn']}"
-                + (
-                    f" — {', '.join(d['aliases'] + d['builtin_aliases'])}"
-                    if d["aliases"] or d["builtin_aliases"]
-                    else ""
-                )
-                for d in known or []
-            )
-        )
-        self.code_edit = QLineEdit()
-        self.code_edit.setPlaceholderText(_("lower-case code, e.g. comilla"))
-        self.name_en = QLineEdit()
-        self.name_bn = QLineEdit()
-        self.name_bn.setFont(bengali_font())
-        self.region = QLineEdit()
-        self.aliases = QLineEdit()
-        self.aliases.setFont(bengali_font())
-        self.aliases.setPlaceholderText(_("other spellings, comma-separated"))
-        form = QFormLayout(self)
-        form.addRow(QLabel(_("Known dialects and the spellings that resolve to them:")))
-        form.addRow(self.known)
-        form.addRow(_("Code"), self.code_edit)
-        form.addRow(_("English name"), self.name_en)
-        form.addRow(_("Bengali name"), self.name_bn)
-        form.addRow(_("Region"), self.region)
-        form.addRow(_("Aliases"), self.aliases)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-
-    def code(self) -> str:
-        return self.code_edit.text().strip()
-
-    def fields(self) -> dict:
-        return {
-            "name_en": self.name_en.text(),
-            "name_bn": self.name_bn.text(),
-            "region": self.region.text(),
-            "aliases": [a.strip() for a in self.aliases.text().split(",") if a.strip()],
-        }
 
 
 def main(argv: list[str] | None = None) -> int:

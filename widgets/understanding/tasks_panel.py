@@ -54,6 +54,7 @@ from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
+from widgets.understanding.result_rows import number_text, result_rows
 
 log = logging.getLogger(__name__)
 
@@ -61,43 +62,6 @@ log = logging.getLogger(__name__)
 ITEM_COLUMN_WIDTHS = {0: 80, 1: 190, 2: 190, 3: 150, 4: 150}
 
 SCRIPT_NAMES = ("native", "roman")
-
-
-def _f(value, digits: int = 2) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
-def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
-    """The results grid as text: one row per run (also the CSV export's content)."""
-    header = [
-        _("Task"), _("Model"), _("Regime"), _("Script"), "k", "n",
-        _("Metric 1"), _("Metric 2"), _("Copy baseline"),
-        _("Unparseable"), _("Script drift"), _("Empty"),
-    ]  # fmt: skip
-    rows = []
-    for r in report.get("runs", []):
-        macro = r["macro"]
-        if "chrf++" in macro:
-            ci = r.get("chrf_macro_ci") or {}
-            m1 = f"chrF++ {_f(macro['chrf++'])} [{_f(ci.get('low'))}, {_f(ci.get('high'))}]"
-            m2 = f"BLEU {_f(macro['bleu'])}"
-        else:
-            m1 = f"macro-F1 {_f(macro.get('macro_f1'), 3)}"
-            m2 = f"acc {_f(macro.get('accuracy'), 3)}"
-        copy = r.get("copy_baseline_macro", {}).get("chrf++")
-        failures = r["failures"]
-        rows.append([
-            r["task"], r["model"] or "", r["regime"],
-            r["script"] + (f" ({r['scheme']})" if r.get("scheme") else "")
-            + (" " + _("constrained") if r["constrained"] else ""),
-            str(r["k"]), str(r["n"]), m1 + f" [{macro['scale']}]", m2,
-            (_("not applicable") if r.get("copy_baseline_not_applicable") else "—")
-            if copy is None
-            else f"chrF++ {_f(copy)}",
-            _f(failures["unparseable"], 3), _f(failures["script_drift"], 3),
-            _f(failures["empty"], 3),
-        ])  # fmt: skip
-    return header, rows
 
 
 class TasksPanel(QWidget):
@@ -430,14 +394,14 @@ class TasksPanel(QWidget):
                 _("native − Romanized ({scheme}), {task}, {model}, {regime}: {mean} "
                   "[{low}, {high}] over {n} items").format(
                     scheme=g["scheme"], task=g["task"], model=g["model"], regime=g["regime"],
-                    mean=_f(gap["mean"]), low=_f(gap["low"]), high=_f(gap["high"]),
+                    mean=number_text(gap["mean"]), low=number_text(gap["low"]), high=number_text(gap["high"]),
                     n=g["items"])
             )  # fmt: skip
         for f in report.get("flips", []):
             lines.append(
                 _("zero→few flips, {task}, {model}, {script}: {flips}/{n} ({rate})").format(
                     task=f["task"], model=f["model"], script=f["script"], flips=f["flips"],
-                    n=f["items"], rate=_f(f["flip_rate"], 3))
+                    n=f["items"], rate=number_text(f["flip_rate"], 3))
             )  # fmt: skip
         self.comparisons.setText("\n".join(lines) or _("No native/Romanized or zero/few pairs."))
         self.failure_bars.set_runs(report.get("runs", []))
