@@ -8,8 +8,9 @@ other modules (.importlinter).
 from __future__ import annotations
 
 from engine.workspace.changes import TOPICS, ChangeTracker
-from engine.workspace.choices import VARIANT_STATUSES, study_choices
+from engine.workspace.choices import study_choices
 from engine.workspace.store import Workspace
+from engine.workspace.variants import VARIANT_STATUSES
 
 __all__ = [
     "TOPICS",

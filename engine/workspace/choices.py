@@ -1,12 +1,9 @@
-"""What the study dialogs offer: question sets, regional dialects, models (default first),
-and the review statuses a dialect variant can have."""
+"""What the study dialogs offer: question sets, regional dialects, models (default first);
+the review statuses a dialect variant can have are ``engine.workspace.variants``'s."""
 
 from __future__ import annotations
 
 from engine.workspace.store import Workspace
-
-# The statuses of a dialect variant (the CHECK on variants.status in schema.py), in review order.
-VARIANT_STATUSES = ("draft", "reviewed", "gold", "flagged", "rejected")
 
 
 def study_choices(ws: Workspace) -> dict:
