@@ -31,8 +31,9 @@ def set_card_value(conn: sqlite3.Connection, run_id: int, path: str, value: str)
     )
 
 
-def set_plan_size(conn: sqlite3.Connection, run_id: int, size: int) -> None:
-    """Record the batch-plan size the run is decoded with, the first time only."""
+def set_plan_size(conn: sqlite3.Connection, run_id: int, size: int | None) -> None:
+    """Record the batch-plan size the run is decoded with (None: no plan), the first time
+    only."""
     conn.execute(
         "UPDATE runs SET card = json_set(card, '$.plan_size', ?) "
         "WHERE id = ? AND json_type(card, '$.plan_size') IS NULL",
