@@ -332,3 +332,37 @@ def _write(
         )
     log.info("variant %d: %s by %s (%s -> %s)", variant_id, action, actor, old.status, status)
     return VariantState(variant_id, new_text, status, new_provenance, new_comment, actor)
+
+
+def variants_to_review(
+    ws: Workspace, status: str | None = None, dialects: list[str] | None = None
+) -> list[dict]:
+    """Dialect variants (id, question's external id, dialect, status, provenance, text),
+    optionally only one status and some dialects, by question then dialect. An unknown
+    dialect code is a :class:`UserError`."""
+    sql = (
+        "SELECT v.id, q.ext_id AS question, v.dialect, v.status, v.provenance, v.text "
+        "FROM variants v JOIN questions q ON q.id = v.question_id WHERE v.dialect != 'standard'"
+    )
+    params: list = []
+    if status:
+        sql += " AND v.status = ?"
+        params.append(status)
+    if dialects:
+        unknown = set(dialects) - ws.dialect_codes()
+        if unknown:
+            raise UserError(f"unknown dialect(s): {', '.join(sorted(unknown))}")
+        sql += f" AND v.dialect IN ({','.join('?' * len(dialects))})"
+        params += dialects
+    return ws.query(sql + " ORDER BY v.question_id, v.dialect", tuple(params))
+
+
+def variant_exists(ws: Workspace, variant_id: int) -> bool:
+    return bool(ws.scalar("SELECT count(*) FROM variants WHERE id = ?", (variant_id,)))
+
+
+def machine_variants(ws: Workspace, dialect: str) -> list[dict]:
+    """The machine-drafted variants of one dialect (id, text)."""
+    return ws.query(
+        "SELECT id, text FROM variants WHERE dialect = ? AND provenance = 'machine'", (dialect,)
+    )
