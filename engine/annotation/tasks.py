@@ -14,6 +14,15 @@ from engine.annotation.packages import export_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "agreement_at",
+    "assign_at",
+    "draw_subset_at",
+    "export_package_at",
+    "import_packages_at",
+    "ppi_study_at",
+]
+
 
 def agreement_at(
     workspace_path: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED

@@ -25,13 +25,13 @@ from engine.importing.tabular import TabularFile
 from engine.text.bijoy import script_of
 from engine.text.textnorm import canonical_key, has_bengali
 from engine.workspace.store import Workspace, utcnow
+from engine.workspace.variants import IMPORTED_VARIANT_STATUSES, insert_source_variants
 
 log = logging.getLogger(__name__)
 
 # Dialect renderings that arrive with the questions were written by people, but not by
 # our reviewers: 'reviewed' by default; 'gold' only when the user asks for it explicitly.
 SOURCE_VARIANT_STATUS = "reviewed"
-VARIANT_STATUSES = ("draft", "reviewed", "gold")
 STANDARD_VARIANT_STATUS = "gold"
 
 
@@ -73,9 +73,10 @@ def import_question_rows(
     convert_bijoy: bool = False,
     allow_duplicate_content: bool = False,
 ) -> ImportReport:
-    if variant_status not in VARIANT_STATUSES:
+    if variant_status not in IMPORTED_VARIANT_STATUSES:
         raise UserError(
-            f"variant status must be one of {', '.join(VARIANT_STATUSES)}, not '{variant_status}'"
+            f"variant status must be one of {', '.join(IMPORTED_VARIANT_STATUSES)}, "
+            f"not '{variant_status}'"
         )
     dialects = DialectResolver(ws, dialect_map)
     report = ImportReport(kind="questions", path=str(path), name=default_name(path, name))
@@ -309,14 +310,7 @@ def _write_questions(
                 variants[code].append((ids[q.key], code, _script(text), text, variant_status))
         note(1, 2, "writing variants")
         for code, rows in sorted(variants.items()):
-            before = conn.total_changes
-            conn.executemany(
-                "INSERT INTO variants(question_id, dialect, script, text, provenance, status, "
-                "updated_at) VALUES (?, ?, ?, ?, 'source', ?, ?) "
-                "ON CONFLICT(question_id, dialect, script) DO NOTHING",
-                [(*r, now) for r in rows],
-            )
-            inserted = conn.total_changes - before
+            inserted = insert_source_variants(conn, rows, now)
             report.variants_inserted += inserted
             report.by_dialect[code] = {
                 "variants": len(rows),

@@ -313,3 +313,11 @@ def scored_items(ws: Workspace, run_id: int) -> list[dict]:
         ORDER BY ji.judgment_id""",
         (run_id,),
     )
+
+
+def answer_run_ids(ws: Workspace, model_id: int) -> list[int]:
+    """The answer runs of one model (what ``judge --answers-of`` judges)."""
+    return [
+        r["id"]
+        for r in ws.query("SELECT id FROM runs WHERE kind = 'answer' AND model_id = ?", (model_id,))
+    ]

@@ -241,7 +241,7 @@ class ImportDialog(QDialog):
     def add_dialect(self, code: str, fields: dict) -> dict | None:
         """Add (or extend) a dialect in the workspace and offer it in the combos."""
         try:
-            row = import_tasks.add_workspace_dialect(str(self.ws.path), code, fields)
+            row = import_tasks.add_dialect_at(str(self.ws.path), code, fields)
         except UserError as exc:
             self._show_error(" ".join(str(exc).split()))
             return None
@@ -561,9 +561,9 @@ class ImportDialog(QDialog):
         if page is not None:
             fn = page.run
         elif self.current_kind == CORPUS:
-            fn = import_tasks.import_corpus_file
+            fn = import_tasks.import_corpus_at
         else:
-            fn = import_tasks.import_questions_file
+            fn = import_tasks.import_questions_at
         label = _("Importing {file}").format(file=Path(path).name)
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)

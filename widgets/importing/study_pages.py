@@ -78,7 +78,7 @@ class ItemsPage(StudyPage):
 
     kind = ITEMS
     uses_dialect_names = True
-    run = staticmethod(understanding_tasks.import_items_file)
+    run = staticmethod(understanding_tasks.import_items_at)
 
     def __init__(self, dialects: list[dict]):
         super().__init__(_("Import an item set for tasks"))
@@ -149,7 +149,7 @@ class ProbesPage(StudyPage):
     """``upabhasha import probes``: template or natural social-bias probes."""
 
     kind = PROBES
-    run = staticmethod(bias_tasks.import_probes_file)
+    run = staticmethod(bias_tasks.import_probes_at)
     describe = staticmethod(bias_tasks.describe_probe_report)
 
     def __init__(self):
@@ -228,7 +228,7 @@ class ProbeTemplatesPage(StudyPage):
 
     kind = PROBE_TEMPLATES
     needs_columns = False
-    run = staticmethod(bias_tasks.generate_probes_files)
+    run = staticmethod(bias_tasks.generate_probes_at)
     describe = staticmethod(bias_tasks.describe_probe_report)
 
     def __init__(self):
@@ -276,7 +276,7 @@ class ScoredPage(StudyPage):
     """``upabhasha import scored-translations --human-scale MIN-MAX``."""
 
     kind = SCORED
-    run = staticmethod(import_tasks.import_scored_file)
+    run = staticmethod(import_tasks.import_scored_at)
 
     def __init__(self, dialects: list[dict]):
         super().__init__(_("Import scored translations"))

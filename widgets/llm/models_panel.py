@@ -227,7 +227,7 @@ class ModelsPanel(QWidget):
         model_id, layers = self.plan["model_id"], self.plan["n_gpu_layers"]
         self.apply_plan_button.setEnabled(False)
         self.bridge.run(
-            model_tasks.save_gpu_layers,
+            model_tasks.save_gpu_layers_at,
             args=(str(self.ws.path), model_id, layers),
             lane=WRITER,
             label=_("Saving n_gpu_layers"),
@@ -293,7 +293,7 @@ class ModelsPanel(QWidget):
     def _register_gguf(self, info: dict, name: str | None = None) -> None:
         name = name or Path(info["path"]).stem  # as `upabhasha models add FILE` names it
         self.bridge.run(
-            model_tasks.add_gguf_model,
+            model_tasks.add_gguf_model_at,
             args=(str(self.ws.path), info, name),
             lane=WRITER,
             label=_("Registering {name}").format(name=name),
@@ -302,7 +302,7 @@ class ModelsPanel(QWidget):
 
     def add_embedded(self) -> None:
         self.bridge.run(
-            model_tasks.add_embedded_model,
+            model_tasks.add_embedded_model_at,
             args=(str(self.ws.path),),
             lane=WRITER,
             dialog=True,
@@ -343,7 +343,7 @@ class ModelsPanel(QWidget):
             service = model_tasks.keyring_service_for(name)
             model_tasks.store_api_key(service, api_key)
         self.bridge.run(
-            model_tasks.add_endpoint_model,
+            model_tasks.add_endpoint_model_at,
             args=(str(self.ws.path), name, base_urls, api_model, service),
             kwargs={
                 "load_params": {"concurrency": concurrency} if concurrency else {},

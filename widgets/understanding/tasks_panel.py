@@ -2,7 +2,7 @@
 
 - Left: task, item source, models, regimes, scripts (with the Romanization scheme),
   dialects, evaluated split, k, limit per dialect and constrained decoding; "Run" starts
-  :func:`engine.understanding.tasks.run_task_job` through the bridge (progress, ETA in the
+  :func:`engine.understanding.tasks.run_task_at` through the bridge (progress, ETA in the
   note, cancel); runs resume, so "Run" again only adds what is missing.
 - Right: the results grid, one row per run (model × regime × script), laid out like the
   paper's tables: macro metrics over dialects with their scale, the copy-input baseline, the
@@ -289,7 +289,7 @@ class TasksPanel(QWidget):
             EstimateJob(
                 m,
                 names[m],
-                task_jobs.estimate_task_job,
+                task_jobs.estimate_task_at,
                 (str(self.ws.path), task, [m], options, self.user_dir),
             )
             for m in self.model_ids()
@@ -306,7 +306,7 @@ class TasksPanel(QWidget):
         self.progress.setFormat("%p%")
         self.progress.setRange(0, 0)
         self._task = self.bridge.run(
-            task_jobs.run_task_job,
+            task_jobs.run_task_at,
             args=(
                 str(self.ws.path),
                 self.task_box.currentData(),
@@ -362,7 +362,7 @@ class TasksPanel(QWidget):
     # -- results -----------------------------------------------------------------------------
     def refresh_results(self) -> None:
         self.bridge.run(
-            task_jobs.stats_job,
+            task_jobs.task_stats_at,
             args=(str(self.ws.path), None, self.user_dir),
             label=_("Task results"),
             replace="task-results",
@@ -435,7 +435,7 @@ class TasksPanel(QWidget):
         if run_id is None:
             return
         self.bridge.run(
-            task_jobs.item_details,
+            task_jobs.item_details_at,
             args=(str(self.ws.path), run_id),
             label=_("Task items"),
             replace="task-items",
