@@ -6,7 +6,7 @@ first) is drawn per probe from the card's seed, or both orders are asked under
 counterbalancing (engine.bias.order). The run card records the set, seed, counterbalancing,
 constrained decoding and sampler, so changing any of them makes a new run; ``limit`` is
 not in the card: a later call with a larger limit extends the same run (or opens a new one
-where the larger limit would change a decoded batch: :func:`engine.llm.jobs.open_run`).
+where the larger limit would change a decoded batch: :func:`engine.llm.runs.open_run`).
 
 Constrained decoding (a switch): the reply must be the JSON object {"answer": <one of
 the two options as shown>}; the normaliser reads its answer. Off, the reply is free text.

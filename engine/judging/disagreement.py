@@ -33,7 +33,8 @@ from engine.judging.injection_text import matching_form, sentences
 from engine.judging.prompt import JudgeTemplate, pair_prompt
 from engine.judging.rubric import Rubric
 from engine.judging.verdict import VerdictError, apply_rules, parse_verdict, verdict_schema
-from engine.llm.jobs import reject_responses, run_job
+from engine.llm.jobs import run_job
+from engine.llm.responses import reject_responses
 from engine.llm.types import Sampler
 from engine.text.textnorm import normalize_text
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from engine.errors import StepIncomplete
 from engine.judging import store
-from engine.llm.jobs import discard_if_empty, not_loaded_reason
+from engine.llm.run_backend import not_loaded_reason
+from engine.llm.runs import discard_if_empty
 from engine.llm.worker import ModelDidNotLoad
 from engine.workspace.store import Workspace
 

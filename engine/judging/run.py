@@ -40,14 +40,11 @@ from engine.judging.verdict import (
     verdict_schema,
     zeroed,
 )
-from engine.llm.jobs import (
-    backend_for_run,
-    finished_responses,
-    open_run,
-    reject_responses,
-    run_job,
-)
+from engine.llm.jobs import run_job
 from engine.llm.model_runs import PlannedRun
+from engine.llm.responses import finished_responses, reject_responses
+from engine.llm.run_backend import backend_for_run
+from engine.llm.runs import open_run
 from engine.llm.types import CancelFn, ProgressFn, Sampler
 from engine.workspace.store import Workspace
 

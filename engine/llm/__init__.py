@@ -19,7 +19,10 @@ workspace. Front ends use :mod:`engine.llm.api` and :mod:`engine.llm.tasks` only
 - batch_plan.py     which items a local model decodes together (independent of timing)
 - plan_store.py     what a run decoded together, so a result can be decoded again exactly
 - replicate.py      decode a sample of a run again and measure the agreement
-- jobs.py           resumable jobs: runs, items with stable keys, batched writes, response cache
+- jobs.py           resumable jobs: a run's pending items in a reproducible plan, under its lease
+- runs.py           run keys and cards, open/finish/drop a run, plan timing and estimates
+- responses.py      the batched response writer, the response cache, rejections
+- run_backend.py    the backend a run decodes with (its card's schedule)
 - leases.py         one process decodes a run at a time
 - endpoint_backend.py  OpenAI-compatible servers: pool, retries, keyring-only API keys
 - llama_server.py   llama-cpp-python's server with the same safety settings

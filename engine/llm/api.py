@@ -16,13 +16,7 @@ from engine.llm.endpoint_backend import read_api_key
 from engine.llm.factory import open_backend
 from engine.llm.gguf_info import checked_model_path, inspect_gguf
 from engine.llm.gpu_plan import Gpu
-from engine.llm.jobs import (
-    backend_for_run,
-    library_versions,
-    open_run,
-    run_job,
-    run_job_on_model,
-)
+from engine.llm.jobs import run_job, run_job_on_model
 from engine.llm.model_discovery import FoundModel, discover_models, model_folders
 from engine.llm.model_registry import (
     all_models,
@@ -34,6 +28,8 @@ from engine.llm.model_registry import (
 )
 from engine.llm.replicate import replications
 from engine.llm.response_reads import run_responses
+from engine.llm.run_backend import backend_for_run
+from engine.llm.runs import library_versions, open_run
 from engine.llm.try_prompt import describe_template, try_prompt
 from engine.llm.types import Message, Request, Sampler
 from engine.workspace.store import Workspace

@@ -3,7 +3,7 @@ for each model, open each planned run, load the model once, run the job, summari
 
 One failure rule for every stage: a model that fails to load (its file, or in its worker at
 the first decode: llama.cpp refuses it, or the worker dies loading it) leaves no empty run row
-(:func:`engine.llm.jobs.discard_if_empty`), and each of its planned runs is reported as
+(:func:`engine.llm.runs.discard_if_empty`), and each of its planned runs is reported as
 incomplete with ``load_error`` naming the model and the reason, every item counted as an
 error; the other models still run. A step with such a summary is incomplete (the CLI exits
 3), and running it again once the model loads resumes it.
@@ -16,9 +16,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
-from engine.llm import jobs
-from engine.llm.jobs import JobSummary, discard_if_empty, not_loaded_reason, open_run, run_job
+from engine.llm import run_backend
+from engine.llm.jobs import JobSummary, run_job
+from engine.llm.run_backend import not_loaded_reason
 from engine.llm.run_estimates import capturing
+from engine.llm.runs import discard_if_empty, open_run
 from engine.llm.types import (
     Backend,
     CancelFn,
@@ -70,7 +72,9 @@ def run_models(
         captured.extend((model, planned) for model in model_rows for planned in plan(model))
         return []
     job = JobProgress(progress, total_items) if total_items is not None else None
-    open_backend = backend_factory or jobs.backend_for_run  # looked up here: tests replace it
+    open_backend = (
+        backend_factory or run_backend.backend_for_run
+    )  # looked up here: tests replace it
     summaries: list[dict] = []
     for model in model_rows:
         backend: Backend | None = None
@@ -80,7 +84,7 @@ def run_models(
                 if cancelled and cancelled():
                     return summaries
                 # with its requests: a larger --limit that would change a decoded batch
-                # opens a new run (jobs.open_run, 'growing a run')
+                # opens a new run (runs.open_run, 'growing a run')
                 run_id = open_run(ws, planned.kind, model, planned.card, planned.requests)
                 if backend is None:
                     try:

@@ -46,7 +46,7 @@ def record_groups(
     conn: sqlite3.Connection, run_id: int, placed: list[tuple[list[Request], list[str]]]
 ) -> None:
     """Record groups and which of their items (finished now) came from them, in the caller's
-    transaction: the one that stores those items' responses (engine.llm.jobs), so a kill
+    transaction: the one that stores those items' responses (engine.llm.responses), so a kill
     between the two cannot leave a finished item without its group (it could never be
     replicated). ``placed`` is [(group requests, keys of the group finished now)]."""
     rows_g, rows_i = [], []

@@ -21,7 +21,7 @@ budget). Prompt tokens are the job's prompt characters at the sample's tokens pe
   sample's, prompt cost is extrapolated by characters, and a job may start on a busier
   machine than the one calibrated. Its 90 % half-width is a share of the estimate: at least
   :data:`MODEL_ERROR_FLOOR`, and where the workspace has past runs of the same model with
-  estimate and actual in their cards (:func:`engine.llm.jobs.past_errors`), the 90 %
+  estimate and actual in their cards (:func:`engine.llm.runs.past_errors`), the 90 %
   quantile of their ``|actual / estimate - 1|`` if that is larger. The observed errors
   already contain those runs' own length and noise errors, so the sum counts them twice: the
   interval errs wide.
@@ -30,8 +30,8 @@ Each side's half-width is the root of the sum of the three squares. The noise te
 rough one (one difference: one degree of freedom), and it covers only load that changed
 while the calibration ran; the model-error term covers the rest.
 
-After the job :func:`engine.llm.jobs.record_actual` adds the measured seconds and tokens
-next to the estimate (:func:`engine.llm.jobs.record_estimate`) in the run card
+After the job :func:`engine.llm.runs.record_actual` adds the measured seconds and tokens
+next to the estimate (:func:`engine.llm.runs.record_estimate`) in the run card
 (``plan_timing.estimate`` / ``plan_timing.actual``), so a study's cards show how good the
 estimates were, and the next estimate's model-error term learns from them.
 """
@@ -234,7 +234,7 @@ def estimate(
     requests: list[Request], cal: Calibration, past_errors: Sequence[float] = ()
 ) -> Estimate:
     """Tokens and seconds of the whole job from ``cal``; ``past_errors``: the relative
-    errors of past runs of the same model (:func:`engine.llm.jobs.past_errors`; see the
+    errors of past runs of the same model (:func:`engine.llm.runs.past_errors`; see the
     module docstring)."""
     n = len(requests)
     chars = sum(prompt_chars(r) for r in requests)

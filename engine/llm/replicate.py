@@ -19,7 +19,7 @@ import random
 from dataclasses import asdict, dataclass, field
 
 from engine.errors import UserError
-from engine.llm import jobs
+from engine.llm import run_backend
 from engine.llm.leases import acquire_lease, release_lease
 from engine.llm.plan_store import item_groups, load_group
 from engine.llm.types import CancelFn, ProgressFn
@@ -100,7 +100,9 @@ def replicate_run(
     opened = None
     try:  # a model that cannot be opened is one that did not load, and releases the lease
         if backend is None:
-            backend = opened = jobs.backend_for_run(ws, run_id)  # looked up here: tests patch it
+            backend = opened = run_backend.backend_for_run(
+                ws, run_id
+            )  # looked up here: tests patch it
         for i, (gkey, wanted) in enumerate(sorted(by_group.items())):
             if cancelled and cancelled():
                 raise UserError("replication cancelled; nothing was stored")

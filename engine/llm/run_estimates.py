@@ -8,7 +8,7 @@ running them (and returns no summaries), and :func:`estimate_planned` calibrates
 on what is left of them. Nothing is written: no run row is opened, nothing is stored.
 
 What is left is what :func:`engine.llm.jobs.run_job` would decode: the items without a
-finished response in the run that :func:`~engine.llm.jobs.open_run` would resume, with the
+finished response in the run that :func:`~engine.llm.runs.open_run` would resume, with the
 finished neighbours of a batch-plan group that has anything left (decoded again for the
 plan). Replies the response cache would serve are counted as decoded (an over-estimate).
 """
@@ -22,8 +22,8 @@ from collections.abc import Iterator
 
 from engine.llm.batch_plan import plan_groups, plan_size
 from engine.llm.factory import open_backend
-from engine.llm.jobs import effective_schedule, existing_run, past_errors
 from engine.llm.planner import CalibrationCancelled, calibrate, estimate
+from engine.llm.runs import effective_schedule, existing_run, past_errors
 from engine.llm.types import CancelFn, ProgressFn, Request
 from engine.workspace.store import Workspace
 

@@ -4,7 +4,7 @@ its lease, finishing it and removing an empty one.
 Every function writes inside the caller's transaction (``conn`` comes from
 ``Workspace.transaction``), so a caller that reads and then writes a run (a lease taken over,
 a plan size recorded once) keeps both in one transaction. Which run to open, when a lease may
-be taken and what a label means stay with the callers (``jobs``, ``leases``).
+be taken and what a label means stay with the callers (``runs``, ``leases``).
 """
 
 from __future__ import annotations
@@ -59,12 +59,11 @@ def mark_run_done(conn: sqlite3.Connection, run_id: int) -> None:
 
 
 def delete_empty_run(conn: sqlite3.Connection, run_id: int) -> bool:
-    """Remove an open run that nothing refers to; returns whether it did."""
+    """Remove an open run without responses; returns whether it did. Rows of other stages
+    that keep a run are checked by the caller (``runs.discard_if_empty``)."""
     cur = conn.execute(
         "DELETE FROM runs WHERE id = ? AND status = 'open' "
-        "AND NOT EXISTS (SELECT 1 FROM responses WHERE run_id = runs.id) "
-        "AND NOT EXISTS (SELECT 1 FROM judgments WHERE run_id = runs.id) "
-        "AND NOT EXISTS (SELECT 1 FROM variants WHERE run_id = runs.id)",
+        "AND NOT EXISTS (SELECT 1 FROM responses WHERE run_id = runs.id)",
         (run_id,),
     )
     return cur.rowcount > 0

@@ -13,7 +13,10 @@ import hashlib
 import logging
 from dataclasses import dataclass
 
-from engine.llm.jobs import finished_responses, not_loaded_reason, open_run, run_job_on_model
+from engine.llm.jobs import run_job_on_model
+from engine.llm.responses import finished_responses
+from engine.llm.run_backend import not_loaded_reason
+from engine.llm.runs import open_run
 from engine.llm.worker import ModelDidNotLoad
 from engine.translation import fidelity_judge as judge_mod
 from engine.translation.translate import build_request, run_card, sampler_for, template_for

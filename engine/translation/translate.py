@@ -20,8 +20,8 @@ from importlib.resources import files
 from string import Template
 
 from engine.errors import UserError
-from engine.llm.jobs import finished_responses, link_variant
 from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.responses import finished_responses, link_variant
 from engine.llm.types import Message, Request, Sampler
 from engine.rag.explain import RetrievalExplanation
 from engine.text.textnorm import normalize_text

@@ -3,7 +3,7 @@ time), registered as a model of its own so base and adapted models compare in on
 
 The adapter's path and scale live in the new model's ``load_params``; its sha256 joins the
 model identity (run keys, response cache) and the run card records path, scale and sha256
-(engine.llm.jobs). The file is checked before it is registered: a GGUF whose
+(engine.llm.runs). The file is checked before it is registered: a GGUF whose
 ``general.type`` is ``adapter`` and ``adapter.type`` is ``lora``, for the base model's
 architecture.
 """

@@ -5,7 +5,7 @@ Romanization scheme, k, seed, the demonstration pool's fingerprint, the label li
 sampler and the constrained-decoding switch. Items are keyed by their source
 (``pair<id>`` / ``item<id>``), so a re-run redoes nothing and a later call with a larger
 ``--limit`` or more dialects extends the same run — unless that changes a local model's
-batches of decoded items, which opens a new run (:func:`engine.llm.jobs.open_run`); what
+batches of decoded items, which opens a new run (:func:`engine.llm.runs.open_run`); what
 each item was shown (input in its script, references, demonstration ids) is recorded in
 ``task_run_items`` before generation.
 """
@@ -20,8 +20,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.llm.jobs import note_in_card
 from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, ProgressFn
 from engine.text.textnorm import DEFAULT_NORMALIZATION, check_normalization
 from engine.understanding import regimes as rg

@@ -26,7 +26,8 @@ from engine.llm.endpoint_backend import (
     read_api_key,
     retry_after_seconds,
 )
-from engine.llm.jobs import open_run, run_job
+from engine.llm.jobs import run_job
+from engine.llm.runs import open_run
 from engine.llm.types import Message, Request, Sampler
 from tests.engine.llm.endpoint_stub import StubServer, expected_text
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.llm.jobs import backend_for_run, open_run, run_card, run_job
+from engine.llm.jobs import run_job
 from engine.llm.model_registry import ensure_embedded_default
+from engine.llm.run_backend import backend_for_run
+from engine.llm.runs import open_run, run_card
 from engine.llm.types import Request, Result, Sampler
 
 pytestmark = pytest.mark.slow

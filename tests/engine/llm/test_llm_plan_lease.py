@@ -16,9 +16,10 @@ import time
 import pytest
 
 from engine.errors import UserError
-from engine.llm import leases
+from engine.llm import leases, runs
 from engine.llm.batch_plan import plan_cache_keys, plan_groups
-from engine.llm.jobs import open_run, run_job, run_job_on_model
+from engine.llm.jobs import run_job, run_job_on_model
+from engine.llm.runs import open_run
 from engine.llm.settings import Schedule
 from engine.llm.types import ModelInfo, Request, Result, Sampler
 from engine.workspace.store import Workspace
@@ -218,18 +219,39 @@ def test_a_job_that_fails_before_any_result_leaves_no_run_row(tmp_path, monkeypa
     def no_model(ws, run_id, **kw):
         raise UserError("cannot load model: file is gone")
 
-    monkeypatch.setattr("engine.llm.jobs.backend_for_run", no_model)
+    monkeypatch.setattr("engine.llm.run_backend.backend_for_run", no_model)
     with pytest.raises(UserError, match="file is gone"):
         run_job_on_model(ws, run, requests(3))
     assert ws.scalar("SELECT count(*) FROM runs") == 0
     # a run that stored something is kept
     ws2, run2 = fresh(tmp_path, "kept")
     run_job(ws2, run2, BatchSensitive(crash_after=1), requests(3))
-    monkeypatch.setattr("engine.llm.jobs.backend_for_run", no_model)
+    monkeypatch.setattr("engine.llm.run_backend.backend_for_run", no_model)
     with pytest.raises(UserError):
         run_job_on_model(ws2, run2, requests(3))
     assert ws2.scalar("SELECT count(*) FROM runs") == 1
     assert json.loads(ws2.query("SELECT card FROM runs")[0]["card"])["template"] == "t"
+
+
+def test_a_run_another_stage_holds_is_not_dropped_as_empty(tmp_path, monkeypatch):
+    """The stage whose rows point at a run says so through its registered check; an open
+    run without responses that no check claims is dropped."""
+    ws, run = fresh(tmp_path, "held")
+    claimed: set[int] = {run}
+    monkeypatch.setitem(runs._HOLDERS, "test_rows", lambda conn, run_id: run_id in claimed)
+    assert not runs.discard_if_empty(ws, run)
+    assert ws.scalar("SELECT count(*) FROM runs") == 1
+    claimed.clear()
+    assert runs.discard_if_empty(ws, run)
+    assert ws.scalar("SELECT count(*) FROM runs") == 0
+
+
+def test_judging_and_translation_register_what_keeps_their_runs():
+    import engine.judging
+    import engine.translation
+
+    assert runs._HOLDERS["judgments"] is engine.judging.holds_judgments
+    assert runs._HOLDERS["variants"] is engine.translation.holds_variants
 
 
 class Plain(BatchSensitive):
@@ -281,7 +303,7 @@ def test_a_larger_limit_gives_a_fresh_runs_bytes(tmp_path):
 
 
 def test_a_run_from_before_slot_refill_resumes_with_whole_groups(tmp_path):
-    from engine.llm.jobs import _hash, effective_schedule, model_identity, recorded_schedule
+    from engine.llm.runs import _hash, effective_schedule, model_identity, recorded_schedule
 
     ws = Workspace(tmp_path / "legacy.sqlite")
     row = model_row(ws)
@@ -305,7 +327,8 @@ def test_a_run_from_before_slot_refill_resumes_with_whole_groups(tmp_path):
 
 KILLED_MID_GROUP = """
 import os, signal, sys
-from engine.llm.jobs import open_run, run_job
+from engine.llm.jobs import run_job
+from engine.llm.runs import open_run
 from engine.workspace.store import Workspace
 from tests.engine.llm.test_llm_plan_lease import BatchSensitive, model_row, requests
 

@@ -9,8 +9,9 @@ import json
 import pytest
 
 from engine.errors import UserError
-from engine.llm.jobs import open_run, run_job
+from engine.llm.jobs import run_job
 from engine.llm.replicate import replicate_run, replications
+from engine.llm.runs import open_run
 from engine.llm.types import Request, Result, Sampler
 
 from .test_llm_plan_lease import BatchSensitive, model_row, requests

@@ -11,13 +11,14 @@ import pytest
 from engine.errors import UserError
 from engine.llm import tasks as model_tasks
 from engine.llm.gguf_info import GGUFInvalid, checked_model_path, inspect_gguf
-from engine.llm.jobs import _hash, backend_for_run, effective_schedule, open_run
 from engine.llm.model_registry import (
     find_model,
     register_endpoint,
     register_gguf,
     update_load_params,
 )
+from engine.llm.run_backend import backend_for_run
+from engine.llm.runs import _hash, effective_schedule, open_run
 
 from .gguf_files import COMPLETE_LLAMA, write_gguf
 

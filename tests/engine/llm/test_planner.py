@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from engine.llm.jobs import past_errors, record_actual, record_estimate, run_job
+from engine.llm.jobs import run_job
 from engine.llm.planner import (
     MODEL_ERROR_FLOOR,
     NOISE_QUANTILE,
@@ -17,6 +17,7 @@ from engine.llm.planner import (
     calibration_sample,
     estimate,
 )
+from engine.llm.runs import past_errors, record_actual, record_estimate
 from engine.llm.types import Request, Sampler
 from tests.engine.llm.test_llm_plan_lease import BatchSensitive, fresh
 
@@ -118,8 +119,8 @@ def test_the_model_error_floor_holds_when_the_machine_is_quiet():
 
 def past_run(ws, name: str, est_seconds: float, actual_seconds: float, *, calls: int = 1) -> int:
     """A finished run whose card holds an estimate and its actual, written by the writers a
-    job uses (jobs.record_estimate, jobs.record_actual)."""
-    from engine.llm.jobs import open_run
+    job uses (runs.record_estimate, runs.record_actual)."""
+    from engine.llm.runs import open_run
 
     model = ws.query("SELECT * FROM models WHERE name = 'fake'")[0]  # fresh() added it
     run = open_run(ws, "answer", model, {"template": name})

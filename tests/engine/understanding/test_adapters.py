@@ -63,7 +63,7 @@ def test_adapter_files_are_checked(workspace, base, embedded_gguf, tmp_path):
 @pytest.mark.slow
 def test_adapters_change_identity_card_and_outputs(workspace, base, embedded_gguf, tmp_path):
     from engine.llm.factory import open_backend
-    from engine.llm.jobs import open_run, run_card
+    from engine.llm.runs import open_run, run_card
     from engine.llm.types import Request, Sampler
 
     zero = make_lora(embedded_gguf, tmp_path / "zero.gguf", 0.0)  # B = 0: no change

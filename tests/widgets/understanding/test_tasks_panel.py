@@ -150,7 +150,7 @@ def test_a_cancelled_run_shows_its_real_fraction_label_and_tokens(
         return '{"standard": "তুমি কোথায় যাচ্ছ"}'
 
     monkeypatch.setattr(
-        "engine.llm.jobs.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
+        "engine.llm.run_backend.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
     )
     panel = TasksPanel(task_ws, sync_bridge)
     qtbot.addWidget(panel)

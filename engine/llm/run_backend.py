@@ -1,0 +1,35 @@
+"""The backend a run decodes with: its own model, opened with the schedule its card records,
+so reruns reproduce; and what a step says of a model that did not load."""
+
+from __future__ import annotations
+
+from engine.errors import UserError
+from engine.llm.factory import open_backend
+from engine.llm.runs import recorded_schedule, run_card
+from engine.llm.types import Backend
+from engine.llm.worker import ModelDidNotLoad
+from engine.workspace.store import Workspace
+
+
+def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
+    """Open the run's model with the schedule its card records (reproducible reruns). A model
+    that cannot be opened raises :class:`ModelDidNotLoad`, as one whose worker fails to load
+    it does: every step reports it alike (incomplete, resumable)."""
+    row = ws.query(
+        "SELECT m.* FROM runs r JOIN models m ON m.id = r.model_id WHERE r.id = ?", (run_id,)
+    )
+    if not row:
+        raise UserError(f"run {run_id} has no model")
+    schedule = recorded_schedule(run_card(ws, run_id))
+    try:
+        return open_backend(row[0], **{**schedule, **options})
+    except UserError as exc:  # its file gone or invalid, its API key missing: resumable
+        raise ModelDidNotLoad(not_loaded_reason(row[0], exc)) from exc
+
+
+def not_loaded_reason(model: dict, exc: BaseException) -> str:
+    """What a step says of a model that did not load: its name and why (said once)."""
+    named, why = f"model {model['name']!r}", str(exc)
+    if why.startswith(f"{named} did not load: "):
+        return why
+    return f"{named} did not load: {why.removeprefix(named + ': ')}"

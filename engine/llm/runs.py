@@ -1,0 +1,375 @@
+"""Runs: what one run is (its key and card), opening, finishing and dropping it, and what it
+learnt while it ran (plan timing, the planner's estimate and the actual, labels).
+
+This module is the only writer of ``runs`` besides the leases (:mod:`engine.llm.leases`).
+A *run* is one combination of kind, model, prompt template, sampler, seed and schedule;
+its ``run_key`` hashes all of them, so changing any makes a new run instead of mixing
+results (:func:`open_run`). Labels such as a judge's role live in the card, outside the key
+(:func:`label_runs`).
+
+A run row whose job failed before storing anything is removed (:func:`discard_if_empty`).
+Which rows of other stages keep a run is theirs to say: a stage that points rows at runs
+registers a check (:func:`register_run_holder`), so this stage reads no table it does not own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import platform
+import sqlite3
+from collections.abc import Callable
+from importlib import metadata
+
+from engine.errors import UserError
+from engine.llm.batch_plan import PLAN, plan_groups
+from engine.llm.factory import local_options
+from engine.llm.planner import Calibration, Estimate
+from engine.llm.run_writes import (
+    delete_empty_run,
+    insert_run,
+    mark_run_done,
+    set_card_label,
+    set_card_value,
+    set_plan_size,
+)
+from engine.llm.settings import Schedule, model_identity_with_adapter
+from engine.llm.types import Request
+from engine.workspace.store import Workspace, utcnow
+
+log = logging.getLogger(__name__)
+
+# n_threads does not change which floats are summed in which order; it is recorded only.
+SCHEDULE_NOT_IN_KEY = ("n_threads",)
+
+RunHolder = Callable[[sqlite3.Connection, int], bool]
+"""Whether rows of a stage's own table point at the run (connection, run id)."""
+
+_HOLDERS: dict[str, RunHolder] = {}
+
+
+def register_run_holder(table: str, holds: RunHolder) -> None:
+    """Let the stage that owns ``table`` say whether its rows keep a run: an open run that
+    holds no response and that no registered check claims is dropped by
+    :func:`discard_if_empty`. Registering the same table again replaces its check."""
+    _HOLDERS[table] = holds
+
+
+def canonical_json(data) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def model_identity(model_row: dict) -> str:
+    """Model sha256 for GGUF files; the endpoint's name and served model otherwise."""
+    if model_row.get("kind") == "gguf":
+        if not model_row.get("sha256"):
+            raise UserError(f"model {model_row.get('name')!r} has no sha256")
+        return model_identity_with_adapter(model_row["sha256"], local_options(model_row))
+    return f"endpoint:{model_row.get('name')}#{model_row.get('api_model') or ''}"
+
+
+def effective_schedule(model_row: dict, card: dict) -> dict:
+    """The batch schedule a local run uses: saved load_params, then the card's 'schedule'."""
+    if model_row.get("kind") != "gguf":
+        return {}
+    return (
+        Schedule.from_options(local_options(model_row, **card.get("schedule", {})))
+        .resolved()
+        .as_dict()
+    )
+
+
+def library_versions() -> dict:
+    versions: dict[str, str | None] = {
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+    }
+    for dist in ("llama-cpp-python", "upabhasha", "httpx"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = None
+    return versions
+
+
+def open_run(
+    ws: Workspace,
+    kind: str,
+    model_row: dict,
+    card: dict,
+    requests: list[Request] | None = None,
+) -> int:
+    """The run for (kind, registered model, card); an existing one with the same key is
+    resumed.
+
+    **Growing a run.** With ``requests`` (the job's full list), a run whose finished items
+    were decoded in other plan groups than ``requests`` puts them in — a larger ``--limit``
+    filled its last, partial group, or inserted items before it — is not extended: its
+    bytes would differ from a fresh run's at the new size. A new run is opened instead,
+    keyed by the item count (a fresh workspace at that size gives the same bytes), its card
+    names the run it grew from, and it says so (:func:`grown_note`). Growth that only adds
+    whole groups after the decoded ones extends the same run.
+
+    A run belongs to the registered model — its id and what decides its outputs (the GGUF
+    file's sha256, or the endpoint) — so two workspace names for the same file each have
+    their own runs, and a run opens its own model's file. (The response cache stays keyed by
+    the sha256 alone: the same file gives the same greedy outputs under any name.)
+    """
+    identity, schedule, keyed, base = _key_parts(kind, model_row, card)
+    run_key = _hash({**base, "model_id": model_row.get("id")})
+    existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+    if existing is None:
+        # a run keyed before runs carried their model's id: resumed by that model only
+        existing = ws.scalar(
+            "SELECT id FROM runs WHERE run_key = ? AND model_id IS ?",
+            (_hash(base), model_row.get("id")),
+        )
+    if existing is None and "refill" in keyed:
+        # a run from before slot refill decoded whole groups of n_seq: it resumes that way
+        old = {**base, "schedule": {k: v for k, v in keyed.items() if k != "refill"}}
+        existing = ws.scalar(
+            "SELECT id FROM runs WHERE run_key IN (?, ?) AND model_id IS ? ORDER BY id LIMIT 1",
+            (_hash({**old, "model_id": model_row.get("id")}), _hash(old), model_row.get("id")),
+        )
+        if existing is not None:
+            schedule = recorded_schedule(run_card(ws, existing))
+    grown_from = None
+    if (
+        existing is not None
+        and requests is not None
+        and _plan_moved(ws, existing, schedule, requests)
+    ):
+        grown_from = existing
+        run_key = _hash({**base, "model_id": model_row.get("id"), "plan_items": len(requests)})
+        existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+        log.warning(
+            "run %d decoded its items in other batches than %d items give; a new run is "
+            "opened so that its outputs equal a fresh run's",
+            grown_from,
+            len(requests),
+        )
+    if existing is not None:
+        return existing
+    full_card = {
+        **card,
+        "kind": kind,
+        "schedule": schedule,
+        "model": {
+            "id": model_row.get("id"),
+            "name": model_row.get("name"),
+            "kind": model_row.get("kind"),
+            "identity": identity,
+            **_adapter(model_row),
+        },
+        "versions": library_versions(),
+        # how items are batched (a function of the item list and the schedule: see the
+        # docstring of engine.llm.jobs) and where: greedy bytes are reproducible on the same build
+        "plan": PLAN,
+        "platform": {"machine": platform.machine(), "system": platform.platform()},
+        **({"grown_from": grown_from, "plan_items": len(requests or [])} if grown_from else {}),
+    }
+    with ws.transaction() as conn:
+        insert_run(conn, kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow())
+    return ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+
+
+def _key_parts(kind: str, model_row: dict, card: dict) -> tuple[str, dict, dict, dict]:
+    """What a run key hashes: the model's identity, its schedule (all of it, and the part
+    in the key) and the base of the key."""
+    identity = model_identity(model_row)
+    schedule = effective_schedule(model_row, card)
+    keyed = {k: v for k, v in schedule.items() if k not in SCHEDULE_NOT_IN_KEY}
+    return (
+        identity,
+        schedule,
+        keyed,
+        {"kind": kind, "model": identity, "card": card, "schedule": keyed},
+    )
+
+
+def existing_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int | None:
+    """The run :func:`open_run` resumes for (kind, model, card), or None; creates nothing
+    (the planner asks what is left to decode). Runs keyed by older rules are not found."""
+    base = _key_parts(kind, model_row, card)[3]
+    return ws.scalar(
+        "SELECT id FROM runs WHERE run_key = ?", (_hash({**base, "model_id": model_row.get("id")}),)
+    )
+
+
+def update_plan_timing(ws: Workspace, run_id: int, key: str, value: dict) -> None:
+    """Set ``plan_timing.<key>`` of a run card (the planner's estimate, the actual)."""
+    note_in_card(ws, run_id, f"plan_timing.{key}", value)
+
+
+def record_estimate(ws: Workspace, run_id: int, est: Estimate, cal: Calibration) -> None:
+    """The planner's estimate (and its calibration) into the run card, before the job."""
+    update_plan_timing(ws, run_id, "estimate", {**est.as_dict(), "calibration": cal.as_dict()})
+
+
+def record_actual(
+    ws: Workspace, run_id: int, *, seconds: float, items: int, output_tokens: int
+) -> None:
+    """What a job call took, added to the run card's totals (a resumed run adds up)."""
+    before = (run_card(ws, run_id).get("plan_timing") or {}).get("actual") or {}
+    update_plan_timing(
+        ws,
+        run_id,
+        "actual",
+        {
+            "calls": before.get("calls", 0) + 1,
+            "seconds": round(before.get("seconds", 0.0) + seconds, 2),
+            "items": before.get("items", 0) + items,
+            "output_tokens": before.get("output_tokens", 0) + output_tokens,
+        },
+    )
+
+
+PAST_RUNS = 20  # the past runs of a model whose estimate errors the planner learns from
+PAST_MIN_SECONDS = 1.0  # a shorter run is mostly fixed overhead: its relative error says little
+
+
+def past_errors(ws: Workspace, model_id: int | None, last: int = PAST_RUNS) -> list[float]:
+    """``actual / estimate - 1`` of the ``last`` runs of ``model_id`` (newest first) whose
+    card holds an estimate and the actual of the one call it estimated (a resumed run's
+    actual adds up several calls, its estimate is the last call's: left out), for the
+    planner's model-error term (engine.llm.planner)."""
+    if model_id is None:
+        return []
+    rows = ws.conn.execute(
+        """SELECT json_extract(card, '$.plan_timing.estimate.seconds'),
+                  json_extract(card, '$.plan_timing.actual.seconds')
+           FROM runs
+           WHERE model_id = ?
+             AND json_extract(card, '$.plan_timing.actual.calls') = 1
+             AND json_extract(card, '$.plan_timing.actual.items')
+                 = json_extract(card, '$.plan_timing.estimate.items')
+             AND json_extract(card, '$.plan_timing.estimate.seconds') > 0
+             AND json_extract(card, '$.plan_timing.actual.seconds') >= ?
+           ORDER BY id DESC LIMIT ?""",
+        (model_id, PAST_MIN_SECONDS, last),
+    )
+    return [actual / est - 1 for est, actual in rows]
+
+
+def _plan_moved(ws: Workspace, run_id: int, schedule: dict, requests: list[Request]) -> bool:
+    """Whether a finished item of ``run_id`` was decoded in another group than the plan of
+    ``requests`` gives it (endpoints have no plan: never)."""
+    from engine.llm.plan_store import group_payload, item_groups
+
+    card = run_card(ws, run_id)
+    if "plan_size" in card:  # what the run's jobs decoded with (None: no plan, endpoints)
+        size = card["plan_size"]
+    elif schedule.get("n_seq"):
+        size = int(schedule["n_seq"]) * int(schedule.get("refill") or 1)
+    else:
+        size = None
+    recorded = item_groups(ws, run_id) if size else {}
+    if not recorded:
+        return False
+    for group in plan_groups(list(requests), size):
+        if not any(r.key in recorded for r in group):
+            continue
+        key = group_payload(group)[0]
+        if any(r.key in recorded and recorded[r.key][0] != key for r in group):
+            return True
+    return False
+
+
+def grown_note(ws: Workspace, run_id: int) -> str:
+    """What to tell the user about a run opened because another one grew (or "")."""
+    card = run_card(ws, run_id)
+    if not card.get("grown_from"):
+        return ""
+    return (
+        f"new run {run_id} for {card['plan_items']} items: run {card['grown_from']} decoded "
+        "its items in other batches (a smaller --limit), so extending it would give other "
+        "outputs than a fresh run"
+    )
+
+
+def _hash(data: dict) -> str:
+    return hashlib.sha256(canonical_json(data).encode()).hexdigest()
+
+
+def _adapter(model_row: dict) -> dict:
+    """The LoRA adapter of a local model for its run card: path, scale, sha256."""
+    if model_row.get("kind") != "gguf":
+        return {}
+    options = local_options(model_row)
+    if not options.get("lora_path"):
+        return {}
+    identity = model_identity(model_row)
+    return {
+        "adapter": {
+            "path": options["lora_path"],
+            "scale": float(options.get("lora_scale", 1.0)),
+            "sha256": identity.split("+lora:", 1)[1].rsplit("@", 1)[0],
+        }
+    }
+
+
+def run_card(ws: Workspace, run_id: int) -> dict:
+    raw = ws.scalar("SELECT card FROM runs WHERE id = ?", (run_id,))
+    if raw is None:
+        raise UserError(f"no run {run_id}")
+    return json.loads(raw)
+
+
+def note_in_card(ws: Workspace, run_id: int, path: str, value) -> None:
+    """Record ``value`` at ``path`` (``sample``, ``plan_timing.actual``) in a run's stored
+    card, outside its key (the run's identity does not change): what a run learnt while it
+    ran, e.g. the sample it drew or how long it took."""
+    with ws.transaction() as conn:
+        set_card_value(conn, run_id, path, canonical_json(value))
+
+
+def label_runs(
+    ws: Workspace, kind: str, key: str, run_id: int, *, chosen: str, others: str
+) -> None:
+    """Set the card label ``key`` of run ``run_id`` to ``chosen`` and of every other run of
+    ``kind`` to ``others``, in one transaction. A label (e.g. a judge's role) is not part of
+    the run key: changing it never re-runs anything."""
+    with ws.transaction() as conn:
+        set_card_label(conn, kind, key, run_id, chosen=chosen, others=others)
+
+
+def recorded_schedule(card: dict) -> dict:
+    """The schedule a run card records; one written before slot refill (no ``refill``)
+    decoded whole groups of ``n_seq``, which is ``refill`` 1."""
+    schedule = dict(card.get("schedule") or {})
+    if schedule.get("n_seq") and "refill" not in schedule:
+        schedule["refill"] = 1
+    return schedule
+
+
+def run_model_id(ws: Workspace, run_id: int) -> int | None:
+    """The id of the model a run belongs to (None: a run of no registered model)."""
+    return ws.scalar("SELECT model_id FROM runs WHERE id = ?", (run_id,))
+
+
+def record_plan_size(ws: Workspace, run_id: int, size: int | None) -> None:
+    """Record the plan size the run's jobs decode with, once: the first job's stays (see
+    :func:`open_run`, 'growing a run')."""
+    with ws.transaction() as conn:
+        set_plan_size(conn, run_id, size)
+
+
+def finish_run(ws: Workspace, run_id: int) -> None:
+    """Mark a run whose every item has a finished response as done."""
+    with ws.transaction() as conn:
+        mark_run_done(conn, run_id)
+
+
+def discard_if_empty(ws: Workspace, run_id: int) -> bool:
+    """Remove a run row that holds nothing (its job failed before storing a result, e.g. the
+    model did not load), so no empty ``open`` run is left behind. Returns whether it did.
+    Rows of other stages that point at the run keep it (:func:`register_run_holder`)."""
+    try:
+        with ws.transaction() as conn:
+            if any(holds(conn, run_id) for holds in _HOLDERS.values()):
+                return False
+            return delete_empty_run(conn, run_id)
+    except sqlite3.Error:  # cleaning up must not hide the error that brought us here
+        log.exception("could not remove the empty run %d", run_id)
+        return False
