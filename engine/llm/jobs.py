@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass
 from importlib import metadata
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.llm.batch_plan import PLAN, plan_cache_keys, plan_groups, plan_size
 from engine.llm.factory import local_options, open_backend
 from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
@@ -324,7 +324,8 @@ def grown_note(ws: Workspace, run_id: int) -> str:
         return ""
     return (
         f"new run {run_id} for {card['plan_items']} items: run {card['grown_from']} decoded "
-        "its items in other batches (a smaller --limit), so extending it would give other "
+        f"its items in other batches (a smaller {setting(Setting.LIMIT)}), so extending it "
+        "would give other "
         "outputs than a fresh run"
     )
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.errors import Setting, UserError, setting
 from engine.text.bijoy import looks_bijoy
-from engine.errors import UserError
 
 BENGALI_DIGITS = "০১২৩৪৫৬৭৮৯"
 _TO_ASCII_DIGITS = str.maketrans(BENGALI_DIGITS, "0123456789")
@@ -40,7 +40,9 @@ DEFAULT_NORMALIZATION = "nfc"
 
 def check_normalization(mode: str) -> str:
     if mode not in NORMALIZATIONS:
-        raise UserError(f"--normalize is one of {', '.join(NORMALIZATIONS)}, not {mode!r}")
+        raise UserError(
+            f"{setting(Setting.NORMALIZE)} is one of {', '.join(NORMALIZATIONS)}, not {mode!r}"
+        )
     return mode
 
 
