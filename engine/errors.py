@@ -158,9 +158,3 @@ def references(text: str) -> list[Reference]:
 def render(text: str, words: Callable[[Reference], str]) -> str:
     """``text`` with every reference worded by a front end's ``words``."""
     return REFERENCE.sub(lambda m: words(Reference(m[1], m[2], m[3])), text)
-
-
-def plain_words(reference: Reference) -> str:
-    """Neutral words for a reference, for text no front end renders (the log)."""
-    name = reference.name.replace("_", " ")
-    return f"'{name}'" + (f" = {reference.value}" if reference.value else "")

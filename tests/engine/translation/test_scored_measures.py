@@ -169,14 +169,14 @@ def test_missing_columns_offer_both_ways(workspace, tmp_path):
             workspace, path, human_scale=(1, 5), score_cols="fluency", **cols
         )
     assert (
-        "with --system-col COLUMN, or give one system name for every row with --system NAME"
-        in str(info.value)
+        f"with {setting_usage(Setting.SYSTEM_COL)}, or give one system name for every row with "
+        f"{setting_usage(Setting.SYSTEM)}" in str(info.value)
     )
     with pytest.raises(ImportRejected) as info:
         import_scored_translations(workspace, path, human_scale=(1, 5), score_col="fluency", **COLS)
     assert (
-        "--annotator-col COLUMN, or give one annotator for every row with --annotator NAME"
-        in str(info.value)
+        f"{setting_usage(Setting.ANNOTATOR_COL)}, or give one annotator for every row with "
+        f"{setting_usage(Setting.ANNOTATOR)}" in str(info.value)
     )
 
 
