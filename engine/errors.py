@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
 
 
 class UserError(Exception):
@@ -124,7 +125,7 @@ class Reference:
     "usage" (the setting with the form its value takes) or "step"; ``value`` a concrete
     value for the setting, when the message gives one."""
 
-    kind: str
+    kind: Literal["setting", "usage", "step"]
     name: str
     value: str | None = None
 
@@ -152,9 +153,13 @@ def step(name: Step) -> str:
 
 def references(text: str) -> list[Reference]:
     """The settings and steps ``text`` names, in order."""
-    return [Reference(m[1], m[2], m[3]) for m in REFERENCE.finditer(text)]
+    return [_reference(m) for m in REFERENCE.finditer(text)]
 
 
 def render(text: str, words: Callable[[Reference], str]) -> str:
     """``text`` with every reference worded by a front end's ``words``."""
-    return REFERENCE.sub(lambda m: words(Reference(m[1], m[2], m[3])), text)
+    return REFERENCE.sub(lambda m: words(_reference(m)), text)
+
+
+def _reference(match: re.Match[str]) -> Reference:
+    return Reference(match[1], match[2], match[3])  # type: ignore[arg-type]  # the pattern's kinds
