@@ -77,7 +77,7 @@ def setting_words() -> dict[Setting, str]:
     """Setting -> what to change, in words, for the settings the GUI has no control for."""
     return {
         Setting.ENCODER: _("the folder of a sentence encoder"),
-        Setting.SPLITS: _("the splits the retrieval index holds"),
+        Setting.SPLITS: _("the splits it holds"),
     }
 
 
@@ -101,7 +101,7 @@ def step_words() -> dict[Step, str]:
     """Step -> where the GUI takes it, in words, for steps with no single menu item."""
     return {
         Step.ADD_MODEL: _("the Models panel"),
-        Step.BUILD_INDEX: _("building the retrieval index again"),
+        Step.BUILD_INDEX: _("a new retrieval index"),
         Step.PROBES_TO_QUESTIONS: _("turning the probe set into a question set"),
         Step.QUEUE: _("the judge panel's review queue"),
     }
