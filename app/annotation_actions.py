@@ -23,6 +23,7 @@ from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
+from widgets.common.hints import for_gui
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 
@@ -179,7 +180,7 @@ class AnnotationActions(QObject):
 
     def _import_failed(self, exc: BaseException) -> None:
         self.last_result = exc
-        QMessageBox.warning(self.parent_widget, _("Package not imported"), str(exc))
+        QMessageBox.warning(self.parent_widget, _("Package not imported"), for_gui(str(exc)))
         self._refresh_panels()
 
     def open_package(self) -> QWidget | None:
@@ -196,7 +197,7 @@ class AnnotationActions(QObject):
         try:
             source = PackageQueue(path)
         except UserError as exc:
-            QMessageBox.warning(self.parent_widget, _("Cannot open the package"), str(exc))
+            QMessageBox.warning(self.parent_widget, _("Cannot open the package"), for_gui(str(exc)))
             return None
         panel = AnnotationPanel(source)
         panel.setWindowTitle(_("{name} — review package").format(name=source.title))

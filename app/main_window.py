@@ -35,6 +35,7 @@ from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace, study_counts
 from widgets.common.elided_tooltips import install_elided_tooltips
+from widgets.common.hints import for_gui
 from widgets.common.job_monitor import JobMonitor
 from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
@@ -221,7 +222,7 @@ class MainWindow(QMainWindow):
             workspace = Workspace(path, create=create)
         except (UserError, OSError) as exc:
             log.warning("cannot open workspace %s: %s", path, exc)
-            QMessageBox.warning(self, _("Cannot open workspace"), str(exc))
+            QMessageBox.warning(self, _("Cannot open workspace"), for_gui(str(exc)))
             if not create and not Path(path).exists():
                 self.settings.forget_recent(path)
                 self._fill_recent_menu()

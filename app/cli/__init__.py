@@ -32,6 +32,7 @@ from app.cli import (
 )
 from app.cli.arguments import OneLineParser
 from app.cli.context import CliContext, incomplete
+from app.cli.hints import for_cli
 from app.logging_setup import setup_logging
 from engine.errors import StepIncomplete, UserError
 from engine.text.redact import redact
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         return incomplete(ctx, f"{args.command}: {redact(str(exc))}")
     except UserError as exc:
         ctx.end_progress_line()
-        print(f"upabhasha: error: {redact(str(exc))}", file=sys.stderr)
+        print(f"upabhasha: error: {for_cli(redact(str(exc)))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `upabhasha export … | head`: the reader left; not an error
         _silence_stdout()
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         ctx.end_progress_line()
         log.exception("internal error in %s", args.command)
         print(
-            f"upabhasha: internal error: {type(exc).__name__}: {redact(str(exc))} "
+            f"upabhasha: internal error: {type(exc).__name__}: {for_cli(redact(str(exc)))} "
             f"(details in {log_file})",
             file=sys.stderr,
         )

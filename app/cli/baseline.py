@@ -4,6 +4,7 @@ split or item set (engine.translation.baseline) — no index, no model."""
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
 
@@ -68,5 +69,5 @@ def cmd_baseline(args, ctx) -> int:
     for line in signatures:
         print(f"  signature {line.split(' ', 1)[0]}: {line.split(' ', 1)[1]}")
     for note in report["notes"]:
-        print(f"  note: {note}")
+        print(f"  note: {for_cli(note)}")
     return 0

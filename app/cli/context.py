@@ -6,6 +6,7 @@ import json
 import sys
 import time
 
+from app.cli.hints import for_cli
 from engine.text.redact import redact
 from engine.workspace.api import Workspace
 
@@ -19,7 +20,7 @@ def incomplete(ctx: CliContext, what: str) -> int:
     return :data:`EXIT_INCOMPLETE`."""
     ctx.end_progress_line()
     print(
-        f"upabhasha: incomplete: {what}; the finished items are saved - run the same "
+        f"upabhasha: incomplete: {for_cli(what)}; the finished items are saved - run the same "
         "command again to resume (exit 3)",
         file=sys.stderr,
     )
@@ -76,7 +77,7 @@ class CliContext:
             state["last"] = now
             elapsed = now - state["start"]
             eta = f" ETA {elapsed / done * (total - done):.0f}s" if 0 < done < total else ""
-            text = f"{label}: {done}/{total}{eta} {note}".rstrip()
+            text = f"{label}: {done}/{total}{eta} {for_cli(note)}".rstrip()
             if tty:
                 sys.stderr.write("\r" + text[:120].ljust(60))
                 self._line_open = done < total
@@ -96,8 +97,9 @@ class CliContext:
 
 
 def _redacted(data):
+    """``data`` with secrets masked and engine messages in the CLI's words."""
     if isinstance(data, str):
-        return redact(data)
+        return for_cli(redact(data))
     if isinstance(data, dict):
         return {k: _redacted(v) for k, v in data.items()}
     if isinstance(data, (list, tuple)):

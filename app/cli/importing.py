@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
 from app.cli.output import add_file_format, add_json, emit
 from engine.errors import UserError
@@ -359,7 +360,7 @@ def _print_warnings(report) -> None:
     if report.unused_columns:
         print(f"columns not used: {', '.join(report.unused_columns)}")
     for warning in report.warnings:
-        print(f"warning: {warning}")
+        print(f"warning: {for_cli(warning)}")
 
 
 def cmd_dialects_list(args, ctx) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from app.cli import stages
 from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
+from app.cli.hints import for_cli
 from app.cli.output import add_json, add_quiet, add_summary_options, emit, fmt
 from engine.errors import UserError
 
@@ -152,7 +153,7 @@ def cmd_judge(args, ctx) -> int:
             )
         print(f"{queue} judgments wait for human review (upabhasha queue)")
         for w in warnings:
-            print(f"warning: {w}")
+            print(f"warning: {for_cli(w)}")
     if summary.cancelled:
         return 130
     if summary.failed:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from app.cli import stages
 from app.cli.arguments import non_negative_int, number, positive_int
+from app.cli.hints import for_cli
 from app.cli.output import add_json, emit, fmt
 
 
@@ -101,7 +102,7 @@ def cmd_stats(args, ctx) -> int:
             f"n={a['n']}"
         )
     for w in stats["warnings"]:
-        print(f"warning: {w}")
+        print(f"warning: {for_cli(w)}")
     print(f"\n{stats['review_queue']} judgments wait for human review (upabhasha queue)")
     return 0
 

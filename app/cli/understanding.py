@@ -7,6 +7,7 @@ import sys
 from app.cli import stages
 from app.cli.arguments import non_negative_int, number, output_file, positive_int
 from app.cli.context import runs_outcome
+from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
@@ -239,7 +240,7 @@ def cmd_import_items(args, ctx) -> int:
     if report.unused_columns:
         print(f"columns not used: {', '.join(report.unused_columns)}")
     for warning in report.warnings:
-        print(f"warning: {warning}")
+        print(f"warning: {for_cli(warning)}")
     return 0
 
 
@@ -286,7 +287,7 @@ def _f(value, digits=2) -> str:
 def print_structure(r: dict) -> None:
     """What the macro hides: the warnings, one row per dialect and the confusion matrix."""
     for warning in r.get("warnings", []):
-        print(f"  warning: {warning}")
+        print(f"  warning: {for_cli(warning)}")
     sample = r.get("sample") or {}
     if sample.get("limit"):
         counts = "; ".join(

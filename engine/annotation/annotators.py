@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
-from engine.errors import UserError
+from engine.errors import Step, UserError, step
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,6 @@ def list_annotators(ws: Workspace) -> list[dict]:
 def annotator(ws: Workspace, name: str) -> dict:
     rows = ws.query("SELECT id, name, dialects, created_at FROM annotators WHERE name = ?", (name,))
     if not rows:
-        raise UserError(f"no annotator named {name!r} (add one with 'upabhasha annotators add')")
+        raise UserError(f"no annotator named {name!r} (add one with {step(Step.ADD_ANNOTATORS)})")
     rows[0]["dialects"] = json.loads(rows[0]["dialects"])
     return rows[0]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from engine.annotation.annotators import list_annotators
 from engine.annotation.items import DEFAULT_SCALE, KINDS, content_hash, contents, parse_scale
-from engine.errors import UserError
+from engine.errors import Setting, Step, UserError, setting, step
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -118,10 +118,10 @@ def assign(
         raise UserError(f"no annotator named {', '.join(map(repr, missing))}")
     chosen = [every[n] for n in dict.fromkeys(annotator_names)] or list(every.values())
     if not chosen:
-        raise UserError("no annotators yet: add some with 'upabhasha annotators add'")
+        raise UserError(f"no annotators yet: add some with {step(Step.ADD_ANNOTATORS)}")
     if raters > max(2, len(chosen)):  # 2 (the default) degrades to a note per dialect
         raise UserError(
-            f"--raters {raters}: only {len(chosen)} annotator(s) "
+            f"{setting(Setting.RATERS, raters)}: only {len(chosen)} annotator(s) "
             f"({', '.join(a['name'] for a in chosen)}) can rate an item"
         )
     ids = candidate_targets(ws, kind) if targets is None else sorted(set(targets))

@@ -22,7 +22,7 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.workspace.store import Workspace
@@ -166,7 +166,7 @@ def generate_answers(
     if not variants:
         raise UserError(
             f"no variants with status {', '.join(statuses)} to answer "
-            "(mark translations gold, or pass --status draft,reviewed,gold)"
+            f"(mark translations gold, or pass {setting(Setting.STATUS, 'draft,reviewed,gold')})"
         )
     templates = answer_templates(ws, prompt_dir)
     planned = PlannedRun(

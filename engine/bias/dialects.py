@@ -20,7 +20,7 @@ from __future__ import annotations
 import collections
 
 from engine.bias.probes import Probe, ProbeReport, locate_options, write_probe_set
-from engine.errors import UserError
+from engine.errors import Setting, Step, UserError, setting, step
 from engine.importing.question_import import QuestionRow, write_question_set
 from engine.text.textnorm import canonical_key
 from engine.workspace.store import Workspace
@@ -75,7 +75,7 @@ def dialect_probe_sets(
     base = _base_set(ws, set_name)
     name = question_set or f"probes:{set_name}"
     if ws.scalar("SELECT id FROM question_sets WHERE name = ?", (name,)) is None:
-        raise UserError(f"no question set {name!r}: run 'upabhasha probes to-questions' first")
+        raise UserError(f"no question set {name!r}: run {step(Step.PROBES_TO_QUESTIONS)} first")
     probes = {
         p["ext_id"]: p
         for p in ws.query("SELECT * FROM probe_items WHERE set_id = ?", (base["id"],))
@@ -146,6 +146,6 @@ def dialect_probe_sets(
     if not reports:
         raise UserError(
             f"no {'/'.join(statuses)} dialect variants in question set {name!r} yet "
-            "(translate and review them, or pass --status draft,reviewed,gold)"
+            f"(translate and review them, or pass {setting(Setting.STATUS, 'draft,reviewed,gold')})"
         )
     return reports

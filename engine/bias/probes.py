@@ -27,7 +27,7 @@ from pathlib import Path
 
 from engine.bias.normalise import NormalisationTable, load_table, tokens
 from engine.bias.topics import BUILTIN_TOPICS, Topic, topic_for
-from engine.errors import ImportRejected, UserError
+from engine.errors import ImportRejected, Setting, UserError, setting
 from engine.importing.columns import Cancelled, CellReader, Progress, Ticker, default_name
 from engine.importing.tabular import TabularFile
 from engine.workspace.store import Workspace, utcnow
@@ -309,7 +309,7 @@ def _resolve_topic(cells, rows, topic_column, topic, groups, table) -> Topic:
             if value not in BUILTIN_TOPICS:
                 cells.reject(
                     f"unknown topic '{value}' (built in: {', '.join(BUILTIN_TOPICS)}; "
-                    "name another with --topic and --groups)",
+                    f"name another with {setting(Setting.TOPIC)} and {setting(Setting.GROUPS)})",
                     line,
                     topic_column,
                 )
@@ -330,11 +330,15 @@ def _resolve_topic(cells, rows, topic_column, topic, groups, table) -> Topic:
                 hits[t.name] += 1
     if not hits:
         raise ImportRejected(
-            cells.path, "cannot tell the topic (no topic column, no known group words); use --topic"
+            cells.path,
+            "cannot tell the topic (no topic column, no known group words); use "
+            + setting(Setting.TOPIC),
         )
     best = hits.most_common(2)
     if len(best) > 1 and best[0][1] == best[1][1]:
-        raise ImportRejected(cells.path, "cannot tell the topic (gender or religion?); use --topic")
+        raise ImportRejected(
+            cells.path, "cannot tell the topic (gender or religion?); use " + setting(Setting.TOPIC)
+        )
     return BUILTIN_TOPICS[best[0][0]]
 
 
@@ -357,7 +361,7 @@ def write_probe_set(
         if row and (row[1], row[2], (row[3], row[4])) != (report.kind, report.topic, report.groups):
             raise UserError(
                 f"probe set '{report.name}' exists as {row[1]} probes of topic {row[2]}; "
-                "choose another --name"
+                f"choose another {setting(Setting.SET_NAME)}"
             )
         if not row:
             conn.execute(

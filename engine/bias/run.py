@@ -26,7 +26,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.bias.order import item_key, orders_for, render
-from engine.errors import UserError
+from engine.errors import Setting, Step, UserError, setting, step
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.workspace.store import Workspace
@@ -87,7 +87,9 @@ class ProbeOptions:
 def probe_sets(ws: Workspace, names: list[str] | None) -> list[dict]:
     rows = ws.query("SELECT * FROM probe_sets ORDER BY id")
     if not rows:
-        raise UserError("no probe sets yet: 'upabhasha import probes FILE' or 'probes generate'")
+        raise UserError(
+            f"no probe sets yet: {step(Step.IMPORT_PROBES)} or {step(Step.GENERATE_PROBES)}"
+        )
     if not names:
         return rows
     by_name = {r["name"]: r for r in rows}
@@ -153,7 +155,7 @@ def run_probes(
     """Run (or resume) one probe run per model × set; one summary each. One local model is
     loaded at a time and serves all sets."""
     if limit is not None and limit < 1:
-        raise UserError("--limit must be at least 1")
+        raise UserError(f"{setting(Setting.LIMIT)} must be at least 1")
     sets = probe_sets(ws, set_names)
 
     def plan(model: dict) -> Iterator[PlannedRun]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting_usage
 
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 
@@ -56,7 +56,7 @@ def topic_for(name: str, groups: tuple[str, str] | None = None) -> Topic:
         if key not in BUILTIN_TOPICS:
             raise UserError(
                 f"unknown topic '{name}' (built in: {', '.join(BUILTIN_TOPICS)}; "
-                "another pair of groups needs --groups X,Y)"
+                f"another pair of groups needs {setting_usage(Setting.GROUPS)})"
             )
         return BUILTIN_TOPICS[key]
     x, y = (g.strip().casefold() for g in groups)

@@ -8,9 +8,9 @@ Queries and single writes only; the import dialog's background work is in
 
 from __future__ import annotations
 
-from engine.importing.columns import BIJOY_CLI_HINT, SPLITS
+from engine.importing.columns import BIJOY_HINT, SPLITS
 from engine.importing.dialects import add_dialect, list_dialects, parse_dialect_map
-from engine.importing.duplicates import DUPLICATE_CLI_HINT, DuplicateContent
+from engine.importing.duplicates import DUPLICATE_HINT, DuplicateContent
 from engine.importing.exporters import export_table, exportable, neutralize
 from engine.importing.importers import import_corpus, import_questions
 from engine.importing.scored_import import (
@@ -21,8 +21,8 @@ from engine.importing.scored_import import (
 from engine.importing.tabular import read_rows
 
 __all__ = [
-    "BIJOY_CLI_HINT",
-    "DUPLICATE_CLI_HINT",
+    "BIJOY_HINT",
+    "DUPLICATE_HINT",
     "SPLITS",
     "DuplicateContent",
     "add_dialect",

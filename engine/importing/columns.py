@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from engine.errors import ImportRejected, UserError
+from engine.errors import ImportRejected, Setting, UserError, setting, setting_usage
 from engine.importing.cells import Row, cell_text
 from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
@@ -85,8 +85,8 @@ class ImportReport:
         return dataclasses.asdict(self)
 
 
-# The CLI's way out of a Bijoy refusal; the import dialog replaces it with its checkbox.
-BIJOY_CLI_HINT = " (or import with --convert-bijoy)"
+# The way out of a Bijoy refusal; the import dialog replaces it with its checkbox.
+BIJOY_HINT = f" (or import with {setting(Setting.CONVERT_BIJOY)})"
 
 
 class CellReader:
@@ -104,16 +104,16 @@ class CellReader:
         raise ImportRejected(self.path, message, line, column)
 
     def column(
-        self, name: str, what: str, option: str | None = None, fixed: str | None = None
+        self, name: str, what: str, option: Setting | None = None, fixed: Setting | None = None
     ) -> str:
         """A required column (exact name, else a unique case-insensitive match). The error
         names the ``option`` that chooses another column — and ``fixed``, the option giving
         one value for every row, when there is one — and lists the file's columns."""
         found = self._find(name)
         if found is None:
-            how = f"name the {what} column with {option} COLUMN" if option else "map it"
+            how = f"name the {what} column with {setting_usage(option)}" if option else "map it"
             if fixed:
-                how += f", or give one {what} for every row with {fixed} NAME"
+                how += f", or give one {what} for every row with {setting_usage(fixed)}"
             self.reject(
                 f"no column '{name}' for the {what}; {how} (the file's columns: "
                 f"{', '.join(repr(c) for c in self.table.columns if c)})",
@@ -123,7 +123,7 @@ class CellReader:
         return found
 
     def optional_column(
-        self, given: str | None, default: str, what: str, option: str | None = None
+        self, given: str | None, default: str, what: str, option: Setting | None = None
     ) -> str | None:
         """An explicitly named column must exist; the default name is used only if present."""
         if given is not None:
@@ -183,7 +183,7 @@ class CellReader:
         problem = encoding_problem(text)
         if problem:
             if problem.startswith("legacy Bijoy"):
-                problem += BIJOY_CLI_HINT
+                problem += BIJOY_HINT
             self.reject(problem, line, column)
         return text
 
@@ -247,7 +247,7 @@ def dialect_columns(
         resolved = {}
         for name, column in given.items():
             code = check_dialect(name, dialects, cells.reject, report)
-            resolved[code] = cells.column(column, f"'{code}' texts", "--dialect-column CODE=COL")
+            resolved[code] = cells.column(column, f"'{code}' texts", Setting.DIALECT_COLUMN)
         return resolved
     found: dict[str, str] = {}
     for column in cells.table.columns:
@@ -258,7 +258,7 @@ def dialect_columns(
         if code in found:
             cells.reject(
                 f"columns '{found[code]}' and '{column}' both name dialect '{code}'; "
-                "choose one with --dialect-column CODE=COL"
+                f"choose one with {setting_usage(Setting.DIALECT_COLUMN)}"
             )
         found[code] = column
         cells.used.add(column)

@@ -21,7 +21,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 
-from engine.errors import UserError
+from engine.errors import Setting, Step, UserError, setting, step
 from engine.text.textnorm import canonical_key, normalize_text
 from engine.workspace.store import Workspace
 
@@ -93,9 +93,9 @@ class DialectResolver:
             code = target.strip().casefold()
             if code not in self.codes:
                 raise UserError(
-                    f"--dialect-map {source}={target}: '{target}' is not a dialect code "
-                    f"(known: {', '.join(sorted(self.codes))}); add it with "
-                    "'upabhasha dialects add'"
+                    f"{setting(Setting.DIALECT_MAP, f'{source}={target}')}: '{target}' is not "
+                    f"a dialect code (known: {', '.join(sorted(self.codes))}); add it with "
+                    f"{step(Step.ADD_DIALECT)}"
                 )
             self.explicit[spelling_key(source)] = code
 
@@ -122,8 +122,9 @@ class DialectResolver:
     def unknown_message(self, name: str) -> str:
         return (
             f"unknown dialect '{name}'{self.suggestion(name)} (known codes: "
-            f"{', '.join(self.regional())}); map it with --dialect-map '{name}=CODE' or add "
-            "it with 'upabhasha dialects add'"
+            f"{', '.join(self.regional())}); map it with "
+            f"{setting(Setting.DIALECT_MAP, repr(f'{name}=CODE'))} or add it with "
+            f"{step(Step.ADD_DIALECT)}"
         )
 
     def suggestion(self, name: str) -> str:
@@ -143,7 +144,9 @@ def _aliases(raw: str | None) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def parse_dialect_map(items: Iterable[str], option: str = "--dialect-map") -> dict[str, str]:
+def parse_dialect_map(
+    items: Iterable[str], option: str = setting(Setting.DIALECT_MAP)
+) -> dict[str, str]:
     """``["noyakhali=noakhali", ...]`` -> mapping; a malformed item is a UserError."""
     mapping: dict[str, str] = {}
     for item in items:
@@ -214,7 +217,8 @@ def add_dialect(
         if row is None:
             if not name_en or not name_bn:
                 raise UserError(
-                    f"a new dialect needs --name-en and --name-bn (code '{code}' is not known)"
+                    f"a new dialect needs {setting(Setting.NAME_EN)} and "
+                    f"{setting(Setting.NAME_BN)} (code '{code}' is not known)"
                 )
             conn.execute(
                 "INSERT INTO dialects(code, name_bn, name_en, region, aliases) "

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.workspace.store import Workspace
 
 # The CLI's way to import a second copy anyway; the import dialog replaces it by its checkbox.
-DUPLICATE_CLI_HINT = "import with --allow-duplicate-content"
+DUPLICATE_HINT = f"import with {setting(Setting.ALLOW_DUPLICATE_CONTENT)}"
 
 # (what the records are, the sets' table, the records' table, their set column, key columns)
 _KINDS = {
@@ -71,7 +71,7 @@ def refuse_duplicate_content(
             f"{path}: all {len(keys):,} {noun} of this file are already in {kind} '{other}'"
             + (f" (imported from {source})" if source else "")
             + f"; importing them again as '{name}' would hold every one twice. Import it "
-            f"under the name '{other}' to add only what is new, or {DUPLICATE_CLI_HINT} "
+            f"under the name '{other}' to add only what is new, or {DUPLICATE_HINT} "
             "if a second copy is really meant",
             other,
         )

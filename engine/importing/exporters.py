@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.files.output_path import writable_output
 from engine.text.redact import redact
 from engine.workspace.store import Workspace
@@ -106,7 +106,7 @@ def _format(path: Path, fmt: str | None) -> str:
     if fmt is None:
         raise UserError(
             f"{path}: cannot tell the export format from '{path.suffix}' "
-            f"(use .csv, .jsonl or .xlsx, or --format)"
+            f"(use .csv, .jsonl or .xlsx, or {setting(Setting.EXPORT_FORMAT)})"
         )
     return fmt
 

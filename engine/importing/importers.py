@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 from typing import Literal
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting, setting_usage
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -132,17 +132,17 @@ def import_corpus(
             Ticker(table, progress, cancelled),
         )
         report.file_format, report.columns = table.format, list(table.columns)
-        std_col = cells.column(standard_col, "standard text", "--standard-col")
+        std_col = cells.column(standard_col, "standard text", Setting.STANDARD_COL)
         fixed_split = normalize_split(split, cells.reject) if split is not None else None
         split_column = (
             None
             if split is not None
-            else cells.optional_column(split_col, "split", "split", "--split-col")
+            else cells.optional_column(split_col, "split", "split", Setting.SPLIT_COL)
         )
         district_column = (
             None
             if district is not None
-            else cells.optional_column(district_col, "district", "district", "--district-col")
+            else cells.optional_column(district_col, "district", "district", Setting.DISTRICT_COL)
         )
         code_col = None
         fixed_dialect = None
@@ -150,19 +150,19 @@ def import_corpus(
             text_cols = (
                 variant_columns(cells, variant_cols)
                 if variant_cols
-                else [cells.column(dialect_text_col, "dialect text", "--text-col")]
+                else [cells.column(dialect_text_col, "dialect text", Setting.DIALECT_TEXT_COL)]
             )
             if dialect is not None:
                 fixed_dialect = check_dialect(dialect, dialects, cells.reject, report)
             else:
-                code_col = cells.column(dialect_col, "dialect name", "--dialect-col")
+                code_col = cells.column(dialect_col, "dialect name", Setting.DIALECT_COL)
         else:
             by_code = _wide_columns(cells, dialects, dialect_cols, variant_cols, report)
             if not by_code:
                 cells.reject(
                     "no dialect columns: name columns by dialect code or alias (known codes: "
                     f"{', '.join(dialects.regional())}) or map them with "
-                    "--dialect-column CODE=COL; the file's columns: "
+                    f"{setting_usage(Setting.DIALECT_COLUMN)}; the file's columns: "
                     + ", ".join(repr(c) for c in table.columns if c)
                 )
             used = {c for cols in by_code.values() for c in cols}
@@ -230,7 +230,7 @@ def import_corpus(
 def variant_columns(
     cells: CellReader,
     spec: str,
-    option: str = "--variant-cols",
+    option: Setting = Setting.VARIANT_COLS,
     what: str = "reference variants",
 ) -> list[str]:
     """Columns named by ``spec`` (given as ``option``): a comma-separated list of names or
@@ -251,7 +251,7 @@ def variant_columns(
         ]
         if not matched:
             cells.reject(
-                f"no column matches {option} '{pattern}' (the file's columns: "
+                f"no column matches {setting(option)} '{pattern}' (the file's columns: "
                 + ", ".join(repr(c) for c in cells.table.columns if c)
                 + ")"
             )
@@ -273,9 +273,7 @@ def _wide_columns(
         items = list(given.items()) if isinstance(given, dict) else list(given)
         for name_, column in items:
             code = check_dialect(name_, dialects, cells.reject, report)
-            by_code[code].append(
-                cells.column(column, f"'{code}' texts", "--dialect-column CODE=COL")
-            )
+            by_code[code].append(cells.column(column, f"'{code}' texts", Setting.DIALECT_COLUMN))
     else:
         for code, column in dialect_columns(cells, dialects, None, set(), report).items():
             by_code[code].append(column)
@@ -343,7 +341,8 @@ def _apply_leading_token(
             advice = (
                 f"stripped it from {stripped:,} texts"
                 if stripped
-                else "kept it; use strip_leading_token='auto' (--strip-leading-token auto) "
+                else "kept it; use strip_leading_token='auto' "
+                f"({setting(Setting.STRIP_LEADING_TOKEN, 'auto')}) "
                 "to remove it, into a new corpus name"
             )
             report.warnings.append(
@@ -431,8 +430,9 @@ def _write_pairs(
         ).fetchone()
         if stored is not None and stored[0] != normalize:
             raise UserError(
-                f"corpus '{report.name}' was imported with --normalize {stored[0]}, not "
-                f"{normalize}; import into another corpus (--name)"
+                f"corpus '{report.name}' was imported with "
+                f"{setting(Setting.NORMALIZE, stored[0])}, not {normalize}; import into "
+                f"another corpus ({setting(Setting.SET_NAME)})"
             )
         conn.execute(
             "INSERT INTO corpora(name, source, normalization, created_at) VALUES (?, ?, ?, ?) "

@@ -9,7 +9,7 @@ import dataclasses
 import logging
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -85,21 +85,25 @@ def import_question_rows(
         cells = CellReader(table, convert_bijoy=convert_bijoy)
         ticker = Ticker(table, progress, cancelled)
         report.file_format, report.columns = table.format, list(table.columns)
-        text_column = cells.column(text_col, "question text", "--text-col")
+        text_column = cells.column(text_col, "question text", Setting.QUESTION_TEXT_COL)
         columns = {
-            "id": cells.optional_column(id_col, "id", "question id", "--id-col"),
-            "type": cells.optional_column(type_col, "question_type", "question type", "--type-col"),
-            "domain": cells.optional_column(domain_col, "domain", "domain", "--domain-col"),
-            "gloss": cells.optional_column(gloss_col, "gloss_en", "English gloss", "--gloss-col"),
+            "id": cells.optional_column(id_col, "id", "question id", Setting.ID_COL),
+            "type": cells.optional_column(
+                type_col, "question_type", "question type", Setting.TYPE_COL
+            ),
+            "domain": cells.optional_column(domain_col, "domain", "domain", Setting.DOMAIN_COL),
+            "gloss": cells.optional_column(
+                gloss_col, "gloss_en", "English gloss", Setting.GLOSS_COL
+            ),
         }
         # A dialect field is never ignored: a column named 'dialect' makes the file long.
-        code_column = cells.optional_column(dialect_col, "dialect", "dialect", "--dialect-col")
+        code_column = cells.optional_column(dialect_col, "dialect", "dialect", Setting.DIALECT_COL)
         if code_column is not None:
             if columns["id"] is None:
                 cells.reject(
                     f"a long question file (dialect column '{code_column}') needs an id column "
                     "grouping each question's standard text and dialect variants; name it "
-                    "with --id-col (the file's columns: "
+                    f"with {setting(Setting.ID_COL)} (the file's columns: "
                     + ", ".join(repr(c) for c in table.columns if c)
                     + ")"
                 )

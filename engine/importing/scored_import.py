@@ -21,6 +21,8 @@ All-or-nothing as every import: everything is validated first, then written in o
 transaction; re-importing the same file adds nothing.
 """
 
+# Stays whole: it is the one writer of scored_sets, scored_segments and scored_human, and the
+# validation and the all-or-nothing write share its channel and segment types.
 from __future__ import annotations
 
 import dataclasses
@@ -30,7 +32,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting, setting_usage
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -76,7 +78,10 @@ def parse_measure(text: str) -> Measure:
     name, sep, rest = text.partition("=")
     column, colon, scale = rest.rpartition(":")
     if not sep or not colon or not name.strip() or not column.strip():
-        raise UserError(f"--measure expects NAME=COLUMN:MIN-MAX (da=da_score:0-1), not '{text}'")
+        raise UserError(
+            f"{setting(Setting.MEASURE)} expects NAME=COLUMN:MIN-MAX (da=da_score:0-1), "
+            f"not '{text}'"
+        )
     return Measure(name.strip(), column.strip(), parse_scale(scale))
 
 
@@ -149,22 +154,26 @@ def import_scored_translations(
     keep_raw = check_normalization(normalize) == "none"
     if measures and (score_cols or score_col or human_scale):
         raise UserError(
-            "--measure names each score column with its own scale; leave out --score-cols, "
-            "--score-col and --human-scale"
+            f"{setting(Setting.MEASURE)} names each score column with its own scale; leave out "
+            f"{setting(Setting.SCORE_COLS)}, {setting(Setting.SCORE_COL)} and "
+            f"{setting(Setting.HUMAN_SCALE)}"
         )
     if not measures:
         if human_scale is None:
-            raise UserError("declare the scale of the human scores with --human-scale MIN-MAX")
+            raise UserError(
+                f"declare the scale of the human scores with {setting_usage(Setting.HUMAN_SCALE)}"
+            )
         if not human_scale[0] < human_scale[1]:
             raise UserError(f"the human scale needs MIN < MAX, not {scale_text(human_scale)}")
         if (score_cols is None) == (score_col is None):
             raise UserError(
-                "name the human scores with either --score-cols (one column per annotator) or "
-                "--score-col with --annotator-col / --annotator (one row per annotator), or "
-                "several measures with --measure NAME=COLUMN:MIN-MAX"
+                f"name the human scores with either {setting(Setting.SCORE_COLS)} (one column "
+                f"per annotator) or {setting(Setting.SCORE_COL)} with "
+                f"{setting(Setting.ANNOTATOR_COL)} / {setting(Setting.ANNOTATOR)} (one row per "
+                f"annotator), or several measures with {setting_usage(Setting.MEASURE)}"
             )
     if len({m.name for m in measures}) != len(measures):
-        raise UserError("two --measure options share a name")
+        raise UserError(f"two {setting(Setting.MEASURE)} options share a name")
     code = None
     if dialect is not None:
         code = DialectResolver(ws).resolve(dialect, _raise, allow_standard=True)
@@ -177,15 +186,17 @@ def import_scored_translations(
         cells = CellReader(table, convert_bijoy=convert_bijoy)
         ticker = Ticker(table, progress, cancelled)
         report.file_format, report.columns = table.format, list(table.columns)
-        src = cells.column(source_col, "source", "--source-col")
-        hyp = cells.column(hyp_col, "system output", "--hyp-col")
-        refs = variant_columns(cells, ref_cols, "--ref-cols", "references")
+        src = cells.column(source_col, "source", Setting.SOURCE_COL)
+        hyp = cells.column(hyp_col, "system output", Setting.HYP_COL)
+        refs = variant_columns(cells, ref_cols, Setting.REF_COLS, "references")
         sys_col = (
             None
             if system is not None
-            else cells.column(system_col or "system", "system name", "--system-col", "--system")
+            else cells.column(
+                system_col or "system", "system name", Setting.SYSTEM_COL, Setting.SYSTEM
+            )
         )
-        id_col = cells.column(seg_id_col, "segment id", "--seg-id-col") if seg_id_col else None
+        id_col = cells.column(seg_id_col, "segment id", Setting.SEG_ID_COL) if seg_id_col else None
         channels = _channels(
             cells,
             report.name,
@@ -263,7 +274,8 @@ def import_scored_translations(
         report.warnings.append(f"empty or NaN human scores left out: {missing:,}")
     if numbered:
         report.warnings.append(
-            f"outputs numbered by their position within a source (no --seg-id-col; another "
+            "outputs numbered by their position within a source "
+            f"(no {setting(Setting.SEG_ID_COL)}; another "
             f"output of the same system has that source): {numbered:,}"
         )
     report.sets = [
@@ -295,28 +307,24 @@ def _channels(
             _Channel(
                 f"{set_name}/{m.name}",
                 m.scale,
-                {
-                    cells.column(
-                        m.column, f"'{m.name}' scores", "--measure NAME=COLUMN:MIN-MAX"
-                    ): m.name
-                },
+                {cells.column(m.column, f"'{m.name}' scores", Setting.MEASURE): m.name},
             )
             for m in measures
         ]
     assert human_scale is not None
     if score_cols is not None:
-        wide = variant_columns(cells, score_cols, "--score-cols", "human scores")
+        wide = variant_columns(cells, score_cols, Setting.SCORE_COLS, "human scores")
         return [_Channel(set_name, human_scale, {c: c for c in wide})]
     return [
         _Channel(
             set_name,
             human_scale,
             {},
-            long_column=cells.column(score_col or "score", "human score", "--score-col"),
+            long_column=cells.column(score_col or "score", "human score", Setting.SCORE_COL),
             annotator_col=None
             if annotator is not None
             else cells.column(
-                annotator_col or "annotator", "annotator", "--annotator-col", "--annotator"
+                annotator_col or "annotator", "annotator", Setting.ANNOTATOR_COL, Setting.ANNOTATOR
             ),
             annotator=annotator,
         )
@@ -346,7 +354,7 @@ def _check_set(
     if problem and not accept_scale:
         raise UserError(
             f"{channel.set_name}: {problem}; declare the scale the file uses, or import "
-            "anyway with --accept-scale"
+            f"anyway with {setting(Setting.ACCEPT_SCALE)}"
         )
     several = [s for s in segments if len(s.scores.get(channel.set_name, {})) > 1]
     if several and not average_annotators:
@@ -355,8 +363,9 @@ def _check_set(
         raise UserError(
             f"{channel.set_name}: {len(several):,} segments have scores from several "
             f"annotators (first: '{first.seg_key}' of '{first.system}', line {first.line}: "
-            f"{who}); eval-metrics would average them: say so with --average-annotators, or "
-            "import different measures separately with --measure NAME=COLUMN:MIN-MAX"
+            f"{who}); eval-metrics would average them: say so with "
+            f"{setting(Setting.AVERAGE_ANNOTATORS)}, or import different measures separately "
+            f"with {setting_usage(Setting.MEASURE)}"
         )
     return {
         "name": channel.set_name,
@@ -449,12 +458,12 @@ def _set_row(conn, path: Path, channel: _Channel, dialect, normalize: str, now: 
     if row is not None and (row[1], row[2]) != tuple(scale):
         raise UserError(
             f"scored set '{name}' holds scores on {scale_text((row[1], row[2]))}, "
-            f"not {scale_text(scale)}; import into another set (--name)"
+            f"not {scale_text(scale)}; import into another set ({setting(Setting.SET_NAME)})"
         )
     if row is not None and row[3] != normalize:
         raise UserError(
-            f"scored set '{name}' was imported with --normalize {row[3]}, not "
-            f"{normalize}; import into another set (--name)"
+            f"scored set '{name}' was imported with {setting(Setting.NORMALIZE, row[3])}, not "
+            f"{normalize}; import into another set ({setting(Setting.SET_NAME)})"
         )
     if row is not None:
         return int(row[0])

@@ -9,7 +9,7 @@ its verdicts are kept and a later full run resumes from them.
 
 from __future__ import annotations
 
-from engine.errors import UserError
+from engine.errors import Step, UserError, step
 from engine.judging.run import judge_answers
 from engine.stats.agreement import agreement
 from engine.workspace.store import Workspace
@@ -59,7 +59,7 @@ def calibrate(
     if not humans:
         raise UserError(
             "no human-scored items yet: override some judgments first "
-            "('upabhasha queue', then 'upabhasha override')"
+            f"({step(Step.QUEUE)}, then {step(Step.OVERRIDE)})"
         )
     summary = judge_answers(
         ws,

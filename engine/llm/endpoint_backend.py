@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.i18n import _
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
 from engine.text.redact import redact, register_secret, url_credentials
@@ -104,8 +104,12 @@ def normalise_base_url(url: str) -> str:
                 "endpoint URL {url!r} contains credentials, which would be stored in the "
                 "workspace, logged and shown; give the URL without them and keep the API key "
                 "in the OS keyring: keyring set SERVICE {user}, then add the endpoint with "
-                "--keyring-service SERVICE"
-            ).format(url=redact(url), user=KEYRING_USER)
+                "{keyring_service}"
+            ).format(
+                url=redact(url),
+                user=KEYRING_USER,
+                keyring_service=setting(Setting.KEYRING_SERVICE, "SERVICE"),
+            )
         )
     if not url.startswith(("http://", "https://")):
         raise UserError(

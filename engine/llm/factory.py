@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
-from engine.errors import UserError
+from engine.errors import Step, UserError, step
 from engine.llm.endpoint_backend import EndpointBackend
 from engine.llm.gguf_info import checked_model_path
 from engine.llm.local_backend import LocalGGUFBackend
@@ -38,7 +38,7 @@ def open_backend(model_row: dict, **options) -> Backend:
         except UserError as exc:
             raise UserError(
                 f"model {model_row.get('name')!r}: {exc} (moved or deleted? register it again "
-                "with 'upabhasha models add')"
+                f"with {step(Step.ADD_MODEL)})"
             ) from None
         schedule, load = split_options(local_options(model_row, **options))
         return LocalGGUFBackend(

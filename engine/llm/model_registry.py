@@ -11,7 +11,7 @@ import json
 import logging
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import Setting, Step, UserError, setting, step
 from engine.llm.embedded_model import EMBEDDED_NAME, embedded_model_path, embedded_sha256
 from engine.llm.endpoint_backend import normalise_base_url
 from engine.llm.gguf_info import inspect_gguf
@@ -46,14 +46,15 @@ def find_model(
             row = default_model(ws)
         if row is None:
             raise UserError(
-                "no default model: name one with --model/--judge, or make one the default "
-                "('upabhasha models add … --default'; 'upabhasha models list')"
+                f"no default model: name one with {setting(Setting.MODEL)}/"
+                f"{setting(Setting.JUDGE_MODEL)}, or make one the default "
+                f"({step(Step.ADD_DEFAULT_MODEL)}; {step(Step.LIST_MODELS)})"
             )
         return row
     if isinstance(name_or_id, int) and not isinstance(name_or_id, bool):
         rows = ws.query("SELECT * FROM models WHERE id = ?", (name_or_id,))
         if not rows:
-            raise UserError(f"no model {name_or_id} in this workspace ('upabhasha models list')")
+            raise UserError(f"no model {name_or_id} in this workspace ({step(Step.LIST_MODELS)})")
         return rows[0]
     name = str(name_or_id)
     rows = ws.query("SELECT * FROM models WHERE name = ?", (name,))
@@ -63,7 +64,7 @@ def find_model(
         known = ", ".join(r["name"] for r in ws.query("SELECT name FROM models ORDER BY id"))
         raise UserError(
             f"no model named {name!r} in this workspace (known: {known or 'none'}; "
-            "'upabhasha models list')"
+            f"{step(Step.LIST_MODELS)})"
         )
     return rows[0]
 
@@ -147,7 +148,9 @@ def register_endpoint(
     Returns the model id."""
     name = _checked_name(name)
     if not api_model or not api_model.strip():
-        raise UserError("an endpoint needs --api-model (the model name the server serves)")
+        raise UserError(
+            f"an endpoint needs {setting(Setting.API_MODEL)} (the model name the server serves)"
+        )
     urls = [normalise_base_url(u) for u in base_urls if u and u.strip()]
     if not urls:
         raise UserError(f"endpoint {name!r} needs at least one base URL")

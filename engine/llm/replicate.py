@@ -18,7 +18,7 @@ import logging
 import random
 from dataclasses import asdict, dataclass, field
 
-from engine.errors import UserError
+from engine.errors import Step, UserError, step
 from engine.llm import run_backend
 from engine.llm.leases import acquire_lease, release_lease
 from engine.llm.plan_store import item_groups, load_group
@@ -75,7 +75,7 @@ def replicate_run(
     run's scores (judge runs: :func:`engine.judging.replication.final_spread`)."""
     kind = ws.scalar("SELECT kind FROM runs WHERE id = ?", (run_id,))
     if kind is None:
-        raise UserError(f"no run {run_id} ('upabhasha judges' and the report list runs)")
+        raise UserError(f"no run {run_id} ({step(Step.LIST_JUDGE_RUNS)} and the report list runs)")
     stored = {
         r["item_key"]: r["text"]
         for r in ws.query(

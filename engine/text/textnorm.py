@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.text.bijoy import looks_bijoy
 
 BENGALI_DIGITS = "০১২৩৪৫৬৭৮৯"
@@ -40,7 +40,9 @@ DEFAULT_NORMALIZATION = "nfc"
 
 def check_normalization(mode: str) -> str:
     if mode not in NORMALIZATIONS:
-        raise UserError(f"--normalize is one of {', '.join(NORMALIZATIONS)}, not {mode!r}")
+        raise UserError(
+            f"{setting(Setting.NORMALIZE)} is one of {', '.join(NORMALIZATIONS)}, not {mode!r}"
+        )
     return mode
 
 

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.text.textnorm import DEFAULT_NORMALIZATION, canonical_key, check_normalization
 from engine.translation.metrics import corpus_scores
 from engine.workspace.store import Workspace
@@ -117,7 +117,9 @@ def copy_baselines(
     check_normalization(normalize)
     bad = [d for d in directions if d not in DIRECTIONS]
     if bad or not directions:
-        raise UserError(f"--direction is one of {', '.join(DIRECTIONS)}, not {bad[0]!r}")
+        raise UserError(
+            f"{setting(Setting.DIRECTION)} is one of {', '.join(DIRECTIONS)}, not {bad[0]!r}"
+        )
     unknown = set(dialects or ()) - ws.dialect_codes()
     if unknown:
         raise UserError(f"unknown dialect {sorted(unknown)[0]!r}")
@@ -138,8 +140,9 @@ def copy_baselines(
                 notes.append(
                     "corpus "
                     + ", ".join(repr(r["name"]) for r in stored)
-                    + " stores NFC-normalised text (imported with --normalize nfc): 'none' "
-                    "scores the stored text; re-import with --normalize none for the file's own"
+                    + f" stores NFC-normalised text (imported with "
+                    f"{setting(Setting.NORMALIZE, 'nfc')}): 'none' scores the stored text; "
+                    f"re-import with {setting(Setting.NORMALIZE, 'none')} for the file's own"
                 )
     elif source.startswith("items:"):
         groups, roman = _set_items(ws, source.split(":", 1)[1], split, dialects)

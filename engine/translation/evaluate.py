@@ -30,7 +30,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.errors import UserError
+from engine.errors import Setting, Step, UserError, setting, step
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.text.textnorm import DEFAULT_NORMALIZATION
 from engine.translation.eval_jobs import ModelJob, judge_translations, translate_pairs
@@ -86,7 +86,8 @@ def heldout_pairs(
     if split in index.splits:
         raise LeakageError(
             f"the index at {index.folder} contains split {split!r}, which is being "
-            "evaluated; rebuild it without that split (upabhasha index --splits train,test)"
+            f"evaluated; rebuild it without that split ({step(Step.BUILD_INDEX)} with "
+            f"{setting(Setting.SPLITS, 'train,test')})"
         )
     corpora = index.manifest.get("corpora")
     sql = (

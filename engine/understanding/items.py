@@ -21,7 +21,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -100,7 +100,7 @@ def import_items(
     legacy Bijoy cells (else refused), as for corpora."""
     path = Path(path)
     if (label_names or label_name_col) and not label_col:
-        raise UserError("label names need the label column (--label-col)")
+        raise UserError(f"label names need the label column ({setting(Setting.LABEL_COL)})")
     known = DialectResolver(ws, dialect_map)
     report = ImportReport(kind="items", path=str(path), name=default_name(path, name))
     rows: list[_Row] = []
@@ -113,9 +113,9 @@ def import_items(
         roman = cells.column(roman_col, "Romanized text") if roman_col else None
         standard = [cells.column(c, "standard reference") for c in standard_cols or []]
         english = [cells.column(c, "English reference") for c in english_cols or []]
-        label = cells.column(label_col, "label", "--label-col") if label_col else None
+        label = cells.column(label_col, "label", Setting.LABEL_COL) if label_col else None
         name_column = (
-            cells.column(label_name_col, "label name", "--label-name-col")
+            cells.column(label_name_col, "label name", Setting.LABEL_NAME_COL)
             if label_name_col
             else None
         )
@@ -205,10 +205,11 @@ def parse_label_names(text: str) -> dict[str, str]:
         stored, sep, name = part.partition("=")
         if not part or not sep or not stored.strip() or not name.strip():
             raise UserError(
-                f"--label-names expects LABEL=NAME,LABEL=NAME (0=not-offensive), not '{text}'"
+                f"{setting(Setting.LABEL_NAMES)} expects LABEL=NAME,LABEL=NAME "
+                f"(0=not-offensive), not '{text}'"
             )
         if stored.strip() in out:
-            raise UserError(f"--label-names names label '{stored.strip()}' twice")
+            raise UserError(f"{setting(Setting.LABEL_NAMES)} names label '{stored.strip()}' twice")
         out[stored.strip()] = name.strip()
     return out
 

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, ProgressFn
@@ -57,7 +57,11 @@ def _pick_items(
         usable = sorted({i.split for i in items if rg.target_of(spec, i)} - {rg.DEMO_SPLIT})
         raise UserError(
             f"no items in split {split!r} with a {spec.target or 'label'} for {spec.name}"
-            + (f" (splits with items: {', '.join(usable)}; --split)" if usable else "")
+            + (
+                f" (splits with items: {', '.join(usable)}; {setting(Setting.SPLIT)})"
+                if usable
+                else ""
+            )
         )
     out = []
     for dialect in sorted(chosen):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from engine.errors import UserError
+from engine.errors import Step, UserError, step
 from engine.i18n import _
 from engine.workspace.schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -48,8 +48,8 @@ class Workspace:
                 ) from None
         if not self.path.exists() and not create:
             raise UserError(
-                _("{path}: no such workspace (use 'upabhasha init' to create one)").format(
-                    path=self.path
+                _("{path}: no such workspace (use {init} to create one)").format(
+                    path=self.path, init=step(Step.CREATE_WORKSPACE)
                 )
             )
         if self.path.exists() and self.path.is_dir():

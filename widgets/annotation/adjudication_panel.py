@@ -39,6 +39,7 @@ from widgets.annotation.annotation_panel import decision_label
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.dialect_names import dialect_name
 from widgets.common.fonts import bengali_font
+from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 
 log = logging.getLogger(__name__)
@@ -243,7 +244,7 @@ class AdjudicationPanel(QWidget):
                 comment=self.comment.text(),
             )
         except UserError as exc:
-            self.sig_status_message.emit(str(exc))
+            self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.comment.clear()
         self.sig_status_message.emit(_("Item {item} is gold").format(item=item_id))
@@ -255,7 +256,7 @@ class AdjudicationPanel(QWidget):
         try:
             n = annotation.accept_agreed(self.ws, self.adjudicator.text())
         except UserError as exc:
-            self.sig_status_message.emit(str(exc))
+            self.sig_status_message.emit(for_gui(str(exc)))
             return 0
         self.sig_status_message.emit(_("{n} unanimous item(s) made gold").format(n=n))
         self.sig_changed.emit()

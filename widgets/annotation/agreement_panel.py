@@ -31,6 +31,7 @@ from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.columns import fit_columns_to_headers
+from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 
@@ -291,8 +292,8 @@ class AgreementPanel(QWidget):
 
     def _failed(self, exc: BaseException) -> None:
         self.compute_button.setEnabled(True)
-        self.status.setText(str(exc))
-        self.sig_status_message.emit(str(exc))
+        self.status.setText(for_gui(str(exc)))
+        self.sig_status_message.emit(for_gui(str(exc)))
 
     def show_report(self, report: dict) -> None:
         self.report = report

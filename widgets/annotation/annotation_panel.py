@@ -42,6 +42,7 @@ from widgets.annotation.setup_dialogs import kind_label
 from widgets.common.avro_typing import AvroTyping
 from widgets.common.dialect_names import dialect_name
 from widgets.common.fonts import bengali_font
+from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 
 log = logging.getLogger(__name__)
@@ -220,7 +221,7 @@ class AnnotationPanel(QWidget):
         try:
             self.items = self.source.queue(name) if name else []
         except UserError as exc:
-            self.sig_status_message.emit(str(exc))
+            self.sig_status_message.emit(for_gui(str(exc)))
             self.items = []
         self.list.blockSignals(True)
         self.list.clear()
@@ -308,7 +309,7 @@ class AnnotationPanel(QWidget):
                 seconds=self._clock.elapsed() / 1000 if self._clock.isValid() else None,
             )
         except UserError as exc:
-            self.sig_status_message.emit(str(exc))
+            self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.sig_decided.emit(item["item_id"])
         self.sig_status_message.emit(

@@ -38,6 +38,7 @@ from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.common.dialog_parts import checkable_list, checked_data, set_checked, show_status
 from widgets.common.elided_tooltips import install_elided_tooltips
+from widgets.common.hints import for_gui
 from widgets.common.task_bridge import WRITER, TaskBridge, describe_error
 
 log = logging.getLogger(__name__)
@@ -250,7 +251,7 @@ class AnnotatorsDialog(QDialog):
         try:
             row = write(self.ws, self.name.text(), checked_data(self.dialects))
         except UserError as exc:
-            show_status(self.status, str(exc), error=True)
+            show_status(self.status, for_gui(str(exc)), error=True)
             return False
         show_status(self.status, done.format(name=row["name"], dialects=", ".join(row["dialects"])))
         self.reload(select=row["name"])

@@ -50,6 +50,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 from engine.errors import UserError
 from engine.i18n import _
 from engine.text.redact import RedactingFilter, redact
+from widgets.common.hints import for_gui
 
 log = logging.getLogger(__name__)
 
@@ -190,10 +191,12 @@ def describe_error(exc: BaseException, *, one_line: bool = False) -> str:
     """A failed task's message for people: a :class:`UserError` says what to fix in its own
     words; anything else gives its type and message and points to the log (the traceback is
     there). ``one_line`` collapses white space, for a status line or a label."""
-    if isinstance(exc, UserError):
-        text = redact(str(exc))
+    if isinstance(exc, UserError):  # settings and steps named as the window names them
+        text = for_gui(redact(str(exc)))
     else:  # secrets masked: a server may echo the key in its error (engine.text.redact)
-        text = f"{type(exc).__name__}: {redact(str(exc))}" if str(exc) else type(exc).__name__
+        text = (
+            f"{type(exc).__name__}: {for_gui(redact(str(exc)))}" if str(exc) else type(exc).__name__
+        )
         text += "\n" + _("Details are in the log file.")
     return " ".join(text.split()) if one_line else text
 
@@ -370,7 +373,7 @@ class TaskBridge(QObject):
     def _on_progress(self, task: Task, done, total, note: str, tokens) -> None:
         if not task.running:
             return
-        task.done, task.total, task.note = int(done), int(total), note
+        task.done, task.total, task.note = int(done), int(total), for_gui(note)
         if tokens is not None:
             task.tokens = int(tokens)
         if not task.quiet:

@@ -40,8 +40,8 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.importing import tasks as import_tasks
 from engine.importing.api import (
-    BIJOY_CLI_HINT,
-    DUPLICATE_CLI_HINT,
+    BIJOY_HINT,
+    DUPLICATE_HINT,
     SPLITS,
     DuplicateContent,
     parse_dialect_map,
@@ -49,6 +49,7 @@ from engine.importing.api import (
 from engine.workspace.api import Workspace
 from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, size_to_screen
 from widgets.common.fonts import bengali_font
+from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
 from widgets.importing.add_dialect_dialog import AddDialectDialog
@@ -243,7 +244,7 @@ class ImportDialog(QDialog):
         try:
             row = import_tasks.add_dialect_at(str(self.ws.path), code, fields)
         except UserError as exc:
-            self._show_error(" ".join(str(exc).split()))
+            self._show_error(describe_error(exc, one_line=True))
             return None
         self._show_error("")
         if row["code"] not in self.codes:
@@ -602,20 +603,21 @@ class ImportDialog(QDialog):
         self._finish()
         self.last_report = report
         describe = self.study_page.describe if self.study_page else import_tasks.describe_report
-        self.report.setPlainText("\n".join(describe(report)))
+        self.report.setPlainText(for_gui("\n".join(describe(report))))
         log.info("import finished: %s", report["name"])
         self.sig_imported.emit(report)
 
     def _failed(self, exc: BaseException) -> None:
         self._finish()
         message = describe_error(exc, one_line=True)
-        if BIJOY_CLI_HINT in message:  # a GUI user has the checkbox, not the CLI option
-            message = message.replace(BIJOY_CLI_HINT, "") + " " + self._offer_bijoy()
+        bijoy_hint = for_gui(BIJOY_HINT)
+        if bijoy_hint in message:  # the checkbox is offered below, with what to do
+            message = message.replace(bijoy_hint, "") + " " + self._offer_bijoy()
         if isinstance(exc, DuplicateContent):
             self.allow_duplicate.setChecked(False)
             self.allow_duplicate.setVisible(True)
             message = message.replace(
-                DUPLICATE_CLI_HINT,
+                for_gui(DUPLICATE_HINT),
                 _("tick “{checkbox}” below").format(checkbox=self.allow_duplicate.text()),
             )
         if isinstance(exc, UserError):

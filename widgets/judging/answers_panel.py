@@ -45,6 +45,7 @@ from engine.judging.api import (
 from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
+from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -291,7 +292,7 @@ class AnswersPanel(QWidget):
                 scores=scores,
             )
         except UserError as exc:
-            self.sig_status_message.emit(str(exc))
+            self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.model.invalidate(judgment_id)
         if self.current_judgment() == judgment_id:

@@ -50,6 +50,7 @@ from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, 
 from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
+from widgets.common.hints import for_gui
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
@@ -255,7 +256,7 @@ class JudgePanel(QWidget):
         self.judges.resizeColumnsToContents()
         # the model's name takes what run, role and count leave (it elides, with a tooltip)
         fit_columns_to_headers(self.judges, stretch=1, grow_only=True)
-        self.warnings.setText("\n".join(overview["warnings"]))
+        self.warnings.setText(for_gui("\n".join(overview["warnings"])))
         self.human_scored = overview["human_count"]
         self.has_answers = bool(overview["pairs"])
         self.human_count.setText(
@@ -275,7 +276,7 @@ class JudgePanel(QWidget):
         try:
             judging.set_primary_judge(self.ws, run_id)
         except UserError as exc:
-            self.sig_status_message.emit(str(exc))
+            self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.refresh()
         self.sig_status_message.emit(_("Run {run} is now the primary judge.").format(run=run_id))
@@ -431,7 +432,7 @@ class JudgePanel(QWidget):
     def _on_calibration_error(self, exc: BaseException) -> None:
         self._update_buttons()
         self.figures.setText(_("Calibration failed: {error}").format(error=exc))
-        self.sig_status_message.emit(str(exc).splitlines()[0])
+        self.sig_status_message.emit(for_gui(str(exc)).splitlines()[0])
 
     def estimate_jobs(self) -> list[EstimateJob] | str:
         """The time estimate of 'Run judge on all answers' with the chosen judge and rubric."""

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _
 from engine.judging.api import Rubric, rubric_from_dict
+from widgets.common.hints import for_gui
 
 CRITERION_COLUMNS = ("key", "name", "weight", "statement")
 
@@ -159,7 +160,7 @@ class RubricEditor(QWidget):
         try:
             self.rubric, self.error = rubric_from_dict(self.to_dict()), ""
         except ValueError as exc:
-            self.rubric, self.error = None, str(exc)
+            self.rubric, self.error = None, for_gui(str(exc))
         if self.rubric is not None:
             self.status.setStyleSheet("color: #1b5e20")
             self.status.setText(

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _, digits
 from engine.llm import tasks as model_tasks
+from widgets.common.hints import for_gui
 from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
@@ -173,4 +174,4 @@ class ModelFinderDialog(QDialog):
 
     def _failed(self, exc: BaseException) -> None:
         self.search_button.setEnabled(True)
-        self.status.setText(str(exc))
+        self.status.setText(for_gui(str(exc)))

@@ -46,6 +46,7 @@ from engine.translation.tasks import (
 )
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge
 
@@ -333,17 +334,17 @@ class MetricsPanel(QWidget):
         signatures = dict.fromkeys(
             f"{k}: {v}" for r in report["rows"] for k, v in r.get("signatures", {}).items()
         )
-        self.baseline_note.setText("  ".join([*signatures, *report["notes"]]))
+        self.baseline_note.setText(for_gui("  ".join([*signatures, *report["notes"]])))
 
     def _baseline_failed(self, exc: BaseException) -> None:
         self.baseline_button.setEnabled(True)
-        self._show_error(" ".join(str(exc).split()))
+        self._show_error(" ".join(for_gui(str(exc)).split()))
 
     def _failed(self, exc: BaseException) -> None:
         self.task = None
         self._set_changed()
         self._show_error(
-            " ".join(str(exc).split())
+            " ".join(for_gui(str(exc)).split())
             if isinstance(exc, UserError)
             else _("Evaluation failed: {error}").format(error=exc)
         )

@@ -34,6 +34,7 @@ from engine.i18n import _, digits
 from engine.translation import api as translation
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
+from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.translation.review_detail import ReviewDetail
 from widgets.translation.review_model import ReviewGridModel, status_icon, status_label
@@ -366,7 +367,7 @@ class ReviewPanel(QWidget):
             before = translation.variant_state(self.ws, variant_id)
             after = write(actor)
         except UserError as exc:
-            self.sig_status_message.emit(str(exc))
+            self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.undo_stack.push(ReviewEdit(self, before, after, label))
         self._refresh(variant_id)

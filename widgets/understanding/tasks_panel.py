@@ -49,6 +49,7 @@ from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, wri
 from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font, register_qt_fonts
+from widgets.common.hints import for_gui
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
@@ -356,8 +357,8 @@ class TasksPanel(QWidget):
     def _on_run_error(self, exc: BaseException) -> None:
         self._finish()
         self.progress.setRange(0, 1)
-        self.progress_note.setText(str(exc))
-        self.sig_status_message.emit(str(exc))
+        self.progress_note.setText(for_gui(str(exc)))
+        self.sig_status_message.emit(for_gui(str(exc)))
 
     # -- results -----------------------------------------------------------------------------
     def refresh_results(self) -> None:

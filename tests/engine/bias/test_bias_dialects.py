@@ -13,7 +13,7 @@ from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics
 from engine.bias.run import ProbeOptions, run_probes
 from engine.bias.stats import bias_score
-from engine.errors import UserError
+from engine.errors import Step, UserError, step
 from engine.llm.types import ModelInfo, Result
 from engine.workspace.store import utcnow
 
@@ -126,7 +126,7 @@ def test_dialect_probes_keep_options_and_the_shift_is_paired(workspace, bias_dat
 
 def test_dialect_sets_need_the_question_set_and_reviewed_variants(workspace, bias_data):
     import_probes(workspace, bias_data / "template" / "gender_prompts.csv", name="gt")
-    with pytest.raises(UserError, match="to-questions"):
+    with pytest.raises(UserError, match=step(Step.PROBES_TO_QUESTIONS)):
         dialect_probe_sets(workspace, "gt")
     probes_to_questions(workspace, "gt", limit=2)
     with pytest.raises(UserError, match="no gold dialect variants"):

@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from engine.errors import ImportRejected
+from engine.errors import ImportRejected, Setting
 from engine.importing.importers import import_corpus, import_questions
 from engine.text.bijoy import UnknownGlyph, banglish_share, bijoy_to_unicode, looks_bijoy, script_of
 from engine.text.textnorm import encoding_problem
@@ -59,7 +59,7 @@ def test_bijoy_row_is_refused_by_default_and_converted_on_request(workspace, tmp
     with pytest.raises(ImportRejected) as info:
         import_corpus(workspace, path)
     assert (info.value.line, info.value.column) == (2, "dialect_text")
-    assert "--convert-bijoy" in str(info.value)
+    assert Setting.CONVERT_BIJOY in [r.name for r in info.value.references]
     assert workspace.scalar("SELECT count(*) FROM corpora") == 0
     report = import_corpus(workspace, path, convert_bijoy=True)
     assert report.bijoy_converted == 1

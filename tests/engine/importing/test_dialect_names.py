@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from engine.errors import ImportRejected, UserError
+from engine.errors import ImportRejected, Setting, Step, UserError, setting, setting_usage
 from engine.importing.dialects import DialectResolver, add_dialect, list_dialects
 from engine.importing.importers import import_corpus, import_questions
 
@@ -40,7 +40,8 @@ def test_unknown_name_lists_codes_and_suggests_the_closest(workspace):
         DialectResolver(workspace).resolve("noakhalli", _reject)
     message = str(info.value)
     assert "did you mean 'noakhali'" in message
-    assert "known codes: barishal, chittagong" in message and "--dialect-map" in message
+    assert "known codes: barishal, chittagong" in message
+    assert [r.name for r in info.value.references] == [Setting.DIALECT_MAP, Step.ADD_DIALECT]
 
 
 def test_standard_is_not_a_pair_dialect(workspace):
@@ -68,7 +69,9 @@ def test_add_dialect_then_import_by_its_alias(workspace, tmp_path):
     assert any(d["code"] == "comilla" for d in list_dialects(workspace))
     with pytest.raises(UserError, match="already names dialect 'sylhet'"):
         add_dialect(workspace, "comilla", name_en="", name_bn="", aliases=["sylheti"])
-    with pytest.raises(UserError, match="needs --name-en and --name-bn"):
+    with pytest.raises(
+        UserError, match=f"needs {setting(Setting.NAME_EN)} and {setting(Setting.NAME_BN)}"
+    ):
         add_dialect(workspace, "khulna", name_en="Khulna", name_bn="")
     with pytest.raises(UserError, match="lower-case"):
         add_dialect(workspace, "Khulna!", name_en="K", name_bn="খ")
@@ -111,10 +114,10 @@ def test_missing_column_names_the_option_and_lists_columns(workspace, tmp_path):
     path.write_text("bangla,regional,region\nআমি,আঁই,sylhet\n", "utf-8")
     with pytest.raises(ImportRejected) as info:
         import_corpus(workspace, path)
-    assert "--standard-col" in str(info.value) and "'bangla', 'regional', 'region'" in str(
+    assert setting_usage(Setting.STANDARD_COL) in str(
         info.value
-    )
-    with pytest.raises(ImportRejected, match="--dialect-col"):
+    ) and "'bangla', 'regional', 'region'" in str(info.value)
+    with pytest.raises(ImportRejected, match=setting_usage(Setting.DIALECT_COL)):
         import_corpus(workspace, path, standard_col="bangla", dialect_text_col="regional")
     report = import_corpus(
         workspace, path, standard_col="bangla", dialect_text_col="regional", dialect_col="region"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import ImportRejected
+from engine.errors import ImportRejected, Setting, setting_usage
 from engine.importing.importers import ImportCancelled, import_corpus
 
 from .tablefiles import ENCODINGS, dump
@@ -173,7 +173,8 @@ def test_empty_required_cell_and_missing_column_are_refused(workspace, table_fil
         import_corpus(workspace, table_file("empty.csv", rows))
     assert info.value.column == "dialect_text"
     with pytest.raises(
-        ImportRejected, match=r"no column 'regional'.*--text-col.*'standard', 'dialect_text'"
+        ImportRejected,
+        match=f"no column 'regional'.*{setting_usage(Setting.DIALECT_TEXT_COL)}.*'standard', 'dialect_text'",
     ):
         import_corpus(workspace, table_file("cols.csv", rows), dialect_text_col="regional")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import ImportRejected, UserError
+from engine.errors import ImportRejected, Setting, UserError, setting
 from engine.importing.importers import import_questions
 
 LONG = (
@@ -57,7 +57,7 @@ def test_long_file_problems_name_line_and_field(workspace, tmp_path):
         import_questions(workspace, no_standard)
     no_id = tmp_path / "b.csv"
     no_id.write_text("dialect,question\nsylhet,কিতা?\n", "utf-8")
-    with pytest.raises(ImportRejected, match="needs an id column.*--id-col"):
+    with pytest.raises(ImportRejected, match=f"needs an id column.*{setting(Setting.ID_COL)}"):
         import_questions(workspace, no_id)
     twice = tmp_path / "c.csv"
     twice.write_text("id,dialect,question\nq1,standard,কী?\nq1,standard,কী কী?\n", "utf-8")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import UserError
+from engine.errors import Setting, UserError, setting
 from engine.llm import tasks as model_tasks
 from engine.llm.gguf_info import GGUFInvalid, checked_model_path, inspect_gguf
 from engine.llm.model_registry import (
@@ -87,7 +87,7 @@ def test_endpoint_keeps_load_params_and_default(workspace, tmp_path):
 
 
 def test_endpoint_input_is_checked(workspace):
-    with pytest.raises(UserError, match="api-model"):
+    with pytest.raises(UserError, match=setting(Setting.API_MODEL)):
         register_endpoint(workspace, "x", ["http://h"], " ")
     with pytest.raises(UserError, match="at least one base URL"):
         register_endpoint(workspace, "x", [], "m")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import csv
+import re
 import unicodedata
 
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
+from engine.errors import Setting, setting
 from engine.importing.importers import import_corpus
 from engine.translation.evaluate import copy_baseline, corpus_items
 from engine.translation.metrics import corpus_scores
@@ -85,7 +87,10 @@ def test_variant_cols_that_match_nothing_list_the_columns(workspace, multiref_fi
     from engine.errors import ImportRejected
 
     path, _ = multiref_file
-    with pytest.raises(ImportRejected, match="no column matches --variant-cols 'variant_\\*'"):
+    with pytest.raises(
+        ImportRejected,
+        match=re.escape(f"no column matches {setting(Setting.VARIANT_COLS)} 'variant_*'"),
+    ):
         import_corpus(workspace, path, variant_cols="variant_*")
 
 

@@ -11,6 +11,7 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF
 from scipy import stats
 
+from engine.errors import Setting, setting
 from engine.importing.scored_import import import_scored_translations
 from engine.translation.scored_eval import evaluate_scored
 
@@ -134,9 +135,11 @@ def test_a_set_keeps_its_normalisation(workspace, tmp_path):
     path = tmp_path / "mixed.csv"
     mixed_file(path)
     _import(workspace, path, "s", "none")
-    with pytest.raises(UserError, match="imported with --normalize none, not nfc"):
+    with pytest.raises(
+        UserError, match=f"imported with {setting(Setting.NORMALIZE, 'none')}, not nfc"
+    ):
         _import(workspace, path, "s", "nfc")
-    with pytest.raises(UserError, match="--normalize is one of nfc, none"):
+    with pytest.raises(UserError, match=f"{setting(Setting.NORMALIZE)} is one of nfc, none"):
         _import(workspace, path, "t", "NFKC")
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from engine.errors import ImportRejected, UserError
+from engine.errors import ImportRejected, Setting, UserError, setting, setting_usage
 from engine.importing.scored_import import import_scored_translations, parse_measure
 from engine.scales import implausible_scale
 from engine.translation.scored_eval import evaluate_measures
@@ -57,7 +57,8 @@ def test_implausible_scale_is_refused_naming_the_range_and_the_flag(workspace, t
         )
     message = str(info.value)
     assert "less than a tenth of the declared scale 0-100" in message
-    assert "--accept-scale" in message and "span 0.0" in message
+    assert "span 0.0" in message
+    assert Setting.ACCEPT_SCALE in [r.name for r in info.value.references]
     assert workspace.scalar("SELECT count(*) FROM scored_sets") == 0  # nothing written
     # 1-5 ratings declared 0-100 likewise; declared 1-5 they pass
     with pytest.raises(UserError, match="tenth"):
@@ -110,7 +111,10 @@ def test_several_score_columns_average_only_when_asked(workspace, tmp_path):
     path = tmp_path / "wmt.csv"
     wmt_like(path)
     both = "da_norm_score,mqm_norm_score"
-    with pytest.raises(UserError, match="several annotators.*--average-annotators.*--measure"):
+    with pytest.raises(
+        UserError,
+        match=f"several annotators.*{setting(Setting.AVERAGE_ANNOTATORS)}.*{setting_usage(Setting.MEASURE)}",
+    ):
         import_scored_translations(
             workspace, path, human_scale=(0, 100), score_cols=both, accept_scale=True, **COLS
         )
@@ -165,14 +169,14 @@ def test_missing_columns_offer_both_ways(workspace, tmp_path):
             workspace, path, human_scale=(1, 5), score_cols="fluency", **cols
         )
     assert (
-        "with --system-col COLUMN, or give one system name for every row with --system NAME"
-        in str(info.value)
+        f"with {setting_usage(Setting.SYSTEM_COL)}, or give one system name for every row with "
+        f"{setting_usage(Setting.SYSTEM)}" in str(info.value)
     )
     with pytest.raises(ImportRejected) as info:
         import_scored_translations(workspace, path, human_scale=(1, 5), score_col="fluency", **COLS)
     assert (
-        "--annotator-col COLUMN, or give one annotator for every row with --annotator NAME"
-        in str(info.value)
+        f"{setting_usage(Setting.ANNOTATOR_COL)}, or give one annotator for every row with "
+        f"{setting_usage(Setting.ANNOTATOR)}" in str(info.value)
     )
 
 
