@@ -20,6 +20,8 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
 def cross_cutting_packages() -> tuple[str, ...]:
     """The cross-cutting modules: the last level of ``.importlinter``'s engine-stages layers,
     the one list that this test and docs/design.md follow."""

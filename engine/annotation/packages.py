@@ -53,8 +53,8 @@ from engine.annotation.package_file import (
     SUFFIX as SUFFIX,
 )
 from engine.errors import UserError
-from engine.i18n import _
 from engine.files.output_path import writable_output
+from engine.i18n import _
 from engine.workspace.identity import workspace_id
 from engine.workspace.store import Workspace, utcnow
 

@@ -30,10 +30,10 @@ from engine.bias.probes import (
 )
 from engine.bias.topics import BUILTIN_TOPICS, Topic
 from engine.errors import UserError
-from engine.importing.tabular import TabularFile
 from engine.files.nesting import too_deep
-from engine.text.textnorm import normalize_text
 from engine.files.user_files import read_user_text
+from engine.importing.tabular import TabularFile
+from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
 # The notebook's templates file is 30 KB; a templates JSON is read whole, so bounded.

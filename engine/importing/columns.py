@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from engine.text.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.errors import ImportRejected, UserError
 from engine.importing.cells import Row, cell_text
 from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
+from engine.text.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.text.textnorm import encoding_problem, normalize_text, to_ascii_digits
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,6 @@ import logging
 from pathlib import Path
 from typing import Literal
 
-from engine.text.bijoy import banglish_share, script_of
 from engine.errors import UserError
 from engine.importing.columns import (
     Cancelled,
@@ -32,6 +31,7 @@ from engine.importing.dialects import DialectResolver
 from engine.importing.duplicates import refuse_duplicate_content
 from engine.importing.question_import import import_question_rows
 from engine.importing.tabular import TabularFile
+from engine.text.bijoy import banglish_share, script_of
 from engine.text.textnorm import (
     DEFAULT_NORMALIZATION,
     canonical_key,

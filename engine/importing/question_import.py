@@ -7,7 +7,6 @@ import dataclasses
 import logging
 from pathlib import Path
 
-from engine.text.bijoy import script_of
 from engine.errors import UserError
 from engine.importing.columns import (
     Cancelled,
@@ -21,6 +20,7 @@ from engine.importing.columns import (
 from engine.importing.dialects import DialectResolver
 from engine.importing.duplicates import refuse_duplicate_content
 from engine.importing.tabular import TabularFile
+from engine.text.bijoy import script_of
 from engine.text.textnorm import canonical_key, has_bengali
 from engine.workspace.store import Workspace, utcnow
 

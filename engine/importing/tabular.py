@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from engine.errors import ImportRejected
+from engine.files.nesting import too_deep
 from engine.importing.cells import MAX_COLUMNS, Row, clean_name
 from engine.importing.xlsx_reader import open_first_sheet
-from engine.files.nesting import too_deep
 
 log = logging.getLogger(__name__)
 

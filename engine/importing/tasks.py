@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from engine.text.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
 from engine.importing.importers import import_corpus, import_questions
 from engine.importing.scored_import import import_scored_translations, record_segment_score
 from engine.importing.tabular import TabularFile
 from engine.scales import parse_scale
+from engine.text.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace
 

@@ -20,9 +20,9 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.errors import UserError
-from engine.i18n import _
 from engine.files.nesting import too_deep
 from engine.files.user_files import read_user_text
+from engine.i18n import _
 
 CRITERION_KEYS = ("comprehension", "correctness", "completeness", "clarity", "length")
 LIKERT_VALUES = tuple(range(0, 6))

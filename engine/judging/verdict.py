@@ -13,9 +13,9 @@ import json
 import re
 from dataclasses import dataclass
 
+from engine.files.nesting import too_deep
 from engine.judging.gate import GateResult
 from engine.judging.rubric import CONFIDENCE_VALUES, LIKERT_VALUES, Rubric
-from engine.files.nesting import too_deep
 
 REASONING_KEY = "chain_of_thought_reasoning"
 # A reply may be wrapped in one Markdown code fence (some endpoints do it); nothing else.

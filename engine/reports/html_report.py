@@ -21,13 +21,13 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.bias.report import bias_report_parts
-from engine.text.fonts import font_paths
 from engine.judging import paired_scores, store
 from engine.judging.judged_items import counted_items_from
 from engine.llm.replicate import replications
 from engine.reports import figures, tables
 from engine.reports.study_statistics import study_statistics
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
+from engine.text.fonts import font_paths
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.text.bijoy import looks_bijoy
 from engine.errors import UserError
+from engine.text.bijoy import looks_bijoy
 
 BENGALI_DIGITS = "০১২৩৪৫৬৭৮৯"
 _TO_ASCII_DIGITS = str.maketrans(BENGALI_DIGITS, "0123456789")

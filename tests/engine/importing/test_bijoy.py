@@ -6,9 +6,9 @@ import unicodedata
 
 import pytest
 
-from engine.text.bijoy import UnknownGlyph, banglish_share, bijoy_to_unicode, looks_bijoy, script_of
 from engine.errors import ImportRejected
 from engine.importing.importers import import_corpus, import_questions
+from engine.text.bijoy import UnknownGlyph, banglish_share, bijoy_to_unicode, looks_bijoy, script_of
 from engine.text.textnorm import encoding_problem
 
 from .bijoy_pairs import PAIRS
