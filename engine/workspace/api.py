@@ -7,17 +7,18 @@ other modules (.importlinter).
 
 from __future__ import annotations
 
-from engine.workspace.changes import TOPICS, ChangeTracker
+from engine.workspace.changes import ChangeTracker
 from engine.workspace.choices import VARIANT_STATUSES, study_choices
+from engine.workspace.stages import topics
 from engine.workspace.store import Workspace
 
 __all__ = [
-    "TOPICS",
     "VARIANT_STATUSES",
     "ChangeTracker",
     "Workspace",
     "study_choices",
     "study_counts",
+    "topics",
 ]
 
 

@@ -668,5 +668,32 @@ V4 = [
     *V4_ISSUE23,
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2, V3, V4]
+# The per-stage migration track (engine.workspace.stages): a stage added after these
+# releases keeps its tables on a track of its own, numbered from 1 in its schema module; this
+# table records how far each stage's track has run in this workspace.
+V5 = [
+    """CREATE TABLE stage_versions (
+        stage TEXT PRIMARY KEY,
+        version INTEGER NOT NULL
+    )""",
+]
+
+MIGRATIONS: list[list[str]] = [V1, V2, V3, V4, V5]
 SCHEMA_VERSION = len(MIGRATIONS)
+
+# The change topics of the shared tables (engine.workspace.changes): topic -> SQL
+# expressions, each a scalar sub-query, together the topic's stamp. Study stages declare
+# theirs in their own schema module (engine.workspace.stages).
+TOPICS: dict[str, tuple[str, ...]] = {
+    "questions": (
+        "(SELECT group_concat(id || '|' || name, ';') FROM question_sets)",
+        "(SELECT count(*) FROM questions)",
+        "(SELECT max(id) FROM questions)",
+    ),
+    "variants": (
+        "(SELECT count(*) FROM variants)",
+        "(SELECT max(id) FROM variants)",
+        "(SELECT max(id) FROM variant_history)",
+    ),
+    "annotations": ("(SELECT max(id) FROM human_annotations)",),
+}
