@@ -24,7 +24,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.common.task_bridge import WRITER, TaskBridge
-from widgets.common.workspace_watcher import WorkspaceWatcher, follow
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow, on
 
 log = logging.getLogger(__name__)
 
@@ -77,16 +77,15 @@ class AnnotationActions(QObject):
         adjudication.sig_changed.connect(self.sig_changed)
         # writes elsewhere (a dialog, a merged package, the CLI): one watcher tick later
         if watcher is not None:
-            follow(annotation, annotation.reload_annotators, watcher.sig_annotators)
+            follow(annotation, annotation.reload_annotators, watcher, "annotators")
             follow(
                 annotation,
                 lambda: annotation.reload(annotation.current and annotation.current["item_id"]),
-                watcher.sig_assignments,
+                watcher,
+                "assignments",
             )
-            watcher.sig_decisions.connect(adjudication.mark_dirty)
-            watcher.sig_assignments.connect(adjudication.mark_dirty)
-            watcher.sig_decisions.connect(agreement.mark_stale)
-            watcher.sig_assignments.connect(agreement.mark_stale)
+            on(adjudication, adjudication.mark_dirty, watcher, "decisions", "assignments")
+            on(agreement, agreement.mark_stale, watcher, "decisions", "assignments")
         for panel in (annotation, adjudication, agreement):
             panel.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 6000))
         self.panels = {"annotation": annotation, "adjudication": adjudication}

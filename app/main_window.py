@@ -40,7 +40,7 @@ from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
-from widgets.common.workspace_watcher import WorkspaceWatcher, follow
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow, on
 
 log = logging.getLogger(__name__)
 
@@ -299,10 +299,9 @@ class MainWindow(QMainWindow):
         # a panel's own write: the watcher looks at once and every subscriber follows
         for panel in (review, models, answers, judge):
             panel.sig_changed.connect(watcher.check_now)
-        watcher.sig_runs.connect(judge.refresh)  # judge runs, roles, a finished run
-        watcher.sig_models.connect(judge.refresh)
-        watcher.sig_annotations.connect(judge.refresh)  # the human-scored count
-        follow(review, review.reload_changed, watcher.sig_variants)  # adjudicated, translated
+        # judge runs, roles, a finished run; the models; the human-scored count
+        on(judge, judge.refresh, watcher, "runs", "models", "annotations")
+        follow(review, review.reload_changed, watcher, "variants")  # adjudicated, translated
         # study dialogs announce their results; the panels that show them re-read
         self.study.sig_imported.connect(review.reload_sets)  # a new question set to filter
         self.study.sig_translated.connect(review.reload)
