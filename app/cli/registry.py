@@ -78,10 +78,3 @@ def commands() -> list[Callable]:
 def imports() -> list[Callable]:
     """Every stage's ``register_import(subparsers)`` for ``upabhasha import WHAT``."""
     return _placed("IMPORTS")
-
-
-def widget_packages() -> list[ModuleType]:
-    """The stages' widgets packages (imports Qt: the window's side only)."""
-    import importlib
-
-    return [importlib.import_module(s.widgets) for s in STAGES if s.widgets is not None]

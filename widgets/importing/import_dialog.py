@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -46,17 +47,11 @@ from engine.importing.api import (
 from engine.workspace.api import Workspace
 from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, size_to_screen
 from widgets.common.fonts import bengali_font
+from widgets.common.stage_parts import ImportPage
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
 from widgets.importing.column_combo import ColumnCombo, fill_from_guess
-from widgets.importing.study_pages import (
-    ITEMS,
-    PROBE_TEMPLATES,
-    PROBES,
-    SCORED,
-    StudyPage,
-    study_pages,
-)
+from widgets.importing.study_pages import StudyPage, standalone_pages
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +68,11 @@ class ImportDialog(QDialog):
         bridge: TaskBridge,
         kind: str = CORPUS,
         *,
+        pages: Sequence[ImportPage] = (),
         parent: QWidget | None = None,
     ):
+        """``pages``: the study stages' kinds of import besides corpora and questions (the
+        window passes every stage's, app/stage_widgets.py)."""
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
@@ -91,10 +89,9 @@ class ImportDialog(QDialog):
         self.kind = QComboBox()
         self.kind.addItem(_("Parallel corpus (standard ↔ dialect pairs)"), CORPUS)
         self.kind.addItem(_("Question set (standard Bengali questions)"), QUESTIONS)
-        self.kind.addItem(_("Item set for understanding tasks"), ITEMS)
-        self.kind.addItem(_("Social-bias probes"), PROBES)
-        self.kind.addItem(_("Social-bias probes generated from templates"), PROBE_TEMPLATES)
-        self.kind.addItem(_("Scored translations (metrics vs humans)"), SCORED)
+        pages = sorted(pages, key=lambda page: page.place)
+        for page in pages:
+            self.kind.addItem(page.title(), page.kind)
         self.path = QLineEdit()
         self.path.setPlaceholderText(_("CSV, TSV, JSON, JSONL or XLSX file"))
         self.path.editingFinished.connect(self._path_edited)
@@ -113,7 +110,9 @@ class ImportDialog(QDialog):
         self.pages = CurrentPageStack()
         self.pages.addWidget(self._corpus_page())
         self.pages.addWidget(self._questions_page())
-        self.study_pages = {page.kind: page for page in study_pages(self.dialects)}
+        self.study_pages: dict[str, StudyPage] = {
+            page.kind: page.build(self.dialects) for page in pages
+        }
         for page in self.study_pages.values():
             self.pages.addWidget(page)
         self.kind.currentIndexChanged.connect(self._kind_changed)
@@ -696,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
     return run_panel(
         "widgets.importing.import_dialog",
         "ImportDialog",
-        lambda workspace, bridge, args: ImportDialog(workspace, bridge),
+        lambda workspace, bridge, args: ImportDialog(workspace, bridge, pages=standalone_pages()),
         size=(720, 760),
         argv=argv,
     )

@@ -31,6 +31,7 @@ from engine.i18n import _
 from engine.importing import tasks as import_tasks
 from engine.importing.api import SPLITS
 from engine.understanding import tasks as understanding_tasks
+from widgets.common.stage_parts import ImportPage
 from widgets.importing.column_combo import ColumnCombo, fill_from_guess
 
 ITEMS, PROBES, PROBE_TEMPLATES, SCORED = "items", "probes", "probe-templates", "scored"
@@ -396,8 +397,23 @@ class ScoredPage(StudyPage):
         return opts
 
 
-def study_pages(dialects: list[dict]) -> list[StudyPage]:
-    return [ItemsPage(dialects), ProbesPage(), ProbeTemplatesPage(), ScoredPage(dialects)]
+def standalone_pages() -> list[ImportPage]:
+    """The pages of ``python -m widgets.importing.import_dialog``, run without the window
+    (which passes every stage's own declarations: widgets/<stage>/__init__.py)."""
+    kinds = [
+        (ITEMS, _("Item set for understanding tasks"), ItemsPage),
+        (PROBES, _("Social-bias probes"), lambda _d: ProbesPage()),
+        (
+            PROBE_TEMPLATES,
+            _("Social-bias probes generated from templates"),
+            lambda _d: ProbeTemplatesPage(),
+        ),
+        (SCORED, _("Scored translations (metrics vs humans)"), ScoredPage),
+    ]
+    return [
+        ImportPage(place, kind, lambda t=title: t, lambda t=title: t, build)
+        for place, (kind, title, build) in enumerate(kinds)
+    ]
 
 
-__all__ = ["ITEMS", "PROBES", "PROBE_TEMPLATES", "SCORED", "StudyPage", "study_pages"]
+__all__ = ["ITEMS", "PROBES", "PROBE_TEMPLATES", "SCORED", "StudyPage", "standalone_pages"]

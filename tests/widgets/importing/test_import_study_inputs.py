@@ -10,6 +10,7 @@ from importlib.resources import as_file, files
 
 from PySide6.QtCore import Qt
 
+from app.stage_widgets import import_pages
 from widgets.importing.import_dialog import ImportDialog
 from widgets.importing.study_pages import ITEMS, PROBE_TEMPLATES, PROBES, SCORED
 
@@ -17,7 +18,7 @@ BIJOY, BIJOY_UNICODE = "Avwg evsjvq K_v ewj", "আমি বাংলায় �
 
 
 def _dialog(qtbot, ws, bridge, kind):
-    dialog = ImportDialog(ws, bridge, kind)
+    dialog = ImportDialog(ws, bridge, kind, pages=import_pages())  # the window's pages
     qtbot.addWidget(dialog)
     return dialog
 
