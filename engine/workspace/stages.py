@@ -45,13 +45,15 @@ class StageSchema:
         )
 
 
+# bottom-up through the engine's levels, as app/cli/registry.py's list of front ends
+# (tests/app/test_stage_registry.py)
 STAGES: list[StageSchema] = [
     StageSchema.of("workspace", shared),
     StageSchema.of("llm", llm),
-    StageSchema.of("judging", judging),
-    StageSchema.of("bias", bias),
-    StageSchema.of("annotation", annotation),
     StageSchema.of("understanding", understanding),
+    StageSchema.of("bias", bias),
+    StageSchema.of("judging", judging),
+    StageSchema.of("annotation", annotation),
 ]
 
 

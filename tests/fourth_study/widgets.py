@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel
 
 from tests.fourth_study.notes import count_notes, import_notes_file
+from widgets.common.import_page import StudyPage
 from widgets.common.stage_parts import ImportPage, PanelContext, Panels
 from widgets.common.workspace_watcher import follow
-from widgets.importing.study_pages import StudyPage
 
 
 class NotesPanel(QLabel):

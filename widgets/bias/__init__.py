@@ -16,13 +16,13 @@ def _bias(ctx: PanelContext):
 
 
 def _probes_page(_dialects: list[dict]):
-    from widgets.importing.study_pages import ProbesPage
+    from widgets.bias.probe_pages import ProbesPage
 
     return ProbesPage()
 
 
 def _templates_page(_dialects: list[dict]):
-    from widgets.importing.study_pages import ProbeTemplatesPage
+    from widgets.bias.probe_pages import ProbeTemplatesPage
 
     return ProbeTemplatesPage()
 

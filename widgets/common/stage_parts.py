@@ -52,10 +52,10 @@ class Panels:
 class ImportPage:
     """One kind of import: ``kind`` (``upabhasha import KIND``), its titles in the dialog's
     list and the File menu, and ``build(dialects)`` making a
-    :class:`widgets.importing.study_pages.StudyPage`."""
+    :class:`widgets.common.import_page.StudyPage`."""
 
     place: int
     kind: str
     title: Callable[[], str]
     menu_text: Callable[[], str]
-    build: Callable[[list[dict]], Any]  # a StudyPage (widgets.importing sits above this)
+    build: Callable[[list[dict]], Any]  # a StudyPage

@@ -45,13 +45,13 @@ from engine.importing.api import (
     parse_dialect_map,
 )
 from engine.workspace.api import Workspace
+from widgets.common.column_combo import ColumnCombo, fill_from_guess
 from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, size_to_screen
 from widgets.common.fonts import bengali_font
+from widgets.common.import_page import StudyPage
 from widgets.common.stage_parts import ImportPage
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
-from widgets.importing.column_combo import ColumnCombo, fill_from_guess
-from widgets.importing.study_pages import StudyPage, standalone_pages
 
 log = logging.getLogger(__name__)
 
@@ -596,7 +596,7 @@ class ImportDialog(QDialog):
     def _done(self, report: dict) -> None:
         self._finish()
         self.last_report = report
-        describe = self.study_page.describe if self.study_page else import_tasks.describe_report
+        describe = (self.study_page and self.study_page.describe) or import_tasks.describe_report
         self.report.setPlainText("\n".join(describe(report)))
         log.info("import finished: %s", report["name"])
         self.sig_imported.emit(report)
@@ -695,7 +695,9 @@ def main(argv: list[str] | None = None) -> int:
     return run_panel(
         "widgets.importing.import_dialog",
         "ImportDialog",
-        lambda workspace, bridge, args: ImportDialog(workspace, bridge, pages=standalone_pages()),
+        # alone, it imports corpora and question sets: the studies' pages come from the
+        # window's stage list (app/stage_widgets.py), which a widget does not import
+        lambda workspace, bridge, args: ImportDialog(workspace, bridge),
         size=(720, 760),
         argv=argv,
     )

@@ -39,7 +39,7 @@ def _metrics(ctx: PanelContext):
 
 
 def _scored_page(dialects: list[dict]):
-    from widgets.importing.study_pages import ScoredPage
+    from widgets.translation.scored_page import ScoredPage
 
     return ScoredPage(dialects)
 
@@ -48,7 +48,7 @@ PANELS = [Panels(10, _review), Panels(90, _metrics)]
 IMPORT_PAGES = [
     ImportPage(
         40,
-        "scored",
+        "scored",  # scored_page.SCORED
         lambda: _("Scored translations (metrics vs humans)"),
         lambda: _("Import scored tr&anslations…"),
         _scored_page,

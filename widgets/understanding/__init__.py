@@ -17,7 +17,7 @@ def _tasks(ctx: PanelContext):
 
 
 def _items_page(dialects: list[dict]):
-    from widgets.importing.study_pages import ItemsPage
+    from widgets.understanding.items_page import ItemsPage
 
     return ItemsPage(dialects)
 
