@@ -4,6 +4,9 @@ Each stage declares its pieces as pure data in ``engine/<stage>/schema.py``, a l
 that imports nothing (tests/engine/workspace/test_stages.py), so reading the declarations
 loads none of a stage's code:
 
+- ``RELEASED``: its statements of the released migrations, keyed by the schema version that
+  introduced them; a version's migration is the shared tables' statements
+  (engine.workspace.schema) and then every stage's, in stage order (:func:`migrations`);
 - ``TOPICS``: change topic -> SQL expressions whose values together are the topic's stamp
   (engine.workspace.changes);
 - ``TRACK`` (optional): the stage's own migration track, a list of statement lists
@@ -26,6 +29,7 @@ from engine.annotation import schema as annotation
 from engine.bias import schema as bias
 from engine.judging import schema as judging
 from engine.llm import schema as llm
+from engine.translation import schema as translation
 from engine.understanding import schema as understanding
 from engine.workspace import schema as shared
 
@@ -35,6 +39,7 @@ class StageSchema:
     name: str
     topics: dict[str, tuple[str, ...]] = field(default_factory=dict)
     migrations: list[list[str]] = field(default_factory=list)
+    released: dict[int, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, name: str, module: ModuleType) -> StageSchema:
@@ -42,6 +47,7 @@ class StageSchema:
             name,
             dict(getattr(module, "TOPICS", {})),
             list(getattr(module, "TRACK", [])),
+            dict(getattr(module, "RELEASED", {})),
         )
 
 
@@ -50,11 +56,21 @@ class StageSchema:
 STAGES: list[StageSchema] = [
     StageSchema.of("workspace", shared),
     StageSchema.of("llm", llm),
+    StageSchema.of("translation", translation),
     StageSchema.of("understanding", understanding),
     StageSchema.of("bias", bias),
     StageSchema.of("judging", judging),
     StageSchema.of("annotation", annotation),
 ]
+
+
+def migrations() -> list[list[str]]:
+    """``[i]`` brings a workspace from schema ``i`` to ``i + 1`` (``PRAGMA user_version``)."""
+    versions = range(1, shared.SCHEMA_VERSION + 1)
+    unknown = {v for stage in STAGES for v in stage.released} - set(versions)
+    if unknown:  # a new statement belongs to a new shared version or to the stage's TRACK
+        raise ValueError(f"statements for unreleased schema versions: {sorted(unknown)}")
+    return [[s for stage in STAGES for s in stage.released.get(v, [])] for v in versions]
 
 
 def stamps() -> dict[str, tuple[str, ...]]:

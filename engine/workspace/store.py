@@ -25,7 +25,7 @@ import sqlite_utils
 from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace import stages
-from engine.workspace.schema import MIGRATIONS, SCHEMA_VERSION
+from engine.workspace.schema import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -96,9 +96,10 @@ class Workspace:
                     "reads up to {supported}); please upgrade"
                 ).format(path=self.path, version=version, supported=SCHEMA_VERSION)
             )
+        migrations = stages.migrations()
         for target in range(version + 1, SCHEMA_VERSION + 1):
             with self.transaction():
-                for statement in MIGRATIONS[target - 1]:
+                for statement in migrations[target - 1]:
                     self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {target}")
                 self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

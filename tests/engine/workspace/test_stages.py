@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.workspace import stages
 from engine.workspace.schema import SCHEMA_VERSION
 from engine.workspace.store import Workspace
@@ -65,3 +67,10 @@ def test_topics_come_from_every_stage_once():
     names = stages.topics()
     assert len(names) == len(set(names))
     assert {"questions", "models", "judgments", "probes", "decisions", "task_runs"} <= set(names)
+
+
+def test_a_statement_for_an_unreleased_version_is_refused(monkeypatch):
+    late = stages.StageSchema("late", released={SCHEMA_VERSION + 1: ["CREATE TABLE late (x)"]})
+    monkeypatch.setattr(stages, "STAGES", [*stages.STAGES, late])
+    with pytest.raises(ValueError, match="unreleased schema versions"):
+        stages.migrations()
