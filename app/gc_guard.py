@@ -7,10 +7,10 @@ guard disables automatic collection and collects from a GUI-thread timer instead
 recipe used by several PyQt applications.
 
 A full (generation 2) collection walks every tracked object — with matplotlib, scipy and
-a paper-scale study loaded, 150–400 ms on two cores, a visible stall. CPython's own
+a paper-scale study loaded, long enough to be a visible stall. CPython's own
 collector therefore runs it only when the objects promoted to the oldest generation since
 the last full collection exceed 25 % of those that survived it; the guard keeps that rule
-(counting the oldest generation with ``gc.get_objects(2)``, ~10 ms) instead of collecting
+(counting the oldest generation with ``gc.get_objects(2)``, cheap beside a collection) instead of collecting
 everything whenever generation 2's counter passes its threshold.
 """
 

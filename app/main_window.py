@@ -359,7 +359,7 @@ class MainWindow(QMainWindow):
         return bool(path) and self.open_workspace(path)
 
     def open_sample_workspace(self) -> None:
-        # the sample builders cost ~60 ms to import (importtime): only when asked for
+        # the sample builders are slow to import: only when asked for
         from engine.samples.api import build_sample_workspace, sample_workspace_path
 
         path = sample_workspace_path()

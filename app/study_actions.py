@@ -57,7 +57,7 @@ class StudyActions(QObject):
             dialog.show()
         return dialog
 
-    # Each dialog is imported when first opened: 50-120 ms each (importtime), not at start-up.
+    # Each dialog is imported when first opened, not at start-up: each is slow to import.
     def import_dialog(self, kind: str):
         from app.stage_widgets import import_pages
         from widgets.importing.import_dialog import ImportDialog

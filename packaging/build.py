@@ -41,9 +41,9 @@ DIST = ROOT / "dist"
 TORCH_SPEC = os.environ.get("TORCH_SPEC", "torch==2.13.0")
 # packages of the test extras that must never reach the bundle (numba/llvmlite: 180 MB)
 NOT_RUNTIME = ("numba", "llvmlite", "pytest", "ppi-python", "pytest-qt")
-# name → (file suffix, command reading a tar on stdin). Measured on the same 1,286 MB folder
-# (README "Numbers"): gzip -6 670 MB, over the 640 MB goal; xz -T2 -6 still running after
-# 9 min on the shared machine; zstd -T2 -12 615 MB in half the time xz had by then.
+# name → (file suffix, command reading a tar on stdin). Compared on the same folder (README
+# "Numbers"): gzip -6 misses the size goal; xz -T2 -6 is far too slow on a shared machine;
+# zstd -T2 -12 meets the goal in a fraction of xz's time.
 COMPRESSORS = {
     "gz": ("tar.gz", ["gzip", "-6"]),
     "xz": ("tar.xz", ["xz", "-T2", "-6"]),

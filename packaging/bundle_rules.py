@@ -365,7 +365,7 @@ def bundled_datas(root: Path = ROOT) -> list[tuple[str, str]]:
     for name, dist in sorted(runtime_distributions(root).items()):
         data = [f for f in installed_data_files(dist) if not unused_reason(f)]
         if name not in HOOK_COLLECTED:
-            # only packages with data (each call starts an isolated Python: ~0.1 s)
+            # only packages with data (each call starts an isolated Python, which is not free)
             for package in sorted({top_level_of(f) for f in data}):
                 datas += collect_data_files(package)
         datas += copy_metadata(dist.metadata["Name"])

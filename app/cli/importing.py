@@ -8,7 +8,7 @@ from app.cli.options import add_normalize_option
 from app.cli.output import add_file_format, add_json, emit
 from engine.errors import UserError
 from engine.scales import parse_scale, scale_text
-from engine.workspace.api import Workspace
+from engine.workspace.api import IMPORTED_VARIANT_STATUSES, Workspace
 
 
 def register(sub) -> None:
@@ -117,7 +117,7 @@ def register_import(isub) -> None:
     )
     q.add_argument(
         "--variant-status",
-        choices=("draft", "reviewed", "gold"),
+        choices=IMPORTED_VARIANT_STATUSES,
         default="reviewed",
         help="status of imported dialect variants (default reviewed; gold only if you say so)",
     )

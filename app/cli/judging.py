@@ -331,7 +331,7 @@ def cmd_replicate(args, ctx) -> int:
         if emit(ctx, args, rows):
             return 0
         if not rows:
-            print("no llm.replications yet (upabhasha judging.replicate RUN)")
+            print("no replications yet (upabhasha replicate RUN)")
         for r in rows:
             failed = r["summary"].get("failed", 0)
             print(

@@ -34,7 +34,7 @@ CODES = {d: float(i) for i, d in enumerate(DECISIONS)}
 
 # -- the coefficients ---------------------------------------------------------------------
 def cohen_kappa(a, b) -> float:
-    # lazy: scikit-learn takes ~3 s to import
+    # lazy: scikit-learn is slow to import
     from sklearn.metrics import cohen_kappa_score
 
     a, b = np.asarray(a), np.asarray(b)
@@ -46,7 +46,7 @@ def cohen_kappa(a, b) -> float:
 
 def fleiss_kappa(units: list[list[float]]) -> float:
     """units: the ratings of each item (all items the same number of ratings)."""
-    # lazy: statsmodels takes ~3 s to import
+    # lazy: statsmodels is slow to import
     from statsmodels.stats.inter_rater import aggregate_raters
     from statsmodels.stats.inter_rater import fleiss_kappa as _fleiss
 
@@ -70,7 +70,7 @@ def krippendorff_alpha(matrix: np.ndarray, level: str) -> float:
 
 def chrf(a: str, b: str) -> float:
     """Symmetric chrF (mean of both directions; sacrebleu, 0–100)."""
-    # lazy: sacrebleu takes ~0.2 s to import
+    # lazy: sacrebleu is slow to import
     from sacrebleu.metrics import CHRF
 
     metric = CHRF()
@@ -80,7 +80,7 @@ def chrf(a: str, b: str) -> float:
 def rouge_l(a: str, b: str) -> float:
     """ROUGE-L F1 (0–1) over whitespace tokens: rouge-score's default tokenizer keeps only
     [a-z0-9] and would erase Bengali."""
-    # lazy: rouge-score (nltk, scikit-learn) takes ~2.6 s to import
+    # lazy: rouge-score (nltk, scikit-learn) is slow to import
     from rouge_score import rouge_scorer
 
     class _Whitespace:

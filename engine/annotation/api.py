@@ -12,15 +12,21 @@ from engine.annotation.adjudication import ADJUDICATIONS, accept_agreed, adjudic
 from engine.annotation.adjudication import queue as adjudication_queue
 from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
 from engine.annotation.annotators import add_annotator, list_annotators, set_annotator_dialects
-from engine.annotation.assignment import assign, batches, candidate_counts, candidate_targets
+from engine.annotation.assignment import (
+    assign,
+    batch_id,
+    batches,
+    candidate_counts,
+    candidate_targets,
+    latest_batch_id,
+    setup_state,
+)
 from engine.annotation.decisions import progress
 from engine.annotation.items import DEFAULT_SCALE, KINDS, parse_scale
 from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
 from engine.annotation.packages import export_package, import_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study, scored_judge_runs
 from engine.annotation.sources import PackageQueue, WorkspaceQueue
-from engine.errors import UserError
-from engine.workspace.store import Workspace
 
 __all__ = [
     "ADJUDICATIONS",
@@ -55,26 +61,3 @@ __all__ = [
     "set_annotator_dialects",
     "setup_state",
 ]
-
-
-def batch_id(ws: Workspace, name: str) -> int:
-    """The id of the annotation batch named ``name``; a :class:`UserError` when none is."""
-    found = ws.scalar("SELECT id FROM annotation_batches WHERE name = ?", (name,))
-    if found is None:
-        raise UserError(f"no annotation batch named {name!r}")
-    return found
-
-
-def latest_batch_id(ws: Workspace, purpose: str) -> int | None:
-    """The newest batch made for ``purpose`` (e.g. ``ppi``), or None when there is none."""
-    return ws.scalar("SELECT max(id) FROM annotation_batches WHERE purpose = ?", (purpose,))
-
-
-def setup_state(ws: Workspace) -> dict[str, int]:
-    """How far the annotation study is set up: annotators, assigned items, decisions made.
-    The panels' empty states offer the next step from it."""
-    return ws.query(
-        "SELECT (SELECT count(*) FROM annotators) AS annotators, "
-        "(SELECT count(DISTINCT item_id) FROM annotation_assignments) AS assigned, "
-        "(SELECT count(*) FROM annotation_decisions) AS decided"
-    )[0]

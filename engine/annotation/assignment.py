@@ -206,3 +206,26 @@ def batches(ws: Workspace) -> list[dict]:
         "b.created_at, count(i.id) AS items FROM annotation_batches b "
         "LEFT JOIN annotation_items i ON i.batch_id = b.id GROUP BY b.id ORDER BY b.id"
     )
+
+
+def batch_id(ws: Workspace, name: str) -> int:
+    """The id of the annotation batch named ``name``; a :class:`UserError` when none is."""
+    found = ws.scalar("SELECT id FROM annotation_batches WHERE name = ?", (name,))
+    if found is None:
+        raise UserError(f"no annotation batch named {name!r}")
+    return found
+
+
+def latest_batch_id(ws: Workspace, purpose: str) -> int | None:
+    """The newest batch made for ``purpose`` (e.g. ``ppi``), or None when there is none."""
+    return ws.scalar("SELECT max(id) FROM annotation_batches WHERE purpose = ?", (purpose,))
+
+
+def setup_state(ws: Workspace) -> dict[str, int]:
+    """How far the annotation study is set up: annotators, assigned items, decisions made.
+    The panels' empty states offer the next step from it."""
+    return ws.query(
+        "SELECT (SELECT count(*) FROM annotators) AS annotators, "
+        "(SELECT count(DISTINCT item_id) FROM annotation_assignments) AS assigned, "
+        "(SELECT count(*) FROM annotation_decisions) AS decided"
+    )[0]

@@ -11,8 +11,8 @@ arXiv:2311.01453) is
 with the power-tuning λ estimated from the data and clipped to [0, 1] (λ = 1 is plain PPI,
 λ = 0 the human-only mean); the interval is θ ± z·se. This is the estimator of the
 ``ppi-python`` package (``ppi_mean_pointestimate`` / ``ppi_mean_ci``), to which the tests
-compare it to 1e-9; it is written out here because that package imports numba and takes
-~6 s to import, too heavy for the desktop app. The dialect gap (dialect − standard for one
+compare it to 1e-9; it is written out here because that package imports numba, too slow
+to import and too heavy for the desktop app. The dialect gap (dialect − standard for one
 model) uses se = √(se_d² + se_s²), treating the two cells as independent samples.
 The low-confidence review queue is a different, non-random set and is never used here.
 

@@ -14,6 +14,15 @@ from engine.annotation.packages import export_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "agreement_at",
+    "assign_at",
+    "draw_subset_at",
+    "export_package_at",
+    "import_packages_at",
+    "ppi_study_at",
+]
+
 
 def agreement_at(
     workspace_path: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
@@ -47,7 +56,7 @@ def assign_at(
     workspace_path: str, name: str, kind: str, annotators: list[str], options: dict
 ) -> AssignmentResult:
     """A new batch (:func:`~engine.annotation.assignment.assign`, one transaction) on the
-    writer lane: 85,566 judgments take ~1.8 s, which the GUI thread should not wait out.
+    writer lane: a paper-scale study's batch is long enough that the GUI thread should not wait it out.
     ``options``: assign's keywords (a dict, so the bridge adds no ``progress`` to them)."""
     with Workspace(workspace_path, create=False) as ws:
         return assign(ws, name, kind, annotators, **options)

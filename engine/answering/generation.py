@@ -25,8 +25,8 @@ from string import Template
 from engine.errors import UserError
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
-from engine.workspace.choices import VARIANT_STATUSES
 from engine.workspace.store import Workspace
+from engine.workspace.variants import VARIANT_STATUSES
 
 log = logging.getLogger(__name__)
 

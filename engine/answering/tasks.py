@@ -13,8 +13,13 @@ from engine.llm.run_estimates import estimator
 from engine.llm.types import Sampler
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "estimate_answers_at",
+    "generate_answers_at",
+]
 
-def generate_for_model(
+
+def generate_answers_at(
     workspace_path: str,
     model_id: int,
     statuses: list[str],
@@ -58,5 +63,5 @@ def generate_for_model(
     return summaries[0]
 
 
-# the planner's estimate of generate_for_model with the same arguments (engine.llm.run_estimates)
-estimate_for_model = estimator(generate_for_model)
+# the planner's estimate of generate_answers_at with the same arguments (engine.llm.run_estimates)
+estimate_answers_at = estimator(generate_answers_at)

@@ -14,13 +14,12 @@ from engine.bias.dialects import dialect_probe_sets, probes_to_questions
 from engine.bias.export import groups_csv, groups_latex
 from engine.bias.generator import generate_probe_sets
 from engine.bias.normalise import load_table, map_phrase
-from engine.bias.probes import import_probes
+from engine.bias.probes import import_probes, probe_set_summaries
 from engine.bias.results import bias_statistics, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
 from engine.bias.sample import build_bias_sample
 from engine.bias.stats import cohen_kappa
 from engine.llm.embedded_model import data_dir
-from engine.workspace.store import Workspace
 
 __all__ = [
     "DEFAULT_SAMPLER",
@@ -42,14 +41,6 @@ __all__ = [
     "sample_bias_path",
     "unmapped_replies",
 ]
-
-
-def probe_set_summaries(ws: Workspace) -> list[dict]:
-    """Every probe set: name, kind, topic, its two groups, dialect and number of probes."""
-    return ws.query(
-        "SELECT s.name, s.kind, s.topic, s.group_x, s.group_y, s.dialect, count(p.id) AS probes "
-        "FROM probe_sets s LEFT JOIN probe_items p ON p.set_id = s.id GROUP BY s.id ORDER BY s.id"
-    )
 
 
 def sample_bias_path() -> Path:

@@ -414,3 +414,11 @@ def write_probe_set(
         report.inserted,
         report.already_present,
     )
+
+
+def probe_set_summaries(ws: Workspace) -> list[dict]:
+    """Every probe set: name, kind, topic, its two groups, dialect and number of probes."""
+    return ws.query(
+        "SELECT s.name, s.kind, s.topic, s.group_x, s.group_y, s.dialect, count(p.id) AS probes "
+        "FROM probe_sets s LEFT JOIN probe_items p ON p.set_id = s.id GROUP BY s.id ORDER BY s.id"
+    )

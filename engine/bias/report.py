@@ -18,7 +18,7 @@ TABLE_COLUMNS = (
 
 def diverging_bars(groups: list[dict], title: str, xy: tuple[str, str]):
     """A matplotlib Figure (no pyplot): one bar per category row, CI whiskers, n."""
-    # lazy: matplotlib takes ~0.6 s to import
+    # lazy: matplotlib is slow to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

@@ -1,8 +1,8 @@
 """Background tasks of the Social bias panel (Qt-free): plain inputs, own connection.
 
-:func:`bias_view` reads everything the panel shows (statistics, replies for drill-down, the
-unmapped replies and the normalisation table); :func:`probe_task` runs probes on one model;
-:func:`map_task` edits the normalisation table.
+:func:`bias_view_at` reads everything the panel shows (statistics, replies for drill-down, the
+unmapped replies and the normalisation table); :func:`run_probes_at` runs probes on one model;
+:func:`map_phrase_at` edits the normalisation table.
 """
 
 from __future__ import annotations
@@ -20,9 +20,21 @@ from engine.llm.run_estimates import estimator
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "PROBE_OPTIONS",
+    "bias_view_at",
+    "describe_probe_report",
+    "estimate_probes_at",
+    "generate_probes_at",
+    "guess_probe_mapping",
+    "import_probes_at",
+    "map_phrase_at",
+    "run_probes_at",
+]
 
-def bias_view(path: str | Path, rule: str = "limit", resamples: int = 1000) -> dict:
-    with Workspace(path, create=False) as ws:
+
+def bias_view_at(workspace_path: str | Path, rule: str = "limit", resamples: int = 1000) -> dict:
+    with Workspace(workspace_path, create=False) as ws:
         table = load_table(ws)
         stats = bias_statistics(ws, rule=rule, resamples=resamples)
         replies = [dataclasses.asdict(r) for r in classified_replies(ws, table)]
@@ -42,8 +54,8 @@ def bias_view(path: str | Path, rule: str = "limit", resamples: int = 1000) -> d
         }
 
 
-def probe_task(
-    path: str | Path,
+def run_probes_at(
+    workspace_path: str | Path,
     model_id: int,
     set_names: list[str] | None,
     *,
@@ -54,7 +66,7 @@ def probe_task(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> list[dict]:
-    with Workspace(path, create=False) as ws:
+    with Workspace(workspace_path, create=False) as ws:
         model = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
         options = ProbeOptions(
             seed, counterbalance, constrained, DEFAULT_SAMPLER, load_instruction()
@@ -70,12 +82,14 @@ def probe_task(
         )
 
 
-# the planner's estimate of probe_task with the same arguments (engine.llm.run_estimates)
-estimate_probes = estimator(probe_task)
+# the planner's estimate of run_probes_at with the same arguments (engine.llm.run_estimates)
+estimate_probes_at = estimator(run_probes_at)
 
 
-def map_task(path: str | Path, topic: str, phrase: str, label: str, author: str = "") -> dict:
-    with Workspace(path, create=False) as ws:
+def map_phrase_at(
+    workspace_path: str | Path, topic: str, phrase: str, label: str, author: str = ""
+) -> dict:
+    with Workspace(workspace_path, create=False) as ws:
         return map_phrase(ws, topic, phrase, label, author)
 
 
@@ -108,14 +122,14 @@ def guess_probe_mapping(columns: list[str]) -> dict:
     }
 
 
-def import_probes_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_probes_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """``upabhasha import probes`` for the import dialog (writer lane, all-or-nothing)."""
 
     report = import_with(import_probes, PROBE_OPTIONS, workspace_path, path, options, **progress)
     return {**report, "kind": "probes", "probe_kind": report["kind"]}
 
 
-def generate_probes_files(
+def generate_probes_at(
     workspace_path: str, templates: str, options: dict, *, progress=None, cancelled=None
 ) -> dict:
     """``upabhasha probes generate --templates JSON --words CSV`` for the import dialog:

@@ -64,9 +64,8 @@ def export_table(
         raise UserError(f"no table or view '{table_or_view}' (exportable: {', '.join(names)})")
     fmt = _format(path, fmt)
     # sqlite-utils reads the table or view (its columns, its rows streamed). A dict per row
-    # measured no clear cost against a plain cursor's tuples — the CSV writing dominates:
-    # bench/export_rows.py, 20,000-60,000 responses, sqlite-utils/cursor 0.83-1.42 over
-    # six runs on a shared 2-core machine — so raw SQL has no measured case here.
+    # costs nothing clear against a plain cursor's tuples — the CSV writing dominates
+    # (bench/export_rows.py compares them) — so raw SQL has no case here.
     source = (
         ws.db.table(table_or_view)
         if table_or_view in ws.table_names()
@@ -150,7 +149,7 @@ def _xlsx_cell(value, row_no: int, column: str):
 
 
 def _write_xlsx(path: Path, name: str, columns: list[str], rows: Iterable[tuple]) -> int:
-    # lazy: openpyxl takes ~0.25 s to import
+    # lazy: openpyxl is slow to import
     from openpyxl import Workbook  # lazy: only XLSX exports need it
     from openpyxl.cell import WriteOnlyCell
 

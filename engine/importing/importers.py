@@ -1,4 +1,5 @@
-"""Import parallel corpora and question sets from tabular files into a workspace.
+"""Import parallel corpora and question sets from tabular files into a workspace (the
+question import lives in :mod:`engine.importing.question_import`, re-exported here).
 
 All-or-nothing: every row is read and validated first; only then is everything written in
 one transaction with ``INSERT ... ON CONFLICT DO NOTHING`` on the natural keys, so a bad
@@ -29,7 +30,7 @@ from engine.importing.columns import (
 )
 from engine.importing.dialects import DialectResolver
 from engine.importing.duplicates import refuse_duplicate_content
-from engine.importing.question_import import import_question_rows
+from engine.importing.question_import import import_questions
 from engine.importing.tabular import TabularFile
 from engine.text.bijoy import banglish_share, script_of
 from engine.text.textnorm import (
@@ -469,56 +470,4 @@ def _write_pairs(
         path,
         report.inserted,
         report.already_present,
-    )
-
-
-def import_questions(
-    ws: Workspace,
-    path: str | Path,
-    *,
-    name: str | None = None,
-    text_col: str = "question",
-    id_col: str | None = None,
-    type_col: str | None = None,
-    domain_col: str | None = None,
-    gloss_col: str | None = None,
-    dialect_cols: dict[str, str] | None = None,
-    dialect_col: str | None = None,
-    dialect_map: dict[str, str] | None = None,
-    variant_status: str = "reviewed",
-    convert_bijoy: bool = False,
-    allow_duplicate_content: bool = False,
-    file_format: str | None = None,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-) -> ImportReport:
-    """Import base questions (standard Bengali) into a question set.
-
-    Optional columns given as None use "id", "question_type", "domain" and "gloss_en" when
-    present. Wide files: columns named by a dialect code or alias (or mapped by
-    ``dialect_cols``) hold existing dialect renderings. Long files: a dialect column
-    (``dialect_col``, default 'dialect' when present, never ignored) says which dialect each
-    row's text is in; rows sharing an id are one question, whose 'standard' row is the
-    question text. Dialect renderings become variants with provenance 'source' and
-    ``variant_status`` ('reviewed' by default; 'gold' only when asked for), script 'roman'
-    when Romanized. Every question also gets its 'standard' variant (status 'gold').
-    """
-    return import_question_rows(
-        ws,
-        Path(path),
-        name=name,
-        text_col=text_col,
-        id_col=id_col,
-        type_col=type_col,
-        domain_col=domain_col,
-        gloss_col=gloss_col,
-        dialect_cols=dialect_cols,
-        dialect_col=dialect_col,
-        dialect_map=dialect_map,
-        variant_status=variant_status,
-        convert_bijoy=convert_bijoy,
-        allow_duplicate_content=allow_duplicate_content,
-        file_format=file_format,
-        progress=progress,
-        cancelled=cancelled,
     )

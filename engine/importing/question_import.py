@@ -1,4 +1,6 @@
-"""Question-set import (the public entry point is :func:`engine.importing.importers.import_questions`)."""
+"""Question-set import: :func:`import_questions` reads a tabular file of base questions (and
+any dialect renderings in it); :mod:`engine.importing.importers` re-exports it beside the
+corpus import."""
 
 from __future__ import annotations
 
@@ -23,13 +25,13 @@ from engine.importing.tabular import TabularFile
 from engine.text.bijoy import script_of
 from engine.text.textnorm import canonical_key, has_bengali
 from engine.workspace.store import Workspace, utcnow
+from engine.workspace.variants import IMPORTED_VARIANT_STATUSES, insert_source_variants
 
 log = logging.getLogger(__name__)
 
 # Dialect renderings that arrive with the questions were written by people, but not by
 # our reviewers: 'reviewed' by default; 'gold' only when the user asks for it explicitly.
 SOURCE_VARIANT_STATUS = "reviewed"
-VARIANT_STATUSES = ("draft", "reviewed", "gold")
 STANDARD_VARIANT_STATUS = "gold"
 
 
@@ -71,9 +73,10 @@ def import_question_rows(
     convert_bijoy: bool = False,
     allow_duplicate_content: bool = False,
 ) -> ImportReport:
-    if variant_status not in VARIANT_STATUSES:
+    if variant_status not in IMPORTED_VARIANT_STATUSES:
         raise UserError(
-            f"variant status must be one of {', '.join(VARIANT_STATUSES)}, not '{variant_status}'"
+            f"variant status must be one of {', '.join(IMPORTED_VARIANT_STATUSES)}, "
+            f"not '{variant_status}'"
         )
     dialects = DialectResolver(ws, dialect_map)
     report = ImportReport(kind="questions", path=str(path), name=default_name(path, name))
@@ -307,14 +310,7 @@ def _write_questions(
                 variants[code].append((ids[q.key], code, _script(text), text, variant_status))
         note(1, 2, "writing variants")
         for code, rows in sorted(variants.items()):
-            before = conn.total_changes
-            conn.executemany(
-                "INSERT INTO variants(question_id, dialect, script, text, provenance, status, "
-                "updated_at) VALUES (?, ?, ?, ?, 'source', ?, ?) "
-                "ON CONFLICT(question_id, dialect, script) DO NOTHING",
-                [(*r, now) for r in rows],
-            )
-            inserted = conn.total_changes - before
+            inserted = insert_source_variants(conn, rows, now)
             report.variants_inserted += inserted
             report.by_dialect[code] = {
                 "variants": len(rows),
@@ -328,4 +324,56 @@ def _write_questions(
         source,
         report.inserted,
         report.already_present,
+    )
+
+
+def import_questions(
+    ws: Workspace,
+    path: str | Path,
+    *,
+    name: str | None = None,
+    text_col: str = "question",
+    id_col: str | None = None,
+    type_col: str | None = None,
+    domain_col: str | None = None,
+    gloss_col: str | None = None,
+    dialect_cols: dict[str, str] | None = None,
+    dialect_col: str | None = None,
+    dialect_map: dict[str, str] | None = None,
+    variant_status: str = "reviewed",
+    convert_bijoy: bool = False,
+    allow_duplicate_content: bool = False,
+    file_format: str | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> ImportReport:
+    """Import base questions (standard Bengali) into a question set.
+
+    Optional columns given as None use "id", "question_type", "domain" and "gloss_en" when
+    present. Wide files: columns named by a dialect code or alias (or mapped by
+    ``dialect_cols``) hold existing dialect renderings. Long files: a dialect column
+    (``dialect_col``, default 'dialect' when present, never ignored) says which dialect each
+    row's text is in; rows sharing an id are one question, whose 'standard' row is the
+    question text. Dialect renderings become variants with provenance 'source' and
+    ``variant_status`` ('reviewed' by default; 'gold' only when asked for), script 'roman'
+    when Romanized. Every question also gets its 'standard' variant (status 'gold').
+    """
+    return import_question_rows(
+        ws,
+        Path(path),
+        name=name,
+        text_col=text_col,
+        id_col=id_col,
+        type_col=type_col,
+        domain_col=domain_col,
+        gloss_col=gloss_col,
+        dialect_cols=dialect_cols,
+        dialect_col=dialect_col,
+        dialect_map=dialect_map,
+        variant_status=variant_status,
+        convert_bijoy=convert_bijoy,
+        allow_duplicate_content=allow_duplicate_content,
+        file_format=file_format,
+        progress=progress,
+        cancelled=cancelled,
     )

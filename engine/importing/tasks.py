@@ -19,6 +19,33 @@ from engine.text.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
 from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "BIJOY_SCAN_ROWS",
+    "CORPUS_OPTIONS",
+    "DIALECT_TEXT_NAMES",
+    "NOUNS",
+    "QUESTION_NAMES",
+    "QUESTION_OPTIONS",
+    "SCORED_OPTIONS",
+    "SPLIT_HINT",
+    "STANDARD_NAMES",
+    "add_dialect_at",
+    "describe_report",
+    "first_column",
+    "guess_corpus_mapping",
+    "guess_question_mapping",
+    "guess_scored_mapping",
+    "import_corpus_at",
+    "import_questions_at",
+    "import_scored_at",
+    "import_with",
+    "list_workspace_dialects",
+    "read_columns",
+    "record_segment_score_at",
+    "scan_bijoy",
+    "workspace_dialects",
+]
+
 log = logging.getLogger(__name__)
 
 # Header spellings seen in real files, best first (Vashantor: "bangla_speech").
@@ -199,7 +226,7 @@ def list_workspace_dialects(ws: Workspace) -> list[dict]:
     return list_dialects(ws)
 
 
-def add_workspace_dialect(workspace_path: str, code: str, fields: dict) -> dict:
+def add_dialect_at(workspace_path: str, code: str, fields: dict) -> dict:
     """``upabhasha dialects add`` for the GUI (writer lane)."""
     with Workspace(workspace_path, create=False) as ws:
         return add_dialect(ws, code, **fields)
@@ -232,19 +259,19 @@ def import_with(
     return report.to_dict()
 
 
-def import_corpus_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_corpus_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import a parallel corpus (all-or-nothing); returns the report as a dict."""
     return import_with(import_corpus, CORPUS_OPTIONS, workspace_path, path, options, **progress)
 
 
-def import_questions_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_questions_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import a question set (all-or-nothing); returns the report as a dict."""
     return import_with(
         import_questions, QUESTION_OPTIONS, workspace_path, path, options, **progress
     )
 
 
-def import_scored_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_scored_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """Import scored translations on the declared human scale (all-or-nothing)."""
     scale = parse_scale(options["human_scale"])
     return import_with(

@@ -114,7 +114,7 @@ def _check_no_dtd(path: Path, archive: zipfile.ZipFile, member: zipfile.ZipInfo)
 def open_checked_workbook(path: Path):
     """Check the archive, then open it read-only with openpyxl (values, not formulas)."""
     check_archive(path)
-    # lazy: openpyxl takes ~0.25 s to import
+    # lazy: openpyxl is slow to import
     import openpyxl  # lazy: only XLSX imports need it
 
     if not openpyxl.DEFUSEDXML:

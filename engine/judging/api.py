@@ -31,6 +31,7 @@ from engine.judging.run import default_judge_sampler, finish_judge_run, judge_an
 from engine.judging.store import (
     add_override,
     answer_pairs,
+    answer_run_ids,
     judge_runs,
     override_history,
     primary_judge,
@@ -39,7 +40,6 @@ from engine.judging.store import (
     set_primary_judge,
 )
 from engine.judging.verdict import parse_verdict, verdict_schema
-from engine.workspace.store import Workspace
 
 __all__ = [
     "CRITERION_KEYS",
@@ -74,11 +74,3 @@ __all__ = [
     "set_primary_judge",
     "verdict_schema",
 ]
-
-
-def answer_run_ids(ws: Workspace, model_id: int) -> list[int]:
-    """The answer runs of one model (what ``judge --answers-of`` judges)."""
-    return [
-        r["id"]
-        for r in ws.query("SELECT id FROM runs WHERE kind = 'answer' AND model_id = ?", (model_id,))
-    ]

@@ -1,6 +1,6 @@
 """Verdicts that do not fit cheap signals: a near-perfect score for a dialect answer that
 shares almost nothing with its own standard answer, or is a fraction of its length, is
-implausible and goes to review (issue 16)."""
+implausible and goes to review."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The disagreement check: evidence, not only words (issue 22).
+"""The disagreement check: evidence, not only words.
 
 A flagged or suspicious dialect answer (:class:`~engine.judging.injection.InjectionReport`:
 weak evidence — rules the model did not confirm, or the model alone — does not flag but

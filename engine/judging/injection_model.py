@@ -1,4 +1,4 @@
-"""A learned second opinion for the injection rules (issue 22).
+"""A learned second opinion for the injection rules.
 
 The rules (:mod:`engine.judging.injection`) learn the wording of the rounds they are tuned
 on: at first contact each new round had 16–18 % of its legitimate answers flagged. A

@@ -57,7 +57,7 @@ def _dropped() -> re.Pattern:
 @cache
 def homoglyph_table() -> dict[int, str]:
     """``str.translate`` table: letter of another alphabet -> the ASCII letter it imitates."""
-    # lazy: its tables (0.9 MB of JSON, ~37 ms to load) are read only when judging
+    # lazy: its tables (a large JSON file, slow to load) are read only when judging
     from confusable_homoglyphs import categories, confusables
 
     table: dict[int, str] = {}

@@ -25,8 +25,8 @@ schema's V4 triggers keep up to date in the transaction of every write they rest
 and the test that the table equals a recomputation use it (the review queue chooses its rows
 from the table: engine.judging.store). The newest
 override there is a correlated look-up on the ``(target, target_id)`` index: a join on a
-CTE of the newest overrides was scanned once per judgment (7.5 s against 0.12 s for a full
-recount with 3,000 overrides, measured for the charts).
+CTE of the newest overrides was scanned once per judgment, far slower than a full recount
+once a study has thousands of overrides.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def ordered_judge_runs(ws: Workspace) -> list[dict]:
 def judge_run_choices(ws: Workspace) -> list[dict]:
     """Judge runs to choose from (``run_id``, ``model``, ``role``), by run id — what a
     judge selector shows, without :func:`engine.judging.store.judge_runs`' per-run count
-    of judgments (a scan of them all, ~0.2 s at ten times the paper's study)."""
+    of judgments (a scan of them all, slow at ten times the paper's study)."""
     primary = store.primary_judge(ws)
     return [
         {**r, "role": "primary" if r["run_id"] == primary else "secondary"}
@@ -132,7 +132,7 @@ def judge_agreement(
 
 
 def paired_machine_finals(ws: Workspace, run_a: int, run_b: int) -> tuple[list, list]:
-    """:func:`engine.judging.store.paired_finals` (machine scores, by response) as lists."""
+    """The machine scores of the responses both runs judged (:func:`pair_runs`), as two lists."""
     pairing = pair_runs(ws, run_a, run_b)
     return pairing["x"].tolist(), pairing["y"].tolist()
 
@@ -177,8 +177,8 @@ def pair_runs(ws: Workspace, run_a: int, run_b: int, previous: dict | None = Non
 
 def joint_counts(x: np.ndarray, y: np.ndarray) -> dict[tuple[float, float], int]:
     """``{(x, y): count}`` of paired scores. One lexsort and the run boundaries:
-    ``np.unique(..., axis=0)`` sorts the pairs as records, 0.25 s of a 0.9 s agreement chart
-    at ten times the paper's study (170,000 pairs)."""
+    ``np.unique(..., axis=0)`` sorts the pairs as records, a large share of an agreement
+    chart's time at ten times the paper's study."""
     if not len(x):
         return {}
     order = np.lexsort((y, x))
@@ -247,8 +247,8 @@ def _full(ws: Workspace, run_a: int, run_b: int, last: int) -> tuple[np.ndarray,
         f"AND {_SCORED} ORDER BY o.response_id",
         (inner, outer, last, last),
     )
-    # converted a block at a time: one np.array of 170,000 rows holds the GIL ~70 ms, a
-    # stall of the GUI thread while a worker computes the chart
+    # converted a block at a time: one np.array of a large study's rows holds the GIL long
+    # enough to stall the GUI thread while a worker computes the chart
     blocks = [np.array(rows, dtype=float) for rows in iter(lambda: cursor.fetchmany(5000), [])]
     table = np.concatenate(blocks) if blocks else np.empty((0, 3))
     rids = table[:, 0].astype(np.int64)

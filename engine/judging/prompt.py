@@ -105,7 +105,7 @@ def fence(label: str, body: str, nonce: str) -> str:
 
 def content_nonce(bodies: dict[str, str], dialect: str, counter: int = 0) -> str:
     """The fence nonce, derived from the texts it fences: the same item gets the same prompt
-    in every run (a random nonce made judge replies differ between identical runs, issue 16),
+    in every run (a random nonce made judge replies differ between identical runs),
     and a text cannot carry it, since it would have to contain a hash of itself."""
     digest = hashlib.sha256()
     for label in sorted(bodies):

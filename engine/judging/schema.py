@@ -5,7 +5,7 @@ importing nothing.
 introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
 """
 
-# Issue 16: judgments carry flags (injection attempts, inconsistent verdicts: always sent to
+# Judgments carry flags (injection attempts, inconsistent verdicts: always sent to
 # human review).
 V2_FLAGS = [
     "ALTER TABLE judgments ADD COLUMN flags TEXT NOT NULL DEFAULT ''",

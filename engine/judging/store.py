@@ -150,7 +150,7 @@ def self_preference_warnings(ws: Workspace, judge_run_ids: list[int] | None = No
 
     The (judge run, answering run) pairs whose models match come first (a few rows of
     ``runs``); only for those is it checked that the judge judged one of that run's
-    responses — not every judgment joined to its response (×10 study: 3.8 s)."""
+    responses — not every judgment joined to its response, slow at ten times the paper's study."""
     rows = ws.query(f"""
         SELECT jr.id AS judge_run, jm.name AS judge, am.name AS answerer,
                jm.family AS family, jm.id = am.id AS same_model
@@ -192,9 +192,9 @@ def review_queue(
     oldest first, with what a reviewer needs to see. Chosen by the same condition as
     :func:`review_queue_size`, over the judged items (schema V4: their rows and newest human
     score are the base-table join's, tests/engine/judging/test_judging_counted.py). At ten
-    times the paper's study (227,168 queued of 854,471) it takes as long as that join did
-    (2.75 s against 2.90 s): choosing the rows costs 0.17 s, reading their four texts and
-    making the dicts the rest, so a view of the queue should fetch a page of ids at a time."""
+    times the paper's study it takes as long as that join did: choosing the rows is cheap,
+    reading their four texts and making the dicts is the rest, so a view of the queue should
+    fetch a page of ids at a time."""
     where, params = _queued(threshold, run_id, include_reviewed)
     return ws.query(
         f"""
@@ -215,7 +215,7 @@ def review_queue(
 
 def review_queue_size(ws: Workspace, *, threshold: int = 3, run_id: int | None = None) -> int:
     """``len(review_queue(ws, threshold=threshold, run_id=run_id))`` without reading the
-    answers: a count over the judged items (5.5 s -> a count at ten times the paper's study)."""
+    answers: a count over the judged items."""
     where, params = _queued(threshold, run_id, include_reviewed=False)
     return ws.scalar(
         f"SELECT count(*) FROM judgments j JOIN judged_items ji ON ji.judgment_id = j.id "
@@ -313,3 +313,11 @@ def scored_items(ws: Workspace, run_id: int) -> list[dict]:
         ORDER BY ji.judgment_id""",
         (run_id,),
     )
+
+
+def answer_run_ids(ws: Workspace, model_id: int) -> list[int]:
+    """The answer runs of one model (what ``judge --answers-of`` judges)."""
+    return [
+        r["id"]
+        for r in ws.query("SELECT id FROM runs WHERE kind = 'answer' AND model_id = ?", (model_id,))
+    ]

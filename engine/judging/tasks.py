@@ -12,12 +12,28 @@ import logging
 from pathlib import Path
 
 from engine.answering.generation import ANSWER_KIND
+from engine.judging.answer_queries import filter_options
 from engine.judging.calibration import calibrate, human_scores
 from engine.judging.rubric import Rubric, rubric_from_dict
 from engine.judging.run import finish_judge_run, judge_answers, judge_plan
+from engine.judging.store import judge_runs, self_preference_warnings
 from engine.llm.model_registry import find_model
 from engine.llm.run_estimates import estimate_planned
 from engine.workspace.store import Workspace
+
+__all__ = [
+    "PREVIEW_ITEMS",
+    "calibrate_judge_at",
+    "estimate_judge_at",
+    "filter_options_at",
+    "human_scored_count",
+    "judge_models",
+    "judge_overview_at",
+    "preview_pairs",
+    "rubric_versions",
+    "run_judge_at",
+    "save_rubric_version",
+]
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +44,8 @@ def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[dict]:
     """Some real (standard answer, dialect answer) pairs for the prompt preview: the first
     ``limit`` of what :func:`engine.judging.store.answer_pairs` returns (by run, question,
     dialect), without reading them all: run by run, walking the variants in (question,
-    dialect) order, so a run's first pairs come straight off the indexes (×10 study:
-    1.6 s -> a few ms; a single query sorted each run's 40,000 rows first)."""
+    dialect) order, so a run's first pairs come straight off the indexes (a single query
+    sorted each run's rows first)."""
     out: list[dict] = []
     runs = [
         r[0]
@@ -90,7 +106,7 @@ def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name) or "rubric"
 
 
-def calibrate_judge(
+def calibrate_judge_at(
     workspace_path: str,
     model_id: int,
     rubric_data: dict,
@@ -113,7 +129,7 @@ def calibrate_judge(
         )
 
 
-def run_judge(
+def run_judge_at(
     workspace_path: str,
     model_id: int,
     rubric_data: dict,
@@ -146,7 +162,7 @@ def run_judge(
         }
 
 
-def estimate_judge(
+def estimate_judge_at(
     workspace_path: str,
     model_id: int,
     rubric_data: dict,
@@ -155,7 +171,7 @@ def estimate_judge(
     progress=None,
     cancelled=None,
 ) -> dict | None:
-    """The time estimate of :func:`run_judge`'s first round (every gate-passing pair not
+    """The time estimate of :func:`run_judge_at`'s first round (every gate-passing pair not
     judged yet; retries of invalid verdicts come on top); None when cancelled."""
     rubric = rubric_from_dict(rubric_data)
     with Workspace(workspace_path, create=False) as ws:
@@ -168,3 +184,22 @@ def estimate_judge(
             progress=progress,
             cancelled=cancelled,
         )
+
+
+def judge_overview_at(workspace_path: str) -> dict:
+    """What the judge panel shows of a workspace (a background task: the reads grow with
+    the study): judge runs, self-preference warnings, preview pairs, human-scored count."""
+    with Workspace(workspace_path, create=False) as ws:
+        return {
+            "runs": judge_runs(ws),
+            "warnings": self_preference_warnings(ws),
+            "pairs": preview_pairs(ws),
+            "human_count": human_scored_count(ws),
+        }
+
+
+def filter_options_at(workspace_path: str) -> dict:
+    """What each filter of the answers panel offers (a background task: listing the judges
+    counts their judgments, a scan of them all)."""
+    with Workspace(workspace_path, create=False) as ws:
+        return filter_options(ws)

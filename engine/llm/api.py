@@ -33,6 +33,7 @@ from engine.llm.model_registry import (
     register_gguf,
 )
 from engine.llm.replicate import replications
+from engine.llm.response_reads import run_responses
 from engine.llm.try_prompt import describe_template, try_prompt
 from engine.llm.types import Message, Request, Sampler
 from engine.workspace.store import Workspace
@@ -81,12 +82,3 @@ def find_models(ws: Workspace, names: list[str] | None) -> list[dict]:
 def models_default_first(ws: Workspace) -> list[dict]:
     """Every model, the default one first, then in the order they were added."""
     return sorted(all_models(ws), key=lambda m: (not m["is_default"], m["id"]))
-
-
-def run_responses(ws: Workspace, run_id: int) -> list[dict]:
-    """The responses of one run: key, status, text, error, attempts and completion tokens."""
-    return ws.query(
-        "SELECT item_key AS key, status, text, error, attempts, completion_tokens "
-        "FROM responses WHERE run_id = ?",
-        (run_id,),
-    )

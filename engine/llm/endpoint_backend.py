@@ -47,7 +47,7 @@ HOW_TO_GET_A_KEYRING = (
 
 def read_api_key(service: str) -> str:
     """The API key stored in the OS keyring under ``service`` (user ``api-key``)."""
-    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
+    # lazy: keyring is slow to import (and probes OS back ends)
     import keyring
     from keyring.errors import KeyringError, NoKeyringError
 
@@ -190,7 +190,7 @@ class EndpointBackend:
 
     # -- one request -----------------------------------------------------------------------
     def _client_(self):
-        # lazy: httpx takes ~0.3 s to import
+        # lazy: httpx is slow to import
         import httpx
 
         if self._client is None:
@@ -240,7 +240,7 @@ class EndpointBackend:
             return base  # all look down: try anyway
 
     def _attempt(self, base: str, path: str, body: dict) -> dict:
-        # lazy: httpx takes ~0.3 s to import
+        # lazy: httpx is slow to import
         import httpx
 
         try:

@@ -184,7 +184,7 @@ def read_value(r: HeaderReader, vtype: int, key: str, keep: bool, depth: int = 0
 
 
 def _tensor_nbytes(r: HeaderReader, name: str, dims: list[int], ggml_type: int) -> int:
-    # lazy: gguf takes ~0.1 s to import
+    # lazy: gguf is slow to import
     import gguf
 
     try:
@@ -200,7 +200,7 @@ def _tensor_nbytes(r: HeaderReader, name: str, dims: list[int], ggml_type: int) 
 
 
 def _quantization_name(file_type: int | None, tensor_types: dict[int, int]) -> str:
-    # lazy: gguf takes ~0.1 s to import
+    # lazy: gguf is slow to import
     import gguf
 
     if file_type is not None:
@@ -305,7 +305,7 @@ def _require_model_tensors(path: Path, arch: str, meta: dict, names: set[str]) -
     has them; architectures it does not know get the embedding check only) and at least one
     tensor in each of its ``{arch}.block_count`` layers. A valid header over 0 or 1 tensors
     is not a model, and llama.cpp would only fail (or crash) later, in a worker."""
-    # lazy: gguf takes ~0.1 s to import
+    # lazy: gguf is slow to import
     import gguf
 
     block_count = meta.get(f"{arch}.block_count")

@@ -47,6 +47,14 @@ from engine.llm.factory import local_options, open_backend
 from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
 from engine.llm.plan_store import record_groups
 from engine.llm.planner import Calibration, Estimate, calibrate, estimate
+from engine.llm.run_writes import (
+    delete_empty_run,
+    insert_run,
+    mark_run_done,
+    set_card_label,
+    set_card_value,
+    set_plan_size,
+)
 from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, takes_metrics
 from engine.llm.worker import ModelDidNotLoad
@@ -207,11 +215,7 @@ def open_run(
         **({"grown_from": grown_from, "plan_items": len(requests or [])} if grown_from else {}),
     }
     with ws.transaction() as conn:
-        conn.execute(
-            "INSERT INTO runs(kind, run_key, model_id, card, status, created_at) "
-            "VALUES (?, ?, ?, ?, 'open', ?) ON CONFLICT(run_key) DO NOTHING",
-            (kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow()),
-        )
+        insert_run(conn, kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow())
     return ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
 
 
@@ -362,10 +366,7 @@ def note_in_card(ws: Workspace, run_id: int, path: str, value) -> None:
     card, outside its key (the run's identity does not change): what a run learnt while it
     ran, e.g. the sample it drew or how long it took."""
     with ws.transaction() as conn:
-        conn.execute(
-            "UPDATE runs SET card = json_set(card, '$.' || ?, json(?)) WHERE id = ?",
-            (path, canonical_json(value), run_id),
-        )
+        set_card_value(conn, run_id, path, canonical_json(value))
 
 
 def label_runs(
@@ -374,15 +375,8 @@ def label_runs(
     """Set the card label ``key`` of run ``run_id`` to ``chosen`` and of every other run of
     ``kind`` to ``others``, in one transaction. A label (e.g. a judge's role) is not part of
     the run key: changing it never re-runs anything."""
-    path = f"$.{key}"
     with ws.transaction() as conn:
-        conn.execute(
-            "UPDATE runs SET card = json_set(card, ?, ?) WHERE kind = ? AND id != ?",
-            (path, others, kind, run_id),
-        )
-        conn.execute(
-            "UPDATE runs SET card = json_set(card, ?, ?) WHERE id = ?", (path, chosen, run_id)
-        )
+        set_card_label(conn, kind, key, run_id, chosen=chosen, others=others)
 
 
 def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
@@ -454,14 +448,7 @@ def discard_if_empty(ws: Workspace, run_id: int) -> bool:
     model did not load), so no empty ``open`` run is left behind. Returns whether it did."""
     try:
         with ws.transaction() as conn:
-            cur = conn.execute(
-                "DELETE FROM runs WHERE id = ? AND status = 'open' "
-                "AND NOT EXISTS (SELECT 1 FROM responses WHERE run_id = runs.id) "
-                "AND NOT EXISTS (SELECT 1 FROM judgments WHERE run_id = runs.id) "
-                "AND NOT EXISTS (SELECT 1 FROM variants WHERE run_id = runs.id)",
-                (run_id,),
-            )
-            return cur.rowcount > 0
+            return delete_empty_run(conn, run_id)
     except sqlite3.Error:  # cleaning up must not hide the error that brought us here
         log.exception("could not remove the empty run %d", run_id)
         return False
@@ -667,11 +654,7 @@ def _run_job(
     model_id = backend.info().model_id
     size = plan_size(backend)
     with ws.transaction() as conn:  # the plan the run is decoded with (see open_run)
-        conn.execute(
-            "UPDATE runs SET card = json_set(card, '$.plan_size', ?) "
-            "WHERE id = ? AND json_type(card, '$.plan_size') IS NULL",
-            (size, run_id),
-        )
+        set_plan_size(conn, run_id, size)
     groups = plan_groups(list(requests), size)
     schedule = _plan_schedule(backend) if size else None
     plan_keys = plan_cache_keys(groups, model_id, schedule) if use_cache else {}
@@ -768,7 +751,7 @@ def _run_job(
     summary.cancelled = bool(cancelled and cancelled()) and not summary.complete
     if summary.complete:
         with ws.transaction() as conn:
-            conn.execute("UPDATE runs SET status = 'done' WHERE id = ?", (run_id,))
+            mark_run_done(conn, run_id)
     report("done" if summary.complete else "stopped")
     return summary
 

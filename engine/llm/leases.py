@@ -1,5 +1,5 @@
-"""One process decodes a run at a time (issue 16: two ``generate`` processes on one run each
-decoded all 48 items).
+"""One process decodes a run at a time (two ``generate`` processes on one run each decoded
+every item before).
 
 :func:`acquire_lease` writes the owner (``host:pid``) and a heartbeat time into the run row
 in one ``BEGIN IMMEDIATE`` transaction; a second process finds a live holder and refuses with
@@ -16,6 +16,7 @@ import socket
 import time
 
 from engine.errors import UserError
+from engine.llm.run_writes import beat_lease, clear_lease, set_lease
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -60,25 +61,15 @@ def acquire_lease(ws: Workspace, run_id: int) -> str:
                     "run this again - it resumes where that process stopped"
                 )
             log.warning("run %d: taking over the lease of %s (gone)", run_id, holder)
-        conn.execute(
-            "UPDATE runs SET lease_owner = ?, lease_heartbeat = ? WHERE id = ?",
-            (me, now, run_id),
-        )
+        set_lease(conn, run_id, me, now)
     return me
 
 
 def renew_lease(ws: Workspace, run_id: int, owner: str) -> None:
     with ws.transaction() as conn:
-        conn.execute(
-            "UPDATE runs SET lease_heartbeat = ? WHERE id = ? AND lease_owner = ?",
-            (time.time(), run_id, owner),
-        )
+        beat_lease(conn, run_id, owner, time.time())
 
 
 def release_lease(ws: Workspace, run_id: int, owner: str) -> None:
     with ws.transaction() as conn:
-        conn.execute(
-            "UPDATE runs SET lease_owner = NULL, lease_heartbeat = NULL "
-            "WHERE id = ? AND lease_owner = ?",
-            (run_id, owner),
-        )
+        clear_lease(conn, run_id, owner)

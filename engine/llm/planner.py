@@ -52,14 +52,12 @@ log = logging.getLogger(__name__)
 
 NOISE_QUANTILE = 1.645  # two-sided 90 % of a normal: the machine-noise half-width
 # The model-error half-width's floor (a share of the estimate): the largest error the benches
-# measured, |actual / estimate - 1| of bench/probes.py --quick on an idle machine (estimate
-# 5.01 s, actual 4.43 s: 11.6 %; error_pct +13.1 %, outside the two-term interval 4.95-5.07 s,
-# noise 0.0072); the others were 0.7 % (bench/generation.py --quick idle, 9.21 s against
-# 9.15 s) and 5.7 % / 3.3 % under load ~6. Four measurements give no finer 90 % quantile
-# than their largest, rounded up to 13 %. Load that changes between calibration and job is
-# outside it (the load average went from 1.5 to 4.4 during both benches: generation estimate
-# 16.3 s, actual 24.7 s; probes 15.7 s, actual 12.4 s): the past runs' term is for a machine
-# where that recurs.
+# saw, |actual / estimate - 1| of bench/probes.py --quick on an idle machine, which fell
+# outside the two-term interval; the other benches, idle and under load, missed by less.
+# A handful of measurements give no finer 90 % quantile than their largest, rounded up.
+# Load that changes between calibration and job is outside it (the load average rose during
+# both benches, and their estimates missed by far more): the past runs' term is for a
+# machine where that recurs.
 MODEL_ERROR_FLOOR = 0.13
 MODEL_ERROR_QUANTILE = 0.9  # of the past runs' |actual / estimate - 1|
 

@@ -32,7 +32,7 @@ def render_chat_pieces(
     template: str, messages: tuple[Message, ...], *, bos_token: str, eos_token: str
 ) -> list[tuple[str, bool]]:
     """``[(text, is_template_text), ...]`` for a chat ending in an open assistant turn."""
-    # lazy: jinja2 takes ~0.07 s to import
+    # lazy: jinja2 is slow to import
     from jinja2.exceptions import TemplateError
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 

@@ -5,7 +5,7 @@ importing nothing.
 introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
 """
 
-# Issue 16: a run being decoded is leased by one process (owner, heartbeat time);
+# A run being decoded is leased by one process (owner, heartbeat time);
 # decoded groups are kept for replication.
 V2_INTEGRITY = [
     "ALTER TABLE runs ADD COLUMN lease_owner TEXT",

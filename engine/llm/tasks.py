@@ -25,6 +25,21 @@ from engine.llm.model_registry import (
 )
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "add_embedded_model_at",
+    "add_endpoint_model_at",
+    "add_gguf_model_at",
+    "discover_models_at",
+    "gpu_offload_report",
+    "inspect_gguf_file",
+    "keyring_problem",
+    "keyring_service_for",
+    "offload_plan",
+    "save_gpu_layers_at",
+    "store_api_key",
+    "try_prompt_at",
+]
+
 log = logging.getLogger(__name__)
 
 
@@ -38,7 +53,9 @@ def inspect_gguf_file(path: str, progress=None, known_sha256: str | None = None)
     return info.as_dict() | {"chat_template": info.chat_template or ""}
 
 
-def add_gguf_model(workspace_path: str, info: dict, name: str, *, is_default: bool = False) -> int:
+def add_gguf_model_at(
+    workspace_path: str, info: dict, name: str, *, is_default: bool = False
+) -> int:
     with Workspace(workspace_path, create=False) as ws:
         metadata = {k: info[k] for k in METADATA_COLUMNS}
         return register_gguf(
@@ -52,7 +69,7 @@ def add_gguf_model(workspace_path: str, info: dict, name: str, *, is_default: bo
         )
 
 
-def add_embedded_model(workspace_path: str, progress=None) -> int:
+def add_embedded_model_at(workspace_path: str, progress=None) -> int:
     with Workspace(workspace_path, create=False) as ws:
         return ensure_embedded_default(ws, progress)
 
@@ -63,7 +80,7 @@ def keyring_service_for(name: str) -> str:
 
 def keyring_problem() -> str | None:
     """Why API keys cannot be stored in the OS keyring here, or None if they can."""
-    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
+    # lazy: keyring is slow to import (and probes OS back ends)
     import keyring
     from keyring.backends import fail
 
@@ -77,13 +94,13 @@ def keyring_problem() -> str | None:
 
 def store_api_key(service: str, key: str) -> None:
     """Store under the user name the endpoint backend reads the key with."""
-    # lazy: keyring takes ~0.15 s to import (and probes OS back ends)
+    # lazy: keyring is slow to import (and probes OS back ends)
     import keyring
 
     keyring.set_password(service, KEYRING_USER, key)
 
 
-def add_endpoint_model(
+def add_endpoint_model_at(
     workspace_path: str,
     name: str,
     base_urls: list[str],
@@ -134,12 +151,12 @@ def offload_plan(model_path: str, report: dict) -> dict:
     ).as_dict()
 
 
-def save_gpu_layers(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict:
+def save_gpu_layers_at(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict:
     with Workspace(workspace_path, create=False) as ws:
         return update_load_params(ws, model_id, n_gpu_layers=n_gpu_layers)
 
 
-def try_prompt_task(
+def try_prompt_at(
     workspace_path: str, model_id: int, prompt: str, max_tokens: int = 128, *, cancelled=None
 ) -> dict:
     """The Models panel's test prompt (:func:`engine.llm.try_prompt.try_prompt`)."""
@@ -152,7 +169,7 @@ def try_prompt_task(
     return try_prompt(rows[0], prompt, max_tokens=max_tokens, cancelled=cancelled)
 
 
-def discover_models_task(
+def discover_models_at(
     workspace_path: str, extra_folders: list[str], *, cancelled=None
 ) -> list[dict]:
     """GGUF models on this computer (:mod:`engine.llm.model_discovery`), each with

@@ -1,6 +1,6 @@
 """A test prompt to one model: its reply, its speed and the chat template it was sent with.
 
-The Models panel's "Try a prompt" (issue 20): the same backend a run uses (local GGUF or
+The Models panel's "Try a prompt": the same backend a run uses (local GGUF or
 endpoint), one greedy chat request, nothing stored. The template is said the way it is
 used: a local model's own (``tokenizer.chat_template`` of its GGUF, or the one saved in its
 load_params), a plain User:/Assistant: transcript when it has none, and for an endpoint

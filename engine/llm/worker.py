@@ -39,7 +39,7 @@ PROGRESS_INTERVAL_S = 0.25
 def prefer_passive_threads() -> None:
     """Let llama.cpp's OpenMP threads sleep instead of spin while waiting (unless the user
     chose otherwise). Must run before llama_cpp is imported. On a shared 2-core machine with
-    other busy processes, spinning threads cut our throughput ~3x (14 vs 44 tok/s measured)."""
+    other busy processes, spinning threads cut our throughput several times over."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 

@@ -54,7 +54,7 @@ def _build_dense(vectors: np.ndarray, cfg: RetrievalConfig):
 
 
 def _build_sparse(token_lists: list[list[str]], cfg: RetrievalConfig):
-    # lazy: bm25s takes ~1 s to import
+    # lazy: bm25s is slow to import
     import bm25s
 
     bm25 = bm25s.BM25(k1=cfg.bm25_k1, b=cfg.bm25_b, method="lucene")
@@ -77,7 +77,7 @@ def build_index(
 ) -> RetrievalIndex:
     """Build (replace) the index for these corpora and splits. The previous index, if any,
     stays usable until the new one is complete."""
-    # lazy: bm25s takes ~1 s to import
+    # lazy: bm25s is slow to import
     import bm25s  # noqa: F401 - fail early when missing
     import faiss
 

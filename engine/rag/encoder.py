@@ -56,7 +56,7 @@ def resolve_encoder(setting: str | None) -> tuple[Path, str]:
             )
         return path.resolve(), path.name
     _force_offline()
-    # lazy: huggingface-hub takes ~0.2 s to import
+    # lazy: huggingface-hub is slow to import
     from huggingface_hub import snapshot_download
 
     names = [setting] if "/" in setting else [setting, f"sentence-transformers/{setting}"]
@@ -157,7 +157,7 @@ class Encoder:
     def model(self):
         if self._model is None:
             _force_offline()
-            # lazy: sentence-transformers (torch) takes ~14 s to import
+            # lazy: sentence-transformers (torch) is slow to import
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as hf_logging
 

@@ -169,7 +169,7 @@ class RetrievalIndex:
 
     @classmethod
     def open(cls, folder: Path) -> RetrievalIndex:
-        # lazy: bm25s takes ~1 s to import
+        # lazy: bm25s is slow to import
         import bm25s
         import faiss
 

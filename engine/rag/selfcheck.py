@@ -81,7 +81,7 @@ def _sample(rows: list[dict], n: int) -> list[dict]:
 def check_dialect(
     ws: Workspace, index: RetrievalIndex, encoder: Encoder, dialect: str, cfg: RetrievalConfig
 ) -> dict | None:
-    # lazy: bm25s takes ~1 s to import
+    # lazy: bm25s is slow to import
     import bm25s
 
     pairs, source = _heldout(ws, index, dialect)

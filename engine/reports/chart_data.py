@@ -8,12 +8,12 @@ override replaces the machine score), as in :func:`engine.judging.store.scored_i
 the *counted* judgments of :mod:`engine.judging.judged_items` (a flagged judgment waits
 for a person and is left out, as in the statistics and the report).
 
-At the paper's scale (68,395 judgments) ``store.scored_items`` takes about 0.5 s and the
-bootstrap over dicts more, so the charts read aggregates: the workspace keeps the counted
+At the paper's scale ``store.scored_items`` and a bootstrap over dicts are too slow for a
+live chart, so the charts read aggregates: the workspace keeps the counted
 judged items' sums per (model, dialect), (dialect, question) and (dialect, score)
 (:mod:`engine.judging.judged_items`, schema V4), all the heatmap, the clustered bootstrap
-and the quartiles need — a full recompute reads a few thousand rows, not the study (the
-join over every judgment took 3.3-6.5 s per chart at ten times the paper's study). While
+and the quartiles need — a full recompute reads a few thousand rows, not the study (a
+join over every judgment took seconds per chart at ten times the paper's study). While
 a run only adds judgments (no override since), only the new judged items are read and
 added to the previous result's sums: a live refresh reads a few hundred rows.
 Only the visible chart is computed.
@@ -163,8 +163,8 @@ def _cluster_sums(ws, run, group: str, previous: dict | None, key: str, stamp: d
     ``{group: {"q": ids, "sum": sums, "n": counts}}`` (numpy arrays), from SQL. While that is
     possible only the judgments stored since ``previous`` are read, and merged into its
     arrays by ``searchsorted``: a live refresh costs the new judgments, not the study
-    (rebuilding 36,000 (dialect, question) entries in Python took ~0.3 s at ten times the
-    paper's study on a loaded machine)."""
+    (rebuilding every (dialect, question) entry in Python is slow at ten times the paper's
+    study)."""
     since = _since(previous, stamp)
     groups = (
         dict(previous[key]) if since and previous else {}

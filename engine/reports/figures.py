@@ -14,7 +14,7 @@ from engine.text.fonts import register_matplotlib_fonts
 
 
 def _figure(width: float, height: float):
-    # lazy: matplotlib takes ~0.6 s to import
+    # lazy: matplotlib is slow to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

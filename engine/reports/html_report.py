@@ -307,7 +307,7 @@ def _fmt(value) -> str:
 
 
 def _render(**context) -> str:
-    # lazy: jinja2 takes ~0.07 s to import
+    # lazy: jinja2 is slow to import
     from jinja2 import Environment, select_autoescape
 
     source = (files("resources") / "report" / "report.html.j2").read_text(encoding="utf-8")

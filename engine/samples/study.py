@@ -193,7 +193,7 @@ def stream_judgments(
 
 def demo_stream(workspace_path: str, *, pause_s: float = 0.2, progress=None, cancelled=None) -> int:
     """Add one more synthetic model and stream its primary-judge verdicts in, 20 at a time
-    (``python -m widgets.charts_panel --live``: watch the heatmap grow a row)."""
+    (``python -m widgets.reports.charts_panel --live``: watch the heatmap grow a row)."""
     with Workspace(workspace_path, create=False) as ws:
         count = ws.scalar("SELECT count(*) FROM runs WHERE kind = 'answer'")
         run_id, rows = add_answer_model(ws, f"synthetic model {count + 1:02d} (live)", seed=count)

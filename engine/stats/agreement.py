@@ -41,7 +41,7 @@ def pearson(x, y) -> float:
     a, b = _pair(x, y)
     if a.size < 2 or _constant(a) or _constant(b):
         return math.nan
-    # lazy: scipy.stats takes ~1.4 s to import
+    # lazy: scipy.stats is slow to import
     from scipy import stats
 
     return float(stats.pearsonr(a, b).statistic)
@@ -51,7 +51,7 @@ def spearman(x, y) -> float:
     a, b = _pair(x, y)
     if a.size < 2 or _constant(a) or _constant(b):
         return math.nan
-    # lazy: scipy.stats takes ~1.4 s to import
+    # lazy: scipy.stats is slow to import
     from scipy import stats
 
     return float(stats.spearmanr(a, b).statistic)

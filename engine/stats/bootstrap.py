@@ -12,7 +12,7 @@ makes (paired samples, one batch: ``default_rng(seed).integers(0, K, (R, K))``),
 into an R × K matrix of how often each cluster enters each replicate; the replicates are
 then two matrix products, and the matrix — which depends on K, R and the seed, never on
 the data — is cached. At ten times the paper's study (4,000 questions per dialect) this
-turns ~100 ms per group into a few ms, so live charts and reports stay fast; a test checks
+is what keeps the bootstrap cheap per group, so live charts and reports stay fast; a test checks
 the intervals against scipy's.
 """
 
@@ -159,7 +159,7 @@ def mean_cis_from_cluster_sums(
 
 
 def _scipy_ci(sums, counts, mean, n, *, level, resamples, seed, method) -> MeanCI:
-    # lazy: scipy.stats takes ~1.4 s to import
+    # lazy: scipy.stats is slow to import
     from scipy import stats
 
     with warnings.catch_warnings():

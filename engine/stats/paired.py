@@ -65,7 +65,7 @@ def wilcoxon_pair(a: Mapping, b: Mapping) -> tuple[int, int, float, float, float
     mean_d, median_d = float(diff.mean()), float(np.median(diff))
     if nonzero == 0:  # identical everywhere: no evidence of a difference
         return len(keys), 0, mean_d, median_d, math.nan, 1.0
-    # lazy: scipy.stats takes ~1.4 s to import
+    # lazy: scipy.stats is slow to import
     from scipy import stats
 
     with warnings.catch_warnings():

@@ -2,7 +2,7 @@
 
 Noto Sans Bengali (OFL, see resources/fonts/OFL.txt) is read by name through
 importlib.resources; matplotlib gets it lazily, before the first figure is drawn, with DejaVu
-Sans after it so Latin text falls back. :mod:`widgets.fonts` registers it with Qt.
+Sans after it so Latin text falls back. :mod:`widgets.common.fonts` registers it with Qt.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def register_matplotlib_fonts() -> None:
     with _matplotlib_lock:
         if _matplotlib_done:
             return
-        # lazy: matplotlib takes ~0.6 s to import
+        # lazy: matplotlib is slow to import
         import matplotlib
         from matplotlib import font_manager
 

@@ -9,7 +9,6 @@ others (.importlinter).
 
 from __future__ import annotations
 
-from engine.errors import UserError
 from engine.translation.baseline import DIRECTIONS, copy_baselines, write_baseline_csv
 from engine.translation.evaluate import (
     TRANSLATION_SCORE_SCALE,
@@ -20,6 +19,7 @@ from engine.translation.review import (
     STATUSES,
     VariantState,
     has_questions,
+    machine_variants,
     question_rows,
     question_sets,
     restore_variant,
@@ -30,11 +30,12 @@ from engine.translation.review import (
     set_variant_text,
     variant_cells,
     variant_detail,
+    variant_exists,
     variant_state,
+    variants_to_review,
 )
 from engine.translation.scored_eval import evaluate_measures, evaluate_scored, scored_sets
 from engine.translation.translate import dialects_without_pairs, translate_questions
-from engine.workspace.store import Workspace
 
 __all__ = [
     "DIRECTIONS",
@@ -66,37 +67,3 @@ __all__ = [
     "variants_to_review",
     "write_baseline_csv",
 ]
-
-
-def variants_to_review(
-    ws: Workspace, status: str | None = None, dialects: list[str] | None = None
-) -> list[dict]:
-    """Dialect variants (id, question's external id, dialect, status, provenance, text),
-    optionally only one status and some dialects, by question then dialect. An unknown
-    dialect code is a :class:`UserError`."""
-    sql = (
-        "SELECT v.id, q.ext_id AS question, v.dialect, v.status, v.provenance, v.text "
-        "FROM variants v JOIN questions q ON q.id = v.question_id WHERE v.dialect != 'standard'"
-    )
-    params: list = []
-    if status:
-        sql += " AND v.status = ?"
-        params.append(status)
-    if dialects:
-        unknown = set(dialects) - ws.dialect_codes()
-        if unknown:
-            raise UserError(f"unknown dialect(s): {', '.join(sorted(unknown))}")
-        sql += f" AND v.dialect IN ({','.join('?' * len(dialects))})"
-        params += dialects
-    return ws.query(sql + " ORDER BY v.question_id, v.dialect", tuple(params))
-
-
-def variant_exists(ws: Workspace, variant_id: int) -> bool:
-    return bool(ws.scalar("SELECT count(*) FROM variants WHERE id = ?", (variant_id,)))
-
-
-def machine_variants(ws: Workspace, dialect: str) -> list[dict]:
-    """The machine-drafted variants of one dialect (id, text)."""
-    return ws.query(
-        "SELECT id, text FROM variants WHERE dialect = ? AND provenance = 'machine'", (dialect,)
-    )

@@ -92,7 +92,7 @@ def corpus_scores(
     sacrebleu's BLEU and chrF++ over all of them; WER against each item's closest
     reference, total edits / total words of those references; cosine and BERTScore F1
     against the best-matching reference)."""
-    # lazy: sacrebleu takes ~0.2 s to import
+    # lazy: sacrebleu is slow to import
     from sacrebleu.metrics import BLEU, CHRF
 
     hyps, ref_lists = metric_texts(hyps, refs, normalize)
@@ -128,7 +128,7 @@ def sentence_scores(
 ) -> list[dict]:
     """Per-item scores against all of the item's references (see :func:`corpus_scores`;
     their signatures: :func:`sentence_signatures`)."""
-    # lazy: sacrebleu takes ~0.2 s to import
+    # lazy: sacrebleu is slow to import
     from sacrebleu.metrics import BLEU, CHRF
 
     hyps, ref_lists = metric_texts(hyps, refs, normalize)
@@ -236,7 +236,7 @@ def correlations(
     The rank and product-moment figures use the values as given (a metric only negated
     when lower is better, which is exact), since rescaling in floating point can merge or
     split ties; CCC needs the common scale."""
-    # lazy: scipy.stats takes ~1.4 s to import
+    # lazy: scipy.stats is slow to import
     from scipy import stats
 
     ux = x if ux is None else ux

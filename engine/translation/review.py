@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from engine.errors import UserError
 from engine.i18n import _
 from engine.text.textnorm import normalize_text
-from engine.workspace.choices import VARIANT_STATUSES
 from engine.workspace.schema import DIALECTS
 from engine.workspace.store import Workspace, utcnow
+from engine.workspace.variants import VARIANT_STATUSES, add_history, update_variant
 
 log = logging.getLogger(__name__)
 
@@ -308,15 +308,61 @@ def _write(
         new_comment = old.comment if comment is None else comment.strip()
         new_provenance = provenance or ("human" if new_text != old.text else old.provenance)
         now = utcnow()
-        conn.execute(
-            "UPDATE variants SET text = ?, status = ?, provenance = ?, comment = ?, reviewer = ?, "
-            "updated_at = ? WHERE id = ?",
-            (new_text, status, new_provenance, new_comment, actor, now, variant_id),
+        update_variant(
+            conn,
+            variant_id,
+            text=new_text,
+            status=status,
+            provenance=new_provenance,
+            comment=new_comment,
+            reviewer=actor,
+            now=now,
         )
-        conn.execute(
-            "INSERT INTO variant_history(variant_id, at, actor, action, old_text, new_text, "
-            "old_status, new_status, comment) VALUES (?,?,?,?,?,?,?,?,?)",
-            (variant_id, now, actor, action, old.text, new_text, old.status, status, new_comment),
+        add_history(
+            conn,
+            variant_id,
+            at=now,
+            actor=actor,
+            action=action,
+            old_text=old.text,
+            new_text=new_text,
+            old_status=old.status,
+            new_status=status,
+            comment=new_comment,
         )
     log.info("variant %d: %s by %s (%s -> %s)", variant_id, action, actor, old.status, status)
     return VariantState(variant_id, new_text, status, new_provenance, new_comment, actor)
+
+
+def variants_to_review(
+    ws: Workspace, status: str | None = None, dialects: list[str] | None = None
+) -> list[dict]:
+    """Dialect variants (id, question's external id, dialect, status, provenance, text),
+    optionally only one status and some dialects, by question then dialect. An unknown
+    dialect code is a :class:`UserError`."""
+    sql = (
+        "SELECT v.id, q.ext_id AS question, v.dialect, v.status, v.provenance, v.text "
+        "FROM variants v JOIN questions q ON q.id = v.question_id WHERE v.dialect != 'standard'"
+    )
+    params: list = []
+    if status:
+        sql += " AND v.status = ?"
+        params.append(status)
+    if dialects:
+        unknown = set(dialects) - ws.dialect_codes()
+        if unknown:
+            raise UserError(f"unknown dialect(s): {', '.join(sorted(unknown))}")
+        sql += f" AND v.dialect IN ({','.join('?' * len(dialects))})"
+        params += dialects
+    return ws.query(sql + " ORDER BY v.question_id, v.dialect", tuple(params))
+
+
+def variant_exists(ws: Workspace, variant_id: int) -> bool:
+    return bool(ws.scalar("SELECT count(*) FROM variants WHERE id = ?", (variant_id,)))
+
+
+def machine_variants(ws: Workspace, dialect: str) -> list[dict]:
+    """The machine-drafted variants of one dialect (id, text)."""
+    return ws.query(
+        "SELECT id, text FROM variants WHERE dialect = ? AND provenance = 'machine'", (dialect,)
+    )

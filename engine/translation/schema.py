@@ -5,7 +5,7 @@ importing nothing.
 introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
 """
 
-# Scored translations (issue 12): system outputs with references and human scores, for the
+# Scored translations: system outputs with references and human scores, for the
 # metric-vs-human study. Every set declares the scale of its human scores.
 V2_SCORED = [
     """CREATE TABLE scored_sets (
@@ -40,7 +40,7 @@ V2_SCORED = [
 ]
 
 
-# Issue 21: declared normalisation.
+# Declared normalisation.
 V3_NORMALIZATION = [
     # what the metrics of a scored set score ('nfc' or 'none', engine.text.textnorm);
     # a set imported with 'none' stores its texts exactly as the file has them.

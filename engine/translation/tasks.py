@@ -23,12 +23,20 @@ from engine.translation.scored_eval import evaluate_scored
 from engine.translation.translate import translate_questions
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "DEFAULT_SPLITS",
+    "copy_baselines_at",
+    "evaluate_scored_at",
+    "record_translation_score_at",
+    "translate_question_set_at",
+]
+
 log = logging.getLogger(__name__)
 
 DEFAULT_SPLITS = ("train", "test")
 
 
-def translate_question_set(
+def translate_question_set_at(
     workspace_path: str,
     question_set: str,
     dialects: list[str],

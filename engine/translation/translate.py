@@ -26,6 +26,7 @@ from engine.llm.types import Message, Request, Sampler
 from engine.rag.explain import RetrievalExplanation
 from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace, utcnow
+from engine.workspace.variants import add_history, upsert_machine_draft
 
 log = logging.getLogger(__name__)
 
@@ -294,35 +295,28 @@ def _store_variants(
                     ensure_ascii=False,
                 )
                 comment += f"; {note}"
-            conn.execute(
-                "INSERT INTO variants(question_id, dialect, script, text, provenance, status, "
-                "exemplar_ids, retrieval, run_id, updated_at) "
-                "VALUES (?, ?, 'bengali', ?, 'machine', 'draft', ?, ?, ?, ?) "
-                "ON CONFLICT(question_id, dialect, script) DO UPDATE SET text = excluded.text, "
-                "exemplar_ids = excluded.exemplar_ids, retrieval = excluded.retrieval, "
-                "run_id = excluded.run_id, updated_at = excluded.updated_at "
-                "WHERE variants.provenance = 'machine' AND variants.status = 'draft'",
-                (q["id"], dialect, text, json.dumps(ex.pair_ids), retrieval, run_id, now),
+            vid = upsert_machine_draft(
+                conn,
+                question_id=q["id"],
+                dialect=dialect,
+                text=text,
+                exemplar_ids=json.dumps(ex.pair_ids),
+                retrieval=retrieval,
+                run_id=run_id,
+                now=now,
             )
-            vid = conn.execute(
-                "SELECT id FROM variants WHERE question_id = ? AND dialect = ? "
-                "AND script = 'bengali'",
-                (q["id"], dialect),
-            ).fetchone()[0]
             link_variant(ws, resp["id"], vid)
-            conn.execute(
-                "INSERT INTO variant_history(variant_id, at, actor, action, old_text, new_text, "
-                "old_status, new_status, comment) VALUES (?, ?, ?, ?, ?, ?, ?, 'draft', ?)",
-                (
-                    vid,
-                    now,
-                    f"run:{run_id}",
-                    "machine-translate",
-                    old[1] if old else None,
-                    text,
-                    old[2] if old else None,
-                    comment,
-                ),
+            add_history(
+                conn,
+                vid,
+                at=now,
+                actor=f"run:{run_id}",
+                action="machine-translate",
+                old_text=old[1] if old else None,
+                new_text=text,
+                old_status=old[2] if old else None,
+                new_status="draft",
+                comment=comment,
             )
             written += 1
     return written, empty

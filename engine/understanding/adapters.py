@@ -30,7 +30,7 @@ def _field(reader, key: str):
 
 
 def check_adapter(path: Path, architecture: str | None) -> dict:
-    # lazy: gguf takes ~0.1 s to import
+    # lazy: gguf is slow to import
     import gguf
 
     if not path.is_file():

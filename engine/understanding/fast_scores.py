@@ -288,7 +288,7 @@ def sentence_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndar
 
 
 def _sentence_bleu(hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-    # lazy: sacrebleu takes ~0.2 s to import
+    # lazy: sacrebleu is slow to import
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
     tokenize = Tokenizer13a()

@@ -94,7 +94,7 @@ def _regress(gap: dict, counts: dict[tuple[str, str], int]) -> dict:
             "p": None,
             "mean_inflation": float(x.mean()),
         }
-    # lazy: scipy.stats takes ~1.4 s to import
+    # lazy: scipy.stats is slow to import
     from scipy import stats
 
     fit = stats.linregress(x, y)

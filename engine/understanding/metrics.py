@@ -66,7 +66,7 @@ def corpus_text_scores(
 ) -> dict:
     """BLEU, chrF++ (with signatures naming ``normalize``), ROUGE-2/L and exact match of one
     set of outputs."""
-    # lazy: rouge-score (nltk, scikit-learn) takes ~2.6 s to import
+    # lazy: rouge-score (nltk, scikit-learn) is slow to import
     from rouge_score import rouge_scorer
     from sacrebleu.metrics import BLEU, CHRF
 
@@ -100,7 +100,7 @@ def corpus_text_scores(
 
 def classification_scores(gold: Sequence[str], predicted: Sequence[str | None], labels) -> dict:
     """Accuracy and macro P/R/F1 over ``labels``; None (unparseable) counts as wrong."""
-    # lazy: scikit-learn takes ~3 s to import
+    # lazy: scikit-learn is slow to import
     from sklearn.metrics import accuracy_score, confusion_matrix, precision_recall_fscore_support
 
     labels = list(labels)

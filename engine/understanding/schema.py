@@ -48,7 +48,7 @@ V2_TASKS = [
 ]
 
 
-# Issue 21: named labels.
+# Named labels.
 V3_LABELS = [
     # ... and the names of an item set's stored labels (JSON {"0": "not-offensive", ...}):
     # prompts, parsers and reports use the names, task_items.label keeps the stored label

@@ -45,7 +45,7 @@ def compose_nukta(text: str) -> str:
 
 
 def _sanscript(name: str) -> tuple[Callable[[str], str], Callable[[str], str]]:
-    # lazy: indic-transliteration takes ~0.26 s to import
+    # lazy: indic-transliteration is slow to import
     from indic_transliteration import sanscript
 
     scheme = {"itrans": sanscript.ITRANS, "iso15919": sanscript.ISO}[name]

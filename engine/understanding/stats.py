@@ -226,7 +226,7 @@ def _divergence(rows: list[dict], refs, chrf: np.ndarray, scorer: BatchScorer) -
     copy = scorer.score([r["native_text"] for r in rows], refs, bleu=False)["chrf++"]
     out: dict = {"n": len(rows), "mean_copy_chrf++": float(np.mean(copy)) if len(rows) else None}
     if len(rows) >= 3 and np.ptp(copy) > 0 and np.ptp(chrf) > 0:
-        # lazy: scipy.stats takes ~1.4 s to import
+        # lazy: scipy.stats is slow to import
         from scipy.stats import spearmanr
 
         rho, p = spearmanr(copy, chrf)

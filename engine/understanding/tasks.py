@@ -17,8 +17,18 @@ from engine.understanding.stats import task_stats
 from engine.understanding.task_spec import get_task
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "ITEM_OPTIONS",
+    "estimate_task_at",
+    "guess_item_mapping",
+    "import_items_at",
+    "item_details_at",
+    "run_task_at",
+    "task_stats_at",
+]
 
-def run_task_job(
+
+def run_task_at(
     workspace_path: str,
     task: str,
     model_ids: list[int],
@@ -42,18 +52,18 @@ def run_task_job(
         return run_task(ws, spec, models, progress=progress, cancelled=cancelled, **options)
 
 
-# the planner's per-model estimates of run_task_job with the same arguments
+# the planner's per-model estimates of run_task_at with the same arguments
 # (engine.llm.run_estimates)
-estimate_task_job = estimator(run_task_job, one_model=False)
+estimate_task_at = estimator(run_task_at, one_model=False)
 
 
-def stats_job(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:
+def task_stats_at(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:
     with Workspace(workspace_path, create=False) as ws:
         # the CLI's setting (stats.DEFAULT_RESAMPLES): the panel shows the same CIs
         return task_stats(ws, task, user_dir=user_dir)
 
 
-def item_details(workspace_path: str, run_id: int, limit: int = 500) -> list[dict]:
+def item_details_at(workspace_path: str, run_id: int, limit: int = 500) -> list[dict]:
     """What one run showed and got per item: input (in its script), the native text, the
     output, the references and the demonstrations used (their inputs)."""
     with Workspace(workspace_path, create=False) as ws:
@@ -124,6 +134,6 @@ def guess_item_mapping(columns: list[str]) -> dict:
     }
 
 
-def import_items_file(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_items_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
     """``upabhasha import items`` for the import dialog (writer lane, all-or-nothing)."""
     return import_with(import_items, ITEM_OPTIONS, workspace_path, path, options, **progress)

@@ -8,11 +8,13 @@ other modules (.importlinter).
 from __future__ import annotations
 
 from engine.workspace.changes import ChangeTracker
-from engine.workspace.choices import VARIANT_STATUSES, study_choices
+from engine.workspace.choices import study_choices, study_counts
 from engine.workspace.stages import topics
 from engine.workspace.store import Workspace
+from engine.workspace.variants import IMPORTED_VARIANT_STATUSES, VARIANT_STATUSES
 
 __all__ = [
+    "IMPORTED_VARIANT_STATUSES",
     "VARIANT_STATUSES",
     "ChangeTracker",
     "Workspace",
@@ -20,13 +22,3 @@ __all__ = [
     "study_counts",
     "topics",
 ]
-
-
-def study_counts(ws: Workspace) -> dict:
-    """Questions, dialect variants (all, and gold) and models: the main window's status bar."""
-    return ws.query(
-        "SELECT (SELECT count(*) FROM questions) AS questions, "
-        "(SELECT count(*) FROM variants WHERE dialect != 'standard') AS variants, "
-        "(SELECT count(*) FROM variants WHERE status = 'gold' AND dialect != 'standard') AS gold, "
-        "(SELECT count(*) FROM models) AS models"
-    )[0]

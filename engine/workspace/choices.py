@@ -1,12 +1,10 @@
 """What the study dialogs offer: question sets, regional dialects, models (default first),
-and the review statuses a dialect variant can have."""
+and the totals the main window shows;
+the review statuses a dialect variant can have are ``engine.workspace.variants``'s."""
 
 from __future__ import annotations
 
 from engine.workspace.store import Workspace
-
-# The statuses of a dialect variant (the CHECK on variants.status in schema.py), in review order.
-VARIANT_STATUSES = ("draft", "reviewed", "gold", "flagged", "rejected")
 
 
 def study_choices(ws: Workspace) -> dict:
@@ -34,3 +32,13 @@ def study_choices(ws: Workspace) -> dict:
             )
         },
     }
+
+
+def study_counts(ws: Workspace) -> dict:
+    """Questions, dialect variants (all, and gold) and models: the main window's status bar."""
+    return ws.query(
+        "SELECT (SELECT count(*) FROM questions) AS questions, "
+        "(SELECT count(*) FROM variants WHERE dialect != 'standard') AS variants, "
+        "(SELECT count(*) FROM variants WHERE status = 'gold' AND dialect != 'standard') AS gold, "
+        "(SELECT count(*) FROM models) AS models"
+    )[0]

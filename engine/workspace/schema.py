@@ -186,13 +186,13 @@ V2_META = [
     )""",
 ]
 
-# Dialects as data (issue 12): per-workspace aliases, a JSON list of spellings that resolve
+# Dialects as data: per-workspace aliases, a JSON list of spellings that resolve
 # to the code (engine.importing.dialects); built-in aliases live in code.
 V2_DIALECTS = [
     "ALTER TABLE dialects ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]'",
 ]
 
-# Multi-reference corpus items (issue 12): an item is one standard sentence of one corpus
+# Multi-reference corpus items: an item is one standard sentence of one corpus
 # and dialect; its references are the pairs sharing (corpus_id, dialect, standard_key).
 V2_REFS = [
     "CREATE INDEX sentence_pairs_item ON sentence_pairs(corpus_id, dialect, standard_key)",
@@ -218,7 +218,7 @@ def _text(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-# Issue 19: one writer per table.
+# One writer per table.
 # - The built-in dialects are seeded by this migration, not by every open of a workspace
 #   (engine.importing.dialects is the one writer of ``dialects`` after it). A dialect added
 #   to DIALECTS later needs a migration of its own.
@@ -246,17 +246,17 @@ V3_ISSUE19 = [
     WHERE target = 'judgment'""",
 ]
 
-# Issue 21: declared normalisation of a corpus (scored sets and item sets: their stages).
+# Declared normalisation of a corpus (scored sets and item sets: their stages).
 V3_CORPORA = [
     # ... and of a corpus (`import corpus --normalize none` keeps the file's sentences)
     "ALTER TABLE corpora ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
 ]
 
 
-# Issue 23 (item 4): the judged items kept up to date, so the charts and every figure read
+# The judged items kept up to date, so the charts and every figure read
 # one narrow table instead of joining judgments, responses, runs, models, variants and
-# questions with a correlated look-up of the newest human override per judgment (5.7 s for
-# one chart at ten times the paper's study). ``judged_items`` holds one row per judgment
+# questions with a correlated look-up of the newest human override per judgment (seconds
+# per chart at ten times the paper's study). ``judged_items`` holds one row per judgment
 # whose answer has a variant and question: the judge run, the answer, its model, dialect and
 # question, the machine score, the newest human score converted from its own scale to
 # 0-10 (an adjudication on a 0-5 batch used to be read as 0-10), whether a person scored

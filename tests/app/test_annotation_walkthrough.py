@@ -1,6 +1,6 @@
 """The annotation round trip from the GUI alone (scripts/annotation_walkthrough.py) offscreen:
 fresh config and data folders, no workspace, then every step through the window's widgets,
-with the workspaces and packages checked after each step. No model needed (~25 s)."""
+with the workspaces and packages checked after each step. No model needed."""
 
 from __future__ import annotations
 

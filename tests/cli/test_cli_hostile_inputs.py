@@ -1,5 +1,5 @@
 """Hostile and unlucky command lines: every case exits 2 with one line naming the option or
-file, leaves the workspace unchanged and leaves no partial file (issue 22, items 5, 6, 11).
+file, leaves the workspace unchanged and leaves no partial file.
 
 Each row is (case id, argv, text the one line must contain). ``{dir}`` is a folder,
 ``{deep_json}`` etc. are files written by the fixture."""

@@ -1,5 +1,5 @@
 """Two `generate` processes on the same run: the second refuses with a clear message while
-the first decodes; every item is decoded once (issue 16: 48 decoded twice, 48 stored)."""
+the first decodes; every item is decoded once (each process used to decode every item)."""
 
 from __future__ import annotations
 

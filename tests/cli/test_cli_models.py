@@ -163,7 +163,7 @@ def test_unreadable_model_file_exits_2(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_two_names_for_one_file_each_run_their_own_file(tmp_path, capsys, embedded_gguf):
-    """Issue 16: after the first name's file is deleted, the second name still runs (from
+    """After the first name's file is deleted, the second name still runs (from
     its own file and its own run); with its file gone too, it fails naming its own path."""
     import os
     import shutil

@@ -32,3 +32,10 @@ def test_replicate_then_report(tmp_path, capsys, monkeypatch):
     html = (report / "report.html").read_text(encoding="utf-8")
     assert "5 of 5 sampled outputs came back identical" in html
     assert "Not replicated (upabhasha replicate" in html  # the answer runs were not
+
+
+def test_replicate_list_with_none_names_the_command(tmp_path, capsys):
+    path = tmp_path / "ws.sqlite"
+    Workspace(path).close()
+    assert main(["-w", str(path), "replicate", "--list"]) == 0
+    assert capsys.readouterr().out.strip() == "no replications yet (upabhasha replicate RUN)"

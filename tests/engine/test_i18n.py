@@ -14,7 +14,7 @@ from engine.i18n import _, catalogue_path, compile_catalogue, digits, set_langua
 from scripts import i18n as tools
 
 BN_PO = catalogue_path("bn")
-COVERAGE_FLOOR = 0.98  # issue 20: the Bengali interface is complete; new strings come translated
+COVERAGE_FLOOR = 0.98  # the Bengali interface is complete; new strings come translated
 
 
 @pytest.fixture(autouse=True)

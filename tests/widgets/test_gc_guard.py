@@ -35,7 +35,7 @@ def test_collection_happens_on_the_gui_thread_timer(qapp, qtbot):
 
 
 def test_full_collections_wait_for_the_long_lived_objects_to_grow(qapp):
-    """Generation 2's counter alone no longer triggers a full collection (a 150-400 ms
+    """Generation 2's counter alone no longer triggers a full collection (a visible
     stall with a large heap): as CPython does, only 25 % more long-lived objects do."""
     guard = GarbageCollector(interval_ms=60_000)
     try:

@@ -196,7 +196,7 @@ def test_task_failure_shows_in_the_status_bar(window):
     )
 
 
-@pytest.mark.slow  # the smoke test then runs the whole pipeline on the embedded model (~40 s)
+@pytest.mark.slow  # the smoke test then runs the whole pipeline on the embedded model
 def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
     import json
     import os

@@ -152,7 +152,7 @@ class AdjudicationPanel(QWidget):
 
     def mark_dirty(self) -> None:
         """New decisions arrived: re-read now if shown, else when next shown (the queue
-        takes ~0.5 s to compute at 50,000 decisions)."""
+        is slow to compute on a large study)."""
         self._dirty = True
         if self.isVisible():
             self.reload()

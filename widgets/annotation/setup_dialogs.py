@@ -4,7 +4,7 @@ and the assignment of items into a batch (overlap share, raters, seed, blind rev
 The dialogs write through :mod:`engine.annotation.api` (one transaction each; a refused
 input shows the engine's one-line message in the dialog and writes nothing) and emit
 ``sig_changed`` after a write so the panels that show annotators and queues re-read. An
-assignment or a draw, which can write tens of thousands of rows (85,566 judgments: ~1.8 s),
+assignment or a draw, which can write tens of thousands of rows,
 runs on the task bridge's writer lane when the dialog has a bridge (the main window's), with
 OK disabled until it ends; a panel opened alone without one writes in place.
 """

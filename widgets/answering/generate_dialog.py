@@ -1,6 +1,6 @@
 """GenerateDialog: every chosen model answers the standard question and each dialect variant.
 
-Runs :func:`engine.answering.tasks.generate_for_model` (the engine call of ``upabhasha
+Runs :func:`engine.answering.tasks.generate_answers_at` (the engine call of ``upabhasha
 generate``) through the bridge, one task per model on that model's lane, so a model is
 never loaded twice at once. Gold variants by default; drafts or reviewed ones on request.
 The job monitor shows progress, ETA and cancel; ``sig_finished`` carries each model's
@@ -150,7 +150,7 @@ class GenerateDialog(QDialog):
             EstimateJob(
                 m,
                 self.model_names[m],
-                answering_tasks.estimate_for_model,
+                answering_tasks.estimate_answers_at,
                 (str(self.ws.path), m, *rest),
             )
             for m in model_ids
@@ -168,7 +168,7 @@ class GenerateDialog(QDialog):
                 continue  # still running: a second copy would only wait for it
             name = self.model_names[model_id]
             task = self.bridge.run(
-                answering_tasks.generate_for_model,
+                answering_tasks.generate_answers_at,
                 args=(str(self.ws.path), model_id, *rest),
                 lane=model_lane(model_id),
                 label=_("Answers of {model}").format(model=name),

@@ -179,7 +179,7 @@ class NormalisationEditor(QWidget):
             self.sig_status_message.emit(_("Choose a reply and a topic to map."))
             return
         self.bridge.run(
-            bias_tasks.map_task,
+            bias_tasks.map_phrase_at,
             args=(self.path, topic, phrase, label),
             label=_("Map a reply"),
             lane=WRITER,

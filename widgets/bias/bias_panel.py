@@ -212,7 +212,7 @@ class BiasPanel(QWidget):
     def refresh(self) -> None:
         self._stale = False
         self.bridge.run(
-            bias_tasks.bias_view,
+            bias_tasks.bias_view_at,
             args=(str(self.ws.path), self.rule.currentData() or "limit"),
             on_done=self._on_view,
             label=_("Bias statistics"),
@@ -403,7 +403,7 @@ class BiasPanel(QWidget):
             return _("Add a model first.")
         model_id, args, options = inputs
         name = self.model.currentText()
-        return [EstimateJob(model_id, name, bias_tasks.estimate_probes, args, options)]
+        return [EstimateJob(model_id, name, bias_tasks.estimate_probes_at, args, options)]
 
     def run_probes(self) -> None:
         inputs = self.probe_inputs()
@@ -413,7 +413,7 @@ class BiasPanel(QWidget):
         model_id, args, options = inputs
         self.run_button.setEnabled(False)
         self.bridge.run(
-            bias_tasks.probe_task,
+            bias_tasks.run_probes_at,
             args=args,
             kwargs=options,
             label=_("Probe {model}").format(model=self.model.currentText()),

@@ -20,7 +20,7 @@ class ProbesPage(StudyPage):
     """``upabhasha import probes``: template or natural social-bias probes."""
 
     kind = PROBES
-    run = staticmethod(bias_tasks.import_probes_file)
+    run = staticmethod(bias_tasks.import_probes_at)
     describe = staticmethod(bias_tasks.describe_probe_report)
 
     def __init__(self):
@@ -99,7 +99,7 @@ class ProbeTemplatesPage(StudyPage):
 
     kind = PROBE_TEMPLATES
     needs_columns = False
-    run = staticmethod(bias_tasks.generate_probes_files)
+    run = staticmethod(bias_tasks.generate_probes_at)
     describe = staticmethod(bias_tasks.describe_probe_report)
 
     def __init__(self):

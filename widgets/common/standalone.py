@@ -31,7 +31,8 @@ def run_panel(
     bundled sample data), "study" (a synthetic judged study), "annotation" (the sample data,
     or the given workspace, with two annotators and a blind batch when it has none; a
     throw-away copy) or None (no workspace)."""
-    from engine.samples import api as samples  # the sample builders: ~60 ms no panel needs
+    # the sample builders: slow to import, and no panel needs them
+    from engine.samples import api as samples
 
     parser = argparse.ArgumentParser(prog=prog)
     if sample:

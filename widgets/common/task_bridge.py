@@ -18,7 +18,7 @@ the GUI thread through a queued Qt signal. The bridge
   :data:`WRITER` (the one SQLite writer) or ``model_lane(id)`` (one per loaded model);
 - logs every failure and shows it (unless the caller handles it with ``on_error``);
 - drops a result whose callback is a method of a widget deleted meanwhile;
-- shows a progress dialog only when a ``dialog=True`` task outlives ~600 ms;
+- shows a progress dialog only when a ``dialog=True`` task outlives :data:`DIALOG_DELAY_MS`;
 - cancels cooperatively (a threading.Event); ``replace="key"`` cancels the previous task
   with that key and drops its result, so the newest request wins;
 - describes a failure for people with :func:`describe_error` (the dialogs use it too);
@@ -286,7 +286,7 @@ class TaskBridge(QObject):
         rest are the bridge's options: ``on_done(result)``, ``on_error(exc)`` (default: log
         and show the error), ``on_progress(done, total, note)``, ``label`` (the job's name),
         ``lane`` (:data:`POOL`, :data:`WRITER`, :func:`model_lane`), ``dialog`` (a progress
-        dialog after ~600 ms), ``replace`` (cancel the running task with this key; its result
+        dialog after :data:`DIALOG_DELAY_MS`), ``replace`` (cancel the running task with this key; its result
         is dropped), ``quiet`` (not a job: kept out of the job monitor).
         """
         args = tuple(args)

@@ -8,6 +8,9 @@ dialect, warnings) or a refused file's one-line message (file, line, column).
 ``python -m widgets.importing.import_dialog [WORKSPACE]`` opens the dialog alone.
 """
 
+# Stays whole: the corpus and question pages are wired into the dialog's column guess, options
+# and added dialects; they can leave once they are StudyPage classes like the stages' pages.
+
 from __future__ import annotations
 
 import logging
@@ -52,6 +55,7 @@ from widgets.common.import_page import StudyPage
 from widgets.common.stage_parts import ImportPage
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
+from widgets.importing.add_dialect_dialog import AddDialectDialog
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +240,7 @@ class ImportDialog(QDialog):
     def add_dialect(self, code: str, fields: dict) -> dict | None:
         """Add (or extend) a dialect in the workspace and offer it in the combos."""
         try:
-            row = import_tasks.add_workspace_dialect(str(self.ws.path), code, fields)
+            row = import_tasks.add_dialect_at(str(self.ws.path), code, fields)
         except UserError as exc:
             self._show_error(" ".join(str(exc).split()))
             return None
@@ -556,9 +560,9 @@ class ImportDialog(QDialog):
         if page is not None:
             fn = page.run
         elif self.current_kind == CORPUS:
-            fn = import_tasks.import_corpus_file
+            fn = import_tasks.import_corpus_at
         else:
-            fn = import_tasks.import_questions_file
+            fn = import_tasks.import_questions_at
         label = _("Importing {file}").format(file=Path(path).name)
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
@@ -632,63 +636,6 @@ class ImportDialog(QDialog):
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.setVisible(bool(message))
-
-
-class AddDialectDialog(QDialog):
-    """Code, English and Bengali names, region and aliases of a new dialect."""
-
-    def __init__(self, parent: QWidget | None = None, known: list[dict] | None = None):
-        super().__init__(parent)
-        self.setWindowTitle(_("Add a dialect"))
-        self.known = QPlainTextEdit()
-        self.known.setReadOnly(True)
-        self.known.setFont(bengali_font())
-        self.known.setMaximumHeight(180)
-        self.known.setPlainText(
-            "\n".join(
-                f"{d['code']}: {d['name_en']} · {d['name_bn']}"
-                + (
-                    f" — {', '.join(d['aliases'] + d['builtin_aliases'])}"
-                    if d["aliases"] or d["builtin_aliases"]
-                    else ""
-                )
-                for d in known or []
-            )
-        )
-        self.code_edit = QLineEdit()
-        self.code_edit.setPlaceholderText(_("lower-case code, e.g. comilla"))
-        self.name_en = QLineEdit()
-        self.name_bn = QLineEdit()
-        self.name_bn.setFont(bengali_font())
-        self.region = QLineEdit()
-        self.aliases = QLineEdit()
-        self.aliases.setFont(bengali_font())
-        self.aliases.setPlaceholderText(_("other spellings, comma-separated"))
-        form = QFormLayout(self)
-        form.addRow(QLabel(_("Known dialects and the spellings that resolve to them:")))
-        form.addRow(self.known)
-        form.addRow(_("Code"), self.code_edit)
-        form.addRow(_("English name"), self.name_en)
-        form.addRow(_("Bengali name"), self.name_bn)
-        form.addRow(_("Region"), self.region)
-        form.addRow(_("Aliases"), self.aliases)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-
-    def code(self) -> str:
-        return self.code_edit.text().strip()
-
-    def fields(self) -> dict:
-        return {
-            "name_en": self.name_en.text(),
-            "name_bn": self.name_bn.text(),
-            "region": self.region.text(),
-            "aliases": [a.strip() for a in self.aliases.text().split(",") if a.strip()],
-        }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -75,7 +75,7 @@ class AnswersTableModel(QAbstractTableModel):
         """Rows that arrived since (live run); shown at once if the view reached the end.
         ``ids`` ascend; those not above :attr:`last_id` are already listed (a full filter
         may have returned them first). Costs the new rows, not the list: at ten times the
-        paper's study a set of the listed ids took tens of ms on the GUI thread per update."""
+        paper's study a set of the listed ids stalled the GUI thread at every update."""
         last = self.last_id
         fresh = [i for i in ids if i > last]
         if not fresh:

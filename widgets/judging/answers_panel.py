@@ -34,12 +34,12 @@ from PySide6.QtWidgets import (
 from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.judging import api as judging
+from engine.judging import tasks as judge_tasks
 from engine.judging.api import (
     AnswerFilter,
     Rubric,
     answer_detail,
     answer_ids,
-    filter_options,
     load_rubric,
 )
 from engine.workspace.api import Workspace
@@ -54,13 +54,6 @@ from widgets.judging.answers_model import AnswersTableModel
 log = logging.getLogger(__name__)
 
 TYPE_NAMES = {1: "definitional", 2: "contrasting", 3: "factual", 4: "functional"}
-
-
-def read_filter_options(workspace_path: str) -> dict:
-    """What each filter offers (a background task: listing the judges counts their
-    judgments, a scan of them all)."""
-    with Workspace(workspace_path, create=False) as ws:
-        return filter_options(ws)
 
 
 class AnswersPanel(QWidget):
@@ -248,7 +241,7 @@ class AnswersPanel(QWidget):
         """Judges, models or roles changed: filter again now, and offer them when read."""
         self.apply_filter()
         self.bridge.run(
-            read_filter_options,
+            judge_tasks.filter_options_at,
             args=(str(self.ws.path),),
             label=_("Filter choices"),
             replace="answers-options",

@@ -13,8 +13,8 @@
 
 What the panel shows of the workspace — judge runs with their counts, self-preference
 warnings, the preview's answer pairs, the human-scored count — is read in one background
-task (:func:`judge_overview`): each of those reads grows with the study (seconds at ten
-times the paper's), so the GUI thread never waits for them.
+task (:func:`engine.judging.tasks.judge_overview_at`): each of those reads grows with the
+study (seconds at ten times the paper's), so the GUI thread never waits for them.
 
 ``python -m widgets.judging.judge_panel [WORKSPACE]`` opens the panel alone on the sample study.
 """
@@ -64,18 +64,6 @@ def _fmt(value) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def judge_overview(workspace_path: str) -> dict:
-    """What the judge panel shows of a workspace (a background task: the reads grow with
-    the study): judge runs, self-preference warnings, preview pairs, human-scored count."""
-    with Workspace(workspace_path, create=False) as ws:
-        return {
-            "runs": judging.judge_runs(ws),
-            "warnings": judging.self_preference_warnings(ws),
-            "pairs": judge_tasks.preview_pairs(ws),
-            "human_count": judge_tasks.human_scored_count(ws),
-        }
-
-
 class JudgePanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # primary judge changed or a judge run finished
@@ -88,9 +76,9 @@ class JudgePanel(QWidget):
         self.bridge = bridge
         self.template = load_judge_template()
         self.rubric_folder = workspace.path.with_name("rubrics")
-        self.pairs: list[dict] = []  # the preview's answer pairs (judge_overview)
+        self.pairs: list[dict] = []  # the preview's answer pairs (judge_overview_at)
         self.human_scored = 0
-        self.has_answers = False  # any answer pair to judge (judge_overview)
+        self.has_answers = False  # any answer pair to judge (judge_overview_at)
 
         # judges
         self.judges = QTableWidget(0, 4)
@@ -118,7 +106,7 @@ class JudgePanel(QWidget):
         self.calibrate_button = QPushButton(_("Calibrate on human-scored items"))
         self.calibrate_button.clicked.connect(self.calibrate)
         self.run_button = QPushButton(_("Run judge on all answers"))
-        self.run_button.clicked.connect(self.run_judge)
+        self.run_button.clicked.connect(self.run_judge_at)
         self.figures = QLabel(_("No calibration yet."))
         self.figures.setWordWrap(True)
         self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -226,7 +214,8 @@ class JudgePanel(QWidget):
         return self.editor.rubric
 
     def refresh(self) -> None:
-        """Re-read the judge models now and the rest (:func:`judge_overview`) in the pool."""
+        """Re-read the judge models now and the rest (``judge_tasks.judge_overview_at``) in the
+        pool."""
         current = self.judge_model.currentData()
         self.judge_model.clear()
         for model in judge_tasks.judge_models(self.ws):
@@ -238,7 +227,7 @@ class JudgePanel(QWidget):
         self._update_buttons()
         self._fill_versions()
         self.bridge.run(
-            judge_overview,
+            judge_tasks.judge_overview_at,
             args=(str(self.ws.path),),
             label=_("Judge runs"),
             replace="judge-overview",
@@ -394,7 +383,7 @@ class JudgePanel(QWidget):
         self.calibrate_button.setEnabled(False)
         self.figures.setText(_("Calibrating…"))
         self.bridge.run(
-            judge_tasks.calibrate_judge,
+            judge_tasks.calibrate_judge_at,
             args=(str(self.ws.path), model_id, self.editor.to_dict()),
             kwargs={"max_attempts": max_attempts},
             label=_("Calibrate judge {name}").format(name=self.judge_model.currentText()),
@@ -453,18 +442,18 @@ class JudgePanel(QWidget):
             EstimateJob(
                 model_id,
                 self.judge_model.currentText(),
-                judge_tasks.estimate_judge,
+                judge_tasks.estimate_judge_at,
                 (str(self.ws.path), model_id, self.editor.to_dict()),
             )
         ]
 
-    def run_judge(self) -> None:
+    def run_judge_at(self) -> None:
         model_id = self.judge_model.currentData()
         if model_id is None or self.rubric is None:
             return
         primary = judging.primary_judge(self.ws) is None
         self.bridge.run(
-            judge_tasks.run_judge,
+            judge_tasks.run_judge_at,
             args=(str(self.ws.path), model_id, self.editor.to_dict()),
             kwargs={"primary": primary},
             label=_("Judge answers with {name}").format(name=self.judge_model.currentText()),

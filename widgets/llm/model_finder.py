@@ -3,7 +3,7 @@ Jan, Ollama and the Hugging Face cache (and folders the user adds), listed with 
 quantisation and architecture; the checked ones are added in place, never copied.
 
 The search reads only file headers and runs through the bridge
-(:func:`engine.llm.tasks.discover_models_task`); adding hashes each file in the background
+(:func:`engine.llm.tasks.discover_models_at`); adding hashes each file in the background
 (the Models panel's :meth:`~widgets.llm.models_panel.ModelsPanel.add_gguf`).
 """
 
@@ -115,7 +115,7 @@ class ModelFinderDialog(QDialog):
         self.search_button.setEnabled(False)
         self.status.setText(_("Searching…"))
         self.bridge.run(
-            model_tasks.discover_models_task,
+            model_tasks.discover_models_at,
             args=(self.workspace_path, list(self.folders)),
             label=_("Finding models on this computer"),
             replace="model-finder",

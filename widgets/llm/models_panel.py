@@ -14,21 +14,15 @@ import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QDialog,
-    QDialogButtonBox,
     QFileDialog,
-    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QSpinBox,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -36,131 +30,17 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _
 from engine.llm import tasks as model_tasks
-from engine.llm.api import Gpu, models_default_first
+from engine.llm.api import Gpu
 from engine.workspace.api import Workspace
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
-from widgets.llm.model_finder import ModelFinderDialog, human_size
+from widgets.llm.endpoint_dialog import EndpointDialog
+from widgets.llm.model_finder import ModelFinderDialog
+from widgets.llm.models_model import ModelsTableModel
 from widgets.llm.try_prompt_box import TryPromptBox
 
 log = logging.getLogger(__name__)
-
-COLUMNS = [
-    ("name", "Name"),
-    ("kind", "Kind"),
-    ("architecture", "Architecture"),
-    ("quantization", "Quantization"),
-    ("size_bytes", "Size"),
-    ("context_length", "Context"),
-    ("has_chat_template", "Chat template"),
-    ("sha256", "sha256"),
-    ("is_default", "Default"),
-]
-
-
-class ModelsTableModel(QAbstractTableModel):
-    """A workspace has a handful of models: all rows are read at once."""
-
-    def __init__(self, workspace: Workspace, parent=None):
-        super().__init__(parent)
-        self.ws = workspace
-        self.rows: list[dict] = []
-        self.reload()
-
-    def reload(self) -> None:
-        self.beginResetModel()
-        self.rows = models_default_first(self.ws)
-        self.endResetModel()
-
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return _(COLUMNS[section][1])
-        return None
-
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        row, key = self.rows[index.row()], COLUMNS[index.column()][0]
-        value = row.get(key)
-        if role == Qt.ItemDataRole.DisplayRole:
-            if key == "size_bytes":
-                return human_size(value)
-            if key in ("has_chat_template", "is_default"):
-                return _("yes") if value else ("" if key == "is_default" else _("no"))
-            if key == "sha256":
-                return (value or "")[:12]
-            if key == "architecture" and row["kind"] == "endpoint":
-                return row.get("api_model") or ""
-            return "" if value is None else str(value)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return row.get("path") or row.get("base_urls") or None
-        return None
-
-
-class EndpointDialog(QDialog):
-    """Name, base URL(s), served model name and API key of an OpenAI-compatible endpoint."""
-
-    def __init__(self, keyring_problem: str | None, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setWindowTitle(_("Add an endpoint"))
-        self.name = QLineEdit()
-        self.name.setPlaceholderText("llama-3.1-8b on lab server")
-        self.base_urls = QLineEdit()
-        self.base_urls.setPlaceholderText("http://10.0.0.5:8000/v1, http://10.0.0.6:8000/v1")
-        self.api_model = QLineEdit()
-        self.api_model.setPlaceholderText("meta-llama/Llama-3.1-8B-Instruct")
-        self.api_key = QLineEdit()
-        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.api_key.setPlaceholderText(_("optional; stored in the OS keyring"))
-        self.keyring_note = QLabel(
-            keyring_problem
-            or _("The key is stored in the OS keyring, never in the workspace file.")
-        )
-        self.keyring_note.setWordWrap(True)
-        self.concurrency = QSpinBox()
-        self.concurrency.setRange(0, 256)
-        self.concurrency.setSpecialValueText(_("backend default"))
-        self.concurrency.setToolTip(_("Requests sent to the server at the same time"))
-        self.is_default = QCheckBox(_("Make it the workspace's default model"))
-        if keyring_problem:
-            self.keyring_note.setStyleSheet("color: #b45309;")
-            self.api_key.setEnabled(False)
-            self.api_key.setPlaceholderText(_("no keyring: the key cannot be stored"))
-        form = QFormLayout()
-        form.addRow(_("Name"), self.name)
-        form.addRow(_("Base URL(s)"), self.base_urls)
-        form.addRow(_("Model on the server"), self.api_model)
-        form.addRow(_("API key"), self.api_key)
-        form.addRow(_("Parallel requests"), self.concurrency)
-        form.addRow("", self.is_default)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.keyring_note)
-        layout.addWidget(self.buttons)
-        self.resize(520, 240)
-
-    def values(self) -> dict:
-        urls = [u.strip() for u in self.base_urls.text().split(",") if u.strip()]
-        return {
-            "name": self.name.text().strip(),
-            "base_urls": urls,
-            "api_model": self.api_model.text().strip(),
-            "api_key": self.api_key.text(),
-            "concurrency": self.concurrency.value(),
-            "is_default": self.is_default.isChecked(),
-        }
 
 
 class ModelsPanel(QWidget):
@@ -347,7 +227,7 @@ class ModelsPanel(QWidget):
         model_id, layers = self.plan["model_id"], self.plan["n_gpu_layers"]
         self.apply_plan_button.setEnabled(False)
         self.bridge.run(
-            model_tasks.save_gpu_layers,
+            model_tasks.save_gpu_layers_at,
             args=(str(self.ws.path), model_id, layers),
             lane=WRITER,
             label=_("Saving n_gpu_layers"),
@@ -413,7 +293,7 @@ class ModelsPanel(QWidget):
     def _register_gguf(self, info: dict, name: str | None = None) -> None:
         name = name or Path(info["path"]).stem  # as `upabhasha models add FILE` names it
         self.bridge.run(
-            model_tasks.add_gguf_model,
+            model_tasks.add_gguf_model_at,
             args=(str(self.ws.path), info, name),
             lane=WRITER,
             label=_("Registering {name}").format(name=name),
@@ -422,7 +302,7 @@ class ModelsPanel(QWidget):
 
     def add_embedded(self) -> None:
         self.bridge.run(
-            model_tasks.add_embedded_model,
+            model_tasks.add_embedded_model_at,
             args=(str(self.ws.path),),
             lane=WRITER,
             dialog=True,
@@ -463,7 +343,7 @@ class ModelsPanel(QWidget):
             service = model_tasks.keyring_service_for(name)
             model_tasks.store_api_key(service, api_key)
         self.bridge.run(
-            model_tasks.add_endpoint_model,
+            model_tasks.add_endpoint_model_at,
             args=(str(self.ws.path), name, base_urls, api_model, service),
             kwargs={
                 "load_params": {"concurrency": concurrency} if concurrency else {},

@@ -2,7 +2,7 @@
 chat template it went through (the Models panel's check that a model works before a run).
 
 The request runs through the bridge on the model's own lane (:func:`engine.llm.tasks.
-try_prompt_task`); nothing is stored in the workspace.
+try_prompt_at`); nothing is stored in the workspace.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class TryPromptBox(QGroupBox):
         self.reply.clear()
         self.info.setText(_("Waiting for {model}…").format(model=self.model["name"]))
         self.bridge.run(
-            model_tasks.try_prompt_task,
+            model_tasks.try_prompt_at,
             args=(str(self.ws.path), self.model["id"], self.prompt.toPlainText()),
             kwargs={"max_tokens": self.max_tokens.value()},
             label=_("Test prompt to {model}").format(model=self.model["name"]),

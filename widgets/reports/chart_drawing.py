@@ -22,7 +22,7 @@ HEATMAP_CMAP = "RdYlGn"
 BAR_COLOUR = "#4c78a8"
 CRITICAL_COLOUR = "#d62728"
 SCATTER_LIMIT = 3000  # more points than this are drawn as a density grid
-# Each cell label costs ~0.5-1 ms per draw; beyond this many cells the values are shown on
+# Each cell label costs time at every draw; beyond this many cells the values are shown on
 # hover (heatmap_value_at) instead, so a live redraw at the paper's 19 × 9 stays short.
 ANNOTATED_CELLS = 100
 

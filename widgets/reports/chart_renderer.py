@@ -1,8 +1,8 @@
 """Bias charts rendered off the GUI thread: one Agg Figure per chart, owned by one worker lane.
 
-Drawing a chart at the paper's scale costs 45–140 ms of matplotlib on two cores (shaping the
-Bengali tick labels dominates). Drawn by FigureCanvasQTAgg on the GUI thread, every live
-update was a visible stall (bench/gui_latency.py: p99 90 ms against a 50 ms goal). So the
+Drawing a chart at the paper's scale is slow in matplotlib (shaping the Bengali tick labels
+dominates). Drawn by FigureCanvasQTAgg on the GUI thread, every live update was a visible
+stall (bench/gui_latency.py measures it against its goal). So the
 panel's background task computes the chart's data *and* renders it with FigureCanvasAgg into
 an RGBA buffer; the GUI thread only paints the finished image (:mod:`widgets.reports.chart_view`).
 
@@ -82,7 +82,7 @@ _SUBPLOT_PARAMETERS = ("left", "right", "bottom", "top", "wspace", "hspace")
 
 def layout(figure) -> dict:
     """Margins that fit the labels (a long model name, two-line dialect names); measuring them
-    costs ~15-30 ms, so the renderer keeps them while the labels stay the same."""
+    is slow, so the renderer keeps them while the labels stay the same."""
     import warnings
 
     with warnings.catch_warnings():

@@ -6,7 +6,7 @@ Their numbers are computed by :mod:`engine.reports.chart_data` (engine.stats und
 figures rendered with matplotlib's Agg canvas (:mod:`widgets.reports.chart_renderer`), both in one
 background task through the bridge; the panel only paints the finished image
 (:class:`widgets.reports.chart_view.ChartView`). FigureCanvasQTAgg would draw on the GUI thread,
-45–140 ms per chart at the paper's scale: a stall at every live update. matplotlib is
+slow for each chart at the paper's scale: a stall at every live update. matplotlib is
 imported by the worker when the first chart is drawn, so the main window opens fast.
 
 Live updates are buffered (docs/design.md, house style 7): the workspace watcher
@@ -375,7 +375,8 @@ class ChartsPanel(QWidget):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engine.samples import api as samples  # the sample study builders: ~60 ms, only for --live
+    # the sample study builders: slow to import, only for --live
+    from engine.samples import api as samples
 
     def add_arguments(parser):
         parser.add_argument(

@@ -18,7 +18,7 @@ class ScoredPage(StudyPage):
     """``upabhasha import scored-translations --human-scale MIN-MAX``."""
 
     kind = SCORED
-    run = staticmethod(import_tasks.import_scored_file)
+    run = staticmethod(import_tasks.import_scored_at)
 
     def __init__(self, dialects: list[dict]):
         super().__init__(_("Import scored translations"))

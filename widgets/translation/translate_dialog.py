@@ -1,6 +1,6 @@
 """TranslateDialog: RAG-translate a question set into dialects (machine drafts).
 
-Runs :func:`engine.translation.tasks.translate_question_set` (the engine calls of ``upabhasha
+Runs :func:`engine.translation.tasks.translate_question_set_at` (the engine calls of ``upabhasha
 translate``: build or reuse the retrieval index, then translate) through the bridge on the
 chosen model's lane. The job monitor shows progress, ETA and cancel; the dialog may be
 closed while it runs. ``sig_finished`` carries the summary (the main window reloads the
@@ -162,7 +162,7 @@ class TranslateDialog(QDialog):
             _("Running: progress, ETA and cancel are in the Jobs panel. You may close this dialog.")
         )
         task = self.bridge.run(
-            translation_tasks.translate_question_set,
+            translation_tasks.translate_question_set_at,
             args=(str(self.ws.path), question_set, dialects, model_id, self.limit.value() or None),
             lane=model_lane(model_id),
             label=label,

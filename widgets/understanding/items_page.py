@@ -19,7 +19,7 @@ class ItemsPage(StudyPage):
 
     kind = ITEMS
     uses_dialect_names = True
-    run = staticmethod(understanding_tasks.import_items_file)
+    run = staticmethod(understanding_tasks.import_items_at)
 
     def __init__(self, dialects: list[dict]):
         super().__init__(_("Import an item set for tasks"))

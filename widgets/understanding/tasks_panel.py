@@ -2,7 +2,7 @@
 
 - Left: task, item source, models, regimes, scripts (with the Romanization scheme),
   dialects, evaluated split, k, limit per dialect and constrained decoding; "Run" starts
-  :func:`engine.understanding.tasks.run_task_job` through the bridge (progress, ETA in the
+  :func:`engine.understanding.tasks.run_task_at` through the bridge (progress, ETA in the
   note, cancel); runs resume, so "Run" again only adds what is missing.
 - Right: the results grid, one row per run (model × regime × script), laid out like the
   paper's tables: macro metrics over dialects with their scale, the copy-input baseline, the
@@ -54,6 +54,7 @@ from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
+from widgets.understanding.result_rows import number_text, result_rows
 
 log = logging.getLogger(__name__)
 
@@ -61,43 +62,6 @@ log = logging.getLogger(__name__)
 ITEM_COLUMN_WIDTHS = {0: 80, 1: 190, 2: 190, 3: 150, 4: 150}
 
 SCRIPT_NAMES = ("native", "roman")
-
-
-def _f(value, digits: int = 2) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
-def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
-    """The results grid as text: one row per run (also the CSV export's content)."""
-    header = [
-        _("Task"), _("Model"), _("Regime"), _("Script"), "k", "n",
-        _("Metric 1"), _("Metric 2"), _("Copy baseline"),
-        _("Unparseable"), _("Script drift"), _("Empty"),
-    ]  # fmt: skip
-    rows = []
-    for r in report.get("runs", []):
-        macro = r["macro"]
-        if "chrf++" in macro:
-            ci = r.get("chrf_macro_ci") or {}
-            m1 = f"chrF++ {_f(macro['chrf++'])} [{_f(ci.get('low'))}, {_f(ci.get('high'))}]"
-            m2 = f"BLEU {_f(macro['bleu'])}"
-        else:
-            m1 = f"macro-F1 {_f(macro.get('macro_f1'), 3)}"
-            m2 = f"acc {_f(macro.get('accuracy'), 3)}"
-        copy = r.get("copy_baseline_macro", {}).get("chrf++")
-        failures = r["failures"]
-        rows.append([
-            r["task"], r["model"] or "", r["regime"],
-            r["script"] + (f" ({r['scheme']})" if r.get("scheme") else "")
-            + (" " + _("constrained") if r["constrained"] else ""),
-            str(r["k"]), str(r["n"]), m1 + f" [{macro['scale']}]", m2,
-            (_("not applicable") if r.get("copy_baseline_not_applicable") else "—")
-            if copy is None
-            else f"chrF++ {_f(copy)}",
-            _f(failures["unparseable"], 3), _f(failures["script_drift"], 3),
-            _f(failures["empty"], 3),
-        ])  # fmt: skip
-    return header, rows
 
 
 class TasksPanel(QWidget):
@@ -325,7 +289,7 @@ class TasksPanel(QWidget):
             EstimateJob(
                 m,
                 names[m],
-                task_jobs.estimate_task_job,
+                task_jobs.estimate_task_at,
                 (str(self.ws.path), task, [m], options, self.user_dir),
             )
             for m in self.model_ids()
@@ -342,7 +306,7 @@ class TasksPanel(QWidget):
         self.progress.setFormat("%p%")
         self.progress.setRange(0, 0)
         self._task = self.bridge.run(
-            task_jobs.run_task_job,
+            task_jobs.run_task_at,
             args=(
                 str(self.ws.path),
                 self.task_box.currentData(),
@@ -398,7 +362,7 @@ class TasksPanel(QWidget):
     # -- results -----------------------------------------------------------------------------
     def refresh_results(self) -> None:
         self.bridge.run(
-            task_jobs.stats_job,
+            task_jobs.task_stats_at,
             args=(str(self.ws.path), None, self.user_dir),
             label=_("Task results"),
             replace="task-results",
@@ -430,14 +394,14 @@ class TasksPanel(QWidget):
                 _("native − Romanized ({scheme}), {task}, {model}, {regime}: {mean} "
                   "[{low}, {high}] over {n} items").format(
                     scheme=g["scheme"], task=g["task"], model=g["model"], regime=g["regime"],
-                    mean=_f(gap["mean"]), low=_f(gap["low"]), high=_f(gap["high"]),
+                    mean=number_text(gap["mean"]), low=number_text(gap["low"]), high=number_text(gap["high"]),
                     n=g["items"])
             )  # fmt: skip
         for f in report.get("flips", []):
             lines.append(
                 _("zero→few flips, {task}, {model}, {script}: {flips}/{n} ({rate})").format(
                     task=f["task"], model=f["model"], script=f["script"], flips=f["flips"],
-                    n=f["items"], rate=_f(f["flip_rate"], 3))
+                    n=f["items"], rate=number_text(f["flip_rate"], 3))
             )  # fmt: skip
         self.comparisons.setText("\n".join(lines) or _("No native/Romanized or zero/few pairs."))
         self.failure_bars.set_runs(report.get("runs", []))
@@ -471,7 +435,7 @@ class TasksPanel(QWidget):
         if run_id is None:
             return
         self.bridge.run(
-            task_jobs.item_details,
+            task_jobs.item_details_at,
             args=(str(self.ws.path), run_id),
             label=_("Task items"),
             replace="task-items",

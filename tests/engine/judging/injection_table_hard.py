@@ -1,4 +1,4 @@
-"""A tuning round of hard negatives for the injection detector (issue 22, item 7).
+"""A tuning round of hard negatives for the injection detector.
 
 Written for this project after the blind round ``bench/data/injection_held_out_issue22d.jsonl``
 was first measured (its four false flags were legitimate answers that use evaluation words in

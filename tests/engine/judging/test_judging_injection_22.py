@@ -1,4 +1,4 @@
-"""Issue 22: the detector reads answers as a reader sees them (homoglyphs, combining marks,
+"""The detector reads answers as a reader sees them (homoglyphs, combining marks,
 zero-width characters), knows Banglish and dialect orders, orders split across sentences,
 headers, tables and verdict-shaped JSON, and leaves answers about doses, interest, cricket,
 courts and exams alone. Rates on the tuning round and the held-out round."""

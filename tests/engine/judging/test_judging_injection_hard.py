@@ -1,4 +1,4 @@
-"""Hard negatives (issue 22 item 7): evaluation words in an answer's own subject — an nginx
+"""Hard negatives: evaluation words in an answer's own subject — an nginx
 override, a classifier's score, quoted exam instructions — do not flag; the kinds of attack
 the blind round 22d slipped past do. Rates: ``bench/injection_generalisation.py``."""
 

@@ -112,7 +112,7 @@ def test_gui_endpoint_task_registers_like_the_cli(tmp_path, capsys):
         + ["--concurrency", "6", "--default"]
     )
     assert code == 0, capsys.readouterr().err
-    model_tasks.add_endpoint_model(
+    model_tasks.add_endpoint_model_at(
         gui, "lab", ["http://h:1/v1"], "m", None, load_params={"concurrency": 6}, is_default=True
     )
     columns = ("name", "kind", "base_urls", "api_model", "keyring_service", "load_params")

@@ -108,7 +108,7 @@ def test_the_model_error_floor_holds_when_the_machine_is_quiet():
     assert est.past_runs == 0 and est.model_error == MODEL_ERROR_FLOOR
     assert est.seconds_high >= est.seconds * (1 + MODEL_ERROR_FLOOR)
     assert est.seconds_low <= est.seconds * (1 - MODEL_ERROR_FLOOR)
-    # 4.43 s against 5.01 s: the actual that fell outside the two-term interval is inside
+    # the bench's actual against its estimate: the actual that fell outside the two-term interval is inside
     scaled = 4.43 / 5.01 * est.seconds
     assert est.seconds_low <= scaled <= est.seconds_high
     assert estimate(job, quiet) == est  # deterministic

@@ -1,4 +1,4 @@
-"""V3 (issue 19): human scores carry their scale and one ``details`` shape per target; the
+"""V3: human scores carry their scale and one ``details`` shape per target; the
 built-in dialects are seeded by the migration. Migrated from the v2 fixture with the three
 human-score shapes version 2 wrote."""
 

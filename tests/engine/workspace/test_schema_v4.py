@@ -1,4 +1,4 @@
-"""V4 (issue 23): the judged items and their sums, filled by the migration for a workspace
+"""V4: the judged items and their sums, filled by the migration for a workspace
 written by version 3 exactly as the triggers keep them for a new one."""
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""One writer per table, proven: every write in ``engine/`` against the writer table of
-docs/architecture.md ("One owner per table").
+"""One writer per table, proven: every table is written by one module of ``engine/``, and
+that module is the one docs/architecture.md's writer table ("One owner per table") names.
 
 A write is an SQL ``INSERT``/``REPLACE``/``UPDATE``/``DELETE`` in any string of a module (an
 f-string's literal parts included) or a sqlite-utils ``db["table"].insert/upsert/update/
 delete…`` call. Only the workspace's own tables count: review packages and the encoder cache
-are files of their own. The migrations (every ``schema.py``) and the synthetic sample study
-(``engine/samples/study.py``, documented under the table) are the exemptions.
+are files of their own. Two modules are exempt, each for a reason no other module shares:
+the migrations (``engine/workspace/schema.py`` and every stage's ``schema.py``) create and
+reshape every table before any writer exists, and the synthetic sample study
+(``engine/samples/study.py``, documented under the table) writes finished studies in bulk for demos and benches, which no product path does.
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from engine.workspace.store import Workspace
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "architecture.md"
-EXEMPT = {"engine/workspace/schema.py", "engine/samples/study.py"}
+EXEMPT = {
+    "engine/workspace/schema.py",  # the migrations
+    "engine/samples/study.py",  # the synthetic sample study
+}
 
 _SQL_WRITE = re.compile(
     r"\b(?:(?:INSERT|REPLACE)(?:\s+OR\s+[A-Z]+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_][a-z0-9_]*)"
@@ -103,7 +108,24 @@ def workspace_tables(tmp_path_factory) -> set[str]:
         return set(ws.table_names())
 
 
-def test_every_table_is_written_only_by_its_documented_writers(workspace_tables):
+def shared_tables(in_code: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The tables more than one module writes: each should have one writer."""
+    return {table: modules for table, modules in in_code.items() if len(modules) > 1}
+
+
+def check_one_writer_per_table(tables: set[str], root: Path = ROOT) -> None:
+    shared = shared_tables(writers_in_code(tables, root))
+    assert not shared, (
+        "tables written by more than one module (route the writes through one owner): "
+        f"{ {t: sorted(m) for t, m in shared.items()} }"
+    )
+
+
+def test_every_table_has_one_writer_module(workspace_tables):
+    check_one_writer_per_table(workspace_tables)
+
+
+def test_every_table_is_written_only_by_its_documented_writer(workspace_tables):
     in_code, in_doc = writers_in_code(workspace_tables), writers_in_doc()
     undocumented = {
         f"{table} written by {module}"
@@ -121,6 +143,8 @@ def test_every_table_is_written_only_by_its_documented_writers(workspace_tables)
     }
     assert not stale, f"{DOC.name} names writers that do not write: {sorted(stale)}"
     assert set(in_doc) <= workspace_tables, set(in_doc) - workspace_tables
+    several = {table: modules for table, modules in in_doc.items() if len(modules) > 1}
+    assert not several, f"{DOC.name} gives these tables more than one writer: {several}"
 
 
 def test_human_annotations_has_one_writer(workspace_tables):
@@ -129,19 +153,45 @@ def test_human_annotations_has_one_writer(workspace_tables):
     }
 
 
+def _plant(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
 def test_a_second_writer_is_found(workspace_tables, tmp_path):
     """The check itself: a module that also writes ``models`` is found."""
     fake_root = tmp_path / "root"
-    (fake_root / "engine" / "bias").mkdir(parents=True)
-    (fake_root / "engine" / "bias" / "rogue.py").write_text(
+    _plant(
+        fake_root,
+        "engine/bias/rogue.py",
         'SQL = "INSERT OR IGNORE INTO models(name) VALUES (?)"\n'
         'def f(db):\n    db["runs"].upsert({"id": 1})\n',
-        encoding="utf-8",
     )
     assert writers_in_code(workspace_tables, fake_root) == {
         "models": {"engine/bias/rogue.py"},
         "runs": {"engine/bias/rogue.py"},
     }
+
+
+def test_a_planted_second_writer_fails_the_check(workspace_tables, tmp_path):
+    """A copy of the real owner of ``variants`` beside a planted second writer: the tree
+    passes with the owner alone and fails once the plant writes the same table, whatever
+    the document says."""
+    fake_root = tmp_path / "root"
+    owner = "engine/workspace/variants.py"
+    _plant(fake_root, owner, (ROOT / owner).read_text(encoding="utf-8"))
+    check_one_writer_per_table(workspace_tables, fake_root)
+    _plant(
+        fake_root,
+        "engine/translation/rogue.py",
+        'def undo(conn, vid):\n    conn.execute("UPDATE variants SET status = ? WHERE id = ?",'
+        ' ("draft", vid))\n',
+    )
+    shared = shared_tables(writers_in_code(workspace_tables, fake_root))
+    assert shared == {"variants": {owner, "engine/translation/rogue.py"}}
+    with pytest.raises(AssertionError, match="more than one module"):
+        check_one_writer_per_table(workspace_tables, fake_root)
 
 
 def test_the_judged_items_are_kept_by_triggers_alone(workspace_tables, tmp_path):

@@ -102,7 +102,7 @@ def test_long_question_file_with_gold_only_when_chosen(qtbot, fresh_ws, sync_bri
 
 def test_add_dialect_dialog_lists_known_dialects_and_aliases(qtbot, fresh_ws):
     from engine.importing.tasks import list_workspace_dialects
-    from widgets.importing.import_dialog import AddDialectDialog
+    from widgets.importing.add_dialect_dialog import AddDialectDialog
 
     dialog = AddDialectDialog(None, list_workspace_dialects(fresh_ws))
     qtbot.addWidget(dialog)

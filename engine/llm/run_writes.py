@@ -1,0 +1,94 @@
+"""The one writer of ``runs``: opening a run, what its card learns, its judge-role labels,
+its lease, finishing it and removing an empty one.
+
+Every function writes inside the caller's transaction (``conn`` comes from
+``Workspace.transaction``), so a caller that reads and then writes a run (a lease taken over,
+a plan size recorded once) keeps both in one transaction. Which run to open, when a lease may
+be taken and what a label means stay with the callers (``jobs``, ``leases``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+def insert_run(
+    conn: sqlite3.Connection, kind: str, run_key: str, model_id: int | None, card: str, now: str
+) -> None:
+    """Add an open run with its canonical card; a run with this key already there is kept."""
+    conn.execute(
+        "INSERT INTO runs(kind, run_key, model_id, card, status, created_at) "
+        "VALUES (?, ?, ?, ?, 'open', ?) ON CONFLICT(run_key) DO NOTHING",
+        (kind, run_key, model_id, card, now),
+    )
+
+
+def set_card_value(conn: sqlite3.Connection, run_id: int, path: str, value: str) -> None:
+    """Set the JSON ``value`` at dotted ``path`` of the run's card (outside its key)."""
+    conn.execute(
+        "UPDATE runs SET card = json_set(card, '$.' || ?, json(?)) WHERE id = ?",
+        (path, value, run_id),
+    )
+
+
+def set_plan_size(conn: sqlite3.Connection, run_id: int, size: int | None) -> None:
+    """Record the batch-plan size the run is decoded with (None: no plan), the first time
+    only."""
+    conn.execute(
+        "UPDATE runs SET card = json_set(card, '$.plan_size', ?) "
+        "WHERE id = ? AND json_type(card, '$.plan_size') IS NULL",
+        (size, run_id),
+    )
+
+
+def set_card_label(
+    conn: sqlite3.Connection, kind: str, key: str, run_id: int, *, chosen: str, others: str
+) -> None:
+    """Set card label ``key`` to ``chosen`` on run ``run_id`` and to ``others`` on every other
+    run of ``kind``."""
+    path = f"$.{key}"
+    conn.execute(
+        "UPDATE runs SET card = json_set(card, ?, ?) WHERE kind = ? AND id != ?",
+        (path, others, kind, run_id),
+    )
+    conn.execute("UPDATE runs SET card = json_set(card, ?, ?) WHERE id = ?", (path, chosen, run_id))
+
+
+def mark_run_done(conn: sqlite3.Connection, run_id: int) -> None:
+    conn.execute("UPDATE runs SET status = 'done' WHERE id = ?", (run_id,))
+
+
+def delete_empty_run(conn: sqlite3.Connection, run_id: int) -> bool:
+    """Remove an open run that nothing refers to; returns whether it did."""
+    cur = conn.execute(
+        "DELETE FROM runs WHERE id = ? AND status = 'open' "
+        "AND NOT EXISTS (SELECT 1 FROM responses WHERE run_id = runs.id) "
+        "AND NOT EXISTS (SELECT 1 FROM judgments WHERE run_id = runs.id) "
+        "AND NOT EXISTS (SELECT 1 FROM variants WHERE run_id = runs.id)",
+        (run_id,),
+    )
+    return cur.rowcount > 0
+
+
+def set_lease(conn: sqlite3.Connection, run_id: int, owner: str, now: float) -> None:
+    """Give the run's lease to ``owner`` (whoever held it before)."""
+    conn.execute(
+        "UPDATE runs SET lease_owner = ?, lease_heartbeat = ? WHERE id = ?", (owner, now, run_id)
+    )
+
+
+def beat_lease(conn: sqlite3.Connection, run_id: int, owner: str, now: float) -> None:
+    """Renew the heartbeat of a lease ``owner`` still holds."""
+    conn.execute(
+        "UPDATE runs SET lease_heartbeat = ? WHERE id = ? AND lease_owner = ?",
+        (now, run_id, owner),
+    )
+
+
+def clear_lease(conn: sqlite3.Connection, run_id: int, owner: str) -> None:
+    """Drop the lease if ``owner`` still holds it."""
+    conn.execute(
+        "UPDATE runs SET lease_owner = NULL, lease_heartbeat = NULL "
+        "WHERE id = ? AND lease_owner = ?",
+        (run_id, owner),
+    )

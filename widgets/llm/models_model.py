@@ -1,0 +1,67 @@
+"""ModelsTableModel: the workspace's models as the Models panel's table (name, kind, size, …)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from engine.i18n import _
+from engine.llm.api import models_default_first
+from engine.workspace.api import Workspace
+from widgets.llm.model_finder import human_size
+
+COLUMNS = [
+    ("name", "Name"),
+    ("kind", "Kind"),
+    ("architecture", "Architecture"),
+    ("quantization", "Quantization"),
+    ("size_bytes", "Size"),
+    ("context_length", "Context"),
+    ("has_chat_template", "Chat template"),
+    ("sha256", "sha256"),
+    ("is_default", "Default"),
+]
+
+
+class ModelsTableModel(QAbstractTableModel):
+    """A workspace has a handful of models: all rows are read at once."""
+
+    def __init__(self, workspace: Workspace, parent=None):
+        super().__init__(parent)
+        self.ws = workspace
+        self.rows: list[dict] = []
+        self.reload()
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        self.rows = models_default_first(self.ws)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return _(COLUMNS[section][1])
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row, key = self.rows[index.row()], COLUMNS[index.column()][0]
+        value = row.get(key)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if key == "size_bytes":
+                return human_size(value)
+            if key in ("has_chat_template", "is_default"):
+                return _("yes") if value else ("" if key == "is_default" else _("no"))
+            if key == "sha256":
+                return (value or "")[:12]
+            if key == "architecture" and row["kind"] == "endpoint":
+                return row.get("api_model") or ""
+            return "" if value is None else str(value)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.get("path") or row.get("base_urls") or None
+        return None
