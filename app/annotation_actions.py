@@ -1,4 +1,5 @@
-"""The main window's annotation work: its three panels and the review-package menu actions.
+"""The main window's annotation work: the review-package menu actions. The three panels are
+declared by widgets/annotation/__init__.py; they answer the setup's package imports here.
 
 Export and import run in the bridge's SQLite writer lane on their own connection; a refused
 package (foreign, tampered, truncated) is reported as the engine's one-line message and
@@ -18,14 +19,13 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
-from engine.annotation.api import PACKAGE_SUFFIX, PackageQueue, WorkspaceQueue, list_annotators
+from engine.annotation.api import PACKAGE_SUFFIX, PackageQueue, list_annotators
 from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.common.hints import for_gui
 from widgets.common.task_bridge import WRITER, TaskBridge
-from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 
 log = logging.getLogger(__name__)
 
@@ -55,48 +55,7 @@ class AnnotationActions(QObject):
         self.package_windows: list[QWidget] = []
         self.last_result: object = None
 
-    # -- panels ----------------------------------------------------------------------------
-    def build_panels(
-        self, ws: Workspace, reviewer: str, watcher: WorkspaceWatcher | None = None
-    ) -> dict[str, tuple[QWidget, str]]:
-        # here, when a workspace opens, as the main window's other panels (each is slow to import)
-        from widgets.annotation.adjudication_panel import AdjudicationPanel
-        from widgets.annotation.agreement_panel import AgreementPanel
-        from widgets.annotation.annotation_panel import AnnotationPanel
-        from widgets.annotation.setup import AnnotationSetup
-
-        setup = AnnotationSetup(ws, bridge=self.bridge)
-        setup.answer_imports(self.import_packages)
-        setup.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 8000))
-        setup.sig_changed.connect(self.sig_changed)
-        annotation = AnnotationPanel(WorkspaceQueue(ws), annotator=reviewer, setup=setup)
-        setup.setParent(annotation)  # goes with the panels when the workspace closes
-        adjudication = AdjudicationPanel(ws, adjudicator=reviewer, setup=setup)
-        agreement = AgreementPanel(ws, self.bridge, setup=setup)
-        annotation.sig_decided.connect(lambda _item: adjudication.mark_dirty())
-        setup.sig_changed.connect(adjudication.mark_dirty)
-        adjudication.sig_changed.connect(self.sig_changed)
-        # writes elsewhere (a dialog, a merged package, the CLI): one watcher tick later
-        if watcher is not None:
-            follow(annotation, annotation.reload_annotators, watcher.sig_annotators)
-            follow(
-                annotation,
-                lambda: annotation.reload(annotation.current and annotation.current["item_id"]),
-                watcher.sig_assignments,
-            )
-            watcher.sig_decisions.connect(adjudication.mark_dirty)
-            watcher.sig_assignments.connect(adjudication.mark_dirty)
-            watcher.sig_decisions.connect(agreement.mark_stale)
-            watcher.sig_assignments.connect(agreement.mark_stale)
-        for panel in (annotation, adjudication, agreement):
-            panel.sig_status_message.connect(lambda text: self.sig_status_message.emit(text, 6000))
-        self.panels = {"annotation": annotation, "adjudication": adjudication}
-        return {
-            "annotation": (annotation, _("Annotation")),
-            "adjudication": (adjudication, _("Adjudication")),
-            "agreement": (agreement, _("Agreement")),
-        }
-
+    # -- panels (built by widgets.annotation, which sets ``panels``) ----------------------
     def _refresh_panels(self) -> None:
         annotation = self.panels.get("annotation")
         if annotation is not None:
@@ -191,7 +150,7 @@ class AnnotationActions(QObject):
         return self.open_package_file(path) if path else None
 
     def open_package_file(self, path: str) -> QWidget | None:
-        # as build_panels: the panel is imported when first needed
+        # as the window's panels: imported when first needed
         from widgets.annotation.annotation_panel import AnnotationPanel
 
         try:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.annotation_actions import AnnotationActions
 from app.language_menu import add_language_menu
 from app.settings import Settings, save_settings
+from app.stage_widgets import import_pages, widget_packages
 from app.study_actions import StudyActions
 from app.window_fit import fit_to_screen
 from engine.errors import UserError
@@ -39,14 +40,16 @@ from widgets.common.hints import for_gui
 from widgets.common.job_monitor import JobMonitor
 from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
+from widgets.common.stage_parts import PanelContext
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
-from widgets.common.workspace_watcher import WorkspaceWatcher, follow
+from widgets.common.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
 WORKSPACE_FILTER = "Upabhasha workspace (*.sqlite *.upabhasha);;All files (*)"
 STATUS_TOPICS = frozenset({"questions", "variants", "models"})  # what the status bar counts
+JOBS_PLACE = 70  # the job monitor's tab among the stages' (widgets.common.stage_parts)
 
 
 class MainWindow(QMainWindow):
@@ -139,26 +142,14 @@ class MainWindow(QMainWindow):
         self.workspace_actions = [
             self._action(_("Import corp&us…"), self.import_corpus_dialog, None, file_menu),
             self._action(_("Import ques&tions…"), self.import_questions_dialog, None, file_menu),
-            self._action(
-                _("Import ite&m set for tasks…"),
-                lambda: self.study.import_dialog("items"),
-                None,
-                file_menu,
-            ),
-            self._action(
-                _("Import pro&bes…"), lambda: self.study.import_dialog("probes"), None, file_menu
-            ),
-            self._action(
-                _("&Generate probes from templates…"),
-                lambda: self.study.import_dialog("probe-templates"),
-                None,
-                file_menu,
-            ),
-            self._action(
-                _("Import scored tr&anslations…"),
-                lambda: self.study.import_dialog("scored"),
-                None,
-                file_menu,
+            *(
+                self._action(
+                    page.menu_text(),
+                    lambda kind=page.kind: self.study.import_dialog(kind),
+                    None,
+                    file_menu,
+                )
+                for page in import_pages()  # every stage's kinds of import
             ),
             self._action(
                 _("&Export review package…"), self.annotation.export_package, None, file_menu
@@ -264,90 +255,37 @@ class MainWindow(QMainWindow):
         self._show_welcome()
 
     def _build_panels(self) -> None:
-        # here, when a workspace opens: the panels are slow to import (python -X importtime)
-        from widgets.bias.bias_panel import BiasPanel
-        from widgets.judging.answers_panel import AnswersPanel
-        from widgets.judging.judge_panel import JudgePanel
-        from widgets.llm.models_panel import ModelsPanel
-        from widgets.reports.charts_panel import ChartsPanel
-        from widgets.translation.metrics_panel import MetricsPanel
-        from widgets.translation.review_panel import ReviewPanel
-        from widgets.understanding.tasks_panel import TasksPanel
-
-        def status(text: str) -> None:
-            self.statusBar().showMessage(text, 4000)
-
+        assert self.workspace is not None and self.watcher is not None
         watcher = self.watcher
-        review = ReviewPanel(
-            self.workspace, reviewer=self.settings.reviewer_name, avro_mode=self.settings.avro_mode
+        context = PanelContext(
+            workspace=self.workspace,
+            bridge=self.bridge,
+            watcher=watcher,
+            settings=self.settings,
+            save_settings=lambda: self._save(self.settings),
+            reviewer_changed=self._remember_reviewer,
+            status=self.statusBar().showMessage,
+            open_import=self.study.import_dialog,
+            study=self.study,
+            annotation=self.annotation,
         )
-        review.sig_reviewer_changed.connect(self._remember_reviewer)
-        review.sig_avro_mode_changed.connect(self._remember_avro_mode)
-        review.sig_status_message.connect(status)
-        models = ModelsPanel(
-            self.workspace, self.bridge, watcher=watcher, model_folders=self.settings.model_folders
-        )
-        models.sig_status_message.connect(status)
-        models.sig_model_folders_changed.connect(self._remember_model_folders)
-        answers = AnswersPanel(
-            self.workspace, self.bridge, annotator=self.settings.reviewer_name, watcher=watcher
-        )
-        judge = JudgePanel(self.workspace, self.bridge)
-        charts = ChartsPanel(self.workspace, self.bridge, watcher=watcher)
-        tasks = TasksPanel(self.workspace, self.bridge, watcher=watcher)
-        for panel in (answers, judge, charts, tasks):
-            panel.sig_status_message.connect(status)
-        # a panel's own write: the watcher looks at once and every subscriber follows
-        for panel in (review, models, answers, judge):
-            panel.sig_changed.connect(watcher.check_now)
-        watcher.sig_runs.connect(judge.refresh)  # judge runs, roles, a finished run
-        watcher.sig_models.connect(judge.refresh)
-        watcher.sig_annotations.connect(judge.refresh)  # the human-scored count
-        follow(review, review.reload_changed, watcher.sig_variants)  # adjudicated, translated
-        # study dialogs announce their results; the panels that show them re-read
-        self.study.sig_imported.connect(review.reload_sets)  # a new question set to filter
-        self.study.sig_translated.connect(review.reload)
+        # every stage's tabs in their places; the job monitor is the window's own
+        built: list[tuple[int, list[tuple[str, str, QWidget]]]] = [
+            (JOBS_PLACE, [("jobs", _("Jobs"), self.job_monitor)])
+        ]
+        for package in widget_packages():  # imported here, when a workspace opens
+            for panels in package.PANELS:
+                built.append((panels.place, panels.build(context)))
+        # study dialogs announce their results; every panel that shows them follows
         for finished in (self.study.sig_imported, self.study.sig_translated):
             finished.connect(watcher.check_now)
         self.study.sig_generated.connect(watcher.check_now)  # new runs: answers, judge, charts
-        bias = BiasPanel(self.workspace, self.bridge, watcher=watcher)
-        bias.sig_status_message.connect(status)
-        metrics = MetricsPanel(self.workspace, self.bridge)
-        # an empty state's button opens the import that fills it; the import refills the panel
-        for panel in (tasks, bias, metrics):
-            panel.sig_import_requested.connect(self.study.import_dialog)
-        self.study.sig_imported.connect(lambda _report: tasks.refresh_options())
-        self.study.sig_imported.connect(lambda _report: metrics.refresh())
-        self.panels = {
-            "review": review,
-            "models": models,
-            "answers": answers,
-            "judge": judge,
-            "charts": charts,
-            "tasks": tasks,
-            "jobs": self.job_monitor,
-            "bias": bias,
-            "metrics": metrics,
-        }
-        annotation_panels = self.annotation.build_panels(
-            self.workspace, self.settings.reviewer_name, watcher
-        )
-        self.panels.update({k: panel for k, (panel, _t) in annotation_panels.items()})
-        titles = {
-            "review": _("Review translations"),
-            "models": _("Models"),
-            "answers": _("Answers"),
-            "judge": _("Judge"),
-            "charts": _("Charts"),
-            "tasks": _("Tasks"),
-            "jobs": _("Jobs"),
-            "bias": _("Social bias"),
-            **{k: title for k, (_p, title) in annotation_panels.items()},
-            "metrics": _("Metrics vs humans"),
-        }
-        for index, (name, panel) in enumerate(self.panels.items(), start=1):
-            self.tabs.addTab(panel, titles[name])
-            install_elided_tooltips(panel)
+        self.panels = {}
+        for _place, tabs in sorted(built, key=lambda entry: entry[0]):
+            for name, title, panel in tabs:
+                self.panels[name] = panel
+                self.tabs.addTab(panel, title)
+                install_elided_tooltips(panel)
         self._install_panel_shortcuts()
 
     def _install_panel_shortcuts(self) -> None:

@@ -59,10 +59,17 @@ class StudyActions(QObject):
 
     # Each dialog is imported when first opened, not at start-up: each is slow to import.
     def import_dialog(self, kind: str):
+        from app.stage_widgets import import_pages
         from widgets.importing.import_dialog import ImportDialog
 
         def build():
-            dialog = ImportDialog(self.workspace, self.bridge, kind, parent=self.dialog_parent)
+            dialog = ImportDialog(
+                self.workspace,
+                self.bridge,
+                kind,
+                pages=import_pages(),  # every stage's kinds (app/cli/registry.py)
+                parent=self.dialog_parent,
+            )
             dialog.sig_imported.connect(self.after_import)
             return dialog
 

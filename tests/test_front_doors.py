@@ -4,7 +4,8 @@ say it, checked over grimp's import graph (the graph import-linter builds; grimp
 - ``widgets.<stage>`` uses the engine through its own stage's front doors (``api``/``tasks``),
   the workspace front door (every panel's input is a ``Workspace``) and the cross-cutting
   modules; among the widgets, its own stage and ``widgets.common``. A panel that honestly needs
-  another stage is listed in ``ALSO_NEEDS`` with the reason.
+  another stage is listed in ``ALSO_NEEDS`` with the reason. A stage's import pages are its
+  own (widgets/<stage>/__init__.py), so a new study adds nothing here.
 - A front end uses only the names a front door lists in its ``__all__``: the front door is a
   deliberate surface, not whatever its module happens to import.
 """
@@ -36,18 +37,18 @@ FRONT_DOORS = ("api", "tasks")
 # widget package -> {engine stage it may also use through its front doors: why}
 ALSO_NEEDS = {
     "common": {"samples": "the standalone runner opens a panel on sample data"},
-    "importing": {
-        "understanding": "the import dialog imports item sets for tasks (items own their table)",
-        "bias": "the import dialog imports and generates probe sets (probes own their tables)",
-    },
     "reports": {
         "samples": "python -m widgets.reports.charts_panel --live streams sample judgments"
     },
     "translation": {
-        "importing": "the metrics panel records a human score of an imported scored segment "
+        "importing": "the metrics panel records a human score of an imported scored segment, "
+        "and the scored translations' import page runs its import "
         "(scored_import owns the scored segments)"
     },
-    "understanding": {"llm": "the tasks panel offers the workspace's models to run a task on"},
+    "understanding": {
+        "llm": "the tasks panel offers the workspace's models to run a task on",
+        "importing": "the item-set import page offers the splits every import knows",
+    },
 }
 
 
@@ -70,9 +71,7 @@ def widget_violations(graph) -> list[str]:
     wrong = []
     for module in sorted(graph.find_descendants("widgets")):
         parts = module.split(".")
-        if len(parts) < 3:
-            continue  # widgets/<stage>/__init__.py files import nothing
-        stage = parts[1]
+        stage = parts[1]  # widgets/<stage>/__init__.py declares the stage's panels: checked too
         allowed_stages = {stage, "workspace", *ALSO_NEEDS.get(stage, {})}
         for imported in sorted(graph.find_modules_directly_imported_by(module)):
             if imported.startswith("widgets."):

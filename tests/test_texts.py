@@ -201,9 +201,6 @@ def test_the_timing_pattern_tells_measurements_from_settings():
 
 STAYS_WHOLE = "# Stays whole:"
 LONGEST = 500
-# Split on branches of their own, landing beside this test; an entry goes when its module is
-# short or explains itself (the test fails on an entry no longer needed).
-BEING_SPLIT = {"engine/workspace/schema.py", "app/main_window.py"}
 
 
 def top_comments(source: str) -> list[str]:
@@ -225,10 +222,6 @@ def test_long_modules_say_why_they_stay_whole():
             continue
         if not any(text.startswith(STAYS_WHOLE) for text in top_comments(source)):
             unexplained[path.relative_to(ROOT).as_posix()] = len(source.splitlines())
-    assert set(unexplained) >= BEING_SPLIT, "no longer being split: " + ", ".join(
-        sorted(BEING_SPLIT - set(unexplained))
-    )
-    unexplained = {name: n for name, n in unexplained.items() if name not in BEING_SPLIT}
     assert not unexplained, "long modules without a '# Stays whole:' reason:\n" + "\n".join(
         f"{name}: {n} lines" for name, n in unexplained.items()
     )

@@ -1,8 +1,8 @@
 """``upabhasha [--workspace/-w PATH] COMMAND``.
 
-Each stage module (``app/cli/<stage>.py``, one per engine stage) contributes sub-commands
-through ``register(subparsers)``, and kinds of ``upabhasha import WHAT`` through
-``register_import(subparsers)``; a command is a function ``run(args, ctx) -> int``. A :class:`engine.errors.UserError` becomes
+Each stage module (``app/cli/<stage>.py``, one per engine stage) declares its sub-commands
+(``COMMANDS``) and kinds of ``upabhasha import WHAT`` (``IMPORTS``), gathered in order by
+:mod:`app.cli.registry`; a command is a function ``run(args, ctx) -> int``. A :class:`engine.errors.UserError` becomes
 one line on stderr and exit code 2; any other exception is logged with its traceback to
 the log file and reported as one line with exit code 1. stdout carries only the command's
 output (``--json`` prints one JSON document).
@@ -15,21 +15,7 @@ import logging
 import os
 import sys
 
-from app.cli import (
-    annotation,
-    answering,
-    baseline,
-    bias,
-    demo,
-    importing,
-    judging,
-    llm,
-    rag,
-    reports,
-    translation,
-    understanding,
-    workspace,
-)
+from app.cli import registry
 from app.cli.arguments import OneLineParser
 from app.cli.context import CliContext, incomplete
 from app.cli.hints import for_cli
@@ -40,30 +26,6 @@ from engine.text.redact import redact
 log = logging.getLogger(__name__)
 
 DEFAULT_WORKSPACE = "upabhasha.sqlite"
-
-# Every sub-command, in the order ``upabhasha --help`` lists them: one module per engine
-# stage (app/cli/<stage>.py) contributes ``register(subparsers)`` and, for its own kinds of
-# ``upabhasha import WHAT``, ``register_import``; translation and judging hold commands that
-# the listing shows in two or three places.
-COMMANDS = [
-    workspace.register,
-    importing.register,
-    llm.register,
-    rag.register,
-    translation.register,
-    answering.register,
-    judging.register,
-    reports.register,
-    translation.register_review,
-    bias.register,
-    annotation.register,
-    translation.register_scored,
-    baseline.register,
-    understanding.register,
-    judging.register_replicate,
-    demo.register,
-]
-IMPORTS = [importing.register_import, bias.register_import, understanding.register_import]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,9 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     imports = sub.add_parser("import", help="import corpora, questions, scored translations, …")
     import_sub = imports.add_subparsers(dest="import_command", metavar="WHAT", required=True)
-    for register in COMMANDS:
+    for register in registry.commands():  # every stage's, in their places (app/cli/registry.py)
         register(sub)
-    for register_import in IMPORTS:
+    for register_import in registry.imports():
         register_import(import_sub)
     return parser
 

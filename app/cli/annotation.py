@@ -319,3 +319,9 @@ def _ci(e: dict) -> str:
     if e.get("estimate") is None:
         return "n/a"
     return f"{e['estimate']:.2f} [{e['low']:.2f}, {e['high']:.2f}]"
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(110, register)]
+IMPORTS: list = []

@@ -64,3 +64,9 @@ def cmd_generate(args, ctx) -> int:
         for s in summaries:
             print(run_line(s["model"], s, "answers"))
     return runs_outcome(ctx, "generate", summaries, "answers")
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(60, register)]
+IMPORTS: list = []

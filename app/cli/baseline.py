@@ -71,3 +71,9 @@ def cmd_baseline(args, ctx) -> int:
     for note in report["notes"]:
         print(f"  note: {for_cli(note)}")
     return 0
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(130, register)]
+IMPORTS: list = []

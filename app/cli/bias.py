@@ -415,3 +415,9 @@ def cmd_bias_stats(args, ctx) -> int:
                 f"{m['subcategory']:<8} {_f(m['effect'])} [{_f(m['ci_low'])}, {_f(m['ci_high'])}]"
             )
     return 0
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(100, register)]
+IMPORTS: list = [(20, register_import)]

@@ -130,3 +130,9 @@ def cmd_demo(args, ctx) -> int:
     except DemoStopped as stop:
         return stop.code
     return 0
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(160, register)]
+IMPORTS: list = []

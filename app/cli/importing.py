@@ -413,3 +413,9 @@ def cmd_export(args, ctx) -> int:
     count = importing.export_table(ws, args.table, args.file, fmt=args.format)
     print(f"exported {count:,} rows of {args.table} to {args.file}")
     return 0
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(20, register)]
+IMPORTS: list = [(10, register_import)]

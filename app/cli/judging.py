@@ -385,3 +385,9 @@ def _replication_outcome(ctx, result) -> int:
         + (f"; {result.error}" if result.error else "")
         + ")",
     )
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(70, register), (150, register_replicate)]
+IMPORTS: list = []

@@ -287,3 +287,9 @@ def cmd_run_prompts(args, ctx) -> int:
         return 0
     failed = summary.total - summary.done_before - summary.done_now
     return incomplete(ctx, f"run-prompts: {failed} of {summary.total} prompts failed or missing")
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(30, register)]
+IMPORTS: list = []

@@ -94,3 +94,9 @@ def cmd_index(args, ctx) -> int:
         print(f"  {dialect:<12} {info['count']:>6} pairs ({info['dense_kind']})")
     print_selfcheck(summary["selfcheck"])
     return 0
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(40, register)]
+IMPORTS: list = []

@@ -141,3 +141,9 @@ _FIGURES = {
     "degradation_high",
     "degradation_share",
 }
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(80, register)]
+IMPORTS: list = []

@@ -392,3 +392,9 @@ def cmd_human_score(args, ctx) -> int:
     )
     print(f"response {args.response}: {args.annotator} {args.score:g} (0-10)")
     return 0
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(50, register), (90, register_review), (120, register_scored)]
+IMPORTS: list = []

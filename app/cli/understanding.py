@@ -416,3 +416,9 @@ def cmd_task_stats(args, ctx) -> int:
             f"{fl['flips']}/{fl['items']} ({_f(fl['flip_rate'], 3)})"
         )
     return 0
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(140, register)]
+IMPORTS: list = [(30, register_import)]

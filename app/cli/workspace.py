@@ -66,3 +66,9 @@ def cmd_status(args, ctx) -> int:
         )
         print(f"{t['type']} {t['name']} ({t['rows']:,} rows): {columns}")
     return 0
+
+
+# where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``
+# (app/cli/registry.py gathers every stage's)
+COMMANDS = [(10, register)]
+IMPORTS: list = []

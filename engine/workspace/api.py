@@ -7,17 +7,18 @@ other modules (.importlinter).
 
 from __future__ import annotations
 
-from engine.workspace.changes import TOPICS, ChangeTracker
+from engine.workspace.changes import ChangeTracker
 from engine.workspace.choices import study_choices, study_counts
+from engine.workspace.stages import topics
 from engine.workspace.store import Workspace
 from engine.workspace.variants import IMPORTED_VARIANT_STATUSES, VARIANT_STATUSES
 
 __all__ = [
     "IMPORTED_VARIANT_STATUSES",
-    "TOPICS",
     "VARIANT_STATUSES",
     "ChangeTracker",
     "Workspace",
     "study_choices",
     "study_counts",
+    "topics",
 ]

@@ -4,7 +4,8 @@ The GUI's single workspace watcher (:mod:`widgets.common.workspace_watcher`) and
 long-lived reader poll a :class:`ChangeTracker`. It holds a connection of its own, so
 ``PRAGMA data_version`` changes whenever *any* other connection commits — a job in a worker
 thread, another process, or the window's own connection. Only then does it read one stamp
-per topic, all in one ``SELECT`` whose parts stay cheap at any study size:
+per topic (each stage declares its own: engine.workspace.stages), all in one ``SELECT``
+whose parts stay cheap at any study size:
 
 - insert-only tables (``responses``, ``judgments``, ``human_annotations``,
   ``variant_history``) by ``max(id)``: a b-tree descent, not a scan;
@@ -22,67 +23,9 @@ import logging
 import sqlite3
 from pathlib import Path
 
-log = logging.getLogger(__name__)
+from engine.workspace.stages import stamps
 
-# topic -> SQL expressions, each a scalar sub-query; together the topic's stamp
-STAMPS: dict[str, tuple[str, ...]] = {
-    "questions": (
-        "(SELECT group_concat(id || '|' || name, ';') FROM question_sets)",
-        "(SELECT count(*) FROM questions)",
-        "(SELECT max(id) FROM questions)",
-    ),
-    "variants": (
-        "(SELECT count(*) FROM variants)",
-        "(SELECT max(id) FROM variants)",
-        "(SELECT max(id) FROM variant_history)",
-    ),
-    "models": (
-        "(SELECT group_concat(id || '|' || name || '|' || is_default || '|' || load_params, ';')"
-        " FROM models)",
-    ),
-    "runs": (
-        "(SELECT group_concat(id || '|' || status || '|' || "
-        "ifnull(json_extract(card, '$.judge_role'), ''), ';') FROM runs)",
-    ),
-    "responses": ("(SELECT max(id) FROM responses)",),
-    "judgments": ("(SELECT max(id) FROM judgments)",),
-    "annotations": ("(SELECT max(id) FROM human_annotations)",),
-    # probe sets and their items are imported whole; normalisation edits are insert-only
-    "probes": (
-        "(SELECT count(*) FROM probe_sets)",
-        "(SELECT max(id) FROM probe_items)",
-        "(SELECT max(id) FROM probe_norm_entries)",
-    ),
-    # field annotation: who annotates, what they are assigned, what they decided
-    # (in the workspace, merged from a package, adjudicated). Rowid tables: max() is a descent.
-    "annotators": (
-        "(SELECT group_concat(id || '|' || name || '|' || dialects, ';') FROM annotators)",
-    ),
-    "assignments": (
-        "(SELECT count(*) FROM annotation_batches)",
-        "(SELECT max(id) FROM annotation_items)",
-        "(SELECT max(rowid) FROM annotation_assignments)",
-        "(SELECT count(*) FROM annotation_assignments)",
-    ),
-    "decisions": (
-        "(SELECT max(id) FROM annotation_decisions)",
-        "(SELECT max(id) FROM annotation_adjudications)",
-        "(SELECT max(id) FROM annotation_packages)",
-    ),
-    # runs of one kind (few rows: a scan of runs), their status, and the item sets tasks draw
-    # from; a run's answers move the ``responses`` topic
-    "task_runs": (
-        "(SELECT group_concat(id || '|' || status, ';') FROM runs WHERE kind LIKE 'task:%')",
-        "(SELECT max(rowid) FROM task_run_items)",
-        "(SELECT group_concat(id || '|' || name, ';') FROM task_item_sets)",
-        "(SELECT max(id) FROM task_items)",
-    ),
-    "probe_runs": (
-        "(SELECT group_concat(id || '|' || status, ';') FROM runs WHERE kind = 'probe')",
-    ),
-}
-TOPICS = tuple(STAMPS)
-_QUERY = "SELECT " + ", ".join(part for parts in STAMPS.values() for part in parts)
+log = logging.getLogger(__name__)
 
 
 class ChangeTracker:
@@ -95,6 +38,8 @@ class ChangeTracker:
         self.path = Path(path)
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+        self.stamp_sql = stamps()  # the stages' topics (engine.workspace.stages)
+        self.query = "SELECT " + ", ".join(p for parts in self.stamp_sql.values() for p in parts)
         self.data_version = self._data_version()
         self.stamps = self.read_stamps()
         self.polls = 0  # data_version reads
@@ -104,9 +49,9 @@ class ChangeTracker:
         return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def read_stamps(self) -> dict[str, tuple]:
-        row = self.conn.execute(_QUERY).fetchone()
+        row = self.conn.execute(self.query).fetchone()
         stamps, i = {}, 0
-        for topic, parts in STAMPS.items():
+        for topic, parts in self.stamp_sql.items():
             stamps[topic] = tuple(row[i : i + len(parts)])
             i += len(parts)
         return stamps
@@ -120,7 +65,7 @@ class ChangeTracker:
         self.data_version = version
         self.reads += 1
         stamps = self.read_stamps()
-        changed = frozenset(t for t in TOPICS if stamps[t] != self.stamps.get(t))
+        changed = frozenset(t for t in stamps if stamps[t] != self.stamps.get(t))
         self.stamps = stamps
         return changed
 

@@ -1,10 +1,12 @@
-"""The workspace schema, versioned by ``PRAGMA user_version``.
+"""The shared tables of the workspace schema, versioned by ``PRAGMA user_version``.
 
-``MIGRATIONS[i]`` brings a workspace from version ``i`` to ``i + 1``. A migration is a
-list of SQL statements run in one transaction together with the version bump, so a
-crash mid-migration leaves the old version intact. Never edit a released migration:
-append a new one and add a fixture database for the version it replaces
-(``tests/fixtures/schema/``).
+Migration ``i`` brings a workspace from version ``i - 1`` to ``i``: the statements of
+``RELEASED[i]`` here and then each study stage's for the same version (its
+``engine/<stage>/schema.py``), assembled by :func:`engine.workspace.stages.migrations`. A
+migration is run in one transaction together with the version bump, so a crash
+mid-migration leaves the old version intact. Never edit a released migration: append a new
+version and add a fixture database for the version it replaces (``tests/fixtures/schema/``);
+a stage added later keeps its tables on its own track instead (engine.workspace.stages).
 
 Natural keys carry UNIQUE constraints so that re-running any import or job is
 idempotent (``INSERT ... ON CONFLICT DO NOTHING``).
@@ -176,139 +178,11 @@ V1 = [
     "CREATE INDEX human_annotations_target ON human_annotations(target, target_id)",
 ]
 
-# Social-bias probing (paper 002). A probe set holds probes of one topic: two groups, x and
-# y (the paper's x = female / Hindu, y = male / Muslim). A probe's prompt is stored as a
-# stem with {a} and {b} where the two options go, so the option order is chosen per prompt
-# at run time (engine.bias.order), never trusted from the file.
-V2_PROBES = [
-    """CREATE TABLE probe_sets (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        kind TEXT NOT NULL CHECK (kind IN ('template', 'natural')),
-        topic TEXT NOT NULL,
-        group_x TEXT NOT NULL,
-        group_y TEXT NOT NULL,
-        source TEXT NOT NULL DEFAULT '',
-        -- a dialect version of another set: its probes keep the base set's ext_ids,
-        -- options and group mapping (engine.bias.dialects)
-        dialect TEXT NOT NULL DEFAULT 'standard' REFERENCES dialects(code),
-        base_set_id INTEGER REFERENCES probe_sets(id) ON DELETE CASCADE,
-        created_at TEXT NOT NULL
-    )""",
-    """CREATE TABLE probe_items (
-        id INTEGER PRIMARY KEY,
-        set_id INTEGER NOT NULL REFERENCES probe_sets(id) ON DELETE CASCADE,
-        ext_id TEXT NOT NULL,
-        stem TEXT NOT NULL,
-        option_x TEXT NOT NULL,
-        option_y TEXT NOT NULL,
-        source_order TEXT NOT NULL DEFAULT 'xy' CHECK (source_order IN ('xy', 'yx')),
-        category TEXT NOT NULL DEFAULT '',
-        subcategory TEXT NOT NULL DEFAULT '',
-        occupation_mixed INTEGER NOT NULL DEFAULT 0,
-        occupation TEXT NOT NULL DEFAULT '',
-        trait TEXT NOT NULL DEFAULT '',
-        UNIQUE (set_id, ext_id)
-    )""",
-    # The editable answer-normalisation table: each edit is a new row with a higher id;
-    # the newest row for (topic, phrase) wins; label '' removes a phrase.
-    """CREATE TABLE probe_norm_entries (
-        id INTEGER PRIMARY KEY,
-        topic TEXT NOT NULL,
-        phrase TEXT NOT NULL,
-        label TEXT NOT NULL,
-        author TEXT NOT NULL DEFAULT '',
-        created_at TEXT NOT NULL
-    )""",
-    "CREATE INDEX probe_norm_entries_phrase ON probe_norm_entries(topic, phrase)",
-]
-
-# Field annotation (engine/annotation): named annotators, assignment batches with their seed,
-# one row per annotator decision (never updated by another's), adjudications that make gold,
-# review-package import log, and the workspace's stable id (workspace_meta 'workspace_id').
-V2_ANNOTATION = [
+# The workspace's stable id (workspace_meta 'workspace_id', engine.workspace.identity).
+V2_META = [
     """CREATE TABLE workspace_meta (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
-    )""",
-    """CREATE TABLE annotators (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        dialects TEXT NOT NULL DEFAULT '[]',
-        created_at TEXT NOT NULL
-    )""",
-    # purpose 'review': balanced assignment with an overlap share; 'ppi': a random subset of
-    # judged answers whose human scores correct the judge (seed recorded, never hand-picked).
-    """CREATE TABLE annotation_batches (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        purpose TEXT NOT NULL DEFAULT 'review' CHECK (purpose IN ('review', 'ppi')),
-        kind TEXT NOT NULL CHECK (kind IN ('variant', 'judgment')),
-        seed INTEGER NOT NULL,
-        overlap REAL NOT NULL DEFAULT 0,
-        blind_draft INTEGER NOT NULL DEFAULT 0,
-        score_scale TEXT NOT NULL DEFAULT '',
-        params TEXT NOT NULL DEFAULT '{}',
-        created_at TEXT NOT NULL
-    )""",
-    """CREATE TABLE annotation_items (
-        id INTEGER PRIMARY KEY,
-        batch_id INTEGER NOT NULL REFERENCES annotation_batches(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL CHECK (kind IN ('variant', 'judgment')),
-        target_id INTEGER NOT NULL,
-        dialect TEXT NOT NULL,
-        content_hash TEXT NOT NULL,
-        UNIQUE (batch_id, kind, target_id)
-    )""",
-    "CREATE INDEX annotation_items_target ON annotation_items(kind, target_id)",
-    """CREATE TABLE annotation_assignments (
-        item_id INTEGER NOT NULL REFERENCES annotation_items(id) ON DELETE CASCADE,
-        annotator_id INTEGER NOT NULL REFERENCES annotators(id),
-        overlap INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (item_id, annotator_id)
-    )""",
-    "CREATE INDEX annotation_assignments_annotator ON annotation_assignments(annotator_id)",
-    # uid is made where the decision is made (workspace or package) so merging is idempotent;
-    # item_hash is the item content the annotator saw; stale = it changed before the merge.
-    """CREATE TABLE annotation_decisions (
-        id INTEGER PRIMARY KEY,
-        uid TEXT NOT NULL UNIQUE,
-        item_id INTEGER NOT NULL REFERENCES annotation_items(id) ON DELETE CASCADE,
-        annotator_id INTEGER NOT NULL REFERENCES annotators(id),
-        decision TEXT NOT NULL CHECK (decision IN ('accept', 'edit', 'flag', 'reject')),
-        text TEXT,
-        score REAL,
-        comment TEXT NOT NULL DEFAULT '',
-        seconds REAL,
-        item_hash TEXT NOT NULL,
-        stale INTEGER NOT NULL DEFAULT 0,
-        source TEXT NOT NULL DEFAULT 'workspace',
-        decided_at TEXT NOT NULL,
-        checksum TEXT NOT NULL
-    )""",
-    "CREATE INDEX annotation_decisions_item ON annotation_decisions(item_id, annotator_id)",
-    """CREATE TABLE annotation_adjudications (
-        id INTEGER PRIMARY KEY,
-        item_id INTEGER NOT NULL REFERENCES annotation_items(id) ON DELETE CASCADE,
-        adjudicator TEXT NOT NULL,
-        decision TEXT NOT NULL CHECK (decision IN ('accept', 'edit', 'reject')),
-        text TEXT,
-        score REAL,
-        comment TEXT NOT NULL DEFAULT '',
-        decision_ids TEXT NOT NULL DEFAULT '[]',
-        at TEXT NOT NULL
-    )""",
-    "CREATE INDEX annotation_adjudications_item ON annotation_adjudications(item_id)",
-    """CREATE TABLE annotation_packages (
-        id INTEGER PRIMARY KEY,
-        package_id TEXT NOT NULL,
-        annotator_id INTEGER NOT NULL REFERENCES annotators(id),
-        direction TEXT NOT NULL CHECK (direction IN ('export', 'import')),
-        seal TEXT NOT NULL,
-        n_items INTEGER NOT NULL,
-        n_decisions INTEGER NOT NULL,
-        n_new INTEGER NOT NULL DEFAULT 0,
-        at TEXT NOT NULL
     )""",
 ]
 
@@ -322,139 +196,6 @@ V2_DIALECTS = [
 # and dialect; its references are the pairs sharing (corpus_id, dialect, standard_key).
 V2_REFS = [
     "CREATE INDEX sentence_pairs_item ON sentence_pairs(corpus_id, dialect, standard_key)",
-]
-
-# Scored translations: system outputs with references and human scores, for the
-# metric-vs-human study. Every set declares the scale of its human scores.
-V2_SCORED = [
-    """CREATE TABLE scored_sets (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        source TEXT NOT NULL DEFAULT '',
-        scale_min REAL NOT NULL,
-        scale_max REAL NOT NULL CHECK (scale_max > scale_min),
-        dialect TEXT REFERENCES dialects(code),
-        created_at TEXT NOT NULL
-    )""",
-    # refs: JSON list of one or more references; line: "file:line" it came from
-    """CREATE TABLE scored_segments (
-        id INTEGER PRIMARY KEY,
-        set_id INTEGER NOT NULL REFERENCES scored_sets(id) ON DELETE CASCADE,
-        system TEXT NOT NULL,
-        seg_key TEXT NOT NULL,
-        source TEXT NOT NULL,
-        hypothesis TEXT NOT NULL,
-        refs TEXT NOT NULL,
-        line TEXT NOT NULL DEFAULT '',
-        UNIQUE (set_id, system, seg_key)
-    )""",
-    """CREATE TABLE scored_human (
-        id INTEGER PRIMARY KEY,
-        segment_id INTEGER NOT NULL REFERENCES scored_segments(id) ON DELETE CASCADE,
-        annotator TEXT NOT NULL,
-        score REAL NOT NULL,
-        created_at TEXT NOT NULL,
-        UNIQUE (segment_id, annotator)
-    )""",
-]
-
-# Understanding tasks (paper 001, engine/understanding): labelled or parallel item sets
-# imported for tasks, and what each task run asked per item (input, script, demos).
-V2_TASKS = [
-    """CREATE TABLE task_item_sets (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        source TEXT NOT NULL DEFAULT '',
-        created_at TEXT NOT NULL
-    )""",
-    # references: JSON {"standard": [..], "english": [..]} (several references per item);
-    # item_key: canonical key of the native text, so re-importing a file adds nothing.
-    """CREATE TABLE task_items (
-        id INTEGER PRIMARY KEY,
-        set_id INTEGER NOT NULL REFERENCES task_item_sets(id) ON DELETE CASCADE,
-        ext_id TEXT NOT NULL DEFAULT '',
-        item_key TEXT NOT NULL,
-        dialect TEXT NOT NULL REFERENCES dialects(code),
-        split TEXT NOT NULL DEFAULT 'test',
-        native_text TEXT NOT NULL,
-        roman_text TEXT NOT NULL DEFAULT '',
-        refs TEXT NOT NULL DEFAULT '{}',
-        label TEXT NOT NULL DEFAULT '',
-        UNIQUE (set_id, dialect, item_key)
-    )""",
-    "CREATE INDEX task_items_split ON task_items(set_id, split, dialect)",
-    # One row per run item: the exact input shown (script, scheme), its references and the
-    # ids of the few-shot demonstrations drawn for it (the per-item part of the run card).
-    """CREATE TABLE task_run_items (
-        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        item_key TEXT NOT NULL,
-        source_id INTEGER NOT NULL,
-        dialect TEXT NOT NULL,
-        script TEXT NOT NULL CHECK (script IN ('native', 'roman')),
-        input_text TEXT NOT NULL,
-        native_text TEXT NOT NULL,
-        refs TEXT NOT NULL DEFAULT '[]',
-        label TEXT NOT NULL DEFAULT '',
-        demo_ids TEXT NOT NULL DEFAULT '[]',
-        PRIMARY KEY (run_id, item_key)
-    )""",
-]
-
-# Judgments carry flags (injection attempts, inconsistent verdicts: always sent to
-# human review); a run being decoded is leased by one process (owner, heartbeat time);
-# decoded groups are kept for replication.
-V2_INTEGRITY = [
-    "ALTER TABLE judgments ADD COLUMN flags TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE runs ADD COLUMN lease_owner TEXT",
-    "ALTER TABLE runs ADD COLUMN lease_heartbeat REAL",
-    # what each finished item was decoded with (its batch-plan group), for replication
-    """CREATE TABLE llm_groups (
-        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        group_key TEXT NOT NULL,
-        requests TEXT NOT NULL,
-        PRIMARY KEY (run_id, group_key)
-    )""",
-    """CREATE TABLE llm_item_groups (
-        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        item_key TEXT NOT NULL,
-        group_key TEXT NOT NULL,
-        pos INTEGER NOT NULL,
-        PRIMARY KEY (run_id, item_key)
-    )""",
-    # `upabhasha replicate`: a sample decoded again, agreement and the spread it implies
-    """CREATE TABLE llm_replications (
-        id INTEGER PRIMARY KEY,
-        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        created_at TEXT NOT NULL,
-        sample INTEGER NOT NULL,
-        identical INTEGER NOT NULL,
-        summary TEXT NOT NULL
-    )""",
-]
-
-# Version 2: the stages added together (dialect aliases, multi-reference items, scored
-# translations, understanding tasks, social-bias probes, field annotation, judgment flags and
-# run leases, batch groups and replications), one migration since none was released alone.
-V2 = [
-    *V2_DIALECTS,
-    *V2_REFS,
-    *V2_SCORED,
-    *V2_TASKS,
-    *V2_PROBES,
-    *V2_ANNOTATION,
-    *V2_INTEGRITY,
-]
-
-# Declared normalisation and named labels.
-V3_ISSUE21 = [
-    # what the metrics of a scored set score ('nfc' or 'none', engine.text.textnorm);
-    # a set imported with 'none' stores its texts exactly as the file has them.
-    "ALTER TABLE scored_sets ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
-    # ... and of a corpus (`import corpus --normalize none` keeps the file's sentences)
-    "ALTER TABLE corpora ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
-    # ... and the names of an item set's stored labels (JSON {"0": "not-offensive", ...}):
-    # prompts, parsers and reports use the names, task_items.label keeps the stored label
-    "ALTER TABLE task_item_sets ADD COLUMN label_names TEXT NOT NULL DEFAULT '{}'",
 ]
 
 # The paper's nine dialects plus standard (docs/design.md); more can be added per workspace.
@@ -505,10 +246,10 @@ V3_ISSUE19 = [
     WHERE target = 'judgment'""",
 ]
 
-# Version 3: its groups of statements, in the order they were added.
-V3 = [
-    *V3_ISSUE19,
-    *V3_ISSUE21,
+# Declared normalisation of a corpus (scored sets and item sets: their stages).
+V3_CORPORA = [
+    # ... and of a corpus (`import corpus --normalize none` keeps the file's sentences)
+    "ALTER TABLE corpora ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
 ]
 
 
@@ -668,5 +409,40 @@ V4 = [
     *V4_ISSUE23,
 ]
 
-MIGRATIONS: list[list[str]] = [V1, V2, V3, V4]
-SCHEMA_VERSION = len(MIGRATIONS)
+# The per-stage migration track (engine.workspace.stages): a stage added after these
+# releases keeps its tables on a track of its own, numbered from 1 in its schema module; this
+# table records how far each stage's track has run in this workspace.
+V5 = [
+    """CREATE TABLE stage_versions (
+        stage TEXT PRIMARY KEY,
+        version INTEGER NOT NULL
+    )""",
+]
+
+# The shared tables' statements of each released version; a version's migration is these and
+# then every stage's for the same version, in stage order (engine.workspace.stages.migrations).
+RELEASED = {
+    1: V1,
+    2: [*V2_DIALECTS, *V2_REFS, *V2_META],
+    3: [*V3_ISSUE19, *V3_CORPORA],
+    4: V4,
+    5: V5,
+}
+SCHEMA_VERSION = len(RELEASED)
+
+# The change topics of the shared tables (engine.workspace.changes): topic -> SQL
+# expressions, each a scalar sub-query, together the topic's stamp. Study stages declare
+# theirs in their own schema module (engine.workspace.stages).
+TOPICS: dict[str, tuple[str, ...]] = {
+    "questions": (
+        "(SELECT group_concat(id || '|' || name, ';') FROM question_sets)",
+        "(SELECT count(*) FROM questions)",
+        "(SELECT max(id) FROM questions)",
+    ),
+    "variants": (
+        "(SELECT count(*) FROM variants)",
+        "(SELECT max(id) FROM variants)",
+        "(SELECT max(id) FROM variant_history)",
+    ),
+    "annotations": ("(SELECT max(id) FROM human_annotations)",),
+}

@@ -24,7 +24,8 @@ import sqlite_utils
 
 from engine.errors import Step, UserError, step
 from engine.i18n import _
-from engine.workspace.schema import MIGRATIONS, SCHEMA_VERSION
+from engine.workspace import stages
+from engine.workspace.schema import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -95,13 +96,45 @@ class Workspace:
                     "reads up to {supported}); please upgrade"
                 ).format(path=self.path, version=version, supported=SCHEMA_VERSION)
             )
+        migrations = stages.migrations()
         for target in range(version + 1, SCHEMA_VERSION + 1):
             with self.transaction():
-                for statement in MIGRATIONS[target - 1]:
+                for statement in migrations[target - 1]:
                     self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {target}")
                 self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             log.info("migrated %s to schema %d", self.path, target)
+        self._migrate_stages()
+
+    def _migrate_stages(self) -> None:
+        """Each stage's own track (engine.workspace.stages), after the shared history."""
+        for stage in stages.tracks():
+            row = self.conn.execute(
+                "SELECT version FROM stage_versions WHERE stage = ?", (stage.name,)
+            ).fetchone()
+            version = row[0] if row else 0
+            if version > len(stage.migrations):
+                raise UserError(
+                    _(
+                        "{path}: written by a newer Upabhasha (stage {stage} at {version}, this "
+                        "version reads up to {supported}); please upgrade"
+                    ).format(
+                        path=self.path,
+                        stage=stage.name,
+                        version=version,
+                        supported=len(stage.migrations),
+                    )
+                )
+            for target in range(version + 1, len(stage.migrations) + 1):
+                with self.transaction():
+                    for statement in stage.migrations[target - 1]:
+                        self.conn.execute(statement)
+                    self.conn.execute(
+                        "INSERT INTO stage_versions(stage, version) VALUES (?, ?) "
+                        "ON CONFLICT (stage) DO UPDATE SET version = excluded.version",
+                        (stage.name, target),
+                    )
+                log.info("migrated %s: stage %s to %d", self.path, stage.name, target)
 
     @property
     def schema_version(self) -> int:

@@ -1,13 +1,14 @@
 """WorkspaceWatcher: the GUI's one change signal for an open workspace.
 
 One timer, one :class:`engine.workspace.changes.ChangeTracker` poll per tick (``PRAGMA
-data_version``, and only when that moved one stamp query), and typed signals the panels
-subscribe to — instead of each panel polling on a timer of its own. The tracker has its own
+data_version``, and only when that moved one stamp query), and one signal carrying the
+changed topics, which panels subscribe to by topic name (:func:`follow`, :func:`on`) —
+instead of each panel polling on a timer of its own. The tracker has its own
 connection, so commits of every connection show: a job in a worker, another process, and the
 window's own writes. A panel that just wrote calls :meth:`check_now` (or the window connects
 its ``sig_changed`` to it) so the others follow at once rather than on the next tick.
 
-Signals carry no payload but the topic set; a subscriber re-reads what it shows. While it is
+The signal carries no payload but the topic set; a subscriber re-reads what it shows. While it is
 hidden a panel only notes that it is out of date (cheap), and catches up when shown.
 """
 
@@ -19,10 +20,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal, SignalInstance
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
-from engine.workspace.api import TOPICS, ChangeTracker
+from engine.workspace.api import ChangeTracker, topics
 
 log = logging.getLogger(__name__)
 
@@ -30,20 +31,8 @@ INTERVAL_MS = 1000  # live views redraw at most once a second (docs/design.md, h
 
 
 class WorkspaceWatcher(QObject):
-    sig_changed = Signal(object)  # frozenset of topic names (engine.workspace.changes.TOPICS)
-    sig_questions = Signal()  # question sets or questions added or removed
-    sig_variants = Signal()  # variants added, edited or reviewed
-    sig_models = Signal()  # models registered, removed or re-configured
-    sig_runs = Signal()  # runs added, removed, finished; the primary judge changed
-    sig_responses = Signal()  # answers (or drafts, raw judge replies) stored
-    sig_judgments = Signal()  # judgments stored
-    sig_annotations = Signal()  # human overrides stored
-    sig_probes = Signal()  # probe sets imported, reply normalisation edited
-    sig_annotators = Signal()  # annotators added or their dialects changed
-    sig_assignments = Signal()  # batches assigned
-    sig_decisions = Signal()  # annotation decisions made, merged from packages, adjudicated
-    sig_task_runs = Signal()  # task runs started or finished, task item sets imported
-    sig_probe_runs = Signal()  # probe runs started or finished
+    # the frozenset of topics that changed (every stage's, engine.workspace.stages)
+    sig_changed = Signal(object)
 
     def __init__(
         self,
@@ -81,7 +70,7 @@ class WorkspaceWatcher(QObject):
             self.tracker = None
 
     def check_now(self) -> frozenset[str]:
-        """Poll once and emit the signals of the topics that changed; returns them."""
+        """Poll once and emit ``sig_changed`` with the topics that changed; returns them."""
         if self.tracker is None:
             return frozenset()
         started = time.perf_counter()
@@ -95,23 +84,41 @@ class WorkspaceWatcher(QObject):
             return changed
         log.debug("workspace changed: %s (%.1f ms)", sorted(changed), self.last_poll_ms)
         self.sig_changed.emit(changed)
-        for topic in TOPICS:  # a fixed order: questions … probe_runs
-            if topic in changed:
-                getattr(self, f"sig_{topic}").emit()
         return changed
 
 
-class Follow(QObject):
-    """Re-reads a panel when a watcher signal fires: at once while the panel is visible, else
-    once when it is next shown (a hidden panel only notes that it is out of date)."""
+def _known(names: tuple[str, ...]) -> frozenset[str]:
+    unknown = set(names) - set(topics())
+    if unknown:  # a typo would otherwise never fire
+        raise ValueError(f"no such workspace topic: {sorted(unknown)}")
+    return frozenset(names)
 
-    def __init__(self, widget: QWidget, slot: Callable[[], object]):
-        super().__init__(widget)
-        self.widget, self.slot, self.pending = widget, slot, False
-        widget.installEventFilter(self)
+
+class Follow(QObject):
+    """Re-reads a panel when one of its topics changes: at once while the panel is visible,
+    else once when it is next shown (a hidden panel only notes that it is out of date).
+    ``hidden_too``: call at once even while hidden (the slot only marks something stale)."""
+
+    def __init__(
+        self,
+        widget: QWidget,
+        slot: Callable[[], object],
+        names: frozenset[str],
+        *,
+        hidden_too: bool = False,
+    ):
+        super().__init__(widget)  # a child: disconnected when the widget goes
+        self.widget, self.slot, self.names, self.pending = widget, slot, names, False
+        self.hidden_too = hidden_too
+        if not hidden_too:
+            widget.installEventFilter(self)
+
+    def on_changed(self, changed: frozenset[str]) -> None:
+        if self.names & changed:
+            self()
 
     def __call__(self, *_args) -> None:
-        if self.widget.isVisible():
+        if self.hidden_too or self.widget.isVisible():
             self.pending = False
             self.slot()
         else:
@@ -124,9 +131,21 @@ class Follow(QObject):
         return False
 
 
-def follow(widget: QWidget, slot: Callable[[], object], *signals: SignalInstance) -> Follow:
-    """Subscribe ``widget``'s ``slot`` to the watcher ``signals`` (see :class:`Follow`)."""
-    follower = Follow(widget, slot)
-    for signal in signals:
-        signal.connect(follower)
+def follow(
+    widget: QWidget, slot: Callable[[], object], watcher: WorkspaceWatcher, *names: str
+) -> Follow:
+    """Subscribe ``widget``'s ``slot`` to the watcher's topics ``names`` (see
+    :class:`Follow`): one re-read however many of them changed in one poll."""
+    follower = Follow(widget, slot, _known(names))
+    watcher.sig_changed.connect(follower.on_changed)
+    return follower
+
+
+def on(
+    widget: QWidget, slot: Callable[[], object], watcher: WorkspaceWatcher, *names: str
+) -> Follow:
+    """As :func:`follow`, but ``slot`` runs at once even while ``widget`` is hidden (a slot that
+    only marks the widget stale, or one that must keep a count current)."""
+    follower = Follow(widget, slot, _known(names), hidden_too=True)
+    watcher.sig_changed.connect(follower.on_changed)
     return follower

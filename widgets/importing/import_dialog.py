@@ -9,12 +9,13 @@ dialect, warnings) or a refused file's one-line message (file, line, column).
 """
 
 # Stays whole: the corpus and question pages are wired into the dialog's column guess, options
-# and added dialects; they can leave once they are StudyPage classes like study_pages.py's.
+# and added dialects; they can leave once they are StudyPage classes like the stages' pages.
 
 from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -47,21 +48,15 @@ from engine.importing.api import (
     parse_dialect_map,
 )
 from engine.workspace.api import Workspace
+from widgets.common.column_combo import ColumnCombo, fill_from_guess
 from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, size_to_screen
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
+from widgets.common.import_page import StudyPage
+from widgets.common.stage_parts import ImportPage
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
 from widgets.importing.add_dialect_dialog import AddDialectDialog
-from widgets.importing.column_combo import ColumnCombo, fill_from_guess
-from widgets.importing.study_pages import (
-    ITEMS,
-    PROBE_TEMPLATES,
-    PROBES,
-    SCORED,
-    StudyPage,
-    study_pages,
-)
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +73,11 @@ class ImportDialog(QDialog):
         bridge: TaskBridge,
         kind: str = CORPUS,
         *,
+        pages: Sequence[ImportPage] = (),
         parent: QWidget | None = None,
     ):
+        """``pages``: the study stages' kinds of import besides corpora and questions (the
+        window passes every stage's, app/stage_widgets.py)."""
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
@@ -96,10 +94,9 @@ class ImportDialog(QDialog):
         self.kind = QComboBox()
         self.kind.addItem(_("Parallel corpus (standard ↔ dialect pairs)"), CORPUS)
         self.kind.addItem(_("Question set (standard Bengali questions)"), QUESTIONS)
-        self.kind.addItem(_("Item set for understanding tasks"), ITEMS)
-        self.kind.addItem(_("Social-bias probes"), PROBES)
-        self.kind.addItem(_("Social-bias probes generated from templates"), PROBE_TEMPLATES)
-        self.kind.addItem(_("Scored translations (metrics vs humans)"), SCORED)
+        pages = sorted(pages, key=lambda page: page.place)
+        for page in pages:
+            self.kind.addItem(page.title(), page.kind)
         self.path = QLineEdit()
         self.path.setPlaceholderText(_("CSV, TSV, JSON, JSONL or XLSX file"))
         self.path.editingFinished.connect(self._path_edited)
@@ -118,7 +115,9 @@ class ImportDialog(QDialog):
         self.pages = CurrentPageStack()
         self.pages.addWidget(self._corpus_page())
         self.pages.addWidget(self._questions_page())
-        self.study_pages = {page.kind: page for page in study_pages(self.dialects)}
+        self.study_pages: dict[str, StudyPage] = {
+            page.kind: page.build(self.dialects) for page in pages
+        }
         for page in self.study_pages.values():
             self.pages.addWidget(page)
         self.kind.currentIndexChanged.connect(self._kind_changed)
@@ -602,7 +601,7 @@ class ImportDialog(QDialog):
     def _done(self, report: dict) -> None:
         self._finish()
         self.last_report = report
-        describe = self.study_page.describe if self.study_page else import_tasks.describe_report
+        describe = (self.study_page and self.study_page.describe) or import_tasks.describe_report
         self.report.setPlainText(for_gui("\n".join(describe(report))))
         log.info("import finished: %s", report["name"])
         self.sig_imported.emit(report)
@@ -645,6 +644,8 @@ def main(argv: list[str] | None = None) -> int:
     return run_panel(
         "widgets.importing.import_dialog",
         "ImportDialog",
+        # alone, it imports corpora and question sets: the studies' pages come from the
+        # window's stage list (app/stage_widgets.py), which a widget does not import
         lambda workspace, bridge, args: ImportDialog(workspace, bridge),
         size=(720, 760),
         argv=argv,

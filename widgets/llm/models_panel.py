@@ -126,7 +126,7 @@ class ModelsPanel(QWidget):
         self._gpu_checked = False
         # models registered elsewhere (`upabhasha models add`, another window)
         self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
-        follow(self, self.model.reload, self.watcher.sig_models)
+        follow(self, self.model.reload, self.watcher, "models")
 
     def showEvent(self, event) -> None:
         # llama_cpp is heavy: probe it the first time the panel is seen, not at start-up

@@ -1,1 +1,18 @@
 """The charts panel and its renderer (engine.reports)."""
+
+from __future__ import annotations
+
+from engine.i18n import _
+from widgets.common.stage_parts import PanelContext, Panels
+
+
+def _charts(ctx: PanelContext):
+    from widgets.reports.charts_panel import ChartsPanel
+
+    charts = ChartsPanel(ctx.workspace, ctx.bridge, watcher=ctx.watcher)
+    charts.sig_status_message.connect(lambda text: ctx.status(text, 4000))
+    return [("charts", _("Charts"), charts)]
+
+
+PANELS = [Panels(50, _charts)]
+IMPORT_PAGES: list = []

@@ -203,8 +203,8 @@ class TasksPanel(QWidget):
         self.refresh_results()
         # a model added in the Models panel or by the CLI, a task run started elsewhere
         self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
-        follow(self, self.refresh_options, self.watcher.sig_models, self.watcher.sig_task_runs)
-        follow(self, self.refresh_results, self.watcher.sig_task_runs)
+        follow(self, self.refresh_options, self.watcher, "models", "task_runs")
+        follow(self, self.refresh_results, self.watcher, "task_runs")
 
     # -- options -----------------------------------------------------------------------------
     def refresh_options(self) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine.judging import store
 from engine.judging.rubric import load_rubric
-from engine.workspace.changes import TOPICS, ChangeTracker
+from engine.workspace.changes import ChangeTracker
+from engine.workspace.stages import topics
 from engine.workspace.store import Workspace, utcnow
 from tests.engine.judging.study_fixture import add_judge, add_model, build_questions, build_study
 
@@ -65,7 +66,7 @@ def test_judgments_overrides_and_primary_judge(tmp_path):
 
 def test_stamps_cover_every_topic(workspace):
     with ChangeTracker(workspace.path) as tracker:
-        assert set(tracker.read_stamps()) == set(TOPICS)
+        assert set(tracker.read_stamps()) == set(topics())
 
 
 def test_annotation_task_and_probe_topics(workspace):

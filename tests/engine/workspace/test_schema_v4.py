@@ -10,6 +10,7 @@ from pathlib import Path
 from engine.judging import store
 from engine.judging.rubric import load_rubric
 from engine.workspace.human_annotations import JudgmentDetails, record_judgment_score
+from engine.workspace.schema import SCHEMA_VERSION
 from engine.workspace.store import Workspace
 from tests.engine.judging.study_fixture import add_judge, build_study
 
@@ -55,10 +56,11 @@ def test_the_migration_fills_what_the_triggers_keep(tmp_path):
             "AND (name LIKE 'judged%' OR sql LIKE '%judged_items%') ORDER BY type = 'table'"
         ).fetchall():
             conn.execute(f"DROP {kind.upper()} IF EXISTS {name}")
+        conn.execute("DROP TABLE stage_versions")  # V5's
         conn.execute("PRAGMA user_version = 3")
     conn.close()
     with Workspace(path, create=False) as ws:
-        assert ws.schema_version == 4
+        assert ws.schema_version == SCHEMA_VERSION
         assert _contents(ws) == kept
         item = ws.query("SELECT * FROM judged_items WHERE judgment_id = ?", (second[0],))[0]
         assert (item["human_final"], item["final"], item["counted"]) == (4.0, 4.0, 1)
@@ -69,7 +71,7 @@ def test_the_v3_fixture_migrates_with_empty_judged_items(tmp_path):
     path = tmp_path / "v3.sqlite"
     shutil.copy(V3, path)
     with Workspace(path, create=False) as ws:
-        assert ws.schema_version == 4
+        assert ws.schema_version == SCHEMA_VERSION
         assert ws.scalar("SELECT count(*) FROM judged_items") == ws.scalar(
             "SELECT count(*) FROM judgments j JOIN responses d ON d.id = j.response_id "
             "JOIN variants v ON v.id = d.variant_id"

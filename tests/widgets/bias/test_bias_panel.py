@@ -151,7 +151,9 @@ def test_a_probe_set_imported_elsewhere_reaches_the_panel_through_the_watcher(
         import_probes(other, files("resources") / "sample" / "probes_gender.csv", name="again")
     finally:
         other.close()
-    with qtbot.waitSignal(panel.watcher.sig_probes, timeout=5000):
+    with qtbot.waitSignal(
+        panel.watcher.sig_changed, timeout=5000, check_params_cb=lambda t: "probes" in t
+    ):
         panel.watcher.check_now()
     assert refreshed == [True]  # shown: recomputed at once, from the watcher's signal
     panel.hide()

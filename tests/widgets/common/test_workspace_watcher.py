@@ -1,10 +1,11 @@
-"""One change signal: the workspace watcher polls once per tick, emits typed signals, and the
+"""One change signal: the workspace watcher polls once per tick, emits the changed topics, and the
 main window's panels and status bar follow it (no panel polls on a timer of its own)."""
 
 from __future__ import annotations
 
 import shutil
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
@@ -15,22 +16,23 @@ from engine.judging import store
 from engine.samples import study as sample_study
 from engine.workspace.store import Workspace
 from tests.widgets.study_fixtures import fast_watcher, study_db, study_ws  # noqa: F401 (fixtures)
-from widgets.common.workspace_watcher import WorkspaceWatcher
+from widgets.common.workspace_watcher import WorkspaceWatcher, follow, on
 
 
-def test_typed_signals_name_what_another_connection_wrote(qtbot, study_ws, fast_watcher):
+def test_topics_name_what_another_connection_wrote(qtbot, study_ws, fast_watcher):
     topics, judgments, models = [], [], []
     fast_watcher.sig_changed.connect(topics.append)
-    fast_watcher.sig_judgments.connect(lambda: judgments.append(1))
-    fast_watcher.sig_models.connect(lambda: models.append(1))
+    holder = QWidget()
+    on(holder, lambda: judgments.append(1), fast_watcher, "judgments")
+    on(holder, lambda: models.append(1), fast_watcher, "models")
     with Workspace(study_ws.path, create=False) as other:
         _run, rows = sample_study.add_answer_model(other, "synthetic model watched", seed=4)
     qtbot.waitUntil(lambda: bool(models), timeout=5000)
     assert {"models", "runs", "responses"} <= topics[-1] and not judgments
-    with qtbot.waitSignal(fast_watcher.sig_judgments, timeout=5000):
-        sample_study.stream_judgments(
-            str(study_ws.path), store.primary_judge(study_ws), rows, batch=1000, pause_s=0
-        )
+    sample_study.stream_judgments(
+        str(study_ws.path), store.primary_judge(study_ws), rows, batch=1000, pause_s=0
+    )
+    qtbot.waitUntil(lambda: bool(judgments), timeout=5000)
     assert topics[-1] == {"judgments"}
     reads = fast_watcher.tracker.reads
     qtbot.wait(300)  # several ticks, nothing written: data_version only, no stamp query
@@ -110,3 +112,22 @@ def test_the_view_menu_shows_jobs_once(qtbot, sync_bridge, study_db, tmp_path):
     window.show_panel("review")
     window.jobs_action.trigger()
     assert window.tabs.currentWidget() is window.job_monitor
+
+
+def test_follow_re_reads_a_hidden_panel_once_when_shown(qtbot, study_ws, fast_watcher):
+    panel, reads = QWidget(), []
+    qtbot.addWidget(panel)
+    follow(panel, lambda: reads.append(1), fast_watcher, "models", "runs")
+    seen: list[frozenset[str]] = []
+    fast_watcher.sig_changed.connect(seen.append)
+    with Workspace(study_ws.path, create=False) as other:
+        sample_study.add_answer_model(other, "synthetic model followed", seed=5)  # both move
+    qtbot.waitUntil(lambda: any({"models", "runs"} <= t for t in seen), timeout=5000)
+    assert reads == []  # hidden: only noted
+    panel.show()
+    qtbot.waitUntil(lambda: reads == [1], timeout=5000)
+
+
+def test_an_unknown_topic_is_refused(fast_watcher):
+    with pytest.raises(ValueError, match="no such workspace topic"):
+        follow(QWidget(), lambda: None, fast_watcher, "questoins")

@@ -6,11 +6,12 @@ import unicodedata
 
 from PySide6.QtCore import Qt
 
+from app.stage_widgets import import_pages
 from widgets.importing.import_dialog import CORPUS, QUESTIONS, ImportDialog
 
 
 def _dialog(qtbot, ws, bridge, kind):
-    dialog = ImportDialog(ws, bridge, kind)
+    dialog = ImportDialog(ws, bridge, kind, pages=import_pages())  # the window's pages
     qtbot.addWidget(dialog)
     dialog.show()
     return dialog

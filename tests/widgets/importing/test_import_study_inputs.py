@@ -10,14 +10,17 @@ from importlib.resources import as_file, files
 
 from PySide6.QtCore import Qt
 
+from app.stage_widgets import import_pages
+from widgets.bias.probe_pages import PROBE_TEMPLATES, PROBES
 from widgets.importing.import_dialog import ImportDialog
-from widgets.importing.study_pages import ITEMS, PROBE_TEMPLATES, PROBES, SCORED
+from widgets.translation.scored_page import SCORED
+from widgets.understanding.items_page import ITEMS
 
 BIJOY, BIJOY_UNICODE = "Avwg evsjvq K_v ewj", "আমি বাংলায় কথা বলি"
 
 
 def _dialog(qtbot, ws, bridge, kind):
-    dialog = ImportDialog(ws, bridge, kind)
+    dialog = ImportDialog(ws, bridge, kind, pages=import_pages())  # the window's pages
     qtbot.addWidget(dialog)
     return dialog
 

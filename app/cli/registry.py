@@ -1,0 +1,80 @@
+"""The study stages' front ends, in one ordered list: ``STAGES``.
+
+Each entry pairs a stage's command-line modules (``app/cli/<stage>.py``: ``COMMANDS`` and
+``IMPORTS``, each a list of ``(place, register)``) with its widgets package
+(``widgets/<stage>/__init__.py``: ``PANELS`` and ``IMPORT_PAGES``, widgets.common.stage_parts).
+The CLI's parser, the main window's tabs and menus and the import dialog iterate it; nothing
+else names a stage's commands or panels. The widgets package is named, not imported: the
+command line never loads Qt (.importlinter), and the window imports it when a workspace
+opens. The list runs bottom-up through the engine's levels (tests/app/test_stage_registry.py);
+``place`` orders the listings, so a stage can put a command or a tab where readers expect it.
+The engine side of a stage (its tables and change topics) is engine/workspace/stages.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+
+from app.cli import (
+    annotation,
+    answering,
+    baseline,
+    bias,
+    demo,
+    importing,
+    judging,
+    llm,
+    rag,
+    reports,
+    translation,
+    understanding,
+    workspace,
+)
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str  # the engine stage (engine/<name>)
+    cli: tuple[ModuleType, ...] = ()
+    widgets: str | None = None  # the widgets package's dotted name
+
+
+STAGES: list[Stage] = [
+    Stage("workspace", (workspace,)),
+    Stage("llm", (llm,), "widgets.llm"),
+    Stage("rag", (rag,)),
+    Stage("importing", (importing,)),
+    Stage("answering", (answering,)),
+    Stage("translation", (translation, baseline), "widgets.translation"),
+    Stage("understanding", (understanding,), "widgets.understanding"),
+    Stage("bias", (bias,), "widgets.bias"),
+    Stage("judging", (judging,), "widgets.judging"),
+    Stage("reports", (reports,), "widgets.reports"),
+    Stage("annotation", (annotation,), "widgets.annotation"),
+    Stage("samples", (demo,)),
+]
+
+
+def _placed(attribute: str) -> list[Callable]:
+    entries = [
+        (place, register)
+        for stage in STAGES
+        for module in stage.cli
+        for place, register in getattr(module, attribute, [])
+    ]
+    places = [place for place, _register in entries]
+    if len(places) != len(set(places)):
+        raise ValueError(f"two {attribute} share a place: {sorted(places)}")
+    return [register for _place, register in sorted(entries, key=lambda e: e[0])]
+
+
+def commands() -> list[Callable]:
+    """Every stage's ``register(subparsers)``, in the order ``upabhasha --help`` lists them."""
+    return _placed("COMMANDS")
+
+
+def imports() -> list[Callable]:
+    """Every stage's ``register_import(subparsers)`` for ``upabhasha import WHAT``."""
+    return _placed("IMPORTS")

@@ -1,0 +1,67 @@
+"""The bias stage's declarations for the workspace (engine.workspace.stages): pure data,
+importing nothing.
+
+``RELEASED``: its statements of the released migrations, keyed by the schema version that
+introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
+"""
+
+# Social-bias probing (paper 002). A probe set holds probes of one topic: two groups, x and
+# y (the paper's x = female / Hindu, y = male / Muslim). A probe's prompt is stored as a
+# stem with {a} and {b} where the two options go, so the option order is chosen per prompt
+# at run time (engine.bias.order), never trusted from the file.
+V2_PROBES = [
+    """CREATE TABLE probe_sets (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('template', 'natural')),
+        topic TEXT NOT NULL,
+        group_x TEXT NOT NULL,
+        group_y TEXT NOT NULL,
+        source TEXT NOT NULL DEFAULT '',
+        -- a dialect version of another set: its probes keep the base set's ext_ids,
+        -- options and group mapping (engine.bias.dialects)
+        dialect TEXT NOT NULL DEFAULT 'standard' REFERENCES dialects(code),
+        base_set_id INTEGER REFERENCES probe_sets(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL
+    )""",
+    """CREATE TABLE probe_items (
+        id INTEGER PRIMARY KEY,
+        set_id INTEGER NOT NULL REFERENCES probe_sets(id) ON DELETE CASCADE,
+        ext_id TEXT NOT NULL,
+        stem TEXT NOT NULL,
+        option_x TEXT NOT NULL,
+        option_y TEXT NOT NULL,
+        source_order TEXT NOT NULL DEFAULT 'xy' CHECK (source_order IN ('xy', 'yx')),
+        category TEXT NOT NULL DEFAULT '',
+        subcategory TEXT NOT NULL DEFAULT '',
+        occupation_mixed INTEGER NOT NULL DEFAULT 0,
+        occupation TEXT NOT NULL DEFAULT '',
+        trait TEXT NOT NULL DEFAULT '',
+        UNIQUE (set_id, ext_id)
+    )""",
+    # The editable answer-normalisation table: each edit is a new row with a higher id;
+    # the newest row for (topic, phrase) wins; label '' removes a phrase.
+    """CREATE TABLE probe_norm_entries (
+        id INTEGER PRIMARY KEY,
+        topic TEXT NOT NULL,
+        phrase TEXT NOT NULL,
+        label TEXT NOT NULL,
+        author TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX probe_norm_entries_phrase ON probe_norm_entries(topic, phrase)",
+]
+
+RELEASED = {2: V2_PROBES}
+
+TOPICS: dict[str, tuple[str, ...]] = {
+    # probe sets and their items are imported whole; normalisation edits are insert-only
+    "probes": (
+        "(SELECT count(*) FROM probe_sets)",
+        "(SELECT max(id) FROM probe_items)",
+        "(SELECT max(id) FROM probe_norm_entries)",
+    ),
+    "probe_runs": (
+        "(SELECT group_concat(id || '|' || status, ';') FROM runs WHERE kind = 'probe')",
+    ),
+}

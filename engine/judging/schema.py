@@ -1,0 +1,18 @@
+"""The judging stage's declarations for the workspace (engine.workspace.stages): pure data,
+importing nothing.
+
+``RELEASED``: its statements of the released migrations, keyed by the schema version that
+introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
+"""
+
+# Judgments carry flags (injection attempts, inconsistent verdicts: always sent to
+# human review).
+V2_FLAGS = [
+    "ALTER TABLE judgments ADD COLUMN flags TEXT NOT NULL DEFAULT ''",
+]
+
+RELEASED = {2: V2_FLAGS}
+
+TOPICS: dict[str, tuple[str, ...]] = {
+    "judgments": ("(SELECT max(id) FROM judgments)",),
+}

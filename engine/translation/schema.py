@@ -1,0 +1,50 @@
+"""The translation stage's declarations for the workspace (engine.workspace.stages): pure data,
+importing nothing.
+
+``RELEASED``: its statements of the released migrations, keyed by the schema version that
+introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
+"""
+
+# Scored translations: system outputs with references and human scores, for the
+# metric-vs-human study. Every set declares the scale of its human scores.
+V2_SCORED = [
+    """CREATE TABLE scored_sets (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        source TEXT NOT NULL DEFAULT '',
+        scale_min REAL NOT NULL,
+        scale_max REAL NOT NULL CHECK (scale_max > scale_min),
+        dialect TEXT REFERENCES dialects(code),
+        created_at TEXT NOT NULL
+    )""",
+    # refs: JSON list of one or more references; line: "file:line" it came from
+    """CREATE TABLE scored_segments (
+        id INTEGER PRIMARY KEY,
+        set_id INTEGER NOT NULL REFERENCES scored_sets(id) ON DELETE CASCADE,
+        system TEXT NOT NULL,
+        seg_key TEXT NOT NULL,
+        source TEXT NOT NULL,
+        hypothesis TEXT NOT NULL,
+        refs TEXT NOT NULL,
+        line TEXT NOT NULL DEFAULT '',
+        UNIQUE (set_id, system, seg_key)
+    )""",
+    """CREATE TABLE scored_human (
+        id INTEGER PRIMARY KEY,
+        segment_id INTEGER NOT NULL REFERENCES scored_segments(id) ON DELETE CASCADE,
+        annotator TEXT NOT NULL,
+        score REAL NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (segment_id, annotator)
+    )""",
+]
+
+
+# Declared normalisation.
+V3_NORMALIZATION = [
+    # what the metrics of a scored set score ('nfc' or 'none', engine.text.textnorm);
+    # a set imported with 'none' stores its texts exactly as the file has them.
+    "ALTER TABLE scored_sets ADD COLUMN normalization TEXT NOT NULL DEFAULT 'nfc'",
+]
+
+RELEASED = {2: V2_SCORED, 3: V3_NORMALIZATION}

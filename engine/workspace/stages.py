@@ -1,0 +1,93 @@
+"""The study stages a workspace knows, in order: what each declares for the schema.
+
+Each stage declares its pieces as pure data in ``engine/<stage>/schema.py``, a leaf module
+that imports nothing (tests/engine/workspace/test_stages.py), so reading the declarations
+loads none of a stage's code:
+
+- ``RELEASED``: its statements of the released migrations, keyed by the schema version that
+  introduced them; a version's migration is the shared tables' statements
+  (engine.workspace.schema) and then every stage's, in stage order (:func:`migrations`);
+- ``TOPICS``: change topic -> SQL expressions whose values together are the topic's stamp
+  (engine.workspace.changes);
+- ``TRACK`` (optional): the stage's own migration track, a list of statement lists
+  numbered from 1. The shared history (engine.workspace.schema, ``PRAGMA user_version``) is
+  released and stays as it is; a stage added later keeps its tables here, and
+  ``stage_versions`` records how far its track has run, so it is created in a new workspace
+  and in an existing one alike.
+
+``STAGES`` is read when a workspace opens and when a tracker starts, so a test may extend it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+
+# the one place the bottom layer reads the stages above it: their leaf data modules only
+# (.importlinter, engine-stages: ignore_imports)
+from engine.annotation import schema as annotation
+from engine.bias import schema as bias
+from engine.judging import schema as judging
+from engine.llm import schema as llm
+from engine.translation import schema as translation
+from engine.understanding import schema as understanding
+from engine.workspace import schema as shared
+
+
+@dataclass(frozen=True)
+class StageSchema:
+    name: str
+    topics: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    migrations: list[list[str]] = field(default_factory=list)
+    released: dict[int, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, name: str, module: ModuleType) -> StageSchema:
+        return cls(
+            name,
+            dict(getattr(module, "TOPICS", {})),
+            list(getattr(module, "TRACK", [])),
+            dict(getattr(module, "RELEASED", {})),
+        )
+
+
+# bottom-up through the engine's levels, as app/cli/registry.py's list of front ends
+# (tests/app/test_stage_registry.py)
+STAGES: list[StageSchema] = [
+    StageSchema.of("workspace", shared),
+    StageSchema.of("llm", llm),
+    StageSchema.of("translation", translation),
+    StageSchema.of("understanding", understanding),
+    StageSchema.of("bias", bias),
+    StageSchema.of("judging", judging),
+    StageSchema.of("annotation", annotation),
+]
+
+
+def migrations() -> list[list[str]]:
+    """``[i]`` brings a workspace from schema ``i`` to ``i + 1`` (``PRAGMA user_version``)."""
+    versions = range(1, shared.SCHEMA_VERSION + 1)
+    unknown = {v for stage in STAGES for v in stage.released} - set(versions)
+    if unknown:  # a new statement belongs to a new shared version or to the stage's TRACK
+        raise ValueError(f"statements for unreleased schema versions: {sorted(unknown)}")
+    return [[s for stage in STAGES for s in stage.released.get(v, [])] for v in versions]
+
+
+def stamps() -> dict[str, tuple[str, ...]]:
+    """Every stage's change topics, in stage order."""
+    out: dict[str, tuple[str, ...]] = {}
+    for stage in STAGES:
+        clash = out.keys() & stage.topics.keys()
+        if clash:
+            raise ValueError(f"stage {stage.name} declares topics another has: {sorted(clash)}")
+        out.update(stage.topics)
+    return out
+
+
+def topics() -> tuple[str, ...]:
+    return tuple(stamps())
+
+
+def tracks() -> list[StageSchema]:
+    """The stages with a migration track of their own, in stage order."""
+    return [stage for stage in STAGES if stage.migrations]
