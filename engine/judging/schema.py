@@ -16,3 +16,6 @@ RELEASED = {2: V2_FLAGS}
 TOPICS: dict[str, tuple[str, ...]] = {
     "judgments": ("(SELECT max(id) FROM judgments)",),
 }
+
+# a judge run whose judgments point at it is never dropped as empty
+RUN_HOLDERS = ("SELECT 1 FROM judgments WHERE run_id = ?",)

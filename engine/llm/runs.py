@@ -8,8 +8,9 @@ results (:func:`open_run`). Labels such as a judge's role live in the card, outs
 (:func:`label_runs`).
 
 A run row whose job failed before storing anything is removed (:func:`discard_if_empty`).
-Which rows of other stages keep a run is theirs to say: a stage that points rows at runs
-registers a check (:func:`register_run_holder`), so this stage reads no table it does not own.
+Which rows of other stages keep a run is theirs to say: each declares the query in its
+schema declarations (``RUN_HOLDERS``, engine.workspace.stages), so this stage names no table
+it does not own.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import json
 import logging
 import platform
 import sqlite3
-from collections.abc import Callable
 from importlib import metadata
 
 from engine.errors import Setting, UserError, setting
@@ -36,24 +36,13 @@ from engine.llm.run_writes import (
 )
 from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Request
+from engine.workspace.stages import run_holders
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
 # n_threads does not change which floats are summed in which order; it is recorded only.
 SCHEDULE_NOT_IN_KEY = ("n_threads",)
-
-RunHolder = Callable[[sqlite3.Connection, int], bool]
-"""Whether rows of a stage's own table point at the run (connection, run id)."""
-
-_HOLDERS: dict[str, RunHolder] = {}
-
-
-def register_run_holder(table: str, holds: RunHolder) -> None:
-    """Let the stage that owns ``table`` say whether its rows keep a run: an open run that
-    holds no response and that no registered check claims is dropped by
-    :func:`discard_if_empty`. Registering the same table again replaces its check."""
-    _HOLDERS[table] = holds
 
 
 def canonical_json(data) -> str:
@@ -364,10 +353,10 @@ def finish_run(ws: Workspace, run_id: int) -> None:
 def discard_if_empty(ws: Workspace, run_id: int) -> bool:
     """Remove a run row that holds nothing (its job failed before storing a result, e.g. the
     model did not load), so no empty ``open`` run is left behind. Returns whether it did.
-    Rows of other stages that point at the run keep it (:func:`register_run_holder`)."""
+    Rows of other stages that point at the run keep it (their ``RUN_HOLDERS``)."""
     try:
         with ws.transaction() as conn:
-            if any(holds(conn, run_id) for holds in _HOLDERS.values()):
+            if any(conn.execute(query, (run_id,)).fetchone() for query in run_holders()):
                 return False
             return delete_empty_run(conn, run_id)
     except sqlite3.Error:  # cleaning up must not hide the error that brought us here

@@ -446,3 +446,6 @@ TOPICS: dict[str, tuple[str, ...]] = {
     ),
     "annotations": ("(SELECT max(id) FROM human_annotations)",),
 }
+
+# a translation run whose drafted variants name it is never dropped as empty
+RUN_HOLDERS = ("SELECT 1 FROM variants WHERE run_id = ?",)

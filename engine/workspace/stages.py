@@ -9,6 +9,9 @@ loads none of a stage's code:
   (engine.workspace.schema) and then every stage's, in stage order (:func:`migrations`);
 - ``TOPICS``: change topic -> SQL expressions whose values together are the topic's stamp
   (engine.workspace.changes);
+- ``RUN_HOLDERS`` (optional): queries, each taking a run id, that find a row of the stage's
+  own tables pointing at the run; such a run is never dropped as empty
+  (engine.llm.runs.discard_if_empty), though it stored no response;
 - ``TRACK`` (optional): the stage's own migration track, a list of statement lists
   numbered from 1. The shared history (engine.workspace.schema, ``PRAGMA user_version``) is
   released and stays as it is; a stage added later keeps its tables here, and
@@ -40,6 +43,7 @@ class StageSchema:
     topics: dict[str, tuple[str, ...]] = field(default_factory=dict)
     migrations: list[list[str]] = field(default_factory=list)
     released: dict[int, list[str]] = field(default_factory=dict)
+    run_holders: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, name: str, module: ModuleType) -> StageSchema:
@@ -48,6 +52,7 @@ class StageSchema:
             dict(getattr(module, "TOPICS", {})),
             list(getattr(module, "TRACK", [])),
             dict(getattr(module, "RELEASED", {})),
+            tuple(getattr(module, "RUN_HOLDERS", ())),
         )
 
 
@@ -91,3 +96,8 @@ def topics() -> tuple[str, ...]:
 def tracks() -> list[StageSchema]:
     """The stages with a migration track of their own, in stage order."""
     return [stage for stage in STAGES if stage.migrations]
+
+
+def run_holders() -> tuple[str, ...]:
+    """Every stage's queries for rows that keep a run, in stage order."""
+    return tuple(query for stage in STAGES for query in stage.run_holders)

@@ -22,6 +22,7 @@ from engine.llm.jobs import run_job, run_job_on_model
 from engine.llm.runs import open_run
 from engine.llm.settings import Schedule
 from engine.llm.types import ModelInfo, Request, Result, Sampler
+from engine.workspace import stages
 from engine.workspace.store import Workspace
 
 
@@ -233,25 +234,29 @@ def test_a_job_that_fails_before_any_result_leaves_no_run_row(tmp_path, monkeypa
     assert json.loads(ws2.query("SELECT card FROM runs")[0]["card"])["template"] == "t"
 
 
-def test_a_run_another_stage_holds_is_not_dropped_as_empty(tmp_path, monkeypatch):
-    """The stage whose rows point at a run says so through its registered check; an open
-    run without responses that no check claims is dropped."""
+def test_a_run_another_stage_holds_is_not_dropped_as_empty(tmp_path):
+    """A judgment or a drafted variant that points at a run keeps it (their stages'
+    ``RUN_HOLDERS``); once nothing points at it, the open run without responses is dropped."""
     ws, run = fresh(tmp_path, "held")
-    claimed: set[int] = {run}
-    monkeypatch.setitem(runs._HOLDERS, "test_rows", lambda conn, run_id: run_id in claimed)
+    with ws.transaction() as conn:  # a machine draft of the run
+        conn.execute("INSERT INTO question_sets(name, created_at) VALUES ('q', 'now')")
+        conn.execute("INSERT INTO questions(set_id, text, text_key) VALUES (1, 'প্রশ্ন', 'প্রশ্ন')")
+        conn.execute(
+            "INSERT INTO variants(question_id, dialect, text, provenance, run_id, updated_at) "
+            "VALUES (1, 'sylhet', 'খসড়া', 'machine', ?, 'now')",
+            (run,),
+        )
     assert not runs.discard_if_empty(ws, run)
     assert ws.scalar("SELECT count(*) FROM runs") == 1
-    claimed.clear()
+    with ws.transaction() as conn:
+        conn.execute("UPDATE variants SET run_id = NULL WHERE run_id = ?", (run,))
     assert runs.discard_if_empty(ws, run)
     assert ws.scalar("SELECT count(*) FROM runs") == 0
 
 
-def test_judging_and_translation_register_what_keeps_their_runs():
-    import engine.judging
-    import engine.translation
-
-    assert runs._HOLDERS["judgments"] is engine.judging.holds_judgments
-    assert runs._HOLDERS["variants"] is engine.translation.holds_variants
+def test_the_stages_that_own_what_keeps_a_run_declare_it():
+    held = " ".join(stages.run_holders())
+    assert "FROM judgments" in held and "FROM variants" in held
 
 
 class Plain(BatchSensitive):
@@ -329,6 +334,7 @@ KILLED_MID_GROUP = """
 import os, signal, sys
 from engine.llm.jobs import run_job
 from engine.llm.runs import open_run
+from engine.workspace import stages
 from engine.workspace.store import Workspace
 from tests.engine.llm.test_llm_plan_lease import BatchSensitive, model_row, requests
 
