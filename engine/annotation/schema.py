@@ -1,9 +1,5 @@
-"""The annotation stage's declarations for the workspace (engine.workspace.stages): pure data,
-importing nothing.
-
-``RELEASED``: its statements of the released migrations, keyed by the schema version that
-introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
-"""
+"""The annotation stage's schema declarations, pure data (what each name means:
+engine.workspace.stages)."""
 
 # Field annotation (engine/annotation): named annotators, assignment batches with their seed,
 # one row per annotator decision (never updated by another's), adjudications that make gold,

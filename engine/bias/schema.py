@@ -1,9 +1,5 @@
-"""The bias stage's declarations for the workspace (engine.workspace.stages): pure data,
-importing nothing.
-
-``RELEASED``: its statements of the released migrations, keyed by the schema version that
-introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
-"""
+"""The bias stage's schema declarations, pure data (what each name means:
+engine.workspace.stages)."""
 
 # Social-bias probing (paper 002). A probe set holds probes of one topic: two groups, x and
 # y (the paper's x = female / Hindu, y = male / Muslim). A probe's prompt is stored as a

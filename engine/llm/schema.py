@@ -1,9 +1,5 @@
-"""The llm stage's declarations for the workspace (engine.workspace.stages): pure data,
-importing nothing.
-
-``RELEASED``: its statements of the released migrations, keyed by the schema version that
-introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
-"""
+"""The llm stage's schema declarations, pure data (what each name means:
+engine.workspace.stages)."""
 
 # A run being decoded is leased by one process (owner, heartbeat time);
 # decoded groups are kept for replication.

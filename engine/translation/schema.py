@@ -1,9 +1,5 @@
-"""The translation stage's declarations for the workspace (engine.workspace.stages): pure data,
-importing nothing.
-
-``RELEASED``: its statements of the released migrations, keyed by the schema version that
-introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
-"""
+"""The translation stage's schema declarations, pure data (what each name means:
+engine.workspace.stages)."""
 
 # Scored translations: system outputs with references and human scores, for the
 # metric-vs-human study. Every set declares the scale of its human scores.

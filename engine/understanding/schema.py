@@ -1,9 +1,5 @@
-"""The understanding stage's declarations for the workspace (engine.workspace.stages): pure data,
-importing nothing.
-
-``RELEASED``: its statements of the released migrations, keyed by the schema version that
-introduced them (never edited: a change is a statement of a new version, or its ``TRACK``).
-"""
+"""The understanding stage's schema declarations, pure data (what each name means:
+engine.workspace.stages)."""
 
 # Understanding tasks (paper 001, engine/understanding): labelled or parallel item sets
 # imported for tasks, and what each task run asked per item (input, script, demos).

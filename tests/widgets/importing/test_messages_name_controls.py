@@ -5,10 +5,13 @@ dialog and importer on a real workspace file, the real ``upabhasha`` entry point
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
 from app.cli import main
+from app.stage_widgets import import_pages
 from widgets.importing.import_dialog import ImportDialog
-from widgets.importing.study_pages import SCORED
+from widgets.translation.scored_page import SCORED
 
 # every score within 0-100 but all of them in 0-1: a narrow scale, two annotators a segment
 NARROW = (
@@ -30,30 +33,32 @@ def narrow_file(tmp_path):
 def test_the_dialog_names_the_checkboxes_that_fix_a_refusal(
     qtbot, fresh_ws, sync_bridge, narrow_file
 ):
-    dialog = ImportDialog(fresh_ws, sync_bridge, SCORED)
+    dialog = ImportDialog(fresh_ws, sync_bridge, SCORED, pages=import_pages())
     qtbot.addWidget(dialog)
+    dialog.show()
     page = dialog.study_page
     assert dialog.set_path(narrow_file)
-    page.scale.setText("0-100")
+    page.scale.clear()
+    QTest.keyClicks(page.scale, "0-100")
     assert page.accept_scale.text() == ACCEPT_SCALE and page.average.text() == AVERAGE
 
-    dialog.start_import()
+    QTest.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
     message = dialog.error.text()
     assert dialog.error.isVisibleTo(dialog) and "less than a tenth" in message
     assert f"import anyway with “{ACCEPT_SCALE}”" in message
     assert "--" not in message and "⟦" not in message
 
-    page.accept_scale.setChecked(True)
-    dialog.start_import()
+    page.accept_scale.click()
+    QTest.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
     message = dialog.error.text()
     assert "several annotators" in message and f"say so with “{AVERAGE}”" in message
     assert "“Measures (a name, a column and a scale each)”" in message
     assert "--" not in message and "⟦" not in message
     assert fresh_ws.scalar("SELECT count(*) FROM scored_sets") == 0  # nothing written
 
-    page.average.setChecked(True)
+    page.average.click()
     with qtbot.waitSignal(dialog.sig_imported) as signal:
-        dialog.start_import()
+        QTest.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
     assert signal.args[0]["variants_inserted"] == 4
 
 
