@@ -187,9 +187,10 @@ def _ask_judge(ws, model: dict, pair: dict) -> dict:
 
 def html_report(ws, out_dir: Path) -> dict:
     """The study report (``upabhasha report``): HTML with its charts (Jinja2, matplotlib)."""
+    from app.cli.hints import cli_words
     from engine.reports.api import write_report
 
-    written = write_report(ws, out_dir, resamples=200)
+    written = write_report(ws, out_dir, resamples=200, words=cli_words)
     page = out_dir / "report.html"
     size = page.stat().st_size if page.is_file() else 0
     if size < 1000:

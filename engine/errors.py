@@ -161,5 +161,14 @@ def render(text: str, words: Callable[[Reference], str]) -> str:
     return REFERENCE.sub(lambda m: words(_reference(m)), text)
 
 
+def plain_words(reference: Reference) -> str:
+    """A reference in words of no front end ("the setting 'accept scale'", "the step
+    'queue'"), for text that is kept rather than shown at once (a written report)."""
+    name = reference.name.replace("_", " ")
+    if reference.kind == "step":
+        return f"the step '{name}'"
+    return f"the setting '{name}'" + (f" = {reference.value}" if reference.value else "")
+
+
 def _reference(match: re.Match[str]) -> Reference:
     return Reference(match[1], match[2], match[3])  # type: ignore[arg-type]  # the pattern's kinds

@@ -63,7 +63,7 @@ OPTIONS: dict[Setting, tuple[str, str | None]] = {
     Setting.VARIANT_COLS: ("--variant-cols", "COLUMN"),
 }
 
-COMMANDS: dict[Step, str] = {
+STEP_COMMANDS: dict[Step, str] = {
     Step.ADD_ANNOTATORS: "upabhasha annotators add",
     Step.ADD_DIALECT: "upabhasha dialects add",
     Step.ADD_MODEL: "upabhasha models add",
@@ -84,7 +84,7 @@ COMMANDS: dict[Step, str] = {
 def cli_words(reference: Reference) -> str:
     """One reference in command-line words."""
     if reference.kind == "step":
-        return f"'{COMMANDS[Step(reference.name)]}'"
+        return f"'{STEP_COMMANDS[Step(reference.name)]}'"
     option, metavar = OPTIONS[Setting(reference.name)]
     if reference.value is not None:
         return f"{option} {reference.value}"

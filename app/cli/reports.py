@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.cli import stages
 from app.cli.arguments import non_negative_int, number, positive_int
-from app.cli.hints import for_cli
+from app.cli.hints import cli_words, for_cli
 from app.cli.output import add_json, emit, fmt
 
 
@@ -118,6 +118,7 @@ def cmd_report(args, ctx) -> int:
         resamples=args.resamples,
         danger_threshold=rubric.danger_threshold,
         max_score=rubric.max_score,
+        words=cli_words,
     )
     emit(
         ctx,

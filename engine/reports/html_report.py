@@ -17,10 +17,12 @@ from __future__ import annotations
 import base64
 import json
 import logging
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
 from engine.bias.report import bias_report_parts
+from engine.errors import Reference, plain_words, render
 from engine.judging import paired_scores, store
 from engine.judging.judged_items import counted_items_from
 from engine.llm.replicate import replications
@@ -49,7 +51,10 @@ def write_report(
     resamples: int = DEFAULT_RESAMPLES,
     danger_threshold: float = 4.0,
     max_score: float = 10.0,
+    words: Callable[[Reference], str] = plain_words,
 ) -> dict:
+    """``words`` words the settings and steps the report's warnings name: the front end that
+    writes the report passes its own, so the report speaks as the reader's tool does."""
     out = Path(out_dir)
     stats = study_statistics(
         ws,
@@ -144,6 +149,7 @@ def write_report(
     by_run: dict[int, list[dict]] = {}
     for rep in replications(ws, [r["id"] for r in runs]):
         by_run.setdefault(rep["run_id"], []).append(rep)
+    stats["warnings"] = [render(w, words) for w in stats["warnings"]]
     html = _render(
         stats=stats,
         sections=sections,

@@ -76,10 +76,10 @@ def test_the_rule_catches_an_option_and_a_command_but_not_a_docstring(tmp_path):
 
 
 def test_every_setting_and_step_has_cli_words():
-    from app.cli.hints import COMMANDS, OPTIONS
+    from app.cli.hints import OPTIONS, STEP_COMMANDS
 
     assert set(OPTIONS) == set(Setting)
-    assert set(COMMANDS) == set(Step)
+    assert set(STEP_COMMANDS) == set(Step)
 
 
 def test_every_setting_and_step_has_gui_words():

@@ -384,7 +384,7 @@ class TasksPanel(QWidget):
         self.results.resizeColumnsToContents()
         lines = [
             _("Warning, run {run} ({task}, {model}): {warning}").format(
-                run=r["run_id"], task=r["task"], model=r["model"] or "", warning=w
+                run=r["run_id"], task=r["task"], model=r["model"] or "", warning=for_gui(w)
             )
             for r in report.get("runs", [])
             for w in r.get("warnings", [])

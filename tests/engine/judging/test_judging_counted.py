@@ -85,6 +85,10 @@ def test_every_surface_counts_the_same_judgments(workspace, tmp_path):
     assert charts["agreement"]["n"] == charts["cbs"]["n"] == both
 
     write_report(workspace, tmp_path / "report", resamples=50)
+    html = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
+    # the flagged-judgments warning names its next step in words, never as a raw reference
+    assert "2 flagged judgment(s)" in html and "the step &#39;queue&#39;" in html
+    assert "⟦" not in html
     for table_name in ("model_dialect", "dialect"):
         with open(tmp_path / "report" / "tables" / f"{table_name}.csv", encoding="utf-8") as f:
             assert sum(int(r["n"]) for r in csv.DictReader(f)) == counted
