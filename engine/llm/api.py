@@ -27,7 +27,7 @@ from engine.llm.model_registry import (
     register_gguf,
 )
 from engine.llm.replicate import replications
-from engine.llm.response_reads import run_responses
+from engine.llm.responses import run_responses
 from engine.llm.run_backend import backend_for_run
 from engine.llm.runs import library_versions, open_run
 from engine.llm.try_prompt import describe_template, try_prompt

@@ -136,6 +136,15 @@ def finished_responses(ws: Workspace, run_id: int) -> dict[str, dict]:
     }
 
 
+def run_responses(ws: Workspace, run_id: int) -> list[dict]:
+    """The responses of one run: key, status, text, error, attempts and completion tokens."""
+    return ws.query(
+        "SELECT item_key AS key, status, text, error, attempts, completion_tokens "
+        "FROM responses WHERE run_id = ?",
+        (run_id,),
+    )
+
+
 def done_keys(ws: Workspace, run_id: int) -> set[str]:
     """The item keys of the run's finished responses."""
     return {
