@@ -10,7 +10,7 @@ def _bias(ctx: PanelContext):
     from widgets.bias.bias_panel import BiasPanel
 
     bias = BiasPanel(ctx.workspace, ctx.bridge, watcher=ctx.watcher)
-    bias.sig_status_message.connect(lambda text: ctx.status(text, 4000))
+    bias.sig_status_message.connect(ctx.status_message)
     bias.sig_import_requested.connect(ctx.open_import)
     return [("bias", _("Social bias"), bias)]
 

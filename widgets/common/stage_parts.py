@@ -38,6 +38,10 @@ class PanelContext:
     # the window's annotation actions: review-package imports and their announcements
     annotation: Any
 
+    def status_message(self, text: str, ms: int = 4000) -> None:
+        """A panel's status message, shown for ``ms`` milliseconds."""
+        self.status(text, ms)
+
 
 @dataclass(frozen=True)
 class Panels:

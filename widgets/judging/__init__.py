@@ -17,7 +17,7 @@ def _answers_and_judge(ctx: PanelContext):
     )
     judge = JudgePanel(ctx.workspace, ctx.bridge)
     for panel in (answers, judge):
-        panel.sig_status_message.connect(lambda text: ctx.status(text, 4000))
+        panel.sig_status_message.connect(ctx.status_message)
         panel.sig_changed.connect(ctx.watcher.check_now)
     # judge runs, roles, a finished run; the models; the human-scored count
     on(judge, judge.refresh, ctx.watcher, "runs", "models", "annotations")

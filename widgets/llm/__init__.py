@@ -12,7 +12,7 @@ def _models(ctx: PanelContext):
     models = ModelsPanel(
         ctx.workspace, ctx.bridge, watcher=ctx.watcher, model_folders=ctx.settings.model_folders
     )
-    models.sig_status_message.connect(lambda text: ctx.status(text, 4000))
+    models.sig_status_message.connect(ctx.status_message)
     models.sig_model_folders_changed.connect(lambda folders: _remember_folders(ctx, folders))
     models.sig_changed.connect(ctx.watcher.check_now)
     return [("models", _("Models"), models)]

@@ -10,7 +10,7 @@ def _charts(ctx: PanelContext):
     from widgets.reports.charts_panel import ChartsPanel
 
     charts = ChartsPanel(ctx.workspace, ctx.bridge, watcher=ctx.watcher)
-    charts.sig_status_message.connect(lambda text: ctx.status(text, 4000))
+    charts.sig_status_message.connect(ctx.status_message)
     return [("charts", _("Charts"), charts)]
 
 

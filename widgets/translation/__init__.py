@@ -16,7 +16,7 @@ def _review(ctx: PanelContext):
     )
     review.sig_reviewer_changed.connect(ctx.reviewer_changed)
     review.sig_avro_mode_changed.connect(lambda on: _remember(ctx, "avro_mode", on))
-    review.sig_status_message.connect(lambda text: ctx.status(text, 4000))
+    review.sig_status_message.connect(ctx.status_message)
     review.sig_changed.connect(ctx.watcher.check_now)  # the others follow at once
     follow(review, review.reload_changed, ctx.watcher, "variants")  # adjudicated, translated
     ctx.study.sig_imported.connect(review.reload_sets)  # a new question set to filter

@@ -10,7 +10,7 @@ def _tasks(ctx: PanelContext):
     from widgets.understanding.tasks_panel import TasksPanel
 
     tasks = TasksPanel(ctx.workspace, ctx.bridge, watcher=ctx.watcher)
-    tasks.sig_status_message.connect(lambda text: ctx.status(text, 4000))
+    tasks.sig_status_message.connect(ctx.status_message)
     tasks.sig_import_requested.connect(ctx.open_import)
     ctx.study.sig_imported.connect(lambda _report: tasks.refresh_options())
     return [("tasks", _("Tasks"), tasks)]
