@@ -10,6 +10,7 @@ from engine.errors import Reference, Setting, Step, render
 # option and the form of its value (None: a switch)
 OPTIONS: dict[Setting, tuple[str, str | None]] = {
     Setting.ACCEPT_SCALE: ("--accept-scale", None),
+    Setting.AVERAGE_DUPLICATES: ("--average-duplicates", None),
     Setting.ALLOW_DUPLICATE_CONTENT: ("--allow-duplicate-content", None),
     Setting.ANNOTATOR: ("--annotator", "NAME"),
     Setting.ANNOTATOR_COL: ("--annotator-col", "COLUMN"),
@@ -42,6 +43,7 @@ OPTIONS: dict[Setting, tuple[str, str | None]] = {
     Setting.NAME_BN: ("--name-bn", "NAME"),
     Setting.NAME_EN: ("--name-en", "NAME"),
     Setting.NORMALIZE: ("--normalize", "MODE"),
+    Setting.POSITIONAL_IDS: ("--positional-ids", None),
     Setting.SET_NAME: ("--name", "NAME"),
     Setting.QUESTION_TEXT_COL: ("--text-col", "COLUMN"),
     Setting.RATERS: ("--raters", "N"),
@@ -49,6 +51,7 @@ OPTIONS: dict[Setting, tuple[str, str | None]] = {
     Setting.SCORE_COL: ("--score-col", "COLUMN"),
     Setting.SCORE_COLS: ("--score-cols", "COLUMN"),
     Setting.SEG_ID_COL: ("--seg-id-col", "COLUMN"),
+    Setting.SKIP_EMPTY: ("--skip-empty", None),
     Setting.SOURCE_COL: ("--source-col", "COLUMN"),
     Setting.SPLIT: ("--split", "SPLIT"),
     Setting.SPLIT_COL: ("--split-col", "COLUMN"),

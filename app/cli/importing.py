@@ -91,6 +91,7 @@ def register_import(isub) -> None:
         help="strip a label token from the start of every dialect text",
     )
     add_normalize_option(c)
+    add_skip_empty(c)
     add_file_format(c)
     add_json(c, "print the report as JSON")
     c.set_defaults(func=cmd_import_corpus)
@@ -177,10 +178,22 @@ def register_import(isub) -> None:
         action="store_true",
         help="several annotators of one segment may be averaged (otherwise refused)",
     )
-    t.add_argument(
+    ids = t.add_mutually_exclusive_group()
+    ids.add_argument(
         "--seg-id-col",
         help="segment id column (default: the source text; several outputs of a system for "
         "one source are numbered by position)",
+    )
+    ids.add_argument(
+        "--positional-ids",
+        action="store_true",
+        help="every row is its own segment, numbered by its position in the file",
+    )
+    t.add_argument(
+        "--average-duplicates",
+        action="store_true",
+        help="a (source, output) pair repeated with another score by the same annotator is "
+        "one segment: average its scores (otherwise refused)",
     )
     t.add_argument("--dialect", help="target dialect of the set (code or alias), if any")
     t.add_argument(
@@ -189,9 +202,19 @@ def register_import(isub) -> None:
         help="convert legacy Bijoy/SutonnyMJ ASCII cells to Unicode (otherwise refused)",
     )
     add_normalize_option(t)
+    add_skip_empty(t)
     add_file_format(t)
     add_json(t, "print the report as JSON")
     t.set_defaults(func=cmd_import_scored)
+
+
+def add_skip_empty(p) -> None:
+    p.add_argument(
+        "--skip-empty",
+        action="store_true",
+        help="skip rows whose required text cell is empty, counted with their line numbers "
+        "(otherwise such a row refuses the file)",
+    )
 
 
 def _common_import_options(p) -> None:
@@ -250,6 +273,7 @@ def cmd_import_corpus(args, ctx) -> int:
         allow_duplicate_content=args.allow_duplicate_content,
         strip_leading_token=args.strip_leading_token,
         normalize=args.normalize,
+        skip_empty=args.skip_empty,
         file_format=args.file_format,
         progress=progress,
     )
@@ -316,6 +340,9 @@ def cmd_import_scored(args, ctx) -> int:
         average_annotators=args.average_annotators,
         accept_scale=args.accept_scale,
         seg_id_col=args.seg_id_col,
+        positional_ids=args.positional_ids,
+        average_duplicates=args.average_duplicates,
+        skip_empty=args.skip_empty,
         dialect=args.dialect,
         convert_bijoy=args.convert_bijoy,
         normalize=args.normalize,
@@ -351,6 +378,8 @@ def _print_summary(report, noun: str) -> None:
         f"{report.already_present:,} already present, "
         f"{report.duplicates_in_file:,} repeated in the file"
     )
+    for line in stages.importing().count_lines(report.to_dict()):
+        print(f"  {for_cli(line)}")
 
 
 def _print_warnings(report) -> None:

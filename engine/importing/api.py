@@ -8,7 +8,7 @@ Queries and single writes only; the import dialog's background work is in
 
 from __future__ import annotations
 
-from engine.importing.columns import BIJOY_HINT, SPLITS
+from engine.importing.columns import BIJOY_HINT, SPLITS, count_lines
 from engine.importing.dialects import add_dialect, list_dialects, parse_dialect_map
 from engine.importing.duplicates import DUPLICATE_HINT, DuplicateContent
 from engine.importing.exporters import export_table, exportable, neutralize
@@ -26,6 +26,7 @@ __all__ = [
     "SPLITS",
     "DuplicateContent",
     "add_dialect",
+    "count_lines",
     "export_table",
     "exportable",
     "import_corpus",

@@ -79,10 +79,70 @@ class ImportReport:
     leading_tokens: dict = dataclasses.field(default_factory=dict)
     sets: list = dataclasses.field(default_factory=list)  # scored: each set's scale summary
     label_names: dict = dataclasses.field(default_factory=dict)  # items: stored label -> name
+    # records merged into an earlier one of the file, by kind: {"count", "first_lines"}
+    merges: dict = dataclasses.field(default_factory=dict)
+    # rows skipped for an empty required cell (when the import was asked to skip them)
+    skipped_empty: dict = dataclasses.field(default_factory=dict)
+    split_note: str = ""  # where the rows of a file without a split went
     warnings: list = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
+
+    def merged(self, kind: str, line: int) -> None:
+        """Count one record of the file merged into an earlier one, by ``kind``."""
+        self.counted(kind, line)
+        self.duplicates_in_file += 1
+
+    def counted(self, kind: str, line: int) -> None:
+        """Count one record of ``kind`` (a phrase saying what befell it) at ``line``."""
+        _count_line(self.merges.setdefault(kind, {"count": 0, "first_lines": []}), line)
+
+    def skipped(self, line: int) -> None:
+        """Count one row skipped for an empty required cell."""
+        if not self.skipped_empty:
+            self.skipped_empty.update(count=0, first_lines=[])
+        _count_line(self.skipped_empty, line)
+
+
+# line numbers kept per counted kind: enough to find them in the file
+FIRST_LINES = 10
+
+
+def _count_line(entry: dict, line: int) -> None:
+    entry["count"] += 1
+    if len(entry["first_lines"]) < FIRST_LINES:
+        entry["first_lines"].append(line)
+
+
+def counted_lines(entry: dict) -> str:
+    """ "3 (lines 4, 9, 12)" for a counted kind."""
+    lines = ", ".join(str(n) for n in entry["first_lines"])
+    more = ", …" if entry["count"] > len(entry["first_lines"]) else ""
+    return f"{entry['count']:,} (line{'s' if entry['count'] > 1 else ''} {lines}{more})"
+
+
+def unsplit_note(count: int, noun: str) -> str:
+    """Where the rows of a file without a split went, and how to choose another split."""
+    return (
+        f"the file has no split column: all {count:,} {noun} went to the '{DEFAULT_SPLIT}' "
+        "split, which feeds few-shot demonstrations and the retrieval index and is not "
+        f"evaluated; name a split column with {setting_usage(Setting.SPLIT_COL)} or give one "
+        f"split to every row with {setting(Setting.SPLIT, 'test')} (or validation)"
+    )
+
+
+def count_lines(report: dict) -> list[str]:
+    """The report's merges, skipped rows and split note, one line each, for every front
+    end."""
+    lines = [f"{kind}: {counted_lines(entry)}" for kind, entry in report.get("merges", {}).items()]
+    if report.get("skipped_empty"):
+        lines.append(
+            "rows skipped for an empty required cell: " + counted_lines(report["skipped_empty"])
+        )
+    if report.get("split_note"):
+        lines.append(report["split_note"])
+    return lines
 
 
 # The way out of a Bijoy refusal; the import dialog replaces it with its checkbox.

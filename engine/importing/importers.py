@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.errors import Setting, UserError, setting, setting_usage
+from engine.importing.cells import cell_text
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -27,27 +28,24 @@ from engine.importing.columns import (
     default_name,
     dialect_columns,
     normalize_split,
+    unsplit_note,
 )
 from engine.importing.dialects import DialectResolver
 from engine.importing.duplicates import refuse_duplicate_content
+from engine.importing.leading_token import apply_leading_token, detect_leading_token
 from engine.importing.question_import import import_questions
 from engine.importing.tabular import TabularFile
 from engine.text.bijoy import banglish_share, script_of
 from engine.text.textnorm import (
     DEFAULT_NORMALIZATION,
-    canonical_key,
     check_normalization,
     has_bengali,
     normalize_text,
+    record_key,
 )
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
-
-# A leading token shared by >= 90% of a dialect's texts (and not by the standard side) is
-# a label such as Vashantor's region name ("সিলেট …"), not part of the sentence.
-LEADING_TOKEN_SHARE = 0.9
-LEADING_TOKEN_MIN_TEXTS = 20
 
 __all__ = [
     "import_corpus",
@@ -56,6 +54,11 @@ __all__ = [
     "ImportCancelled",
     "detect_leading_token",
 ]
+
+
+# the kinds of merge a corpus import counts
+IDENTICAL = "identical pairs merged"
+RESPELLED = "pairs merged as equal once normalised"
 
 
 @dataclasses.dataclass
@@ -67,6 +70,7 @@ class _Pair:
     district: str
     split: str
     column: str  # where ``text`` came from, for error messages
+    written: tuple[str, str] = ("", "")  # both cells exactly as the file has them
 
 
 def import_corpus(
@@ -90,6 +94,7 @@ def import_corpus(
     convert_bijoy: bool = False,
     allow_duplicate_content: bool = False,
     normalize: str = DEFAULT_NORMALIZATION,
+    skip_empty: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -113,9 +118,11 @@ def import_corpus(
     overrides them. ``strip_leading_token``: "auto" strips a detected label token, any
     other string strips exactly that token. ``convert_bijoy``: legacy Bijoy/SutonnyMJ
     cells are converted to Unicode (otherwise they are refused). ``normalize`` "none" stores
-    the sentences exactly as the file has them (duplicates are still found on their
-    normalised keys), so ``baseline --normalize none`` reproduces sacrebleu on the file; the
-    corpus records the choice. A file whose every pair another corpus of the same
+    the sentences exactly as the file has them and merges only byte-equal pairs (spellings
+    that differ in encoding or white space stay distinct), so ``baseline --normalize none``
+    reproduces sacrebleu on the file; the corpus records the choice. Every merge is counted
+    by kind with its first lines (``report.merges``). ``skip_empty``: a row whose standard
+    or dialect text is empty is skipped and counted instead of refusing the file. A file whose every pair another corpus of the same
     normalisation holds already is refused unless ``allow_duplicate_content``
     (:mod:`engine.importing.duplicates`).
     """
@@ -172,7 +179,12 @@ def import_corpus(
         for line, row in table:
             report.rows_read += 1
             ticker.row(report.rows_read)
-            standard = cells.text(line, row, std_col, required=True, bengali=True, raw=keep_raw)
+            standard = cells.text(
+                line, row, std_col, required=not skip_empty, bengali=True, raw=keep_raw
+            )
+            if not standard:
+                report.skipped(line)
+                continue
             where = (
                 cells.text(line, row, district_column)
                 if district is None
@@ -196,6 +208,9 @@ def import_corpus(
                     (c, cells.text(line, row, c, bengali=True, raw=keep_raw)) for c in text_cols
                 ]
                 found = [(c, t) for c, t in texts if t]
+                if not found and skip_empty:
+                    report.skipped(line)
+                    continue
                 if not found:
                     cells.reject(
                         "empty cell where a value is required"
@@ -206,7 +221,10 @@ def import_corpus(
                     )
                 report.empty_cells_skipped += len(texts) - len(found)
                 for column, text in found:
-                    pairs.append(_Pair(line, standard, text, code, where, row_split, column))
+                    written = (cell_text(row.get(std_col)), cell_text(row.get(column)))
+                    pairs.append(
+                        _Pair(line, standard, text, code, where, row_split, column, written)
+                    )
                 continue
             for code, columns in by_code.items():
                 for column in columns:
@@ -214,10 +232,15 @@ def import_corpus(
                     if not text:
                         report.empty_cells_skipped += 1
                         continue
-                    pairs.append(_Pair(line, standard, text, code, where, row_split, column))
-        _apply_leading_token(cells, pairs, strip_leading_token, report)
+                    written = (cell_text(row.get(std_col)), cell_text(row.get(column)))
+                    pairs.append(
+                        _Pair(line, standard, text, code, where, row_split, column, written)
+                    )
+        apply_leading_token(cells, pairs, strip_leading_token, report)
         report.unused_columns = cells.unused()
         report.bijoy_converted = cells.bijoy_converted
+        if split_column is None and split is None and pairs:
+            report.split_note = unsplit_note(len(pairs), "pairs")
     if report.bijoy_converted:
         report.warnings.append(
             f"converted {report.bijoy_converted:,} legacy Bijoy/SutonnyMJ cells to Unicode"
@@ -293,79 +316,6 @@ def _wide_columns(
     return dict(by_code)
 
 
-def detect_leading_token(texts: list[str], standards: list[str] | None = None):
-    """(token, count, share) when one first token dominates ``texts``, else None."""
-    firsts = [t.split(" ", 1)[0] for t in texts if " " in t]
-    if len(texts) < LEADING_TOKEN_MIN_TEXTS or not firsts:
-        return None
-    token, count = collections.Counter(firsts).most_common(1)[0]
-    share = count / len(texts)
-    if share < LEADING_TOKEN_SHARE:
-        return None
-    if standards and sum(s.split(" ", 1)[0] == token for s in standards) >= len(standards) / 2:
-        return None  # the standard side starts the same way: real content, not a label
-    return token, count, share
-
-
-def _apply_leading_token(
-    cells: CellReader, pairs: list[_Pair], strip: str | None, report: ImportReport
-) -> None:
-    by_dialect: dict[str, list[_Pair]] = collections.defaultdict(list)
-    for pair in pairs:
-        by_dialect[pair.dialect].append(pair)
-    explicit = strip if strip not in (None, "auto") else None
-    for code, group in sorted(by_dialect.items()):
-        found = detect_leading_token([p.text for p in group], [p.standard for p in group])
-        token = explicit or (found[0] if found and strip == "auto" else None)
-        stripped = 0
-        if token:
-            for pair in group:
-                if pair.text == token:
-                    cells.reject(
-                        f"nothing left after stripping the leading token '{token}'",
-                        pair.line,
-                        pair.column,
-                    )
-                if pair.text.startswith(token + " "):
-                    pair.text = pair.text[len(token) + 1 :]
-                    stripped += 1
-        if found:
-            detected, count, share = found
-            report.leading_tokens[code] = {
-                "token": detected,
-                "texts": len(group),
-                "count": count,
-                "share": round(share, 4),
-                "stripped": stripped,
-            }
-            advice = (
-                f"stripped it from {stripped:,} texts"
-                if stripped
-                else "kept it; use strip_leading_token='auto' "
-                f"({setting(Setting.STRIP_LEADING_TOKEN, 'auto')}) "
-                "to remove it, into a new corpus name"
-            )
-            report.warnings.append(
-                f"{code}: {count:,} of {len(group):,} dialect texts ({share:.1%}) begin with "
-                f"'{detected}', probably a label (such as the region's name), not part of the "
-                f"sentence; {advice}"
-            )
-        elif token:
-            report.leading_tokens[code] = {
-                "token": token,
-                "texts": len(group),
-                "count": stripped,
-                "share": None,
-                "stripped": stripped,
-            }
-            report.warnings.append(
-                f"{code}: stripped the leading token '{token}' from "
-                f"{stripped:,} of {len(group):,} texts"
-            )
-    if strip == "auto" and not report.leading_tokens:
-        report.warnings.append("no leading label token detected; nothing was stripped")
-
-
 def _write_pairs(
     ws: Workspace,
     path: Path,
@@ -376,14 +326,16 @@ def _write_pairs(
     allow_duplicate_content: bool = False,
 ) -> None:
     report.records = len(pairs)
+    key_of = record_key(normalize)
     unique: dict[tuple, _Pair] = {}
     split_conflicts: list[int] = []
     no_bengali: list[int] = []
     for pair in pairs:
-        key = (pair.dialect, canonical_key(pair.standard), canonical_key(pair.text))
+        key = (pair.dialect, key_of(pair.standard), key_of(pair.text))
         first = unique.setdefault(key, pair)
         if first is not pair:
-            report.duplicates_in_file += 1
+            same = first.written == pair.written
+            report.merged(IDENTICAL if same else RESPELLED, pair.line)
             if first.split != pair.split:
                 split_conflicts.append(pair.line)
         elif not (has_bengali(pair.standard) and has_bengali(pair.text)):

@@ -54,8 +54,8 @@ from engine.scales import (
 )
 from engine.text.textnorm import (
     DEFAULT_NORMALIZATION,
-    canonical_key,
     check_normalization,
+    record_key,
     to_ascii_digits,
 )
 from engine.workspace.store import Workspace, utcnow
@@ -128,9 +128,12 @@ def import_scored_translations(
     average_annotators: bool = False,
     accept_scale: bool = False,
     seg_id_col: str | None = None,
+    positional_ids: bool = False,
+    average_duplicates: bool = False,
     dialect: str | None = None,
     convert_bijoy: bool = False,
     normalize: str = DEFAULT_NORMALIZATION,
+    skip_empty: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
@@ -148,10 +151,22 @@ def import_scored_translations(
     without a system column. ``dialect`` (code or alias) records the target dialect.
     ``normalize`` "none" stores source, output and references exactly as the file has them
     (the metrics then reproduce sacrebleu on the raw file); the set records the choice.
-    Without ``seg_id_col`` a segment is its source; further outputs of one system for the
-    same source are numbered by their position (``#2``, ``#3``; said in the summary)."""
+    Without ``seg_id_col`` a segment is its source (compared as ``normalize`` stores it:
+    exactly as written under "none"); further outputs of one system for the same source are
+    numbered by their position (``#2``, ``#3``; said in the summary). ``positional_ids``:
+    every row is its own segment, numbered by its position in the file. A repeated (source,
+    output) pair that an annotator scored differently is refused, unless
+    ``average_duplicates`` averages those scores. Every merge and every numbered output is
+    counted by kind with its first lines (``report.merges``). ``skip_empty``: a row with an
+    empty source or no reference is skipped and counted instead of refusing the file."""
     path = Path(path)
     keep_raw = check_normalization(normalize) == "none"
+    key_of = record_key(normalize)
+    if seg_id_col and positional_ids:
+        raise UserError(
+            f"{setting(Setting.SEG_ID_COL)} and {setting(Setting.POSITIONAL_IDS)} both name "
+            "the segments; give one"
+        )
     if measures and (score_cols or score_col or human_scale):
         raise UserError(
             f"{setting(Setting.MEASURE)} names each score column with its own scale; leave out "
@@ -182,6 +197,7 @@ def import_scored_translations(
     outputs_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
     numbered = 0
     missing = 0
+    repeated: dict[tuple, list[float]] = {}  # (segment, set, annotator) -> scores to average
     with TabularFile(path, file_format) as table:
         cells = CellReader(table, convert_bijoy=convert_bijoy)
         ticker = Ticker(table, progress, cancelled)
@@ -210,23 +226,30 @@ def import_scored_translations(
         for line, row in table:
             report.rows_read += 1
             ticker.row(report.rows_read)
-            source = cells.text(line, row, src, required=True, raw=keep_raw)
+            source = cells.text(line, row, src, required=not skip_empty, raw=keep_raw)
             hypothesis = cells.text(line, row, hyp, bengali=True, raw=keep_raw)
             references = [
                 t for c in refs if (t := cells.text(line, row, c, bengali=True, raw=keep_raw))
             ]
+            if skip_empty and not (source and references):
+                report.skipped(line)
+                continue
             if not references:
                 cells.reject("no reference (every reference column is empty)", line, refs[0])
             name_ = system if system is not None else cells.text(line, row, sys_col, required=True)
             if id_col:
                 seg_key = cells.text(line, row, id_col, required=True)
+            elif positional_ids:
+                seg_key = f"#{report.rows_read}"
             else:
                 # several outputs of one system for one source: numbered by position
-                base = canonical_key(source)
+                base = key_of(source)
                 seen_outputs = outputs_of.setdefault((name_, base), [])
                 if (source, hypothesis) not in seen_outputs:
                     seen_outputs.append((source, hypothesis))
-                    numbered += len(seen_outputs) > 1
+                    if len(seen_outputs) > 1:
+                        numbered += 1
+                        report.counted(NUMBERED, line)
                 position = seen_outputs.index((source, hypothesis)) + 1
                 seg_key = base if position == 1 else f"{base}#{position}"
             scores: dict[str, dict[str, float]] = {}
@@ -248,6 +271,19 @@ def import_scored_translations(
                     line, name_, seg_key, source, hypothesis, references, scores
                 )
                 continue
+            scored = [
+                (seen.scores.get(n, {}), w, v) for n, g in scores.items() for w, v in g.items()
+            ]
+            same_text = (seen.source, seen.hypothesis) == (source, hypothesis)
+            if same_text and scored and all(w not in held for held, w, _ in scored):
+                report.counted(ANNOTATOR_ROWS, line)  # long scores: one row per annotator
+            else:
+                identical = (
+                    same_text
+                    and seen.references == references
+                    and all(held.get(w) == v for held, w, v in scored)
+                )
+                report.merged(_merge_kind(seen, source, identical, bool(id_col)), line)
             if (seen.source, seen.hypothesis) != (source, hypothesis):
                 cells.reject(
                     f"segment '{seg_key}' of system '{name_}' appears at line {seen.line} with "
@@ -257,17 +293,29 @@ def import_scored_translations(
             for set_name, given in scores.items():
                 held = seen.scores.setdefault(set_name, {})
                 for who, value in given.items():
-                    if who in held and held[who] != value:
+                    if who in held and held[who] != value and not average_duplicates:
                         cells.reject(
                             f"annotator '{who}' scored segment '{seg_key}' of '{name_}' twice "
-                            f"({held[who]:g} at line {seen.line})",
+                            f"({held[who]:g} at line {seen.line}, {value:g} here); "
+                            + REPEATED_PAIR_ADVICE,
                             line,
                         )
-                    held[who] = value
+                    if who in held:
+                        repeated.setdefault((key, set_name, who), [held[who]]).append(value)
+                    else:
+                        held[who] = value
             seen.references += [r for r in references if r not in seen.references]
         report.unused_columns = cells.unused()
         report.bijoy_converted = cells.bijoy_converted
     ticker.check_cancel()
+    for (key, set_name, who), values in repeated.items():  # asked for: average_duplicates
+        segments[key].scores[set_name][who] = sum(values) / len(values)
+    averaged = len({k[0] for k, values in repeated.items() if len(set(values)) > 1})
+    if averaged:
+        report.warnings.append(
+            f"repeated (source, output) pairs scored differently, their scores averaged: "
+            f"{averaged:,}"
+        )
     report.records = len(segments)
     report.empty_cells_skipped = missing
     if missing:
@@ -290,6 +338,27 @@ def import_scored_translations(
             )
     _write(ws, path, list(segments.values()), report, channels, code, normalize)
     return report
+
+
+# The ways out when one (source, output) pair repeats with another score.
+REPEATED_PAIR_ADVICE = (
+    f"if the rows are different segments, name them with {setting_usage(Setting.SEG_ID_COL)} "
+    f"or number every row by its position with {setting(Setting.POSITIONAL_IDS)}; if they are "
+    f"one segment scored twice, average the scores with {setting(Setting.AVERAGE_DUPLICATES)}"
+)
+NUMBERED = "repeated sources, their other outputs numbered by position"
+ANNOTATOR_ROWS = "rows adding another annotator's score to their segment"
+
+
+def _merge_kind(seen: _Segment, source: str, identical: bool, by_id: bool) -> str:
+    """What kind of merge a row repeating the segment ``seen`` makes."""
+    if identical:
+        return "identical rows merged"
+    if by_id:
+        return "rows of one segment id merged"
+    if seen.source != source:
+        return "(source, output) pairs merged as equal once normalised"
+    return "repeated (source, output) pairs merged"
 
 
 def _channels(

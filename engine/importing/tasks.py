@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from engine.importing.columns import count_lines
 from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
 from engine.importing.importers import import_corpus, import_questions
 from engine.importing.scored_import import import_scored_translations, record_segment_score
@@ -296,6 +297,7 @@ def describe_report(report: dict) -> list[str]:
         f"{what}, {report['already_present']:,} already present, "
         f"{report['duplicates_in_file']:,} repeated in the file"
     ]
+    lines += count_lines(report)
     if report.get("variants_inserted") and report["kind"] == "scored-translations":
         lines.append(f"{report['variants_inserted']:,} human scores written")
     elif report.get("variants_inserted"):

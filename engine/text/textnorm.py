@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from engine.errors import Setting, UserError, setting
 from engine.text.bijoy import looks_bijoy
@@ -54,6 +55,12 @@ def normalized_for_metrics(text: str, mode: str) -> str:
 def canonical_key(text: str) -> str:
     """A key for deduplication and comparison: normalised, ASCII digits, case-folded."""
     return normalize_text(text).translate(_TO_ASCII_DIGITS).casefold()
+
+
+def record_key(normalize: str) -> Callable[[str], str]:
+    """How an import under ``normalize`` compares records: "nfc" by :func:`canonical_key`,
+    "none" by the text exactly as written (only byte-equal spellings are one record)."""
+    return canonical_key if check_normalization(normalize) == "nfc" else str
 
 
 def to_ascii_digits(text: str) -> str:

@@ -44,3 +44,16 @@ V3_NORMALIZATION = [
 ]
 
 RELEASED = {2: V2_SCORED, 3: V3_NORMALIZATION}
+
+# The stage's own track (engine.workspace.stages).
+# 1: a corpus imported with 'none' keys its pairs by the text exactly as written, so only
+#    byte-equal spellings are one item; corpora imported before keyed them normalised.
+#    Rewriting the keys is safe to run again, and never collides: texts that differ byte-wise
+#    had different normalised keys or were merged (and stored once) already.
+TRACK = [
+    [
+        "UPDATE sentence_pairs SET standard_key = standard_text, dialect_key = dialect_text "
+        "WHERE corpus_id IN (SELECT id FROM corpora WHERE normalization = 'none') "
+        "AND (standard_key != standard_text OR dialect_key != dialect_text)",
+    ],
+]

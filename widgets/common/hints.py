@@ -76,7 +76,10 @@ def controls() -> dict[Setting, str]:
 def setting_words() -> dict[Setting, str]:
     """Setting -> what to change, in words, for the settings the GUI has no control for."""
     return {
+        Setting.AVERAGE_DUPLICATES: _("averaging repeated (source, output) pairs"),
         Setting.ENCODER: _("the folder of a sentence encoder"),
+        Setting.POSITIONAL_IDS: _("numbering segments by their position in the file"),
+        Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
         Setting.SPLITS: _("the splits it holds"),
     }
 
