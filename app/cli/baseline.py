@@ -32,7 +32,7 @@ def register(sub) -> None:
         default="both",
         help="standard-to-dialect, dialect-to-standard or both (default both)",
     )
-    add_normalize_option(p)
+    add_normalize_option(p, scoring=True)
     p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
     add_json(p, "print one JSON document")
     p.set_defaults(func=cmd_baseline)

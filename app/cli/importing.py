@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.cli import stages
 from app.cli.hints import for_cli
-from app.cli.options import add_normalize_option
+from app.cli.options import add_normalize_option, add_skip_empty
 from app.cli.output import add_file_format, add_json, emit
 from engine.errors import UserError
 from engine.scales import parse_scale, scale_text
@@ -206,15 +206,6 @@ def register_import(isub) -> None:
     add_file_format(t)
     add_json(t, "print the report as JSON")
     t.set_defaults(func=cmd_import_scored)
-
-
-def add_skip_empty(p) -> None:
-    p.add_argument(
-        "--skip-empty",
-        action="store_true",
-        help="skip rows whose required text cell is empty, counted with their line numbers "
-        "(otherwise such a row refuses the file)",
-    )
 
 
 def _common_import_options(p) -> None:

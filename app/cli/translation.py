@@ -14,6 +14,7 @@ import sys
 from app.cli import stages
 from app.cli.arguments import non_negative_int, number, positive_int
 from app.cli.context import incomplete
+from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
 from app.cli.rag import index_options, print_selfcheck, retriever_for
@@ -44,7 +45,7 @@ def register(sub) -> None:
         "--limit", type=positive_int, default=None, help="first N held-out pairs per dialect"
     )
     p.add_argument("--split", default=None, help="held-out split (default: the validation split)")
-    add_normalize_option(p)
+    add_normalize_option(p, scoring=True)
     index_options(p)
     add_json(p)
     p.set_defaults(func=cmd_eval)
@@ -196,6 +197,8 @@ def cmd_eval(args, ctx) -> int:
     sig = report["signatures"]
     print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")
     print(f"  texts scored: --normalize {report['normalize']}")
+    for note in report.get("notes", ()):
+        print(f"  note: {for_cli(note)}")
     print("  copy_baseline = the standard sentence unchanged; a system below it has not translated")
     corr = report["correlation"]
     if corr["table"]:

@@ -8,7 +8,7 @@ from app.cli import stages
 from app.cli.arguments import non_negative_int, number, output_file, positive_int
 from app.cli.context import runs_outcome
 from app.cli.hints import for_cli
-from app.cli.options import add_normalize_option
+from app.cli.options import add_normalize_option, add_skip_empty
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
 
@@ -40,6 +40,8 @@ def register_import(isub) -> None:
     )
     split.add_argument("--split", help="one split for every row")
     q.add_argument("--id-col", help="external id column (default: 'id' if present)")
+    add_normalize_option(q)
+    add_skip_empty(q)
     add_file_format(q, None)
     add_json(q)
     q.set_defaults(func=cmd_import_items)
@@ -106,7 +108,7 @@ def register(sub) -> None:
     p.add_argument("--limit", type=positive_int, help="at most N items per dialect")
     p.add_argument("--seed", type=non_negative_int, default=0, help="demonstration sampling seed")
     p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
-    add_normalize_option(p)
+    add_normalize_option(p, scoring=True)
     p.add_argument("--max-tokens", type=positive_int)
     add_json(p)
     add_quiet(p, None)
@@ -224,6 +226,8 @@ def cmd_import_items(args, ctx) -> int:
         split_col=args.split_col,
         split=args.split,
         id_col=args.id_col,
+        normalize=args.normalize,
+        skip_empty=args.skip_empty,
         file_format=args.file_format,
         progress=ctx.progress_printer("import", quiet=args.json),
     )
@@ -234,6 +238,9 @@ def cmd_import_items(args, ctx) -> int:
         f"{report.already_present:,} already present, {report.duplicates_in_file:,} "
         "repeated in the file (dropped)"
     )
+    print(f"  texts stored: --normalize {args.normalize}")
+    for line in stages.importing().count_lines(report.to_dict()):
+        print(f"  {for_cli(line)}")
     for code, info in sorted(report.by_dialect.items()):
         splits = ", ".join(f"{k} {v:,}" for k, v in sorted(info["splits"].items()))
         print(f"  {code:<12} {info['items']:>7,} items ({splits})")
@@ -274,9 +281,13 @@ def cmd_run_task(args, ctx) -> int:
             max_tokens=args.max_tokens,
             progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
         )
-    if not emit(ctx, args, {"task": spec.name, "runs": summaries}):
+    scored, notes = stages.translation().scoring_normalization(ws, args.items, None, args.normalize)
+    if not emit(ctx, args, {"task": spec.name, "runs": summaries, "normalize": scored}):
         for s in summaries:
             print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
+        print(f"  texts scored: --normalize {scored}")
+        for note in notes:
+            print(f"  note: {for_cli(note)}")
     return runs_outcome(ctx, "run-task", summaries, "outputs")
 
 

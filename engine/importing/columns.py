@@ -122,12 +122,17 @@ def counted_lines(entry: dict) -> str:
     return f"{entry['count']:,} (line{'s' if entry['count'] > 1 else ''} {lines}{more})"
 
 
-def unsplit_note(count: int, noun: str) -> str:
-    """Where the rows of a file without a split went, and how to choose another split."""
+def unsplit_note(
+    count: int,
+    noun: str,
+    split: str = DEFAULT_SPLIT,
+    role: str = "which feeds few-shot demonstrations and the retrieval index and is not evaluated",
+) -> str:
+    """Where the rows of a file without a split went (``split``, ``role``), and how to
+    choose another split."""
     return (
-        f"the file has no split column: all {count:,} {noun} went to the '{DEFAULT_SPLIT}' "
-        "split, which feeds few-shot demonstrations and the retrieval index and is not "
-        f"evaluated; name a split column with {setting_usage(Setting.SPLIT_COL)} or give one "
+        f"the file has no split column: all {count:,} {noun} went to the '{split}' split, "
+        f"{role}; name a split column with {setting_usage(Setting.SPLIT_COL)} or give one "
         f"split to every row with {setting(Setting.SPLIT, 'test')} (or validation)"
     )
 

@@ -9,6 +9,7 @@ others (.importlinter).
 
 from __future__ import annotations
 
+from engine.importing.stored_choice import scoring_normalization, stored_normalization
 from engine.translation.baseline import DIRECTIONS, copy_baselines, write_baseline_csv
 from engine.translation.evaluate import (
     TRANSLATION_SCORE_SCALE,
@@ -57,6 +58,8 @@ __all__ = [
     "review_dialects",
     "review_question_ids",
     "scored_sets",
+    "scoring_normalization",
+    "stored_normalization",
     "set_variant_status",
     "set_variant_text",
     "translate_questions",

@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.errors import Setting, UserError, setting
-from engine.text.textnorm import DEFAULT_NORMALIZATION, canonical_key, check_normalization
+from engine.importing.stored_choice import scoring_normalization, stored_normalization
+from engine.text.textnorm import record_key
 from engine.translation.metrics import corpus_scores
 from engine.workspace.store import Workspace
 
@@ -81,6 +82,7 @@ def _set_items(
         raise UserError(f"no item set {name!r} (known: {known or 'none'})")
     out: dict[tuple[str, str], list[tuple[str, list[str]]]] = {}
     roman: set[str] = set()
+    key_of = record_key(stored_normalization(ws, f"items:{name}"))
     forward: dict[tuple[str, str], tuple[str, list[str]]] = {}
     for item in ws.query("SELECT * FROM task_items WHERE set_id = ? ORDER BY id", (set_id,)):
         standard = json.loads(item["refs"]).get("standard") or []
@@ -95,7 +97,7 @@ def _set_items(
         out.setdefault((dialect, "dialect-to-standard"), []).append((native, standard))
         if item["roman_text"]:
             roman.add(dialect)
-        key = (dialect, canonical_key(standard[0]))
+        key = (dialect, key_of(standard[0]))
         forward.setdefault(key, (standard[0], []))[1].append(native)
     for (dialect, _), entry in forward.items():
         out.setdefault((dialect, "standard-to-dialect"), []).append(entry)
@@ -110,11 +112,12 @@ def copy_baselines(
     split: str | None = None,
     dialects: Sequence[str] | None = None,
     directions: Sequence[str] = DIRECTIONS,
-    normalize: str = DEFAULT_NORMALIZATION,
+    normalize: str | None = None,
 ) -> dict:
     """Rows of the copy baseline, one per dialect × direction (× script for item sets):
-    ``corpus_scores`` of the inputs as outputs, or ``not_applicable`` with the reason."""
-    check_normalization(normalize)
+    ``corpus_scores`` of the inputs as outputs, or ``not_applicable`` with the reason.
+    ``normalize``: what the metrics score; None scores the source's stored choice
+    (:mod:`engine.importing.stored_choice`, whose notes the report carries)."""
     bad = [d for d in directions if d not in DIRECTIONS]
     if bad or not directions:
         raise UserError(
@@ -123,33 +126,17 @@ def copy_baselines(
     unknown = set(dialects or ()) - ws.dialect_codes()
     if unknown:
         raise UserError(f"unknown dialect {sorted(unknown)[0]!r}")
-    notes: list[str] = []
     roman: set[str] = set()
     if source == "pairs":
         if corpus and ws.scalar("SELECT id FROM corpora WHERE name = ?", (corpus,)) is None:
             known = ", ".join(r["name"] for r in ws.query("SELECT name FROM corpora")) or "none"
             raise UserError(f"no corpus {corpus!r} (known: {known})")
         groups = _pair_items(ws, corpus, split, dialects)
-        if normalize == "none":
-            stored = ws.query(
-                "SELECT name FROM corpora WHERE normalization != 'none'"
-                + (" AND name = ?" if corpus else ""),
-                (corpus,) if corpus else (),
-            )
-            if stored:
-                notes.append(
-                    "corpus "
-                    + ", ".join(repr(r["name"]) for r in stored)
-                    + f" stores NFC-normalised text (imported with "
-                    f"{setting(Setting.NORMALIZE, 'nfc')}): 'none' scores the stored text; "
-                    f"re-import with {setting(Setting.NORMALIZE, 'none')} for the file's own"
-                )
     elif source.startswith("items:"):
         groups, roman = _set_items(ws, source.split(":", 1)[1], split, dialects)
-        if normalize == "none":
-            notes.append("item sets store NFC-normalised text: 'none' scores the stored text")
     else:
         raise UserError(f"unknown item source {source!r}: use 'pairs' or 'items:<set name>'")
+    normalize, notes = scoring_normalization(ws, source, corpus, normalize)
     if not any(d in directions for _, d in groups):
         where = f" in split {split!r}" if split else ""
         splits = _splits(ws, source)

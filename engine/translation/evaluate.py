@@ -31,8 +31,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import Setting, Step, UserError, setting, step
+from engine.importing.stored_choice import scoring_normalization
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
-from engine.text.textnorm import DEFAULT_NORMALIZATION
 from engine.translation.eval_jobs import ModelJob, judge_translations, translate_pairs
 from engine.translation.metrics import (
     corpus_scores,
@@ -224,13 +224,18 @@ def evaluate_translations(
     split: str | None = None,
     backend=None,
     judge_backend=None,
-    normalize: str = DEFAULT_NORMALIZATION,
+    normalize: str | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> dict:
     """Translate, score and compare; returns the report (see module docstring). The
-    metrics score the texts under ``normalize`` (engine.text.textnorm; named in signatures)."""
+    metrics score the texts under ``normalize`` (engine.text.textnorm; named in signatures),
+    by default the indexed corpora's stored choice (engine.importing.stored_choice)."""
     index = retriever.index
+    corpora = index.manifest.get("corpora") or []
+    normalize, notes = scoring_normalization(
+        ws, "pairs", corpora[0] if len(corpora) == 1 else None, normalize
+    )
     split = eval_split_for(ws, dialects, split)
     pairs, dropped = heldout_pairs(ws, index, dialects, split, limit)
     if not pairs:
@@ -313,6 +318,7 @@ def evaluate_translations(
         report["per_dialect"][dialect] = entry
     first = next(iter(report["per_dialect"].values()), None)
     report["normalize"] = normalize
+    report["notes"] = notes
     report["signatures"] = first["system"]["signatures"] if first else {}
     report["correlation"] = _correlations(ws, items, verdicts, encoder, normalize)
     return report

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import Setting, UserError, setting
+from engine.importing.cells import cell_text
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -30,10 +31,11 @@ from engine.importing.columns import (
     Ticker,
     check_dialect,
     default_name,
+    unsplit_note,
 )
 from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
-from engine.text.textnorm import canonical_key
+from engine.text.textnorm import DEFAULT_NORMALIZATION, check_normalization, record_key
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -66,6 +68,7 @@ class _Row:
     roman: str
     refs: dict
     label: str
+    written: str = ""  # the native text exactly as the file has it
 
 
 def import_items(
@@ -87,11 +90,18 @@ def import_items(
     id_col: str | None = None,
     dialect_map: dict[str, str] | None = None,
     convert_bijoy: bool = False,
+    normalize: str = DEFAULT_NORMALIZATION,
+    skip_empty: bool = False,
     file_format: str | None = None,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> ImportReport:
     """Import one item file into the set ``name`` (default: the file name).
+
+    ``normalize`` "none" stores every text exactly as the file has it and merges only
+    byte-equal items; the set records the choice, which its runs and baselines score.
+    Every merge is counted with its first lines. ``skip_empty``: a row with an empty native
+    text is skipped and counted instead of refusing the file.
 
     ``label_names`` (stored label -> name, ``--label-names 0=not-offensive,1=offensive``) or
     ``label_name_col`` (a column naming each row's label) name the labels: prompts, parsers
@@ -99,6 +109,8 @@ def import_items(
     ``dialect_map`` reads other dialect spellings as codes; ``convert_bijoy`` converts
     legacy Bijoy cells (else refused), as for corpora."""
     path = Path(path)
+    keep_raw = check_normalization(normalize) == "none"
+    key_of = record_key(normalize)
     if (label_names or label_name_col) and not label_col:
         raise UserError(f"label names need the label column ({setting(Setting.LABEL_COL)})")
     known = DialectResolver(ws, dialect_map)
@@ -129,14 +141,23 @@ def import_items(
         for line, row in table:
             report.rows_read += 1
             ticker.row(report.rows_read)
-            text = cells.text(line, row, native, required=True, bengali=True)
+            text = cells.text(
+                line, row, native, required=not skip_empty, bengali=True, raw=keep_raw
+            )
+            if not text:
+                report.skipped(line)
+                continue
             code = fixed_dialect or _item_dialect(
                 cells.text(line, row, dialect_column, required=True),
                 known,
                 lambda m, line=line: cells.reject(m, line, dialect_column),
             )
             refs = {
-                "standard": [t for c in standard if (t := cells.text(line, row, c, bengali=True))],
+                "standard": [
+                    t
+                    for c in standard
+                    if (t := cells.text(line, row, c, bengali=True, raw=keep_raw))
+                ],
                 "english": [t for c in english if (t := cells.text(line, row, c))],
             }
             for kind, cols in (("standard", standard), ("english", english)):
@@ -146,15 +167,16 @@ def import_items(
                 _Row(
                     line=line,
                     ext_id=cells.text(line, row, ident),
-                    key=canonical_key(text),
+                    key=key_of(text),
                     dialect=code,
                     split=cells.split(line, row, split_column, split)
                     if split_column or split
                     else DEFAULT_ITEM_SPLIT,
                     native=text,
-                    roman=cells.text(line, row, roman),
+                    roman=cells.text(line, row, roman, raw=keep_raw),
                     refs={k: v for k, v in refs.items() if v},
                     label=cells.text(line, row, label, required=label is not None),
+                    written=cell_text(row.get(native)),
                 )
             )
             if name_column:
@@ -170,6 +192,10 @@ def import_items(
         report.unused_columns = cells.unused()
         report.columns = list(table.columns)
         report.bijoy_converted = cells.bijoy_converted
+        if not (split_column or split) and rows:
+            report.split_note = unsplit_note(
+                len(rows), "items", DEFAULT_ITEM_SPLIT, "which run-task evaluates by default"
+            )
     ticker.check_cancel()
     if not rows:
         raise UserError(f"{path}: no items in the file")
@@ -180,21 +206,20 @@ def import_items(
     for r in rows:
         first = unique.setdefault((r.dialect, r.key), r)
         if first is not r:
-            report.duplicates_in_file += 1
+            same = first.written == r.written
+            report.merged(
+                "identical items merged" if same else "items merged as equal once normalised",
+                r.line,
+            )
             if first.split != r.split:
                 raise UserError(
                     f"{path}, line {r.line}: the same {r.dialect} text as line {first.line} "
                     f"but in split '{r.split}' (not '{first.split}'): an item cannot be in two "
                     "splits (demonstrations would leak)"
                 )
-    if report.duplicates_in_file:
-        report.warnings.append(
-            f"rows repeating an earlier item (same dialect and text) dropped: "
-            f"{report.duplicates_in_file:,}"
-        )
     if names:
         report.label_names = dict(sorted(names.items()))
-    _write(ws, path, list(unique.values()), report, names)
+    _write(ws, path, list(unique.values()), report, names, normalize)
     return report
 
 
@@ -236,7 +261,12 @@ def _item_dialect(code: str, known: DialectResolver, reject) -> str:
 
 
 def _write(
-    ws: Workspace, path: Path, rows: list[_Row], report: ImportReport, names: dict[str, str]
+    ws: Workspace,
+    path: Path,
+    rows: list[_Row],
+    report: ImportReport,
+    names: dict[str, str],
+    normalize: str,
 ) -> None:
     with ws.transaction() as conn:
         conn.execute(
@@ -247,6 +277,19 @@ def _write(
         set_id, stored = conn.execute(
             "SELECT id, label_names FROM task_item_sets WHERE name = ?", (report.name,)
         ).fetchone()
+        held = item_set_normalization(ws, report.name)
+        has_items = conn.execute("SELECT 1 FROM task_items WHERE set_id = ?", (set_id,))
+        if held != normalize and has_items.fetchone() is not None:
+            raise UserError(
+                f"item set '{report.name}' was imported with "
+                f"{setting(Setting.NORMALIZE, held)}, not {normalize}; import into another "
+                f"set ({setting(Setting.SET_NAME)})"
+            )
+        conn.execute(
+            "INSERT INTO task_item_set_normalization(set_id, normalization) VALUES (?, ?) "
+            "ON CONFLICT(set_id) DO NOTHING",
+            (set_id, normalize),
+        )
         merged = json.loads(stored)
         clash = [k for k, v in names.items() if merged.get(k, v) != v]
         if clash:
@@ -287,6 +330,19 @@ def _write(
         entry["items"] += 1
         entry["splits"][r.split] = entry["splits"].get(r.split, 0) + 1
     log.info("imported item set %s from %s: %d new", report.name, path, report.inserted)
+
+
+def item_set_normalization(ws: Workspace, name: str) -> str:
+    """What the item set ``name`` stores: "none" (as written) or "nfc" (the default, and
+    every set imported before the choice was recorded)."""
+    return (
+        ws.scalar(
+            "SELECT n.normalization FROM task_item_set_normalization n JOIN task_item_sets s "
+            "ON s.id = n.set_id WHERE s.name = ?",
+            (name,),
+        )
+        or DEFAULT_NORMALIZATION
+    )
 
 
 def label_names(ws: Workspace, source: str) -> dict[str, str]:

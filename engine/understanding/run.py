@@ -20,10 +20,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from engine.errors import Setting, UserError, setting
+from engine.importing.stored_choice import scoring_normalization
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, ProgressFn
-from engine.text.textnorm import DEFAULT_NORMALIZATION, check_normalization
 from engine.understanding import regimes as rg
 from engine.understanding.items import Item, label_names, load_items
 from engine.understanding.scripts import DEFAULT_SCHEME, romanize
@@ -128,7 +128,7 @@ def run_task(
     seed: int = 0,
     scheme: str = DEFAULT_SCHEME,
     constrained: bool = False,
-    normalize: str = DEFAULT_NORMALIZATION,
+    normalize: str | None = None,
     max_tokens: int | None = None,
     backend_factory=None,
     batch_size: int = 8,
@@ -144,7 +144,8 @@ def run_task(
     kind = source.split(":", 1)[0]
     if kind not in spec.sources:
         raise UserError(f"task {spec.name} takes items from {', '.join(spec.sources)}, not {kind}")
-    check_normalization(normalize)
+    # what the metrics score: the source's stored choice unless another is asked for
+    normalize, normalize_notes = scoring_normalization(ws, source, None, normalize)
     if not 0 <= k <= rg.MAX_K:
         raise UserError(f"k must be 0..{rg.MAX_K}")
     unknown = set(dialects or ()) - ws.dialect_codes()
@@ -187,6 +188,7 @@ def run_task(
                     "sampler": sampler.as_dict(),
                     "constrained": constrained,
                     "normalize": normalize,  # what task-stats scores (engine.text.textnorm)
+                    "normalize_notes": normalize_notes,
                     "chat": "user message",
                 }
                 shown = [

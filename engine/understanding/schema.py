@@ -63,3 +63,16 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "(SELECT max(id) FROM task_items)",
     ),
 }
+
+# The stage's own track (engine.workspace.stages).
+# 1: what an item set stores, as a corpus records it: 'none' keeps every text as written
+#    (only byte-equal items merge), 'nfc' (the default, and every set imported before) the
+#    normalised form; runs and baselines on the set score that choice.
+TRACK = [
+    [
+        """CREATE TABLE IF NOT EXISTS task_item_set_normalization (
+            set_id INTEGER PRIMARY KEY REFERENCES task_item_sets(id) ON DELETE CASCADE,
+            normalization TEXT NOT NULL CHECK (normalization IN ('nfc', 'none'))
+        )""",
+    ],
+]

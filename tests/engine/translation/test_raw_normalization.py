@@ -185,3 +185,62 @@ def test_a_raw_corpus_imported_before_gets_raw_keys_on_open(workspace, mixed_fil
             )
             assert stale == 0
             assert copy_baselines(ws, corpus=report.name, normalize="none")["rows"] == before
+
+
+def _item_file(path, rows) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["text", "dialect", "standard", "split"])
+        writer.writerows(rows)
+
+
+def test_item_sets_store_the_choice_and_scorers_use_it(workspace, mixed_file, tmp_path):
+    from engine.understanding.items import import_items, item_set_normalization
+
+    with open(mixed_file, encoding="utf-8", newline="") as f:
+        rows = [
+            [r["dialect_v1"], r["dialect"], r["standard"], "validation"]
+            for r in csv.DictReader(f)
+            if r["dialect_v1"]
+        ]
+    path = tmp_path / "items.csv"
+    _item_file(path, rows)
+    raw = import_items(workspace, path, name="raw", standard_cols=["standard"], normalize="none")
+    nfc = import_items(workspace, path, name="nfc", standard_cols=["standard"])
+    assert item_set_normalization(workspace, "raw") == "none"
+    assert item_set_normalization(workspace, "nfc") == "nfc"
+    assert raw.inserted > nfc.inserted
+    assert "items merged as equal once normalised" in nfc.merges
+    assert set(raw.merges) == {"identical items merged"}
+    # the stored choice is scored by default, and equals sacrebleu on the raw file
+    report = copy_baselines(workspace, source="items:raw", directions=("dialect-to-standard",))
+    assert report["normalize"] == "none" and not report["notes"]
+    seen: dict[tuple[str, str], list[str]] = {}
+    by_dialect: dict[str, tuple[list[str], list[list[str]]]] = {}
+    for text, code, standard, _ in rows:
+        if (code, text) in seen:
+            continue
+        seen[code, text] = [standard]
+        hyps, refs = by_dialect.setdefault(code, ([], []))
+        hyps.append(text)
+        refs.append([standard])
+    for r in report["rows"]:
+        hyps, refs = by_dialect[r["dialect"]]
+        assert r["n"] == len(hyps)
+        want = BLEU().corpus_score(hyps, [[x[0] for x in refs]]).score
+        assert abs(r["bleu"] - want) <= 1e-9
+        assert r["signatures"]["bleu"].endswith("norm:none")
+    # 'none' asked of NFC-stored text: scored nfc, said so, and the signature says nfc
+    asked = copy_baselines(workspace, source="items:nfc", normalize="none")
+    assert asked["normalize"] == "nfc" and "scored nfc, not none" in asked["notes"][0]
+    assert all(r["signatures"]["bleu"].endswith("norm:nfc") for r in asked["rows"])
+    # 'nfc' asked of raw text: done, and noted
+    nfc_of_raw = copy_baselines(workspace, source="items:raw", normalize="nfc")
+    assert nfc_of_raw["normalize"] == "nfc" and "scored nfc as asked" in nfc_of_raw["notes"][0]
+
+
+def test_a_corpus_baseline_defaults_to_the_corpus_choice(workspace, mixed_file):
+    report = import_corpus(workspace, mixed_file, variant_cols="dialect_v*", normalize="none")
+    default = copy_baselines(workspace, corpus=report.name)
+    assert default["normalize"] == "none" and not default["notes"]
+    assert default == copy_baselines(workspace, corpus=report.name, normalize="none")
