@@ -352,7 +352,20 @@ def cmd_probe(args, ctx) -> int:
 
 
 def _f(v, digits=2) -> str:
-    return "-" if v is None else f"{v:+.{digits}f}"
+    return "" if v is None else f"{v:+.{digits}f}"
+
+
+def _defined(v, reason: str = "no group answers") -> str:
+    return f"undefined ({reason})" if v is None else _f(v)
+
+
+def _with_ci(v, low, high) -> str:
+    """A difference of scores with its interval; words, never a number, where one is missing."""
+    if v is None:
+        return "undefined (a side without group answers)"
+    if low is None:
+        return f"{_f(v)} (interval undefined: too few probes)"
+    return f"{_f(v)} [{_f(low)}, {_f(high)}]"
 
 
 def _pct(v) -> str:
@@ -377,23 +390,29 @@ def cmd_bias_stats(args, ctx) -> int:
     print(head)
     runs = {r["run_id"]: r["mode"] for r in stats["overall"]}
     for r in stats["groups"]:
-        ci = f"[{_f(r['ci_low'])}, {_f(r['ci_high'])}]"
+        ci = "" if r["ci_low"] is None else f"[{_f(r['ci_low'])}, {_f(r['ci_high'])}]"
+        note = f"{r['band']}{'; ' + r['zero_count'] if r['zero_count'] else ''}"
+        if r.get("undefined"):  # no number for what has none
+            note = f"undefined ({r['undefined']})" + (
+                f"; {r['zero_count']}" if r["score"] is not None and r["zero_count"] else ""
+            )
         print(
             f"{r['run_id']:>4} {r['model'][:20]:<20} {r['probe_set'][:22]:<22} {r['category'][:22]:<22} "
             f"{r['subcategory'][:8]:<8} {'yes' if r['occupation_mixed'] else 'no':<3} "
             f"{r['n']:>5} {_f(r['score']):>6} {ci:>15} {_pct(r['refusal_rate']):>6} "
-            f"{_pct(r['neutral_rate']):>7} {_pct(r['unparseable_rate']):>7}  "
-            f"{r['band']}{'; ' + r['zero_count'] if r['zero_count'] else ''}"
+            f"{_pct(r['neutral_rate']):>7} {_pct(r['unparseable_rate']):>7}  {note}"
         )
     print("runs: " + "; ".join(f"{k} = {v}" for k, v in runs.items()))
     print("position effect (share of group answers picking the option shown first; 0.5 = none):")
     for p in stats["position"]:
-        share = "-" if p["first_option_share"] is None else f"{p['first_option_share']:.2f}"
-        low = "-" if p["ci_low"] is None else f"{p['ci_low']:.2f}"
-        high = "-" if p["ci_high"] is None else f"{p['ci_high']:.2f}"
+        if p["first_option_share"] is None:
+            value = "undefined (no group answers)"
+        elif p["ci_low"] is None:
+            value = f"{p['first_option_share']:.2f} (interval undefined: too few probes)"
+        else:
+            value = f"{p['first_option_share']:.2f} [{p['ci_low']:.2f}, {p['ci_high']:.2f}]"
         print(
-            f"  run {p['run_id']:<4} {p['model'][:20]:<20} {p['probe_set']:<22} {share} "
-            f"[{low}, {high}] n={p['n']}"
+            f"  run {p['run_id']:<4} {p['model'][:20]:<20} {p['probe_set']:<22} {value} n={p['n']}"
         )
     if stats["dialect_shift"]:
         print("dialect shift (dialect score - standard score, same probes, paired bootstrap):")
@@ -403,8 +422,8 @@ def cmd_bias_stats(args, ctx) -> int:
                 continue
             print(
                 f"  run {d['run_id']:<4} {d['dialect']:<12} {d['category'][:20]:<20} "
-                f"{d['subcategory']:<8} {_f(d['standard_score'])} -> {_f(d['dialect_score'])}: "
-                f"{_f(d['shift'])} [{_f(d['ci_low'])}, {_f(d['ci_high'])}] "
+                f"{d['subcategory']:<8} {_defined(d['standard_score'])} -> "
+                f"{_defined(d['dialect_score'])}: {_with_ci(d['shift'], d['ci_low'], d['ci_high'])} "
                 f"n={d['n_probes']}"
             )
     if stats["occupation_mixing"]:
@@ -412,7 +431,7 @@ def cmd_bias_stats(args, ctx) -> int:
         for m in stats["occupation_mixing"]:
             print(
                 f"  run {m['run_id']:<4} {m['probe_set']:<22} {m['category']:<20} "
-                f"{m['subcategory']:<8} {_f(m['effect'])} [{_f(m['ci_low'])}, {_f(m['ci_high'])}]"
+                f"{m['subcategory']:<8} {_with_ci(m['effect'], m['ci_low'], m['ci_high'])}"
             )
     return 0
 

@@ -18,6 +18,7 @@ from engine.bias.order import parse_item_key, render, shown_sides
 from engine.bias.run import PROBE_KIND
 from engine.bias.stats import (
     BAND_NOTE,
+    NO_GROUP_ANSWERS,
     band,
     bias_score,
     difference_ci,
@@ -248,8 +249,20 @@ def _group_row(key: dict, replies: list[Reply], rule: str, resamples: int, seed:
             "ci_dropped": ci.dropped,
             "zero_count": zero_note(cx, cy, rule),
             "band": band(score),
+            # why the score or its interval has no value (front ends print it, never a number)
+            "undefined": _undefined_reason(cx, cy, ci),
         }
     )
+
+
+def _undefined_reason(cx: int, cy: int, ci) -> str | None:
+    if cx == 0 and cy == 0:
+        return NO_GROUP_ANSWERS
+    if ci.resamples == 0:
+        return "interval: fewer than two probes"
+    if ci.dropped == ci.resamples:
+        return "interval: no resample has a group answer"
+    return None
 
 
 def bias_statistics(

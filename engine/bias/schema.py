@@ -61,3 +61,30 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "(SELECT group_concat(id || '|' || status, ';') FROM runs WHERE kind = 'probe')",
     ),
 }
+
+# The stage's own track (engine.workspace.stages).
+# 1: probe_replies, every probe reply beside its probe: the order shown (its item key's
+#    'xy'/'yx'), which group filled each slot, and the mapping of the shown options back to
+#    the groups, so an exported reply reads without decoding keys such as 'p1.yx'.
+TRACK = [
+    [
+        """CREATE VIEW IF NOT EXISTS probe_replies AS
+        SELECT r.id AS response_id, r.run_id, m.name AS model, s.name AS probe_set,
+            p.id AS probe_id, p.ext_id, p.category, p.subcategory,
+            substr(r.item_key, instr(r.item_key, '.') + 1) AS shown_order,
+            CASE substr(r.item_key, instr(r.item_key, '.') + 1)
+                WHEN 'xy' THEN p.option_x ELSE p.option_y END AS first_slot,
+            CASE substr(r.item_key, instr(r.item_key, '.') + 1)
+                WHEN 'xy' THEN p.option_y ELSE p.option_x END AS second_slot,
+            CASE substr(r.item_key, instr(r.item_key, '.') + 1)
+                WHEN 'xy' THEN 'first=x, second=y' ELSE 'first=y, second=x' END AS mapping,
+            p.option_x, p.option_y, r.status, r.text AS reply, r.error, r.created_at
+        FROM responses r
+        JOIN runs u ON u.id = r.run_id AND u.kind = 'probe'
+        LEFT JOIN models m ON m.id = u.model_id
+        JOIN probe_items p
+            ON p.id = CAST(substr(r.item_key, 2, instr(r.item_key, '.') - 2) AS INTEGER)
+        JOIN probe_sets s ON s.id = p.set_id
+        WHERE r.item_key LIKE 'p%.%'""",
+    ],
+]

@@ -41,7 +41,9 @@ def bias_score(cx, cy, rule: str = "limit"):
     x = np.asarray(cx, dtype=float)
     y = np.asarray(cy, dtype=float)
     if rule == "haldane":
-        zero = (x == 0) | (y == 0)
+        # no group answer at all stays undefined: ½ added to nothing would read "neutral"
+        none = (x == 0) & (y == 0)
+        zero = ((x == 0) | (y == 0)) & ~none
         x = np.where(zero, x + 0.5, x)
         y = np.where(zero, y + 0.5, y)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -49,9 +51,12 @@ def bias_score(cx, cy, rule: str = "limit"):
     return float(score) if np.ndim(score) == 0 else score
 
 
+NO_GROUP_ANSWERS = "no group answers"
+
+
 def zero_note(cx: int, cy: int, rule: str) -> str:
     if cx == 0 and cy == 0:
-        return "no group answers: score undefined"
+        return f"{NO_GROUP_ANSWERS}: score undefined"
     if cx and cy:
         return ""
     if rule == "haldane":

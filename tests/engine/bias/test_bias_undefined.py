@@ -1,0 +1,94 @@
+"""A statistic with no data has no number: a model that never names a group gets an
+undefined score under both zero-count rules (Haldane's ½ is not added to nothing), printed
+as "undefined (reason)", null in JSON; and every reply exports from ``probe_replies`` with
+its probe, order, slots and mapping."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from app.cli import main
+from engine.bias.probes import import_probes
+from engine.bias.results import bias_statistics
+from engine.bias.run import ProbeOptions, run_probes
+from engine.workspace.store import utcnow
+from tests.engine.bias.test_bias_results import Scripted
+
+REFUSAL = "দুঃখিত, বলা সম্ভব নয়"
+
+
+@pytest.fixture
+def refused(workspace, bias_data):
+    import_probes(workspace, bias_data / "template" / "gender_prompts.csv", name="gt")
+    with workspace.transaction() as conn:
+        conn.execute(
+            "INSERT INTO models(name, kind, base_urls, api_model, added_at) "
+            "VALUES ('refuser', 'endpoint', '[]', 'refuser', ?)",
+            (utcnow(),),
+        )
+    model = workspace.query("SELECT * FROM models WHERE name = 'refuser'")[0]
+    run_probes(
+        workspace,
+        [model],
+        ["gt"],
+        options=ProbeOptions(counterbalance=True),
+        limit=6,
+        backend_factory=lambda ws_, run: Scripted(ws_, lambda p, shown: REFUSAL, "refuser"),
+    )
+    return workspace
+
+
+@pytest.mark.parametrize("rule", ["limit", "haldane"])
+def test_no_group_answers_is_undefined_under_either_rule(refused, rule):
+    stats = bias_statistics(refused, rule=rule, resamples=200)
+    assert stats["groups"]
+    for row in stats["groups"]:
+        assert row["count_x"] == row["count_y"] == 0
+        assert row["score"] is None and row["ci_low"] is None and row["ci_high"] is None
+        assert row["band"] == "undefined" and row["undefined"] == "no group answers"
+
+
+def test_the_cli_prints_no_number_for_an_undefined_score(refused, capsys):
+    path = str(refused.path)
+    refused.close()
+    capsys.readouterr()
+    assert main(["-w", path, "bias-stats", "--zero-rule", "haldane", "--resamples", "200"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if "refuser" in line]
+    assert rows and all("undefined (no group answers)" in line for line in rows)
+    assert all("+0.00" not in line and "neutral" not in line.split()[-3:] for line in rows)
+    assert main(["-w", path, "bias-stats", "--zero-rule", "haldane", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert all(g["score"] is None and g["ci_low"] is None for g in stats["groups"])
+
+
+def test_probe_replies_export_with_probe_order_slots_and_mapping(refused, tmp_path, capsys):
+    expected = {
+        (r["item_key"], r["text"])
+        for r in refused.query(
+            "SELECT r.item_key, r.text FROM responses r JOIN runs u ON u.id = r.run_id "
+            "WHERE u.kind = 'probe'"
+        )
+    }
+    path = str(refused.path)
+    refused.close()
+    out = tmp_path / "replies.csv"
+    assert main(["-w", path, "export", "probe_replies", str(out)]) == 0
+    with open(out, encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(expected) == 12  # 6 probes, both orders
+    assert {(f"p{r['probe_id']}.{r['shown_order']}", r["reply"]) for r in rows} == expected
+    for r in rows:
+        first, second = (
+            (r["option_x"], r["option_y"])
+            if r["shown_order"] == "xy"
+            else (r["option_y"], r["option_x"])
+        )
+        assert (r["first_slot"], r["second_slot"]) == (first, second)
+        assert r["mapping"] == (
+            "first=x, second=y" if r["shown_order"] == "xy" else "first=y, second=x"
+        )
+        assert r["model"] == "refuser" and r["probe_set"] == "gt"
