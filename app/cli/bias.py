@@ -124,13 +124,20 @@ def register(sub) -> None:
     r.add_argument("--sets", help="comma-separated probe sets (default: all)")
     r.add_argument("--counterbalance", action="store_true", help="ask both option orders")
     r.add_argument(
-        "--seed", type=non_negative_int, default=0, help="seed of the per-prompt order draw"
+        "--seed",
+        type=non_negative_int,
+        default=0,
+        help="seed of the per-prompt order draw and of the --limit sample",
     )
     r.add_argument(
         "--constrained", action="store_true", help="constrain the reply to the two options (JSON)"
     )
     r.add_argument(
-        "--limit", type=positive_int, metavar="N", help="only the first N probes of each set"
+        "--limit",
+        type=positive_int,
+        metavar="N",
+        help="at most N probes of each set: a sample drawn with --seed, stratified by category "
+        "and subcategory (as run-task draws), recorded in the run card",
     )
     which = r.add_mutually_exclusive_group()
     which.add_argument(

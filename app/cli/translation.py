@@ -42,7 +42,14 @@ def register(sub) -> None:
     p.add_argument("--model", default=None, help="translation model (default: workspace default)")
     p.add_argument("--judge", default=None, help="judge model name (no judge when omitted)")
     p.add_argument(
-        "--limit", type=positive_int, default=None, help="first N held-out pairs per dialect"
+        "--limit",
+        type=positive_int,
+        default=None,
+        help="at most N held-out items per dialect: a seeded sample (as run-task draws), "
+        "recorded in the run card",
+    )
+    p.add_argument(
+        "--seed", type=non_negative_int, default=0, help="seed of the --limit sample (default 0)"
     )
     p.add_argument("--split", default=None, help="held-out split (default: the validation split)")
     add_normalize_option(p, scoring=True)
@@ -169,6 +176,7 @@ def cmd_eval(args, ctx) -> int:
         limit=args.limit,
         split=args.split,
         normalize=args.normalize,
+        seed=args.seed,
         progress=None if args.json else ctx.progress_printer("eval"),
     )
     what = _eval_incomplete(report)

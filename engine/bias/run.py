@@ -4,8 +4,9 @@ and set (``engine.llm.jobs``; run kind ``probe``).
 Items have stable keys ``p<probe id>.<order>``: the order shown ('xy' = group x's option
 first) is drawn per probe from the card's seed, or both orders are asked under
 counterbalancing (engine.bias.order). The run card records the set, seed, counterbalancing,
-constrained decoding and sampler, so changing any of them makes a new run; ``limit`` is
-not in the card: a later call with a larger limit extends the same run (or opens a new one
+constrained decoding and sampler, so changing any of them makes a new run; ``limit`` (a
+seeded sample stratified by category and subcategory, recorded in the stored card outside
+the run key) is not in the key: a later call with a larger limit extends the same run (or opens a new one
 where the larger limit would change a decoded batch: :func:`engine.llm.runs.open_run`).
 
 Constrained decoding (a switch): the reply must be the JSON object {"answer": <one of
@@ -18,6 +19,7 @@ Without it (``--no-instruction``) the paper's prompts are asked exactly as writt
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 from collections.abc import Iterator
@@ -28,7 +30,10 @@ from pathlib import Path
 from engine.bias.order import item_key, orders_for, render
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
+from engine.stats.sample import sample_counts
+from engine.stats.sample import stratified_order as seeded_order
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -99,16 +104,37 @@ def probe_sets(ws: Workspace, names: list[str] | None) -> list[dict]:
     return [by_name[n] for n in names]
 
 
+def drawn_probes(ws: Workspace, probe_set: dict, seed: int, limit: int | None) -> list:
+    """The set's probes, or with ``limit`` a seeded sample stratified by category and
+    subcategory (the groups bias-stats reports), as run-task draws: never the file's first
+    rows, and a larger limit takes a superset (the run is extended)."""
+    probes = ws.query("SELECT * FROM probe_items WHERE set_id = ? ORDER BY id", (probe_set["id"],))
+    if limit is None:
+        return probes
+    drawn = seeded_order(
+        probes,
+        seed,
+        lambda p: p["ext_id"],  # a probe and its dialect renderings draw alike
+        lambda p: f"{p['category']}\x1f{p['subcategory']}",
+    )[:limit]
+    return sorted(drawn, key=lambda p: p["id"])
+
+
+def probe_sample(probes: list, limit: int | None, seed: int) -> dict:
+    """What the run card records of a ``limit`` sample: seed, strata and counts."""
+    return {
+        "limit": limit,
+        "seed": seed,
+        "strata": "category x subcategory",
+        "counts": sample_counts(probes, lambda p: (p["category"], p["subcategory"])),
+    }
+
+
 def probe_requests(
     ws: Workspace, probe_set: dict, options: ProbeOptions, limit: int | None = None
 ) -> list[Request]:
-    sql = "SELECT * FROM probe_items WHERE set_id = ? ORDER BY id"
-    params: tuple = (probe_set["id"],)
-    if limit is not None:
-        sql += " LIMIT ?"
-        params += (limit,)
     requests = []
-    for p in ws.query(sql, params):
+    for p in drawn_probes(ws, probe_set, options.seed, limit):
         for order in orders_for(
             options.seed, probe_set["name"], p["ext_id"], options.counterbalance
         ):
@@ -139,6 +165,10 @@ def probe_requests(
     return requests
 
 
+def _note_sample(ws: Workspace, run_id: int, *, sample: dict) -> None:
+    note_in_card(ws, run_id, "sample", sample)
+
+
 def run_probes(
     ws: Workspace,
     model_rows: list[dict],
@@ -163,12 +193,18 @@ def run_probes(
             card = options.card(probe_set)
             if schedule:
                 card["schedule"] = schedule
+            sample = probe_sample(
+                drawn_probes(ws, probe_set, options.seed, limit), limit, options.seed
+            )
             yield PlannedRun(
                 PROBE_KIND,
                 card,
                 probe_requests(ws, probe_set, options, limit),
                 label=f"/ {probe_set['name']}",
                 summary={"probe_set": probe_set["name"]},
+                # the sample goes into the stored card, outside the run key: a larger limit
+                # still extends the same run
+                before_job=functools.partial(_note_sample, ws, sample=sample) if limit else None,
             )
 
     return run_models(

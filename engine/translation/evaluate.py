@@ -32,7 +32,10 @@ from typing import Any
 
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.importing.stored_choice import scoring_normalization
+from engine.llm.runs import note_in_card
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
+from engine.stats.sample import sample_counts
+from engine.stats.sample import stratified_order as seeded_order
 from engine.translation.eval_jobs import ModelJob, judge_translations, translate_pairs
 from engine.translation.metrics import (
     corpus_scores,
@@ -76,6 +79,7 @@ def heldout_pairs(
     dialects: Sequence[str],
     split: str,
     limit: int | None = None,
+    seed: int = 0,
 ) -> tuple[list[dict], int]:
     """Held-out corpus *items* per dialect (first ``limit`` items by id), after the leakage
     checks. An item is one standard sentence of one corpus and dialect with all its
@@ -115,7 +119,8 @@ def heldout_pairs(
         mine = list(grouped.values())
         kept = [it for it in mine if (it["dialect"], it["standard_key"]) not in indexed_sources]
         dropped += len(mine) - len(kept)
-        items += kept[:limit] if limit else kept
+        # ``limit``: a seeded sample (as run-task draws), never the corpus's first rows
+        items += seeded_order(kept, seed, lambda it: f"pair{it['id']}")[:limit] if limit else kept
     return items, dropped
 
 
@@ -225,6 +230,7 @@ def evaluate_translations(
     backend=None,
     judge_backend=None,
     normalize: str | None = None,
+    seed: int = 0,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> dict:
@@ -237,7 +243,7 @@ def evaluate_translations(
         ws, "pairs", corpora[0] if len(corpora) == 1 else None, normalize
     )
     split = eval_split_for(ws, dialects, split)
-    pairs, dropped = heldout_pairs(ws, index, dialects, split, limit)
+    pairs, dropped = heldout_pairs(ws, index, dialects, split, limit, seed)
     if not pairs:
         raise UserError(f"no held-out pairs to evaluate in split {split!r}")
     translation, responses = translate_pairs(
@@ -249,6 +255,14 @@ def evaluate_translations(
         progress=progress,
         cancelled=cancelled,
     )
+    sample = {
+        "limit": limit,
+        "seed": seed,
+        "strata": "dialect",
+        "counts": sample_counts(pairs, lambda p: (p["dialect"], "all")),
+    }
+    if limit and translation.run_id is not None:
+        note_in_card(ws, translation.run_id, "sample", sample)
     names = ws.dialect_names()
     items: list[dict[str, Any]] = [
         {
@@ -287,6 +301,7 @@ def evaluate_translations(
         "judge_missing": len(items) - len(verdicts) if judge else 0,
         "judge_load_error": judge.load_error if judge else None,
         "dropped_indexed_duplicates": dropped,
+        "sample": sample if limit else None,
         "encoder": encoder.encoder_id,
         "index": {"folder": str(index.folder), "splits": index.splits},
         "selfcheck": (index.selfcheck or {}).get("overall"),

@@ -24,6 +24,7 @@ from engine.importing.stored_choice import scoring_normalization
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, ProgressFn
+from engine.stats.sample import stratified_order as seeded_order
 from engine.understanding import regimes as rg
 from engine.understanding.items import Item, label_names, load_items
 from engine.understanding.scripts import DEFAULT_SCHEME, romanize
@@ -74,23 +75,9 @@ def _pick_items(
 
 
 def stratified_order(items: list[Item], seed: int, stratum=None) -> list[Item]:
-    """The items in a seeded order whose every prefix is a proportional stratified sample:
-    within a stratum by ``sha256(seed, key)``; across strata, each next item comes from the
-    stratum furthest below its share. A larger ``--limit`` so takes a superset (the run is
-    extended, nothing redone), and a file sorted by label gives every label its share."""
-    groups: dict[str, list[Item]] = {}
-    for item in items:
-        groups.setdefault(stratum(item) if stratum else "", []).append(item)
-    for key in groups:
-        groups[key].sort(key=lambda i: rg.item_rng(seed, i.key).random())
-    total, taken = len(items), dict.fromkeys(groups, 0)
-    order: list[Item] = []
-    for step in range(1, total + 1):
-        open_ = [g for g in sorted(groups) if taken[g] < len(groups[g])]
-        best = max(open_, key=lambda g: step * len(groups[g]) / total - taken[g])
-        order.append(groups[best][taken[best]])
-        taken[best] += 1
-    return order
+    """The seeded stratified order of :func:`engine.stats.sample.stratified_order`, keyed by
+    the item's key; a file sorted by label gives every label its share."""
+    return seeded_order(items, seed, lambda i: i.key, stratum)
 
 
 def sample_summary(spec: TaskSpec, evaluated: list[Item], limit: int | None, seed: int) -> dict:

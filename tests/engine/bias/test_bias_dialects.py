@@ -104,13 +104,14 @@ def test_dialect_probes_keep_options_and_the_shift_is_paired(workspace, bias_dat
         (utcnow(),),
     )
     model = ws.query("SELECT * FROM models WHERE name = 'm'")
-    for sets in (["gt"], ["gt@sylhet"]):
+    # the standard set whole (a --limit draws a sample, not the 12 probes made into questions)
+    for sets, limit in ((["gt"], None), (["gt@sylhet"], 12)):
         run_probes(
             ws,
             model,
             sets,
             options=ProbeOptions(counterbalance=True),
-            limit=12,
+            limit=limit,
             backend_factory=lambda w, r: Always(w),
         )
     stats = bias_statistics(ws, resamples=300)

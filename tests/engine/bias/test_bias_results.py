@@ -13,7 +13,7 @@ from engine.bias.normalise import load_table
 from engine.bias.order import parse_item_key
 from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
-from engine.bias.run import ProbeOptions, run_probes
+from engine.bias.run import ProbeOptions, drawn_probes, run_probes
 from engine.llm.types import ModelInfo, Result
 from engine.workspace.store import utcnow
 
@@ -111,11 +111,14 @@ def test_scores_equal_an_independent_count_and_position_bias_is_reported_apart(p
     [pos] = [p for p in stats["position"] if p["model"] == "first-picker"]
     assert pos["first_option_share"] == 1.0 and pos["orders"] == {"xy": 60, "yx": 60}
     ws_ = by_model["woman-sayer"]
-    assert ws_["refusal"] == 12 and ws_["refusal_rate"] == pytest.approx(0.2)
-    assert ws_["unparseable"] == 12
+    # --limit draws a seeded sample (engine.bias.run.drawn_probes), not the first 60 rows
+    gt = ws.query("SELECT * FROM probe_sets WHERE name = 'gt'")[0]
+    kinds = collections.Counter(p["id"] % 5 for p in drawn_probes(ws, gt, 3, 60))
+    assert ws_["refusal"] == kinds[2] and ws_["refusal_rate"] == pytest.approx(kinds[2] / 60)
+    assert ws_["unparseable"] == kinds[3]
     assert stats["occupation_mixing"] or all(not r["occupation_mixed"] for r in stats["groups"])
     [junk] = [u for u in unmapped_replies(ws) if u["phrase"] == ""]
-    assert junk["count"] == 12
+    assert junk["count"] == kinds[3]
 
 
 def test_a_run_resumes_and_a_larger_limit_extends_it(probed):

@@ -92,3 +92,48 @@ def test_probe_replies_export_with_probe_order_slots_and_mapping(refused, tmp_pa
             "first=x, second=y" if r["shown_order"] == "xy" else "first=y, second=x"
         )
         assert r["model"] == "refuser" and r["probe_set"] == "gt"
+
+
+def test_probe_limit_draws_a_seeded_stratified_sample_and_records_it(workspace, bias_data):
+    import collections
+
+    from engine.bias.run import drawn_probes
+
+    import_probes(workspace, bias_data / "template" / "gender_prompts.csv", name="gt")
+    probe_set = workspace.query("SELECT * FROM probe_sets WHERE name = 'gt'")[0]
+    every = workspace.query("SELECT * FROM probe_items WHERE set_id = ?", (probe_set["id"],))
+    strata = collections.Counter((p["category"], p["subcategory"]) for p in every)
+    drawn = drawn_probes(workspace, probe_set, 7, 40)
+    first_rows = {p["id"] for p in every[:40]}
+    assert len(drawn) == 40 and {p["id"] for p in drawn} != first_rows
+    got = collections.Counter((p["category"], p["subcategory"]) for p in drawn)
+    for stratum, total in strata.items():  # proportional, within one probe
+        assert abs(got[stratum] - 40 * total / len(every)) <= 1
+    assert {p["id"] for p in drawn} <= {p["id"] for p in drawn_probes(workspace, probe_set, 7, 80)}
+    assert drawn == drawn_probes(workspace, probe_set, 7, 40)
+    assert drawn != drawn_probes(workspace, probe_set, 8, 40)
+    with workspace.transaction() as conn:
+        conn.execute(
+            "INSERT INTO models(name, kind, base_urls, api_model, added_at) "
+            "VALUES ('refuser', 'endpoint', '[]', 'refuser', ?)",
+            (utcnow(),),
+        )
+    model = workspace.query("SELECT * FROM models WHERE name = 'refuser'")[0]
+    run = run_probes(
+        workspace,
+        [model],
+        ["gt"],
+        options=ProbeOptions(seed=7),
+        limit=40,
+        backend_factory=lambda ws_, run: Scripted(ws_, lambda p, shown: REFUSAL, "refuser"),
+    )[0]
+    card = json.loads(workspace.scalar("SELECT card FROM runs WHERE id = ?", (run["run_id"],)))
+    assert card["sample"]["limit"] == 40 and card["sample"]["seed"] == 7
+    assert sum(sum(c.values()) for c in card["sample"]["counts"].values()) == 40
+    asked = {
+        int(r["item_key"][1:].split(".")[0])
+        for r in workspace.query(
+            "SELECT item_key FROM responses WHERE run_id = ?", (run["run_id"],)
+        )
+    }
+    assert asked == {p["id"] for p in drawn}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.rag.build import build_index
@@ -80,6 +82,18 @@ def test_evaluation_refuses_an_index_holding_the_evaluated_split(
         heldout_pairs(vashantor_ws, leaky, ["chittagong"], "validation", limit=3)
 
 
+def test_a_limit_draws_a_seeded_sample_of_the_held_out_items(vashantor_ws, vashantor_index):
+    def ids(limit=None, seed=0):
+        drawn, _ = heldout_pairs(
+            vashantor_ws, vashantor_index, ["chittagong"], "validation", limit, seed
+        )
+        return [item["id"] for item in drawn]
+
+    every = ids()
+    assert len(ids(5)) == 5 and ids(5) != every[:5] and set(ids(5)) <= set(every)
+    assert ids(5) == ids(5) and set(ids(5)) <= set(ids(9)) and ids(5, seed=1) != ids(5)
+
+
 @pytest.mark.slow
 def test_evaluate_translations_end_to_end(
     vashantor_ws, vashantor_index, default_encoder, embedded_gguf
@@ -98,6 +112,9 @@ def test_evaluate_translations_end_to_end(
         limit=2,
     )
     assert report["split"] == "validation" and report["pairs"] == 4 and report["translated"] == 4
+    card = json.loads(ws.scalar("SELECT card FROM runs WHERE id = ?", (report["run_id"],)))
+    assert card["sample"] == report["sample"] and report["sample"]["seed"] == 0
+    assert report["sample"]["counts"] == {"chittagong": {"all": 2}, "mymensingh": {"all": 2}}
     for dialect in ("chittagong", "mymensingh"):
         entry = report["per_dialect"][dialect]
         assert entry["n"] == 2
