@@ -67,6 +67,7 @@ class Setting(StrEnum):
     HUMAN_SCALE = "human_scale"
     HYP_COL = "hyp_col"
     ID_COL = "id_col"
+    ITEM = "item"
     JUDGE_MODEL = "judge_model"
     KEYRING_SERVICE = "keyring_service"
     LABEL_COL = "label_col"

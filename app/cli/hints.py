@@ -32,6 +32,7 @@ OPTIONS: dict[Setting, tuple[str, str | None]] = {
     Setting.HUMAN_SCALE: ("--human-scale", "MIN-MAX"),
     Setting.HYP_COL: ("--hyp-col", "COLUMN"),
     Setting.ID_COL: ("--id-col", "COLUMN"),
+    Setting.ITEM: ("human-score --item", "ITEM"),
     Setting.JUDGE_MODEL: ("--judge", "MODEL"),
     Setting.KEYRING_SERVICE: ("--keyring-service", "SERVICE"),
     Setting.LABEL_COL: ("--label-col", "COLUMN"),

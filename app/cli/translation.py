@@ -108,15 +108,25 @@ def register_scored(sub) -> None:
     add_json(p, "print one JSON document")
     p.set_defaults(func=cmd_eval_metrics)
 
-    h = sub.add_parser("human-score", help="record one person's score of a translation")
+    h = sub.add_parser(
+        "human-score",
+        help="record one person's score: of a translation, a scored segment, or an item of an "
+        "annotation batch (what ppi reads: judged answers drawn by 'ppi --draw')",
+    )
     target = h.add_mutually_exclusive_group(required=True)
     target.add_argument("--segment", type=positive_int, help="scored segment id (its set's scale)")
     target.add_argument(
         "--response", type=positive_int, help="translate-eval response id (scale 0-10)"
     )
+    target.add_argument(
+        "--item",
+        type=positive_int,
+        help="annotation item id (its batch's scale), e.g. one drawn by 'ppi --draw'; "
+        "recorded as the annotator's accept decision with this score",
+    )
     h.add_argument("--annotator", required=True, help="who scored it")
     h.add_argument("--score", required=True, type=number, help="the score on the target's scale")
-    h.add_argument("--reason", default="", help="a comment (translate-eval responses only)")
+    h.add_argument("--reason", default="", help="a comment (responses and items)")
     h.set_defaults(func=cmd_human_score)
 
 
@@ -397,6 +407,14 @@ def cmd_human_score(args, ctx) -> int:
         row = stages.importing().record_segment_score(ws, args.segment, args.annotator, args.score)
         lo, hi = row["scale"]
         print(f"segment {row['segment_id']}: {row['annotator']} {row['score']:g} ({lo:g}-{hi:g})")
+        return 0
+    if args.item is not None:
+        from engine.annotation import api as annotation  # only this path needs the stage
+
+        row = annotation.record_decision(
+            ws, args.item, args.annotator, "accept", score=args.score, comment=args.reason
+        )
+        print(f"item {row['item_id']}: {row['annotator']} {row['score']:g} (accept)")
         return 0
     stages.translation().record_translation_score(
         ws, args.response, args.annotator, args.score, args.reason

@@ -30,7 +30,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.errors import Setting, Step, UserError, setting, step
+from engine.errors import Setting, Step, UserError, setting, setting_usage, step
 from engine.importing.stored_choice import scoring_normalization
 from engine.llm.runs import note_in_card
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
@@ -206,7 +206,20 @@ def record_translation_score(
         "WHERE r.id = ? AND u.kind = 'translate-eval'",
         (response_id,),
     ):
-        raise UserError(f"no translate-eval response with id {response_id}")
+        kind = ws.scalar(
+            "SELECT u.kind FROM responses r JOIN runs u ON u.id = r.run_id WHERE r.id = ?",
+            (response_id,),
+        )
+        raise UserError(
+            f"no translate-eval response with id {response_id}"
+            + (
+                f" (it is a {kind} response: a human label of it is an annotation item's "
+                f"score, e.g. of a batch drawn for PPI; give the item with "
+                f"{setting_usage(Setting.ITEM)})"
+                if kind
+                else ""
+            )
+        )
     if not annotator.strip():
         raise UserError("the annotator must be named")
     record_human_score(ws, response_id, annotator.strip(), score, reason)

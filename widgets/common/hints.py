@@ -78,6 +78,7 @@ def setting_words() -> dict[Setting, str]:
     return {
         Setting.AVERAGE_DUPLICATES: _("averaging repeated (source, output) pairs"),
         Setting.ENCODER: _("the folder of a sentence encoder"),
+        Setting.ITEM: _("the annotation item, scored in the Annotation panel"),
         Setting.POSITIONAL_IDS: _("numbering segments by their position in the file"),
         Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
         Setting.SPLITS: _("the splits it holds"),
