@@ -292,7 +292,8 @@ def cmd_run_task(args, ctx) -> int:
 
 
 def _f(value, digits=2) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
+    # a statistic without data prints as a word, never as a number
+    return "undefined" if value is None else f"{value:.{digits}f}"
 
 
 def print_structure(r: dict) -> None:
@@ -390,11 +391,14 @@ def cmd_task_stats(args, ctx) -> int:
                 f"  round trip ({rt['scheme']}): CER {_f(rt['mean_cer'], 3)}, exact "
                 f"{_f(rt['exact_share'], 3)}"
             )
-        if r.get("lexical_divergence", {}).get("spearman_rho") is not None:
+        divergence = r.get("lexical_divergence") or {}
+        if divergence.get("spearman_rho") is not None:
             print(
-                f"  lexical divergence: Spearman rho {_f(r['lexical_divergence']['spearman_rho'], 3)}"
-                f" (copy chrF++ vs item chrF++, p {_f(r['lexical_divergence']['p'], 3)})"
+                f"  lexical divergence: Spearman rho {_f(divergence['spearman_rho'], 3)}"
+                f" (copy chrF++ vs item chrF++, p {_f(divergence['p'], 3)})"
             )
+        elif divergence.get("undefined"):
+            print(f"  lexical divergence: undefined ({divergence['undefined']})")
         for key, sig in r.get("signatures", {}).items():
             print(f"  corpus {key} signature: {sig}")
         print_structure(r)

@@ -232,7 +232,9 @@ def _divergence(rows: list[dict], refs, chrf: np.ndarray, scorer: BatchScorer) -
         rho, p = spearmanr(copy, chrf)
         out |= {"spearman_rho": float(rho), "p": float(p)}
     else:
-        out |= {"spearman_rho": None, "p": None}
+        # undefined, with the reason front ends print (never a number)
+        why = "fewer than 3 items" if len(rows) < 3 else "the chrF++ of one side is constant"
+        out |= {"spearman_rho": None, "p": None, "undefined": why}
     return out
 
 
