@@ -49,13 +49,15 @@ def scoring_normalization(
         if source.startswith("items:")
         else (f"corpus '{corpus}'" if corpus else "the corpora")
     )
+    plural = what == "the corpora"
+    stores, its = ("store", "their") if plural else ("stores", "its")
     if asked == "nfc":
         return "nfc", [
-            f"{what} stores its texts as written ({setting(Setting.NORMALIZE, 'none')}); "
+            f"{what} {stores} {its} texts as written ({setting(Setting.NORMALIZE, 'none')}); "
             "scored nfc as asked"
         ]
     return "nfc", [
-        f"{what} stores NFC-normalised text ({setting(Setting.NORMALIZE, 'nfc')}), so "
+        f"{what} {stores} NFC-normalised text ({setting(Setting.NORMALIZE, 'nfc')}), so "
         "the spellings as written are not there to score: scored nfc, not none, and the "
         f"signatures say so; re-import with {setting(Setting.NORMALIZE, 'none')} to score "
         "the file's own spellings"
