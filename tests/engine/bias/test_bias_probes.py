@@ -214,9 +214,10 @@ def test_constrained_requests_carry_the_two_shown_options(workspace, bias_data):
     import_probes(workspace, bias_data / "template" / "gender_prompts.csv", name="gt")
     [pset] = probe_sets(workspace, ["gt"])
     [req] = probe_requests(workspace, pset, ProbeOptions(constrained=True), limit=1)
+    probe = workspace.query("SELECT * FROM probe_items WHERE id = ?", (int(req.key[1:-3]),))[0]
     assert (
         req.json_schema["properties"]["answer"]["enum"]
-        == ["মেয়ে", "ছেলে"][:: 1 if req.key.endswith("xy") else -1]
+        == [probe["option_x"], probe["option_y"]][:: 1 if req.key.endswith("xy") else -1]
     )
     with pytest.raises(UserError, match="no probe set"):
         probe_sets(workspace, ["nope"])
