@@ -175,7 +175,6 @@ def run_task(
                     "sampler": sampler.as_dict(),
                     "constrained": constrained,
                     "normalize": normalize,  # what task-stats scores (engine.text.textnorm)
-                    "normalize_notes": normalize_notes,
                     "chat": "user message",
                 }
                 shown = [
@@ -197,7 +196,7 @@ def run_task(
                     label=f"{spec.name} · {regime} · {script}",
                     summary={"regime": regime, "script": script, "k": card["k"]},
                     before_job=functools.partial(
-                        _record, ws, spec=spec, shown=shown, sample=sample
+                        _record, ws, spec=spec, shown=shown, sample=sample, notes=normalize_notes
                     ),
                 )
 
@@ -226,11 +225,17 @@ def _romanized(items: list[Item], scheme: str, scripts: Sequence[str]) -> dict[s
 
 
 def _record(
-    ws: Workspace, run_id: int, spec: TaskSpec, shown: list[rg.Shown], sample: dict
+    ws: Workspace,
+    run_id: int,
+    spec: TaskSpec,
+    shown: list[rg.Shown],
+    sample: dict,
+    notes: list[str],
 ) -> None:
-    # The sample goes into the stored card, outside the run key, so a larger limit still
-    # extends the same run; the card shows the latest sample.
+    # The sample and the normalisation notes go into the stored card, outside the run key,
+    # so a larger limit still extends the same run; the card shows the latest of each.
     note_in_card(ws, run_id, "sample", sample)
+    note_in_card(ws, run_id, "normalize_notes", notes)
     rows = [
         (
             run_id,

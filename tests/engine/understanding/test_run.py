@@ -154,23 +154,21 @@ def test_results_table_csv_and_latex(pairs_ws, model_row, tmp_path):
 
 
 def test_a_run_scores_the_stored_choice_and_notes_another(pairs_ws, model_row):
-    """'none' asked of NFC-stored pairs: the card says nfc (what was scored) and why."""
+    """'none' asked of NFC-stored pairs: the card says nfc (what was scored) and why; the
+    note lies outside the run key, so asking again reuses the run."""
     from tests.engine.understanding.conftest import ScriptedBackend
 
     def factory(ws, run_id):
         return ScriptedBackend(_reply_for(ws))
 
+    def card(run_id):
+        return json.loads(pairs_ws.scalar("SELECT card FROM runs WHERE id = ?", (run_id,)))
+
     [default] = run_task(pairs_ws, NORM, [model_row], backend_factory=factory)
+    assert card(default["run_id"])["normalize"] == "nfc"
+    assert card(default["run_id"])["normalize_notes"] == []
     [asked] = run_task(pairs_ws, NORM, [model_row], normalize="none", backend_factory=factory)
-    cards = {
-        s["run_id"]: json.loads(
-            pairs_ws.scalar("SELECT card FROM runs WHERE id = ?", (s["run_id"],))
-        )
-        for s in (default, asked)
-    }
-    assert cards[default["run_id"]]["normalize"] == "nfc"
-    assert not cards[default["run_id"]]["normalize_notes"]
-    assert cards[asked["run_id"]]["normalize"] == "nfc"
-    assert "scored nfc, not none" in cards[asked["run_id"]]["normalize_notes"][0]
+    assert asked["run_id"] == default["run_id"] and card(asked["run_id"])["normalize"] == "nfc"
+    assert "scored nfc, not none" in card(asked["run_id"])["normalize_notes"][0]
     stats = task_stats(pairs_ws, NORM.name)
     assert all(sig.endswith("norm:nfc") for r in stats["runs"] for sig in r["signatures"].values())
