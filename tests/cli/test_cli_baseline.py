@@ -98,7 +98,9 @@ def test_nfc_folds_the_encodings_and_none_on_an_nfc_corpus_says_so(tmp_path, cap
     assert nfc > raw  # only NFC sees decomposed and precomposed য় as one letter
     report, stored = chrf(ws_nfc, "none")
     assert stored == pytest.approx(nfc, abs=1e-9)
-    assert "stores NFC-normalised text" in report["notes"][0]
+    # the NFC-stored text is scored, and named, as nfc: the note says why
+    assert report["normalize"] == "nfc" and "store NFC-normalised text" in report["notes"][0]
+    assert report["rows"][0]["signatures"]["chrf++"].endswith("norm:nfc")
 
 
 def test_romanized_item_set_is_not_applicable_and_errors_name_the_splits(tmp_path, capsys):
