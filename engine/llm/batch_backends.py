@@ -84,9 +84,16 @@ class Recorder:
     """What a step would send, per (run, item key), in the order it asked."""
 
     requests: dict[tuple[int, str], Recorded] = field(default_factory=dict)
+    # why a model could not be recorded (a local one): a step may report a model that did
+    # not open and go on, so the refusal is kept here for the export to raise
+    refused: list[str] = field(default_factory=list)
 
     def factory(self, ws: Workspace, run_id: int, model_row: dict) -> Backend:
-        return RecordingBackend(self, run_id, model_row)
+        try:
+            return RecordingBackend(self, run_id, model_row)
+        except UserError as exc:
+            self.refused.append(str(exc))
+            raise
 
 
 class RecordingBackend(_Silent):

@@ -44,6 +44,8 @@ def record_step(run_step: StepRunner, argv: list[str]) -> Recorder:
     recorder = Recorder()
     with serving(recorder.factory):
         run_step(argv)
+    if recorder.refused:
+        raise UserError(recorder.refused[0])
     return recorder
 
 

@@ -174,7 +174,7 @@ def cost_estimate(ws: Workspace, requests_by_model: dict[int, list[Request]]) ->
     }
     for key in ("online_seconds", "online_cost", "batch_cost"):
         values = [m[key] for m in per_model]
-        total[key] = None if any(v is None for v in values) else round(sum(values), 6)
+        total[key] = None if any(v is None for v in values) else sum(values)
     return {"models": per_model, "total": total, "chars_per_token": CHARS_PER_TOKEN}
 
 

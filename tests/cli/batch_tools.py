@@ -32,3 +32,32 @@ def run_batch_file(requests_file: Path, base_url: str, results_file: Path, **rew
         "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in out), encoding="utf-8"
     )
     return len(out)
+
+
+def copy_workspace(src: Path, dst: Path) -> None:
+    """A consistent copy of a closed or open workspace (SQLite's backup)."""
+    import sqlite3
+
+    with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
+        a.backup(b)
+    a.close()
+    b.close()
+
+
+# what a stored row is, apart from when and how fast it was made
+VOLATILE = {"id", "created_at", "elapsed_ms", "updated_at", "decided_at", "judged_at"}
+
+
+def stored_rows(path: Path, tables: tuple[str, ...]) -> dict[str, list[tuple]]:
+    """Every row of ``tables``, volatile columns left out, in a stable order."""
+    import sqlite3
+
+    out = {}
+    with sqlite3.connect(path) as conn:
+        for table in tables:
+            cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+            keep = [c for c in cols if c not in VOLATILE]
+            rows = conn.execute(f"SELECT {', '.join(keep)} FROM {table}").fetchall()
+            out[table] = sorted(rows, key=repr)
+    conn.close()
+    return out
