@@ -253,3 +253,8 @@ def test_prices_and_the_estimate(study, capsys, tmp_path):
     assert total["online_cost"] == pytest.approx(expected)
     assert total["batch_cost"] == pytest.approx(expected / 2)
     assert not list(tmp_path.glob("*.jsonl"))  # an estimate writes nothing
+    argv = ["models", "add", "http://127.0.0.1:9/v1", "--api-model", "m2", "--name", "priced"]
+    code, text = _run(capsys, *w, *argv, "--price-in", "1/M", "--price-out", "0.002/K")
+    assert code == 0, text
+    code, text = _run(capsys, *w, "models", "price", "priced")
+    assert "input 1/M, output 2/M, batch discount 0%" in text, text
