@@ -10,6 +10,7 @@ from pathlib import Path
 
 from app.cli import stages
 from app.cli.arguments import non_negative_int, non_negative_number, positive_int
+from app.cli.batch import add_price_options, register_price, save_prices
 from app.cli.context import incomplete
 from app.cli.output import add_json, add_quiet, emit
 from engine.errors import UserError
@@ -39,8 +40,10 @@ def register(sub) -> None:
     )
     q.add_argument("--concurrency", type=positive_int, help="parallel requests (endpoints)")
     q.add_argument("--default", action="store_true", help="make it the default model")
+    add_price_options(q)
     add_json(q)
     q.set_defaults(func=cmd_add)
+    register_price(msub)
 
     q = msub.add_parser("inspect", help="metadata, sha256 and a short self-test generation")
     q.add_argument("target", metavar="NAME|PATH")
@@ -136,6 +139,7 @@ def cmd_add(args, ctx) -> int:
         row = {**info.as_dict(), "id": model_id, "name": name, "kind": "gguf"}
     else:
         raise UserError("give one GGUF file, or one or more http(s) URLs")
+    save_prices(ctx, args, model_id)
     emit(ctx, args, row, f"added {row['kind']} model {row['name']!r}")
     return 0
 

@@ -21,6 +21,7 @@ from app.cli import (
     annotation,
     answering,
     baseline,
+    batch,
     bias,
     demo,
     importing,
@@ -43,7 +44,7 @@ class Stage:
 
 STAGES: list[Stage] = [
     Stage("workspace", (workspace,)),
-    Stage("llm", (llm,), "widgets.llm"),
+    Stage("llm", (llm, batch), "widgets.llm"),
     Stage("rag", (rag,)),
     Stage("importing", (importing,)),
     Stage("answering", (answering,)),

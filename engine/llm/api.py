@@ -11,6 +11,8 @@ import these two modules, never the stage's others (.importlinter).
 from __future__ import annotations
 
 from engine.llm.backend_report import describe_llama_backend, log_llama_backend
+from engine.llm.batch_runner import estimate_step, export_step, import_results
+from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 from engine.llm.embedded_model import data_dir
 from engine.llm.endpoint_backend import read_api_key
 from engine.llm.factory import open_backend
@@ -26,6 +28,16 @@ from engine.llm.model_registry import (
     register_endpoint,
     register_gguf,
 )
+from engine.llm.pricing import (
+    cost_estimate,
+    describe_estimate,
+    describe_price,
+    model_price,
+    parse_discount,
+    parse_price,
+    price_fields,
+    set_price,
+)
 from engine.llm.replicate import replications
 from engine.llm.responses import run_responses
 from engine.llm.run_backend import backend_for_run
@@ -35,6 +47,8 @@ from engine.llm.types import Message, Request, Sampler
 from engine.workspace.store import Workspace
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_LINES",
     "FoundModel",
     "Gpu",
     "Message",
@@ -66,6 +80,17 @@ __all__ = [
     "run_job_on_model",
     "run_responses",
     "try_prompt",
+    "cost_estimate",
+    "describe_estimate",
+    "describe_price",
+    "estimate_step",
+    "export_step",
+    "import_results",
+    "model_price",
+    "parse_discount",
+    "parse_price",
+    "price_fields",
+    "set_price",
 ]
 
 

@@ -4,6 +4,7 @@ so reruns reproduce; and what a step says of a model that did not load."""
 from __future__ import annotations
 
 from engine.errors import UserError
+from engine.llm import batch_backends
 from engine.llm.factory import open_backend
 from engine.llm.runs import recorded_schedule, run_card
 from engine.llm.types import Backend
@@ -20,6 +21,11 @@ def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
     )
     if not row:
         raise UserError(f"run {run_id} has no model")
+    serving = batch_backends.serving_factory()
+    if (
+        serving is not None
+    ):  # a batch export records, a batch import replays (engine.llm.batch_backends)
+        return serving(ws, run_id, row[0])
     schedule = recorded_schedule(run_card(ws, run_id))
     try:
         return open_backend(row[0], **{**schedule, **options})

@@ -44,3 +44,51 @@ TOPICS: dict[str, tuple[str, ...]] = {
     ),
     "responses": ("(SELECT max(id) FROM responses)",),
 }
+
+# Track 1: batch files (an exported step, its items and files, the result lines taken in)
+# and per-model prices. Every statement can run again.
+TRACK_1_BATCHES_AND_PRICES = [
+    # one `batch export`: the step it ran (argv, JSON), the target model name, its token
+    """CREATE TABLE IF NOT EXISTS llm_batches (
+        id INTEGER PRIMARY KEY,
+        token TEXT NOT NULL UNIQUE,
+        step TEXT NOT NULL,
+        argv TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        manifest TEXT NOT NULL DEFAULT '{}'
+    )""",
+    # one exported request: its run and item, the body's hash and the line's signature
+    """CREATE TABLE IF NOT EXISTS llm_batch_items (
+        batch_id INTEGER NOT NULL REFERENCES llm_batches(id) ON DELETE CASCADE,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        item_key TEXT NOT NULL,
+        target_model TEXT NOT NULL,
+        body_sha256 TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        PRIMARY KEY (batch_id, run_id, item_key)
+    )""",
+    "CREATE INDEX IF NOT EXISTS llm_batch_items_run ON llm_batch_items(run_id, item_key)",
+    # a result line taken in, waiting for (or already through) its step's replay
+    """CREATE TABLE IF NOT EXISTS llm_batch_results (
+        batch_id INTEGER NOT NULL REFERENCES llm_batches(id) ON DELETE CASCADE,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        item_key TEXT NOT NULL,
+        body TEXT NOT NULL,
+        imported_at TEXT NOT NULL,
+        PRIMARY KEY (batch_id, run_id, item_key)
+    )""",
+    # prices in currency units per million tokens; batch_discount a fraction (0.5 = half)
+    """CREATE TABLE IF NOT EXISTS llm_prices (
+        model_id INTEGER PRIMARY KEY REFERENCES models(id) ON DELETE CASCADE,
+        price_in REAL,
+        price_out REAL,
+        price_cached_in REAL,
+        batch_discount REAL NOT NULL DEFAULT 0
+    )""",
+]
+
+TRACK = [TRACK_1_BATCHES_AND_PRICES]
+
+# an exported run waits for its results with no response stored: it is not empty
+RUN_HOLDERS = ("SELECT 1 FROM llm_batch_items WHERE run_id = ?",)

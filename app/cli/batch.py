@@ -1,0 +1,210 @@
+"""``upabhasha batch export STEP …`` and ``batch import RESULTS.jsonl…``: a model step as
+OpenAI Batch files for engines that take work as files (vLLM run-batch, Batch APIs, Ray
+Data), and back; ``models price`` and the price options of ``models add``.
+
+The step runs in this process exactly as its own command would (its parser, its function),
+its output kept back: the engine decides what it sends and stores (engine.llm.batch_runner).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import logging
+from pathlib import Path
+
+from app.cli import stages
+from app.cli.arguments import positive_int
+from app.cli.output import add_json, emit
+from engine.errors import StepIncomplete, UserError
+
+log = logging.getLogger(__name__)
+
+# the model steps a batch can carry (their commands' names)
+STEPS = ("generate", "translate", "eval-translation", "probe", "run-task", "judge")
+EXIT_MISSING = 3
+
+
+def register(sub) -> None:
+    p = sub.add_parser("batch", help="a model step as OpenAI Batch files, and their results back")
+    bsub = p.add_subparsers(dest="batch_command", required=True)
+
+    q = bsub.add_parser(
+        "export",
+        help="write the requests STEP would send as OpenAI Batch JSONL files",
+        description="Options come before STEP; everything after STEP is the step's own.",
+    )
+    q.add_argument("--model", help="the target model's name on the engine (one model only)")
+    q.add_argument("--out", default=".", help="folder for the files (default: here)")
+    # the defaults are the providers' limits (engine.llm.batch_wire), read when exporting
+    q.add_argument("--max-lines", type=positive_int, help="lines per file (default 50,000)")
+    q.add_argument("--max-bytes", type=positive_int, help="bytes per file (default 200 MiB)")
+    q.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print tokens, time and cost per model, online and as a batch; write nothing",
+    )
+    add_json(q)
+    q.add_argument("step", choices=STEPS)
+    q.add_argument("step_args", nargs=argparse.REMAINDER, metavar="…")
+    q.set_defaults(func=cmd_export)
+
+    q = bsub.add_parser("import", help="store result files of exported batches (any order)")
+    q.add_argument("files", nargs="+", metavar="RESULTS.jsonl")
+    add_json(q)
+    q.set_defaults(func=cmd_import)
+
+
+def _step_runner(ctx):
+    """Run a step's command line in this process, on this workspace, its output kept back."""
+
+    def run(argv: list[str]) -> None:
+        from app.cli import build_parser  # the full parser (every stage's commands)
+
+        args = build_parser().parse_args(argv)
+        args.workspace, args.workspace_given, args.verbose = ctx.workspace_path, True, False
+        kept = io.StringIO()
+        with contextlib.redirect_stdout(kept), contextlib.redirect_stderr(kept):
+            try:
+                args.func(args, ctx)
+            except StepIncomplete:  # nothing is answered while exporting
+                pass
+        log.debug("batch: %s said: %s", argv[0], kept.getvalue())
+
+    return run
+
+
+def cmd_export(args, ctx) -> int:
+    llm = stages.llm()
+    ws = ctx.workspace()
+    argv = [args.step, *args.step_args]
+    run = _step_runner(ctx)
+    if args.estimate:
+        estimate = llm.estimate_step(ws, run, argv)
+        if emit(ctx, args, estimate):
+            return 0
+        print("\n".join(llm.describe_estimate(estimate)))
+        return 0
+    manifest = llm.export_step(
+        ws,
+        run,
+        argv,
+        Path(args.out),
+        target_model=args.model,
+        max_lines=args.max_lines or llm.DEFAULT_MAX_LINES,
+        max_bytes=args.max_bytes or llm.DEFAULT_MAX_BYTES,
+    )
+    if emit(ctx, args, manifest):
+        return 0
+    if not manifest["files"]:
+        print(f"{args.step}: nothing to send (every item is done)")
+        return 0
+    for f in manifest["files"]:
+        print(
+            f"{Path(args.out) / f['name']}: {f['lines']} requests, {f['bytes']} bytes, sha256 {f['sha256']}"
+        )
+    print(
+        f"batch {manifest['batch']}: {manifest['items']} requests in {len(manifest['files'])} "
+        f"files, runs {', '.join(map(str, manifest['runs']))}"
+    )
+    print("\n".join(llm.describe_estimate(manifest["estimate"])))
+    return 0
+
+
+def cmd_import(args, ctx) -> int:
+    llm = stages.llm()
+    ws = ctx.workspace()
+    report = llm.import_results(ws, _step_runner(ctx), [Path(f) for f in args.files])
+    stored = any(f["accepted"] for f in report["files"])
+    code = EXIT_MISSING if report["missing"] else (0 if stored or not _refusals(report) else 2)
+    if emit(ctx, args, report):
+        return code
+    for f in report["files"]:
+        refused = ", ".join(f"{n} {why}" for why, n in f["refused"].items()) or "none"
+        whole = " - file refused, nothing stored" if f["file_refused"] else ""
+        print(
+            f"{f['file']}: {f['lines']} lines, {f['accepted']} accepted ({f['new']} new), "
+            f"refused: {refused}{whole}"
+        )
+    for run_id, actual in report["actual"].items():
+        cost = "cost unknown" if actual["cost"] is None else f"cost {actual['cost']:.4f}"
+        print(
+            f"run {run_id}: {actual['items']} items from batch results, "
+            f"{actual['input_tokens']} input + {actual['output_tokens']} output tokens, {cost}"
+        )
+    if report["changed"]:
+        print(f"{report['changed']} results answer requests the step no longer sends: not used")
+    if report["missing"]:
+        raise_missing(report["missing"])
+    return code
+
+
+def _refusals(report: dict) -> int:
+    return sum(sum(f["refused"].values()) for f in report["files"])
+
+
+def raise_missing(missing: int) -> None:
+    raise StepIncomplete(
+        f"batch import: {missing} items still missing; export them with the same "
+        "'upabhasha batch export' command and import their results"
+    )
+
+
+def add_price_options(q) -> None:
+    """The price options of ``models add`` and ``models price``."""
+    q.add_argument("--price-in", help="price per million input tokens (0.15 or 0.15/M)")
+    q.add_argument("--price-out", help="price per million output tokens")
+    q.add_argument("--price-cached-in", help="price per million cached input tokens")
+    q.add_argument("--batch-discount", help="discount as a batch (0.5 or 50%%)")
+
+
+def given_prices(args) -> dict:
+    llm = stages.llm()
+    prices = {
+        key: llm.parse_price(getattr(args, key))
+        for key in ("price_in", "price_out", "price_cached_in")
+        if getattr(args, key, None) is not None
+    }
+    if getattr(args, "batch_discount", None) is not None:
+        prices["batch_discount"] = llm.parse_discount(args.batch_discount)
+    return prices
+
+
+def save_prices(ctx, args, model_id: int) -> None:
+    """Store the prices ``models add`` was given (none given: nothing changes)."""
+    prices = given_prices(args)
+    if prices:
+        stages.llm().set_price(ctx.workspace(), model_id, **prices)
+
+
+def register_price(msub) -> None:
+    q = msub.add_parser("price", help="show or set a model's prices per million tokens")
+    q.add_argument("name", nargs="?", help="model name (default: every model)")
+    add_price_options(q)
+    add_json(q)
+    q.set_defaults(func=cmd_price)
+
+
+def cmd_price(args, ctx) -> int:
+    llm = stages.llm()
+    ws = ctx.workspace()
+    prices = given_prices(args)
+    if prices and not args.name:
+        raise UserError("name the model whose prices to set")
+    models = [llm.find_model(ws, args.name)] if args.name else llm.models_default_first(ws)
+    rows = []
+    for model in models:
+        price = (
+            llm.set_price(ws, model["id"], **prices) if prices else llm.model_price(ws, model["id"])
+        )
+        rows.append({"name": model["name"], **llm.price_fields(price)})
+        if not args.json:
+            print(f"{model['name']}: {llm.describe_price(price)}")
+    if args.json:
+        ctx.emit_json(rows)
+    return 0
+
+
+COMMANDS = [(145, register)]
+IMPORTS: list = []

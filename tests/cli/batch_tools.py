@@ -1,0 +1,106 @@
+"""Test tooling: run OpenAI Batch request files against an OpenAI-compatible server, one
+request at a time, and write the result lines a Batch engine would (``custom_id``,
+``response.status_code``, ``response.body``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+
+
+def run_batch_file(requests_file: Path, base_url: str, results_file: Path, **rewrite) -> int:
+    """Post each line's body to ``base_url`` (…/v1 stripped) and write the result lines;
+    returns how many lines it wrote. ``rewrite``: body fields replaced before posting."""
+    base = base_url.rstrip("/").removesuffix("/v1")
+    out = []
+    with httpx.Client(timeout=300) as client:
+        for raw in requests_file.read_text(encoding="utf-8").splitlines():
+            line = json.loads(raw)
+            reply = client.post(base + line["url"], json={**line["body"], **rewrite})
+            body = reply.json() if reply.status_code == 200 else None
+            out.append(
+                {
+                    "id": f"batch_req_{len(out)}",
+                    "custom_id": line["custom_id"],
+                    "response": {"status_code": reply.status_code, "body": body},
+                    "error": None if body is not None else {"message": reply.text[:200]},
+                }
+            )
+    results_file.write_text(
+        "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in out), encoding="utf-8"
+    )
+    return len(out)
+
+
+def copy_workspace(src: Path, dst: Path) -> None:
+    """A consistent copy of a closed or open workspace (SQLite's backup)."""
+    import sqlite3
+
+    with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
+        a.backup(b)
+    a.close()
+    b.close()
+
+
+# what a stored row is, apart from when and how fast it was made
+VOLATILE = {"id", "created_at", "elapsed_ms", "updated_at", "decided_at", "judged_at"}
+
+
+def stored_rows(path: Path, tables: tuple[str, ...]) -> dict[str, list[tuple]]:
+    """Every row of ``tables``, volatile columns left out, in a stable order."""
+    import sqlite3
+
+    out = {}
+    with sqlite3.connect(path) as conn:
+        for table in tables:
+            cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+            keep = [c for c in cols if c not in VOLATILE]
+            rows = conn.execute(f"SELECT {', '.join(keep)} FROM {table}").fetchall()
+            out[table] = sorted(rows, key=repr)
+    conn.close()
+    return out
+
+
+class SchemaShim:
+    """A proxy on 127.0.0.1 in front of llama-cpp-python's server, which answers HTTP 500 to
+    ``response_format: json_schema``: the schema goes on as ``json_object`` with that schema
+    (the form that server constrains with). Everything else passes unchanged."""
+
+    def __init__(self, target: str):
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        target = target.rstrip("/").removesuffix("/v1")
+        self.rewritten = 0
+        shim = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                fmt = body.get("response_format") or {}
+                if fmt.get("type") == "json_schema":
+                    body["response_format"] = {
+                        "type": "json_object",
+                        "schema": fmt["json_schema"]["schema"],
+                    }
+                    shim.rewritten += 1
+                reply = httpx.post(target + self.path, json=body, timeout=600)
+                self.send_response(reply.status_code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(reply.content)))
+                self.end_headers()
+                self.wfile.write(reply.content)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

@@ -1,0 +1,71 @@
+"""The same numbers either way, with the real llama-cpp-python server on 127.0.0.1: a small
+study's generate, judge and run-task run online, and through batch files (each line's body
+posted to the server, its result line written, the files imported), store the same
+responses, judgments and task results, and give the same statistics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.workspace.store import Workspace
+from tests.cli.batch_tools import SchemaShim, copy_workspace, run_batch_file, stored_rows
+from tests.cli.test_cli_batch import STORED, _export, _run
+from tests.engine.judging import study_fixture
+from tests.engine.llm.test_llm_endpoint import real_llama_server
+from tests.engine.rag.test_rag_retrieval import SMALL, _insert
+
+STEPS = (
+    ["generate", "--model", "real", "--dialect", "sylhet", "--max-tokens", "6"],
+    ["judge", "--judge", "real", "--max-attempts", "1"],
+    ["run-task", "dialect-to-standard", "--models", "real", "--limit", "1", "--max-tokens", "6"],
+)
+
+
+@pytest.mark.slow
+def test_batch_files_through_the_real_server_equal_the_online_run(
+    tmp_path, capsys, embedded_gguf, monkeypatch
+):
+    # one question and one dialect: two answers, one judgment, one task item per path
+    monkeypatch.setattr(study_fixture, "QUESTIONS", study_fixture.QUESTIONS[:1])
+    path = tmp_path / "ws.sqlite"
+    with Workspace(path) as ws:
+        _insert(ws, SMALL[-1:])  # one validation pair for run-task
+        study_fixture.build_questions(ws)
+    w = ["-w", str(path)]
+    online = tmp_path / "online.sqlite"
+    with real_llama_server(embedded_gguf) as url:
+        shim = SchemaShim(url)
+        try:
+            argv = ["models", "add", shim.url, "--api-model", "real", "--name", "real"]
+            code, text = _run(capsys, *w, *argv, "--concurrency", "1", "--default")
+            assert code == 0, text
+            copy_workspace(path, online)
+            for step in STEPS:
+                online_code, text = _run(capsys, "-w", str(online), *step)
+                assert online_code in (0, 3), (step, text)
+                files, manifest = _export(capsys, w, tmp_path / step[0], *step)
+                assert manifest["items"] > 0, step
+                results = []
+                for f in files:
+                    results.append(tmp_path / f"{f.stem}.results.jsonl")
+                    run_batch_file(f, shim.url, results[-1])
+                code, text = _run(capsys, *w, "batch", "import", *map(str, results))
+                assert code == online_code, (step, text)
+            assert shim.rewritten > 0  # the judge asked for its schema both ways
+        finally:
+            shim.stop()
+    batch_rows, online_rows = stored_rows(path, STORED), stored_rows(online, STORED)
+    assert batch_rows["responses"] and batch_rows["judgments"] and batch_rows["task_run_items"]
+    for table in STORED:
+        assert batch_rows[table] == online_rows[table], table
+    for argv in (["stats", "--json"], ["task-stats", "--json"]):
+        batch_code, batch_text = _run(capsys, *w, *argv)
+        online_code, online_text = _run(capsys, "-w", str(online), *argv)
+        assert (batch_code, batch_text) == (online_code, online_text), argv
+    with Workspace(path) as ws:
+        cards = [json.loads(r["card"]) for r in ws.query("SELECT card FROM runs")]
+    assert all("estimate" in c["batch"]["exports"][0] and "actual" in c["batch"] for c in cards)
+    assert Path(path).exists()
