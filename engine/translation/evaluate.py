@@ -33,6 +33,7 @@ from typing import Any
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.text.textnorm import DEFAULT_NORMALIZATION
+from engine.translation.draft_checks import checked_share
 from engine.translation.eval_jobs import ModelJob, judge_translations, translate_pairs
 from engine.translation.metrics import (
     corpus_scores,
@@ -300,6 +301,9 @@ def evaluate_translations(
                 [it["pair"]["standard_text"] for it in mine], refs, encoder, normalize=normalize
             ),
         }
+        entry["dialect_check"] = checked_share(
+            [it["hyp"] for it in mine], dialect, [it["pair"]["standard_text"] for it in mine]
+        )
         if judge:
             replied = [verdicts[it["pair"]["id"]] for it in mine if it["pair"]["id"] in verdicts]
             valid = [v for v in replied if v is not None]

@@ -44,3 +44,26 @@ V3_NORMALIZATION = [
 ]
 
 RELEASED = {2: V2_SCORED, 3: V3_NORMALIZATION}
+
+
+# The dialect check of machine drafts (engine/translation/draft_checks.py): one row per
+# checked variant, of the text it checked (a later edit makes it stale) and by which model.
+# target_probability is NULL for a dialect the model was not trained on; flag is '' (fine),
+# 'copy' (chrF++ against the standard source at or above the copy threshold) or 'other'
+# (another dialect, or standard Bengali, is more likely than the target).
+TRACK_DRAFT_CHECKS = [
+    """CREATE TABLE IF NOT EXISTS draft_checks (
+        variant_id INTEGER PRIMARY KEY REFERENCES variants(id) ON DELETE CASCADE,
+        text TEXT NOT NULL,
+        target_probability REAL,
+        likeliest TEXT NOT NULL,
+        likeliest_probability REAL NOT NULL,
+        copy_chrf REAL NOT NULL,
+        flag TEXT NOT NULL CHECK (flag IN ('', 'copy', 'other')),
+        model TEXT NOT NULL,
+        checked_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS draft_checks_flag ON draft_checks(flag)",
+]
+
+TRACK = [TRACK_DRAFT_CHECKS]
