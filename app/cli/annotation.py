@@ -3,6 +3,7 @@ agreement, adjudication and prediction-powered estimates (engine/annotation)."""
 
 from __future__ import annotations
 
+from app.cli import stages
 from app.cli.arguments import (
     fraction,
     non_negative_int,
@@ -53,6 +54,16 @@ def register(sub) -> None:
     )
     p.add_argument("--blind", action="store_true", help="hide the machine draft / judge score")
     p.add_argument("--scale", help="score scale LOW..HIGH (variant 1..5, judgment 0..10)")
+    p.add_argument(
+        "--order",
+        choices=("question", "need"),
+        default="question",
+        help="variants only: the queue's order, by question (default) or by need (flagged "
+        "drafts first, then the least likely in their target dialect)",
+    )
+    p.add_argument(
+        "--flagged", action="store_true", help="variants only: drafts the dialect check flagged"
+    )
     add_json(p)
     p.set_defaults(func=cmd_assign)
 
@@ -138,12 +149,15 @@ def cmd_annotators_list(args, ctx) -> int:
 
 def cmd_assign(args, ctx) -> int:
     ws = ctx.workspace()
+    if args.kind == "variant" and (args.order == "need" or args.flagged):
+        stages.translation().check_drafts(ws)  # drafts not checked yet
     targets = annotation.candidate_targets(
         ws,
         args.kind,
         dialects=csv_list(args.dialects) or None,
         statuses=csv_list(args.status) or None,
         judge_run=args.judge_run,
+        flagged=args.flagged,
     )
     res = annotation.assign(
         ws,
@@ -156,6 +170,7 @@ def cmd_assign(args, ctx) -> int:
         seed=args.seed,
         blind_draft=args.blind,
         score_scale=args.scale,
+        order=args.order,
     )
     if emit(ctx, args, res.__dict__):
         return 0
