@@ -150,7 +150,7 @@ def assign(
         by_dialect.setdefault(found[tid]["dialect"], []).append(tid)
 
     rng = random.Random(seed)
-    order = {a["name"]: i for i, a in enumerate(rng.sample(chosen, len(chosen)))}
+    rank = {a["name"]: i for i, a in enumerate(rng.sample(chosen, len(chosen)))}
     load = {a["name"]: 0 for a in chosen}
     result = AssignmentResult(0, name, seed, 0, 0)
     plan: list[tuple[int, list[str], bool]] = []
@@ -171,7 +171,7 @@ def assign(
         for pos, tid in enumerate(shuffled):
             double = pos < n_overlap and k >= 2
             want = k if double else 1
-            pick = sorted(eligible, key=lambda n: (local[n], load[n], order[n]))[:want]
+            pick = sorted(eligible, key=lambda n: (local[n], load[n], rank[n]))[:want]
             for n in pick:
                 load[n] += 1
                 local[n] += 1
