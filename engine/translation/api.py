@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from engine.translation.baseline import DIRECTIONS, copy_baselines, write_baseline_csv
 from engine.translation.draft_checks import ORDERS as REVIEW_ORDERS
-from engine.translation.draft_checks import check_drafts, draft_checks, flagged_shares
+from engine.translation.draft_checks import (
+    check_drafts,
+    draft_checks,
+    flagged_shares,
+    questions_by_need,
+)
 from engine.translation.evaluate import (
     TRANSLATION_SCORE_SCALE,
     evaluate_translations,
@@ -56,6 +61,7 @@ __all__ = [
     "has_questions",
     "machine_variants",
     "question_rows",
+    "questions_by_need",
     "question_sets",
     "record_translation_score",
     "restore_variant",

@@ -228,3 +228,21 @@ def flagged_notice(ws: Workspace) -> str | None:
         "Dialect check of the machine drafts, share flagged as copies of the standard "
         f"question or more likely another dialect: {parts}."
     )
+
+
+def questions_by_need(
+    ws: Workspace, question_ids: list[int], *, flagged: bool = False
+) -> list[int]:
+    """``question_ids`` ordered by their neediest draft (flagged first, then the least
+    likely in its target dialect), question order within equal need; ``flagged``: only
+    questions with a flagged draft."""
+    checks = draft_checks(ws)
+    need: dict[int, tuple] = {}
+    for r in ws.query(
+        "SELECT id, question_id FROM variants WHERE provenance = 'machine' "
+        "AND dialect != 'standard' AND script = 'bengali'"
+    ):
+        key = need_key(checks.get(r["id"]))
+        need[r["question_id"]] = min(key, need.get(r["question_id"], key))
+    keep = [q for q in question_ids if not flagged or need.get(q, (3,))[0] == 0]
+    return sorted(keep, key=lambda q: need.get(q, (4, 0.0)))
