@@ -458,7 +458,9 @@ def main(argv: list[str] | None = None) -> int:
     return run_panel(
         "python -m widgets.translation.review_panel",
         _("Review translations"),
-        lambda workspace, bridge, args: ReviewPanel(workspace, reviewer=args.reviewer),
+        lambda workspace, bridge, args: ReviewPanel(
+            workspace, reviewer=args.reviewer, bridge=bridge
+        ),
         size=(1280, 760),
         add_arguments=add_arguments,
         argv=argv,

@@ -8,7 +8,7 @@ import pytest
 
 from engine.text.dialect_id import MODEL_FILE, DialectModel, char_ngrams, dialect_model
 from engine.translation import api as translation
-from engine.translation.draft_checks import COPY_CHRF, check_text, need_key
+from engine.translation.draft_checks import COPY_CHRF, check_text, flagged_notice, need_key
 from engine.workspace.store import Workspace, utcnow
 from resources import __file__ as resources_init
 
@@ -138,6 +138,8 @@ def test_checks_are_stored_redone_after_an_edit_and_order_the_queue(workspace, s
 
     shares = translation.flagged_shares(workspace)
     assert shares["sylhet"]["share"] == 1.0 and shares["chittagong"]["share"] == 0.0
+    notice = flagged_notice(workspace)
+    assert "chittagong 0/1 (0%)" in notice and "sylhet 1/1 (100%)" in notice
 
     # an edit leaves the stored check stale: not shown, and checked again
     with workspace.transaction() as conn:
