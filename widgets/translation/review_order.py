@@ -49,7 +49,7 @@ class ReviewOrderBox(QWidget):
         self.check_line.setWordWrap(True)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel(_("Order") + " "))
+        layout.addWidget(QLabel("  " + _("Order") + " "))
         layout.addWidget(self.order)
         self.order.currentIndexChanged.connect(self._on_order_chosen)
 
