@@ -3,6 +3,7 @@ agreement, adjudication and prediction-powered estimates (engine/annotation)."""
 
 from __future__ import annotations
 
+from app.cli import stages
 from app.cli.arguments import (
     fraction,
     non_negative_int,
@@ -53,6 +54,16 @@ def register(sub) -> None:
     )
     p.add_argument("--blind", action="store_true", help="hide the machine draft / judge score")
     p.add_argument("--scale", help="score scale LOW..HIGH (variant 1..5, judgment 0..10)")
+    p.add_argument(
+        "--order",
+        choices=("question", "need"),
+        default="question",
+        help="variants only: the queue's order, by question (default) or by need (flagged "
+        "drafts first, then the least likely in their target dialect)",
+    )
+    p.add_argument(
+        "--flagged", action="store_true", help="variants only: drafts the dialect check flagged"
+    )
     add_json(p)
     p.set_defaults(func=cmd_assign)
 
@@ -108,6 +119,18 @@ def register(sub) -> None:
     p.add_argument(
         "--seed", type=non_negative_int, help="with --draw: random seed (default: drawn, recorded)"
     )
+    p.add_argument(
+        "--active",
+        action="store_true",
+        help="with --draw: each answer with a probability from the judge's uncertainty "
+        "(estimated with inverse-probability weights) instead of uniformly",
+    )
+    p.add_argument(
+        "--floor",
+        type=share,
+        help="with --active: no answer below this probability (default: "
+        f"{annotation.ACTIVE_FLOOR_SHARE:g} x --share)",
+    )
     add_json(p)
     p.set_defaults(func=cmd_ppi)
 
@@ -138,12 +161,15 @@ def cmd_annotators_list(args, ctx) -> int:
 
 def cmd_assign(args, ctx) -> int:
     ws = ctx.workspace()
+    if args.kind == "variant" and (args.order == "need" or args.flagged):
+        stages.translation().check_drafts(ws)  # drafts not checked yet
     targets = annotation.candidate_targets(
         ws,
         args.kind,
         dialects=csv_list(args.dialects) or None,
         statuses=csv_list(args.status) or None,
         judge_run=args.judge_run,
+        flagged=args.flagged,
     )
     res = annotation.assign(
         ws,
@@ -156,6 +182,7 @@ def cmd_assign(args, ctx) -> int:
         seed=args.seed,
         blind_draft=args.blind,
         score_scale=args.scale,
+        order=args.order,
     )
     if emit(ctx, args, res.__dict__):
         return 0
@@ -283,13 +310,21 @@ def cmd_ppi(args, ctx) -> int:
             raise UserError("--draw needs --name and --judge-run")
         names = csv_list(args.annotators) or [a["name"] for a in annotation.list_annotators(ws)]
         res = annotation.draw_subset(
-            ws, args.name, args.judge_run, names, share=args.share, seed=args.seed
+            ws,
+            args.name,
+            args.judge_run,
+            names,
+            share=args.share,
+            seed=args.seed,
+            active=args.active,
+            floor=args.floor,
         )
+        how = "by the judge's uncertainty" if args.active else "at random"
         emit(
             ctx,
             args,
             res,
-            f"batch {args.name}: {res['drawn']} answers drawn at random, seed {res['seed']}",
+            f"batch {args.name}: {res['drawn']} answers drawn {how}, seed {res['seed']}",
         )
         return 0
     study = annotation.ppi_study(
@@ -298,7 +333,11 @@ def cmd_ppi(args, ctx) -> int:
     if emit(ctx, args, study):
         return 0
     level = round(100 * (1 - args.alpha))
-    print(f"scale {study['scale']}, {level}% intervals, seed {study['seed']}")
+    design = study["design"]
+    drawn = "uniform draw"
+    if design["design"] == "active":
+        drawn = f"active draw, floor {design['floor']:g}, inverse-probability weights"
+    print(f"scale {study['scale']}, {level}% intervals, seed {study['seed']}, {drawn}")
     for c in study["cells"]:
         p, j, h = c["ppi"], c["judge_only"], c["human_only"]
         need = c["labels_for_width"]
@@ -307,6 +346,9 @@ def cmd_ppi(args, ctx) -> int:
             f"judge {_ci(j)} (t, n={j['n']}) | human {_ci(h)} (t, n={h['n']}) | labels for "
             f"width {args.width:g}: {'unreachable' if need is None else int(need)}"
         )
+        t = c["ppi_t"]
+        if t:
+            print(f"  PPI with Student t {_ci(t)}: {t['note']}")
         for what, e in (("PPI", p), ("judge", j), ("human", h)):
             if e.get("note"):
                 print(f"  note ({what}): {e['note']}")

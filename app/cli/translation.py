@@ -21,6 +21,9 @@ from app.cli.rag import index_options, print_selfcheck, retriever_for
 from engine.errors import UserError
 from engine.workspace.api import VARIANT_STATUSES as STATUSES
 
+# engine.translation.api.REVIEW_ORDERS, named here so that --help loads no stage
+REVIEW_ORDERS = ("question", "need")
+
 
 def register(sub) -> None:
     p = sub.add_parser(
@@ -65,6 +68,14 @@ def register_review(sub) -> None:
     q = rsub.add_parser("list", help="variants with their status")
     q.add_argument("--status", choices=STATUSES)
     q.add_argument("--dialects", help="comma-separated dialect codes")
+    q.add_argument(
+        "--order",
+        choices=REVIEW_ORDERS,
+        default="question",
+        help="question (default) or need: flagged drafts first, then the least likely in "
+        "their target dialect",
+    )
+    q.add_argument("--flagged", action="store_true", help="only drafts the dialect check flagged")
     add_json(q)
     q.set_defaults(func=cmd_review_list)
 
@@ -160,7 +171,8 @@ def cmd_translate(args, ctx) -> int:
         f"translated {s.items} item(s) with {model['name']} (run {s.run_id}): "
         f"{s.generated} generated, {s.cached} from cache, {s.errors} errors, "
         f"{s.written} drafts written, {s.empty} empty; "
-        f"{s.protected} reviewed/gold variant(s) left alone",
+        f"{s.protected} reviewed/gold variant(s) left alone; dialect check: {s.flagged} of "
+        f"{s.checked} checked draft(s) flagged",
     )
     if s.cancelled:
         return 130
@@ -211,6 +223,13 @@ def cmd_eval(args, ctx) -> int:
             print(
                 f"  {dialect:<12} {label:<14} {m['n']:>4} {m['bleu']:>6.1f} {m['chrf++']:>7.1f} "
                 f"{m['wer']:>6.2f} {m.get('cosine', 0):>6.3f} {m.get('bertscore_f1', 0):>6.3f}  {jtext}"
+            )
+    for dialect, e in report["per_dialect"].items():
+        c = e["dialect_check"]
+        if c["n"]:
+            print(
+                f"  dialect check {dialect}: {c['flagged']}/{c['n']} flagged ({c['share']:.0%}; "
+                f"{c['copies']} copies, {c['other']} more likely another dialect)"
             )
     sig = report["signatures"]
     print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")
@@ -272,11 +291,18 @@ def _judge_cell(judge: dict, n: int) -> str:
 
 def cmd_review_list(args, ctx) -> int:
     translation = stages.translation()
-    rows = translation.variants_to_review(ctx.workspace(), args.status, csv_list(args.dialects))
+    ws = ctx.workspace()
+    if args.order == "need" or args.flagged:
+        translation.check_drafts(ws)  # drafts not checked yet (older runs, edited text)
+    rows = translation.variants_to_review(
+        ws, args.status, csv_list(args.dialects), order=args.order, flagged=args.flagged
+    )
     if emit(ctx, args, rows):
         return 0
     for r in rows:
         print(f"{r['id']:>6} {r['question']:<8} {r['dialect']:<12} {r['status']:<9} {r['text']}")
+        if r["explanation"]:
+            print(f"{'':>6} {'flagged' if r['flag'] else 'check':<8} {r['explanation']}")
     return 0
 
 

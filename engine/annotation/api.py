@@ -26,9 +26,11 @@ from engine.annotation.items import DEFAULT_SCALE, KINDS, parse_scale
 from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
 from engine.annotation.packages import export_package, import_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study, scored_judge_runs
+from engine.annotation.ppi_active import FLOOR_SHARE as ACTIVE_FLOOR_SHARE
 from engine.annotation.sources import PackageQueue, WorkspaceQueue
 
 __all__ = [
+    "ACTIVE_FLOOR_SHARE",
     "ADJUDICATIONS",
     "DEFAULT_SCALE",
     "DEFAULT_RESAMPLES",

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from engine.annotation.annotators import list_annotators
 from engine.annotation.items import DEFAULT_SCALE, KINDS, content_hash, contents, parse_scale
 from engine.errors import Setting, Step, UserError, setting, step
+from engine.translation.draft_checks import ORDERS, draft_checks, need_key
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -74,10 +75,18 @@ def candidate_targets(
     dialects: list[str] | None = None,
     statuses: list[str] | None = None,
     judge_run: int | None = None,
+    flagged: bool = False,
 ) -> list[int]:
-    """Target ids of ``kind`` (variants: non-standard, Bengali script; judgments: one run)."""
+    """Target ids of ``kind`` (variants: non-standard, Bengali script; judgments: one run);
+    ``flagged``: only variants the dialect check flagged (engine.translation.draft_checks)."""
     sql, key, params = _candidates(kind, dialects, statuses, judge_run)
-    return [r[0] for r in ws.conn.execute(f"SELECT {key} {sql} ORDER BY 1", params)]
+    ids = [r[0] for r in ws.conn.execute(f"SELECT {key} {sql} ORDER BY 1", params)]
+    if flagged:
+        if kind != "variant":
+            raise UserError("only variants carry the dialect check")
+        checks = draft_checks(ws, ids)
+        ids = [i for i in ids if i in checks and checks[i]["flag"]]
+    return ids
 
 
 def candidate_counts(ws: Workspace, kind: str, *, judge_run: int | None = None) -> dict[str, int]:
@@ -101,8 +110,16 @@ def assign(
     score_scale: str | None = None,
     purpose: str = "review",
     params: dict | None = None,
+    order: str = "question",
 ) -> AssignmentResult:
-    """Create batch ``name`` assigning ``targets`` (default: every candidate) in one transaction."""
+    """Create batch ``name`` assigning ``targets`` (default: every candidate) in one transaction.
+    ``order`` 'need' queues variants by the dialect check: flagged first, then the least
+    likely in their target dialect (which items are shared stays a seeded draw)."""
+    if order not in ORDERS:
+        raise UserError(f"unknown order {order!r}; use one of {', '.join(ORDERS)}")
+    by_need = order == "need"
+    if by_need and kind != "variant":
+        raise UserError("only variants carry the dialect check")
     if not name.strip():
         raise UserError("a batch needs a name")
     if not 0 <= overlap <= 1:
@@ -133,7 +150,7 @@ def assign(
         by_dialect.setdefault(found[tid]["dialect"], []).append(tid)
 
     rng = random.Random(seed)
-    order = {a["name"]: i for i, a in enumerate(rng.sample(chosen, len(chosen)))}
+    rank = {a["name"]: i for i, a in enumerate(rng.sample(chosen, len(chosen)))}
     load = {a["name"]: 0 for a in chosen}
     result = AssignmentResult(0, name, seed, 0, 0)
     plan: list[tuple[int, list[str], bool]] = []
@@ -154,12 +171,15 @@ def assign(
         for pos, tid in enumerate(shuffled):
             double = pos < n_overlap and k >= 2
             want = k if double else 1
-            pick = sorted(eligible, key=lambda n: (local[n], load[n], order[n]))[:want]
+            pick = sorted(eligible, key=lambda n: (local[n], load[n], rank[n]))[:want]
             for n in pick:
                 load[n] += 1
                 local[n] += 1
             plan.append((tid, pick, double))
         result.per_dialect[dialect] = len(items)
+    if by_need:  # stable: the seeded order within equal need
+        checks = draft_checks(ws, [tid for tid, *_x in plan])
+        plan.sort(key=lambda p: need_key(checks.get(p[0])))
 
     with ws.transaction() as conn:
         if ws.scalar("SELECT id FROM annotation_batches WHERE name = ?", (name,)) is not None:
@@ -175,7 +195,10 @@ def assign(
                 overlap,
                 int(blind_draft),
                 scale,
-                json.dumps({"raters": raters, **(params or {})}, sort_keys=True),
+                json.dumps(
+                    {"raters": raters, **({"order": "need"} if by_need else {})} | (params or {}),
+                    sort_keys=True,
+                ),
                 utcnow(),
             ),
         )

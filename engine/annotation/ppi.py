@@ -31,113 +31,50 @@ import math
 import random
 import secrets
 import statistics
-from dataclasses import asdict, dataclass
+from dataclasses import replace
 
 import numpy as np
 
 from engine.annotation.assignment import assign
 from engine.annotation.decisions import effective_decisions
+from engine.annotation.ppi_active import (
+    FLOOR_SHARE,
+    active_mean,
+    inclusion_probabilities,
+    judge_uncertainty,
+    poisson_draw,
+)
+from engine.annotation.ppi_means import (
+    SMALL_N,
+    SMALL_N_NOTE,
+    MeanEstimate,
+    _z,
+    classical_mean,
+    labels_for_width,
+    ppi_lambda,
+    ppi_mean,
+    ppi_t_interval,
+    with_scale_note,
+)
 from engine.errors import UserError
 from engine.judging.judged_items import counted_items_from
 from engine.stats import nan_to_none
 from engine.workspace.store import Workspace
 
+__all__ = [
+    "MeanEstimate",
+    "classical_mean",
+    "draw_subset",
+    "human_labels",
+    "labels_for_width",
+    "ppi_lambda",
+    "ppi_mean",
+    "ppi_study",
+    "scored_judge_runs",
+    "with_scale_note",
+]
+
 log = logging.getLogger(__name__)
-
-
-def _z(alpha: float) -> float:
-    return statistics.NormalDist().inv_cdf(1 - alpha / 2)
-
-
-@dataclass(frozen=True)
-class MeanEstimate:
-    estimate: float
-    low: float
-    high: float
-    se: float
-    n: int  # human labels
-    N: int  # judge-only (unlabeled) answers
-    lam: float = math.nan
-    method: str = "ppi++ (normal)"
-    note: str | None = None  # the interval leaves the score scale
-
-    def as_dict(self) -> dict:
-        return nan_to_none(asdict(self))
-
-
-def ppi_lambda(y, yhat, yhat_unlabeled) -> float:
-    """PPI++ power-tuning parameter for a mean (ppi-python's _calc_lam_glm, d = 1, clipped)."""
-    y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))
-    n, big_n = len(y), len(yu)
-    theta = yu.mean() + (y - yhat).mean()  # the λ = 1 estimate
-    g, gh, ghu = y - theta, yhat - theta, yu - theta
-    cov = 2 * np.sum((g - g.mean()) * (gh - gh.mean())) / n
-    var = np.var(np.concatenate([gh, ghu]), ddof=1)
-    if var == 0:
-        return 0.0
-    return float(np.clip(cov / (2 * (1 + n / big_n) * var), 0, 1))
-
-
-def ppi_mean(y, yhat, yhat_unlabeled, *, alpha: float = 0.05, lam: float | None = None):
-    """Prediction-powered mean with its (1 − alpha) interval."""
-    y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))
-    if y.shape != yhat.shape or y.ndim != 1:
-        raise ValueError("human and judge scores of the labelled answers must pair up")
-    n, big_n = len(y), len(yu)
-    if n < 2 or big_n < 2:
-        return MeanEstimate(math.nan, math.nan, math.nan, math.nan, n, big_n)
-    lam = ppi_lambda(y, yhat, yu) if lam is None else float(lam)
-    theta = float((lam * yu).mean() + (y - lam * yhat).mean())
-    se = math.sqrt(np.var(lam * yu) / big_n + np.var(y - lam * yhat) / n)
-    z = _z(alpha)
-    return MeanEstimate(theta, theta - z * se, theta + z * se, se, n, big_n, lam)
-
-
-def classical_mean(x, *, alpha: float = 0.05, scale=None) -> MeanEstimate:
-    """Mean with a Student-t (1 − alpha) interval: sample SD (ddof 1), n − 1 degrees of
-    freedom. ``scale`` (min, max): a note when the interval leaves it."""
-    from scipy.stats import t as student_t
-
-    x = np.asarray(x, dtype=float)
-    method = "mean, Student t"
-    if len(x) < 2:
-        return MeanEstimate(math.nan, math.nan, math.nan, math.nan, len(x), 0, method=method)
-    se = float(x.std(ddof=1) / math.sqrt(len(x)))
-    half = float(student_t.ppf(1 - alpha / 2, len(x) - 1)) * se
-    m = float(x.mean())
-    return with_scale_note(MeanEstimate(m, m - half, m + half, se, len(x), 0, method=method), scale)
-
-
-def with_scale_note(est: MeanEstimate, scale) -> MeanEstimate:
-    """``est`` with a note when its interval reaches past ``scale`` = (min, max)."""
-    if scale is None or not math.isfinite(est.low):
-        return est
-    lo, hi = scale
-    past = [f"below the scale minimum {lo:g}"] if est.low < lo else []
-    past += [f"above the scale maximum {hi:g}"] if est.high > hi else []
-    if not past:
-        return est
-    from dataclasses import replace
-
-    return replace(
-        est,
-        note=f"the interval reaches {' and '.join(past)} (n = {est.n}): too few scores "
-        "to say more than the scale does",
-    )
-
-
-def labels_for_width(y, yhat, yhat_unlabeled, width: float, *, alpha: float = 0.05) -> float:
-    """Human labels the PPI interval needs to be ``width`` wide (same λ and variances);
-    inf when the judge-side variance alone is wider."""
-    y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))
-    if len(y) < 2:
-        return math.nan
-    lam = ppi_lambda(y, yhat, yu)
-    half = width / (2 * _z(alpha))
-    room = half**2 - np.var(lam * yu) / len(yu)
-    if room <= 0:
-        return math.inf
-    return float(math.ceil(np.var(y - lam * yhat) / room))
 
 
 def _finite(x: float) -> float | None:
@@ -170,10 +107,19 @@ def draw_subset(
     *,
     share: float = 0.1,
     seed: int | None = None,
+    active: bool = False,
+    floor: float | None = None,
 ) -> dict:
-    """Draw ``share`` of each model x dialect cell at random (seeded) for human scoring."""
+    """Draw ``share`` of each model x dialect cell at random (seeded) for human scoring:
+    uniformly, or ``active``: each answer with a probability from the judge's uncertainty
+    (at least ``floor``, by default a quarter of ``share``; ``share`` of the cell expected;
+    engine.annotation.ppi_active).
+    The batch records the design and, when active, every answer's probability."""
     if not 0 < share <= 1:
         raise UserError(f"share {share} must lie in (0, 1]")
+    floor = FLOOR_SHARE * share if floor is None else floor
+    if active and not 0 < floor <= share:
+        raise UserError(f"floor {floor} must lie in (0, share {share}]")
     rows = ws.query(_CELLS, (judge_run,))
     if not rows:
         raise UserError(f"judge run {judge_run} has no scored answers")
@@ -184,7 +130,20 @@ def draw_subset(
     for r in rows:
         cells.setdefault((r["model"] or "", r["dialect"]), []).append(r["id"])
     picked: list[int] = []
-    for key in sorted(cells):
+    design: dict = {"design": "uniform"}
+    if active:
+        uncertainty = judge_uncertainty(ws, judge_run)
+        generator = np.random.default_rng(seed)
+        probabilities: dict[str, float] = {}
+        for key in sorted(cells):
+            ids = sorted(cells[key])
+            budget = max(2, round(share * len(ids))) if len(ids) >= 2 else len(ids)
+            pi = inclusion_probabilities([uncertainty.get(i, math.nan) for i in ids], budget, floor)
+            mask = poisson_draw(pi, generator)
+            picked += [i for i, m in zip(ids, mask, strict=True) if m]
+            probabilities |= {str(i): round(float(p), 6) for i, p in zip(ids, pi, strict=True)}
+        design = {"design": "active", "floor": floor, "probabilities": probabilities}
+    for key in sorted(cells) if not active else ():
         ids = sorted(cells[key])
         picked += rng.sample(ids, max(2, round(share * len(ids))) if len(ids) >= 2 else len(ids))
     result = assign(
@@ -197,12 +156,13 @@ def draw_subset(
         seed=seed,
         blind_draft=True,
         purpose="ppi",
-        params={"judge_run": judge_run, "share": share},
+        params={"judge_run": judge_run, "share": share} | (design if active else {}),
     )
     return {
         "batch_id": result.batch_id,
         "seed": seed,
         "drawn": len(picked),
+        "design": design["design"],
         "per_annotator": result.per_annotator,
     }
 
@@ -233,10 +193,16 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
         raise UserError(f"batch {batch_id} is not a random PPI subset (use 'ppi draw')")
 
     params = json.loads(batch[0]["params"])
+    design = params.get("design", "uniform")
+    probability = {int(k): v for k, v in params.get("probabilities", {}).items()}
     labels = human_labels(ws, batch_id)
     cells: dict[tuple, dict[str, list]] = {}
     for r in ws.query(_CELLS, (params["judge_run"],)):
-        c = cells.setdefault((r["model"] or "", r["dialect"]), {"y": [], "yh": [], "yu": []})
+        c = cells.setdefault(
+            (r["model"] or "", r["dialect"]), {"y": [], "yh": [], "yu": [], "drawable": []}
+        )
+        if r["id"] in probability:  # an answer judged after an active draw was not drawable
+            c["drawable"].append((r["final"], probability[r["id"]], labels.get(r["id"])))
         if r["id"] in labels:
             c["y"].append(labels[r["id"]])
             c["yh"].append(r["final"])
@@ -245,13 +211,26 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
     scale = _scale(batch[0]["score_scale"])
     rows, est = [], {}
     for (model, dialect), c in sorted(cells.items()):
-        p = ppi_mean(c["y"], c["yh"], c["yu"], alpha=alpha)
+        if design == "active":
+            from scipy.stats import t as student_t
+
+            p = _active_cell(c["drawable"], alpha)
+            small = replace(p, low=math.nan, high=math.nan)
+            if p.n < SMALL_N and math.isfinite(p.se):  # the same weighted se, t's quantile
+                half = float(student_t.ppf(1 - alpha / 2, p.n - 1)) * p.se
+                note = SMALL_N_NOTE.format(small=SMALL_N, n=p.n, df=p.n - 1)
+                small = replace(p, low=p.estimate - half, high=p.estimate + half, note=note)
+        else:
+            p = ppi_mean(c["y"], c["yh"], c["yu"], alpha=alpha)
+            small = ppi_t_interval(c["y"], c["yh"], c["yu"], lam=p.lam, alpha=alpha)
         est[(model, dialect)] = p
         rows.append(
             {
                 "model": model,
                 "dialect": dialect,
                 "ppi": with_scale_note(p, scale).as_dict(),
+                # below SMALL_N labels: the Student-t interval beside the asymptotic one
+                "ppi_t": small.as_dict() if p.n < SMALL_N and math.isfinite(small.low) else None,
                 "judge_only": classical_mean(c["yh"] + c["yu"], alpha=alpha, scale=scale).as_dict(),
                 "human_only": classical_mean(c["y"], alpha=alpha, scale=scale).as_dict(),
                 # None: not reachable by more human labels (the judge-side variance is wider)
@@ -281,12 +260,23 @@ def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float
     return {
         "batch_id": batch_id,
         "seed": batch[0]["seed"],
+        "design": {k: v for k, v in params.items() if k != "probabilities"} | {"design": design},
         "scale": batch[0]["score_scale"],
         "alpha": alpha,
         "target_width": width,
         "cells": [nan_to_none(r) for r in rows],
         "gaps": gaps,
     }
+
+
+def _active_cell(drawable: list[tuple], alpha: float) -> MeanEstimate:
+    """The inverse-probability mean of one cell of an active draw: (judge score,
+    probability, human score or None) of each drawable answer; a drawn answer not scored
+    yet counts as not drawn (the estimate then assumes it is missing at random)."""
+    yhat = [d[0] for d in drawable]
+    pi = [d[1] for d in drawable]
+    y = [math.nan if d[2] is None else d[2] for d in drawable]
+    return active_mean(y, yhat, pi, [d[2] is not None for d in drawable], alpha=alpha)
 
 
 def _scale(text: str | None):

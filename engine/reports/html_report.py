@@ -30,6 +30,7 @@ from engine.reports import figures, tables
 from engine.reports.study_statistics import study_statistics
 from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.text.fonts import font_paths
+from engine.translation.draft_checks import flagged_notice
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -296,6 +297,9 @@ def _notices(ws: Workspace, judge_run: int) -> list[str]:
             "unreviewed machine translations measure the translation as much as "
             "the model."
         )
+    drafts = flagged_notice(ws)
+    if drafts:
+        notices.append(drafts)
     provenance = _gold_provenance(ws, judge_run)
     if provenance:
         notices.append(provenance)

@@ -11,6 +11,13 @@ from __future__ import annotations
 
 from engine.importing.stored_choice import scoring_normalization, stored_normalization
 from engine.translation.baseline import DIRECTIONS, copy_baselines, write_baseline_csv
+from engine.translation.draft_checks import ORDERS as REVIEW_ORDERS
+from engine.translation.draft_checks import (
+    check_drafts,
+    draft_checks,
+    flagged_shares,
+    questions_by_need,
+)
 from engine.translation.evaluate import (
     TRANSLATION_SCORE_SCALE,
     evaluate_translations,
@@ -40,17 +47,22 @@ from engine.translation.translate import dialects_without_pairs, translate_quest
 
 __all__ = [
     "DIRECTIONS",
+    "REVIEW_ORDERS",
     "STATUSES",
     "TRANSLATION_SCORE_SCALE",
     "VariantState",
+    "check_drafts",
     "copy_baselines",
     "dialects_without_pairs",
+    "draft_checks",
     "evaluate_measures",
     "evaluate_scored",
     "evaluate_translations",
+    "flagged_shares",
     "has_questions",
     "machine_variants",
     "question_rows",
+    "questions_by_need",
     "question_sets",
     "record_translation_score",
     "restore_variant",

@@ -36,6 +36,7 @@ from engine.llm.runs import note_in_card
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.stats.sample import sample_counts
 from engine.stats.sample import stratified_order as seeded_order
+from engine.translation.draft_checks import checked_share
 from engine.translation.eval_jobs import ModelJob, judge_translations, translate_pairs
 from engine.translation.metrics import (
     corpus_scores,
@@ -333,6 +334,9 @@ def evaluate_translations(
                 [it["pair"]["standard_text"] for it in mine], refs, encoder, normalize=normalize
             ),
         }
+        entry["dialect_check"] = checked_share(
+            [it["hyp"] for it in mine], dialect, [it["pair"]["standard_text"] for it in mine]
+        )
         if judge:
             replied = [verdicts[it["pair"]["id"]] for it in mine if it["pair"]["id"] in verdicts]
             valid = [v for v in replied if v is not None]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from engine.errors import UserError
 from engine.i18n import _
 from engine.text.textnorm import normalize_text
+from engine.translation.draft_checks import ORDERS, draft_checks, need_key
 from engine.workspace.schema import DIALECTS
 from engine.workspace.store import Workspace, utcnow
 from engine.workspace.variants import VARIANT_STATUSES, add_history, update_variant
@@ -335,11 +336,37 @@ def _write(
 
 
 def variants_to_review(
-    ws: Workspace, status: str | None = None, dialects: list[str] | None = None
+    ws: Workspace,
+    status: str | None = None,
+    dialects: list[str] | None = None,
+    *,
+    order: str = "question",
+    flagged: bool = False,
 ) -> list[dict]:
-    """Dialect variants (id, question's external id, dialect, status, provenance, text),
-    optionally only one status and some dialects, by question then dialect. An unknown
-    dialect code is a :class:`UserError`."""
+    """Dialect variants (id, question's external id, dialect, status, provenance, text, and
+    the dialect check: flag, target_probability, explanation), optionally only one status,
+    some dialects and the flagged drafts; by question then dialect, or by need (flagged
+    first, then least likely in the target dialect: engine.translation.draft_checks). An
+    unknown dialect code is a :class:`UserError`."""
+    if order not in ORDERS:
+        raise UserError(f"unknown order {order!r}; use one of {', '.join(ORDERS)}")
+    rows = _variants_to_review(ws, status, dialects)
+    checks = draft_checks(ws, [r["id"] for r in rows])
+    for r in rows:
+        c = checks.get(r["id"])
+        r["flag"] = c["flag"] if c else None
+        r["target_probability"] = c["target_probability"] if c else None
+        r["explanation"] = c["explanation"] if c else ""
+    if flagged:
+        rows = [r for r in rows if r["flag"]]
+    if order == "need":
+        rows.sort(key=lambda r: need_key(checks.get(r["id"])))  # stable: question order within
+    return rows
+
+
+def _variants_to_review(
+    ws: Workspace, status: str | None, dialects: list[str] | None
+) -> list[dict]:
     sql = (
         "SELECT v.id, q.ext_id AS question, v.dialect, v.status, v.provenance, v.text "
         "FROM variants v JOIN questions q ON q.id = v.question_id WHERE v.dialect != 'standard'"

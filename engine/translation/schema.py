@@ -50,10 +50,30 @@ RELEASED = {2: V2_SCORED, 3: V3_NORMALIZATION}
 #    byte-equal spellings are one item; corpora imported before keyed them normalised.
 #    Rewriting the keys is safe to run again, and never collides: texts that differ byte-wise
 #    had different normalised keys or were merged (and stored once) already.
-TRACK = [
-    [
-        "UPDATE sentence_pairs SET standard_key = standard_text, dialect_key = dialect_text "
-        "WHERE corpus_id IN (SELECT id FROM corpora WHERE normalization = 'none') "
-        "AND (standard_key != standard_text OR dialect_key != dialect_text)",
-    ],
+TRACK_RAW_KEYS = [
+    "UPDATE sentence_pairs SET standard_key = standard_text, dialect_key = dialect_text "
+    "WHERE corpus_id IN (SELECT id FROM corpora WHERE normalization = 'none') "
+    "AND (standard_key != standard_text OR dialect_key != dialect_text)",
 ]
+
+# The dialect check of machine drafts (engine/translation/draft_checks.py): one row per
+# checked variant, of the text it checked (a later edit makes it stale) and by which model.
+# target_probability is NULL for a dialect the model was not trained on; flag is '' (fine),
+# 'copy' (chrF++ against the standard source at or above the copy threshold) or 'other'
+# (another dialect, or standard Bengali, is more likely than the target).
+TRACK_DRAFT_CHECKS = [
+    """CREATE TABLE IF NOT EXISTS draft_checks (
+        variant_id INTEGER PRIMARY KEY REFERENCES variants(id) ON DELETE CASCADE,
+        text TEXT NOT NULL,
+        target_probability REAL,
+        likeliest TEXT NOT NULL,
+        likeliest_probability REAL NOT NULL,
+        copy_chrf REAL NOT NULL,
+        flag TEXT NOT NULL CHECK (flag IN ('', 'copy', 'other')),
+        model TEXT NOT NULL,
+        checked_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS draft_checks_flag ON draft_checks(flag)",
+]
+
+TRACK = [TRACK_RAW_KEYS, TRACK_DRAFT_CHECKS]

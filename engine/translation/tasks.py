@@ -18,6 +18,7 @@ from engine.rag.encoder import Encoder
 from engine.rag.index import default_cache
 from engine.rag.retriever import Retriever
 from engine.text.textnorm import DEFAULT_NORMALIZATION
+from engine.translation.draft_checks import check_drafts
 from engine.translation.evaluate import record_translation_score
 from engine.translation.scored_eval import evaluate_scored
 from engine.translation.translate import translate_questions
@@ -25,6 +26,7 @@ from engine.workspace.store import Workspace
 
 __all__ = [
     "DEFAULT_SPLITS",
+    "check_drafts_at",
     "copy_baselines_at",
     "evaluate_scored_at",
     "record_translation_score_at",
@@ -79,6 +81,18 @@ def translate_question_set_at(
             cancelled=cancelled,
         )
     return {**summary.as_dict(), "model": model["name"], "index_rebuilt": rebuilt}
+
+
+def check_drafts_at(
+    workspace_path: str,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> dict:
+    """The dialect check of the machine drafts not checked yet (the review panel's order by
+    need), on its own connection."""
+    with Workspace(workspace_path, create=False) as ws:
+        return check_drafts(ws, progress=progress, cancelled=cancelled)
 
 
 def record_translation_score_at(

@@ -25,6 +25,7 @@ from engine.llm.responses import finished_responses, link_variant
 from engine.llm.types import Message, Request, Sampler
 from engine.rag.explain import RetrievalExplanation
 from engine.text.textnorm import normalize_text
+from engine.translation.draft_checks import check_drafts
 from engine.workspace.store import Workspace, utcnow
 from engine.workspace.variants import add_history, upsert_machine_draft
 
@@ -151,6 +152,8 @@ class TranslationSummary:
     failed: int = 0  # items still without a finished response (errors or never reached)
     load_error: str | None = None  # the model did not load (engine.llm.model_runs)
     without_pairs: list[str] = field(default_factory=list)  # dialects with no corpus pairs
+    checked: int = 0  # drafts given the dialect check (engine.translation.draft_checks)
+    flagged: int = 0  # of those, flagged: copies or more likely another dialect
 
     @property
     def complete(self) -> bool:
@@ -242,6 +245,7 @@ def translate_questions(
     (job,) = jobs
     run_id = job["run_id"]
     written, empty = _store_variants(ws, run_id, by_key, names, set(without)) if run_id else (0, 0)
+    checks = check_drafts(ws, cancelled=cancelled)  # the dialect check of the new drafts
     return TranslationSummary(
         run_id,
         len(items),
@@ -255,6 +259,8 @@ def translate_questions(
         failed=job["items"] - job["done_before"] - job["done_now"],
         load_error=job.get("load_error"),
         without_pairs=without,
+        checked=checks["checked"],
+        flagged=checks["flagged"],
     )
 
 

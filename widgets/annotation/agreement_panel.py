@@ -276,18 +276,25 @@ class AgreementPanel(QWidget):
             )
             for g in study["gaps"]
         ]
+        # below 30 labels a cell's Student-t interval stands beside PPI's, with why
+        small = {(c["model"], c["dialect"]): c["ppi_t"] for c in study["cells"] if c.get("ppi_t")}
         self.ppi.setRowCount(len(rows))
         for row, (model, dialect, ppi, judge, human, need) in enumerate(rows):
+            t = small.get((model, dialect))
             cells = [
                 model,
                 dialect,
-                _estimate(ppi),
+                _estimate(ppi)
+                + ("" if t is None else "  " + _("t: [{low:.2f}, {high:.2f}]").format(**t)),
                 _estimate(judge),
                 _estimate(human),
                 "—" if need is None else f"{need:.0f}",
             ]
             for col, text in enumerate(cells):
-                self.ppi.setItem(row, col, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                if col == 2 and t is not None:
+                    item.setToolTip(t["note"])
+                self.ppi.setItem(row, col, item)
         self.ppi.resizeColumnsToContents()
 
     def _failed(self, exc: BaseException) -> None:

@@ -394,12 +394,21 @@ class DrawSubsetDialog(_BatchDialog):
         self.annotators = _annotator_list(ws)
         self.share = _percent_box(1, 10)
         self.seed = _seed_box()
+        self.active = QCheckBox(_("Draw where the judge is least sure (active)"))
+        self.active.setToolTip(
+            _(
+                "Each answer with a probability from the judge's uncertainty, never below a "
+                "quarter of the share; the estimate weighs each label by its inverse "
+                "probability. Uniform draws are the default: see README, PPI."
+            )
+        )
         form = QFormLayout()
         form.addRow(_("Batch name:"), self.name)
         form.addRow(_("Judge run:"), self.run)
         form.addRow(_("Annotators:"), self.annotators)
         form.addRow(_("Share of each cell:"), self.share)
         form.addRow(_("Seed:"), self.seed)
+        form.addRow("", self.active)
         self.buttons, self.status = _lay_out(self, form, _("&Draw"), self.draw)
         self.resize(560, self.sizeHint().height())
 
@@ -414,7 +423,11 @@ class DrawSubsetDialog(_BatchDialog):
                 name,
                 self.run.currentData(),
                 checked_data(self.annotators),
-                {"share": self.share.value() / 100, "seed": self.seed.value()},
+                {
+                    "share": self.share.value() / 100,
+                    "seed": self.seed.value(),
+                    "active": self.active.isChecked(),
+                },
             ),
             _("Draw batch {name}").format(name=name),
             lambda result: {

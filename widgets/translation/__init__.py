@@ -12,7 +12,10 @@ def _review(ctx: PanelContext):
     from widgets.translation.review_panel import ReviewPanel
 
     review = ReviewPanel(
-        ctx.workspace, reviewer=ctx.settings.reviewer_name, avro_mode=ctx.settings.avro_mode
+        ctx.workspace,
+        reviewer=ctx.settings.reviewer_name,
+        avro_mode=ctx.settings.avro_mode,
+        bridge=ctx.bridge,
     )
     review.sig_reviewer_changed.connect(ctx.reviewer_changed)
     review.sig_avro_mode_changed.connect(lambda on: _remember(ctx, "avro_mode", on))

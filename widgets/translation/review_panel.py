@@ -36,8 +36,10 @@ from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
+from widgets.common.task_bridge import TaskBridge
 from widgets.translation.review_detail import ReviewDetail
 from widgets.translation.review_model import ReviewGridModel, status_icon, status_label
+from widgets.translation.review_order import ReviewOrderBox
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +83,12 @@ class ReviewPanel(QWidget):
         *,
         reviewer: str = "",
         avro_mode: bool = False,
+        bridge: TaskBridge | None = None,
         parent: QWidget | None = None,
     ):
         super().__init__(parent)
         self.ws = workspace
+        self.order_box = ReviewOrderBox(workspace, bridge)
         self.undo_stack = QUndoStack(self)
         self.current_variant: int | None = None
 
@@ -137,6 +141,7 @@ class ReviewPanel(QWidget):
         toolbar.addWidget(self.set_filter)
         toolbar.addWidget(QLabel("  " + _("Show") + " "))
         toolbar.addWidget(self.status_filter)
+        toolbar.addWidget(self.order_box)
         toolbar.addWidget(QLabel("  " + _("Reviewer") + " "))
         toolbar.addWidget(self.reviewer)
         top = QHBoxLayout()
@@ -164,11 +169,13 @@ class ReviewPanel(QWidget):
         self.body.addWidget(self.empty_hint)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.order_box.check_line)
         layout.addWidget(self.body, 1)
 
         self._fill_sets()
         self.set_filter.currentIndexChanged.connect(self.reload)
         self.status_filter.currentIndexChanged.connect(self.reload)
+        self.order_box.sig_order_changed.connect(self.reload)
         self.reload()
 
     # -- actions ---------------------------------------------------------------------------
@@ -263,8 +270,12 @@ class ReviewPanel(QWidget):
     def reload(self) -> None:
         """Re-read the grid with the current filters (keeps the selected variant if visible)."""
         keep = self.current_variant
-        ids = translation.review_question_ids(
-            self.ws, set_id=self.set_filter.currentData(), status=self.status_filter.currentData()
+        ids = self.order_box.arrange(
+            translation.review_question_ids(
+                self.ws,
+                set_id=self.set_filter.currentData(),
+                status=self.status_filter.currentData(),
+            )
         )
         dialects = translation.review_dialects(self.ws)
         if [d["code"] for d in dialects] != self.model.codes:
@@ -322,6 +333,7 @@ class ReviewPanel(QWidget):
         self.detail.show_variant(
             translation.variant_detail(self.ws, variant_id) if variant_id is not None else None
         )
+        self.order_box.show_check(variant_id)
         self._update_action_state()
         self.sig_variant_selected.emit(variant_id or 0)
 
@@ -446,7 +458,9 @@ def main(argv: list[str] | None = None) -> int:
     return run_panel(
         "python -m widgets.translation.review_panel",
         _("Review translations"),
-        lambda workspace, bridge, args: ReviewPanel(workspace, reviewer=args.reviewer),
+        lambda workspace, bridge, args: ReviewPanel(
+            workspace, reviewer=args.reviewer, bridge=bridge
+        ),
         size=(1280, 760),
         add_arguments=add_arguments,
         argv=argv,

@@ -375,6 +375,30 @@ def test_study_set_up_from_the_empty_states(window, qtbot, sample_db, tmp_path, 
     assert window.panels["agreement"].prompt.step == "decide"
 
 
+def test_a_cell_of_few_labels_shows_its_student_t_interval(qtbot, sync_bridge, tmp_path):
+    import numpy as np
+
+    from engine.annotation.decisions import my_queue, record_decision
+    from engine.annotation.ppi import draw_subset
+    from tests.engine.annotation.helpers import build_judged_study
+
+    with Workspace(tmp_path / "ppi.sqlite") as ws:
+        run, truth = build_judged_study(ws, np.random.default_rng(1))
+        add_annotator(ws, "Rina", ["standard", "sylhet"])
+        draw_subset(ws, "ppi", run, ["Rina"], share=0.05, seed=5)  # 15 labels a cell
+        for item in my_queue(ws, "Rina"):
+            record_decision(ws, item["item_id"], "Rina", "accept", score=truth[item["target_id"]])
+        panel = AgreementPanel(ws, sync_bridge)
+        qtbot.addWidget(panel)
+        panel.show()
+        qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: panel.ppi.rowCount() == 3, timeout=10000)
+        cell = panel.ppi.item(0, 2)
+        assert "n=15  t: [" in cell.text()
+        assert cell.toolTip().startswith("fewer than 30 human labels (15)")
+        assert "t: [" not in panel.ppi.item(2, 2).text()  # the gap row
+
+
 def test_agreement_offers_to_draw_answers_for_human_scoring(qtbot, sync_bridge, tmp_path):
     """With a judge run and no human-scored subset, the PPI part of Agreement offers the
     draw as a button (not a command line); the dialog draws a seeded subset."""
@@ -409,6 +433,35 @@ def test_agreement_offers_to_draw_answers_for_human_scoring(qtbot, sync_bridge, 
         assert ws.scalar("SELECT seed FROM annotation_batches WHERE id = ?", (batch,)) == 5
         panel.compute()
         assert panel.ppi_study is not None and not panel.draw_button.isVisible()
+
+
+def test_the_draw_dialog_draws_where_the_judge_is_least_sure(qtbot, sync_bridge, tmp_path):
+    import json
+
+    import numpy as np
+
+    from engine.annotation.api import latest_batch_id
+    from tests.engine.annotation.helpers import build_judged_study
+    from widgets.annotation.setup_dialogs import DrawSubsetDialog
+
+    with Workspace(tmp_path / "ppi.sqlite") as ws:
+        build_judged_study(ws, np.random.default_rng(1))
+        ws.conn.execute("UPDATE judgments SET confidence = 1 + id % 5")
+        add_annotator(ws, "Rina", ["standard", "sylhet"])
+        dialog = DrawSubsetDialog(ws, bridge=sync_bridge)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.mouseClick(dialog.active, Qt.MouseButton.LeftButton)
+        assert dialog.active.isChecked()
+        qtbot.mouseClick(
+            dialog.buttons.button(dialog.buttons.StandardButton.Ok), Qt.MouseButton.LeftButton
+        )
+        assert not dialog.isVisible(), dialog.status.text()
+        batch = latest_batch_id(ws, "ppi")
+        params = json.loads(
+            ws.scalar("SELECT params FROM annotation_batches WHERE id = ?", (batch,))
+        )
+        assert params["design"] == "active" and params["floor"] == 0.025
 
 
 def test_adjudication_reasons_and_queue_scores_in_bengali():

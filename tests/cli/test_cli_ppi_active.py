@@ -1,0 +1,45 @@
+"""``ppi --draw --active`` end to end: the design recorded, shown, and the small-n interval."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from app.cli import main
+from engine.annotation.decisions import my_queue, record_decision
+from engine.workspace.store import Workspace
+from tests.engine.annotation.helpers import build_judged_study
+
+
+def _run(capsys, ws, *argv):
+    code = main(["-w", str(ws), *argv])
+    return code, capsys.readouterr().out
+
+
+def test_an_active_draw_and_its_estimate(tmp_path, capsys):
+    ws = tmp_path / "ppi.sqlite"
+    with Workspace(ws) as w:
+        run, truth = build_judged_study(w, np.random.default_rng(3))
+        w.conn.execute("UPDATE judgments SET confidence = 1 + id % 5")
+    assert _run(capsys, ws, "annotators", "add", "Rina", "--dialects", "standard,sylhet")[0] == 0
+    draw = ["ppi", "--draw", "--name", "a", "--judge-run", str(run), "--share", "0.05"]
+    code, out = _run(capsys, ws, *draw, "--seed", "9", "--active", "--floor", "0.02", "--json")
+    res = json.loads(out)
+    assert code == 0 and res["design"] == "active" and 10 <= res["drawn"] <= 60
+    with Workspace(ws) as w:
+        for item in my_queue(w, "Rina"):
+            record_decision(w, item["item_id"], "Rina", "accept", score=truth[item["target_id"]])
+    code, out = _run(capsys, ws, "ppi", "--json")
+    study = json.loads(out)
+    assert code == 0 and study["design"] | {"raters": None} == {
+        "design": "active",
+        "floor": 0.02,
+        "judge_run": run,
+        "share": 0.05,
+        "raters": None,
+    }
+    assert all(c["ppi_t"]["note"].startswith("fewer than 30") for c in study["cells"])
+    code, out = _run(capsys, ws, "ppi")
+    assert "active draw, floor 0.02, inverse-probability weights" in out
+    assert "PPI with Student t" in out
