@@ -79,6 +79,7 @@ class Setting(StrEnum):
     NORMALIZE = "normalize"
     SET_NAME = "set_name"
     RATERS = "raters"
+    RENAME = "rename"
     REF_COLS = "ref_cols"
     SCORE_COL = "score_col"
     SCORE_COLS = "score_cols"

@@ -41,6 +41,7 @@ OPTIONS: dict[Setting, tuple[str, str | None]] = {
     Setting.MODEL: ("--model", "MODEL"),
     Setting.NAME_BN: ("--name-bn", "NAME"),
     Setting.NAME_EN: ("--name-en", "NAME"),
+    Setting.RENAME: ("--rename", None),
     Setting.NORMALIZE: ("--normalize", "MODE"),
     Setting.SET_NAME: ("--name", "NAME"),
     Setting.QUESTION_TEXT_COL: ("--text-col", "COLUMN"),
