@@ -82,6 +82,7 @@ class Setting(StrEnum):
     POSITIONAL_IDS = "positional_ids"
     SET_NAME = "set_name"
     RATERS = "raters"
+    RENAME = "rename"
     REF_COLS = "ref_cols"
     SCORE_COL = "score_col"
     SCORE_COLS = "score_cols"

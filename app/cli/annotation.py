@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.cli import stages
 from app.cli.arguments import (
     fraction,
+    name_text,
     non_negative_int,
     number,
     positive_int,
@@ -33,19 +34,23 @@ def register(sub) -> None:
     p = sub.add_parser("annotators", help="add and list annotators (with their dialects)")
     asub = p.add_subparsers(dest="annotators_command", required=True)
     q = asub.add_parser("add", help="add a named annotator")
-    q.add_argument("name")
-    q.add_argument("--dialects", required=True, help="comma-separated dialect codes they speak")
+    q.add_argument("name", type=name_text)
+    q.add_argument(
+        "--dialects", required=True, type=csv_list, help="comma-separated dialect codes they speak"
+    )
     q.set_defaults(func=cmd_annotators_add)
     q = asub.add_parser("list", help="annotators, their dialects and progress")
     add_json(q)
     q.set_defaults(func=cmd_annotators_list)
 
     p = sub.add_parser("assign", help="assign items to annotators (balanced, seeded overlap)")
-    p.add_argument("--name", required=True, help="name of the new batch")
+    p.add_argument("--name", type=name_text, required=True, help="name of the new batch")
     p.add_argument("--kind", choices=("variant", "judgment"), default="variant")
-    p.add_argument("--annotators", help="comma-separated names (default: all)")
-    p.add_argument("--dialects", help="comma-separated dialect codes (default: all)")
-    p.add_argument("--status", help="variants only: comma-separated statuses, e.g. draft")
+    p.add_argument("--annotators", type=csv_list, help="comma-separated names (default: all)")
+    p.add_argument("--dialects", type=csv_list, help="comma-separated dialect codes (default: all)")
+    p.add_argument(
+        "--status", type=csv_list, help="variants only: comma-separated statuses, e.g. draft"
+    )
     p.add_argument("--judge-run", type=positive_int, help="judgments only: the judge run")
     p.add_argument("--overlap", type=fraction, default=0.2, help="share double-annotated (0.2)")
     p.add_argument("--raters", type=positive_int, default=2, help="annotators per overlap item (2)")
@@ -112,9 +117,11 @@ def register(sub) -> None:
         "--width", type=positive_number, default=1.0, help="target CI width for the n needed"
     )
     p.add_argument("--draw", action="store_true", help="draw a random subset to label instead")
-    p.add_argument("--name", help="with --draw: name of the new batch")
+    p.add_argument("--name", type=name_text, help="with --draw: name of the new batch")
     p.add_argument("--judge-run", type=positive_int, help="with --draw: the judge run")
-    p.add_argument("--annotators", help="with --draw: comma-separated names (default: all)")
+    p.add_argument(
+        "--annotators", type=csv_list, help="with --draw: comma-separated names (default: all)"
+    )
     p.add_argument("--share", type=share, default=0.1, help="with --draw: share per cell (0.1)")
     p.add_argument(
         "--seed", type=non_negative_int, help="with --draw: random seed (default: drawn, recorded)"
@@ -136,7 +143,7 @@ def register(sub) -> None:
 
 
 def cmd_annotators_add(args, ctx) -> int:
-    row = annotation.add_annotator(ctx.workspace(), args.name, csv_list(args.dialects))
+    row = annotation.add_annotator(ctx.workspace(), args.name, args.dialects)
     print(f"annotator {row['name']} ({', '.join(row['dialects'])})")
     return 0
 
@@ -166,8 +173,8 @@ def cmd_assign(args, ctx) -> int:
     targets = annotation.candidate_targets(
         ws,
         args.kind,
-        dialects=csv_list(args.dialects) or None,
-        statuses=csv_list(args.status) or None,
+        dialects=args.dialects,
+        statuses=args.status,
         judge_run=args.judge_run,
         flagged=args.flagged,
     )
@@ -175,7 +182,7 @@ def cmd_assign(args, ctx) -> int:
         ws,
         args.name,
         args.kind,
-        csv_list(args.annotators),
+        args.annotators or [],
         targets=targets,
         overlap=args.overlap,
         raters=args.raters,
@@ -308,7 +315,7 @@ def cmd_ppi(args, ctx) -> int:
     if args.draw:
         if not args.name or args.judge_run is None:
             raise UserError("--draw needs --name and --judge-run")
-        names = csv_list(args.annotators) or [a["name"] for a in annotation.list_annotators(ws)]
+        names = args.annotators or [a["name"] for a in annotation.list_annotators(ws)]
         res = annotation.draw_subset(
             ws,
             args.name,

@@ -10,6 +10,7 @@ a long computation never ends in a failed write or leaves a partial file.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 from engine.errors import UserError
 from engine.files.output_path import writable_output
 from engine.scales import parse_number
+from engine.text.text_rules import name_problem
 
 _INTEGER = re.compile(r"[+-]?\d+")
 
@@ -94,6 +96,32 @@ def non_negative_number(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {value:g}")
     return value
+
+
+def output_folder(text: str) -> Path:
+    """A folder to write into: an existing folder, or a new one whose parent exists (not a
+    file or a device such as /etc/passwd or /dev/null)."""
+    path = Path(text)
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a folder name")
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path}: not a folder (a file or device is there)")
+    parent = path if path.is_dir() else path.parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{path}: cannot write in {parent}")
+    return path
+
+
+def name_text(text: str) -> str:
+    """A name (an annotator's, a reviewer's) as it will be stored: white space folded; no
+    control or bidirectional characters, not empty."""
+    name = " ".join(text.split())
+    problem = name_problem(name)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"the name {text!r} {problem}")
+    return name
 
 
 def output_file(text: str) -> Path:

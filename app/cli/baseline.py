@@ -4,6 +4,7 @@ split or item set (engine.translation.baseline) — no index, no model."""
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.arguments import output_file
 from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
@@ -33,7 +34,7 @@ def register(sub) -> None:
         help="standard-to-dialect, dialect-to-standard or both (default both)",
     )
     add_normalize_option(p, scoring=True)
-    p.add_argument("--csv", metavar="FILE", help="also write the rows as CSV")
+    p.add_argument("--csv", type=output_file, metavar="FILE", help="also write the rows as CSV")
     add_json(p, "print one JSON document")
     p.set_defaults(func=cmd_baseline)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from app.cli import stages
-from app.cli.arguments import non_negative_int, positive_int
+from app.cli.arguments import name_text, non_negative_int, positive_int
 from app.cli.context import runs_outcome
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
@@ -31,7 +31,9 @@ def register_import(isub) -> None:
         "probes", help="social-bias probes, template or natural (CSV, TSV, JSON, JSONL, XLSX)"
     )
     c.add_argument("file")
-    c.add_argument("--name", help="probe set name (default: the file name without suffix)")
+    c.add_argument(
+        "--name", type=name_text, help="probe set name (default: the file name without suffix)"
+    )
     c.add_argument(
         "--kind",
         choices=("template", "natural"),
@@ -65,7 +67,9 @@ def register(sub) -> None:
     )
     g.add_argument("--templates", required=True, metavar="JSON")
     g.add_argument("--words", required=True, metavar="CSV")
-    g.add_argument("--name", default="template", help="set name prefix (default: template)")
+    g.add_argument(
+        "--name", type=name_text, default="template", help="set name prefix (default: template)"
+    )
     add_json(g)
     g.set_defaults(func=cmd_generate)
     s = psub.add_parser("list", help="probe sets and their probes per category")
@@ -114,13 +118,19 @@ def register(sub) -> None:
     )
     d.add_argument("set")
     d.add_argument("--question-set", help="default: probes:<set>")
-    d.add_argument("--dialects", help="comma-separated (default: every dialect present)")
-    d.add_argument("--status", default="gold", help="variant statuses (default: gold)")
+    d.add_argument(
+        "--dialects", type=csv_list, help="comma-separated (default: every dialect present)"
+    )
+    d.add_argument(
+        "--status", type=csv_list, default=["gold"], help="variant statuses (default: gold)"
+    )
     add_json(d)
     d.set_defaults(func=cmd_from_dialects)
 
     r = sub.add_parser("probe", help="ask models the probes, option order controlled (resumable)")
-    r.add_argument("--models", help="comma-separated model names (default: the default model)")
+    r.add_argument(
+        "--models", type=csv_list, help="comma-separated model names (default: the default model)"
+    )
     r.add_argument("--sets", help="comma-separated probe sets (default: all)")
     r.add_argument("--counterbalance", action="store_true", help="ask both option orders")
     r.add_argument(
@@ -237,8 +247,8 @@ def cmd_from_dialects(args, ctx) -> int:
         ctx.workspace(),
         args.set,
         question_set=args.question_set,
-        dialects=[d.strip() for d in (args.dialects or "").split(",") if d.strip()] or None,
-        statuses=tuple(s.strip() for s in args.status.split(",") if s.strip()),
+        dialects=args.dialects,
+        statuses=tuple(args.status),
     )
     if emit(ctx, args, reports):
         return 0
@@ -345,7 +355,7 @@ def cmd_probe(args, ctx) -> int:
     sets = [s.strip() for s in (args.sets or "").split(",") if s.strip()] or None
     summaries = bias.run_probes(
         ws,
-        llm.find_models(ws, csv_list(args.models)),
+        llm.find_models(ws, args.models),
         sets,
         options=options,
         limit=args.limit,

@@ -34,9 +34,20 @@ def runs_outcome(ctx: CliContext, step: str, summaries: list[dict], unit: str) -
     if not missing and all(s.get("complete", True) for s in summaries):
         return 0
     total = sum(s["items"] for s in summaries)
-    not_loaded = sorted({s["load_error"] for s in summaries if s.get("load_error")})
-    why = f" ({'; '.join(not_loaded)})" if not_loaded else ""
+    causes = sorted({s["load_error"] for s in summaries if s.get("load_error")})
+    last_errors = {
+        s["model"]: s["last_error"]
+        for s in summaries
+        if s.get("last_error") and not s.get("load_error")
+    }
+    causes += [f"{model}: {last_error_words(error)}" for model, error in last_errors.items()]
+    why = f" ({'; '.join(causes)})" if causes else ""
     return incomplete(ctx, f"{step}: {missing} of {total} {unit} failed or missing{why}")
+
+
+def last_error_words(error: str) -> str:
+    """``last error: …`` on one line, short enough for a summary."""
+    return f"last error: {' '.join(error.split())[:200]}"
 
 
 class CliContext:

@@ -43,6 +43,7 @@ OPTIONS: dict[Setting, tuple[str, str | None]] = {
     Setting.MODEL: ("--model", "MODEL"),
     Setting.NAME_BN: ("--name-bn", "NAME"),
     Setting.NAME_EN: ("--name-en", "NAME"),
+    Setting.RENAME: ("--rename", None),
     Setting.NORMALIZE: ("--normalize", "MODE"),
     Setting.POSITIONAL_IDS: ("--positional-ids", None),
     Setting.SET_NAME: ("--name", "NAME"),

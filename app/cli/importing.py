@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from app.cli import stages
+from app.cli.arguments import name_text
 from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option, add_skip_empty
 from app.cli.output import add_file_format, add_json, emit
@@ -39,6 +40,11 @@ def register(sub) -> None:
         default=[],
         help="another spelling that resolves to this code (repeatable)",
     )
+    da.add_argument(
+        "--rename",
+        action="store_true",
+        help="replace an existing dialect's names with --name-en/--name-bn",
+    )
     add_json(da, "print the dialect as JSON")
     da.set_defaults(func=cmd_dialects_add)
 
@@ -56,7 +62,9 @@ def register_import(isub) -> None:
         dest="layout",
         help="long: one pair per row; wide: one column per dialect (default long)",
     )
-    c.add_argument("--name", help="corpus name (default: the file name without suffix)")
+    c.add_argument(
+        "--name", type=name_text, help="corpus name (default: the file name without suffix)"
+    )
     c.add_argument("--standard-col", default="standard", help="standard text column")
     which = c.add_mutually_exclusive_group()
     which.add_argument("--dialect-col", default="dialect", help="dialect code column (long)")
@@ -98,7 +106,9 @@ def register_import(isub) -> None:
 
     q = isub.add_parser("questions", help="base questions in standard Bengali")
     q.add_argument("file")
-    q.add_argument("--name", help="question set name (default: the file name without suffix)")
+    q.add_argument(
+        "--name", type=name_text, help="question set name (default: the file name without suffix)"
+    )
     q.add_argument("--text-col", default="question", help="question text column")
     q.add_argument("--id-col", help="external id column (default: 'id' if present)")
     q.add_argument("--type-col", help="question type 1-4 (default: 'question_type' if present)")
@@ -144,7 +154,9 @@ def register_import(isub) -> None:
         action="store_true",
         help="import even when the scores use less than a tenth of the declared scale",
     )
-    t.add_argument("--name", help="scored set name (default: the file name without suffix)")
+    t.add_argument(
+        "--name", type=name_text, help="scored set name (default: the file name without suffix)"
+    )
     t.add_argument("--source-col", default="source", help="source text column")
     t.add_argument("--hyp-col", default="hypothesis", help="system output column")
     t.add_argument(
@@ -406,13 +418,18 @@ def cmd_dialects_add(args, ctx) -> int:
         name_bn=args.name_bn,
         region=args.region,
         aliases=args.alias,
+        rename=args.rename,
     )
+    kept = [
+        *row["builtin_aliases"],
+        *(a for a in row["aliases"] if a not in row["builtin_aliases"]),
+    ]
     emit(
         ctx,
         args,
         row,
         f"dialect {row['code']}: {row['name_en']} · {row['name_bn']}; aliases: "
-        + (", ".join(row["aliases"]) or "none"),
+        + (", ".join(kept) or "none"),
     )
     return 0
 

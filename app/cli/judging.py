@@ -103,6 +103,7 @@ def _judge_kwargs(args) -> dict:
 
 def cmd_judge(args, ctx) -> int:
     judging, llm = stages.judging(), stages.llm()
+    kwargs = _judge_kwargs(args)  # the user's files first, before any other work
     ws = ctx.workspace()
     judge = llm.find_model(ws, args.judge)
     runs = None
@@ -114,7 +115,6 @@ def cmd_judge(args, ctx) -> int:
         ]
         if not runs:
             raise UserError("those models have no answers yet: run 'upabhasha generate'")
-    kwargs = _judge_kwargs(args)
     try:
         summary = judging.judge_answers(
             ws,
@@ -183,6 +183,13 @@ def cmd_judges(args, ctx) -> int:
 
 def cmd_queue(args, ctx) -> int:
     judging = stages.judging()
+    if args.judge_run is not None:
+        known = [r["run_id"] for r in judging.judge_runs(ctx.workspace())]
+        if args.judge_run not in known:
+            raise UserError(
+                f"no judge run {args.judge_run} (judge runs: "
+                f"{', '.join(map(str, known)) or 'none yet'}; upabhasha judges)"
+            )
     rows = judging.review_queue(
         ctx.workspace(), threshold=args.threshold, run_id=args.judge_run, include_reviewed=args.all
     )

@@ -9,11 +9,17 @@ import time
 from pathlib import Path
 
 from app.cli import stages
-from app.cli.arguments import non_negative_int, non_negative_number, positive_int
+from app.cli.arguments import (
+    non_negative_int,
+    non_negative_number,
+    positive_int,
+    positive_number,
+)
 from app.cli.batch import add_price_options, register_price, save_prices
-from app.cli.context import incomplete
+from app.cli.context import incomplete, last_error_words
 from app.cli.output import add_json, add_quiet, emit
 from engine.errors import UserError
+from engine.files.user_files import PROMPT_FILE, read_user_text
 from engine.text.redact import redact
 
 
@@ -41,6 +47,7 @@ def register(sub) -> None:
     q.add_argument("--concurrency", type=positive_int, help="parallel requests (endpoints)")
     q.add_argument("--default", action="store_true", help="make it the default model")
     add_price_options(q)
+    _add_endpoint_limits(q)
     add_json(q)
     q.set_defaults(func=cmd_add)
     register_price(msub)
@@ -113,7 +120,7 @@ def cmd_add(args, ctx) -> int:
             args.source,
             args.api_model,
             keyring_service=args.keyring_service,
-            load_params={"concurrency": args.concurrency} if args.concurrency else {},
+            load_params=_endpoint_limits(args),
             is_default=args.default,
         )
         stored = llm.find_model(ws, model_id)
@@ -142,6 +149,43 @@ def cmd_add(args, ctx) -> int:
     save_prices(ctx, args, model_id)
     emit(ctx, args, row, f"added {row['kind']} model {row['name']!r}")
     return 0
+
+
+# The engine's defaults (engine.llm.endpoint_backend), named here so --help stays cheap;
+# tests/cli/test_cli_endpoint_bounds.py checks that the two agree.
+ENDPOINT_DEFAULTS = {"connect": 10, "read": 60, "retries": 4}
+
+
+def _add_endpoint_limits(q) -> None:
+    """An endpoint's bounds (README: "Endpoints"), saved with it."""
+    q.add_argument(
+        "--connect-timeout",
+        type=positive_number,
+        metavar="S",
+        help=f"endpoints: seconds to wait for a connection (default {ENDPOINT_DEFAULTS['connect']})",
+    )
+    q.add_argument(
+        "--read-timeout",
+        type=positive_number,
+        metavar="S",
+        help=f"endpoints: seconds to wait for a whole reply (default {ENDPOINT_DEFAULTS['read']})",
+    )
+    q.add_argument(
+        "--max-retries",
+        type=non_negative_int,
+        metavar="N",
+        help=f"endpoints: retries of a failed request (default {ENDPOINT_DEFAULTS['retries']})",
+    )
+
+
+def _endpoint_limits(args) -> dict:
+    given = {
+        "concurrency": args.concurrency,
+        "connect_timeout_s": args.connect_timeout,
+        "read_timeout_s": args.read_timeout,
+        "max_retries": args.max_retries,
+    }
+    return {k: v for k, v in given.items() if v is not None}
 
 
 def _looks_like_path(text: str) -> bool:
@@ -225,11 +269,10 @@ def cmd_inspect(args, ctx) -> int:
 
 def read_prompt_file(path: Path, sampler) -> list:
     llm = stages.llm()
-    if not path.is_file():
-        raise UserError(f"{path}: no such file")
+    text = read_user_text(path, PROMPT_FILE)
     requests, keys = [], set()
     is_jsonl = path.suffix.lower() in (".jsonl", ".ndjson")
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         if is_jsonl:
@@ -290,7 +333,10 @@ def cmd_run_prompts(args, ctx) -> int:
     if summary.complete:
         return 0
     failed = summary.total - summary.done_before - summary.done_now
-    return incomplete(ctx, f"run-prompts: {failed} of {summary.total} prompts failed or missing")
+    why = f" ({last_error_words(summary.last_error)})" if summary.last_error else ""
+    return incomplete(
+        ctx, f"run-prompts: {failed} of {summary.total} prompts failed or missing{why}"
+    )
 
 
 # where this module's sub-commands and ``import`` kinds sit in ``upabhasha --help``

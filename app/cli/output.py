@@ -11,9 +11,13 @@ import math
 FILE_FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
 
 
-def csv_list(text: str | None) -> list[str]:
-    """A comma-separated option value as its non-empty, stripped parts."""
-    return [v.strip() for v in (text or "").split(",") if v.strip()]
+def csv_list(text: str) -> list[str]:
+    """A comma-separated option value as its non-empty, stripped parts (an argparse
+    ``type=``): a value with none ('' or ',,,') is refused, not read as "the default"."""
+    parts = [v.strip() for v in text.split(",") if v.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError(f"{text!r} names nothing; give comma-separated values")
+    return parts
 
 
 def add_json(p: argparse.ArgumentParser, help: str | None = None) -> None:

@@ -4,9 +4,10 @@ agreement) and ``report`` (HTML with figures, tables and run cards)."""
 from __future__ import annotations
 
 from app.cli import stages
-from app.cli.arguments import non_negative_int, number, positive_int
+from app.cli.arguments import non_negative_int, number, output_folder, positive_int
 from app.cli.hints import cli_words, for_cli
 from app.cli.output import add_json, emit, fmt
+from engine.errors import UserError
 
 
 def register(sub) -> None:
@@ -31,6 +32,7 @@ def register(sub) -> None:
     p.add_argument(
         "--out",
         default="upabhasha-report",
+        type=output_folder,
         metavar="DIR",
         help="output folder (default: upabhasha-report)",
     )
@@ -50,6 +52,11 @@ def cmd_stats(args, ctx) -> int:
     threshold = (
         args.danger_threshold if args.danger_threshold is not None else rubric.danger_threshold
     )
+    if not 0 <= threshold <= rubric.max_score:
+        raise UserError(
+            f"--danger-threshold must be in [0, {rubric.max_score:g}] (the rubric's final "
+            f"score), not {threshold:g}"
+        )
     stats = reports.study_statistics(
         ctx.workspace(),
         judge_run=args.judge_run,

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 
 from app.cli import stages
-from app.cli.arguments import non_negative_int, number, positive_int
-from app.cli.context import incomplete
+from app.cli.arguments import name_text, non_negative_int, number, positive_int
+from app.cli.context import incomplete, last_error_words
 from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
@@ -67,7 +67,7 @@ def register_review(sub) -> None:
 
     q = rsub.add_parser("list", help="variants with their status")
     q.add_argument("--status", choices=STATUSES)
-    q.add_argument("--dialects", help="comma-separated dialect codes")
+    q.add_argument("--dialects", type=csv_list, help="comma-separated dialect codes")
     q.add_argument(
         "--order",
         choices=REVIEW_ORDERS,
@@ -82,7 +82,7 @@ def register_review(sub) -> None:
     q = rsub.add_parser("set", help="set the status of one variant")
     q.add_argument("variant_id", type=positive_int)
     q.add_argument("--status", required=True, choices=STATUSES)
-    q.add_argument("--reviewer", required=True)
+    q.add_argument("--reviewer", required=True, type=name_text)
     q.add_argument("--comment")
     q.set_defaults(func=cmd_review_set)
 
@@ -93,8 +93,8 @@ def register_review(sub) -> None:
     )
     q.add_argument("--from", dest="from_status", required=True, choices=STATUSES)
     q.add_argument("--to", dest="to_status", required=True, choices=STATUSES)
-    q.add_argument("--reviewer", required=True)
-    q.add_argument("--dialects", help="comma-separated dialect codes")
+    q.add_argument("--reviewer", required=True, type=name_text)
+    q.add_argument("--dialects", type=csv_list, help="comma-separated dialect codes")
     q.add_argument("--comment", default="")
     add_json(q)
     q.set_defaults(func=cmd_review_bulk)
@@ -177,7 +177,8 @@ def cmd_translate(args, ctx) -> int:
     if s.cancelled:
         return 130
     if not s.complete:
-        why = f" ({s.load_error})" if s.load_error else ""
+        cause = s.load_error or (s.last_error and last_error_words(s.last_error))
+        why = f" ({cause})" if cause else ""
         return incomplete(ctx, f"translate: {s.failed} of {s.items} translations failed{why}")
     return 0
 
@@ -266,19 +267,20 @@ def _eval_incomplete(report: dict) -> str:
     """What an eval-translation run left undone (translations, judge replies), with the
     counts and why a model did not load; empty when it is complete."""
 
-    def why(error: str | None) -> str:
-        return f" ({error})" if error else ""
+    def why(load_error: str | None, last_error: str | None) -> str:
+        cause = load_error or (last_error and last_error_words(last_error))
+        return f" ({cause})" if cause else ""
 
     parts = []
     if report["missing"]:
         parts.append(
             f"{report['missing']} of {report['pairs']} held-out pairs not translated"
-            + why(report["load_error"])
+            + why(report["load_error"], report.get("last_error"))
         )
     if report["judge_missing"]:
         parts.append(
             f"{report['judge_missing']} of {report['translated']} translations not judged"
-            + why(report["judge_load_error"])
+            + why(report["judge_load_error"], report.get("judge_last_error"))
         )
     return "eval-translation: " + "; ".join(parts) if parts else ""
 
@@ -295,7 +297,7 @@ def cmd_review_list(args, ctx) -> int:
     if args.order == "need" or args.flagged:
         translation.check_drafts(ws)  # drafts not checked yet (older runs, edited text)
     rows = translation.variants_to_review(
-        ws, args.status, csv_list(args.dialects), order=args.order, flagged=args.flagged
+        ws, args.status, args.dialects or [], order=args.order, flagged=args.flagged
     )
     if emit(ctx, args, rows):
         return 0
@@ -321,7 +323,7 @@ def cmd_review_set(args, ctx) -> int:
 def cmd_review_bulk(args, ctx) -> int:
     translation = stages.translation()
     ws = ctx.workspace()
-    rows = translation.variants_to_review(ws, args.from_status, csv_list(args.dialects))
+    rows = translation.variants_to_review(ws, args.from_status, args.dialects or [])
     progress = ctx.progress_printer("review", quiet=args.json)
     for i, row in enumerate(rows, 1):
         translation.set_variant_status(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from app.cli import stages
-from app.cli.arguments import non_negative_int, number, output_file, positive_int
+from app.cli.arguments import name_text, non_negative_int, number, output_file, positive_int
 from app.cli.context import runs_outcome
 from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option, add_skip_empty
@@ -17,7 +17,9 @@ def register_import(isub) -> None:
     """``upabhasha import items``."""
     q = isub.add_parser("items", help="an item set for understanding tasks (all-or-nothing)")
     q.add_argument("file")
-    q.add_argument("--name", help="item set name (default: the file name without suffix)")
+    q.add_argument(
+        "--name", type=name_text, help="item set name (default: the file name without suffix)"
+    )
     q.add_argument("--text-col", default="text", help="native-script text column")
     which = q.add_mutually_exclusive_group()
     which.add_argument("--dialect-col", default="dialect", help="dialect code column")
@@ -76,7 +78,7 @@ def register(sub) -> None:
     a = asub.add_parser("add", help="register BASE + ADAPTER as a model of its own")
     a.add_argument("base", help="the base model's name")
     a.add_argument("adapter", help="LoRA adapter GGUF file")
-    a.add_argument("--name", required=True, help="name of the adapted model")
+    a.add_argument("--name", type=name_text, required=True, help="name of the adapted model")
     a.add_argument("--scale", type=number, default=1.0, help="adapter scale (default 1.0)")
     add_json(a)
     a.set_defaults(func=cmd_adapter_add)

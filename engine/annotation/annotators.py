@@ -6,6 +6,7 @@ import json
 import logging
 
 from engine.errors import Step, UserError, step
+from engine.text.text_rules import name_problem
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -15,6 +16,9 @@ def add_annotator(ws: Workspace, name: str, dialects: list[str]) -> dict:
     name = " ".join(name.split())
     if not name:
         raise UserError("an annotator needs a name")
+    problem = name_problem(name)
+    if problem is not None:
+        raise UserError(f"the annotator name {name!r} {problem}")
     codes = _checked_dialects(ws, name, dialects)
     with ws.transaction() as conn:
         if ws.scalar("SELECT id FROM annotators WHERE name = ?", (name,)) is not None:

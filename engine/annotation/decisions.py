@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import statistics
+import unicodedata
 import uuid
 
 from engine.annotation.items import (
@@ -24,6 +25,7 @@ from engine.annotation.items import (
 )
 from engine.errors import UserError
 from engine.i18n import _
+from engine.text.text_rules import control_problem, invisible_only
 from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
@@ -65,10 +67,23 @@ def make_decision(
         raise UserError(f"unknown decision {decision!r}; use one of {', '.join(DECISIONS)}")
     if decision == "edit":
         text = normalize_text(text or "")
-        if not text:
+        problem = control_problem(text)
+        if problem:
+            raise UserError(
+                _("item {item}: the corrected text {problem}").format(item=item_id, problem=problem)
+            )
+        if invisible_only(text):
             raise UserError(_("item {item}: an edit needs the corrected text").format(item=item_id))
     else:
         text = None
+    comment = unicodedata.normalize("NFC", comment or "").strip()
+    problem = control_problem(comment)
+    if problem is None and comment and invisible_only(comment):
+        problem = _("is only invisible characters")
+    if problem:
+        raise UserError(
+            _("item {item}: the comment {problem}").format(item=item_id, problem=problem)
+        )
     if score is not None:
         low, high = parse_scale(scale)
         score = float(score)
@@ -87,7 +102,7 @@ def make_decision(
         "decision": decision,
         "text": text,
         "score": score,
-        "comment": (comment or "").strip(),
+        "comment": comment,
         "seconds": None if seconds is None else round(float(seconds), 3),
         "item_hash": item_hash,
         "decided_at": stamp(),

@@ -38,12 +38,14 @@ import math
 import os
 import re
 import sqlite3
-import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from engine.annotation.items import DECISIONS, digest, parse_scale
+from engine.files.user_files import regular_file_problem
+from engine.text.text_rules import control_problem, invisible_only, text_problem
+from engine.text.textnorm import normalize_text
 from engine.workspace.identity import existing_package_key, package_key
 from engine.workspace.store import Workspace
 
@@ -97,16 +99,10 @@ def expected_schema() -> set[tuple]:
 
 def check_file(path: Path) -> str | None:
     """Why ``path`` cannot be a package (not there, not a regular file, too big), or None."""
-    try:
-        st = os.stat(path)  # follows a symlink: what it points at must be a regular file
-    except FileNotFoundError:
-        return "no such file"
-    except OSError as exc:
-        return f"cannot read it ({exc.strerror})"
-    if stat.S_ISDIR(st.st_mode):
-        return "it is a folder, not a review package file"
-    if not stat.S_ISREG(st.st_mode):
-        return "not a regular file (a device, pipe or socket), so not a review package"
+    problem = regular_file_problem(path)
+    if problem is not None:
+        return problem
+    st = os.stat(path)
     if st.st_size == 0:
         return "the file is empty, so not a review package"
     if st.st_size > MAX_PACKAGE_BYTES:
@@ -199,6 +195,20 @@ def _is_number(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _text_problem(text: str) -> str | None:
+    """Why an edited text is not one the annotator's app stores (the import text rules:
+    no control characters, something visible, the stored form of ``normalize_text``)."""
+    problem = text_problem(text)
+    if problem:
+        return problem
+    if normalize_text(text) != text:
+        return (
+            "is not in the stored form (Unicode NFC, white space folded, "
+            "no BOM or zero-width space)"
+        )
+    return None
+
+
 def decision_problem(
     d: dict, scale: str, *, since: _dt.datetime, until: _dt.datetime
 ) -> str | None:
@@ -214,6 +224,9 @@ def decision_problem(
             return "is an edit without the corrected text"
         if len(text) > MAX_TEXT_CHARS:
             return f"has an edited text longer than {MAX_TEXT_CHARS} characters"
+        problem = _text_problem(text)
+        if problem:
+            return f"has an edited text that {problem}"
     elif text is not None:
         return "carries a text although it is not an edit"
     score = d.get("score")
@@ -228,6 +241,11 @@ def decision_problem(
         return "has a comment that is not text"
     if len(comment) > MAX_COMMENT_CHARS:
         return f"has a comment longer than {MAX_COMMENT_CHARS} characters"
+    problem = control_problem(comment) or (
+        "is only invisible characters" if comment and invisible_only(comment) else None
+    )
+    if problem:
+        return f"has a comment that {problem}"
     seconds = d.get("seconds")
     if seconds is not None and not (_is_number(seconds) and 0 <= seconds <= MAX_SECONDS):
         return f"has an impossible time spent ({str(seconds)[:20]})"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 from dataclasses import dataclass
 from importlib.abc import Traversable
 from importlib.resources import files
@@ -23,6 +24,7 @@ from pathlib import Path
 from string import Template
 
 from engine.errors import Setting, UserError, setting
+from engine.files.user_files import ANSWER_PROMPT, read_user_text
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.workspace.store import Workspace
@@ -52,19 +54,30 @@ class AnswerTemplate:
 def answer_template(dialect: str, prompt_dir: str | Path | None = None) -> AnswerTemplate:
     """The workspace's own file if present, else the bundled one, else the standard one."""
     name = f"answer_{dialect}.txt"
-    candidates: list[Path | Traversable] = []
     if prompt_dir is not None:
-        candidates.append(Path(prompt_dir) / name)
-    candidates.append(files("resources") / "prompts" / name)
-    for path in candidates:
-        if path.is_file():
-            return _read_template(dialect, path)
-    log.warning("no answer prompt for dialect %r; using the standard-Bengali prompt", dialect)
-    return _read_template(dialect, files("resources") / "prompts" / "answer_standard.txt")
+        own = Path(prompt_dir) / name
+        if os.path.lexists(own):  # a FIFO or a link loop there is refused, not skipped
+            return _read_template(dialect, own, read_user_text(own, ANSWER_PROMPT))
+    bundled: Traversable = files("resources") / "prompts" / name
+    if not bundled.is_file():
+        log.warning("no answer prompt for dialect %r; using the standard-Bengali prompt", dialect)
+        bundled = files("resources") / "prompts" / "answer_standard.txt"
+    return _read_template(dialect, bundled, bundled.read_text(encoding="utf-8"))
 
 
-def _read_template(dialect: str, path) -> AnswerTemplate:
-    raw = path.read_text(encoding="utf-8")
+def check_prompt_dir(prompt_dir: str | Path) -> Path:
+    """``prompt_dir`` if it is a folder holding at least one answer_<dialect>.txt file."""
+    folder = Path(prompt_dir)
+    if not folder.is_dir():
+        raise UserError(
+            f"{folder}: not a folder (answer prompts are answer_<dialect>.txt files in one)"
+        )
+    if not any(folder.glob("answer_*.txt")):
+        raise UserError(f"{folder}: holds no answer_<dialect>.txt file")
+    return folder
+
+
+def _read_template(dialect: str, path, raw: str) -> AnswerTemplate:
     text = "\n".join(line for line in raw.splitlines() if not line.lstrip().startswith("#"))
     text = text.strip()
     try:
@@ -77,6 +90,8 @@ def _read_template(dialect: str, path) -> AnswerTemplate:
 
 
 def answer_templates(ws: Workspace, prompt_dir=None) -> dict[str, AnswerTemplate]:
+    if prompt_dir is not None:
+        check_prompt_dir(prompt_dir)
     return {code: answer_template(code, prompt_dir) for code in sorted(ws.dialect_codes())}
 
 
@@ -111,6 +126,13 @@ def select_variants(
         where.append(f"v.dialect IN ({','.join('?' * len(dialects))})")
         params += list(dialects)
     if question_set:
+        if ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,)) is None:
+            known = [r["name"] for r in ws.query("SELECT name FROM question_sets ORDER BY name")]
+            raise UserError(
+                "no question set {name!r} (known: {known})".format(
+                    name=question_set, known=", ".join(known) or "none"
+                )
+            )
         where.append("q.set_id = (SELECT id FROM question_sets WHERE name = ?)")
         params.append(question_set)
     return ws.query(
@@ -162,13 +184,13 @@ def generate_answers(
     changes greedy outputs. ``backend_factory(ws, run_id)`` opens a backend (default: the
     run's model with the schedule its card records); tests pass one for fault injection.
     """
+    templates = answer_templates(ws, prompt_dir)  # the user's files first, before any work
     variants = select_variants(ws, statuses=statuses, dialects=dialects, question_set=question_set)
     if not variants:
         raise UserError(
             f"no variants with status {', '.join(statuses)} to answer "
             f"(mark translations gold, or pass {setting(Setting.STATUS, 'draft,reviewed,gold')})"
         )
-    templates = answer_templates(ws, prompt_dir)
     planned = PlannedRun(
         ANSWER_KIND,
         generation_card(templates, sampler, schedule),

@@ -31,13 +31,11 @@ from engine.bias.probes import (
 from engine.bias.topics import BUILTIN_TOPICS, Topic
 from engine.errors import UserError
 from engine.files.nesting import too_deep
-from engine.files.user_files import read_user_text
+from engine.files.user_files import TEMPLATES_JSON, read_user_text
 from engine.importing.tabular import TabularFile
 from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
-# The notebook's templates file is 30 KB; a templates JSON is read whole, so bounded.
-MAX_TEMPLATES_BYTES = 16 * 1024 * 1024
 _NOUN_KEYS = {"religion": "religious_nouns"}
 
 
@@ -106,7 +104,7 @@ def generate_probes(
     """Probes per topic (topic name -> probes), from the two files."""
     templates_path, words_path = Path(templates_path), Path(words_path)
     try:
-        text = read_user_text(templates_path, MAX_TEMPLATES_BYTES, "templates JSON")
+        text = read_user_text(templates_path, TEMPLATES_JSON)
         deep = too_deep(text)
         if deep:
             raise UserError(f"{templates_path}: the JSON is {deep}")

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from engine.bias.order import item_key, orders_for, render
 from engine.errors import Setting, Step, UserError, setting, step
+from engine.files.user_files import PROBE_INSTRUCTION, read_user_text
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
@@ -53,10 +54,7 @@ class Instruction:
 def load_instruction(path: str | Path | None = None) -> Instruction:
     """The bundled probe instruction, or the user's file."""
     source = Path(path) if path else files("resources") / "prompts" / "probe_instruction.txt"
-    try:
-        raw = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{source}: cannot read the probe instruction ({exc})") from None
+    raw = read_user_text(path, PROBE_INSTRUCTION) if path else source.read_text(encoding="utf-8")
     text = "\n".join(ln for ln in raw.splitlines() if not ln.lstrip().startswith("#")).strip()
     if not text:
         raise UserError(f"{source}: the probe instruction is empty")

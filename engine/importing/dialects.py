@@ -190,8 +190,11 @@ def add_dialect(
     name_bn: str,
     region: str = "",
     aliases: Iterable[str] = (),
+    rename: bool = False,
 ) -> dict:
-    """Add a dialect, or add aliases/names to an existing one (names given replace).
+    """Add a dialect, or add aliases/names to an existing one. Names that differ from an
+    existing dialect's replace them only with ``rename`` (a typo must not silently rename
+    sylhet); its aliases, built-in and added, are kept either way.
 
     An alias that already names another dialect is refused: one spelling, one code."""
     code = code.strip()
@@ -213,7 +216,9 @@ def add_dialect(
         if owner is not None and owner != code:
             raise UserError(f"'{alias}' already names dialect '{owner}'")
     with ws.transaction() as conn:
-        row = conn.execute("SELECT aliases FROM dialects WHERE code = ?", (code,)).fetchone()
+        row = conn.execute(
+            "SELECT aliases, name_en, name_bn FROM dialects WHERE code = ?", (code,)
+        ).fetchone()
         if row is None:
             if not name_en or not name_bn:
                 raise UserError(
@@ -226,6 +231,16 @@ def add_dialect(
                 (code, name_bn, name_en, region, json.dumps(new_aliases, ensure_ascii=False)),
             )
         else:
+            renamed = [
+                f"{old!r} to {new!r}"
+                for new, old in ((name_en, row[1]), (name_bn, row[2]))
+                if new and new != old
+            ]
+            if renamed and not rename:
+                raise UserError(
+                    f"dialect '{code}' exists: renaming it ({', '.join(renamed)}) needs "
+                    f"{setting(Setting.RENAME)}; its aliases are kept"
+                )
             merged = _aliases(row[0])
             merged += [a for a in new_aliases if a not in merged]
             conn.execute(

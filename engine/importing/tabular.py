@@ -22,8 +22,10 @@ from typing import NoReturn
 
 from engine.errors import ImportRejected
 from engine.files.nesting import too_deep
+from engine.files.user_files import binary_format_problem, regular_file_problem
 from engine.importing.cells import MAX_COLUMNS, Row, clean_name
 from engine.importing.xlsx_reader import open_first_sheet
+from engine.text.text_rules import control_problem
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +88,9 @@ class TabularFile:
     def __init__(self, path: str | Path, file_format: str | None = None, *, precount: bool = True):
         self.path = Path(path)
         self.format = detect_format(self.path, file_format)
-        if not self.path.is_file():
-            raise ImportRejected(self.path, "no such file")
+        problem = regular_file_problem(self.path)
+        if problem is not None:
+            raise ImportRejected(self.path, problem)
         self.size = self.path.stat().st_size
         if self.size > MAX_FILE_BYTES:
             raise ImportRejected(
@@ -95,6 +98,12 @@ class TabularFile:
                 f"file is {self.size / 2**20:.0f} MiB, over the "
                 f"{MAX_FILE_BYTES // 2**20} MiB limit; split it",
             )
+        if self.format != "xlsx":
+            with open(self.path, "rb") as handle:
+                # NUL bytes are refused at their line
+                binary = binary_format_problem(handle.read(64), nul_bytes=False)
+            if binary is not None:
+                raise ImportRejected(self.path, binary)
         if precount and self.format in ("csv", "tsv", "jsonl"):
             self._refuse_too_many_rows()
         self._position: Callable[[], tuple[int, int]] = lambda: (0, self.size)
@@ -192,6 +201,9 @@ class TabularFile:
                     )
                 if "\x00" in value:
                     self.reject("NUL character in cell", line, column)
+                problem = control_problem(value)
+                if problem:
+                    self.reject(f"the cell {problem}", line, column)
             elif isinstance(value, (dict, list)) and not self.nested_checked_on_read:
                 self.reject("nested JSON value; cells must be text or numbers", line, column)
 

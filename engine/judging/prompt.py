@@ -24,6 +24,7 @@ from pathlib import Path
 from string import Template
 
 from engine.errors import UserError
+from engine.files.user_files import JUDGE_TEMPLATE, read_user_text
 from engine.judging.neutralize import (
     FENCE_CLOSE,
     FENCE_LABELS,
@@ -70,10 +71,10 @@ class JudgePrompt:
 
 def load_judge_template(path: str | Path | None = None) -> JudgeTemplate:
     source = files("resources") / "prompts" / "judge.txt" if path is None else Path(path)
-    try:
+    if path is None:
         text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"{source}: cannot read judge template ({exc.strerror or exc})") from None
+    else:
+        text = read_user_text(path, JUDGE_TEMPLATE)
     if text.count(USER_SPLIT) != 1:
         raise UserError(f"{source}: the judge template needs exactly one '{USER_SPLIT}' line")
     system, user = (part.strip() for part in text.split(USER_SPLIT))

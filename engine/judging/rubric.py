@@ -21,7 +21,7 @@ from pathlib import Path
 
 from engine.errors import UserError
 from engine.files.nesting import too_deep
-from engine.files.user_files import read_user_text
+from engine.files.user_files import RUBRIC, read_user_text
 from engine.i18n import _
 
 CRITERION_KEYS = ("comprehension", "correctness", "completeness", "clarity", "length")
@@ -82,16 +82,13 @@ def default_rubric_path():
     return files("resources") / "rubrics" / "default.json"
 
 
-MAX_RUBRIC_BYTES = 1024 * 1024  # the bundled rubric is 3 KB
-
-
 def load_rubric(path: str | Path | None = None) -> Rubric:
     """Read and validate a rubric; ``None`` loads the bundled default."""
     source = default_rubric_path() if path is None else Path(path)
     if path is None:
         raw = source.read_text(encoding="utf-8")
     else:  # a user's file: only a regular file of sane size, measured before parsing
-        raw = read_user_text(source, MAX_RUBRIC_BYTES, "rubric")
+        raw = read_user_text(source, RUBRIC)
     deep = too_deep(raw)
     if deep:
         raise UserError(f"{source}: rubric is {deep}")

@@ -24,7 +24,8 @@ workspace. Front ends use :mod:`engine.llm.api` and :mod:`engine.llm.tasks` only
 - responses.py      the batched response writer, the response cache, rejections
 - run_backend.py    the backend a run decodes with (its card's schedule)
 - leases.py         one process decodes a run at a time
-- endpoint_backend.py  OpenAI-compatible servers: pool, retries, keyring-only API keys
+- endpoint_backend.py  OpenAI-compatible servers: pool, timeouts, retries, circuit breaker,
+                      keyring-only API keys (openai_wire.py: URLs, bodies, replies)
 - llama_server.py   llama-cpp-python's server with the same safety settings
 - llama_log.py      llama.cpp's log lines into Python logging
 - gpu_plan.py       which GPU is here and how many layers of a model fit on it

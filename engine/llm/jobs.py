@@ -65,6 +65,7 @@ class JobSummary:
     cached: int
     cancelled: bool
     note: str = ""  # e.g. a new run opened because a larger --limit moved decoded items
+    last_error: str = ""  # why the last failed item failed (a timeout, an HTTP status, …)
     estimate: dict | None = None  # the planner's, when the call made one (engine.llm.planner)
     actual: dict | None = None  # what the call took (seconds, items, output tokens)
 
@@ -83,6 +84,7 @@ class JobSummary:
             "complete": self.complete,
             "cancelled": self.cancelled,
             **({"note": self.note} if self.note else {}),
+            **({"last_error": self.last_error} if self.last_error else {}),
             **({"estimate": self.estimate, "actual": self.actual} if self.estimate else {}),
         }
 
@@ -240,7 +242,9 @@ def _run_job(
         for group in to_decode:
             if cancelled and cancelled():
                 break
-            for result in backend.generate(group, cancelled=cancelled):
+            # the backend's own notes (retries, an endpoint down) over the job's counts
+            notes = lambda _done, _total, note="": report(note)  # noqa: E731
+            for result in backend.generate(group, progress=notes, cancelled=cancelled):
                 if result.key not in pending_keys or result.key in served:
                     # a finished neighbour decoded again for the plan: the same bytes, or
                     # this machine/build does not reproduce (logged, the stored one stays)
@@ -254,6 +258,7 @@ def _run_job(
                     generated += result.completion_tokens
                 else:
                     summary.errors += 1
+                    summary.last_error = result.error or summary.last_error
                 elapsed = time.monotonic() - start
                 finished = summary.done_now - summary.cached + summary.errors
                 eta = elapsed / max(finished, 1) * (left - finished)

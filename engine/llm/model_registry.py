@@ -13,8 +13,8 @@ from pathlib import Path
 
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.llm.embedded_model import EMBEDDED_NAME, embedded_model_path, embedded_sha256
-from engine.llm.endpoint_backend import normalise_base_url
 from engine.llm.gguf_info import inspect_gguf
+from engine.llm.openai_wire import normalise_base_url
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)

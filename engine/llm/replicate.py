@@ -40,7 +40,7 @@ class Replication:
     groups: int = 0  # groups decoded (a sampled item is decoded with its neighbours)
     finals: dict = field(default_factory=dict)  # judge runs: the spread of final scores
     differing: list = field(default_factory=list)  # item keys that came back different
-    error: str = ""  # why items failed when the model did not load (a killed worker, ...)
+    error: str = ""  # why items failed: the model did not load, or the last error
 
     @property
     def complete(self) -> bool:
@@ -110,6 +110,8 @@ def replicate_run(
             for r in backend.generate(group, cancelled=cancelled):
                 if r.key in wanted:
                     fresh[r.key] = redact(r.text) if r.ok else None
+                if not r.ok and r.error:
+                    result.error = redact(f"last error: {r.error}")
             if progress:
                 progress(i + 1, len(by_group), f"{len(fresh)}/{len(chosen)} items")
     except ModelDidNotLoad as exc:  # what was not decoded failed: a partial replication

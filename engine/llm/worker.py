@@ -34,6 +34,9 @@ from engine.llm.types import CancelFn, ProgressFn, Request, Result
 log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL_S = 0.25
+# What the pipe raises once the parent is gone (killed with SIGKILL, say): the worker stops
+# quietly, as if told to close, since there is nobody left to tell.
+PARENT_GONE = (BrokenPipeError, ConnectionResetError, EOFError)
 
 
 def prefer_passive_threads() -> None:
@@ -59,7 +62,13 @@ def worker_main(conn, path: str, schedule: dict, load: dict) -> None:
     prefer_passive_threads()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides about cancelling
     logging.basicConfig(level=logging.WARNING, format="worker %(levelname)s %(name)s: %(message)s")
+    try:
+        _serve(conn, path, schedule, load)
+    except PARENT_GONE:
+        return
 
+
+def _serve(conn, path: str, schedule: dict, load: dict) -> None:
     sched_opts, load_opts = Schedule(**schedule), LoadOptions(**load)
     try:
         model = NativeModel(Path(path), load_opts)
@@ -81,7 +90,7 @@ def worker_main(conn, path: str, schedule: dict, load: dict) -> None:
     while True:
         try:
             msg = conn.recv()
-        except EOFError:
+        except PARENT_GONE:
             return
         op = msg[0]
         if op == "close":
@@ -125,6 +134,8 @@ def _serve_generate(conn, scheduler, job: int, requests: list[Request]) -> None:
         stats = scheduler.run(
             requests, lambda r: conn.send(("result", job, r)), should_stop, on_step
         )
+    except PARENT_GONE:
+        raise
     except Exception as exc:
         logging.getLogger(__name__).exception("generation failed")
         conn.send(("failed", job, f"generation failed: {exc}"))

@@ -34,6 +34,7 @@ class ModelJob:
     run_id: int | None
     done: dict[str, dict]
     load_error: str | None = None
+    last_error: str | None = None  # why the last failed item failed
 
 
 def _run_model_job(
@@ -48,15 +49,16 @@ def _run_model_job(
 ) -> ModelJob:
     """Open (or resume) the run and run its job; a model that does not load is reported."""
     run_id = open_run(ws, kind, model_row, card)
-    load_error = None
+    load_error = last_error = None
     try:
-        run_job_on_model(ws, run_id, requests, batch_size=batch_size, **job_options)
+        job = run_job_on_model(ws, run_id, requests, batch_size=batch_size, **job_options)
+        last_error = job.last_error or None
     except ModelDidNotLoad as exc:
         load_error = not_loaded_reason(model_row, exc)
         log.error("%s", load_error)
     done = finished_responses(ws, run_id)
     kept = ws.scalar("SELECT 1 FROM runs WHERE id = ?", (run_id,))  # or removed, empty
-    return ModelJob(run_id if kept else None, done, load_error)
+    return ModelJob(run_id if kept else None, done, load_error, last_error)
 
 
 def translate_pairs(

@@ -311,9 +311,11 @@ def evaluate_translations(
         "translated": len(items),
         "missing": len(pairs) - len(items),
         "load_error": translation.load_error,
+        "last_error": translation.last_error,
         # translated pairs the judge gave no reply (a refusing or unloadable judge)
         "judge_missing": len(items) - len(verdicts) if judge else 0,
         "judge_load_error": judge.load_error if judge else None,
+        "judge_last_error": judge.last_error if judge else None,
         "dropped_indexed_duplicates": dropped,
         "sample": sample if limit else None,
         "encoder": encoder.encoder_id,

@@ -151,6 +151,7 @@ class TranslationSummary:
     cancelled: bool
     failed: int = 0  # items still without a finished response (errors or never reached)
     load_error: str | None = None  # the model did not load (engine.llm.model_runs)
+    last_error: str | None = None  # why the last failed item failed
     without_pairs: list[str] = field(default_factory=list)  # dialects with no corpus pairs
     checked: int = 0  # drafts given the dialect check (engine.translation.draft_checks)
     flagged: int = 0  # of those, flagged: copies or more likely another dialect
@@ -258,6 +259,7 @@ def translate_questions(
         job["cancelled"],
         failed=job["items"] - job["done_before"] - job["done_now"],
         load_error=job.get("load_error"),
+        last_error=job.get("last_error"),
         without_pairs=without,
         checked=checks["checked"],
         flagged=checks["flagged"],

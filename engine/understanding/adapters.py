@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.files.user_files import check_regular_file
 from engine.llm.model_registry import METADATA_COLUMNS, find_model, register_gguf
 from engine.workspace.store import Workspace
 
@@ -33,8 +34,7 @@ def check_adapter(path: Path, architecture: str | None) -> dict:
     # lazy: gguf is slow to import
     import gguf
 
-    if not path.is_file():
-        raise UserError(f"{path}: no such adapter file")
+    check_regular_file(path, "adapter file")
     try:
         reader = gguf.GGUFReader(str(path))
     except Exception as exc:  # noqa: BLE001 - any parse failure means "not a GGUF adapter"

@@ -34,7 +34,7 @@ from string import Template
 
 from engine.errors import UserError
 from engine.files.nesting import too_deep
-from engine.files.user_files import read_user_text
+from engine.files.user_files import TASK_FILE, read_user_text
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +68,6 @@ _PLACEHOLDERS = {
     "cot": ({"input"}, {"input", "labels"}),
     "demo": ({"input", "output"}, {"input", "output"}),
 }
-# A task file is a few KB; larger is not a task file (and is not read at all).
-MAX_TASK_BYTES = 256 * 1024
 SCAN_SECONDS = 5.0
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
@@ -207,7 +205,7 @@ def _placeholders(template: str, where: str) -> set[str]:
 
 def load_task_file(path: str | Path) -> TaskSpec:
     path = Path(path)
-    text = read_user_text(path, MAX_TASK_BYTES, "task file")
+    text = read_user_text(path, TASK_FILE)
     spec = parse_task(text, path)
     if spec.name != path.stem:
         _bad(path, "name", f"'{spec.name}' must match the file name '{path.stem}'")

@@ -14,6 +14,7 @@ import pytest
 from app.cli import main
 from engine.annotation.annotators import add_annotator
 from engine.annotation.assignment import assign
+from engine.llm.model_registry import register_endpoint
 from engine.workspace.store import Workspace
 
 DEEP = 100_000
@@ -188,6 +189,8 @@ def hostile(tmp_path_factory):
         add_annotator(ws, "Karim", ["chittagong", "sylhet", "noakhali"])
         add_annotator(ws, "Shuvo", ["sylhet"])
         assign(ws, "field", "variant", ["Karim", "Shuvo"], overlap=0.5, seed=5)
+        # a default model, never asked: every case is refused before any request
+        register_endpoint(ws, "never-asked", ["http://127.0.0.1:9"], "m", is_default=True)
     files = {"dir": root / "a-folder"}
     files["dir"].mkdir()
     files["dir_csv"] = files["dir"] / "table.csv"  # a folder named like a file

@@ -52,6 +52,7 @@ def controls() -> dict[Setting, str]:
         Setting.NORMALIZE: _("Normalisation"),
         Setting.QUESTION_TEXT_COL: _("Question text"),
         Setting.RATERS: _("Raters per shared item:"),
+        Setting.RENAME: _("Rename"),
         Setting.REF_COLS: _("References"),
         Setting.SCORE_COL: _("Score column"),
         Setting.SCORE_COLS: _("Score columns"),

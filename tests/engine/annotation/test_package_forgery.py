@@ -6,6 +6,7 @@ sides; a multi-package import is all or nothing."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import time
@@ -132,6 +133,57 @@ FORGERIES = {
         "trigger 't'",
     ),
 }
+
+
+EDIT = f"UPDATE decisions SET decision = 'edit', text = ? WHERE rowid = {FIRST}"
+COMMENT = f"UPDATE decisions SET comment = ? WHERE rowid = {FIRST}"
+# Texts a forger stores in a re-sealed package: each is refused by the import text rules,
+# with the decision named, before anything merges.
+TEXT_FORGERIES = {
+    "edit a NUL b": (EDIT, "a\x00b", "control character U+0000"),
+    "edit bell escape": (EDIT, "\x07\x1b", "control character U+0007"),
+    "edit with a BOM": (EDIT, "\ufeffআমি যাই", "not in the stored form"),
+    "edit with tabs": (EDIT, "আমি\tযাই", "not in the stored form"),
+    "edit only U+200B": (EDIT, "\u200b\u200b", "only invisible characters"),
+    "edit decomposed": (EDIT, "\u0995\u09c7\u09be", "not in the stored form"),  # not ো
+    "comment a NUL b": (COMMENT, "a\x00b", "comment that holds the control character U+0000"),
+    "comment escape": (COMMENT, "ঠিক\x1b[31m", "control character U+001B"),
+    "comment only U+200B": (COMMENT, "\u200b", "comment that is only invisible"),
+}
+
+
+@pytest.mark.parametrize("case", list(TEXT_FORGERIES))
+def test_resealed_texts_pass_the_import_text_rules_or_nothing_merges(
+    filled, tmp_path, capsys, case
+):
+    ws, paths = filled
+    statement, value, why = TEXT_FORGERIES[case]
+    forged = _forge(paths["Karim"], tmp_path / "texts.upkg", statement, params=(value,))
+    before = snapshot(ws)
+    with pytest.raises(UserError, match=re.escape(why)) as info:
+        import_packages(ws, [paths["Shuvo"], forged])
+    message = str(info.value)
+    assert "\n" not in message and "decision " in message and "unchanged" in message
+    assert snapshot(ws) == before
+    code = main(["-w", str(ws.path), "package", "import", str(forged)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "texts.upkg" in err
+    assert snapshot(ws) == before
+
+
+def test_the_annotators_app_refuses_the_same_texts(filled):
+    _ws, paths = filled
+    pkg = ReviewPackage(paths["Karim"])
+    item = pkg.items()[0]["item_id"]
+    for text in ("a\x00b", "\x07\x1b"):
+        with pytest.raises(UserError, match="control character"):
+            pkg.record(item, "edit", text=text)
+    with pytest.raises(UserError, match="needs the corrected text"):
+        pkg.record(item, "edit", text="\u200b")
+    with pytest.raises(UserError, match=re.escape("comment holds the control character U+001B")):
+        pkg.record(item, "accept", comment="\x1b[31m")
+    row = pkg.record(item, "edit", text="\ufeffআমি\tযাই", comment="কো")
+    assert row["text"] == "আমি যাই" and row["comment"] == "কো"
 
 
 @pytest.mark.parametrize("case", list(FORGERIES))

@@ -33,6 +33,21 @@ def test_nul_byte_is_refused_at_its_line(tmp_path):
     assert error.line == 3 and "NUL" in error.reason
 
 
+@pytest.mark.parametrize("control", ["\x07", "\x1b", "\x7f", "\x0b"])
+def test_a_control_character_is_refused_at_its_line_and_column(tmp_path, control):
+    path = tmp_path / "control.csv"
+    path.write_bytes(f"a,b\nক,খ\nগ,ঘ{control}ঙ\n".encode())
+    error = rejected(path)
+    assert error.line == 3 and error.column == "b"
+    assert f"control character U+{ord(control):04X}" in error.reason
+
+
+def test_a_png_named_csv_is_refused_by_what_it_is(tmp_path):
+    path = tmp_path / "picture.csv"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+    assert "not a text file (looks like PNG)" in rejected(path).reason
+
+
 def test_utf16_without_bom_is_refused_as_nul_bytes_with_a_hint(tmp_path):
     path = tmp_path / "nobom.csv"
     path.write_bytes("a,b\nক,খ\n".encode("utf-16-le"))

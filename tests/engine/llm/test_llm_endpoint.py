@@ -72,7 +72,8 @@ def test_fault_matrix_every_item_exactly_once(workspace):
             "stub",
             [stub.url],
             concurrency=8,
-            timeout_s=0.5,
+            read_timeout_s=0.5,
+            breaker_failures=50,  # faults on purpose: this test is about retries
             backoff_base_s=0.05,
             backoff_max_s=0.5,
             max_retries=12,
@@ -113,7 +114,7 @@ def test_pool_survives_a_killed_server(workspace):
         "pool",
         [a.url, b.url],
         concurrency=4,
-        timeout_s=2,
+        read_timeout_s=2,
         backoff_base_s=0.05,
         backoff_max_s=0.2,
     )
@@ -242,7 +243,7 @@ def real_llama_server(gguf, *extra_args: str):
 @pytest.mark.slow
 def test_real_llama_cpp_server(workspace, embedded_gguf):
     with real_llama_server(embedded_gguf) as url:
-        row = endpoint_row(workspace, "real", [url + "/v1"], concurrency=2, timeout_s=60)
+        row = endpoint_row(workspace, "real", [url + "/v1"], concurrency=2, read_timeout_s=60)
         run = open_run(workspace, "answer", row, {"template": "real"})
         from engine.llm.factory import open_backend
 
