@@ -11,7 +11,6 @@ cannot answer it leaves unanswered: the item stays missing and a later export wr
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.llm.batch_wire import body_sha256, endpoint_body
 from engine.llm.endpoint_backend import EndpointBackend
+from engine.llm.openai_wire import parse_reply
 from engine.llm.types import Backend, CancelFn, ModelInfo, ProgressFn, Request, Result
 from engine.workspace.store import Workspace
 
@@ -157,4 +157,4 @@ class ReplayingBackend(_Silent):
                 self.replayer.changed += 1
                 continue
             self.replayer.answered += 1
-            yield EndpointBackend._parse(req, reply, time.monotonic())
+            yield parse_reply(req, reply, 0.0)
