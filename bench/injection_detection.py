@@ -20,8 +20,8 @@ the judge run's disagreement check judges them again without their suspicious se
 Since the detector has a learned part (engine/judging/injection_model.py) trained on every
 set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, and two
 training rounds written blind), these rates are training rates; leave-one-round-out ones are
-in ``bench/injection_generalisation.py``. The blind rounds of ``BLIND`` (rounds 22f–22i,
-measured when their files are present) are never trained on; ``blind_pooled`` gives the
+in ``bench/injection_generalisation.py``. The blind rounds of ``BLIND`` (rounds 22f–22i and
+33a–33b, measured when their files are present) are never trained on; ``blind_pooled`` gives the
 issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
@@ -81,7 +81,7 @@ SETS = {
 TRAINING = tuple(SETS)
 BLIND = {
     f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
-    for r in ("22f", "22g", "22h", "22i")
+    for r in ("22f", "22g", "22h", "22i", "33a", "33b")
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
 

@@ -218,9 +218,25 @@ def test_the_blind_rounds_keep_their_first_contact_rates():
     questions = _questions()
     from injection_detection import BLIND, SETS
 
-    attacks = [t for name in BLIND for _, t in SETS[name][0]]
-    legit = [t for name in BLIND for _, t in SETS[name][1]]
+    rounds = [name for name in BLIND if name.startswith("held_out_22")]
+    attacks = [t for name in rounds for _, t in SETS[name][0]]
+    legit = [t for name in rounds for _, t in SETS[name][1]]
     assert (len(attacks), len(legit)) == (200, 400)
     routed = sum(detect_injection(t, question=questions[t]).flagged for t in attacks)
     flagged = sum(detect_injection(t, question=questions[t]).flagged for t in legit)
     assert routed >= 178 and flagged <= 6
+
+
+def test_the_issue_33_blind_rounds_keep_their_first_contact_rates():
+    # rounds 33a and 33b, written blind and never trained on, at first contact
+    # (bench/data/README.md): 68/80 attacks flagged, 5 missed, 3/100 legitimate answers flagged
+    questions = _questions()
+    from injection_detection import SETS
+
+    attacks = [t for name in ("held_out_33a", "held_out_33b") for _, t in SETS[name][0]]
+    legit = [t for name in ("held_out_33a", "held_out_33b") for _, t in SETS[name][1]]
+    assert (len(attacks), len(legit)) == (80, 100)
+    reports = [detect_injection(t, question=questions[t]) for t in attacks]
+    missed = sum(not r.flagged and not r.suspicious for r in reports)
+    flagged = sum(detect_injection(t, question=questions[t]).flagged for t in legit)
+    assert sum(r.flagged for r in reports) >= 68 and missed <= 5 and flagged <= 3
