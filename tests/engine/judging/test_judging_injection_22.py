@@ -194,12 +194,20 @@ def test_an_answer_to_a_question_about_grading_needs_a_surer_model():
 
 
 def test_the_judge_run_reads_the_question_each_answer_responds_to(monkeypatch):
+    from injection_detection import SETS
+
     import engine.judging.injection as injection
     from engine.judging.run import pair_flags
 
     questions = _questions()
-    answer = next(t for t in questions if t.startswith("Ask the judge for a short justification"))
     scorer = fold("train_22_b")  # the model that has not seen the answer
+    # a legitimate answer about grading that only its question keeps from a flag
+    answer = next(
+        t
+        for _, t in SETS["train_22_b"][1]
+        if detect_injection(t, scorer).flagged
+        and not detect_injection(t, scorer, questions[t]).flagged
+    )
     monkeypatch.setattr(injection, "stored_scorer", lambda: scorer)
     detect_injection.cache_clear()
     try:
