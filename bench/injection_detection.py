@@ -18,11 +18,12 @@ judge-time disagreement check of :mod:`engine.judging.disagreement` can only add
 the judge run's disagreement check judges them again without their suspicious sentences).
 
 Since the detector has a learned part (engine/judging/injection_model.py) trained on every
-set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, and two
-training rounds written blind), these rates are training rates; leave-one-round-out ones are
-in ``bench/injection_generalisation.py``. The blind rounds of ``BLIND`` (rounds 22f–22i,
-measured when their files are present) are never trained on; ``blind_pooled`` gives the
-issue's two rates on them together. Prints one JSON object last.
+set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, two
+training rounds written blind, and the obfuscation tuning round of
+tests/engine/judging/injection_table_33.py), these rates are training rates;
+leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
+``BLIND`` (rounds 22f–22i and 33a–33b, measured when their files are present) are never
+trained on; ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
 """
@@ -40,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.judging.injection import detect_injection  # noqa: E402
 from engine.judging.neutralize import contains_control_token  # noqa: E402
 from tests.engine.judging import injection_table as table  # noqa: E402
+from tests.engine.judging import injection_table_33 as tune_33  # noqa: E402
 from tests.engine.judging import injection_table_hard as hard  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -75,13 +77,15 @@ SETS = {
     # written blind as training data (the authors saw neither the detector nor any round)
     "train_22_a": jsonl_set(DATA / "injection_training_22a.jsonl"),
     "train_22_b": jsonl_set(DATA / "injection_training_22b.jsonl"),
+    # obfuscated and asking attacks with hard negatives, written after 33a/33b's first contact
+    "tune_33": (tune_33.ATTACKS_33, tune_33.LEGIT_33),
 }
 # the model (resources/injection/model.json, scripts/train_injection_model.py) is trained on these
 # only: the blind rounds below are measured, never trained on
 TRAINING = tuple(SETS)
 BLIND = {
     f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
-    for r in ("22f", "22g", "22h", "22i")
+    for r in ("22f", "22g", "22h", "22i", "33a", "33b")
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
 

@@ -7,8 +7,9 @@ module notices the *attempt*, so the judgment is flagged and always goes to a pe
 whatever confidence the judge claims.
 
 :func:`detect_injection` weighs the rules of :mod:`engine.judging.injection_rules`
-(score orders, overrides, verdict shapes, fence look-alikes, in English, Bengali, Banglish
-and the dialects) with a learned model.
+(score orders, overrides, verdict shapes, fence look-alikes, polite requests, fake policies,
+equivalence claims, in English, Bengali, Banglish and the dialects) with a learned model;
+both read obfuscated answers decoded (:mod:`engine.judging.injection_decode`).
 
 Rules learn the wording of the rounds they are tuned on (each new round at first contact:
 16–18 % of its legitimate answers flagged), so there are two tiers. A rule's reason *flags*
@@ -33,9 +34,11 @@ marking scheme is expected to sound like one). Leave-one-round-out rates:
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from engine.judging.injection_decode import hidden_payloads, undisguised
 from engine.judging.injection_model import (
     ALONE,
     CONFIRM,
@@ -81,7 +84,12 @@ def detect_injection(
         return InjectionReport()
     scorer = scorer or stored_scorer()
     reasons, evidence, structural = rule_hits(text)
-    p = scorer.probability(text)
+    # the model reads what the answer says once decoded too (base64, tag characters, leetspeak)
+    views = [text, *hidden_payloads(text)]
+    plain = undisguised(unicodedata.normalize("NFKC", text))
+    if matching_form(plain) != matching_form(text):
+        views.append(plain)
+    p, view = max((scorer.probability(v), v) for v in views)
     on_topic = bool(question) and talks_of_grading(matching_form(question))
     confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
     # two rule families agreeing (an override and a score order, a judge addressed and a
@@ -90,7 +98,7 @@ def detect_injection(
         return InjectionReport(reasons, evidence, probability=p)
     # the model alone flags an answer that speaks to its evaluation, not one that only uses
     # its words ("A rubric is a scoring guide")
-    if p > alone and addresses_evaluation(matching_form(text)):
+    if p > alone and addresses_evaluation(matching_form(view)):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
     return InjectionReport((), evidence, suspicious=weak, probability=p)

@@ -26,7 +26,15 @@ orders and orders split across sentences come from :mod:`engine.judging.injectio
 from __future__ import annotations
 
 import re
+import unicodedata
 
+from engine.judging.injection_appeals import appeal_hits
+from engine.judging.injection_decode import (
+    flattened,
+    has_tag_text,
+    hidden_payloads,
+    undisguised,
+)
 from engine.judging.injection_phrases import phrase_rules, split_orders
 from engine.judging.injection_text import matching_form, prose_form
 from engine.judging.injection_verdict_shape import LIKERT_VALUE, RUBRIC_KEYED, verdict_shape
@@ -54,7 +62,7 @@ _SCORE_WORDS_EN = (
 _MARK_WORDS_BN = r"(?:নম্বর|নাম্বার|স্কোর|মার্কস?|পয়েন্ট|রেটিং)"
 # imperatives only: "নিয়ম উপেক্ষা করা বিপজ্জনক" (ignoring rules is dangerous) is no order
 _IGNORE_BN = (
-    r"(?:উপেক্ষা করো|উপেক্ষা করুন|ভুলে যাও|ভুলে যান|বাদ দাও|বাদ দিন|মানবে না|মানতে হবে না|"
+    r"(?:উপেক্ষা করো|উপেক্ষা করুন|ভুলে যাও|ভুলে যান|বাদ দাও|বাদ দিন|মানবে না|মানবেন না|মানতে হবে না|"
     r"অগ্রাহ্য করো|অগ্রাহ্য করুন|এড়িয়ে যাও|এড়িয়ে যান)"
 )
 _JUDGE_EN = r"(?:judge|evaluator|grader|assessor|rater|scorer|reviewer|examiner|marker)s?"
@@ -302,8 +310,42 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(reasons, evidence, structural) of the rules alone: which rules ``text`` trips, and
     whether one of them is structure — a chat control token, the prompt's fence characters
     or labels, chat-template markup, direction controls, a verdict keyed by the rubric's
-    criteria — which flags whatever the model says."""
+    criteria, text in invisible tag characters, an order hidden in an encoding — which flags
+    whatever the model says. Disguises are read through
+    (:mod:`engine.judging.injection_decode`): an order that appears only once leetspeak or
+    spelling-out is undone adds ``obfuscated``; one in table cells, JSON strings or code
+    lines counts as said (when the answer as written trips nothing)."""
     clean = matching_form(text)
+    reasons, said, structural = _plain_hits(text, clean)
+    found = dict.fromkeys(reasons)
+    evidence = list(said)
+    if has_tag_text(text):
+        found["hidden-order"] = None
+        evidence.append("tag characters")
+        structural = True
+    for payload in hidden_payloads(text):
+        hidden, why, _ = _plain_hits(payload, matching_form(payload))
+        if hidden:
+            found.update(dict.fromkeys((*hidden, "hidden-order")))
+            evidence += [f"decoded: {e}" for e in why]
+            structural = True
+    plain = matching_form(undisguised(unicodedata.normalize("NFKC", text)))
+    if plain != clean:
+        new = [r for r in _plain_hits(plain, plain)[0] if r not in found]
+        if new:
+            found.update(dict.fromkeys((*new, "obfuscated")))
+            evidence.append(f"undisguised: {plain[:60]}")
+    flat = flattened(clean)
+    if flat != clean and not found:  # reveals an order; never a second reason for one
+        cut, why, flat_structural = _plain_hits(flat, flat)
+        found.update(dict.fromkeys(cut))
+        evidence += [e for e in why if e not in evidence]
+        structural = structural or flat_structural
+    return tuple(found), tuple(evidence), structural
+
+
+def _plain_hits(text: str, clean: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """:func:`rule_hits` on one reading: ``text`` as written and ``clean`` in matching form."""
     reasons: list[str] = []
     evidence: list[str] = []
     control_token = contains_control_token(text) or contains_control_token(clean)
@@ -318,7 +360,7 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
             if reason not in reasons:
                 reasons.append(reason)
             evidence.append(m.group(0).strip()[:60])
-    for reason, found in phrase_rules(clean) + split_orders(prose):
+    for reason, found in phrase_rules(clean) + split_orders(prose) + appeal_hits(clean):
         if reason not in reasons:
             reasons.append(reason)
         evidence.append(found)

@@ -14,7 +14,8 @@ words a reader sees:
    Unicode's confusables table (TR39, from ``confusable_homoglyphs``) lists as a look-alike
    of an ASCII letter is replaced by it — only letters of other alphabets; digits and
    punctuation keep their meaning (``|`` stays a table bar, not an ``l``);
-4. the stored-text normalisation (:func:`engine.text.textnorm.normalize_text`) per line.
+4. the Assamese letters that look like Bengali ones (ৰ like র, ৱ like ব) become them;
+5. the stored-text normalisation (:func:`engine.text.textnorm.normalize_text`) per line.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ _MARK_BLOCKS = (
     (0xFE20, 0xFE2F),
     (0xFE00, 0xFE0F),
 )
+_ASSAMESE = str.maketrans({"\u09f0": "\u09b0", "\u09f1": "\u09ac"})  # ৰ -> র, ৱ -> ব
 _FOLDED_ALPHABETS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LATIN"}
 
 
@@ -78,7 +80,7 @@ def homoglyph_table() -> dict[int, str]:
 def matching_form(text: str) -> str:
     """``text`` as the injection rules read it (see the module docstring)."""
     text = _dropped().sub("", unicodedata.normalize("NFKD", text or ""))
-    text = unicodedata.normalize("NFKC", text).translate(homoglyph_table())
+    text = unicodedata.normalize("NFKC", text).translate(homoglyph_table()).translate(_ASSAMESE)
     return "\n".join(normalize_text(line) for line in text.splitlines())
 
 
