@@ -66,6 +66,10 @@ class ItemsPage(StudyPage):
         self.standard_cols.setText(", ".join(guess["standard_cols"]))
         self.english_cols.setText(", ".join(guess["english_cols"]))
 
+    def bengali_columns(self) -> list[str]:
+        chosen = [self.native_col.currentData(), *names_list(self.standard_cols.text())]
+        return [c for c in chosen if c]
+
     def options(self) -> dict:
         opts: dict = {
             "native_col": self.native_col.currentData() or "text",
