@@ -320,10 +320,7 @@ class TaskBridge(QObject):
             task.cancel()
             return task
         if replace is not None:
-            for old in self._tasks.values():
-                if old.replace_key == replace and old.running:
-                    old.superseded = True
-                    old.cancel()
+            self.supersede(replace)
         task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace, quiet)
         progress = _Progress(task, self._sig_progress.emit, self._progress_interval_s)
         if _accepts(fn, "progress"):
@@ -339,6 +336,14 @@ class TaskBridge(QObject):
         executor = self._executor(lane)
         executor.submit(self._execute, task, fn, args, kwargs, progress)
         return task
+
+    def supersede(self, key: str) -> None:
+        """Cancel the running tasks started with ``replace=key`` and drop their results: a
+        newer answer is already at hand."""
+        for task in self._tasks.values():
+            if task.replace_key == key and task.running:
+                task.superseded = True
+                task.cancel()
 
     def tasks(self) -> list[Task]:
         """The jobs (quiet tasks left out)."""

@@ -2,8 +2,8 @@
 
 - Left: task, item source, models, regimes, scripts (with the Romanization scheme),
   dialects, evaluated split, k, limit per dialect and constrained decoding; "Run" starts
-  :func:`engine.understanding.tasks.run_task_at` through the bridge (progress, ETA in the
-  note, cancel); runs resume, so "Run" again only adds what is missing.
+  :func:`engine.understanding.tasks.run_task_with_report_at` through the bridge (progress,
+  ETA, cancel); runs resume; it ends with the report read after its last write.
 - Right: the results grid, one row per run (model × regime × script), laid out like the
   paper's tables: macro metrics over dialects with their scale, the copy-input baseline, the
   failure rates; below it the native−Romanized gaps (with 95 % CI) and the zero→few flips.
@@ -58,6 +58,8 @@ from widgets.understanding.failure_bars import FailureBars
 from widgets.understanding.result_rows import number_text, result_rows
 
 log = logging.getLogger(__name__)
+
+RESULTS_KEY = "task-results"  # the panel's reads of the results: the newest one wins
 
 # drill-down columns: dialect, input, native text, output, references (demonstrations stretch)
 ITEM_COLUMN_WIDTHS = {0: 80, 1: 190, 2: 190, 3: 150, 4: 150}
@@ -307,7 +309,7 @@ class TasksPanel(QWidget):
         self.progress.setFormat("%p%")
         self.progress.setRange(0, 0)
         self._task = self.bridge.run(
-            task_jobs.run_task_at,
+            task_jobs.run_task_with_report_at,
             args=(
                 str(self.ws.path),
                 self.task_box.currentData(),
@@ -318,6 +320,7 @@ class TasksPanel(QWidget):
             label=self.job_label(),
             on_done=self._on_run_done,
             on_error=self._on_run_error,
+            on_cancelled=self._on_run_cancelled,
             on_progress=self._on_progress,
         )
 
@@ -335,7 +338,8 @@ class TasksPanel(QWidget):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
-    def _on_run_done(self, summaries: list) -> None:
+    def _on_run_done(self, result: dict) -> None:
+        summaries = result["summaries"]
         cancelled = (self._task is not None and self._task.is_cancelled()) or any(
             s.get("cancelled") for s in summaries
         )
@@ -351,7 +355,15 @@ class TasksPanel(QWidget):
         message = message.format(runs=len(summaries), done=done)
         timing = estimate_and_actual(*summaries)
         self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
+        # the report read after the run's last write; a refresh still reading is older
+        self.bridge.supersede(RESULTS_KEY)
+        self.show_results(result["report"])
         self.sig_run_finished.emit(summaries)
+
+    def _on_run_cancelled(self) -> None:
+        self._finish()
+        self.progress.setFormat(_("cancelled at %p%"))
+        self.sig_status_message.emit(_("Cancelled: run again to resume."))
         self.refresh_results()
 
     def _on_run_error(self, exc: BaseException) -> None:
@@ -366,7 +378,7 @@ class TasksPanel(QWidget):
             task_jobs.task_stats_at,
             args=(str(self.ws.path), None, self.user_dir),
             label=_("Task results"),
-            replace="task-results",
+            replace=RESULTS_KEY,
             quiet=True,
             on_done=self.show_results,
         )
