@@ -14,6 +14,24 @@ from pathlib import Path
 
 from engine.errors import UserError
 
+# the first bytes of file kinds a user may pick by mistake instead of a text file
+_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "PNG"),
+    (b"\xff\xd8\xff", "JPEG"),
+    (b"GIF8", "GIF"),
+    (b"%PDF-", "PDF"),
+    (b"PK\x03\x04", "ZIP, XLSX or DOCX"),
+    (b"SQLite format 3\x00", "SQLite"),
+    (b"\x1f\x8b", "gzip"),
+    (b"\x7fELF", "a program"),
+)
+
+
+def binary_kind(head: bytes) -> str | None:
+    """What a file starting with ``head`` (its first 16 bytes) is, when it is a common
+    binary kind: "PNG" for "not a text file (looks like PNG)"; None otherwise."""
+    return next((kind for magic, kind in _SIGNATURES if head.startswith(magic)), None)
+
 
 def read_user_text(path: str | Path, max_bytes: int, what: str = "file") -> str:
     """The UTF-8 text of ``path``; a one-line UserError naming it when it is not a regular
@@ -39,6 +57,9 @@ def read_user_text(path: str | Path, max_bytes: int, what: str = "file") -> str:
         os.close(fd)
     if len(data) > max_bytes:  # grew after fstat
         raise UserError(f"{path}: larger than a {what} can be ({max_bytes} bytes at most)")
+    kind = binary_kind(data[:16])
+    if kind is not None:
+        raise UserError(f"{path}: not a text file (looks like {kind})")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -22,6 +22,7 @@ from typing import NoReturn
 
 from engine.errors import ImportRejected
 from engine.files.nesting import too_deep
+from engine.files.user_files import binary_kind
 from engine.importing.cells import MAX_COLUMNS, Row, clean_name
 from engine.importing.xlsx_reader import open_first_sheet
 
@@ -202,8 +203,11 @@ class TabularFile:
         return handle
 
     def _sniff_encoding(self, handle) -> str:
-        head = handle.read(4)
+        head = handle.read(16)
         handle.seek(0)
+        kind = binary_kind(head)
+        if kind is not None:
+            self.reject(f"not a text file (looks like {kind})")
         if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
             self.reject("UTF-32 text is not supported; save the file as UTF-8")
         if head.startswith(codecs.BOM_UTF8):

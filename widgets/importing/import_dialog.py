@@ -137,7 +137,10 @@ class ImportDialog(QDialog):
         self.progress.setVisible(False)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020")
+        # a banner above the scrolled body: a refusal is seen without scrolling to it
+        self.error.setStyleSheet(
+            "color: #b00020; background: #fde8e8; border: 1px solid #b00020; padding: 6px"
+        )
         self.error.setVisible(False)
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
@@ -167,9 +170,9 @@ class ImportDialog(QDialog):
         layout.addWidget(self.bijoy_box)
         layout.addWidget(self.allow_duplicate)
         layout.addWidget(self.progress)
-        layout.addWidget(self.error)
         layout.addWidget(self.report)
         outer = QVBoxLayout(self)
+        outer.addWidget(self.error)
         outer.addWidget(ScreenFittingScroll(body), 1)  # the buttons stay on screen
         outer.addWidget(self.buttons)
         size_to_screen(self)
@@ -611,6 +614,12 @@ class ImportDialog(QDialog):
             self._show_error(message)
         else:
             self._show_error(_("Import failed: {error}").format(error=message))
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Reopened: the last file's refusal does not greet the next one."""
+        if self.task is None:
+            self._show_error("")
+        super().showEvent(event)
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
