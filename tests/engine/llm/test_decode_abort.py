@@ -47,3 +47,28 @@ def test_a_cancel_stops_a_long_decode_part_way(embedded_gguf):
     results.clear()
     assert scheduler.run([request], results.append).items == 1
     scheduler.close()
+
+
+@pytest.mark.slow
+def test_a_cancel_during_the_worker_s_load_stops_it(embedded_gguf):
+    import threading
+
+    from engine.llm.local_backend import LocalGGUFBackend
+
+    stop = threading.Event()
+    pressed: list[float] = []
+
+    def press_cancel() -> None:
+        pressed.append(time.monotonic())
+        stop.set()
+
+    threading.Timer(0.3, press_cancel).start()  # Cancel while the worker process loads
+    backend = LocalGGUFBackend(embedded_gguf, sha256="s", schedule=Schedule(n_seq=1))
+    request = Request(key="k", prompt="Hello", sampler=Sampler(max_tokens=4))
+    with pytest.raises(InterruptedError, match="loading the model cancelled"):
+        list(backend.generate([request], cancelled=stop.is_set))
+    assert time.monotonic() - pressed[0] < 2
+    assert backend._worker is None or not backend._worker.alive()
+    # the next job loads a fresh worker
+    assert all(r.ok for r in backend.generate([request]))
+    backend.close()
