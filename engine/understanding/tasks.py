@@ -135,6 +135,8 @@ ITEM_OPTIONS = (
     "standard_cols",
     "english_cols",
     "label_col",
+    "label_names",
+    "label_name_col",
     "split_col",
     "split",
     "id_col",
