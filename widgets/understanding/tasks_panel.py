@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -56,6 +55,7 @@ from widgets.common.task_bridge import Task, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
 from widgets.understanding.result_rows import number_text, result_rows
+from widgets.understanding.run_breakdown import RunBreakdown, detail_tabs, result_table
 
 log = logging.getLogger(__name__)
 
@@ -157,9 +157,8 @@ class TasksPanel(QWidget):
         form.addRow(self.progress)
         form.addRow(self.progress_note)
 
-        self.results = _table()
+        self.results = result_table()
         # a header and four runs stay visible however long the comparisons below grow
-        # (the walkthrough at 1366x768 showed one row beside four warnings)
         rows = self.results.verticalHeader().defaultSectionSize()
         self.results.setMinimumHeight(
             self.results.horizontalHeader().sizeHint().height() + 5 * rows
@@ -169,7 +168,7 @@ class TasksPanel(QWidget):
         self.comparisons.setWordWrap(True)
         self.comparisons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.failure_bars = FailureBars()
-        self.items = _table()
+        self.items = result_table()
         register_qt_fonts()
         self.items.setFont(bengali_font())
         self.items.setColumnCount(6)
@@ -194,7 +193,8 @@ class TasksPanel(QWidget):
         top_layout.addWidget(self.failure_bars)
         top_layout.addWidget(_row(self.export_button, self.refresh_button))
         right.addWidget(top)
-        right.addWidget(self.items)
+        self.breakdown = RunBreakdown()
+        right.addWidget(detail_tabs(self.items, self.breakdown))
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(form_box)
         split.addWidget(right)
@@ -445,6 +445,9 @@ class TasksPanel(QWidget):
 
     def show_items(self) -> None:
         run_id = self.selected_run_id()
+        self.breakdown.show_run(
+            next((r for r in self.report.get("runs", []) if r["run_id"] == run_id), None)
+        )
         if run_id is None:
             return
         self.bridge.run(
@@ -475,15 +478,6 @@ def _row(*widgets) -> QWidget:
         layout.addWidget(w)
     layout.addStretch(1)
     return box
-
-
-def _table() -> QTableWidget:
-    table = QTableWidget(0, 0)
-    table.verticalHeader().setVisible(False)
-    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
 
 
 def main(argv: list[str] | None = None) -> int:
