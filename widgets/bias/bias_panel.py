@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -40,6 +39,7 @@ from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
@@ -112,10 +112,7 @@ class BiasPanel(QWidget):
         self.probe_set = QComboBox()
         self.probe_set.setSizeAdjustPolicy(fitted)
         self.probe_set.setMinimumContentsLength(16)
-        self.limit = QSpinBox()
-        self.limit.setRange(0, 100000)
-        self.limit.setSpecialValueText(_("all probes"))
-        self.limit.setValue(10)
+        self.limit = ItemLimitBox(_("all probes"))
         self.counterbalance = QCheckBox(_("both option orders"))
         self.constrained = QCheckBox(_("constrained to the options"))
         self.run_button = QPushButton(_("Run probes"))

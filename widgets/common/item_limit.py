@@ -28,7 +28,20 @@ def ascii_digits(text: str) -> str:
     return text.translate(_BENGALI_DIGITS)
 
 
-class ItemLimitBox(QSpinBox):
+class SettledSpinBox(QSpinBox):
+    """A spin box that keeps Enter: Enter settles the typed value and goes no further (Qt
+    passes it on to the dialog's default button, which would start or close with it)."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.interpretText()
+            self.selectAll()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class ItemLimitBox(SettledSpinBox):
     """'Only the first N' items; 0 (shown as ``every_text``) means every item."""
 
     def __init__(
@@ -47,11 +60,6 @@ class ItemLimitBox(QSpinBox):
         self.setKeyboardTracking(True)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.interpretText()
-            self.selectAll()
-            event.accept()  # the value is settled here; the dialog does not start
-            return
         typed = ascii_digits(event.text())
         if typed.isdigit() and self.value() == self.minimum():
             self.lineEdit().setText("")  # the shown "every …" is not part of the number
@@ -105,6 +113,7 @@ __all__ = [
     "CONFIRM_ITEMS",
     "DEFAULT_ITEMS",
     "ItemLimitBox",
+    "SettledSpinBox",
     "ask_before_large_job",
     "ascii_digits",
     "is_large",

@@ -49,6 +49,7 @@ from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.hints import for_gui
+from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
@@ -111,10 +112,7 @@ class TasksPanel(QWidget):
         self.k = QSpinBox()
         self.k.setRange(0, 16)
         self.k.setValue(6)
-        self.limit = QSpinBox()
-        self.limit.setRange(0, 100000)
-        self.limit.setValue(5)
-        self.limit.setSpecialValueText(_("all"))
+        self.limit = ItemLimitBox(_("all"), default=5)  # per dialect
         self.constrained = QCheckBox(_("constrained decoding (JSON schema)"))
         self.run_button = QPushButton(_("Run"))
         self.run_button.clicked.connect(self.run)
