@@ -328,9 +328,7 @@ class AnnotationPanel(QWidget):
             self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.sig_decided.emit(item["item_id"])
-        saved = _("Saved: item {item} {decision}").format(
-            item=item["item_id"], decision=decision_label(decision)
-        )
+        saved = _("Item {item}: {decision} saved").format(item=item["item_id"], decision=decision)
         self.saved_note.setText(saved)
         self.sig_status_message.emit(saved)
         # update this row in place (no re-read: a queue can hold thousands of items)

@@ -44,15 +44,14 @@ class BijoyBox(QGroupBox):
         if not scan["cells"]:
             return
         self.preview.setVisible(True)
+        columns = ", ".join(f"“{c}”" for c in scan["in_columns"])
         self.note.setText(
-            _(
-                "{cells} cells of {columns} in the first {rows} rows look like legacy Bijoy "
-                "ASCII, not Unicode Bengali. Without conversion the import is refused. Preview:"
-            ).format(
-                cells=f"{scan['cells']:,}",
-                columns=", ".join(f"“{c}”" for c in scan["in_columns"]),
-                rows=f"{scan['rows_scanned']:,}",
-            )
+            _("Bengali text columns with Bijoy: {columns}.").format(columns=columns)
+            + " "
+            + _(
+                "{cells} cells in the first {rows} rows look like legacy Bijoy ASCII, not "
+                "Unicode Bengali. Without conversion the import is refused. Preview:"
+            ).format(cells=f"{scan['cells']:,}", rows=f"{scan['rows_scanned']:,}")
         )
         lines = []
         for sample in scan["samples"]:

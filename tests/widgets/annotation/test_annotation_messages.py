@@ -54,7 +54,7 @@ def test_blind_review_offers_no_accept_and_says_each_decision_was_saved(qtbot, l
         assert panel.buttons["edit"].isVisible() and panel.buttons["reject"].isVisible()
         first = panel.current["item_id"]
         _edit_by_typing(qtbot, panel, "karimer rup")
-        assert panel.saved_note.text() == f"Saved: item {first} ✎ edited"
+        assert panel.saved_note.text() == f"Item {first}: edit saved"
         assert panel.saved_note.isVisible()
 
 
