@@ -134,6 +134,9 @@ class TasksPanel(QWidget):
         form.addRow(_("Dialects"), self.dialects)
         form.addRow(_("Split"), self.split)
         form.addRow(_("k per dialect"), self.k)
+        # a set with no train split: demonstrations drawn from the evaluated split (seeded)
+        self.draw_train = ItemLimitBox(_("none (the set's train split)"), default=0)
+        form.addRow(_("Draw train items per dialect"), self.draw_train)
         form.addRow(_("Limit per dialect"), self.limit)
         form.addRow(self.constrained)
         form.addRow(_row(self.run_button, self.cancel_button))
@@ -238,6 +241,7 @@ class TasksPanel(QWidget):
             "split": self.split.currentText(),
             "k": self.k.value(),
             "limit": self.limit.value() or None,
+            "draw_train_per_dialect": self.draw_train.value() or None,
             "constrained": self.constrained.isChecked(),
         }
 
