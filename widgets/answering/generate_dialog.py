@@ -151,11 +151,7 @@ class GenerateDialog(QDialog):
         )
 
     def _show_scope(self, *_changed) -> None:
-        models = len(checked_data(self.models))
-        text = scope_text(*self.scope_counts(), unit=_("answers"))
-        if models > 1:
-            text += " " + _("(each of {n} models)").format(n=models)
-        self.scope.setText(text)
+        self.scope.setText(scope_text(*self.scope_counts(), unit=_("answers")))
 
     def job_inputs(self) -> tuple[list[int], tuple] | str:
         """The chosen models and the rest of the task's arguments, or what to tick first."""
@@ -247,7 +243,7 @@ class GenerateDialog(QDialog):
 
     def _cancelled(self, model_id: int, name: str) -> None:
         self.tasks.pop(model_id, None)
-        self.summaries[name] = {"error": _("cancelled; run again to resume")}
+        self.summaries[name] = {"error": _("Cancelled: run again to resume.")}
         self._show_summaries()
 
     def _show_summaries(self) -> None:

@@ -30,7 +30,7 @@ class JobProgressRow(QWidget):
     def follow(self, task: Task) -> None:
         self.task = task
         self.bar.setRange(0, 0)  # busy until the first report
-        self.note.setText(_("Starting…"))
+        self.note.setText("")
         self.cancel_button.setEnabled(True)
         self.setVisible(task.running)
 
@@ -38,17 +38,13 @@ class JobProgressRow(QWidget):
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(min(done, max(total, 1)))
         eta = eta_seconds(self.task) if self.task is not None else None
-        self.note.setText(
-            f"{note} · " + _("about {time} left").format(time=format_duration(eta))
-            if eta is not None
-            else note
-        )
+        eta_text = "" if eta is None else " · " + _("ETA") + " " + format_duration(eta)
+        self.note.setText(note + eta_text)
 
     def cancel(self) -> None:
         if self.task is not None and self.task.running:
             self.task.cancel()
             self.cancel_button.setEnabled(False)
-            self.note.setText(_("Cancelling…"))
 
     def finish(self) -> None:
         self.task = None

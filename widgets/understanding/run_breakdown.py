@@ -89,7 +89,7 @@ class RunBreakdown(QWidget):
         matrix = confusion["matrix"]
         self.confusion.clear()
         self.confusion.setColumnCount(1 + len(labels))
-        self.confusion.setHorizontalHeaderLabels([_("gold \\ answer"), *labels])
+        self.confusion.setHorizontalHeaderLabels(["", *labels])
         self.confusion.setRowCount(len(matrix))
         for row, counts in enumerate(matrix):
             self.confusion.setItem(row, 0, QTableWidgetItem(labels[row]))
@@ -101,6 +101,7 @@ class RunBreakdown(QWidget):
 def detail_tabs(items: QWidget, breakdown: RunBreakdown) -> QTabWidget:
     """The selected run's items and its breakdown, one tab each."""
     tabs = QTabWidget()
+    tabs.setDocumentMode(True)  # no frame: the items' columns keep the width they had
     tabs.addTab(items, _("Items"))
     tabs.addTab(breakdown, _("Per dialect and confusion matrix"))
     return tabs

@@ -135,8 +135,8 @@ class TasksPanel(QWidget):
         form.addRow(_("Split"), self.split)
         form.addRow(_("k per dialect"), self.k)
         # a set with no train split: demonstrations drawn from the evaluated split (seeded)
-        self.draw_train = ItemLimitBox(_("none (the set's train split)"), default=0)
-        form.addRow(_("Draw train items per dialect"), self.draw_train)
+        self.draw_train = ItemLimitBox(_("(none)"), default=0)
+        form.addRow(_("Train draw"), self.draw_train)  # items per dialect
         form.addRow(_("Limit per dialect"), self.limit)
         form.addRow(self.constrained)
         form.addRow(_row(self.run_button, self.cancel_button))
