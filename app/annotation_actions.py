@@ -159,6 +159,7 @@ class AnnotationActions(QObject):
             QMessageBox.warning(self.parent_widget, _("Cannot open the package"), for_gui(str(exc)))
             return None
         panel = AnnotationPanel(source)
+        panel.add_window_shortcuts()
         panel.setWindowTitle(_("{name} — review package").format(name=source.title))
         panel.resize(1000, 640)
         panel.show()

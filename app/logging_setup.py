@@ -12,6 +12,10 @@ import platformdirs
 from engine.text.redact import RedactingFilter
 
 APP_NAME = "upabhasha"
+# libraries that log their own set-up at INFO: faiss tries its AVX-512 and AVX2 builds
+# first and logs a ModuleNotFoundError for each build the wheel lacks, which read as
+# failures in a job's log
+QUIET_LOGGERS = ("faiss.loader",)
 
 
 def log_dir() -> Path:
@@ -27,6 +31,8 @@ def setup_logging(verbose: bool = False) -> Path:
     if getattr(root, "_upabhasha_configured", False):
         return path
     root.setLevel(logging.INFO)
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

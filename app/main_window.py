@@ -31,7 +31,7 @@ from app.language_menu import add_language_menu
 from app.settings import Settings, save_settings
 from app.stage_widgets import import_pages, widget_packages
 from app.study_actions import StudyActions
-from app.window_fit import fit_to_screen
+from app.window_fit import fit_to_screen, screen_key
 from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace, study_counts
@@ -46,6 +46,9 @@ from widgets.common.welcome_page import WelcomePage
 from widgets.common.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
+
+# their own shortcuts, Ctrl+Shift+1/2/3, in this order
+ANNOTATION_TABS = ("annotation", "adjudication", "agreement")
 
 WORKSPACE_FILTER = "Upabhasha workspace (*.sqlite *.upabhasha);;All files (*)"
 STATUS_TOPICS = frozenset({"questions", "variants", "models"})  # what the status bar counts
@@ -304,14 +307,15 @@ class MainWindow(QMainWindow):
                     )
                 continue
             text = _("Show {panel}").format(panel=self.tabs.tabText(index))
-            self._panel_actions.append(
-                self._action(
-                    text,
-                    lambda _checked=False, i=index: self.tabs.setCurrentIndex(i),
-                    f"Ctrl+{index + 1}" if index < 9 else None,  # Ctrl+1 … Ctrl+9
-                    self.view_menu,
-                )
+            keys = [f"Ctrl+{index + 1}"] if index < 9 else []  # Ctrl+1 … Ctrl+9
+            name = next((n for n, p in self.panels.items() if p is self.tabs.widget(index)), "")
+            if name in ANNOTATION_TABS:  # past Ctrl+9, and Ctrl+0 is the welcome page
+                keys.append(f"Ctrl+Shift+{ANNOTATION_TABS.index(name) + 1}")
+            action = self._action(
+                text, lambda i=index: self.tabs.setCurrentIndex(i), None, self.view_menu
             )
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            self._panel_actions.append(action)
 
     def show_panel(self, name: str) -> None:
         panel = self.panels.get(name)
@@ -426,9 +430,12 @@ class MainWindow(QMainWindow):
 
     # -- geometry and shutdown -------------------------------------------------------------
     def _restore_geometry(self) -> None:
-        if self.settings.window_geometry:
-            self.restoreGeometry(QByteArray(base64.b64decode(self.settings.window_geometry)))
-        fit_to_screen(self, restored=bool(self.settings.window_geometry))
+        saved = self.settings.window_geometries.get(screen_key(self)) or (
+            self.settings.window_geometry
+        )
+        if saved:
+            self.restoreGeometry(QByteArray(base64.b64decode(saved)))
+        fit_to_screen(self, restored=bool(saved))
         if self.settings.window_state:
             self.restoreState(QByteArray(base64.b64decode(self.settings.window_state)))
 
@@ -448,7 +455,9 @@ class MainWindow(QMainWindow):
         ):
             event.ignore()
             return
-        self.settings.window_geometry = base64.b64encode(bytes(self.saveGeometry())).decode()
+        geometry = base64.b64encode(bytes(self.saveGeometry())).decode()
+        self.settings.window_geometries[screen_key(self)] = geometry
+        self.settings.window_geometry = geometry
         self.settings.window_state = base64.b64encode(bytes(self.saveState())).decode()
         self._save(self.settings)
         self.bridge.shutdown()

@@ -41,7 +41,10 @@ class Settings:
     recent_workspaces: list[str] = field(default_factory=list)
     reviewer_name: str = ""
     default_dialects: list[str] = field(default_factory=list)
-    window_geometry: str = ""  # QWidget.saveGeometry(), base64
+    window_geometry: str = ""  # QWidget.saveGeometry(), base64 (before geometry per screen)
+    # QWidget.saveGeometry() per screen size ("1366x768"), base64: a laptop's and a
+    # monitor's window each come back as they were left
+    window_geometries: dict[str, str] = field(default_factory=dict)
     window_state: str = ""  # QMainWindow.saveState(), base64
     avro_mode: bool = False
     language: str = "en"  # interface language: "en" or "bn" (engine.i18n.LANGUAGES)
@@ -69,6 +72,10 @@ def _from_dict(data: dict) -> Settings:
         value, default = data[f.name], getattr(defaults, f.name)
         if isinstance(default, list):
             ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        elif isinstance(default, dict):
+            ok = isinstance(value, dict) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+            )
         else:
             ok = type(value) is type(default)
         if ok:

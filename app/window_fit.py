@@ -31,14 +31,34 @@ def fits(frame: QRect, available: QRect) -> bool:
     return available.contains(frame)
 
 
+def suitable(frame: QRect, available: QRect) -> bool:
+    """A restored window worth keeping: on the screen, and at least half the fitted size each
+    way (a window left small on a laptop would open as a postage stamp on a large monitor)."""
+    fitted = initial_geometry(available)
+    return (
+        fits(frame, available)
+        and frame.width() >= fitted.width() // 2
+        and frame.height() >= fitted.height() // 2
+    )
+
+
+def screen_key(window: QWidget) -> str:
+    """The size of the screen ``window`` is on, as "1366x768": geometry is kept per size."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return ""
+    size = screen.size()
+    return f"{size.width()}x{size.height()}"
+
+
 def fit_to_screen(window: QWidget, *, restored: bool = False) -> QRect:
-    """Size and place ``window`` within its screen; a restored geometry that fits is kept."""
+    """Size and place ``window`` within its screen; a restored geometry that suits is kept."""
     screen = window.screen() or QGuiApplication.primaryScreen()
     if screen is None:
         window.resize(PREFERRED)
         return window.geometry()
     available = screen.availableGeometry()
-    if restored and fits(window.frameGeometry(), available):
+    if restored and suitable(window.frameGeometry(), available):
         return window.geometry()
     frame = initial_geometry(available)
     # the frame (title bar, borders) is outside geometry(); leave room for it

@@ -43,6 +43,7 @@ from gui_driving import (  # noqa: E402
     tick,
     trigger,
     type_into,
+    type_number,
     wait_until,
     walk_all,
     watch_message_boxes,
@@ -141,9 +142,9 @@ def step_assign(walk: Walk) -> None:
     click(panel.prompt.button)
     dialog = panel.setup.dialog
     type_into(dialog.name, BATCH)
-    dialog.overlap.setValue(OVERLAP)
+    type_number(dialog.overlap, OVERLAP)
     check(dialog.random_seed, False)
-    dialog.seed.setValue(SEED)
+    type_number(dialog.seed, SEED)
     check(dialog.blind)
     shoot(walk, "04_assign", dialog)
     click(dialog.buttons.button(dialog.buttons.StandardButton.Ok))
@@ -194,7 +195,7 @@ def _decide_all(walk: Walk, panel, name: str) -> None:
             raise WalkError(f"{name}: item {n} is not the next undecided one")
         if n == 0:
             _avro_edit(walk, panel, AVRO_EDITS[name])
-            panel.score.setValue(3)
+            type_number(panel.score, 3)
             if name == "রিনা":
                 shoot(walk, "07_package_avro", window=panel)
             click(panel.buttons["edit"])
@@ -204,7 +205,7 @@ def _decide_all(walk: Walk, panel, name: str) -> None:
         elif n == len(panel.items) - 1 and name == "Karim":
             click(panel.buttons["reject"])
         else:
-            panel.score.setValue(2 if n == 1 else 4)
+            type_number(panel.score, 2 if n == 1 else 4)
             click(panel.buttons["accept"])
 
 

@@ -294,6 +294,21 @@ def type_into(line_edit, text: str) -> None:
         raise WalkError(f"typed {text!r}, the field shows {line_edit.text()!r}")
 
 
+def type_number(spin_box, value) -> None:
+    """Select the spin box's text, type ``value`` and press Enter, as a user does: a box
+    that refuses typed input, or lets Enter through to the dialog, fails the walk."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    spin_box.setFocus()
+    QTest.mouseClick(spin_box.lineEdit(), Qt.MouseButton.LeftButton)
+    QTest.keyClick(spin_box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(spin_box, str(value))
+    QTest.keyClick(spin_box, Qt.Key.Key_Return)
+    if spin_box.value() != value:
+        raise WalkError(f"typed {value!r}, the box holds {spin_box.value()!r}")
+
+
 def tick(list_widget, values) -> None:
     """Tick exactly these entries of a checkable list (click the check boxes)."""
     from PySide6.QtCore import Qt

@@ -40,6 +40,7 @@ from gui_driving import (  # noqa: E402
     open_main_window,
     shoot,
     show_tab,
+    type_number,
     wait_until,
     walk_all,
     watch_message_boxes,
@@ -148,8 +149,8 @@ def step_run_task(walk: Walk) -> None:
         for name, box in boxes.items():
             box.setChecked(name in ("zero", "few", "native", "roman"))
     tasks.split.setCurrentText("test")
-    tasks.limit.setValue(walk.task_limit)
-    tasks.k.setValue(2)
+    type_number(tasks.limit, walk.task_limit)
+    type_number(tasks.k, 2)
     if walk.task_dialects:
         tasks.dialects.setText(",".join(walk.task_dialects))
     tasks.constrained.setChecked(True)  # a base model answers in the label set's JSON
@@ -213,7 +214,7 @@ def step_run_probes(walk: Walk) -> None:
     """05 Run probes with both option orders (counterbalanced): the bias chart."""
     bias = walk.window.panels["bias"]
     wait_until(walk, lambda: bias.run_button.isEnabled(), 30, "probe set offered")
-    bias.limit.setValue(walk.probe_limit)
+    type_number(bias.limit, walk.probe_limit)
     bias.counterbalance.setChecked(True)
     refreshed: list[dict] = []
     bias.sig_refreshed.connect(refreshed.append)

@@ -46,6 +46,7 @@ from gui_driving import (  # noqa: E402
     tick,
     trigger,
     type_into,
+    type_number,
     wait_until,
     walk_all,
     watch_message_boxes,
@@ -178,7 +179,7 @@ def step_translate(walk: Walk) -> None:
     trigger(walk.window, "Study", "Translate questions…")
     dialog = walk.window.study.dialogs["translate"]
     tick(dialog.dialects, DIALECTS)
-    dialog.limit.setValue(QUESTIONS_TO_TRANSLATE)
+    type_number(dialog.limit, QUESTIONS_TO_TRANSLATE)
     click(dialog.start_button)
     if dialog.task is None:
         raise WalkError(f"translation did not start: {dialog.status.text()}")
@@ -228,7 +229,7 @@ def step_generate(walk: Walk) -> None:
     dialog = walk.window.study.dialogs["generate"]
     tick(dialog.statuses, ["gold"])
     tick(dialog.dialects, DIALECTS)
-    dialog.max_tokens.setValue(ANSWER_TOKENS)
+    type_number(dialog.max_tokens, ANSWER_TOKENS)
     click(dialog.start_button)
     if not dialog.tasks:
         raise WalkError(f"generation did not start: {dialog.status.text()}")

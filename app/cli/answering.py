@@ -32,6 +32,12 @@ def register(sub) -> None:
     )
     p.add_argument("--dialect", action="append", metavar="CODE", help="only these dialects")
     p.add_argument("--question-set", metavar="NAME")
+    p.add_argument(
+        "--limit",
+        type=positive_int,
+        metavar="N",
+        help="only the variants of the first N questions (a small first run)",
+    )
     p.add_argument("--max-tokens", type=positive_int, default=384)
     p.add_argument(
         "--prompts",
@@ -55,6 +61,7 @@ def cmd_generate(args, ctx) -> int:
         statuses=tuple(s.strip() for s in args.status.split(",") if s.strip()),
         dialects=dialects or None,
         question_set=args.question_set,
+        limit=args.limit,
         sampler=sampler,
         prompt_dir=args.prompts,
         schedule={"n_seq": args.n_seq} if args.n_seq else None,

@@ -109,6 +109,13 @@ def register(sub) -> None:
     )
     p.add_argument("--limit", type=positive_int, help="at most N items per dialect")
     p.add_argument("--seed", type=non_negative_int, default=0, help="demonstration sampling seed")
+    p.add_argument(
+        "--draw-train",
+        type=positive_int,
+        metavar="N",
+        help="a set with no train split: draw N items per dialect (seeded, recorded in the "
+        "card) from the evaluated split as few-shot demonstrations; they are not evaluated",
+    )
     p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
     add_normalize_option(p, scoring=True)
     p.add_argument("--max-tokens", type=positive_int)
@@ -277,6 +284,7 @@ def cmd_run_task(args, ctx) -> int:
             k=k,
             limit=args.limit,
             seed=args.seed,
+            draw_train_per_dialect=args.draw_train,
             scheme=args.scheme,
             constrained=args.constrained,
             normalize=args.normalize,

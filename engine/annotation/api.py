@@ -21,7 +21,7 @@ from engine.annotation.assignment import (
     latest_batch_id,
     setup_state,
 )
-from engine.annotation.decisions import progress, record_decision
+from engine.annotation.decisions import inputs_stamp, progress, record_decision
 from engine.annotation.items import DEFAULT_SCALE, KINDS, parse_scale
 from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
 from engine.annotation.packages import export_package, import_package, import_packages
@@ -54,6 +54,7 @@ __all__ = [
     "import_package",
     "import_packages",
     "record_decision",
+    "inputs_stamp",
     "item_detail",
     "latest_batch_id",
     "list_annotators",

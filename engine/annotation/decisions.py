@@ -251,3 +251,17 @@ def progress(ws: Workspace, *, batch_id: int | None = None) -> list[dict]:
         r["median_seconds"] = statistics.median(secs) if secs else None
         r["mean_seconds"] = statistics.fmean(secs) if secs else None
     return rows
+
+
+def inputs_stamp(ws: Workspace) -> str:
+    """What agreement reads, in one line: it changes when a decision, an item or an
+    assignment is added, changed or removed, and stays when a merge adds nothing (a package
+    imported again)."""
+    row = ws.query(
+        """SELECT (SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(sum(stale), 0)
+                   FROM annotation_decisions) AS decisions,
+                  (SELECT count(*) || ':' || coalesce(max(id), 0) FROM annotation_items) AS items,
+                  (SELECT count(*) || ':' || coalesce(sum(annotator_id + item_id), 0)
+                   FROM annotation_assignments) AS assignments"""
+    )[0]
+    return f"{row['decisions']}|{row['items']}|{row['assignments']}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
 from engine.annotation.api import latest_batch_id
 from engine.annotation.assignment import AssignmentResult, assign
-from engine.annotation.decisions import progress
+from engine.annotation.decisions import inputs_stamp, progress
 from engine.annotation.packages import export_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study
 from engine.workspace.store import Workspace
@@ -29,8 +29,10 @@ def agreement_at(
 ) -> dict:
     """For background lanes: the report plus per-annotator progress, from a file path."""
     with Workspace(workspace_path, create=False) as ws:
+        stamp = inputs_stamp(ws)  # before the read: a write meanwhile shows as out of date
         report = agreement(ws, resamples=resamples, seed=seed).as_dict()
         report["progress"] = progress(ws)
+        report["inputs_stamp"] = stamp
     return report
 
 

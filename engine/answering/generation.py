@@ -149,6 +149,19 @@ def select_variants(
     )
 
 
+def first_questions(variants: list[dict], limit: int | None) -> list[dict]:
+    """The variants of the first ``limit`` questions (all of them when ``limit`` is None):
+    a small first run to try the settings on."""
+    if not limit:
+        return variants
+    kept: set[int] = set()
+    for v in variants:
+        if len(kept) == limit:
+            break
+        kept.add(v["question_id"])
+    return [v for v in variants if v["question_id"] in kept]
+
+
 def answer_requests(
     variants: list[dict], templates: dict[str, AnswerTemplate], sampler: Sampler
 ) -> list[Request]:
@@ -169,6 +182,7 @@ def generate_answers(
     statuses=DEFAULT_STATUSES,
     dialects=None,
     question_set: str | None = None,
+    limit: int | None = None,
     sampler: Sampler = DEFAULT_SAMPLER,
     prompt_dir=None,
     schedule: dict | None = None,
@@ -177,7 +191,8 @@ def generate_answers(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> list[dict]:
-    """Run (or resume) one answer run per model; returns one summary per model
+    """Run (or resume) one answer run per model (``limit``: only the variants of the first
+    questions); returns one summary per model
     (:func:`engine.llm.model_runs.run_models`: a model that does not load is reported).
 
     ``schedule`` (local models: n_seq, n_ctx, …) goes into the run card, since batching
@@ -186,6 +201,7 @@ def generate_answers(
     """
     templates = answer_templates(ws, prompt_dir)  # the user's files first, before any work
     variants = select_variants(ws, statuses=statuses, dialects=dialects, question_set=question_set)
+    variants = first_questions(variants, limit)
     if not variants:
         raise UserError(
             f"no variants with status {', '.join(statuses)} to answer "

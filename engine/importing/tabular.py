@@ -214,7 +214,7 @@ class TabularFile:
         return handle
 
     def _sniff_encoding(self, handle) -> str:
-        head = handle.read(4)
+        head = handle.read(16)
         handle.seek(0)
         if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
             self.reject("UTF-32 text is not supported; save the file as UTF-8")

@@ -183,12 +183,22 @@ def guess_scored_mapping(columns: list[str]) -> dict:
     }
 
 
-def scan_bijoy(path: str, *, max_rows: int = BIJOY_SCAN_ROWS, samples: int = 5) -> dict:
+def scan_bijoy(
+    path: str,
+    *,
+    columns: list[str] | None = None,
+    max_rows: int = BIJOY_SCAN_ROWS,
+    samples: int = 5,
+) -> dict:
     """Legacy Bijoy/SutonnyMJ cells among the first ``max_rows`` rows, with a preview of
-    their conversion (the dialog asks before converting). ``complete``: the whole file
-    was scanned."""
+    their conversion (the dialog asks before converting). ``columns``: only these, the ones
+    the import reads as Bengali text (an English or identifier column can look like Bijoy);
+    ``in_columns`` names those where some were found. ``complete``: the whole file was
+    scanned."""
     found, rows = 0, 0
     shown: list[dict] = []
+    in_columns: list[str] = []
+    wanted = None if columns is None else set(columns)
     complete = True
     with TabularFile(path, precount=False) as table:
         for line, row in table:
@@ -197,9 +207,13 @@ def scan_bijoy(path: str, *, max_rows: int = BIJOY_SCAN_ROWS, samples: int = 5) 
                 complete = False
                 break
             for column, value in row.items():
+                if wanted is not None and column not in wanted:
+                    continue
                 if not isinstance(value, str) or not looks_bijoy(value):
                     continue
                 found += 1
+                if column not in in_columns:
+                    in_columns.append(column)
                 if len(shown) < samples:
                     try:
                         converted, error = normalize_text(bijoy_to_unicode(value)), None
@@ -219,6 +233,7 @@ def scan_bijoy(path: str, *, max_rows: int = BIJOY_SCAN_ROWS, samples: int = 5) 
         "rows_scanned": min(rows, max_rows),
         "complete": complete,
         "samples": shown,
+        "in_columns": in_columns,
     }
 
 

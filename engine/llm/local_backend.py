@@ -58,9 +58,12 @@ class LocalGGUFBackend:
         """What a run card records about this backend: the schedule decides the bytes."""
         return {"schedule": self.schedule.as_dict(), "load": self.load.as_dict()}
 
-    def worker(self) -> ModelWorker:
+    def worker(self, cancelled: CancelFn | None = None) -> ModelWorker:
+        """The loaded model's worker, started when needed (``cancelled`` stops the load)."""
         if self._worker is None or not self._worker.alive():
-            self._worker = ModelWorker(self.path, self.schedule, self.load, label=self.name)
+            self._worker = ModelWorker(
+                self.path, self.schedule, self.load, label=self.name, cancelled=cancelled
+            )
         return self._worker
 
     def generate(
@@ -74,7 +77,7 @@ class LocalGGUFBackend:
         if not requests:
             return
         answered: set[str] = set()
-        worker = self.worker()  # a failure to load raises: no item was attempted
+        worker = self.worker(cancelled)  # a failure to load raises: no item was attempted
         try:
             for result in worker.generate(requests, progress, cancelled):
                 answered.add(result.key)

@@ -27,6 +27,12 @@ from engine.llm.types import Request, Result
 log = logging.getLogger(__name__)
 
 PREFIX_SEQ = 0
+DECODE_ABORTED = 2  # llama_decode's return code when the abort callback said stop
+ABORT_POLL_S = 0.05  # how often, at most, a decode asks whether to stop
+
+
+class _DecodeAborted(Exception):
+    """llama_decode stopped part-way because a cancel arrived."""
 
 
 @dataclass
@@ -97,6 +103,8 @@ class BatchScheduler:
     def _decode(self, stats: RunStats) -> None:
         rc = self.L.llama_decode(self.ctx, self.batch)
         stats.decode_calls += 1
+        if rc == DECODE_ABORTED:
+            raise _DecodeAborted()
         if rc != 0:
             raise RuntimeError(f"llama_decode failed with code {rc}")
 
@@ -117,7 +125,35 @@ class BatchScheduler:
         should_stop: Callable[[], bool] = lambda: False,
         on_step: Callable[[RunStats], None] | None = None,
     ) -> RunStats:
-        L, sch, stats = self.L, self.schedule, RunStats()
+        """Decode ``requests``; ``should_stop`` is asked between steps and, through
+        llama.cpp's abort callback, inside a long ``llama_decode`` (a prompt chunk), so a
+        cancel does not wait for the decode to end."""
+        stats = RunStats()
+        callback = self._abort_callback(should_stop)  # referenced while llama.cpp may call it
+        self.L.llama_set_abort_callback(self.ctx, callback, None)
+        try:
+            return self._run(requests, emit, should_stop, on_step, stats)
+        except _DecodeAborted:
+            stats.cancelled = True
+            return stats
+        finally:
+            self.L.llama_set_abort_callback(self.ctx, self.L.ggml_abort_callback(), None)
+
+    def _abort_callback(self, should_stop: Callable[[], bool]):
+        stop, asked = False, 0.0
+
+        def aborting(_data) -> bool:
+            nonlocal stop, asked
+            now = time.monotonic()
+            if not stop and now - asked >= ABORT_POLL_S:
+                asked = now
+                stop = bool(should_stop())
+            return stop
+
+        return self.L.ggml_abort_callback(aborting)
+
+    def _run(self, requests, emit, should_stop, on_step, stats: RunStats) -> RunStats:
+        L, sch = self.L, self.schedule
         t0 = time.perf_counter()
         L.llama_memory_clear(self.mem, True)
         seqs: list[_Seq] = []

@@ -166,6 +166,7 @@ class ModelWorker:
         *,
         label: str = "",
         load_timeout_s: float = 600.0,
+        cancelled: CancelFn | None = None,
     ):
         self.label = label or Path(path).name
         mp = multiprocessing.get_context("spawn")
@@ -180,7 +181,7 @@ class ModelWorker:
         child.close()
         self._job = 0
         try:
-            msg = self._recv("loading the model", timeout_s=load_timeout_s)
+            msg = self._recv("loading the model", timeout_s=load_timeout_s, cancelled=cancelled)
         except WorkerCrashed as exc:
             raise ModelDidNotLoad(str(exc)) from None
         if msg[0] == "error":
@@ -196,9 +197,12 @@ class ModelWorker:
     def alive(self) -> bool:
         return self.proc.is_alive()
 
-    def _recv(self, phase: str, timeout_s: float | None = None):
+    def _recv(self, phase: str, timeout_s: float | None = None, cancelled: CancelFn | None = None):
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while True:
+            if cancelled is not None and cancelled():
+                self.kill()  # a load cannot be stopped part-way otherwise
+                raise InterruptedError(f"{phase} cancelled")
             try:
                 if self.conn.poll(0.2):
                     return self.conn.recv()

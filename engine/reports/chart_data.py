@@ -346,6 +346,15 @@ def counted_percentiles(values, counts, qs) -> list[float]:
     return out
 
 
+def _no_pair_reason(ordered: list[dict], run) -> str:
+    """Why agreement has nothing to show: the chosen run has no judgments yet, or no other
+    run has any (not "a second run is needed" above a run of 0 judgments)."""
+    mine = next((j for j in ordered if j["run_id"] == run), None)
+    if mine is None or not mine["judgments"]:
+        return "this judge run has no judgments yet"
+    return "a second judge run is needed"
+
+
 def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
     """The chosen run against the first other judge run with judgments, ordered as in the
     report (:func:`engine.judging.paired_scores.judge_agreement`: primary judge first, as
@@ -353,8 +362,8 @@ def _agreement(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
     ordered = paired_scores.ordered_judge_runs(ws)
     mine = next((j for j in ordered if j["run_id"] == run), None)
     other = next((j for j in ordered if j["run_id"] != run and j["judgments"]), None)
-    if mine is None or other is None:
-        return {"empty": "a second judge run is needed", "table": _table([], [])}
+    if mine is None or other is None or not mine["judgments"]:
+        return {"empty": _no_pair_reason(ordered, run), "table": _table([], [])}
     a, b = (mine, other) if ordered.index(mine) < ordered.index(other) else (other, mine)
     row, pairing = paired_scores.agreement_pair(
         ws,
@@ -405,7 +414,8 @@ def _cbs(ws, run, *, danger_threshold, previous=None, **_options) -> dict:
         previous=(previous or {}).get("pairings"),
     )
     if not pairs:
-        return {"empty": "a second judge run is needed", "table": _table([], [])}
+        reason = _no_pair_reason(paired_scores.ordered_judge_runs(ws), run)
+        return {"empty": reason, "table": _table([], [])}
     return {
         "pairs": pairs,
         "n": sum(p["n"] for p in pairs),

@@ -12,6 +12,7 @@ each item was shown (input in its script, references, demonstration ids) is reco
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -80,6 +81,17 @@ def stratified_order(items: list[Item], seed: int, stratum=None) -> list[Item]:
     return seeded_order(items, seed, lambda i: i.key, stratum)
 
 
+def draw_train(items: list[Item], per_dialect: int, seed: int, split: str) -> list[Item]:
+    """A seeded train split drawn from ``split``'s items, for a set that has none: the
+    first ``per_dialect`` of each dialect in :func:`stratified_order` become train items
+    (demonstrations), so they are no longer evaluated."""
+    drawn: set[str] = set()
+    for dialect in sorted({i.dialect for i in items}):
+        mine = [i for i in items if i.dialect == dialect and i.split == split]
+        drawn |= {i.key for i in stratified_order(mine, seed)[:per_dialect]}
+    return [dataclasses.replace(i, split=rg.DEMO_SPLIT) if i.key in drawn else i for i in items]
+
+
 def sample_summary(spec: TaskSpec, evaluated: list[Item], limit: int | None, seed: int) -> dict:
     """What the run card records of the sample: seed, strata and counts per dialect/label."""
     counts: dict[str, dict[str, int]] = {}
@@ -113,6 +125,7 @@ def run_task(
     k: int = 6,
     limit: int | None = None,
     seed: int = 0,
+    draw_train_per_dialect: int | None = None,
     scheme: str = DEFAULT_SCHEME,
     constrained: bool = False,
     normalize: str | None = None,
@@ -139,10 +152,19 @@ def run_task(
     if unknown:
         raise UserError(f"unknown dialect {sorted(unknown)[0]!r}")
     all_items = load_items(ws, source, list(dialects) if dialects else None)
+    train_draw = None
+    if draw_train_per_dialect:
+        if any(i.split == rg.DEMO_SPLIT for i in all_items):
+            raise UserError(f"{source} has train-split items: use them, draw none")
+        all_items = draw_train(all_items, draw_train_per_dialect, seed, split)
+        train_draw = {"per_dialect": draw_train_per_dialect, "seed": seed, "from": split}
     evaluated = _pick_items(spec, all_items, split, limit, seed)
     pool = rg.demo_pool(spec, all_items if "few" in regimes else [])
     if "few" in regimes and k and not pool:
-        raise UserError(f"few-shot needs train-split items in {source}; none found")
+        raise UserError(
+            f"few-shot needs train-split items in {source}; none found (draw a seeded "
+            f"train split from the {split} items, or run zero-shot)"
+        )
     labels = rg.labels_for(spec, evaluated if spec.labels_from == "dialects" else all_items)
     names = label_names(ws, source) if spec.classification else {}
     if spec.classification and len(labels) < 2:
@@ -170,6 +192,8 @@ def run_task(
                     "seed": seed,
                     "demo_split": rg.DEMO_SPLIT if regime == "few" else None,
                     "demo_pool": _fingerprint(pool) if regime == "few" else None,
+                    # a drawn train split changes what is evaluated: every card records it
+                    **({"train_draw": train_draw} if train_draw else {}),
                     "labels": labels,
                     "label_names": names,  # stored label -> the name the prompt used
                     "sampler": sampler.as_dict(),

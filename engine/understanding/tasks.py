@@ -52,6 +52,31 @@ def run_task_at(
         return run_task(ws, spec, models, progress=progress, cancelled=cancelled, **options)
 
 
+def run_task_with_report_at(
+    workspace_path: str,
+    task: str,
+    model_ids: list[int],
+    options: dict,
+    user_dir: str | None = None,
+    *,
+    progress=None,
+    cancelled=None,
+) -> dict:
+    """:func:`run_task_at`, then the task's ``task-stats`` report read after the run's last
+    write: ``{"summaries": […], "report": {…}}``. The panel shows this report when the job
+    ends, so it holds every run of the job (a refresh read during the run may predate it)."""
+    summaries = run_task_at(
+        workspace_path,
+        task,
+        model_ids,
+        options,
+        user_dir,
+        progress=progress,
+        cancelled=cancelled,
+    )
+    return {"summaries": summaries, "report": task_stats_at(workspace_path, None, user_dir)}
+
+
 # the planner's per-model estimates of run_task_at with the same arguments
 # (engine.llm.run_estimates)
 estimate_task_at = estimator(run_task_at, one_model=False)
@@ -110,6 +135,8 @@ ITEM_OPTIONS = (
     "standard_cols",
     "english_cols",
     "label_col",
+    "label_names",
+    "label_name_col",
     "split_col",
     "split",
     "id_col",

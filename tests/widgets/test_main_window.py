@@ -7,6 +7,7 @@ import shutil
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
 from app.main_window import MainWindow
@@ -230,3 +231,33 @@ def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
         "Agreement",
     ]
     assert report["heavy_modules_loaded"] == []
+
+
+def test_ctrl_shift_number_shows_the_annotation_tabs(window, ws_copy, qtbot):
+    window.open_workspace(ws_copy)
+    shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    for key, name in ((Qt.Key.Key_1, "annotation"), (Qt.Key.Key_2, "adjudication")):
+        qtbot.keyClick(window, key, shift)
+        assert window.tabs.currentWidget() is window.panels[name]
+    qtbot.keyClick(window, Qt.Key.Key_3, shift)
+    assert window.tabs.currentWidget() is window.panels["agreement"]
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert window.stack.currentWidget() is window.welcome
+
+
+def test_the_adjudicator_s_typed_name_is_remembered_for_the_next_start(
+    window, ws_copy, saved, qtbot, sync_bridge
+):
+    window.open_workspace(ws_copy)
+    window.show_panel("adjudication")
+    name_box = window.panels["adjudication"].adjudicator
+    qtbot.mouseClick(name_box, Qt.MouseButton.LeftButton)
+    name_box.selectAll()
+    QTest.keyClicks(name_box, "Rahim")
+    QTest.keyClick(name_box, Qt.Key.Key_Return)
+    assert saved[-1].reviewer_name == "Rahim"
+    again = MainWindow(saved[-1], bridge=sync_bridge, save=lambda s: None)
+    qtbot.addWidget(again)
+    again.open_workspace(ws_copy)
+    assert again.panels["adjudication"].adjudicator.text() == "Rahim"
+    assert again.panels["review"].reviewer.text() == "Rahim"

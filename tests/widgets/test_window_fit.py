@@ -251,3 +251,41 @@ def test_the_fit_probe_finds_the_panels_and_dialogs_under_widgets():
         "EndpointDialog",
         "ShortcutsDialog",
     } <= dialogs
+
+
+PER_SCREEN = r"""
+import base64, json
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from app.settings import Settings
+from app.main_window import MainWindow
+from app.window_fit import screen_key
+saved = []
+first = MainWindow(Settings(), save=saved.append)
+first.show(); app.processEvents()
+first.showNormal(); first.resize(505, 438); app.processEvents()
+first.close(); app.processEvents()  # closing saves the geometry under this screen's size
+settings = saved[-1]
+report = {"key": screen_key(first), "keys": sorted(settings.window_geometries)}
+# left small: refitted, not a postage stamp
+small = MainWindow(settings, save=lambda s: None)
+small.show(); app.processEvents()
+report["small_again"] = [small.width(), small.height()]
+# a geometry kept for another screen size does not apply here; this size's one does
+mid = MainWindow(Settings(), save=lambda s: None)
+mid.show(); app.processEvents(); mid.showNormal(); mid.resize(1000, 700); app.processEvents()
+here = base64.b64encode(bytes(mid.saveGeometry())).decode()
+both = Settings(window_geometries={"1366x768": settings.window_geometry, screen_key(mid): here})
+again = MainWindow(both, save=lambda s: None)
+again.show(); app.processEvents()
+report["again"] = [again.width(), again.height()]
+print(json.dumps(report), flush=True)
+import os; os._exit(0)
+"""
+
+
+def test_geometry_is_kept_per_screen_size_and_a_small_one_is_refitted(tmp_path):
+    report = run_on_screen(tmp_path, 1920, 1080, ["-c", PER_SCREEN])
+    assert report["key"] == "1920x1080" and report["keys"] == ["1920x1080"]
+    assert report["small_again"][0] >= 640 and report["small_again"][1] >= 400, report
+    assert report["again"] == [1000, 700], report

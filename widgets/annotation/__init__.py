@@ -27,6 +27,10 @@ def _annotation(ctx: PanelContext):
     annotation.sig_decided.connect(lambda _item: adjudication.mark_dirty())
     setup.sig_changed.connect(adjudication.mark_dirty)
     adjudication.sig_changed.connect(actions.sig_changed)
+    # the adjudicator is the window's one person, remembered as the review panel's name is
+    adjudication.adjudicator.editingFinished.connect(
+        lambda: ctx.reviewer_changed(adjudication.adjudicator.text().strip())
+    )
     # writes elsewhere (a dialog, a merged package, the CLI): one watcher tick later
     follow(annotation, annotation.reload_annotators, ctx.watcher, "annotators")
     follow(

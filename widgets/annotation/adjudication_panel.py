@@ -247,7 +247,12 @@ class AdjudicationPanel(QWidget):
             self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.comment.clear()
-        self.sig_status_message.emit(_("Item {item} is gold").format(item=item_id))
+        outcome = (
+            _("Item {item} rejected: it is not gold")
+            if decision == "reject"
+            else _("Item {item} is gold")
+        )
+        self.sig_status_message.emit(outcome.format(item=item_id))
         self.sig_changed.emit()
         self.reload()
         return True

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.annotation.api import inputs_stamp
 from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
 from engine.workspace.api import Workspace
@@ -174,6 +175,8 @@ class AgreementPanel(QWidget):
         )
         for table in (self.table, self.progress, self.ppi):
             fit_columns_to_headers(table)
+            # results, not inputs: a stray keystroke must not change a figure
+            table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         ppi_box = QWidget()
         ppi_layout = QVBoxLayout(ppi_box)
         ppi_layout.setContentsMargins(0, 0, 0, 0)
@@ -202,8 +205,9 @@ class AgreementPanel(QWidget):
 
     def mark_stale(self) -> None:
         """Decisions or assignments changed (a merged package, another annotator): the shown
-        figures are out of date; recomputing (a bootstrap) waits for Compute."""
-        if self.report is not None:
+        figures are out of date when what agreement reads changed (a merge that added
+        nothing leaves them current); recomputing (a bootstrap) waits for Compute."""
+        if self.report is not None and self.report.get("inputs_stamp") != inputs_stamp(self.ws):
             self.status.setText(
                 _("Out of date: decisions changed since this was computed. Press Compute.")
             )

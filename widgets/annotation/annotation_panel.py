@@ -16,6 +16,7 @@ import logging
 import sys
 
 from PySide6.QtCore import QElapsedTimer, QSize, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -185,6 +186,10 @@ class AnnotationPanel(QWidget):
             button.clicked.connect(lambda _c=False, k=key: self.decide(k))
             buttons.addWidget(button)
             self.buttons[key] = button
+        # decisions save on every click: this says so where the click was
+        self.saved_note = QLabel()
+        self.saved_note.setStyleSheet("color: #2d6a2d")
+        buttons.addWidget(self.saved_note, 1)
         detail = self.detail = QWidget()
         right = QVBoxLayout(detail)
         right.addLayout(form)
@@ -202,6 +207,14 @@ class AnnotationPanel(QWidget):
             layout.addWidget(self.prompt)
         layout.addWidget(splitter, 1)
         self.reload()
+
+    def add_window_shortcuts(self) -> None:
+        """F12 and Ctrl+M switch Avro typing anywhere in this panel when it is a window of
+        its own (a review package); in the main window its actions own those keys."""
+        for key in ("F12", "Ctrl+M"):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(self.avro_toggle.toggle)
 
     def reload_annotators(self) -> None:
         """Annotators were added or items assigned (here, in a dialog or from the CLI): offer
@@ -265,6 +278,8 @@ class AnnotationPanel(QWidget):
         self.question.setText(content.get("question", ""))
         if item["kind"] == "variant":
             shown = content.get("hidden") and _("(machine draft hidden: blind review)")
+            # nothing shown to accept: blind review takes an edit, a flag or a rejection
+            self.buttons["accept"].setVisible(not content.get("hidden"))
             self.shown.setText(shown or content.get("text", ""))
             self.text.setPlainText("" if content.get("hidden") else content.get("text", ""))
         else:
@@ -272,6 +287,7 @@ class AnnotationPanel(QWidget):
             extra = "" if judge is None else "\n" + _("Judge: {score}").format(score=judge)
             self.shown.setText(content.get("answer", "") + extra)
             self.text.setPlainText("")
+            self.buttons["accept"].setVisible(True)
         low, high = parse_scale(item["score_scale"])
         self.score.setRange(low - 1, high)  # the value below the range means "no score"
         mine = item["mine"]
@@ -312,9 +328,9 @@ class AnnotationPanel(QWidget):
             self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.sig_decided.emit(item["item_id"])
-        self.sig_status_message.emit(
-            _("Item {item}: {decision} saved").format(item=item["item_id"], decision=decision)
-        )
+        saved = _("Item {item}: {decision} saved").format(item=item["item_id"], decision=decision)
+        self.saved_note.setText(saved)
+        self.sig_status_message.emit(saved)
         # update this row in place (no re-read: a queue can hold thousands of items)
         item["mine"] = {k: row[k] for k in ("decision", "text", "score", "comment", "seconds")}
         index = self.items.index(item)

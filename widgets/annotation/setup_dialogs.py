@@ -39,6 +39,7 @@ from engine.workspace.api import Workspace
 from widgets.common.dialog_parts import checkable_list, checked_data, set_checked, show_status
 from widgets.common.elided_tooltips import install_elided_tooltips
 from widgets.common.hints import for_gui
+from widgets.common.item_limit import SettledSpinBox
 from widgets.common.task_bridge import WRITER, TaskBridge, describe_error
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ def _annotator_list(ws: Workspace) -> QListWidget:
 
 
 def _percent_box(low: int, value: int) -> QSpinBox:
-    box = QSpinBox()
+    box = SettledSpinBox()  # Enter in a typed number must not press OK
     box.setRange(low, 100)
     box.setValue(value)
     box.setSuffix(" %")
@@ -86,7 +87,7 @@ def _percent_box(low: int, value: int) -> QSpinBox:
 
 
 def _seed_box() -> QSpinBox:
-    box = QSpinBox()
+    box = SettledSpinBox()
     box.setRange(0, 2**31 - 1)
     box.setValue(annotation.DEFAULT_SEED)
     return box

@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.answering import tasks as answering_tasks
-from engine.answering.api import DEFAULT_SAMPLER, DEFAULT_STATUSES
+from engine.answering.api import DEFAULT_SAMPLER, DEFAULT_STATUSES, answer_scope
 from engine.i18n import _
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
@@ -89,12 +90,17 @@ class GenerateDialog(QDialog):
         self.max_tokens.setRange(8, 8192)
         self.max_tokens.setValue(DEFAULT_SAMPLER.max_tokens)
         self.max_tokens.setSuffix(_(" tokens"))
+        self.limit = ItemLimitBox(_("every question"), _(" questions"))
+        self.scope = QLabel()
+        self.confirmation = None
         form = QFormLayout()
         form.addRow(_("Models"), self.models)
         form.addRow(_("Variant statuses"), self.statuses)
         form.addRow(_("Only dialects\n(none ticked: all)"), self.dialects)
         form.addRow(_("Question set"), self.question_set)
+        form.addRow(_("Only the first"), self.limit)
         form.addRow(_("Longest answer"), self.max_tokens)
+        form.addRow(_("Scope"), self.scope)
         note = QLabel(
             _(
                 "Each model answers the standard question and each chosen dialect "
@@ -110,8 +116,10 @@ class GenerateDialog(QDialog):
             self.dialects.itemChanged,
             self.question_set.currentIndexChanged,
             self.max_tokens.valueChanged,
+            self.limit.valueChanged,
         ):
             changed.connect(self.estimate.mark_stale)
+            changed.connect(self._show_scope)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.buttons = QDialogButtonBox()
@@ -127,9 +135,23 @@ class GenerateDialog(QDialog):
         layout.addWidget(self.estimate)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
+        self._show_scope()
         if not choices["models"]:
             self._show(_("Add a model first (Models panel)."), error=True)
             self.start_button.setEnabled(False)
+
+    def scope_counts(self) -> tuple[int, int, int]:
+        """(answers, questions, dialects) per model that a start would run."""
+        return answer_scope(
+            self.ws,
+            checked_data(self.statuses),
+            checked_data(self.dialects) or None,
+            self.question_set.currentData(),
+            self.limit.value() or None,
+        )
+
+    def _show_scope(self, *_changed) -> None:
+        self.scope.setText(scope_text(*self.scope_counts(), unit=_("answers")))
 
     def job_inputs(self) -> tuple[list[int], tuple] | str:
         """The chosen models and the rest of the task's arguments, or what to tick first."""
@@ -138,7 +160,13 @@ class GenerateDialog(QDialog):
         if not model_ids or not statuses:
             return _("Tick at least one model and one status.")
         dialects = checked_data(self.dialects) or None
-        rest = (statuses, self.max_tokens.value(), dialects, self.question_set.currentData())
+        rest = (
+            statuses,
+            self.max_tokens.value(),
+            dialects,
+            self.question_set.currentData(),
+            self.limit.value() or None,
+        )
         return model_ids, rest
 
     def estimate_jobs(self) -> list[EstimateJob] | str:
@@ -157,6 +185,19 @@ class GenerateDialog(QDialog):
         ]
 
     def start(self) -> list[Task]:
+        """Start one job per model, or ask first when they are large (they start on Yes)."""
+        inputs = self.job_inputs()
+        if isinstance(inputs, str):
+            self._show(inputs, error=True)
+            return []
+        counts = self.scope_counts()
+        if is_large(counts[0] * len(inputs[0])):
+            self.confirmation = ask_before_large_job(self, self.scope.text(), self.start_now)
+            return []
+        return self.start_now()
+
+    def start_now(self) -> list[Task]:
+        self.confirmation = None
         inputs = self.job_inputs()
         if isinstance(inputs, str):
             self._show(inputs, error=True)
@@ -174,6 +215,7 @@ class GenerateDialog(QDialog):
                 label=_("Answers of {model}").format(model=name),
                 on_done=lambda summary, m=model_id: self._done(m, summary),
                 on_error=lambda exc, m=model_id, n=name: self._failed(m, n, exc),
+                on_cancelled=lambda m=model_id, n=name: self._cancelled(m, n),
             )
             if task.running:
                 self.tasks[model_id] = task
@@ -197,6 +239,11 @@ class GenerateDialog(QDialog):
     def _failed(self, model_id: int, name: str, exc: BaseException) -> None:
         self.tasks.pop(model_id, None)
         self.summaries[name] = {"error": describe_error(exc, one_line=True)}
+        self._show_summaries()
+
+    def _cancelled(self, model_id: int, name: str) -> None:
+        self.tasks.pop(model_id, None)
+        self.summaries[name] = {"error": _("Cancelled: run again to resume.")}
         self._show_summaries()
 
     def _show_summaries(self) -> None:

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -40,7 +39,9 @@ from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
+from widgets.common.job_progress import JobProgressRow
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -112,10 +113,7 @@ class BiasPanel(QWidget):
         self.probe_set = QComboBox()
         self.probe_set.setSizeAdjustPolicy(fitted)
         self.probe_set.setMinimumContentsLength(16)
-        self.limit = QSpinBox()
-        self.limit.setRange(0, 100000)
-        self.limit.setSpecialValueText(_("all probes"))
-        self.limit.setValue(10)
+        self.limit = ItemLimitBox(_("all probes"))
         self.counterbalance = QCheckBox(_("both option orders"))
         self.constrained = QCheckBox(_("constrained to the options"))
         self.run_button = QPushButton(_("Run probes"))
@@ -134,6 +132,7 @@ class BiasPanel(QWidget):
         ):
             run_row.addWidget(w)
         run_row.addStretch(1)
+        self.job = JobProgressRow()  # the probe job's progress, ETA and Cancel
         self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
         for changed in (
             self.model.currentIndexChanged,
@@ -199,6 +198,7 @@ class BiasPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(run_row)
+        layout.addWidget(self.job)
         layout.addWidget(self.estimate)
         layout.addLayout(info_row)
         layout.addWidget(body, 1)
@@ -412,7 +412,7 @@ class BiasPanel(QWidget):
             return
         model_id, args, options = inputs
         self.run_button.setEnabled(False)
-        self.bridge.run(
+        task = self.bridge.run(
             bias_tasks.run_probes_at,
             args=args,
             kwargs=options,
@@ -420,10 +420,14 @@ class BiasPanel(QWidget):
             lane=model_lane(model_id),
             on_done=self._on_probed,
             on_error=self._on_probe_error,
+            on_progress=self.job.show_progress,
+            on_cancelled=lambda: self._on_probe_error(InterruptedError(_("cancelled"))),
         )
+        self.job.follow(task)
 
     def _on_probed(self, summaries: list[dict]) -> None:
         self.run_button.setEnabled(True)
+        self.job.finish()
         done = sum(s["done_now"] for s in summaries)
         message = _("Probing finished: {n} new replies").format(n=done)
         timing = estimate_and_actual(*summaries)
@@ -433,6 +437,7 @@ class BiasPanel(QWidget):
 
     def _on_probe_error(self, exc: BaseException) -> None:
         self.run_button.setEnabled(True)
+        self.job.finish()
         self.sig_status_message.emit(_("Probing failed: {error}").format(error=exc))
 
     # -- exports ----------------------------------------------------------------------------

@@ -72,6 +72,10 @@ class ProbesPage(StudyPage):
         self.option_x.set_columns(columns)
         self.option_y.set_columns(columns)
 
+    def bengali_columns(self) -> list[str]:
+        chosen = [self.prompt_col.currentData(), self.option_x.currentData()]
+        return [c for c in (*chosen, self.option_y.currentData()) if c]
+
     def options(self) -> dict:
         groups = names_list(self.groups.text())
         if groups and len(groups) != 2:

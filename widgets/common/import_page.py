@@ -48,3 +48,8 @@ class StudyPage(QGroupBox):
 
     def ready(self, columns: list[str]) -> bool:
         return bool(columns)
+
+    def bengali_columns(self) -> list[str] | None:
+        """The chosen columns the import reads as Bengali text (only they are checked for
+        legacy Bijoy); None: every column."""
+        return None

@@ -13,13 +13,16 @@ TypeError.) The function runs in a worker, and its result *or its exception* com
 the GUI thread through a queued Qt signal. The bridge
 
 - passes ``progress(done, total, note)`` and ``cancelled()`` to the function when its
-  signature takes them, throttles progress to ~10 Hz and always delivers the last value;
+  signature takes them, throttles progress to ~10 Hz, delivers a new phase (a note that
+  differs in more than its numbers) at once and always delivers the last value;
 - runs work in *lanes*: ``"pool"`` (parallel) or a named single-worker lane such as
   :data:`WRITER` (the one SQLite writer) or ``model_lane(id)`` (one per loaded model);
 - logs every failure and shows it (unless the caller handles it with ``on_error``);
 - drops a result whose callback is a method of a widget deleted meanwhile;
 - shows a progress dialog only when a ``dialog=True`` task outlives :data:`DIALOG_DELAY_MS`;
-- cancels cooperatively (a threading.Event); ``replace="key"`` cancels the previous task
+- cancels cooperatively (a threading.Event); a cancelled task that returns goes to
+  ``on_done`` with its partial result, one that stops by raising to ``on_cancelled``, so
+  its starter never stays "Running…"; ``replace="key"`` cancels the previous task
   with that key and drops its result, so the newest request wins;
 - describes a failure for people with :func:`describe_error` (the dialogs use it too);
 - records each task's log lines (records logged from its worker thread) for the job monitor;
@@ -36,6 +39,7 @@ import collections
 import inspect
 import itertools
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -128,6 +132,14 @@ class Task:
         return (self.finished_at or time.monotonic()) - self.started_at
 
 
+def _phase_of(note: str) -> str:
+    """A note without its numbers: "encoding 3/10" and "encoding 4/10" are one phase."""
+    return _NUMBERS.sub("", note)
+
+
+_NUMBERS = re.compile(r"[\d.,/%]+")
+
+
 class _Progress:
     """The ``progress`` callable handed to worker code: throttled, last value never lost."""
 
@@ -141,6 +153,7 @@ class _Progress:
         # a job of several runs (one per model) reports each run's tokens from 0: summed here,
         # before throttling, so no run's last count is lost to a dropped report
         self.tokens_reported = self.tokens_before = 0
+        self.last_phase: str | None = None
 
     def __call__(self, done: int, total: int, note: str = "", **metrics) -> None:
         now = time.monotonic()
@@ -152,7 +165,10 @@ class _Progress:
                 self.tokens_reported = tokens
                 tokens = self.tokens_before + tokens
             snapshot = (done, total, note, tokens)
-            if done < total and now - self.last_emit < self.interval_s:
+            phase = _phase_of(note)
+            new_phase = phase != self.last_phase
+            self.last_phase = phase
+            if not new_phase and done < total and now - self.last_emit < self.interval_s:
                 self.pending = snapshot
                 return
             self.pending = None
@@ -276,6 +292,7 @@ class TaskBridge(QObject):
         on_done: Callable[[Any], None] | None = None,
         on_error: Callable[[BaseException], None] | None = None,
         on_progress: Callable[[int, int, str], None] | None = None,
+        on_cancelled: Callable[[], None] | None = None,
         label: str = "",
         lane: str = POOL,
         dialog: bool = False,
@@ -287,7 +304,8 @@ class TaskBridge(QObject):
         ``args``/``kwargs`` are the task's arguments (immutable values, never Qt objects);
         ``progress`` and ``cancelled`` are added to ``kwargs`` when ``fn`` takes them. The
         rest are the bridge's options: ``on_done(result)``, ``on_error(exc)`` (default: log
-        and show the error), ``on_progress(done, total, note)``, ``label`` (the job's name),
+        and show the error), ``on_progress(done, total, note)``, ``on_cancelled()`` (a cancelled task
+        stopped by raising; one that returns goes to ``on_done``), ``label`` (the job's name),
         ``lane`` (:data:`POOL`, :data:`WRITER`, :func:`model_lane`), ``dialog`` (a progress
         dialog after :data:`DIALOG_DELAY_MS`), ``replace`` (cancel the running task with this key; its result
         is dropped), ``quiet`` (not a job: kept out of the job monitor).
@@ -302,10 +320,7 @@ class TaskBridge(QObject):
             task.cancel()
             return task
         if replace is not None:
-            for old in self._tasks.values():
-                if old.replace_key == replace and old.running:
-                    old.superseded = True
-                    old.cancel()
+            self.supersede(replace)
         task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace, quiet)
         progress = _Progress(task, self._sig_progress.emit, self._progress_interval_s)
         if _accepts(fn, "progress"):
@@ -313,7 +328,7 @@ class TaskBridge(QObject):
         if _accepts(fn, "cancelled"):
             kwargs.setdefault("cancelled", task.is_cancelled)
         self._tasks[task.id] = task
-        self._callbacks[task.id] = (on_done, on_error, on_progress)
+        self._callbacks[task.id] = (on_done, on_error, on_progress, on_cancelled)
         if not quiet:
             self.sig_task_started.emit(task)
         if dialog:
@@ -321,6 +336,14 @@ class TaskBridge(QObject):
         executor = self._executor(lane)
         executor.submit(self._execute, task, fn, args, kwargs, progress)
         return task
+
+    def supersede(self, key: str) -> None:
+        """Cancel the running tasks started with ``replace=key`` and drop their results: a
+        newer answer is already at hand."""
+        for task in self._tasks.values():
+            if task.replace_key == key and task.running:
+                task.superseded = True
+                task.cancel()
 
     def tasks(self) -> list[Task]:
         """The jobs (quiet tasks left out)."""
@@ -384,13 +407,15 @@ class TaskBridge(QObject):
             dialog.setValue(min(task.done, max(task.total, 1)))
             if note:
                 dialog.setLabelText(f"{task.label}\n{note}")
-        on_progress = self._callbacks.get(task.id, (None, None, None))[2]
+        on_progress = self._callbacks.get(task.id, (None, None, None, None))[2]
         if on_progress is not None and not task.superseded and _receiver_alive(on_progress):
             on_progress(task.done, task.total, note)
 
     def _on_finished(self, task: Task, result, exc: BaseException | None) -> None:
         task.finished_at = time.monotonic()
-        on_done, on_error, _on_progress = self._callbacks.pop(task.id, (None, None, None))
+        on_done, on_error, _on_progress, on_cancelled = self._callbacks.pop(
+            task.id, (None, None, None, None)
+        )
         self._close_dialog(task)
         if task.quiet:
             self._tasks.pop(task.id, None)
@@ -423,11 +448,15 @@ class TaskBridge(QObject):
         task.state = "cancelled" if task.is_cancelled() else "done"
         if not task.quiet:
             self.sig_task_finished.emit(task)
-        if on_done is not None and not task.superseded and exc is None:
+        if task.superseded:
+            return
+        if on_done is not None and exc is None:  # a cancelled job's partial result too
             self._call_safely(on_done, result)
+        elif task.state == "cancelled" and on_cancelled is not None:  # it stopped by raising
+            self._call_safely(lambda _none: on_cancelled(), None, owner=on_cancelled)
 
-    def _call_safely(self, callback: Callable, value) -> None:
-        if not _receiver_alive(callback):
+    def _call_safely(self, callback: Callable, value, *, owner: Callable | None = None) -> None:
+        if not _receiver_alive(owner or callback):
             log.debug("callback %r dropped: its widget was deleted meanwhile", callback)
             return
         try:

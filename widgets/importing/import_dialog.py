@@ -57,6 +57,7 @@ from widgets.common.stage_parts import ImportPage
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
 from widgets.importing.add_dialect_dialog import AddDialectDialog
+from widgets.importing.bijoy_box import BijoyBox
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,8 @@ class ImportDialog(QDialog):
         self._read_path = ""
         self.task: Task | None = None
         self.last_report: dict | None = None
-        self.bijoy_scan: dict = {"cells": 0}
+        self._scanned_columns: list[str] | None = None
+        self._guessing = False
         self.dialects = import_tasks.workspace_dialects(workspace)
         self.codes = {d["code"] for d in self.dialects} | {"standard"}
         self.setWindowTitle(_("Import data"))
@@ -122,7 +124,9 @@ class ImportDialog(QDialog):
             self.pages.addWidget(page)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.shared_options = self._shared_options()
-        self.bijoy_box = self._bijoy_box()
+        self.bijoy_box = BijoyBox()
+        self.bijoy_note, self.bijoy_preview = self.bijoy_box.note, self.bijoy_box.preview
+        self.convert_bijoy = self.bijoy_box.convert
         # shown when an import was refused as a second copy of another set's content
         self.allow_duplicate = QCheckBox(
             _("Import a second copy anyway (another set already holds all of this content)")
@@ -133,7 +137,10 @@ class ImportDialog(QDialog):
         self.progress.setVisible(False)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020")
+        # a banner above the scrolled body: a refusal is seen without scrolling to it
+        self.error.setStyleSheet(
+            "color: #b00020; background: #fde8e8; border: 1px solid #b00020; padding: 6px"
+        )
         self.error.setVisible(False)
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
@@ -163,14 +170,16 @@ class ImportDialog(QDialog):
         layout.addWidget(self.bijoy_box)
         layout.addWidget(self.allow_duplicate)
         layout.addWidget(self.progress)
-        layout.addWidget(self.error)
         layout.addWidget(self.report)
         outer = QVBoxLayout(self)
+        outer.addWidget(self.error)
         outer.addWidget(ScreenFittingScroll(body), 1)  # the buttons stay on screen
         outer.addWidget(self.buttons)
         size_to_screen(self)
         self.kind.setCurrentIndex(self.kind.findData(kind))
         self._kind_changed()
+        for combo in self.findChildren(ColumnCombo):
+            combo.currentIndexChanged.connect(lambda _index: self._rescan_bijoy())
 
     # -- pages -----------------------------------------------------------------------------
     def _shared_options(self) -> QWidget:
@@ -189,48 +198,26 @@ class ImportDialog(QDialog):
         form.addRow(_("Dialect names"), row)
         return box
 
-    def _bijoy_box(self) -> QGroupBox:
-        box = QGroupBox(_("Legacy Bijoy/SutonnyMJ text found"))
-        self.bijoy_note = QLabel()
-        self.bijoy_note.setWordWrap(True)
-        self.bijoy_preview = QPlainTextEdit()
-        self.bijoy_preview.setReadOnly(True)
-        self.bijoy_preview.setFont(bengali_font())
-        self.bijoy_preview.setMaximumHeight(110)
-        self.convert_bijoy = QCheckBox(_("Convert Bijoy text to Unicode on import"))
-        lay = QVBoxLayout(box)
-        lay.addWidget(self.bijoy_note)
-        lay.addWidget(self.bijoy_preview)
-        lay.addWidget(self.convert_bijoy)
-        box.setVisible(False)
-        return box
+    def bengali_columns(self) -> list[str] | None:
+        """The mapped columns this import reads as Bengali text (None: every column)."""
+        if self.study_page is not None:
+            return self.study_page.bengali_columns()
+        if self.current_kind == CORPUS:
+            combos = [self.standard_col, self.dialect_text_col, *self.wide_cols.values()]
+        else:
+            combos = [self.text_col, *self.question_dialect_cols.values()]
+        return [c.currentData() for c in combos if c.currentData()]
+
+    def _rescan_bijoy(self) -> None:
+        """A column mapping changed: scan again when the Bengali text columns did."""
+        if self._guessing or not (self._read_path and self.columns):
+            return
+        if self.bengali_columns() != self._scanned_columns:
+            self._scan_bijoy(self._read_path)
 
     def _scan_bijoy(self, path: str) -> None:
-        self.convert_bijoy.setChecked(False)
-        scan = import_tasks.scan_bijoy(path) if path and self.columns else {"cells": 0}
-        self.bijoy_scan = scan
-        self.bijoy_box.setVisible(bool(scan["cells"]))
-        if not scan["cells"]:
-            return
-        self.bijoy_preview.setVisible(True)
-        self.bijoy_note.setText(
-            _(
-                "{cells} cells in the first {rows} rows look like legacy Bijoy ASCII, not "
-                "Unicode Bengali. Without conversion the import is refused. Preview:"
-            ).format(cells=f"{scan['cells']:,}", rows=f"{scan['rows_scanned']:,}")
-        )
-        lines = []
-        for sample in scan["samples"]:
-            result = sample["unicode"] or _("cannot convert: {error}").format(error=sample["error"])
-            lines.append(
-                _("line {line}, {column}: {bijoy}  →  {result}").format(
-                    line=sample["line"],
-                    column=sample["column"],
-                    bijoy=sample["bijoy"],
-                    result=result,
-                )
-            )
-        self.bijoy_preview.setPlainText("\n".join(lines))
+        columns = self._scanned_columns = self.bengali_columns()
+        self.bijoy_box.show_scan(path if self.columns else "", columns)
 
     def open_add_dialect(self) -> None:
         dialog = AddDialectDialog(self, import_tasks.list_workspace_dialects(self.ws))
@@ -436,7 +423,11 @@ class ImportDialog(QDialog):
                 self._show_error(str(exc))
             except OSError as exc:
                 self._show_error(f"{path}: {exc.strerror or exc}")
-        self._apply_guess()
+        self._guessing = True  # one scan below, not one for each guessed combo
+        try:
+            self._apply_guess()
+        finally:
+            self._guessing = False
         try:
             self._scan_bijoy(path)
         except UserError as exc:
@@ -490,7 +481,7 @@ class ImportDialog(QDialog):
                 _("Dialect names"),
             )
             or None,
-            "convert_bijoy": bool(self.bijoy_scan["cells"]) and self.convert_bijoy.isChecked(),
+            "convert_bijoy": self.bijoy_box.converts(),
             "allow_duplicate_content": not self.allow_duplicate.isHidden()
             and self.allow_duplicate.isChecked(),
         }
@@ -611,7 +602,7 @@ class ImportDialog(QDialog):
         message = describe_error(exc, one_line=True)
         bijoy_hint = for_gui(BIJOY_HINT)
         if bijoy_hint in message:  # the checkbox is offered below, with what to do
-            message = message.replace(bijoy_hint, "") + " " + self._offer_bijoy()
+            message = message.replace(bijoy_hint, "") + " " + self.bijoy_box.offer()
         if isinstance(exc, DuplicateContent):
             self.allow_duplicate.setChecked(False)
             self.allow_duplicate.setVisible(True)
@@ -624,16 +615,11 @@ class ImportDialog(QDialog):
         else:
             self._show_error(_("Import failed: {error}").format(error=message))
 
-    def _offer_bijoy(self) -> str:
-        """Show the conversion checkbox (Bijoy past the scanned rows has not shown it yet)."""
-        if not self.bijoy_scan["cells"]:
-            self.bijoy_scan = {**self.bijoy_scan, "cells": 1}
-            self.bijoy_note.setText(_("Legacy Bijoy text was found past the rows scanned."))
-            self.bijoy_preview.setVisible(False)
-        self.bijoy_box.setVisible(True)
-        return _("Tick “{checkbox}” below and import again.").format(
-            checkbox=self.convert_bijoy.text()
-        )
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Reopened: the last file's refusal does not greet the next one."""
+        if self.task is None:
+            self._show_error("")
+        super().showEvent(event)
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)

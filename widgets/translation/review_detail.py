@@ -208,7 +208,6 @@ class ReviewDetail(QWidget):
         avro_row.addWidget(self.phonetic_preview, 1)
         gold_layout.addLayout(avro_row)
         gold_layout.addWidget(self.comment)
-        gold_layout.addLayout(self.buttons)
 
         body = QWidget()
         layout = QVBoxLayout(body)
@@ -226,7 +225,9 @@ class ReviewDetail(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
+        outer.addWidget(scroll, 1)
+        # the actions stay below the scrolled part: on a 1366×768 laptop they sat under it
+        outer.addLayout(self.buttons)
         self._set_avro_visible(False)
         self.show_variant(None)
 

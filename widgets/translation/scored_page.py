@@ -9,7 +9,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.importing import tasks as import_tasks
 from widgets.common.column_combo import ColumnCombo, fill_from_guess
-from widgets.common.import_page import StudyPage
+from widgets.common.import_page import StudyPage, names_list
 
 SCORED = "scored"
 
@@ -101,6 +101,10 @@ class ScoredPage(StudyPage):
         self.score_cols.setText(", ".join(guess["score_cols"]))
         long = not guess["score_cols"] and guess["score_col"] is not None
         self.score_layout.setCurrentIndex(self.score_layout.findData("long" if long else "wide"))
+
+    def bengali_columns(self) -> list[str]:
+        chosen = [self.source_col.currentData(), self.hyp_col.currentData()]
+        return [c for c in chosen if c] + names_list(self.ref_cols.text())
 
     def options(self) -> dict:
         scale = self.scale.text().strip()

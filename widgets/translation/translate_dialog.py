@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +29,7 @@ from engine.i18n import _
 from engine.translation import tasks as translation_tasks
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
 
@@ -59,7 +59,9 @@ class TranslateDialog(QDialog):
         choices = study_choices(workspace)
 
         self.question_set = QComboBox()
+        self.questions_in: dict[str, int] = {}
         for s in choices["question_sets"]:
+            self.questions_in[s["name"]] = s["questions"]
             self.question_set.addItem(
                 _("{name} ({n} questions)").format(name=s["name"], n=s["questions"]), s["name"]
             )
@@ -74,15 +76,17 @@ class TranslateDialog(QDialog):
         self.names_of = {d["code"]: d["name_en"] for d in choices["dialects"]}
         self.dialects.itemChanged.connect(lambda _item: self._warn_without_pairs())
         self.model = model_combo(choices["models"])
-        self.limit = QSpinBox()
-        self.limit.setRange(0, 1_000_000)
-        self.limit.setSpecialValueText(_("every question"))
-        self.limit.setSuffix(_(" questions"))
+        self.limit = ItemLimitBox(_("every question"), _(" questions"))
+        self.scope = QLabel()
+        self.dialects.itemChanged.connect(lambda _item: self._show_scope())
+        self.question_set.currentIndexChanged.connect(lambda _index: self._show_scope())
+        self.limit.valueChanged.connect(lambda _value: self._show_scope())
         form = QFormLayout()
         form.addRow(_("Question set"), self.question_set)
         form.addRow(_("Dialects"), self.dialects)
         form.addRow(_("Model"), self.model)
         form.addRow(_("Only the first"), self.limit)
+        form.addRow(_("Scope"), self.scope)
 
         self.note = QLabel(
             _(
@@ -112,7 +116,20 @@ class TranslateDialog(QDialog):
         layout.addWidget(self.pairs_warning)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
+        self.confirmation = None
+        self._show_scope()
         self._update_state()
+
+    def scope_counts(self) -> tuple[int, int, int]:
+        """(items, questions, dialects) that a start would translate."""
+        in_set = self.questions_in.get(self.question_set.currentData(), 0)
+        limit = self.limit.value()
+        questions = min(limit, in_set) if limit else in_set
+        dialects = len(checked_data(self.dialects))
+        return questions * dialects, questions, dialects
+
+    def _show_scope(self) -> None:
+        self.scope.setText(scope_text(*self.scope_counts()))
 
     def without_pairs(self) -> list[str]:
         """The ticked dialects with no corpus pairs (their exemplars would be others')."""
@@ -147,12 +164,25 @@ class TranslateDialog(QDialog):
             self._show(_("Add a model first (the Models panel)."), error=True)
 
     def start(self) -> Task | None:
+        """Start the job, or ask first when it is large (then it starts on Yes)."""
+        if self.task is not None:
+            return self.task
+        if not checked_data(self.dialects):
+            self._show(_("Tick at least one dialect."), error=True)
+            return None
+        items = self.scope_counts()[0]
+        if is_large(items):
+            self.confirmation = ask_before_large_job(
+                self, scope_text(*self.scope_counts()), self.start_now
+            )
+            return None
+        return self.start_now()
+
+    def start_now(self) -> Task | None:
+        self.confirmation = None
         if self.task is not None:
             return self.task
         dialects = checked_data(self.dialects)
-        if not dialects:
-            self._show(_("Tick at least one dialect."), error=True)
-            return None
         model_id = self.model.currentData()
         question_set = self.question_set.currentData()
         label = _("Translating {set} into {dialects}").format(
@@ -168,6 +198,7 @@ class TranslateDialog(QDialog):
             label=label,
             on_done=self._done,
             on_error=self._failed,
+            on_cancelled=self._cancelled,
         )
         if task.running:
             self.task = task
@@ -193,6 +224,11 @@ class TranslateDialog(QDialog):
         self._show(text, error=bool(s["errors"]))
         self._update_state()
         self.sig_finished.emit(summary)
+
+    def _cancelled(self) -> None:
+        self.task = None
+        self._show(_("Cancelled: run again to resume."))
+        self._update_state()
 
     def _failed(self, exc: BaseException) -> None:
         self.task = None

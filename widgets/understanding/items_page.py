@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit
 from engine.i18n import _
 from engine.importing.api import SPLITS
 from engine.understanding import tasks as understanding_tasks
+from engine.understanding.api import parse_label_names
 from widgets.common.column_combo import ColumnCombo, fill_from_guess
 from widgets.common.import_page import StudyPage, names_list, with_fixed
 
@@ -35,6 +36,10 @@ class ItemsPage(StudyPage):
         self.english_cols = QLineEdit()
         self.english_cols.setPlaceholderText(_("column names, comma-separated (optional)"))
         self.label_col = ColumnCombo(_("(none)"))
+        # what the stored labels mean: prompts, parsing and reports use the names
+        self.label_names = QLineEdit()
+        self.label_names.setPlaceholderText(_("e.g. 0=not-offensive,1=offensive (optional)"))
+        self.label_name_col = ColumnCombo(_("(none)"))
         self.split_col = ColumnCombo(_("(no column: one split for every row →)"))
         self.fixed_split = QComboBox()
         for split in ("test", *[s for s in SPLITS if s != "test"]):
@@ -46,6 +51,8 @@ class ItemsPage(StudyPage):
         self.form.addRow(_("Standard Bengali references"), self.standard_cols)
         self.form.addRow(_("English references"), self.english_cols)
         self.form.addRow(_("Label (classification)"), self.label_col)
+        self.form.addRow(_("Label names"), self.label_names)
+        self.form.addRow(_("Label name column"), self.label_name_col)
         self.form.addRow(_("Split"), with_fixed(self.split_col, self.fixed_split))
         self.form.addRow(_("Item id"), self.id_col)
 
@@ -63,8 +70,13 @@ class ItemsPage(StudyPage):
                 "id_col": self.id_col,
             },
         )
+        self.label_name_col.set_columns(columns)
         self.standard_cols.setText(", ".join(guess["standard_cols"]))
         self.english_cols.setText(", ".join(guess["english_cols"]))
+
+    def bengali_columns(self) -> list[str]:
+        chosen = [self.native_col.currentData(), *names_list(self.standard_cols.text())]
+        return [c for c in chosen if c]
 
     def options(self) -> dict:
         opts: dict = {
@@ -75,6 +87,11 @@ class ItemsPage(StudyPage):
             "label_col": self.label_col.currentData(),
             "id_col": self.id_col.currentData(),
         }
+        names = self.label_names.text().strip()
+        if names:
+            opts["label_names"] = parse_label_names(names)
+        elif self.label_name_col.currentData():
+            opts["label_name_col"] = self.label_name_col.currentData()
         if self.dialect_col.currentData() is None:
             opts["dialect"] = self.fixed_dialect.currentData()
         else:

@@ -34,7 +34,7 @@ def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
             r["task"], r["model"] or "", r["regime"],
             r["script"] + (f" ({r['scheme']})" if r.get("scheme") else "")
             + (" " + _("constrained") if r["constrained"] else ""),
-            str(r["k"]), str(r["n"]), m1 + f" [{macro['scale']}]", m2,
+            str(r["k"]), str(r["n"]), m1 + " · " + _("scale {scale}").format(scale=macro["scale"]), m2,
             (_("not applicable") if r.get("copy_baseline_not_applicable") else "—")
             if copy is None
             else f"chrF++ {number_text(copy)}",

@@ -2,8 +2,8 @@
 
 - Left: task, item source, models, regimes, scripts (with the Romanization scheme),
   dialects, evaluated split, k, limit per dialect and constrained decoding; "Run" starts
-  :func:`engine.understanding.tasks.run_task_at` through the bridge (progress, ETA in the
-  note, cancel); runs resume, so "Run" again only adds what is missing.
+  :func:`engine.understanding.tasks.run_task_with_report_at` through the bridge (progress,
+  ETA, cancel); runs resume; it ends with the report read after its last write.
 - Right: the results grid, one row per run (model × regime × script), laid out like the
   paper's tables: macro metrics over dialects with their scale, the copy-input baseline, the
   failure rates; below it the native−Romanized gaps (with 95 % CI) and the zero→few flips.
@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -50,14 +49,18 @@ from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.hints import for_gui
+from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
 from widgets.understanding.result_rows import number_text, result_rows
+from widgets.understanding.run_breakdown import RunBreakdown, detail_tabs, result_table
 
 log = logging.getLogger(__name__)
+
+RESULTS_KEY = "task-results"  # the panel's reads of the results: the newest one wins
 
 # drill-down columns: dialect, input, native text, output, references (demonstrations stretch)
 ITEM_COLUMN_WIDTHS = {0: 80, 1: 190, 2: 190, 3: 150, 4: 150}
@@ -109,10 +112,7 @@ class TasksPanel(QWidget):
         self.k = QSpinBox()
         self.k.setRange(0, 16)
         self.k.setValue(6)
-        self.limit = QSpinBox()
-        self.limit.setRange(0, 100000)
-        self.limit.setValue(5)
-        self.limit.setSpecialValueText(_("all"))
+        self.limit = ItemLimitBox(_("all"), default=5)  # per dialect
         self.constrained = QCheckBox(_("constrained decoding (JSON schema)"))
         self.run_button = QPushButton(_("Run"))
         self.run_button.clicked.connect(self.run)
@@ -134,6 +134,9 @@ class TasksPanel(QWidget):
         form.addRow(_("Dialects"), self.dialects)
         form.addRow(_("Split"), self.split)
         form.addRow(_("k per dialect"), self.k)
+        # a set with no train split: demonstrations drawn from the evaluated split (seeded)
+        self.draw_train = ItemLimitBox(_("(none)"), default=0)
+        form.addRow(_("Train draw"), self.draw_train)  # items per dialect
         form.addRow(_("Limit per dialect"), self.limit)
         form.addRow(self.constrained)
         form.addRow(_row(self.run_button, self.cancel_button))
@@ -155,9 +158,8 @@ class TasksPanel(QWidget):
         form.addRow(self.progress)
         form.addRow(self.progress_note)
 
-        self.results = _table()
+        self.results = result_table()
         # a header and four runs stay visible however long the comparisons below grow
-        # (the walkthrough at 1366x768 showed one row beside four warnings)
         rows = self.results.verticalHeader().defaultSectionSize()
         self.results.setMinimumHeight(
             self.results.horizontalHeader().sizeHint().height() + 5 * rows
@@ -167,7 +169,7 @@ class TasksPanel(QWidget):
         self.comparisons.setWordWrap(True)
         self.comparisons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.failure_bars = FailureBars()
-        self.items = _table()
+        self.items = result_table()
         register_qt_fonts()
         self.items.setFont(bengali_font())
         self.items.setColumnCount(6)
@@ -192,7 +194,8 @@ class TasksPanel(QWidget):
         top_layout.addWidget(self.failure_bars)
         top_layout.addWidget(_row(self.export_button, self.refresh_button))
         right.addWidget(top)
-        right.addWidget(self.items)
+        self.breakdown = RunBreakdown()
+        right.addWidget(detail_tabs(self.items, self.breakdown))
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(form_box)
         split.addWidget(right)
@@ -238,6 +241,7 @@ class TasksPanel(QWidget):
             "split": self.split.currentText(),
             "k": self.k.value(),
             "limit": self.limit.value() or None,
+            "draw_train_per_dialect": self.draw_train.value() or None,
             "constrained": self.constrained.isChecked(),
         }
 
@@ -307,7 +311,7 @@ class TasksPanel(QWidget):
         self.progress.setFormat("%p%")
         self.progress.setRange(0, 0)
         self._task = self.bridge.run(
-            task_jobs.run_task_at,
+            task_jobs.run_task_with_report_at,
             args=(
                 str(self.ws.path),
                 self.task_box.currentData(),
@@ -318,6 +322,7 @@ class TasksPanel(QWidget):
             label=self.job_label(),
             on_done=self._on_run_done,
             on_error=self._on_run_error,
+            on_cancelled=self._on_run_cancelled,
             on_progress=self._on_progress,
         )
 
@@ -335,7 +340,8 @@ class TasksPanel(QWidget):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
-    def _on_run_done(self, summaries: list) -> None:
+    def _on_run_done(self, result: dict) -> None:
+        summaries = result["summaries"]
         cancelled = (self._task is not None and self._task.is_cancelled()) or any(
             s.get("cancelled") for s in summaries
         )
@@ -351,7 +357,15 @@ class TasksPanel(QWidget):
         message = message.format(runs=len(summaries), done=done)
         timing = estimate_and_actual(*summaries)
         self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
+        # the report read after the run's last write; a refresh still reading is older
+        self.bridge.supersede(RESULTS_KEY)
+        self.show_results(result["report"])
         self.sig_run_finished.emit(summaries)
+
+    def _on_run_cancelled(self) -> None:
+        self._finish()
+        self.progress.setFormat(_("cancelled at %p%"))
+        self.sig_status_message.emit(_("Cancelled: run again to resume."))
         self.refresh_results()
 
     def _on_run_error(self, exc: BaseException) -> None:
@@ -366,7 +380,7 @@ class TasksPanel(QWidget):
             task_jobs.task_stats_at,
             args=(str(self.ws.path), None, self.user_dir),
             label=_("Task results"),
-            replace="task-results",
+            replace=RESULTS_KEY,
             quiet=True,
             on_done=self.show_results,
         )
@@ -433,6 +447,9 @@ class TasksPanel(QWidget):
 
     def show_items(self) -> None:
         run_id = self.selected_run_id()
+        self.breakdown.show_run(
+            next((r for r in self.report.get("runs", []) if r["run_id"] == run_id), None)
+        )
         if run_id is None:
             return
         self.bridge.run(
@@ -463,15 +480,6 @@ def _row(*widgets) -> QWidget:
         layout.addWidget(w)
     layout.addStretch(1)
     return box
-
-
-def _table() -> QTableWidget:
-    table = QTableWidget(0, 0)
-    table.verticalHeader().setVisible(False)
-    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
 
 
 def main(argv: list[str] | None = None) -> int:

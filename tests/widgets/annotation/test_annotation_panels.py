@@ -65,9 +65,10 @@ def _fill_through_gui(qtbot, panel: AnnotationPanel, edit_text: str) -> None:
         elif n == 3:
             panel.comment.setText("অস্পষ্ট")
             qtbot.mouseClick(panel.buttons["flag"], Qt.MouseButton.LeftButton)
-        else:
+        else:  # blind review offers no Accept: nothing is shown to accept
+            assert not panel.buttons["accept"].isVisibleTo(panel)
             panel.score.setValue(5)
-            qtbot.mouseClick(panel.buttons["accept"], Qt.MouseButton.LeftButton)
+            qtbot.mouseClick(panel.buttons["reject"], Qt.MouseButton.LeftButton)
     assert panel.progress.value() == panel.progress.maximum() == len(panel.items)
 
 

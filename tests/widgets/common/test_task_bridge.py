@@ -298,3 +298,48 @@ def two_runs(progress):
 def test_tokens_add_up_over_a_job_s_runs(sync_bridge):
     task = sync_bridge.run(two_runs, label="two runs")
     assert task.tokens == 150
+
+
+def raise_when_cancelled(started: threading.Event, cancelled):
+    started.set()
+    while not cancelled():
+        threading.Event().wait(0.01)
+    raise InterruptedError("encoding cancelled")
+
+
+def two_phases(progress):
+    for i in range(1, 4):
+        progress(i, 100, f"index: encoding {i}/100")
+    progress(1, 10, "retrieving exemplars")
+    return "ok"
+
+
+def test_a_task_stopped_by_raising_reaches_on_cancelled(qtbot, thread_bridge, errors):
+    started = threading.Event()
+    cancelled, failed = [], []
+    task = thread_bridge.run(
+        raise_when_cancelled,
+        args=(started,),
+        on_done=lambda result: pytest.fail("no result"),
+        on_error=failed.append,
+        on_cancelled=lambda: cancelled.append(True),
+    )
+    assert started.wait(5)
+    from widgets.common.job_monitor import JobMonitor
+
+    monitor = JobMonitor(thread_bridge)  # the user's way: select the job, click Cancel job
+    qtbot.addWidget(monitor)
+    monitor.show()
+    row = monitor.view.visualRect(monitor.model.index(0, 0)).center()
+    qtbot.mouseClick(monitor.view.viewport(), Qt.MouseButton.LeftButton, pos=row)
+    assert monitor.selected_task() is task
+    qtbot.mouseClick(monitor.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: cancelled == [True], timeout=5000)
+    assert task.state == "cancelled" and not failed and not errors
+
+
+def test_a_new_phase_is_delivered_at_once(sync_bridge):
+    seen = []
+    sync_bridge.run(two_phases, on_progress=lambda d, t, n: seen.append(n))
+    # the first report of each phase arrives although it comes within the throttle interval
+    assert seen[0] == "index: encoding 1/100" and "retrieving exemplars" in seen

@@ -5,6 +5,10 @@ from __future__ import annotations
 from importlib.resources import as_file, files
 
 import pytest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine.workspace.store import Workspace
 from widgets.common.dialog_parts import checked_data, set_checked
@@ -83,4 +87,60 @@ def test_says_which_of_question_set_and_model_is_missing(qtbot, tmp_path, sync_b
     qtbot.addWidget(dialog)
     assert dialog.status.text() == "Add a model first (the Models panel)."
     assert not dialog.start_button.isEnabled()
+    ws.close()
+
+
+def _type_limit(qtbot, box, text: str) -> None:
+    qtbot.mouseClick(box.lineEdit(), Qt.MouseButton.LeftButton)
+    QTest.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(box, text)
+    QTest.keyClick(box, Qt.Key.Key_Return)
+
+
+def test_the_limit_opens_small_takes_typed_numbers_and_keeps_enter(qtbot, study_ws, sync_bridge):
+    dialog = TranslateDialog(study_ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    set_checked(dialog.dialects, ["chittagong", "sylhet"])
+    assert dialog.limit.value() == 10
+    assert dialog.scope.text() == "20 items: 10 questions × 2 dialects"
+    _type_limit(qtbot, dialog.limit, "0")
+    assert dialog.limit.text() == "every question"
+    assert dialog.scope.text() == "80 items: 40 questions × 2 dialects"
+    # the reported bug: a 3 typed over the shown "every question" was refused
+    dialog.limit.lineEdit().end(False)
+    QTest.keyClicks(dialog.limit, "3")
+    QTest.keyClick(dialog.limit, Qt.Key.Key_Enter)
+    assert dialog.limit.value() == 3
+    assert dialog.scope.text() == "6 items: 3 questions × 2 dialects"
+    QTest.keyClick(dialog.limit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    for char in "১২":  # Bengali digits (QTest.keyClicks takes ASCII only)
+        QApplication.sendEvent(
+            dialog.limit, QKeyEvent(QEvent.Type.KeyPress, 0, Qt.KeyboardModifier.NoModifier, char)
+        )
+    QTest.keyClick(dialog.limit, Qt.Key.Key_Return)
+    assert dialog.limit.value() == 12
+    assert not sync_bridge.tasks(), "Enter in the box must not start the job"
+
+
+def test_a_large_job_asks_first_and_no_starts_nothing(qtbot, tmp_path, sync_bridge):
+    from engine.importing.importers import import_questions
+    from engine.llm.model_registry import ensure_embedded_default
+
+    ws = Workspace(tmp_path / "large.sqlite", create=True)
+    rows = ["id,question"] + [f"q{i},প্রশ্ন নম্বর {i} কী?" for i in range(300)]
+    (tmp_path / "many.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    import_questions(ws, tmp_path / "many.csv", name="many")
+    ensure_embedded_default(ws)
+    dialog = TranslateDialog(ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    set_checked(dialog.dialects, ["chittagong", "sylhet"])
+    _type_limit(qtbot, dialog.limit, "250")
+    assert dialog.scope.text() == "500 items: 250 questions × 2 dialects"
+    qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    box = dialog.confirmation
+    assert box is not None and "500 items" in box.text()
+    qtbot.mouseClick(box.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
+    assert not sync_bridge.tasks() and dialog.task is None
     ws.close()

@@ -1,0 +1,107 @@
+"""One task run in detail, beside its items: the scores per dialect and, for a
+classification task, the confusion matrix with the labels' names — the figures of
+``upabhasha task-stats`` (the same ``task_stats`` report), and what its intervals mean."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.i18n import _
+from widgets.understanding.result_rows import number_text
+
+# per-dialect figures, in this order, when the run has them
+DIALECT_FIGURES = (
+    ("n", "n"),
+    ("accuracy", "accuracy"),
+    ("macro_precision", "macro-P"),
+    ("macro_recall", "macro-R"),
+    ("macro_f1", "macro-F1"),
+    ("chrf++", "chrF++"),
+    ("bleu", "BLEU"),
+)
+
+
+def result_table() -> QTableWidget:
+    """A read-only table of results, selected by rows (the Tasks panel's tables)."""
+    table = QTableWidget(0, 0)
+    table.verticalHeader().setVisible(False)
+    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+class RunBreakdown(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.note = QLabel(_("Select one run in the results to see it per dialect."))
+        self.note.setWordWrap(True)
+        self.per_dialect = result_table()
+        self.confusion_title = QLabel(_("Confusion matrix (rows: gold label; columns: answer)"))
+        self.confusion = result_table()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.note)
+        layout.addWidget(self.per_dialect, 1)
+        layout.addWidget(self.confusion_title)
+        layout.addWidget(self.confusion, 1)
+        self.show_run(None)
+
+    def show_run(self, run: dict | None) -> None:
+        per_dialect = (run or {}).get("per_dialect") or {}
+        keys = [
+            (k, title) for k, title in DIALECT_FIGURES if any(k in e for e in per_dialect.values())
+        ]
+        self.per_dialect.clear()
+        self.per_dialect.setColumnCount(1 + len(keys))
+        self.per_dialect.setHorizontalHeaderLabels([_("Dialect"), *(t for _k, t in keys)])
+        self.per_dialect.setRowCount(len(per_dialect))
+        for row, (dialect, entry) in enumerate(per_dialect.items()):
+            cells = [dialect] + [
+                str(entry[k]) if k == "n" and k in entry else number_text(entry.get(k), 3)
+                for k, _t in keys
+            ]
+            for col, text in enumerate(cells):
+                self.per_dialect.setItem(row, col, QTableWidgetItem(text))
+        self.per_dialect.resizeColumnsToContents()
+        if run is not None:
+            self.note.setText(
+                _(
+                    "Run {run}: scores per dialect on the scale {scale}. The results grid's "
+                    "interval is a 95 % bootstrap confidence interval of the macro score over "
+                    "items; the macro score is the mean over dialects."
+                ).format(run=run["run_id"], scale=run["macro"].get("scale", ""))
+            )
+        confusion = ((run or {}).get("overall") or {}).get("confusion")
+        self.confusion_title.setVisible(confusion is not None)
+        self.confusion.setVisible(confusion is not None)
+        if confusion is not None:
+            self._show_confusion(confusion, run.get("label_names") or {})  # type: ignore[union-attr]
+
+    def _show_confusion(self, confusion: dict, names: dict[str, str]) -> None:
+        labels = [names.get(label, label) for label in confusion["labels"]]
+        matrix = confusion["matrix"]
+        self.confusion.clear()
+        self.confusion.setColumnCount(1 + len(labels))
+        self.confusion.setHorizontalHeaderLabels(["", *labels])
+        self.confusion.setRowCount(len(matrix))
+        for row, counts in enumerate(matrix):
+            self.confusion.setItem(row, 0, QTableWidgetItem(labels[row]))
+            for col, count in enumerate(counts):
+                self.confusion.setItem(row, col + 1, QTableWidgetItem(str(count)))
+        self.confusion.resizeColumnsToContents()
+
+
+def detail_tabs(items: QWidget, breakdown: RunBreakdown) -> QTabWidget:
+    """The selected run's items and its breakdown, one tab each."""
+    tabs = QTabWidget()
+    tabs.setDocumentMode(True)  # no frame: the items' columns keep the width they had
+    tabs.addTab(items, _("Items"))
+    tabs.addTab(breakdown, _("Per dialect and confusion matrix"))
+    return tabs
