@@ -47,7 +47,11 @@ from widgets.common.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
-WORKSPACE_FILTER = "Upabhasha workspace (*.sqlite *.upabhasha);;All files (*)"
+
+def workspace_filter() -> str:
+    return _("Upabhasha workspace (*.sqlite *.upabhasha);;All files (*)")
+
+
 STATUS_TOPICS = frozenset({"questions", "variants", "models"})  # what the status bar counts
 JOBS_PLACE = 70  # the job monitor's tab among the stages' (widgets.common.stage_parts)
 
@@ -345,7 +349,7 @@ class MainWindow(QMainWindow):
 
     def new_workspace_dialog(self) -> bool:
         path, _filter = QFileDialog.getSaveFileName(
-            self, _("Create a new workspace"), str(Path.home() / "study.sqlite"), WORKSPACE_FILTER
+            self, _("Create a new workspace"), str(Path.home() / "study.sqlite"), workspace_filter()
         )
         if not path:
             return False
@@ -355,7 +359,7 @@ class MainWindow(QMainWindow):
 
     def open_workspace_dialog(self) -> bool:
         path, _filter = QFileDialog.getOpenFileName(
-            self, _("Open a workspace"), str(Path.home()), WORKSPACE_FILTER
+            self, _("Open a workspace"), str(Path.home()), workspace_filter()
         )
         return bool(path) and self.open_workspace(path)
 
