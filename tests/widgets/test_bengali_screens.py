@@ -19,7 +19,14 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QDialog,
+    QFileDialog,
+    QMessageBox,
+    QWidget,
+)
 
 from app.main_window import MainWindow
 from app.settings import Settings
@@ -91,7 +98,7 @@ def _strings(value) -> list[str]:
 TYPED_EXAMPLES = [
     "ref*", "dialect_v*", "Word", "Category", "Subcategory", "Topic", "firstOption",
     "noyakhali=noakhali", "ctg=chittagong", "n_gpu_layers", "nvidia-smi", "Apple silicon",
-    "rural", "urban", "template_prompts",
+    "rural", "urban", "template_prompts", "meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b",
 ]  # fmt: skip
 
 
@@ -173,6 +180,15 @@ class ScreenReader:
             window.close()
 
 
+def dialog_buttons(panel: QWidget) -> list[QAbstractButton]:
+    """The panel's buttons that open a dialog ("Annotators…", "Add endpoint…")."""
+    return [
+        button
+        for button in panel.findChildren(QAbstractButton)
+        if button.text().endswith("…") and button.isVisibleTo(panel) and button.isEnabled()
+    ]
+
+
 def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp_path, monkeypatch):
     gc.collect()
     path = tmp_path / "study.sqlite"
@@ -200,6 +216,8 @@ def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp
             QApplication.processEvents()
             key = next((k for k, v in window.panels.items() if v is panel), "jobs")
             reader.read(f"panel-{key}", window)
+            for number, button in enumerate(dialog_buttons(panel)):
+                reader.open_and_read(f"panel-{key}-dialog-{number}", button.click)
         menus = {a.text(): a.menu() for a in window.menuBar().actions()}
         skip = {_("&Quit"), _("&Close workspace"), _("Open the &sample workspace")}
         for action in [

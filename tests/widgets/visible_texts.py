@@ -40,12 +40,26 @@ TECHNICAL_TERMS = (
     "JSONL PNG SVG PDF GPU CPU ETA sha256 Avro Bijoy FAISS BM25 tanh log κ α F1 macro-F1 "
     "Cohen Krippendorff Fleiss Lin Haldane Wilson Student-t Likert Gemma RAG OpenAI llama.cpp "
     "vLLM Ollama TGI Unicode NFC NFKC NFD UTF-8 SQLite upkg sqlite csv tsv json jsonl xlsx txt "
-    "gguf png svg pdf XLSX Upabhasha upabhasha Qt CUDA Metal Vulkan llama-cpp-python LaTeX Pearson Spearman Kendall WER GiB MiB Cx Cy"
-).split() + ["Noto Sans Bengali", "SIL Open Font License 1.1", "Gemma 3 270M"]
+    "gguf png svg pdf XLSX Upabhasha upabhasha Qt CUDA Metal Vulkan llama-cpp-python LaTeX Pearson Spearman Kendall WER GiB MiB Cx Cy tex GPT4All Jan Ollama KWallet "
+    "Keychain Linux macOS Windows"
+).split() + [
+    "Noto Sans Bengali",
+    "SIL Open Font License 1.1",
+    "Gemma 3 270M",
+    "LM Studio",
+    "Hugging Face",
+    "GNOME Keyring",
+    "Secret Service",
+    "Credential Locker",
+]
 # each language is named in itself in the language menu
 LANGUAGE_NAMES = ("English",)
-# data that is not a name: version stamps (rubric@hash), nonces, the llama.cpp build line
-DATA_PATTERNS = re.compile(r"@[0-9a-f]{8,}\b|\b[0-9a-f]{12,}\b|^llama-cpp-python \S+ · .*|\bq\d+\b")
+# data that is not a name: version stamps (rubric@hash), nonces, the llama.cpp build line,
+# paths, addresses and commands to type (quoted)
+DATA_PATTERNS = re.compile(
+    r"@[0-9a-f]{8,}\b|\b[0-9a-f]{12,}\b|^llama-cpp-python \S+ · .*|\bq\d+\b|^/\S*$"
+    r"|https?://\S+|'[^']*'"
+)
 KEY_SEQUENCE = re.compile(r"\b(?:Ctrl|Alt|Shift|Meta)\+\S+|\bF\d{1,2}\b")
 TAGS = re.compile(r"<[^>]+>")
 ENTITY = re.compile(r"&(?:nbsp|amp|lt|gt|quot|#\d+);")
