@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QLocale, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -67,6 +67,7 @@ class MainWindow(QMainWindow):
     ):
         super().__init__(parent)
         install_qt_translations()  # Qt's Close/Cancel/Yes in the interface language
+        self.setLocale(QLocale())  # and its digits: children take the window's locale
         self.settings = settings
         self._save = save
         self.bridge = bridge or TaskBridge(self, dialog_parent=self)

@@ -17,6 +17,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
+    QAbstractSpinBox,
     QComboBox,
     QFileDialog,
     QGroupBox,
@@ -40,7 +41,7 @@ TECHNICAL_TERMS = (
     "JSONL PNG SVG PDF GPU CPU ETA sha256 Avro Bijoy FAISS BM25 tanh log κ α F1 macro-F1 "
     "Cohen Krippendorff Fleiss Lin Haldane Wilson Student-t Likert Gemma RAG OpenAI llama.cpp "
     "vLLM Ollama TGI Unicode NFC NFKC NFD UTF-8 SQLite upkg sqlite csv tsv json jsonl xlsx txt "
-    "gguf png svg pdf XLSX Upabhasha upabhasha Qt CUDA Metal Vulkan llama-cpp-python LaTeX Pearson Spearman Kendall WER GiB MiB Cx Cy tex GPT4All Jan Ollama KWallet "
+    "gguf png svg pdf XLSX Upabhasha upabhasha Qt CUDA Metal Vulkan llama-cpp-python LaTeX Pearson Spearman Kendall WER GiB MiB Cx Cy ROUGE-L tex GPT4All Jan Ollama KWallet "
     "Keychain Linux macOS Windows"
 ).split() + [
     "Noto Sans Bengali",
@@ -157,6 +158,10 @@ def widget_texts(widget: QWidget) -> Iterable[str]:
         for action in widget.actions():
             if action.menu() is not None:
                 yield from _menu_texts(action.menu())
+    elif isinstance(widget, QAbstractSpinBox):
+        yield QAbstractSpinBox.text(widget)
+    if hasattr(widget, "shown_texts"):  # a painted widget says what it draws
+        yield from widget.shown_texts()
     if widget.isWindow():
         yield widget.windowTitle()
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QObject, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator
 
 from engine.i18n import _, current_language
 
@@ -177,10 +177,21 @@ class CatalogueTranslator(QTranslator):
 
 
 _installed: list[QTranslator] = []  # kept alive: Qt does not own an installed translator
+# the locale whose digits Qt writes (spin boxes, progress bars, the file dialog's sizes and
+# dates) for each interface language; typed ASCII digits are still taken
+QT_LOCALES = {"bn": (QLocale.Language.Bengali, QLocale.Country.Bangladesh)}
+
+
+def apply_interface_locale() -> None:
+    """Qt's default locale follows the interface language (the system's for English)."""
+    language, country = QT_LOCALES.get(current_language(), (None, None))
+    QLocale.setDefault(QLocale(language, country) if language else QLocale.system())
 
 
 def install_qt_translations(app: QObject | None = None) -> None:
-    """Once per application: Qt's shipped file for the language if any, else our catalogue."""
+    """Qt's locale for the language; once per application, Qt's shipped file for the
+    language if any, else our catalogue."""
+    apply_interface_locale()
     app = app or QCoreApplication.instance()
     if app is None or _installed:
         return
