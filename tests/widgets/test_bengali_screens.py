@@ -105,7 +105,7 @@ TYPED_EXAMPLES = [
 
 def data_names(ws: Workspace, *paths: Path) -> list[str]:
     """What is data, shown as it is in any language: names a person gave, the paths on
-    screen, question ids and texts, dialect codes, the rubric (the judge's English instructions) and
+    screen, question ids, texts and English glosses, dialect codes, the rubric (the judge's English instructions) and
     the prompt files' names."""
     names = [str(p) for p in paths] + [p.name for p in paths] + [str(Path.home())]
     names += TYPED_EXAMPLES
@@ -114,6 +114,7 @@ def data_names(ws: Workspace, *paths: Path) -> list[str]:
     names += [p.name for p in (files("resources") / "prompts").iterdir()]
     names += [str(row[0]) for row in ws.conn.execute("SELECT ext_id FROM questions")]
     names += [str(row[0]) for row in ws.conn.execute("SELECT text FROM questions")]
+    names += [str(row[0]) for row in ws.conn.execute("SELECT gloss_en FROM questions")]
     names += [str(row[0]) for row in ws.conn.execute("SELECT code FROM dialects")]
     for sql in (
         "SELECT name FROM models",
@@ -160,10 +161,11 @@ class ScreenReader:
             )
             target = self.out / f"{name}.png"
             image.save(str(target), "PNG", 9)
-            if target.stat().st_size > MAX_PNG_BYTES:  # a colourful chart: a smaller copy
-                image.scaledToWidth(
+            while target.stat().st_size > MAX_PNG_BYTES:  # a busy screen: a smaller copy
+                image = image.scaledToWidth(
                     image.width() * 4 // 5, Qt.TransformationMode.FastTransformation
-                ).save(str(target), "PNG", 9)
+                )
+                image.save(str(target), "PNG", 9)
             self.titles[name] = widget.windowTitle()
 
     def open_and_read(self, name: str, trigger: Callable[[], object]) -> None:
@@ -237,6 +239,12 @@ def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp
             QApplication.processEvents()
             key = next((k for k, v in window.panels.items() if v is panel), "jobs")
             reader.read(f"panel-{key}", window)
+            if key == "review":  # a draft chosen with the mouse: the detail pane
+                view = panel.view
+                cell = view.visualRect(view.model().index(0, 1))
+                qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
+                QApplication.processEvents()
+                reader.read("panel-review-detail", panel.detail)
             if key == "charts":  # every chart, chosen with the mouse
                 charts = panel.chart_list
                 for row in range(1, charts.count()):

@@ -52,7 +52,7 @@ def _tables() -> dict[str, dict[str, str]]:
             "flagged": _("flagged"),
             "rejected": _("rejected"),
         },
-        "provenance": {"machine": _("machine"), "human": _("human"), "import": _("import")},
+        "provenance": {"machine": _("machine"), "human": _("human"), "source": _("source")},
         "model_kind": {"gguf": _("gguf"), "endpoint": _("endpoint")},
         "group": {
             "male": _("male"),
