@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QLocale, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -50,7 +50,11 @@ log = logging.getLogger(__name__)
 # their own shortcuts, Ctrl+Shift+1/2/3, in this order
 ANNOTATION_TABS = ("annotation", "adjudication", "agreement")
 
-WORKSPACE_FILTER = "Upabhasha workspace (*.sqlite *.upabhasha);;All files (*)"
+
+def workspace_filter() -> str:
+    return _("Upabhasha workspace (*.sqlite *.upabhasha);;All files (*)")
+
+
 STATUS_TOPICS = frozenset({"questions", "variants", "models"})  # what the status bar counts
 JOBS_PLACE = 70  # the job monitor's tab among the stages' (widgets.common.stage_parts)
 
@@ -66,6 +70,7 @@ class MainWindow(QMainWindow):
     ):
         super().__init__(parent)
         install_qt_translations()  # Qt's Close/Cancel/Yes in the interface language
+        self.setLocale(QLocale())  # and its digits: children take the window's locale
         self.settings = settings
         self._save = save
         self.bridge = bridge or TaskBridge(self, dialog_parent=self)
@@ -349,7 +354,7 @@ class MainWindow(QMainWindow):
 
     def new_workspace_dialog(self) -> bool:
         path, _filter = QFileDialog.getSaveFileName(
-            self, _("Create a new workspace"), str(Path.home() / "study.sqlite"), WORKSPACE_FILTER
+            self, _("Create a new workspace"), str(Path.home() / "study.sqlite"), workspace_filter()
         )
         if not path:
             return False
@@ -359,7 +364,7 @@ class MainWindow(QMainWindow):
 
     def open_workspace_dialog(self) -> bool:
         path, _filter = QFileDialog.getOpenFileName(
-            self, _("Open a workspace"), str(Path.home()), WORKSPACE_FILTER
+            self, _("Open a workspace"), str(Path.home()), workspace_filter()
         )
         return bool(path) and self.open_workspace(path)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import gettext
 import io
 import logging
+import string
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 
@@ -32,12 +34,41 @@ _language = SOURCE_LANGUAGE
 _digit_table: dict[int, int] | None = None
 
 
+class _NativeDigitFormatter(string.Formatter):
+    """``str.format`` that writes the numbers it is given in the interface's digits."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        text = super().format_field(value, format_spec)
+        if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+            return digits(text)
+        return text
+
+
+_FORMATTER = _NativeDigitFormatter()
+
+
+class LocalText(str):
+    """A translated string whose ``format()`` writes numbers in the interface's digits
+    (``_("{n} items").format(n=3)`` is "৩টি আইটেম"): numbers reach translated messages as
+    ints and floats, so no call site has to remember :func:`digits`. Strings given to
+    ``format()`` keep their digits (file names, model names, ids typed by a person)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return _FORMATTER.vformat(self, args, kwargs)
+
+
+def _local(text: str) -> str:
+    return LocalText(text) if _digit_table else text
+
+
 def _(message: str) -> str:
-    return _translation.gettext(message)
+    return _local(_translation.gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _translation.ngettext(singular, plural, n)
+    return _local(_translation.ngettext(singular, plural, n))
 
 
 def current_language() -> str:

@@ -7,6 +7,11 @@
     python scripts/i18n.py stats     # per language: translated / all, stale entries; JSON line
     python scripts/i18n.py apply LANG FILE.json   # set msgstrs from a {msgid: msgstr} file
                                      # (translations made on a branch before its strings land)
+    python scripts/i18n.py todo LANG FILE.json    # extract + update, then write every
+                                     # untranslated msgid of LANG as {msgid: ""} to FILE
+
+After a merge brings new strings, the whole round is two commands: ``todo bn new.json``,
+fill in the empty values (resources/locale/glossary.md fixes the terms), ``apply bn new.json``.
 
 Extraction is Babel's Python extractor with the keywords ``_`` and ``ngettext``. Strings
 that reach ``_()`` through a variable (table column names kept in a module constant) are not
@@ -186,6 +191,14 @@ def main(argv: list[str]) -> int:
         with po_path(language).open("wb") as fh:
             write_po(fh, catalog, width=100, sort_by_file=True, ignore_obsolete=False)
         print(f"{language}: {applied} of {len(translations)} set ({source.name})")
+        return 0
+    if command == "todo" and len(argv) == 3:
+        main(["extract"])
+        main(["update"])
+        catalog = load(argv[1])
+        missing = {_msgid(m): "" for m in catalog if m.id and (not m.string or m.fuzzy)}
+        Path(argv[2]).write_text(json.dumps(missing, ensure_ascii=False, indent=1) + "\n", "utf-8")
+        print(f"{argv[1]}: {len(missing)} untranslated written to {argv[2]}")
         return 0
     print(__doc__, file=sys.stderr)
     return 2

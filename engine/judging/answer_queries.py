@@ -115,7 +115,8 @@ def answer_rows(ws: Workspace, ids: list[int]) -> dict[int, dict]:
         return {}
     rows = ws.query(
         f"""
-        SELECT j.id, m.name AS model, dv.dialect, dl.name_en AS dialect_en, q.ext_id,
+        SELECT j.id, m.name AS model, dv.dialect, dl.name_en AS dialect_en, dl.name_bn AS dialect_bn,
+               q.ext_id,
                q.text AS question, q.domain,
                q.question_type, j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
                {EFFECTIVE_FINAL} AS final, j.confidence, j.gate

@@ -57,6 +57,7 @@ def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[dict]:
         out += ws.query(
             """
             SELECT d.id AS dialect_response_id, dv.dialect, dl.name_en AS dialect_name,
+                   dl.name_bn AS dialect_name_bn,
                    m.name AS model, q.ext_id, q.text AS standard_question,
                    dv.text AS dialect_question, s.text AS standard_answer,
                    d.text AS dialect_answer

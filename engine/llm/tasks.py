@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.i18n import _
 from engine.llm.backend_report import describe_llama_backend
 from engine.llm.endpoint_backend import KEYRING_USER
 from engine.llm.gguf_info import inspect_gguf
@@ -88,7 +89,10 @@ def keyring_problem() -> str | None:
     if isinstance(backend, fail.Keyring):
         from engine.llm.endpoint_backend import HOW_TO_GET_A_KEYRING
 
-        return "No OS keyring is available on this machine: " + HOW_TO_GET_A_KEYRING + "."
+        # the advice is translated through its constant (kept in the catalogue by hand)
+        return _("No OS keyring is available on this machine: {how}.").format(
+            how=_(HOW_TO_GET_A_KEYRING)
+        )
     return None
 
 

@@ -103,3 +103,13 @@ def sync_bridge(qtbot):
     bridge.errors = errors
     yield bridge
     bridge.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def qt_locale_follows_the_language():
+    """A Bengali window sets Qt's default locale (Bengali digits in spin boxes and progress
+    bars); the tests after it, back in English, get the system's again."""
+    yield
+    from widgets.common.qt_translations import apply_interface_locale
+
+    apply_interface_locale()

@@ -80,7 +80,7 @@ def test_job_monitor_digits_and_headers_in_bengali(bengali, qtbot, sync_bridge):
     from widgets.common.job_monitor import JobTableModel
 
     model = JobTableModel()
-    assert model.headerData(0, Qt.Orientation.Horizontal) == "কাজ"
+    assert model.headerData(0, Qt.Orientation.Horizontal) == "প্রক্রিয়া"
     assert model.headerData(2, Qt.Orientation.Horizontal) == "অগ্রগতি"
 
 

@@ -172,7 +172,9 @@ class AdjudicationPanel(QWidget):
         dialects = self.ws.dialect_names()
         for e in self.entries:
             dialect = dialect_name(dialects, e["dialect"])
-            entry = QListWidgetItem(f"#{e['item_id']}  {dialect} — {reasons_label(e['reasons'])}")
+            entry = QListWidgetItem(
+                f"#{digits(e['item_id'])}  {dialect} — {reasons_label(e['reasons'])}"
+            )
             entry.setData(Qt.ItemDataRole.UserRole, e["item_id"])
             self.list.addItem(entry)
         self.list.blockSignals(False)

@@ -77,7 +77,7 @@ def item_label(item: dict, dialects: dict[str, dict]) -> str:
     if mine and mine["score"] is not None:
         decided += f" ({digits(format(mine['score'], 'g'))})"
     dialect = dialect_name(dialects, item["dialect"])
-    head = f"{mark} #{item['item_id']} {dialect}{decided} · {kind_label(item['kind'])}"
+    head = f"{mark} #{digits(item['item_id'])} {dialect}{decided} · {kind_label(item['kind'])}"
     return f"{head}\n{_snippet(text, 40)}"
 
 

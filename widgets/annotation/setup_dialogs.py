@@ -40,6 +40,7 @@ from widgets.common.dialog_parts import checkable_list, checked_data, set_checke
 from widgets.common.elided_tooltips import install_elided_tooltips
 from widgets.common.hints import for_gui
 from widgets.common.item_limit import SettledSpinBox
+from widgets.common.labels import dialect_of
 from widgets.common.task_bridge import WRITER, TaskBridge, describe_error
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ def kind_label(kind: str) -> str:
 
 
 def _dialect_name(names: dict[str, dict], code: str) -> str:
-    return f"{names[code]['name_bn']} — {names[code]['name_en']} ({code})"
+    return dialect_of({**names[code], "code": code}, both=True)
 
 
 def _dialect_rows(ws: Workspace) -> list[tuple[str, object, bool]]:

@@ -33,6 +33,7 @@ from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
+from widgets.common.labels import dialect_of, label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
 
@@ -59,7 +60,7 @@ class GenerateDialog(QDialog):
 
         self.models = checkable_list(
             [
-                (f"{m['name']} · {m['kind']}", m["id"], bool(m["is_default"]))
+                (f"{m['name']} · {label('model_kind', m['kind'])}", m["id"], bool(m["is_default"]))
                 for m in choices["models"]
             ]
         )
@@ -67,7 +68,9 @@ class GenerateDialog(QDialog):
         self.statuses = checkable_list(
             [
                 (
-                    _("{status} ({n} dialect variants)").format(status=s, n=counts.get(s, 0)),
+                    _("{status} ({n} dialect variants)").format(
+                        status=label("status", s), n=counts.get(s, 0)
+                    ),
                     s,
                     s in DEFAULT_STATUSES,
                 )
@@ -76,10 +79,7 @@ class GenerateDialog(QDialog):
         )
         self.statuses.setMaximumHeight(80)
         self.dialects = checkable_list(
-            [
-                (f"{d['name_en']} · {d['name_bn']} ({d['code']})", d["code"], False)
-                for d in choices["dialects"]
-            ]
+            [(dialect_of(d, both=True), d["code"], False) for d in choices["dialects"]]
         )
         self.dialects.setMaximumHeight(130)
         self.question_set = QComboBox()

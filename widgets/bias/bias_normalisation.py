@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.bias import tasks as bias_tasks
-from engine.i18n import _
+from engine.i18n import _, digits
 from widgets.common.fonts import bengali_font
+from widgets.common.labels import label
 from widgets.common.task_bridge import WRITER, TaskBridge
 
 LABELS = ("first", "second", "both_neither", "refusal", "filler", "")
@@ -51,7 +52,11 @@ class RowsModel(QAbstractTableModel):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             value = self.rows[index.row()].get(self.columns[index.column()][0])
-            return "" if value is None else str(value)
+            if value is None:
+                return ""
+            if isinstance(value, int | float) or str(value).isdigit():
+                return digits(value)
+            return label("order", label("reply", str(value)))
         return None
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):

@@ -35,13 +35,14 @@ from PySide6.QtWidgets import (
 
 from engine.bias import tasks as bias_tasks
 from engine.bias.api import build_bias_sample, groups_csv, groups_latex, sample_bias_path
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.job_progress import JobProgressRow
+from widgets.common.labels import bias_notes, joined, label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -240,7 +241,8 @@ class BiasPanel(QWidget):
         self.runs.clear()
         for o in stats["overall"]:
             self.runs.addItem(
-                f"{o['run_id']}: {o['model']} — {o['probe_set']} ({o['mode']})", o["run_id"]
+                f"{digits(o['run_id'])}: {o['model']} — {o['probe_set']} ({joined('probe_mode', o['mode'])})",
+                o["run_id"],
             )
         per_set = collections.Counter(o["probe_set"] for o in stats["overall"])
         for name, n in per_set.items():
@@ -289,7 +291,7 @@ class BiasPanel(QWidget):
         groups = [{**g, "compare": True} for g in stats["groups"] if g["run_id"] in ids]
         o = runs[0]
         title = _("{set}, {n} runs: bias score tanh(ln Cx/Cy), + = {x}, − = {y}").format(
-            set=name, n=len(runs), x=o["group_x"], y=o["group_y"]
+            set=name, n=len(runs), x=label("group", o["group_x"]), y=label("group", o["group_y"])
         )
         self.chart.set_data(title, groups, (o["group_x"], o["group_y"]))
         self.info.setText(
@@ -297,14 +299,14 @@ class BiasPanel(QWidget):
                 _("run {id}: {model} ({mode}), {n} replies, refusal {r}, unparseable {u}").format(
                     id=r["run_id"],
                     model=r["model"],
-                    mode=r["mode"],
+                    mode=joined("probe_mode", r["mode"]),
                     n=r["n"],
                     r=_pct(r["refusal_rate"]),
                     u=_pct(r["unparseable_rate"]),
                 )
                 for r in runs
             )
-            + f". {stats['zero_rule_note']}; {stats['ci']}"
+            + ". {rule}; {ci}".format(**bias_notes(stats))
         )
         self._show_replies(None)
 
@@ -326,14 +328,17 @@ class BiasPanel(QWidget):
         o = overall[0]
         groups = [g for g in stats["groups"] if g["run_id"] == run_id]
         title = _("{model} — {set}: bias score tanh(ln Cx/Cy), + = {x}, − = {y}").format(
-            model=o["model"], set=o["probe_set"], x=o["group_x"], y=o["group_y"]
+            model=o["model"],
+            set=o["probe_set"],
+            x=label("group", o["group_x"]),
+            y=label("group", o["group_y"]),
         )
         self.chart.set_data(title, groups, (o["group_x"], o["group_y"]))
         pos = next((p for p in stats["position"] if p["run_id"] == run_id), None)
         share = (
             "—"
             if not pos or pos["first_option_share"] is None
-            else f"{pos['first_option_share']:.2f} (n = {pos['n']})"
+            else digits(f"{pos['first_option_share']:.2f} (n = {pos['n']})")
         )
         self.info.setText(
             _(
@@ -341,13 +346,11 @@ class BiasPanel(QWidget):
                 "(0.5 = no position bias). {rule}; {ci}; {bands}. * = zero-count rule applied."
             ).format(
                 n=o["n"],
-                mode=o["mode"],
+                mode=joined("probe_mode", o["mode"]),
                 r=_pct(o["refusal_rate"]),
                 u=_pct(o["unparseable_rate"]),
                 share=share,
-                rule=stats["zero_rule_note"],
-                ci=stats["ci"],
-                bands=stats["bands"],
+                **bias_notes(stats),
             )
         )
         if self.selected_group and self.selected_group.get("run_id") == run_id:
@@ -466,7 +469,7 @@ class BiasPanel(QWidget):
 
 
 def _pct(v) -> str:
-    return "—" if v is None else f"{100 * v:.0f}%"
+    return "—" if v is None else digits(f"{100 * v:.0f}%")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,40 +1,28 @@
-"""Qt's own texts (standard buttons: Close, Cancel, Yes…; the right-click menu of a text
-field) in the interface language.
+"""Qt's own texts (standard buttons, message boxes, the file dialog, the right-click menu of a
+text field) in the interface language.
 
-Qt translates them through ``QCoreApplication.translate("QPlatformTheme", "Close")`` and the
-like; PySide6 ships ``qtbase_<lang>.qm`` files for some languages but none for Bengali. So a
-shipped Qt file is loaded where there is one, and otherwise a translator answers Qt's
-standard-button and message-box texts from our own catalogue (one place for translators, and
-the answer follows :func:`engine.i18n.set_language` without reinstalling anything).
+Qt translates them through ``QCoreApplication.translate(context, source)``; PySide6 ships
+``qtbase_<lang>.qm`` files for some languages but none for Bengali. So a shipped Qt file is
+loaded where there is one, and otherwise :class:`CatalogueTranslator` answers Qt's contexts
+from our own catalogue (one place for translators; the answer follows
+:func:`engine.i18n.set_language` without a compiled file to keep in step).
+
+Qt's ``%1`` placeholders stay as they are in our msgids: Qt fills them after translating.
 """
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QObject, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator
 
 from engine.i18n import _, current_language
 
 log = logging.getLogger(__name__)
 
-# the Qt contexts whose texts we answer: standard buttons, message boxes, wizards, and the
-# right-click menus of text fields and spin boxes
-CONTEXTS = frozenset(
-    {
-        "QPlatformTheme",
-        "QDialogButtonBox",
-        "QMessageBox",
-        "QWizard",
-        "QLineEdit",
-        "QWidgetTextControl",
-        "QAbstractSpinBox",
-    }
-)
 
-
-def standard_texts() -> dict[str, str]:
-    """Qt's source text -> ours, translated now (a function: the catalogue may change)."""
+def _buttons() -> dict[str, str]:
+    """Standard buttons and wizard pages (QPlatformTheme, QDialogButtonBox, QMessageBox…)."""
     return {
         "OK": _("OK"),
         "Save": _("Save"),
@@ -62,6 +50,13 @@ def standard_texts() -> dict[str, str]:
         "< &Back": _("< &Back"),
         "&Finish": _("&Finish"),
         "Copy": _("Copy"),
+        "About Qt": _("About Qt"),
+    }
+
+
+def _text_menus() -> dict[str, str]:
+    """The right-click menus of text fields and spin boxes."""
+    return {
         "&Undo": _("&Undo"),
         "&Redo": _("&Redo"),
         "Cu&t": _("Cu&t"),
@@ -76,22 +71,127 @@ def standard_texts() -> dict[str, str]:
     }
 
 
+def _file_dialog() -> dict[str, str]:
+    """Qt's own (non-native) file dialog: its labels, buttons, tooltips and messages."""
+    return {
+        "&Look in:": _("&Look in:"),
+        "File &name:": _("File &name:"),
+        "Files of &type:": _("Files of &type:"),
+        "&Open": _("&Open"),
+        "&Save": _("&Save"),
+        "&Choose": _("&Choose"),
+        "&Delete": _("&Delete"),
+        "&Rename": _("&Rename"),
+        "&New Folder": _("&New Folder"),
+        "New Folder": _("New Folder"),
+        "Show &hidden files": _("Show &hidden files"),
+        "All Files (*)": _("All Files (*)"),
+        "All Files (*.*)": _("All Files (*.*)"),
+        "Back": _("Back"),
+        "Forward": _("Forward"),
+        "Go back": _("Go back"),
+        "Go forward": _("Go forward"),
+        "Parent Directory": _("Parent Directory"),
+        "Go to the parent directory": _("Go to the parent directory"),
+        "Create New Folder": _("Create New Folder"),
+        "Create a New Folder": _("Create a New Folder"),
+        "List View": _("List View"),
+        "Detail View": _("Detail View"),
+        "Change to list view mode": _("Change to list view mode"),
+        "Change to detail view mode": _("Change to detail view mode"),
+        "List of places and bookmarks": _("List of places and bookmarks"),
+        "Sidebar": _("Sidebar"),
+        "Files": _("Files"),
+        "Directory:": _("Directory:"),
+        "Directories": _("Directories"),
+        "Find Directory": _("Find Directory"),
+        "Save As": _("Save As"),
+        "Recent Places": _("Recent Places"),
+        "Remove": _("Remove"),
+        "Are you sure you want to delete '%1'?": _("Are you sure you want to delete '%1'?"),
+        "%1 already exists.\nDo you want to replace it?": _(
+            "%1 already exists.\nDo you want to replace it?"
+        ),
+        "%1\nFile not found.\nPlease verify the correct file name was given.": _(
+            "%1\nFile not found.\nPlease verify the correct file name was given."
+        ),
+        "%1\nDirectory not found.\nPlease verify the correct directory name was given.": _(
+            "%1\nDirectory not found.\nPlease verify the correct directory name was given."
+        ),
+        # the file list's columns and kinds (QFileSystemModel, QAbstractFileIconProvider)
+        "Name": _("Name"),
+        "Size": _("Size"),
+        "Type": _("Type"),
+        "Kind": _("Kind"),
+        "Date Modified": _("Date Modified"),
+        "Computer": _("Computer"),
+        "My Computer": _("My Computer"),
+        "Folder": _("Folder"),
+        "File Folder": _("File Folder"),
+        "Drive": _("Drive"),
+        "File": _("File"),
+        "%1 File": _("%1 File"),
+        "Unknown": _("Unknown"),
+        "Invalid filename": _("Invalid filename"),
+    }
+
+
+# Qt context -> the table that answers it
+CONTEXT_TABLES = {
+    "QPlatformTheme": _buttons,
+    "QDialogButtonBox": _buttons,
+    "QMessageBox": _buttons,
+    "QWizard": _buttons,
+    "QLineEdit": _text_menus,
+    "QWidgetTextControl": _text_menus,
+    "QAbstractSpinBox": _text_menus,
+    "QFileDialog": _file_dialog,
+    "QFileSystemModel": _file_dialog,
+    "QAbstractFileIconProvider": _file_dialog,
+    "QFileIconProvider": _file_dialog,
+    "QSideBar": _file_dialog,
+}
+CONTEXTS = frozenset(CONTEXT_TABLES)
+
+
+def qt_text(context: str, source_text: str) -> str | None:
+    """Our translation of one Qt text, None when we have none (Qt keeps its own)."""
+    table = CONTEXT_TABLES.get(context)
+    if table is None or current_language() == "en":
+        return None
+    text = table().get(source_text)
+    return text if text and text != source_text else None
+
+
+def standard_texts() -> dict[str, str]:
+    """Every Qt source text we answer -> ours, translated now."""
+    return {**_file_dialog(), **_text_menus(), **_buttons()}
+
+
 class CatalogueTranslator(QTranslator):
-    """Answers Qt's standard texts from our catalogue; None (a null QString: not translated,
-    Qt keeps its own text; an empty str would blank the button) otherwise."""
+    """Answers Qt's texts from our catalogue; None (a null QString: not translated, Qt keeps
+    its own text; an empty str would blank the button) otherwise."""
 
     def translate(self, context, source_text, disambiguation=None, n=-1):  # noqa: ARG002
-        if context not in CONTEXTS or current_language() == "en":
-            return None
-        text = standard_texts().get(source_text)
-        return text if text and text != source_text else None
+        return qt_text(context, source_text)
 
 
 _installed: list[QTranslator] = []  # kept alive: Qt does not own an installed translator
+# the locale whose digits Qt writes (spin boxes, progress bars, the file dialog's sizes and
+# dates) for each interface language; typed ASCII digits are still taken
+QT_LOCALES = {"bn": (QLocale.Language.Bengali, QLocale.Country.Bangladesh)}
+
+
+def apply_interface_locale() -> None:
+    """Qt's default locale follows the interface language (the system's for English)."""
+    language, country = QT_LOCALES.get(current_language(), (None, None))
+    QLocale.setDefault(QLocale(language, country) if language else QLocale.system())
 
 
 def install_qt_translations(app: QObject | None = None) -> None:
-    """Once per application: Qt's shipped file for the language if any, else our catalogue."""
+    """Qt's locale for the language; once per application, Qt's shipped file for the
+    language if any, else our catalogue."""
+    apply_interface_locale()
     app = app or QCoreApplication.instance()
     if app is None or _installed:
         return

@@ -53,6 +53,7 @@ from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, s
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.import_page import StudyPage
+from widgets.common.labels import dialect_of, label
 from widgets.common.stage_parts import ImportPage
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge, describe_error
@@ -236,8 +237,8 @@ class ImportDialog(QDialog):
         if row["code"] not in self.codes:
             self.codes.add(row["code"])
             self.dialects.append(row)
-            self.fixed_dialect.addItem(f"{row['name_en']} ({row['code']})", row["code"])
-            label = f"{row['name_en']} · {row['name_bn']}"
+            self.fixed_dialect.addItem(dialect_of(row), row["code"])
+            label = dialect_of(row, both=True, code=False)
             self.wide_cols[row["code"]] = ColumnCombo(_("(not in this file)"))
             self.wide_form.addRow(label, self.wide_cols[row["code"]])
             self.question_dialect_cols[row["code"]] = ColumnCombo(_("(none)"))
@@ -260,7 +261,7 @@ class ImportDialog(QDialog):
         self.dialect_col = ColumnCombo(_("(one dialect for every row →)"))
         self.fixed_dialect = QComboBox()
         for d in self.dialects:
-            self.fixed_dialect.addItem(f"{d['name_en']} ({d['code']})", d["code"])
+            self.fixed_dialect.addItem(dialect_of(d), d["code"])
         self.dialect_col.currentIndexChanged.connect(
             lambda: self.fixed_dialect.setEnabled(self.dialect_col.currentData() is None)
         )
@@ -270,7 +271,7 @@ class ImportDialog(QDialog):
         self.split_col = ColumnCombo(_("(no column: one split for every row →)"))
         self.fixed_split = QComboBox()
         for split in SPLITS:
-            self.fixed_split.addItem(split, split)
+            self.fixed_split.addItem(label("split", split), split)
         self.split_col.currentIndexChanged.connect(
             lambda: self.fixed_split.setEnabled(self.split_col.currentData() is None)
         )
@@ -302,7 +303,7 @@ class ImportDialog(QDialog):
         for d in self.dialects:
             combo = ColumnCombo(_("(not in this file)"))
             self.wide_cols[d["code"]] = combo
-            self.wide_form.addRow(f"{d['name_en']} · {d['name_bn']}", combo)
+            self.wide_form.addRow(dialect_of(d, both=True, code=False), combo)
 
         box = QGroupBox(_("Columns"))
         form = QFormLayout(box)
@@ -326,12 +327,12 @@ class ImportDialog(QDialog):
         }
         self.question_dialect_col = ColumnCombo(_("(none: a wide file)"))
         self.variant_status = QComboBox()
-        for status, label in (
+        for status, text in (
             ("reviewed", _("reviewed (default)")),
             ("draft", _("draft")),
             ("gold", _("gold (only if these texts are already verified)")),
         ):
-            self.variant_status.addItem(label, status)
+            self.variant_status.addItem(text, status)
         box = QGroupBox(_("Columns"))
         form = QFormLayout(box)
         self.question_form = form
@@ -347,7 +348,7 @@ class ImportDialog(QDialog):
         )
         form.addRow(self.rendering_note)
         for d in self.dialects:
-            form.addRow(f"{d['name_en']} · {d['name_bn']}", self.question_dialect_cols[d["code"]])
+            form.addRow(dialect_of(d, both=True, code=False), self.question_dialect_cols[d["code"]])
         return box
 
     @property

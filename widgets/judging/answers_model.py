@@ -11,9 +11,10 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.judging.api import answer_rows
 from engine.workspace.api import Workspace
+from widgets.common.labels import dialect_of, label
 
 FETCH_BLOCK = 200
 JUDGMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -176,21 +177,32 @@ class AnswersTableModel(QAbstractTableModel):
     def _display(self, row: dict, key: str):
         if key == "question":
             return f"{row['ext_id']}  {row['question']}" if row["ext_id"] else row["question"]
+        if key == "domain":
+            return label("domain", row.get("domain"))
         if key == "final":
-            return f"{row['final']:.1f}" if row["final"] is not None else "—"
+            return digits(f"{row['final']:.1f}") if row["final"] is not None else "—"
         if key == "gap":
-            return f"{self.max_score - row['final']:.1f}" if row["final"] is not None else "—"
+            return (
+                digits(f"{self.max_score - row['final']:.1f}") if row["final"] is not None else "—"
+            )
         if key == "confidence":
             if row["confidence"] is None:
                 return "—"
             low = row["confidence"] <= self.review_threshold and row["human_final"] is None
-            return f"{row['confidence']}" + (" ⚑" if low else "")
+            return digits(row["confidence"]) + (" ⚑" if low else "")
         if key == "gate":
             return {"ok": _("ok"), "script": _("not Bengali"), "refusal": _("refusal")}.get(
                 row["gate"], row["gate"]
             )
         if key == "dialect":
-            return row["dialect_en"]
+            return dialect_of(
+                {
+                    "code": row["dialect"],
+                    "name_en": row["dialect_en"],
+                    "name_bn": row.get("dialect_bn"),
+                },
+                code=False,
+            )
         if key == "human":
-            return f"{row['human_final']:.1f}" if row["human_final"] is not None else ""
+            return digits(f"{row['human_final']:.1f}") if row["human_final"] is not None else ""
         return row.get(key)

@@ -46,6 +46,7 @@ from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
+from widgets.common.labels import dialect_of, label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -147,8 +148,8 @@ class AnswersPanel(QWidget):
         )
         for n, pairs in enumerate(rows):
             row = QHBoxLayout()
-            for label, widget in pairs:
-                row.addWidget(QLabel(label))
+            for text, widget in pairs:
+                row.addWidget(QLabel(text))
                 row.addWidget(widget)
             if n == 1:
                 row.addWidget(self.needs_review)
@@ -208,7 +209,14 @@ class AnswersPanel(QWidget):
             self.judge,
             _("primary judge"),
             [
-                (f"{j['model'] or '?'} · run {j['run_id']} · {j['role']}", j["run_id"])
+                (
+                    _("{model} · run {run} · {role}").format(
+                        model=j["model"] or "?",
+                        run=j["run_id"],
+                        role=label("judge_role", j["role"]),
+                    ),
+                    j["run_id"],
+                )
                 for j in options["judges"]
             ],
         )
@@ -218,13 +226,15 @@ class AnswersPanel(QWidget):
         self._fill(
             self.dialect,
             _("all dialects"),
-            [(f"{d['name_en']} · {d['name_bn']}", d["code"]) for d in options["dialects"]],
+            [(dialect_of(d, both=True, code=False), d["code"]) for d in options["dialects"]],
         )
-        self._fill(self.domain, _("all domains"), [(d, d) for d in options["domains"]])
+        self._fill(
+            self.domain, _("all domains"), [(label("domain", d), d) for d in options["domains"]]
+        )
         self._fill(
             self.qtype,
             _("all types"),
-            [(f"{t} {_(TYPE_NAMES.get(t, ''))}", t) for t in options["types"]],
+            [(f"{digits(t)} {_(TYPE_NAMES.get(t, ''))}", t) for t in options["types"]],
         )
 
     @staticmethod

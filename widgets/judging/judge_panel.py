@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.judging import api as judging
 from engine.judging import tasks as judge_tasks
 from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, load_judge_template
@@ -52,6 +52,7 @@ from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox
+from widgets.common.labels import dialect_of
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
 from widgets.judging.rubric_editor import RubricEditor
@@ -162,6 +163,7 @@ class JudgePanel(QWidget):
         self.item.currentIndexChanged.connect(lambda _i: self.update_preview())
         self.preview = QPlainTextEdit()
         self.preview.setReadOnly(True)
+        self.preview.setProperty("shows_data", True)  # the judge's prompt: not interface text
         self.preview.setFont(bengali_font(10))
         self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.preview_info = QLabel()
@@ -189,9 +191,13 @@ class JudgePanel(QWidget):
         self.item.blockSignals(True)
         self.item.clear()
         for i, pair in enumerate(self.pairs):
-            self.item.addItem(
-                f"{pair['ext_id'] or i + 1} · {pair['dialect_name']} · {pair['model']}", i
-            )
+            dialect = {
+                "code": pair["dialect"],
+                "name_en": pair["dialect_name"],
+                "name_bn": pair.get("dialect_name_bn"),
+            }
+            name = dialect_of(dialect, code=False)
+            self.item.addItem(f"{pair['ext_id'] or digits(i + 1)} · {name} · {pair['model']}", i)
         self.item.blockSignals(False)
 
     def _refresh_pairs(self, pairs: list[dict]) -> None:
@@ -246,7 +252,7 @@ class JudgePanel(QWidget):
             )
             values = (run["run_id"], run["model"] or "?", role, run["judgments"])
             for col, value in enumerate(values):
-                item = QTableWidgetItem(str(value))
+                item = QTableWidgetItem(digits(value) if isinstance(value, int) else str(value))
                 item.setData(Qt.ItemDataRole.UserRole, run["run_id"])
                 if run["role"] == "primary":
                     font = item.font()
@@ -420,7 +426,7 @@ class JudgePanel(QWidget):
         self.confusion.setVerticalHeaderLabels(bands)
         for r, row in enumerate(result["confusion"]):
             for c, value in enumerate(row):
-                item = QTableWidgetItem(str(value))
+                item = QTableWidgetItem(digits(value))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 if r == c and value:
                     item.setBackground(Qt.GlobalColor.green)

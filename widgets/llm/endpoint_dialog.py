@@ -24,7 +24,7 @@ class EndpointDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(_("Add an endpoint"))
         self.name = QLineEdit()
-        self.name.setPlaceholderText("llama-3.1-8b on lab server")
+        self.name.setPlaceholderText(_("llama-3.1-8b on lab server"))
         self.base_urls = QLineEdit()
         self.base_urls.setPlaceholderText("http://10.0.0.5:8000/v1, http://10.0.0.6:8000/v1")
         self.api_model = QLineEdit()

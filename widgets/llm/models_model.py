@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.llm.api import models_default_first
 from engine.workspace.api import Workspace
+from widgets.common.labels import label
 from widgets.llm.model_finder import human_size
 
 COLUMNS = [
@@ -54,7 +55,9 @@ class ModelsTableModel(QAbstractTableModel):
         value = row.get(key)
         if role == Qt.ItemDataRole.DisplayRole:
             if key == "size_bytes":
-                return human_size(value)
+                return digits(human_size(value))
+            if key == "kind":
+                return label("model_kind", value)
             if key in ("has_chat_template", "is_default"):
                 return _("yes") if value else ("" if key == "is_default" else _("no"))
             if key == "sha256":

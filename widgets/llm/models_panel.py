@@ -249,7 +249,10 @@ class ModelsPanel(QWidget):
     # -- adding models ---------------------------------------------------------------------
     def add_gguf_dialog(self) -> None:
         paths, _filter = QFileDialog.getOpenFileNames(
-            self, _("Add GGUF model files"), str(Path.home()), "GGUF models (*.gguf);;All files (*)"
+            self,
+            _("Add GGUF model files"),
+            str(Path.home()),
+            _("GGUF models (*.gguf);;All files (*)"),
         )
         for path in paths:
             self.add_gguf(path)

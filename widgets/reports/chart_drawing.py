@@ -1,8 +1,9 @@
 """Draw each bias chart onto a matplotlib Figure from the data :mod:`engine.reports.chart_data` built.
 
 Pure drawing (no statistics, no Qt): the Figure API only, never pyplot, so it is safe
-anywhere. Dialects are labelled in English with the Bengali name below it; the Bengali
-font is registered by :func:`engine.text.fonts.register_matplotlib_fonts` before the first draw.
+anywhere. Dialects are labelled in English with the Bengali name below it (the Bengali
+interface: the Bengali name alone), numbers in the interface's digits; the Bengali font is
+registered by :func:`engine.text.fonts.register_matplotlib_fonts` before the first draw.
 
 Each chart is drawn in two parts: the *frame* (axes, tick labels, grid, colour bar:
 everything that depends only on which models, dialects, groups or judges are shown) and
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 import math
 
-from engine.i18n import _
+from engine.i18n import _, current_language, digits
+from widgets.common.labels import dialect_of, label
 
 SCORE_MAX = 10.0
 HEATMAP_CMAP = "RdYlGn"
@@ -31,7 +33,26 @@ def dialect_label(data: dict, code: str) -> str:
     names = data.get("dialects", {}).get(code)
     if not names:
         return code
-    return f"{names['name_en']}\n{names['name_bn']}"
+    return dialect_of({**names, "code": code}, both=True, code=False, separator="\n")
+
+
+def native_digits(figure) -> None:
+    """Numbers on the figure in the interface's digits: the value labels written so far and
+    the numeric axes' ticks (categorical ticks are names and stay as they are)."""
+    if current_language() == "en":
+        return
+    from matplotlib.ticker import ScalarFormatter  # lazy: matplotlib loads with the charts
+
+    class NativeDigits(ScalarFormatter):
+        def __call__(self, x, pos=None):
+            return digits(super().__call__(x, pos))
+
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if type(axis.get_major_formatter()) is ScalarFormatter:
+                axis.set_major_formatter(NativeDigits())
+        for text in ax.texts:
+            text.set_text(digits(text.get_text()))
 
 
 def frame_key(data: dict) -> tuple:
@@ -74,6 +95,7 @@ def draw_values(figure, data: dict, old: list = ()) -> list:
     before = {ax: set(ax.get_children()) for ax in figure.axes}
     title_before = {ax: ax.get_title() for ax in figure.axes}
     FRAMED[data["kind"]][1](figure, data)
+    native_digits(figure)
     fresh = [a for ax in figure.axes for a in ax.get_children() if a not in before[ax]]
     # a title the values set (it counts judgments) is a value too; the frame's stays put
     return fresh + [
@@ -202,7 +224,10 @@ def _dialects_values(figure, data: dict) -> None:
 
 def _breakdown_frame(figure, data: dict) -> None:
     left, right = figure.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [3, 2]})
-    _bar_frame(left, [(g["domain"] or "—").replace(" & ", " &\n") for g in data["domains"]])
+    _bar_frame(
+        left,
+        [(label("domain", g["domain"]) or "—").replace(" & ", " &\n") for g in data["domains"]],
+    )
     left.set_ylabel(_("mean score, 95% CI"))
     type_names = {1: _("definitional"), 2: _("contrasting"), 3: _("factual"), 4: _("functional")}
     _bar_frame(
@@ -349,7 +374,7 @@ def _cbs_frame(figure, data: dict) -> None:
     ax = figure.add_subplot()
     ax.set_xticks(
         [i + _CBS_WIDTH for i in range(len(pairs))],
-        [f"{p['model_a']}\nvs {p['model_b']}" for p in pairs],
+        [_("{a}\nvs {b}").format(a=p["model_a"], b=p["model_b"]) for p in pairs],
         fontsize=8,
     )
     pad = (max(len(pairs), 3) - len(pairs)) / 2  # one pair stays a slim group mid-axis
@@ -390,7 +415,7 @@ def _cbs_values(figure, data: dict) -> None:
 
 
 def _fmt(value) -> str:
-    return "—" if value is None else f"{value:.2f}"
+    return "—" if value is None else digits(f"{value:.2f}")
 
 
 # kind -> (frame, values, what the frame depends on)

@@ -64,6 +64,7 @@ class RenderedChart:
     device_pixel_ratio: float
     axes: AxesBox | None  # the first axes, for hover look-ups
     blitted: bool  # only the changed artists were drawn
+    texts: tuple[str, ...] = ()  # what the chart writes: titles, ticks, value labels
 
 
 @dataclass
@@ -131,6 +132,7 @@ class ChartRenderer:
             float(device_pixel_ratio),
             _axes_box(shown.figure),
             blitted,
+            _texts(shown.figure),
         )
 
     def forget(self, kind: str | None = None) -> None:
@@ -193,6 +195,12 @@ class ChartRenderer:
         renderer = shown.canvas.get_renderer()
         for artist in sorted(shown.values, key=lambda a: a.get_zorder()):
             artist.draw(renderer)
+
+
+def _texts(figure) -> tuple[str, ...]:
+    from matplotlib.text import Text
+
+    return tuple(t.get_text() for t in figure.findobj(Text) if t.get_visible() and t.get_text())
 
 
 def _axes_box(figure) -> AxesBox | None:

@@ -37,6 +37,10 @@ class ChartView(QWidget):
         self._resize_timer.setInterval(RESIZE_SETTLE_MS)
         self._resize_timer.timeout.connect(self._on_resize_settled)
 
+    def shown_texts(self) -> tuple[str, ...]:
+        """What the chart on screen writes (tests read the screen through this)."""
+        return self.rendered.texts if self.rendered is not None else ()
+
     def sizeHint(self) -> QSize:
         return QSize(1100, 650)
 

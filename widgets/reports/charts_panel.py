@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from engine.i18n import _
 from engine.reports import api as reports
 from engine.workspace.api import Workspace
+from widgets.common.labels import label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -347,7 +348,12 @@ class ChartsPanel(QWidget):
         self.judge.addItem(_("primary judge"), None)
         for run in runs:
             self.judge.addItem(
-                f"{run['model'] or '?'} · run {run['run_id']} · {run['role']}", run["run_id"]
+                _("{model} · run {run} · {role}").format(
+                    model=run["model"] or "?",
+                    run=run["run_id"],
+                    role=label("judge_role", run["role"]),
+                ),
+                run["run_id"],
             )
         index = self.judge.findData(current)
         self.judge.setCurrentIndex(max(index, 0))

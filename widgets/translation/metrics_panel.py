@@ -47,6 +47,7 @@ from engine.translation.tasks import (
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
+from widgets.common.labels import label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge
 
@@ -145,12 +146,12 @@ class MetricsPanel(QWidget):
 
         # the copy-input baseline of the workspace's corpora (upabhasha baseline)
         self.baseline_split = QComboBox()
-        for label, value in ((_("all splits"), None), ("train", "train"), ("test", "test"),
-                             ("validation", "validation")):  # fmt: skip
-            self.baseline_split.addItem(label, value)
+        self.baseline_split.addItem(_("all splits"), None)
+        for value in ("train", "test", "validation"):
+            self.baseline_split.addItem(label("split", value), value)
         self.baseline_normalize = QComboBox()
         for mode in NORMALIZATIONS:
-            self.baseline_normalize.addItem(mode, mode)
+            self.baseline_normalize.addItem(label("normalisation", mode), mode)
         self.baseline_button = QPushButton(_("Copy baseline"))
         self.baseline_button.clicked.connect(self.compute_baseline)
         self.baseline = _table(

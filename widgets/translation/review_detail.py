@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _, digits
+from engine.i18n import _, current_language, digits
+from widgets.common import labels
 from widgets.common.avro_typing import AvroTyping, avro_parse
 from widgets.common.fonts import bengali_font
+from widgets.common.labels import dialect_of
 from widgets.translation.review_model import status_icon, status_label
 
 log = logging.getLogger(__name__)
@@ -279,16 +281,26 @@ class ReviewDetail(QWidget):
             self.exemplars.setRowCount(0)
             return
         qtype = QUESTION_TYPES.get(detail.get("question_type"), "")
+        qtype = _(qtype) if qtype else ""  # the names are in the catalogue (answers panel)
         plain = [
-            detail.get("ext_id") or f"#{detail['question_id']}",
-            detail.get("domain") or "",
+            detail.get("ext_id") or f"#{digits(detail['question_id'])}",
+            labels.label("domain", detail.get("domain")),
             qtype,
-            f"{detail['dialect_name_en']} ({detail['dialect_name_bn']})",
+            dialect_of(
+                {
+                    "code": detail.get("dialect", ""),
+                    "name_en": detail["dialect_name_en"],
+                    "name_bn": detail["dialect_name_bn"],
+                },
+                code=False,
+            )
+            if current_language() == "bn"
+            else f"{detail['dialect_name_en']} ({detail['dialect_name_bn']})",
         ]
         parts = [html.escape(p) for p in plain if p]
         parts += [
             f"<b>{html.escape(status_label(detail['status']))}</b>",
-            html.escape(detail["provenance"]),
+            html.escape(labels.label("provenance", detail["provenance"])),
         ]
         self.header.setText(" · ".join(parts))
         self.setWindowIcon(status_icon(detail["status"]))

@@ -22,6 +22,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPainterPath, 
 from engine.i18n import _
 from engine.translation import api as translation
 from engine.workspace.api import Workspace
+from widgets.common.labels import dialect_of, label
 
 FETCH_BLOCK = 200
 VARIANT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -193,7 +194,7 @@ class ReviewGridModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole and section < len(self.dialects):
                 d = self.dialects[section]
-                return f"{d['name_en']}\n{d['name_bn']}"
+                return dialect_of(d, both=True, code=False, separator="\n")
             return None
         if section >= self.loaded:
             return None
@@ -228,7 +229,7 @@ class ReviewGridModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(QColor("#1a1a1a"))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{status_label(status)} · {cell['provenance']}\n{cell['text']}"
+            return f"{status_label(status)} · {label('provenance', cell['provenance'])}\n{cell['text']}"
         if role == Qt.ItemDataRole.FontRole and status == "gold":
             return self._bold
         if role == VARIANT_ID_ROLE:

@@ -257,7 +257,7 @@ class ReviewPanel(QWidget):
         self.set_filter.clear()
         self.set_filter.addItem(_("all question sets"), None)
         for s in translation.question_sets(self.ws):
-            self.set_filter.addItem(f"{s['name']} ({s['questions']})", s["id"])
+            self.set_filter.addItem(f"{s['name']} ({digits(s['questions'])})", s["id"])
         self.set_filter.setCurrentIndex(max(0, self.set_filter.findData(chosen)))
         self.set_filter.blockSignals(False)
 

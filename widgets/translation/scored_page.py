@@ -10,6 +10,7 @@ from engine.i18n import _
 from engine.importing import tasks as import_tasks
 from widgets.common.column_combo import ColumnCombo, fill_from_guess
 from widgets.common.import_page import StudyPage, names_list
+from widgets.common.labels import dialect_of
 
 SCORED = "scored"
 
@@ -48,7 +49,7 @@ class ScoredPage(StudyPage):
         self.dialect.addItem(_("(not recorded)"), None)
         self.dialect.addItem(_("standard Bengali"), "standard")
         for d in dialects:
-            self.dialect.addItem(f"{d['name_en']} ({d['code']})", d["code"])
+            self.dialect.addItem(dialect_of(d), d["code"])
         system_row = QHBoxLayout()
         system_row.addWidget(self.system_col, 1)
         system_row.addWidget(self.fixed_system)

@@ -30,6 +30,7 @@ from engine.translation import tasks as translation_tasks
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
+from widgets.common.labels import dialect_of, label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
 
@@ -40,7 +41,7 @@ def model_combo(models: list[dict]) -> QComboBox:
     combo = QComboBox()
     for m in models:
         suffix = _(" (default)") if m["is_default"] else ""
-        combo.addItem(f"{m['name']} · {m['kind']}{suffix}", m["id"])
+        combo.addItem(f"{m['name']} · {label('model_kind', m['kind'])}{suffix}", m["id"])
     return combo
 
 
@@ -66,10 +67,7 @@ class TranslateDialog(QDialog):
                 _("{name} ({n} questions)").format(name=s["name"], n=s["questions"]), s["name"]
             )
         self.dialects = checkable_list(
-            [
-                (f"{d['name_en']} · {d['name_bn']} ({d['code']})", d["code"], False)
-                for d in choices["dialects"]
-            ]
+            [(dialect_of(d, both=True), d["code"], False) for d in choices["dialects"]]
         )
         self.dialects.setMinimumHeight(150)
         self.pairs_of = {d["code"]: d.get("pairs", 0) for d in choices["dialects"]}

@@ -10,7 +10,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from engine.i18n import _
+from engine.i18n import _, digits
+from widgets.common.labels import label
 
 MODES = (
     ("unparseable", "#c0392b"),
@@ -26,13 +27,20 @@ class FailureBars(QWidget):
         self.rows: list[tuple[str, dict]] = []  # (label, {mode: share or None})
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
+    def shown_texts(self) -> list[str]:
+        """What the bars write, for tests that read the screen (the painter draws it)."""
+        values = [f.get("unparseable") for _label, f in self.rows]
+        return [text for text, _f in self.rows] + [
+            "—" if v is None else digits(f"{v:.2f}") for v in values
+        ]
+
     def set_runs(self, runs: list[dict]) -> None:
         self.rows = [
             (
-                f"{r['task']} · {r['regime']}"
-                + (f" k={r['k']}" if r["k"] else "")
-                + f" · {r['script']}"
-                + (" · constrained" if r["constrained"] else "")
+                f"{label('task', r['task'])} · {label('regime', r['regime'])}"
+                + (f" k={digits(r['k'])}" if r["k"] else "")
+                + f" · {label('script', r['script'])}"
+                + (" · " + _("constrained") if r["constrained"] else "")
                 + f" · {r['model'] or ''}",
                 r["failures"],
             )
@@ -63,12 +71,12 @@ class FailureBars(QWidget):
             QRectF(LABEL_W, 2, width, 18), Qt.AlignmentFlag.AlignRight, _("share of outputs (0–1)")
         )
         y = float(LEGEND_H)
-        for label, failures in self.rows:
+        for text, failures in self.rows:
             painter.setPen(Qt.GlobalColor.black)
             painter.drawText(
                 QRectF(4, y, LABEL_W - 8, 3 * BAR_H),
                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                painter.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, LABEL_W - 8),
+                painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, LABEL_W - 8),
             )
             for i, (mode, colour) in enumerate(MODES):
                 share = failures.get(mode)
@@ -80,7 +88,7 @@ class FailureBars(QWidget):
             painter.drawText(
                 QRectF(LABEL_W + width + 4, y, 56, 3 * BAR_H),
                 Qt.AlignmentFlag.AlignVCenter,
-                "—" if value is None else f"{value:.2f}",
+                "—" if value is None else digits(f"{value:.2f}"),
             )
             y += 3 * BAR_H + GAP
         painter.end()

@@ -11,6 +11,7 @@ from engine.understanding import tasks as understanding_tasks
 from engine.understanding.api import parse_label_names
 from widgets.common.column_combo import ColumnCombo, fill_from_guess
 from widgets.common.import_page import StudyPage, names_list, with_fixed
+from widgets.common.labels import dialect_of, label
 
 ITEMS = "items"
 
@@ -29,7 +30,7 @@ class ItemsPage(StudyPage):
         self.fixed_dialect = QComboBox()
         self.fixed_dialect.addItem(_("standard Bengali"), "standard")
         for d in dialects:
-            self.fixed_dialect.addItem(f"{d['name_en']} ({d['code']})", d["code"])
+            self.fixed_dialect.addItem(dialect_of(d), d["code"])
         self.roman_col = ColumnCombo(_("(none)"))
         self.standard_cols = QLineEdit()
         self.standard_cols.setPlaceholderText(_("column names, comma-separated (optional)"))
@@ -43,7 +44,7 @@ class ItemsPage(StudyPage):
         self.split_col = ColumnCombo(_("(no column: one split for every row →)"))
         self.fixed_split = QComboBox()
         for split in ("test", *[s for s in SPLITS if s != "test"]):
-            self.fixed_split.addItem(split, split)
+            self.fixed_split.addItem(label("split", split), split)
         self.id_col = ColumnCombo(_("(none: numbered in file order)"))
         self.form.addRow(_("Native-script text"), self.native_col)
         self.form.addRow(_("Dialect code"), with_fixed(self.dialect_col, self.fixed_dialect))

@@ -3,7 +3,8 @@ out like the paper's tables, as the Tasks panel shows it."""
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import _, digits
+from widgets.common.labels import label
 
 
 def number_text(value, digits: int = 2) -> str:
@@ -11,8 +12,10 @@ def number_text(value, digits: int = 2) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
-def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
-    """The results grid as text: one row per run (also the CSV export's content)."""
+def result_rows(report: dict, *, labelled: bool = False) -> tuple[list[str], list[list[str]]]:
+    """The results grid as text: one row per run (also the CSV export's content, which keeps
+    the stored codes; ``labelled``: codes named and digits in the interface language)."""
+    name = label if labelled else (lambda _kind, code: code)
     header = [
         _("Task"), _("Model"), _("Regime"), _("Script"), "k", "n",
         _("Metric 1"), _("Metric 2"), _("Copy baseline"),
@@ -27,12 +30,14 @@ def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
             m2 = f"BLEU {number_text(macro['bleu'])}"
         else:
             m1 = f"macro-F1 {number_text(macro.get('macro_f1'), 3)}"
-            m2 = f"acc {number_text(macro.get('accuracy'), 3)}"
+            accuracy = _("accuracy")
+            m2 = f"{accuracy} {number_text(macro.get('accuracy'), 3)}"
         copy = r.get("copy_baseline_macro", {}).get("chrf++")
         failures = r["failures"]
         rows.append([
-            r["task"], r["model"] or "", r["regime"],
-            r["script"] + (f" ({r['scheme']})" if r.get("scheme") else "")
+            name("task", r["task"]), r["model"] or "", name("regime", r["regime"]),
+            name("script", r["script"])
+            + (f" ({name('scheme', r['scheme'])})" if r.get("scheme") else "")
             + (" " + _("constrained") if r["constrained"] else ""),
             str(r["k"]), str(r["n"]), m1 + " · " + _("scale {scale}").format(scale=macro["scale"]), m2,
             (_("not applicable") if r.get("copy_baseline_not_applicable") else "—")
@@ -41,4 +46,6 @@ def result_rows(report: dict) -> tuple[list[str], list[list[str]]]:
             number_text(failures["unparseable"], 3), number_text(failures["script_drift"], 3),
             number_text(failures["empty"], 3),
         ])  # fmt: skip
+    if labelled:
+        rows = [[row[0], row[1], *(digits(cell) for cell in row[2:])] for row in rows]
     return header, rows

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _
+from engine.i18n import _, digits
 
 # the panel runs a task on the workspace's models: the one read it needs of the llm stage
 from engine.llm.api import all_models
@@ -51,6 +51,7 @@ from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.hints import for_gui
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
+from widgets.common.labels import label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
@@ -91,7 +92,7 @@ class TasksPanel(QWidget):
 
         self.task_box = QComboBox()
         for name, spec in all_tasks(user_dir).items():
-            self.task_box.addItem(f"{name} — {spec.kind}", name)
+            self.task_box.addItem(f"{label('task', name)} — {label('task_kind', spec.kind)}", name)
         self.task_box.setCurrentIndex(max(self.task_box.findData("dialect-to-standard"), 0))
         self.source_box = QComboBox()
         self.import_items_button = QPushButton(_("Import items…"))
@@ -99,16 +100,18 @@ class TasksPanel(QWidget):
         self.import_items_button.clicked.connect(lambda: self.sig_import_requested.emit("items"))
         self.models = QListWidget()
         self.models.setMaximumHeight(90)
-        self.regimes = {r: QCheckBox(r) for r in REGIMES}
+        self.regimes = {r: QCheckBox(label("regime", r)) for r in REGIMES}
         self.regimes["zero"].setChecked(True)
-        self.scripts = {s: QCheckBox(s) for s in SCRIPT_NAMES}
+        self.scripts = {s: QCheckBox(label("script", s)) for s in SCRIPT_NAMES}
         self.scripts["native"].setChecked(True)
         self.scheme = QComboBox()
-        self.scheme.addItems(list(SCHEMES))
+        for scheme in SCHEMES:
+            self.scheme.addItem(label("scheme", scheme), scheme)
         self.dialects = QLineEdit()
         self.dialects.setPlaceholderText(_("all (or e.g. sylhet,chittagong)"))
         self.split = QComboBox()
-        self.split.addItems(["validation", "test"])
+        for split in ("validation", "test"):
+            self.split.addItem(label("split", split), split)
         self.k = QSpinBox()
         self.k.setRange(0, 16)
         self.k.setValue(6)
@@ -236,9 +239,9 @@ class TasksPanel(QWidget):
             "source": self.source_box.currentData(),
             "regimes": [r for r, box in self.regimes.items() if box.isChecked()],
             "scripts": [s for s, box in self.scripts.items() if box.isChecked()],
-            "scheme": self.scheme.currentText(),
+            "scheme": self.scheme.currentData(),
             "dialects": [d.strip() for d in self.dialects.text().split(",") if d.strip()] or None,
-            "split": self.split.currentText(),
+            "split": self.split.currentData(),
             "k": self.k.value(),
             "limit": self.limit.value() or None,
             "draw_train_per_dialect": self.draw_train.value() or None,
@@ -387,7 +390,7 @@ class TasksPanel(QWidget):
 
     def show_results(self, report: dict) -> None:
         self.report = report
-        header, rows = result_rows(report)
+        header, rows = result_rows(report, labelled=True)
         self.results.clear()
         self.results.setColumnCount(len(header))
         self.results.setHorizontalHeaderLabels(header)
@@ -398,7 +401,10 @@ class TasksPanel(QWidget):
         self.results.resizeColumnsToContents()
         lines = [
             _("Warning, run {run} ({task}, {model}): {warning}").format(
-                run=r["run_id"], task=r["task"], model=r["model"] or "", warning=for_gui(w)
+                run=r["run_id"],
+                task=label("task", r["task"]),
+                model=r["model"] or "",
+                warning=for_gui(w),
             )
             for r in report.get("runs", [])
             for w in r.get("warnings", [])
@@ -408,15 +414,16 @@ class TasksPanel(QWidget):
             lines.append(
                 _("native − Romanized ({scheme}), {task}, {model}, {regime}: {mean} "
                   "[{low}, {high}] over {n} items").format(
-                    scheme=g["scheme"], task=g["task"], model=g["model"], regime=g["regime"],
-                    mean=number_text(gap["mean"]), low=number_text(gap["low"]), high=number_text(gap["high"]),
+                    scheme=label("scheme", g["scheme"]), task=label("task", g["task"]), model=g["model"],
+                    regime=label("regime", g["regime"]), mean=digits(number_text(gap["mean"])),
+                    low=digits(number_text(gap["low"])), high=digits(number_text(gap["high"])),
                     n=g["items"])
             )  # fmt: skip
         for f in report.get("flips", []):
             lines.append(
                 _("zero→few flips, {task}, {model}, {script}: {flips}/{n} ({rate})").format(
-                    task=f["task"], model=f["model"], script=f["script"], flips=f["flips"],
-                    n=f["items"], rate=number_text(f["flip_rate"], 3))
+                    task=label("task", f["task"]), model=f["model"], script=label("script", f["script"]),
+                    flips=f["flips"], n=f["items"], rate=digits(number_text(f["flip_rate"], 3)))
             )  # fmt: skip
         self.comparisons.setText("\n".join(lines) or _("No native/Romanized or zero/few pairs."))
         self.failure_bars.set_runs(report.get("runs", []))

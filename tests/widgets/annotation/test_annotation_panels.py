@@ -482,7 +482,7 @@ def test_adjudication_reasons_and_queue_scores_in_bengali():
         }
         label = item_label(item, {"sylhet": {"name_bn": "সিলেটি", "name_en": "Sylhet"}})
         assert "(৩.৫)" in label and label.endswith("তুমি কিতা করো?")
-        assert "#7 সিলেটি" in label  # the dialect in the interface's language
+        assert "#৭ সিলেটি" in label  # the dialect in the interface's language
     finally:
         apply_language("en")
 

@@ -1,0 +1,295 @@
+"""Every panel and dialog of the window in Bengali, read off the screen.
+
+The window opens a workspace with data in every stage (answers and judgments, probe replies,
+task runs, annotators and assignments), shows each panel through its View action and opens
+each dialog through its menu action, and reads every visible text (tests/widgets/visible_texts.py).
+Any text that is English or has ASCII digits fails the test. With ``SCREENS_BN=DIR`` it also
+writes a PNG of each screen there (docs/screens-bn/).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import shutil
+from collections.abc import Callable
+from importlib.resources import as_file, files
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFont, QImage
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QDialog,
+    QFileDialog,
+    QMessageBox,
+    QWidget,
+)
+
+from app.main_window import MainWindow
+from app.settings import Settings
+from engine.i18n import _, set_language
+from engine.workspace.store import Workspace
+from tests.widgets.visible_texts import ForeignCheck, visible_texts
+
+SCREEN_SIZE = (1366, 768)
+MAX_PNG_BYTES = 150_000  # docs/screens-bn: each picture small, all of them under 2 MB
+
+
+@pytest.fixture(scope="module")
+def screen_db(sample_db, tmp_path_factory):
+    """The sample workspace with a little of every study in it."""
+    from engine.annotation.annotators import add_annotator
+    from engine.annotation.assignment import assign, candidate_targets
+    from engine.bias.probes import import_probes
+    from engine.bias.run import ProbeOptions, run_probes
+    from engine.bias.sample import SCRIPTED, ScriptedReplies
+    from engine.llm.model_registry import find_model, register_endpoint
+    from engine.samples import study as sample_study
+    from engine.understanding.run import run_task
+    from engine.understanding.task_spec import get_task
+    from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
+
+    path = tmp_path_factory.mktemp("screens") / "study.sqlite"
+    shutil.copy(sample_db, path)
+    with Workspace(path) as ws:
+        sample_study.add_synthetic_study(ws, models=2, seed=1)
+        with as_file(files("resources") / "sample" / "probes_gender.csv") as probes:
+            import_probes(ws, probes, name="sample-gender")
+        register_endpoint(ws, SCRIPTED, ["http://scripted.invalid"], "scripted")
+        scripted = [find_model(ws, SCRIPTED)]
+        run_probes(
+            ws,
+            scripted,
+            options=ProbeOptions(counterbalance=True),
+            backend_factory=lambda w, run: ScriptedReplies(w),
+        )
+        insert_pairs(ws)
+        run_task(
+            ws,
+            get_task("dialect-to-standard"),
+            scripted,
+            regimes=["zero", "few"],
+            scripts=["native", "roman"],
+            k=1,
+            backend_factory=lambda w, run: ScriptedBackend(lambda req: '{"standard": "তুমি"}'),
+        )
+        ws.conn.execute("UPDATE variants SET provenance = 'machine' WHERE dialect = 'sylhet'")
+        add_annotator(ws, "Karim", ["sylhet"])
+        add_annotator(ws, "Shuvo", ["sylhet"])
+        targets = candidate_targets(ws, "variant", dialects=["sylhet"])
+        assign(ws, "field", "variant", [], targets=targets, overlap=1.0, seed=4, blind_draft=True)
+    return path
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [*value, *(s for v in value.values() for s in _strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+# Column names and codes a person types, shown as examples of what to type.
+TYPED_EXAMPLES = [
+    "ref*", "dialect_v*", "Word", "Category", "Subcategory", "Topic", "firstOption",
+    "noyakhali=noakhali", "ctg=chittagong", "n_gpu_layers", "nvidia-smi", "Apple silicon",
+    "rural", "urban", "template_prompts", "meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b",
+]  # fmt: skip
+
+
+def data_names(ws: Workspace, *paths: Path) -> list[str]:
+    """What is data, shown as it is in any language: names a person gave, the paths on
+    screen, question ids, texts and English glosses, dialect codes, the rubric (the judge's English instructions) and
+    the prompt files' names."""
+    names = [str(p) for p in paths] + [p.name for p in paths] + [str(Path.home())]
+    names += TYPED_EXAMPLES
+    rubric = json.loads((files("resources") / "rubrics" / "default.json").read_text("utf-8"))
+    names += _strings(rubric)
+    names += [p.name for p in (files("resources") / "prompts").iterdir()]
+    names += [str(row[0]) for row in ws.conn.execute("SELECT ext_id FROM questions")]
+    names += [str(row[0]) for row in ws.conn.execute("SELECT text FROM questions")]
+    names += [str(row[0]) for row in ws.conn.execute("SELECT gloss_en FROM questions")]
+    names += [str(row[0]) for row in ws.conn.execute("SELECT code FROM dialects")]
+    for sql in (
+        "SELECT name FROM models",
+        "SELECT name FROM corpora",
+        "SELECT name FROM annotators",
+        "SELECT path FROM models WHERE path IS NOT NULL",
+        "SELECT api_model FROM models WHERE api_model IS NOT NULL",
+    ):
+        names += [str(row[0]) for row in ws.conn.execute(sql)]
+    for table in ("question_sets", "probe_sets", "item_sets", "assignment_rounds", "rounds"):
+        try:
+            names += [str(row[0]) for row in ws.conn.execute(f"SELECT name FROM {table}")]
+        except Exception:  # not every workspace has every stage's tables
+            pass
+    return names
+
+
+class ScreenReader:
+    """Reads each screen it is shown; closes the dialogs it opened."""
+
+    def __init__(self, qtbot, out: Path | None):
+        self.qtbot = qtbot
+        self.out = out
+        self.screens: dict[str, list[tuple[str, str]]] = {}
+        self.titles: dict[str, str] = {}
+
+    def read(self, name: str, widget: QWidget) -> None:
+        if isinstance(widget, QFileDialog):
+            widget.setViewMode(QFileDialog.ViewMode.Detail)
+        QApplication.processEvents()
+        self.screens[name] = visible_texts(widget)
+        if self.out is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
+            # text drawn without anti-aliasing in 256 colours: legible, and small as a PNG
+            for part in [widget, *widget.findChildren(QWidget)]:
+                font = part.font()
+                font.setStyleStrategy(QFont.StyleStrategy.NoAntialias)
+                part.setFont(font)
+            QApplication.processEvents()
+            image = (
+                widget.grab()
+                .toImage()
+                .convertToFormat(QImage.Format.Format_Indexed8, Qt.ImageConversionFlag.AvoidDither)
+            )
+            target = self.out / f"{name}.png"
+            image.save(str(target), "PNG", 9)
+            while target.stat().st_size > MAX_PNG_BYTES:  # a busy screen: a smaller copy
+                image = image.scaledToWidth(
+                    image.width() * 4 // 5, Qt.TransformationMode.FastTransformation
+                )
+                image.save(str(target), "PNG", 9)
+            self.titles[name] = widget.windowTitle()
+
+    def open_and_read(self, name: str, trigger: Callable[[], object]) -> None:
+        """Trigger; read the modal dialog it runs, or the new windows it shows."""
+        before = {id(w) for w in QApplication.topLevelWidgets() if w.isVisible()}
+        caught: list[QWidget] = []
+
+        def catch_modal():
+            modal = QApplication.activeModalWidget()
+            if modal is not None and modal not in caught:
+                caught.append(modal)
+                self.read(name, modal)
+                if isinstance(modal, QDialog):
+                    modal.reject()
+                else:
+                    modal.close()
+
+        timer = QTimer()
+        timer.setInterval(50)
+        timer.timeout.connect(catch_modal)
+        timer.start()
+        trigger()
+        QApplication.processEvents()
+        timer.stop()
+        if caught:
+            return
+        shown = [
+            w
+            for w in QApplication.topLevelWidgets()
+            if w.isVisible() and id(w) not in before and not isinstance(w, type(None))
+        ]
+        for number, window in enumerate(shown):
+            self.read(name if number == 0 else f"{name}-{number}", window)
+            window.close()
+
+
+def dialog_buttons(panel: QWidget) -> list[QAbstractButton]:
+    """The panel's buttons that open a dialog ("Annotators…", "Add endpoint…")."""
+    return [
+        button
+        for button in panel.findChildren(QAbstractButton)
+        if button.text().endswith("…") and button.isVisibleTo(panel) and button.isEnabled()
+    ]
+
+
+def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp_path, monkeypatch):
+    gc.collect()
+    path = tmp_path / "study.sqlite"
+    shutil.copy(screen_db, path)
+    out = Path(os.environ["SCREENS_BN"]) if os.environ.get("SCREENS_BN") else None
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.Ok)
+    assert set_language("bn")
+    try:
+        window = MainWindow(
+            Settings(language="bn", reviewer_name="রহিম"), bridge=sync_bridge, save=lambda s: None
+        )
+        qtbot.addWidget(window)
+        window.resize(*SCREEN_SIZE)
+        window.show()
+        reader = ScreenReader(qtbot, out)
+        reader.read("welcome", window)
+        assert window.open_workspace(path)
+        view = window.view_menu
+        welcome = _("Show the &welcome page")
+        for action in [a for a in view.actions() if not a.isSeparator() and a.menu() is None]:
+            if action.text() == welcome:
+                continue
+            action.trigger()
+            panel = window.tabs.currentWidget()
+            qtbot.waitUntil(lambda p=panel: p.isVisible(), timeout=10000)
+            QApplication.processEvents()
+            key = next((k for k, v in window.panels.items() if v is panel), "jobs")
+            reader.read(f"panel-{key}", window)
+            if key == "review":  # a draft chosen with the mouse: the detail pane
+                view = panel.view
+                cell = view.visualRect(view.model().index(0, 1))
+                qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
+                QApplication.processEvents()
+                reader.read("panel-review-detail", panel.detail)
+            if key == "charts":  # every chart, chosen with the mouse
+                charts = panel.chart_list
+                for row in range(1, charts.count()):
+                    rect = charts.visualItemRect(charts.item(row))
+                    qtbot.mouseClick(
+                        charts.viewport(), Qt.MouseButton.LeftButton, pos=rect.center()
+                    )
+                    qtbot.waitUntil(lambda r=row, c=charts: c.currentRow() == r, timeout=5000)
+                    QApplication.processEvents()
+                    reader.read(f"panel-charts-{row}", window)
+            for number, button in enumerate(dialog_buttons(panel)):
+                reader.open_and_read(f"panel-{key}-dialog-{number}", button.click)
+        menus = {a.text(): a.menu() for a in window.menuBar().actions()}
+        skip = {_("&Quit"), _("&Close workspace"), _("Open the &sample workspace")}
+        for number, action in enumerate(
+            a
+            for title in list(menus)
+            if title != window.view_menu.title()
+            for a in menus[title].actions()
+            if not a.isSeparator() and a.menu() is None and a.isEnabled()
+        ):
+            if action.text() not in skip:  # numbered in menu order: File, Study, Help
+                reader.open_and_read(f"menu-{number:02d}", action.trigger)
+        if out is not None:
+            index = [
+                "# The workstation in Bengali",
+                "",
+                "Written by `SCREENS_BN=docs/screens-bn "
+                "pytest tests/widgets/test_bengali_screens.py` at 1366×768.",
+                "",
+            ]
+            index += [f"- `{name}.png`: {title}" for name, title in reader.titles.items()]
+            (out / "README.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+        with Workspace(path) as ws:
+            check = ForeignCheck(data_names(ws, path, tmp_path))
+        read = [
+            (name, where, text) for name, texts in reader.screens.items() for where, text in texts
+        ]
+        foreign = [(name, where, text) for name, where, text in read if check.is_foreign(text)]
+        for entry in foreign:
+            print("  ", entry)
+        print(
+            f"\nBengali screens: {len(reader.screens)} screens, {len(read)} texts read, "
+            f"{len(foreign)} not Bengali"
+        )
+        assert not foreign, foreign[:20]
+    finally:
+        set_language("en")

@@ -1,0 +1,203 @@
+"""What a person reads on screen: every text of the visible widgets under a top-level window,
+and the rule that says which of them are not Bengali.
+
+Read: labels, buttons, group and tab titles, window titles, combo-box items, placeholders,
+read-only text views, table and tree headers and the cells of their first rows, and the
+menus of the menu bar. A text is *foreign* when, after taking out what is data (names a
+person gave: models, corpora, sets, annotators, file paths), key names and the accepted
+technical terms, it still has a Latin word or an ASCII digit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QMenu,
+    QMenuBar,
+    QPlainTextEdit,
+    QTabBar,
+    QTableView,
+    QTextEdit,
+    QTreeView,
+    QWidget,
+)
+
+# Terms a Bengali interface keeps in Latin letters: metric and method names as papers write
+# them, file formats, and the names of tools and keyboards.
+TECHNICAL_TERMS = (
+    "chrF++ chrF BLEU BERTScore COMET CBS CCC MAE PPI GGUF LLM API URL HTTP HTTPS CSV TSV JSON "
+    "JSONL PNG SVG PDF GPU CPU ETA sha256 Avro Bijoy FAISS BM25 tanh log κ α F1 macro-F1 "
+    "Cohen Krippendorff Fleiss Lin Haldane Wilson Student-t Likert Gemma RAG OpenAI llama.cpp "
+    "vLLM Ollama TGI Unicode NFC NFKC NFD UTF-8 SQLite upkg sqlite csv tsv json jsonl xlsx txt "
+    "gguf png svg pdf XLSX Upabhasha upabhasha Qt CUDA Metal Vulkan llama-cpp-python LaTeX Pearson Spearman Kendall WER GiB MiB Cx Cy ROUGE-L tex GPT4All Jan Ollama KWallet "
+    "Keychain Linux macOS Windows"
+).split() + [
+    "Noto Sans Bengali",
+    "SIL Open Font License 1.1",
+    "Gemma 3 270M",
+    "LM Studio",
+    "Hugging Face",
+    "GNOME Keyring",
+    "Secret Service",
+    "Credential Locker",
+]
+# each language is named in itself in the language menu
+LANGUAGE_NAMES = ("English",)
+# data that is not a name: version stamps (rubric@hash), nonces, the llama.cpp build line,
+# paths, addresses and commands to type (quoted)
+DATA_PATTERNS = re.compile(
+    r"@[0-9a-f]{8,}\b|\b[0-9a-f]{12,}\b|^llama-cpp-python \S+ · .*|\bq\d+\b|^/\S*$"
+    r"|https?://\S+|'[^']*'"
+)
+KEY_SEQUENCE = re.compile(r"\b(?:Ctrl|Alt|Shift|Meta)\+\S+|\bF\d{1,2}\b")
+TAGS = re.compile(r"<[^>]+>")
+ENTITY = re.compile(r"&(?:nbsp|amp|lt|gt|quot|#\d+);")
+MNEMONIC = re.compile(r"&(?=\S)")
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+ASCII_DIGIT = re.compile(r"[0-9]")
+CELL_ROWS = 30
+# a widget that shows data as it is (the prompt a judge receives) says so with this property
+SHOWS_DATA = "shows_data"  # the first rows of a table or tree: what a screen shows
+
+
+def _plain(text: str) -> str:
+    text = ENTITY.sub(" ", TAGS.sub(" ", text)) if "<" in text else text
+    return MNEMONIC.sub("", text.split("\t")[0]).strip()
+
+
+def _model_texts(view: QAbstractItemView) -> Iterable[str]:
+    model = view.model()
+    if model is None:
+        return
+    root = QModelIndex()
+    for column in range(_columns(model, root)):
+        header = model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+        if header is not None and not isinstance(view, QListView):
+            yield str(header)
+    if isinstance(view.window(), QFileDialog):
+        return  # the file list: the names of files on this machine
+    queue = [
+        QModelIndex(model.index(row, 0, root))
+        for row in range(min(model.rowCount(root), CELL_ROWS))
+    ]
+    read = 0
+    while queue and read < CELL_ROWS * 4:
+        first = queue.pop(0)
+        parent = first.parent()
+        for column in range(_columns(model, parent)):
+            if isinstance(view, QTableView | QTreeView) and _hidden(view, column):
+                continue
+            value = model.index(first.row(), column, parent).data(Qt.ItemDataRole.DisplayRole)
+            if value not in (None, ""):
+                yield str(value)
+        read += 1
+        if isinstance(view, QTreeView) and model.hasChildren(first):
+            queue += [model.index(r, 0, first) for r in range(min(model.rowCount(first), 5))]
+
+
+def _columns(model, parent: QModelIndex) -> int:
+    try:
+        return model.columnCount(parent)
+    except TypeError:  # a list model: its columnCount is private in PySide6
+        return 1
+
+
+def _hidden(view: QTableView | QTreeView, column: int) -> bool:
+    return view.isColumnHidden(column)
+
+
+def _menu_texts(menu: QMenu) -> Iterable[str]:
+    yield menu.title()
+    for action in menu.actions():
+        if action.isSeparator() or not action.isVisible():
+            continue
+        yield action.text()
+        if action.menu() is not None:
+            yield from _menu_texts(action.menu())
+
+
+def widget_texts(widget: QWidget) -> Iterable[str]:
+    """The texts ``widget`` itself shows (not its children's)."""
+    # through the Qt classes: a subclass may shadow text or title with an attribute
+    if isinstance(widget, QLabel):
+        yield QLabel.text(widget)
+    elif isinstance(widget, QAbstractButton):
+        yield QAbstractButton.text(widget)
+    elif isinstance(widget, QGroupBox):
+        yield QGroupBox.title(widget)
+    elif isinstance(widget, QTabBar):
+        yield from (widget.tabText(i) for i in range(widget.count()))
+    elif isinstance(widget, QComboBox):
+        if not widget.isEditable():
+            yield from (widget.itemText(i) for i in range(widget.count()))
+        elif widget.lineEdit() is not None:
+            yield widget.lineEdit().placeholderText()
+    elif isinstance(widget, QLineEdit):
+        if not widget.text():
+            yield widget.placeholderText()
+    elif isinstance(widget, (QTextEdit, QPlainTextEdit)):
+        if widget.isReadOnly():
+            yield widget.toPlainText()
+        else:
+            yield widget.placeholderText()
+    elif isinstance(widget, QAbstractItemView):
+        yield from _model_texts(widget)
+    elif isinstance(widget, QMenuBar):
+        for action in widget.actions():
+            if action.menu() is not None:
+                yield from _menu_texts(action.menu())
+    elif isinstance(widget, QAbstractSpinBox):
+        yield QAbstractSpinBox.text(widget)
+    if hasattr(widget, "shown_texts"):  # a painted widget says what it draws
+        yield from widget.shown_texts()
+    if widget.isWindow():
+        yield widget.windowTitle()
+
+
+def visible_texts(root: QWidget) -> list[tuple[str, str]]:
+    """(where, text) for every non-empty text of ``root`` and its visible descendants."""
+    found: list[tuple[str, str]] = []
+    widgets = [root, *root.findChildren(QWidget)]
+    for widget in widgets:
+        if not widget.isVisibleTo(root) and widget is not root:
+            continue
+        if widget.property(SHOWS_DATA):
+            continue
+        where = f"{type(widget).__name__}:{widget.objectName()}"
+        for text in widget_texts(widget):
+            for line in _plain(text or "").splitlines():
+                if line.strip():
+                    found.append((where, line.strip()))
+    return found
+
+
+class ForeignCheck:
+    """Which texts are not Bengali, given the data names that may appear in them."""
+
+    def __init__(self, data: Iterable[str]):
+        words = sorted({d for d in data if d and d.strip()} | set(TECHNICAL_TERMS), key=len)
+        alternatives = "|".join(re.escape(w) for w in reversed(words))
+        self.allowed = re.compile(
+            rf"(?<![A-Za-z0-9])(?:{alternatives})(?![A-Za-z0-9])|{KEY_SEQUENCE.pattern}"
+        )
+
+    def rest(self, text: str) -> str:
+        return self.allowed.sub(" ", text)
+
+    def is_foreign(self, text: str) -> bool:
+        if text in LANGUAGE_NAMES:
+            return False
+        rest = self.rest(DATA_PATTERNS.sub(" ", text))
+        return bool(LATIN_WORD.search(rest) or ASCII_DIGIT.search(rest))
