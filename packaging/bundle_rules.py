@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import sys
 import tomllib
 from functools import cache
 from importlib import metadata
@@ -38,6 +39,11 @@ ROOT = Path(__file__).resolve().parent.parent
 INTERFACE_LANGUAGES = ("en", "bn")
 # Files that are code, not data (PyInstaller collects these as modules and binaries).
 CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyd", ".so", ".dylib", ".dll")
+
+# Where PySide6 keeps Qt's plug-ins and translations inside the bundle: PySide6/Qt/plugins on
+# Linux and macOS, PySide6/plugins in the Windows wheels (tests/packaging checks both).
+QT_FOLDER = {"win32": "PySide6"}
+QT = QT_FOLDER.get(sys.platform, "PySide6/Qt")
 
 # Files never used by the app, by destination path inside the bundle (fnmatch patterns; "*"
 # crosses "/"). Each reason says why; app/smoke_test.py runs every stage on the frozen app.
@@ -70,31 +76,31 @@ UNUSED_FILES: tuple[tuple[str, str], ...] = (
     ("sklearn/datasets/images/*", "(same)"),
     ("matplotlib/mpl-data/sample_data/*", "matplotlib's example data"),
     (
-        "PySide6/Qt/translations/*",
+        f"{QT}/translations/*",
         "Qt's own translations: the app uses its own catalogue "
         "and no Qt dialog text (no QTranslator is installed)",
     ),
     (
-        "PySide6/Qt/plugins/platforms/libqeglfs.so",
+        f"{QT}/plugins/platforms/libqeglfs.so",
         "platform plug-ins for framebuffer, VNC and "
         "EGL devices: a desktop uses xcb or wayland, the smoke test offscreen",
     ),
-    ("PySide6/Qt/plugins/platforms/libqlinuxfb.so", "(same)"),
-    ("PySide6/Qt/plugins/platforms/libqvnc.so", "(same)"),
-    ("PySide6/Qt/plugins/platforms/libqminimalegl.so", "(same)"),
-    ("PySide6/Qt/plugins/platforms/libqvkkhrdisplay.so", "(same)"),
-    ("PySide6/Qt/plugins/egldeviceintegrations/*", "(same)"),
+    (f"{QT}/plugins/platforms/libqlinuxfb.so", "(same)"),
+    (f"{QT}/plugins/platforms/libqvnc.so", "(same)"),
+    (f"{QT}/plugins/platforms/libqminimalegl.so", "(same)"),
+    (f"{QT}/plugins/platforms/libqvkkhrdisplay.so", "(same)"),
+    (f"{QT}/plugins/egldeviceintegrations/*", "(same)"),
     (
-        "PySide6/Qt/plugins/platforminputcontexts/libibusplatforminputcontextplugin.so",
+        f"{QT}/plugins/platforminputcontexts/libibusplatforminputcontextplugin.so",
         "ibus input method plug-in: Bengali typing is the app's own Avro layer",
     ),
     (
-        "PySide6/Qt/plugins/platformthemes/libqgtk3.so",
+        f"{QT}/plugins/platformthemes/libqgtk3.so",
         "GTK 3 theme plug-in: it needs the system's libgtk-3, which is not bundled, and would "
         "drag in cairo, pango and gdk-pixbuf copies that nothing else loads",
     ),
     (
-        "PySide6/Qt/plugins/generic/libqtuiotouchplugin.so",
+        f"{QT}/plugins/generic/*qtuiotouchplugin.*",
         "TUIO touch input over the network (multi-touch tables); the only user of Qt Network, "
         "and through it of Kerberos",
     ),

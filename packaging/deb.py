@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,11 +76,16 @@ def control(project: dict, installed_kb: int, glibc: str) -> str:
         f"Installed-Size: {installed_kb}\n"
         f"Maintainer: {maintainer(project)}\n"
         "Description: LLM evaluation workstation for Bengali dialects\n"
-        f" {project['description']}.\n"
-        " Desktop workstation for Bengali dialect LLM evaluation: embedded model, retrieval,\n"
-        " translation, answering, judging, understanding tasks, social-bias probes, field\n"
-        " annotation and reports. Works offline; user data stays in the user's folders.\n"
+        + "".join(f" {line}\n" for line in textwrap.wrap(LONG_DESCRIPTION.format(**project), 78))
     )
+
+
+LONG_DESCRIPTION = (
+    "{description}. A desktop workstation for Bengali dialect LLM evaluation: embedded "
+    "model, retrieval, translation, answering, judging, understanding tasks, social-bias "
+    "probes, field annotation and reports. Works offline; user data stays in the user's "
+    "folders."
+)
 
 
 def file_mode(path: Path) -> int:

@@ -54,16 +54,15 @@ OVERRIDES: dict[str, str] = {
     "package-installs-python-pycache-dir": "PyInstaller's bundle, not Debian's Python",
     "package-contains-vcs-control-file": "upstream packages ship .gitignore files",
     "no-manual-page": "a desktop program; upabhasha --help documents the command line",
-    "binary-without-manpage": "(same)",
     "unusual-interpreter": "upstream scripts inside the bundle, never run",
     "statically-linked-binary": "upstream helper programs",
+    "hardening-no-pie": "PyInstaller's bootloader and torch's torch_shm_manager, as their "
+    "projects build them",
     "library-not-linked-against-libc": "some wheels' libraries link no libc of their own",
     "package-contains-empty-directory": "upstream packages' layouts",
     "arch-dependent-file-not-in-arch-specific-directory": "a self-contained bundle in /opt",
     "elevated-privileges": "none is set; lintian misreads upstream file modes",
     "wrong-path-for-interpreter": "upstream scripts inside the bundle, never run",
-    "mismatched-override": "the overrides above cover what a build may or may not contain",
-    "unused-override": "(same)",
 }
 
 
@@ -106,8 +105,8 @@ def copyright_text(bundle: Path, project: dict, maintainer: str) -> str:
     return "\n".join(
         [
             f"{project['name']} {project['version']}",
-            f"Copyright: the Upabhasha developers ({maintainer}). Licence: {_licence(project)}"
-            " (text at the end).",
+            f"Copyright (c) 2024-{time.gmtime().tm_year} the Upabhasha developers ({maintainer}).",
+            f"Licence: {_licence(project)} (text at the end).",
             "",
             "The bundle in /opt/upabhasha/_internal carries these components, each under its",
             "own licence; each one's licence and notice files are kept in its .dist-info folder.",

@@ -237,3 +237,35 @@ def test_runtime_hooks_that_import_lazy_packages_are_dropped():
     kept = [name for name, *_ in rules.without_dropped_runtime_hooks(scripts)]
     assert kept == ["pyi_rth_pyside6", "entry_cli"]
     assert all(len(why) > 30 for why in rules.DROPPED_RUNTIME_HOOKS.values())
+
+
+@pytest.mark.parametrize(
+    ("platform", "translation", "touch_plugin"),
+    [
+        (
+            "linux",
+            "PySide6/Qt/translations/qtbase_de.qm",
+            "PySide6/Qt/plugins/generic/libqtuiotouchplugin.so",
+        ),
+        (
+            "win32",
+            "PySide6/translations/qtbase_de.qm",
+            "PySide6/plugins/generic/qtuiotouchplugin.dll",
+        ),
+        (
+            "darwin",
+            "PySide6/Qt/translations/qtbase_de.qm",
+            "PySide6/Qt/plugins/generic/libqtuiotouchplugin.dylib",
+        ),
+    ],
+)
+def test_qt_rules_match_each_platforms_layout(monkeypatch, platform, translation, touch_plugin):
+    monkeypatch.setattr(sys, "platform", platform)
+    for_platform = _load("bundle_rules")
+    try:
+        assert for_platform.unused_reason(translation), translation
+        assert for_platform.unused_reason(touch_plugin), touch_plugin
+        assert for_platform.unused_reason("PySide6/plugins/platforms/qwindows.dll") is None
+    finally:
+        monkeypatch.undo()
+        _load("bundle_rules")
