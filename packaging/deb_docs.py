@@ -61,6 +61,10 @@ OVERRIDES: dict[str, str] = {
     "library-not-linked-against-libc": "some wheels' libraries link no libc of their own",
     "package-contains-empty-directory": "upstream packages' layouts",
     "arch-dependent-file-not-in-arch-specific-directory": "a self-contained bundle in /opt",
+    "duplicate-font-file": "matplotlib's own DejaVu fonts: it reads them from its mpl-data "
+    "folder, not from the system's font packages",
+    "privacy-breach-generic": "HTML files inside upstream packages (licence texts, Gemma's "
+    "terms) that link web resources; the app never renders them",
     "elevated-privileges": "none is set; lintian misreads upstream file modes",
     "wrong-path-for-interpreter": "upstream scripts inside the bundle, never run",
 }
