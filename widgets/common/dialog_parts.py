@@ -8,6 +8,7 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFrame,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -16,6 +17,17 @@ from PySide6.QtWidgets import (
     QStackedWidget,
     QWidget,
 )
+
+
+def in_a_row(*widgets: QWidget) -> QWidget:
+    """The widgets side by side, left-aligned, with no margins of their own."""
+    box = QWidget()
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for w in widgets:
+        layout.addWidget(w)
+    layout.addStretch(1)
+    return box
 
 
 def checkable_list(rows: list[tuple[str, object, bool]]) -> QListWidget:

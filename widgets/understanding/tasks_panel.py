@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -47,6 +46,7 @@ from engine.understanding import tasks as task_jobs
 from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
 from engine.workspace.api import Workspace
 from widgets.common.columns import fit_columns_to_headers
+from widgets.common.dialog_parts import in_a_row
 from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.hints import for_gui
 from widgets.common.item_limit import ItemLimitBox
@@ -130,10 +130,10 @@ class TasksPanel(QWidget):
         form = QFormLayout(form_box)
         form.addRow(_("Task"), self.task_box)
         form.addRow(_("Items"), self.source_box)
-        form.addRow("", _row(self.import_items_button))  # its own row: the form is narrow
+        form.addRow("", in_a_row(self.import_items_button))  # its own row: the form is narrow
         form.addRow(_("Models"), self.models)
-        form.addRow(_("Regimes"), _row(*self.regimes.values()))
-        form.addRow(_("Scripts"), _row(*self.scripts.values(), self.scheme))
+        form.addRow(_("Regimes"), in_a_row(*self.regimes.values()))
+        form.addRow(_("Scripts"), in_a_row(*self.scripts.values(), self.scheme))
         form.addRow(_("Dialects"), self.dialects)
         form.addRow(_("Split"), self.split)
         form.addRow(_("k per dialect"), self.k)
@@ -142,7 +142,7 @@ class TasksPanel(QWidget):
         form.addRow(_("Train draw"), self.draw_train)  # items per dialect
         form.addRow(_("Limit per dialect"), self.limit)
         form.addRow(self.constrained)
-        form.addRow(_row(self.run_button, self.cancel_button))
+        form.addRow(in_a_row(self.run_button, self.cancel_button))
         self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
         form.addRow(self.estimate)
         for changed in (
@@ -195,7 +195,7 @@ class TasksPanel(QWidget):
         top_layout.addWidget(self.comparisons)
         top_layout.addWidget(QLabel(_("Failure modes")))
         top_layout.addWidget(self.failure_bars)
-        top_layout.addWidget(_row(self.export_button, self.refresh_button))
+        top_layout.addWidget(in_a_row(self.export_button, self.refresh_button))
         right.addWidget(top)
         self.breakdown = RunBreakdown()
         right.addWidget(detail_tabs(self.items, self.breakdown))
@@ -477,16 +477,6 @@ class TasksPanel(QWidget):
                 self.items.setItem(i, j, QTableWidgetItem(text))
         # long cells elide; their tooltips show them whole
         fit_columns_to_headers(self.items, at_least=ITEM_COLUMN_WIDTHS)
-
-
-def _row(*widgets) -> QWidget:
-    box = QWidget()
-    layout = QHBoxLayout(box)
-    layout.setContentsMargins(0, 0, 0, 0)
-    for w in widgets:
-        layout.addWidget(w)
-    layout.addStretch(1)
-    return box
 
 
 def main(argv: list[str] | None = None) -> int:
