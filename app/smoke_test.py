@@ -71,6 +71,8 @@ LAZY_MODULES = (
     "matplotlib.font_manager",
     "matplotlib.cm",
     "matplotlib.colors",
+    "matplotlib.text",
+    "matplotlib.ticker",
     "sklearn.metrics",
     "sklearn.feature_extraction.text",  # engine/judging/injection_model.py (the detector)
     "sklearn.linear_model",  # engine/judging/injection_training.py (retraining it)

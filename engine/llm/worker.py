@@ -118,10 +118,15 @@ def _serve_generate(conn, scheduler, job: int, requests: list[Request]) -> None:
     state = {"stop": False, "last": 0.0}
 
     def should_stop() -> bool:
-        while conn.poll():
-            msg = conn.recv()
-            if msg[0] == "cancel" and msg[1] == job:
-                state["stop"] = True
+        # called from llama.cpp's abort callback too, where an exception would only be
+        # printed: a parent gone is a stop, and the next send ends the worker quietly
+        try:
+            while conn.poll():
+                msg = conn.recv()
+                if msg[0] == "cancel" and msg[1] == job:
+                    state["stop"] = True
+        except PARENT_GONE:
+            state["stop"] = True
         return bool(state["stop"])
 
     def on_step(stats) -> None:

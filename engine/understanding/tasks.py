@@ -24,6 +24,7 @@ __all__ = [
     "import_items_at",
     "item_details_at",
     "run_task_at",
+    "run_task_with_report_at",
     "task_stats_at",
 ]
 

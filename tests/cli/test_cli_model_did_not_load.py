@@ -271,7 +271,8 @@ def test_a_refusing_judge_is_incomplete_and_resumes(study, server, capsys):
     code, text = _run(capsys, *argv)
     assert code == 3, text
     line = _incomplete_line(text)
-    assert "eval-translation: 1 of 1 translations not judged;" in line, line
+    assert "eval-translation: 1 of 1 translations not judged (last error: endpoint judge:" in line
+    assert "HTTP 401" in line, line
     assert "- (0/1 valid, 1 not judged)" in text
     server.reject = False
     server.answer = json.dumps(

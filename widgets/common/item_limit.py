@@ -71,10 +71,14 @@ class ItemLimitBox(SettledSpinBox):
         if special and special in text and text != special:
             pos = max(0, pos - len(special))
             text = text.replace(special, "")
-        return super().validate(text, pos)
+        state, fixed, pos = super().validate(text, pos)
+        return state, digits(fixed), pos  # checked in ASCII, shown in the interface's digits
 
     def valueFromText(self, text: str) -> int:
         return super().valueFromText(ascii_digits(text))
+
+    def textFromValue(self, value: int) -> str:
+        return digits(value)
 
 
 def scope_text(items: int, questions: int, dialects: int, unit: str | None = None) -> str:

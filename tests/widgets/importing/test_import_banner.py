@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QScrollArea
 
 from app.stage_widgets import import_pages
 from engine.errors import UserError
-from engine.files.user_files import read_user_text
+from engine.files.user_files import TASK_FILE, read_user_text
 from widgets.importing.import_dialog import QUESTIONS, ImportDialog
 
 PNG_HEAD = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64)
@@ -58,4 +58,4 @@ def test_read_user_text_names_a_binary_file(tmp_path):
     picture = tmp_path / "task.toml"
     picture.write_bytes(PNG_HEAD)
     with pytest.raises(UserError, match=r"not a text file \(looks like PNG\)"):
-        read_user_text(picture, 1_000_000, "task file")
+        read_user_text(picture, TASK_FILE)
