@@ -203,10 +203,31 @@ def read_user_text(path: str | Path, kind: FileKind) -> str:
         raise UserError(f"{path}, line {line}: the {kind.what} is not UTF-8 text") from None
 
 
+def _bounded_lines(path: Path, fh, kind: FileKind) -> Iterator[tuple[int, bytes]]:
+    total = 0
+    for number, raw in enumerate(iter(lambda: fh.readline(kind.max_line_bytes + 2), b""), 1):
+        total += len(raw)
+        if total > kind.max_bytes:
+            raise _too_large(path, total, kind)
+        if len(raw.rstrip(b"\r\n")) > kind.max_line_bytes:
+            raise _line_too_long(path, number, kind)
+        yield number, raw
+
+
+def iter_user_line_bytes(path: str | Path, kind: FileKind) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line)`` of a regular file, streamed, the whole file and each line
+    bounded by ``kind``; for a reader that judges each line itself (a provider's batch
+    results, where a line that is not UTF-8 is one refused line, not a refused file)."""
+    path = Path(path)
+    fd = _open_checked(path, kind)
+    with os.fdopen(fd, "rb", closefd=True) as fh:
+        yield from _bounded_lines(path, fh, kind)
+
+
 def iter_user_lines(path: str | Path, kind: FileKind) -> Iterator[tuple[int, str]]:
     """``(line number, text)`` for each line of a large UTF-8 file, streamed: the whole file
-    and each line are bounded by ``kind``, so memory stays bounded whatever the file holds
-    (for a provider's JSONL batch results, say). Line ends are stripped."""
+    and each line are bounded by ``kind``, so memory stays bounded whatever the file holds.
+    Line ends are stripped."""
     path = Path(path)
     fd = _open_checked(path, kind)
     with os.fdopen(fd, "rb", closefd=True) as fh:
@@ -214,13 +235,7 @@ def iter_user_lines(path: str | Path, kind: FileKind) -> Iterator[tuple[int, str
         if problem is not None:
             raise problem
         fh.seek(0)
-        total = 0
-        for number, raw in enumerate(iter(lambda: fh.readline(kind.max_line_bytes + 2), b""), 1):
-            total += len(raw)
-            if total > kind.max_bytes:
-                raise _too_large(path, total, kind)
-            if len(raw.rstrip(b"\r\n")) > kind.max_line_bytes:
-                raise _line_too_long(path, number, kind)
+        for number, raw in _bounded_lines(path, fh, kind):
             try:
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError:

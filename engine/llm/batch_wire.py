@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.files.user_files import BATCH_RESULTS, iter_user_line_bytes
 from engine.i18n import _
 from engine.llm.endpoint_backend import EndpointBackend
 from engine.llm.types import Request
@@ -31,8 +30,7 @@ from engine.llm.types import Request
 DEFAULT_MAX_LINES = 50_000
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 # a result file larger than this, or a line longer, is refused before it is parsed
-MAX_RESULT_FILE_BYTES = 1024 * 1024 * 1024
-MAX_RESULT_LINE_BYTES = 16 * 1024 * 1024
+RESULT_FILE = BATCH_RESULTS
 
 # why a result line was refused (counted per reason by the import)
 ERROR_LINE = "error"
@@ -124,35 +122,9 @@ class ResultLine:
 
 def read_result_lines(path: Path) -> Iterator[ResultLine]:
     """The lines of a result file, bounded and validated (see the module docstring)."""
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise UserError(
-            _("cannot read result file {path}: {error}").format(path=path, error=exc.strerror)
-        ) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise UserError(_("result file {path} is not a regular file").format(path=path))
-    if info.st_size > MAX_RESULT_FILE_BYTES:
-        raise UserError(
-            _("result file {path} is {n} bytes, more than the {limit} a result file may be").format(
-                path=path, n=info.st_size, limit=MAX_RESULT_FILE_BYTES
-            )
-        )
-    with open(path, "rb") as handle:
-        number = 0
-        while True:
-            raw = handle.readline(MAX_RESULT_LINE_BYTES + 1)
-            if not raw:
-                return
-            number += 1
-            if len(raw) > MAX_RESULT_LINE_BYTES:
-                raise UserError(
-                    _("result file {path}, line {n}: longer than {limit} bytes").format(
-                        path=path, n=number, limit=MAX_RESULT_LINE_BYTES
-                    )
-                )
-            if raw.strip():
-                yield _parse_line(number, raw)
+    for number, raw in iter_user_line_bytes(path, RESULT_FILE):
+        if raw.strip():
+            yield _parse_line(number, raw)
 
 
 def _parse_line(number: int, raw: bytes) -> ResultLine:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from engine.files.user_files import FileKind
 from engine.llm import batch_wire
 from engine.workspace.store import Workspace
 from tests.cli.batch_tools import copy_workspace, run_batch_file, stored_rows
@@ -188,12 +189,12 @@ def test_result_files_are_bounded_before_parsing(study, server, capsys, tmp_path
     server.reject, server.answer = False, "উত্তর।"
     files, _manifest = _export(capsys, w, tmp_path, "generate", "--model", "echo")
     result = _through(server, files, tmp_path)[0]
-    monkeypatch.setattr(batch_wire, "MAX_RESULT_LINE_BYTES", 64)
+    monkeypatch.setattr(batch_wire, "RESULT_FILE", FileKind("batch result file", 10**6, 64))
     code, text = _run(capsys, *w, "batch", "import", str(result))
     assert code == 2 and "longer than 64 bytes" in text, text
-    monkeypatch.setattr(batch_wire, "MAX_RESULT_FILE_BYTES", 10)
+    monkeypatch.setattr(batch_wire, "RESULT_FILE", FileKind("batch result file", 10, 64))
     code, text = _run(capsys, *w, "batch", "import", str(result))
-    assert code == 2 and "more than the 10" in text, text
+    assert code == 2 and "(10 bytes at most)" in text, text
     code, text = _run(capsys, *w, "batch", "import", str(tmp_path))
     assert code == 2 and "not a regular file" in text, text
     fifo = tmp_path / "fifo"
