@@ -12,13 +12,13 @@ from PySide6.QtTest import QTest
 
 from app.cli import main
 from tests.engine.understanding.conftest import ScriptedBackend
+from tests.widgets.understanding.conftest import add_scripted_model
 from widgets.understanding.tasks_panel import TasksPanel
 
 
 @pytest.fixture
 def test_only_set(workspace, tmp_path, monkeypatch):
     from engine.understanding.api import import_items
-    from engine.workspace.store import utcnow
 
     dialects = ["sylhet"] * 4 + ["chittagong"] * 4
     rows = ["id,text,label,dialect,split"] + [
@@ -27,12 +27,7 @@ def test_only_set(workspace, tmp_path, monkeypatch):
     path = tmp_path / "offence.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     import_items(workspace, path, label_col="label", dialect_col="dialect", split_col="split")
-    with workspace.transaction() as conn:
-        conn.execute(
-            "INSERT INTO models(name, kind, api_model, is_default, added_at) "
-            "VALUES ('scripted', 'endpoint', 'x', 1, ?)",
-            (utcnow(),),
-        )
+    add_scripted_model(workspace)
     monkeypatch.setattr(
         "engine.llm.run_backend.backend_for_run",
         lambda ws, run_id: ScriptedBackend(lambda req: '{"label": "1"}'),

@@ -8,27 +8,18 @@ import json
 from PySide6.QtCore import Qt
 
 from app.cli import main
-from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
+from tests.engine.understanding.conftest import ScriptedBackend
 from widgets.understanding.tasks_panel import TasksPanel
 
 
 def test_a_selected_run_per_dialect_and_its_confusion_matrix(
-    qtbot, workspace, sync_bridge, monkeypatch, capsys
+    qtbot, task_ws, sync_bridge, monkeypatch, capsys
 ):
-    from engine.workspace.store import utcnow
-
-    insert_pairs(workspace)
-    with workspace.transaction() as conn:
-        conn.execute(
-            "INSERT INTO models(name, kind, api_model, is_default, added_at) "
-            "VALUES ('scripted', 'endpoint', 'x', 1, ?)",
-            (utcnow(),),
-        )
     monkeypatch.setattr(
         "engine.llm.run_backend.backend_for_run",
         lambda ws, run_id: ScriptedBackend(lambda req: '{"label": "sylhet"}'),
     )
-    panel = TasksPanel(workspace, sync_bridge)
+    panel = TasksPanel(task_ws, sync_bridge)
     qtbot.addWidget(panel)
     panel.resize(1300, 800)
     panel.show()
@@ -52,7 +43,7 @@ def test_a_selected_run_per_dialect_and_its_confusion_matrix(
     assert tabs.tabText(1) == "Per dialect and confusion matrix"
 
     capsys.readouterr()
-    assert main(["-w", str(workspace.path), "task-stats", "--json"]) == 0
+    assert main(["-w", str(task_ws.path), "task-stats", "--json"]) == 0
     [cli_run] = json.loads(capsys.readouterr().out)["runs"]
     per_dialect = cli_run["per_dialect"]
     table = breakdown.per_dialect

@@ -10,20 +10,6 @@ from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
 from widgets.understanding.tasks_panel import TasksPanel
 
 
-@pytest.fixture
-def task_ws(workspace):
-    from engine.workspace.store import utcnow
-
-    insert_pairs(workspace)
-    with workspace.transaction() as conn:
-        conn.execute(
-            "INSERT INTO models(name, kind, api_model, is_default, added_at) "
-            "VALUES ('scripted', 'endpoint', 'x', 1, ?)",
-            (utcnow(),),
-        )
-    return workspace
-
-
 def _runs(ws):
     model = ws.query("SELECT * FROM models WHERE name = 'scripted'")[0]
     factory = lambda ws, run_id: ScriptedBackend(  # noqa: E731

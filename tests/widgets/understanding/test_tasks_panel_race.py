@@ -8,23 +8,14 @@ import threading
 from PySide6.QtCore import Qt
 
 from engine.understanding import tasks as task_jobs
-from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
+from tests.engine.understanding.conftest import ScriptedBackend
 from widgets.common.task_bridge import TaskBridge
 from widgets.understanding.tasks_panel import TasksPanel
 
 
 def test_the_report_after_a_run_holds_every_run_though_a_stale_read_comes_last(
-    qtbot, workspace, monkeypatch
+    qtbot, task_ws, monkeypatch
 ):
-    from engine.workspace.store import utcnow
-
-    insert_pairs(workspace)
-    with workspace.transaction() as conn:
-        conn.execute(
-            "INSERT INTO models(name, kind, api_model, is_default, added_at) "
-            "VALUES ('scripted', 'endpoint', 'x', 1, ?)",
-            (utcnow(),),
-        )
     run_ended = threading.Event()
     stale_reads: list[int] = []  # the runs each held-back read saw
     real_stats = task_jobs.task_stats_at
@@ -52,7 +43,7 @@ def test_the_report_after_a_run_holds_every_run_though_a_stale_read_comes_last(
     )
     bridge = TaskBridge(show_error=lambda title, msg: None)
     try:
-        panel = TasksPanel(workspace, bridge)
+        panel = TasksPanel(task_ws, bridge)
         qtbot.addWidget(panel)
         panel.show()
         monkeypatch.setattr(task_jobs, "task_stats_at", held_back_read)
