@@ -17,7 +17,7 @@ import pytest
 from app.cli import main
 from engine.llm.model_registry import register_endpoint
 from engine.workspace.store import Workspace
-from tests.cli.test_cli_hostile_inputs import _digest
+from tests.cli.test_cli_hostile_inputs import _digest, _scored
 
 LONG_LINE_BYTES = 50 * 1024 * 1024
 
@@ -38,13 +38,7 @@ OPTIONS = [
     ("import questions", ["import", "questions", "{bad}"], ".csv"),
     ("import items", ["import", "items", "{bad}"], ".jsonl"),
     ("import probes", ["import", "probes", "{bad}", "--name", "p"], ".csv"),
-    (
-        "import scored-translations",
-        ["import", "scored-translations", "{bad}", "--human-scale", "0-100"]
-        + ["--score-col", "score", "--annotator", "a", "--hyp-col", "hyp"]
-        + ["--source-col", "source", "--ref-cols", "ref"],
-        ".csv",
-    ),
+    ("import scored-translations", _scored("{bad}", "ref"), ".csv"),
     (
         "probes generate --templates",
         ["probes", "generate", "--templates", "{bad}", "--words", "{words}"],
