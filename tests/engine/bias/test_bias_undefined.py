@@ -20,16 +20,21 @@ from tests.engine.bias.test_bias_results import Scripted
 REFUSAL = "দুঃখিত, বলা সম্ভব নয়"
 
 
-@pytest.fixture
-def refused(workspace, bias_data):
-    import_probes(workspace, bias_data / "template" / "gender_prompts.csv", name="gt")
-    with workspace.transaction() as conn:
+def _refuser(ws) -> dict:
+    """An endpoint row the tests' scripted backend answers with a refusal."""
+    with ws.transaction() as conn:
         conn.execute(
             "INSERT INTO models(name, kind, base_urls, api_model, added_at) "
             "VALUES ('refuser', 'endpoint', '[]', 'refuser', ?)",
             (utcnow(),),
         )
-    model = workspace.query("SELECT * FROM models WHERE name = 'refuser'")[0]
+    return ws.query("SELECT * FROM models WHERE name = 'refuser'")[0]
+
+
+@pytest.fixture
+def refused(workspace, bias_data):
+    import_probes(workspace, bias_data / "template" / "gender_prompts.csv", name="gt")
+    model = _refuser(workspace)
     run_probes(
         workspace,
         [model],
@@ -112,13 +117,7 @@ def test_probe_limit_draws_a_seeded_stratified_sample_and_records_it(workspace, 
     assert {p["id"] for p in drawn} <= {p["id"] for p in drawn_probes(workspace, probe_set, 7, 80)}
     assert drawn == drawn_probes(workspace, probe_set, 7, 40)
     assert drawn != drawn_probes(workspace, probe_set, 8, 40)
-    with workspace.transaction() as conn:
-        conn.execute(
-            "INSERT INTO models(name, kind, base_urls, api_model, added_at) "
-            "VALUES ('refuser', 'endpoint', '[]', 'refuser', ?)",
-            (utcnow(),),
-        )
-    model = workspace.query("SELECT * FROM models WHERE name = 'refuser'")[0]
+    model = _refuser(workspace)
     run = run_probes(
         workspace,
         [model],
