@@ -151,21 +151,17 @@ CONTEXT_TABLES = {
     "QFileIconProvider": _file_dialog,
     "QSideBar": _file_dialog,
 }
-CONTEXTS = frozenset(CONTEXT_TABLES)
+# the source texts each context's table answers; every table maps a text to _(text), so a
+# translation is one catalogue look-up, not a table built anew for each of Qt's many calls
+_KNOWN = {context: frozenset(table()) for context, table in CONTEXT_TABLES.items()}
 
 
 def qt_text(context: str, source_text: str) -> str | None:
     """Our translation of one Qt text, None when we have none (Qt keeps its own)."""
-    table = CONTEXT_TABLES.get(context)
-    if table is None or current_language() == "en":
+    if source_text not in _KNOWN.get(context, ()) or current_language() == "en":
         return None
-    text = table().get(source_text)
+    text = _(source_text)
     return text if text and text != source_text else None
-
-
-def standard_texts() -> dict[str, str]:
-    """Every Qt source text we answer -> ours, translated now."""
-    return {**_file_dialog(), **_text_menus(), **_buttons()}
 
 
 class CatalogueTranslator(QTranslator):
