@@ -19,7 +19,7 @@ from engine.bias.api import build_bias_sample
 from engine.workspace.store import Workspace
 from tests.conftest import REPO
 from tests.widgets.annotation.test_annotation_panels import field  # noqa: F401 (fixture)
-from tests.widgets.understanding.test_tasks_panel import task_ws  # noqa: F401 (fixture)
+from tests.widgets.task_fixtures import task_ws  # noqa: F401 (fixture)
 from widgets.bias.bias_panel import BiasPanel
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.understanding.tasks_panel import TasksPanel

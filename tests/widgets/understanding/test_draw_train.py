@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from app.cli import main
 from tests.engine.understanding.conftest import ScriptedBackend
-from tests.widgets.understanding.conftest import add_scripted_model
+from tests.widgets.task_fixtures import add_scripted_model
 from widgets.understanding.tasks_panel import TasksPanel
 
 

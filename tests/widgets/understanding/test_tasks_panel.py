@@ -7,6 +7,7 @@ import pytest
 from engine.understanding.run import run_task
 from engine.understanding.task_spec import get_task
 from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
+from tests.widgets.task_fixtures import task_ws  # noqa: F401 (fixture)
 from widgets.understanding.tasks_panel import TasksPanel
 
 

@@ -1,5 +1,5 @@
-"""A workspace with the understanding tests' parallel pairs and a 'scripted' endpoint model
-(the tests answer it with engine.understanding's ScriptedBackend)."""
+"""The tasks-panel tests' workspace: the understanding tests' parallel pairs and a 'scripted'
+endpoint model (the tests answer it with engine.understanding's ScriptedBackend)."""
 
 from __future__ import annotations
 
