@@ -6,7 +6,9 @@
    a test-only package (numba, llvmlite, pytest) is in it;
 2. run PyInstaller on packaging/upabhasha.spec with it (one-folder build, two programs);
 3. check the folder: the rules of bundle_rules (no test folders, no identical library pairs,
-   no CUDA runtime in the CPU build) and its start (bench/frozen_start.py: no lazily
+   no CUDA runtime in the CPU build), its libraries against the desktop floor
+   (system_floor: each one the bundle or the floor provides; the .deb depends on floor
+   packages only) and its start (bench/frozen_start.py: no lazily
    imported package loaded before main(), ``--help`` and first-window times);
 4. write ``dist/upabhasha-<version>-linux-x86_64.tar.<ext>`` (the program folder, a launcher,
    a .desktop file plus the script that installs it for the user, the icon) and
@@ -386,6 +388,13 @@ def main(argv: list[str] | None = None) -> int:
         result["deb_mb"] = round(deb.stat().st_size / 1e6, 1)
         say(f"{result['deb']}: {result['deb_mb']:.0f} MB (xz)")
         phases.done("deb")
+    if args.variant == "cpu":
+        from package_checks import floor_check
+
+        floor = floor_check(bundle, deb)
+        result["desktop_floor"] = floor
+        say(f"from the system: {', '.join(floor['from_system'])}; Depends: {floor['depends']}")
+        failed += [f"desktop floor: {floor['problems'][:5]}"] * bool(floor["problems"])
     if artefact is not None and not args.no_smoke:
         smoke = summary(smoke_tarball(artefact))
         result["smoke"] = smoke

@@ -3,11 +3,12 @@ the check that it installs with apt, passes its smoke test and uninstalls cleanl
 
 Layout: the PyInstaller folder in ``/opt/upabhasha`` (read-only for users), launchers
 ``/usr/bin/upabhasha-gui`` and ``/usr/bin/upabhasha``, the menu entry in
-``/usr/share/applications`` and the icon in the hicolor theme. ``Depends`` lists the system
-libraries Qt's xcb platform needs (``app.qt_platform_check.XCB_PACKAGES``, the same list the
-program names when one is missing) and ``libc6 (>= <floor>)``, the newest glibc symbol version
-any bundled file needs (:func:`bundle_binaries.glibc_floor`), so apt refuses an older system in
-its own words; the launchers refuse it too, in one line. ``/usr/share/doc/upabhasha`` holds the
+``/usr/share/applications`` and the icon in the hicolor theme. ``Depends`` names only
+packages of the desktop floor (:mod:`system_floor`): those whose libraries a bundled file links
+to and does not find in the bundle (the graphics stack: libGL, libEGL, libxcb, Wayland), and
+``libc6 (>= <floor>)``, the newest glibc symbol version any bundled file needs
+(:func:`bundle_binaries.glibc_floor`), so apt installs it with no package sources on a desktop
+and refuses an older system in its own words; the launchers refuse it too, in one line. ``/usr/share/doc/upabhasha`` holds the
 copyright file built from the bundle's licences (:mod:`deb_docs`) and the changelog;
 ``/usr/share/lintian/overrides/upabhasha`` names, with reasons, what a self-contained ``/opt``
 bundle cannot avoid. User data stays in the user's folders: removing the package leaves
@@ -53,26 +54,19 @@ if [ -n "$have" ] && [ "$(printf '%s\\n%s\\n' "$need" "$have" | sort -V | head -
 fi"""
 
 
-def xcb_dependencies() -> list[str]:
-    sys.path.insert(0, str(ROOT))
-    from app.qt_platform_check import XCB_PACKAGES
-
-    return sorted(set(XCB_PACKAGES.values()))
-
-
 def maintainer(project: dict) -> str:
     first = project["maintainers"][0]
     return f"{first['name']} <{first['email']}>"
 
 
-def control(project: dict, installed_kb: int, glibc: str) -> str:
+def control(project: dict, installed_kb: int, glibc: str, depends: list[str]) -> str:
     return (
         f"Package: {project['name']}\n"
         f"Version: {project['version']}\n"
         "Section: science\n"
         "Priority: optional\n"
         "Architecture: amd64\n"
-        f"Depends: libc6 (>= {glibc}), {', '.join(xcb_dependencies())}\n"
+        f"Depends: {', '.join([f'libc6 (>= {glibc})', *depends])}\n"
         f"Installed-Size: {installed_kb}\n"
         f"Maintainer: {maintainer(project)}\n"
         "Description: LLM evaluation workstation for Bengali dialects\n"
@@ -111,6 +105,7 @@ def build_deb(
     """Stage the package tree next to ``bundle`` and run ``dpkg-deb --build``."""
     from bundle_binaries import glibc_floor
     from deb_docs import write_docs
+    from system_floor import system_depends, system_needs
 
     shutil.rmtree(staging, ignore_errors=True)
     root = staging / "root"
@@ -134,7 +129,9 @@ def build_deb(
         shutil.copy2(PACKAGING / icon, folder / icon)
     installed_kb = sum(p.lstat().st_size for p in root.rglob("*") if p.is_file()) // 1024
     (root / "DEBIAN").mkdir()
-    (root / "DEBIAN/control").write_text(control(project, installed_kb, glibc), encoding="utf-8")
+    depends = system_depends(system_needs(bundle))
+    text = control(project, installed_kb, glibc, depends)
+    (root / "DEBIAN/control").write_text(text, encoding="utf-8")
     for path in [root, *root.rglob("*")]:
         if not path.is_symlink():
             path.chmod(file_mode(path))
@@ -179,7 +176,7 @@ def install_check(deb: Path, say) -> dict:
     say(f"apt-get install ./{deb.name}")
     installed = _apt("install", "--no-install-recommends", str(deb.resolve()))
     if installed.returncode != 0:
-        # the xcb libraries may be unknown to a fresh machine's package lists
+        # a machine without the desktop floor (a CI container) needs its package lists
         say("apt-get install failed; apt-get update, then once more")
         updated = _apt("update")
         if updated.returncode != 0:

@@ -1,7 +1,8 @@
 """The checks ``build.py`` runs on what it built, besides the smoke test: the frozen program's
 start (bench/frozen_start.py: nothing lazily imported before main(), start-up times), the
-bundle's contents against the rules (:func:`bundle_binaries.bundle_problems`), and the lint
-of the package: ``desktop-file-validate`` on both menu entries and ``lintian`` on the .deb
+bundle's contents against the rules (:func:`bundle_binaries.bundle_problems`), its libraries
+and the .deb's Depends against the desktop floor (:func:`floor_check`), and the lint of the
+package: ``desktop-file-validate`` on both menu entries and ``lintian`` on the .deb
 (started in the background, so it runs while the .deb is installed and smoke-tested).
 """
 
@@ -66,6 +67,26 @@ def start_lintian(deb: Path) -> tuple[subprocess.Popen, float]:
     proc = subprocess.Popen(["lintian", "--no-cfg", str(deb)], stdout=log, stderr=log, text=True)
     proc.log = log  # type: ignore[attr-defined]
     return proc, time.perf_counter()
+
+
+def floor_check(bundle: Path, deb: Path | None) -> dict:
+    """The bundle's libraries against the desktop floor (packaging/system_floor.py): every
+    library a bundled file links to is in the bundle or on the floor, and the built .deb's
+    Depends names floor packages only, so apt installs it with no package sources."""
+    from system_floor import depends_packages, floor_problems, system_needs
+
+    needs = system_needs(bundle)
+    depends = []
+    if deb is not None:
+        field = subprocess.run(
+            ["dpkg-deb", "-f", str(deb), "Depends"], capture_output=True, text=True, check=True
+        ).stdout
+        depends = depends_packages(field)
+    return {
+        "from_system": sorted(needs),
+        "depends": depends,
+        "problems": floor_problems(needs, depends),
+    }
 
 
 def lintian_result(started: tuple[subprocess.Popen, float]) -> dict:

@@ -40,9 +40,9 @@ def test_the_launcher_refuses_an_older_glibc_in_one_line():
 
 
 def test_control_declares_the_libc_floor_a_real_maintainer_and_a_whole_description():
-    text = deb.control(PROJECT, 1000, "2.36")
+    text = deb.control(PROJECT, 1000, "2.36", ["libgl1", "libxcb1"])
     fields = dict(line.split(": ", 1) for line in text.splitlines() if not line.startswith(" "))
-    assert fields["Depends"].startswith("libc6 (>= 2.36), ")
+    assert fields["Depends"] == "libc6 (>= 2.36), libgl1, libxcb1"
     assert "localhost" not in fields["Maintainer"] and "@" in fields["Maintainer"]
     assert len(fields["Description"]) <= 80
     long = [line[1:] for line in text.splitlines() if line.startswith(" ")]
