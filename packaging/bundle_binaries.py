@@ -10,7 +10,7 @@ import re
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from bundle_rules import NEEDED_FILES, unused_reason
+from bundle_rules import unused_reason
 
 # Checks that a stripped library still loads (the dynamic linker refuses a broken one at once).
 _LOADS = "import ctypes, sys; ctypes.CDLL(sys.argv[1])"
@@ -135,6 +135,27 @@ def link_identical_pairs(folder: Path) -> list[str]:
     return linked
 
 
+def link_identical_copies(folder: Path) -> list[str]:
+    """Linux: a library vendored under the same name and with the same bytes by several
+    wheels (auditwheel's ``numpy.libs``/``scipy.libs`` carry one libgfortran build) becomes a
+    relative link to its first copy; returns the files replaced."""
+    import filecmp
+    import os
+
+    first: dict[tuple[str, int], Path] = {}
+    linked = []
+    for path in sorted(folder.rglob("*.so*")):
+        if path.is_symlink() or not path.is_file() or not re.search(r"\.so(\.\d+)*$", path.name):
+            continue
+        key = (path.name, path.stat().st_size)
+        original = first.setdefault(key, path)
+        if original != path and filecmp.cmp(original, path, False):
+            path.unlink()
+            os.symlink(os.path.relpath(original, path.parent), path)
+            linked.append(str(path.relative_to(folder)))
+    return linked
+
+
 def remove_dangling_links(folder: Path) -> list[str]:
     """Links COLLECT made to libraries that were left out (``libcudart.so`` → the dropped
     ``libcudart.so.13``): removed; returns them."""
@@ -155,7 +176,7 @@ def bundle_problems(folder: Path, cpu_only: bool = True) -> list[str]:
             problems.append(f"dangling link {rel}")
         elif path.is_dir() and path.name in ("test", "tests") and ".dist-info" not in rel:
             problems.append(f"test folder {rel}")
-        elif unused_reason(rel) and rel not in NEEDED_FILES and not path.is_dir():
+        elif unused_reason(rel) and not path.is_dir():
             problems.append(f"{rel} ({unused_reason(rel)})")
         elif cpu_only and path.name.startswith(("libcudart", "libcublas")):
             problems.append(f"CUDA runtime {rel} in a CPU bundle")

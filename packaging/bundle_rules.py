@@ -57,6 +57,13 @@ UNUSED_FILES: tuple[tuple[str, str], ...] = (
     ("torch/include/*", "C++ headers for building torch extensions; nothing is compiled"),
     ("torch/share/*", "CMake files for building against libtorch"),
     ("torch/lib/lib*_test.so", "torch's test-only libraries (jit backend, torchbind tests)"),
+    ("torch/lib/libaoti_custom_ops.so", "(same): AOTInductor's custom-op test library"),
+    ("torch/lib/libbackend_with_compiler.so", "(same): the JIT backend test library"),
+    (
+        "torch/*.py",
+        "torch's Python sources beside the archive (33 MB): the modules run from the "
+        "archive; the few sources torch reads at run time are in NEEDED_FILES",
+    ),
     (
         "llama_cpp/lib/lib*.so.*.*",
         "fully versioned copies of llama.cpp's libraries: ctypes "
@@ -67,6 +74,7 @@ UNUSED_FILES: tuple[tuple[str, str], ...] = (
     ("*.hpp", "C++ headers"),
     ("*.pxd", "Cython declarations"),
     ("*.pyx", "Cython sources"),
+    ("*.pxi", "Cython include files (lxml)"),
     ("*.c", "C sources shipped next to compiled extensions (fontTools)"),
     ("*/tests/*", "test suites shipped inside packages (numpy, scipy, pandas, sklearn ...)"),
     ("tests/*", "a stray top-level test package (indic-transliteration installs one)"),
@@ -126,10 +134,22 @@ HOOK_COLLECTED: dict[str, str] = {
     "shiboken6": "PyInstaller's PySide6 hooks",
 }
 
-# Exceptions to UNUSED_FILES, each with the reason it is needed.
+# Exceptions to UNUSED_FILES (fnmatch patterns), each with the reason it is needed.
 NEEDED_FILES: dict[str, str] = {
     "torch/bin/torch_shm_manager": "import torch fails without it (the frozen smoke test "
     "showed: 'Unable to find torch_shm_manager'); it serves tensor sharing between processes",
+    "torch/*config.py": "torch.utils._config_module reads each config module's source when it "
+    "is imported (comments mark settings); without it import torch fails",
+    "torch/functional.py": "@torch.jit._overload functions: torch parses their source at "
+    "import and warns on stderr without it",
+    "torch/nn/functional.py": "(same)",
+    "torch/nn/modules/rnn.py": "(same)",
+    "torch/distributed/*_collective*.py": "torch.library.register_fake records its caller's "
+    "source line at import",
+    "torch/_dynamo/_trace_wrapped_higher_order_op.py": "(same)",
+    "torch/_dynamo/variables/streams.py": "(same)",
+    "torch/utils/_debug_mode/_mode.py": "(same)",
+    "torch/onnx/ops/_*impl.py": "(same)",
 }
 
 # Runtime hooks PyInstaller's hooks add that run in every process before the entry script; the
@@ -184,6 +204,12 @@ UNUSED_MODULES: tuple[tuple[str, str], ...] = (
     ("torch.ao.ns", "numeric-suite for quantisation debugging"),
     ("torch.backends._nnapi", "Android NNAPI"),
     ("torch._export.serde", "exported-program serialisation"),
+    # openpyxl reads workbooks with lxml.etree; nothing uses lxml's other APIs
+    ("lxml.objectify", "lxml's object API"),
+    ("lxml.html", "lxml's HTML parser and diff"),
+    ("lxml.isoschematron", "Schematron validation"),
+    ("setuptools", "packaging tools: nothing imports them at run time"),
+    ("pkg_resources", "(same)"),
     # optional parts of our dependencies that no stage loads (none appears in sys.modules
     # after a full smoke-test run)
     ("hf_xet", "Hugging Face Xet downloads (11 MB): nothing is downloaded, HF_HUB_OFFLINE=1"),
@@ -375,7 +401,7 @@ def installed_data_files(dist: metadata.Distribution) -> list[str]:
 def unused_reason(dest: str) -> str | None:
     """Why the file at ``dest`` (its path inside the bundle) is left out, or None to keep it."""
     dest = dest.replace("\\", "/")
-    if dest in NEEDED_FILES:
+    if any(fnmatch.fnmatchcase(dest, pattern) for pattern in NEEDED_FILES):
         return None
     if fnmatch.fnmatchcase(dest, "babel/locale-data/*") and keep_babel_locale(dest):
         return None

@@ -92,6 +92,11 @@ def test_every_rule_has_a_reason_and_matches_something_real():
     assert rules.unused_reason("llama_cpp/lib/libllama.so.0.5.0")
     assert rules.unused_reason("llama_cpp/lib/libllama.so") is None
     assert rules.unused_reason("llama_cpp/lib/libggml.so.0") is None
+    # torch's sources go, except those torch reads at run time
+    assert rules.unused_reason("torch/nn/modules/linear.py")
+    for read in ("torch/_dynamo/config.py", "torch/fx/experimental/_config.py"):
+        assert rules.unused_reason(read) is None, read
+    assert rules.unused_reason("transformers/modeling_utils.py") is None
 
 
 def test_qt_modules_the_sources_import_are_kept_and_the_rest_excluded():
@@ -214,6 +219,17 @@ def test_identical_library_pairs_become_links(tmp_path):
     assert any("test folder joblib/test" in p for p in problems)
     assert any("CUDA runtime libcudart.so.13" in p for p in problems)
     assert any("identical library pair libx.so" in p for p in problems)
+
+
+def test_identical_copies_in_different_folders_become_relative_links(tmp_path):
+    for folder, data in (("numpy.libs", b"same"), ("scipy.libs", b"same"), ("x.libs", b"other")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "libgfortran-1.so.5.0.0").write_bytes(b"\x7fELF " + data)
+    assert binaries.link_identical_copies(tmp_path) == ["scipy.libs/libgfortran-1.so.5.0.0"]
+    link = tmp_path / "scipy.libs/libgfortran-1.so.5.0.0"
+    assert link.readlink() == Path("../numpy.libs/libgfortran-1.so.5.0.0")
+    assert link.read_bytes() == b"\x7fELF same"
+    assert not (tmp_path / "x.libs/libgfortran-1.so.5.0.0").is_symlink()
 
 
 def test_the_glibc_floor_is_the_newest_symbol_version_needed(tmp_path):
