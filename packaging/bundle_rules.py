@@ -75,6 +75,7 @@ UNUSED_FILES: tuple[tuple[str, str], ...] = (
     ("*.pxd", "Cython declarations"),
     ("*.pyx", "Cython sources"),
     ("*.pxi", "Cython include files (lxml)"),
+    ("lxml/isoschematron/*", "the Schematron schemas of the left-out lxml.isoschematron"),
     ("*.c", "C sources shipped next to compiled extensions (fontTools)"),
     ("*/tests/*", "test suites shipped inside packages (numpy, scipy, pandas, sklearn ...)"),
     ("tests/*", "a stray top-level test package (indic-transliteration installs one)"),
