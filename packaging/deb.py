@@ -8,8 +8,9 @@ packages of the desktop floor (:mod:`system_floor`): those whose libraries a bun
 to and does not find in the bundle (the graphics stack: libGL, libEGL, libxcb, Wayland), and
 ``libc6 (>= <floor>)``, the newest glibc symbol version any bundled file needs
 (:func:`bundle_binaries.glibc_floor`), so apt installs it with no package sources on a desktop
-and refuses an older system in its own words; the launchers refuse it too, in one line. ``/usr/share/doc/upabhasha`` holds the
-copyright file built from the bundle's licences (:mod:`deb_docs`) and the changelog;
+and refuses an older system in its own words; the launchers refuse it too, in one line.
+``/usr/share/doc/upabhasha`` holds the copyright file built from the bundle's licences
+(:mod:`deb_docs`) and the changelog;
 ``/usr/share/lintian/overrides/upabhasha`` names, with reasons, what a self-contained ``/opt``
 bundle cannot avoid. User data stays in the user's folders: removing the package leaves
 workspaces, settings and logs alone.
