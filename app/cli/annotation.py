@@ -98,7 +98,7 @@ def register(sub) -> None:
     p.add_argument(
         "item", nargs="?", type=positive_int, help="item to decide (omit to list the queue)"
     )
-    p.add_argument("--adjudicator")
+    p.add_argument("--adjudicator", type=name_text)
     p.add_argument("--decision", choices=annotation.ADJUDICATIONS)
     p.add_argument("--text", help="the gold text (with --decision edit)")
     p.add_argument("--score", type=number)

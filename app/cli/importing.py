@@ -184,7 +184,7 @@ def register_import(isub) -> None:
     scores.add_argument("--score-col", help="long: the score column (one row per annotator)")
     who = t.add_mutually_exclusive_group()
     who.add_argument("--annotator-col", help="long: the annotator column (default 'annotator')")
-    who.add_argument("--annotator", help="long: one annotator for every row")
+    who.add_argument("--annotator", type=name_text, help="long: one annotator for every row")
     t.add_argument(
         "--average-annotators",
         action="store_true",
@@ -420,10 +420,7 @@ def cmd_dialects_add(args, ctx) -> int:
         aliases=args.alias,
         rename=args.rename,
     )
-    kept = [
-        *row["builtin_aliases"],
-        *(a for a in row["aliases"] if a not in row["builtin_aliases"]),
-    ]
+    kept = stages.importing().aliases_kept(row["code"], row["aliases"])
     emit(
         ctx,
         args,

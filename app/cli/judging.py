@@ -8,7 +8,7 @@ Every long command resumes where it stopped and prints a one-line progress on st
 from __future__ import annotations
 
 from app.cli import stages
-from app.cli.arguments import non_negative_int, number, positive_int
+from app.cli.arguments import name_text, non_negative_int, number, positive_int
 from app.cli.context import incomplete
 from app.cli.hints import for_cli
 from app.cli.output import add_json, add_quiet, add_summary_options, emit, fmt
@@ -54,7 +54,7 @@ def register(sub) -> None:
         "override", help="record a human score for a judgment (the machine judgment is kept)"
     )
     p.add_argument("judgment", type=positive_int, metavar="JUDGMENT_ID")
-    p.add_argument("--annotator", required=True, help="who scores")
+    p.add_argument("--annotator", required=True, type=name_text, help="who scores")
     p.add_argument("--reason", required=True, help="why the machine score is overridden")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--final", type=number, help="final score 0-10")

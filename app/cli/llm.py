@@ -10,6 +10,7 @@ from pathlib import Path
 
 from app.cli import stages
 from app.cli.arguments import (
+    name_text,
     non_negative_int,
     non_negative_number,
     positive_int,
@@ -38,7 +39,9 @@ def register(sub) -> None:
         metavar="PATH|URL",
         help="a .gguf file, or one or more base URLs served round-robin",
     )
-    q.add_argument("--name", help="name in this workspace (default: file name / api model)")
+    q.add_argument(
+        "--name", type=name_text, help="name in this workspace (default: file name / api model)"
+    )
     q.add_argument("--api-model", help="model name the endpoint serves (endpoints only)")
     q.add_argument(
         "--keyring-service",

@@ -135,7 +135,7 @@ def register_scored(sub) -> None:
         help="annotation item id (its batch's scale), e.g. one drawn by 'ppi --draw'; "
         "recorded as the annotator's accept decision with this score",
     )
-    h.add_argument("--annotator", required=True, help="who scored it")
+    h.add_argument("--annotator", required=True, type=name_text, help="who scored it")
     h.add_argument("--score", required=True, type=number, help="the score on the target's scale")
     h.add_argument("--reason", default="", help="a comment (responses and items)")
     h.set_defaults(func=cmd_human_score)

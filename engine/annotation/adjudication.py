@@ -22,6 +22,7 @@ from engine.annotation.decisions import effective_decisions
 from engine.annotation.items import contents, parse_scale, stamp
 from engine.errors import UserError
 from engine.i18n import _
+from engine.text.text_rules import checked_name
 from engine.text.textnorm import normalize_text
 from engine.translation.review import set_variant_status, set_variant_text, variant_history
 from engine.workspace.human_annotations import JudgmentDetails, record_judgment_score
@@ -160,9 +161,9 @@ def adjudicate(
     comment: str = "",
 ) -> dict:
     """The adjudicator's decision becomes gold, in one transaction with its record."""
-    adjudicator = adjudicator.strip()
-    if not adjudicator:
+    if not adjudicator.strip():
         raise UserError("enter the adjudicator's name: gold records who decided it")
+    adjudicator = checked_name(adjudicator, "adjudicator name")
     if decision not in ADJUDICATIONS:
         raise UserError(f"unknown adjudication {decision!r}; use one of {', '.join(ADJUDICATIONS)}")
     item = item_detail(ws, item_id)

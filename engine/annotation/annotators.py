@@ -6,19 +6,16 @@ import json
 import logging
 
 from engine.errors import Step, UserError, step
-from engine.text.text_rules import name_problem
+from engine.text.text_rules import checked_name
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
 
 
 def add_annotator(ws: Workspace, name: str, dialects: list[str]) -> dict:
-    name = " ".join(name.split())
-    if not name:
+    if not name.strip():
         raise UserError("an annotator needs a name")
-    problem = name_problem(name)
-    if problem is not None:
-        raise UserError(f"the annotator name {name!r} {problem}")
+    name = checked_name(name, "annotator name")
     codes = _checked_dialects(ws, name, dialects)
     with ws.transaction() as conn:
         if ws.scalar("SELECT id FROM annotators WHERE name = ?", (name,)) is not None:

@@ -9,7 +9,14 @@ Queries and single writes only; the import dialog's background work is in
 from __future__ import annotations
 
 from engine.importing.columns import BIJOY_HINT, SPLITS, count_lines
-from engine.importing.dialects import add_dialect, list_dialects, parse_dialect_map
+from engine.importing.dialects import (
+    RenameNeeded,
+    add_dialect,
+    aliases_kept,
+    checked_dialect_names,
+    list_dialects,
+    parse_dialect_map,
+)
 from engine.importing.duplicates import DUPLICATE_HINT, DuplicateContent
 from engine.importing.exporters import export_table, exportable, neutralize
 from engine.importing.importers import import_corpus, import_questions
@@ -25,7 +32,10 @@ __all__ = [
     "DUPLICATE_HINT",
     "SPLITS",
     "DuplicateContent",
+    "RenameNeeded",
     "add_dialect",
+    "aliases_kept",
+    "checked_dialect_names",
     "count_lines",
     "export_table",
     "exportable",

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from engine.errors import Setting, Step, UserError, setting, step
+from engine.text.text_rules import checked_name
 from engine.text.textnorm import canonical_key, normalize_text
 from engine.workspace.store import Workspace
 
@@ -182,6 +183,45 @@ def list_dialects(ws: Workspace) -> list[dict]:
 RESERVED_CODES = frozenset({STANDARD})
 
 
+class RenameNeeded(UserError):
+    """Names given for an existing dialect differ from its own: a typo must not silently
+    rename sylhet, so renaming needs :data:`Setting.RENAME` (the CLI's option, the GUI's
+    confirmation). ``renamed``: (old, new) per name; ``aliases``: those kept."""
+
+    def __init__(self, code: str, renamed: list[tuple[str, str]], aliases: list[str]):
+        changes = ", ".join(f"{old!r} to {new!r}" for old, new in renamed)
+        super().__init__(
+            f"dialect '{code}' exists: renaming it ({changes}) needs "
+            f"{setting(Setting.RENAME)}; its aliases are kept"
+        )
+        self.code, self.renamed, self.aliases = code, renamed, aliases
+
+
+def aliases_kept(code: str, added: list[str]) -> list[str]:
+    """Every spelling that still resolves to ``code``: the built-in ones, then those added."""
+    builtin = list(BUILTIN_ALIASES.get(code, ()))
+    return builtin + [a for a in added if a not in builtin]
+
+
+def checked_dialect_names(
+    name_en: str, name_bn: str, region: str, aliases: Iterable[str]
+) -> tuple[str, str, str, list[str]]:
+    """A dialect's names and spellings in their stored form, each through the one rule of
+    every name a user gives (no control or bidirectional characters); an empty one stays
+    empty (not given). A UserError names the first that breaks it."""
+
+    def checked(text: str, what: str) -> str:
+        text = normalize_text(text)
+        return checked_name(text, what) if text else ""
+
+    return (
+        checked(name_en, "dialect's English name"),
+        checked(name_bn, "dialect's Bengali name"),
+        checked(region, "dialect's region"),
+        [checked(a, "dialect alias") for a in aliases if normalize_text(a)],
+    )
+
+
 def add_dialect(
     ws: Workspace,
     code: str,
@@ -208,8 +248,7 @@ def add_dialect(
             f"dialect code '{code}' is reserved (the standard language every dialect is "
             "compared with); its names cannot be changed"
         )
-    name_en, name_bn, region = (normalize_text(v) for v in (name_en, name_bn, region))
-    new_aliases = [normalize_text(a) for a in aliases if normalize_text(a)]
+    name_en, name_bn, region, new_aliases = checked_dialect_names(name_en, name_bn, region, aliases)
     resolver = DialectResolver(ws)
     for alias in [code, *new_aliases]:
         owner = resolver.lookup(alias)
@@ -232,15 +271,13 @@ def add_dialect(
             )
         else:
             renamed = [
-                f"{old!r} to {new!r}"
+                (old, new)
                 for new, old in ((name_en, row[1]), (name_bn, row[2]))
                 if new and new != old
             ]
             if renamed and not rename:
-                raise UserError(
-                    f"dialect '{code}' exists: renaming it ({', '.join(renamed)}) needs "
-                    f"{setting(Setting.RENAME)}; its aliases are kept"
-                )
+                kept = aliases_kept(code, _aliases(row[0]))
+                raise RenameNeeded(code, renamed, kept)
             merged = _aliases(row[0])
             merged += [a for a in new_aliases if a not in merged]
             conn.execute(

@@ -14,7 +14,14 @@ from engine.llm.backend_report import describe_llama_backend, log_llama_backend
 from engine.llm.batch_runner import estimate_step, export_step, import_results
 from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 from engine.llm.embedded_model import data_dir
-from engine.llm.endpoint_backend import read_api_key
+from engine.llm.endpoint_backend import BREAKER_FAILURES, read_api_key
+from engine.llm.endpoint_limits import (
+    CONNECT_TIMEOUT,
+    ENDPOINT_LIMITS,
+    MAX_RETRIES,
+    READ_TIMEOUT,
+    checked_endpoint_limits,
+)
 from engine.llm.factory import open_backend
 from engine.llm.gguf_info import checked_model_path, inspect_gguf
 from engine.llm.gpu_plan import Gpu
@@ -47,6 +54,12 @@ from engine.llm.types import Message, Request, Sampler
 from engine.workspace.store import Workspace
 
 __all__ = [
+    "BREAKER_FAILURES",
+    "CONNECT_TIMEOUT",
+    "ENDPOINT_LIMITS",
+    "MAX_RETRIES",
+    "READ_TIMEOUT",
+    "checked_endpoint_limits",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_LINES",
     "FoundModel",

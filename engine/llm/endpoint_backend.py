@@ -34,6 +34,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from engine.errors import UserError
 from engine.i18n import _
+from engine.llm.endpoint_limits import (
+    DEFAULT_CONNECT_TIMEOUT_S,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_READ_TIMEOUT_S,
+)
 from engine.llm.openai_wire import (
     KEYRING_USER,
     backoff_delay,
@@ -48,12 +53,10 @@ from engine.text.redact import redact, register_secret
 log = logging.getLogger(__name__)
 
 RETRY_STATUS = {429, 500, 502, 503, 504}
-# Bounds of every request (README states them; ``models add`` sets them per endpoint). A
-# reply is waited for at most connect + read timeout; a single item against a server that
-# never answers ends after ``BREAKER_FAILURES`` read timeouts plus backoff.
-DEFAULT_CONNECT_TIMEOUT_S = 10.0
-DEFAULT_READ_TIMEOUT_S = 60.0
-DEFAULT_MAX_RETRIES = 4
+# Bounds of every request (README states them; ``models add`` and the Models panel set them
+# per endpoint, :mod:`engine.llm.endpoint_limits`). A reply is waited for at most connect +
+# read timeout; a single item against a server that never answers ends after
+# ``BREAKER_FAILURES`` read timeouts plus backoff.
 BREAKER_FAILURES = 3
 MAX_REPLY_BYTES = 16 * 1024 * 1024
 

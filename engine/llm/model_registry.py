@@ -13,8 +13,10 @@ from pathlib import Path
 
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.llm.embedded_model import EMBEDDED_NAME, embedded_model_path, embedded_sha256
+from engine.llm.endpoint_limits import checked_endpoint_limits
 from engine.llm.gguf_info import inspect_gguf
 from engine.llm.openai_wire import normalise_base_url
+from engine.text.text_rules import checked_name
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -147,6 +149,7 @@ def register_endpoint(
     ``{"concurrency": 8}``) replace the saved ones when given; ``None`` keeps them.
     Returns the model id."""
     name = _checked_name(name)
+    checked_endpoint_limits(load_params or {})
     if not api_model or not api_model.strip():
         raise UserError(
             f"an endpoint needs {setting(Setting.API_MODEL)} (the model name the server serves)"
@@ -181,10 +184,9 @@ def register_endpoint(
 
 
 def _checked_name(name: str) -> str:
-    name = (name or "").strip()
-    if not name:
+    if not (name or "").strip():
         raise UserError("a model needs a name in this workspace")
-    return name
+    return checked_name(name, "model name")
 
 
 def ensure_embedded_default(ws: Workspace, progress=None) -> int:

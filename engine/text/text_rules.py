@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.errors import UserError
+
 # C0 controls except tab, line feed and carriage return (white space a file may hold) and
 # DEL. The C1 controls are left to the encoding check: UTF-8 Bengali read as Latin-1 shows
 # them, and "mojibake" says more than "a control character".
@@ -69,3 +71,14 @@ def name_problem(name: str) -> str | None:
     if unicodedata.normalize("NFC", name) != name:
         return "is not in Unicode NFC form"
     return None
+
+
+def checked_name(name: str, what: str) -> str:
+    """``name`` as it is stored (white space folded, as the CLI folds a name), or a UserError
+    saying why ``what`` ("model name", "reviewer name", …) cannot be it: the one rule every
+    name a user gives passes, whichever front end it comes from."""
+    folded = " ".join(name.split())
+    problem = name_problem(folded)
+    if problem is not None:
+        raise UserError(f"the {what} {name!r} {problem}")
+    return folded

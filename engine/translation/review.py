@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from engine.errors import UserError
 from engine.i18n import _
+from engine.text.text_rules import checked_name
 from engine.text.textnorm import normalize_text
 from engine.translation.draft_checks import ORDERS, draft_checks, need_key
 from engine.workspace.schema import DIALECTS
@@ -300,9 +301,9 @@ def _write(
 ) -> VariantState:
     if status not in STATUSES:
         raise UserError(f"unknown review status {status!r}; use one of {', '.join(STATUSES)}")
-    actor = actor.strip()
-    if not actor:
+    if not actor.strip():
         raise UserError(_("enter your reviewer name first: every review edit records who made it"))
+    actor = checked_name(actor, "reviewer name")
     with ws.transaction() as conn:
         old = variant_state(ws, variant_id)
         new_text = old.text if text is None else text

@@ -25,6 +25,7 @@ from typing import Literal
 
 from engine.errors import UserError
 from engine.scales import Scale, check_on_scale, parse_scale, scale_text
+from engine.text.text_rules import checked_name
 from engine.workspace.store import Workspace, utcnow
 
 JudgmentSource = Literal["override", "adjudication"]
@@ -113,6 +114,7 @@ def _insert(
     details: JudgmentDetails | TranslationScoreDetails,
     reason: str,
 ) -> int:
+    annotator = checked_name(annotator, "annotator name")  # the rule of every name
     scale = parse_scale(scale_text(scale))  # MIN < MAX, as every reader of the column expects
     problem = "a number is needed" if math.isnan(score) else check_on_scale(float(score), scale)
     if problem is not None:

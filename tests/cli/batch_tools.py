@@ -9,6 +9,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.fault_server import LocalServer, read_body, send_bytes
+
 
 def run_batch_file(requests_file: Path, base_url: str, results_file: Path, **rewrite) -> int:
     """Post each line's body to ``base_url`` (…/v1 stripped) and write the result lines;
@@ -63,44 +65,24 @@ def stored_rows(path: Path, tables: tuple[str, ...]) -> dict[str, list[tuple]]:
     return out
 
 
-class SchemaShim:
+class SchemaShim(LocalServer):
     """A proxy on 127.0.0.1 in front of llama-cpp-python's server, which answers HTTP 500 to
     ``response_format: json_schema``: the schema goes on as ``json_object`` with that schema
     (the form that server constrains with). Everything else passes unchanged."""
 
     def __init__(self, target: str):
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-        target = target.rstrip("/").removesuffix("/v1")
+        self.target = target.rstrip("/").removesuffix("/v1")
         self.rewritten = 0
-        shim = self
+        super().__init__()
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-                fmt = body.get("response_format") or {}
-                if fmt.get("type") == "json_schema":
-                    body["response_format"] = {
-                        "type": "json_object",
-                        "schema": fmt["json_schema"]["schema"],
-                    }
-                    shim.rewritten += 1
-                reply = httpx.post(target + self.path, json=body, timeout=600)
-                self.send_response(reply.status_code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(reply.content)))
-                self.end_headers()
-                self.wfile.write(reply.content)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def respond(self, handler) -> None:
+        body = json.loads(read_body(handler))
+        fmt = body.get("response_format") or {}
+        if fmt.get("type") == "json_schema":
+            body["response_format"] = {
+                "type": "json_object",
+                "schema": fmt["json_schema"]["schema"],
+            }
+            self.rewritten += 1
+        reply = httpx.post(self.target + handler.path, json=body, timeout=600)
+        send_bytes(handler, reply.status_code, reply.content)

@@ -75,6 +75,42 @@ CASES = [
         "bidirectional control U+202E",
     ),
     ("assign --name ''", ["assign", "--name", " "], "--name"),
+    # every name a user gives goes through one rule, endpoint bounds through one range
+    (
+        "models add --name with U+202E",
+        ["models", "add", "http://127.0.0.1:9/v1", "--api-model", "m", "--name", f"lab{RLO}evil"],
+        "bidirectional control U+202E",
+    ),
+    (
+        "models add --read-timeout over an hour",
+        ["models", "add", "http://127.0.0.1:9/v1", "--api-model", "m", "--read-timeout", "5000"],
+        "--read-timeout must be more than 0 and at most 3600 seconds, not 5000",
+    ),
+    (
+        "models add --max-retries 21",
+        ["models", "add", "http://127.0.0.1:9/v1", "--api-model", "m", "--max-retries", "21"],
+        "--max-retries must be a whole number from 0 to 20",
+    ),
+    (
+        "dialects add --name-en with U+202E",
+        ["dialects", "add", "comilla", "--name-en", f"Com{RLO}illa", "--name-bn", "কুমিল্লা"],
+        "bidirectional control U+202E",
+    ),
+    (
+        "dialects add --alias with U+202E",
+        ["dialects", "add", "sylhet", "--alias", f"syl{RLO}"],
+        "bidirectional control U+202E",
+    ),
+    (
+        "override --annotator with U+202E",
+        ["override", "1", "--annotator", f"Karim{RLO}", "--reason", "r", "--final", "5"],
+        "bidirectional control U+202E",
+    ),
+    (
+        "adjudicate --adjudicator with U+202E",
+        ["adjudicate", "1", "--adjudicator", f"Karim{RLO}", "--decision", "accept"],
+        "bidirectional control U+202E",
+    ),
     # the small ones
     (
         "generate --question-set nosuch",

@@ -8,7 +8,6 @@ import json
 import shutil
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -17,43 +16,27 @@ from app.cli.llm import ENDPOINT_DEFAULTS
 from engine.llm import endpoint_backend
 from engine.llm.endpoint_backend import EndpointBackend
 from engine.llm.types import Request, Sampler
+from tests.fault_server import LocalServer, completion, read_body, send_json
 
 
-class FaultServer:
+class FaultServer(LocalServer):
     """Answers every request after ``stall`` (never, while ``stall`` is None) with HTTP
     ``status``; counts the requests."""
 
     def __init__(self, status: int = 200, stall: float | None = None):
         self.status, self.stall, self.calls = status, stall, 0
         self.released = threading.Event()
-        server = self
+        super().__init__()
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                server.calls += 1
-                server.released.wait(server.stall)
-                data = json.dumps({"choices": [{"text": "late", "message": {"content": "x"}}]})
-                try:
-                    self.send_response(server.status)
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data.encode())
-                except OSError:
-                    pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+    def respond(self, handler) -> None:
+        read_body(handler)
+        self.calls += 1
+        self.released.wait(self.stall)
+        send_json(handler, self.status, completion("late"))
 
     def stop(self) -> None:
         self.released.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().stop()
 
 
 @pytest.fixture
@@ -126,39 +109,29 @@ def test_a_reply_larger_than_the_bound_is_refused():
         server.stop()
 
 
-class TrickleServer:
+class TrickleServer(LocalServer):
     """Sends its reply one byte every 50 ms: no single read ever waits long."""
 
     def __init__(self):
         self.stop_event = threading.Event()
-        server = self
+        super().__init__()
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                self.send_response(200)
-                self.send_header("Content-Length", "100000")
-                self.end_headers()
-                while not server.stop_event.is_set():
-                    try:
-                        self.wfile.write(b" ")
-                        self.wfile.flush()
-                    except OSError:
-                        return
-                    server.stop_event.wait(0.05)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+    def respond(self, handler) -> None:
+        read_body(handler)
+        handler.send_response(200)
+        handler.send_header("Content-Length", "100000")
+        handler.end_headers()
+        while not self.stop_event.is_set():
+            try:
+                handler.wfile.write(b" ")
+                handler.wfile.flush()
+            except OSError:
+                return
+            self.stop_event.wait(0.05)
 
     def stop(self) -> None:
         self.stop_event.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().stop()
 
 
 def test_a_reply_that_trickles_is_cut_off_at_the_whole_reply_bound():

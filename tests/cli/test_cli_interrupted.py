@@ -28,17 +28,14 @@ class InterruptingServer(EchoServer):
     def __init__(self):
         super().__init__()
         self.reject, self.interrupt = False, False
-        server, answering, once = self, self.httpd.RequestHandlerClass, threading.Lock()
+        self.once = threading.Lock()
 
-        class Handler(answering):  # type: ignore[misc, valid-type]
-            def do_POST(self):
-                with once:  # one signal, however many requests are in flight
-                    if server.interrupt:
-                        server.interrupt = False
-                        os.kill(os.getpid(), signal.SIGINT)
-                super().do_POST()
-
-        self.httpd.RequestHandlerClass = Handler
+    def respond(self, handler) -> None:
+        with self.once:  # one signal, however many requests are in flight
+            if self.interrupt:
+                self.interrupt = False
+                os.kill(os.getpid(), signal.SIGINT)
+        super().respond(handler)
 
 
 @pytest.fixture

@@ -3,54 +3,33 @@ the first decodes; every item is decoded once (each process used to decode every
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from app.cli import main
 from engine.workspace.store import Workspace
 from tests.engine.judging.study_fixture import build_questions
+from tests.fault_server import LocalServer, completion, read_body, send_json
 
 REPO = Path(__file__).resolve().parents[2]
 CLI = "import sys; from app.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-class SlowServer:
+class SlowServer(LocalServer):
     """Answers every completion after ``delay`` seconds; counts the calls."""
 
     def __init__(self, delay: float):
-        self.calls = 0
-        server = self
+        self.calls, self.delay = 0, delay
+        super().__init__()
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                server.calls += 1
-                time.sleep(delay)
-                data = json.dumps(
-                    {"choices": [{"message": {"content": "উত্তর।"}, "finish_reason": "stop"}]}
-                ).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def respond(self, handler) -> None:
+        read_body(handler)
+        self.calls += 1
+        time.sleep(self.delay)
+        send_json(handler, 200, completion("উত্তর।", finish_reason="stop"))
 
 
 def test_a_second_process_refuses_while_the_first_decodes(tmp_path):

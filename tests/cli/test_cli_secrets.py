@@ -4,10 +4,7 @@ stderr, the log, the workspace file or an export; credentials in endpoint URLs a
 
 from __future__ import annotations
 
-import json
 import os
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -16,9 +13,10 @@ from app.cli import main
 from engine.text.redact import MASK, redact, register_secret, url_credentials
 from engine.workspace.store import Workspace
 from tests.engine.judging.study_fixture import build_questions
+from tests.fault_server import LocalServer, completion, read_body, send_json
 
 
-class EchoServer:
+class EchoServer(LocalServer):
     """OpenAI-compatible enough: ``reject`` → 401 whose body quotes the Authorization
     header; otherwise a completion whose text quotes it too."""
 
@@ -27,43 +25,20 @@ class EchoServer:
         self.answer = ""  # a fixed answer text instead of the echo
         self.echo_chars: int | None = None  # echo only the key's first N characters
         self.calls = 0
-        server = self
+        super().__init__()
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                server.calls += 1
-                auth = self.headers.get("Authorization", "")
-                if server.echo_chars is not None:  # "Bearer " + the key's first N characters
-                    auth = auth[: 7 + server.echo_chars]
-                if server.reject:
-                    payload = {"error": f"invalid credentials: {auth}", "hint": auth[7:]}
-                    status = 401
-                else:
-                    text = server.answer or f"উত্তর। (debug: header was {auth}; key {auth[7:]})"
-                    payload = {
-                        "choices": [{"text": text, "message": {"content": text}}],
-                        "usage": {"prompt_tokens": 3, "completion_tokens": 5},
-                    }
-                    status = 200
-                data = json.dumps(payload, ensure_ascii=False).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def respond(self, handler) -> None:
+        read_body(handler)
+        self.calls += 1
+        auth = handler.headers.get("Authorization", "")
+        if self.echo_chars is not None:  # "Bearer " + the key's first N characters
+            auth = auth[: 7 + self.echo_chars]
+        if self.reject:
+            send_json(handler, 401, {"error": f"invalid credentials: {auth}", "hint": auth[7:]})
+            return
+        text = self.answer or f"উত্তর। (debug: header was {auth}; key {auth[7:]})"
+        reply = completion(text) | {"usage": {"prompt_tokens": 3, "completion_tokens": 5}}
+        send_json(handler, 200, reply)
 
 
 @pytest.fixture

@@ -14,31 +14,14 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QMessageBox, QSpinBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engine.i18n import _, digits
+from widgets.common.number_boxes import SettledSpinBox, ascii_digits
 
 DEFAULT_ITEMS = 10
 CONFIRM_ITEMS = 500
 CONFIRM_SECONDS = 600
-_BENGALI_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
-
-
-def ascii_digits(text: str) -> str:
-    return text.translate(_BENGALI_DIGITS)
-
-
-class SettledSpinBox(QSpinBox):
-    """A spin box that keeps Enter: Enter settles the typed value and goes no further (Qt
-    passes it on to the dialog's default button, which would start or close with it)."""
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.interpretText()
-            self.selectAll()
-            event.accept()
-            return
-        super().keyPressEvent(event)
 
 
 class ItemLimitBox(SettledSpinBox):

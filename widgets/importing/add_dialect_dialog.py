@@ -13,8 +13,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.errors import UserError
 from engine.i18n import _
+from engine.importing.api import checked_dialect_names
+from widgets.common.dialog_parts import show_status
 from widgets.common.fonts import bengali_font
+from widgets.common.hints import for_gui
 
 
 class AddDialectDialog(QDialog):
@@ -55,12 +59,24 @@ class AddDialectDialog(QDialog):
         form.addRow(_("Bengali name"), self.name_bn)
         form.addRow(_("Region"), self.region)
         form.addRow(_("Aliases"), self.aliases)
-        buttons = QDialogButtonBox(
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        form.addRow(self.error)
+        self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+
+    def accept(self) -> None:
+        """OK keeps the dialog open, with the reason, while a name breaks the name rule."""
+        try:
+            checked_dialect_names(**self.fields())
+        except UserError as exc:
+            show_status(self.error, for_gui(str(exc)), error=True)
+            return
+        super().accept()
 
     def code(self) -> str:
         return self.code_edit.text().strip()

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -45,6 +46,8 @@ from engine.importing.api import (
     DUPLICATE_HINT,
     SPLITS,
     DuplicateContent,
+    RenameNeeded,
+    aliases_kept,
     parse_dialect_map,
 )
 from engine.workspace.api import Workspace
@@ -188,11 +191,11 @@ class ImportDialog(QDialog):
         self.dialect_map.setPlaceholderText(
             _("e.g. noyakhali=noakhali, ctg=chittagong (common spellings are known already)")
         )
-        add = QPushButton(_("Add a dialect…"))
-        add.clicked.connect(self.open_add_dialect)
+        self.add_dialect_button = QPushButton(_("Add a dialect…"))
+        self.add_dialect_button.clicked.connect(self.open_add_dialect)
         row = QHBoxLayout()
         row.addWidget(self.dialect_map, 1)
-        row.addWidget(add)
+        row.addWidget(self.add_dialect_button)
         box = QWidget()
         form = QFormLayout(box)
         form.setContentsMargins(0, 0, 0, 0)
@@ -220,16 +223,24 @@ class ImportDialog(QDialog):
         columns = self._scanned_columns = self.bengali_columns()
         self.bijoy_box.show_scan(path if self.columns else "", columns)
 
-    def open_add_dialect(self) -> None:
+    def open_add_dialect(self) -> AddDialectDialog:
         dialog = AddDialectDialog(self, import_tasks.list_workspace_dialects(self.ws))
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        self.add_dialect(dialog.code(), dialog.fields())
+        dialog.accepted.connect(lambda: self.add_dialect(dialog.code(), dialog.fields()))
+        dialog.open()
+        return dialog
 
     def add_dialect(self, code: str, fields: dict) -> dict | None:
-        """Add (or extend) a dialect in the workspace and offer it in the combos."""
+        """Add (or extend) a dialect in the workspace and offer it in the combos. New names
+        for a dialect that exists rename it only once the user confirms (``rename_box``)."""
+        self.rename_box: QMessageBox | None = None
         try:
             row = import_tasks.add_dialect_at(str(self.ws.path), code, fields)
+        except RenameNeeded as exc:
+            self._show_error("")
+            self.rename_box = self._ask_rename(
+                exc, lambda: self.add_dialect(code, fields | {"rename": True})
+            )
+            return None
         except UserError as exc:
             self._show_error(describe_error(exc, one_line=True))
             return None
@@ -244,12 +255,38 @@ class ImportDialog(QDialog):
             self.question_dialect_cols[row["code"]] = ColumnCombo(_("(none)"))
             self.question_form.addRow(label, self.question_dialect_cols[row["code"]])
             self._apply_guess()
+        kept = aliases_kept(row["code"], row["aliases"])
         self.report.setPlainText(
             _("dialect {code} saved; aliases: {aliases}").format(
-                code=row["code"], aliases=", ".join(row["aliases"]) or "—"
+                code=row["code"], aliases=", ".join(kept) or "—"
             )
         )
         return row
+
+    def _ask_rename(self, refusal: RenameNeeded, rename) -> QMessageBox:
+        """A window-modal question before renaming dialect ``refusal.code``; ``rename`` runs
+        when it is answered Rename. Returned (and left open) so that a test can click it."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            _("Rename a dialect?"),
+            _(
+                "Dialect {code} exists already. Rename it ({renamed})? Its data stays with it, "
+                "and these spellings still lead to it: {aliases}."
+            ).format(
+                code=refusal.code,
+                renamed="; ".join(f"{old} → {new}" for old, new in refusal.renamed),
+                aliases=", ".join(refusal.aliases) or "—",
+            ),
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        rename_button = box.addButton(_("Rename"), QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.buttonClicked.connect(lambda button: button is rename_button and rename())
+        box.finished.connect(box.deleteLater)
+        box.open()
+        return box
 
     def _corpus_page(self) -> QWidget:
         self.fmt = QComboBox()

@@ -76,6 +76,9 @@ class ModelsPanel(QWidget):
         self.add_gguf_button.clicked.connect(self.add_gguf_dialog)
         self.add_endpoint_button = QPushButton(_("Add endpoint…"))
         self.add_endpoint_button.clicked.connect(self.add_endpoint_dialog)
+        self.edit_endpoint_button = QPushButton(_("Edit endpoint…"))
+        self.edit_endpoint_button.setEnabled(False)
+        self.edit_endpoint_button.clicked.connect(self.edit_endpoint_dialog)
         self.add_embedded_button = QPushButton(_("Add the embedded Gemma 3 270M"))
         self.add_embedded_button.setToolTip(
             _(
@@ -107,6 +110,7 @@ class ModelsPanel(QWidget):
         for button in (
             self.add_gguf_button,
             self.add_endpoint_button,
+            self.edit_endpoint_button,
             self.add_embedded_button,
             self.find_button,
         ):
@@ -320,9 +324,23 @@ class ModelsPanel(QWidget):
         )
 
     def add_endpoint_dialog(self) -> EndpointDialog:
+        return self._endpoint_dialog(None)
+
+    def edit_endpoint_dialog(self) -> EndpointDialog | None:
+        """The selected endpoint in the same dialog, filled in; OK saves it again under its
+        name (the registry's upsert), keeping its key unless a new one is typed."""
+        row = self._current_row()
+        if row is None or row["kind"] != "endpoint":
+            return None
+        return self._endpoint_dialog(row)
+
+    def _endpoint_dialog(self, existing: dict | None) -> EndpointDialog:
         problem = model_tasks.keyring_problem()
-        dialog = EndpointDialog(problem, self)
-        dialog.accepted.connect(lambda: self.add_endpoint(**dialog.values()))
+        dialog = EndpointDialog(problem, self, existing)
+        kept_key = (existing or {}).get("keyring_service")
+        dialog.accepted.connect(
+            lambda: self.add_endpoint(**dialog.values(), keyring_service=kept_key)
+        )
         dialog.open()
         return dialog
 
@@ -334,16 +352,20 @@ class ModelsPanel(QWidget):
         api_key: str = "",
         concurrency: int = 0,
         is_default: bool = False,
+        limits: dict | None = None,
+        keyring_service: str | None = None,
     ) -> None:
         """Register through the same registry call as ``upabhasha models add URL``:
-        ``concurrency`` (0: the backend's default) goes to load_params, like
-        ``--concurrency``; ``is_default`` like ``--default``."""
+        ``concurrency`` (0: the backend's default) and ``limits`` (timeouts and retries,
+        ``load_params`` keys) go to load_params, like ``--concurrency``, ``--connect-timeout``,
+        ``--read-timeout`` and ``--max-retries``; ``is_default`` like ``--default``.
+        ``keyring_service``: the key an edited endpoint keeps when no new one is given."""
         if not name or not base_urls or not api_model:
             self.sig_status_message.emit(
                 _("An endpoint needs a name, a base URL and the model name on the server.")
             )
             return
-        service = None
+        service = keyring_service
         if api_key:
             problem = model_tasks.keyring_problem()
             if problem:
@@ -355,7 +377,8 @@ class ModelsPanel(QWidget):
             model_tasks.add_endpoint_model_at,
             args=(str(self.ws.path), name, base_urls, api_model, service),
             kwargs={
-                "load_params": {"concurrency": concurrency} if concurrency else {},
+                "load_params": ({"concurrency": concurrency} if concurrency else {})
+                | (limits or {}),
                 "is_default": is_default,
             },
             lane=WRITER,
@@ -370,6 +393,8 @@ class ModelsPanel(QWidget):
 
     def _show_details(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self._plan_for_current()
+        row = self.model.rows[current.row()] if current.isValid() else None
+        self.edit_endpoint_button.setEnabled(row is not None and row["kind"] == "endpoint")
         if not current.isValid():
             self.details.clear()
             self.try_box.set_model(None)

@@ -12,14 +12,15 @@ import json
 import random
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.fault_server import LocalServer, read_body, send_json
 
 
 def expected_text(prompt: str) -> str:
     return "answer-" + hashlib.sha256(prompt.encode()).hexdigest()[:12]
 
 
-class StubServer:
+class StubServer(LocalServer):
     def __init__(
         self,
         *,
@@ -36,70 +37,41 @@ class StubServer:
         self.rng, self.lock = random.Random(seed), threading.Lock()
         self.calls: list[tuple[str, int]] = []  # (prompt, status)
         self.auth_seen: set[str] = set()
-        stub = self
+        super().__init__()
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):  # quiet
-                pass
+    def respond(self, handler) -> None:
+        body = json.loads(read_body(handler) or b"{}")
+        self.auth_seen.add(handler.headers.get("Authorization", ""))
+        prompt = body.get("prompt") or json.dumps(body.get("messages"))
+        with self.lock:
+            roll = self.rng.random()
+        if self.require_auth and handler.headers.get("Authorization") != self.require_auth:
+            return self._send(handler, 401, {"error": "bad key"}, prompt)
+        if roll < self.p429:
+            headers = {"Retry-After": self.retry_after}
+            return self._send(handler, 429, {"error": "slow down"}, prompt, headers)
+        if roll < self.p429 + self.p500:
+            return self._send(handler, 500, {"error": "boom"}, prompt)
+        if roll < self.p429 + self.p500 + self.p_timeout:
+            time.sleep(self.stall_s)
+            return self._send(handler, 200, {"choices": [{"text": "late"}]}, prompt, record=-1)
+        text = expected_text(prompt)
+        choice = (
+            {"message": {"role": "assistant", "content": text}}
+            if "messages" in body
+            else {"text": text}
+        )
+        reply = {
+            "choices": [{**choice, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 2},
+        }
+        self._send(handler, 200, reply, prompt)
 
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                stub.auth_seen.add(self.headers.get("Authorization", ""))
-                prompt = body.get("prompt") or json.dumps(body.get("messages"))
-                with stub.lock:
-                    roll = stub.rng.random()
-                if stub.require_auth and self.headers.get("Authorization") != stub.require_auth:
-                    return self._send(401, {"error": "bad key"}, prompt)
-                if roll < stub.p429:
-                    return self._send(
-                        429, {"error": "slow down"}, prompt, {"Retry-After": stub.retry_after}
-                    )
-                if roll < stub.p429 + stub.p500:
-                    return self._send(500, {"error": "boom"}, prompt)
-                if roll < stub.p429 + stub.p500 + stub.p_timeout:
-                    time.sleep(stub.stall_s)
-                    return self._send(200, {"choices": [{"text": "late"}]}, prompt, record=-1)
-                text = expected_text(prompt)
-                choice = (
-                    {"message": {"role": "assistant", "content": text}}
-                    if "messages" in body
-                    else {"text": text}
-                )
-                self._send(
-                    200,
-                    {
-                        "choices": [{**choice, "finish_reason": "stop"}],
-                        "usage": {"prompt_tokens": 3, "completion_tokens": 2},
-                    },
-                    prompt,
-                )
-
-            def _send(self, status, payload, prompt, headers=None, record=None):
-                with stub.lock:
-                    stub.calls.append((prompt, status if record is None else record))
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                    for k, v in (headers or {}).items():
-                        self.send_header(k, v)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+    def _send(self, handler, status, payload, prompt, headers=None, record=None):
+        with self.lock:
+            self.calls.append((prompt, status if record is None else record))
+        send_json(handler, status, payload, headers)
 
     def ok_count(self, prompt: str) -> int:
         with self.lock:
             return sum(1 for p, s in self.calls if p == prompt and s == 200)
-
-    def stop(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()

@@ -14,7 +14,6 @@ from engine.llm.embedded_model import EMBEDDED_NAME, embedded_sha256
 from engine.llm.model_registry import ensure_embedded_default, register_endpoint
 from tests.engine.llm.test_llm_endpoint import real_llama_server
 from tests.engine.llm.test_model_discovery import build_stores
-from tests.widgets.llm.test_models_panel import panel, ws  # noqa: F401 (fixtures)
 from widgets.llm.models_panel import ModelsPanel
 
 TOOL_VARIABLES = ("OLLAMA_MODELS", "HF_HOME", "HF_HUB_CACHE", "XDG_DATA_HOME", "XDG_CONFIG_HOME",

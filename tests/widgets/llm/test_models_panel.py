@@ -3,32 +3,10 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import keyring
-import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-
-from widgets.llm.models_panel import ModelsPanel
-
-
-@pytest.fixture
-def ws(sample_db, tmp_path):
-    from engine.workspace.store import Workspace
-
-    path = tmp_path / "models.sqlite"
-    shutil.copy(sample_db, path)
-    workspace = Workspace(path, create=False)
-    yield workspace
-    workspace.close()
-
-
-@pytest.fixture
-def panel(qtbot, ws, sync_bridge):
-    panel = ModelsPanel(ws, sync_bridge)
-    qtbot.addWidget(panel)
-    return panel
 
 
 def test_adding_the_real_gguf_registers_metadata_and_sha256(panel, ws, embedded_gguf, tmp_path):

@@ -192,3 +192,21 @@ def test_a_new_workspace_shows_how_to_get_questions_until_some_are_imported(qtbo
     panel.reload_sets()  # what the main window calls after an import
     assert not panel.empty_hint.isVisible() and panel.view.isVisible()
     assert panel.model.rowCount() == 40
+
+
+def test_a_reviewer_name_with_a_bidi_control_writes_nothing(panel, review_ws, qtbot):
+    """The name rule of every name (``review set --reviewer`` exits 2 on the same name)."""
+    from PySide6.QtTest import QTest
+
+    from tests.widgets.keyboard import type_text
+
+    messages = []
+    panel.sig_status_message.connect(messages.append)
+    QTest.keyClick(panel.reviewer, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    type_text(panel.reviewer, "Karim\u202eevil")
+    QTest.keyClick(panel.reviewer, Qt.Key.Key_Return)
+    vid = machine_variant_id(review_ws)
+    panel.select_variant(vid)
+    panel.reject_action.trigger()
+    assert review.variant_state(review_ws, vid).status == "draft"
+    assert "bidirectional control U+202E" in messages[-1]
