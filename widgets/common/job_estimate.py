@@ -183,6 +183,15 @@ class JobEstimateBox(QWidget):
             _("The choices changed: the estimate is out of date. Press “Estimate time” again."),
         )
 
+    def shown_seconds(self) -> float | None:
+        """The estimated seconds of every job together, while an estimate for the current
+        choices is shown (``None``: none asked, running, failed or out of date)."""
+        if self.running or not self.results:
+            return None
+        return sum(
+            est["seconds"] for one in self.results.values() for est in one if est.get("left")
+        )
+
     def _current(self, generation: int) -> bool:
         """Whether a task's callback is for the estimate this box waits for (and the box
         still exists: the bridge cannot tell that of a partial)."""
