@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
 from engine.annotation.api import PACKAGE_SUFFIX, PackageQueue, list_annotators
 from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
+from widgets.common import file_dialogs
+from widgets.common.file_dialogs import PACKAGES
 from widgets.common.hints import for_gui
 from widgets.common.task_bridge import WRITER, TaskBridge
 
@@ -83,10 +84,11 @@ class AnnotationActions(QObject):
         )
         if not ok:
             return
-        out, _filter = QFileDialog.getSaveFileName(
+        out = file_dialogs.save_file(
             parent,
+            PACKAGES,
             _("Export review package"),
-            str(Path.home() / f"{name}{PACKAGE_SUFFIX}"),
+            f"{name}{PACKAGE_SUFFIX}",
             package_filter(),
         )
         if not out:
@@ -110,8 +112,8 @@ class AnnotationActions(QObject):
         ws = self.workspace()
         if ws is None:
             return
-        paths, _filter = QFileDialog.getOpenFileNames(
-            self.parent_widget, _("Import review packages"), str(Path.home()), package_filter()
+        paths = file_dialogs.open_files(
+            self.parent_widget, PACKAGES, _("Import review packages"), package_filter()
         )
         if not paths:
             return
@@ -144,8 +146,8 @@ class AnnotationActions(QObject):
 
     def open_package(self) -> QWidget | None:
         """Ask for a package and open it alone (no workspace) in its own annotation window."""
-        path, _filter = QFileDialog.getOpenFileName(
-            self.parent_widget, _("Open a review package"), str(Path.home()), package_filter()
+        path = file_dialogs.open_file(
+            self.parent_widget, PACKAGES, _("Open a review package"), package_filter()
         )
         return self.open_package_file(path) if path else None
 

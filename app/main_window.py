@@ -17,7 +17,6 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QLocale, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -35,7 +34,9 @@ from app.window_fit import fit_to_screen, screen_key
 from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace, study_counts
+from widgets.common import file_dialogs
 from widgets.common.elided_tooltips import install_elided_tooltips
+from widgets.common.file_dialogs import WORKSPACES
 from widgets.common.hints import for_gui
 from widgets.common.job_monitor import JobMonitor
 from widgets.common.qt_translations import install_qt_translations
@@ -73,6 +74,8 @@ class MainWindow(QMainWindow):
         self.setLocale(QLocale())  # and its digits: children take the window's locale
         self.settings = settings
         self._save = save
+        # every file dialog opens where its purpose was last used, across restarts
+        file_dialogs.remember_folders_in(settings.last_folders, lambda: save(settings))
         self.bridge = bridge or TaskBridge(self, dialog_parent=self)
         self.bridge.sig_task_failed.connect(self._on_task_failed)
         self.bridge.sig_task_started.connect(lambda _task: self.refresh_status())
@@ -353,8 +356,8 @@ class MainWindow(QMainWindow):
         return self.study.generate_dialog()
 
     def new_workspace_dialog(self) -> bool:
-        path, _filter = QFileDialog.getSaveFileName(
-            self, _("Create a new workspace"), str(Path.home() / "study.sqlite"), workspace_filter()
+        path = file_dialogs.save_file(
+            self, WORKSPACES, _("Create a new workspace"), "study.sqlite", workspace_filter()
         )
         if not path:
             return False
@@ -363,9 +366,7 @@ class MainWindow(QMainWindow):
         return self.open_workspace(path, create=True)
 
     def open_workspace_dialog(self) -> bool:
-        path, _filter = QFileDialog.getOpenFileName(
-            self, _("Open a workspace"), str(Path.home()), workspace_filter()
-        )
+        path = file_dialogs.open_file(self, WORKSPACES, _("Open a workspace"), workspace_filter())
         return bool(path) and self.open_workspace(path)
 
     def open_sample_workspace(self) -> None:

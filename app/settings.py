@@ -51,6 +51,8 @@ class Settings:
     model_folders: list[str] = field(
         default_factory=list
     )  # added to "Find models on this computer"
+    # the folder each kind of file dialog last used (widgets.common.file_dialogs purposes)
+    last_folders: dict[str, str] = field(default_factory=dict)
 
     def add_recent(self, path: str | Path) -> None:
         """Most recent first, no duplicates, at most MAX_RECENT entries."""

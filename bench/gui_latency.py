@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind in CHART_KINDS[1:] + ("heatmap",):  # every chart computed once (scipy loaded)
         charts.show_chart(kind)
         wait_until(lambda k=kind: k in charts.data and not charts._in_flight, 120)
-    initial_rows = len(answers.model.ids)
+    initial_rows = charts.data["heatmap"]["n"]  # judged items (the answers are all listed)
     refreshes.clear()
     worker_ms.clear()
     render_ms.clear()
@@ -227,7 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     stream_s = streaming.elapsed_s
     # keep measuring while the panels catch up with the last batch
     expected = initial_rows + len(held)
-    caught_up = wait_until(lambda: len(answers.model.ids) == expected, 30)
+    last_answer = held[-1]["response_id"]  # listed from the start; its verdict came last
+    caught_up = wait_until(
+        lambda: answers.select_answer(last_answer) and answers.current_judgment() is not None, 30
+    )
     switcher.stop()
     charts.show_chart("heatmap")
     heatmap_done = wait_until(

@@ -67,6 +67,12 @@ def _(message: str) -> str:
     return _local(_translation.gettext(message))
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogue and returns it untranslated: a log template that
+    the log file keeps in English and the Jobs panel shows in the interface language."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _local(_translation.ngettext(singular, plural, n))
 

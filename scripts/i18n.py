@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = ("engine", "app", "widgets")
 LOCALE = ROOT / "resources" / "locale"
 TEMPLATE = LOCALE / "upabhasha.pot"
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 BRACE = re.compile(r"\{[A-Za-z_0-9]*(?:[:!][^{}]*)?\}")
 
 

@@ -294,7 +294,7 @@ def step_answers(walk: Walk) -> None:
     answers = walk.window.panels["answers"]
     wait_until(walk, lambda: answers.model.rowCount() > 0, 30, "answers list")
     click_cell(answers.view, 0, 0)
-    if answers.current_judgment() is None:
+    if answers.current_answer() is None:
         raise WalkError("clicking the first answer selected nothing")
     shoot(walk, "12_answers")
 

@@ -25,6 +25,7 @@ from string import Template
 
 from engine.errors import Setting, UserError, setting
 from engine.files.user_files import ANSWER_PROMPT, read_user_text
+from engine.i18n import N_
 from engine.llm.model_runs import PlannedRun, run_models
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.workspace.store import Workspace
@@ -60,7 +61,9 @@ def answer_template(dialect: str, prompt_dir: str | Path | None = None) -> Answe
             return _read_template(dialect, own, read_user_text(own, ANSWER_PROMPT))
     bundled: Traversable = files("resources") / "prompts" / name
     if not bundled.is_file():
-        log.warning("no answer prompt for dialect %r; using the standard-Bengali prompt", dialect)
+        log.warning(
+            N_("no answer prompt for dialect %r; using the standard-Bengali prompt"), dialect
+        )
         bundled = files("resources") / "prompts" / "answer_standard.txt"
     return _read_template(dialect, bundled, bundled.read_text(encoding="utf-8"))
 

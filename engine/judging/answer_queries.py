@@ -1,7 +1,8 @@
 """Reads behind the side-by-side answers panel (Qt-free).
 
-Rows are judgments of one judge run (one dialect answer each, paired with its standard
-answer). :func:`answer_ids` filters them in SQL and runs in a worker; the table then reads
+Rows are the dialect answers of the answer runs (each paired with its standard answer),
+listed as soon as they are generated, with the verdict of one judge run where it has judged
+them. :func:`answer_ids` filters them in SQL and runs in a worker; the table then reads
 the rows it shows in blocks with :func:`answer_rows`, and one row's full detail with
 :func:`answer_detail`. Scores are effective: the newest human override replaces the
 machine score, from the shared SQL of :mod:`engine.judging.judged_items`.
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from engine.answering.generation import ANSWER_KIND
 from engine.judging import store
 from engine.judging.gate import check_answer
-from engine.judging.judged_items import EFFECTIVE_FINAL, LATEST_OVERRIDE, judged_items_from
+from engine.judging.judged_items import EFFECTIVE_FINAL, LATEST_OVERRIDE
 from engine.workspace.store import Workspace
 
 
@@ -62,13 +63,14 @@ def filter_options(ws: Workspace) -> dict:
     }
 
 
-def _where(flt: AnswerFilter, run: int) -> tuple[list[str], list]:
-    """Conditions on the judged items ``ji`` (and their question ``q``)."""
-    where: list[str] = ["ji.run_id = ?"]
-    params: list = [run]
+def _where(flt: AnswerFilter) -> tuple[list[str], list]:
+    """Conditions on the answers ``d`` (run ``ar``, variant ``dv``, question ``q``) and their
+    judged item ``ji`` of the chosen judge (absent: the judge-score filters drop the row)."""
+    where: list[str] = []
+    params: list = []
     for column, value in (
-        ("ji.model_id", flt.model_id),
-        ("ji.dialect", flt.dialect),
+        ("ar.model_id", flt.model_id),
+        ("dv.dialect", flt.dialect),
         ("q.domain", flt.domain),
         ("q.question_type", flt.question_type),
     ):
@@ -87,69 +89,98 @@ def _where(flt: AnswerFilter, run: int) -> tuple[list[str], list]:
     return where, params
 
 
+def judges_scores(flt: AnswerFilter) -> bool:
+    """Whether ``flt`` asks about the judge's scores (a new judgment may add a row)."""
+    return flt.min_gap > 0 or flt.max_confidence is not None or flt.needs_review
+
+
+def _judge_run(ws: Workspace, judge_run: int | None) -> int | None:
+    return judge_run if judge_run is not None else store.primary_judge(ws)
+
+
 def answer_ids(workspace_path: str, flt: AnswerFilter, after_id: int = 0) -> list[int]:
-    """Judgment ids matching ``flt`` (and above ``after_id``: rows that arrived since), from
+    """Ids of the done dialect answers (responses of answer runs) matching ``flt``, judged or
+    not (and above ``after_id``: answers that arrived since). The judge's scores come from
     the judged items the workspace keeps (:mod:`engine.judging.judged_items`)."""
     with Workspace(workspace_path, create=False) as ws:
-        run = flt.judge_run if flt.judge_run is not None else store.primary_judge(ws)
-        if run is None:
-            return []
-        where, params = _where(flt, run)
-        where.append("ji.judgment_id > ?")
-        params.append(after_id)
+        run = _judge_run(ws, flt.judge_run)
+        where, params = _where(flt)
         by_question = flt.domain is not None or flt.question_type is not None
-        joins = "JOIN questions q ON q.id = ji.question_id" if by_question else ""
+        joins = "JOIN questions q ON q.id = dv.question_id" if by_question else ""
         return [
             r[0]
             for r in ws.conn.execute(
-                f"SELECT ji.judgment_id FROM judged_items ji {joins} "
-                f"WHERE {' AND '.join(where)} ORDER BY ji.judgment_id",
-                params,
+                f"""SELECT d.id FROM responses d
+                JOIN runs ar ON ar.id = d.run_id AND ar.kind = '{ANSWER_KIND}'
+                JOIN variants dv ON dv.id = d.variant_id AND dv.dialect != 'standard' {joins}
+                LEFT JOIN judged_items ji ON ji.run_id = ? AND ji.response_id = d.id
+                WHERE d.status = 'done' AND d.id > ? {"".join(" AND " + w for w in where)}
+                ORDER BY d.id""",
+                [run, after_id, *params],
             )
         ]
 
 
-def answer_rows(ws: Workspace, ids: list[int]) -> dict[int, dict]:
-    """What the table shows for each judgment id."""
+# the dialect answer ``d`` with its run, model, variant, question and, when the judge run
+# bound to the first ``?`` judged it, the judgment ``j``
+_ANSWER_FROM = f"""FROM responses d
+    JOIN runs ar ON ar.id = d.run_id AND ar.kind = '{ANSWER_KIND}'
+    LEFT JOIN models m ON m.id = ar.model_id
+    JOIN variants dv ON dv.id = d.variant_id
+    JOIN questions q ON q.id = dv.question_id
+    JOIN dialects dl ON dl.code = dv.dialect
+    LEFT JOIN judgments j ON j.run_id = ? AND j.response_id = d.id"""
+
+
+def answer_rows(ws: Workspace, ids: list[int], judge_run: int | None = None) -> dict[int, dict]:
+    """What the table shows for each answer id (``judgment_id`` and the scores ``None``
+    where ``judge_run``, by default the primary judge, has not judged it)."""
     if not ids:
         return {}
     rows = ws.query(
         f"""
-        SELECT j.id, m.name AS model, dv.dialect, dl.name_en AS dialect_en, dl.name_bn AS dialect_bn,
-               q.ext_id,
+        SELECT d.id, j.id AS judgment_id, m.name AS model, dv.dialect,
+               dl.name_en AS dialect_en, dl.name_bn AS dialect_bn, q.ext_id,
                q.text AS question, q.domain,
                q.question_type, j.final AS machine_final, {LATEST_OVERRIDE} AS human_final,
                {EFFECTIVE_FINAL} AS final, j.confidence, j.gate
-        {judged_items_from("JOIN dialects dl ON dl.code = dv.dialect")}
-        WHERE j.id IN ({",".join("?" * len(ids))})""",
-        tuple(ids),
+        {_ANSWER_FROM}
+        WHERE d.id IN ({",".join("?" * len(ids))})""",
+        (_judge_run(ws, judge_run), *ids),
     )
     return {r["id"]: r for r in rows}
 
 
-def answer_detail(ws: Workspace, judgment_id: int) -> dict | None:
-    """Both questions and answers, the script checks, the verdict and its override history."""
-    joins = judged_items_from(
-        "JOIN dialects dl ON dl.code = dv.dialect",
-        "LEFT JOIN responses s ON s.id = j.standard_response_id",
-        "JOIN runs jr ON jr.id = j.run_id",
-        "LEFT JOIN models jm ON jm.id = jr.model_id",
-    )
+def answer_of_judgment(ws: Workspace, judgment_id: int) -> int | None:
+    """The answer (response id) a judgment scored."""
+    return ws.scalar("SELECT response_id FROM judgments WHERE id = ?", (judgment_id,))
+
+
+def answer_detail(ws: Workspace, answer_id: int, judge_run: int | None = None) -> dict | None:
+    """Both questions and answers, the script checks, and the verdict of ``judge_run`` (by
+    default the primary judge) with its override history; ``id`` is the judgment's, ``None``
+    when that judge has not judged the answer yet."""
     rows = ws.query(
         f"""
-        SELECT j.*, {LATEST_OVERRIDE} AS human_final, m.name AS model, dv.dialect,
-               dl.name_en AS dialect_en, dl.name_bn AS dialect_bn, q.ext_id,
+        SELECT j.*, d.id AS answer_id, {LATEST_OVERRIDE} AS human_final, m.name AS model,
+               dv.dialect, dl.name_en AS dialect_en, dl.name_bn AS dialect_bn, q.ext_id,
                q.text AS standard_question, dv.text AS dialect_question, q.domain,
                q.question_type, s.text AS standard_answer, d.text AS dialect_answer,
                jm.name AS judge_model
-        {joins}
-        WHERE j.id = ?""",
-        (judgment_id,),
+        {_ANSWER_FROM}
+        LEFT JOIN responses s ON s.id = coalesce(j.standard_response_id, (
+            SELECT sr.id FROM responses sr JOIN variants sv ON sv.id = sr.variant_id
+            WHERE +sr.run_id = d.run_id AND sv.question_id = q.id AND sv.dialect = 'standard'
+              AND sr.status = 'done' LIMIT 1))
+        LEFT JOIN runs jr ON jr.id = j.run_id
+        LEFT JOIN models jm ON jm.id = jr.model_id
+        WHERE d.id = ?""",
+        (_judge_run(ws, judge_run), answer_id),
     )
     if not rows:
         return None
     detail = rows[0]
     detail["dialect_check"] = check_answer(detail["dialect_answer"])
     detail["standard_check"] = check_answer(detail["standard_answer"])
-    detail["history"] = store.override_history(ws, judgment_id)
+    detail["history"] = store.override_history(ws, detail["id"]) if detail["id"] else []
     return detail

@@ -12,8 +12,10 @@ from engine.judging.answer_queries import (
     AnswerFilter,
     answer_detail,
     answer_ids,
+    answer_of_judgment,
     answer_rows,
     filter_options,
+    judges_scores,
 )
 from engine.judging.calibration import calibrate
 from engine.judging.incomplete import JudgeDidNotLoad, JudgeStopped
@@ -50,6 +52,7 @@ __all__ = [
     "add_override",
     "answer_detail",
     "answer_ids",
+    "answer_of_judgment",
     "answer_pairs",
     "answer_rows",
     "answer_run_ids",
@@ -62,6 +65,7 @@ __all__ = [
     "judge_answers",
     "judge_run_choices",
     "judge_runs",
+    "judges_scores",
     "load_judge_template",
     "load_rubric",
     "override_history",

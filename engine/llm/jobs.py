@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass
 
 from engine.errors import UserError
+from engine.i18n import N_
 from engine.llm import run_backend
 from engine.llm.batch_plan import plan_cache_keys, plan_groups, plan_size
 from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
@@ -268,8 +269,10 @@ def _run_job(
         writer.flush()
     if mismatched:
         log.warning(
-            "run %d: %d of %d finished items decoded again for the batch plan came out "
-            "different: outputs do not reproduce on this machine/build",
+            N_(
+                "run %d: %d of %d finished items decoded again for the batch plan came out "
+                "different: outputs do not reproduce on this machine/build"
+            ),
             run_id,
             mismatched,
             redecoded,
@@ -295,7 +298,7 @@ def _estimate(
     try:
         cal = calibrate(backend, to_decode)
     except Exception as exc:  # a failing backend: the job itself reports its items' errors
-        log.warning("run %d: no estimate (%s)", run_id, exc)
+        log.warning(N_("run %d: no estimate (%s)"), run_id, exc)
         return None
     model_id = run_model_id(ws, run_id)
     est = estimate(to_decode, cal, past_errors(ws, model_id))

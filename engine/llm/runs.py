@@ -23,6 +23,7 @@ import sqlite3
 from importlib import metadata
 
 from engine.errors import Setting, UserError, setting
+from engine.i18n import N_
 from engine.llm.batch_plan import PLAN, plan_groups
 from engine.llm.factory import local_options
 from engine.llm.planner import Calibration, Estimate
@@ -133,8 +134,10 @@ def open_run(
         run_key = _hash({**base, "model_id": model_row.get("id"), "plan_items": len(requests)})
         existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
         log.warning(
-            "run %d decoded its items in other batches than %d items give; a new run is "
-            "opened so that its outputs equal a fresh run's",
+            N_(
+                "run %d decoded its items in other batches than %d items give; a new run is "
+                "opened so that its outputs equal a fresh run's"
+            ),
             grown_from,
             len(requests),
         )

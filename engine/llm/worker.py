@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from engine.errors import StepIncomplete, UserError
+from engine.i18n import N_
 from engine.llm.native_model import NativeModel
 from engine.llm.prompting import prompt_tokens
 from engine.llm.scheduler import BatchScheduler
@@ -193,7 +194,7 @@ class ModelWorker:
             self.close()
             raise ModelDidNotLoad(f"{self.label}: cannot load model: {msg[1]}")
         self.ready = msg[1]
-        log.info("model worker %d ready for %s", self.proc.pid, self.label)
+        log.info(N_("model worker %d ready for %s"), self.proc.pid, self.label)
 
     @property
     def pid(self) -> int | None:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import UserError
+from engine.i18n import N_
 from engine.rag.config import RetrievalConfig
 from engine.rag.encoder import Encoder
 from engine.rag.index import (
@@ -156,7 +157,7 @@ def build_index(
     tmp.rename(folder)
     shutil.rmtree(old, ignore_errors=True)
     index.folder = folder
-    log.info("built index %s: %d pairs, %d dialects", folder, len(docs), len(partitions))
+    log.info(N_("built index %s: %d pairs, %d dialects"), folder, len(docs), len(partitions))
     return index
 
 
@@ -191,7 +192,7 @@ def ensure_index(
         if have == wanted:
             return RetrievalIndex.open(folder), False
         changed = sorted(k for k in wanted if have.get(k) != wanted[k])
-        log.info("index %s is stale (%s changed); rebuilding", folder, ", ".join(changed))
+        log.info(N_("index %s is stale (%s changed); rebuilding"), folder, ", ".join(changed))
     index = build_index(
         ws,
         encoder=encoder,

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 
 from engine.errors import UserError
+from engine.i18n import N_
 from engine.llm.model_registry import find_model
 from engine.llm.types import labelled_progress
 from engine.rag.build import ensure_index
@@ -69,7 +70,7 @@ def translate_question_set_at(
             progress=labelled_progress(progress, "index"),
             cancelled=cancelled,
         )
-        log.info("retrieval index %s", "rebuilt" if rebuilt else "reused")
+        log.info(N_("retrieval index rebuilt") if rebuilt else N_("retrieval index reused"))
         summary = translate_questions(
             ws,
             Retriever(index, enc),

@@ -32,7 +32,12 @@ from engine.i18n import _
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
-from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
+from widgets.common.job_estimate import (
+    EstimateJob,
+    JobEstimateBox,
+    about_duration,
+    estimate_and_actual,
+)
 from widgets.common.labels import dialect_of, label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
@@ -191,8 +196,14 @@ class GenerateDialog(QDialog):
             self._show(inputs, error=True)
             return []
         counts = self.scope_counts()
-        if is_large(counts[0] * len(inputs[0])):
-            self.confirmation = ask_before_large_job(self, self.scope.text(), self.start_now)
+        seconds = self.estimate.shown_seconds()
+        if is_large(counts[0] * len(inputs[0]), seconds):
+            scope = self.scope.text()
+            if seconds is not None:
+                scope = _("{scope}, about {duration}").format(
+                    scope=scope, duration=about_duration(seconds)
+                )
+            self.confirmation = ask_before_large_job(self, scope, self.start_now)
             return []
         return self.start_now()
 

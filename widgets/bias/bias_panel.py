@@ -22,7 +22,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -39,6 +38,8 @@ from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.common import file_dialogs
+from widgets.common.file_dialogs import EXPORTS
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.job_progress import JobProgressRow
@@ -447,8 +448,8 @@ class BiasPanel(QWidget):
     def _export_dialog(self) -> None:
         kind = self.export_kind.currentText().lower()
         suffix = {"latex": "tex"}.get(kind, kind)
-        path, _filter = QFileDialog.getSaveFileName(
-            self, _("Export"), f"bias.{suffix}", f"{kind.upper()} (*.{suffix})"
+        path = file_dialogs.save_file(
+            self, EXPORTS, _("Export"), f"bias.{suffix}", f"{kind.upper()} (*.{suffix})"
         )
         if path:
             self.export(path)

@@ -3,14 +3,14 @@ from templates × words; run on the writer lane by engine.bias.tasks."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton
 
 from engine.bias import tasks as bias_tasks
 from engine.errors import UserError
 from engine.i18n import _
+from widgets.common import file_dialogs
 from widgets.common.column_combo import ColumnCombo, fill_from_guess
+from widgets.common.file_dialogs import IMPORTS
 from widgets.common.import_page import StudyPage, names_list
 
 PROBES, PROBE_TEMPLATES = "probes", "probe-templates"
@@ -128,8 +128,8 @@ class ProbeTemplatesPage(StudyPage):
         self.form.addRow(_("Word list"), row)
 
     def choose_words(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(
-            self, _("Choose the word list"), str(Path.home()), _("CSV files (*.csv);;All (*)")
+        path = file_dialogs.open_file(
+            self, IMPORTS, _("Choose the word list"), _("CSV files (*.csv);;All (*)")
         )
         if path:
             self.words.setText(path)

@@ -98,6 +98,7 @@ class JobEstimateBox(QWidget):
         self.names: dict[int, str] = {}
         self.sample_items: int | None = None  # the calibration's sample (None: one batch)
         self.stale = False
+        self.took = 0.0  # seconds the estimate itself took (its slowest model)
         self.inputs = ""  # what the estimate shown or running is for (_inputs_key)
         self.estimate_button = QPushButton(_("Estimate time"))
         self.estimate_button.setToolTip(
@@ -133,6 +134,7 @@ class JobEstimateBox(QWidget):
         self.generation += 1
         self.results.clear()
         self.stale = False
+        self.took = 0.0
         self.inputs = _inputs_key(jobs)
         self.names = {job.model_id: job.model_name for job in jobs}
         started = []
@@ -183,6 +185,15 @@ class JobEstimateBox(QWidget):
             _("The choices changed: the estimate is out of date. Press “Estimate time” again."),
         )
 
+    def shown_seconds(self) -> float | None:
+        """The estimated seconds of every job together, while an estimate for the current
+        choices is shown (``None``: none asked, running, failed or out of date)."""
+        if self.running or not self.results:
+            return None
+        return sum(
+            est["seconds"] for one in self.results.values() for est in one if est.get("left")
+        )
+
     def _current(self, generation: int) -> bool:
         """Whether a task's callback is for the estimate this box waits for (and the box
         still exists: the bridge cannot tell that of a partial)."""
@@ -200,7 +211,9 @@ class JobEstimateBox(QWidget):
     def _done(self, generation: int, model_id: int, result) -> None:
         if not self._current(generation) or result is None:
             return  # for other inputs, or cancelled
-        self.running.pop(model_id, None)
+        task = self.running.pop(model_id, None)
+        if task is not None:
+            self.took = max(self.took, task.elapsed_s)
         self.results[model_id] = result if isinstance(result, list) else [result]
         if not self.running:
             self.cancel_button.setVisible(False)
@@ -234,6 +247,15 @@ class JobEstimateBox(QWidget):
                 )
         if sum(len(e) for e in self.results.values()) > 1:
             lines.append(_("In total: {estimate}").format(estimate=describe_estimate(*totals)))
+        if totals[0] > 0 and self.took > totals[0] / 10:
+            # loading the model and one sample batch cost the same whatever the job's size
+            lines.append(
+                _(
+                    "Estimating took {took}, more than a tenth of the {job} it estimates: "
+                    "loading the model and decoding a sample cost that much at any job size, "
+                    "so a job this small costs little more to run."
+                ).format(took=about_duration(self.took), job=about_duration(totals[0]))
+            )
         show_status(self.label, "\n".join(lines))
 
 

@@ -55,6 +55,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.text.redact import RedactingFilter, redact
 from widgets.common.hints import for_gui
+from widgets.common.job_log import job_log_line, level_name
 
 log = logging.getLogger(__name__)
 
@@ -190,15 +191,15 @@ class _TaskLogCapture(logging.Handler):
 
     def __init__(self):
         super().__init__(logging.INFO)
-        self.setFormatter(
-            logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S")
-        )
 
     def emit(self, record: logging.LogRecord) -> None:
         task = getattr(_current, "task", None)
         if task is not None:
             try:
-                task.add_log(self.format(record))
+                line = job_log_line(record)
+                if record.exc_info:
+                    line += "\n" + logging.Formatter().formatException(record.exc_info)
+                task.add_log(line)
             except Exception:  # logging must never break the worker
                 self.handleError(record)
 
@@ -433,7 +434,7 @@ class TaskBridge(QObject):
                     message,
                     exc_info=(type(exc), exc, exc.__traceback__),
                 )
-            task.add_log(f"ERROR {message}")
+            task.add_log(f"{level_name('ERROR')} {message}")
             if not task.quiet:
                 self.sig_task_failed.emit(task, message)
                 self.sig_task_finished.emit(task)

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -51,8 +50,10 @@ from engine.importing.api import (
     parse_dialect_map,
 )
 from engine.workspace.api import Workspace
+from widgets.common import file_dialogs
 from widgets.common.column_combo import ColumnCombo, fill_from_guess
 from widgets.common.dialog_parts import CurrentPageStack, ScreenFittingScroll, size_to_screen
+from widgets.common.file_dialogs import IMPORTS
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.import_page import StudyPage
@@ -106,11 +107,11 @@ class ImportDialog(QDialog):
         self.path = QLineEdit()
         self.path.setPlaceholderText(_("CSV, TSV, JSON, JSONL or XLSX file"))
         self.path.editingFinished.connect(self._path_edited)
-        browse = QPushButton(_("Choose…"))
-        browse.clicked.connect(self.choose_file)
+        self.browse_button = QPushButton(_("Choose…"))
+        self.browse_button.clicked.connect(self.choose_file)
         file_row = QHBoxLayout()
         file_row.addWidget(self.path, 1)
-        file_row.addWidget(browse)
+        file_row.addWidget(self.browse_button)
         self.name = QLineEdit()
         self.name.setPlaceholderText(_("default: the file name"))
         top = QFormLayout()
@@ -423,9 +424,7 @@ class ImportDialog(QDialog):
 
     # -- the file --------------------------------------------------------------------------
     def choose_file(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(
-            self, _("Choose a file to import"), str(Path.home()), FILE_FILTER
-        )
+        path = file_dialogs.open_file(self, IMPORTS, _("Choose a file to import"), FILE_FILTER)
         if path:
             self.set_path(path)
 

@@ -153,15 +153,15 @@ class AnswersDetail(QWidget):
         buttons.addWidget(self.save_button)
         form.addRow(buttons)
         form.addRow(self.history)
-        override_box = QGroupBox(_("Human override (the judge's scores are kept)"))
-        override_box.setLayout(form)
+        self.override_box = QGroupBox(_("Human override (the judge's scores are kept)"))
+        self.override_box.setLayout(form)
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.header)
         layout.addLayout(grid, 3)
         side = QHBoxLayout()
         side.addWidget(judge_box, 3)
-        side.addWidget(override_box, 2)
+        side.addWidget(self.override_box, 2)
         layout.addLayout(side, 2)
         self.show_detail(None)
 
@@ -194,6 +194,14 @@ class AnswersDetail(QWidget):
         self.checks[1].setText(
             _("Script check: dialect answer {r}").format(r=_check_text(detail["dialect_check"]))
         )
+        self.override_box.setEnabled(self.judgment_id is not None)
+        if self.judgment_id is None:  # generated, not judged by this judge yet
+            self.verdict.setText(_("Not judged yet: a judge run scores this answer."))
+            self.reasoning.clear()
+            for row in range(len(self.rubric.criteria)):
+                self.scores.setItem(row, 2, QTableWidgetItem("—"))
+            self.history.clear()
+            return
         confidence = detail["confidence"] if detail["confidence"] is not None else "—"
         human = (
             _(" · human {h:.1f}").format(h=detail["human_final"])

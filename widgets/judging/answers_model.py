@@ -1,9 +1,11 @@
-"""The side-by-side answers table as a Qt model over judgment ids, fetched lazily.
+"""The side-by-side answers table as a Qt model over answer (response) ids, fetched lazily.
 
-The model holds only the ids (a filter result). ``canFetchMore``/``fetchMore`` grow the
-row count in blocks as the view scrolls, and the rows' contents are read in blocks of
-the same size when first painted and cached; ``invalidate`` drops the cache (an override,
-a live update) so only rows on screen are read again (docs/design.md, house style 6).
+The model holds only the ids (a filter result) and the judge run whose verdicts it shows;
+an answer that judge has not scored yet shows empty judgment columns. ``canFetchMore`` /
+``fetchMore`` grow the row count in blocks as the view scrolls, and the rows' contents are
+read in blocks of the same size when first painted and cached; ``invalidate`` drops the
+cache (an override, a live update) so only rows on screen are read again (docs/design.md,
+house style 6).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from engine.workspace.api import Workspace
 from widgets.common.labels import dialect_of, label
 
 FETCH_BLOCK = 200
-JUDGMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+JUDGMENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1  # None: not judged yet
 
 
 def columns() -> list[tuple[str, str]]:
@@ -55,25 +57,27 @@ class AnswersTableModel(QAbstractTableModel):
         self.max_score = max_score
         self.review_threshold = review_threshold
         self.ids: list[int] = []
+        self.judge_run: int | None = None  # None: the primary judge
         self.loaded = 0
         self.cache: dict[int, dict] = {}
         self.columns = columns()
 
     # -- ids -------------------------------------------------------------------------------
-    def set_ids(self, ids: list[int]) -> None:
+    def set_ids(self, ids: list[int], judge_run: int | None = None) -> None:
         self.beginResetModel()
         self.ids = list(ids)
+        self.judge_run = judge_run
         self.loaded = min(FETCH_BLOCK, len(self.ids))
         self.cache.clear()
         self.endResetModel()
 
     @property
     def last_id(self) -> int:
-        """The newest judgment id listed (ids ascend, as the filter returns them)."""
+        """The newest answer id listed (ids ascend, as the filter returns them)."""
         return self.ids[-1] if self.ids else 0
 
     def append_ids(self, ids: list[int]) -> None:
-        """Rows that arrived since (live run); shown at once if the view reached the end.
+        """Answers that arrived since (live run); shown at once if the view reached the end.
         ``ids`` ascend; those not above :attr:`last_id` are already listed (a full filter
         may have returned them first). Costs the new rows, not the list: at ten times the
         paper's study a set of the listed ids stalled the GUI thread at every update."""
@@ -89,17 +93,17 @@ class AnswersTableModel(QAbstractTableModel):
             self.loaded += count
             self.endInsertRows()
 
-    def invalidate(self, judgment_id: int | None = None) -> None:
+    def invalidate(self, answer_id: int | None = None) -> None:
         """Forget cached contents (one row or all) and repaint; they are read again."""
-        if judgment_id is None:
+        if answer_id is None:
             self.cache.clear()
             if self.loaded:
                 self.dataChanged.emit(
                     self.index(0, 0), self.index(self.loaded - 1, len(self.columns) - 1)
                 )
             return
-        self.cache.pop(judgment_id, None)
-        row = self.row_of(judgment_id)
+        self.cache.pop(answer_id, None)
+        row = self.row_of(answer_id)
         if row is not None:
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.columns) - 1))
 
@@ -121,22 +125,26 @@ class AnswersTableModel(QAbstractTableModel):
     def id_at(self, row: int) -> int | None:
         return self.ids[row] if 0 <= row < self.loaded else None
 
-    def row_of(self, judgment_id: int) -> int | None:
+    def judgment_at(self, row: int) -> int | None:
+        data = self.row_data(row)
+        return data["judgment_id"] if data else None
+
+    def row_of(self, answer_id: int) -> int | None:
         try:
-            row = self.ids.index(judgment_id)
+            row = self.ids.index(answer_id)
         except ValueError:
             return None
         return row if row < self.loaded else None
 
     def row_data(self, row: int) -> dict | None:
-        judgment_id = self.id_at(row)
-        if judgment_id is None:
+        answer_id = self.id_at(row)
+        if answer_id is None:
             return None
-        if judgment_id not in self.cache:
+        if answer_id not in self.cache:
             start = row - row % FETCH_BLOCK
             block = [i for i in self.ids[start : start + FETCH_BLOCK] if i not in self.cache]
-            self.cache.update(answer_rows(self.ws, block))
-        return self.cache.get(judgment_id)
+            self.cache.update(answer_rows(self.ws, block, self.judge_run))
+        return self.cache.get(answer_id)
 
     # -- Qt model API ----------------------------------------------------------------------
     def rowCount(self, parent=QModelIndex()) -> int:
@@ -171,7 +179,7 @@ class AnswersTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("final", "gap", "confidence"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == JUDGMENT_ID_ROLE:
-            return row["id"]
+            return row["judgment_id"]
         return None
 
     def _display(self, row: dict, key: str):
@@ -191,6 +199,8 @@ class AnswersTableModel(QAbstractTableModel):
             low = row["confidence"] <= self.review_threshold and row["human_final"] is None
             return digits(row["confidence"]) + (" ⚑" if low else "")
         if key == "gate":
+            if row["gate"] is None:
+                return ""
             return {"ok": _("ok"), "script": _("not Bengali"), "refusal": _("refusal")}.get(
                 row["gate"], row["gate"]
             )

@@ -1,12 +1,14 @@
 """AnswersPanel: side-by-side standard and dialect answers with the judge's verdict.
 
-A table over judgment ids (lazy, :mod:`widgets.judging.answers_model`) filtered by judge, model,
+A table over the generated dialect answers (lazy, :mod:`widgets.judging.answers_model`),
+listed before any judge has run, with the chosen judge's verdict where it has judged them;
+filtered by judge, model,
 dialect, domain, question type, score gap, confidence and "needs human review"; the
 filter runs in a worker through the bridge (the newest filter wins). Selecting a row shows
 both questions and answers with word differences highlighted, the script checks, the
-:func:`engine.judging.store.add_override`. While a judge run writes, the rows that arrived
-are appended when the workspace watcher (:mod:`widgets.common.workspace_watcher`) says judgments
-were stored — at most once a second, and only while the panel is shown.
+:func:`engine.judging.store.add_override`. While a run writes, the workspace watcher
+(:mod:`widgets.common.workspace_watcher`) says so — at most once a second, and only while the
+panel is shown: new answers are appended, new verdicts fill the rows on screen.
 
 ``python -m widgets.judging.answers_panel [WORKSPACE]`` opens the panel alone on the sample study.
 """
@@ -40,6 +42,8 @@ from engine.judging.api import (
     Rubric,
     answer_detail,
     answer_ids,
+    answer_of_judgment,
+    judges_scores,
     load_rubric,
 )
 from engine.workspace.api import Workspace
@@ -81,7 +85,7 @@ class AnswersPanel(QWidget):
         self.rubric = rubric or load_rubric()
         self._live_pending = False  # a look-up of new rows in flight
         self._live_again = False  # more arrived meanwhile: look again when it is back
-        self._stale = False  # judgments arrived while hidden
+        self._stale = False  # answers or verdicts arrived while hidden
 
         self.judge, self.model_filter = QComboBox(), QComboBox()
         self.dialect, self.domain, self.qtype = QComboBox(), QComboBox(), QComboBox()
@@ -196,11 +200,11 @@ class AnswersPanel(QWidget):
         )
 
     def _on_ids(self, ids: list[int]) -> None:
-        current = self.current_judgment()
-        self.model.set_ids(ids)
+        current = self.current_answer()
+        self.model.set_ids(ids, self.judge.currentData())
         self.count.setText(_("{n} answers").format(n=digits(len(ids))))
         self.sig_filtered.emit(len(ids))
-        if current is not None and not self.select_judgment(current):
+        if current is not None and not self.select_answer(current):
             self.detail.show_detail(None)
             self.sig_answer_selected.emit(0)
 
@@ -261,9 +265,14 @@ class AnswersPanel(QWidget):
         )
 
     # -- selection -------------------------------------------------------------------------
-    def current_judgment(self) -> int | None:
+    def current_answer(self) -> int | None:
         index = self.view.currentIndex()
         return self.model.id_at(index.row()) if index.isValid() else None
+
+    def current_judgment(self) -> int | None:
+        """The chosen judge's judgment of the selected answer (``None``: none, or not judged)."""
+        index = self.view.currentIndex()
+        return self.model.judgment_at(index.row()) if index.isValid() else None
 
     def select_row(self, row: int) -> bool:
         self.model.ensure_loaded(row)
@@ -277,18 +286,24 @@ class AnswersPanel(QWidget):
         self.view.scrollTo(self.model.index(row, 0))
         return True
 
-    def select_judgment(self, judgment_id: int) -> bool:
-        if judgment_id not in self.model.ids:
+    def select_answer(self, answer_id: int) -> bool:
+        if answer_id not in self.model.ids:
             return False
-        return self.select_row(self.model.ids.index(judgment_id))
+        return self.select_row(self.model.ids.index(answer_id))
+
+    def select_judgment(self, judgment_id: int) -> bool:
+        answer_id = answer_of_judgment(self.ws, judgment_id)
+        return answer_id is not None and self.select_answer(answer_id)
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        judgment_id = self.model.id_at(current.row()) if current.isValid() else None
-        self._show(judgment_id)
-        self.sig_answer_selected.emit(judgment_id or 0)
+        row = current.row() if current.isValid() else -1
+        self._show(self.model.id_at(row))
+        self.sig_answer_selected.emit(self.model.judgment_at(row) or 0)
 
-    def _show(self, judgment_id: int | None) -> None:
-        self.detail.show_detail(answer_detail(self.ws, judgment_id) if judgment_id else None)
+    def _show(self, answer_id: int | None) -> None:
+        self.detail.show_detail(
+            answer_detail(self.ws, answer_id, self.model.judge_run) if answer_id else None
+        )
 
     # -- overrides -------------------------------------------------------------------------
     def save_override(self, judgment_id: int, annotator: str, reason: str, scores: dict) -> bool:
@@ -304,9 +319,10 @@ class AnswersPanel(QWidget):
         except UserError as exc:
             self.sig_status_message.emit(for_gui(str(exc)))
             return False
-        self.model.invalidate(judgment_id)
+        answer_id = self.current_answer()
+        self.model.invalidate(answer_id)
         if self.current_judgment() == judgment_id:
-            self._show(judgment_id)
+            self._show(answer_id)
         self.sig_status_message.emit(_("Override saved; the judge's score is kept."))
         self.sig_changed.emit()
         return True
@@ -315,18 +331,24 @@ class AnswersPanel(QWidget):
     def on_workspace_changed(self, topics: frozenset[str]) -> None:
         if topics & {"runs", "models"}:  # a new model or judge, a role, a deleted run
             self.refresh_options()  # offered in the filters, and every row read again
-        elif "judgments" in topics:
-            self.on_judgments_stored()
+        elif topics & {"responses", "judgments"}:
+            verdicts = "judgments" in topics
+            self.on_answers_stored(refilter=verdicts and judges_scores(self.current_filter()))
         elif "annotations" in topics:
             self.model.invalidate()  # visible rows re-read their effective score
 
-    def on_judgments_stored(self) -> None:
-        """A run stored judgments: append the new rows matching the filter (while shown)."""
+    def on_answers_stored(self, refilter: bool = False) -> None:
+        """A run stored answers or verdicts (while shown): the rows on screen read their
+        verdicts again and new answers matching the filter are appended; ``refilter``: the
+        filter asks about scores, so a new verdict may add any row — filter again."""
         if not self.isVisible():
             self._stale = True
             return
         self._stale = False
         self.model.invalidate()  # scores may have changed; only visible rows re-read
+        if refilter:
+            self.apply_filter()
+            return
         if self._live_pending:
             self._live_again = True
             return
@@ -348,7 +370,7 @@ class AnswersPanel(QWidget):
         self.count.setText(_("{n} answers").format(n=digits(len(self.model.ids))))
         if self._live_again:
             self._live_again = False
-            self.on_judgments_stored()
+            self.on_answers_stored()
 
     def _on_live_error(self, exc: BaseException) -> None:
         self._live_pending = False
@@ -358,7 +380,7 @@ class AnswersPanel(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._stale:
-            self.on_judgments_stored()
+            self.on_answers_stored(refilter=judges_scores(self.current_filter()))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -48,7 +47,9 @@ from engine.judging import api as judging
 from engine.judging import tasks as judge_tasks
 from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, load_judge_template
 from engine.workspace.api import Workspace
+from widgets.common import file_dialogs
 from widgets.common.columns import fit_columns_to_headers
+from widgets.common.file_dialogs import RUBRICS
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox
@@ -331,8 +332,8 @@ class JudgePanel(QWidget):
         self.load_rubric(str(default_rubric_path()))
 
     def open_rubric_dialog(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(
-            self, _("Open a rubric"), str(self.rubric_folder), "JSON (*.json)"
+        path = file_dialogs.open_file(
+            self, RUBRICS, _("Open a rubric"), "JSON (*.json)", fallback=self.rubric_folder
         )
         if path:
             self.load_rubric(path)

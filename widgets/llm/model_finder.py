@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -29,6 +28,8 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _, digits
 from engine.llm import tasks as model_tasks
+from widgets.common import file_dialogs
+from widgets.common.file_dialogs import MODELS
 from widgets.common.hints import for_gui
 from widgets.common.task_bridge import TaskBridge
 
@@ -106,9 +107,7 @@ class ModelFinderDialog(QDialog):
         self.search()
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(
-            self, _("A folder with GGUF models"), str(Path.home())
-        )
+        folder = file_dialogs.choose_folder(self, MODELS, _("A folder with GGUF models"))
         if folder:
             self.add_folder(folder)
 

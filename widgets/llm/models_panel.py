@@ -17,7 +17,6 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -32,6 +31,8 @@ from engine.i18n import _
 from engine.llm import tasks as model_tasks
 from engine.llm.api import Gpu
 from engine.workspace.api import Workspace
+from widgets.common import file_dialogs
+from widgets.common.file_dialogs import MODELS
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
@@ -258,11 +259,8 @@ class ModelsPanel(QWidget):
 
     # -- adding models ---------------------------------------------------------------------
     def add_gguf_dialog(self) -> None:
-        paths, _filter = QFileDialog.getOpenFileNames(
-            self,
-            _("Add GGUF model files"),
-            str(Path.home()),
-            _("GGUF models (*.gguf);;All files (*)"),
+        paths = file_dialogs.open_files(
+            self, MODELS, _("Add GGUF model files"), _("GGUF models (*.gguf);;All files (*)")
         )
         for path in paths:
             self.add_gguf(path)

@@ -30,7 +30,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -43,6 +42,8 @@ from PySide6.QtWidgets import (
 from engine.i18n import _
 from engine.reports import api as reports
 from engine.workspace.api import Workspace
+from widgets.common import file_dialogs
+from widgets.common.file_dialogs import REPORTS
 from widgets.common.labels import label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge
@@ -210,11 +211,13 @@ class ChartsPanel(QWidget):
         if kind not in self.data:
             self.sig_status_message.emit(_("The chart has no data yet."))
             return
-        path, _filter = QFileDialog.getSaveFileName(
+        path = file_dialogs.save_file(
             self,
+            REPORTS,
             _("Export chart"),
-            str(self.ws.path.with_name(f"{kind}.png")),
+            f"{kind}.png",
             "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)",
+            fallback=self.ws.path.parent,
         )
         if path and kind in self.data:
             self.bridge.run(
@@ -232,8 +235,13 @@ class ChartsPanel(QWidget):
         if kind not in self.data:
             self.sig_status_message.emit(_("The chart has no data yet."))
             return
-        path, _filter = QFileDialog.getSaveFileName(
-            self, _("Export table"), str(self.ws.path.with_name(f"{kind}.csv")), "CSV (*.csv)"
+        path = file_dialogs.save_file(
+            self,
+            REPORTS,
+            _("Export table"),
+            f"{kind}.csv",
+            "CSV (*.csv)",
+            fallback=self.ws.path.parent,
         )
         if path:
             rows = self.export_table(path, kind)

@@ -22,7 +22,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QLabel,
@@ -45,8 +44,10 @@ from engine.llm.api import all_models
 from engine.understanding import tasks as task_jobs
 from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
 from engine.workspace.api import Workspace
+from widgets.common import file_dialogs
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.dialog_parts import in_a_row
+from widgets.common.file_dialogs import EXPORTS
 from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.hints import for_gui
 from widgets.common.item_limit import ItemLimitBox
@@ -430,8 +431,8 @@ class TasksPanel(QWidget):
         self.sig_results.emit(report)
 
     def choose_export(self) -> None:
-        path, _filter = QFileDialog.getSaveFileName(
-            self, _("Export results"), "task-results.csv", _("CSV (*.csv);;LaTeX (*.tex)")
+        path = file_dialogs.save_file(
+            self, EXPORTS, _("Export results"), "task-results.csv", _("CSV (*.csv);;LaTeX (*.tex)")
         )
         if path:
             self.export_to(path)

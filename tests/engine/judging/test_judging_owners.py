@@ -59,13 +59,16 @@ def test_every_reader_sees_the_newest_override(workspace):
     queue = store.review_queue(workspace, run_id=run, include_reviewed=True)
     assert {r["judgment_id"]: r["human_final"] for r in queue}[judgment] == 9.5
     assert judgment not in {r["judgment_id"] for r in store.review_queue(workspace, run_id=run)}
-    rows = answer_queries.answer_rows(workspace, list(items))
-    assert {k: r["final"] for k, r in rows.items()} == {k: r["final"] for k, r in items.items()}
-    assert answer_queries.answer_detail(workspace, judgment)["human_final"] == 9.5
+    answer = answer_queries.answer_of_judgment(workspace, judgment)
+    rows = answer_queries.answer_rows(workspace, rids, run)  # keyed by answer
+    assert {r["judgment_id"]: r["final"] for r in rows.values()} == {
+        k: r["final"] for k, r in items.items()
+    }
+    assert answer_queries.answer_detail(workspace, answer, run)["human_final"] == 9.5
     ids = answer_queries.answer_ids(
         str(workspace.path), answer_queries.AnswerFilter(judge_run=run, needs_review=True)
     )
-    assert judgment not in ids and len(ids) == len(rids) - 1
+    assert answer not in ids and len(ids) == len(rids) - 1
 
 
 def test_rejected_replies_become_errors_to_ask_again(workspace):

@@ -74,6 +74,9 @@ def test_the_estimate_is_shown_with_its_interval_and_goes_stale(
     assert two_model_ws.scalar("SELECT count(*) FROM runs") == 0
     text = box.label.text()
     assert "About" in text and "90 %" in text and "tokens" in text
+    # an estimate dearer than a tenth of its job says so, and why
+    assert box.took > 0
+    assert ("Estimating took" in text) == (box.took > est["seconds"] / 10)
     # another model ticked: the number shown was for other choices
     item = dialog.models.item(1)
     item.setCheckState(Qt.CheckState.Checked)

@@ -62,3 +62,38 @@ def test_generate_limit_on_the_cli_answers_only_the_first_questions(
     [rest] = json.loads(capsys.readouterr().out)["runs"]
     # batches of another size decode differently, so the whole set is a run of its own
     assert rest["items"] == 6 and rest["complete"] and rest["errors"] == 0
+
+
+def test_a_long_estimate_asks_first_although_the_items_are_few(
+    qtbot, gold_ws, sync_bridge, monkeypatch
+):
+    """An estimate of 10 minutes or more asks before starting, as 500 items do. The
+    estimator stands in for a slow model (its real decoding is tested with the model)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from engine.answering import tasks as answering_tasks
+
+    def slow_model_estimate(*_args, **_kwargs):
+        return {
+            "model": "slow",
+            "left": 9,
+            "seconds": 1200.0,
+            "seconds_low": 900.0,
+            "seconds_high": 1500.0,
+            "tokens": 9 * 384,
+        }
+
+    monkeypatch.setattr(answering_tasks, "estimate_answers_at", slow_model_estimate)
+    dialog = GenerateDialog(gold_ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.mouseClick(dialog.estimate.estimate_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.estimate.shown_seconds() == 1200.0, timeout=10_000)
+    qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    box = dialog.confirmation
+    assert box is not None and "9 answers" in box.text() and "20 min" in box.text()
+    qtbot.mouseClick(box.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
+    assert not dialog.tasks and not any("Answers of" in t.label for t in sync_bridge.tasks())
+    # the choices change: the estimate is withdrawn, and so is the question it raised
+    set_checked(dialog.dialects, ["sylhet"])
+    assert dialog.estimate.shown_seconds() is None

@@ -1,0 +1,95 @@
+"""Cancelling a translation from the Jobs panel at each phase — building the index (before
+its first report), encoding the corpus, decoding drafts — stops the job, and the Translate
+dialog is ready for the next run at once. Real embedded model, real encoder, the real
+threaded bridge; the cancel is a click on the Jobs panel's row and its Cancel button."""
+
+from __future__ import annotations
+
+from importlib.resources import as_file, files
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from engine.workspace.store import Workspace
+from widgets.common.job_monitor import JobMonitor
+from widgets.common.task_bridge import TaskBridge
+from widgets.translation.translate_dialog import TranslateDialog
+
+
+@pytest.fixture
+def corpus_ws(tmp_path, embedded_gguf):
+    from engine.importing.importers import import_corpus, import_questions
+    from engine.llm.model_registry import ensure_embedded_default
+
+    ws = Workspace(tmp_path / "study.sqlite", create=True)
+    sample = files("resources") / "sample"
+    with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
+        import_corpus(ws, corpus, name="sample corpus")
+        import_questions(ws, qs, name="sample questions")
+    ensure_embedded_default(ws)
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def threaded_bridge(qtbot):
+    bridge = TaskBridge(show_error=lambda title, msg: None)
+    yield bridge
+    bridge.shutdown()
+
+
+def _tick(qtbot, listing, data) -> None:
+    row = next(i for i in range(listing.count()) if listing.item(i).data(256) == data)
+    rect = listing.visualItemRect(listing.item(row))
+    qtbot.mouseClick(listing.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    QTest.keyClick(listing, Qt.Key.Key_Space)
+
+
+def _in_phase(phase: str, note: str) -> bool:
+    if phase == "encoding":
+        return note.startswith("index") and "encoding" in note
+    return bool(note) and not note.startswith("index")  # the model's job: cache, decoding
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("phase", ["index", "encoding", "decoding"])
+def test_cancel_at_each_phase_stops_and_the_dialog_is_ready_again(
+    qtbot, corpus_ws, threaded_bridge, phase
+):
+    monitor = JobMonitor(threaded_bridge)
+    dialog = TranslateDialog(corpus_ws, threaded_bridge)
+    for widget in (monitor, dialog):
+        qtbot.addWidget(widget)
+        widget.show()
+    # cancel the moment the phase is reached: a click on the job's row, then on Cancel
+    cancelled_in: list[str] = []
+
+    def cancel_from_the_monitor(task) -> None:
+        if cancelled_in or not task.running:
+            return
+        if phase != "index" and not _in_phase(phase, task.note):
+            return
+        cancelled_in.append(task.note)
+        row = monitor.model.tasks.index(task)
+        rect = monitor.view.visualRect(monitor.model.index(row, 0))
+        qtbot.mouseClick(monitor.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        qtbot.mouseClick(monitor.cancel_button, Qt.MouseButton.LeftButton)
+
+    signal = (
+        threaded_bridge.sig_task_started if phase == "index" else threaded_bridge.sig_task_progress
+    )
+    signal.connect(cancel_from_the_monitor)
+    _tick(qtbot, dialog.dialects, "sylhet")
+    qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    task = dialog.task
+    assert task is not None
+    qtbot.waitUntil(lambda: bool(cancelled_in) or not task.running, timeout=300_000)
+    assert cancelled_in, f"the job ended before its {phase} phase was seen"
+    qtbot.waitUntil(lambda: not task.running, timeout=60_000)  # the generous bound
+    signal.disconnect(cancel_from_the_monitor)
+    assert task.state == "cancelled"
+    # ready at once: no sticky "Running…", Translate enabled, a second start runs again
+    assert dialog.task is None and dialog.start_button.isEnabled()
+    assert "Running" not in dialog.status.text()
+    assert dialog.status.text() == "Cancelled: run again to resume."
