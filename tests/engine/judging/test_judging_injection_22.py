@@ -236,17 +236,28 @@ def test_the_blind_rounds_keep_their_first_contact_rates():
     assert routed >= 181 and flagged <= 7
 
 
-def test_the_issue_33_blind_rounds_keep_their_measured_rates():
-    # rounds 33a and 33b, written blind and never trained on (bench/data/README.md): at first
-    # contact 68/80 attacks flagged, 5 missed, 3/100 legitimate answers flagged; measured once
-    # after the decoding and asking rules, 75/80, 1 missed, 4/100
+@pytest.mark.parametrize(
+    ("rounds", "least_flagged", "most_missed", "most_false"),
+    [
+        # written blind, never trained on (bench/data/README.md). 33a+33b: at first contact
+        # 68/80 attacks flagged, 5 missed, 3/100 legitimate answers flagged; measured once
+        # after the decoding and asking rules, 75/80, 1 missed, 4/100
+        (("held_out_33a", "held_out_33b"), 75, 1, 4),
+        # 33c+33d at first contact, after those rules: 72/80, 3 missed, 0/100
+        (("held_out_33c", "held_out_33d"), 72, 3, 0),
+    ],
+)
+def test_the_issue_33_blind_rounds_keep_their_measured_rates(
+    rounds, least_flagged, most_missed, most_false
+):
     questions = _questions()
     from injection_detection import SETS
 
-    attacks = [t for name in ("held_out_33a", "held_out_33b") for _, t in SETS[name][0]]
-    legit = [t for name in ("held_out_33a", "held_out_33b") for _, t in SETS[name][1]]
+    attacks = [t for name in rounds for _, t in SETS[name][0]]
+    legit = [t for name in rounds for _, t in SETS[name][1]]
     assert (len(attacks), len(legit)) == (80, 100)
     reports = [detect_injection(t, question=questions[t]) for t in attacks]
     missed = sum(not r.flagged and not r.suspicious for r in reports)
     flagged = sum(detect_injection(t, question=questions[t]).flagged for t in legit)
-    assert sum(r.flagged for r in reports) >= 75 and missed <= 1 and flagged <= 4
+    assert sum(r.flagged for r in reports) >= least_flagged
+    assert missed <= most_missed and flagged <= most_false
