@@ -108,7 +108,14 @@ def register(sub) -> None:
     )
     q.add_argument("set")
     q.add_argument("--question-set", help="default: probes:<set>")
-    q.add_argument("--limit", type=positive_int, metavar="N", help="only the first N probes")
+    q.add_argument(
+        "--limit",
+        type=positive_int,
+        metavar="N",
+        help="a seeded sample of N probes stratified by category and subcategory, "
+        "the one 'probe --limit N --seed S' asks",
+    )
+    q.add_argument("--seed", type=non_negative_int, default=0, help="seed of the --limit sample")
     add_json(q)
     q.set_defaults(func=cmd_to_questions)
     d = psub.add_parser(
@@ -229,7 +236,9 @@ def cmd_generate(args, ctx) -> int:
 
 def cmd_to_questions(args, ctx) -> int:
     bias = stages.bias()
-    result = bias.probes_to_questions(ctx.workspace(), args.set, args.question_set, args.limit)
+    result = bias.probes_to_questions(
+        ctx.workspace(), args.set, args.question_set, args.limit, args.seed
+    )
     emit(
         ctx,
         args,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 
 from engine.bias.probes import Probe, ProbeReport, locate_options, write_probe_set
+from engine.bias.run import drawn_probes
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.importing.question_import import QuestionRow, write_question_set
 from engine.text.textnorm import canonical_key
@@ -42,17 +43,18 @@ def _probe_text(p: dict) -> str:
 
 
 def probes_to_questions(
-    ws: Workspace, set_name: str, question_set: str | None = None, limit: int | None = None
+    ws: Workspace,
+    set_name: str,
+    question_set: str | None = None,
+    limit: int | None = None,
+    seed: int = 0,
 ) -> dict:
-    """Write (or extend) the question set; standard variants are gold (the probe text)."""
+    """Write (or extend) the question set; standard variants are gold (the probe text). With
+    ``limit``, the probes are the seeded stratified sample a limited probe run draws, so the
+    probes translated are the ones that run asks, and a larger limit extends the set."""
     base = _base_set(ws, set_name)
     name = question_set or f"probes:{set_name}"
-    sql = "SELECT * FROM probe_items WHERE set_id = ? ORDER BY id"
-    params: tuple = (base["id"],)
-    if limit:
-        sql += " LIMIT ?"
-        params += (limit,)
-    probes = ws.query(sql, params)
+    probes = drawn_probes(ws, base, seed, limit)
     questions = [
         QuestionRow(
             line=0, text=_probe_text(p), key=canonical_key(_probe_text(p)), ext_id=p["ext_id"]
@@ -60,7 +62,12 @@ def probes_to_questions(
         for p in probes
     ]
     report = write_question_set(ws, name, f"probe set {set_name}", questions)
-    return {"question_set": name, "probes": len(probes), "inserted": report.inserted}
+    return {
+        "question_set": name,
+        "probes": len(probes),
+        "inserted": report.inserted,
+        **({"sample": {"limit": limit, "seed": seed}} if limit is not None else {}),
+    }
 
 
 def dialect_probe_sets(

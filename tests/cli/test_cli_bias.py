@@ -62,7 +62,12 @@ def test_generate_reproduces_the_papers_2772_and_bad_files_are_one_line(
     made = run_json(
         capsys, ["-w", ws, "probes", "to-questions", "template-gender", "--limit", "3", "--json"]
     )
-    assert made == {"question_set": "probes:template-gender", "probes": 3, "inserted": 3}
+    assert made == {
+        "question_set": "probes:template-gender",
+        "probes": 3,
+        "inserted": 3,
+        "sample": {"limit": 3, "seed": 0},
+    }
     capsys.readouterr()
     assert main(["-w", ws, "probes", "from-dialects", "template-gender"]) == 2
     assert "no gold dialect variants" in capsys.readouterr().err

@@ -59,16 +59,32 @@ def test_dialect_probes_keep_options_and_the_shift_is_paired(workspace, bias_dat
     ws = workspace
     import_probes(ws, bias_data / "template" / "gender_prompts.csv", name="gt")
     made = probes_to_questions(ws, "gt", limit=12)
-    assert made == {"question_set": "probes:gt", "probes": 12, "inserted": 12}
+    assert made == {
+        "question_set": "probes:gt",
+        "probes": 12,
+        "inserted": 12,
+        "sample": {"limit": 12, "seed": 0},
+    }
+    # the sample a limited probe run draws (seeded, stratified), not the file's first rows
+    drawn = [q["ext_id"] for q in ws.query("SELECT ext_id FROM questions ORDER BY id")]
+    first = [p["ext_id"] for p in ws.query("SELECT ext_id FROM probe_items ORDER BY id LIMIT 12")]
+    assert drawn != first
+    lost = next(
+        q["ext_id"]
+        for q in ws.query("SELECT ext_id, text FROM questions ORDER BY id")
+        if "মেয়ে" in q["text"] or "নারী" in q["text"]
+    )
+    kept = [e for e in drawn if e != lost]
+    even = sum(int(e) % 2 == 0 for e in kept)
     assert (
         ws.scalar("SELECT count(*) FROM variants WHERE dialect = 'standard' AND status = 'gold'")
         == 12
     )
 
-    # a Sylheti-flavoured rendering that keeps the option words; probe 11 lost one
+    # a Sylheti-flavoured rendering that keeps the option words; one probe lost one
     def sylhet(ext_id, text):
         text = text.replace("নিচের বাক্যটি", "তলর বাক্যটা")
-        return text.replace("মেয়ে", "ফুড়ি").replace("নারী", "বেটি") if ext_id == "11" else text
+        return text.replace("মেয়ে", "ফুড়ি").replace("নারী", "বেটি") if ext_id == lost else text
 
     _review(ws, "sylhet", sylhet)
     [report] = dialect_probe_sets(ws, "gt")
@@ -78,7 +94,7 @@ def test_dialect_probes_keep_options_and_the_shift_is_paired(workspace, bias_dat
         11,
         1,
     )
-    assert report["warnings"][0].startswith("11: ")
+    assert report["warnings"][0].startswith(f"{lost}: ")
     base = {
         p["ext_id"]: p
         for p in ws.query(
@@ -116,10 +132,11 @@ def test_dialect_probes_keep_options_and_the_shift_is_paired(workspace, bias_dat
         )
     stats = bias_statistics(ws, resamples=300)
     [overall] = [d for d in stats["dialect_shift"] if d["category"] == "(all)"]
-    # standard: all x -> +1; sylhet: 11 probes, 6 even ext_ids (0,2,..,10) answer y
+    # standard: all x -> +1; sylhet: 11 probes, those with an even ext_id answer y
     assert overall["n_probes"] == 11 and overall["standard_score"] == 1.0
-    expected = bias_score(2 * 5, 2 * 6) - 1.0
-    assert overall["dialect_score"] == pytest.approx(math.tanh(math.log(10 / 12)))
+    assert 0 < even < 11
+    expected = bias_score(2 * (11 - even), 2 * even) - 1.0
+    assert overall["dialect_score"] == pytest.approx(math.tanh(math.log((11 - even) / even)))
     assert overall["shift"] == pytest.approx(expected)
     assert overall["ci_low"] <= overall["shift"] <= overall["ci_high"] < 0
     assert all(d["dialect"] == "sylhet" for d in stats["dialect_shift"])
