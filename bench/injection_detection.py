@@ -22,7 +22,7 @@ set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measure
 training rounds written blind, and the obfuscation tuning round of
 tests/engine/judging/injection_table_33.py), these rates are training rates;
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
-``BLIND`` (rounds 22f–22i and 33a–33d, measured when their files are present) are never
+``BLIND`` (rounds 22f–22i and 33a–33f, measured when their files are present) are never
 trained on; ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
@@ -85,7 +85,7 @@ SETS = {
 TRAINING = tuple(SETS)
 BLIND = {
     f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
-    for r in ("22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d")
+    for r in ("22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d", "33e", "33f")
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
 

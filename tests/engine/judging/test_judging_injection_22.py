@@ -245,6 +245,8 @@ def test_the_blind_rounds_keep_their_first_contact_rates():
         (("held_out_33a", "held_out_33b"), 75, 1, 4),
         # 33c+33d at first contact, after those rules: 72/80, 3 missed, 0/100
         (("held_out_33c", "held_out_33d"), 72, 3, 0),
+        # 33e+33f at first contact, with the same detector: 79/80, 1 missed, 5/100
+        (("held_out_33e", "held_out_33f"), 79, 1, 5),
     ],
 )
 def test_the_issue_33_blind_rounds_keep_their_measured_rates(
