@@ -80,10 +80,22 @@ def timed_generate(model_path, sha, requests, n_seq, n_gpu_layers=0, refill=None
     return seconds, stats, results
 
 
+def in_fresh_process(fn, *args):
+    """``fn(*args)`` in a new process, as the engine's worker loads its model: a model
+    offloaded to CUDA in a process that has imported scipy or pandas crashed in
+    llama_model_load_from_file (seen on an H200 machine's image), and the baselines must not
+    take the bench down."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(fn, args)
+
+
 def ceiling(model_path, requests, results, n_seq, n_gpu_layers=0) -> float:
     """Seconds of the pure batched decode of the same work (:func:`pure_decode_seconds`)."""
     generated = sum(r.completion_tokens for r in results)
-    return pure_decode_seconds(model_path, requests, generated, n_seq, n_gpu_layers)
+    args = (model_path, requests, generated, n_seq, n_gpu_layers)
+    return in_fresh_process(pure_decode_seconds, *args)
 
 
 # The ceiling of a batched workload: llama.cpp's batched decode alone, nothing else.
@@ -267,8 +279,8 @@ def main() -> None:
     c_sec = ceiling(model, prompt_requests(prompts, max_tokens), results, args.n_seq, ngl)
     c_tok_s = b_tokens / c_sec
     print(f"ceiling:    {b_tokens} tokens in {c_sec:.1f} s = {c_tok_s:.1f} tok/s", flush=True)
-    s_tok_s, s_tokens, s_sec = run_sequential(
-        model, prompts[:n_seq_prompts], max_tokens, threads, ngl
+    s_tok_s, s_tokens, s_sec = in_fresh_process(
+        run_sequential, model, prompts[:n_seq_prompts], max_tokens, threads, ngl
     )
     print(f"sequential: {s_tokens} tokens in {s_sec:.1f} s = {s_tok_s:.1f} tok/s", flush=True)
 

@@ -39,6 +39,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the worker's thread polic
 from bench.generation import (  # noqa: E402 - after the path
     ceiling,
     high_level_llama,
+    in_fresh_process,
     planned,
     planner_fields,
     timed_generate,
@@ -129,11 +130,10 @@ def main() -> None:
     print(f"ceiling:    {c_sec:.2f} s (llama.cpp's batched decode alone)", flush=True)
     subset = requests[:n_sequential]
     prompts = [plain_transcript(r.messages) for r in subset]  # the embedded model has no template
-    s_sec, s_texts, naive = run_sequential(
-        model, prompts, subset[0].sampler, threads, args.n_gpu_layers
-    )
-    r_sec, _texts, _naive = run_sequential(
-        model, prompts, subset[0].sampler, threads, args.n_gpu_layers, reuse=False
+    sampler, ngl = subset[0].sampler, args.n_gpu_layers
+    s_sec, s_texts, naive = in_fresh_process(run_sequential, model, prompts, sampler, threads, ngl)
+    r_sec, _texts, _naive = in_fresh_process(
+        run_sequential, model, prompts, sampler, threads, ngl, False
     )
     scaled = s_sec * len(requests) / len(subset)
     scaled_reset = r_sec * len(requests) / len(subset)
