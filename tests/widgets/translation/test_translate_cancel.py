@@ -5,31 +5,13 @@ threaded bridge; the cancel is a click on the Jobs panel's row and its Cancel bu
 
 from __future__ import annotations
 
-from importlib.resources import as_file, files
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from engine.workspace.store import Workspace
 from widgets.common.job_monitor import JobMonitor
 from widgets.common.task_bridge import TaskBridge
 from widgets.translation.translate_dialog import TranslateDialog
-
-
-@pytest.fixture
-def corpus_ws(tmp_path, embedded_gguf):
-    from engine.importing.importers import import_corpus, import_questions
-    from engine.llm.model_registry import ensure_embedded_default
-
-    ws = Workspace(tmp_path / "study.sqlite", create=True)
-    sample = files("resources") / "sample"
-    with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
-        import_corpus(ws, corpus, name="sample corpus")
-        import_questions(ws, qs, name="sample questions")
-    ensure_embedded_default(ws)
-    yield ws
-    ws.close()
 
 
 @pytest.fixture

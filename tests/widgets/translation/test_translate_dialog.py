@@ -15,23 +15,8 @@ from widgets.common.dialog_parts import checked_data, set_checked
 from widgets.translation.translate_dialog import TranslateDialog
 
 
-@pytest.fixture
-def study_ws(tmp_path, embedded_gguf):
-    from engine.importing.importers import import_corpus, import_questions
-    from engine.llm.model_registry import ensure_embedded_default
-
-    ws = Workspace(tmp_path / "study.sqlite", create=True)
-    sample = files("resources") / "sample"
-    with as_file(sample / "corpus.csv") as corpus, as_file(sample / "questions.csv") as qs:
-        import_corpus(ws, corpus, name="sample corpus")
-        import_questions(ws, qs, name="sample questions")
-    ensure_embedded_default(ws)
-    yield ws
-    ws.close()
-
-
-def test_refuses_to_start_without_a_dialect(qtbot, study_ws, sync_bridge):
-    dialog = TranslateDialog(study_ws, sync_bridge)
+def test_refuses_to_start_without_a_dialect(qtbot, corpus_ws, sync_bridge):
+    dialog = TranslateDialog(corpus_ws, sync_bridge)
     qtbot.addWidget(dialog)
     assert dialog.start() is None
     assert "dialect" in dialog.status.text()
@@ -39,8 +24,8 @@ def test_refuses_to_start_without_a_dialect(qtbot, study_ws, sync_bridge):
 
 
 @pytest.mark.slow
-def test_translates_one_question_into_one_dialect(qtbot, study_ws, sync_bridge):
-    dialog = TranslateDialog(study_ws, sync_bridge)
+def test_translates_one_question_into_one_dialect(qtbot, corpus_ws, sync_bridge):
+    dialog = TranslateDialog(corpus_ws, sync_bridge)
     qtbot.addWidget(dialog)
     assert dialog.question_set.currentData() == "sample questions"
     set_checked(dialog.dialects, ["chittagong"])
@@ -51,7 +36,7 @@ def test_translates_one_question_into_one_dialect(qtbot, study_ws, sync_bridge):
     summary = signal.args[0]
     assert not sync_bridge.errors
     assert summary["items"] == 1 and summary["errors"] == 0
-    drafts = study_ws.query(
+    drafts = corpus_ws.query(
         "SELECT text, status, provenance, run_id FROM variants WHERE dialect = 'chittagong'"
     )
     assert len(drafts) == summary["written"] == 1
@@ -61,9 +46,9 @@ def test_translates_one_question_into_one_dialect(qtbot, study_ws, sync_bridge):
 
 
 def test_a_dialect_without_corpus_pairs_is_warned_about_before_the_start(
-    qtbot, study_ws, sync_bridge
+    qtbot, corpus_ws, sync_bridge
 ):
-    dialog = TranslateDialog(study_ws, sync_bridge)
+    dialog = TranslateDialog(corpus_ws, sync_bridge)
     qtbot.addWidget(dialog)
     assert not dialog.pairs_warning.isVisibleTo(dialog)
     set_checked(dialog.dialects, ["chittagong"])
@@ -97,8 +82,8 @@ def _type_limit(qtbot, box, text: str) -> None:
     QTest.keyClick(box, Qt.Key.Key_Return)
 
 
-def test_the_limit_opens_small_takes_typed_numbers_and_keeps_enter(qtbot, study_ws, sync_bridge):
-    dialog = TranslateDialog(study_ws, sync_bridge)
+def test_the_limit_opens_small_takes_typed_numbers_and_keeps_enter(qtbot, corpus_ws, sync_bridge):
+    dialog = TranslateDialog(corpus_ws, sync_bridge)
     qtbot.addWidget(dialog)
     dialog.show()
     set_checked(dialog.dialects, ["chittagong", "sylhet"])
