@@ -20,7 +20,8 @@ the judge run's disagreement check judges them again without their suspicious se
 Since the detector has a learned part (engine/judging/injection_model.py) trained on every
 set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, two
 training rounds written blind, and the obfuscation tuning round of
-tests/engine/judging/injection_table_33.py), these rates are training rates;
+tests/engine/judging/injection_table_33.py), these rates are training rates (not for
+``tune_33cd``, which only the rules were tuned on);
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
 ``BLIND`` (rounds 22f–22i and 33a–33d, measured when their files are present) are never
 trained on; ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
