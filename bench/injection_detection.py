@@ -20,7 +20,8 @@ the judge run's disagreement check judges them again without their suspicious se
 Since the detector has a learned part (engine/judging/injection_model.py) trained on every
 set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, two
 training rounds written blind, and the obfuscation tuning round of
-tests/engine/judging/injection_table_33.py), these rates are training rates;
+tests/engine/judging/injection_table_33.py), these rates are training rates (not for
+``tune_33cd``, which only the rules were tuned on);
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
 ``BLIND`` (rounds 22f–22i and 33a–33f, measured when their files are present) are never
 trained on; ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
@@ -42,6 +43,7 @@ from engine.judging.injection import detect_injection  # noqa: E402
 from engine.judging.neutralize import contains_control_token  # noqa: E402
 from tests.engine.judging import injection_table as table  # noqa: E402
 from tests.engine.judging import injection_table_33 as tune_33  # noqa: E402
+from tests.engine.judging import injection_table_33cd as tune_33cd  # noqa: E402
 from tests.engine.judging import injection_table_hard as hard  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -83,6 +85,11 @@ SETS = {
 # the model (resources/injection/model.json, scripts/train_injection_model.py) is trained on these
 # only: the blind rounds below are measured, never trained on
 TRAINING = tuple(SETS)
+# Bengali-payload encodings, dialect orders to the grader, split orders, role play, with hard
+# negatives, written from 33c/33d's labels after their first contact: the rules were tuned on
+# it, the model not (trained with it, the model grew past 1.7 MB and missed one blind attack
+# more)
+SETS["tune_33cd"] = (tune_33cd.ATTACKS_33CD, tune_33cd.LEGIT_33CD)
 BLIND = {
     f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
     for r in ("22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d", "33e", "33f")

@@ -25,11 +25,17 @@ from urllib.parse import unquote
 # U+E0020-E007E spell ASCII invisibly; after U+1F3F4 they are a subdivision flag (England)
 _TAGS = re.compile("\U0001f3f4?[\U000e0020-\U000e007e]{3,}")
 _BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{16,}={0,2}(?![\w+/=-])")
-_HEX = re.compile(r"(?<![\w\\])(?:(?:0x|\\x)?[0-9a-fA-F]{2}[\s:,-]?){8,}")
+# a base64 block wrapped into lines (76 or 64 columns, as encoders write it): one payload
+_BASE64_BLOCK = re.compile(
+    r"(?:^[ \t]*[A-Za-z0-9+/_-]{16,}={0,2}[ \t]*\n)+[ \t]*[A-Za-z0-9+/_-]{2,}={0,2}", re.M
+)
+_HEX = re.compile(r"(?<![\w\\])(?:(?:0x|\\x)?[0-9a-fA-F]{2}(?:[\s:,;-]{1,2}|(?=0x|\\x))?){8,}")
 _ESCAPES = re.compile(r"\\u[0-9a-fA-F]{4}|&#x?[0-9a-fA-F]{2,6};|%[0-9a-fA-F]{2}")
 _ROT13_HINT = re.compile(r"\brot[\s_-]*13\b|\bcaesar\b|\brotated?\b|রট১৩", re.I)
 _REVERSED_HINT = re.compile(
-    r"\bbackwards?\b|\breversed?\b|\bright to left\b|উল্টো|উল্টা|\bulto\b|\bulta\b", re.I
+    r"\bbackwards?\b|\breversed?\b|\bright to left\b|উল্টো|উল্টা|\bulto\b|\bulta\b|"
+    r"(?:পেছন|পিছন|শেষ|ডান)\s*(?:দিক\s*)?থেকে|\b(?:pechon|pichon|shesh|sesh)\s*theke\b",
+    re.I,
 )
 # leetspeak: a word mixing letters with digits or symbols that stand for letters
 _LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[013457@$])[A-Za-z013457@$]{3,}")
@@ -63,12 +69,14 @@ _STRUCTURE = re.compile(r"```\w*|[|{}\[\]\"#>]|<!--|-->|/\*|\*/|^\s*(?:[-+*]|\d+
 
 
 def _printable(text: str) -> bool:
-    """Text a writer means to be read: valid characters, mostly letters and spaces."""
+    """Text a writer means to be read: valid characters, mostly letters and spaces. Vowel
+    signs and the hasanta count as letters: a third of a Bengali sentence is marks, and a
+    decoded Bengali order was left unread without them."""
     if len(text) < 6 or any(
         unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c not in "\n\t" for c in text
     ):
         return False
-    letters = sum(c.isalpha() or c.isspace() for c in text)
+    letters = sum(c.isalpha() or c.isspace() or unicodedata.category(c)[0] == "M" for c in text)
     return letters >= 0.7 * len(text) and (" " in text or not text.isascii())
 
 
@@ -95,13 +103,19 @@ def _base64(token: str) -> str | None:
 
 
 def _hex(run: str) -> str | None:
-    digits = re.sub(r"0x|\\x|[\s:,-]", "", run)
+    digits = re.sub(r"0x|\\x|[\s:,;-]", "", run)
     if len(digits) % 2:
         digits = digits[:-1]
     try:
-        return _decoded_bytes(bytes.fromhex(digits))
+        data = bytes.fromhex(digits)
     except ValueError:
         return None
+    # a word that looks like hex ("be", "cafe") beside the run cuts a multi-byte letter
+    for start in range(4):
+        for stop in range(len(data), len(data) - 4, -1):
+            if text := _decoded_bytes(data[start:stop]):
+                return text
+    return None
 
 
 def hidden_payloads(text: str) -> list[str]:
@@ -109,6 +123,8 @@ def hidden_payloads(text: str) -> list[str]:
     text when the answer says so, escapes and percent-encoding."""
     found = [_tag_text(m.group(0)) for m in _TAGS.finditer(text) if _tag_text(m.group(0))]
     found += [t for m in _BASE64.finditer(text) if (t := _base64(m.group(0)))]
+    blocks = (re.sub(r"\s+", "", m.group(0)) for m in _BASE64_BLOCK.finditer(text))
+    found += [t for b in blocks if (t := _base64(b)) and t not in found]
     found += [t for m in _HEX.finditer(text) if (t := _hex(m.group(0)))]
     if _ROT13_HINT.search(text):
         found.append(codecs.decode(text, "rot13"))
