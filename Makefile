@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test lint gui clean bench installer
+.PHONY: venv demo test test-under-load lint gui clean bench installer
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,13 @@ demo: $(STAMP)
 
 test: $(STAMP) lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
+
+# The GUI and walkthrough tests beside two CPU-bound processes: no test may depend on timing.
+test-under-load: $(STAMP)
+	hogs=""; for i in 1 2; do (while :; do :; done) & hogs="$$hogs $$!"; done; \
+	trap 'kill $$hogs' EXIT; \
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider tests/widgets \
+		tests/app/test_study_walkthroughs.py
 
 # Layering contracts (.importlinter), lint and format (ruff), types of the engine (mypy).
 lint: $(STAMP)
