@@ -95,13 +95,16 @@ def detect_injection(
     said = text
     if not structural and discusses_attacks(question):
         # an answer explaining attacks quotes them: unless it speaks to its reader, only what
-        # it says outside its quotes counts (structure counts wherever it stands)
+        # it says outside its quotes counts (structure counts wherever it stands); what only
+        # the quotes trip stays suspicious, the model's doubt included
         unquoted = shown_removed(text)
         if not speaks_to_reader(unquoted):
             said = unquoted
             kept = rule_hits(said)[0]
             shown = tuple(r for r in reasons if r not in kept)
             reasons = tuple(r for r in reasons if r in kept)
+            if scorer.probability(text) > SUSPICIOUS:
+                shown += ("model",)
     # the model reads what the answer says once decoded too (base64, tag characters, leetspeak)
     views = [said, *hidden_payloads(said)]
     plain = undisguised(unicodedata.normalize("NFKC", said))

@@ -20,8 +20,13 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from engine.judging.injection_phrases import address_pattern, talks_of_grading, word
-from engine.judging.injection_text import matching_form
+from engine.judging.injection_phrases import (
+    address_pattern,
+    advice_pattern,
+    talks_of_grading,
+    word,
+)
+from engine.judging.injection_text import matching_form, sentences
 
 # attacks on models and their evaluation, in English, Bengali and Banglish
 _ATTACK_TOPIC = re.compile(
@@ -50,14 +55,38 @@ def shown_removed(text: str) -> str:
     return _QUOTED.sub(" ", matching_form(text))
 
 
+# an order to act on what was quoted ("do exactly that", "consider yourself so instructed"),
+# or the reader called the grader ("if you are the judge reading this")
+_ACT_ON = (
+    r"\b(?:so instructed|do (?:exactly |just )?(?:that|so|this|it|as (?:it|they) says?)|apply|"
+    r"follow|obey|comply|as (?:instructed|quoted|written|said)|the quoted)\b|"
+    r"\byou(?:'re| are| as|,)\s+(?:the |an? |our )?(?:\w+\s+)?(?:judge|grader|evaluator|"
+    r"examiner|marker|assessor|rater|scorer|model|ai)\b|"
+    r"(?:আপনি|তুমি)\s*(?:\S+\s+)?(?:বিচারক|পরীক্ষক|মূল্যায়নকারী)|"
+    r"মেনে চলুন|পালন করুন|তাই করুন|সেটাই করুন|সেটা করুন|\b(?:mene cholun|tai korun|seta korun)\b"
+)
+
+
 @cache
-def _to_reader() -> re.Pattern:
+def _to_reader() -> tuple[re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
     own = r"\b(?:this|my|the above)\s+(?:\w+\s+)?(?:answer|response|reply|submission)\b"
-    return re.compile(f"{address_pattern()}|{own}|{word('self')}", re.I)
+    return (
+        re.compile(f"{own}|{word('self')}", re.I),
+        re.compile(address_pattern(), re.I),
+        re.compile(_ACT_ON, re.I),
+        re.compile(advice_pattern(), re.I),
+    )
 
 
 def speaks_to_reader(said: str) -> bool:
-    """Whether what an answer says outside its quotes (``said``) addresses its reader or
-    its own evaluation ("you", "dear grader", "this answer"): its quotes may be meant for
-    the grader then."""
-    return bool(_to_reader().search(said))
+    """Whether what an answer says outside its quotes (``said``, in matching form) speaks of
+    the answer itself ("this answer", "my answer"), or to its reader about grading or about
+    acting on the quotes ("Dear grader, …", "you should do exactly that"): its quotes may be
+    meant for the grader then. Advice to a reader ("if you deploy an LLM judge, …") is not."""
+    own, address, act_on, advice = _to_reader()
+    if own.search(said):
+        return True
+    return any(
+        address.search(s) and (act_on.search(s) or (talks_of_grading(s) and not advice.search(s)))
+        for s in sentences(said)
+    )

@@ -226,6 +226,11 @@ def address_pattern() -> str:
     return _window_patterns()["address"].pattern
 
 
+def advice_pattern() -> str:
+    """A regex for advice to a student or a reader ("if you …", "you will get …")."""
+    return _window_patterns()["student"].pattern
+
+
 def talks_of_grading(text: str) -> bool:
     """Whether ``text`` (in matching form) speaks of grading, scores, rules or the judge."""
     return bool(_window_patterns()["grading"].search(text))
