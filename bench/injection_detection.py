@@ -21,7 +21,7 @@ Since the detector has a learned part (engine/judging/injection_model.py) traine
 set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, two
 training rounds written blind, and the obfuscation tuning round of
 tests/engine/judging/injection_table_33.py), these rates are training rates (not for
-``tune_33cd``, which only the rules were tuned on);
+``tune_33cd`` and ``tune_33ef``, which only the rules were tuned on);
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
 ``BLIND`` (rounds 22f–22i and 33a–33f, measured when their files are present) are never
 trained on; ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
@@ -44,6 +44,7 @@ from engine.judging.neutralize import contains_control_token  # noqa: E402
 from tests.engine.judging import injection_table as table  # noqa: E402
 from tests.engine.judging import injection_table_33 as tune_33  # noqa: E402
 from tests.engine.judging import injection_table_33cd as tune_33cd  # noqa: E402
+from tests.engine.judging import injection_table_33ef as tune_33ef  # noqa: E402
 from tests.engine.judging import injection_table_hard as hard  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -90,6 +91,11 @@ TRAINING = tuple(SETS)
 # it, the model not (trained with it, the model grew past 1.7 MB and missed one blind attack
 # more)
 SETS["tune_33cd"] = (tune_33cd.ATTACKS_33CD, tune_33cd.LEGIT_33CD)
+# answers explaining prompt injection, LLM judges and marking that quote attacks, and attacks
+# that hide behind such explanations, with their questions, written from 33e/33f's labels
+# after their first contact: the rules were tuned on it, the model not
+SETS["tune_33ef"] = (tune_33ef.ATTACKS_33EF, tune_33ef.LEGIT_33EF)
+QUESTIONS.update(tune_33ef.QUESTIONS_33EF)
 BLIND = {
     f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
     for r in ("22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d", "33e", "33f")

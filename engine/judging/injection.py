@@ -27,7 +27,9 @@ rule the model does not confirm, or the model alone above its suspicion threshol
 (:mod:`engine.judging.disagreement`) judges the answer again without its suspicious
 sentences and routes it to review when the verdicts differ. The question the answer responds
 to is read too: when it speaks of grading itself, the model must be surer (an answer about a
-marking scheme is expected to sound like one). Leave-one-round-out rates:
+marking scheme is expected to sound like one), and when it asks about attacks on models or
+their evaluation, what the answer quotes is shown, not said
+(:mod:`engine.judging.injection_discussion`). Leave-one-round-out rates:
 ``bench/injection_generalisation.py``; blind rounds at first contact:
 ``bench/data/README.md``.
 """
@@ -39,6 +41,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.judging.injection_decode import hidden_payloads, undisguised
+from engine.judging.injection_discussion import (
+    discusses_attacks,
+    shown_removed,
+    speaks_to_reader,
+)
 from engine.judging.injection_model import (
     ALONE,
     CONFIRM,
@@ -84,10 +91,24 @@ def detect_injection(
         return InjectionReport()
     scorer = scorer or stored_scorer()
     reasons, evidence, structural = rule_hits(text)
+    shown: tuple[str, ...] = ()
+    said = text
+    if not structural and discusses_attacks(question):
+        # an answer explaining attacks quotes them: unless it speaks to its reader, only what
+        # it says outside its quotes counts (structure counts wherever it stands); what only
+        # the quotes trip stays suspicious, the model's doubt included
+        unquoted = shown_removed(text)
+        if not speaks_to_reader(unquoted):
+            said = unquoted
+            kept = rule_hits(said)[0]
+            shown = tuple(r for r in reasons if r not in kept)
+            reasons = tuple(r for r in reasons if r in kept)
+            if scorer.probability(text) > SUSPICIOUS:
+                shown += ("model",)
     # the model reads what the answer says once decoded too (base64, tag characters, leetspeak)
-    views = [text, *hidden_payloads(text)]
-    plain = undisguised(unicodedata.normalize("NFKC", text))
-    if matching_form(plain) != matching_form(text):
+    views = [said, *hidden_payloads(said)]
+    plain = undisguised(unicodedata.normalize("NFKC", said))
+    if matching_form(plain) != matching_form(said):
         views.append(plain)
     p, view = max((scorer.probability(v), v) for v in views)
     on_topic = bool(question) and talks_of_grading(matching_form(question))
@@ -98,9 +119,11 @@ def detect_injection(
         return InjectionReport(reasons, evidence, probability=p)
     # the model alone flags an answer that speaks to its evaluation, not one that only uses
     # its words ("A rubric is a scoring guide")
-    if p > alone and addresses_evaluation(matching_form(view)):
+    if p > alone and addresses_evaluation(matching_form(view), reported=on_topic):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
+    if shown:
+        weak = tuple(dict.fromkeys((*weak, *shown)))
     return InjectionReport((), evidence, suspicious=weak, probability=p)
 
 

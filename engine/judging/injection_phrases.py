@@ -136,22 +136,27 @@ def _addressed_judge() -> str:
 
 
 @cache
-def _context() -> tuple[re.Pattern, re.Pattern]:
+def _context() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     # a judge or examiner mentioned is someone else who gives marks; addressed, it is ours
     third = re.compile(f"{word('third_party')}|{word('judge')}", re.I)
     own = re.compile(f"{word('self')}|{_addressed_judge()}|{word('you')}", re.I)
-    return third, own
+    return third, own, re.compile(f"{word('due')}$", re.I)
 
 
 def phrase_rules(text: str) -> list[tuple[str, str]]:
-    """(reason, evidence) for every phrase rule ``text`` (in matching form) trips."""
-    third, own = _context()
+    """(reason, evidence) for every phrase rule ``text`` (in matching form) trips. A
+    give-order is a marking scheme's rule, not an order, when its sentence names someone else
+    who gives the marks, or states what is due ("… উত্তরের জন্য ২ নম্বর প্রাপ্য"), and speaks
+    neither of the answer itself nor to the reader."""
+    third, own, due = _context()
     found = []
     for sentence in sentences(text):
-        explained = bool(third.search(sentence)) and not own.search(sentence)
+        ours = bool(own.search(sentence))
+        explained = bool(third.search(sentence)) and not ours
         for reason, pattern, give_order in _rules():
             m = pattern.search(sentence)
-            if m and not (give_order and explained):
+            stated = give_order and not ours and bool(m and due.search(m.group(0)))
+            if m and not (give_order and explained) and not stated:
                 found.append((reason, m.group(0).strip()[:60]))
     return found
 
@@ -214,6 +219,16 @@ def _window_patterns() -> dict[str, re.Pattern]:
         "student": re.compile(_STUDENT, re.I),
         "rules": re.compile(_RULES_EN, re.I),
     }
+
+
+def address_pattern() -> str:
+    """A regex for the reader addressed: "you", "please", "dear …", a judge called."""
+    return _window_patterns()["address"].pattern
+
+
+def advice_pattern() -> str:
+    """A regex for advice to a student or a reader ("if you …", "you will get …")."""
+    return _window_patterns()["student"].pattern
 
 
 def talks_of_grading(text: str) -> bool:
@@ -298,9 +313,8 @@ def _evaluation_talk() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
         r"\b(?:judge|evaluator|grader|assessor|rater|scorer|reviewer|examiner|marker)s?\b|"
         r"\b(?:the|an?)\s+(?:ai|model|llm)\b"
     )
-    orders = (
-        f"{_ORDER_EN}|{_ORDER_BN}|{word('give')}|{word('forget')}|{word('spare')}|{_VERDICT_LIKE}"
-    )
+    give = word("give", without=tuple(phrases()["due"]))  # "প্রাপ্য" states, orders nothing
+    orders = f"{_ORDER_EN}|{_ORDER_BN}|{give}|{word('forget')}|{word('spare')}|{_VERDICT_LIKE}"
     return (
         re.compile(addressee, re.I),
         re.compile(f"{_NOTICE}|{_SELF_EVALUATED}", re.I),
@@ -326,12 +340,14 @@ def _self_graded() -> re.Pattern:
     return re.compile(f"(?:{named})[^\n]{{0,100}}?[.!?।\n][^\n]{{0,60}}?(?:{graded})", re.I)
 
 
-def addresses_evaluation(text: str) -> bool:
+def addresses_evaluation(text: str, reported: bool = False) -> bool:
     """Whether ``text`` (in matching form) speaks to someone — the reader, a judge, an
     examiner — about grading without advising a student, gives an order, is shaped like a
     verdict, or speaks of how it is evaluated (a policy, a notice, rules changed, its own
     score): without that the model's certainty alone does
-    not flag ("A rubric is a scoring guide", "This answer covers the highest mountain")."""
+    not flag ("A rubric is a scoring guide", "This answer covers the highest mountain").
+    ``reported``: examiners are the answer's topic (its question speaks of grading), so
+    one named beside who else gives marks is reported, not addressed."""
     addressee, claim, order = _evaluation_talk()
     if claim.search(text) or _self_graded().search(text):
         return True
@@ -340,6 +356,13 @@ def addresses_evaluation(text: str) -> bool:
     about_grading = talks_of_grading(text) or bool(_DEDUCTING.search(text))
     if about_grading and order.search(text):
         return True
+    if reported:
+        # a judge or examiner named beside who else gives marks ("শিক্ষক বা পরীক্ষক … নম্বর
+        # দেন") is reported, not addressed
+        third, own, _ = _context()
+        parts = sentences(text)
+        if not any(own.search(s) or not third.search(s) for s in parts if addressee.search(s)):
+            return False
     return (
         bool(addressee.search(text))
         and about_grading
