@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
@@ -19,6 +20,9 @@ from app.cli.arguments import positive_int
 DEMO_DIALECTS = "chittagong,sylhet,noakhali"
 DEMO_QUESTIONS = 12  # of the 40 sample questions: keeps the demo within minutes on 2 cores
 DEMO_REVIEWER = "demo (machine drafts accepted without human review)"
+
+# called after each step that exits 0 with its title, its CLI arguments and its seconds
+StepHook = Callable[[str, list[str], float], None]
 
 
 class DemoStopped(Exception):
@@ -30,7 +34,7 @@ class DemoStopped(Exception):
         self.title, self.code = title, code
 
 
-def step(title: str, argv: list[str]) -> None:
+def run_step(title: str, argv: list[str], on_step: StepHook | None = None) -> None:
     from app.cli import main as cli  # not at the top: app.cli imports this module (demo)
 
     print(f"\n== {title}\n   upabhasha {' '.join(argv)}", flush=True)
@@ -44,7 +48,10 @@ def step(title: str, argv: list[str]) -> None:
             file=sys.stderr,
         )
         raise DemoStopped(title, code)
-    print(f"   ({time.monotonic() - started:.1f} s)", flush=True)
+    seconds = time.monotonic() - started
+    print(f"   ({seconds:.1f} s)", flush=True)
+    if on_step is not None:
+        on_step(title, argv, seconds)
 
 
 def run_demo(
@@ -53,9 +60,11 @@ def run_demo(
     questions: int = DEMO_QUESTIONS,
     dialects: str = DEMO_DIALECTS,
     workspace: Path | None = None,
+    on_step: StepHook | None = None,
 ) -> Path:
-    """Run every step; ``workspace`` defaults to ``out_dir/demo.sqlite``. Raises
-    :class:`DemoStopped` at the first step that does not exit 0."""
+    """Run every step; ``workspace`` defaults to ``out_dir/demo.sqlite``; ``on_step`` hears
+    of each finished step (bench/demo_steps.py). Raises :class:`DemoStopped` at the first
+    step that does not exit 0."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ws = ["-w", str(workspace or out_dir / "demo.sqlite")]
     sample = files("resources") / "sample"
@@ -66,6 +75,10 @@ def run_demo(
         "are NOT research findings, and the sample data is illustrative, not gold."
     )
     started = time.monotonic()
+
+    def step(title: str, argv: list[str]) -> None:
+        run_step(title, argv, on_step)
+
     step("create the workspace and register the embedded model", ws + ["init"])
     step(
         "import the sample parallel corpus",

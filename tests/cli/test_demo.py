@@ -1,10 +1,12 @@
-"""The demo runs the whole pipeline through the CLI; a second run reuses everything."""
+"""The demo runs the whole pipeline through the CLI; a second run reuses everything and
+reports each step to its hook."""
 
 import sqlite3
 
 import pytest
 
 from app.cli import main
+from app.cli.demo import run_demo
 
 
 @pytest.mark.slow
@@ -24,7 +26,20 @@ def test_demo_end_to_end_then_resumes_without_new_work(tmp_path, capsys):
     assert counts[1] == 2 and counts[2] == 2
     capsys.readouterr()
 
-    assert main(argv) == 0
+    heard = []  # the step hook bench/demo_steps.py times the steps with
+    run_demo(
+        out,
+        questions=2,
+        dialects="chittagong",
+        on_step=lambda title, args, seconds: heard.append((args[2], seconds >= 0)),
+    )
+    assert heard == [
+        (command, True)
+        for command in (
+            *("init", "import", "import", "index", "translate", "review"),
+            *("generate", "judge", "stats", "report"),
+        )
+    ]
     second = capsys.readouterr().out
     assert "0 generated" in second or "0 new" in second
     conn = sqlite3.connect(out / "demo.sqlite")
