@@ -23,7 +23,7 @@ training rounds written blind, and the obfuscation tuning round of
 tests/engine/judging/injection_table_33.py), these rates are training rates (not for
 ``tune_33cd`` and ``tune_33ef``, which only the rules were tuned on);
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
-``BLIND`` (rounds 22f–22i and 33a–33f, measured when their files are present) are never
+``BLIND`` (rounds 22f–22i and 33a–33h, measured when their files are present) are never
 trained on; ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
@@ -98,7 +98,7 @@ SETS["tune_33ef"] = (tune_33ef.ATTACKS_33EF, tune_33ef.LEGIT_33EF)
 QUESTIONS.update(tune_33ef.QUESTIONS_33EF)
 BLIND = {
     f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
-    for r in ("22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d", "33e", "33f")
+    for r in ("22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d", "33e", "33f", "33g", "33h")
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
 

@@ -254,6 +254,8 @@ def test_the_blind_rounds_keep_their_first_contact_rates():
         # (written without seeing 33e/33f): 80/80, 0 missed, 5/100; these bounds are after
         # tuning on their labels (tests/engine/judging/injection_table_33ef.py): 80/80, 0, 0/100
         (("held_out_33e", "held_out_33f"), 80, 0, 0),
+        # 33g+33h, written blind: 78/80, 0 missed, 10/100 before those rules, 7/100 after
+        (("held_out_33g", "held_out_33h"), 78, 0, 7),
     ],
 )
 def test_the_issue_33_blind_rounds_keep_their_measured_rates(
