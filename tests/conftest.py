@@ -21,6 +21,18 @@ os.environ.setdefault("UPABHASHA_CONFIG_DIR", tempfile.mkdtemp(prefix="upabhasha
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+def pytest_configure(config):
+    """A parallel test worker (pytest-xdist) runs on its own share of the cores, so the
+    model's threads (as many as the usable cores) never outnumber them."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if not worker.startswith("gw") or workers < 2 or not hasattr(os, "sched_setaffinity"):
+        return
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) >= workers:
+        os.sched_setaffinity(0, cores[int(worker[2:]) % workers :: workers])
+
+
 @pytest.fixture
 def workspace(tmp_path):
     from engine.workspace.store import Workspace

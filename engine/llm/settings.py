@@ -17,12 +17,21 @@ from engine.errors import UserError
 from engine.llm.embedded_model import sha256_file
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: fewer than the machine's under taskset, a cgroup
+    cpuset or a parallel test worker, where more threads than cores only wait on each other."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS and Windows have no affinity mask
+        return max(1, os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class Schedule:
     n_seq: int = 16  # sequences decoded together
     n_batch: int = 512  # tokens per llama_decode call
     n_ctx: int = 0  # KV cells shared by all sequences; 0 = n_seq * 1024 + 2048
-    n_threads: int = 0  # 0 = all cores
+    n_threads: int = 0  # 0 = every core this process may run on
     share_prefix: bool = True  # decode a prompt prefix common to all items once
     min_shared_prefix: int = 16  # shorter common prefixes are not worth a copy
     # The batch plan's groups hold n_seq * refill consecutive items: one scheduler run
@@ -37,7 +46,7 @@ class Schedule:
         if self.refill < 1:
             raise UserError(f"refill must be at least 1, not {self.refill}")
         n_ctx = self.n_ctx or self.n_seq * 1024 + 2048
-        threads = self.n_threads or max(1, os.cpu_count() or 1)
+        threads = self.n_threads or usable_cores()
         return dataclasses.replace(self, n_ctx=n_ctx, n_threads=threads)
 
     def as_dict(self) -> dict:

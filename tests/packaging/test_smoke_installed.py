@@ -32,22 +32,42 @@ def platform_env(home: Path) -> dict[str, str]:
 
 
 def test_installed_gui_script_passes_its_smoke_test(tmp_path):
+    """One run checks the script, the platform folders, every stage and the window: the
+    sample study opened in it, every panel built, no heavy library loaded when it showed."""
+    from engine.samples.workspace import build_sample_workspace
+
     script = Path(sys.executable).with_name("upabhasha-gui")
     if not script.exists():
         pytest.skip(f"{script} is not installed (pip install -e .)")
     home = tmp_path / "home"
+    study = build_sample_workspace(tmp_path / "study" / "study.sqlite")
     out = subprocess.run(
-        [str(script), "--smoke-test"],
+        [str(script), "--smoke-test", str(study)],
         capture_output=True,
         text=True,
         env=platform_env(home),
         cwd=tmp_path,
-        timeout=240,
+        timeout=600,  # a loaded machine
     )
     assert out.stdout.strip(), f"no report; stderr:\n{out.stderr[-4000:]}"
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["failures"] == [], out.stderr[-4000:]
     assert out.returncode == 0 and report["ok"] is True
+    assert report["shown"] is True and report["workspace"] == str(study)
+    assert report["panels"] == [
+        "Review translations",
+        "Models",
+        "Answers",
+        "Judge",
+        "Charts",
+        "Tasks",
+        "Jobs",
+        "Social bias",
+        "Metrics vs humans",
+        "Annotation",
+        "Adjudication",
+        "Agreement",
+    ]
     pipeline = report["pipeline"]
     assert pipeline["translation"]["written"] == 1
     assert pipeline["answers"][0]["done_now"] == 2

@@ -197,42 +197,6 @@ def test_task_failure_shows_in_the_status_bar(window):
     )
 
 
-@pytest.mark.slow  # the smoke test then runs the whole pipeline on the embedded model
-def test_gui_smoke_test_starts_without_heavy_libraries(ws_copy, tmp_path):
-    import json
-    import os
-    import subprocess
-    import sys
-
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", UPABHASHA_CONFIG_DIR=str(tmp_path))
-    out = subprocess.run(
-        [sys.executable, "-m", "app.gui_main", "--smoke-test", str(ws_copy)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=True,
-    )
-    report = json.loads(out.stdout.strip().splitlines()[-1])
-    assert report["shown"] is True
-    assert report["workspace"] == str(ws_copy)
-    assert report["panels"] == [
-        "Review translations",
-        "Models",
-        "Answers",
-        "Judge",
-        "Charts",
-        "Tasks",
-        "Jobs",
-        "Social bias",
-        "Metrics vs humans",
-        "Annotation",
-        "Adjudication",
-        "Agreement",
-    ]
-    assert report["heavy_modules_loaded"] == []
-
-
 def test_ctrl_shift_number_shows_the_annotation_tabs(window, ws_copy, qtbot):
     window.open_workspace(ws_copy)
     shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
