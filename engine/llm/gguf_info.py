@@ -217,7 +217,19 @@ def _quantization_name(file_type: int | None, tensor_types: dict[int, int]) -> s
     return "unknown"
 
 
-def _parse(buf, path: Path) -> GGUFInfo:
+@dataclass
+class GGUFHeader:
+    """What the header and tensor table say, every count and span checked."""
+
+    version: int
+    kv_count: int
+    metadata: dict  # the kept keys only
+    tensors: list[tuple[str, list[int], int]]  # name, shape, ggml type
+    parameters: int
+    bytes_by_type: dict[int, int]
+
+
+def _read_header(buf, path: Path, keep: re.Pattern) -> GGUFHeader:
     r = HeaderReader(buf, path)
     r.need(4, "magic")
     if bytes(buf[:4]) != GGUF_MAGIC:
@@ -237,9 +249,9 @@ def _parse(buf, path: Path) -> GGUFInfo:
     for _entry in range(kv_count):
         key = r.name("metadata key")
         vtype = r.unpack("<I", f"type of {key!r}")
-        keep = bool(_KEEP.match(key))
-        value = read_value(r, vtype, key, keep)
-        if keep and value is not None:
+        kept = bool(keep.match(key))
+        value = read_value(r, vtype, key, kept)
+        if kept and value is not None:
             meta[key] = value
 
     tensors = []
@@ -276,7 +288,19 @@ def _parse(buf, path: Path) -> GGUFInfo:
             elements *= d
         parameters += elements
         bytes_by_type[ggml_type] = bytes_by_type.get(ggml_type, 0) + nbytes
+    return GGUFHeader(
+        version=version,
+        kv_count=kv_count,
+        metadata=meta,
+        tensors=[(name, dims, ggml_type) for name, dims, ggml_type, _offset in tensors],
+        parameters=parameters,
+        bytes_by_type=bytes_by_type,
+    )
 
+
+def _parse(buf, path: Path) -> GGUFInfo:
+    header = _read_header(buf, path, _KEEP)
+    meta, tensors = header.metadata, header.tensors
     arch = meta.get("general.architecture")
     if not isinstance(arch, str) or not arch:
         raise GGUFInvalid(f"{path}: not a usable GGUF model: general.architecture is missing")
@@ -285,14 +309,14 @@ def _parse(buf, path: Path) -> GGUFInfo:
     template = meta.get("tokenizer.chat_template")
     return GGUFInfo(
         path=path,
-        size_bytes=r.size,
-        version=version,
-        tensor_count=tensor_count,
-        kv_count=kv_count,
+        size_bytes=len(buf),
+        version=header.version,
+        tensor_count=len(tensors),
+        kv_count=header.kv_count,
         architecture=arch,
         name=str(meta.get("general.name", path.stem)),
-        parameters=parameters,
-        quantization=_quantization_name(meta.get("general.file_type"), bytes_by_type),
+        parameters=header.parameters,
+        quantization=_quantization_name(meta.get("general.file_type"), header.bytes_by_type),
         context_length=int(context) if isinstance(context, int) else None,
         chat_template=template if isinstance(template, str) and template.strip() else None,
         metadata={k: v for k, v in meta.items() if k != "tokenizer.chat_template"},
@@ -382,13 +406,8 @@ def checked_model_path(path: str | Path) -> Path:
     return resolved
 
 
-def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) -> GGUFInfo:
-    """Validate ``path`` as a GGUF model and return its metadata.
-
-    Raises :class:`GGUFInvalid` (a ``UserError``) with a message that names the problem.
-    ``with_sha256`` also hashes the file, reporting ``progress(done_bytes, total, "sha256")``.
-    """
-    path = Path(path)
+def _mapped(path: Path, parse):
+    """``parse(buffer, path)`` over a read-only map of the checked file."""
     checked_model_path(path)
     size = path.stat().st_size
     if size < 24:
@@ -397,13 +416,30 @@ def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) 
         with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
             view = memoryview(mm)
             try:
-                info = _parse(view, path)
+                return parse(view, path)
             finally:
                 view.release()
     except OSError as exc:  # unreadable after all (permissions, I/O error)
         raise UserError(
             _("{path}: cannot be read ({why})").format(path=path, why=exc.strerror or exc)
         ) from None
+
+
+def read_gguf_header(path: str | Path, keep: re.Pattern) -> GGUFHeader:
+    """Any GGUF's header (a model's or an adapter's), keeping the metadata keys ``keep``
+    matches; bounded like :func:`inspect_gguf`, and as fast on a model with a large vocabulary
+    (its arrays are stepped over, not decoded)."""
+    return _mapped(Path(path), lambda buf, p: _read_header(buf, p, keep))
+
+
+def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) -> GGUFInfo:
+    """Validate ``path`` as a GGUF model and return its metadata.
+
+    Raises :class:`GGUFInvalid` (a ``UserError``) with a message that names the problem.
+    ``with_sha256`` also hashes the file, reporting ``progress(done_bytes, total, "sha256")``.
+    """
+    path = Path(path)
+    info = _mapped(path, _parse)
     if with_sha256:
         info.sha256 = sha256_file(path, progress)
     log.info(

@@ -11,38 +11,26 @@ architecture.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from engine.errors import UserError
 from engine.files.user_files import check_regular_file
+from engine.llm.gguf_info import read_gguf_header
 from engine.llm.model_registry import METADATA_COLUMNS, find_model, register_gguf
 from engine.workspace.store import Workspace
 
-
-def _field(reader, key: str):
-    field = reader.fields.get(key)
-    if field is None:
-        return None
-    value = field.parts[field.data[0]]
-    try:
-        return bytes(value).decode("utf-8")
-    except (TypeError, ValueError):
-        return float(value[0])
+_ADAPTER_KEYS = re.compile(r"^(general\.(type|architecture)|adapter\.(type|lora\.alpha))$")
 
 
 def check_adapter(path: Path, architecture: str | None) -> dict:
-    # lazy: gguf is slow to import
-    import gguf
-
     check_regular_file(path, "adapter file")
-    try:
-        reader = gguf.GGUFReader(str(path))
-    except Exception as exc:  # noqa: BLE001 - any parse failure means "not a GGUF adapter"
-        raise UserError(f"{path}: not a GGUF file ({type(exc).__name__}: {exc})") from None
+    header = read_gguf_header(path, _ADAPTER_KEYS)  # GGUFInvalid names the file and why
+    meta = header.metadata
     kind, adapter, arch = (
-        _field(reader, "general.type"),
-        _field(reader, "adapter.type"),
-        _field(reader, "general.architecture"),
+        meta.get("general.type"),
+        meta.get("adapter.type"),
+        meta.get("general.architecture"),
     )
     if kind != "adapter" or adapter != "lora":
         raise UserError(
@@ -52,8 +40,8 @@ def check_adapter(path: Path, architecture: str | None) -> dict:
         raise UserError(f"{path}: adapter for {arch!r}, but the base model is {architecture!r}")
     return {
         "architecture": arch,
-        "alpha": _field(reader, "adapter.lora.alpha"),
-        "tensors": len(reader.tensors),
+        "alpha": meta.get("adapter.lora.alpha"),
+        "tensors": len(header.tensors),
     }
 
 

@@ -4,11 +4,13 @@ card, and really applied by llama.cpp (the embedded Gemma 3 270M with adapters b
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
 
 from engine.errors import UserError
+from engine.llm.gguf_info import read_gguf_header
 from engine.understanding.adapters import add_adapter_model, check_adapter
 
 
@@ -16,21 +18,20 @@ def make_lora(base, out, b_scale: float, rank: int = 4):
     """A LoRA adapter GGUF on every attn_q of ``base``: A random, B random * b_scale."""
     import gguf
 
-    reader = gguf.GGUFReader(str(base))
-    arch = bytes(reader.fields["general.architecture"].parts[-1]).decode()
-    writer = gguf.GGUFWriter(str(out), arch)
+    header = read_gguf_header(base, re.compile(r"^general\.architecture$"))
+    writer = gguf.GGUFWriter(str(out), header.metadata["general.architecture"])
     writer.add_string("general.type", "adapter")
     writer.add_string("adapter.type", "lora")
     writer.add_float32("adapter.lora.alpha", float(rank))
     rng = np.random.default_rng(0)
-    for t in reader.tensors:
-        if t.name.endswith("attn_q.weight"):
-            n_in, n_out = int(t.shape[0]), int(t.shape[1])
+    for name, shape, _type in header.tensors:
+        if name.endswith("attn_q.weight"):
+            n_in, n_out = shape[0], shape[1]
             writer.add_tensor(
-                t.name + ".lora_a", rng.standard_normal((rank, n_in)).astype(np.float32) * 0.05
+                name + ".lora_a", rng.standard_normal((rank, n_in)).astype(np.float32) * 0.05
             )
             writer.add_tensor(
-                t.name + ".lora_b", rng.standard_normal((n_out, rank)).astype(np.float32) * b_scale
+                name + ".lora_b", rng.standard_normal((n_out, rank)).astype(np.float32) * b_scale
             )
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
@@ -52,7 +53,7 @@ def test_adapter_files_are_checked(workspace, base, embedded_gguf, tmp_path):
         check_adapter(embedded_gguf, "gemma3")  # a model, not an adapter
     text = tmp_path / "x.gguf"
     text.write_text("hello", encoding="utf-8")
-    with pytest.raises(UserError, match="not a GGUF file"):
+    with pytest.raises(UserError, match="not a valid GGUF file"):
         add_adapter_model(workspace, base["name"], text, name="x")
     lora = make_lora(embedded_gguf, tmp_path / "a.gguf", 0.5)
     with pytest.raises(UserError, match="adapter for 'gemma3', but the base model is 'llama'"):
