@@ -27,7 +27,7 @@ the GUI thread through a queued Qt signal. The bridge
 - lets a job end a panel's race: a job started with ``supersedes="key"`` returns the report
   it read after its last write, and when it ends the reads started with ``replace="key"``
   before it returned are dropped, so a read older than its result never overwrites it (a
-  read started after it returned saw every write of it and lands after it);
+  read started after it returned saw every write of it and is kept);
 - describes a failure for people with :func:`describe_error` (the dialogs use it too);
 - records each task's log lines (records logged from its worker thread) for the job monitor;
 - keeps ``quiet=True`` tasks — a panel's own look-ups (a chart refresh, a filter), several a
@@ -423,8 +423,7 @@ class TaskBridge(QObject):
     def _drop_older_reads(self, key: str, returned_at: float) -> None:
         """Drop the results of the reads with ``replace=key`` started before a job returned
         whose result holds the same read taken after its last write. A read started later
-        began after the job's finish was queued, so it lands after the job's result and is
-        kept."""
+        saw every write of the job, so it is kept, whichever of the two lands first."""
         for task in self._tasks.values():
             if task.replace_key == key and task.running and task.started_at < returned_at:
                 task.superseded = True
