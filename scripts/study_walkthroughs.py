@@ -154,10 +154,12 @@ def step_run_task(walk: Walk) -> None:
     if walk.task_dialects:
         tasks.dialects.setText(",".join(walk.task_dialects))
     tasks.constrained.setChecked(True)  # a base model answers in the label set's JSON
+    finished: list[list] = []  # the run's end: the panel then shows the report it read last
+    tasks.sig_run_finished.connect(finished.append)
     click(tasks.run_button)
-    wait_until(walk, lambda: tasks._task is None, 600, "task run")
-    if "failed" in tasks.progress_note.text() or not tasks.report.get("runs"):
-        wait_until(walk, lambda: bool(tasks.report.get("runs")), 30, "task results")
+    wait_until(walk, lambda: bool(finished) or tasks._task is None, 600, "task run")
+    if not finished:
+        raise WalkError(f"the task run ended without results: {tasks.progress_note.text()}")
     shoot(walk, "04_task_results")
 
 
@@ -216,15 +218,12 @@ def step_run_probes(walk: Walk) -> None:
     wait_until(walk, lambda: bias.run_button.isEnabled(), 30, "probe set offered")
     type_number(bias.limit, walk.probe_limit)
     bias.counterbalance.setChecked(True)
-    refreshed: list[dict] = []
-    bias.sig_refreshed.connect(refreshed.append)
+    finished: list[list] = []  # the run's end: the panel then shows the view it read last
+    bias.sig_run_finished.connect(finished.append)
     click(bias.run_button)
-    wait_until(
-        walk,
-        lambda: bias.run_button.isEnabled() and bool(refreshed) and bias.runs.count() > 0,
-        600,
-        "probe run",
-    )
+    wait_until(walk, lambda: bool(finished) or bias.run_button.isEnabled(), 600, "probe run")
+    if not finished:
+        raise WalkError("the probe run ended without results")
     shoot(walk, "05_bias_chart")
 
 

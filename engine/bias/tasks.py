@@ -1,7 +1,8 @@
 """Background tasks of the Social bias panel (Qt-free): plain inputs, own connection.
 
 :func:`bias_view_at` reads everything the panel shows (statistics, replies for drill-down, the
-unmapped replies and the normalisation table); :func:`run_probes_at` runs probes on one model;
+unmapped replies and the normalisation table); :func:`run_probes_at` runs probes on one model,
+:func:`run_probes_with_view_at` too and then reads the view after its last write;
 :func:`map_phrase_at` edits the normalisation table.
 """
 
@@ -30,6 +31,7 @@ __all__ = [
     "import_probes_at",
     "map_phrase_at",
     "run_probes_at",
+    "run_probes_with_view_at",
 ]
 
 
@@ -51,6 +53,7 @@ def bias_view_at(workspace_path: str | Path, rule: str = "limit", resamples: int
                 "SELECT name, topic, group_x, group_y, dialect FROM probe_sets ORDER BY id"
             ),
             "responses": ws.scalar("SELECT count(*) FROM responses"),
+            "rule": rule,
         }
 
 
@@ -80,6 +83,36 @@ def run_probes_at(
             progress=progress,
             cancelled=cancelled,
         )
+
+
+def run_probes_with_view_at(
+    workspace_path: str | Path,
+    model_id: int,
+    set_names: list[str] | None,
+    *,
+    rule: str = "limit",
+    limit: int | None = None,
+    counterbalance: bool = False,
+    constrained: bool = False,
+    seed: int = 0,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> dict:
+    """:func:`run_probes_at`, then :func:`bias_view_at` read after the run's last write:
+    ``{"summaries": […], "view": {…}}``. The panel shows this view when the job ends, so it
+    counts every reply of the job (a read taken during the run may predate it)."""
+    summaries = run_probes_at(
+        workspace_path,
+        model_id,
+        set_names,
+        limit=limit,
+        counterbalance=counterbalance,
+        constrained=constrained,
+        seed=seed,
+        progress=progress,
+        cancelled=cancelled,
+    )
+    return {"summaries": summaries, "view": bias_view_at(workspace_path, rule)}
 
 
 # the planner's estimate of run_probes_at with the same arguments (engine.llm.run_estimates)

@@ -141,7 +141,9 @@ def run_judge_at(
     cancelled=None,
 ) -> dict:
     """Judge every answer pair (resumable: a re-run continues where it stopped), then the
-    post-run steps of :func:`engine.judging.run.finish_judge_run`."""
+    post-run steps of :func:`engine.judging.run.finish_judge_run`; ``overview`` is
+    :func:`judge_overview_at` read after the run's last write, which the panel shows when the
+    job ends (a read taken during the run may predate it)."""
     rubric = rubric_from_dict(rubric_data)
     with Workspace(workspace_path, create=False) as ws:
         summary = judge_answers(
@@ -152,7 +154,7 @@ def run_judge_at(
             progress=progress,
             cancelled=cancelled,
         )
-        return {
+        result = {
             **summary.as_dict(),
             **finish_judge_run(
                 ws,
@@ -161,6 +163,7 @@ def run_judge_at(
                 review_threshold=rubric.review_confidence_threshold,
             ),
         }
+    return {**result, "overview": judge_overview_at(workspace_path)}
 
 
 def estimate_judge_at(

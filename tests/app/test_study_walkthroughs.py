@@ -101,6 +101,8 @@ def test_social_bias_probes_from_the_gui_alone(qapp, qtbot, embedded_gguf, tmp_p
         assert orders == [{"o": "xy", "n": w.PROBE_LIMIT}, {"o": "yx", "n": w.PROBE_LIMIT}]
         bias = walk.window.panels["bias"]
         assert bias.chart.groups
+        # the view shown when the run ended counts every reply it stored
+        assert bias.view["responses"] == walk.ws.scalar("SELECT count(*) FROM responses")
         _run(walk, next(steps))  # a bar clicked: its replies
         assert bias.selected_group is not None and bias.replies_model.rowCount() > 0
         _run(walk, next(steps))  # normalisation edit

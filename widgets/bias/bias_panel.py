@@ -16,7 +16,6 @@ from __future__ import annotations
 import collections
 import logging
 import sys
-from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -33,10 +32,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine.bias import tasks as bias_tasks
-from engine.bias.api import build_bias_sample, groups_csv, groups_latex, sample_bias_path
+from engine.bias.api import build_bias_sample, sample_bias_path
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
+from widgets.bias.bias_export import write_export
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
 from widgets.common import file_dialogs
 from widgets.common.file_dialogs import EXPORTS
@@ -52,12 +52,14 @@ log = logging.getLogger(__name__)
 
 # what the statistics and the run options are read from
 BIAS_TOPICS = frozenset({"probes", "responses", "runs", "models", "probe_runs"})
+VIEW_KEY = "bias-view"  # the panel's reads of its view: the newest one wins
 
 
 class BiasPanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # the normalisation table was edited or a probe run finished
     sig_refreshed = Signal(dict)  # the view data shown (tests, other panels)
+    sig_run_finished = Signal(list)  # a probe run's summaries, its final view shown
     sig_import_requested = Signal(str)  # "probes" / "probe-templates": the import dialog
 
     def __init__(
@@ -218,7 +220,7 @@ class BiasPanel(QWidget):
             args=(str(self.ws.path), self.rule.currentData() or "limit"),
             on_done=self._on_view,
             label=_("Bias statistics"),
-            replace="bias-view",
+            replace=VIEW_KEY,
             quiet=True,
         )
 
@@ -260,7 +262,7 @@ class BiasPanel(QWidget):
             [(_("all sets"), None)] + [(s["name"], s["name"]) for s in view["sets"]],
         )
         has_sets = bool(view["sets"])
-        self.run_button.setEnabled(has_sets)
+        self.run_button.setEnabled(has_sets and self.job.task is None)  # not while probing
         self.import_probes_button.setVisible(not has_sets)
         self.generate_probes_button.setVisible(not has_sets)
         self.editor.set_view(view)
@@ -417,11 +419,12 @@ class BiasPanel(QWidget):
         model_id, args, options = inputs
         self.run_button.setEnabled(False)
         task = self.bridge.run(
-            bias_tasks.run_probes_at,
+            bias_tasks.run_probes_with_view_at,
             args=args,
-            kwargs=options,
+            kwargs={**options, "rule": self.rule.currentData() or "limit"},
             label=_("Probe {model}").format(model=self.model.currentText()),
             lane=model_lane(model_id),
+            supersedes=VIEW_KEY,  # it returns the view read after its last write
             on_done=self._on_probed,
             on_error=self._on_probe_error,
             on_progress=self.job.show_progress,
@@ -429,15 +432,22 @@ class BiasPanel(QWidget):
         )
         self.job.follow(task)
 
-    def _on_probed(self, summaries: list[dict]) -> None:
+    def _on_probed(self, result: dict) -> None:
+        summaries = result["summaries"]
         self.run_button.setEnabled(True)
         self.job.finish()
         done = sum(s["done_now"] for s in summaries)
         message = _("Probing finished: {n} new replies").format(n=done)
         timing = estimate_and_actual(*summaries)
         self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
+        # the view read after the run's last write (reads started before it are dropped),
+        # unless the zero-count rule was changed meanwhile: then a read with the new one
+        if result["view"]["rule"] == (self.rule.currentData() or "limit"):
+            self._on_view(result["view"])
+        else:
+            self.refresh()
         self.sig_changed.emit()
-        self.refresh()
+        self.sig_run_finished.emit(summaries)
 
     def _on_probe_error(self, exc: BaseException) -> None:
         self.run_button.setEnabled(True)
@@ -455,18 +465,10 @@ class BiasPanel(QWidget):
             self.export(path)
 
     def export(self, path: str) -> None:
-        suffix = Path(path).suffix.lower().lstrip(".")
-        stats = self.view.get("stats")
-        if suffix in ("png", "svg", "pdf"):
-            self.chart.export(path)
-        elif suffix == "csv" and stats:
-            Path(path).write_text(groups_csv(stats), encoding="utf-8")
-        elif suffix == "tex" and stats:
-            Path(path).write_text(groups_latex(stats), encoding="utf-8")
+        if write_export(path, self.chart, self.view.get("stats")):
+            self.sig_status_message.emit(_("Exported {path}").format(path=path))
         else:
             self.sig_status_message.emit(_("Nothing to export yet."))
-            return
-        self.sig_status_message.emit(_("Exported {path}").format(path=path))
 
 
 def _pct(v) -> str:

@@ -24,6 +24,10 @@ the GUI thread through a queued Qt signal. The bridge
   ``on_done`` with its partial result, one that stops by raising to ``on_cancelled``, so
   its starter never stays "Running…"; ``replace="key"`` cancels the previous task
   with that key and drops its result, so the newest request wins;
+- lets a job end a panel's race: a job started with ``supersedes="key"`` returns the report
+  it read after its last write, and when it ends the reads started with ``replace="key"``
+  before it returned are dropped, so a read older than its result never overwrites it (a
+  read started after it returned saw every write of it and is kept);
 - describes a failure for people with :func:`describe_error` (the dialogs use it too);
 - records each task's log lines (records logged from its worker thread) for the job monitor;
 - keeps ``quiet=True`` tasks — a panel's own look-ups (a chart refresh, a filter), several a
@@ -39,7 +43,6 @@ import collections
 import inspect
 import itertools
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -56,6 +59,7 @@ from engine.i18n import _
 from engine.text.redact import RedactingFilter, redact
 from widgets.common.hints import for_gui
 from widgets.common.job_log import job_log_line, level_name
+from widgets.common.task_progress import ThrottledProgress
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +112,8 @@ class Task:
     tokens: int | None = None  # cumulative generated tokens, when the job reports them
     error: BaseException | None = None
     superseded: bool = False
+    supersedes: str | None = None  # the replace key of the reads its result makes old
+    returned_at: float | None = None  # when its function returned, in the worker
     log_total: int = 0  # lines ever logged (log_lines keeps the last ones)
     log_lines: collections.deque = field(
         default_factory=lambda: collections.deque(maxlen=LOG_LINES_KEPT)
@@ -131,56 +137,6 @@ class Task:
     @property
     def elapsed_s(self) -> float:
         return (self.finished_at or time.monotonic()) - self.started_at
-
-
-def _phase_of(note: str) -> str:
-    """A note without its numbers: "encoding 3/10" and "encoding 4/10" are one phase."""
-    return _NUMBERS.sub("", note)
-
-
-_NUMBERS = re.compile(r"[\d.,/%]+")
-
-
-class _Progress:
-    """The ``progress`` callable handed to worker code: throttled, last value never lost."""
-
-    def __init__(
-        self, task: Task, emit: Callable[[Task, int, int, str, Any], None], interval_s: float
-    ):
-        self.task, self.emit, self.interval_s = task, emit, interval_s
-        self.last_emit = 0.0
-        self.pending: tuple | None = None
-        self.lock = threading.Lock()
-        # a job of several runs (one per model) reports each run's tokens from 0: summed here,
-        # before throttling, so no run's last count is lost to a dropped report
-        self.tokens_reported = self.tokens_before = 0
-        self.last_phase: str | None = None
-
-    def __call__(self, done: int, total: int, note: str = "", **metrics) -> None:
-        now = time.monotonic()
-        tokens = metrics.get("tokens")
-        with self.lock:
-            if tokens is not None:
-                if tokens < self.tokens_reported:
-                    self.tokens_before += self.tokens_reported
-                self.tokens_reported = tokens
-                tokens = self.tokens_before + tokens
-            snapshot = (done, total, note, tokens)
-            phase = _phase_of(note)
-            new_phase = phase != self.last_phase
-            self.last_phase = phase
-            if not new_phase and done < total and now - self.last_emit < self.interval_s:
-                self.pending = snapshot
-                return
-            self.pending = None
-            self.last_emit = now
-        self.emit(self.task, *snapshot)
-
-    def flush(self) -> None:
-        with self.lock:
-            snapshot, self.pending = self.pending, None
-        if snapshot is not None:
-            self.emit(self.task, *snapshot)
 
 
 _current = threading.local()
@@ -298,6 +254,7 @@ class TaskBridge(QObject):
         lane: str = POOL,
         dialog: bool = False,
         replace: str | None = None,
+        supersedes: str | None = None,
         quiet: bool = False,
     ) -> Task:
         """Run ``fn(*args, **kwargs)`` in ``lane``; callbacks run on the GUI thread.
@@ -309,7 +266,9 @@ class TaskBridge(QObject):
         stopped by raising; one that returns goes to ``on_done``), ``label`` (the job's name),
         ``lane`` (:data:`POOL`, :data:`WRITER`, :func:`model_lane`), ``dialog`` (a progress
         dialog after :data:`DIALOG_DELAY_MS`), ``replace`` (cancel the running task with this key; its result
-        is dropped), ``quiet`` (not a job: kept out of the job monitor).
+        is dropped), ``supersedes`` (a key of ``replace``: when this job ends with a result,
+        the reads with that key started before it returned are dropped), ``quiet`` (not a
+        job: kept out of the job monitor).
         """
         args = tuple(args)
         kwargs = dict(kwargs or {})
@@ -323,7 +282,8 @@ class TaskBridge(QObject):
         if replace is not None:
             self.supersede(replace)
         task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace, quiet)
-        progress = _Progress(task, self._sig_progress.emit, self._progress_interval_s)
+        task.supersedes = supersedes
+        progress = ThrottledProgress(task, self._sig_progress.emit, self._progress_interval_s)
         if _accepts(fn, "progress"):
             kwargs.setdefault("progress", progress)
         if _accepts(fn, "cancelled"):
@@ -379,16 +339,18 @@ class TaskBridge(QObject):
         return self._executors[lane]
 
     def _execute(
-        self, task: Task, fn: Callable, args: tuple, kwargs: dict, progress: _Progress
+        self, task: Task, fn: Callable, args: tuple, kwargs: dict, progress: ThrottledProgress
     ) -> None:
         _current.task = task
         try:
             result = fn(*args, **kwargs)
         except BaseException as exc:  # returned to the GUI thread, never swallowed
             progress.flush()
+            task.returned_at = time.monotonic()
             self._sig_finished.emit(task, None, exc)
         else:
             progress.flush()
+            task.returned_at = time.monotonic()
             self._sig_finished.emit(task, result, None)
         finally:
             _current.task = None
@@ -451,10 +413,21 @@ class TaskBridge(QObject):
             self.sig_task_finished.emit(task)
         if task.superseded:
             return
+        if task.supersedes is not None and exc is None:
+            self._drop_older_reads(task.supersedes, task.returned_at or task.finished_at)
         if on_done is not None and exc is None:  # a cancelled job's partial result too
             self._call_safely(on_done, result)
         elif task.state == "cancelled" and on_cancelled is not None:  # it stopped by raising
             self._call_safely(lambda _none: on_cancelled(), None, owner=on_cancelled)
+
+    def _drop_older_reads(self, key: str, returned_at: float) -> None:
+        """Drop the results of the reads with ``replace=key`` started before a job returned
+        whose result holds the same read taken after its last write. A read started later
+        saw every write of the job, so it is kept, whichever of the two lands first."""
+        for task in self._tasks.values():
+            if task.replace_key == key and task.running and task.started_at < returned_at:
+                task.superseded = True
+                task.cancel()
 
     def _call_safely(self, callback: Callable, value, *, owner: Callable | None = None) -> None:
         if not _receiver_alive(owner or callback):

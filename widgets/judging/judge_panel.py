@@ -61,6 +61,7 @@ from widgets.judging.rubric_editor import RubricEditor
 log = logging.getLogger(__name__)
 
 PREVIEW_DELAY_MS = 250
+OVERVIEW_KEY = "judge-overview"  # the panel's reads of its overview: the newest one wins
 
 
 def _fmt(value) -> str:
@@ -221,9 +222,9 @@ class JudgePanel(QWidget):
     def rubric(self) -> Rubric | None:
         return self.editor.rubric
 
-    def refresh(self) -> None:
+    def refresh(self, overview: dict | None = None) -> None:
         """Re-read the judge models now and the rest (``judge_tasks.judge_overview_at``) in the
-        pool."""
+        pool, or show ``overview``: a judge run's, read after its last write."""
         current = self.judge_model.currentData()
         self.judge_model.clear()
         for model in judge_tasks.judge_models(self.ws):
@@ -234,11 +235,14 @@ class JudgePanel(QWidget):
         self.judge_model.setCurrentIndex(max(self.judge_model.findData(current), 0))
         self._update_buttons()
         self._fill_versions()
+        if overview is not None:
+            self._show_overview(overview)
+            return
         self.bridge.run(
             judge_tasks.judge_overview_at,
             args=(str(self.ws.path),),
             label=_("Judge runs"),
-            replace="judge-overview",
+            replace=OVERVIEW_KEY,
             quiet=True,
             on_done=self._show_overview,
             on_error=lambda exc: log.warning("judge overview failed: %s", exc),
@@ -459,18 +463,18 @@ class JudgePanel(QWidget):
         model_id = self.judge_model.currentData()
         if model_id is None or self.rubric is None:
             return
-        primary = judging.primary_judge(self.ws) is None
         self.bridge.run(
             judge_tasks.run_judge_at,
             args=(str(self.ws.path), model_id, self.editor.to_dict()),
-            kwargs={"primary": primary},
+            kwargs={"primary": judging.primary_judge(self.ws) is None},
             label=_("Judge answers with {name}").format(name=self.judge_model.currentText()),
             lane=model_lane(model_id),
+            supersedes=OVERVIEW_KEY,  # its result holds the overview read after its last write
             on_done=self._on_judged,
         )
 
     def _on_judged(self, summary: dict) -> None:
-        self.refresh()
+        self.refresh(summary["overview"])
         self.sig_status_message.emit(
             _("Judge run {run}: {n} judged, {f} failed").format(
                 run=summary["run_id"],

@@ -324,6 +324,7 @@ class TasksPanel(QWidget):
                 self.user_dir,
             ),
             label=self.job_label(),
+            supersedes=RESULTS_KEY,  # it returns the report read after its last write
             on_done=self._on_run_done,
             on_error=self._on_run_error,
             on_cancelled=self._on_run_cancelled,
@@ -361,8 +362,7 @@ class TasksPanel(QWidget):
         message = message.format(runs=len(summaries), done=done)
         timing = estimate_and_actual(*summaries)
         self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
-        # the report read after the run's last write; a refresh still reading is older
-        self.bridge.supersede(RESULTS_KEY)
+        # the report read after the run's last write (reads started before it are dropped)
         self.show_results(result["report"])
         self.sig_run_finished.emit(summaries)
 

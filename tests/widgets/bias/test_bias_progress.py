@@ -1,5 +1,6 @@
 """The bias panel shows its probe job's progress from the first report and cancels it with
-its own button; the panel is ready for the next run at once."""
+its own button (a read landing meanwhile leaves Run probes off); the panel is ready for the
+next run at once."""
 
 from __future__ import annotations
 
@@ -42,6 +43,9 @@ def test_probe_progress_and_cancel_from_the_panel(qtbot, tmp_path, monkeypatch):
         qtbot.waitUntil(lambda: panel.job.isVisible() and panel.job.bar.value() > 0, timeout=5000)
         assert panel.job.note.text().startswith("probing")
         assert not panel.run_button.isEnabled()
+        with qtbot.waitSignal(panel.sig_refreshed, timeout=30_000):
+            panel.refresh()  # a read landing during the run (as the watcher's tick)
+        assert not panel.run_button.isEnabled()  # one probe run at a time
         clicked = time.monotonic()
         qtbot.mouseClick(panel.job.cancel_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: panel.run_button.isEnabled(), timeout=5000)
