@@ -23,15 +23,18 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m app.cli demo
 
+# One test worker per core (pytest-xdist); PYTEST_WORKERS=0 runs them in this process.
+PYTEST_WORKERS ?= auto
+PYTEST := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider -n $(PYTEST_WORKERS) --dist worksteal
+
 test: $(STAMP) lint
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider
+	$(PYTEST)
 
 # The GUI and walkthrough tests beside two CPU-bound processes: no test may depend on timing.
 test-under-load: $(STAMP)
 	hogs=""; for i in 1 2; do (while :; do :; done) & hogs="$$hogs $$!"; done; \
 	trap 'kill $$hogs' EXIT; \
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:cacheprovider tests/widgets \
-		tests/app/test_study_walkthroughs.py
+	$(PYTEST) tests/widgets tests/app/test_study_walkthroughs.py
 
 # Layering contracts (.importlinter), lint and format (ruff), types of the engine (mypy).
 lint: $(STAMP)
