@@ -34,9 +34,10 @@ while the calibration ran; the model-error term covers the rest.
 against whole groups, engine.llm.schedule_choice), the full pass is decoded once per
 candidate, cut into that schedule's plan groups, on a sample of ``n_seq`` times the largest
 refill (so a refill group is whole in it); the one with the most output tokens per second is
-:attr:`Calibration.refill`, and its pass is the one the estimate scales. The candidates run
-one after the other between the two one-token passes, so load that changes meanwhile favours
-one of them; the noise term shows how much it changed.
+:attr:`Calibration.refill`, and its pass is the one the estimate scales. The candidates'
+groups run between the two one-token passes, the whole groups split around the refill
+group, so that load rising or falling steadily meanwhile weighs on both alike; a load that
+jumps still favours one of them (the noise term shows how much it changed).
 
 After the job :func:`engine.llm.runs.record_actual` adds the measured seconds and tokens
 next to the estimate (:func:`engine.llm.runs.record_estimate`) in the run card
@@ -187,6 +188,15 @@ def _with_budget(req: Request, max_tokens: int) -> Request:
     return dataclasses.replace(req, key=f"calibration:{req.key}", sampler=sampler)
 
 
+def _interleaved(candidates: dict[int, list[list[Request]]]) -> list[tuple[int, list[Request]]]:
+    """Every candidate's groups in one order: the candidate with the most groups split around
+    the others, so that load rising or falling steadily meanwhile weighs on each alike."""
+    most = max(candidates, key=lambda r: len(candidates[r]))
+    groups, half = candidates[most], len(candidates[most]) // 2
+    middle = [(r, g) for r in candidates if r != most for g in candidates[r]]
+    return [(most, g) for g in groups[:half]] + middle + [(most, g) for g in groups[half:]]
+
+
 def fastest(schedules: dict[int, dict]) -> int:
     """The refill with the most output tokens per second (the first one on a tie)."""
     return max(schedules, key=lambda r: schedules[r]["output_tokens_per_s"])
@@ -219,22 +229,21 @@ def calibrate(
         raise ValueError("nothing to calibrate on")
     short = [_with_budget(r, 1) for r in sample]
     full = [_with_budget(r, r.sampler.max_tokens) for r in sample]
-    full_passes = [plan_groups(full, (n_seq or 1) * r) for r in refills] or [[full]]
-    steps = [[short], *full_passes, [short]]
-    passes: list[tuple[float, list[Result]]] = []
-    for step, groups in enumerate(steps):
+    candidates = {r: plan_groups(full, (n_seq or 1) * r) for r in refills} or {0: [full]}
+    steps = [("short", short), *_interleaved(candidates), ("after", short)]
+    seconds_of: dict = {}
+    results_of: dict[object, list[Result]] = {}
+    total = (2 + len(candidates)) * len(sample)
+    for label, group in steps:
         if cancelled and cancelled():
             raise CalibrationCancelled()
         t = time.perf_counter()
-        results: list[Result] = []
-        for group in groups:
-            for result in backend.generate(group, cancelled=cancelled):
-                results.append(result)
-                if progress:
-                    progress(
-                        step * len(sample) + len(results), len(steps) * len(sample), "calibration"
-                    )
-        passes.append((time.perf_counter() - t, results))
+        results = results_of.setdefault(label, [])
+        for result in backend.generate(group, cancelled=cancelled):
+            results.append(result)
+            if progress:
+                progress(sum(map(len, results_of.values())), total, "calibration")
+        seconds_of[label] = seconds_of.get(label, 0.0) + time.perf_counter() - t
         if cancelled and cancelled():
             raise CalibrationCancelled()
         failed = [r for r in results if not r.ok]
@@ -242,17 +251,19 @@ def calibrate(
             raise RuntimeError(f"calibration failed: {failed[0].error}")
     schedules = {
         refill: {
-            "seconds": round(seconds, 3),
-            "output_tokens": sum(r.completion_tokens for r in results),
+            "seconds": round(seconds_of[refill], 3),
+            "output_tokens": sum(r.completion_tokens for r in results_of[refill]),
             "output_tokens_per_s": round(
-                sum(r.completion_tokens for r in results) / max(seconds, 1e-9), 1
+                sum(r.completion_tokens for r in results_of[refill])
+                / max(seconds_of[refill], 1e-9),
+                1,
             ),
         }
-        for refill, (seconds, results) in zip(refills, passes[1:-1] if refills else [], strict=True)
+        for refill in refills
     }
     chosen = fastest(schedules) if schedules else None
-    prompt_seconds, after = passes[0][0], passes[-1][0]
-    seconds, results = passes[1 + refills.index(chosen)] if chosen else passes[1]
+    prompt_seconds, after = seconds_of["short"], seconds_of["after"]
+    seconds, results = seconds_of[chosen or 0], results_of[chosen or 0]
     by_key = {r.key: r for r in results}
     results = [by_key[r.key] for r in full]  # in sample order, whatever the groups' order
     return Calibration(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.llm import planner
 from engine.llm.jobs import run_job
 from engine.llm.model_registry import ensure_embedded_default, update_load_params
 from engine.llm.run_backend import follow_run_schedule
@@ -14,6 +15,7 @@ from engine.llm.runs import _hash, open_run, run_card
 from engine.llm.schedule_choice import CANDIDATE_REFILLS, machine, remember, remembered
 from engine.llm.types import Request, Sampler
 from engine.workspace.store import Workspace
+from tests.engine.llm.test_llm_plan_lease import BatchSensitive
 from tests.engine.llm.test_llm_plan_lease import model_row as fake_model_row
 
 N_SEQ = 2  # a refill group is 8 items: the calibration's sample
@@ -171,3 +173,35 @@ def test_a_set_refill_and_a_run_with_decoded_items_keep_their_schedule(tmp_path,
             "model_id": row["id"],
         }
     )
+
+
+class Clocked(BatchSensitive):
+    """Fault injection of time: each call advances a fake clock by what ``cost`` says for its
+    group, so which schedule is faster is known (``cost(group size)`` seconds)."""
+
+    def __init__(self, cost, **schedule):
+        super().__init__(**schedule)
+        self.cost, self.now = cost, 0.0
+
+    def generate(self, requests, *, progress=None, cancelled=None):
+        requests = list(requests)
+        self.now += self.cost(len(requests))
+        yield from super().generate(requests, progress=progress, cancelled=cancelled)
+
+
+@pytest.mark.parametrize(("slow_size", "faster"), [(16, 1), (4, 4)])
+def test_the_calibration_takes_the_faster_schedule_timing_them_interleaved(
+    monkeypatch, slow_size, faster
+):
+    backend = Clocked(lambda size: 10.0 if size == slow_size else 1.0, n_seq=4)
+    monkeypatch.setattr(planner.time, "perf_counter", lambda: backend.now)
+    job = [Request(key=f"k{i:02d}", prompt="p", sampler=Sampler(max_tokens=2)) for i in range(40)]
+    cal = planner.calibrate(backend, job, refills=CANDIDATE_REFILLS)
+    assert cal.items == 16 and cal.refill == faster
+    # the prompts pass, whole groups of 4 around the one refill group of 16, the prompts again
+    assert [len(c) for c in backend.calls] == [16, 4, 4, 16, 4, 4, 16]
+    assert cal.schedules[4]["seconds"] == (10.0 if slow_size == 16 else 1.0)
+    assert cal.schedules[1]["seconds"] == (40.0 if slow_size == 4 else 4.0)
+    assert cal.seconds == cal.schedules[faster]["seconds"]
+    # without candidates (or without a batch schedule) one full pass, as before
+    assert planner.calibrate(backend, job).refill is None
