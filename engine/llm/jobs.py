@@ -332,7 +332,7 @@ def _choose_schedule(
     timings = cal.as_dict()["schedules"]
     model = card["model"]["identity"]
     remember(ws, card["kind"], model, schedule.n_seq, choice["machine"], cal.refill, timings)
-    if adopt_refill(ws, run_id, cal.refill, timings):
+    if adopt_refill(ws, run_id, cal.refill, timings, round(cal.noise, 4)):
         backend.schedule = dataclasses.replace(schedule, refill=cal.refill)  # type: ignore[attr-defined]
     log.info("run %d: batch schedule refill %d (%s)", run_id, cal.refill, timings)
     return cal

@@ -34,7 +34,8 @@ while the calibration ran; the model-error term covers the rest.
 against whole groups, engine.llm.schedule_choice), the full pass is decoded once per
 candidate, cut into that schedule's plan groups, on a sample of ``n_seq`` times the largest
 refill (so a refill group is whole in it); the one with the most output tokens per second is
-:attr:`Calibration.refill`, and its pass is the one the estimate scales. The candidates'
+:attr:`Calibration.refill` — the default unless another beats it by more than the machine's
+noise could (:func:`fastest`) — and its pass is the one the estimate scales. The candidates'
 groups run between the two one-token passes, the whole groups split around the refill
 group, so that load rising or falling steadily meanwhile weighs on both alike; a load that
 jumps still favours one of them (the noise term shows how much it changed).
@@ -197,9 +198,18 @@ def _interleaved(candidates: dict[int, list[list[Request]]]) -> list[tuple[int, 
     return [(most, g) for g in groups[:half]] + middle + [(most, g) for g in groups[half:]]
 
 
-def fastest(schedules: dict[int, dict]) -> int:
-    """The refill with the most output tokens per second (the first one on a tie)."""
-    return max(schedules, key=lambda r: schedules[r]["output_tokens_per_s"])
+def fastest(schedules: dict[int, dict], noise: float = 0.0) -> int:
+    """The refill with the most output tokens per second. The first one (the default) stays
+    unless another beats it by more than the machine's noise could: the 90 % half-width of a
+    difference of two measurements at relative standard deviation ``noise``."""
+    first, *others = schedules
+    margin = 1 + NOISE_QUANTILE * math.sqrt(2) * noise
+    best = first
+    for refill in others:
+        rate = schedules[refill]["output_tokens_per_s"]
+        if rate > schedules[best]["output_tokens_per_s"] * (margin if best == first else 1):
+            best = refill
+    return best
 
 
 class CalibrationCancelled(Exception):
@@ -261,7 +271,9 @@ def calibrate(
         }
         for refill in refills
     }
-    chosen = fastest(schedules) if schedules else None
+    a, b = seconds_of["short"], seconds_of["after"]
+    noise = abs(a - b) / (math.sqrt(2) * max((a + b) / 2, 1e-12))  # as Calibration.noise
+    chosen = fastest(schedules, noise) if schedules else None
     prompt_seconds, after = seconds_of["short"], seconds_of["after"]
     seconds, results = seconds_of[chosen or 0], results_of[chosen or 0]
     by_key = {r.key: r for r in results}

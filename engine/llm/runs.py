@@ -397,7 +397,9 @@ def recorded_schedule(card: dict) -> dict:
     return schedule
 
 
-def adopt_refill(ws: Workspace, run_id: int, refill: int, timings: dict) -> bool:
+def adopt_refill(
+    ws: Workspace, run_id: int, refill: int, timings: dict, noise: float = 0.0
+) -> bool:
     """Give a run that has decoded nothing the ``refill`` its calibration chose: the key and
     card schedule it would have had with that refill (its card's ``schedule_choice.keys``),
     and the timings in its card. A run that holds a response keeps its schedule (its bytes
@@ -407,7 +409,7 @@ def adopt_refill(ws: Workspace, run_id: int, refill: int, timings: dict) -> bool
     run_key = (choice.get("keys") or {}).get(str(refill))
     if run_key is None:
         return False
-    record = {**choice, "by": "calibration", "refill": refill, "timings": timings}
+    record = {**choice, "by": "calibration", "refill": refill, "timings": timings, "noise": noise}
     with ws.transaction() as conn:
         same = refill == (card.get("schedule") or {}).get("refill")
         changed = same or set_run_key(conn, run_id, run_key)

@@ -4,7 +4,7 @@ Slot refill (plan groups of ``n_seq * refill`` items whose freed slots take the 
 item) and whole groups (``refill`` 1: groups of ``n_seq`` decoded whole) decode the same items
 at different speeds, and which one wins depends on the model, on the job's shape (how much
 its output lengths vary) and on the machine (its kernels, its load): on one CPU whole groups
-won for answers and refill for one-word probes. So a job that calibrates
+have won for answers where refill won for one-word probes. So a job that calibrates
 (:mod:`engine.llm.planner`) also times the candidates on its own sample, and a fresh run
 takes the faster one (:func:`engine.llm.jobs.run_job`). A refill the user set (in the
 model's load parameters or the job's schedule) is never overridden.
