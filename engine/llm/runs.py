@@ -108,8 +108,8 @@ def open_run(
     their own runs, and a run opens its own model's file. (The response cache stays keyed by
     the sha256 alone: the same file gives the same greedy outputs under any name.)
     """
-    identity, schedule, keyed, base = _key_parts(kind, model_row, card)
     existing, run_key, schedule, base, choice = _resolve(ws, kind, model_row, card)
+    identity, keyed = base["model"], base["schedule"]
     if existing is None and "refill" in keyed:
         # a run from before slot refill decoded whole groups of n_seq: it resumes that way
         old = {**base, "schedule": {k: v for k, v in keyed.items() if k != "refill"}}
