@@ -215,3 +215,26 @@ def test_a_difference_within_the_machines_noise_keeps_the_default():
     assert planner.fastest(rates, noise=0.05) == 4  # 10 % is within 1.645 * sqrt(2) * 5 %
     assert planner.fastest({**rates, 1: {"output_tokens_per_s": 120.0}}, noise=0.05) == 1
     assert planner.fastest({4: {"output_tokens_per_s": 100.0}, 1: {"output_tokens_per_s": 90}}) == 4
+
+
+@pytest.mark.slow
+def test_the_estimate_dialog_compares_the_schedules_and_writes_nothing(tmp_path, monkeypatch):
+    from engine.llm import run_estimates
+    from engine.llm.model_runs import PlannedRun
+
+    monkeypatch.setattr(run_estimates, "ESTIMATE_MIN_ITEMS", 8)  # as a long job would
+    ws = Workspace(tmp_path / "dialog.sqlite")
+    row = embedded_row(ws)
+    planned = [PlannedRun("answer", card_of("dialog"), make_requests())]
+    result = run_estimates.estimate_planned(ws, row, planned)
+    assert result["schedule"]["by"] == "calibration"
+    assert result["schedule"]["refill"] == result["calibration"]["refill"]
+    assert set(result["schedule"]["timings"]) == {"4", "1"}
+    assert ws.scalar("SELECT count(*) FROM runs") == 0
+    assert ws.scalar("SELECT count(*) FROM llm_schedule_choices") == 0
+    # a remembered choice is what the dialog estimates, without comparing again
+    here = run_card(ws, open_run(ws, "answer", row, card_of("x")))["schedule_choice"]["machine"]
+    remember(ws, "answer", row["sha256"], N_SEQ, here, 1, {})
+    again = run_estimates.estimate_planned(ws, row, planned)
+    assert again["schedule"] == {"refill": 1, "by": "remembered"}
+    assert again["calibration"]["refill"] is None
