@@ -237,6 +237,8 @@ def calibrate(
     sample = calibration_sample(requests, size)
     if not sample:
         raise ValueError("nothing to calibrate on")
+    if len(sample) <= (n_seq or 0):
+        refills = ()  # one group whichever the schedule: nothing to compare
     short = [_with_budget(r, 1) for r in sample]
     full = [_with_budget(r, r.sampler.max_tokens) for r in sample]
     candidates = {r: plan_groups(full, (n_seq or 1) * r) for r in refills} or {0: [full]}

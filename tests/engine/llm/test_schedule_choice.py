@@ -205,8 +205,11 @@ def test_the_calibration_takes_the_faster_schedule_timing_them_interleaved(
     assert cal.schedules[4]["seconds"] == (10.0 if slow_size == 16 else 1.0)
     assert cal.schedules[1]["seconds"] == (40.0 if slow_size == 4 else 4.0)
     assert cal.seconds == cal.schedules[faster]["seconds"]
-    # without candidates (or without a batch schedule) one full pass, as before
+    # without candidates, or with one group whichever the schedule, one full pass as before
     assert planner.calibrate(backend, job).refill is None
+    backend.calls.clear()
+    assert planner.calibrate(backend, job[:4], refills=CANDIDATE_REFILLS).refill is None
+    assert [len(c) for c in backend.calls] == [4, 4, 4]
 
 
 def test_a_difference_within_the_machines_noise_keeps_the_default():
