@@ -9,7 +9,9 @@ on the embedded model. Measured in one run:
   whole_group_s  the same with refill 1 (groups of n_seq decoded whole); refill_gain
   ceiling_s      llama.cpp's batched decode alone on the same work (bench/generation.py: pure_decode_seconds);
                  engine_share = ceiling_s / batched_s, ceiling_ratio = sequential_s / ceiling_s
-  planner        the study-time planner's estimate against batched_s
+  chosen_refill  the schedule the planner's calibration chose (bench/generation.py);
+                 share_chosen = the engine's share of the ceiling with it
+  planner        the study-time planner's estimate against the chosen schedule's seconds
   sequential_s   wall time of Llama.create_completion called once per prompt, scaled to
                  the same number of prompts (it runs a subset; --quick: 16 of 64)
   ratio          sequential_s / batched_s
@@ -38,6 +40,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the worker's thread polic
 
 from bench.generation import (  # noqa: E402 - after the path
     ceiling,
+    chosen_fields,
     high_level_llama,
     in_fresh_process,
     planned,
@@ -111,6 +114,7 @@ def main() -> None:
     args = ap.parse_args()
     from engine.llm.embedded_model import embedded_model_path, embedded_sha256
     from engine.llm.prompting import plain_transcript
+    from engine.llm.schedule_choice import CANDIDATE_REFILLS
 
     n, n_sequential = (64, 16) if args.quick else (512, 64)
     requests = probe_workload(n, max_tokens=8)
@@ -118,13 +122,16 @@ def main() -> None:
     threads = os.cpu_count() or 1
 
     ngl = args.n_gpu_layers
-    est, cal_s = planned(model, sha, requests, args.n_seq, ngl)
+    est, cal_s, cal = planned(model, sha, requests, args.n_seq, ngl)
+    print(f"schedule:   the calibration chose refill {cal.refill} ({cal.schedules})", flush=True)
     b_sec, stats, results = run_batched(model, sha, requests, args.n_seq, ngl)
     b_texts = {r.key: r.text for r in results}
     tokens = sum(r.completion_tokens for r in results)
     print(f"batched:    {len(requests)} probes in {b_sec:.2f} s", flush=True)
     print(f"planner:    estimated {est.describe()}; took {b_sec:.1f} s", flush=True)
-    w_sec, _, _ = run_batched(model, sha, requests, args.n_seq, ngl, refill=1)
+    w_sec, _, w_results = run_batched(model, sha, requests, args.n_seq, ngl, refill=1)
+    by_refill = {CANDIDATE_REFILLS[0]: b_sec, 1: w_sec}
+    w_tokens = sum(r.completion_tokens for r in w_results)
     print(f"whole groups (refill 1): {w_sec:.2f} s", flush=True)
     c_sec = ceiling(model, requests, results, args.n_seq, ngl)
     print(f"ceiling:    {c_sec:.2f} s (llama.cpp's batched decode alone)", flush=True)
@@ -164,7 +171,11 @@ def main() -> None:
                 "ceiling_ratio": round(scaled / c_sec, 2),
                 "whole_group_s": round(w_sec, 2),
                 "refill_gain": round(w_sec / b_sec, 3),
-                "planner": planner_fields(est, b_sec, tokens, cal_s),
+                **chosen_fields(cal, by_refill, c_sec),
+                # the estimate is of the chosen schedule: beside that schedule's run
+                "planner": planner_fields(
+                    est, by_refill[cal.refill], tokens if cal.refill != 1 else w_tokens, cal_s
+                ),
                 "goal": {"engine_share": 0.85, "ratio": 4, "planner_error_pct": 25},
                 "load": os.getloadavg()[0],
                 "sequential_s": round(scaled, 2),

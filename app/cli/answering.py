@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from app.cli import stages
-from app.cli.arguments import positive_int
+from app.cli.arguments import add_schedule_options, positive_int, schedule_options
 from app.cli.context import runs_outcome
 from app.cli.output import add_summary_options, emit, run_line
 
@@ -44,7 +44,7 @@ def register(sub) -> None:
         metavar="DIR",
         help="folder with this workspace's own answer_<dialect>.txt files",
     )
-    p.add_argument("--n-seq", type=positive_int, help="local models: sequences decoded together")
+    add_schedule_options(p, "local models: sequences decoded together")
     add_summary_options(p)
     p.set_defaults(func=cmd_generate)
 
@@ -64,7 +64,7 @@ def cmd_generate(args, ctx) -> int:
         limit=args.limit,
         sampler=sampler,
         prompt_dir=args.prompts,
-        schedule={"n_seq": args.n_seq} if args.n_seq else None,
+        schedule=schedule_options(args),
         progress=ctx.progress_printer("answers", quiet=args.quiet or args.json),
     )
     if not emit(ctx, args, {"runs": summaries}):

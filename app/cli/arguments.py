@@ -51,6 +51,25 @@ positive_int = int_at_least(1)  # limits, token budgets, resamples, ids, n-seq, 
 non_negative_int = int_at_least(0)  # seeds, counts where 0 means "none"
 
 
+def add_schedule_options(parser: argparse.ArgumentParser, n_seq_help: str) -> None:
+    """``--n-seq`` and ``--refill``: a local model's batch schedule for the step's runs."""
+    parser.add_argument("--n-seq", type=positive_int, help=n_seq_help)
+    parser.add_argument(
+        "--refill",
+        type=positive_int,
+        metavar="N",
+        help="local models: plan groups of N × --n-seq items whose freed slots take the "
+        "group's next item (1: groups of --n-seq decoded whole); default: the faster one "
+        "this machine's calibration chose for the step, else 4",
+    )
+
+
+def schedule_options(args) -> dict | None:
+    """The batch schedule the options set (None: the model's own)."""
+    schedule = {"n_seq": args.n_seq, "refill": args.refill}
+    return {k: v for k, v in schedule.items() if v} or None
+
+
 def number(text: str) -> float:
     """A finite decimal number (no '8_0', 'nan' or 'inf')."""
     value = parse_number(text)

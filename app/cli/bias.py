@@ -10,7 +10,13 @@ from __future__ import annotations
 import dataclasses
 
 from app.cli import stages
-from app.cli.arguments import name_text, non_negative_int, positive_int
+from app.cli.arguments import (
+    add_schedule_options,
+    name_text,
+    non_negative_int,
+    positive_int,
+    schedule_options,
+)
 from app.cli.context import runs_outcome
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
 from engine.errors import UserError
@@ -168,7 +174,7 @@ def register(sub) -> None:
         help="ask the probes exactly as written, without an instruction",
     )
     r.add_argument("--max-tokens", type=positive_int, default=24)
-    r.add_argument("--n-seq", type=positive_int, help="local models: sequences decoded together")
+    add_schedule_options(r, "local models: sequences decoded together")
     add_json(r)
     add_quiet(r, None)
     r.set_defaults(func=cmd_probe)
@@ -368,7 +374,7 @@ def cmd_probe(args, ctx) -> int:
         sets,
         options=options,
         limit=args.limit,
-        schedule={"n_seq": args.n_seq} if args.n_seq else None,
+        schedule=schedule_options(args),
         progress=ctx.progress_printer("probe", quiet=args.quiet or args.json),
     )
     if not emit(ctx, args, {"runs": summaries}):

@@ -8,7 +8,14 @@ Every long command resumes where it stopped and prints a one-line progress on st
 from __future__ import annotations
 
 from app.cli import stages
-from app.cli.arguments import name_text, non_negative_int, number, positive_int
+from app.cli.arguments import (
+    add_schedule_options,
+    name_text,
+    non_negative_int,
+    number,
+    positive_int,
+    schedule_options,
+)
 from app.cli.context import incomplete
 from app.cli.hints import for_cli
 from app.cli.output import add_json, add_quiet, add_summary_options, emit, fmt
@@ -86,7 +93,7 @@ def _judge_options(p) -> None:
         default=3,
         help="asks per item when the reply is not a valid verdict",
     )
-    p.add_argument("--n-seq", type=positive_int, help="local models: sequences decoded together")
+    add_schedule_options(p, "local models: sequences decoded together")
 
 
 def _judge_kwargs(args) -> dict:
@@ -96,8 +103,8 @@ def _judge_kwargs(args) -> dict:
         "max_attempts": args.max_attempts,
         "template": judging.load_judge_template(args.template),
     }
-    if args.n_seq:
-        kwargs["schedule"] = {"n_seq": args.n_seq}
+    if schedule_options(args):
+        kwargs["schedule"] = schedule_options(args)
     return kwargs
 
 

@@ -10,11 +10,13 @@ from pathlib import Path
 
 from app.cli import stages
 from app.cli.arguments import (
+    add_schedule_options,
     name_text,
     non_negative_int,
     non_negative_number,
     positive_int,
     positive_number,
+    schedule_options,
 )
 from app.cli.batch import add_price_options, register_price, save_prices
 from app.cli.context import incomplete, last_error_words
@@ -67,7 +69,7 @@ def register(sub) -> None:
     q.add_argument("--max-tokens", type=positive_int, default=128)
     q.add_argument("--temperature", type=non_negative_number, default=0.0)
     q.add_argument("--seed", type=non_negative_int, default=0)
-    q.add_argument("--n-seq", type=positive_int, help="sequences decoded together (local models)")
+    add_schedule_options(q, "sequences decoded together (local models)")
     add_json(q)
     add_quiet(q)
     q.set_defaults(func=cmd_run_prompts)
@@ -315,8 +317,8 @@ def cmd_run_prompts(args, ctx) -> int:
         "file_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "sampler": sampler.as_dict(),
     }
-    if args.n_seq and model["kind"] == "gguf":
-        card["schedule"] = {"n_seq": args.n_seq}
+    if schedule_options(args) and model["kind"] == "gguf":
+        card["schedule"] = schedule_options(args)
     run = llm.open_run(ws, "prompts", model, card)
     summary = llm.run_job_on_model(  # its model opened and closed; no empty run left behind
         ws,

@@ -17,6 +17,8 @@ workspace. Front ends use :mod:`engine.llm.api` and :mod:`engine.llm.tasks` only
 - prompting.py      prompts assembled from pieces: untrusted text never becomes a token
 - settings.py       Schedule (batch settings, part of every run card) and LoadOptions
 - batch_plan.py     which items a local model decodes together (independent of timing)
+- schedule_choice.py  slot refill or whole groups: what a calibration chose per job kind, model
+                      and machine, remembered in the workspace
 - plan_store.py     what a run decoded together, so a result can be decoded again exactly
 - replicate.py      decode a sample of a run again and measure the agreement
 - jobs.py           resumable jobs: a run's pending items in a reproducible plan, under its lease

@@ -26,6 +26,7 @@ removed (:func:`engine.llm.runs.discard_if_empty`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass
@@ -35,10 +36,17 @@ from engine.i18n import N_
 from engine.llm import run_backend
 from engine.llm.batch_plan import plan_cache_keys, plan_groups, plan_size
 from engine.llm.leases import LEASE_BEAT_S, acquire_lease, release_lease, renew_lease
-from engine.llm.planner import calibrate, estimate
-from engine.llm.responses import ResponseWriter, cached_replies, differs_from_stored, done_keys
+from engine.llm.planner import Calibration, calibrate, estimate
+from engine.llm.responses import (
+    ResponseWriter,
+    cached_replies,
+    differs_from_stored,
+    done_keys,
+    has_responses,
+)
 from engine.llm.runs import (
     SCHEDULE_NOT_IN_KEY,
+    adopt_refill,
     discard_if_empty,
     finish_run,
     grown_note,
@@ -46,8 +54,10 @@ from engine.llm.runs import (
     record_actual,
     record_estimate,
     record_plan_size,
+    run_card,
     run_model_id,
 )
+from engine.llm.schedule_choice import CANDIDATE_REFILLS, remember
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, takes_metrics
 from engine.workspace.store import Workspace
 
@@ -184,6 +194,9 @@ def _run_job(
         cancelled=False,
     )
     model_id = backend.info().model_id
+    wants_estimate = estimate if estimate is not None else len(pending) >= ESTIMATE_MIN_ITEMS
+    # a fresh run's schedule is chosen before its plan is cut (engine.llm.schedule_choice)
+    cal = _choose_schedule(ws, run_id, backend, pending) if wants_estimate and pending else None
     size = plan_size(backend)
     record_plan_size(ws, run_id, size)  # the plan the run is decoded with (see open_run)
     groups = plan_groups(list(requests), size)
@@ -235,7 +248,7 @@ def _run_job(
         to_decode = [g for g in to_decode if g]
     left = sum(1 for g in to_decode for r in g if r.key in pending_keys and r.key not in served)
     if to_decode and (estimate if estimate is not None else left >= ESTIMATE_MIN_ITEMS):
-        summary.estimate = _estimate(ws, run_id, backend, [r for g in to_decode for r in g])
+        summary.estimate = _estimate(ws, run_id, backend, [r for g in to_decode for r in g], cal)
         if summary.estimate:
             report(f"estimate: {summary.estimate['text']}")
     redecoded = mismatched = 0
@@ -291,12 +304,51 @@ def _run_job(
     return summary
 
 
-def _estimate(
-    ws: Workspace, run_id: int, backend: Backend, to_decode: list[Request]
-) -> dict | None:
-    """The planner's estimate for what this call decodes, recorded in the run card."""
+def _choose_schedule(
+    ws: Workspace, run_id: int, backend: Backend, pending: list[Request]
+) -> Calibration | None:
+    """For a run that has decoded nothing and whose refill nobody set or chose before
+    (``schedule_choice.by`` is ``default``): calibrate on ``pending`` comparing the candidate
+    refills, remember the faster one for the kind, model and machine, and give it to the
+    run and to ``backend``. Returns the calibration (the estimate scales it), or None."""
+    card = run_card(ws, run_id)
+    choice = card.get("schedule_choice") or {}
+    schedule = getattr(backend, "schedule", None)
+    if (
+        choice.get("by") != "default"
+        or card.get("grown_from")
+        or schedule is None
+        or schedule.n_seq != (card.get("schedule") or {}).get("n_seq")
+        or has_responses(ws, run_id)
+    ):
+        return None
     try:
-        cal = calibrate(backend, to_decode)
+        cal = calibrate(backend, pending, refills=CANDIDATE_REFILLS)
+    except Exception as exc:  # a failing backend: the job itself reports its items' errors
+        log.warning(N_("run %d: no estimate (%s)"), run_id, exc)
+        return None
+    if cal.refill is None:
+        return cal
+    timings = cal.as_dict()["schedules"]
+    model = card["model"]["identity"]
+    remember(ws, card["kind"], model, schedule.n_seq, choice["machine"], cal.refill, timings)
+    if adopt_refill(ws, run_id, cal.refill, timings, round(cal.noise, 4)):
+        backend.schedule = dataclasses.replace(schedule, refill=cal.refill)  # type: ignore[attr-defined]
+    log.info("run %d: batch schedule refill %d (%s)", run_id, cal.refill, timings)
+    return cal
+
+
+def _estimate(
+    ws: Workspace,
+    run_id: int,
+    backend: Backend,
+    to_decode: list[Request],
+    cal: Calibration | None = None,
+) -> dict | None:
+    """The planner's estimate for what this call decodes, recorded in the run card
+    (``cal``: a calibration this call already made)."""
+    try:
+        cal = cal or calibrate(backend, to_decode)
     except Exception as exc:  # a failing backend: the job itself reports its items' errors
         log.warning(N_("run %d: no estimate (%s)"), run_id, exc)
         return None

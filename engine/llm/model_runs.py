@@ -95,6 +95,8 @@ def run_models(
                     except BaseException:  # interrupted while loading: nothing is left behind
                         discard_if_empty(ws, run_id)
                         raise
+                else:  # loaded for an earlier run of the model: this run's own schedule
+                    run_backend.follow_run_schedule(ws, run_id, backend)
                 if planned.before_job is not None:
                     planned.before_job(run_id)
                 try:

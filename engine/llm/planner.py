@@ -30,6 +30,16 @@ Each side's half-width is the root of the sum of the three squares. The noise te
 rough one (one difference: one degree of freedom), and it covers only load that changed
 while the calibration ran; the model-error term covers the rest.
 
+**The schedule.** Asked to compare ``refills`` (a local model's batch schedules: slot refill
+against whole groups, engine.llm.schedule_choice), the full pass is decoded once per
+candidate, cut into that schedule's plan groups, on a sample of ``n_seq`` times the largest
+refill (so a refill group is whole in it); the one with the most output tokens per second is
+:attr:`Calibration.refill` — the default unless another beats it by more than the machine's
+noise could (:func:`fastest`) — and its pass is the one the estimate scales. The candidates'
+groups run between the two one-token passes, the whole groups split around the refill
+group, so that load rising or falling steadily meanwhile weighs on both alike; a load that
+jumps still favours one of them (the noise term shows how much it changed).
+
 After the job :func:`engine.llm.runs.record_actual` adds the measured seconds and tokens
 next to the estimate (:func:`engine.llm.runs.record_estimate`) in the run card
 (``plan_timing.estimate`` / ``plan_timing.actual``), so a study's cards show how good the
@@ -44,8 +54,9 @@ import math
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from engine.llm.batch_plan import plan_groups
 from engine.llm.types import Backend, CancelFn, ProgressFn, Request, Result, Sampler
 
 log = logging.getLogger(__name__)
@@ -73,6 +84,9 @@ class Calibration:
     output_tokens: tuple[int, ...]  # per sample item, with the job's budget
     prompt_tokens: int = 0  # of the sample, as the backend counted them
     prompt_seconds_after: float | None = None  # the one-token pass again, after the full one
+    refill: int | None = None  # the faster of the compared schedules (None: none compared)
+    # per compared refill: the full pass's seconds and output tokens
+    schedules: dict[int, dict] = field(default_factory=dict)
 
     @property
     def noise(self) -> float:
@@ -95,6 +109,7 @@ class Calibration:
     def as_dict(self) -> dict:
         data = dataclasses.asdict(self)
         data["output_tokens"] = list(self.output_tokens)
+        data["schedules"] = {str(k): v for k, v in self.schedules.items()}
         data["prompt_chars_per_s"] = round(1 / max(self.seconds_per_prompt_char, 1e-12), 1)
         data["output_tokens_per_s"] = round(1 / max(self.seconds_per_output_token, 1e-12), 1)
         data["noise"] = round(self.noise, 4)
@@ -161,13 +176,40 @@ def calibration_sample(requests: list[Request], size: int) -> list[Request]:
 
 def sample_size(backend: Backend) -> int:
     """One full batch of the backend (a local model's n_seq), at least 8 items."""
+    return max(8, _n_seq(backend) or 8)
+
+
+def _n_seq(backend: Backend) -> int | None:
     n_seq = getattr(getattr(backend, "schedule", None), "n_seq", None)
-    return max(8, int(n_seq or 8))
+    return int(n_seq) if n_seq else None
 
 
 def _with_budget(req: Request, max_tokens: int) -> Request:
     sampler = Sampler(**{**req.sampler.as_dict(), "max_tokens": max_tokens})
     return dataclasses.replace(req, key=f"calibration:{req.key}", sampler=sampler)
+
+
+def _interleaved(candidates: dict[int, list[list[Request]]]) -> list[tuple[int, list[Request]]]:
+    """Every candidate's groups in one order: the candidate with the most groups split around
+    the others, so that load rising or falling steadily meanwhile weighs on each alike."""
+    most = max(candidates, key=lambda r: len(candidates[r]))
+    groups, half = candidates[most], len(candidates[most]) // 2
+    middle = [(r, g) for r in candidates if r != most for g in candidates[r]]
+    return [(most, g) for g in groups[:half]] + middle + [(most, g) for g in groups[half:]]
+
+
+def fastest(schedules: dict[int, dict], noise: float = 0.0) -> int:
+    """The refill with the most output tokens per second. The first one (the default) stays
+    unless another beats it by more than the machine's noise could: the 90 % half-width of a
+    difference of two measurements at relative standard deviation ``noise``."""
+    first, *others = schedules
+    margin = 1 + NOISE_QUANTILE * math.sqrt(2) * noise
+    best = first
+    for refill in others:
+        rate = schedules[refill]["output_tokens_per_s"]
+        if rate > schedules[best]["output_tokens_per_s"] * (margin if best == first else 1):
+            best = refill
+    return best
 
 
 class CalibrationCancelled(Exception):
@@ -179,34 +221,65 @@ def calibrate(
     requests: list[Request],
     size: int | None = None,
     *,
+    refills: Sequence[int] = (),
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> Calibration:
-    """Decode a sample of ``requests`` on ``backend`` three times (see the module
-    docstring; results are not stored). ``progress`` counts the sample's items over the
-    three passes; a cancel raises :class:`CalibrationCancelled`."""
-    sample = calibration_sample(requests, size or sample_size(backend))
+    """Decode a sample of ``requests`` on ``backend`` three times, the full pass once per
+    schedule in ``refills`` when the backend has a batch schedule and there are two to
+    compare (see the module docstring; results are not stored). ``progress`` counts the
+    sample's items over the passes; a cancel raises :class:`CalibrationCancelled`."""
+    n_seq = _n_seq(backend)
+    refills = tuple(dict.fromkeys(refills)) if n_seq and len(set(refills)) > 1 else ()
+    size = size or sample_size(backend)
+    if refills and n_seq:
+        size = max(size, n_seq * max(refills))
+    sample = calibration_sample(requests, size)
     if not sample:
         raise ValueError("nothing to calibrate on")
+    if len(sample) <= (n_seq or 0):
+        refills = ()  # one group whichever the schedule: nothing to compare
     short = [_with_budget(r, 1) for r in sample]
     full = [_with_budget(r, r.sampler.max_tokens) for r in sample]
-    passes: list[tuple[float, list[Result]]] = []
-    for step, batch in enumerate((short, full, short)):
+    candidates = {r: plan_groups(full, (n_seq or 1) * r) for r in refills} or {0: [full]}
+    steps = [("short", short), *_interleaved(candidates), ("after", short)]
+    seconds_of: dict = {}
+    results_of: dict[object, list[Result]] = {}
+    total = (2 + len(candidates)) * len(sample)
+    for label, group in steps:
         if cancelled and cancelled():
             raise CalibrationCancelled()
         t = time.perf_counter()
-        results = []
-        for result in backend.generate(batch, cancelled=cancelled):
+        results = results_of.setdefault(label, [])
+        for result in backend.generate(group, cancelled=cancelled):
             results.append(result)
             if progress:
-                progress(step * len(sample) + len(results), 3 * len(sample), "calibration")
-        passes.append((time.perf_counter() - t, results))
+                progress(sum(map(len, results_of.values())), total, "calibration")
+        seconds_of[label] = seconds_of.get(label, 0.0) + time.perf_counter() - t
         if cancelled and cancelled():
             raise CalibrationCancelled()
         failed = [r for r in results if not r.ok]
         if failed:
             raise RuntimeError(f"calibration failed: {failed[0].error}")
-    (prompt_seconds, _), (seconds, results), (after, _) = passes
+    schedules = {
+        refill: {
+            "seconds": round(seconds_of[refill], 3),
+            "output_tokens": sum(r.completion_tokens for r in results_of[refill]),
+            "output_tokens_per_s": round(
+                sum(r.completion_tokens for r in results_of[refill])
+                / max(seconds_of[refill], 1e-9),
+                1,
+            ),
+        }
+        for refill in refills
+    }
+    a, b = seconds_of["short"], seconds_of["after"]
+    noise = abs(a - b) / (math.sqrt(2) * max((a + b) / 2, 1e-12))  # as Calibration.noise
+    chosen = fastest(schedules, noise) if schedules else None
+    prompt_seconds, after = seconds_of["short"], seconds_of["after"]
+    seconds, results = seconds_of[chosen or 0], results_of[chosen or 0]
+    by_key = {r.key: r for r in results}
+    results = [by_key[r.key] for r in full]  # in sample order, whatever the groups' order
     return Calibration(
         items=len(sample),
         prompt_chars=sum(prompt_chars(r) for r in sample),
@@ -215,6 +288,8 @@ def calibrate(
         output_tokens=tuple(r.completion_tokens for r in results),
         prompt_tokens=sum(r.prompt_tokens for r in results),
         prompt_seconds_after=after,
+        refill=chosen,
+        schedules=schedules,
     )
 
 

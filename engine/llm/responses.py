@@ -155,6 +155,11 @@ def done_keys(ws: Workspace, run_id: int) -> set[str]:
     }
 
 
+def has_responses(ws: Workspace, run_id: int) -> bool:
+    """Whether the run stored any response (done or failed: its items were decoded)."""
+    return ws.scalar("SELECT 1 FROM responses WHERE run_id = ? LIMIT 1", (run_id,)) is not None
+
+
 def cached_replies(ws: Workspace, keys: list[str]) -> dict[str, dict]:
     """The cached replies of ``keys`` by request key (asked in chunks that stay under
     SQLite's variable limit)."""

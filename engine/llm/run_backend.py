@@ -3,6 +3,8 @@ so reruns reproduce; and what a step says of a model that did not load."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from engine.errors import UserError
 from engine.llm import batch_backends
 from engine.llm.factory import open_backend
@@ -31,6 +33,19 @@ def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
         return open_backend(row[0], **{**schedule, **options})
     except UserError as exc:  # its file gone or invalid, its API key missing: resumable
         raise ModelDidNotLoad(not_loaded_reason(row[0], exc)) from exc
+
+
+def follow_run_schedule(ws: Workspace, run_id: int, backend: Backend) -> None:
+    """A model loaded for one run decodes the model's next runs too: give the backend the
+    refill ``run_id`` records (it decides the plan's groups; the loaded context does not
+    depend on it), so each run is decoded with its own card's schedule."""
+    schedule = getattr(backend, "schedule", None)
+    recorded = recorded_schedule(run_card(ws, run_id))
+    if schedule is None or recorded.get("n_seq") != schedule.n_seq:
+        return
+    refill = recorded.get("refill")
+    if refill and refill != schedule.refill:
+        backend.schedule = dataclasses.replace(schedule, refill=refill)  # type: ignore[attr-defined]
 
 
 def not_loaded_reason(model: dict, exc: BaseException) -> str:

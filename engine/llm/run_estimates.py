@@ -22,8 +22,10 @@ from collections.abc import Iterator
 
 from engine.llm.batch_plan import plan_groups, plan_size
 from engine.llm.factory import open_backend
-from engine.llm.planner import CalibrationCancelled, calibrate, estimate
-from engine.llm.runs import effective_schedule, existing_run, past_errors
+from engine.llm.jobs import ESTIMATE_MIN_ITEMS
+from engine.llm.planner import Calibration, CalibrationCancelled, calibrate, estimate
+from engine.llm.runs import existing_run, past_errors, planned_schedule
+from engine.llm.schedule_choice import CANDIDATE_REFILLS
 from engine.llm.types import CancelFn, ProgressFn, Request
 from engine.workspace.store import Workspace
 
@@ -84,16 +86,27 @@ def estimate_planned(
     result: dict = {"model": model["name"], "model_id": model["id"], "items": 0}
     if not planned_runs:
         return {**result, "left": 0}
-    card = planned_runs[0].card
-    backend = open_backend(model, **effective_schedule(model, card))
+    first = planned_runs[0]
+    schedule, choice = planned_schedule(ws, first.kind, model, first.card)
+    backend = open_backend(model, **schedule)
     try:
         size = plan_size(backend)
         todo = [r for p in planned_runs for r in left_to_decode(ws, p, model, size)]
         result["left"] = len(todo)
         if not todo:
             return result
+        # what the job would do: a fresh run of a kind without a choice on this machine
+        # compares the schedules when it is large enough to calibrate (engine.llm.jobs)
+        compare = choice.get("by") == "default" and len(todo) >= ESTIMATE_MIN_ITEMS
         try:
-            cal = calibrate(backend, todo, sample, progress=progress, cancelled=cancelled)
+            cal = calibrate(
+                backend,
+                todo,
+                sample,
+                refills=CANDIDATE_REFILLS if compare else (),
+                progress=progress,
+                cancelled=cancelled,
+            )
         except CalibrationCancelled:
             return None
     finally:
@@ -106,7 +119,18 @@ def estimate_planned(
         "tokens": est.tokens,
         "calibration": cal.as_dict(),
         "text": est.describe(),
+        **_schedule_note(schedule, choice, cal),
     }
+
+
+def _schedule_note(schedule: dict, choice: dict, cal: Calibration) -> dict:
+    """The refill the job would decode with, and how it is decided (a local model's)."""
+    if cal.refill is not None:
+        timings = {str(k): v for k, v in cal.schedules.items()}
+        return {"schedule": {"refill": cal.refill, "by": "calibration", "timings": timings}}
+    if not schedule.get("refill"):
+        return {}
+    return {"schedule": {"refill": schedule["refill"], "by": choice.get("by", "set")}}
 
 
 def estimate_captured(

@@ -31,6 +31,18 @@ def set_card_value(conn: sqlite3.Connection, run_id: int, path: str, value: str)
     )
 
 
+def set_run_key(conn: sqlite3.Connection, run_id: int, run_key: str) -> bool:
+    """Give a run without responses another key (its schedule changed before it decoded
+    anything), unless another run has that key; returns whether it did."""
+    cur = conn.execute(
+        "UPDATE runs SET run_key = ? WHERE id = ? "
+        "AND NOT EXISTS (SELECT 1 FROM responses WHERE run_id = runs.id) "
+        "AND NOT EXISTS (SELECT 1 FROM runs AS other WHERE other.run_key = ?)",
+        (run_key, run_id, run_key),
+    )
+    return cur.rowcount > 0
+
+
 def set_plan_size(conn: sqlite3.Connection, run_id: int, size: int | None) -> None:
     """Record the batch-plan size the run is decoded with (None: no plan), the first time
     only."""

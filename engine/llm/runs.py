@@ -34,7 +34,9 @@ from engine.llm.run_writes import (
     set_card_label,
     set_card_value,
     set_plan_size,
+    set_run_key,
 )
+from engine.llm.schedule_choice import CANDIDATE_REFILLS, machine, remembered
 from engine.llm.settings import Schedule, model_identity_with_adapter
 from engine.llm.types import Request
 from engine.workspace.stages import run_holders
@@ -106,15 +108,8 @@ def open_run(
     their own runs, and a run opens its own model's file. (The response cache stays keyed by
     the sha256 alone: the same file gives the same greedy outputs under any name.)
     """
-    identity, schedule, keyed, base = _key_parts(kind, model_row, card)
-    run_key = _hash({**base, "model_id": model_row.get("id")})
-    existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
-    if existing is None:
-        # a run keyed before runs carried their model's id: resumed by that model only
-        existing = ws.scalar(
-            "SELECT id FROM runs WHERE run_key = ? AND model_id IS ?",
-            (_hash(base), model_row.get("id")),
-        )
+    existing, run_key, schedule, base, choice = _resolve(ws, kind, model_row, card)
+    identity, keyed = base["model"], base["schedule"]
     if existing is None and "refill" in keyed:
         # a run from before slot refill decoded whole groups of n_seq: it resumes that way
         old = {**base, "schedule": {k: v for k, v in keyed.items() if k != "refill"}}
@@ -160,6 +155,7 @@ def open_run(
         "plan": PLAN,
         "platform": {"machine": platform.machine(), "system": platform.platform()},
         **({"grown_from": grown_from, "plan_items": len(requests or [])} if grown_from else {}),
+        **({"schedule_choice": choice} if choice else {}),
     }
     with ws.transaction() as conn:
         insert_run(conn, kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow())
@@ -180,13 +176,79 @@ def _key_parts(kind: str, model_row: dict, card: dict) -> tuple[str, dict, dict,
     )
 
 
+def _resolve(
+    ws: Workspace, kind: str, model_row: dict, card: dict
+) -> tuple[int | None, str, dict, dict, dict]:
+    """The run (kind, model, card) resumes, or None, and the key, schedule and key base it
+    has or a new one gets, and how its refill is decided (``schedule_choice`` in its card).
+
+    A refill the user set is the one; otherwise the run is looked for under the refill
+    this machine chose for the kind (engine.llm.schedule_choice) or the default first, then
+    under the other candidates: a run keeps the schedule it was opened with, wherever and
+    whenever a choice is made."""
+    identity, schedule, keyed, base = _key_parts(kind, model_row, card)
+    model_id = model_row.get("id")
+    choice = _schedule_choice(ws, kind, model_row, card, schedule, identity)
+    refills = [choice["refill"]] if "refill" in choice else [None]
+    refills += [r for r in CANDIDATE_REFILLS if "refill" in choice and r not in refills]
+    found = None
+    keys: dict[str, str] = {}
+    for refill in refills:
+        option = {**base, "schedule": {**keyed, "refill": refill}} if refill else base
+        run_key = _hash({**option, "model_id": model_id})
+        keys[str(refill)] = run_key
+        existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
+        if existing is None:
+            # a run keyed before runs carried their model's id: resumed by that model only
+            existing = ws.scalar(
+                "SELECT id FROM runs WHERE run_key = ? AND model_id IS ?", (_hash(option), model_id)
+            )
+        if existing is not None and found is None:
+            found = (
+                existing,
+                run_key,
+                {**schedule, "refill": refill} if refill else schedule,
+                option,
+            )
+    if "refill" in choice:
+        choice["keys"] = keys
+    if found is not None:
+        return (*found, choice)
+    refill = refills[0]
+    option = {**base, "schedule": {**keyed, "refill": refill}} if refill else base
+    new_schedule = {**schedule, "refill": refill} if refill else schedule
+    return None, keys[str(refill)], new_schedule, option, choice
+
+
+def _schedule_choice(
+    ws: Workspace, kind: str, model_row: dict, card: dict, schedule: dict, identity: str
+) -> dict:
+    """How a new run's refill is decided: ``set`` by the user (load parameters or the job's
+    schedule), ``remembered`` (this machine's choice for the kind, with its timings) or
+    ``default``; empty for a backend without a batch schedule."""
+    if not schedule.get("n_seq"):
+        return {}
+    options = local_options(model_row)
+    if "refill" in options or "refill" in (card.get("schedule") or {}):
+        return {"by": "set"}
+    here = machine(schedule, options)
+    known = remembered(ws, kind, identity, int(schedule["n_seq"]), here)
+    if known is None:
+        return {"by": "default", "refill": schedule["refill"], "machine": here}
+    return {"by": "remembered", "machine": here, **known}
+
+
 def existing_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int | None:
     """The run :func:`open_run` resumes for (kind, model, card), or None; creates nothing
-    (the planner asks what is left to decode). Runs keyed by older rules are not found."""
-    base = _key_parts(kind, model_row, card)[3]
-    return ws.scalar(
-        "SELECT id FROM runs WHERE run_key = ?", (_hash({**base, "model_id": model_row.get("id")}),)
-    )
+    (the planner asks what is left to decode). Runs keyed before slot refill are not found."""
+    return _resolve(ws, kind, model_row, card)[0]
+
+
+def planned_schedule(ws: Workspace, kind: str, model_row: dict, card: dict) -> tuple[dict, dict]:
+    """The schedule :func:`open_run` would give (kind, model, card) — the run it resumes, or
+    a new one's — and how its refill is decided; creates nothing."""
+    _, _, schedule, _, choice = _resolve(ws, kind, model_row, card)
+    return schedule, choice
 
 
 def update_plan_timing(ws: Workspace, run_id: int, key: str, value: dict) -> None:
@@ -333,6 +395,28 @@ def recorded_schedule(card: dict) -> dict:
     if schedule.get("n_seq") and "refill" not in schedule:
         schedule["refill"] = 1
     return schedule
+
+
+def adopt_refill(
+    ws: Workspace, run_id: int, refill: int, timings: dict, noise: float = 0.0
+) -> bool:
+    """Give a run that has decoded nothing the ``refill`` its calibration chose: the key and
+    card schedule it would have had with that refill (its card's ``schedule_choice.keys``),
+    and the timings in its card. A run that holds a response keeps its schedule (its bytes
+    depend on it), as does one whose new key another run has. Returns whether it changed."""
+    card = run_card(ws, run_id)
+    choice = card.get("schedule_choice") or {}
+    run_key = (choice.get("keys") or {}).get(str(refill))
+    if run_key is None:
+        return False
+    record = {**choice, "by": "calibration", "refill": refill, "timings": timings, "noise": noise}
+    with ws.transaction() as conn:
+        same = refill == (card.get("schedule") or {}).get("refill")
+        changed = same or set_run_key(conn, run_id, run_key)
+        if changed:
+            set_card_value(conn, run_id, "schedule.refill", canonical_json(refill))
+            set_card_value(conn, run_id, "schedule_choice", canonical_json(record))
+    return changed and not same
 
 
 def run_model_id(ws: Workspace, run_id: int) -> int | None:

@@ -88,7 +88,22 @@ TRACK_1_BATCHES_AND_PRICES = [
     )""",
 ]
 
-TRACK = [TRACK_1_BATCHES_AND_PRICES]
+# Track 2: the batch schedule the planner's calibration chose for a kind of job, a model and a
+# machine (engine.llm.schedule_choice), so the next run of the kind opens the same run key.
+TRACK_2_SCHEDULE_CHOICES = [
+    """CREATE TABLE IF NOT EXISTS llm_schedule_choices (
+        kind TEXT NOT NULL,
+        model TEXT NOT NULL,
+        n_seq INTEGER NOT NULL,
+        machine TEXT NOT NULL,
+        refill INTEGER NOT NULL,
+        timings TEXT NOT NULL,
+        chosen_at TEXT NOT NULL,
+        PRIMARY KEY (kind, model, n_seq, machine)
+    )""",
+]
+
+TRACK = [TRACK_1_BATCHES_AND_PRICES, TRACK_2_SCHEDULE_CHOICES]
 
 # an exported run waits for its results with no response stored: it is not empty
 RUN_HOLDERS = ("SELECT 1 FROM llm_batch_items WHERE run_id = ?",)
