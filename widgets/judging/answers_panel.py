@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
@@ -28,7 +29,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QSpinBox,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +41,7 @@ from engine.judging.api import (
     AnswerFilter,
     Rubric,
     answer_detail,
+    answer_id_array,
     answer_ids,
     answer_of_judgment,
     judges_scores,
@@ -56,6 +57,7 @@ from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.judging.answers_detail import AnswersDetail
 from widgets.judging.answers_model import AnswersTableModel
+from widgets.judging.answers_view import AnswersTableView
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +120,7 @@ class AnswersPanel(QWidget):
             review_threshold=self.rubric.review_confidence_threshold,
             parent=self,
         )
-        self.view = QTableView()
+        self.view = AnswersTableView()
         self.view.setModel(self.model)
         self.view.setFont(bengali_font())
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -191,7 +193,7 @@ class AnswersPanel(QWidget):
 
     def apply_filter(self) -> None:
         self.bridge.run(
-            answer_ids,
+            answer_id_array,
             args=(str(self.ws.path), self.current_filter()),
             label=_("Filter answers"),
             replace="answers-filter",
@@ -199,7 +201,7 @@ class AnswersPanel(QWidget):
             on_done=self._on_ids,
         )
 
-    def _on_ids(self, ids: list[int]) -> None:
+    def _on_ids(self, ids: Sequence[int]) -> None:
         current = self.current_answer()
         self.model.set_ids(ids, self.judge.currentData())
         self.count.setText(_("{n} answers").format(n=digits(len(ids))))
@@ -287,9 +289,8 @@ class AnswersPanel(QWidget):
         return True
 
     def select_answer(self, answer_id: int) -> bool:
-        if answer_id not in self.model.ids:
-            return False
-        return self.select_row(self.model.ids.index(answer_id))
+        row = self.model.index_of(answer_id)
+        return row is not None and self.select_row(row)
 
     def select_judgment(self, judgment_id: int) -> bool:
         answer_id = answer_of_judgment(self.ws, judgment_id)
