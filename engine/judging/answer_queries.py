@@ -110,10 +110,15 @@ def answer_ids(workspace_path: str, flt: AnswerFilter, after_id: int = 0) -> lis
 
 
 def answer_id_array(
-    workspace_path: str, flt: AnswerFilter, after_id: int = 0, cancelled=None
+    workspace_path: str,
+    flt: AnswerFilter,
+    after_id: int = 0,
+    limit: int | None = None,
+    cancelled=None,
 ) -> array:
-    """:func:`answer_ids` as a compact array: the answers panel lists the whole study, and
-    SQLite joins the ids into one text (Python's GIL stays free while it reads) that numpy
+    """:func:`answer_ids` as a compact array (the first ``limit`` of them: a screenful
+    while the whole list is read): the answers panel lists the whole study, and SQLite
+    joins the ids into one text (Python's GIL stays free while it reads) that numpy
     parses, where a Python int per row held the GIL from the charts' worker. ``cancelled``
     (a newer filter replaced this one) interrupts the read."""
     import numpy as np
@@ -136,8 +141,14 @@ def answer_id_array(
                 JOIN runs ar ON ar.id = d.run_id AND ar.kind = '{ANSWER_KIND}'
                 JOIN variants dv ON dv.id = d.variant_id AND dv.dialect != 'standard' {joins}
                 {judged}
-                WHERE d.status = 'done' AND d.id > ? {"".join(" AND " + w for w in where)})""",
-            [*([_judge_run(ws, flt.judge_run)] if judged else []), after_id, *params],
+                WHERE d.status = 'done' AND d.id > ? {"".join(" AND " + w for w in where)}
+                {"ORDER BY d.id LIMIT ?" if limit is not None else ""})""",
+            [
+                *([_judge_run(ws, flt.judge_run)] if judged else []),
+                after_id,
+                *params,
+                *([limit] if limit is not None else []),
+            ],
         ).fetchone()[0]
     ids = array("q")
     if text:  # group_concat keeps no promised order: sorted here

@@ -77,6 +77,15 @@ class AnswersTableModel(QAbstractTableModel):
         self.cache.clear()
         self.endResetModel()
 
+    def complete_ids(self, ids: Iterable[int]) -> bool:
+        """The whole filter result after its first rows were set: taken without a reset
+        (the view keeps its place and selection) when it begins with the listed ids."""
+        whole = ids if isinstance(ids, array) else array("q", ids)
+        if whole[: len(self.ids)] != self.ids:
+            return False
+        self.ids = whole
+        return True
+
     @property
     def last_id(self) -> int:
         """The newest answer id listed (ids ascend, as the filter returns them)."""

@@ -84,3 +84,47 @@ def test_a_replaced_filter_stops_reading(study_db, monkeypatch):
     monkeypatch.setattr(answer_queries, "CANCEL_CHECK_STEPS", 100)  # the study is small
     with pytest.raises(sqlite3.OperationalError, match="interrupted"):
         answer_id_array(str(study_db), AnswerFilter(), cancelled=lambda: True)
+
+
+def test_first_rows_show_before_the_whole_list_which_keeps_the_place(
+    qtbot, study_ws, fast_watcher, monkeypatch
+):
+    """A real threaded bridge; the whole list's read is held back (fault injection) to look
+    at the panel in between."""
+    import threading
+
+    import widgets.judging.answers_panel as answers_module
+    from widgets.common.task_bridge import TaskBridge
+
+    release = threading.Event()
+    read = answers_module.answer_id_array
+
+    def slow_whole_list(path, flt, after_id=0, limit=None, cancelled=None):
+        if limit is None and after_id == 0:
+            release.wait(30)
+        return read(path, flt, after_id, limit, cancelled)
+
+    monkeypatch.setattr(answers_module, "answer_id_array", slow_whole_list)
+    bridge = TaskBridge(show_error=lambda title, msg: None)
+    panel = AnswersPanel(study_ws, bridge, watcher=fast_watcher)
+    qtbot.addWidget(panel)
+    panel.resize(1400, 800)
+    panel.show()
+    try:
+        qtbot.waitUntil(lambda: len(panel.model.ids) == FETCH_BLOCK, timeout=10000)
+        answers = dialect_answers(study_ws)
+        assert list(panel.model.ids) == answers[:FETCH_BLOCK]
+        panel.view.setFocus()
+        for _ in range(4):
+            QTest.keyClick(panel.view, Qt.Key.Key_Down)
+        chosen = panel.view.currentIndex().row()
+        assert chosen >= 3 and panel.current_answer() == answers[chosen]
+        release.set()
+        qtbot.waitUntil(lambda: len(panel.model.ids) == len(answers), timeout=10000)
+        assert panel.current_answer() == answers[chosen]  # no reset: the place is kept
+        assert panel.count.text() == f"{len(answers)} answers"
+        QTest.keyClick(panel.view, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+        assert panel.current_answer() == answers[-1]
+    finally:
+        release.set()
+        bridge.shutdown()
