@@ -10,6 +10,7 @@ machine score, from the shared SQL of :mod:`engine.judging.judged_items`.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
 from engine.answering.generation import ANSWER_KIND
@@ -17,6 +18,9 @@ from engine.judging import store
 from engine.judging.gate import check_answer
 from engine.judging.judged_items import EFFECTIVE_FINAL, LATEST_OVERRIDE
 from engine.workspace.store import Workspace
+
+# SQLite steps between two looks at ``cancelled``: each look takes Python's GIL
+CANCEL_CHECK_STEPS = 20_000
 
 
 @dataclass(frozen=True)
@@ -100,25 +104,56 @@ def _judge_run(ws: Workspace, judge_run: int | None) -> int | None:
 
 def answer_ids(workspace_path: str, flt: AnswerFilter, after_id: int = 0) -> list[int]:
     """Ids of the done dialect answers (responses of answer runs) matching ``flt``, judged or
-    not (and above ``after_id``: answers that arrived since). The judge's scores come from
-    the judged items the workspace keeps (:mod:`engine.judging.judged_items`)."""
+    not (and above ``after_id``: answers that arrived since), ascending. The judge's scores
+    come from the judged items the workspace keeps (:mod:`engine.judging.judged_items`)."""
+    return answer_id_array(workspace_path, flt, after_id).tolist()
+
+
+def answer_id_array(
+    workspace_path: str,
+    flt: AnswerFilter,
+    after_id: int = 0,
+    limit: int | None = None,
+    cancelled=None,
+) -> array:
+    """:func:`answer_ids` as a compact array (the first ``limit`` of them: a screenful
+    while the whole list is read): the answers panel lists the whole study, and SQLite
+    joins the ids into one text (Python's GIL stays free while it reads) that numpy
+    parses, where a Python int per row held the GIL from the charts' worker. ``cancelled``
+    (a newer filter replaced this one) interrupts the read."""
+    import numpy as np
+
     with Workspace(workspace_path, create=False) as ws:
-        run = _judge_run(ws, flt.judge_run)
+        if cancelled is not None:
+            ws.conn.set_progress_handler(lambda: 1 if cancelled() else 0, CANCEL_CHECK_STEPS)
         where, params = _where(flt)
         by_question = flt.domain is not None or flt.question_type is not None
         joins = "JOIN questions q ON q.id = dv.question_id" if by_question else ""
-        return [
-            r[0]
-            for r in ws.conn.execute(
-                f"""SELECT d.id FROM responses d
+        # one judged item per judgment, one judgment per (run, answer): the join adds no row,
+        # only the score filters read it
+        judged = (
+            "LEFT JOIN judged_items ji ON ji.run_id = ? AND ji.response_id = d.id"
+            if judges_scores(flt)
+            else ""
+        )
+        text = ws.conn.execute(
+            f"""SELECT group_concat(id) FROM (SELECT d.id FROM responses d
                 JOIN runs ar ON ar.id = d.run_id AND ar.kind = '{ANSWER_KIND}'
                 JOIN variants dv ON dv.id = d.variant_id AND dv.dialect != 'standard' {joins}
-                LEFT JOIN judged_items ji ON ji.run_id = ? AND ji.response_id = d.id
+                {judged}
                 WHERE d.status = 'done' AND d.id > ? {"".join(" AND " + w for w in where)}
-                ORDER BY d.id""",
-                [run, after_id, *params],
-            )
-        ]
+                {"ORDER BY d.id LIMIT ?" if limit is not None else ""})""",
+            [
+                *([_judge_run(ws, flt.judge_run)] if judged else []),
+                after_id,
+                *params,
+                *([limit] if limit is not None else []),
+            ],
+        ).fetchone()[0]
+    ids = array("q")
+    if text:  # group_concat keeps no promised order: sorted here
+        ids.frombytes(np.sort(np.fromstring(text, dtype=np.int64, sep=",")).tobytes())
+    return ids
 
 
 # the dialect answer ``d`` with its run, model, variant, question and, when the judge run

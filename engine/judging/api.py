@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.judging.answer_queries import (
     AnswerFilter,
     answer_detail,
+    answer_id_array,
     answer_ids,
     answer_of_judgment,
     answer_rows,
@@ -51,6 +52,7 @@ __all__ = [
     "Rubric",
     "add_override",
     "answer_detail",
+    "answer_id_array",
     "answer_ids",
     "answer_of_judgment",
     "answer_pairs",

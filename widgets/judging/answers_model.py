@@ -1,14 +1,19 @@
 """The side-by-side answers table as a Qt model over answer (response) ids, fetched lazily.
 
-The model holds only the ids (a filter result) and the judge run whose verdicts it shows;
-an answer that judge has not scored yet shows empty judgment columns. ``canFetchMore`` /
-``fetchMore`` grow the row count in blocks as the view scrolls, and the rows' contents are
-read in blocks of the same size when first painted and cached; ``invalidate`` drops the
-cache (an override, a live update) so only rows on screen are read again (docs/design.md,
-house style 6).
+The model holds only the ids (a filter result, ascending, in a compact array: the whole
+study may be listed) and the judge run whose verdicts it shows; an answer that judge has
+not scored yet shows empty judgment columns. ``canFetchMore`` / ``fetchMore`` grow the row
+count in blocks as the view scrolls, a jump (to the end, to a chosen answer) grows it in
+one step, and the rows' contents are read in blocks of the same size when first painted
+and cached; ``invalidate`` drops the cache (an override, a live update) so only rows on
+screen are read again (docs/design.md, house style 6).
 """
 
 from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
@@ -56,20 +61,30 @@ class AnswersTableModel(QAbstractTableModel):
         self.ws = workspace
         self.max_score = max_score
         self.review_threshold = review_threshold
-        self.ids: list[int] = []
+        self.ids = array("q")
         self.judge_run: int | None = None  # None: the primary judge
         self.loaded = 0
         self.cache: dict[int, dict] = {}
         self.columns = columns()
 
     # -- ids -------------------------------------------------------------------------------
-    def set_ids(self, ids: list[int], judge_run: int | None = None) -> None:
+    def set_ids(self, ids: Iterable[int], judge_run: int | None = None) -> None:
+        """``ids`` ascend (as the filter returns them); an array is kept as it is."""
         self.beginResetModel()
-        self.ids = list(ids)
+        self.ids = ids if isinstance(ids, array) else array("q", ids)
         self.judge_run = judge_run
         self.loaded = min(FETCH_BLOCK, len(self.ids))
         self.cache.clear()
         self.endResetModel()
+
+    def complete_ids(self, ids: Iterable[int]) -> bool:
+        """The whole filter result after its first rows were set: taken without a reset
+        (the view keeps its place and selection) when it begins with the listed ids."""
+        whole = ids if isinstance(ids, array) else array("q", ids)
+        if whole[: len(self.ids)] != self.ids:
+            return False
+        self.ids = whole
+        return True
 
     @property
     def last_id(self) -> int:
@@ -119,8 +134,13 @@ class AnswersTableModel(QAbstractTableModel):
         self.endInsertRows()
 
     def ensure_loaded(self, row: int) -> None:
-        while row >= self.loaded and self.canFetchMore():
-            self.fetchMore()
+        """Rows up to the block holding ``row`` (at most the last), in one insertion."""
+        end = min(len(self.ids), (row // FETCH_BLOCK + 1) * FETCH_BLOCK)
+        if end <= self.loaded:
+            return
+        self.beginInsertRows(QModelIndex(), self.loaded, end - 1)
+        self.loaded = end
+        self.endInsertRows()
 
     def id_at(self, row: int) -> int | None:
         return self.ids[row] if 0 <= row < self.loaded else None
@@ -129,12 +149,15 @@ class AnswersTableModel(QAbstractTableModel):
         data = self.row_data(row)
         return data["judgment_id"] if data else None
 
+    def index_of(self, answer_id: int) -> int | None:
+        """The row ``answer_id`` has in the list, fetched yet or not (None: not listed)."""
+        row = bisect_left(self.ids, answer_id)
+        return row if row < len(self.ids) and self.ids[row] == answer_id else None
+
     def row_of(self, answer_id: int) -> int | None:
-        try:
-            row = self.ids.index(answer_id)
-        except ValueError:
-            return None
-        return row if row < self.loaded else None
+        """The row of ``answer_id`` if it is fetched."""
+        row = self.index_of(answer_id)
+        return row if row is not None and row < self.loaded else None
 
     def row_data(self, row: int) -> dict | None:
         answer_id = self.id_at(row)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
@@ -28,7 +29,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QSpinBox,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +41,7 @@ from engine.judging.api import (
     AnswerFilter,
     Rubric,
     answer_detail,
+    answer_id_array,
     answer_ids,
     answer_of_judgment,
     judges_scores,
@@ -55,7 +56,8 @@ from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.judging.answers_detail import AnswersDetail
-from widgets.judging.answers_model import AnswersTableModel
+from widgets.judging.answers_model import FETCH_BLOCK, AnswersTableModel
+from widgets.judging.answers_view import AnswersTableView
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,9 @@ class AnswersPanel(QWidget):
         self._live_pending = False  # a look-up of new rows in flight
         self._live_again = False  # more arrived meanwhile: look again when it is back
         self._stale = False  # answers or verdicts arrived while hidden
+        self._partial = False  # the first rows of a filter are listed, the rest is read
+        self._live_after_listing = False  # answers arrived while the rest was read
+        self._reselect: int | None = None  # the answer selected before the first rows came
 
         self.judge, self.model_filter = QComboBox(), QComboBox()
         self.dialect, self.domain, self.qtype = QComboBox(), QComboBox(), QComboBox()
@@ -118,7 +123,7 @@ class AnswersPanel(QWidget):
             review_threshold=self.rubric.review_confidence_threshold,
             parent=self,
         )
-        self.view = QTableView()
+        self.view = AnswersTableView()
         self.view.setModel(self.model)
         self.view.setFont(bengali_font())
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -190,23 +195,50 @@ class AnswersPanel(QWidget):
         )
 
     def apply_filter(self) -> None:
+        """A screenful of rows at once, then the whole list (it begins with them)."""
+        self._partial = True
+        path, flt = str(self.ws.path), self.current_filter()
         self.bridge.run(
-            answer_ids,
-            args=(str(self.ws.path), self.current_filter()),
+            answer_id_array,
+            args=(path, flt),
+            kwargs={"limit": FETCH_BLOCK},
+            label=_("Filter answers"),
+            replace="answers-first",
+            quiet=True,
+            on_done=self._on_first_ids,
+        )
+        self.bridge.run(
+            answer_id_array,
+            args=(path, flt),
             label=_("Filter answers"),
             replace="answers-filter",
             quiet=True,
             on_done=self._on_ids,
         )
 
-    def _on_ids(self, ids: list[int]) -> None:
-        current = self.current_answer()
+    def _on_first_ids(self, ids: Sequence[int]) -> None:
+        if not self._partial:  # the whole list came first
+            return
+        self._reselect = self.current_answer()
         self.model.set_ids(ids, self.judge.currentData())
+        if self._reselect is not None:
+            self.select_answer(self._reselect)
+
+    def _on_ids(self, ids: Sequence[int]) -> None:
+        current = self.current_answer()
+        if current is None:  # it was not among the first rows
+            current = self._reselect
+        self._partial, self._reselect = False, None
+        if not self.model.complete_ids(ids):
+            self.model.set_ids(ids, self.judge.currentData())
         self.count.setText(_("{n} answers").format(n=digits(len(ids))))
         self.sig_filtered.emit(len(ids))
         if current is not None and not self.select_answer(current):
             self.detail.show_detail(None)
             self.sig_answer_selected.emit(0)
+        if self._live_after_listing:
+            self._live_after_listing = False
+            self.on_answers_stored()
 
     def _fill_filters(self, options: dict) -> None:
         self._fill(
@@ -287,9 +319,8 @@ class AnswersPanel(QWidget):
         return True
 
     def select_answer(self, answer_id: int) -> bool:
-        if answer_id not in self.model.ids:
-            return False
-        return self.select_row(self.model.ids.index(answer_id))
+        row = self.model.index_of(answer_id)
+        return row is not None and self.select_row(row)
 
     def select_judgment(self, judgment_id: int) -> bool:
         answer_id = answer_of_judgment(self.ws, judgment_id)
@@ -348,6 +379,9 @@ class AnswersPanel(QWidget):
         self.model.invalidate()  # scores may have changed; only visible rows re-read
         if refilter:
             self.apply_filter()
+            return
+        if self._partial:  # looked for once the whole list is in
+            self._live_after_listing = True
             return
         if self._live_pending:
             self._live_again = True

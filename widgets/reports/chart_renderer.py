@@ -218,6 +218,19 @@ def _axes_box(figure) -> AxesBox | None:
     )
 
 
+def prepare_charts() -> None:
+    """Import matplotlib and register the chart fonts: the panel runs this in the charts lane
+    when it is built, so the first chart drawn does not wait for them (the import is most of
+    a first draw's cost). Safe from any thread: it creates no Figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401
+    from matplotlib.figure import Figure  # noqa: F401
+
+    import widgets.reports.chart_drawing  # noqa: F401
+    from engine.text.fonts import register_matplotlib_fonts
+
+    register_matplotlib_fonts()
+
+
 def refresh_chart(
     renderer: ChartRenderer,
     workspace_path: str,

@@ -52,6 +52,7 @@ from widgets.reports.chart_renderer import (
     CHARTS_LANE,
     ChartRenderer,
     RenderedChart,
+    prepare_charts,
     refresh_chart,
     rerender_chart,
     save_chart,
@@ -147,6 +148,9 @@ class ChartsPanel(QWidget):
 
         self.watcher = watcher or WorkspaceWatcher(workspace.path, parent=self)
         self.watcher.sig_changed.connect(self.on_workspace_changed)
+        # matplotlib's import, while another tab is shown, so the first chart waits for its
+        # data only; after the events queued now (the window's first paint among them)
+        QTimer.singleShot(0, self._prepare_charts)
         self._fill_judges()
         self.chart_list.setCurrentRow(0)
 
@@ -248,6 +252,9 @@ class ChartsPanel(QWidget):
             self.sig_status_message.emit(_("{n} rows written to {path}").format(n=rows, path=path))
 
     # -- drawing ---------------------------------------------------------------------------
+    def _prepare_charts(self) -> None:
+        self.bridge.run(prepare_charts, label=_("Charts"), lane=CHARTS_LANE, quiet=True)
+
     def _on_rendered(self, result: tuple[dict, RenderedChart] | None) -> None:
         self._in_flight = None
         if result is None:  # superseded before it started
