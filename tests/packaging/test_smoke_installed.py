@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.widgets.test_main_window import PANEL_TITLES
+
 pytestmark = pytest.mark.slow
 
 
@@ -54,20 +56,7 @@ def test_installed_gui_script_passes_its_smoke_test(tmp_path):
     assert report["failures"] == [], out.stderr[-4000:]
     assert out.returncode == 0 and report["ok"] is True
     assert report["shown"] is True and report["workspace"] == str(study)
-    assert report["panels"] == [
-        "Review translations",
-        "Models",
-        "Answers",
-        "Judge",
-        "Charts",
-        "Tasks",
-        "Jobs",
-        "Social bias",
-        "Metrics vs humans",
-        "Annotation",
-        "Adjudication",
-        "Agreement",
-    ]
+    assert report["panels"] == PANEL_TITLES
     pipeline = report["pipeline"]
     assert pipeline["translation"]["written"] == 1
     assert pipeline["answers"][0]["done_now"] == 2

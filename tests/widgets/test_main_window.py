@@ -14,6 +14,22 @@ from app.main_window import MainWindow
 from app.settings import Settings
 from widgets.common.shortcuts_dialog import collect_shortcuts
 
+# the main window's tabs, in order (the GUI smoke test reports the same list)
+PANEL_TITLES = [
+    "Review translations",
+    "Models",
+    "Answers",
+    "Judge",
+    "Charts",
+    "Tasks",
+    "Jobs",
+    "Social bias",
+    "Metrics vs humans",
+    "Annotation",
+    "Adjudication",
+    "Agreement",
+]
+
 
 @pytest.fixture
 def saved():
@@ -48,20 +64,7 @@ def test_first_launch_shows_the_welcome_page(window):
 
 def test_open_workspace_assembles_panels_and_remembers_it(window, ws_copy, saved):
     assert window.open_workspace(ws_copy)
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == [
-        "Review translations",
-        "Models",
-        "Answers",
-        "Judge",
-        "Charts",
-        "Tasks",
-        "Jobs",
-        "Social bias",
-        "Metrics vs humans",
-        "Annotation",
-        "Adjudication",
-        "Agreement",
-    ]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == PANEL_TITLES
     assert window.stack.currentWidget() is window.tabs
     assert window.windowTitle().startswith("study.sqlite")
     assert saved[-1].recent_workspaces[0] == str(ws_copy.resolve())
