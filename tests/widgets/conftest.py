@@ -105,6 +105,18 @@ def sync_bridge(qtbot):
     bridge.shutdown()
 
 
+@pytest.fixture
+def threaded_bridge(qtbot):
+    """The real bridge with its worker threads (jobs run beside the GUI thread)."""
+    from widgets.common.task_bridge import TaskBridge
+
+    errors: list[tuple[str, str]] = []
+    bridge = TaskBridge(show_error=lambda title, msg: errors.append((title, msg)))
+    bridge.errors = errors
+    yield bridge
+    bridge.shutdown()
+
+
 @pytest.fixture(autouse=True)
 def qt_locale_follows_the_language():
     """A Bengali window sets Qt's default locale (Bengali digits in spin boxes and progress

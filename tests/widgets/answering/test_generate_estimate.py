@@ -40,15 +40,6 @@ def two_model_ws(tmp_path, embedded_gguf):
     ws.close()
 
 
-@pytest.fixture
-def threaded_bridge(qtbot):
-    errors: list = []
-    bridge = TaskBridge(show_error=lambda title, msg: errors.append((title, msg)))
-    bridge.errors = errors
-    yield bridge
-    bridge.shutdown()
-
-
 def _dialog(qtbot, ws, bridge, max_tokens: int) -> GenerateDialog:
     dialog = GenerateDialog(ws, bridge)
     qtbot.addWidget(dialog)

@@ -13,11 +13,10 @@ from engine.bias import tasks as bias_tasks
 from engine.bias.sample import ScriptedReplies, build_bias_sample
 from engine.workspace.store import Workspace
 from widgets.bias.bias_panel import BiasPanel
-from widgets.common.task_bridge import TaskBridge
 
 
 def test_the_view_when_a_probe_run_ends_counts_every_reply_though_reads_come_back_late(
-    qtbot, tmp_path, monkeypatch
+    qtbot, tmp_path, monkeypatch, threaded_bridge
 ):
     ws = Workspace(build_bias_sample(tmp_path / "bias.sqlite"), create=False)
     hold = threading.Event()  # set: the panel's own reads are held back
@@ -48,10 +47,8 @@ def test_the_view_when_a_probe_run_ends_counts_every_reply_though_reads_come_bac
 
     monkeypatch.setattr("engine.bias.tasks.run_probes", scripted)
     monkeypatch.setattr(bias_tasks, "bias_view_at", held_back_view)
-    bridge = TaskBridge(show_error=lambda title, message: errors.append(message))
-    errors: list[str] = []
     try:
-        panel = BiasPanel(ws, bridge)
+        panel = BiasPanel(ws, threaded_bridge)
         qtbot.addWidget(panel)
         panel.show()
         qtbot.waitUntil(lambda: bool(panel.view), timeout=30_000)  # the first read shown
@@ -72,12 +69,13 @@ def test_the_view_when_a_probe_run_ends_counts_every_reply_though_reads_come_bac
         assert run_ids == [1, 2, "set:sample-gender"]
         # the held-back reads come back now and must not replace the newer view
         run_ended.set()
-        qtbot.waitUntil(lambda: not any(t.running for t in bridge._tasks.values()), timeout=30_000)
+        qtbot.waitUntil(
+            lambda: not any(t.running for t in threaded_bridge._tasks.values()), timeout=30_000
+        )
         assert panel.view["responses"] == stored
         assert [panel.runs.itemData(i) for i in range(panel.runs.count())] == run_ids
-        assert not errors
+        assert not threaded_bridge.errors
     finally:
         run_ended.set()
         read_taken.set()
-        bridge.shutdown()
         ws.close()

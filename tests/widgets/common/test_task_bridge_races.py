@@ -7,10 +7,6 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-
-from widgets.common.task_bridge import TaskBridge
-
 
 def held_read(name: str, started: threading.Event, release: threading.Event) -> str:
     started.set()
@@ -22,20 +18,11 @@ def report_of_the_job() -> str:
     return "read after the job's last write"
 
 
-@pytest.fixture
-def bridge(qtbot):
-    errors: list = []
-    bridge = TaskBridge(show_error=lambda title, message: errors.append((title, message)))
-    bridge.errors = errors
-    yield bridge
-    bridge.shutdown()
-
-
-def test_a_read_started_before_the_job_returned_never_replaces_its_report(qtbot, bridge):
+def test_a_read_started_before_the_job_returned_never_replaces_its_report(qtbot, threaded_bridge):
     shown: list[str] = []
     started, release = threading.Event(), threading.Event()
     try:
-        old = bridge.run(
+        old = threaded_bridge.run(
             held_read,
             args=("read during the job", started, release),
             on_done=shown.append,
@@ -43,26 +30,28 @@ def test_a_read_started_before_the_job_returned_never_replaces_its_report(qtbot,
             quiet=True,
         )
         assert started.wait(30)
-        job = bridge.run(report_of_the_job, on_done=shown.append, supersedes="report")
+        job = threaded_bridge.run(report_of_the_job, on_done=shown.append, supersedes="report")
         qtbot.waitUntil(lambda: job.state == "done", timeout=30_000)
         assert shown == ["read after the job's last write"]
         assert old.superseded
     finally:
         release.set()
     qtbot.waitUntil(lambda: not old.running, timeout=30_000)  # it came back, after the job
-    assert shown == ["read after the job's last write"] and not bridge.errors
+    assert shown == ["read after the job's last write"] and not threaded_bridge.errors
 
 
-def test_a_read_started_after_the_job_returned_is_kept(qtbot, bridge):
+def test_a_read_started_after_the_job_returned_is_kept(qtbot, threaded_bridge):
     shown: list[str] = []
-    job = bridge.run(report_of_the_job, on_done=shown.append, supersedes="report")
+    job = threaded_bridge.run(report_of_the_job, on_done=shown.append, supersedes="report")
     # the job has returned and its end waits in this thread's queue: no event is processed
     deadline = time.monotonic() + 30
     while job.returned_at is None:
         assert time.monotonic() < deadline, "the job did not return"
         threading.Event().wait(0.001)
     assert job.running
-    later = bridge.run(lambda: "read after it", on_done=shown.append, replace="report", quiet=True)
+    later = threaded_bridge.run(
+        lambda: "read after it", on_done=shown.append, replace="report", quiet=True
+    )
     qtbot.waitUntil(lambda: len(shown) == 2, timeout=30_000)
     assert sorted(shown) == ["read after it", "read after the job's last write"]  # both kept
-    assert not later.superseded and not bridge.errors
+    assert not later.superseded and not threaded_bridge.errors

@@ -12,7 +12,6 @@ from engine.judging import run as judging_run
 from engine.judging import tasks as judge_tasks
 from tests.engine.judging.study_fixture import build_study
 from tests.engine.judging.test_judging_run import VALID, ScriptedBackend, judge_model
-from widgets.common.task_bridge import TaskBridge
 from widgets.judging.judge_panel import JudgePanel
 
 
@@ -25,7 +24,7 @@ def listed_judgments(panel: JudgePanel) -> dict[int, int]:
 
 
 def test_the_judge_runs_when_a_run_ends_count_every_judgment_though_reads_come_back_late(
-    qtbot, workspace, monkeypatch
+    qtbot, workspace, monkeypatch, threaded_bridge
 ):
     build_study(workspace)
     judge_model(workspace)
@@ -54,21 +53,19 @@ def test_the_judge_runs_when_a_run_ends_count_every_judgment_though_reads_come_b
 
     monkeypatch.setattr(judge_tasks, "judge_answers", scripted)
     monkeypatch.setattr(judge_tasks, "judge_overview_at", held_back_overview)
-    errors: list[str] = []
-    bridge = TaskBridge(show_error=lambda title, message: errors.append(message))
     try:
-        panel = JudgePanel(workspace, bridge)
+        panel = JudgePanel(workspace, threaded_bridge)
         qtbot.addWidget(panel)
         panel.show()
         qtbot.waitUntil(panel.run_button.isEnabled, timeout=30_000)  # the first read shown
         before = listed_judgments(panel)
         ended: list = []
-        bridge.sig_task_finished.connect(ended.append)
+        threaded_bridge.sig_task_finished.connect(ended.append)
         hold.set()
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
         panel.refresh()  # a read during the run (as the workspace watcher's tick)
         # the run's end, as the job monitor sees it
-        qtbot.waitUntil(lambda: bool(ended) and not bridge.running_tasks(), timeout=60_000)
+        qtbot.waitUntil(lambda: bool(ended) and not threaded_bridge.running_tasks(), timeout=60_000)
         stored = {
             r["run_id"]: r["n"]
             for r in workspace.query("SELECT run_id, count(*) AS n FROM judgments GROUP BY run_id")
@@ -77,10 +74,11 @@ def test_the_judge_runs_when_a_run_ends_count_every_judgment_though_reads_come_b
         assert listed_judgments(panel) == stored  # read after the run's last write
         # the held-back reads come back now and must not replace the newer list
         run_ended.set()
-        qtbot.waitUntil(lambda: not any(t.running for t in bridge._tasks.values()), timeout=30_000)
+        qtbot.waitUntil(
+            lambda: not any(t.running for t in threaded_bridge._tasks.values()), timeout=30_000
+        )
         assert listed_judgments(panel) == stored
-        assert not errors
+        assert not threaded_bridge.errors
     finally:
         run_ended.set()
         read_taken.set()
-        bridge.shutdown()

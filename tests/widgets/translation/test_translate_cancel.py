@@ -10,15 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from widgets.common.job_monitor import JobMonitor
-from widgets.common.task_bridge import TaskBridge
 from widgets.translation.translate_dialog import TranslateDialog
-
-
-@pytest.fixture
-def threaded_bridge(qtbot):
-    bridge = TaskBridge(show_error=lambda title, msg: None)
-    yield bridge
-    bridge.shutdown()
 
 
 def _tick(qtbot, listing, data) -> None:
