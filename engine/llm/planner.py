@@ -73,6 +73,12 @@ MODEL_ERROR_FLOOR = 0.13
 MODEL_ERROR_QUANTILE = 0.9  # of the past runs' |actual / estimate - 1|
 
 
+def relative_noise(a: float, b: float) -> float:
+    """The relative standard deviation of two timings of the same work (the module
+    docstring's machine noise)."""
+    return abs(a - b) / (math.sqrt(2) * max((a + b) / 2, 1e-12))
+
+
 @dataclass(frozen=True)
 class Calibration:
     """What a sample of the job cost on its backend."""
@@ -93,8 +99,7 @@ class Calibration:
         """The machine's relative standard deviation (see the module docstring)."""
         if self.prompt_seconds_after is None:
             return 0.0
-        a, b = self.prompt_seconds, self.prompt_seconds_after
-        return abs(a - b) / (math.sqrt(2) * max((a + b) / 2, 1e-12))
+        return relative_noise(self.prompt_seconds, self.prompt_seconds_after)
 
     @property
     def seconds_per_prompt_char(self) -> float:
@@ -273,10 +278,8 @@ def calibrate(
         }
         for refill in refills
     }
-    a, b = seconds_of["short"], seconds_of["after"]
-    noise = abs(a - b) / (math.sqrt(2) * max((a + b) / 2, 1e-12))  # as Calibration.noise
-    chosen = fastest(schedules, noise) if schedules else None
     prompt_seconds, after = seconds_of["short"], seconds_of["after"]
+    chosen = fastest(schedules, relative_noise(prompt_seconds, after)) if schedules else None
     seconds, results = seconds_of[chosen or 0], results_of[chosen or 0]
     by_key = {r.key: r for r in results}
     results = [by_key[r.key] for r in full]  # in sample order, whatever the groups' order
