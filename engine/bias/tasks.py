@@ -91,27 +91,13 @@ def run_probes_with_view_at(
     set_names: list[str] | None,
     *,
     rule: str = "limit",
-    limit: int | None = None,
-    counterbalance: bool = False,
-    constrained: bool = False,
-    seed: int = 0,
-    progress: ProgressFn | None = None,
-    cancelled: CancelFn | None = None,
+    **options,
 ) -> dict:
-    """:func:`run_probes_at`, then :func:`bias_view_at` read after the run's last write:
-    ``{"summaries": […], "view": {…}}``. The panel shows this view when the job ends, so it
-    counts every reply of the job (a read taken during the run may predate it)."""
-    summaries = run_probes_at(
-        workspace_path,
-        model_id,
-        set_names,
-        limit=limit,
-        counterbalance=counterbalance,
-        constrained=constrained,
-        seed=seed,
-        progress=progress,
-        cancelled=cancelled,
-    )
+    """:func:`run_probes_at` (``options``: its keyword arguments), then :func:`bias_view_at`
+    read after the run's last write: ``{"summaries": […], "view": {…}}``. The panel shows this
+    view when the job ends, so it counts every reply of the job (a read taken during the run
+    may predate it)."""
+    summaries = run_probes_at(workspace_path, model_id, set_names, **options)
     return {"summaries": summaries, "view": bias_view_at(workspace_path, rule)}
 
 

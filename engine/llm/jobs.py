@@ -26,7 +26,6 @@ removed (:func:`engine.llm.runs.discard_if_empty`).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import time
 from dataclasses import dataclass
@@ -333,7 +332,7 @@ def _choose_schedule(
     model = card["model"]["identity"]
     remember(ws, card["kind"], model, schedule.n_seq, choice["machine"], cal.refill, timings)
     if adopt_refill(ws, run_id, cal.refill, timings, round(cal.noise, 4)):
-        backend.schedule = dataclasses.replace(schedule, refill=cal.refill)  # type: ignore[attr-defined]
+        run_backend.use_refill(backend, cal.refill)
     log.info("run %d: batch schedule refill %d (%s)", run_id, cal.refill, timings)
     return cal
 

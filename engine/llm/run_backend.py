@@ -45,7 +45,13 @@ def follow_run_schedule(ws: Workspace, run_id: int, backend: Backend) -> None:
         return
     refill = recorded.get("refill")
     if refill and refill != schedule.refill:
-        backend.schedule = dataclasses.replace(schedule, refill=refill)  # type: ignore[attr-defined]
+        use_refill(backend, refill)
+
+
+def use_refill(backend: Backend, refill: int) -> None:
+    """Decode the backend's next plan groups with ``refill`` (its loaded context stays)."""
+    schedule = backend.schedule  # type: ignore[attr-defined]
+    backend.schedule = dataclasses.replace(schedule, refill=refill)  # type: ignore[attr-defined]
 
 
 def not_loaded_reason(model: dict, exc: BaseException) -> str:
