@@ -1,12 +1,13 @@
 """The demo runs the whole pipeline through the CLI; a second run reuses everything and
 reports each step to its hook."""
 
+import json
 import sqlite3
 
 import pytest
 
 from app.cli import main
-from app.cli.demo import run_demo
+from app.cli.demo import DEMO_REASONING_CHARS, run_demo
 
 
 @pytest.mark.slow
@@ -21,9 +22,13 @@ def test_demo_end_to_end_then_resumes_without_new_work(tmp_path, capsys):
         "SELECT (SELECT count(*) FROM responses), (SELECT count(*) FROM judgments), "
         "(SELECT count(*) FROM variants WHERE dialect='chittagong' AND status='gold')"
     ).fetchone()
+    (card,) = conn.execute("SELECT card FROM runs WHERE kind = 'judge'").fetchone()
     conn.close()
     # 2 translations + 4 answers (2 standard, 2 dialect) + judge replies for non-gated pairs
     assert counts[1] == 2 and counts[2] == 2
+    # the judge ran with the demo's rubric: the bundled one with a shorter reasoning cap
+    reasoning = json.loads(card)["schema"]["properties"]["chain_of_thought_reasoning"]
+    assert reasoning["maxLength"] == DEMO_REASONING_CHARS < 800
     capsys.readouterr()
 
     heard = []  # the step hook bench/demo_steps.py times the steps with
