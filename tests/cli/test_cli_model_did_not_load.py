@@ -361,31 +361,31 @@ def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
     study, server, embedded_gguf, capsys
 ):
     """The judge's worker SIGKILLed once it has stored the replies of its first plan group
-    (4 pairs with --n-seq 1), and every worker after it too (it dies again as it reloads, in
-    the first round): exit 3 with how many pairs are left, the signal named; the replies
-    stored before the kill are judged (all 12 were said to be left), and the same run
+    (4 of the 6 pairs with --n-seq 1), and every worker after it too (it dies again as it
+    reloads, in the first round): exit 3 with how many pairs are left, the signal named; the
+    replies stored before the kill are judged (all 6 were said to be left), and the same run
     resumes and finishes."""
     w = study
-    _local_judge(w, server, embedded_gguf, capsys, "echo", "second")
+    _local_judge(w, server, embedded_gguf, capsys, "echo")
     argv = [*w, "judge", "--judge", "gemma", "--n-seq", "1"]
     with workers_killed(when=lambda: _judge_replies(w[1]) >= 1):
         code, text = _run(capsys, *argv)
     assert code == 3, text
     line = _incomplete_line(text)
-    found = re.search(r"judge: (\d+) of 12 answer pairs not judged \(model 'gemma'", line)
-    assert found and 0 < int(found[1]) < 12, line
+    found = re.search(r"judge: (\d+) of 6 answer pairs not judged \(model 'gemma'", line)
+    assert found and 0 < int(found[1]) < 6, line
     assert "SIGKILL" in line and line.endswith(RESUME), line
     left = int(found[1])
     with Workspace(w[1]) as ws:
-        assert ws.scalar("SELECT count(*) FROM judgments") == 12 - left
+        assert ws.scalar("SELECT count(*) FROM judgments") == 6 - left
     code, text = _run(capsys, *argv, "--json")
     assert code == 0, text
     report = json.loads(text[: text.rindex("}") + 1])
-    assert report["pairs"] == 12 and report["judged_before"] == 12 - left
+    assert report["pairs"] == 6 and report["judged_before"] == 6 - left
     assert report["judged_now"] == left and report["failed"] == 0
     with Workspace(w[1]) as ws:  # resumed in the same judge run
         assert ws.scalar("SELECT count(*) FROM runs WHERE kind = 'judge'") == 1
-        assert ws.scalar("SELECT count(*) FROM judgments") == 12
+        assert ws.scalar("SELECT count(*) FROM judgments") == 6
 
 
 @pytest.mark.slow
