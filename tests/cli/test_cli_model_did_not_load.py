@@ -24,7 +24,7 @@ from engine.llm.model_registry import register_gguf
 from engine.workspace.store import Workspace
 from tests.cli.test_cli_kill_resume import worker_killed_while_loading, workers_killed
 from tests.cli.test_cli_secrets import EchoServer
-from tests.engine.judging.study_fixture import build_questions
+from tests.engine.judging.study_fixture import build_questions, short_rubric
 from tests.engine.rag.test_rag_retrieval import SMALL, _insert
 from tests.engine.translation.test_translate import _questions
 
@@ -358,7 +358,7 @@ def _judge_replies(path: str) -> int:
 
 @pytest.mark.slow
 def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
-    study, server, embedded_gguf, capsys
+    study, server, embedded_gguf, capsys, tmp_path
 ):
     """The judge's worker SIGKILLed once it has stored the replies of its first plan group
     (4 of the 6 pairs with --n-seq 1), and every worker after it too (it dies again as it
@@ -367,7 +367,16 @@ def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
     resumes and finishes."""
     w = study
     _local_judge(w, server, embedded_gguf, capsys, "echo")
-    argv = [*w, "judge", "--judge", "gemma", "--n-seq", "1"]
+    argv = [
+        *w,
+        "judge",
+        "--judge",
+        "gemma",
+        "--n-seq",
+        "1",
+        "--rubric",
+        str(short_rubric(tmp_path)),
+    ]
     with workers_killed(when=lambda: _judge_replies(w[1]) >= 1):
         code, text = _run(capsys, *argv)
     assert code == 3, text
@@ -390,7 +399,7 @@ def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
 
 @pytest.mark.slow
 def test_a_local_judge_whose_worker_keeps_dying_says_why(
-    study, server, embedded_gguf, monkeypatch, capsys
+    study, server, embedded_gguf, monkeypatch, capsys, tmp_path
 ):
     """Fault injection: after its first job, the judge's real worker process is SIGKILLed
     as each job starts (it loads again each round, and dies again): exit 3, how many pairs
@@ -408,7 +417,16 @@ def test_a_local_judge_whose_worker_keeps_dying_says_why(
         yield from generate(self, *args, **kwargs)
 
     monkeypatch.setattr(ModelWorker, "generate", dies_after_the_first_job)
-    argv = [*w, "judge", "--judge", "gemma", "--n-seq", "1"]
+    argv = [
+        *w,
+        "judge",
+        "--judge",
+        "gemma",
+        "--n-seq",
+        "1",
+        "--rubric",
+        str(short_rubric(tmp_path)),
+    ]
     code, text = _run(capsys, *argv)
     assert code == 3, text
     line = _incomplete_line(text)

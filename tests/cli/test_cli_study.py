@@ -8,9 +8,8 @@ import pytest
 
 from app.cli import main
 from engine.judging import store
-from engine.judging.rubric import default_rubric_path
 from engine.workspace.store import Workspace
-from tests.engine.judging.study_fixture import add_judge, build_questions, build_study
+from tests.engine.judging.study_fixture import add_judge, build_questions, build_study, short_rubric
 
 
 def run_json(capsys, argv):
@@ -135,10 +134,7 @@ def test_generate_judge_stats_calibrate_on_the_embedded_model(tmp_path, capsys, 
     assert main(["-w", ws, "init"]) == 0
     with Workspace(ws) as w:
         build_questions(w)
-    rubric = json.loads(default_rubric_path().read_text(encoding="utf-8"))
-    rubric["reasoning_max_chars"] = 50
-    rubric_path = tmp_path / "rubric.json"
-    rubric_path.write_text(json.dumps(rubric, ensure_ascii=False), encoding="utf-8")
+    rubric_path = short_rubric(tmp_path)
 
     gen = run_json(
         capsys, ["-w", ws, "generate", "--dialect", "sylhet", "--max-tokens", "24", "--json"]

@@ -4,8 +4,10 @@ models, answer runs with responses. Judge runs and judgments are added by the te
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from engine.answering.generation import ANSWER_KIND
+from engine.judging.rubric import default_rubric_path
 from engine.judging.store import JUDGE_KIND
 from engine.workspace.store import Workspace, utcnow
 
@@ -32,6 +34,16 @@ QUESTIONS = [
         {"sylhet": "কেন্দ্রীয় ব্যাংকর আসল কাম কিতা?", "chittagong": "কেন্দ্রীয় ব্যাংকর আসল হাম কী?"},
     ),
 ]
+
+
+def short_rubric(folder: Path) -> Path:
+    """The bundled rubric with the shortest reasoning cap, so the 270M judge stays quick (it
+    mostly repeats itself up to the cap), written to ``folder/rubric.json``."""
+    data = json.loads(default_rubric_path().read_text(encoding="utf-8"))
+    data["reasoning_max_chars"] = 50
+    path = folder / "rubric.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
 
 
 def add_model(ws: Workspace, name: str, family: str) -> int:

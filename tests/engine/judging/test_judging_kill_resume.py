@@ -14,24 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.judging.rubric import CONFIDENCE_VALUES, LIKERT_VALUES, default_rubric_path
+from engine.judging.rubric import CONFIDENCE_VALUES, LIKERT_VALUES
 from engine.llm.model_registry import ensure_embedded_default
 from engine.workspace.store import Workspace
 
-from .study_fixture import build_study
+from .study_fixture import build_study, short_rubric
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[3]
 PAIRS = 4
-
-
-def short_rubric(tmp_path: Path) -> Path:
-    """The default rubric with a short reasoning cap, so the 270M model stays quick."""
-    data = json.loads(default_rubric_path().read_text(encoding="utf-8"))
-    data["reasoning_max_chars"] = 50
-    path = tmp_path / "rubric.json"
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    return path
 
 
 def start(ws_path: Path, rubric: Path) -> subprocess.Popen:
