@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from engine.bias.sample import build_bias_sample
 from engine.workspace.store import Workspace
 from tests.engine.understanding.conftest import insert_pairs
+from tests.widgets.keyboard import retype
 from tests.widgets.study_fixtures import study_db, study_ws  # noqa: F401 (fixtures)
 from widgets.bias.bias_panel import BiasPanel
 from widgets.common.job_estimate import JobEstimateBox, describe_estimate
@@ -79,6 +80,9 @@ def test_the_judge_panel_estimates_a_judge_run(qtbot, study_ws, sync_bridge, emb
     qtbot.addWidget(panel)
     panel.refresh()
     panel.judge_model.setCurrentIndex(panel.judge_model.findData(model_id))
+    # the shortest reasoning cap: the 270M judge repeats itself up to it, as the demo's does
+    retype(panel.editor.max_chars, "50")
+    assert panel.rubric.reasoning_max_chars == 50
     before = runs_and_responses(study_ws)
     (est,) = estimate_with(qtbot, panel.estimate)
     assert est["left"] > 0 and runs_and_responses(study_ws) == before

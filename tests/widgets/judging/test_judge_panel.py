@@ -10,6 +10,7 @@ import pytest
 from engine.judging import store
 from engine.judging.prompt import load_judge_template
 from engine.judging.rubric import load_rubric, rubric_from_dict
+from tests.widgets.keyboard import retype
 from tests.widgets.study_fixtures import study_db, study_ws  # noqa: F401 (fixtures)
 from widgets.judging.judge_panel import JudgePanel
 
@@ -145,7 +146,8 @@ def test_calibration_with_the_embedded_model_shows_ccc_mae_and_confusion(
     qtbot.addWidget(panel)
     assert panel.human_count.text().startswith("2 human-scored")
     panel.judge_model.setCurrentIndex(panel.judge_model.findData(model_id))
-    panel.editor.max_chars.setValue(60)  # a short reasoning keeps the base model quick
+    retype(panel.editor.max_chars, "60")  # a short reasoning keeps the base model quick
+    assert panel.rubric.reasoning_max_chars == 60
     assert panel.calibrate_button.isEnabled()
     with qtbot.waitSignal(panel.sig_calibrated, timeout=120000) as blocker:
         panel.calibrate(max_attempts=1)
