@@ -12,8 +12,9 @@ greedy, 64 new tokens each (--quick: 32). Measured in one run:
   ratio             batched / sequential (ceiling_ratio: ceiling / sequential)
   chosen_refill     the schedule the planner's calibration chose on the job's sample, as a
                     fresh run does (engine/llm/schedule_choice.py; calibration_schedules:
-                    the timings that chose it); share_chosen = the engine's share of the
-                    ceiling with that schedule
+                    the timings that chose it); share_chosen = the median of the engine's
+                    shares of the ceiling with that schedule over --rounds pairs (the engine,
+                    then the ceiling, in turn; share_chosen_rounds: each pair's)
   planner           the study-time planner's estimate (engine/llm/planner.py, from its
                     calibration) against the chosen schedule's seconds
 and a judge-shaped workload (one long shared rubric + a short per-item part):
@@ -29,6 +30,7 @@ import argparse
 import csv
 import json
 import os
+import statistics
 import sys
 import time
 from importlib import resources
@@ -243,13 +245,25 @@ def planned(model_path, sha, requests, n_seq, n_gpu_layers=0):
         return estimate(requests, cal), time.perf_counter() - t, cal
 
 
-def chosen_fields(cal, seconds: dict[int, float], ceiling_s: float) -> dict:
+def share_rounds(first: float, rounds: int, engine_seconds, ceiling_seconds) -> list[float]:
+    """The engine's share of the ceiling in ``rounds`` pairs, each the engine then the ceiling
+    (``first``: the pair already measured): one pair moves by several per cent with the
+    machine's load, the median of pairs taken in turn much less."""
+    shares = [first]
+    for _ in range(rounds - 1):
+        engine = engine_seconds()
+        shares.append(ceiling_seconds() / engine)
+    return shares
+
+
+def chosen_fields(cal, shares: list[float]) -> dict:
     """The schedule the calibration chose, the timings that chose it, and the engine's share
-    of the ceiling with it (``seconds``: the bench's measured seconds per refill)."""
+    of the ceiling with it (``shares``: :func:`share_rounds`)."""
     return {
         "chosen_refill": cal.refill,
         "calibration_schedules": {str(k): v for k, v in cal.schedules.items()},
-        "share_chosen": round(ceiling_s / seconds[cal.refill], 3),
+        "share_chosen": round(statistics.median(shares), 3),
+        "share_chosen_rounds": [round(s, 3) for s in shares],
         "goal_share_chosen": 0.95,
     }
 
@@ -276,6 +290,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer prompts and tokens")
     ap.add_argument("--n-seq", type=int, default=16)
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
+    ap.add_argument("--rounds", type=int, default=3, help="engine/ceiling pairs for share_chosen")
     args = ap.parse_args()
     from engine.llm.embedded_model import embedded_model_path, embedded_sha256
     from engine.llm.schedule_choice import CANDIDATE_REFILLS
@@ -301,6 +316,14 @@ def main() -> None:
     c_sec = ceiling(model, prompt_requests(prompts, max_tokens), results, args.n_seq, ngl)
     c_tok_s = b_tokens / c_sec
     print(f"ceiling:    {b_tokens} tokens in {c_sec:.1f} s = {c_tok_s:.1f} tok/s", flush=True)
+    reqs = prompt_requests(prompts, max_tokens)
+    shares = share_rounds(
+        c_sec / by_refill[cal.refill],
+        args.rounds,
+        lambda: timed_generate(model, sha, reqs, args.n_seq, ngl, cal.refill)[0],
+        lambda: ceiling(model, reqs, results, args.n_seq, ngl),
+    )
+    print(f"share of the ceiling, refill {cal.refill}: {shares}", flush=True)
     s_tok_s, s_tokens, s_sec = in_fresh_process(
         run_sequential, model, prompts[:n_seq_prompts], max_tokens, threads, ngl
     )
@@ -349,7 +372,7 @@ def main() -> None:
                 "judge_engine_share": round(j_share, 3),
                 "prefix_tokens_per_item": round(shared, 1),
                 "naive_prefix_tokens_per_item": round(naive, 1),
-                **chosen_fields(cal, by_refill, c_sec),
+                **chosen_fields(cal, shares),
                 # the estimate is of the chosen schedule: beside that schedule's run
                 "planner": planner_fields(
                     est,

@@ -10,7 +10,8 @@ on the embedded model. Measured in one run:
   ceiling_s      llama.cpp's batched decode alone on the same work (bench/generation.py: pure_decode_seconds);
                  engine_share = ceiling_s / batched_s, ceiling_ratio = sequential_s / ceiling_s
   chosen_refill  the schedule the planner's calibration chose (bench/generation.py);
-                 share_chosen = the engine's share of the ceiling with it
+                 share_chosen = the median of the engine's shares of the ceiling with it
+                 over --rounds pairs taken in turn (share_chosen_rounds)
   planner        the study-time planner's estimate against the chosen schedule's seconds
   sequential_s   wall time of Llama.create_completion called once per prompt, scaled to
                  the same number of prompts (it runs a subset; --quick: 16 of 64)
@@ -45,6 +46,7 @@ from bench.generation import (  # noqa: E402 - after the path
     in_fresh_process,
     planned,
     planner_fields,
+    share_rounds,
     timed_generate,
 )
 
@@ -111,6 +113,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="64 probes, 16 of them sequentially")
     ap.add_argument("--n-seq", type=int, default=32)
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
+    ap.add_argument("--rounds", type=int, default=3, help="engine/ceiling pairs for share_chosen")
     args = ap.parse_args()
     from engine.llm.embedded_model import embedded_model_path, embedded_sha256
     from engine.llm.prompting import plain_transcript
@@ -135,6 +138,13 @@ def main() -> None:
     print(f"whole groups (refill 1): {w_sec:.2f} s", flush=True)
     c_sec = ceiling(model, requests, results, args.n_seq, ngl)
     print(f"ceiling:    {c_sec:.2f} s (llama.cpp's batched decode alone)", flush=True)
+    shares = share_rounds(
+        c_sec / by_refill[cal.refill],
+        args.rounds,
+        lambda: run_batched(model, sha, requests, args.n_seq, ngl, cal.refill)[0],
+        lambda: ceiling(model, requests, results, args.n_seq, ngl),
+    )
+    print(f"share of the ceiling, refill {cal.refill}: {shares}", flush=True)
     subset = requests[:n_sequential]
     prompts = [plain_transcript(r.messages) for r in subset]  # the embedded model has no template
     sampler, ngl = subset[0].sampler, args.n_gpu_layers
@@ -171,7 +181,7 @@ def main() -> None:
                 "ceiling_ratio": round(scaled / c_sec, 2),
                 "whole_group_s": round(w_sec, 2),
                 "refill_gain": round(w_sec / b_sec, 3),
-                **chosen_fields(cal, by_refill, c_sec),
+                **chosen_fields(cal, shares),
                 # the estimate is of the chosen schedule: beside that schedule's run
                 "planner": planner_fields(
                     est, by_refill[cal.refill], tokens if cal.refill != 1 else w_tokens, cal_s
