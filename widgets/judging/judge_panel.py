@@ -8,8 +8,9 @@
   text the judge receives (:func:`engine.judging.prompt.build_judge_prompt`); only the
   random fence marker differs per call.
 - Calibration: the chosen model judges the human-scored items through the bridge (on the
-  model's lane) and the panel shows CCC, MAE and the confusion table; "Run judge" scores
-  every answer pair with the same settings.
+  model's lane) and the panel shows CCC, MAE and the confusion table
+  (:mod:`widgets.judging.calibration_view`); "Run judge" scores every answer pair with the
+  same settings, its progress, ETA and Cancel below it (one run at a time from the panel).
 
 What the panel shows of the workspace — judge runs with their counts, self-preference
 warnings, the preview's answer pairs, the human-scored count — is read in one background
@@ -53,19 +54,17 @@ from widgets.common.file_dialogs import RUBRICS
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox
+from widgets.common.job_progress import JobProgressRow
 from widgets.common.labels import dialect_of
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, model_lane
+from widgets.judging.calibration_view import CalibrationView
 from widgets.judging.rubric_editor import RubricEditor
 
 log = logging.getLogger(__name__)
 
 PREVIEW_DELAY_MS = 250
 OVERVIEW_KEY = "judge-overview"  # the panel's reads of its overview: the newest one wins
-
-
-def _fmt(value) -> str:
-    return "—" if value is None else f"{value:.3f}"
 
 
 class JudgePanel(QWidget):
@@ -111,11 +110,8 @@ class JudgePanel(QWidget):
         self.calibrate_button.clicked.connect(self.calibrate)
         self.run_button = QPushButton(_("Run judge on all answers"))
         self.run_button.clicked.connect(self.run_judge_at)
-        self.figures = QLabel(_("No calibration yet."))
-        self.figures.setWordWrap(True)
-        self.figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.confusion = QTableWidget(0, 0)
-        self.confusion.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.calibration = CalibrationView()
+        self.figures, self.confusion = self.calibration.figures, self.calibration.confusion
         calib_box = QGroupBox(_("Calibration (before a full run)"))
         calib_layout = QVBoxLayout(calib_box)
         row = QHBoxLayout()
@@ -127,12 +123,13 @@ class JudgePanel(QWidget):
         buttons.addWidget(self.calibrate_button)
         buttons.addWidget(self.run_button)
         calib_layout.addLayout(buttons)
+        self.job = JobProgressRow()  # the judge run's progress, ETA and Cancel
+        bridge.sig_task_finished.connect(self._on_task_finished)
+        calib_layout.addWidget(self.job)
         self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
         self.judge_model.currentIndexChanged.connect(self.estimate.mark_stale)
         calib_layout.addWidget(self.estimate)
-        calib_layout.addWidget(self.figures)
-        calib_layout.addWidget(QLabel(_("Confusion (rows: human score band, columns: judge)")))
-        calib_layout.addWidget(self.confusion, 1)
+        calib_layout.addWidget(self.calibration, 1)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.addWidget(judges_box, 2)
@@ -297,7 +294,8 @@ class JudgePanel(QWidget):
     def _update_buttons(self) -> None:
         has_model = self.judge_model.count() > 0
         valid = self.rubric is not None
-        self.run_button.setEnabled(has_model and valid and self.has_answers)
+        running = self.job.task is not None  # one judge run at a time from this panel
+        self.run_button.setEnabled(has_model and valid and self.has_answers and not running)
         self.run_button.setToolTip(
             "" if self.has_answers else _("No answers to judge yet: generate answers first.")
         )
@@ -393,7 +391,7 @@ class JudgePanel(QWidget):
         if model_id is None or self.rubric is None:
             return
         self.calibrate_button.setEnabled(False)
-        self.figures.setText(_("Calibrating…"))
+        self.calibration.show_busy()
         self.bridge.run(
             judge_tasks.calibrate_judge_at,
             args=(str(self.ws.path), model_id, self.editor.to_dict()),
@@ -407,42 +405,13 @@ class JudgePanel(QWidget):
 
     def show_calibration(self, result: dict) -> None:
         self._update_buttons()
-        note = f"\n{result['note']}" if result.get("note") else ""
-        self.figures.setText(
-            _(
-                "{model} on {n} human-scored answers: CCC {ccc} · MAE {mae} · Pearson {r} · "
-                "Spearman {rho} · CBS {cbs} (critical {nc})"
-            ).format(
-                model=result["judge_model"],
-                n=result["n"],
-                ccc=_fmt(result["ccc"]),
-                mae=_fmt(result["mae"]),
-                r=_fmt(result["pearson"]),
-                rho=_fmt(result["spearman"]),
-                cbs=_fmt(result["cbs"]),
-                nc=result["n_critical"],
-            )
-            + note
-        )
-        bands = result["bands"]
-        self.confusion.setRowCount(len(bands))
-        self.confusion.setColumnCount(len(bands))
-        self.confusion.setHorizontalHeaderLabels(bands)
-        self.confusion.setVerticalHeaderLabels(bands)
-        for r, row in enumerate(result["confusion"]):
-            for c, value in enumerate(row):
-                item = QTableWidgetItem(digits(value))
-                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                if r == c and value:
-                    item.setBackground(Qt.GlobalColor.green)
-                self.confusion.setItem(r, c, item)
-        self.confusion.resizeColumnsToContents()
+        self.calibration.show_result(result)
         self.refresh()
         self.sig_calibrated.emit(result)
 
     def _on_calibration_error(self, exc: BaseException) -> None:
         self._update_buttons()
-        self.figures.setText(_("Calibration failed: {error}").format(error=exc))
+        self.calibration.show_error(exc)
         self.sig_status_message.emit(for_gui(str(exc)).splitlines()[0])
 
     def estimate_jobs(self) -> list[EstimateJob] | str:
@@ -463,7 +432,8 @@ class JudgePanel(QWidget):
         model_id = self.judge_model.currentData()
         if model_id is None or self.rubric is None:
             return
-        self.bridge.run(
+        self.run_button.setEnabled(False)
+        task = self.bridge.run(
             judge_tasks.run_judge_at,
             args=(str(self.ws.path), model_id, self.editor.to_dict()),
             kwargs={"primary": judging.primary_judge(self.ws) is None},
@@ -471,17 +441,28 @@ class JudgePanel(QWidget):
             lane=model_lane(model_id),
             supersedes=OVERVIEW_KEY,  # its result holds the overview read after its last write
             on_done=self._on_judged,
+            on_progress=self.job.show_progress,
         )
+        self.job.follow(task)
+
+    def _on_task_finished(self, task) -> None:
+        """The judge run ended, however (a failure is shown by the bridge): Run again."""
+        if task is self.job.task:
+            self.job.finish()
+            self._update_buttons()
 
     def _on_judged(self, summary: dict) -> None:
         self.refresh(summary["overview"])
-        self.sig_status_message.emit(
-            _("Judge run {run}: {n} judged, {f} failed").format(
-                run=summary["run_id"],
-                n=summary["judged_now"] + summary["gated"],
-                f=summary["failed"],
-            )
-        )
+        counts = {
+            "run": summary["run_id"],
+            "n": summary["judged_now"] + summary["gated"],
+            "f": summary["failed"],
+        }
+        if summary["cancelled"]:
+            message = _("Judge run {run} cancelled after {n} judged: run it again to resume.")
+        else:
+            message = _("Judge run {run}: {n} judged, {f} failed")
+        self.sig_status_message.emit(message.format(**counts))
         self.sig_changed.emit()
 
 
