@@ -39,7 +39,21 @@ class InterruptingServer(EchoServer):
 
 
 @pytest.fixture
-def server():
+def ctrl_c_reaches_the_step():
+    """SIGINT as a terminal's Ctrl-C finds a fresh CLI process: Python's default handler, and
+    not blocked in this thread (the server's threads, started after, inherit its mask). Both
+    tests once ran the whole step and exited 0 in one pytest worker beside two CPU-bound
+    processes, as if the signal never arrived there; what earlier test left the worker so
+    was not found, so the precondition is set here, and put back."""
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    yield
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    signal.signal(signal.SIGINT, handler)
+
+
+@pytest.fixture
+def server(ctrl_c_reaches_the_step):
     s = InterruptingServer()
     yield s
     s.stop()

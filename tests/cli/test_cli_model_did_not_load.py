@@ -347,6 +347,13 @@ def test_a_local_judge_killed_while_loading_leaves_no_run(study, server, embedde
     assert _rows(w[1]) == before
 
 
+def _judge_one_at_a_time(w, tmp_path) -> list[str]:
+    """``judge`` with 'gemma', one sequence at a time (plan groups of 4 pairs) and the
+    shortest reasoning cap (the 270M judge repeats itself up to it)."""
+    rubric = str(short_rubric(tmp_path))
+    return [*w, "judge", "--judge", "gemma", "--n-seq", "1", "--rubric", rubric]
+
+
 def _judge_replies(path: str) -> int:
     """Replies the judge has stored so far (read beside the running command)."""
     with contextlib.closing(sqlite3.connect(path, timeout=5)) as conn:
@@ -367,16 +374,7 @@ def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
     resumes and finishes."""
     w = study
     _local_judge(w, server, embedded_gguf, capsys, "echo")
-    argv = [
-        *w,
-        "judge",
-        "--judge",
-        "gemma",
-        "--n-seq",
-        "1",
-        "--rubric",
-        str(short_rubric(tmp_path)),
-    ]
+    argv = _judge_one_at_a_time(w, tmp_path)
     with workers_killed(when=lambda: _judge_replies(w[1]) >= 1):
         code, text = _run(capsys, *argv)
     assert code == 3, text
@@ -417,16 +415,7 @@ def test_a_local_judge_whose_worker_keeps_dying_says_why(
         yield from generate(self, *args, **kwargs)
 
     monkeypatch.setattr(ModelWorker, "generate", dies_after_the_first_job)
-    argv = [
-        *w,
-        "judge",
-        "--judge",
-        "gemma",
-        "--n-seq",
-        "1",
-        "--rubric",
-        str(short_rubric(tmp_path)),
-    ]
+    argv = _judge_one_at_a_time(w, tmp_path)
     code, text = _run(capsys, *argv)
     assert code == 3, text
     line = _incomplete_line(text)
