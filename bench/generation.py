@@ -245,14 +245,15 @@ def planned(model_path, sha, requests, n_seq, n_gpu_layers=0):
         return estimate(requests, cal), time.perf_counter() - t, cal
 
 
-def share_rounds(first: float, rounds: int, engine_seconds, ceiling_seconds) -> list[float]:
-    """The engine's share of the ceiling in ``rounds`` pairs, each the engine then the ceiling
-    (``first``: the pair already measured): one pair moves by several per cent with the
-    machine's load, the median of pairs taken in turn much less."""
+def chosen_shares(model_path, sha, requests, results, n_seq, n_gpu_layers, refill, first, rounds):
+    """The engine's shares of the ceiling with ``refill`` in ``rounds`` pairs, each the engine
+    then the ceiling (``first``: the pair already measured): one pair moves by several per
+    cent with the machine's load, the median of pairs taken in turn much less."""
     shares = [first]
     for _ in range(rounds - 1):
-        engine = engine_seconds()
-        shares.append(ceiling_seconds() / engine)
+        engine = timed_generate(model_path, sha, requests, n_seq, n_gpu_layers, refill)[0]
+        shares.append(ceiling(model_path, requests, results, n_seq, n_gpu_layers) / engine)
+    print(f"share of the ceiling, refill {refill}: {[round(x, 3) for x in shares]}", flush=True)
     return shares
 
 
@@ -313,17 +314,14 @@ def main() -> None:
     )
     print(f"whole groups (refill 1): {w_sec:.1f} s = {w_tok_s:.1f} tok/s", flush=True)
     by_refill = {CANDIDATE_REFILLS[0]: b_sec, 1: w_sec}
-    c_sec = ceiling(model, prompt_requests(prompts, max_tokens), results, args.n_seq, ngl)
+    reqs = prompt_requests(prompts, max_tokens)
+    c_sec = ceiling(model, reqs, results, args.n_seq, ngl)
     c_tok_s = b_tokens / c_sec
     print(f"ceiling:    {b_tokens} tokens in {c_sec:.1f} s = {c_tok_s:.1f} tok/s", flush=True)
-    reqs = prompt_requests(prompts, max_tokens)
-    shares = share_rounds(
-        c_sec / by_refill[cal.refill],
-        args.rounds,
-        lambda: timed_generate(model, sha, reqs, args.n_seq, ngl, cal.refill)[0],
-        lambda: ceiling(model, reqs, results, args.n_seq, ngl),
+    first = c_sec / by_refill[cal.refill]
+    shares = chosen_shares(
+        model, sha, reqs, results, args.n_seq, ngl, cal.refill, first, args.rounds
     )
-    print(f"share of the ceiling, refill {cal.refill}: {shares}", flush=True)
     s_tok_s, s_tokens, s_sec = in_fresh_process(
         run_sequential, model, prompts[:n_seq_prompts], max_tokens, threads, ngl
     )

@@ -42,11 +42,11 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the worker's thread polic
 from bench.generation import (  # noqa: E402 - after the path
     ceiling,
     chosen_fields,
+    chosen_shares,
     high_level_llama,
     in_fresh_process,
     planned,
     planner_fields,
-    share_rounds,
     timed_generate,
 )
 
@@ -138,13 +138,10 @@ def main() -> None:
     print(f"whole groups (refill 1): {w_sec:.2f} s", flush=True)
     c_sec = ceiling(model, requests, results, args.n_seq, ngl)
     print(f"ceiling:    {c_sec:.2f} s (llama.cpp's batched decode alone)", flush=True)
-    shares = share_rounds(
-        c_sec / by_refill[cal.refill],
-        args.rounds,
-        lambda: run_batched(model, sha, requests, args.n_seq, ngl, cal.refill)[0],
-        lambda: ceiling(model, requests, results, args.n_seq, ngl),
+    first = c_sec / by_refill[cal.refill]
+    shares = chosen_shares(
+        model, sha, requests, results, args.n_seq, ngl, cal.refill, first, args.rounds
     )
-    print(f"share of the ceiling, refill {cal.refill}: {shares}", flush=True)
     subset = requests[:n_sequential]
     prompts = [plain_transcript(r.messages) for r in subset]  # the embedded model has no template
     sampler, ngl = subset[0].sampler, args.n_gpu_layers
