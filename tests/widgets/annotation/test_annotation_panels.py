@@ -499,37 +499,33 @@ def test_a_panel_alone_offers_no_import_it_cannot_do(qtbot, field):
 
 
 def test_an_assignment_is_written_on_the_writer_lane_and_a_refusal_stays_in_the_dialog(
-    qtbot, field
+    qtbot, field, threaded_bridge
 ):
     """Assigning tens of thousands of items takes seconds: the dialog's write runs on the
     real bridge's writer lane (OK disabled meanwhile), and the engine's refusal comes back
     into the dialog's status line, with nothing written."""
     from engine.annotation.api import batches
     from widgets.annotation.setup import AnnotationSetup
-    from widgets.common.task_bridge import WRITER, TaskBridge
+    from widgets.common.task_bridge import WRITER
 
     lab, _karim, _shuvo = field
-    errors: list = []
-    bridge = TaskBridge(show_error=lambda title, msg: errors.append(msg))
-    try:
-        with Workspace(lab) as ws:
-            before = len(batches(ws))
-            dialog = AnnotationSetup(ws, bridge=bridge).assign_items()
-            qtbot.addWidget(dialog)
-            ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
-            dialog.scale.setText("5..1")  # refused by the engine, in the worker
-            qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
-            assert not ok.isEnabled()
-            qtbot.waitUntil(ok.isEnabled, timeout=10_000)
-            assert "LOW must be below HIGH" in dialog.status.text() and dialog.isVisible()
-            assert len(batches(ws)) == before and not errors
-            dialog.scale.setText("")
-            dialog.name.setText("second round")
-            qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
-            qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=10_000)
-            [task] = [t for t in bridge.tasks() if t.label == "Assign batch second round"][-1:]
-            assert task.lane == WRITER and task.state == "done"
-            assert batches(ws)[-1]["name"] == "second round"
-            assert dialog.result_summary and dialog.result_summary["name"] == "second round"
-    finally:
-        bridge.shutdown()
+    bridge = threaded_bridge
+    with Workspace(lab) as ws:
+        before = len(batches(ws))
+        dialog = AnnotationSetup(ws, bridge=bridge).assign_items()
+        qtbot.addWidget(dialog)
+        ok = dialog.buttons.button(dialog.buttons.StandardButton.Ok)
+        dialog.scale.setText("5..1")  # refused by the engine, in the worker
+        qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+        assert not ok.isEnabled()
+        qtbot.waitUntil(ok.isEnabled, timeout=10_000)
+        assert "LOW must be below HIGH" in dialog.status.text() and dialog.isVisible()
+        assert len(batches(ws)) == before and not bridge.errors
+        dialog.scale.setText("")
+        dialog.name.setText("second round")
+        qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=10_000)
+        [task] = [t for t in bridge.tasks() if t.label == "Assign batch second round"][-1:]
+        assert task.lane == WRITER and task.state == "done"
+        assert batches(ws)[-1]["name"] == "second round"
+        assert dialog.result_summary and dialog.result_summary["name"] == "second round"

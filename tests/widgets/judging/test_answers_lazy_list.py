@@ -87,14 +87,13 @@ def test_a_replaced_filter_stops_reading(study_db, monkeypatch):
 
 
 def test_first_rows_show_before_the_whole_list_which_keeps_the_place(
-    qtbot, study_ws, fast_watcher, monkeypatch
+    qtbot, study_ws, fast_watcher, monkeypatch, threaded_bridge
 ):
     """A real threaded bridge; the whole list's read is held back (fault injection) to look
     at the panel in between."""
     import threading
 
     import widgets.judging.answers_panel as answers_module
-    from widgets.common.task_bridge import TaskBridge
 
     release = threading.Event()
     read = answers_module.answer_id_array
@@ -105,8 +104,7 @@ def test_first_rows_show_before_the_whole_list_which_keeps_the_place(
         return read(path, flt, after_id, limit, cancelled)
 
     monkeypatch.setattr(answers_module, "answer_id_array", slow_whole_list)
-    bridge = TaskBridge(show_error=lambda title, msg: None)
-    panel = AnswersPanel(study_ws, bridge, watcher=fast_watcher)
+    panel = AnswersPanel(study_ws, threaded_bridge, watcher=fast_watcher)
     qtbot.addWidget(panel)
     panel.resize(1400, 800)
     panel.show()
@@ -125,6 +123,6 @@ def test_first_rows_show_before_the_whole_list_which_keeps_the_place(
         assert panel.count.text() == f"{len(answers)} answers"
         QTest.keyClick(panel.view, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
         assert panel.current_answer() == answers[-1]
+        assert not threaded_bridge.errors
     finally:
         release.set()
-        bridge.shutdown()

@@ -15,7 +15,7 @@ from widgets.understanding.tasks_panel import TasksPanel
 
 
 def test_the_report_after_a_run_holds_every_run_though_a_stale_read_comes_last(
-    qtbot, task_ws, monkeypatch
+    qtbot, task_ws, monkeypatch, threaded_bridge
 ):
     run_ended = threading.Event()
     stale_reads: list[int] = []  # the runs each held-back read saw
@@ -42,7 +42,7 @@ def test_the_report_after_a_run_holds_every_run_though_a_stale_read_comes_last(
     monkeypatch.setattr(
         "engine.llm.run_backend.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
     )
-    bridge = TaskBridge(show_error=lambda title, msg: None)
+    bridge = threaded_bridge
     try:
         panel = TasksPanel(task_ws, bridge)
         qtbot.addWidget(panel)
@@ -67,9 +67,9 @@ def test_the_report_after_a_run_holds_every_run_though_a_stale_read_comes_last(
         qtbot.waitUntil(lambda: not bridge.running_tasks() and _idle(bridge), timeout=30_000)
         assert len(panel.report["runs"]) == 4 and panel.results.rowCount() == 4
         assert all(r["pending"] == 0 for r in panel.report["runs"])
+        assert not bridge.errors
     finally:
         run_ended.set()
-        bridge.shutdown()
 
 
 def _idle(bridge: TaskBridge) -> bool:
