@@ -129,7 +129,8 @@ def run_demo(
     step("answer the standard and dialect questions", ws + ["generate", "--max-tokens", "64"])
     rubric = str(demo_rubric(out_dir))
     step(
-        "judge every dialect answer against its standard answer",
+        "judge every dialect answer against its standard answer (the bundled rubric, its "
+        f"reasoning capped at {DEMO_REASONING_CHARS} characters for the 270M judge)",
         ws + ["judge", "--primary", "--rubric", rubric],
     )
     step("statistics", ws + ["stats"])
