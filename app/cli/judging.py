@@ -103,8 +103,8 @@ def _judge_kwargs(args) -> dict:
         "max_attempts": args.max_attempts,
         "template": judging.load_judge_template(args.template),
     }
-    if schedule_options(args):
-        kwargs["schedule"] = schedule_options(args)
+    if schedule := schedule_options(args):
+        kwargs["schedule"] = schedule
     return kwargs
 
 

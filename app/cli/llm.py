@@ -317,8 +317,9 @@ def cmd_run_prompts(args, ctx) -> int:
         "file_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "sampler": sampler.as_dict(),
     }
-    if schedule_options(args) and model["kind"] == "gguf":
-        card["schedule"] = schedule_options(args)
+    schedule = schedule_options(args)
+    if schedule and model["kind"] == "gguf":
+        card["schedule"] = schedule
     run = llm.open_run(ws, "prompts", model, card)
     summary = llm.run_job_on_model(  # its model opened and closed; no empty run left behind
         ws,
