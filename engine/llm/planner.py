@@ -217,6 +217,16 @@ def fastest(schedules: dict[int, dict], noise: float = 0.0) -> int:
     return best
 
 
+def _pass_timing(seconds: float, results: list[Result]) -> dict:
+    """One candidate schedule's full pass: seconds, output tokens and their rate."""
+    tokens = sum(r.completion_tokens for r in results)
+    return {
+        "seconds": round(seconds, 3),
+        "output_tokens": tokens,
+        "output_tokens_per_s": round(tokens / max(seconds, 1e-9), 1),
+    }
+
+
 class CalibrationCancelled(Exception):
     """The calibration was cancelled before it finished (nothing is estimated)."""
 
@@ -266,18 +276,7 @@ def calibrate(
         failed = [r for r in results if not r.ok]
         if failed:
             raise RuntimeError(f"calibration failed: {failed[0].error}")
-    schedules = {
-        refill: {
-            "seconds": round(seconds_of[refill], 3),
-            "output_tokens": sum(r.completion_tokens for r in results_of[refill]),
-            "output_tokens_per_s": round(
-                sum(r.completion_tokens for r in results_of[refill])
-                / max(seconds_of[refill], 1e-9),
-                1,
-            ),
-        }
-        for refill in refills
-    }
+    schedules = {refill: _pass_timing(seconds_of[refill], results_of[refill]) for refill in refills}
     prompt_seconds, after = seconds_of["short"], seconds_of["after"]
     chosen = fastest(schedules, relative_noise(prompt_seconds, after)) if schedules else None
     seconds, results = seconds_of[chosen or 0], results_of[chosen or 0]

@@ -191,33 +191,24 @@ def _resolve(
     choice = _schedule_choice(ws, kind, model_row, card, schedule, identity)
     refills = [choice["refill"]] if "refill" in choice else [None]
     refills += [r for r in CANDIDATE_REFILLS if "refill" in choice and r not in refills]
-    found = None
-    keys: dict[str, str] = {}
+    candidates = []  # (key base, schedule, run key) per refill, in the order looked for
     for refill in refills:
         option = {**base, "schedule": {**keyed, "refill": refill}} if refill else base
-        run_key = _hash({**option, "model_id": model_id})
-        keys[str(refill)] = run_key
+        with_refill = {**schedule, "refill": refill} if refill else schedule
+        candidates.append((option, with_refill, _hash({**option, "model_id": model_id})))
+    if "refill" in choice:
+        choice["keys"] = {str(r): key for r, (_, _, key) in zip(refills, candidates)}
+    for option, with_refill, run_key in candidates:
         existing = ws.scalar("SELECT id FROM runs WHERE run_key = ?", (run_key,))
         if existing is None:
             # a run keyed before runs carried their model's id: resumed by that model only
             existing = ws.scalar(
                 "SELECT id FROM runs WHERE run_key = ? AND model_id IS ?", (_hash(option), model_id)
             )
-        if existing is not None and found is None:
-            found = (
-                existing,
-                run_key,
-                {**schedule, "refill": refill} if refill else schedule,
-                option,
-            )
-    if "refill" in choice:
-        choice["keys"] = keys
-    if found is not None:
-        return (*found, choice)
-    refill = refills[0]
-    option = {**base, "schedule": {**keyed, "refill": refill}} if refill else base
-    new_schedule = {**schedule, "refill": refill} if refill else schedule
-    return None, keys[str(refill)], new_schedule, option, choice
+        if existing is not None:
+            return existing, run_key, with_refill, option, choice
+    option, with_refill, run_key = candidates[0]
+    return None, run_key, with_refill, option, choice
 
 
 def _schedule_choice(
