@@ -4,10 +4,8 @@ dialect variant. It resumes where it stopped and prints a one-line progress on s
 
 from __future__ import annotations
 
-import dataclasses
-
 from app.cli import stages
-from app.cli.arguments import add_schedule_options, positive_int, schedule_options
+from app.cli.arguments import add_schedule_options, comma_list, given, positive_int
 from app.cli.context import runs_outcome
 from app.cli.output import add_summary_options, emit, run_line
 
@@ -26,7 +24,6 @@ def register(sub) -> None:
     p.add_argument("--all-models", action="store_true", help="every model in the workspace")
     p.add_argument(
         "--status",
-        default="gold",
         help="variant statuses to answer, comma-separated (default: gold; "
         "drafts on request: draft,reviewed,gold)",
     )
@@ -38,7 +35,7 @@ def register(sub) -> None:
         metavar="N",
         help="only the variants of the first N questions (a small first run)",
     )
-    p.add_argument("--max-tokens", type=positive_int, default=384)
+    p.add_argument("--max-tokens", type=positive_int, help="longest answer (default: 384)")
     p.add_argument(
         "--prompts",
         metavar="DIR",
@@ -46,28 +43,35 @@ def register(sub) -> None:
     )
     add_schedule_options(p, "local models: sequences decoded together")
     add_summary_options(p)
-    p.set_defaults(func=cmd_generate)
+    p.set_defaults(func=cmd_generate, build_request=generate_request)
+
+
+def generate_request(args):
+    """The request ``upabhasha generate`` runs (options left out keep the request's defaults)."""
+    return stages.answering().GenerateRequest(
+        **given(
+            models=args.model or (),
+            all_models=args.all_models,
+            statuses=comma_list(args.status),
+            dialects=comma_list(args.dialect),
+            question_set=args.question_set,
+            limit=args.limit,
+            max_tokens=args.max_tokens,
+            prompts=args.prompts,
+            n_seq=args.n_seq,
+            refill=args.refill,
+        )
+    )
 
 
 def cmd_generate(args, ctx) -> int:
-    answering, llm = stages.answering(), stages.llm()
-    ws = ctx.workspace()
-    models = llm.all_models(ws) if args.all_models else llm.find_models(ws, args.model)
-    dialects = [d for item in (args.dialect or []) for d in item.split(",") if d]
-    sampler = dataclasses.replace(answering.DEFAULT_SAMPLER, max_tokens=args.max_tokens)
-    summaries = answering.generate_answers(
-        ws,
-        models,
-        statuses=tuple(s.strip() for s in args.status.split(",") if s.strip()),
-        dialects=dialects or None,
-        question_set=args.question_set,
-        limit=args.limit,
-        sampler=sampler,
-        prompt_dir=args.prompts,
-        schedule=schedule_options(args),
+    request = generate_request(args)
+    result = request.run(
+        ctx.workspace(),
         progress=ctx.progress_printer("answers", quiet=args.quiet or args.json),
     )
-    if not emit(ctx, args, {"runs": summaries}):
+    summaries = list(result.runs)
+    if not emit(ctx, args, result.as_dict()):
         for s in summaries:
             print(run_line(s["model"], s, "answers"))
     return runs_outcome(ctx, "generate", summaries, "answers")

@@ -51,6 +51,20 @@ positive_int = int_at_least(1)  # limits, token budgets, resamples, ids, n-seq, 
 non_negative_int = int_at_least(0)  # seeds, counts where 0 means "none"
 
 
+def comma_list(value: str | list[str] | None) -> tuple[str, ...] | None:
+    """An option's comma-separated values (a repeated option's too); None: not given. An
+    empty value stays empty, for the request to refuse rather than to default."""
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else value
+    return tuple(part.strip() for item in items for part in item.split(",") if part.strip())
+
+
+def given(**values) -> dict:
+    """The request fields an option set (None: not given, the request's default holds)."""
+    return {name: value for name, value in values.items() if value is not None}
+
+
 def add_schedule_options(parser: argparse.ArgumentParser, n_seq_help: str) -> None:
     """``--n-seq`` and ``--refill``: a local model's batch schedule for the step's runs."""
     parser.add_argument("--n-seq", type=positive_int, help=n_seq_help)

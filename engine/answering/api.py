@@ -15,10 +15,18 @@ from engine.answering.generation import (
     generate_answers,
     select_variants,
 )
+from engine.answering.request import GenerateRequest, GenerateResult
 from engine.errors import UserError
 from engine.workspace.store import Workspace
 
-__all__ = ["DEFAULT_SAMPLER", "DEFAULT_STATUSES", "answer_scope", "generate_answers"]
+__all__ = [
+    "DEFAULT_SAMPLER",
+    "DEFAULT_STATUSES",
+    "GenerateRequest",
+    "GenerateResult",
+    "answer_scope",
+    "generate_answers",
+]
 
 
 def answer_scope(

@@ -26,7 +26,7 @@ from string import Template
 from engine.errors import Setting, UserError, setting
 from engine.files.user_files import ANSWER_PROMPT, read_user_text
 from engine.i18n import N_
-from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.model_runs import PlannedRun, RunSummary, run_models
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.workspace.store import Workspace
 from engine.workspace.variants import VARIANT_STATUSES
@@ -193,7 +193,7 @@ def generate_answers(
     batch_size: int = 8,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> list[dict]:
+) -> list[RunSummary]:
     """Run (or resume) one answer run per model (``limit``: only the variants of the first
     questions); returns one summary per model
     (:func:`engine.llm.model_runs.run_models`: a model that does not load is reported).

@@ -30,7 +30,7 @@ from pathlib import Path
 from engine.bias.order import item_key, orders_for, render
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.files.user_files import PROBE_INSTRUCTION, read_user_text
-from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.model_runs import PlannedRun, RunSummary, run_models
 from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.stats.sample import sample_counts
@@ -179,7 +179,7 @@ def run_probes(
     batch_size: int = 16,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> list[dict]:
+) -> list[RunSummary]:
     """Run (or resume) one probe run per model × set; one summary each. One local model is
     loaded at a time and serves all sets."""
     if limit is not None and limit < 1:

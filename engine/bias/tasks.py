@@ -17,6 +17,7 @@ from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
 from engine.importing.tasks import first_column, import_with
+from engine.llm.model_runs import RunSummary
 from engine.llm.run_estimates import estimator
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
@@ -68,7 +69,7 @@ def run_probes_at(
     seed: int = 0,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> list[dict]:
+) -> list[RunSummary]:
     with Workspace(workspace_path, create=False) as ws:
         model = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
         options = ProbeOptions(

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TypedDict
 
 from engine.llm import run_backend
 from engine.llm.jobs import JobSummary, run_job
@@ -35,6 +36,25 @@ from engine.workspace.store import Workspace
 log = logging.getLogger(__name__)
 
 BackendFactory = Callable[[Workspace, int], Backend]
+
+
+class RunSummary(TypedDict, total=False):
+    """One planned run's summary (a stage's plan adds fields of its own: ``label``, …)."""
+
+    model: str
+    run_id: int | None
+    items: int
+    done_before: int
+    done_now: int
+    cached: int
+    errors: int
+    complete: bool
+    cancelled: bool
+    note: str
+    last_error: str
+    estimate: dict
+    actual: dict
+    load_error: str
 
 
 @dataclass
@@ -62,7 +82,7 @@ def run_models(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
     total_items: int | None = None,
-) -> list[dict]:
+) -> list[RunSummary]:
     """Run (or resume) ``plan(model)`` for each model, one local model loaded at a time;
     one summary per planned run (``model``, ``run_id``, the plan's fields, the job counts,
     and ``load_error`` when the model did not load). Stops early when cancelled. With
@@ -75,7 +95,7 @@ def run_models(
     open_backend = (
         backend_factory or run_backend.backend_for_run
     )  # looked up here: tests replace it
-    summaries: list[dict] = []
+    summaries: list[RunSummary] = []
     for model in model_rows:
         backend: Backend | None = None
         planned_runs = iter(plan(model))
@@ -124,7 +144,7 @@ def run_models(
     return summaries
 
 
-def _summary(model: dict, run_id: int | None, planned: PlannedRun, job: JobSummary) -> dict:
+def _summary(model: dict, run_id: int | None, planned: PlannedRun, job: JobSummary) -> RunSummary:
     return {"model": model["name"], "run_id": run_id, **planned.summary, **job.counts()}
 
 
@@ -135,7 +155,7 @@ def _did_not_load(
     planned: PlannedRun,
     rest: Iterable[PlannedRun],
     exc: BaseException,
-) -> list[dict]:
+) -> list[RunSummary]:
     """The summaries of ``planned`` and the model's remaining runs, its load having failed."""
     discard_if_empty(ws, run_id)
     reason = not_loaded_reason(model, exc)
@@ -148,7 +168,7 @@ def _did_not_load(
 
 def _not_loaded(
     ws: Workspace, model: dict, run_id: int | None, planned: PlannedRun, reason: str
-) -> dict:
+) -> RunSummary:
     """The summary of a run whose model did not load: what an earlier call finished stays
     (a resumed run keeps its row), everything else failed."""
     done = 0

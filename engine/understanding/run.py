@@ -22,7 +22,7 @@ from pathlib import Path
 
 from engine.errors import Setting, UserError, setting
 from engine.importing.stored_choice import scoring_normalization
-from engine.llm.model_runs import PlannedRun, run_models
+from engine.llm.model_runs import PlannedRun, RunSummary, run_models
 from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, ProgressFn
 from engine.stats.sample import stratified_order as seeded_order
@@ -134,7 +134,7 @@ def run_task(
     batch_size: int = 8,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> list[dict]:
+) -> list[RunSummary]:
     bad = [r for r in regimes if r not in REGIMES] + [s for s in scripts if s not in SCRIPTS]
     if bad:
         raise UserError(

@@ -10,6 +10,7 @@ import json
 
 from engine.errors import UserError
 from engine.importing.tasks import first_column, import_with
+from engine.llm.model_runs import RunSummary
 from engine.llm.run_estimates import estimator
 from engine.understanding.items import import_items
 from engine.understanding.run import run_task
@@ -38,7 +39,7 @@ def run_task_at(
     *,
     progress=None,
     cancelled=None,
-) -> list[dict]:
+) -> list[RunSummary]:
     """``options``: the keyword arguments of :func:`engine.understanding.run.run_task`."""
     if not model_ids:
         raise UserError("choose at least one model")

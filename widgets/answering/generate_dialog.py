@@ -1,7 +1,8 @@
 """GenerateDialog: every chosen model answers the standard question and each dialect variant.
 
-Runs :func:`engine.answering.tasks.generate_answers_at` (the engine call of ``upabhasha
-generate``) through the bridge, one task per model on that model's lane, so a model is
+Fills one :class:`GenerateRequest` per model (the request ``upabhasha generate`` builds) and
+runs it with :func:`engine.answering.tasks.generate_answers_at` through the bridge, one task
+per model on that model's lane, so a model is
 never loaded twice at once. Gold variants by default; drafts or reviewed ones on request.
 The job monitor shows progress, ETA and cancel; ``sig_finished`` carries each model's
 summary (the main window refreshes the answers, judge and charts panels).
@@ -27,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.answering import tasks as answering_tasks
-from engine.answering.api import DEFAULT_SAMPLER, DEFAULT_STATUSES, answer_scope
+from engine.answering.api import GenerateRequest, GenerateResult, answer_scope
+from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
@@ -45,6 +47,7 @@ from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_l
 log = logging.getLogger(__name__)
 
 OFFERED_STATUSES = ("gold", "reviewed", "draft")
+DEFAULTS = GenerateRequest()
 
 
 class GenerateDialog(QDialog):
@@ -77,7 +80,7 @@ class GenerateDialog(QDialog):
                         status=label("status", s), n=counts.get(s, 0)
                     ),
                     s,
-                    s in DEFAULT_STATUSES,
+                    s in DEFAULTS.statuses,
                 )
                 for s in OFFERED_STATUSES
             ]
@@ -93,7 +96,7 @@ class GenerateDialog(QDialog):
             self.question_set.addItem(s["name"], s["name"])
         self.max_tokens = QSpinBox()
         self.max_tokens.setRange(8, 8192)
-        self.max_tokens.setValue(DEFAULT_SAMPLER.max_tokens)
+        self.max_tokens.setValue(DEFAULTS.max_tokens)
         self.max_tokens.setSuffix(_(" tokens"))
         self.limit = ItemLimitBox(_("every question"), _(" questions"))
         self.scope = QLabel()
@@ -158,46 +161,50 @@ class GenerateDialog(QDialog):
     def _show_scope(self, *_changed) -> None:
         self.scope.setText(scope_text(*self.scope_counts(), unit=_("answers")))
 
-    def job_inputs(self) -> tuple[list[int], tuple] | str:
-        """The chosen models and the rest of the task's arguments, or what to tick first."""
+    def job_requests(self) -> dict[int, GenerateRequest] | str:
+        """One request per chosen model, or what to tick or change first."""
         model_ids = checked_data(self.models)
         statuses = checked_data(self.statuses)
         if not model_ids or not statuses:
             return _("Tick at least one model and one status.")
-        dialects = checked_data(self.dialects) or None
-        rest = (
-            statuses,
-            self.max_tokens.value(),
-            dialects,
-            self.question_set.currentData(),
-            self.limit.value() or None,
-        )
-        return model_ids, rest
+        try:
+            return {
+                m: GenerateRequest(
+                    models=(self.model_names[m],),
+                    statuses=tuple(statuses),
+                    dialects=tuple(checked_data(self.dialects)),
+                    question_set=self.question_set.currentData(),
+                    limit=self.limit.value() or None,
+                    max_tokens=self.max_tokens.value(),
+                )
+                for m in model_ids
+            }
+        except UserError as exc:
+            return describe_error(exc, one_line=True)
 
     def estimate_jobs(self) -> list[EstimateJob] | str:
-        inputs = self.job_inputs()
-        if isinstance(inputs, str):
-            return inputs
-        model_ids, rest = inputs
+        requests = self.job_requests()
+        if isinstance(requests, str):
+            return requests
         return [
             EstimateJob(
                 m,
                 self.model_names[m],
                 answering_tasks.estimate_answers_at,
-                (str(self.ws.path), m, *rest),
+                (str(self.ws.path), request),
             )
-            for m in model_ids
+            for m, request in requests.items()
         ]
 
     def start(self) -> list[Task]:
         """Start one job per model, or ask first when they are large (they start on Yes)."""
-        inputs = self.job_inputs()
-        if isinstance(inputs, str):
-            self._show(inputs, error=True)
+        requests = self.job_requests()
+        if isinstance(requests, str):
+            self._show(requests, error=True)
             return []
         counts = self.scope_counts()
         seconds = self.estimate.shown_seconds()
-        if is_large(counts[0] * len(inputs[0]), seconds):
+        if is_large(counts[0] * len(requests), seconds):
             scope = self.scope.text()
             if seconds is not None:
                 scope = _("{scope}, about {duration}").format(
@@ -209,22 +216,21 @@ class GenerateDialog(QDialog):
 
     def start_now(self) -> list[Task]:
         self.confirmation = None
-        inputs = self.job_inputs()
-        if isinstance(inputs, str):
-            self._show(inputs, error=True)
+        requests = self.job_requests()
+        if isinstance(requests, str):
+            self._show(requests, error=True)
             return []
-        model_ids, rest = inputs
         started = []
-        for model_id in model_ids:
+        for model_id, request in requests.items():
             if model_id in self.tasks:
                 continue  # still running: a second copy would only wait for it
             name = self.model_names[model_id]
             task = self.bridge.run(
                 answering_tasks.generate_answers_at,
-                args=(str(self.ws.path), model_id, *rest),
+                args=(str(self.ws.path), request),
                 lane=model_lane(model_id),
                 label=_("Answers of {model}").format(model=name),
-                on_done=lambda summary, m=model_id: self._done(m, summary),
+                on_done=lambda result, m=model_id, n=name: self._done(m, n, result),
                 on_error=lambda exc, m=model_id, n=name: self._failed(m, n, exc),
                 on_cancelled=lambda m=model_id, n=name: self._cancelled(m, n),
             )
@@ -241,9 +247,13 @@ class GenerateDialog(QDialog):
             )
         return started
 
-    def _done(self, model_id: int, summary: dict) -> None:
+    def _done(self, model_id: int, name: str, result: GenerateResult) -> None:
         self.tasks.pop(model_id, None)
-        self.summaries[summary["model"]] = summary
+        if not result.runs:  # cancelled before the model's run opened
+            self._cancelled(model_id, name)
+            return
+        summary = dict(result.runs[0])
+        self.summaries[name] = summary
         self._show_summaries()
         self.sig_finished.emit(summary)
 

@@ -47,8 +47,10 @@ def controls() -> dict[Setting, str]:
         Setting.LABEL_NAMES: _("Label names"),
         Setting.LIMIT: _("Limit"),
         Setting.MAX_RETRIES: _("Retries of a failed request"),
+        Setting.MAX_TOKENS: _("Longest answer"),
         Setting.MEASURE: _("Measures (a name, a column and a scale each)"),
         Setting.MODEL: _("Model"),
+        Setting.MODELS: _("Models"),
         Setting.NAME_BN: _("Bengali name"),
         Setting.NAME_EN: _("English name"),
         Setting.NORMALIZE: _("Normalisation"),
@@ -73,6 +75,8 @@ def controls() -> dict[Setting, str]:
         Setting.SYSTEM_COL: _("System"),
         Setting.TOPIC: _("Topic"),
         Setting.TYPE_COL: _("Question type (1-4)"),
+        Setting.DIALECTS: _("Only dialects"),
+        Setting.QUESTION_SET: _("Question set"),
         Setting.VARIANT_COLS: _("Variant columns"),
     }
 
@@ -84,6 +88,9 @@ def setting_words() -> dict[Setting, str]:
         Setting.ENCODER: _("the folder of a sentence encoder"),
         Setting.ITEM: _("the annotation item, scored in the Annotation panel"),
         Setting.POSITIONAL_IDS: _("numbering segments by their position in the file"),
+        Setting.N_SEQ: _("the number of sequences a local model decodes together"),
+        Setting.PROMPTS: _("the folder of this workspace's own prompt files"),
+        Setting.REFILL: _("how many groups of sequences a local model plans at once"),
         Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
         Setting.SPLITS: _("the splits it holds"),
     }

@@ -42,7 +42,7 @@ def test_a_typed_limit_sets_the_scope_and_enter_starts_nothing(qtbot, gold_ws, s
     assert dialog.limit.value() == 1
     assert dialog.scope.text() == "2 answers: 1 questions × 2 dialects"
     assert not sync_bridge.tasks()
-    assert dialog.job_inputs()[1][-1] == 1
+    assert [r.limit for r in dialog.job_requests().values()] == [1]
 
 
 @pytest.mark.slow
