@@ -16,6 +16,7 @@ from engine.bias.normalise import load_table, map_phrase
 from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
+from engine.i18n import _, digits
 from engine.importing.tasks import first_column, import_with
 from engine.llm.model_runs import RunSummary
 from engine.llm.run_estimates import estimator
@@ -167,16 +168,30 @@ def generate_probes_at(
 
 
 def describe_probe_report(report: dict) -> list[str]:
-    """An import or a generation of probe sets as short lines (the dialog's report)."""
+    """An import or a generation of probe sets as short lines (the dialog's report), in the
+    interface language; names, topics, groups and categories are quoted as they are."""
+    kinds = {"template": _("template"), "natural": _("natural")}
     lines = []
     for r in report.get("sets", [report]):
+        kind = r.get("probe_kind", r["kind"])
         lines.append(
-            f"probe set '{r['name']}' ({r.get('probe_kind', r['kind'])}, {r['topic']}: "
-            f"x = {r['groups'][0]}, y = {r['groups'][1]}): {r['inserted']:,} new, "
-            f"{r['already_present']:,} already present"
+            _(
+                "probe set '{name}' ({kind}, {topic}: x = {x}, y = {y}): {new:,} new, "
+                "{present:,} already present"
+            ).format(
+                name=r["name"],
+                kind=kinds.get(kind, kind),
+                topic=r["topic"],
+                x=r["groups"][0],
+                y=r["groups"][1],
+                new=r["inserted"],
+                present=r["already_present"],
+            )
         )
+        uncategorised = _("(no category)")
         lines += [
-            f"  {cat or '(no category)'}: {n:,}" for cat, n in sorted(r["by_category"].items())
+            f"  {cat or uncategorised}: {digits(format(n, ','))}"
+            for cat, n in sorted(r["by_category"].items())
         ]
-        lines += [f"warning: {w}" for w in r.get("warnings", [])]
+        lines += [_("warning: {message}").format(message=w) for w in r.get("warnings", [])]
     return lines

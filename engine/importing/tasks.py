@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from engine.importing.columns import count_lines
+from engine.i18n import N_, _, digits
 from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
 from engine.importing.importers import import_corpus, import_questions
 from engine.importing.scored_import import import_scored_translations, record_segment_score
@@ -301,51 +301,118 @@ def import_scored_at(workspace_path: str, path: str, options: dict, **progress) 
     )
 
 
-NOUNS = {"corpus": "pairs", "items": "items", "scored-translations": "segments"}
+# What each kind of report counts ("questions" for the kinds not named), marked for the
+# catalogue: the report words it in the interface language.
+NOUNS = {"corpus": N_("pairs"), "items": N_("items"), "scored-translations": N_("segments")}
+
+# The kinds of records an import merges or counts (engine.importing.importers and
+# scored_import, engine.understanding.items name them in English), marked for the catalogue
+# so that the report shows them in the interface language.
+MERGE_KINDS = (
+    N_("identical pairs merged"),
+    N_("pairs merged as equal once normalised"),
+    N_("identical items merged"),
+    N_("items merged as equal once normalised"),
+    N_("identical rows merged"),
+    N_("rows of one segment id merged"),
+    N_("(source, output) pairs merged as equal once normalised"),
+    N_("repeated (source, output) pairs merged"),
+    N_("repeated sources, their other outputs numbered by position"),
+    N_("rows adding another annotator's score to their segment"),
+)
 
 
 def describe_report(report: dict) -> list[str]:
-    """The report as short lines for a dialog or a log (counts per dialect, warnings)."""
-    what = NOUNS.get(report["kind"], "questions")
+    """The report as short lines for a dialog, in the interface language (counts per dialect,
+    warnings). Names, codes and the engine's own warnings and notes are quoted as they are."""
+    what = _(NOUNS.get(report["kind"]) or N_("questions"))
     lines = [
-        f"{report['name']}: {report['rows_read']:,} rows read, {report['inserted']:,} new "
-        f"{what}, {report['already_present']:,} already present, "
-        f"{report['duplicates_in_file']:,} repeated in the file"
+        _(
+            "{name}: {rows:,} rows read, {new:,} new {what}, {present:,} already present, "
+            "{repeated:,} repeated in the file"
+        ).format(
+            name=report["name"],
+            rows=report["rows_read"],
+            new=report["inserted"],
+            what=what,
+            present=report["already_present"],
+            repeated=report["duplicates_in_file"],
+        )
     ]
-    lines += count_lines(report)
+    for kind, entry in report.get("merges", {}).items():
+        lines.append(_("{kind}: {counted}").format(kind=_(kind), counted=_counted(entry)))
+    if report.get("skipped_empty"):
+        lines.append(
+            _("rows skipped for an empty required cell: {counted}").format(
+                counted=_counted(report["skipped_empty"])
+            )
+        )
+    if report.get("split_note"):
+        lines.append(report["split_note"])
     if report.get("variants_inserted") and report["kind"] == "scored-translations":
-        lines.append(f"{report['variants_inserted']:,} human scores written")
+        lines.append(_("{n:,} human scores written").format(n=report["variants_inserted"]))
     elif report.get("variants_inserted"):
         lines.append(
-            f"{report['variants_inserted']:,} variants written (standard + dialect renderings)"
+            _("{n:,} variants written (standard + dialect renderings)").format(
+                n=report["variants_inserted"]
+            )
         )
     if report.get("empty_cells_skipped"):
-        lines.append(f"{report['empty_cells_skipped']:,} empty dialect cells skipped")
+        lines.append(_("{n:,} empty dialect cells skipped").format(n=report["empty_cells_skipped"]))
     if report.get("dialect_names"):
-        lines.append(
-            "dialect names read as codes: "
-            + ", ".join(f"{k} → {v}" for k, v in report["dialect_names"].items())
-        )
+        names = ", ".join(f"{k} → {v}" for k, v in report["dialect_names"].items())
+        lines.append(_("dialect names read as codes: {names}").format(names=names))
     if report.get("bijoy_converted"):
-        lines.append(f"{report['bijoy_converted']:,} Bijoy cells converted to Unicode")
+        lines.append(
+            _("{n:,} Bijoy cells converted to Unicode").format(n=report["bijoy_converted"])
+        )
     if report.get("unused_columns"):
-        lines.append("columns not used: " + ", ".join(report["unused_columns"]))
+        lines.append(
+            _("columns not used: {columns}").format(columns=", ".join(report["unused_columns"]))
+        )
     for code, info in sorted(report.get("by_dialect", {}).items()):
-        if isinstance(info, dict) and "pairs" in info:
-            splits = ", ".join(f"{k} {v:,}" for k, v in info.get("splits", {}).items())
-            lines.append(
-                f"  {code}: {info['pairs']:,} pairs ({info['inserted']:,} new"
-                f"{'; ' + splits if splits else ''})"
-            )
-        elif isinstance(info, dict) and "items" in info:
-            splits = ", ".join(f"{k} {v:,}" for k, v in sorted(info["splits"].items()))
-            lines.append(f"  {code}: {info['items']:,} items ({splits})")
-        elif isinstance(info, dict) and "segments" in info:
-            lines.append(f"  {code}: {info['segments']:,} segments")
-        elif isinstance(info, dict) and "variants" in info:
-            lines.append(f"  {code}: {info['variants']:,} variants ({info['inserted']:,} new)")
-    lines += [f"warning: {w}" for w in report.get("warnings", [])]
+        line = _dialect_line(info)
+        if line:
+            lines.append(f"  {code}: {line}")
+    lines += [_("warning: {message}").format(message=w) for w in report.get("warnings", [])]
     return lines
+
+
+def _counted(entry: dict) -> str:
+    """ "3 (lines 4, 9, 12)" for a counted kind, in the interface language."""
+    numbers = ", ".join(digits(n) for n in entry["first_lines"])
+    if entry["count"] > len(entry["first_lines"]):
+        numbers += ", …"
+    if entry["count"] > 1:
+        return _("{n:,} (lines {numbers})").format(n=entry["count"], numbers=numbers)
+    return _("{n:,} (line {numbers})").format(n=entry["count"], numbers=numbers)
+
+
+def _dialect_line(info: object) -> str:
+    """One dialect's counts in a report's ``by_dialect`` (empty for an entry it does not know)."""
+    if not isinstance(info, dict):
+        return ""
+    if "pairs" in info:
+        if not info.get("splits"):
+            return _("{n:,} pairs ({new:,} new)").format(n=info["pairs"], new=info["inserted"])
+        return _("{n:,} pairs ({new:,} new; {splits})").format(
+            n=info["pairs"], new=info["inserted"], splits=_splits(info["splits"].items())
+        )
+    if "items" in info:
+        return _("{n:,} items ({splits})").format(
+            n=info["items"], splits=_splits(sorted(info["splits"].items()))
+        )
+    if "segments" in info:
+        return _("{n:,} segments").format(n=info["segments"])
+    if "variants" in info:
+        return _("{n:,} variants ({new:,} new)").format(n=info["variants"], new=info["inserted"])
+    return ""
+
+
+def _splits(counts) -> str:
+    """ "train 1,200, test 300": each split's name and count."""
+    names = {"train": _("train"), "validation": _("validation"), "dev": _("dev"), "test": _("test")}
+    return ", ".join(f"{names.get(name, name)} {digits(format(n, ','))}" for name, n in counts)
 
 
 def record_segment_score_at(

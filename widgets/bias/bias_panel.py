@@ -38,14 +38,14 @@ from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_export import write_export
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
-from widgets.common import file_dialogs
+from widgets.common import file_dialogs, hints
 from widgets.common.file_dialogs import EXPORTS
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.job_progress import JobProgressRow
 from widgets.common.labels import bias_notes, joined, label
 from widgets.common.standalone import run_panel
-from widgets.common.task_bridge import TaskBridge, model_lane
+from widgets.common.task_bridge import TaskBridge, describe_error, model_lane
 from widgets.common.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
@@ -428,7 +428,7 @@ class BiasPanel(QWidget):
             on_done=self._on_probed,
             on_error=self._on_probe_error,
             on_progress=self.job.show_progress,
-            on_cancelled=lambda: self._on_probe_error(InterruptedError(_("cancelled"))),
+            on_cancelled=self._on_probe_error,
         )
         self.job.follow(task)
 
@@ -439,7 +439,8 @@ class BiasPanel(QWidget):
         done = sum(s["done_now"] for s in summaries)
         message = _("Probing finished: {n} new replies").format(n=done)
         timing = estimate_and_actual(*summaries)
-        self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
+        failed = hints.load_failure(summaries, _("Probing failed: {error}"))
+        self.sig_status_message.emit(failed or (f"{message} · {timing}" if timing else message))
         # the view read after the run's last write (reads started before it are dropped),
         # unless the zero-count rule was changed meanwhile: then a read with the new one
         if result["view"]["rule"] == (self.rule.currentData() or "limit"):
@@ -449,10 +450,11 @@ class BiasPanel(QWidget):
         self.sig_changed.emit()
         self.sig_run_finished.emit(summaries)
 
-    def _on_probe_error(self, exc: BaseException) -> None:
+    def _on_probe_error(self, exc: BaseException | None = None) -> None:  # None: cancelled
         self.run_button.setEnabled(True)
         self.job.finish()
-        self.sig_status_message.emit(_("Probing failed: {error}").format(error=exc))
+        why = describe_error(exc, one_line=True) if exc else _("cancelled")
+        self.sig_status_message.emit(_("Probing failed: {error}").format(error=why))
 
     # -- exports ----------------------------------------------------------------------------
     def _export_dialog(self) -> None:

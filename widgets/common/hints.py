@@ -150,3 +150,11 @@ def gui_words(reference: Reference) -> str:
 def for_gui(text: str) -> str:
     """An engine message as the window says it."""
     return render(text, gui_words)
+
+
+def load_failure(summaries: list[dict], message: str) -> str:
+    """``message`` (a translated "… failed: {error}") saying why a model step's model did not
+    load, in the window's words; '' when every model loaded. The engine reports a model that
+    did not load in the runs' summaries (``load_error``) instead of raising."""
+    reasons = sorted({for_gui(s["load_error"]) for s in summaries if s.get("load_error")})
+    return message.format(error="; ".join(reasons)) if reasons else ""

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from engine.i18n import _, digits
+from widgets.common.task_bridge import describe_error
 
 
 def _fmt(value) -> str:
@@ -32,7 +33,8 @@ class CalibrationView(QWidget):
         self.figures.setText(_("Calibrating…"))
 
     def show_error(self, exc: BaseException) -> None:
-        self.figures.setText(_("Calibration failed: {error}").format(error=exc))
+        # the engine's steps and settings in the window's words, secrets masked
+        self.figures.setText(_("Calibration failed: {error}").format(error=describe_error(exc)))
 
     def show_result(self, result: dict) -> None:
         note = f"\n{result['note']}" if result.get("note") else ""

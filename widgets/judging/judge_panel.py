@@ -57,7 +57,7 @@ from widgets.common.job_estimate import EstimateJob, JobEstimateBox
 from widgets.common.job_progress import JobProgressRow
 from widgets.common.labels import dialect_of
 from widgets.common.standalone import run_panel
-from widgets.common.task_bridge import TaskBridge, model_lane
+from widgets.common.task_bridge import TaskBridge, describe_error, model_lane
 from widgets.judging.calibration_view import CalibrationView
 from widgets.judging.rubric_editor import RubricEditor
 
@@ -324,7 +324,7 @@ class JudgePanel(QWidget):
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             self.sig_status_message.emit(
-                _("Cannot read {path}: {error}").format(path=path, error=exc)
+                _("Cannot read {path}: {error}").format(path=path, error=for_gui(str(exc)))
             )
             return False
         self.editor.set_data(data)
@@ -344,7 +344,7 @@ class JudgePanel(QWidget):
         try:
             path = judge_tasks.save_rubric_version(self.editor.to_dict(), self.rubric_folder)
         except ValueError as exc:
-            self.sig_status_message.emit(_("Not saved: {error}").format(error=exc))
+            self.sig_status_message.emit(_("Not saved: {error}").format(error=for_gui(str(exc))))
             return None
         self._fill_versions()
         self.sig_status_message.emit(_("Rubric saved as {path}").format(path=path))
@@ -412,7 +412,7 @@ class JudgePanel(QWidget):
     def _on_calibration_error(self, exc: BaseException) -> None:
         self._update_buttons()
         self.calibration.show_error(exc)
-        self.sig_status_message.emit(for_gui(str(exc)).splitlines()[0])
+        self.sig_status_message.emit(describe_error(exc).splitlines()[0])
 
     def estimate_jobs(self) -> list[EstimateJob] | str:
         """The time estimate of 'Run judge on all answers' with the chosen judge and rubric."""
