@@ -17,9 +17,6 @@ LOGGERS = {"log", "logger", "logging"}
 # Raw exception texts still shown by modules other helpers own, how many in each: fixing
 # one is wrapping it in for_gui(str(exc)) or describe_error(exc) and lowering its count here.
 KNOWN = {
-    "widgets/importing/import_dialog.py": 4,
-    "widgets/llm/models_panel.py": 2,
-    "widgets/reports/charts_panel.py": 1,
     "widgets/translation/metrics_panel.py": 1,
 }
 

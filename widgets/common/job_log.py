@@ -12,6 +12,7 @@ import re
 import time
 
 from engine.i18n import _, digits
+from widgets.common.hints import for_gui
 
 _PERCENT_D = re.compile(r"%d")
 
@@ -33,5 +34,6 @@ def job_log_line(record: logging.LogRecord) -> str:
         message = template % tuple(digits(a) if isinstance(a, int) else a for a in args)
     except (TypeError, ValueError):  # a translated template that does not take the numbers
         message = record.getMessage()
+    message = for_gui(message)  # an engine message names settings and steps neutrally
     stamp = digits(time.strftime("%H:%M:%S", time.localtime(record.created)))
     return f"{stamp} {level_name(record.levelname)} {record.name}: {message}"

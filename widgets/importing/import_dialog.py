@@ -457,9 +457,9 @@ class ImportDialog(QDialog):
             try:
                 self.columns = import_tasks.read_columns(path)
             except UserError as exc:
-                self._show_error(str(exc))
+                self._show_error(for_gui(str(exc)))
             except OSError as exc:
-                self._show_error(f"{path}: {exc.strerror or exc}")
+                self._show_error(f"{path}: {for_gui(str(exc.strerror or exc))}")
         self._guessing = True  # one scan below, not one for each guessed combo
         try:
             self._apply_guess()
@@ -468,7 +468,7 @@ class ImportDialog(QDialog):
         try:
             self._scan_bijoy(path)
         except UserError as exc:
-            self._show_error(str(exc))
+            self._show_error(for_gui(str(exc)))
         return bool(self.columns)
 
     def _apply_guess(self) -> None:
@@ -584,7 +584,7 @@ class ImportDialog(QDialog):
         try:
             options = self.options()
         except UserError as exc:
-            self._show_error(str(exc))
+            self._show_error(for_gui(str(exc)))
             return None
         if page is not None:
             fn = page.run

@@ -34,7 +34,7 @@ from engine.workspace.api import Workspace
 from widgets.common import file_dialogs
 from widgets.common.file_dialogs import MODELS
 from widgets.common.standalone import run_panel
-from widgets.common.task_bridge import WRITER, TaskBridge
+from widgets.common.task_bridge import WRITER, TaskBridge, describe_error
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.llm.endpoint_dialog import EndpointDialog
 from widgets.llm.model_finder import ModelFinderDialog
@@ -184,7 +184,7 @@ class ModelsPanel(QWidget):
             _(
                 "Could not load llama.cpp ({error}); local GGUF models will "
                 "not run. Endpoints still work."
-            ).format(error=exc)
+            ).format(error=describe_error(exc, one_line=True))
         )
 
     def _current_row(self) -> dict | None:
@@ -212,7 +212,7 @@ class ModelsPanel(QWidget):
             quiet=True,
             on_done=lambda plan: self._show_plan(model_id, plan),
             on_error=lambda exc: self.plan_label.setText(
-                _("No offload proposal: {error}").format(error=exc)
+                _("No offload proposal: {error}").format(error=describe_error(exc, one_line=True))
             ),
         )
 

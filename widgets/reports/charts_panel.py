@@ -46,7 +46,7 @@ from widgets.common import file_dialogs
 from widgets.common.file_dialogs import REPORTS
 from widgets.common.labels import label
 from widgets.common.standalone import run_panel
-from widgets.common.task_bridge import WRITER, TaskBridge
+from widgets.common.task_bridge import WRITER, TaskBridge, describe_error
 from widgets.common.workspace_watcher import WorkspaceWatcher
 from widgets.reports.chart_renderer import (
     CHARTS_LANE,
@@ -333,7 +333,9 @@ class ChartsPanel(QWidget):
     def _on_error(self, exc: BaseException) -> None:
         self._in_flight = None
         log.warning("chart data failed: %s", exc)
-        self.sig_status_message.emit(_("Chart failed: {error}").format(error=exc))
+        self.sig_status_message.emit(
+            _("Chart failed: {error}").format(error=describe_error(exc, one_line=True))
+        )
 
     # -- live updates (the workspace watcher's signals) -------------------------------------
     def on_workspace_changed(self, topics: frozenset[str]) -> None:
