@@ -161,10 +161,6 @@ class Follow(QObject):
         if not hidden_too:
             widget.installEventFilter(self)
 
-    @property
-    def pending(self) -> bool:
-        return self.waiting is not None
-
     def on_change(self, change: Change) -> None:
         if self.names & change.topics:
             self(change)

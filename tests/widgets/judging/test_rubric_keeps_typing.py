@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLineEdit
 
 from app.main_window import MainWindow
 from app.settings import Settings
+from engine.judging import store
 from engine.judging.run import judge_answers
 from engine.workspace.store import Workspace
 from tests.engine.judging.study_fixture import build_study
@@ -47,10 +48,12 @@ def test_a_judge_run_finished_elsewhere_keeps_the_rubric_being_typed(qtbot, work
     QTest.keyClicks(cell_editor, " in the dialect")
     assert cell_editor.cursorPosition() == len(statement) + len(" in the dialect")
 
-    with Workspace(workspace.path, create=False) as other:  # another program judges
+    one = store.answer_pairs(workspace)[0]["dialect_response_id"]
+    with Workspace(workspace.path, create=False) as other:  # another program judges one
         judge_answers(
             other,
             judge_model(other),
+            only_response_ids={one},
             backend_factory=lambda ws, run_id: ScriptedBackend(lambda req, n: VALID),
         )
     qtbot.waitUntil(lambda: judge.judges.rowCount() == 1, timeout=WAIT_MS)  # followed
