@@ -1,5 +1,7 @@
 """The main window's annotation work: the review-package menu actions. The three panels are
-declared by widgets/annotation/__init__.py; they answer the setup's package imports here.
+declared by widgets/annotation/__init__.py; they answer the setup's package imports here, and
+follow a merge through the workspace watcher's change notice (``sig_merged``), never re-read
+from here.
 
 Export and import run in the bridge's SQLite writer lane on their own connection; a refused
 package (foreign, tampered, truncated) is reported as the engine's one-line message and
@@ -41,6 +43,7 @@ class AnnotationActions(QObject):
 
     sig_status_message = Signal(str, int)  # text, milliseconds shown
     sig_changed = Signal()  # decisions, annotators or assignments changed
+    sig_merged = Signal()  # a package merge ended: decisions may have been written
 
     def __init__(
         self,
@@ -52,18 +55,11 @@ class AnnotationActions(QObject):
         self.parent_widget = parent
         self.bridge = bridge
         self.workspace = workspace
-        self.panels: dict[str, QWidget] = {}
         self.package_windows: list[QWidget] = []
         self.last_result: object = None
 
-    # -- panels (built by widgets.annotation, which sets ``panels``) ----------------------
-    def _refresh_panels(self) -> None:
-        annotation = self.panels.get("annotation")
-        if annotation is not None:
-            annotation.reload()
-        adjudication = self.panels.get("adjudication")
-        if adjudication is not None:
-            adjudication.mark_dirty()
+    def _merged(self) -> None:
+        self.sig_merged.emit()
         self.sig_changed.emit()
 
     # -- File menu -------------------------------------------------------------------------
@@ -137,12 +133,12 @@ class AnnotationActions(QObject):
             ),
             10000,
         )
-        self._refresh_panels()
+        self._merged()
 
     def _import_failed(self, exc: BaseException) -> None:
         self.last_result = exc
         QMessageBox.warning(self.parent_widget, _("Package not imported"), for_gui(str(exc)))
-        self._refresh_panels()
+        self._merged()
 
     def open_package(self) -> QWidget | None:
         """Ask for a package and open it alone (no workspace) in its own annotation window."""

@@ -3,8 +3,9 @@
 Panels receive the narrowest dependency they need (the workspace, the bridge, the workspace
 watcher, a reviewer name) and talk back through their ``sig_*`` signals (docs/design.md, house
 style 8-9). One :class:`widgets.common.workspace_watcher.WorkspaceWatcher` per open workspace is the
-only poll of the database: panels (and the status bar) follow its signals, and a panel that
-wrote something asks it to look at once, so the others follow without waiting for a tick.
+only poll of the database: panels (and the status bar) follow its change notices, and a panel
+that wrote something, or the window when a job finishes, asks it to look at once, so the others
+follow without waiting for a tick; the window never re-reads a panel itself.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.stage_parts import PanelContext
 from widgets.common.task_bridge import WRITER, TaskBridge
 from widgets.common.welcome_page import WelcomePage
-from widgets.common.workspace_watcher import WorkspaceWatcher
+from widgets.common.workspace_watcher import Change, WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,13 @@ class MainWindow(QMainWindow):
         self.study.sig_show_panel.connect(self.show_panel)
         self.study.sig_status_message.connect(self.statusBar().showMessage)
         self.study.sig_translated.connect(lambda _summary: self.show_panel("review"))
+        # a finished job's one change notice: the panels showing what it wrote follow it
+        self.study.sig_imported.connect(lambda _report: self._announce("import"))
+        self.study.sig_translated.connect(lambda _summary: self._announce("translate"))
+        self.study.sig_generated.connect(lambda _summary: self._announce("generate"))
         self.annotation = AnnotationActions(self, self.bridge, lambda: self.workspace)
+        # the annotation panel skips its own decisions' notices: a merge says what it wrote
+        self.annotation.sig_merged.connect(lambda: self._announce("package", "decisions"))
         self.annotation.sig_status_message.connect(self.statusBar().showMessage)
         self.annotation.sig_changed.connect(self.refresh_status)
         self.setWindowTitle("Upabhasha")
@@ -232,7 +239,7 @@ class MainWindow(QMainWindow):
         self.close_workspace()
         self.workspace = workspace
         self.watcher = WorkspaceWatcher(workspace.path, parent=self)
-        self.watcher.sig_changed.connect(self._on_workspace_changed)
+        self.watcher.sig_change.connect(self._on_workspace_changed)
         self.study.set_workspace(workspace)
         self.settings.add_recent(workspace.path)
         self._save(self.settings)
@@ -287,10 +294,6 @@ class MainWindow(QMainWindow):
         for package in widget_packages():  # imported here, when a workspace opens
             for panels in package.PANELS:
                 built.append((panels.place, panels.build(context)))
-        # study dialogs announce their results; every panel that shows them follows
-        for finished in (self.study.sig_imported, self.study.sig_translated):
-            finished.connect(watcher.check_now)
-        self.study.sig_generated.connect(watcher.check_now)  # new runs: answers, judge, charts
         self.panels = {}
         for _place, tabs in sorted(built, key=lambda entry: entry[0]):
             for name, title, panel in tabs:
@@ -390,9 +393,15 @@ class MainWindow(QMainWindow):
         self.panels["models"].add_gguf_dialog()
 
     # -- status bar ------------------------------------------------------------------------
-    def _on_workspace_changed(self, topics: frozenset[str]) -> None:
-        if topics & STATUS_TOPICS:
+    def _on_workspace_changed(self, change: Change) -> None:
+        if change.topics & STATUS_TOPICS:
             self.refresh_status()
+
+    def _announce(self, origin: str, *topics: str) -> None:
+        """A job (or merge) named ``origin`` finished: the watcher looks now and delivers one
+        change notice from it; ``topics``: what it wrote, delivered even if a tick saw it."""
+        if self.watcher is not None:
+            self.watcher.notify(origin, topics=topics)
 
     def refresh_status(self) -> None:
         running = len(self.bridge.running_tasks())

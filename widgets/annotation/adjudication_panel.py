@@ -94,6 +94,10 @@ class AdjudicationPanel(QWidget):
         self.entries: list[dict] = []
         self.detail: dict | None = None
         self._dirty = False
+        # the item's gold text as stored and the inputs as shown: what was typed since is kept
+        # by a re-read
+        self._stored_text = ""
+        self._shown_inputs: tuple[str, str, float] | None = None
 
         self.count = QLabel()
         self.adjudicator = QLineEdit(adjudicator)
@@ -121,6 +125,11 @@ class AdjudicationPanel(QWidget):
         self.score.setSpecialValueText(_("no score"))
         self.comment = QLineEdit()
         self.comment.setPlaceholderText(_("Why (kept in the history)"))
+        # says that the item moved under unsaved input (which is kept)
+        self.stored_note = QLabel()
+        self.stored_note.setWordWrap(True)
+        self.stored_note.setStyleSheet("color: #b35900")
+        self.stored_note.hide()
         self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         row.addWidget(QLabel(_("Score:")))
@@ -140,6 +149,7 @@ class AdjudicationPanel(QWidget):
         rl.addWidget(self.view, 1)
         rl.addWidget(QLabel(_("Gold text:")))
         rl.addWidget(self.text)
+        rl.addWidget(self.stored_note)
         rl.addLayout(row)
         splitter = QSplitter()
         splitter.addWidget(self.list)
@@ -163,8 +173,23 @@ class AdjudicationPanel(QWidget):
             self.reload()
         super().showEvent(event)
 
+    def unsaved(self) -> bool:
+        """The adjudicator typed a gold text, a score or a comment for the item shown and has
+        not decided it."""
+        return self._shown_inputs is not None and self._inputs() != self._shown_inputs
+
+    def _inputs(self) -> tuple[str, str, float]:
+        return self.text.toPlainText(), self.comment.text(), self.score.value()
+
     def reload(self, keep: int | None = None) -> None:
+        """Re-read the queue and show ``keep`` (by default the item shown). The item shown
+        keeps the gold text, score and comment typed for it and not yet decided, even when it
+        left the queue meanwhile (decided elsewhere) — until the adjudicator moves on."""
         self._dirty = False
+        shown = self.detail["id"] if self.detail is not None else None
+        if keep is None:
+            keep = shown
+        unsaved = shown is not None and keep == shown and self.unsaved()
         self.prompt.refresh()
         self.entries = annotation.adjudication_queue(self.ws)
         self.list.blockSignals(True)
@@ -180,17 +205,33 @@ class AdjudicationPanel(QWidget):
         self.list.blockSignals(False)
         self.count.setText(_("{n} item(s) to adjudicate").format(n=digits(len(self.entries))))
         ids = [e["item_id"] for e in self.entries]
-        if self.entries:
+        if unsaved and keep not in ids:
+            self._note(
+                _(
+                    "This item was decided meanwhile; what you typed is kept, and deciding "
+                    "replaces that decision."
+                )
+            )
+        elif self.entries:
             row = ids.index(keep) if keep in ids else 0
+            self.list.blockSignals(True)
             self.list.setCurrentRow(row)
-            self._show_row(row)
+            self.list.blockSignals(False)
+            self._show_row(row, keep=unsaved and ids[row] == keep)
         else:
-            self.detail = None
+            self.detail, self._shown_inputs = None, None
+            self.stored_note.hide()
             self.view.setHtml("<p>" + html.escape(_("Nothing to adjudicate.")) + "</p>")
             for b in self.buttons.values():
                 b.setEnabled(False)
 
-    def _show_row(self, row: int) -> None:
+    def _note(self, text: str) -> None:
+        self.stored_note.setText(text)
+        self.stored_note.show()
+
+    def _show_row(self, row: int, keep: bool = False) -> None:
+        """Show the item at ``row``; ``keep``: it is shown already and what was typed for it
+        stays (a re-read), with a note when its gold text as stored moved meanwhile."""
         if not 0 <= row < len(self.entries):
             return
         d = self.detail = annotation.item_detail(self.ws, self.entries[row]["item_id"])
@@ -222,12 +263,25 @@ class AdjudicationPanel(QWidget):
         parts.append("<p>" + html.escape(reasons_label(self.entries[row]["reasons"])) + "</p>")
         self.view.setHtml("".join(parts))
         edits = [x["text"] for x in d["decisions"] if x["text"] and x["uid"] in latest]
-        self.text.setPlainText(edits[0] if edits else body)
+        stored = edits[0] if edits else body
+        moved, self._stored_text = stored != self._stored_text, stored
+        for b in self.buttons.values():
+            b.setEnabled(True)
+        if keep:
+            if moved:
+                self._note(
+                    _(
+                        "The item's text changed meanwhile; what you typed is kept, and "
+                        "deciding replaces it."
+                    )
+                )
+            return
+        self.stored_note.hide()
+        self.text.setPlainText(stored)
         low, high = annotation.parse_scale(d["score_scale"])
         self.score.setRange(low - 1, high)
         self.score.setValue(low - 1)
-        for b in self.buttons.values():
-            b.setEnabled(True)
+        self._shown_inputs = self._inputs()
 
     def decide(self, decision: str) -> bool:
         if self.detail is None:
@@ -249,6 +303,7 @@ class AdjudicationPanel(QWidget):
             self.sig_status_message.emit(for_gui(str(exc)))
             return False
         self.comment.clear()
+        self._shown_inputs = None  # decided: nothing typed is left to keep
         outcome = (
             _("Item {item} rejected: it is not gold")
             if decision == "reject"

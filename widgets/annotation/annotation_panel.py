@@ -45,8 +45,11 @@ from widgets.common.dialect_names import dialect_name
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
+from widgets.common.workspace_watcher import Change
 
 log = logging.getLogger(__name__)
+
+ORIGIN = "annotation"  # the change notices of this panel's own decisions
 
 
 def decision_label(decision: str) -> str:
@@ -100,6 +103,11 @@ class AnnotationPanel(QWidget):
         self.items: list[dict] = []
         self.current: dict | None = None
         self._clock = QElapsedTimer()
+        # (annotator, item id) shown, its stored state and the inputs as shown: what was typed
+        # since is kept by a re-read
+        self._shown_for: tuple[str, int] | None = None
+        self._stored: tuple = ()
+        self._shown_inputs: tuple[str, str, float] | None = None
 
         self.annotator = QComboBox()
         self.annotator.addItems(source.annotators())
@@ -164,6 +172,11 @@ class AnnotationPanel(QWidget):
         self.comment = QLineEdit()
         self.comment.setPlaceholderText(_("Comment (optional)"))
         self.mine = QLabel()
+        # says that the item or the annotator's stored decision moved under unsaved input
+        self.stored_note = QLabel()
+        self.stored_note.setWordWrap(True)
+        self.stored_note.setStyleSheet("color: #b35900")
+        self.stored_note.hide()
         form = QFormLayout()
         form.addRow(_("Question:"), self.question)
         form.addRow(_("To review:"), self.shown)
@@ -172,6 +185,7 @@ class AnnotationPanel(QWidget):
         form.addRow(_("Score:"), score_row)
         form.addRow(_("Comment:"), self.comment)
         form.addRow(_("Your decision:"), self.mine)
+        form.addRow("", self.stored_note)
 
         self.buttons: dict[str, QPushButton] = {}
         buttons = QHBoxLayout()
@@ -229,8 +243,31 @@ class AnnotationPanel(QWidget):
         self.reload()
 
     # -- reading ---------------------------------------------------------------------------
+    def unsaved(self) -> bool:
+        """The annotator typed a text, a comment or a score for the item shown and has not
+        decided it yet."""
+        return self._shown_inputs is not None and self._inputs() != self._shown_inputs
+
+    def _inputs(self) -> tuple[str, str, float]:
+        return self.text.toPlainText(), self.comment.text(), self.score.value()
+
+    def on_change(self, change: Change) -> None:
+        """Assignments or decisions were written elsewhere (a merged package, adjudication,
+        the CLI): re-read the queue, keeping the item shown and what was typed there. This
+        panel's own decisions are shown in place already (:meth:`decide`)."""
+        if change.origin == ORIGIN and change.topics <= {"decisions"}:
+            return
+        self.reload()
+
     def reload(self, select_item: int | None = None) -> None:
+        """Re-read the queue and show ``select_item`` (by default the item shown, when the
+        annotator is the same); an item shown again keeps the text, comment and score typed
+        for it and not yet decided."""
         name = self.annotator.currentText()
+        shown = self._shown_for[1] if self._shown_for and self._shown_for[0] == name else None
+        if select_item is None:
+            select_item = shown
+        keep = shown is not None and shown == select_item and self.unsaved()
         try:
             self.items = self.source.queue(name) if name else []
         except UserError as exc:
@@ -259,10 +296,12 @@ class AnnotationPanel(QWidget):
         ids = [i["item_id"] for i in self.items]
         row = ids.index(select_item) if select_item in ids else 0
         if self.items:
+            self.list.blockSignals(True)
             self.list.setCurrentRow(row)
-            self._show_row(row)
+            self.list.blockSignals(False)
+            self._show_row(row, keep=keep and ids[row] == select_item)
         else:
-            self.current = None
+            self.current = self._shown_for = self._shown_inputs = None
             self._enable(False)
         self.detail.setEnabled(bool(self.items))
 
@@ -270,34 +309,30 @@ class AnnotationPanel(QWidget):
         for button in self.buttons.values():
             button.setEnabled(on)
 
-    def _show_row(self, row: int) -> None:
+    def _show_row(self, row: int, keep: bool = False) -> None:
+        """Show the item at ``row``; ``keep``: it is shown already, and what was typed for it
+        stays (a re-read), with a note when its stored state moved meanwhile."""
         if not 0 <= row < len(self.items):
             return
         item = self.current = self.items[row]
         content = item["content"]
+        mine = item["mine"]
+        stored = (content.get("text"), content.get("answer"), content.get("judge_score"), mine)
+        moved = keep and stored != self._stored
+        self._stored = stored
         self.question.setText(content.get("question", ""))
         if item["kind"] == "variant":
             shown = content.get("hidden") and _("(machine draft hidden: blind review)")
             # nothing shown to accept: blind review takes an edit, a flag or a rejection
             self.buttons["accept"].setVisible(not content.get("hidden"))
             self.shown.setText(shown or content.get("text", ""))
-            self.text.setPlainText("" if content.get("hidden") else content.get("text", ""))
         else:
             judge = content.get("judge_score")
             extra = "" if judge is None else "\n" + _("Judge: {score}").format(score=judge)
             self.shown.setText(content.get("answer", "") + extra)
-            self.text.setPlainText("")
             self.buttons["accept"].setVisible(True)
         low, high = parse_scale(item["score_scale"])
-        self.score.setRange(low - 1, high)  # the value below the range means "no score"
-        mine = item["mine"]
-        # a revisited item shows what was saved, ready to change
-        saved = mine["score"] if mine and mine["score"] is not None else low - 1
-        self.score.setValue(saved)
         self.scale_label.setText(_("scale {scale}").format(scale=item["score_scale"]))
-        self.comment.setText((mine["comment"] or "") if mine else "")
-        if mine and mine["text"]:
-            self.text.setPlainText(mine["text"])
         self.mine.setText(
             _("not decided yet")
             if not mine
@@ -305,6 +340,30 @@ class AnnotationPanel(QWidget):
             + ("" if mine["score"] is None else f" ({digits(format(mine['score'], 'g'))})")
         )
         self._enable(True)
+        if keep:
+            if moved:
+                self.stored_note.setText(
+                    _(
+                        "This item or your stored decision changed meanwhile; what you typed "
+                        "is kept, and deciding replaces it."
+                    )
+                )
+                self.stored_note.show()
+            return
+        self.stored_note.hide()
+        if item["kind"] == "variant":
+            self.text.setPlainText("" if content.get("hidden") else content.get("text", ""))
+        else:
+            self.text.setPlainText("")
+        self.score.setRange(low - 1, high)  # the value below the range means "no score"
+        # a revisited item shows what was saved, ready to change
+        saved = mine["score"] if mine and mine["score"] is not None else low - 1
+        self.score.setValue(saved)
+        self.comment.setText((mine["comment"] or "") if mine else "")
+        if mine and mine["text"]:
+            self.text.setPlainText(mine["text"])
+        self._shown_for = (self.annotator.currentText(), item["item_id"])
+        self._shown_inputs = self._inputs()
         self._clock.start()
 
     # -- deciding --------------------------------------------------------------------------

@@ -20,10 +20,10 @@ def _review(ctx: PanelContext):
     review.sig_reviewer_changed.connect(ctx.reviewer_changed)
     review.sig_avro_mode_changed.connect(lambda on: _remember(ctx, "avro_mode", on))
     review.sig_status_message.connect(ctx.status_message)
-    review.sig_changed.connect(ctx.watcher.check_now)  # the others follow at once
-    follow(review, review.reload_changed, ctx.watcher, "variants")  # adjudicated, translated
-    ctx.study.sig_imported.connect(review.reload_sets)  # a new question set to filter
-    ctx.study.sig_translated.connect(review.reload)
+    # the others follow its writes at once
+    review.sig_changed.connect(lambda variant: ctx.watcher.notify("review", ids=(variant,)))
+    # one notice for every writer: a translation job, adjudication, an import, the CLI
+    follow(review, review.on_change, ctx.watcher, "variants", "questions", notice=True)
     return [("review", _("Review translations"), review)]
 
 

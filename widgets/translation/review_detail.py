@@ -119,7 +119,11 @@ def retrieval_summary(retrieval: dict) -> str:
 
 
 class ReviewDetail(QWidget):
-    """Shows one variant; the panel's actions (accept, save, flag, reject) act on it."""
+    """Shows one variant; the panel's actions (accept, save, flag, reject) act on it.
+
+    :meth:`show_variant` shows a variant afresh (another cell, or after the panel's own save);
+    :meth:`refresh_variant` re-reads the one shown and keeps what the reviewer typed and has
+    not saved: the gold text with its cursor and undo steps, and the comment."""
 
     sig_avro_mode_changed = Signal(bool)
 
@@ -165,6 +169,10 @@ class ReviewDetail(QWidget):
         self.editor.setPlaceholderText(_("The gold dialect translation"))
         self.editor.setTabChangesFocus(True)
         self.editor.setFixedHeight(90)
+        # says that the stored text moved under an unsaved edit (which is kept)
+        self.stored_note = QLabel()
+        self.stored_note.setWordWrap(True)
+        self.stored_note.setStyleSheet("color: #b35900")
         self.avro_toggle = QCheckBox(_("Avro phonetic typing (F12)"))
         self.avro_toggle.setToolTip(
             _(
@@ -204,6 +212,7 @@ class ReviewDetail(QWidget):
         gold = QGroupBox(_("Gold translation"))
         gold_layout = QVBoxLayout(gold)
         gold_layout.addWidget(self.editor)
+        gold_layout.addWidget(self.stored_note)
         avro_row = QHBoxLayout()
         avro_row.addWidget(self.avro_toggle)
         avro_row.addWidget(self.phonetic, 1)
@@ -231,6 +240,8 @@ class ReviewDetail(QWidget):
         # the actions stay below the scrolled part: on a 1366×768 laptop they sat under it
         outer.addLayout(self.buttons)
         self._set_avro_visible(False)
+        self.variant_id: int | None = None
+        self.shown_text = self.shown_comment = ""
         self.show_variant(None)
 
     def add_action_buttons(self, actions: list[QAction]) -> None:
@@ -266,11 +277,46 @@ class ReviewDetail(QWidget):
     def edited_text(self) -> str:
         return self.editor.toPlainText()
 
+    def unsaved(self) -> bool:
+        """The reviewer typed in the gold text or the comment and has not saved it."""
+        return self.variant_id is not None and (
+            self.editor.toPlainText() != self.shown_text
+            or self.comment.text() != self.shown_comment
+        )
+
+    def refresh_variant(self, detail: dict) -> None:
+        """Show the shown variant's stored state again (written elsewhere), keeping an unsaved
+        gold text and comment as typed; a stored text that moved under the typed one is noted."""
+        if detail["id"] != self.variant_id:
+            self.show_variant(detail)
+            return
+        typed = self.editor.toPlainText() != self.shown_text
+        commented = self.comment.text() != self.shown_comment
+        moved = typed and detail["text"] != self.shown_text
+        self._show_stored(detail, text=not typed, comment=not commented)
+        if moved:
+            self.stored_note.setText(
+                _(
+                    "The stored text changed while you were editing (see History); your text "
+                    "is kept, and saving replaces it."
+                )
+            )
+            self.stored_note.show()
+        elif not typed:
+            self.stored_note.hide()
+
     def show_variant(self, detail: dict | None) -> None:
+        self.stored_note.hide()
+        self._show_stored(detail, text=True, comment=True)
+
+    def _show_stored(self, detail: dict | None, *, text: bool, comment: bool) -> None:
+        """Fill the pane from ``detail``; ``text``, ``comment``: the gold editor, the comment
+        field too (else they keep what was typed)."""
         enabled = detail is not None
         for widget in (self.editor, self.comment, self.phonetic, self.avro_toggle):
             widget.setEnabled(enabled)
-        self.shown_text = ""
+        self.variant_id = detail["id"] if detail is not None else None
+        self.shown_text = self.shown_comment = ""
         if detail is None:
             self.header.setText(_("Select a cell to review its translation."))
             for label in (self.question, self.gloss, self.machine, self.retrieval):
@@ -310,10 +356,12 @@ class ReviewDetail(QWidget):
         self.machine.setText(machine if machine else _("(none: imported or typed by a person)"))
         self.retrieval.setText(retrieval_summary(detail.get("retrieval") or {}))
         self._fill_exemplars(detail.get("exemplars") or [])
-        self.editor.setPlainText(detail["text"])
-        self.shown_text = detail["text"]
-        self.editor.moveCursor(QTextCursor.MoveOperation.End)
-        self.comment.setText(detail.get("comment") or "")
+        self.shown_text, self.shown_comment = detail["text"], detail.get("comment") or ""
+        if text:
+            self.editor.setPlainText(detail["text"])
+            self.editor.moveCursor(QTextCursor.MoveOperation.End)
+        if comment:
+            self.comment.setText(self.shown_comment)
         self.history.setPlainText(
             "\n".join(
                 f"{digits(h['at'])}  {h['actor']}  {history_word(h['action'])}: "

@@ -37,6 +37,7 @@ from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
+from widgets.common.workspace_watcher import Change
 from widgets.translation.review_detail import ReviewDetail
 from widgets.translation.review_model import ReviewGridModel, status_icon, status_label
 from widgets.translation.review_order import ReviewOrderBox
@@ -74,7 +75,7 @@ class ReviewPanel(QWidget):
     sig_reviewer_changed = Signal(str)
     sig_avro_mode_changed = Signal(bool)
     sig_status_message = Signal(str)
-    sig_changed = Signal()  # a variant was written
+    sig_changed = Signal(int)  # the id of a variant this panel wrote
     sig_variant_selected = Signal(int)  # variant id, or 0 for none
 
     def __init__(
@@ -268,8 +269,10 @@ class ReviewPanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        """Re-read the grid with the current filters (keeps the selected variant if visible)."""
-        keep = self.current_variant
+        """Re-read the grid with the current filters, keeping the selected variant if visible
+        and what the reviewer typed there and has not saved; a variant with such an edit stays
+        in the detail even when it left the view (until the reviewer moves on)."""
+        keep, unsaved = self.current_variant, self.detail.unsaved()
         ids = self.order_box.arrange(
             translation.review_question_ids(
                 self.ws,
@@ -285,16 +288,15 @@ class ReviewPanel(QWidget):
         self._update_counts()
         if keep is not None and self.select_variant(keep):
             return
-        self._show(None)
+        self._show(keep if unsaved else None)
 
-    def reload_changed(self) -> None:
-        """Variants changed elsewhere (adjudication, a translation job, the CLI): re-read,
-        keeping the selection and an edit typed but not saved."""
-        keep, typed = self.current_variant, self.detail.edited_text()
-        unsaved = keep is not None and typed != self.detail.shown_text
-        self.reload()
-        if unsaved and self.current_variant == keep:
-            self.detail.editor.setPlainText(typed)
+    def on_change(self, change: Change) -> None:
+        """Variants or questions were written (a translation job, adjudication, the CLI, this
+        panel): re-read them; nothing typed and not saved is lost (:meth:`reload`)."""
+        if "questions" in change.topics:
+            self.reload_sets()  # a new question set to filter, new rows
+        else:
+            self.reload()
 
     def _update_counts(self) -> None:
         totals: dict[str, int] = {}
@@ -328,11 +330,22 @@ class ReviewPanel(QWidget):
         cell = self.model.variant_at(current)
         self._show(cell["id"] if cell else None)
 
-    def _show(self, variant_id: int | None) -> None:
+    def _show(self, variant_id: int | None, *, afresh: bool = False) -> None:
+        """Show ``variant_id`` in the detail. The variant shown already is re-read keeping an
+        unsaved edit (a refresh re-selects it); ``afresh``: show its stored text (this
+        panel's own write, undo)."""
+        detail = None
+        if variant_id is not None:
+            try:
+                detail = translation.variant_detail(self.ws, variant_id)
+            except UserError as exc:  # deleted meanwhile
+                self.sig_status_message.emit(for_gui(str(exc)))
+                variant_id = None
         self.current_variant = variant_id
-        self.detail.show_variant(
-            translation.variant_detail(self.ws, variant_id) if variant_id is not None else None
-        )
+        if detail is None or afresh:
+            self.detail.show_variant(detail)
+        else:
+            self.detail.refresh_variant(detail)
         self.order_box.show_check(variant_id)
         self._update_action_state()
         self.sig_variant_selected.emit(variant_id or 0)
@@ -446,9 +459,9 @@ class ReviewPanel(QWidget):
     def _refresh(self, variant_id: int) -> None:
         self.model.refresh_variant(variant_id)
         if self.current_variant == variant_id:
-            self._show(variant_id)
+            self._show(variant_id, afresh=True)
         self._update_counts()
-        self.sig_changed.emit()
+        self.sig_changed.emit(variant_id)
 
 
 def main(argv: list[str] | None = None) -> int:

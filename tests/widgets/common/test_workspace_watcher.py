@@ -16,7 +16,7 @@ from engine.judging import store
 from engine.samples import study as sample_study
 from engine.workspace.store import Workspace
 from tests.widgets.study_fixtures import fast_watcher, study_db, study_ws  # noqa: F401 (fixtures)
-from widgets.common.workspace_watcher import WorkspaceWatcher, follow, on
+from widgets.common.workspace_watcher import Change, WorkspaceWatcher, follow, on
 
 
 def test_topics_name_what_another_connection_wrote(qtbot, study_ws, fast_watcher):
@@ -131,3 +131,30 @@ def test_follow_re_reads_a_hidden_panel_once_when_shown(qtbot, study_ws, fast_wa
 def test_an_unknown_topic_is_refused(fast_watcher):
     with pytest.raises(ValueError, match="no such workspace topic"):
         follow(QWidget(), lambda: None, fast_watcher, "questoins")
+
+
+def test_a_notice_names_its_writer_and_a_hidden_panel_gets_the_missed_ones_as_one(
+    qtbot, study_ws, fast_watcher
+):
+    from engine.judging.rubric import load_rubric
+
+    fast_watcher.stop()  # only the notices asked for
+    panel, got = QWidget(), []
+    qtbot.addWidget(panel)
+    follow(panel, got.append, fast_watcher, "annotations", "models", notice=True)
+    judgment = study_ws.scalar("SELECT max(id) FROM judgments")
+    store.add_override(
+        study_ws, judgment, annotator="রহিম", reason="checked", rubric=load_rubric(), final=1.0
+    )
+    first = fast_watcher.notify("answers", ids=[judgment])
+    assert first == Change(frozenset({"annotations"}), frozenset({judgment}), "answers")
+    assert fast_watcher.notify("answers") is None  # nothing new: no notice
+    # a finished job's last word arrives even when a tick reported its writes already
+    second = fast_watcher.notify("import", topics=["models"])
+    assert second == Change(frozenset({"models"}), None, "import")
+    assert got == []  # hidden: only noted
+    panel.show()
+    qtbot.waitUntil(lambda: len(got) == 1, timeout=5000)
+    assert got == [Change(frozenset({"annotations", "models"}), None, None)]
+    with pytest.raises(ValueError, match="no such workspace topic"):
+        fast_watcher.notify("import", topics=["modles"])
