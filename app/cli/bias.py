@@ -7,15 +7,14 @@ asks the models (resumable); ``bias-stats`` prints scores with CIs, rates and ef
 
 from __future__ import annotations
 
-import dataclasses
-
 from app.cli import stages
 from app.cli.arguments import (
     add_schedule_options,
+    comma_list,
+    given,
     name_text,
     non_negative_int,
     positive_int,
-    schedule_options,
 )
 from app.cli.context import runs_outcome
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
@@ -149,8 +148,7 @@ def register(sub) -> None:
     r.add_argument(
         "--seed",
         type=non_negative_int,
-        default=0,
-        help="seed of the per-prompt order draw and of the --limit sample",
+        help="seed of the per-prompt order draw and of the --limit sample (default: 0)",
     )
     r.add_argument(
         "--constrained", action="store_true", help="constrain the reply to the two options (JSON)"
@@ -173,11 +171,11 @@ def register(sub) -> None:
         action="store_true",
         help="ask the probes exactly as written, without an instruction",
     )
-    r.add_argument("--max-tokens", type=positive_int, default=24)
+    r.add_argument("--max-tokens", type=positive_int, help="longest reply (default: 24)")
     add_schedule_options(r, "local models: sequences decoded together")
     add_json(r)
     add_quiet(r, None)
-    r.set_defaults(func=cmd_probe)
+    r.set_defaults(func=cmd_probe, build_request=probe_request)
 
     b = sub.add_parser(
         "bias-stats",
@@ -359,25 +357,35 @@ def cmd_agreement(args, ctx) -> int:
     return 0
 
 
-def cmd_probe(args, ctx) -> int:
-    bias, llm = stages.bias(), stages.llm()
-    ws = ctx.workspace()
-    sampler = dataclasses.replace(bias.DEFAULT_SAMPLER, max_tokens=args.max_tokens)
-    instruction = None if args.no_instruction else bias.load_instruction(args.instruction)
-    options = bias.ProbeOptions(
-        args.seed, args.counterbalance, args.constrained, sampler, instruction
+def probe_request(args):
+    """The request ``upabhasha probe`` runs (options left out keep the request's defaults)."""
+    bias = stages.bias()
+    instruction = bias.instruction_file(args.instruction) if args.instruction else {}
+    return bias.ProbeRequest(
+        **given(
+            models=args.models,
+            sets=comma_list(args.sets),
+            limit=args.limit,
+            seed=args.seed,
+            # a switch left off keeps the request's default
+            counterbalance=args.counterbalance or None,
+            constrained=args.constrained or None,
+            max_tokens=args.max_tokens,
+            no_instruction=args.no_instruction or None,
+            n_seq=args.n_seq,
+            refill=args.refill,
+        ),
+        **instruction,
     )
-    sets = [s.strip() for s in (args.sets or "").split(",") if s.strip()] or None
-    summaries = bias.run_probes(
-        ws,
-        llm.find_models(ws, args.models),
-        sets,
-        options=options,
-        limit=args.limit,
-        schedule=schedule_options(args),
+
+
+def cmd_probe(args, ctx) -> int:
+    result = probe_request(args).run(
+        ctx.workspace(),
         progress=ctx.progress_printer("probe", quiet=args.quiet or args.json),
     )
-    if not emit(ctx, args, {"runs": summaries}):
+    summaries = list(result.runs)
+    if not emit(ctx, args, result.as_dict()):
         for s in summaries:
             print(run_line(f"{s['model']} / {s['probe_set']}", s, "replies"))
     return runs_outcome(ctx, "probe", summaries, "replies")

@@ -15,6 +15,7 @@ from engine.bias.export import groups_csv, groups_latex
 from engine.bias.generator import generate_probe_sets
 from engine.bias.normalise import load_table, map_phrase
 from engine.bias.probes import import_probes, probe_set_summaries
+from engine.bias.request import ProbeRequest, ProbeResult, instruction_file
 from engine.bias.results import bias_statistics, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
 from engine.bias.sample import build_bias_sample
@@ -24,6 +25,8 @@ from engine.llm.embedded_model import data_dir
 __all__ = [
     "DEFAULT_SAMPLER",
     "ProbeOptions",
+    "ProbeRequest",
+    "ProbeResult",
     "bias_statistics",
     "build_bias_sample",
     "cohen_kappa",
@@ -32,6 +35,7 @@ __all__ = [
     "groups_csv",
     "groups_latex",
     "import_probes",
+    "instruction_file",
     "load_instruction",
     "load_table",
     "map_phrase",

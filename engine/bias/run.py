@@ -55,10 +55,16 @@ def load_instruction(path: str | Path | None = None) -> Instruction:
     """The bundled probe instruction, or the user's file."""
     source = Path(path) if path else files("resources") / "prompts" / "probe_instruction.txt"
     raw = read_user_text(path, PROBE_INSTRUCTION) if path else source.read_text(encoding="utf-8")
+    return parse_instruction(raw, str(source))
+
+
+def parse_instruction(raw: str, source: str) -> Instruction:
+    """An instruction file's text (``raw``, as read) without its comments; ``source`` names
+    the file (the run card records its name)."""
     text = "\n".join(ln for ln in raw.splitlines() if not ln.lstrip().startswith("#")).strip()
     if not text:
         raise UserError(f"{source}: the probe instruction is empty")
-    return Instruction(text, hashlib.sha256(raw.encode("utf-8")).hexdigest(), str(source))
+    return Instruction(text, hashlib.sha256(raw.encode("utf-8")).hexdigest(), source)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Background tasks of the Social bias panel (Qt-free): plain inputs, own connection.
 
 :func:`bias_view_at` reads everything the panel shows (statistics, replies for drill-down, the
-unmapped replies and the normalisation table); :func:`run_probes_at` runs probes on one model,
+unmapped replies and the normalisation table); :func:`run_probes_at` runs a probe request,
 :func:`run_probes_with_view_at` too and then reads the view after its last write;
 :func:`map_phrase_at` edits the normalisation table.
 """
@@ -14,11 +14,10 @@ from pathlib import Path
 from engine.bias.generator import generate_probe_sets
 from engine.bias.normalise import load_table, map_phrase
 from engine.bias.probes import import_probes
+from engine.bias.request import ProbeRequest, ProbeResult
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
-from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
 from engine.i18n import _, digits
 from engine.importing.tasks import first_column, import_with
-from engine.llm.model_runs import RunSummary
 from engine.llm.run_estimates import estimator
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
@@ -50,7 +49,8 @@ def bias_view_at(workspace_path: str | Path, rule: str = "limit", resamples: int
             "table": table.rows(),
             "version": table.version,
             "topics": topics,
-            "models": ws.query("SELECT id, name FROM models ORDER BY id"),
+            # the default model first: the one a request without models asks
+            "models": ws.query("SELECT id, name FROM models ORDER BY is_default DESC, id"),
             "sets": ws.query(
                 "SELECT name, topic, group_x, group_y, dialect FROM probe_sets ORDER BY id"
             ),
@@ -61,46 +61,29 @@ def bias_view_at(workspace_path: str | Path, rule: str = "limit", resamples: int
 
 def run_probes_at(
     workspace_path: str | Path,
-    model_id: int,
-    set_names: list[str] | None,
+    request: ProbeRequest,
     *,
-    limit: int | None = None,
-    counterbalance: bool = False,
-    constrained: bool = False,
-    seed: int = 0,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> list[RunSummary]:
+) -> ProbeResult:
+    """Run ``request`` (the one path of the probe step, as ``upabhasha probe`` runs it)."""
     with Workspace(workspace_path, create=False) as ws:
-        model = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
-        options = ProbeOptions(
-            seed, counterbalance, constrained, DEFAULT_SAMPLER, load_instruction()
-        )
-        return run_probes(
-            ws,
-            model,
-            set_names,
-            options=options,
-            limit=limit,
-            progress=progress,
-            cancelled=cancelled,
-        )
+        return request.run(ws, progress=progress, cancelled=cancelled)
 
 
 def run_probes_with_view_at(
     workspace_path: str | Path,
-    model_id: int,
-    set_names: list[str] | None,
+    request: ProbeRequest,
     *,
     rule: str = "limit",
-    **options,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
 ) -> dict:
-    """:func:`run_probes_at` (``options``: its keyword arguments), then :func:`bias_view_at`
-    read after the run's last write: ``{"summaries": […], "view": {…}}``. The panel shows this
-    view when the job ends, so it counts every reply of the job (a read taken during the run
-    may predate it)."""
-    summaries = run_probes_at(workspace_path, model_id, set_names, **options)
-    return {"summaries": summaries, "view": bias_view_at(workspace_path, rule)}
+    """:func:`run_probes_at`, then :func:`bias_view_at` read after the run's last write:
+    ``{"summaries": […], "view": {…}}``. The panel shows this view when the job ends, so it
+    counts every reply of the job (a read taken during the run may predate it)."""
+    result = run_probes_at(workspace_path, request, progress=progress, cancelled=cancelled)
+    return {"summaries": list(result.runs), "view": bias_view_at(workspace_path, rule)}
 
 
 # the planner's estimate of run_probes_at with the same arguments (engine.llm.run_estimates)

@@ -230,3 +230,15 @@ def request_from_json(kinds: Sequence[type[StepRequest]], data: object) -> StepR
         if kind.STEP == step_name:
             return kind.from_json(data)
     raise UserError(_("not a request of a known step: {step!r}").format(step=step_name))
+
+
+# -- field helpers added by the steps after generate (appended; the lead may regroup) ------
+MAX_SEED = 2**63 - 1  # a seed is stored in run cards (JSON) and SQLite integers
+
+
+def seed_field(name: Setting, default: int = 0) -> Any:
+    """A seed: a whole number from 0 to :data:`MAX_SEED`."""
+    return dataclasses.field(
+        default=default,
+        metadata={"setting": name, "check": lambda v, n: _whole(v, n, 0, MAX_SEED)},
+    )

@@ -19,7 +19,6 @@ import sys
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -38,24 +37,22 @@ from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_export import write_export
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.bias.probe_run import VIEW_KEY, ProbeRunning
 from widgets.common import file_dialogs, hints
 from widgets.common.file_dialogs import EXPORTS
-from widgets.common.item_limit import ItemLimitBox
-from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
-from widgets.common.job_progress import JobProgressRow
+from widgets.common.job_estimate import estimate_and_actual
 from widgets.common.labels import bias_notes, joined, label
 from widgets.common.standalone import run_panel
-from widgets.common.task_bridge import TaskBridge, describe_error, model_lane
+from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
 
 log = logging.getLogger(__name__)
 
 # what the statistics and the run options are read from
 BIAS_TOPICS = frozenset({"probes", "responses", "runs", "models", "probe_runs"})
-VIEW_KEY = "bias-view"  # the panel's reads of its view: the newest one wins
 
 
-class BiasPanel(QWidget):
+class BiasPanel(ProbeRunning, QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # the normalisation table was edited or a probe run finished
     sig_refreshed = Signal(dict)  # the view data shown (tests, other panels)
@@ -107,45 +104,7 @@ class BiasPanel(QWidget):
         top.addWidget(self.export_kind)
         top.addWidget(export)
 
-        # probe a model from here
-        self.model = QComboBox()
-        # room for a model's name ("gemma-3…" said nothing), bounded: a long name must not
-        # push the run row past a 1366-pixel screen
-        fitted = QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        self.model.setSizeAdjustPolicy(fitted)
-        self.model.setMinimumContentsLength(30)
-        self.probe_set = QComboBox()
-        self.probe_set.setSizeAdjustPolicy(fitted)
-        self.probe_set.setMinimumContentsLength(16)
-        self.limit = ItemLimitBox(_("all probes"))
-        self.counterbalance = QCheckBox(_("both option orders"))
-        self.constrained = QCheckBox(_("constrained to the options"))
-        self.run_button = QPushButton(_("Run probes"))
-        self.run_button.clicked.connect(self.run_probes)
-        run_row = QHBoxLayout()
-        for w in (
-            QLabel(_("Model")),
-            self.model,
-            QLabel(_("Set")),
-            self.probe_set,
-            QLabel(_("Limit")),
-            self.limit,
-            self.counterbalance,
-            self.constrained,
-            self.run_button,
-        ):
-            run_row.addWidget(w)
-        run_row.addStretch(1)
-        self.job = JobProgressRow()  # the probe job's progress, ETA and Cancel
-        self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
-        for changed in (
-            self.model.currentIndexChanged,
-            self.probe_set.currentIndexChanged,
-            self.limit.valueChanged,
-            self.counterbalance.toggled,
-            self.constrained.toggled,
-        ):
-            changed.connect(self.estimate.mark_stale)
+        run_row = self._probe_row(bridge)  # probe a model from here
 
         self.chart = BiasChart()
         self.chart.sig_group_clicked.connect(self.show_group)
@@ -388,50 +347,7 @@ class BiasPanel(QWidget):
         self.sig_changed.emit()
         self.refresh()
 
-    # -- probing ----------------------------------------------------------------------------
-    def probe_inputs(self) -> tuple[int, tuple, dict] | None:
-        """The probe task's model, arguments and options as chosen (None: no model)."""
-        model_id = self.model.currentData()
-        if model_id is None:
-            return None
-        sets = [self.probe_set.currentData()] if self.probe_set.currentData() else None
-        options = {
-            "limit": self.limit.value() or None,
-            "counterbalance": self.counterbalance.isChecked(),
-            "constrained": self.constrained.isChecked(),
-        }
-        return model_id, (str(self.ws.path), model_id, sets), options
-
-    def estimate_jobs(self) -> list[EstimateJob] | str:
-        """The time estimate of 'Run probes' with the current choices."""
-        inputs = self.probe_inputs()
-        if inputs is None:
-            return _("Add a model first.")
-        model_id, args, options = inputs
-        name = self.model.currentText()
-        return [EstimateJob(model_id, name, bias_tasks.estimate_probes_at, args, options)]
-
-    def run_probes(self) -> None:
-        inputs = self.probe_inputs()
-        if inputs is None:
-            self.sig_status_message.emit(_("Add a model first."))
-            return
-        model_id, args, options = inputs
-        self.run_button.setEnabled(False)
-        task = self.bridge.run(
-            bias_tasks.run_probes_with_view_at,
-            args=args,
-            kwargs={**options, "rule": self.rule.currentData() or "limit"},
-            label=_("Probe {model}").format(model=self.model.currentText()),
-            lane=model_lane(model_id),
-            supersedes=VIEW_KEY,  # it returns the view read after its last write
-            on_done=self._on_probed,
-            on_error=self._on_probe_error,
-            on_progress=self.job.show_progress,
-            on_cancelled=self._on_probe_error,
-        )
-        self.job.follow(task)
-
+    # -- probing (the row, its request and the run: widgets.bias.probe_run) ----------------
     def _on_probed(self, result: dict) -> None:
         summaries = result["summaries"]
         self.run_button.setEnabled(True)
@@ -449,12 +365,6 @@ class BiasPanel(QWidget):
             self.refresh()
         self.sig_changed.emit()
         self.sig_run_finished.emit(summaries)
-
-    def _on_probe_error(self, exc: BaseException | None = None) -> None:  # None: cancelled
-        self.run_button.setEnabled(True)
-        self.job.finish()
-        why = describe_error(exc, one_line=True) if exc else _("cancelled")
-        self.sig_status_message.emit(_("Probing failed: {error}").format(error=why))
 
     # -- exports ----------------------------------------------------------------------------
     def _export_dialog(self) -> None:

@@ -25,7 +25,9 @@ def controls() -> dict[Setting, str]:
         Setting.API_MODEL: _("Model on the server"),
         Setting.AVERAGE_ANNOTATORS: _("Several annotators of one segment may be averaged"),
         Setting.CONNECT_TIMEOUT: _("Connect timeout"),
+        Setting.CONSTRAINED: _("constrained to the options"),
         Setting.CONVERT_BIJOY: _("Convert Bijoy text to Unicode on import"),
+        Setting.COUNTERBALANCE: _("both option orders"),
         Setting.DEFAULT_MODEL: _("Make it the workspace's default model"),
         Setting.DIALECT_COL: _("Dialect of each row (long file)"),
         Setting.DIALECT_COLUMN: _("Dialect text column"),
@@ -77,6 +79,7 @@ def controls() -> dict[Setting, str]:
         Setting.TYPE_COL: _("Question type (1-4)"),
         Setting.DIALECTS: _("Only dialects"),
         Setting.QUESTION_SET: _("Question set"),
+        Setting.PROBE_SETS: _("Set"),
         Setting.VARIANT_COLS: _("Variant columns"),
     }
 
@@ -86,11 +89,14 @@ def setting_words() -> dict[Setting, str]:
     return {
         Setting.AVERAGE_DUPLICATES: _("averaging repeated (source, output) pairs"),
         Setting.ENCODER: _("the folder of a sentence encoder"),
+        Setting.INSTRUCTION: _("the probe instruction asked before every probe"),
         Setting.ITEM: _("the annotation item, scored in the Annotation panel"),
         Setting.POSITIONAL_IDS: _("numbering segments by their position in the file"),
+        Setting.NO_INSTRUCTION: _("asking the probes exactly as written, without an instruction"),
         Setting.N_SEQ: _("the number of sequences a local model decodes together"),
         Setting.PROMPTS: _("the folder of this workspace's own prompt files"),
         Setting.REFILL: _("how many groups of sequences a local model plans at once"),
+        Setting.SEED: _("the seed of the probes' order draw and of their sample"),
         Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
         Setting.SPLITS: _("the splits it holds"),
     }

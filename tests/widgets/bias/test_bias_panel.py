@@ -89,7 +89,7 @@ def test_a_probe_run_from_the_panel_adds_a_run(panel, bias_ws, monkeypatch, qtbo
     def scripted(ws, models, sets, **kw):
         return real(ws, models, sets, backend_factory=lambda w, r: ScriptedReplies(w), **kw)
 
-    monkeypatch.setattr("engine.bias.tasks.run_probes", scripted)
+    monkeypatch.setattr("engine.bias.request.run_probes", scripted)
     panel.limit.setValue(4)
     panel.constrained.setChecked(True)
     with qtbot.waitSignal(panel.sig_changed):

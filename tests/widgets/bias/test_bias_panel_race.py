@@ -45,7 +45,7 @@ def test_the_view_when_a_probe_run_ends_counts_every_reply_though_reads_come_bac
         job_thread.append(threading.get_ident())
         return real_probes(ws, models, sets, backend_factory=lambda w, r: PausingReplies(w), **kw)
 
-    monkeypatch.setattr("engine.bias.tasks.run_probes", scripted)
+    monkeypatch.setattr("engine.bias.request.run_probes", scripted)
     monkeypatch.setattr(bias_tasks, "bias_view_at", held_back_view)
     try:
         panel = BiasPanel(ws, threaded_bridge)

@@ -28,7 +28,7 @@ def test_probe_progress_and_cancel_from_the_panel(qtbot, tmp_path, monkeypatch, 
             time.sleep(0.02)
         return []
 
-    monkeypatch.setattr("engine.bias.tasks.run_probes", slow_probes)
+    monkeypatch.setattr("engine.bias.request.run_probes", slow_probes)
     try:
         panel = BiasPanel(ws, threaded_bridge)
         qtbot.addWidget(panel)
