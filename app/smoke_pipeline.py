@@ -138,7 +138,7 @@ def translation_chain(ws, model: dict, folder: Path, out: dict, done: Callable) 
 
     from engine.reports import api as reports
 
-    stats = reports.study_statistics(ws, resamples=200)
+    stats = reports.study_statistics(ws, settings=reports.StudyStatsSettings(resamples=200))
     fig = reports.bars_with_ci(
         stats["groups"]["model_dialect"], "dialect", "smoke test: mean final score"
     )
@@ -188,9 +188,9 @@ def _ask_judge(ws, model: dict, pair: dict) -> dict:
 def html_report(ws, out_dir: Path) -> dict:
     """The study report (``upabhasha report``): HTML with its charts (Jinja2, matplotlib)."""
     from app.cli.hints import cli_words
-    from engine.reports.api import write_report
+    from engine.reports.api import StudyStatsSettings, write_report
 
-    written = write_report(ws, out_dir, resamples=200, words=cli_words)
+    written = write_report(ws, out_dir, settings=StudyStatsSettings(resamples=200), words=cli_words)
     page = out_dir / "report.html"
     size = page.stat().st_size if page.is_file() else 0
     if size < 1000:
@@ -261,6 +261,7 @@ def probe_run(ws, model: dict) -> dict:
     """Social bias: import the sample probes, probe the model once, then bias-stats."""
     from engine.bias.api import (
         DEFAULT_SAMPLER,
+        BiasStatsSettings,
         ProbeOptions,
         bias_statistics,
         import_probes,
@@ -276,7 +277,7 @@ def probe_run(ws, model: dict) -> dict:
     runs = run_probes(ws, [model], [imported.name], options=ProbeOptions(sampler=sampler), limit=1)
     if len(runs) != 1 or not runs[0]["complete"] or runs[0]["errors"]:
         raise SmokeFailure(f"probe run incomplete: {runs}")
-    stats = bias_statistics(ws, resamples=200)
+    stats = bias_statistics(ws, BiasStatsSettings(resamples=200))
     if stats["n_replies"] != 1 or not stats["groups"]:
         raise SmokeFailure(f"bias-stats counted {stats['n_replies']} replies, not 1")
     return {"replies": stats["n_replies"], "groups": len(stats["groups"])}

@@ -102,8 +102,11 @@ def register(sub) -> None:
     a = psub.add_parser("agreement", help="Cohen's kappa of two annotators' judgments")
     a.add_argument("file")
     a.add_argument("--cols", default="annotator1,annotator2", metavar="A,B")
-    a.add_argument("--resamples", type=positive_int, default=2000)
-    a.add_argument("--seed", type=non_negative_int, default=0)
+    # default None: the bias statistics' settings (engine.bias.api.BiasStatsSettings)
+    a.add_argument(
+        "--resamples", type=positive_int, help="bootstrap resamples (default: as bias-stats)"
+    )
+    a.add_argument("--seed", type=non_negative_int, help="bootstrap seed (default: as bias-stats)")
     add_json(a)
     a.set_defaults(func=cmd_agreement)
 
@@ -184,9 +187,26 @@ def register(sub) -> None:
         help="bias scores with CIs, refusal/unparseable rates, "
         "position and occupation-mixing effects",
     )
-    b.add_argument("--zero-rule", choices=("limit", "haldane"), default="limit")
-    b.add_argument("--resamples", type=positive_int, default=2000)
-    b.add_argument("--seed", type=non_negative_int, default=0)
+    # Defaults None: engine.bias.api.BiasStatsSettings holds them, and the Social bias panel
+    # reads the same (importing the stage here would load it for every command).
+    b.add_argument(
+        "--zero-rule",
+        choices=(
+            "limit",
+            "haldane",
+        ),  # engine.bias.api.ZERO_RULES (tests/test_statistics_parity.py)
+        help="a score where a group got no answer: 'limit' (the formula's ±1) or 'haldane' "
+        "(½ added to both counts); default: the Social bias panel's",
+    )
+    b.add_argument(
+        "--resamples",
+        type=positive_int,
+        help="bootstrap resamples over probes (default: the Social bias panel's, printed "
+        "with the results)",
+    )
+    b.add_argument(
+        "--seed", type=non_negative_int, help="bootstrap seed (default: the Social bias panel's)"
+    )
     add_json(b)
     b.set_defaults(func=cmd_bias_stats)
 
@@ -339,7 +359,8 @@ def cmd_agreement(args, ctx) -> int:
             raise UserError(f"{args.file}, line {line}: an annotator's judgment is empty")
         a.append(va)
         b.append(vb)
-    k = bias.cohen_kappa(a, b, resamples=args.resamples, seed=args.seed)
+    given = {"resamples": args.resamples, "seed": args.seed}
+    k = bias.cohen_kappa(a, b, **{key: v for key, v in given.items() if v is not None})
     result = {
         "file": args.file,
         "n": k.n,
@@ -407,17 +428,22 @@ def _pct(v) -> str:
 def cmd_bias_stats(args, ctx) -> int:
     bias = stages.bias()
     ws = ctx.workspace()
-    stats = bias.bias_statistics(ws, rule=args.zero_rule, resamples=args.resamples, seed=args.seed)
+    settings = bias.BiasStatsSettings.given(
+        zero_rule=args.zero_rule, resamples=args.resamples, seed=args.seed
+    )
+    stats = bias.bias_statistics(ws, settings)
     if not stats["n_replies"]:
         raise UserError("no probe replies yet: run 'upabhasha probe'")
     if emit(ctx, args, stats):
         return 0
-    print(stats["scale"])
-    print(f"{stats['ci']}; {stats['zero_rule_note']}; {stats['bands']}")
+    notes = bias.bias_notes(stats)  # the panel's words
+    print(notes["scale"])
+    print(f"{notes['ci']}; {notes['rule']}; {notes['bands']}")
     print(f"normalisation table {stats['normalisation_version']}, {stats['n_replies']} replies")
+    ci_head = f"{stats['ci_level']:.0%} CI"
     head = (
         f"{'run':>4} {'model':<20} {'set':<22} {'category':<22} {'sub':<8} {'occ':<3} {'n':>5} "
-        f"{'score':>6} {'95% CI':>15} {'refuse':>6} {'neutral':>7} {'unparse':>7}  note"
+        f"{'score':>6} {ci_head:>15} {'refuse':>6} {'neutral':>7} {'unparse':>7}  note"
     )
     print(head)
     runs = {r["run_id"]: r["mode"] for r in stats["overall"]}
