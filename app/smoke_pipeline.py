@@ -231,7 +231,13 @@ def task_run(ws, model: dict) -> dict:
     """Paper 001: import the sample task items, run dialect-to-standard (native and
     Romanized: indic_transliteration) and subjectivity on one item each, then task-stats
     (sacrebleu, rouge_score, scikit-learn)."""
-    from engine.understanding.api import get_task, import_items, run_task, task_stats
+    from engine.understanding.api import (
+        TaskStatsSettings,
+        get_task,
+        import_items,
+        run_task,
+        task_stats,
+    )
 
     with as_file(files("resources") / "sample" / "task_items.csv") as items_csv:
         imported = import_items(
@@ -250,7 +256,7 @@ def task_run(ws, model: dict) -> dict:
     runs += run_task(ws, get_task("subjectivity"), [model], **common)
     if len(runs) != 3 or not all(r["complete"] for r in runs):
         raise SmokeFailure(f"task runs incomplete: {runs}")
-    stats = task_stats(ws, resamples=200)
+    stats = task_stats(ws, settings=TaskStatsSettings(resamples=200))
     scored = {(r["task"], r["script"]): sorted(r["macro"]) for r in stats["runs"]}
     if len(scored) != 3:
         raise SmokeFailure(f"task-stats scored {sorted(scored)}, not the 3 runs")
