@@ -271,7 +271,7 @@ def cmd_agreement(args, ctx) -> int:
                 f"  edits     chrF {e['chrf']:.1f} (0-100), ROUGE-L F1 {e['rouge_l_f1']:.3f} "
                 f"(0-1) over {e['pairs']} pairs"
             )
-    print(f"intervals: {settings.interval_note()}")
+    print(f"intervals: {annotation.AgreementSettings.of(data).interval_note()}")
     for r in data["progress"]:
         secs = r["median_seconds"]
         print(

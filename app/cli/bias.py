@@ -194,7 +194,7 @@ def register(sub) -> None:
         choices=(
             "limit",
             "haldane",
-        ),  # engine.bias.api.ZERO_RULES (tests/test_statistics_parity.py)
+        ),  # engine.bias.api.ZERO_RULES (tests/widgets/test_statistics_parity.py)
         help="a score where a group got no answer: 'limit' (the formula's ±1) or 'haldane' "
         "(½ added to both counts); default: the Social bias panel's",
     )

@@ -32,19 +32,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine.bias import tasks as bias_tasks
-from engine.bias.api import (
-    BIAS_STATS,
-    ZERO_RULES,
-    BiasStatsSettings,
-    bias_notes,
-    build_bias_sample,
-    sample_bias_path,
-)
+from engine.bias.api import bias_notes, build_bias_sample, sample_bias_path
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_export import write_export
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
+from widgets.bias.rule_box import RuleBox
 from widgets.common import file_dialogs
 from widgets.common.file_dialogs import EXPORTS
 from widgets.common.item_limit import ItemLimitBox
@@ -60,11 +54,6 @@ log = logging.getLogger(__name__)
 # what the statistics and the run options are read from
 BIAS_TOPICS = frozenset({"probes", "responses", "runs", "models", "probe_runs"})
 VIEW_KEY = "bias-view"  # the panel's reads of its view: the newest one wins
-
-
-def rule_names() -> dict[str, str]:
-    """The zero-count rules as the rule box offers them (engine.bias.api.ZERO_RULES)."""
-    return {"limit": _("zero count: limit ±1"), "haldane": _("zero count: add ½ (Haldane)")}
 
 
 class BiasPanel(QWidget):
@@ -90,11 +79,7 @@ class BiasPanel(QWidget):
 
         self.runs = QComboBox()
         self.runs.currentIndexChanged.connect(self._show_run)
-        self.rule = QComboBox()
-        names = rule_names()
-        for rule in ZERO_RULES:
-            self.rule.addItem(names[rule], rule)
-        self.rule.setCurrentIndex(self.rule.findData(BIAS_STATS.zero_rule))
+        self.rule = RuleBox()
         self.rule.currentIndexChanged.connect(lambda _i: self.refresh())
         self.export_kind = QComboBox()
         for kind in ("PNG", "SVG", "PDF", "CSV", "LaTeX"):
@@ -227,16 +212,12 @@ class BiasPanel(QWidget):
         self.refresh()
 
     # -- data ------------------------------------------------------------------------------
-    def stats_settings(self) -> BiasStatsSettings:
-        """How the statistics are computed: ``bias-stats``'s defaults, with the rule chosen."""
-        return BiasStatsSettings.given(zero_rule=self.rule.currentData())
-
     def refresh(self) -> None:
         self._stale = False
         self.bridge.run(
             bias_tasks.bias_view_at,
             args=(str(self.ws.path),),
-            kwargs={"settings": self.stats_settings()},
+            kwargs={"settings": self.rule.settings()},
             on_done=self._on_view,
             label=_("Bias statistics"),
             replace=VIEW_KEY,
@@ -440,7 +421,7 @@ class BiasPanel(QWidget):
         task = self.bridge.run(
             bias_tasks.run_probes_with_view_at,
             args=args,
-            kwargs={**options, "rule": self.stats_settings().zero_rule},
+            kwargs={**options, "rule": self.rule.settings().zero_rule},
             label=_("Probe {model}").format(model=self.model.currentText()),
             lane=model_lane(model_id),
             supersedes=VIEW_KEY,  # it returns the view read after its last write
@@ -461,7 +442,7 @@ class BiasPanel(QWidget):
         self.sig_status_message.emit(f"{message} · {timing}" if timing else message)
         # the view read after the run's last write (reads started before it are dropped),
         # unless the zero-count rule was changed meanwhile: then a read with the new one
-        if result["view"]["rule"] == self.stats_settings().zero_rule:
+        if result["view"]["rule"] == self.rule.settings().zero_rule:
             self._on_view(result["view"])
         else:
             self.refresh()

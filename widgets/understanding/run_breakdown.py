@@ -54,8 +54,8 @@ class RunBreakdown(QWidget):
         layout.addWidget(self.confusion, 1)
         self.show_run(None)
 
-    def show_run(self, run: dict | None, settings: TaskStatsSettings | None = None) -> None:
-        """``settings``: what the report's intervals were computed with (the note says it)."""
+    def show_run(self, run: dict | None, settings: dict | None = None) -> None:
+        """``settings``: the report's, its intervals' (the note says them)."""
         per_dialect = (run or {}).get("per_dialect") or {}
         keys = [
             (k, title) for k, title in DIALECT_FIGURES if any(k in e for e in per_dialect.values())
@@ -80,7 +80,7 @@ class RunBreakdown(QWidget):
             )
             if run.get("chrf_macro_ci") and settings is not None:
                 text += " " + _("The results grid's interval: {ci}.").format(
-                    ci=settings.interval_note()
+                    ci=TaskStatsSettings(**settings).interval_note()
                 )
             self.note.setText(text)
         confusion = ((run or {}).get("overall") or {}).get("confusion")

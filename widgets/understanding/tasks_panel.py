@@ -42,16 +42,7 @@ from engine.i18n import _, digits
 # the panel runs a task on the workspace's models: the one read it needs of the llm stage
 from engine.llm.api import all_models
 from engine.understanding import tasks as task_jobs
-from engine.understanding.api import (
-    REGIMES,
-    SCHEMES,
-    TASK_STATS,
-    TaskStatsSettings,
-    all_tasks,
-    item_sets,
-    write_csv,
-    write_latex,
-)
+from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
 from engine.workspace.api import Workspace
 from widgets.common import file_dialogs
 from widgets.common.columns import fit_columns_to_headers
@@ -200,8 +191,7 @@ class TasksPanel(QWidget):
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        # each run's macro score says what it is over (dialects, or labels): the grid's cells
-        top_layout.addWidget(QLabel(_("Results")))
+        top_layout.addWidget(QLabel(_("Results")))  # each run's cell says what its macro is over
         top_layout.addWidget(self.results, 1)
         top_layout.addWidget(self.comparisons)
         top_layout.addWidget(QLabel(_("Failure modes")))
@@ -389,15 +379,10 @@ class TasksPanel(QWidget):
         self.sig_status_message.emit(for_gui(str(exc)))
 
     # -- results -----------------------------------------------------------------------------
-    def stats_settings(self) -> TaskStatsSettings:
-        """How the results are computed: ``task-stats``'s defaults."""
-        return TASK_STATS
-
     def refresh_results(self) -> None:
         self.bridge.run(
             task_jobs.task_stats_at,
-            args=(str(self.ws.path), None, self.user_dir),
-            kwargs={"settings": self.stats_settings()},
+            args=(str(self.ws.path), None, self.user_dir),  # task-stats's settings
             label=_("Task results"),
             replace=RESULTS_KEY,
             quiet=True,
@@ -472,7 +457,7 @@ class TasksPanel(QWidget):
         run_id = self.selected_run_id()
         self.breakdown.show_run(
             next((r for r in self.report.get("runs", []) if r["run_id"] == run_id), None),
-            TaskStatsSettings.of(self.report) if self.report.get("settings") else None,
+            self.report.get("settings"),
         )
         if run_id is None:
             return
