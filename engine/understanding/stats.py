@@ -83,7 +83,7 @@ def macro_note(macro_over: str) -> str:
     return {
         "dialects": _("the macro score is the mean of the scores per dialect"),
         "labels": _(
-            "the label is the dialect, so each dialect holds one gold class: the macro score "
+            "the label is the dialect, so each dialect holds a single class: the macro score "
             "is over the labels on all items, not a mean over dialects"
         ),
     }[macro_over]
