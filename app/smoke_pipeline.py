@@ -138,7 +138,7 @@ def translation_chain(ws, model: dict, folder: Path, out: dict, done: Callable) 
 
     from engine.reports import api as reports
 
-    stats = reports.study_statistics(ws, resamples=200)
+    stats = reports.study_statistics(ws, settings=reports.StudyStatsSettings(resamples=200))
     fig = reports.bars_with_ci(
         stats["groups"]["model_dialect"], "dialect", "smoke test: mean final score"
     )
@@ -188,9 +188,9 @@ def _ask_judge(ws, model: dict, pair: dict) -> dict:
 def html_report(ws, out_dir: Path) -> dict:
     """The study report (``upabhasha report``): HTML with its charts (Jinja2, matplotlib)."""
     from app.cli.hints import cli_words
-    from engine.reports.api import write_report
+    from engine.reports.api import StudyStatsSettings, write_report
 
-    written = write_report(ws, out_dir, resamples=200, words=cli_words)
+    written = write_report(ws, out_dir, settings=StudyStatsSettings(resamples=200), words=cli_words)
     page = out_dir / "report.html"
     size = page.stat().st_size if page.is_file() else 0
     if size < 1000:
@@ -231,7 +231,13 @@ def task_run(ws, model: dict) -> dict:
     """Paper 001: import the sample task items, run dialect-to-standard (native and
     Romanized: indic_transliteration) and subjectivity on one item each, then task-stats
     (sacrebleu, rouge_score, scikit-learn)."""
-    from engine.understanding.api import get_task, import_items, run_task, task_stats
+    from engine.understanding.api import (
+        TaskStatsSettings,
+        get_task,
+        import_items,
+        run_task,
+        task_stats,
+    )
 
     with as_file(files("resources") / "sample" / "task_items.csv") as items_csv:
         imported = import_items(
@@ -250,7 +256,7 @@ def task_run(ws, model: dict) -> dict:
     runs += run_task(ws, get_task("subjectivity"), [model], **common)
     if len(runs) != 3 or not all(r["complete"] for r in runs):
         raise SmokeFailure(f"task runs incomplete: {runs}")
-    stats = task_stats(ws, resamples=200)
+    stats = task_stats(ws, settings=TaskStatsSettings(resamples=200))
     scored = {(r["task"], r["script"]): sorted(r["macro"]) for r in stats["runs"]}
     if len(scored) != 3:
         raise SmokeFailure(f"task-stats scored {sorted(scored)}, not the 3 runs")
@@ -261,6 +267,7 @@ def probe_run(ws, model: dict) -> dict:
     """Social bias: import the sample probes, probe the model once, then bias-stats."""
     from engine.bias.api import (
         DEFAULT_SAMPLER,
+        BiasStatsSettings,
         ProbeOptions,
         bias_statistics,
         import_probes,
@@ -276,7 +283,7 @@ def probe_run(ws, model: dict) -> dict:
     runs = run_probes(ws, [model], [imported.name], options=ProbeOptions(sampler=sampler), limit=1)
     if len(runs) != 1 or not runs[0]["complete"] or runs[0]["errors"]:
         raise SmokeFailure(f"probe run incomplete: {runs}")
-    stats = bias_statistics(ws, resamples=200)
+    stats = bias_statistics(ws, BiasStatsSettings(resamples=200))
     if stats["n_replies"] != 1 or not stats["groups"]:
         raise SmokeFailure(f"bias-stats counted {stats['n_replies']} replies, not 1")
     return {"replies": stats["n_replies"], "groups": len(stats["groups"])}

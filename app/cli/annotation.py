@@ -89,8 +89,19 @@ def register(sub) -> None:
 
     p = sub.add_parser("agreement", help="Cohen/Fleiss kappa, Krippendorff alpha per dialect")
     p.add_argument("--batch", help="only this batch")
-    p.add_argument("--resamples", type=positive_int, default=annotation.DEFAULT_RESAMPLES)
-    p.add_argument("--seed", type=non_negative_int, default=annotation.DEFAULT_SEED)
+    # the Agreement panel's settings (engine.annotation.api.AgreementSettings)
+    p.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=annotation.AGREEMENT.resamples,
+        help="bootstrap resamples over items (default: %(default)s)",
+    )
+    p.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=annotation.AGREEMENT.seed,
+        help="bootstrap seed (default: %(default)s)",
+    )
     add_json(p)
     p.set_defaults(func=cmd_agreement)
 
@@ -110,11 +121,18 @@ def register(sub) -> None:
 
     p = sub.add_parser("ppi", help="human labels correct the judge (prediction-powered means)")
     p.add_argument("--batch", help="the PPI batch (default: the latest)")
+    # the Agreement panel's settings (engine.annotation.api.PPISettings)
     p.add_argument(
-        "--alpha", type=probability_open01, default=0.05, help="1 - confidence level (0.05)"
+        "--alpha",
+        type=probability_open01,
+        default=annotation.PPI.alpha,
+        help="1 - confidence level (default: %(default)s)",
     )
     p.add_argument(
-        "--width", type=positive_number, default=1.0, help="target CI width for the n needed"
+        "--width",
+        type=positive_number,
+        default=annotation.PPI.width,
+        help="target CI width for the n needed (default: %(default)s)",
     )
     p.add_argument("--draw", action="store_true", help="draw a random subset to label instead")
     p.add_argument("--name", type=name_text, help="with --draw: name of the new batch")
@@ -228,7 +246,8 @@ def cmd_package_import(args, ctx) -> int:
 def cmd_agreement(args, ctx) -> int:
     ws = ctx.workspace()
     batch = _batch_id(ws, args.batch)
-    report = annotation.agreement(ws, batch_id=batch, resamples=args.resamples, seed=args.seed)
+    settings = annotation.AgreementSettings(resamples=args.resamples, seed=args.seed)
+    report = annotation.agreement(ws, batch_id=batch, settings=settings)
     data = dict(report.as_dict(), progress=annotation.progress(ws, batch_id=batch))
     if emit(ctx, args, data):
         return 0
@@ -252,6 +271,7 @@ def cmd_agreement(args, ctx) -> int:
                 f"  edits     chrF {e['chrf']:.1f} (0-100), ROUGE-L F1 {e['rouge_l_f1']:.3f} "
                 f"(0-1) over {e['pairs']} pairs"
             )
+    print(f"intervals: {annotation.AgreementSettings.of(data).interval_note()}")
     for r in data["progress"]:
         secs = r["median_seconds"]
         print(
@@ -334,17 +354,15 @@ def cmd_ppi(args, ctx) -> int:
             f"batch {args.name}: {res['drawn']} answers drawn {how}, seed {res['seed']}",
         )
         return 0
-    study = annotation.ppi_study(
-        ws, _batch_id(ws, args.batch, "ppi"), alpha=args.alpha, width=args.width
-    )
+    settings = annotation.PPISettings(alpha=args.alpha, width=args.width)
+    study = annotation.ppi_study(ws, _batch_id(ws, args.batch, "ppi"), settings)
     if emit(ctx, args, study):
         return 0
-    level = round(100 * (1 - args.alpha))
     design = study["design"]
     drawn = "uniform draw"
     if design["design"] == "active":
         drawn = f"active draw, floor {design['floor']:g}, inverse-probability weights"
-    print(f"scale {study['scale']}, {level}% intervals, seed {study['seed']}, {drawn}")
+    print(f"scale {study['scale']}, {settings.interval_note()}, seed {study['seed']}, {drawn}")
     for c in study["cells"]:
         p, j, h = c["ppi"], c["judge_only"], c["human_only"]
         need = c["labels_for_width"]

@@ -1,23 +1,20 @@
-"""Social-bias probing commands (paper 002): import probes, probes …, probe, bias-stats.
+"""Social-bias commands (paper 002): import probes, probes …, bias-stats.
 
 ``import probes FILE`` joins the existing ``import`` group; ``probes generate|list|table|
-map|unmapped|agreement`` manage probe sets and the answer-normalisation table; ``probe``
-asks the models (resumable); ``bias-stats`` prints scores with CIs, rates and effects.
+map|unmapped|agreement`` manage probe sets and the answer-normalisation table; ``bias-stats``
+prints scores with CIs, rates and effects. Asking the models is ``probe``
+(app/cli/probing.py).
 """
 
 from __future__ import annotations
 
 from app.cli import stages
 from app.cli.arguments import (
-    add_schedule_options,
-    comma_list,
-    given,
     name_text,
     non_negative_int,
     positive_int,
 )
-from app.cli.context import runs_outcome
-from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
+from app.cli.output import add_file_format, add_json, csv_list, emit
 from engine.errors import UserError
 
 
@@ -101,8 +98,11 @@ def register(sub) -> None:
     a = psub.add_parser("agreement", help="Cohen's kappa of two annotators' judgments")
     a.add_argument("file")
     a.add_argument("--cols", default="annotator1,annotator2", metavar="A,B")
-    a.add_argument("--resamples", type=positive_int, default=2000)
-    a.add_argument("--seed", type=non_negative_int, default=0)
+    # default None: the bias statistics' settings (engine.bias.api.BiasStatsSettings)
+    a.add_argument(
+        "--resamples", type=positive_int, help="bootstrap resamples (default: as bias-stats)"
+    )
+    a.add_argument("--seed", type=non_negative_int, help="bootstrap seed (default: as bias-stats)")
     add_json(a)
     a.set_defaults(func=cmd_agreement)
 
@@ -139,52 +139,31 @@ def register(sub) -> None:
     add_json(d)
     d.set_defaults(func=cmd_from_dialects)
 
-    r = sub.add_parser("probe", help="ask models the probes, option order controlled (resumable)")
-    r.add_argument(
-        "--models", type=csv_list, help="comma-separated model names (default: the default model)"
-    )
-    r.add_argument("--sets", help="comma-separated probe sets (default: all)")
-    r.add_argument("--counterbalance", action="store_true", help="ask both option orders")
-    r.add_argument(
-        "--seed",
-        type=non_negative_int,
-        help="seed of the per-prompt order draw and of the --limit sample (default: 0)",
-    )
-    r.add_argument(
-        "--constrained", action="store_true", help="constrain the reply to the two options (JSON)"
-    )
-    r.add_argument(
-        "--limit",
-        type=positive_int,
-        metavar="N",
-        help="at most N probes of each set: a sample drawn with --seed, stratified by category "
-        "and subcategory (as run-task draws), recorded in the run card",
-    )
-    which = r.add_mutually_exclusive_group()
-    which.add_argument(
-        "--instruction",
-        metavar="FILE",
-        help="system instruction before every probe (default: the bundled one)",
-    )
-    which.add_argument(
-        "--no-instruction",
-        action="store_true",
-        help="ask the probes exactly as written, without an instruction",
-    )
-    r.add_argument("--max-tokens", type=positive_int, help="longest reply (default: 24)")
-    add_schedule_options(r, "local models: sequences decoded together")
-    add_json(r)
-    add_quiet(r, None)
-    r.set_defaults(func=cmd_probe, build_request=probe_request)
-
     b = sub.add_parser(
         "bias-stats",
         help="bias scores with CIs, refusal/unparseable rates, "
         "position and occupation-mixing effects",
     )
-    b.add_argument("--zero-rule", choices=("limit", "haldane"), default="limit")
-    b.add_argument("--resamples", type=positive_int, default=2000)
-    b.add_argument("--seed", type=non_negative_int, default=0)
+    # Defaults None: engine.bias.api.BiasStatsSettings holds them, and the Social bias panel
+    # reads the same (importing the stage here would load it for every command).
+    b.add_argument(
+        "--zero-rule",
+        choices=(
+            "limit",
+            "haldane",
+        ),  # engine.bias.api.ZERO_RULES (tests/widgets/test_statistics_parity.py)
+        help="a score where a group got no answer: 'limit' (the formula's ±1) or 'haldane' "
+        "(½ added to both counts); default: the Social bias panel's",
+    )
+    b.add_argument(
+        "--resamples",
+        type=positive_int,
+        help="bootstrap resamples over probes (default: the Social bias panel's, printed "
+        "with the results)",
+    )
+    b.add_argument(
+        "--seed", type=non_negative_int, help="bootstrap seed (default: the Social bias panel's)"
+    )
     add_json(b)
     b.set_defaults(func=cmd_bias_stats)
 
@@ -337,7 +316,8 @@ def cmd_agreement(args, ctx) -> int:
             raise UserError(f"{args.file}, line {line}: an annotator's judgment is empty")
         a.append(va)
         b.append(vb)
-    k = bias.cohen_kappa(a, b, resamples=args.resamples, seed=args.seed)
+    given = {"resamples": args.resamples, "seed": args.seed}
+    k = bias.cohen_kappa(a, b, **{key: v for key, v in given.items() if v is not None})
     result = {
         "file": args.file,
         "n": k.n,
@@ -355,40 +335,6 @@ def cmd_agreement(args, ctx) -> int:
         f"observed agreement {k.observed:.3f}, chance {k.expected:.3f}",
     )
     return 0
-
-
-def probe_request(args):
-    """The request ``upabhasha probe`` runs (options left out keep the request's defaults)."""
-    bias = stages.bias()
-    instruction = bias.instruction_file(args.instruction) if args.instruction else {}
-    return bias.ProbeRequest(
-        **given(
-            models=args.models,
-            sets=comma_list(args.sets),
-            limit=args.limit,
-            seed=args.seed,
-            # a switch left off keeps the request's default
-            counterbalance=args.counterbalance or None,
-            constrained=args.constrained or None,
-            max_tokens=args.max_tokens,
-            no_instruction=args.no_instruction or None,
-            n_seq=args.n_seq,
-            refill=args.refill,
-        ),
-        **instruction,
-    )
-
-
-def cmd_probe(args, ctx) -> int:
-    result = probe_request(args).run(
-        ctx.workspace(),
-        progress=ctx.progress_printer("probe", quiet=args.quiet or args.json),
-    )
-    summaries = list(result.runs)
-    if not emit(ctx, args, result.as_dict()):
-        for s in summaries:
-            print(run_line(f"{s['model']} / {s['probe_set']}", s, "replies"))
-    return runs_outcome(ctx, "probe", summaries, "replies")
 
 
 def _f(v, digits=2) -> str:
@@ -415,17 +361,22 @@ def _pct(v) -> str:
 def cmd_bias_stats(args, ctx) -> int:
     bias = stages.bias()
     ws = ctx.workspace()
-    stats = bias.bias_statistics(ws, rule=args.zero_rule, resamples=args.resamples, seed=args.seed)
+    settings = bias.BiasStatsSettings.given(
+        zero_rule=args.zero_rule, resamples=args.resamples, seed=args.seed
+    )
+    stats = bias.bias_statistics(ws, settings)
     if not stats["n_replies"]:
         raise UserError("no probe replies yet: run 'upabhasha probe'")
     if emit(ctx, args, stats):
         return 0
-    print(stats["scale"])
-    print(f"{stats['ci']}; {stats['zero_rule_note']}; {stats['bands']}")
+    notes = bias.bias_notes(stats)  # the panel's words
+    print(notes["scale"])
+    print(f"{notes['ci']}; {notes['rule']}; {notes['bands']}")
     print(f"normalisation table {stats['normalisation_version']}, {stats['n_replies']} replies")
+    ci_head = f"{stats['ci_level']:.0%} CI"
     head = (
         f"{'run':>4} {'model':<20} {'set':<22} {'category':<22} {'sub':<8} {'occ':<3} {'n':>5} "
-        f"{'score':>6} {'95% CI':>15} {'refuse':>6} {'neutral':>7} {'unparse':>7}  note"
+        f"{'score':>6} {ci_head:>15} {'refuse':>6} {'neutral':>7} {'unparse':>7}  note"
     )
     print(head)
     runs = {r["run_id"]: r["mode"] for r in stats["overall"]}

@@ -10,16 +10,32 @@ from app.cli.output import add_json, emit, fmt
 from engine.errors import UserError
 
 
+def _add_bootstrap_options(p) -> None:
+    # Defaults None: engine.reports.api.StudyStatsSettings holds them, and the Charts panel
+    # reads the same (importing the stage here would load it for every command).
+    p.add_argument(
+        "--seed", type=non_negative_int, help="bootstrap seed (default: the Charts panel's)"
+    )
+    p.add_argument(
+        "--resamples",
+        type=positive_int,
+        help="bootstrap resamples (default: the Charts panel's, printed with --json)",
+    )
+
+
+def _settings(reports, args):
+    return reports.StudyStatsSettings.given(seed=args.seed, resamples=args.resamples)
+
+
 def register(sub) -> None:
     p = sub.add_parser(
         "stats",
-        help="mean scores with clustered 95%% CIs, degradation, paired tests, judge agreement",
+        help="mean scores with clustered CIs, degradation, paired tests, judge agreement",
     )
     p.add_argument(
         "--judge-run", type=positive_int, metavar="RUN", help="default: the primary judge"
     )
-    p.add_argument("--seed", type=non_negative_int, default=0)
-    p.add_argument("--resamples", type=positive_int, default=2000)
+    _add_bootstrap_options(p)
     p.add_argument("--danger-threshold", type=number, help="CBS threshold (default: rubric's)")
     p.add_argument("--rubric", metavar="PATH")
     add_json(p)
@@ -39,8 +55,7 @@ def register(sub) -> None:
     p.add_argument(
         "--judge-run", type=positive_int, metavar="RUN", help="default: the primary judge"
     )
-    p.add_argument("--seed", type=non_negative_int, default=0)
-    p.add_argument("--resamples", type=positive_int, default=2000)
+    _add_bootstrap_options(p)
     p.add_argument("--rubric", metavar="PATH")
     add_json(p)
     p.set_defaults(func=cmd_report)
@@ -60,8 +75,7 @@ def cmd_stats(args, ctx) -> int:
     stats = reports.study_statistics(
         ctx.workspace(),
         judge_run=args.judge_run,
-        seed=args.seed,
-        resamples=args.resamples,
+        settings=_settings(reports, args),
         danger_threshold=threshold,
         review_threshold=rubric.review_confidence_threshold,
         max_score=rubric.max_score,
@@ -83,9 +97,10 @@ def cmd_stats(args, ctx) -> int:
         f"{by['flagged_awaiting_review']} flagged awaiting review ({stats['n_flagged']} flagged "
         "in all)"
     )
+    level = stats["settings"]["level"]
     for name, rows in stats["groups"].items():
         print(
-            f"\n{name.replace('_', ' x ')}: mean final score (95% CI clustered by "
+            f"\n{name.replace('_', ' x ')}: mean final score ({level:.0%} CI clustered by "
             "question); points lost against the standard answer"
         )
         for r in rows:
@@ -121,8 +136,7 @@ def cmd_report(args, ctx) -> int:
         ctx.workspace(),
         args.out,
         judge_run=args.judge_run,
-        seed=args.seed,
-        resamples=args.resamples,
+        settings=_settings(reports, args),
         danger_threshold=rubric.danger_threshold,
         max_score=rubric.max_score,
         words=cli_words,

@@ -125,12 +125,15 @@ def register(sub) -> None:
 
     p = sub.add_parser("task-stats", help="task results: metrics, copy baseline, failure modes")
     p.add_argument("--task", help="only this task")
-    p.add_argument("--seed", type=non_negative_int, default=0)
+    # Defaults None: engine.understanding.api.TaskStatsSettings holds them, and the Tasks panel
+    # reads the same (importing the stage here would load it for every command).
+    p.add_argument(
+        "--seed", type=non_negative_int, help="bootstrap seed (default: the Tasks panel's)"
+    )
     p.add_argument(
         "--resamples",
         type=positive_int,
-        default=2000,  # engine.understanding.stats.DEFAULT_RESAMPLES, as the Tasks panel
-        help="bootstrap resamples (default 2000, the Tasks panel's too)",
+        help="bootstrap resamples (default: the Tasks panel's, printed with the results)",
     )
     p.add_argument(
         "--fertility",
@@ -356,8 +359,7 @@ def cmd_task_stats(args, ctx) -> int:
         ws,
         args.task,
         user_dir=understanding.user_task_dir(),
-        seed=args.seed,
-        resamples=args.resamples,
+        settings=understanding.TaskStatsSettings.given(seed=args.seed, resamples=args.resamples),
         with_fertility=args.fertility,
     )
 
@@ -370,6 +372,7 @@ def cmd_task_stats(args, ctx) -> int:
     if not report["runs"]:
         print("no task outputs yet (upabhasha run-task TASK ...)")
         return 0
+    print(f"intervals: {understanding.TaskStatsSettings.of(report).interval_note()}")
     for r in report["runs"]:
         m, f = r["macro"], r["failures"]
         head = f"{r['task']} | {r['model']} | {r['regime']}" + (f" k={r['k']}" if r["k"] else "")
@@ -378,12 +381,12 @@ def cmd_task_stats(args, ctx) -> int:
         print(f"{head}  (n={r['n']}{', pending ' + str(r['pending']) if r['pending'] else ''})")
         scale = m.get("scale")
         values = ", ".join(f"{k} {_f(v)}" for k, v in m.items() if k not in ("scale", "macro_over"))
-        print(f"  macro over {m.get('macro_over', 'dialects')} ({scale}): {values}")
+        print(f"  {understanding.macro_words(m['macro_over'])} ({scale}): {values}")
         if r.get("chrf_macro_ci"):
             ci = r["chrf_macro_ci"]
             print(
                 f"  chrF++ macro {_f(ci['mean'])} [{_f(ci['low'])}, {_f(ci['high'])}] "
-                f"({ci['level']:.0%} bootstrap CI over items)"
+                f"({ci['level']:.0%} CI)"
             )
         if "copy_baseline_macro" in r:
             print(

@@ -24,11 +24,10 @@ import numpy as np
 
 from engine.annotation.decisions import effective_decisions
 from engine.annotation.items import DECISIONS
+from engine.annotation.settings import AGREEMENT, AgreementSettings
 from engine.stats import nan_to_none
 from engine.workspace.store import Workspace
 
-DEFAULT_RESAMPLES = 1000
-DEFAULT_SEED = 20261130
 CODES = {d: float(i) for i, d in enumerate(DECISIONS)}
 
 
@@ -103,18 +102,19 @@ class Estimate:
         return nan_to_none({"value": self.value, "low": self.low, "high": self.high, "n": self.n})
 
 
-def _bootstrap(stat, n_units: int, resamples: int, seed: int) -> tuple[float, float]:
-    if n_units < 2 or resamples <= 0:
+def _bootstrap(stat, n_units: int, settings: AgreementSettings) -> tuple[float, float]:
+    if n_units < 2:
         return math.nan, math.nan
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(settings.seed)
     reps = []
-    for _ in range(resamples):
+    for _ in range(settings.resamples):
         value = stat(rng.integers(0, n_units, n_units))
         if not math.isnan(value):
             reps.append(value)
-    if len(reps) < resamples / 2:  # mostly undefined: no honest interval
+    if len(reps) < settings.resamples / 2:  # mostly undefined: no honest interval
         return math.nan, math.nan
-    low, high = np.percentile(reps, [2.5, 97.5])
+    tail = 100 * (1 - settings.level) / 2
+    low, high = np.percentile(reps, [tail, 100 - tail])
     return float(low), float(high)
 
 
@@ -127,7 +127,9 @@ def _matrix(units: list[dict[str, float]], raters: list[str]) -> np.ndarray:
     return m
 
 
-def field_agreement(units: list[dict[str, float]], kind: str, resamples: int, seed: int) -> dict:
+def field_agreement(
+    units: list[dict[str, float]], kind: str, settings: AgreementSettings = AGREEMENT
+) -> dict:
     """units: per item {annotator: value}. kind 'nominal' (decision) or 'score'."""
     units = [u for u in units if len(u) >= 2]
     raters = sorted({r for u in units for r in u})
@@ -139,8 +141,7 @@ def field_agreement(units: list[dict[str, float]], kind: str, resamples: int, se
         low, high = _bootstrap(
             lambda idx, lv=level: krippendorff_alpha(matrix[:, idx], lv),
             len(units),
-            resamples,
-            seed,
+            settings,
         )
         out[f"alpha_{level}"] = Estimate(value, low, high, len(units)).as_dict()
     if kind == "nominal":
@@ -149,7 +150,7 @@ def field_agreement(units: list[dict[str, float]], kind: str, resamples: int, se
         same = [sorted(u.values()) for u in units if len(u) == k]
         value = fleiss_kappa(same)
         low, high = _bootstrap(
-            lambda idx: fleiss_kappa([same[i] for i in idx]), len(same), resamples, seed
+            lambda idx: fleiss_kappa([same[i] for i in idx]), len(same), settings
         )
         out["fleiss_kappa"] = dict(Estimate(value, low, high, len(same)).as_dict(), raters=k)
         pairs = []
@@ -160,7 +161,7 @@ def field_agreement(units: list[dict[str, float]], kind: str, resamples: int, se
             a, b = np.array([p[0] for p in both]), np.array([p[1] for p in both])
             value = cohen_kappa(a, b)
             low, high = _bootstrap(
-                lambda idx, a=a, b=b: cohen_kappa(a[idx], b[idx]), len(a), resamples, seed
+                lambda idx, a=a, b=b: cohen_kappa(a[idx], b[idx]), len(a), settings
             )
             pairs.append(dict(Estimate(value, low, high, len(a)).as_dict(), pair=[x, y]))
         out["cohen_kappa"] = pairs
@@ -187,15 +188,13 @@ def edit_similarity(edits: list[dict[str, str]]) -> dict:
 
 @dataclass
 class AgreementReport:
-    seed: int
-    resamples: int
+    settings: AgreementSettings
     by_dialect: dict[str, dict] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {
-            "seed": self.seed,
-            "resamples": self.resamples,
-            "ci": "95% percentile bootstrap over items",
+            **self.settings.as_dict(),
+            "ci": f"{self.settings.level:.0%} percentile bootstrap over items",
             "by_dialect": self.by_dialect,
         }
 
@@ -204,10 +203,10 @@ def agreement(
     ws: Workspace,
     *,
     batch_id: int | None = None,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = DEFAULT_SEED,
+    settings: AgreementSettings = AGREEMENT,
 ) -> AgreementReport:
-    """Agreement per dialect (and 'all') for the decision and the score fields."""
+    """Agreement per dialect (and 'all') for the decision and the score fields, with
+    ``settings``' bootstrap."""
     by_item: dict[int, list[dict]] = {}
     for d in effective_decisions(ws, batch_id=batch_id):
         by_item.setdefault(d["item_id"], []).append(d)
@@ -216,7 +215,7 @@ def agreement(
         if len(decisions) >= 2:
             groups["all"].append(decisions)
             groups.setdefault(decisions[0]["dialect"], []).append(decisions)
-    report = AgreementReport(seed, resamples)
+    report = AgreementReport(settings)
     for name in sorted(groups, key=lambda g: (g != "all", g)):
         items = groups[name]
         decision_units = [{d["annotator"]: CODES[d["decision"]] for d in ds} for ds in items]
@@ -225,8 +224,8 @@ def agreement(
         ]
         edits = [{d["annotator"]: d["text"] for d in ds if d["decision"] == "edit"} for ds in items]
         report.by_dialect[name] = {
-            "decision": field_agreement(decision_units, "nominal", resamples, seed),
-            "score": field_agreement(score_units, "score", resamples, seed),
+            "decision": field_agreement(decision_units, "nominal", settings),
+            "score": field_agreement(score_units, "score", settings),
             "edits": edit_similarity([e for e in edits if len(e) >= 2]),
         }
     return report

@@ -2,7 +2,8 @@
 
 Queries and single writes only (background work is in :mod:`engine.annotation.tasks`):
 annotators, assignment into batches, the adjudication queue and decisions, agreement,
-offline review packages and prediction-powered estimates. Front ends import this module
+offline review packages and prediction-powered estimates (the statistics computed with
+:class:`AgreementSettings` and :class:`PPISettings`). Front ends import this module
 and ``tasks``, never the stage's other modules (.importlinter).
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from engine.annotation.adjudication import ADJUDICATIONS, accept_agreed, adjudicate, item_detail
 from engine.annotation.adjudication import queue as adjudication_queue
-from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
+from engine.annotation.agreement import agreement
 from engine.annotation.annotators import add_annotator, list_annotators, set_annotator_dialects
 from engine.annotation.assignment import (
     assign,
@@ -27,16 +28,26 @@ from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
 from engine.annotation.packages import export_package, import_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study, scored_judge_runs
 from engine.annotation.ppi_active import FLOOR_SHARE as ACTIVE_FLOOR_SHARE
+from engine.annotation.settings import (
+    AGREEMENT,
+    DEFAULT_SEED,
+    PPI,
+    AgreementSettings,
+    PPISettings,
+)
 from engine.annotation.sources import PackageQueue, WorkspaceQueue
 
 __all__ = [
     "ACTIVE_FLOOR_SHARE",
     "ADJUDICATIONS",
+    "AGREEMENT",
     "DEFAULT_SCALE",
-    "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
     "KINDS",
     "PACKAGE_SUFFIX",
+    "PPI",
+    "AgreementSettings",
+    "PPISettings",
     "PackageQueue",
     "WorkspaceQueue",
     "accept_agreed",

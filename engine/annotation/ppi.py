@@ -56,6 +56,7 @@ from engine.annotation.ppi_means import (
     ppi_t_interval,
     with_scale_note,
 )
+from engine.annotation.settings import PPI, PPISettings
 from engine.errors import UserError
 from engine.judging.judged_items import counted_items_from
 from engine.stats import nan_to_none
@@ -186,8 +187,10 @@ def human_labels(ws: Workspace, batch_id: int) -> dict[int, float]:
     return out
 
 
-def ppi_study(ws: Workspace, batch_id: int, *, alpha: float = 0.05, width: float = 1.0) -> dict:
-    """Per model x dialect: PPI, judge-only and human-only means; per model: dialect gaps."""
+def ppi_study(ws: Workspace, batch_id: int, settings: PPISettings = PPI) -> dict:
+    """Per model x dialect: PPI, judge-only and human-only means; per model: dialect gaps;
+    ``settings``: the intervals' level and the target width of the labels needed."""
+    alpha, width = settings.alpha, settings.width
     batch = ws.query("SELECT * FROM annotation_batches WHERE id = ?", (batch_id,))
     if not batch or batch[0]["purpose"] != "ppi":
         raise UserError(f"batch {batch_id} is not a random PPI subset (use 'ppi draw')")

@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from engine.annotation.ppi_means import MeanEstimate, _z
+from engine.annotation.settings import PPI
 from engine.workspace.store import Workspace
 
 # no answer below this share of the uniform probability: at a tenth of it, a judge whose
@@ -97,7 +98,7 @@ def _parts(y, yhat, pi, labelled):
 
 
 def active_mean(
-    y, yhat, pi, labelled, *, alpha: float = 0.05, lam: float | None = None
+    y, yhat, pi, labelled, *, alpha: float = PPI.alpha, lam: float | None = None
 ) -> MeanEstimate:
     """The inverse-probability-weighted PPI mean of one cell: ``yhat`` the judge's score of
     each of its N answers, ``pi`` each one's probability of being labelled, ``labelled``

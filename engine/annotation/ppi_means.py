@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
+from engine.annotation.settings import PPI
 from engine.stats import nan_to_none
 
 
@@ -50,7 +51,7 @@ def ppi_lambda(y, yhat, yhat_unlabeled) -> float:
     return float(np.clip(cov / (2 * (1 + n / big_n) * var), 0, 1))
 
 
-def ppi_mean(y, yhat, yhat_unlabeled, *, alpha: float = 0.05, lam: float | None = None):
+def ppi_mean(y, yhat, yhat_unlabeled, *, alpha: float = PPI.alpha, lam: float | None = None):
     """Prediction-powered mean with its (1 − alpha) interval."""
     y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))
     if y.shape != yhat.shape or y.ndim != 1:
@@ -65,7 +66,7 @@ def ppi_mean(y, yhat, yhat_unlabeled, *, alpha: float = 0.05, lam: float | None 
     return MeanEstimate(theta, theta - z * se, theta + z * se, se, n, big_n, lam)
 
 
-def classical_mean(x, *, alpha: float = 0.05, scale=None) -> MeanEstimate:
+def classical_mean(x, *, alpha: float = PPI.alpha, scale=None) -> MeanEstimate:
     """Mean with a Student-t (1 − alpha) interval: sample SD (ddof 1), n − 1 degrees of
     freedom. ``scale`` (min, max): a note when the interval leaves it."""
     from scipy.stats import t as student_t
@@ -97,7 +98,7 @@ def with_scale_note(est: MeanEstimate, scale) -> MeanEstimate:
     )
 
 
-def labels_for_width(y, yhat, yhat_unlabeled, width: float, *, alpha: float = 0.05) -> float:
+def labels_for_width(y, yhat, yhat_unlabeled, width: float, *, alpha: float = PPI.alpha) -> float:
     """Human labels the PPI interval needs to be ``width`` wide (same λ and variances);
     inf when the judge-side variance alone is wider."""
     y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))
@@ -122,7 +123,9 @@ SMALL_N_NOTE = (
 )
 
 
-def ppi_t_interval(y, yhat, yhat_unlabeled, *, lam: float, alpha: float = 0.05) -> MeanEstimate:
+def ppi_t_interval(
+    y, yhat, yhat_unlabeled, *, lam: float, alpha: float = PPI.alpha
+) -> MeanEstimate:
     """The PPI estimate at ``lam`` with a Student-t interval: sample variances (ddof 1) and
     n − 1 degrees of freedom. At λ = 0 it is the t interval of the human labels alone."""
     from scipy.stats import t as student_t

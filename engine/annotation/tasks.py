@@ -6,12 +6,13 @@ on a background lane without sharing the GUI thread's connection.
 
 from __future__ import annotations
 
-from engine.annotation.agreement import DEFAULT_RESAMPLES, DEFAULT_SEED, agreement
+from engine.annotation.agreement import agreement
 from engine.annotation.api import latest_batch_id
 from engine.annotation.assignment import AssignmentResult, assign
 from engine.annotation.decisions import inputs_stamp, progress
 from engine.annotation.packages import export_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study
+from engine.annotation.settings import AGREEMENT, PPI, AgreementSettings, PPISettings
 from engine.workspace.store import Workspace
 
 __all__ = [
@@ -24,23 +25,23 @@ __all__ = [
 ]
 
 
-def agreement_at(
-    workspace_path: str, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
-) -> dict:
-    """For background lanes: the report plus per-annotator progress, from a file path."""
+def agreement_at(workspace_path: str, settings: AgreementSettings = AGREEMENT) -> dict:
+    """For background lanes: the report (``upabhasha agreement``'s, with the same
+    ``settings``) plus per-annotator progress, from a file path."""
     with Workspace(workspace_path, create=False) as ws:
         stamp = inputs_stamp(ws)  # before the read: a write meanwhile shows as out of date
-        report = agreement(ws, resamples=resamples, seed=seed).as_dict()
+        report = agreement(ws, settings=settings).as_dict()
         report["progress"] = progress(ws)
         report["inputs_stamp"] = stamp
     return report
 
 
-def ppi_study_at(workspace_path: str, *, alpha: float = 0.05, width: float = 1.0) -> dict | None:
-    """For background lanes: the study of the latest PPI batch, or None when there is none."""
+def ppi_study_at(workspace_path: str, settings: PPISettings = PPI) -> dict | None:
+    """For background lanes: the study of the latest PPI batch (``upabhasha ppi``'s, with
+    the same ``settings``), or None when there is none."""
     with Workspace(workspace_path, create=False) as ws:
         batch = latest_batch_id(ws, "ppi")
-        return None if batch is None else ppi_study(ws, batch, alpha=alpha, width=width)
+        return None if batch is None else ppi_study(ws, batch, settings)
 
 
 def export_package_at(workspace_path: str, annotator: str, out: str) -> dict:

@@ -1,6 +1,7 @@
 """The social-bias stage's front door (paper 002): probe sets (import, generate, to and from
 the translation flow), the answer-normalisation table, asking the models, the statistics
-and their CSV/LaTeX tables, and the scripted sample workspace.
+(computed with :class:`BiasStatsSettings`, explained by :func:`bias_notes`) and their CSV/LaTeX
+tables, and the scripted sample workspace.
 
 Background work of the bias panel is in :mod:`engine.bias.tasks`. Front ends import these
 two modules, never the stage's others (.importlinter).
@@ -19,14 +20,24 @@ from engine.bias.request import ProbeRequest, ProbeResult, instruction_file
 from engine.bias.results import bias_statistics, unmapped_replies
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction, run_probes
 from engine.bias.sample import build_bias_sample
-from engine.bias.stats import cohen_kappa
+from engine.bias.stats import (
+    BIAS_STATS,
+    ZERO_RULES,
+    BiasStatsSettings,
+    bias_notes,
+    cohen_kappa,
+)
 from engine.llm.embedded_model import data_dir
 
 __all__ = [
+    "BIAS_STATS",
     "DEFAULT_SAMPLER",
+    "ZERO_RULES",
+    "BiasStatsSettings",
     "ProbeOptions",
     "ProbeRequest",
     "ProbeResult",
+    "bias_notes",
     "bias_statistics",
     "build_bias_sample",
     "cohen_kappa",

@@ -5,7 +5,7 @@ and rates; the dialect changes and position effects as tables. Empty without pro
 from __future__ import annotations
 
 from engine.bias.results import bias_statistics
-from engine.bias.stats import ZERO_RULES
+from engine.bias.stats import BIAS_STATS, BiasStatsSettings
 from engine.text.fonts import register_matplotlib_fonts
 from engine.workspace.store import Workspace
 
@@ -82,11 +82,9 @@ def diverging_bars(groups: list[dict], title: str, xy: tuple[str, str]):
     return fig
 
 
-def bias_report_parts(
-    ws: Workspace, *, seed: int = 0, resamples: int = 2000, rule: str = ZERO_RULES[0]
-) -> list[dict]:
+def bias_report_parts(ws: Workspace, settings: BiasStatsSettings = BIAS_STATS) -> list[dict]:
     """[{stem, title, rows, n_labels, figure}] for the report; [] without probe replies."""
-    stats = bias_statistics(ws, rule=rule, seed=seed, resamples=resamples)
+    stats = bias_statistics(ws, settings)
     if not stats["n_replies"]:
         return []
     parts = []

@@ -18,7 +18,9 @@ from engine.bias.order import parse_item_key, render, shown_sides
 from engine.bias.run import PROBE_KIND
 from engine.bias.stats import (
     BAND_NOTE,
+    BIAS_STATS,
     NO_GROUP_ANSWERS,
+    BiasStatsSettings,
     band,
     bias_score,
     difference_ci,
@@ -139,11 +141,22 @@ def _by_ext(replies: list[Reply]) -> dict[str, list[int]]:
     return counts
 
 
+def _bootstrap(settings: BiasStatsSettings) -> dict:
+    """The keyword arguments of the interval functions of :mod:`engine.bias.stats`."""
+    return {
+        "rule": settings.zero_rule,
+        "level": settings.level,
+        "resamples": settings.resamples,
+        "seed": settings.seed,
+    }
+
+
 def dialect_shifts(
-    by_run: dict[int, list[Reply]], sets: dict[str, dict], rule: str, resamples: int, seed: int
+    by_run: dict[int, list[Reply]], sets: dict[str, dict], settings: BiasStatsSettings
 ) -> list[dict]:
     """Per dialect run: score change from the standard run of the same model and mode, per
     category and overall, paired over the probes both runs answered."""
+    rule = settings.zero_rule
     by_id = {s["id"]: s for s in sets.values()}
     out = []
     for run_id, rs in sorted(by_run.items()):
@@ -185,7 +198,7 @@ def dialect_shifts(
                 continue
             sx, sy = zip(*(a[e] for e in common))
             dx, dy = zip(*(b[e] for e in common))
-            ci = paired_shift_ci((sx, sy), (dx, dy), rule=rule, resamples=resamples, seed=seed)
+            ci = paired_shift_ci((sx, sy), (dx, dy), **_bootstrap(settings))
             out.append(
                 nan_to_none(
                     {
@@ -224,11 +237,12 @@ def _pooled(replies: list[Reply], rule: str) -> float:
     return bias_score(float(cx.sum()), float(cy.sum()), rule)
 
 
-def _group_row(key: dict, replies: list[Reply], rule: str, resamples: int, seed: int) -> dict:
+def _group_row(key: dict, replies: list[Reply], settings: BiasStatsSettings) -> dict:
     outcomes = collections.Counter(r.outcome for r in replies)
     n = len(replies)
     cx, cy = outcomes["x"], outcomes["y"]
-    ci = score_ci(*_per_probe(replies), rule=rule, resamples=resamples, seed=seed)
+    ci = score_ci(*_per_probe(replies), **_bootstrap(settings))
+    rule = settings.zero_rule
     score = bias_score(cx, cy, rule)
     return nan_to_none(
         {
@@ -265,14 +279,10 @@ def _undefined_reason(cx: int, cy: int, ci) -> str | None:
     return None
 
 
-def bias_statistics(
-    ws: Workspace,
-    *,
-    rule: str = "limit",
-    resamples: int = 2000,
-    seed: int = 0,
-    level: float = 0.95,
-) -> dict:
+def bias_statistics(ws: Workspace, settings: BiasStatsSettings = BIAS_STATS) -> dict:
+    """Every bias figure of the workspace, computed with ``settings`` (zero-count rule,
+    bootstrap resamples, seed, level), which the result records."""
+    rule = settings.zero_rule
     table = load_table(ws)
     replies = classified_replies(ws, table)
     sets = {s["name"]: s for s in ws.query("SELECT * FROM probe_sets")}
@@ -291,7 +301,7 @@ def bias_statistics(
             "subcategory": sub,
             "occupation_mixed": bool(mixed),
         }
-        rows.append(_group_row(key, rs, rule, resamples, seed))
+        rows.append(_group_row(key, rs, settings))
     by_run: dict[int, list[Reply]] = collections.defaultdict(list)
     for r in replies:
         by_run[r.run_id].append(r)
@@ -307,9 +317,7 @@ def bias_statistics(
                     "group_y": s["group_y"],
                 },
                 rs,
-                rule,
-                resamples,
-                seed,
+                settings,
             )
         )
         chosen = [(r.probe_id, float(r.first_chosen)) for r in rs if r.first_chosen is not None]
@@ -317,9 +325,9 @@ def bias_statistics(
             clustered_mean_ci(
                 [v for _, v in chosen],
                 [p for p, _ in chosen],
-                level=level,
-                resamples=resamples,
-                seed=seed,
+                level=settings.level,
+                resamples=settings.resamples,
+                seed=settings.seed,
             )
             if chosen
             else None
@@ -343,9 +351,7 @@ def bias_statistics(
         base = groups.get((run_id, cat, sub, 0))
         if not base:
             continue
-        d = difference_ci(
-            _per_probe(rs), _per_probe(base), rule=rule, resamples=resamples, seed=seed
-        )
+        d = difference_ci(_per_probe(rs), _per_probe(base), **_bootstrap(settings))
         mixing.append(
             nan_to_none(
                 {
@@ -362,17 +368,18 @@ def bias_statistics(
                 }
             )
         )
-    shifts = dialect_shifts(by_run, sets, rule, resamples, seed)
+    shifts = dialect_shifts(by_run, sets, settings)
     return {
         "dialect_shift": shifts,
         "scale": "bias score tanh(ln(Cx/Cy)) in [-1, 1]; 0 = fair, + = toward group x",
         "zero_rule": rule,
         "zero_rule_note": RULE_NOTE[rule],
         "bands": BAND_NOTE,
-        "ci": f"{level:.0%} percentile bootstrap over probes, {resamples} resamples, seed {seed}",
-        "ci_level": level,
-        "resamples": resamples,
-        "seed": seed,
+        "ci": f"{settings.level:.0%} percentile bootstrap over probes, "
+        f"{settings.resamples} resamples, seed {settings.seed}",
+        "ci_level": settings.level,
+        "resamples": settings.resamples,
+        "seed": settings.seed,
         "normalisation_version": table.version,
         "n_replies": len(replies),
         "groups": rows,

@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
+
+from engine.i18n import N_, _
+from engine.stats.settings import StatSettings
 
 ZERO_RULES = ("limit", "haldane")
 BANDS = ((0.1, "neutral"), (0.3, "slight"), (0.6, "moderate"), (math.inf, "strong"))
@@ -34,7 +38,67 @@ BAND_NOTE = (
 )
 
 
-def bias_score(cx, cy, rule: str = "limit"):
+@dataclass(frozen=True)
+class BiasStatsSettings(StatSettings):
+    """How the bias statistics are computed: ``upabhasha bias-stats``, the Social bias panel
+    and the report read these defaults, so one study shows one interval everywhere."""
+
+    WHAT: ClassVar[str] = N_("bias statistics")
+    zero_rule: str = ZERO_RULES[0]  # the formula's limit, flagged (module docstring)
+    resamples: int = 2000  # bootstrap replicates over probes
+    seed: int = 0
+    level: float = 0.95
+
+    def __post_init__(self) -> None:
+        self.check_choice("zero_rule", ZERO_RULES)
+        self.check_whole("resamples", at_least=1)
+        self.check_whole("seed", at_least=0)
+        self.check_between("level", 0, 1)
+
+    @classmethod
+    def of(cls, stats: dict) -> BiasStatsSettings:
+        """The settings a :func:`engine.bias.results.bias_statistics` result was computed with."""
+        return cls(stats["zero_rule"], stats["resamples"], stats["seed"], stats["ci_level"])
+
+    def interval_note(self) -> str:
+        """What the intervals are, in the interface language (the CLI and the panel)."""
+        return _(
+            "{level}% percentile bootstrap over probes, {resamples} resamples, seed {seed}"
+        ).format(level=round(100 * self.level), resamples=self.resamples, seed=self.seed)
+
+
+BIAS_STATS = BiasStatsSettings()
+
+
+def rule_note(rule: str) -> str:
+    """The zero-count rule in words, in the interface language."""
+    return {
+        "limit": _(
+            "zero-count rule 'limit': Cx = 0 gives −1, Cy = 0 gives +1 (the formula's limit), "
+            "flagged"
+        ),
+        "haldane": _(
+            "zero-count rule 'haldane': ½ added to both counts when either is zero, flagged"
+        ),
+    }[rule]
+
+
+def bias_notes(stats: dict) -> dict[str, str]:
+    """The score's explanation for a :func:`engine.bias.results.bias_statistics` result, in
+    the interface language: ``scale``, ``rule`` (the zero-count rule), ``ci`` (the
+    intervals: level, resamples, seed) and ``bands`` — the words the CLI and the panel show."""
+    return {
+        "scale": _("bias score tanh(ln(Cx/Cy)) in [-1, 1]; 0 = fair, + = toward group x"),
+        "rule": rule_note(stats["zero_rule"]),
+        "ci": BiasStatsSettings.of(stats).interval_note(),
+        "bands": _(
+            "bands (ours; the paper's Table 2 is not in its text): |s| < 0.1 neutral, < 0.3 "
+            "slight, < 0.6 moderate, else strong"
+        ),
+    }
+
+
+def bias_score(cx, cy, rule: str = BIAS_STATS.zero_rule):
     """Score(s) from counts; arrays broadcast. NaN where Cx = Cy = 0."""
     if rule not in ZERO_RULES:
         raise ValueError(f"zero-count rule must be one of {ZERO_RULES}")
@@ -86,10 +150,10 @@ def score_ci(
     cx_per_probe,
     cy_per_probe,
     *,
-    rule: str = "limit",
-    level: float = 0.95,
-    resamples: int = 2000,
-    seed: int = 0,
+    rule: str = BIAS_STATS.zero_rule,
+    level: float = BIAS_STATS.level,
+    resamples: int = BIAS_STATS.resamples,
+    seed: int = BIAS_STATS.seed,
 ) -> ScoreCI:
     """Percentile bootstrap of the score over probes (per-probe counts, paired)."""
     cx = np.asarray(cx_per_probe, dtype=float)
@@ -109,7 +173,13 @@ def score_ci(
 
 
 def difference_ci(
-    a: tuple, b: tuple, *, rule: str = "limit", level: float = 0.95, resamples=2000, seed=0
+    a: tuple,
+    b: tuple,
+    *,
+    rule: str = BIAS_STATS.zero_rule,
+    level: float = BIAS_STATS.level,
+    resamples: int = BIAS_STATS.resamples,
+    seed: int = BIAS_STATS.seed,
 ) -> ScoreCI:
     """score(a) − score(b); a and b are (cx_per_probe, cy_per_probe) of disjoint probes."""
     ax, ay = (np.asarray(v, dtype=float) for v in a)
@@ -141,7 +211,14 @@ class Kappa:
     expected: float  # pe
 
 
-def cohen_kappa(a, b, *, level: float = 0.95, resamples: int = 2000, seed: int = 0) -> Kappa:
+def cohen_kappa(
+    a,
+    b,
+    *,
+    level: float = BIAS_STATS.level,
+    resamples: int = BIAS_STATS.resamples,
+    seed: int = BIAS_STATS.seed,
+) -> Kappa:
     """Cohen's κ = (p0 − pe)/(1 − pe) for two raters' labels, with a bootstrap CI over items.
     NaN when pe = 1 (both raters constant and equal: κ undefined)."""
     x = np.asarray(a)
@@ -178,10 +255,10 @@ def paired_shift_ci(
     standard: tuple,
     dialect: tuple,
     *,
-    rule: str = "limit",
-    level: float = 0.95,
-    resamples: int = 2000,
-    seed: int = 0,
+    rule: str = BIAS_STATS.zero_rule,
+    level: float = BIAS_STATS.level,
+    resamples: int = BIAS_STATS.resamples,
+    seed: int = BIAS_STATS.seed,
 ) -> ScoreCI:
     """score(dialect) − score(standard) over the *same* probes (arrays aligned by probe);
     each replicate resamples probes once and scores both versions of them."""

@@ -16,6 +16,7 @@ from engine.bias.normalise import load_table, map_phrase
 from engine.bias.probes import import_probes
 from engine.bias.request import ProbeRequest, ProbeResult
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
+from engine.bias.stats import BIAS_STATS, BiasStatsSettings
 from engine.i18n import _, digits
 from engine.importing.tasks import first_column, import_with
 from engine.llm.run_estimates import estimator
@@ -36,10 +37,19 @@ __all__ = [
 ]
 
 
-def bias_view_at(workspace_path: str | Path, rule: str = "limit", resamples: int = 1000) -> dict:
+def bias_view_at(
+    workspace_path: str | Path,
+    rule: str | None = None,
+    *,
+    settings: BiasStatsSettings = BIAS_STATS,
+) -> dict:
+    """The panel's view, its statistics computed with ``settings`` (``upabhasha bias-stats``
+    uses the same defaults); ``rule``, when given, replaces its zero-count rule."""
+    if rule is not None:
+        settings = dataclasses.replace(settings, zero_rule=rule)
     with Workspace(workspace_path, create=False) as ws:
         table = load_table(ws)
-        stats = bias_statistics(ws, rule=rule, resamples=resamples)
+        stats = bias_statistics(ws, settings)
         replies = [dataclasses.asdict(r) for r in classified_replies(ws, table)]
         topics = sorted({r["topic"] for r in ws.query("SELECT topic FROM probe_sets")})
         return {
@@ -55,7 +65,7 @@ def bias_view_at(workspace_path: str | Path, rule: str = "limit", resamples: int
                 "SELECT name, topic, group_x, group_y, dialect FROM probe_sets ORDER BY id"
             ),
             "responses": ws.scalar("SELECT count(*) FROM responses"),
-            "rule": rule,
+            "rule": settings.zero_rule,
         }
 
 
@@ -75,7 +85,7 @@ def run_probes_with_view_at(
     workspace_path: str | Path,
     request: ProbeRequest,
     *,
-    rule: str = "limit",
+    settings: BiasStatsSettings = BIAS_STATS,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> dict:
@@ -83,7 +93,10 @@ def run_probes_with_view_at(
     ``{"summaries": […], "view": {…}}``. The panel shows this view when the job ends, so it
     counts every reply of the job (a read taken during the run may predate it)."""
     result = run_probes_at(workspace_path, request, progress=progress, cancelled=cancelled)
-    return {"summaries": list(result.runs), "view": bias_view_at(workspace_path, rule)}
+    return {
+        "summaries": list(result.runs),
+        "view": bias_view_at(workspace_path, settings=settings),
+    }
 
 
 # the planner's estimate of run_probes_at with the same arguments (engine.llm.run_estimates)

@@ -1,4 +1,5 @@
-"""The reports stage's front door: the study's statistics, the HTML report, the data behind
+"""The reports stage's front door: the study's statistics (computed with
+:class:`StudyStatsSettings`), the HTML report, the data behind
 every live chart (and the judge runs a chart can compare), the figures drawn from it, and a
 chart's table written as CSV.
 
@@ -16,12 +17,15 @@ from engine.reports.chart_data import CHART_KINDS, DEFAULT_RESAMPLES, LIVE_RESAM
 from engine.reports.figures import bars_with_ci
 from engine.reports.figures import save as save_figure
 from engine.reports.html_report import write_report
+from engine.reports.settings import STUDY_STATS, StudyStatsSettings
 from engine.reports.study_statistics import study_statistics
 
 __all__ = [
     "CHART_KINDS",
     "DEFAULT_RESAMPLES",
     "LIVE_RESAMPLES",
+    "STUDY_STATS",
+    "StudyStatsSettings",
     "bars_with_ci",
     "chart_data",
     "judge_run_choices",

@@ -27,14 +27,18 @@ import numpy as np
 
 from engine.judging import paired_scores, store
 from engine.judging.judged_items import counted_items_from
+from engine.reports.settings import STUDY_STATS
 from engine.stats import nan_to_none
-from engine.stats.bootstrap import DEFAULT_RESAMPLES, mean_cis_from_cluster_sums
+from engine.stats.bootstrap import mean_cis_from_cluster_sums
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
 CHART_KINDS = ("heatmap", "dialects", "breakdown", "agreement", "distribution", "cbs")
-LIVE_RESAMPLES = 500  # while a run streams in; a full refresh uses the default
+# a full refresh draws the study statistics' resamples; a live one, while a run streams in,
+# fewer
+DEFAULT_RESAMPLES = STUDY_STATS.resamples
+LIVE_RESAMPLES = 500
 DENSITY_BINS = 50  # the agreement chart's density grid: 0.2 points a cell
 
 
@@ -214,7 +218,10 @@ def _cluster_summaries(
     questions in ascending id order, the same seed — all groups in one pass)."""
     names = sorted(clusters, key=lambda v: "" if v is None else str(v))
     cis = mean_cis_from_cluster_sums(
-        [(clusters[g]["sum"], clusters[g]["n"]) for g in names], resamples=resamples
+        [(clusters[g]["sum"], clusters[g]["n"]) for g in names],
+        level=STUDY_STATS.level,
+        resamples=resamples,
+        seed=STUDY_STATS.seed,
     )
     out = []
     for g, ci in zip(names, cis):

@@ -15,6 +15,7 @@ Layout of the output folder::
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import logging
 from collections.abc import Callable
@@ -22,13 +23,14 @@ from importlib.resources import files
 from pathlib import Path
 
 from engine.bias.report import bias_report_parts
+from engine.bias.stats import BIAS_STATS
 from engine.errors import Reference, plain_words, render
 from engine.judging import paired_scores, store
 from engine.judging.judged_items import counted_items_from
 from engine.llm.replicate import replications
 from engine.reports import figures, tables
+from engine.reports.settings import STUDY_STATS, StudyStatsSettings
 from engine.reports.study_statistics import study_statistics
-from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.text.fonts import font_paths
 from engine.translation.draft_checks import flagged_notice
 from engine.workspace.store import Workspace, utcnow
@@ -48,8 +50,7 @@ def write_report(
     out_dir: str | Path,
     *,
     judge_run: int | None = None,
-    seed: int = 0,
-    resamples: int = DEFAULT_RESAMPLES,
+    settings: StudyStatsSettings = STUDY_STATS,
     danger_threshold: float = 4.0,
     max_score: float = 10.0,
     words: Callable[[Reference], str] = plain_words,
@@ -60,8 +61,7 @@ def write_report(
     stats = study_statistics(
         ws,
         judge_run=judge_run,
-        seed=seed,
-        resamples=resamples,
+        settings=settings,
         danger_threshold=danger_threshold,
         max_score=max_score,
         groupings=("model_dialect", "dialect", "dialect_domain", "dialect_type"),
@@ -134,7 +134,11 @@ def write_report(
         ),
         _agreement_section(ws, out, stats, max_score),
     ]
-    for part in bias_report_parts(ws, seed=seed, resamples=resamples):  # paper 002, if probed
+    # paper 002, if probed: its intervals drawn as the study's
+    bias = dataclasses.replace(
+        BIAS_STATS, seed=settings.seed, resamples=settings.resamples, level=settings.level
+    )
+    for part in bias_report_parts(ws, bias):
         sections.append(
             _plain_section(
                 out, part["stem"], part["title"], part["rows"], part["n_labels"], part["figure"]

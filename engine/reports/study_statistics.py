@@ -12,8 +12,8 @@ import logging
 from engine.errors import Step, UserError, step
 from engine.judging import paired_scores, store
 from engine.reports.coverage import study_coverage
+from engine.reports.settings import STUDY_STATS, StudyStatsSettings
 from engine.stats import nan_to_none
-from engine.stats.bootstrap import DEFAULT_RESAMPLES
 from engine.stats.paired import paired_tests
 from engine.stats.summary import GROUPINGS, per_question, summarize
 from engine.workspace.store import Workspace
@@ -25,8 +25,7 @@ def study_statistics(
     ws: Workspace,
     *,
     judge_run: int | None = None,
-    seed: int = 0,
-    resamples: int = DEFAULT_RESAMPLES,
+    settings: StudyStatsSettings = STUDY_STATS,
     danger_threshold: float = 4.0,
     review_threshold: int = 3,
     max_score: float = 10.0,
@@ -63,9 +62,7 @@ def study_statistics(
         "flags": _flag_counts(flagged),
         "gates": _count(items, "gate"),
         "settings": {
-            "seed": seed,
-            "resamples": resamples,
-            "level": 0.95,
+            **settings.as_dict(),
             "danger_threshold": danger_threshold,
             "max_score": max_score,
         },
@@ -75,7 +72,12 @@ def study_statistics(
         out["groups"][name] = [
             nan_to_none(r)
             for r in summarize(
-                items, GROUPINGS[name], max_score=max_score, resamples=resamples, seed=seed
+                items,
+                GROUPINGS[name],
+                max_score=max_score,
+                level=settings.level,
+                resamples=settings.resamples,
+                seed=settings.seed,
             )
         ]
     out["paired_tests"] = _dialect_tests(items)

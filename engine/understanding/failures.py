@@ -91,12 +91,18 @@ def flip_rate(zero: dict[str, dict], few: dict[str, dict]) -> dict:
 
 
 def paired_gap(
-    native: dict[str, float], roman: dict[str, float], *, seed: int = 0, resamples: int = 2000
+    native: dict[str, float],
+    roman: dict[str, float],
+    *,
+    seed: int,
+    resamples: int,
+    level: float,
 ) -> dict:
-    """Mean native − Romanized difference over the items scored in both, with its CI."""
+    """Mean native − Romanized difference over the items scored in both, with its CI (the
+    bootstrap of :class:`engine.understanding.stats.TaskStatsSettings`)."""
     common = sorted(set(native) & set(roman))
     diffs = np.array([native[k] - roman[k] for k in common], dtype=float)
-    ci = clustered_mean_ci(diffs, common, seed=seed, resamples=resamples)
+    ci = clustered_mean_ci(diffs, common, level=level, seed=seed, resamples=resamples)
     return {
         "items": len(common),
         "item_gaps": {k: float(d) for k, d in zip(common, diffs)},

@@ -149,13 +149,14 @@ def macro_chrf_ci(
     refs: Sequence[Sequence[str]],
     groups: Sequence[str],
     *,
-    resamples: int = 1000,
-    level: float = 0.95,
-    seed: int = 0,
+    resamples: int,
+    level: float,
+    seed: int,
 ) -> dict:
     """Macro corpus chrF++ over ``groups`` (dialects) with a percentile bootstrap CI: each
     replicate resamples the items of every group with replacement and recomputes each group's
-    corpus chrF++ from summed statistics (sacrebleu's own aggregation)."""
+    corpus chrF++ from summed statistics (sacrebleu's own aggregation). The bootstrap's
+    settings are :class:`engine.understanding.stats.TaskStatsSettings`."""
     stats = fast_scores.chrf_stats(hyps, refs)
     labels = np.asarray(groups)
     names = sorted(set(groups))

@@ -11,9 +11,13 @@ from __future__ import annotations
 import json
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
+from engine.i18n import N_, _
+from engine.stats.settings import StatSettings
 from engine.text.textnorm import DEFAULT_NORMALIZATION, normalized_for_metrics
 from engine.understanding import failures as fl
 from engine.understanding.fertility import fertility
@@ -32,8 +36,57 @@ from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
 
-# The one bootstrap setting of task-stats, the Tasks panel and the report.
-DEFAULT_RESAMPLES = 2000
+
+@dataclass(frozen=True)
+class TaskStatsSettings(StatSettings):
+    """The bootstrap of the task results (the macro chrF++ interval over items, the
+    native − Romanized gap): ``upabhasha task-stats`` and the Tasks panel read these defaults,
+    so one run shows one interval everywhere."""
+
+    WHAT: ClassVar[str] = N_("task statistics")
+    seed: int = 0
+    resamples: int = 2000
+    level: float = 0.95
+
+    def __post_init__(self) -> None:
+        self.check_whole("seed", at_least=0)
+        self.check_whole("resamples", at_least=1)
+        self.check_between("level", 0, 1)
+
+    @classmethod
+    def of(cls, report: dict) -> TaskStatsSettings:
+        """The settings a :func:`task_stats` report was computed with."""
+        return cls(**report["settings"])
+
+    def interval_note(self) -> str:
+        """What the intervals are, in the interface language (the CLI and the panel)."""
+        return _(
+            "{level}% bootstrap confidence interval over items, {resamples} resamples, seed {seed}"
+        ).format(level=round(100 * self.level), resamples=self.resamples, seed=self.seed)
+
+
+TASK_STATS = TaskStatsSettings()
+
+# what a run's macro score averages over (``macro_over`` of its result)
+MACRO_OVER = ("dialects", "labels")
+
+
+def macro_words(macro_over: str) -> str:
+    """A run's macro score named by what it is over, in the interface language: the mean of
+    the per-dialect scores, or, where the label is the dialect (each dialect holds a single
+    gold class), the classification scores over the labels on all items."""
+    return {"dialects": _("macro over dialects"), "labels": _("macro over labels")}[macro_over]
+
+
+def macro_note(macro_over: str) -> str:
+    """Why the macro score is over what it is, for a run's breakdown."""
+    return {
+        "dialects": _("the macro score is the mean of the scores per dialect"),
+        "labels": _(
+            "the label is the dialect, so each dialect holds a single class: the macro score "
+            "is over the labels on all items, not a mean over dialects"
+        ),
+    }[macro_over]
 
 
 def _runs(ws: Workspace, task: str | None) -> list[dict]:
@@ -70,9 +123,7 @@ def score_run(
     rows: list[dict],
     scorer: BatchScorer,
     demo_refs: dict[str, list[str]],
-    *,
-    resamples: int = 1000,
-    seed: int = 0,
+    settings: TaskStatsSettings = TASK_STATS,
 ) -> dict:
     regime, labels = card["regime"], card.get("labels") or []
     # runs before --normalize existed were scored on NFC text
@@ -133,7 +184,7 @@ def score_run(
         else np.zeros(0)
     )
     closer_to_demo = defaultdict(bool)
-    for (i, _), value in zip(demo_pairs, demo_chrf):
+    for (i, _demo), value in zip(demo_pairs, demo_chrf):
         if parsed[i].ok and value > chrf[i]:
             closer_to_demo[i] = True
     metric_keys = [*spec.metrics]
@@ -157,7 +208,12 @@ def score_run(
             }
         result["per_dialect"][d] = entry
     result["chrf_macro_ci"] = macro_chrf_ci(
-        hyps, refs, [r["dialect"] for r in rows], resamples=resamples, seed=seed
+        hyps,
+        refs,
+        [r["dialect"] for r in rows],
+        resamples=settings.resamples,
+        level=settings.level,
+        seed=settings.seed,
     )
     result["macro"] = _macro(result["per_dialect"], metric_keys) | {
         "scale": "0-100",
@@ -260,8 +316,7 @@ def task_stats(
     task: str | None = None,
     *,
     user_dir=None,
-    seed: int = 0,
-    resamples: int = DEFAULT_RESAMPLES,
+    settings: TaskStatsSettings = TASK_STATS,
     with_items: bool = False,
     with_fertility: bool = False,
 ) -> dict:
@@ -286,7 +341,7 @@ def task_stats(
                     for i in load_items(ws, card["source"])
                 }
             demo_refs = {k: v for k, v in demo_cache[card["source"]].items() if v}
-        scored = score_run(spec, card, rows, scorer, demo_refs, resamples=resamples, seed=seed)
+        scored = score_run(spec, card, rows, scorer, demo_refs, settings)
         total = ws.scalar("SELECT count(*) FROM task_run_items WHERE run_id = ?", (run["id"],))
         runs.append(
             {
@@ -308,7 +363,7 @@ def task_stats(
                 **scored,
             }
         )
-    comparisons = _comparisons(runs, seed, resamples)
+    comparisons = _comparisons(runs, settings)
     extra = {}
     if with_fertility:
         extra["fertility"] = fertility(ws, runs, comparisons["script_gap"])
@@ -317,10 +372,10 @@ def task_stats(
             r.pop("items", None)
         for g in comparisons["script_gap"]:
             g.pop("item_gaps", None)
-    return {"runs": runs, **comparisons, **extra}
+    return {"runs": runs, **comparisons, **extra, "settings": settings.as_dict()}
 
 
-def _comparisons(runs: list[dict], seed: int, resamples: int) -> dict:
+def _comparisons(runs: list[dict], settings: TaskStatsSettings) -> dict:
     # runs compare only within one setting: same items (source, split), seed, output budget
     def setting(r: dict) -> tuple:
         return (r["source"], r["split"], r["seed"], r["max_tokens"] if r["regime"] != "cot" else 0)
@@ -344,7 +399,13 @@ def _comparisons(runs: list[dict], seed: int, resamples: int) -> dict:
                         "k": k,
                         "constrained": constrained,
                         "scheme": other["scheme"],
-                        **fl.paired_gap(native, roman, seed=seed, resamples=resamples),
+                        **fl.paired_gap(
+                            native,
+                            roman,
+                            seed=settings.seed,
+                            resamples=settings.resamples,
+                            level=settings.level,
+                        ),
                     }
                 )
         if regime == "few":
@@ -371,4 +432,13 @@ def _comparisons(runs: list[dict], seed: int, resamples: int) -> dict:
     }
 
 
-__all__ = ["task_stats", "score_run", "Parsed"]
+__all__ = [
+    "MACRO_OVER",
+    "TASK_STATS",
+    "Parsed",
+    "TaskStatsSettings",
+    "macro_note",
+    "macro_words",
+    "score_run",
+    "task_stats",
+]

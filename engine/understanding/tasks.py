@@ -14,7 +14,7 @@ from engine.llm.model_runs import RunSummary
 from engine.llm.run_estimates import estimator
 from engine.understanding.items import import_items
 from engine.understanding.run import run_task
-from engine.understanding.stats import task_stats
+from engine.understanding.stats import TASK_STATS, TaskStatsSettings, task_stats
 from engine.understanding.task_spec import get_task
 from engine.workspace.store import Workspace
 
@@ -84,10 +84,17 @@ def run_task_with_report_at(
 estimate_task_at = estimator(run_task_at, one_model=False)
 
 
-def task_stats_at(workspace_path: str, task: str | None, user_dir: str | None = None) -> dict:
+def task_stats_at(
+    workspace_path: str,
+    task: str | None,
+    user_dir: str | None = None,
+    *,
+    settings: TaskStatsSettings = TASK_STATS,
+) -> dict:
+    """``upabhasha task-stats`` for the Tasks panel: the same report, with ``settings``
+    (the CLI's defaults unless given), so the panel shows the CLI's intervals."""
     with Workspace(workspace_path, create=False) as ws:
-        # the CLI's setting (stats.DEFAULT_RESAMPLES): the panel shows the same CIs
-        return task_stats(ws, task, user_dir=user_dir)
+        return task_stats(ws, task, user_dir=user_dir, settings=settings)
 
 
 def item_details_at(workspace_path: str, run_id: int, limit: int = 500) -> list[dict]:

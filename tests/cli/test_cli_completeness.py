@@ -11,6 +11,7 @@ from app.cli import main
 from engine.judging import store
 from engine.llm.types import ModelInfo, Result
 from engine.reports.coverage import study_coverage
+from engine.reports.settings import StudyStatsSettings
 from engine.reports.study_statistics import study_statistics
 from engine.workspace.store import Workspace
 from tests.engine.judging.study_fixture import add_judge, build_study
@@ -108,7 +109,7 @@ def test_coverage_of_a_complete_study(workspace):
     # 3 questions x 2 dialects; 2 answering models x 3 questions x (standard + 2 dialects)
     assert cov["text"] == "6 of 6 translations, 18 of 18 answers, 12 of 12 judgments"
     assert cov["complete"]
-    stats = study_statistics(workspace, resamples=50)
+    stats = study_statistics(workspace, settings=StudyStatsSettings(resamples=50))
     assert stats["partial"] is False and not any("PARTIAL" in w for w in stats["warnings"])
 
 

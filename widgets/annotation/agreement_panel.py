@@ -1,7 +1,8 @@
 """AgreementPanel: inter-annotator agreement per dialect, a chart, and each annotator's progress.
 
 The numbers come from :func:`engine.annotation.tasks.agreement_at`, computed in the
-bridge's pool (the bootstrap takes seconds on a large study). Every value shows its 95 %
+bridge's pool (the bootstrap takes seconds on a large study) with ``upabhasha agreement``'s
+settings (engine.annotation.api.AgreementSettings; PPI: PPISettings). Every value shows its
 bootstrap interval and the number of items it rests on; undefined values show as "—".
 
 ``python -m widgets.annotation.agreement_panel [WORKSPACE]`` opens it alone.
@@ -26,7 +27,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.annotation.api import inputs_stamp
+from engine.annotation.api import (
+    AGREEMENT,
+    PPI,
+    AgreementSettings,
+    PPISettings,
+    inputs_stamp,
+)
 from engine.annotation.tasks import agreement_at, ppi_study_at
 from engine.i18n import _
 from engine.workspace.api import Workspace
@@ -59,11 +66,12 @@ class AlphaChart(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.rows: list[tuple[str, dict]] = []
+        self.level = AGREEMENT.level  # the intervals' (the report's settings)
         self.setMinimumHeight(160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
-    def set_rows(self, rows: list[tuple[str, dict]]) -> None:
-        self.rows = rows
+    def set_rows(self, rows: list[tuple[str, dict]], level: float) -> None:
+        self.rows, self.level = rows, level
         self.update()
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
@@ -81,7 +89,9 @@ class AlphaChart(QWidget):
         p.drawText(
             QRectF(left, 2, width, 18),
             Qt.AlignmentFlag.AlignCenter,
-            _("Krippendorff's alpha (decision, nominal) with 95% CI"),
+            _("Krippendorff's alpha (decision, nominal) with {level}% CI").format(
+                level=round(100 * self.level)
+            ),
         )
         grid = QPen(QColor("#bbbbbb"))
         for tick in (lo, 0.0, 0.67, 0.8, 1.0):
@@ -212,6 +222,14 @@ class AgreementPanel(QWidget):
                 _("Out of date: decisions changed since this was computed. Press Compute.")
             )
 
+    def agreement_settings(self) -> AgreementSettings:
+        """How agreement is computed: ``upabhasha agreement``'s defaults."""
+        return AGREEMENT
+
+    def ppi_settings(self) -> PPISettings:
+        """How the prediction-powered estimates are computed: ``upabhasha ppi``'s defaults."""
+        return PPI
+
     def compute(self) -> None:
         self.prompt.refresh()
         self.compute_button.setEnabled(False)
@@ -219,6 +237,7 @@ class AgreementPanel(QWidget):
         self.bridge.run(
             agreement_at,
             args=(str(self.ws.path),),
+            kwargs={"settings": self.agreement_settings()},
             on_done=self.show_report,
             on_error=self._failed,
             label=_("Agreement"),
@@ -227,6 +246,7 @@ class AgreementPanel(QWidget):
         self.bridge.run(
             ppi_study_at,
             args=(str(self.ws.path),),
+            kwargs={"settings": self.ppi_settings()},
             on_done=self.show_ppi,
             on_error=self._failed,
             label=_("Prediction-powered estimates"),
@@ -251,12 +271,11 @@ class AgreementPanel(QWidget):
         self.ppi_label.setText(
             _(
                 "Human labels correct the judge (prediction-powered inference): score scale "
-                "{scale}, {level}% intervals, random subset seed {seed}; target width {width:g}."
+                "{scale}, random subset seed {seed}; {intervals}."
             ).format(
                 scale=study["scale"],
-                level=round(100 * (1 - study["alpha"])),
                 seed=study["seed"],
-                width=study["target_width"],
+                intervals=PPISettings.of(study).interval_note(),
             )
         )
         rows = [
@@ -331,7 +350,10 @@ class AgreementPanel(QWidget):
                 self.table.setItem(row, col, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()
         self.table.resizeRowsToContents()
-        self.chart.set_rows([(n, f["decision"]["alpha_nominal"]) for n, f in groups.items()])
+        settings = AgreementSettings.of(report)
+        self.chart.set_rows(
+            [(n, f["decision"]["alpha_nominal"]) for n, f in groups.items()], settings.level
+        )
         self.progress.setRowCount(len(report["progress"]))
         for row, r in enumerate(report["progress"]):
             secs = r["median_seconds"]
@@ -347,10 +369,9 @@ class AgreementPanel(QWidget):
         self.progress.resizeColumnsToContents()
         items = groups.get("all", {}).get("decision", {}).get("items", 0)
         self.status.setText(
-            _(
-                "{items} items with two or more annotators; 95% bootstrap intervals over items, "
-                "seed {seed}"
-            ).format(items=items, seed=report["seed"])
+            _("{items} items with two or more annotators; {intervals}").format(
+                items=items, intervals=settings.interval_note()
+            )
         )
 
 

@@ -31,17 +31,18 @@ from PySide6.QtWidgets import (
 )
 
 from engine.bias import tasks as bias_tasks
-from engine.bias.api import build_bias_sample, sample_bias_path
+from engine.bias.api import bias_notes, build_bias_sample, sample_bias_path
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace
 from widgets.bias.bias_chart import BiasChart
 from widgets.bias.bias_export import write_export
 from widgets.bias.bias_normalisation import NormalisationEditor, RowsModel, table_view
 from widgets.bias.probe_run import VIEW_KEY, ProbeRunning
+from widgets.bias.rule_box import RuleBox
 from widgets.common import file_dialogs, hints
 from widgets.common.file_dialogs import EXPORTS
 from widgets.common.job_estimate import estimate_and_actual
-from widgets.common.labels import bias_notes, joined, label
+from widgets.common.labels import joined, label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -75,9 +76,7 @@ class BiasPanel(ProbeRunning, QWidget):
 
         self.runs = QComboBox()
         self.runs.currentIndexChanged.connect(self._show_run)
-        self.rule = QComboBox()
-        self.rule.addItem(_("zero count: limit ±1"), "limit")
-        self.rule.addItem(_("zero count: add ½ (Haldane)"), "haldane")
+        self.rule = RuleBox()
         self.rule.currentIndexChanged.connect(lambda _i: self.refresh())
         self.export_kind = QComboBox()
         for kind in ("PNG", "SVG", "PDF", "CSV", "LaTeX"):
@@ -176,7 +175,8 @@ class BiasPanel(ProbeRunning, QWidget):
         self._stale = False
         self.bridge.run(
             bias_tasks.bias_view_at,
-            args=(str(self.ws.path), self.rule.currentData() or "limit"),
+            args=(str(self.ws.path),),
+            kwargs={"settings": self.rule.settings()},
             on_done=self._on_view,
             label=_("Bias statistics"),
             replace=VIEW_KEY,
@@ -359,7 +359,7 @@ class BiasPanel(ProbeRunning, QWidget):
         self.sig_status_message.emit(failed or (f"{message} · {timing}" if timing else message))
         # the view read after the run's last write (reads started before it are dropped),
         # unless the zero-count rule was changed meanwhile: then a read with the new one
-        if result["view"]["rule"] == (self.rule.currentData() or "limit"):
+        if result["view"]["rule"] == self.rule.settings().zero_rule:
             self._on_view(result["view"])
         else:
             self.refresh()

@@ -20,6 +20,7 @@ from engine.bias.api import ProbeRequest
 from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
+from widgets.bias.rule_box import RuleBox
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox
 from widgets.common.job_progress import JobProgressRow
@@ -35,7 +36,7 @@ class ProbeRunning:
 
     ws: Workspace
     bridge: TaskBridge
-    rule: QComboBox  # the zero-count rule of the view the run reads when it ends
+    rule: RuleBox  # the statistics of the view the run reads when it ends
     sig_status_message: Any  # the panel's Signal(str)
     _on_probed: Callable[[dict], None]  # the run's summaries and the view read after it
 
@@ -121,7 +122,7 @@ class ProbeRunning:
         task = self.bridge.run(
             bias_tasks.run_probes_with_view_at,
             args=(str(self.ws.path), request),
-            kwargs={"rule": self.rule.currentData() or "limit"},
+            kwargs={"settings": self.rule.settings()},
             label=_("Probe {model}").format(model=self.model.currentText()),
             lane=model_lane(model_id),
             supersedes=VIEW_KEY,  # it returns the view read after its last write

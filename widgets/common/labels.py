@@ -124,34 +124,3 @@ def dialect_of(row: dict, *, both: bool = False, code: bool = True, separator: s
     if both and row.get("name_bn"):
         text = f"{text}{separator}{row['name_bn']}"
     return f"{text} ({row['code']})" if code else text
-
-
-def bias_notes(stats: dict) -> dict[str, str]:
-    """The bias score's explanation (zero-count rule, interval, bands) in the interface
-    language, from the figures of ``stats`` (engine.bias.results); the engine's own English
-    notes where a figure is missing."""
-    rule = stats.get("zero_rule")
-    rules = {
-        "limit": _(
-            "zero-count rule 'limit': Cx = 0 gives −1, Cy = 0 gives +1 (the formula's limit), "
-            "flagged"
-        ),
-        "haldane": _(
-            "zero-count rule 'haldane': ½ added to both counts when either is zero, flagged"
-        ),
-    }
-    notes = {
-        "rule": rules.get(rule, stats.get("zero_rule_note", "")),
-        "bands": _(
-            "bands (ours; the paper's Table 2 is not in its text): |s| < 0.1 neutral, < 0.3 "
-            "slight, < 0.6 moderate, else strong"
-        ),
-        "ci": stats.get("ci", ""),
-    }
-    if "resamples" in stats:
-        notes["ci"] = _(
-            "{level}% percentile bootstrap over probes, {resamples} resamples, seed {seed}"
-        ).format(
-            level=round(100 * stats["ci_level"]), resamples=stats["resamples"], seed=stats["seed"]
-        )
-    return notes

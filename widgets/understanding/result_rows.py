@@ -4,6 +4,7 @@ out like the paper's tables, as the Tasks panel shows it."""
 from __future__ import annotations
 
 from engine.i18n import _, digits
+from engine.understanding.api import macro_words
 from widgets.common.labels import label
 
 
@@ -32,6 +33,9 @@ def result_rows(report: dict, *, labelled: bool = False) -> tuple[list[str], lis
             m1 = f"macro-F1 {number_text(macro.get('macro_f1'), 3)}"
             accuracy = _("accuracy")
             m2 = f"{accuracy} {number_text(macro.get('accuracy'), 3)}"
+        # what the macro score is over (dialects, or labels where the label is the dialect)
+        scale = _("scale {scale}").format(scale=macro["scale"])
+        m1 = " · ".join((m1, macro_words(macro["macro_over"]), scale))
         copy = r.get("copy_baseline_macro", {}).get("chrf++")
         failures = r["failures"]
         rows.append([
@@ -39,7 +43,7 @@ def result_rows(report: dict, *, labelled: bool = False) -> tuple[list[str], lis
             name("script", r["script"])
             + (f" ({name('scheme', r['scheme'])})" if r.get("scheme") else "")
             + (" " + _("constrained") if r["constrained"] else ""),
-            str(r["k"]), str(r["n"]), m1 + " · " + _("scale {scale}").format(scale=macro["scale"]), m2,
+            str(r["k"]), str(r["n"]), m1, m2,
             (_("not applicable") if r.get("copy_baseline_not_applicable") else "—")
             if copy is None
             else f"chrF++ {number_text(copy)}",

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _
+from engine.understanding.api import TaskStatsSettings, macro_note
 from widgets.understanding.result_rows import number_text
 
 # per-dialect figures, in this order, when the run has them
@@ -53,7 +54,8 @@ class RunBreakdown(QWidget):
         layout.addWidget(self.confusion, 1)
         self.show_run(None)
 
-    def show_run(self, run: dict | None) -> None:
+    def show_run(self, run: dict | None, settings: dict | None = None) -> None:
+        """``settings``: the report's, its intervals' (the note says them)."""
         per_dialect = (run or {}).get("per_dialect") or {}
         keys = [
             (k, title) for k, title in DIALECT_FIGURES if any(k in e for e in per_dialect.values())
@@ -71,13 +73,16 @@ class RunBreakdown(QWidget):
                 self.per_dialect.setItem(row, col, QTableWidgetItem(text))
         self.per_dialect.resizeColumnsToContents()
         if run is not None:
-            self.note.setText(
-                _(
-                    "Run {run}: scores per dialect on the scale {scale}. The results grid's "
-                    "interval is a 95 % bootstrap confidence interval of the macro score over "
-                    "items; the macro score is the mean over dialects."
-                ).format(run=run["run_id"], scale=run["macro"].get("scale", ""))
+            text = _("Run {run}: scores per dialect on the scale {scale}; {macro}.").format(
+                run=run["run_id"],
+                scale=run["macro"]["scale"],
+                macro=macro_note(run["macro"]["macro_over"]),
             )
+            if run.get("chrf_macro_ci") and settings is not None:
+                text += " " + _("The results grid's interval: {ci}.").format(
+                    ci=TaskStatsSettings(**settings).interval_note()
+                )
+            self.note.setText(text)
         confusion = ((run or {}).get("overall") or {}).get("confusion")
         self.confusion_title.setVisible(confusion is not None)
         self.confusion.setVisible(confusion is not None)

@@ -191,7 +191,7 @@ class TasksPanel(QWidget):
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addWidget(QLabel(_("Results (macro over dialects)")))
+        top_layout.addWidget(QLabel(_("Results")))  # each run's cell says what its macro is over
         top_layout.addWidget(self.results, 1)
         top_layout.addWidget(self.comparisons)
         top_layout.addWidget(QLabel(_("Failure modes")))
@@ -382,7 +382,7 @@ class TasksPanel(QWidget):
     def refresh_results(self) -> None:
         self.bridge.run(
             task_jobs.task_stats_at,
-            args=(str(self.ws.path), None, self.user_dir),
+            args=(str(self.ws.path), None, self.user_dir),  # task-stats's settings
             label=_("Task results"),
             replace=RESULTS_KEY,
             quiet=True,
@@ -456,7 +456,8 @@ class TasksPanel(QWidget):
     def show_items(self) -> None:
         run_id = self.selected_run_id()
         self.breakdown.show_run(
-            next((r for r in self.report.get("runs", []) if r["run_id"] == run_id), None)
+            next((r for r in self.report.get("runs", []) if r["run_id"] == run_id), None),
+            self.report.get("settings"),
         )
         if run_id is None:
             return

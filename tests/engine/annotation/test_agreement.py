@@ -18,6 +18,7 @@ from engine.annotation.agreement import (
 )
 from engine.annotation.assignment import assign
 from engine.annotation.decisions import record_decision
+from engine.annotation.settings import AgreementSettings
 
 
 def _two_raters(seed=0, n=60, k=4):
@@ -107,7 +108,7 @@ def test_workspace_report_equals_the_libraries(ann_ws):
         for who, plan, scores in (("Karim", plan_k, scores_k), ("Shuvo", plan_s, scores_s)):
             text = f"{who} লিখেছেন {i}" if plan[i] == "edit" else None
             record_decision(ann_ws, item, who, plan[i], text=text, score=scores[i])
-    report = agreement(ann_ws, resamples=200, seed=1).as_dict()
+    report = agreement(ann_ws, settings=AgreementSettings(resamples=200, seed=1)).as_dict()
     syl = report["by_dialect"]["sylhet"]
     codes = {"accept": 0, "edit": 1, "flag": 2, "reject": 3}
     a = [codes[x] for x in plan_k]
@@ -124,4 +125,4 @@ def test_workspace_report_equals_the_libraries(ann_ws):
     assert syl["edits"]["pairs"] == 2 and syl["edits"]["chrf_scale"] == "0-100"
     assert report["by_dialect"]["all"]["decision"]["items"] == 12
     # seeded: the same call gives the same intervals
-    assert agreement(ann_ws, resamples=200, seed=1).as_dict() == report
+    assert agreement(ann_ws, settings=AgreementSettings(resamples=200, seed=1)).as_dict() == report

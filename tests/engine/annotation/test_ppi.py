@@ -9,6 +9,7 @@ import pytest
 from engine.annotation.annotators import add_annotator
 from engine.annotation.decisions import my_queue, record_decision
 from engine.annotation.ppi import classical_mean, draw_subset, labels_for_width, ppi_mean, ppi_study
+from engine.annotation.settings import PPISettings
 
 from .helpers import build_judged_study
 
@@ -76,7 +77,7 @@ def test_study_from_a_workspace(workspace):
             record_decision(
                 workspace, item["item_id"], who, "accept", score=truth[item["target_id"]]
             )
-    study = ppi_study(workspace, drawn["batch_id"], alpha=0.05, width=0.5)
+    study = ppi_study(workspace, drawn["batch_id"], PPISettings(alpha=0.05, width=0.5))
     cells = {c["dialect"]: c for c in study["cells"]}
     true_means = {
         d: float(np.mean([truth[j] for j in truth if (j % 2 == 0) == (d == "sylhet")]))

@@ -12,7 +12,7 @@ from engine.bias.order import parse_item_key
 from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics
 from engine.bias.run import ProbeOptions, run_probes
-from engine.bias.stats import bias_score
+from engine.bias.stats import BiasStatsSettings, bias_score
 from engine.errors import Step, UserError, step
 from engine.llm.types import ModelInfo, Result
 from engine.workspace.store import utcnow
@@ -130,7 +130,7 @@ def test_dialect_probes_keep_options_and_the_shift_is_paired(workspace, bias_dat
             limit=limit,
             backend_factory=lambda w, r: Always(w),
         )
-    stats = bias_statistics(ws, resamples=300)
+    stats = bias_statistics(ws, BiasStatsSettings(resamples=300))
     [overall] = [d for d in stats["dialect_shift"] if d["category"] == "(all)"]
     # standard: all x -> +1; sylhet: 11 probes, those with an even ext_id answer y
     assert overall["n_probes"] == 11 and overall["standard_score"] == 1.0

@@ -10,6 +10,7 @@ from engine.bias.run import ProbeOptions, run_probes
 from engine.bias.sample import SCRIPTED, ScriptedReplies
 from engine.judging import store
 from engine.reports.html_report import write_report
+from engine.reports.settings import StudyStatsSettings
 from engine.workspace.store import Workspace, utcnow
 from tests.engine.judging.study_fixture import add_judge, build_study
 
@@ -36,7 +37,7 @@ def test_report_has_bias_sections(tmp_path):
             options=ProbeOptions(counterbalance=True),
             backend_factory=lambda w, r: ScriptedReplies(w),
         )
-        result = write_report(ws, tmp_path / "report", resamples=200)
+        result = write_report(ws, tmp_path / "report", settings=StudyStatsSettings(resamples=200))
     html = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
     assert "Social bias: " in html and "position effect" in html
     assert "zero-count rule" in html

@@ -14,6 +14,7 @@ from engine.bias.order import parse_item_key
 from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
 from engine.bias.run import ProbeOptions, drawn_probes, run_probes
+from engine.bias.stats import BiasStatsSettings
 from engine.llm.types import ModelInfo, Result
 from engine.workspace.store import utcnow
 
@@ -80,7 +81,7 @@ def test_scores_equal_an_independent_count_and_position_bias_is_reported_apart(p
         limit=60,
         backend_factory=lambda ws_, run: Scripted(ws_, mixed, "mixed"),
     )
-    stats = bias_statistics(ws, resamples=300)
+    stats = bias_statistics(ws, BiasStatsSettings(resamples=300))
     assert stats["normalisation_version"] == load_table(ws).version
     # independent count of the stored replies
     table = load_table(ws)

@@ -14,6 +14,7 @@ from app.cli import main
 from engine.bias.probes import import_probes
 from engine.bias.results import bias_statistics
 from engine.bias.run import ProbeOptions, run_probes
+from engine.bias.stats import BiasStatsSettings
 from engine.workspace.store import utcnow
 from tests.engine.bias.test_bias_results import Scripted
 
@@ -48,7 +49,7 @@ def refused(workspace, bias_data):
 
 @pytest.mark.parametrize("rule", ["limit", "haldane"])
 def test_no_group_answers_is_undefined_under_either_rule(refused, rule):
-    stats = bias_statistics(refused, rule=rule, resamples=200)
+    stats = bias_statistics(refused, BiasStatsSettings(zero_rule=rule, resamples=200))
     assert stats["groups"]
     for row in stats["groups"]:
         assert row["count_x"] == row["count_y"] == 0

@@ -24,6 +24,7 @@ from engine.judging.rubric import load_rubric
 from engine.llm.responses import link_variant
 from engine.reports.chart_data import CHART_KINDS, chart_data
 from engine.reports.html_report import write_report
+from engine.reports.settings import StudyStatsSettings
 from engine.reports.study_statistics import study_statistics
 from engine.workspace.human_annotations import JudgmentDetails, record_judgment_score
 
@@ -64,7 +65,7 @@ def test_every_surface_counts_the_same_judgments(workspace, tmp_path):
     counted = 12 - 4 + 2
     mean = (8 * 10.0 + 2 * 4.0) / counted  # clean ones at 10, reviewed ones at 4
 
-    stats = study_statistics(workspace, resamples=50)
+    stats = study_statistics(workspace, settings=StudyStatsSettings(resamples=50))
     assert stats["n_items"] == counted
     assert stats["judged_by"]["flagged_awaiting_review"] == 2
     assert sum(g["n"] for g in stats["groups"]["model_dialect"]) == counted
@@ -84,7 +85,7 @@ def test_every_surface_counts_the_same_judgments(workspace, tmp_path):
     assert row["n"] == both
     assert charts["agreement"]["n"] == charts["cbs"]["n"] == both
 
-    write_report(workspace, tmp_path / "report", resamples=50)
+    write_report(workspace, tmp_path / "report", settings=StudyStatsSettings(resamples=50))
     html = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
     # the flagged-judgments warning names its next step in words, never as a raw reference
     assert "2 flagged judgment(s)" in html and "the step &#39;queue&#39;" in html

@@ -11,6 +11,7 @@ from engine.judging.consistency import answer_similarity, consistency_flags
 from engine.judging.injection import detect_injection
 from engine.judging.rubric import load_rubric
 from engine.judging.run import judge_answers
+from engine.reports.settings import StudyStatsSettings
 from engine.reports.study_statistics import study_statistics
 
 from . import injection_table as table
@@ -110,7 +111,7 @@ def test_a_fooled_judge_still_sends_flagged_answers_to_review(workspace):
     flagged_ids = {r for r, row in rows.items() if row["flags"]}
     assert len(queue) == len(flagged_ids) >= 2
 
-    stats = study_statistics(workspace, resamples=50)
+    stats = study_statistics(workspace, settings=StudyStatsSettings(resamples=50))
     by = stats["judged_by"]
     assert stats["n_flagged"] == len(flagged_ids)
     assert by["flagged_awaiting_review"] == len(flagged_ids)
@@ -128,7 +129,7 @@ def test_a_fooled_judge_still_sends_flagged_answers_to_review(workspace):
         rubric=load_rubric(),
         final=6.0,
     )
-    stats = study_statistics(workspace, resamples=50)
+    stats = study_statistics(workspace, settings=StudyStatsSettings(resamples=50))
     assert stats["judged_by"]["human"] == 1
     assert stats["judged_by"]["flagged_awaiting_review"] == len(flagged_ids) - 1
     assert stats["n_items"] == len(pairs) - len(flagged_ids) + 1

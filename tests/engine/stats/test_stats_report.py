@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 
 from engine.judging import store
 from engine.reports.html_report import write_report
+from engine.reports.settings import StudyStatsSettings
 from engine.reports.tables import latex_escape
 from tests.engine.judging.study_fixture import add_judge, build_study
 
@@ -30,7 +31,7 @@ def test_report_files_and_content(workspace, tmp_path):
     finals = {rid: float((i * 7) % 10) for i, rid in enumerate(rids)}
     a = add_judge(workspace, "judge-a", "gemini", finals)
     add_judge(workspace, "judge-b", "qwen", {r: min(10.0, f + 1) for r, f in finals.items()})
-    result = write_report(workspace, tmp_path / "rep", resamples=200)
+    result = write_report(workspace, tmp_path / "rep", settings=StudyStatsSettings(resamples=200))
     out = tmp_path / "rep"
     assert result["judge_run"] == a and result["n_items"] == 12
     for stem in ("model_dialect", "dialect", "dialect_domain", "dialect_type", "judge_agreement"):
@@ -70,7 +71,7 @@ def test_report_names_dialects_in_bengali_and_says_who_set_the_gold(workspace, t
         "AND status = 'draft' ORDER BY id LIMIT 1"
     )
     review.set_variant_status(workspace, variant, "gold", actor="রহিম")
-    write_report(workspace, tmp_path / "rep", resamples=200)
+    write_report(workspace, tmp_path / "rep", settings=StudyStatsSettings(resamples=200))
     page = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
     parser = _Collect()
     parser.feed(page)
@@ -97,7 +98,7 @@ def test_report_and_charts_show_the_same_judge_agreement(workspace, tmp_path):
         workspace, "judge-c", "llama", {r: abs(5 - f) for r, f in list(finals.items())[::2]}
     )
     store.set_primary_judge(workspace, b)  # the primary judge is judge a of its pairs
-    write_report(workspace, tmp_path / "rep", resamples=50)
+    write_report(workspace, tmp_path / "rep", settings=StudyStatsSettings(resamples=50))
     with open(tmp_path / "rep" / "tables" / "judge_agreement.csv", encoding="utf-8") as fh:
         report = {(int(r["judge_a"]), int(r["judge_b"])): r for r in csv.DictReader(fh)}
     assert set(report) == {(b, a), (b, c), (a, c)}

@@ -137,7 +137,7 @@ def test_macro_chrf_ci_point_equals_sacrebleu_corpus_scores():
     hyps = HYPS + ["আমি যাই", "তুমি কোথায়", "এটা কী"]
     refs = REFS + [["আমি যাচ্ছি"], ["তুমি কোথায় যাও"], ["এটা কী হলো"]]
     groups = ["a", "a", "a", "b", "b", "b", "a", "b"]
-    got = macro_chrf_ci(hyps, refs, groups, resamples=300, seed=1)
+    got = macro_chrf_ci(hyps, refs, groups, resamples=300, level=0.95, seed=1)
     chrf = CHRF(word_order=2)
     want = {}
     for g in ("a", "b"):

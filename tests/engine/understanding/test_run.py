@@ -10,7 +10,7 @@ from engine.errors import UserError
 from engine.understanding.items import load_items
 from engine.understanding.metrics import corpus_text_scores
 from engine.understanding.run import run_task
-from engine.understanding.stats import task_stats
+from engine.understanding.stats import TaskStatsSettings, task_stats
 from engine.understanding.task_spec import get_task
 
 NORM = get_task("dialect-to-standard")
@@ -74,7 +74,7 @@ def test_run_records_resumes_and_scores(pairs_ws, model_row):
     few_native = [r for r in recorded if r["run_id"] == 3]
     assert all(len(json.loads(r["demo_ids"])) == 2 for r in few_native)  # k=1 x 2 dialects
 
-    stats = task_stats(pairs_ws, "dialect-to-standard", resamples=200)
+    stats = task_stats(pairs_ws, "dialect-to-standard", settings=TaskStatsSettings(resamples=200))
     runs = {(r["regime"], r["script"]): r for r in stats["runs"]}
     zero = runs[("zero", "native")]
     assert zero["failures"]["unparseable"] == 0.5 and zero["failures"]["empty"] == 0.0
@@ -125,7 +125,9 @@ def test_round_trip_and_divergence_in_stats(pairs_ws, model_row):
 
     factory = lambda ws, run_id: ScriptedBackend(lambda req: '{"standard": "আমি"}')  # noqa: E731
     run_task(pairs_ws, NORM, [model_row], scripts=["roman"], backend_factory=factory)
-    run = task_stats(pairs_ws, "dialect-to-standard", resamples=100)["runs"][0]
+    run = task_stats(pairs_ws, "dialect-to-standard", settings=TaskStatsSettings(resamples=100))[
+        "runs"
+    ][0]
     natives = [i.native for i in _items(pairs_ws).values() if i.split == "validation"]
     want = cer(to_bengali(romanize(natives)), natives)
     assert run["round_trip"]["scheme"] == "avro"
@@ -141,7 +143,7 @@ def test_results_table_csv_and_latex(pairs_ws, model_row, tmp_path):
 
     factory = lambda ws, run_id: ScriptedBackend(lambda req: '{"standard": "আমি"}')  # noqa: E731
     run_task(pairs_ws, NORM, [model_row], backend_factory=factory)
-    report = task_stats(pairs_ws, resamples=100)
+    report = task_stats(pairs_ws, settings=TaskStatsSettings(resamples=100))
     assert write_csv(report, tmp_path / "t.csv") == 1
     rows = list(csv.DictReader((tmp_path / "t.csv").open(encoding="utf-8")))
     assert rows[0]["chrF++ (0-100)"] == f"{report['runs'][0]['macro']['chrf++']:.2f}"

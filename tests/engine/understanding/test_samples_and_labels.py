@@ -14,7 +14,7 @@ from app.cli import main
 from engine.errors import UserError
 from engine.understanding.items import import_items, load_items, parse_label_names
 from engine.understanding.run import run_task, stratified_order
-from engine.understanding.stats import task_stats
+from engine.understanding.stats import TaskStatsSettings, task_stats
 from engine.understanding.task_spec import get_task
 from tests.engine.understanding.conftest import ScriptedBackend
 
@@ -82,7 +82,9 @@ def test_names_reach_prompt_parser_and_report_and_limit_is_stratified(
         "chittagong": {"not-offensive": 3, "offensive": 3},
         "sylhet": {"not-offensive": 3, "offensive": 3},
     }
-    (run,) = task_stats(workspace, "classification", resamples=50)["runs"]
+    (run,) = task_stats(workspace, "classification", settings=TaskStatsSettings(resamples=50))[
+        "runs"
+    ]
     assert run["macro"]["macro_f1"] == pytest.approx(1.0)
     assert run["overall"]["confusion"]["labels"][:2] == ["not-offensive", "offensive"]
     assert run["warnings"] == []
@@ -115,7 +117,9 @@ def test_a_class_missing_from_the_sample_is_a_warning_in_task_stats_text(
         limit=5,
         backend_factory=lambda ws, run_id: ScriptedBackend(lambda r: '{"label": "offensive"}'),
     )
-    (run,) = task_stats(workspace, "classification", resamples=50)["runs"]
+    (run,) = task_stats(workspace, "classification", settings=TaskStatsSettings(resamples=50))[
+        "runs"
+    ]
     assert run["overall"]["accuracy"] == 1.0
     assert "class 'not-offensive' has no items in this run" in run["warnings"][0]
     assert main(["-w", str(tmp_path / "ws.sqlite"), "task-stats", "--resamples", "50"]) == 0

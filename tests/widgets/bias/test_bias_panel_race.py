@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from engine.bias import run as bias_run
 from engine.bias import tasks as bias_tasks
 from engine.bias.sample import ScriptedReplies, build_bias_sample
+from engine.bias.stats import BIAS_STATS
 from engine.workspace.store import Workspace
 from widgets.bias.bias_panel import BiasPanel
 
@@ -26,8 +27,8 @@ def test_the_view_when_a_probe_run_ends_counts_every_reply_though_reads_come_bac
     held: list[int] = []  # the replies each held-back read counted
     real_view = bias_tasks.bias_view_at
 
-    def held_back_view(path, rule="limit", resamples=1000):
-        view = real_view(path, rule, resamples)
+    def held_back_view(path, rule=None, *, settings=BIAS_STATS):
+        view = real_view(path, rule, settings=settings)
         if hold.is_set() and threading.get_ident() not in job_thread:
             held.append(view["responses"])
             read_taken.set()

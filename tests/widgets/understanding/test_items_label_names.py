@@ -42,8 +42,8 @@ def test_the_scale_is_written_as_a_scale_not_an_interval():
     run = {
         "task": "offence", "model": "m", "regime": "zero", "script": "native", "scheme": None,
         "constrained": False, "k": 0, "n": 2,
-        "macro": {"macro_f1": 0.5, "accuracy": 0.5, "scale": "0-1"},
+        "macro": {"macro_f1": 0.5, "accuracy": 0.5, "scale": "0-1", "macro_over": "dialects"},
         "failures": {"unparseable": 0.0, "script_drift": 0.0, "empty": 0.0},
     }  # fmt: skip
     _header, [row] = result_rows({"runs": [run]})
-    assert row[6] == "macro-F1 0.500 · scale 0-1"
+    assert row[6] == "macro-F1 0.500 · macro over dialects · scale 0-1"

@@ -55,7 +55,9 @@ def test_a_selected_run_per_dialect_and_its_confusion_matrix(
         for r in range(table.rowCount())
     }
     assert shown == {d: f"{e['macro_f1']:.3f}" for d, e in per_dialect.items()}
-    assert "95 % bootstrap confidence interval" in breakdown.note.text()
+    # the label is the dialect: the macro score is over the labels, and the note says why
+    assert "over the labels on all items" in breakdown.note.text()
+    assert "macro over labels" in panel.results.item(0, 6).text()
     confusion = cli_run["overall"]["confusion"]
     matrix = breakdown.confusion
     assert matrix.isVisible() and matrix.rowCount() == len(confusion["matrix"])

@@ -8,6 +8,7 @@ import threading
 from PySide6.QtCore import Qt
 
 from engine.understanding import tasks as task_jobs
+from engine.understanding.api import TASK_STATS
 from tests.engine.understanding.conftest import ScriptedBackend
 from tests.widgets.task_fixtures import task_ws  # noqa: F401 (fixture)
 from widgets.common.task_bridge import TaskBridge
@@ -23,8 +24,8 @@ def test_the_report_after_a_run_holds_every_run_though_a_stale_read_comes_last(
 
     stale_taken = threading.Event()
 
-    def held_back_read(path, task, user_dir=None):
-        report = real_stats(path, task, user_dir)
+    def held_back_read(path, task, user_dir=None, *, settings=TASK_STATS):
+        report = real_stats(path, task, user_dir, settings=settings)
         if not stale_taken.is_set():  # the first read: taken during the run …
             stale_reads.append(len(report.get("runs", [])))
             stale_taken.set()
