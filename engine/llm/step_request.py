@@ -230,3 +230,18 @@ def request_from_json(kinds: Sequence[type[StepRequest]], data: object) -> StepR
         if kind.STEP == step_name:
             return kind.from_json(data)
     raise UserError(_("not a request of a known step: {step!r}").format(step=step_name))
+
+
+# -- helpers added for the judging steps (judge, calibrate, replicate) ----------------------
+def whole_field(name: Setting, default: int, low: int = 0, high: int = MAX_COUNT) -> Any:
+    """A whole number from ``low`` to ``high`` (a seed: from 0)."""
+    return dataclasses.field(
+        default=default, metadata={"setting": name, "check": lambda v, n: _whole(v, n, low, high)}
+    )
+
+
+def id_field(name: Setting) -> Any:
+    """A row id the request cannot do without (a run's): a whole number from 1, no default."""
+    return dataclasses.field(
+        metadata={"setting": name, "check": lambda v, n: _whole(v, n, 1, 2**63 - 1)}
+    )
