@@ -7,14 +7,16 @@ Every long command resumes where it stopped and prints a one-line progress on st
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from app.cli import stages
 from app.cli.arguments import (
     add_schedule_options,
+    given,
     name_text,
     non_negative_int,
     number,
     positive_int,
-    schedule_options,
 )
 from app.cli.context import incomplete
 from app.cli.hints import for_cli
@@ -36,7 +38,7 @@ def register(sub) -> None:
     )
     p.add_argument("--primary", action="store_true", help="mark this judge as the primary one")
     add_summary_options(p)
-    p.set_defaults(func=cmd_judge)
+    p.set_defaults(func=cmd_judge, build_request=judge_request)
 
     p = sub.add_parser("judges", help="judge runs and their roles; choose the primary judge")
     p.add_argument(
@@ -80,7 +82,7 @@ def register(sub) -> None:
     )
     _judge_options(p)
     add_summary_options(p)
-    p.set_defaults(func=cmd_calibrate)
+    p.set_defaults(func=cmd_calibrate, build_request=calibrate_request)
 
 
 def _judge_options(p) -> None:
@@ -90,65 +92,62 @@ def _judge_options(p) -> None:
     p.add_argument(
         "--max-attempts",
         type=positive_int,
-        default=3,
-        help="asks per item when the reply is not a valid verdict",
+        metavar="N",
+        help="asks per item when the reply is not a valid verdict (default 3)",
     )
     add_schedule_options(p, "local models: sequences decoded together")
 
 
-def _judge_kwargs(args) -> dict:
+def _judge_settings(args) -> dict:
+    """The judge run's settings the options set, the user's files read into them (a file
+    that cannot be used is refused here, naming it, before any other work)."""
     judging = stages.judging()
-    kwargs = {
-        "rubric": judging.load_rubric(args.rubric),
-        "max_attempts": args.max_attempts,
-        "template": judging.load_judge_template(args.template),
-    }
-    if schedule := schedule_options(args):
-        kwargs["schedule"] = schedule
-    return kwargs
+    return given(
+        judge=args.judge,
+        rubric=None if args.rubric is None else judging.rubric_data(args.rubric),
+        template=None if args.template is None else judging.judge_template_text(args.template),
+        template_name=None if args.template is None else Path(args.template).name,
+        max_attempts=args.max_attempts,
+        n_seq=args.n_seq,
+        refill=args.refill,
+    )
+
+
+def judge_request(args):
+    """The request ``upabhasha judge`` runs (options left out keep the request's defaults)."""
+    return stages.judging().JudgeRequest(
+        **_judge_settings(args),
+        **given(answers_of=args.answers_of or (), primary=args.primary),
+    )
+
+
+def calibrate_request(args):
+    """The request ``upabhasha calibrate`` runs."""
+    return stages.judging().CalibrateRequest(**_judge_settings(args))
+
+
+def _judge_name(ctx, request) -> str:
+    return stages.llm().find_model(ctx.workspace(), request.judge)["name"]
 
 
 def cmd_judge(args, ctx) -> int:
-    judging, llm = stages.judging(), stages.llm()
-    kwargs = _judge_kwargs(args)  # the user's files first, before any other work
-    ws = ctx.workspace()
-    judge = llm.find_model(ws, args.judge)
-    runs = None
-    if args.answers_of:
-        runs = [
-            run_id
-            for model in llm.find_models(ws, args.answers_of)
-            for run_id in judging.answer_run_ids(ws, model["id"])
-        ]
-        if not runs:
-            raise UserError("those models have no answers yet: run 'upabhasha generate'")
+    judging = stages.judging()
+    request = judge_request(args)
     try:
-        summary = judging.judge_answers(
-            ws,
-            judge,
-            answer_run_ids=runs,
+        result = request.run(
+            ctx.workspace(),
             progress=ctx.progress_printer("judging", quiet=args.quiet or args.json),
-            **kwargs,
         )
     except judging.JudgeStopped as exc:
-        return _not_judged(ctx, args, "judge", exc, "answer pairs", judge_model=judge["name"])
-    result = {
-        **summary.as_dict(),
-        "judge_model": judge["name"],
-        **judging.finish_judge_run(
-            ws,
-            summary.run_id,
-            primary=args.primary,
-            review_threshold=kwargs["rubric"].review_confidence_threshold,
-        ),
-    }
-    queue, warnings = result["review_queue"], result["warnings"]
+        return _not_judged(
+            ctx, args, "judge", exc, "answer pairs", judge_model=_judge_name(ctx, request)
+        )
+    s = result.summary
     if args.json:
-        ctx.emit_json(result)
+        ctx.emit_json(result.as_dict())
     else:
-        s = summary
         print(
-            f"judge {judge['name']} (run {s.run_id}{', primary' if result['primary'] else ''}): "
+            f"judge {result.judge_model} (run {s.run_id}{', primary' if result.primary else ''}): "
             f"{s.judged_before + s.gated + s.judged_now}/{s.pairs} answer pairs judged "
             f"({s.gated} zeroed by the script/refusal gate, {s.judged_now} by the judge, "
             f"{s.invalid_replies} invalid replies asked again, {s.failed} still failing)"
@@ -158,15 +157,13 @@ def cmd_judge(args, ctx) -> int:
                 f"{s.flagged} judgment(s) flagged (answers addressing the judge, or verdicts "
                 "the texts cannot support): sent to human review whatever the confidence"
             )
-        print(f"{queue} judgments wait for human review (upabhasha queue)")
-        for w in warnings:
+        print(f"{result.review_queue} judgments wait for human review (upabhasha queue)")
+        for w in result.warnings:
             print(f"warning: {for_cli(w)}")
-    if summary.cancelled:
+    if s.cancelled:
         return 130
-    if summary.failed:
-        return incomplete(
-            ctx, f"judge: {_no_verdict(summary.failed, summary.pairs, summary.last_error)}"
-        )
+    if s.failed:
+        return incomplete(ctx, f"judge: {_no_verdict(s.failed, s.pairs, s.last_error)}")
     return 0
 
 
@@ -250,21 +247,22 @@ def cmd_override(args, ctx) -> int:
 
 def cmd_calibrate(args, ctx) -> int:
     judging = stages.judging()
-    ws = ctx.workspace()
-    kwargs = _judge_kwargs(args)
-    judge = stages.llm().find_model(ws, args.judge)
+    request = calibrate_request(args)
     try:
-        result = judging.calibrate(
-            ws,
-            judge,
-            danger_threshold=kwargs["rubric"].danger_threshold,
+        calibration = request.run(
+            ctx.workspace(),
             progress=ctx.progress_printer("calibrating", quiet=args.quiet or args.json),
-            **kwargs,
         )
     except judging.JudgeStopped as exc:
         return _not_judged(
-            ctx, args, "calibrate", exc, "human-scored answers", judge_model=judge["name"]
+            ctx,
+            args,
+            "calibrate",
+            exc,
+            "human-scored answers",
+            judge_model=_judge_name(ctx, request),
         )
+    result = calibration.as_dict()
     if emit(ctx, args, result):
         return _calibration_outcome(ctx, result)
     print(f"judge {result['judge_model']} on {result['n']} human-scored answers:")
@@ -326,19 +324,22 @@ def register_replicate(sub) -> None:
         help="decode a sample of a run again; report agreement and the spread of scores",
     )
     p.add_argument("run", type=positive_int, nargs="?", metavar="RUN", help="run id (see 'judges')")
-    p.add_argument(
-        "--sample", type=positive_int, default=20, help="items to decode again (default 20)"
-    )
-    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the sample")
+    p.add_argument("--sample", type=positive_int, help="items to decode again (default 20)")
+    p.add_argument("--seed", type=non_negative_int, help="seed of the sample (default 0)")
     p.add_argument("--list", action="store_true", help="list stored replications")
     add_json(p)
     add_quiet(p)
-    p.set_defaults(func=cmd_replicate)
+    p.set_defaults(func=cmd_replicate, build_request=replicate_request)
+
+
+def replicate_request(args):
+    """The request ``upabhasha replicate RUN`` runs (without RUN it lists, and this refuses)."""
+    return stages.judging().ReplicateRequest(
+        run_id=args.run, **given(sample=args.sample, seed=args.seed)
+    )
 
 
 def cmd_replicate(args, ctx) -> int:
-
-    judging = stages.judging()
     llm = stages.llm()
     ws = ctx.workspace()
     if args.list or args.run is None:
@@ -354,14 +355,8 @@ def cmd_replicate(args, ctx) -> int:
                 f"{r['sample']} identical" + (f" (partial: {failed} failed)" if failed else "")
             )
         return 0
-    if args.sample < 1:
-        raise UserError("--sample must be at least 1")
-    result = judging.replicate(
-        ws,
-        args.run,
-        sample=args.sample,
-        seed=args.seed,
-        progress=ctx.progress_printer("replicating", quiet=args.quiet or args.json),
+    result = replicate_request(args).run(
+        ws, progress=ctx.progress_printer("replicating", quiet=args.quiet or args.json)
     )
     if emit(ctx, args, result.as_dict()):
         return _replication_outcome(ctx, result)

@@ -22,17 +22,16 @@ from engine.llm.step_request import (
     StepRequest,
     count_field,
     flag_field,
+    n_seq_field,
     names_field,
     optional_count_field,
     optional_name_field,
     optional_text_field,
+    refill_field,
 )
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 from engine.workspace.variants import VARIANT_STATUSES
-
-MAX_N_SEQ = 4096
-MAX_REFILL = 1000
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,8 @@ class GenerateRequest(StepRequest):
     limit: int | None = optional_count_field(Setting.LIMIT)
     max_tokens: int = count_field(Setting.MAX_TOKENS, DEFAULT_SAMPLER.max_tokens, MAX_TOKENS)
     prompts: str | None = optional_text_field(Setting.PROMPTS)
-    n_seq: int | None = optional_count_field(Setting.N_SEQ, MAX_N_SEQ)
-    refill: int | None = optional_count_field(Setting.REFILL, MAX_REFILL)
+    n_seq: int | None = n_seq_field()
+    refill: int | None = refill_field()
 
     def validate(self) -> None:
         if not self.statuses:
@@ -75,12 +74,6 @@ class GenerateRequest(StepRequest):
             )
         if self.all_models and self.models:
             raise RequestError(Setting.MODELS, _("name models or take them all, not both"))
-
-    @property
-    def schedule(self) -> dict | None:
-        """The batch schedule asked for (None: each model's own)."""
-        schedule = {"n_seq": self.n_seq, "refill": self.refill}
-        return {k: v for k, v in schedule.items() if v} or None
 
     def run(
         self,

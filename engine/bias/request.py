@@ -31,17 +31,17 @@ from engine.llm.step_request import (
     StepRequest,
     count_field,
     flag_field,
+    n_seq_field,
     names_field,
     optional_count_field,
     optional_name_field,
     optional_text_field,
+    refill_field,
     seed_field,
 )
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
-MAX_N_SEQ = 4096
-MAX_REFILL = 1000
 # the name a run card records for an instruction given as text without its file's name
 GIVEN_INSTRUCTION = "instruction"
 
@@ -74,8 +74,8 @@ class ProbeRequest(StepRequest):
     instruction: str | None = optional_text_field(Setting.INSTRUCTION)
     instruction_name: str | None = optional_name_field(Setting.INSTRUCTION)
     no_instruction: bool = flag_field(Setting.NO_INSTRUCTION)  # the probes as written
-    n_seq: int | None = optional_count_field(Setting.N_SEQ, MAX_N_SEQ)
-    refill: int | None = optional_count_field(Setting.REFILL, MAX_REFILL)
+    n_seq: int | None = n_seq_field()
+    refill: int | None = refill_field()
 
     def validate(self) -> None:
         if self.no_instruction and self.instruction is not None:
@@ -109,12 +109,6 @@ class ProbeRequest(StepRequest):
             sampler=dataclasses.replace(DEFAULT_SAMPLER, max_tokens=self.max_tokens),
             instruction=self.probe_instruction(),
         )
-
-    @property
-    def schedule(self) -> dict | None:
-        """The batch schedule asked for (None: each model's own)."""
-        schedule = {"n_seq": self.n_seq, "refill": self.refill}
-        return {k: v for k, v in schedule.items() if v} or None
 
     def run(
         self,

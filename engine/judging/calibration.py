@@ -9,9 +9,11 @@ its verdicts are kept and a later full run resumes from them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.errors import Step, UserError, step
-from engine.judging.run import judge_answers
-from engine.stats.agreement import agreement
+from engine.judging.run import JudgeSummary, judge_answers
+from engine.stats.agreement import Agreement, agreement
 from engine.workspace.store import Workspace
 
 BANDS = (0.0, 2.0, 4.0, 6.0, 8.0, 10.0)  # [0,2) [2,4) [4,6) [6,8) [8,10]
@@ -46,6 +48,33 @@ def confusion(human: list[float], judge: list[float], bands=BANDS) -> list[list[
     return table
 
 
+@dataclass(frozen=True)
+class CalibrateResult:
+    """The candidate judge against the humans: its run, the agreement figures over the
+    items both scored, the confusion table of score bands (rows: human, columns: judge)."""
+
+    judge_run: int
+    judge_model: str
+    n_human_scored: int
+    figures: Agreement
+    bands: tuple[str, ...]
+    confusion: tuple[tuple[int, ...], ...]
+    judge: JudgeSummary
+    note: str | None  # the figures rest on few items
+
+    def as_dict(self) -> dict:
+        return {
+            "judge_run": self.judge_run,
+            "judge_model": self.judge_model,
+            "n_human_scored": self.n_human_scored,
+            **self.figures.as_dict(),
+            "bands": list(self.bands),
+            "confusion": [list(row) for row in self.confusion],
+            "judge": self.judge.as_dict(),
+            "note": self.note,
+        }
+
+
 def calibrate(
     ws: Workspace,
     judge_model: dict,
@@ -54,7 +83,7 @@ def calibrate(
     progress=None,
     cancelled=None,
     **judge_options,
-) -> dict:
+) -> CalibrateResult:
     humans = human_scores(ws)
     if not humans:
         raise UserError(
@@ -79,16 +108,15 @@ def calibrate(
     shared = sorted(set(humans) & set(machine))
     h = [humans[k] for k in shared]
     m = [machine[k] for k in shared]
-    fig = agreement(h, m, threshold=danger_threshold).as_dict()
-    return {
-        "judge_run": summary.run_id,
-        "judge_model": judge_model["name"],
-        "n_human_scored": len(humans),
-        **fig,
-        "bands": band_labels(),
-        "confusion": confusion(h, m),
-        "judge": summary.as_dict(),
-        "note": None
+    return CalibrateResult(
+        judge_run=summary.run_id,
+        judge_model=judge_model["name"],
+        n_human_scored=len(humans),
+        figures=agreement(h, m, threshold=danger_threshold),
+        bands=tuple(band_labels()),
+        confusion=tuple(map(tuple, confusion(h, m))),
+        judge=summary,
+        note=None
         if len(shared) >= 30
         else f"only {len(shared)} human-scored items: treat these figures as indicative",
-    }
+    )

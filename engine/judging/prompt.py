@@ -69,12 +69,32 @@ class JudgePrompt:
         return Request(key=key, messages=self.messages(), sampler=sampler, json_schema=json_schema)
 
 
+BUNDLED_TEMPLATE = "judge.txt"  # the bundled template's file name, in run cards
+
+
+def bundled_template_path():
+    return files("resources") / "prompts" / BUNDLED_TEMPLATE
+
+
 def load_judge_template(path: str | Path | None = None) -> JudgeTemplate:
-    source = files("resources") / "prompts" / "judge.txt" if path is None else Path(path)
+    """Read and check a judge template; ``None`` loads the bundled one."""
+    source = bundled_template_path() if path is None else Path(path)
+    return judge_template(judge_template_text(path), str(source))
+
+
+def judge_template_text(path: str | Path | None = None) -> str:
+    """A judge template file's text, checked (an error names the file); ``None``: the
+    bundled one. What a step's request carries, so the request holds the template itself."""
     if path is None:
-        text = source.read_text(encoding="utf-8")
-    else:
-        text = read_user_text(path, JUDGE_TEMPLATE)
+        return bundled_template_path().read_text(encoding="utf-8")
+    text = read_user_text(path, JUDGE_TEMPLATE)
+    judge_template(text, str(path))
+    return text
+
+
+def judge_template(text: str, source: str) -> JudgeTemplate:
+    """The template ``text`` (from ``source``: its file name goes into run cards), checked:
+    one user part holding every fenced text, no unknown placeholder."""
     if text.count(USER_SPLIT) != 1:
         raise UserError(f"{source}: the judge template needs exactly one '{USER_SPLIT}' line")
     system, user = (part.strip() for part in text.split(USER_SPLIT))
@@ -92,9 +112,7 @@ def load_judge_template(path: str | Path | None = None) -> JudgeTemplate:
             f"may use {', '.join(SYSTEM_FIELDS)}; the user part "
             f"{', '.join(USER_FIELDS)})"
         ) from None
-    return JudgeTemplate(
-        system, user, hashlib.sha256(text.encode("utf-8")).hexdigest(), str(source)
-    )
+    return JudgeTemplate(system, user, hashlib.sha256(text.encode("utf-8")).hexdigest(), source)
 
 
 def fence(label: str, body: str, nonce: str) -> str:

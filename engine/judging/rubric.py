@@ -84,6 +84,12 @@ def default_rubric_path():
 
 def load_rubric(path: str | Path | None = None) -> Rubric:
     """Read and validate a rubric; ``None`` loads the bundled default."""
+    return rubric_from_dict(rubric_data(path))
+
+
+def rubric_data(path: str | Path | None = None) -> dict:
+    """A rubric file's data, validated (an error names the file); ``None``: the bundled
+    default. What a step's request carries, so the request holds the rubric itself."""
     source = default_rubric_path() if path is None else Path(path)
     if path is None:
         raw = source.read_text(encoding="utf-8")
@@ -101,11 +107,12 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
             )
         ) from None
     try:
-        return rubric_from_dict(data)
+        rubric_from_dict(data)
     except ValueError as exc:
         raise UserError(
             _("{source}: invalid rubric: {error}").format(source=source, error=exc)
         ) from None
+    return data
 
 
 def rubric_from_dict(data: dict) -> Rubric:

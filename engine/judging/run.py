@@ -210,20 +210,28 @@ def judge_requests(items, rubric: Rubric, template: JudgeTemplate, samplers, spo
     ]
 
 
-def judge_plan(ws: Workspace, judge_model: dict, rubric: Rubric) -> PlannedRun:
-    """The first round of :func:`judge_answers` with its defaults, as a planned run (what
+def judge_plan(
+    ws: Workspace,
+    judge_model: dict,
+    rubric: Rubric,
+    *,
+    template: JudgeTemplate | None = None,
+    answer_run_ids: list[int] | None = None,
+    schedule: dict | None = None,
+) -> PlannedRun:
+    """The first round of :func:`judge_answers` with these arguments, as a planned run (what
     the study-time planner calibrates on; nothing is opened or written)."""
-    template = load_judge_template()
+    template = template or load_judge_template()
     sampler = default_judge_sampler(rubric)
     items = [
         (pair, gate)
-        for pair in store.answer_pairs(ws, None)
+        for pair in store.answer_pairs(ws, answer_run_ids)
         if (gate := check_answer(pair["dialect_answer"])).passed
     ]
     samplers = {_key(p): sampler for p, _ in items}
     return PlannedRun(
         store.JUDGE_KIND,
-        judge_card(rubric, template, sampler),
+        judge_card(rubric, template, sampler, schedule),
         judge_requests(items, rubric, template, samplers),
     )
 

@@ -1,28 +1,31 @@
 """Background tasks and reads of the judge configuration panel (Qt-free).
 
-The tasks take plain values (the workspace path, a model id, the rubric as a dict) and open
-their own workspace connection, so they run in a worker of the bridge: calibration on the
-human-scored items and a full judge run, both through :mod:`engine.judging`.
+The tasks take the workspace path and a request (:mod:`engine.judging.request`, the same
+that ``upabhasha judge`` and ``calibrate`` build) and open their own workspace connection, so
+they run in a worker of the bridge: calibration on the human-scored items, a full judge run
+and its time estimate.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.answering.generation import ANSWER_KIND
 from engine.judging.answer_queries import filter_options
-from engine.judging.calibration import calibrate, human_scores
-from engine.judging.rubric import Rubric, rubric_from_dict
-from engine.judging.run import finish_judge_run, judge_answers, judge_plan
+from engine.judging.calibration import CalibrateResult, human_scores
+from engine.judging.request import CalibrateRequest, JudgeRequest, JudgeResult
+from engine.judging.rubric import rubric_from_dict
 from engine.judging.store import judge_runs, self_preference_warnings
-from engine.llm.model_registry import find_model
 from engine.llm.run_estimates import estimate_planned
+from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
 __all__ = [
     "PREVIEW_ITEMS",
+    "JudgeRunDone",
     "calibrate_judge_at",
     "estimate_judge_at",
     "filter_options_at",
@@ -109,84 +112,53 @@ def _safe(name: str) -> str:
 
 def calibrate_judge_at(
     workspace_path: str,
-    model_id: int,
-    rubric_data: dict,
+    request: CalibrateRequest,
     *,
-    max_attempts: int = 3,
-    progress=None,
-    cancelled=None,
-) -> dict:
-    """Run the candidate judge on the human-scored items; CCC, MAE, confusion table."""
-    rubric: Rubric = rubric_from_dict(rubric_data)
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> CalibrateResult:
+    """Run ``request``: the candidate judge on the human-scored items; CCC, MAE, confusion."""
     with Workspace(workspace_path, create=False) as ws:
-        return calibrate(
-            ws,
-            find_model(ws, model_id),
-            danger_threshold=rubric.danger_threshold,
-            rubric=rubric,
-            max_attempts=max_attempts,
-            progress=progress,
-            cancelled=cancelled,
-        )
+        return request.run(ws, progress=progress, cancelled=cancelled)
+
+
+@dataclass(frozen=True)
+class JudgeRunDone:
+    """A judge run's result and the panel's overview read after the run's last write."""
+
+    result: JudgeResult
+    overview: dict
 
 
 def run_judge_at(
     workspace_path: str,
-    model_id: int,
-    rubric_data: dict,
+    request: JudgeRequest,
     *,
-    primary: bool = False,
-    max_attempts: int = 3,
-    progress=None,
-    cancelled=None,
-) -> dict:
-    """Judge every answer pair (resumable: a re-run continues where it stopped), then the
-    post-run steps of :func:`engine.judging.run.finish_judge_run`; ``overview`` is
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> JudgeRunDone:
+    """Run ``request`` (resumable: a re-run continues where it stopped); ``overview`` is
     :func:`judge_overview_at` read after the run's last write, which the panel shows when the
     job ends (a read taken during the run may predate it)."""
-    rubric = rubric_from_dict(rubric_data)
     with Workspace(workspace_path, create=False) as ws:
-        summary = judge_answers(
-            ws,
-            find_model(ws, model_id),
-            rubric=rubric,
-            max_attempts=max_attempts,
-            progress=progress,
-            cancelled=cancelled,
-        )
-        result = {
-            **summary.as_dict(),
-            **finish_judge_run(
-                ws,
-                summary.run_id,
-                primary=primary,
-                review_threshold=rubric.review_confidence_threshold,
-            ),
-        }
-    return {**result, "overview": judge_overview_at(workspace_path)}
+        result = request.run(ws, progress=progress, cancelled=cancelled)
+    return JudgeRunDone(result, judge_overview_at(workspace_path))
 
 
 def estimate_judge_at(
     workspace_path: str,
-    model_id: int,
-    rubric_data: dict,
+    request: JudgeRequest,
     *,
     sample: int | None = None,
-    progress=None,
-    cancelled=None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
 ) -> dict | None:
     """The time estimate of :func:`run_judge_at`'s first round (every gate-passing pair not
     judged yet; retries of invalid verdicts come on top); None when cancelled."""
-    rubric = rubric_from_dict(rubric_data)
     with Workspace(workspace_path, create=False) as ws:
-        model = find_model(ws, model_id)
+        model, planned = request.plan(ws)
         return estimate_planned(
-            ws,
-            model,
-            [judge_plan(ws, model, rubric)],
-            sample=sample,
-            progress=progress,
-            cancelled=cancelled,
+            ws, model, [planned], sample=sample, progress=progress, cancelled=cancelled
         )
 
 

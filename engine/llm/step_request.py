@@ -31,6 +31,8 @@ MAX_NAMES = 1000
 MAX_COUNT = 1_000_000_000
 MAX_TOKENS = 1_000_000
 MAX_TEXT_CHARS = 1_000_000
+MAX_N_SEQ = 4096
+MAX_REFILL = 1000
 # zero-width (non-)joiners shape Bengali conjuncts; every other format character hides text
 JOINERS = {"\u200c", "\u200d"}
 
@@ -98,6 +100,16 @@ def optional_count_field(name: Setting, high: int = MAX_COUNT) -> Any:
     )
 
 
+def n_seq_field() -> Any:
+    """Local models: how many sequences are decoded together (None: the model's own)."""
+    return optional_count_field(Setting.N_SEQ, MAX_N_SEQ)
+
+
+def refill_field() -> Any:
+    """Local models: groups of ``n_seq`` items planned at once (None: the calibrated choice)."""
+    return optional_count_field(Setting.REFILL, MAX_REFILL)
+
+
 def names_field(name: Setting, default: tuple[str, ...] = ()) -> Any:
     """A tuple of distinct names in the order given; () means the step's own choice."""
 
@@ -163,6 +175,13 @@ class StepRequest:
 
     def validate(self) -> None:
         """Checks across fields (one field's own are on the field)."""
+
+    @property
+    def schedule(self) -> dict | None:
+        """The batch schedule asked for (``n_seq_field``, ``refill_field``; None: each
+        model's own)."""
+        schedule = {key: getattr(self, key, None) for key in ("n_seq", "refill")}
+        return {k: v for k, v in schedule.items() if v} or None
 
     # -- running ---------------------------------------------------------------------------
     def run(
@@ -232,13 +251,24 @@ def request_from_json(kinds: Sequence[type[StepRequest]], data: object) -> StepR
     raise UserError(_("not a request of a known step: {step!r}").format(step=step_name))
 
 
-# -- field helpers added by the steps after generate (appended; the lead may regroup) ------
-MAX_SEED = 2**63 - 1  # a seed is stored in run cards (JSON) and SQLite integers
+# a seed or a row id is stored in run cards (JSON) and SQLite integers
+MAX_INTEGER = 2**63 - 1
+
+
+def whole_field(name: Setting, default: int, low: int = 0, high: int = MAX_COUNT) -> Any:
+    """A whole number from ``low`` to ``high``."""
+    return dataclasses.field(
+        default=default, metadata={"setting": name, "check": lambda v, n: _whole(v, n, low, high)}
+    )
 
 
 def seed_field(name: Setting, default: int = 0) -> Any:
-    """A seed: a whole number from 0 to :data:`MAX_SEED`."""
+    """A seed: a whole number from 0."""
+    return whole_field(name, default, 0, MAX_INTEGER)
+
+
+def id_field(name: Setting) -> Any:
+    """A row id the request cannot do without (a run's): a whole number from 1, no default."""
     return dataclasses.field(
-        default=default,
-        metadata={"setting": name, "check": lambda v, n: _whole(v, n, 0, MAX_SEED)},
+        metadata={"setting": name, "check": lambda v, n: _whole(v, n, 1, MAX_INTEGER)}
     )

@@ -61,6 +61,7 @@ def controls() -> dict[Setting, str]:
         Setting.READ_TIMEOUT: _("Read timeout"),
         Setting.RENAME: _("Rename"),
         Setting.REF_COLS: _("References"),
+        Setting.RUBRIC: _("Rubric"),
         Setting.SCORE_COL: _("Score column"),
         Setting.SCORE_COLS: _("Score columns"),
         Setting.SEG_ID_COL: _("Segment id"),
@@ -88,15 +89,23 @@ def setting_words() -> dict[Setting, str]:
     """Setting -> what to change, in words, for the settings the GUI has no control for."""
     return {
         Setting.AVERAGE_DUPLICATES: _("averaging repeated (source, output) pairs"),
+        Setting.ANSWERS_OF: _("the answering models whose answers are judged"),
         Setting.ENCODER: _("the folder of a sentence encoder"),
         Setting.INSTRUCTION: _("the probe instruction asked before every probe"),
         Setting.ITEM: _("the annotation item, scored in the Annotation panel"),
+        Setting.JUDGE_TEMPLATE: _("the judge's prompt template"),
+        Setting.MAX_ATTEMPTS: _(
+            "how many times the judge is asked when its reply is not a valid verdict"
+        ),
         Setting.POSITIONAL_IDS: _("numbering segments by their position in the file"),
         Setting.NO_INSTRUCTION: _("asking the probes exactly as written, without an instruction"),
         Setting.N_SEQ: _("the number of sequences a local model decodes together"),
         Setting.PROMPTS: _("the folder of this workspace's own prompt files"),
+        Setting.PRIMARY: _("making this judge the primary one"),
         Setting.REFILL: _("how many groups of sequences a local model plans at once"),
-        Setting.SEED: _("the seed of the probes' order draw and of their sample"),
+        Setting.RUN: _("the run to decode again"),
+        Setting.SAMPLE: _("the number of items decoded again"),
+        Setting.SEED: _("the seed of the step's random draws (its sample, the order of options)"),
         Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
         Setting.SPLITS: _("the splits it holds"),
     }

@@ -11,6 +11,8 @@
   model's lane) and the panel shows CCC, MAE and the confusion table
   (:mod:`widgets.judging.calibration_view`); "Run judge" scores every answer pair with the
   same settings, its progress, ETA and Cancel below it (one run at a time from the panel).
+  Both build the request ``upabhasha judge`` / ``calibrate`` build (the chosen model's name,
+  the edited rubric as data) and run it through :mod:`engine.judging.tasks`.
 
 What the panel shows of the workspace — judge runs with their counts, self-preference
 warnings, the preview's answer pairs, the human-scored count — is read in one background
@@ -46,7 +48,7 @@ from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.judging import api as judging
 from engine.judging import tasks as judge_tasks
-from engine.judging.api import Rubric, build_judge_prompt, default_rubric_path, load_judge_template
+from engine.judging.api import JudgeRequest, Rubric, build_judge_prompt, default_rubric_path
 from engine.workspace.api import Workspace
 from widgets.common import file_dialogs
 from widgets.common.columns import fit_columns_to_headers
@@ -65,19 +67,24 @@ log = logging.getLogger(__name__)
 
 PREVIEW_DELAY_MS = 250
 OVERVIEW_KEY = "judge-overview"  # the panel's reads of its overview: the newest one wins
+# the panel has no control for the template, the answers judged or the schedule: its runs take
+# the step's defaults, as ``upabhasha judge`` without those options
+DEFAULTS = JudgeRequest()
 
 
 class JudgePanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # primary judge changed or a judge run finished
     sig_calibrated = Signal(dict)
+    sig_judged = Signal(object)  # a finished judge run's JudgeResult
     sig_preview_updated = Signal(str)  # the full prompt text shown
 
     def __init__(self, workspace: Workspace, bridge: TaskBridge, *, parent: QWidget | None = None):
         super().__init__(parent)
         self.ws = workspace
         self.bridge = bridge
-        self.template = load_judge_template()
+        self.template = DEFAULTS.judge_template  # the one the panel's runs send
+        self.model_names: dict[int, str] = {}
         self.rubric_folder = workspace.path.with_name("rubrics")
         self.pairs: list[dict] = []  # the preview's answer pairs (judge_overview_at)
         self.human_scored = 0
@@ -224,7 +231,9 @@ class JudgePanel(QWidget):
         pool, or show ``overview``: a judge run's, read after its last write."""
         current = self.judge_model.currentData()
         self.judge_model.clear()
+        self.model_names.clear()
         for model in judge_tasks.judge_models(self.ws):
+            self.model_names[model["id"]] = model["name"]
             kind = _("local GGUF") if model["kind"] == "gguf" else _("endpoint")
             self.judge_model.addItem(f"{model['name']} ({kind})", model["id"])
             if current is None and model["is_default"]:
@@ -386,28 +395,40 @@ class JudgePanel(QWidget):
         self.sig_preview_updated.emit(text)
 
     # -- calibration and runs --------------------------------------------------------------
-    def calibrate(self, *, max_attempts: int = 3) -> None:
+    def judge_request(self, kind: type[JudgeRequest] = JudgeRequest, **fields):
+        """The request of ``kind`` (a judge run's, a calibration's) with the chosen judge and
+        the edited rubric (``fields``: any other), or why there is none."""
         model_id = self.judge_model.currentData()
         if model_id is None or self.rubric is None:
+            return _("Choose a judge model and a valid rubric first.")
+        try:
+            return kind(judge=self.model_names[model_id], rubric=self.editor.to_dict(), **fields)
+        except UserError as exc:
+            return describe_error(exc, one_line=True)
+
+    def calibrate(self, **fields) -> None:
+        request = self.judge_request(judging.CalibrateRequest, **fields)
+        if isinstance(request, str):
+            self.sig_status_message.emit(request)
             return
         self.calibrate_button.setEnabled(False)
         self.calibration.show_busy()
         self.bridge.run(
             judge_tasks.calibrate_judge_at,
-            args=(str(self.ws.path), model_id, self.editor.to_dict()),
-            kwargs={"max_attempts": max_attempts},
+            args=(str(self.ws.path), request),
             label=_("Calibrate judge {name}").format(name=self.judge_model.currentText()),
-            lane=model_lane(model_id),
+            lane=model_lane(self.judge_model.currentData()),
             dialog=True,
             on_done=self.show_calibration,
             on_error=self._on_calibration_error,
         )
 
-    def show_calibration(self, result: dict) -> None:
+    def show_calibration(self, result) -> None:
+        shown = result.as_dict()
         self._update_buttons()
-        self.calibration.show_result(result)
+        self.calibration.show_result(shown)
         self.refresh()
-        self.sig_calibrated.emit(result)
+        self.sig_calibrated.emit(shown)
 
     def _on_calibration_error(self, exc: BaseException) -> None:
         self._update_buttons()
@@ -416,27 +437,24 @@ class JudgePanel(QWidget):
 
     def estimate_jobs(self) -> list[EstimateJob] | str:
         """The time estimate of 'Run judge on all answers' with the chosen judge and rubric."""
-        model_id = self.judge_model.currentData()
-        if model_id is None or self.rubric is None:
-            return _("Choose a judge model and a valid rubric first.")
+        request = self.judge_request()
+        if isinstance(request, str):
+            return request
+        model_id, name = self.judge_model.currentData(), self.judge_model.currentText()
         return [
-            EstimateJob(
-                model_id,
-                self.judge_model.currentText(),
-                judge_tasks.estimate_judge_at,
-                (str(self.ws.path), model_id, self.editor.to_dict()),
-            )
+            EstimateJob(model_id, name, judge_tasks.estimate_judge_at, (str(self.ws.path), request))
         ]
 
     def run_judge_at(self) -> None:
-        model_id = self.judge_model.currentData()
-        if model_id is None or self.rubric is None:
+        request = self.judge_request()
+        if isinstance(request, str):
+            self.sig_status_message.emit(request)
             return
+        model_id = self.judge_model.currentData()
         self.run_button.setEnabled(False)
         task = self.bridge.run(
             judge_tasks.run_judge_at,
-            args=(str(self.ws.path), model_id, self.editor.to_dict()),
-            kwargs={"primary": judging.primary_judge(self.ws) is None},
+            args=(str(self.ws.path), request),
             label=_("Judge answers with {name}").format(name=self.judge_model.currentText()),
             lane=model_lane(model_id),
             supersedes=OVERVIEW_KEY,  # its result holds the overview read after its last write
@@ -451,18 +469,16 @@ class JudgePanel(QWidget):
             self.job.finish()
             self._update_buttons()
 
-    def _on_judged(self, summary: dict) -> None:
-        self.refresh(summary["overview"])
-        counts = {
-            "run": summary["run_id"],
-            "n": summary["judged_now"] + summary["gated"],
-            "f": summary["failed"],
-        }
-        if summary["cancelled"]:
+    def _on_judged(self, done: judge_tasks.JudgeRunDone) -> None:
+        self.refresh(done.overview)
+        s = done.result.summary
+        counts = {"run": s.run_id, "n": s.judged_now + s.gated, "f": s.failed}
+        if s.cancelled:
             message = _("Judge run {run} cancelled after {n} judged: run it again to resume.")
         else:
             message = _("Judge run {run}: {n} judged, {f} failed")
         self.sig_status_message.emit(message.format(**counts))
+        self.sig_judged.emit(done.result)
         self.sig_changed.emit()
 
 

@@ -8,6 +8,7 @@ import threading
 
 from PySide6.QtCore import Qt
 
+from engine.judging import request as judge_request
 from engine.judging import run as judging_run
 from engine.judging import tasks as judge_tasks
 from tests.engine.judging.study_fixture import build_study
@@ -51,7 +52,7 @@ def test_the_judge_runs_when_a_run_ends_count_every_judgment_though_reads_come_b
         job_thread.append(threading.get_ident())
         return real_judge(ws, model, backend_factory=lambda w, r: ScriptedBackend(reply), **kw)
 
-    monkeypatch.setattr(judge_tasks, "judge_answers", scripted)
+    monkeypatch.setattr(judge_request, "judge_answers", scripted)
     monkeypatch.setattr(judge_tasks, "judge_overview_at", held_back_overview)
     try:
         panel = JudgePanel(workspace, threaded_bridge)

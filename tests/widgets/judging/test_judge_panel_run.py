@@ -8,9 +8,9 @@ import threading
 
 from PySide6.QtCore import Qt
 
+from engine.judging import request as judge_request
 from engine.judging import run as judging_run
 from engine.judging import store
-from engine.judging import tasks as judge_tasks
 from tests.engine.judging.study_fixture import build_study
 from tests.engine.judging.test_judging_run import VALID, ScriptedBackend, judge_model
 from widgets.judging.judge_panel import JudgePanel
@@ -48,7 +48,7 @@ def test_run_is_disabled_while_judging_and_cancel_then_run_again_resumes(
         backend = lambda w, r: StopsWhenCancelled(reply)  # noqa: E731
         return real_judge(ws, model, backend_factory=backend, **kw)
 
-    monkeypatch.setattr(judge_tasks, "judge_answers", scripted)
+    monkeypatch.setattr(judge_request, "judge_answers", scripted)
     panel = JudgePanel(workspace, threaded_bridge)
     qtbot.addWidget(panel)
     panel.show()
