@@ -230,3 +230,11 @@ def request_from_json(kinds: Sequence[type[StepRequest]], data: object) -> StepR
         if kind.STEP == step_name:
             return kind.from_json(data)
     raise UserError(_("not a request of a known step: {step!r}").format(step=step_name))
+
+
+def whole_field(name: Setting, default: int, low: int = 0, high: int = MAX_COUNT) -> Any:
+    """A whole number from ``low`` to ``high`` where 0 may be a value (a seed)."""
+    return dataclasses.field(
+        default=default,
+        metadata={"setting": name, "check": lambda v, n: _whole(v, n, low, high)},
+    )

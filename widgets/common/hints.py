@@ -26,6 +26,7 @@ def controls() -> dict[Setting, str]:
         Setting.AVERAGE_ANNOTATORS: _("Several annotators of one segment may be averaged"),
         Setting.CONNECT_TIMEOUT: _("Connect timeout"),
         Setting.CONVERT_BIJOY: _("Convert Bijoy text to Unicode on import"),
+        Setting.CORPORA: _("Corpora"),
         Setting.DEFAULT_MODEL: _("Make it the workspace's default model"),
         Setting.DIALECT_COL: _("Dialect of each row (long file)"),
         Setting.DIALECT_COLUMN: _("Dialect text column"),
@@ -77,6 +78,9 @@ def controls() -> dict[Setting, str]:
         Setting.TYPE_COL: _("Question type (1-4)"),
         Setting.DIALECTS: _("Only dialects"),
         Setting.QUESTION_SET: _("Question set"),
+        Setting.QUESTIONS: _("Question set"),
+        Setting.SEED: _("Seed"),
+        Setting.TARGET_DIALECTS: _("Dialects"),
         Setting.VARIANT_COLS: _("Variant columns"),
     }
 
