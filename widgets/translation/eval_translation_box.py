@@ -16,9 +16,11 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -89,11 +91,18 @@ class EvalTranslationBox(QWidget):
         form.addRow(_("Seed"), self.seed)
         form.addRow(_("Split"), self.split)
         form.addRow(_("Normalisation"), self.normalize)
-        controls = QVBoxLayout()
+        column = QWidget()
+        controls = QVBoxLayout(column)
         controls.addLayout(form)
         controls.addWidget(self.index)
         controls.addWidget(self.evaluate_button)
         controls.addStretch(1)
+        # the controls scroll on a low screen rather than make the window taller than it
+        scroll = QScrollArea()
+        scroll.setWidget(column)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setFixedWidth(column.sizeHint().width() + 20)
 
         self.status = QLabel(
             _(
@@ -113,8 +122,10 @@ class EvalTranslationBox(QWidget):
         results.addWidget(self.scores, 1)
         results.addWidget(self.notes)
         layout = QHBoxLayout(self)
-        layout.addLayout(controls)
+        layout.addWidget(scroll)
         layout.addLayout(results, 1)
+        if not choices["models"]:
+            self._show(_("Add a model first (the Models panel)."), error=True)
 
     def job_request(self) -> EvalTranslationRequest | str:
         """The request the fields say, or why they do not make one."""
@@ -193,7 +204,7 @@ class EvalTranslationBox(QWidget):
         signatures = report["signatures"]
         self.notes.setText(
             for_gui(
-                "  ".join(
+                "\n".join(
                     [
                         *checks,
                         *(f"{k}: {v}" for k, v in signatures.items()),

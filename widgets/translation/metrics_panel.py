@@ -21,7 +21,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
-    QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -116,15 +116,21 @@ class MetricsPanel(QWidget):
         self.record_button.clicked.connect(self.record_score)
         self.record_note = QLabel()
         form_box = QGroupBox(_("Record a human score of a translation"))
-        form = QFormLayout(form_box)
-        form.addRow(_("Translation"), self.target)
-        form.addRow(_("Id"), self.segment)
-        form.addRow(_("Annotator"), self.annotator)
-        form.addRow(_("Score"), self.score)
-        row = QHBoxLayout()
-        row.addWidget(self.record_button)
-        row.addWidget(self.record_note, 1)
-        form.addRow(row)
+        # two rows under both tabs: the scored sets' segments and eval-translation's responses
+        form = QGridLayout(form_box)
+        for column, (text, control) in enumerate(
+            ((_("Translation"), self.target), (_("Id"), self.segment))
+        ):
+            form.addWidget(QLabel(text), 0, 2 * column)
+            form.addWidget(control, 0, 2 * column + 1)
+        for column, (text, control) in enumerate(
+            ((_("Annotator"), self.annotator), (_("Score"), self.score))
+        ):
+            form.addWidget(QLabel(text), 1, 2 * column)
+            form.addWidget(control, 1, 2 * column + 1)
+        form.addWidget(self.record_button, 0, 4)
+        form.addWidget(self.record_note, 1, 4, 1, 2)
+        form.setColumnStretch(5, 1)
 
         # the copy-input baseline of the workspace's corpora (upabhasha baseline)
         self.baseline_split = QComboBox()
@@ -161,6 +167,7 @@ class MetricsPanel(QWidget):
         self.error.setVisible(False)
         scored = QWidget()
         layout = QVBoxLayout(scored)
+        layout.setContentsMargins(0, 0, 0, 0)  # the tab's own frame is margin enough
         layout.addLayout(top)
         layout.addWidget(self.summary)
         layout.addWidget(self.error)
@@ -172,6 +179,7 @@ class MetricsPanel(QWidget):
         self.heldout = EvalTranslationBox(workspace, bridge)
         self.heldout.sig_status_message.connect(self.sig_status_message)
         self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
         self.tabs.addTab(scored, _("Scored sets"))
         self.tabs.addTab(self.heldout, _("Held-out pairs"))
         outer = QVBoxLayout(self)
