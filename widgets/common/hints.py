@@ -35,6 +35,7 @@ def controls() -> dict[Setting, str]:
         Setting.DIRECTION: _("Direction"),
         Setting.DISTRICT_COL: _("District column"),
         Setting.DOMAIN_COL: _("Domain"),
+        Setting.ENCODER: _("Encoder folder"),
         Setting.EXPORT_FORMAT: _("Format"),
         Setting.GLOSS_COL: _("English gloss"),
         Setting.GROUPS: _("Groups"),
@@ -67,6 +68,7 @@ def controls() -> dict[Setting, str]:
         Setting.SOURCE_COL: _("Source text"),
         Setting.SPLIT: _("Split"),
         Setting.SPLIT_COL: _("Split"),
+        Setting.SPLITS: _("Indexed splits"),
         Setting.STANDARD_COL: _("Standard Bengali column"),
         Setting.STATUS: _("Status of dialect variants"),
         Setting.STRIP_LEADING_TOKEN: _(
@@ -89,14 +91,12 @@ def setting_words() -> dict[Setting, str]:
     """Setting -> what to change, in words, for the settings the GUI has no control for."""
     return {
         Setting.AVERAGE_DUPLICATES: _("averaging repeated (source, output) pairs"),
-        Setting.ENCODER: _("the folder of a sentence encoder"),
         Setting.ITEM: _("the annotation item, scored in the Annotation panel"),
         Setting.POSITIONAL_IDS: _("numbering segments by their position in the file"),
         Setting.N_SEQ: _("the number of sequences a local model decodes together"),
         Setting.PROMPTS: _("the folder of this workspace's own prompt files"),
         Setting.REFILL: _("how many groups of sequences a local model plans at once"),
         Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
-        Setting.SPLITS: _("the splits it holds"),
     }
 
 
