@@ -1,5 +1,6 @@
 """Retrieval commands: ``index``, and the index options and self-check report that
-``translate`` and ``eval-translation`` (app/cli/translation.py) share.
+``translate`` and ``eval-translation`` (app/cli/translation.py) share: there the options are
+fields of the step's request (:func:`index_fields`), whose defaults they keep.
 
 The index is reused while its manifest matches, and a rebuild encodes only new sentences.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from app.cli import stages
+from app.cli.arguments import given
 from app.cli.output import add_json, csv_list, emit
 
 
@@ -16,18 +18,15 @@ def index_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--corpus",
         type=csv_list,
-        default=None,
         help="corpus name(s), comma-separated (default: every corpus)",
     )
     p.add_argument(
         "--splits",
         type=csv_list,
-        default=["train", "test"],
         help="splits to index (default: train,test; the validation split is refused)",
     )
     p.add_argument(
         "--encoder",
-        default=None,
         help="sentence-transformers folder or a name in the local Hugging Face cache "
         "(default: the bundled English all-MiniLM-L6-v2)",
     )
@@ -45,14 +44,21 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_index)
 
 
+def index_fields(args) -> dict:
+    """The request fields of the index options given (the others keep the request's
+    defaults)."""
+    return given(corpora=args.corpus, splits=args.splits, encoder=args.encoder)
+
+
 def retriever_for(args, ctx, ws):
-    """The retriever of the index options (built or reused), and whether it was rebuilt."""
-    return stages.rag().open_retriever(
+    """The retriever of ``index``'s options (built or reused), and whether it was rebuilt."""
+    rag = stages.rag()
+    return rag.open_retriever(
         ws,
         args.encoder,
         corpora=args.corpus,
-        splits=args.splits,
-        allow_eval_split=getattr(args, "allow_eval_split", False),
+        splits=rag.DEFAULT_SPLITS if args.splits is None else args.splits,
+        allow_eval_split=args.allow_eval_split,
         progress=None if args.json else ctx.progress_printer("index"),
     )
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import sys
 
 from app.cli import stages
-from app.cli.arguments import name_text, non_negative_int, number, positive_int
+from app.cli.arguments import given, name_text, non_negative_int, number, positive_int
 from app.cli.context import incomplete, last_error_words
 from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
-from app.cli.rag import index_options, print_selfcheck, retriever_for
+from app.cli.rag import index_fields, index_options, print_selfcheck
 from engine.errors import UserError
 from engine.workspace.api import VARIANT_STATUSES as STATUSES
 
@@ -31,34 +31,60 @@ def register(sub) -> None:
     )
     p.add_argument("--questions", required=True, help="question set name")
     p.add_argument("--dialects", required=True, type=csv_list, help="e.g. chittagong,sylhet")
-    p.add_argument("--model", default=None, help="model name (default: the workspace default)")
-    p.add_argument("--limit", type=positive_int, default=None, help="first N questions only")
+    p.add_argument("--model", help="model name (default: the workspace default)")
+    p.add_argument("--limit", type=positive_int, help="first N questions only")
     index_options(p)
     add_json(p)
-    p.set_defaults(func=cmd_translate)
+    p.set_defaults(func=cmd_translate, build_request=translate_request)
 
     p = sub.add_parser(
         "eval-translation",
         help="translate held-out pairs and score them (BLEU, chrF++, WER, embeddings, judge)",
     )
     p.add_argument("--dialects", required=True, type=csv_list)
-    p.add_argument("--model", default=None, help="translation model (default: workspace default)")
-    p.add_argument("--judge", default=None, help="judge model name (no judge when omitted)")
+    p.add_argument("--model", help="translation model (default: workspace default)")
+    p.add_argument("--judge", help="judge model name (no judge when omitted)")
     p.add_argument(
         "--limit",
         type=positive_int,
-        default=None,
         help="at most N held-out items per dialect: a seeded sample (as run-task draws), "
         "recorded in the run card",
     )
-    p.add_argument(
-        "--seed", type=non_negative_int, default=0, help="seed of the --limit sample (default 0)"
-    )
-    p.add_argument("--split", default=None, help="held-out split (default: the validation split)")
+    p.add_argument("--seed", type=non_negative_int, help="seed of the --limit sample (default 0)")
+    p.add_argument("--split", help="held-out split (default: the validation split)")
     add_normalize_option(p, scoring=True)
     index_options(p)
     add_json(p)
-    p.set_defaults(func=cmd_eval)
+    p.set_defaults(func=cmd_eval, build_request=eval_request)
+
+
+def translate_request(args):
+    """The request ``upabhasha translate`` runs (options left out keep its defaults)."""
+    return stages.translation().TranslateRequest(
+        **given(
+            question_set=args.questions,
+            dialects=args.dialects,
+            model=args.model,
+            limit=args.limit,
+            **index_fields(args),
+        )
+    )
+
+
+def eval_request(args):
+    """The request ``upabhasha eval-translation`` runs (options left out keep its defaults)."""
+    return stages.translation().EvalTranslationRequest(
+        **given(
+            dialects=args.dialects,
+            model=args.model,
+            judge=args.judge,
+            limit=args.limit,
+            seed=args.seed,
+            split=args.split,
+            normalize=args.normalize,
+            **index_fields(args),
+        )
+    )
 
 
 def register_review(sub) -> None:
@@ -142,33 +168,23 @@ def register_scored(sub) -> None:
 
 
 def cmd_translate(args, ctx) -> int:
-    llm = stages.llm()
     translation = stages.translation()
+    request = translate_request(args)
     ws = ctx.workspace()
-    model = llm.find_model(ws, args.model)
-    for dialect in translation.dialects_without_pairs(ws, args.dialects):  # before it starts
+    for dialect in translation.dialects_without_pairs(ws, request.dialects):  # before it starts
         print(
             f"warning: no {dialect} pairs in the corpus: the exemplars will be other dialects' "
             "and the drafts are marked so (import a corpus with this dialect first for "
             "real exemplars)",
             file=sys.stderr,
         )
-    retriever, _ = retriever_for(args, ctx, ws)
-    summary = translation.translate_questions(
-        ws,
-        retriever,
-        question_set=args.questions,
-        dialects=args.dialects,
-        model_row=model,
-        limit=args.limit,
-        progress=None if args.json else ctx.progress_printer("translate"),
-    )
-    s = summary
+    result = request.run(ws, progress=None if args.json else ctx.progress_printer("translate"))
+    s = result.summary
     emit(
         ctx,
         args,
-        s.as_dict(),
-        f"translated {s.items} item(s) with {model['name']} (run {s.run_id}): "
+        result.as_dict(),
+        f"translated {s.items} item(s) with {result.model} (run {s.run_id}): "
         f"{s.generated} generated, {s.cached} from cache, {s.errors} errors, "
         f"{s.written} drafts written, {s.empty} empty; "
         f"{s.protected} reviewed/gold variant(s) left alone; dialect check: {s.flagged} of "
@@ -184,29 +200,17 @@ def cmd_translate(args, ctx) -> int:
 
 
 def cmd_eval(args, ctx) -> int:
-    llm = stages.llm()
-    translation = stages.translation()
-    ws = ctx.workspace()
-    model = llm.find_model(ws, args.model)
-    judge = llm.find_model(ws, args.judge) if args.judge else None
-    retriever, _ = retriever_for(args, ctx, ws)
-    report = translation.evaluate_translations(
-        ws,
-        retriever,
-        dialects=args.dialects,
-        model_row=model,
-        judge_row=judge,
-        limit=args.limit,
-        split=args.split,
-        normalize=args.normalize,
-        seed=args.seed,
-        progress=None if args.json else ctx.progress_printer("eval"),
+    request = eval_request(args)
+    result = request.run(
+        ctx.workspace(), progress=None if args.json else ctx.progress_printer("eval")
     )
+    report = result.report
     what = _eval_incomplete(report)
     if args.json:
         ctx.emit_json(report)
         return incomplete(ctx, what) if what else 0
-    runs = f"run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judge else "")
+    judged = request.judge is not None
+    runs = f"run {report['run_id']}" + (f", judge run {report['judge_run_id']}" if judged else "")
     print(
         f"translation quality on split {report['split']}: {report['translated']}/{report['pairs']} "
         f"translated ({runs})"
@@ -253,13 +257,7 @@ def cmd_eval(args, ctx) -> int:
             )
     else:
         print(f"no correlation table: {corr.get('note', '')}")
-    print_selfcheck(
-        {
-            "encoder_id": report["encoder"],
-            "per_dialect": retriever.index.selfcheck.get("per_dialect", {}),
-            "overall": retriever.index.selfcheck.get("overall", {}),
-        }
-    )
+    print_selfcheck(result.selfcheck)
     return incomplete(ctx, what) if what else 0
 
 

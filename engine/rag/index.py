@@ -74,6 +74,11 @@ def select_pairs(ws: Workspace, corpora: Sequence[str] | None, splits: Sequence[
     return ws.query(sql + " ORDER BY p.id", tuple(params))
 
 
+def corpus_names(ws: Workspace) -> list[str]:
+    """The workspace's corpora by name (what an index may be built from)."""
+    return [r["name"] for r in ws.query("SELECT name FROM corpora ORDER BY name")]
+
+
 def corpus_hash(pairs: Sequence[dict]) -> str:
     digest = hashlib.sha256()
     for p in pairs:

@@ -2,7 +2,9 @@
 (status, text, history), translation-quality evaluation, and the metric-vs-human study of
 scored translation sets.
 
-Background work of the translate dialog and the metrics panel is in
+``translate`` and ``eval-translation`` are requests (:class:`TranslateRequest`,
+:class:`EvalTranslationRequest`) that every front end builds and runs alike. Background work
+of the translate dialog and the metrics panel is in
 :mod:`engine.translation.tasks`. Front ends import these two modules, never the stage's
 others (.importlinter).
 """
@@ -10,6 +12,7 @@ others (.importlinter).
 from __future__ import annotations
 
 from engine.importing.stored_choice import scoring_normalization, stored_normalization
+from engine.rag.index import corpus_names
 from engine.translation.baseline import DIRECTIONS, copy_baselines, write_baseline_csv
 from engine.translation.draft_checks import ORDERS as REVIEW_ORDERS
 from engine.translation.draft_checks import (
@@ -22,6 +25,12 @@ from engine.translation.evaluate import (
     TRANSLATION_SCORE_SCALE,
     evaluate_translations,
     record_translation_score,
+)
+from engine.translation.request import (
+    EvalTranslationRequest,
+    EvalTranslationResult,
+    TranslateRequest,
+    TranslateResult,
 )
 from engine.translation.review import (
     STATUSES,
@@ -47,12 +56,17 @@ from engine.translation.translate import dialects_without_pairs, translate_quest
 
 __all__ = [
     "DIRECTIONS",
+    "EvalTranslationRequest",
+    "EvalTranslationResult",
     "REVIEW_ORDERS",
     "STATUSES",
     "TRANSLATION_SCORE_SCALE",
+    "TranslateRequest",
+    "TranslateResult",
     "VariantState",
     "check_drafts",
     "copy_baselines",
+    "corpus_names",
     "dialects_without_pairs",
     "draft_checks",
     "evaluate_measures",

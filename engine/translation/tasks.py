@@ -1,8 +1,9 @@
-"""Background task of the translate dialog (Qt-free; run through the bridge).
+"""Background tasks of the translation widgets (Qt-free; run through the bridge).
 
-It calls the same engine functions as ``upabhasha translate`` (app/cli/translation.py) with
-plain inputs, opening its own workspace connection; translation is resumable, so a cancelled
-run continues where it stopped.
+The translate dialog and the metrics panel's held-out evaluation run the same requests as
+``upabhasha translate`` and ``eval-translation`` (:class:`TranslateRequest`,
+:class:`EvalTranslationRequest`, the one path of each step), opening their own workspace
+connection; both steps are resumable, so a cancelled run continues where it stopped.
 """
 
 from __future__ import annotations
@@ -10,78 +11,55 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from engine.errors import UserError
-from engine.i18n import N_
-from engine.llm.model_registry import find_model
-from engine.llm.types import labelled_progress
-from engine.rag.build import ensure_index
-from engine.rag.encoder import Encoder
-from engine.rag.index import default_cache
-from engine.rag.retriever import Retriever
+from engine.llm.types import CancelFn, ProgressFn
 from engine.text.textnorm import DEFAULT_NORMALIZATION
 from engine.translation.draft_checks import check_drafts
 from engine.translation.evaluate import record_translation_score
+from engine.translation.request import (
+    EvalTranslationRequest,
+    EvalTranslationResult,
+    TranslateRequest,
+    TranslateResult,
+)
 from engine.translation.scored_eval import evaluate_scored
-from engine.translation.translate import translate_questions
 from engine.workspace.store import Workspace
 
 __all__ = [
-    "DEFAULT_SPLITS",
     "check_drafts_at",
     "copy_baselines_at",
     "evaluate_scored_at",
+    "evaluate_translations_at",
     "record_translation_score_at",
     "translate_question_set_at",
 ]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SPLITS = ("train", "test")
-
 
 def translate_question_set_at(
     workspace_path: str,
-    question_set: str,
-    dialects: list[str],
-    model_id: int,
-    limit: int | None = None,
+    request: TranslateRequest,
     *,
-    encoder: str | None = None,
-    corpora: list[str] | None = None,
-    splits: tuple[str, ...] = DEFAULT_SPLITS,
-    progress=None,
-    cancelled=None,
-) -> dict:
-    """Build or reuse the retrieval index, then RAG-translate into machine drafts."""
-    if not dialects:
-        raise UserError("choose at least one dialect to translate into")
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> TranslateResult:
+    """Run ``request``: build or reuse the retrieval index, then RAG-translate into machine
+    drafts."""
     with Workspace(workspace_path, create=False) as ws:
-        if not ws.scalar("SELECT count(*) FROM sentence_pairs"):
-            raise UserError(
-                "no parallel corpus in this workspace: import one first (File → Import corpus…)"
-            )
-        model = find_model(ws, model_id)
-        enc = Encoder(encoder, default_cache(ws))
-        index, rebuilt = ensure_index(
-            ws,
-            encoder=enc,
-            corpora=corpora,
-            splits=list(splits),
-            progress=labelled_progress(progress, "index"),
-            cancelled=cancelled,
-        )
-        log.info(N_("retrieval index rebuilt") if rebuilt else N_("retrieval index reused"))
-        summary = translate_questions(
-            ws,
-            Retriever(index, enc),
-            question_set=question_set,
-            dialects=dialects,
-            model_row=model,
-            limit=limit or None,
-            progress=progress,
-            cancelled=cancelled,
-        )
-    return {**summary.as_dict(), "model": model["name"], "index_rebuilt": rebuilt}
+        return request.run(ws, progress=progress, cancelled=cancelled)
+
+
+def evaluate_translations_at(
+    workspace_path: str,
+    request: EvalTranslationRequest,
+    *,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> EvalTranslationResult:
+    """Run ``request``: translate the held-out pairs, score them and, with a judge, judge
+    their fidelity."""
+    with Workspace(workspace_path, create=False) as ws:
+        return request.run(ws, progress=progress, cancelled=cancelled)
 
 
 def check_drafts_at(

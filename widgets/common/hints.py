@@ -28,6 +28,7 @@ def controls() -> dict[Setting, str]:
         Setting.CONSTRAINED: _("constrained to the options"),
         Setting.CONVERT_BIJOY: _("Convert Bijoy text to Unicode on import"),
         Setting.COUNTERBALANCE: _("both option orders"),
+        Setting.CORPORA: _("Corpora"),
         Setting.DEFAULT_MODEL: _("Make it the workspace's default model"),
         Setting.DIALECT_COL: _("Dialect of each row (long file)"),
         Setting.DIALECT_COLUMN: _("Dialect text column"),
@@ -36,6 +37,7 @@ def controls() -> dict[Setting, str]:
         Setting.DIRECTION: _("Direction"),
         Setting.DISTRICT_COL: _("District column"),
         Setting.DOMAIN_COL: _("Domain"),
+        Setting.ENCODER: _("Encoder folder"),
         Setting.EXPORT_FORMAT: _("Format"),
         Setting.GLOSS_COL: _("English gloss"),
         Setting.GROUPS: _("Groups"),
@@ -69,6 +71,7 @@ def controls() -> dict[Setting, str]:
         Setting.SOURCE_COL: _("Source text"),
         Setting.SPLIT: _("Split"),
         Setting.SPLIT_COL: _("Split"),
+        Setting.SPLITS: _("Indexed splits"),
         Setting.STANDARD_COL: _("Standard Bengali column"),
         Setting.STATUS: _("Status of dialect variants"),
         Setting.STRIP_LEADING_TOKEN: _(
@@ -81,6 +84,8 @@ def controls() -> dict[Setting, str]:
         Setting.DIALECTS: _("Only dialects"),
         Setting.QUESTION_SET: _("Question set"),
         Setting.PROBE_SETS: _("Set"),
+        Setting.QUESTIONS: _("Question set"),
+        Setting.TARGET_DIALECTS: _("Dialects"),
         Setting.VARIANT_COLS: _("Variant columns"),
     }
 
@@ -90,7 +95,6 @@ def setting_words() -> dict[Setting, str]:
     return {
         Setting.AVERAGE_DUPLICATES: _("averaging repeated (source, output) pairs"),
         Setting.ANSWERS_OF: _("the answering models whose answers are judged"),
-        Setting.ENCODER: _("the folder of a sentence encoder"),
         Setting.INSTRUCTION: _("the probe instruction asked before every probe"),
         Setting.ITEM: _("the annotation item, scored in the Annotation panel"),
         Setting.JUDGE_TEMPLATE: _("the judge's prompt template"),
@@ -107,7 +111,6 @@ def setting_words() -> dict[Setting, str]:
         Setting.SAMPLE: _("the number of items decoded again"),
         Setting.SEED: _("the seed of the step's random draws (its sample, the order of options)"),
         Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
-        Setting.SPLITS: _("the splits it holds"),
     }
 
 

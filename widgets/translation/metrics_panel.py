@@ -1,11 +1,13 @@
-"""MetricsPanel: metric-vs-human evaluation of an imported scored-translation set.
+"""MetricsPanel: metric-vs-human evaluation of an imported scored-translation set, and
+translation quality on held-out corpus pairs (``eval-translation``, its own tab:
+:mod:`widgets.translation.eval_translation_box`).
 
 Choose a scored set (``upabhasha import scored-translations``), evaluate it in the
 background (:func:`engine.translation.tasks.evaluate_scored_at`) and read the
 per-system corpus scores with their sacrebleu signatures and the segment- and system-level
 correlation tables (Pearson, Spearman, Kendall, CCC with bootstrap CIs; "unavailable" with
 its reason instead of a number). A form records one person's score of a segment on the
-set's declared scale. Numbers are rounded only here, for display.
+set's declared scale, or of a translate-eval response on 0-10. Numbers are rounded only here, for display.
 
 ``python -m widgets.translation.metrics_panel [WORKSPACE]`` opens it alone.
 """
@@ -17,19 +19,16 @@ import sys
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDoubleSpinBox,
-    QFormLayout,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
-    QTableWidget,
-    QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -50,32 +49,13 @@ from widgets.common.hints import for_gui
 from widgets.common.labels import label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, Task, TaskBridge
+from widgets.translation.eval_translation_box import EvalTranslationBox
+from widgets.translation.table_parts import fill_table, fmt, read_only_table
 
 log = logging.getLogger(__name__)
 
 CORRELATIONS = ("pearson", "spearman", "kendall", "ccc")
 SYSTEM_METRICS = ("bleu", "chrf++", "wer", "cosine", "bertscore_f1")
-
-
-def _fmt(value, digits: int = 3) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
-def _table(headers: list[str]) -> QTableWidget:
-    table = QTableWidget(0, len(headers))
-    table.setHorizontalHeaderLabels(headers)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().setVisible(False)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
-
-
-def _fill(table: QTableWidget, rows: list[list[str]]) -> None:
-    table.setRowCount(len(rows))
-    for r, row in enumerate(rows):
-        for c, text in enumerate(row):
-            table.setItem(r, c, QTableWidgetItem(text))
 
 
 class MetricsPanel(QWidget):
@@ -112,11 +92,13 @@ class MetricsPanel(QWidget):
 
         self.summary = QLabel(_("Import scored translations to evaluate metrics against people."))
         self.summary.setWordWrap(True)
-        self.systems = _table([_("System"), _("n"), "BLEU", "chrF++", "WER", _("Human mean")])
+        self.systems = read_only_table(
+            [_("System"), _("n"), "BLEU", "chrF++", "WER", _("Human mean")]
+        )
         self.signatures = QLabel()
         self.signatures.setWordWrap(True)
         self.signatures.setStyleSheet("color: #555")
-        self.correlations = _table(
+        self.correlations = read_only_table(
             [_("Level"), _("Metric"), _("n"), "Pearson", "Spearman", "Kendall τ", "CCC", _("Note")]
         )
 
@@ -134,15 +116,21 @@ class MetricsPanel(QWidget):
         self.record_button.clicked.connect(self.record_score)
         self.record_note = QLabel()
         form_box = QGroupBox(_("Record a human score of a translation"))
-        form = QFormLayout(form_box)
-        form.addRow(_("Translation"), self.target)
-        form.addRow(_("Id"), self.segment)
-        form.addRow(_("Annotator"), self.annotator)
-        form.addRow(_("Score"), self.score)
-        row = QHBoxLayout()
-        row.addWidget(self.record_button)
-        row.addWidget(self.record_note, 1)
-        form.addRow(row)
+        # two rows under both tabs: the scored sets' segments and eval-translation's responses
+        form = QGridLayout(form_box)
+        for column, (text, control) in enumerate(
+            ((_("Translation"), self.target), (_("Id"), self.segment))
+        ):
+            form.addWidget(QLabel(text), 0, 2 * column)
+            form.addWidget(control, 0, 2 * column + 1)
+        for column, (text, control) in enumerate(
+            ((_("Annotator"), self.annotator), (_("Score"), self.score))
+        ):
+            form.addWidget(QLabel(text), 1, 2 * column)
+            form.addWidget(control, 1, 2 * column + 1)
+        form.addWidget(self.record_button, 0, 4)
+        form.addWidget(self.record_note, 1, 4, 1, 2)
+        form.setColumnStretch(5, 1)
 
         # the copy-input baseline of the workspace's corpora (upabhasha baseline)
         self.baseline_split = QComboBox()
@@ -154,7 +142,7 @@ class MetricsPanel(QWidget):
             self.baseline_normalize.addItem(label("normalisation", mode), mode)
         self.baseline_button = QPushButton(_("Copy baseline"))
         self.baseline_button.clicked.connect(self.compute_baseline)
-        self.baseline = _table(
+        self.baseline = read_only_table(
             [_("Dialect"), _("Direction"), _("Script"), _("n"), "BLEU", "chrF++", _("Note")]
         )
         self.baseline_note = QLabel()
@@ -177,7 +165,9 @@ class MetricsPanel(QWidget):
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020")
         self.error.setVisible(False)
-        layout = QVBoxLayout(self)
+        scored = QWidget()
+        layout = QVBoxLayout(scored)
+        layout.setContentsMargins(0, 0, 0, 0)  # the tab's own frame is margin enough
         layout.addLayout(top)
         layout.addWidget(self.summary)
         layout.addWidget(self.error)
@@ -185,7 +175,16 @@ class MetricsPanel(QWidget):
         layout.addWidget(self.signatures)
         layout.addWidget(self.correlations, 2)
         layout.addWidget(baseline_box, 1)
-        layout.addWidget(form_box)
+        # eval-translation: the held-out pairs a translate-eval response score is about
+        self.heldout = EvalTranslationBox(workspace, bridge)
+        self.heldout.sig_status_message.connect(self.sig_status_message)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(scored, _("Scored sets"))
+        self.tabs.addTab(self.heldout, _("Held-out pairs"))
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.tabs, 1)
+        outer.addWidget(form_box)
         self.setFont(bengali_font())
         self.refresh()
 
@@ -262,16 +261,16 @@ class MetricsPanel(QWidget):
                 normalize=report.get("normalize", "nfc"),
             )
         )
-        _fill(
+        fill_table(
             self.systems,
             [
                 [
                     name,
                     str(row["n"]),
-                    _fmt(row["bleu"], 2),
-                    _fmt(row["chrf++"], 2),
-                    _fmt(row["wer"], 4),
-                    _fmt(row["human_mean"]),
+                    fmt(row["bleu"], 2),
+                    fmt(row["chrf++"], 2),
+                    fmt(row["wer"], 4),
+                    fmt(row["human_mean"]),
                 ]
                 for name, row in report["systems"].items()
             ],
@@ -288,7 +287,7 @@ class MetricsPanel(QWidget):
                 cells = []
                 for key in CORRELATIONS:
                     ci = (r.get("ci") or {}).get(key)
-                    cells.append(_fmt(r[key]) + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""))
+                    cells.append(fmt(r[key]) + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""))
                 excluded = r["excluded"]["human_missing"] + r["excluded"]["metric_missing"]
                 note = (
                     _("unavailable: {reason}").format(reason=r["unavailable"])
@@ -296,7 +295,7 @@ class MetricsPanel(QWidget):
                     else (_("{n} excluded (missing)").format(n=excluded) if excluded else "")
                 )
                 rows.append([title, r["metric"], str(r["n"]), *cells, note])
-        _fill(self.correlations, rows)
+        fill_table(self.correlations, rows)
         self.sig_status_message.emit(_("Metrics evaluated: {name}").format(name=report["set"]))
 
     def compute_baseline(self) -> Task:
@@ -317,7 +316,7 @@ class MetricsPanel(QWidget):
 
     def _show_baseline(self, report: dict) -> None:
         self.baseline_button.setEnabled(True)
-        _fill(
+        fill_table(
             self.baseline,
             [
                 [
@@ -325,8 +324,8 @@ class MetricsPanel(QWidget):
                     r["direction"],
                     r["script"],
                     str(r["n"]),
-                    _fmt(r.get("bleu"), 2),
-                    _fmt(r.get("chrf++"), 2),
+                    fmt(r.get("bleu"), 2),
+                    fmt(r.get("chrf++"), 2),
                     r.get("not_applicable", ""),
                 ]
                 for r in report["rows"]

@@ -1,8 +1,9 @@
 """TranslateDialog: RAG-translate a question set into dialects (machine drafts).
 
-Runs :func:`engine.translation.tasks.translate_question_set_at` (the engine calls of ``upabhasha
-translate``: build or reuse the retrieval index, then translate) through the bridge on the
-chosen model's lane. The job monitor shows progress, ETA and cancel; the dialog may be
+Fills a :class:`TranslateRequest` (the request ``upabhasha translate`` builds: its defaults
+are the dialog's) and runs it with :func:`engine.translation.tasks.translate_question_set_at`
+(build or reuse the retrieval index, then translate) through the bridge on the chosen model's
+lane. The job monitor shows progress, ETA and cancel; the dialog may be
 closed while it runs. ``sig_finished`` carries the summary (the main window reloads the
 review grid).
 
@@ -25,14 +26,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.errors import UserError
 from engine.i18n import _
 from engine.translation import tasks as translation_tasks
+from engine.translation.api import TranslateRequest, TranslateResult, corpus_names
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.labels import dialect_of, label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error, model_lane
+from widgets.translation.index_fields import IndexFields
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +78,7 @@ class TranslateDialog(QDialog):
         self.names_of = {d["code"]: d["name_en"] for d in choices["dialects"]}
         self.dialects.itemChanged.connect(lambda _item: self._warn_without_pairs())
         self.model = model_combo(choices["models"])
+        self.model_names = {m["id"]: m["name"] for m in choices["models"]}
         self.limit = ItemLimitBox(_("every question"), _(" questions"))
         self.scope = QLabel()
         self.dialects.itemChanged.connect(lambda _item: self._show_scope())
@@ -85,6 +90,7 @@ class TranslateDialog(QDialog):
         form.addRow(_("Model"), self.model)
         form.addRow(_("Only the first"), self.limit)
         form.addRow(_("Scope"), self.scope)
+        self.index = IndexFields(corpus_names(workspace))
 
         self.note = QLabel(
             _(
@@ -110,6 +116,7 @@ class TranslateDialog(QDialog):
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.index)
         layout.addWidget(self.note)
         layout.addWidget(self.pairs_warning)
         layout.addWidget(self.status)
@@ -161,12 +168,26 @@ class TranslateDialog(QDialog):
         elif no_models:
             self._show(_("Add a model first (the Models panel)."), error=True)
 
+    def job_request(self) -> TranslateRequest | str:
+        """The request the fields say, or why they do not make one."""
+        try:
+            return TranslateRequest(
+                question_set=self.question_set.currentData(),
+                dialects=tuple(checked_data(self.dialects)),
+                model=self.model_names.get(self.model.currentData()),
+                limit=self.limit.value() or None,
+                **self.index.values(),
+            )
+        except UserError as exc:
+            return describe_error(exc, one_line=True)
+
     def start(self) -> Task | None:
         """Start the job, or ask first when it is large (then it starts on Yes)."""
         if self.task is not None:
             return self.task
-        if not checked_data(self.dialects):
-            self._show(_("Tick at least one dialect."), error=True)
+        request = self.job_request()
+        if isinstance(request, str):
+            self._show(request, error=True)
             return None
         items = self.scope_counts()[0]
         if is_large(items):
@@ -180,18 +201,20 @@ class TranslateDialog(QDialog):
         self.confirmation = None
         if self.task is not None:
             return self.task
-        dialects = checked_data(self.dialects)
+        request = self.job_request()
+        if isinstance(request, str):
+            self._show(request, error=True)
+            return None
         model_id = self.model.currentData()
-        question_set = self.question_set.currentData()
         label = _("Translating {set} into {dialects}").format(
-            set=question_set, dialects=", ".join(dialects)
+            set=request.question_set, dialects=", ".join(request.dialects)
         )
         self._show(
             _("Running: progress, ETA and cancel are in the Jobs panel. You may close this dialog.")
         )
         task = self.bridge.run(
             translation_tasks.translate_question_set_at,
-            args=(str(self.ws.path), question_set, dialects, model_id, self.limit.value() or None),
+            args=(str(self.ws.path), request),
             lane=model_lane(model_id),
             label=label,
             on_done=self._done,
@@ -204,8 +227,9 @@ class TranslateDialog(QDialog):
         self._update_state()
         return task
 
-    def _done(self, summary: dict) -> None:
+    def _done(self, result: TranslateResult) -> None:
         self.task = None
+        summary = result.as_dict()
         self.last_summary = summary
         s = summary
         text = _(

@@ -116,3 +116,23 @@ def test_copy_baseline_button_fills_the_baseline_table(qtbot, scored_ws, sync_br
     assert panel.baseline.item(forward, 3).text() == "2"  # two standard sentences
     assert float(panel.baseline.item(forward, 5).text()) > 0
     assert "norm:nfc" in panel.baseline_note.text()
+
+
+def test_the_held_out_tab_without_a_model_says_to_add_one(qtbot, scored_ws, sync_bridge):
+    panel = MetricsPanel(scored_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    assert not panel.heldout.evaluate_button.isEnabled()
+    assert panel.heldout.status.text() == "Add a model first (the Models panel)."
+
+
+def test_the_held_out_tab_names_what_to_choose_first(qtbot, corpus_ws, sync_bridge):
+    from PySide6.QtCore import Qt
+
+    panel = MetricsPanel(corpus_ws, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.show()
+    bar = panel.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    qtbot.mouseClick(panel.heldout.evaluate_button, Qt.MouseButton.LeftButton)
+    assert panel.heldout.status.text() == "“Dialects”: choose at least one dialect"
+    assert not sync_bridge.tasks()

@@ -129,3 +129,21 @@ def test_a_large_job_asks_first_and_no_starts_nothing(qtbot, tmp_path, sync_brid
     qtbot.mouseClick(box.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
     assert not sync_bridge.tasks() and dialog.task is None
     ws.close()
+
+
+def test_a_request_the_fields_do_not_make_is_named_by_its_control(qtbot, corpus_ws, sync_bridge):
+    """The dialog words a refused request with its controls' labels and starts nothing."""
+    dialog = TranslateDialog(corpus_ws, sync_bridge)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    row = next(
+        i for i in range(dialog.dialects.count()) if dialog.dialects.item(i).data(256) == "sylhet"
+    )
+    rect = dialog.dialects.visualItemRect(dialog.dialects.item(row))
+    qtbot.mouseClick(dialog.dialects.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    QTest.keyClick(dialog.dialects, Qt.Key.Key_Space)
+    for box in dialog.index.splits.values():  # both indexed splits unticked
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    assert dialog.status.text() == "“Indexed splits”: choose at least one split to index"
+    assert not sync_bridge.tasks() and dialog.task is None
