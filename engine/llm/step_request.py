@@ -230,3 +230,92 @@ def request_from_json(kinds: Sequence[type[StepRequest]], data: object) -> StepR
         if kind.STEP == step_name:
             return kind.from_json(data)
     raise UserError(_("not a request of a known step: {step!r}").format(step=step_name))
+
+
+# -- more kinds of field: a name always given, bounded numbers, fixed choices -----------------
+MAX_SEED = 2**63 - 1  # a seed is stored in SQLite's integer
+
+
+def name_field(name: Setting, default: str) -> Any:
+    """A name that always has a value (a task's)."""
+    return dataclasses.field(default=default, metadata={"setting": name, "check": _name})
+
+
+def whole_field(name: Setting, default: int, low: int, high: int) -> Any:
+    """A whole number from ``low`` to ``high`` (a seed, a count where 0 means none)."""
+    return dataclasses.field(
+        default=default, metadata={"setting": name, "check": lambda v, n: _whole(v, n, low, high)}
+    )
+
+
+def wholes_field(name: Setting, low: int, high: int) -> Any:
+    """A tuple of distinct whole numbers from ``low`` to ``high`` in the order given; ()
+    means none."""
+
+    def check(value: Any, setting_name: Setting) -> tuple[int, ...]:
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            raise RequestError(setting_name, _("a list of whole numbers is needed"))
+        if len(value) > MAX_NAMES:
+            raise RequestError(setting_name, _("more than {n} values").format(n=MAX_NAMES))
+        return tuple(dict.fromkeys(_whole(v, setting_name, low, high) for v in value))
+
+    return dataclasses.field(default=(), metadata={"setting": name, "check": check})
+
+
+def number_field(name: Setting, default: float, low: float, high: float) -> Any:
+    """A finite number from ``low`` to ``high`` (a sampling temperature)."""
+
+    def check(value: Any, setting_name: Setting) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise RequestError(
+                setting_name, _("a number is needed, not {value!r}").format(value=value)
+            )
+        if not low <= value <= high:  # NaN fails both comparisons
+            raise RequestError(
+                setting_name,
+                _("must be from {low} to {high}, not {value}").format(
+                    low=low, high=high, value=value
+                ),
+            )
+        return float(value)
+
+    return dataclasses.field(default=default, metadata={"setting": name, "check": check})
+
+
+def _choice(value: Any, name: Setting, choices: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise RequestError(
+            name,
+            _("unknown value {value!r} (one of: {known})").format(
+                value=value, known=", ".join(choices)
+            ),
+        )
+    return value
+
+
+def choice_field(name: Setting, choices: Sequence[str], default: str | None) -> Any:
+    """One of ``choices``; None too where the default is None (the step's own choice)."""
+
+    def check(value: Any, setting_name: Setting) -> str | None:
+        if value is None and default is None:
+            return None
+        return _choice(value, setting_name, choices)
+
+    return dataclasses.field(default=default, metadata={"setting": name, "check": check})
+
+
+def choices_field(name: Setting, choices: Sequence[str], default: tuple[str, ...]) -> Any:
+    """A tuple of distinct values of ``choices``, at least one, in the order given."""
+
+    def check(value: Any, setting_name: Setting) -> tuple[str, ...]:
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            raise RequestError(setting_name, _("a list of values is needed"))
+        if len(value) > MAX_NAMES:
+            raise RequestError(setting_name, _("more than {n} values").format(n=MAX_NAMES))
+        if not value:
+            raise RequestError(
+                setting_name, _("choose at least one of: {known}").format(known=", ".join(choices))
+            )
+        return tuple(dict.fromkeys(_choice(v, setting_name, choices) for v in value))
+
+    return dataclasses.field(default=default, metadata={"setting": name, "check": check})
