@@ -15,6 +15,10 @@
 ``python -m widgets.understanding.tasks_panel [WORKSPACE]`` opens the panel alone on the sample workspace.
 """
 
+# Stays whole: a run's report supersedes the results reads (RESULTS_KEY), so the run form and
+# the results grid share one bridge key and one report; the form may leave as a widget of its
+# own once the results are read through a change notice instead.
+
 from __future__ import annotations
 
 import dataclasses
