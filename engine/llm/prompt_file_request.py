@@ -24,7 +24,6 @@ from engine.llm.model_registry import find_model
 from engine.llm.responses import run_responses
 from engine.llm.runs import open_run
 from engine.llm.step_request import (
-    MAX_SEED,
     MAX_TOKENS,
     RequestError,
     StepRequest,
@@ -33,7 +32,7 @@ from engine.llm.step_request import (
     number_field,
     optional_count_field,
     optional_name_field,
-    whole_field,
+    seed_field,
 )
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.workspace.store import Workspace
@@ -85,7 +84,7 @@ class RunPromptsRequest(StepRequest):
     model: str | None = optional_name_field(Setting.MODEL)  # None: the default model
     max_tokens: int = count_field(Setting.MAX_TOKENS, 128, MAX_TOKENS)
     temperature: float = number_field(Setting.TEMPERATURE, 0.0, 0.0, MAX_TEMPERATURE)
-    seed: int = whole_field(Setting.SEED, 0, 0, MAX_SEED)
+    seed: int = seed_field(Setting.SEED)
     n_seq: int | None = optional_count_field(Setting.N_SEQ, MAX_N_SEQ)
     refill: int | None = optional_count_field(Setting.REFILL, MAX_REFILL)
 

@@ -232,17 +232,26 @@ def request_from_json(kinds: Sequence[type[StepRequest]], data: object) -> StepR
     raise UserError(_("not a request of a known step: {step!r}").format(step=step_name))
 
 
-# -- more kinds of field: a name always given, bounded numbers, fixed choices -----------------
-MAX_SEED = 2**63 - 1  # a seed is stored in SQLite's integer
+# -- field helpers added by the steps after generate (appended; the lead may regroup) ------
+MAX_SEED = 2**63 - 1  # a seed is stored in run cards (JSON) and SQLite integers
 
 
+def seed_field(name: Setting, default: int = 0) -> Any:
+    """A seed: a whole number from 0 to :data:`MAX_SEED`."""
+    return dataclasses.field(
+        default=default,
+        metadata={"setting": name, "check": lambda v, n: _whole(v, n, 0, MAX_SEED)},
+    )
+
+
+# the run-task and run-prompts steps': a name always given, bounded numbers, fixed choices
 def name_field(name: Setting, default: str) -> Any:
     """A name that always has a value (a task's)."""
     return dataclasses.field(default=default, metadata={"setting": name, "check": _name})
 
 
 def whole_field(name: Setting, default: int, low: int, high: int) -> Any:
-    """A whole number from ``low`` to ``high`` (a seed, a count where 0 means none)."""
+    """A whole number from ``low`` to ``high`` (a count where 0 means none)."""
     return dataclasses.field(
         default=default, metadata={"setting": name, "check": lambda v, n: _whole(v, n, low, high)}
     )

@@ -17,7 +17,6 @@ from engine.importing.stored_choice import scoring_normalization
 from engine.llm.api import find_models
 from engine.llm.model_runs import RunSummary
 from engine.llm.step_request import (
-    MAX_SEED,
     MAX_TOKENS,
     RequestError,
     StepRequest,
@@ -27,6 +26,7 @@ from engine.llm.step_request import (
     name_field,
     names_field,
     optional_count_field,
+    seed_field,
     whole_field,
     wholes_field,
 )
@@ -80,9 +80,9 @@ class RunTaskRequest(StepRequest):
     k: int = whole_field(Setting.K, 6, 0, MAX_K)  # demonstrations per dialect (few-shot)
     k_sweep: tuple[int, ...] = wholes_field(Setting.K_SWEEP, 0, MAX_K)
     limit: int | None = optional_count_field(Setting.LIMIT)  # items per dialect
-    seed: int = whole_field(Setting.SEED, 0, 0, MAX_SEED)  # the sample's and the demos'
+    seed: int = seed_field(Setting.TASK_SEED)  # the sample's and the demonstrations'
     draw_train: int | None = optional_count_field(Setting.DRAW_TRAIN)  # per dialect
-    constrained: bool = flag_field(Setting.CONSTRAINED)
+    constrained: bool = flag_field(Setting.CONSTRAINED_DECODING)
     normalize: str | None = choice_field(Setting.NORMALIZE, NORMALIZATIONS, None)
     max_tokens: int | None = optional_count_field(Setting.MAX_TOKENS, MAX_TOKENS)
 

@@ -24,8 +24,8 @@ def controls() -> dict[Setting, str]:
         Setting.ANNOTATOR_COL: _("Annotator"),
         Setting.API_MODEL: _("Model on the server"),
         Setting.AVERAGE_ANNOTATORS: _("Several annotators of one segment may be averaged"),
+        Setting.CONSTRAINED_DECODING: _("constrained decoding (JSON schema)"),
         Setting.CONNECT_TIMEOUT: _("Connect timeout"),
-        Setting.CONSTRAINED: _("constrained decoding (JSON schema)"),
         Setting.CONVERT_BIJOY: _("Convert Bijoy text to Unicode on import"),
         Setting.DEFAULT_MODEL: _("Make it the workspace's default model"),
         Setting.DIALECT_COL: _("Dialect of each row (long file)"),
@@ -86,8 +86,8 @@ def controls() -> dict[Setting, str]:
         Setting.REGIMES: _("Regimes"),
         Setting.SCHEME: _("Romanization scheme"),
         Setting.SCRIPTS: _("Scripts"),
-        Setting.SEED: _("Seed"),
         Setting.TASK: _("Task"),
+        Setting.TASK_SEED: _("Seed"),
         Setting.QUESTION_SET: _("Question set"),
         Setting.VARIANT_COLS: _("Variant columns"),
     }
@@ -105,6 +105,7 @@ def setting_words() -> dict[Setting, str]:
         Setting.PROMPT_FILE: _("the file of prompts"),
         Setting.TEMPERATURE: _("the sampling temperature"),
         Setting.REFILL: _("how many groups of sequences a local model plans at once"),
+        Setting.SEED: _("the seed of the probes' order draw and of their sample"),
         Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
         Setting.SPLITS: _("the splits it holds"),
     }

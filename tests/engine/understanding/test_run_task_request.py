@@ -47,14 +47,14 @@ def test_a_k_sweep_is_one_request_of_several_plans():
         ({"k_sweep": (0, -1)}, Setting.K_SWEEP),
         ({"k_sweep": ("1",)}, Setting.K_SWEEP),
         ({"limit": 0}, Setting.LIMIT),
-        ({"seed": -1}, Setting.SEED),
-        ({"seed": 2**64}, Setting.SEED),
+        ({"seed": -1}, Setting.TASK_SEED),
+        ({"seed": 2**64}, Setting.TASK_SEED),
         ({"draw_train": 0}, Setting.DRAW_TRAIN),
         ({"normalize": "nfkc"}, Setting.NORMALIZE),
         ({"max_tokens": 0}, Setting.MAX_TOKENS),
         ({"models": ("a\u200bb",)}, Setting.MODEL_LIST),
         ({"dialects": ("",)}, Setting.DIALECT_LIST),
-        ({"constrained": "yes"}, Setting.CONSTRAINED),
+        ({"constrained": "yes"}, Setting.CONSTRAINED_DECODING),
     ],
 )
 def test_a_bad_value_names_its_field(fields, named):
