@@ -118,7 +118,6 @@ class Setting(StrEnum):
     SYSTEM = "system"
     SYSTEM_COL = "system_col"
     TASK = "task"
-    TASK_SEED = "task_seed"
     TEMPERATURE = "temperature"
     DIALECT_TEXT_COL = "dialect_text_col"
     DIALECTS = "dialects"

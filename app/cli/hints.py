@@ -86,7 +86,6 @@ OPTIONS: dict[Setting, tuple[str, str | None]] = {
     Setting.SYSTEM: ("--system", "NAME"),
     Setting.SYSTEM_COL: ("--system-col", "COLUMN"),
     Setting.TASK: ("TASK", None),
-    Setting.TASK_SEED: ("--seed", "N"),
     Setting.TEMPERATURE: ("--temperature", "T"),
     Setting.TOPIC: ("--topic", "TOPIC"),
     Setting.TYPE_COL: ("--type-col", "COLUMN"),

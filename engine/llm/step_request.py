@@ -232,29 +232,27 @@ def request_from_json(kinds: Sequence[type[StepRequest]], data: object) -> StepR
     raise UserError(_("not a request of a known step: {step!r}").format(step=step_name))
 
 
-# -- field helpers added by the steps after generate (appended; the lead may regroup) ------
-MAX_SEED = 2**63 - 1  # a seed is stored in run cards (JSON) and SQLite integers
+# a seed or a row id is stored in run cards (JSON) and SQLite integers
+MAX_INTEGER = 2**63 - 1
 
 
-def seed_field(name: Setting, default: int = 0) -> Any:
-    """A seed: a whole number from 0 to :data:`MAX_SEED`."""
-    return dataclasses.field(
-        default=default,
-        metadata={"setting": name, "check": lambda v, n: _whole(v, n, 0, MAX_SEED)},
-    )
-
-
-# the run-task and run-prompts steps': a name always given, bounded numbers, fixed choices
-def name_field(name: Setting, default: str) -> Any:
-    """A name that always has a value (a task's)."""
-    return dataclasses.field(default=default, metadata={"setting": name, "check": _name})
-
-
-def whole_field(name: Setting, default: int, low: int, high: int) -> Any:
-    """A whole number from ``low`` to ``high`` (a count where 0 means none)."""
+def whole_field(name: Setting, default: int, low: int = 0, high: int = MAX_COUNT) -> Any:
+    """A whole number from ``low`` to ``high``."""
     return dataclasses.field(
         default=default, metadata={"setting": name, "check": lambda v, n: _whole(v, n, low, high)}
     )
+
+
+def seed_field(name: Setting, default: int = 0) -> Any:
+    """A seed: a whole number from 0."""
+    return whole_field(name, default, 0, MAX_INTEGER)
+
+
+# the run-task and run-prompts steps': a name always given, lists of whole numbers, numbers and
+# choices among fixed values
+def name_field(name: Setting, default: str) -> Any:
+    """A name that always has a value (a task's)."""
+    return dataclasses.field(default=default, metadata={"setting": name, "check": _name})
 
 
 def wholes_field(name: Setting, low: int, high: int) -> Any:

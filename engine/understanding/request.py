@@ -80,7 +80,7 @@ class RunTaskRequest(StepRequest):
     k: int = whole_field(Setting.K, 6, 0, MAX_K)  # demonstrations per dialect (few-shot)
     k_sweep: tuple[int, ...] = wholes_field(Setting.K_SWEEP, 0, MAX_K)
     limit: int | None = optional_count_field(Setting.LIMIT)  # items per dialect
-    seed: int = seed_field(Setting.TASK_SEED)  # the sample's and the demonstrations'
+    seed: int = seed_field(Setting.SEED)  # the sample's and the demonstrations'
     draw_train: int | None = optional_count_field(Setting.DRAW_TRAIN)  # per dialect
     constrained: bool = flag_field(Setting.CONSTRAINED_DECODING)
     normalize: str | None = choice_field(Setting.NORMALIZE, NORMALIZATIONS, None)

@@ -87,7 +87,6 @@ def controls() -> dict[Setting, str]:
         Setting.SCHEME: _("Romanization scheme"),
         Setting.SCRIPTS: _("Scripts"),
         Setting.TASK: _("Task"),
-        Setting.TASK_SEED: _("Seed"),
         Setting.QUESTION_SET: _("Question set"),
         Setting.VARIANT_COLS: _("Variant columns"),
     }
@@ -105,7 +104,7 @@ def setting_words() -> dict[Setting, str]:
         Setting.PROMPT_FILE: _("the file of prompts"),
         Setting.TEMPERATURE: _("the sampling temperature"),
         Setting.REFILL: _("how many groups of sequences a local model plans at once"),
-        Setting.SEED: _("the seed of the probes' order draw and of their sample"),
+        Setting.SEED: _("the seed of the step's random draws (its sample, the order of options)"),
         Setting.SKIP_EMPTY: _("skipping rows with an empty text cell"),
         Setting.SPLITS: _("the splits it holds"),
     }
