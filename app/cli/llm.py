@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -11,12 +10,12 @@ from pathlib import Path
 from app.cli import stages
 from app.cli.arguments import (
     add_schedule_options,
+    given,
     name_text,
     non_negative_int,
     non_negative_number,
     positive_int,
     positive_number,
-    schedule_options,
 )
 from app.cli.batch import add_price_options, register_price, save_prices
 from app.cli.context import incomplete, last_error_words
@@ -63,16 +62,19 @@ def register(sub) -> None:
     add_json(q)
     q.set_defaults(func=cmd_inspect)
 
+    # run-prompts: options default to None, so the request's defaults hold (RunPromptsRequest)
     q = sub.add_parser("run-prompts", help="run a file of prompts as a resumable job")
     q.add_argument("file", help="one prompt per line, or JSONL with prompt|messages [, key]")
     q.add_argument("--model", help="model name (default: the workspace's default model)")
-    q.add_argument("--max-tokens", type=positive_int, default=128)
-    q.add_argument("--temperature", type=non_negative_number, default=0.0)
-    q.add_argument("--seed", type=non_negative_int, default=0)
+    q.add_argument("--max-tokens", type=positive_int, help="longest reply (default 128)")
+    q.add_argument(
+        "--temperature", type=non_negative_number, help="sampling temperature (default 0: greedy)"
+    )
+    q.add_argument("--seed", type=non_negative_int, help="sampling seed (default 0)")
     add_schedule_options(q, "sequences decoded together (local models)")
     add_json(q)
     add_quiet(q)
-    q.set_defaults(func=cmd_run_prompts)
+    q.set_defaults(func=cmd_run_prompts, build_request=run_prompts_request)
 
 
 _LIST_COLUMNS = (
@@ -272,70 +274,36 @@ def cmd_inspect(args, ctx) -> int:
     return 0 if report.get("selftest", {}).get("ok", True) else 1
 
 
-def read_prompt_file(path: Path, sampler) -> list:
-    llm = stages.llm()
-    text = read_user_text(path, PROMPT_FILE)
-    requests, keys = [], set()
-    is_jsonl = path.suffix.lower() in (".jsonl", ".ndjson")
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        if is_jsonl:
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UserError(f"{path}, line {n}: not JSON ({exc.msg})") from None
-            key = str(obj.get("key") or obj.get("id") or f"line-{n}")
-            if "messages" in obj:
-                msgs = tuple(llm.Message(m["role"], m["content"]) for m in obj["messages"])
-                req = llm.Request(key=key, messages=msgs, sampler=sampler)
-            elif "prompt" in obj:
-                req = llm.Request(key=key, prompt=str(obj["prompt"]), sampler=sampler)
-            else:
-                raise UserError(f"{path}, line {n}: needs 'prompt' or 'messages'")
-        else:
-            key = f"line-{n}"
-            req = llm.Request(key=key, prompt=line, sampler=sampler)
-        if key in keys:
-            raise UserError(f"{path}, line {n}: duplicate key {key!r}")
-        keys.add(key)
-        requests.append(req)
-    if not requests:
-        raise UserError(f"{path}: no prompts")
-    return requests
+def run_prompts_request(args):
+    """The request ``upabhasha run-prompts`` runs: the file's prompts as data (read whole,
+    bounded), options left out keeping the request's defaults."""
+    path = Path(args.file)
+    return stages.llm().RunPromptsRequest(
+        **given(
+            prompts=read_user_text(path, PROMPT_FILE),
+            jsonl=path.suffix.lower() in (".jsonl", ".ndjson"),
+            model=args.model,
+            max_tokens=args.max_tokens,
+            temperature=args.temperature,
+            seed=args.seed,
+            n_seq=args.n_seq,
+            refill=args.refill,
+        )
+    )
 
 
 def cmd_run_prompts(args, ctx) -> int:
-    llm = stages.llm()
-    ws = ctx.workspace()
-    model = llm.find_model(ws, args.model, embedded_fallback=True)
-    sampler = llm.Sampler(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
-    path = Path(args.file)
-    requests = read_prompt_file(path, sampler)
-    card = {
-        "template": "run-prompts",
-        "file_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "sampler": sampler.as_dict(),
-    }
-    schedule = schedule_options(args)
-    if schedule and model["kind"] == "gguf":
-        card["schedule"] = schedule
-    run = llm.open_run(ws, "prompts", model, card)
-    summary = llm.run_job_on_model(  # its model opened and closed; no empty run left behind
-        ws,
-        run,
-        requests,
-        progress=ctx.progress_printer("prompts", quiet=args.quiet or args.json),
+    request = run_prompts_request(args)
+    result = request.run(
+        ctx.workspace(), progress=ctx.progress_printer("prompts", quiet=args.quiet or args.json)
     )
-    rows = llm.run_responses(ws, run)
-    order = {r.key: i for i, r in enumerate(requests)}
-    rows.sort(key=lambda r: order.get(r["key"], len(order)))
     if args.json:
-        ctx.emit_json({"run_id": run, "summary": summary.__dict__, "responses": rows})
+        ctx.emit_json(result.as_dict())
     else:
-        for r in rows:
+        for r in result.responses:
             shown = r["text"] if r["status"] == "done" else f"[error] {r['error']}"
             print(f"{r['key']}\t{json.dumps(shown, ensure_ascii=False)}")
+    summary = result.summary
     if summary.complete:
         return 0
     failed = summary.total - summary.done_before - summary.done_now

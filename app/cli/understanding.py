@@ -5,12 +5,18 @@ from __future__ import annotations
 import sys
 
 from app.cli import stages
-from app.cli.arguments import name_text, non_negative_int, number, output_file, positive_int
+from app.cli.arguments import (
+    given,
+    name_text,
+    non_negative_int,
+    number,
+    output_file,
+    positive_int,
+)
 from app.cli.context import runs_outcome
 from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option, add_skip_empty
 from app.cli.output import add_file_format, add_json, add_quiet, csv_list, emit, run_line
-from engine.errors import UserError
 
 
 def register_import(isub) -> None:
@@ -83,32 +89,32 @@ def register(sub) -> None:
     add_json(a)
     a.set_defaults(func=cmd_adapter_add)
 
+    # run-task: options default to None, so the request's defaults hold (RunTaskRequest)
     p = sub.add_parser("run-task", help="run a task over models x regimes x scripts (resumable)")
     p.add_argument("task")
     p.add_argument("--models", type=csv_list, help="model names (default: the default model)")
     p.add_argument(
         "--items",
-        default="pairs",
         metavar="SOURCE",
-        help="'pairs' (the workspace's sentence pairs) or 'items:<set name>'",
+        help="'pairs' (the workspace's sentence pairs; the default) or 'items:<set name>'",
     )
-    p.add_argument("--regimes", type=csv_list, default=["zero"], help="zero,few,cot")
-    p.add_argument("--scripts", type=csv_list, default=["native"], help="native,roman")
-    p.add_argument("--scheme", default="avro", help="Romanization: avro, itrans, iso15919")
+    p.add_argument("--regimes", type=csv_list, help="zero,few,cot (default: zero)")
+    p.add_argument("--scripts", type=csv_list, help="native,roman (default: native)")
+    p.add_argument("--scheme", help="Romanization: avro (the default), itrans, iso15919")
     p.add_argument("--dialects", type=csv_list, help="only these dialects")
-    p.add_argument("--split", default="validation", help="evaluated split (default validation)")
+    p.add_argument("--split", help="evaluated split: validation (the default) or test")
     p.add_argument(
-        "--k", type=non_negative_int, default=6, help="few-shot demonstrations per dialect"
+        "--k", type=non_negative_int, help="few-shot demonstrations per dialect (default 6)"
     )
     p.add_argument(
         "--k-sweep",
-        type=lambda v: [int(x) for x in csv_list(v)],
+        type=counts_list,
         metavar="K,K,...",
         help="demo-count sweep in one command, e.g. 0,1,2,4,6 (0 = zero-shot; "
         "replaces --regimes/--k)",
     )
     p.add_argument("--limit", type=positive_int, help="at most N items per dialect")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="demonstration sampling seed")
+    p.add_argument("--seed", type=non_negative_int, help="demonstration sampling seed (default 0)")
     p.add_argument(
         "--draw-train",
         type=positive_int,
@@ -116,12 +122,17 @@ def register(sub) -> None:
         help="a set with no train split: draw N items per dialect (seeded, recorded in the "
         "card) from the evaluated split as few-shot demonstrations; they are not evaluated",
     )
-    p.add_argument("--constrained", action="store_true", help="JSON-schema constrained decoding")
+    p.add_argument(
+        "--constrained",
+        action="store_true",
+        default=None,
+        help="JSON-schema constrained decoding",
+    )
     add_normalize_option(p, scoring=True)
     p.add_argument("--max-tokens", type=positive_int)
     add_json(p)
     add_quiet(p, None)
-    p.set_defaults(func=cmd_run_task)
+    p.set_defaults(func=cmd_run_task, build_request=run_task_request)
 
     p = sub.add_parser("task-stats", help="task results: metrics, copy baseline, failure modes")
     p.add_argument("--task", help="only this task")
@@ -263,43 +274,48 @@ def cmd_import_items(args, ctx) -> int:
     return 0
 
 
-def cmd_run_task(args, ctx) -> int:
-    understanding = stages.understanding()
-    spec = understanding.get_task(args.task, understanding.user_task_dir())
-    ws = ctx.workspace()
-    models = stages.llm().find_models(ws, args.models)
-    plan = [(args.regimes, args.k)]
-    if args.k_sweep:
-        if any(k < 0 for k in args.k_sweep):
-            raise UserError("--k-sweep takes counts >= 0")
-        plan = [(["zero"], 0) if k == 0 else (["few"], k) for k in args.k_sweep]
-    summaries = []
-    for regimes, k in plan:
-        summaries += understanding.run_task(
-            ws,
-            spec,
-            models,
+def counts_list(text: str) -> list[int]:
+    """``0,1,2``: comma-separated whole numbers of at least 0 (an argparse ``type=``)."""
+    return [non_negative_int(part) for part in csv_list(text)]
+
+
+def run_task_request(args):
+    """The request ``upabhasha run-task`` runs (options left out keep the request's
+    defaults)."""
+    return stages.understanding().RunTaskRequest(
+        **given(
+            task=args.task,
+            models=args.models,
             source=args.items,
-            regimes=regimes,
+            regimes=args.regimes,
             scripts=args.scripts,
+            scheme=args.scheme,
             dialects=args.dialects,
             split=args.split,
-            k=k,
+            k=args.k,
+            k_sweep=args.k_sweep,
             limit=args.limit,
             seed=args.seed,
-            draw_train_per_dialect=args.draw_train,
-            scheme=args.scheme,
+            draw_train=args.draw_train,
             constrained=args.constrained,
             normalize=args.normalize,
             max_tokens=args.max_tokens,
-            progress=ctx.progress_printer(spec.name, quiet=args.quiet or args.json),
         )
-    scored, notes = stages.translation().scoring_normalization(ws, args.items, None, args.normalize)
-    if not emit(ctx, args, {"task": spec.name, "runs": summaries, "normalize": scored}):
+    )
+
+
+def cmd_run_task(args, ctx) -> int:
+    request = run_task_request(args)
+    result = request.run(
+        ctx.workspace(),
+        progress=ctx.progress_printer(request.task, quiet=args.quiet or args.json),
+    )
+    summaries = list(result.runs)
+    if not emit(ctx, args, result.as_dict()):
         for s in summaries:
             print(run_line(f"{s['model']} {s['regime']}/{s['script']}", s, "outputs", cached=False))
-        print(f"  texts scored: --normalize {scored}")
-        for note in notes:
+        print(f"  texts scored: --normalize {result.normalize}")
+        for note in result.notes:
             print(f"  note: {for_cli(note)}")
     return runs_outcome(ctx, "run-task", summaries, "outputs")
 

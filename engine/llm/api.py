@@ -45,6 +45,7 @@ from engine.llm.pricing import (
     price_fields,
     set_price,
 )
+from engine.llm.prompt_file_request import RunPromptsRequest, RunPromptsResult
 from engine.llm.replicate import replications
 from engine.llm.responses import run_responses
 from engine.llm.run_backend import backend_for_run
@@ -66,6 +67,8 @@ __all__ = [
     "Gpu",
     "Message",
     "Request",
+    "RunPromptsRequest",
+    "RunPromptsResult",
     "Sampler",
     "all_models",
     "backend_for_run",

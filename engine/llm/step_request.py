@@ -272,3 +272,83 @@ def id_field(name: Setting) -> Any:
     return dataclasses.field(
         metadata={"setting": name, "check": lambda v, n: _whole(v, n, 1, MAX_INTEGER)}
     )
+
+
+# the run-task and run-prompts steps': a name always given, lists of whole numbers, numbers and
+# choices among fixed values
+def name_field(name: Setting, default: str) -> Any:
+    """A name that always has a value (a task's)."""
+    return dataclasses.field(default=default, metadata={"setting": name, "check": _name})
+
+
+def wholes_field(name: Setting, low: int, high: int) -> Any:
+    """A tuple of distinct whole numbers from ``low`` to ``high`` in the order given; ()
+    means none."""
+
+    def check(value: Any, setting_name: Setting) -> tuple[int, ...]:
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            raise RequestError(setting_name, _("a list of whole numbers is needed"))
+        if len(value) > MAX_NAMES:
+            raise RequestError(setting_name, _("more than {n} values").format(n=MAX_NAMES))
+        return tuple(dict.fromkeys(_whole(v, setting_name, low, high) for v in value))
+
+    return dataclasses.field(default=(), metadata={"setting": name, "check": check})
+
+
+def number_field(name: Setting, default: float, low: float, high: float) -> Any:
+    """A finite number from ``low`` to ``high`` (a sampling temperature)."""
+
+    def check(value: Any, setting_name: Setting) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise RequestError(
+                setting_name, _("a number is needed, not {value!r}").format(value=value)
+            )
+        if not low <= value <= high:  # NaN fails both comparisons
+            raise RequestError(
+                setting_name,
+                _("must be from {low} to {high}, not {value}").format(
+                    low=low, high=high, value=value
+                ),
+            )
+        return float(value)
+
+    return dataclasses.field(default=default, metadata={"setting": name, "check": check})
+
+
+def _choice(value: Any, name: Setting, choices: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise RequestError(
+            name,
+            _("unknown value {value!r} (one of: {known})").format(
+                value=value, known=", ".join(choices)
+            ),
+        )
+    return value
+
+
+def choice_field(name: Setting, choices: Sequence[str], default: str | None) -> Any:
+    """One of ``choices``; None too where the default is None (the step's own choice)."""
+
+    def check(value: Any, setting_name: Setting) -> str | None:
+        if value is None and default is None:
+            return None
+        return _choice(value, setting_name, choices)
+
+    return dataclasses.field(default=default, metadata={"setting": name, "check": check})
+
+
+def choices_field(name: Setting, choices: Sequence[str], default: tuple[str, ...]) -> Any:
+    """A tuple of distinct values of ``choices``, at least one, in the order given."""
+
+    def check(value: Any, setting_name: Setting) -> tuple[str, ...]:
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            raise RequestError(setting_name, _("a list of values is needed"))
+        if len(value) > MAX_NAMES:
+            raise RequestError(setting_name, _("more than {n} values").format(n=MAX_NAMES))
+        if not value:
+            raise RequestError(
+                setting_name, _("choose at least one of: {known}").format(known=", ".join(choices))
+            )
+        return tuple(dict.fromkeys(_choice(v, setting_name, choices) for v in value))
+
+    return dataclasses.field(default=default, metadata={"setting": name, "check": check})

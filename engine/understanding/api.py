@@ -9,13 +9,11 @@ import these two modules, never the stage's others (.importlinter).
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from engine.llm.embedded_model import data_dir
 from engine.understanding.adapters import add_adapter_model
 from engine.understanding.fold import export_fold
 from engine.understanding.items import import_items, item_sets, parse_label_names
-from engine.understanding.run import run_task
+from engine.understanding.request import RunTaskRequest, RunTaskResult
+from engine.understanding.run import run_task, user_task_dir
 from engine.understanding.scripts import SCHEMES
 from engine.understanding.stats import (
     MACRO_OVER,
@@ -49,9 +47,6 @@ __all__ = [
     "user_task_dir",
     "write_csv",
     "write_latex",
+    "RunTaskRequest",
+    "RunTaskResult",
 ]
-
-
-def user_task_dir() -> Path:
-    """The folder of the user's own task files (next to the built-in ones)."""
-    return data_dir() / "tasks"

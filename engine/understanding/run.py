@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.errors import Setting, UserError, setting
 from engine.importing.stored_choice import scoring_normalization
+from engine.llm.embedded_model import data_dir
 from engine.llm.model_runs import PlannedRun, RunSummary, run_models
 from engine.llm.runs import note_in_card
 from engine.llm.types import CancelFn, ProgressFn
@@ -36,6 +37,12 @@ log = logging.getLogger(__name__)
 
 TASK_KIND_PREFIX = "task:"
 SCRIPTS = ("native", "roman")
+
+
+def user_task_dir() -> Path:
+    """The folder of the user's own task files (next to the built-in ones): the one both
+    front ends read tasks from."""
+    return data_dir() / "tasks"
 
 
 def _pick_items(

@@ -1,21 +1,20 @@
 """Background tasks of the Tasks panel (Qt-free; run through the bridge).
 
-They call the same engine functions as ``upabhasha run-task`` / ``task-stats`` with plain
-inputs, each opening its own workspace connection.
+A run is the request ``upabhasha run-task`` builds (:class:`RunTaskRequest`, the one path
+of the step); the reads call the same engine functions as ``task-stats``. Each opens its own
+workspace connection.
 """
 
 from __future__ import annotations
 
 import json
 
-from engine.errors import UserError
 from engine.importing.tasks import first_column, import_with
-from engine.llm.model_runs import RunSummary
 from engine.llm.run_estimates import estimator
+from engine.llm.types import CancelFn, ProgressFn
 from engine.understanding.items import import_items
-from engine.understanding.run import run_task
+from engine.understanding.request import RunTaskRequest, RunTaskResult
 from engine.understanding.stats import TASK_STATS, TaskStatsSettings, task_stats
-from engine.understanding.task_spec import get_task
 from engine.workspace.store import Workspace
 
 __all__ = [
@@ -32,51 +31,31 @@ __all__ = [
 
 def run_task_at(
     workspace_path: str,
-    task: str,
-    model_ids: list[int],
-    options: dict,
+    request: RunTaskRequest,
     user_dir: str | None = None,
     *,
-    progress=None,
-    cancelled=None,
-) -> list[RunSummary]:
-    """``options``: the keyword arguments of :func:`engine.understanding.run.run_task`."""
-    if not model_ids:
-        raise UserError("choose at least one model")
-    spec = get_task(task, user_dir)
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> RunTaskResult:
+    """Run ``request`` (the one ``upabhasha run-task`` builds); ``user_dir``: the folder of
+    the user's own task files (default: this machine's)."""
     with Workspace(workspace_path, create=False) as ws:
-        models = []
-        for model_id in model_ids:
-            rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
-            if not rows:
-                raise UserError(f"no model {model_id} in this workspace")
-            models.append(rows[0])
-        return run_task(ws, spec, models, progress=progress, cancelled=cancelled, **options)
+        return request.run(ws, progress=progress, cancelled=cancelled, user_dir=user_dir)
 
 
 def run_task_with_report_at(
     workspace_path: str,
-    task: str,
-    model_ids: list[int],
-    options: dict,
+    request: RunTaskRequest,
     user_dir: str | None = None,
     *,
-    progress=None,
-    cancelled=None,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
 ) -> dict:
     """:func:`run_task_at`, then the task's ``task-stats`` report read after the run's last
     write: ``{"summaries": […], "report": {…}}``. The panel shows this report when the job
     ends, so it holds every run of the job (a refresh read during the run may predate it)."""
-    summaries = run_task_at(
-        workspace_path,
-        task,
-        model_ids,
-        options,
-        user_dir,
-        progress=progress,
-        cancelled=cancelled,
-    )
-    return {"summaries": summaries, "report": task_stats_at(workspace_path, None, user_dir)}
+    result = run_task_at(workspace_path, request, user_dir, progress=progress, cancelled=cancelled)
+    return {"summaries": list(result.runs), "report": task_stats_at(workspace_path, None, user_dir)}
 
 
 # the planner's per-model estimates of run_task_at with the same arguments

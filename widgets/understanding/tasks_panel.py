@@ -1,7 +1,9 @@
 """TasksPanel: run understanding tasks (paper 001) and read their results.
 
 - Left: task, item source, models, regimes, scripts (with the Romanization scheme),
-  dialects, evaluated split, k, limit per dialect and constrained decoding; "Run" starts
+  dialects, evaluated split, k (or a k sweep), seed, limit per dialect and constrained
+  decoding, each starting at :class:`~engine.understanding.request.RunTaskRequest`'s default
+  (``upabhasha run-task``'s) but the limit; "Run" builds that request and starts
   :func:`engine.understanding.tasks.run_task_with_report_at` through the bridge (progress,
   ETA, cancel); runs resume; it ends with the report read after its last write.
 - Right: the results grid, one row per run (model × regime × script), laid out like the
@@ -13,9 +15,15 @@
 ``python -m widgets.understanding.tasks_panel [WORKSPACE]`` opens the panel alone on the sample workspace.
 """
 
+# Stays whole: a run's report supersedes the results reads (RESULTS_KEY), so the run form and
+# the results grid share one bridge key and one report; the form may leave as a widget of its
+# own once the results are read through a change notice instead.
+
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 import sys
 
 from PySide6.QtCore import Qt, Signal
@@ -37,10 +45,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.errors import UserError
 from engine.i18n import _, digits
 
 # the panel runs a task on the workspace's models: the one read it needs of the llm stage
 from engine.llm.api import all_models
+from engine.understanding import api as task_api
 from engine.understanding import tasks as task_jobs
 from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
 from engine.workspace.api import Workspace
@@ -53,8 +63,9 @@ from widgets.common.hints import for_gui
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
 from widgets.common.labels import label
+from widgets.common.number_boxes import ascii_digits
 from widgets.common.standalone import run_panel
-from widgets.common.task_bridge import Task, TaskBridge
+from widgets.common.task_bridge import Task, TaskBridge, describe_error
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
 from widgets.understanding.result_rows import number_text, result_rows
@@ -67,7 +78,10 @@ RESULTS_KEY = "task-results"  # the panel's reads of the results: the newest one
 # drill-down columns: dialect, input, native text, output, references (demonstrations stretch)
 ITEM_COLUMN_WIDTHS = {0: 80, 1: 190, 2: 190, 3: 150, 4: 150}
 
-SCRIPT_NAMES = ("native", "roman")
+# every choice starts at the request's default (the CLI's)
+DEFAULTS = task_api.RunTaskRequest()
+# but the limit: the desktop's first run is small (the request's default is every item)
+FIRST_RUN_LIMIT = 5
 
 
 class TasksPanel(QWidget):
@@ -85,16 +99,18 @@ class TasksPanel(QWidget):
         watcher: WorkspaceWatcher | None = None,
         parent: QWidget | None = None,
     ):
-        """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
+        """``watcher``: the window's workspace watcher (a panel alone makes its own);
+        ``user_dir``: the user's task files (default: the folder ``upabhasha`` reads)."""
         super().__init__(parent)
-        self.ws, self.bridge, self.user_dir = workspace, bridge, user_dir
+        self.ws, self.bridge = workspace, bridge
+        self.user_dir = str(task_api.user_task_dir()) if user_dir is None else user_dir
         self.report: dict = {"runs": []}
         self._task: Task | None = None
 
         self.task_box = QComboBox()
-        for name, spec in all_tasks(user_dir).items():
+        for name, spec in all_tasks(self.user_dir).items():
             self.task_box.addItem(f"{label('task', name)} — {label('task_kind', spec.kind)}", name)
-        self.task_box.setCurrentIndex(max(self.task_box.findData("dialect-to-standard"), 0))
+        self.task_box.setCurrentIndex(max(self.task_box.findData(DEFAULTS.task), 0))
         self.source_box = QComboBox()
         self.import_items_button = QPushButton(_("Import items…"))
         self.import_items_button.setToolTip(_("Import an item set for tasks from a file"))
@@ -102,22 +118,34 @@ class TasksPanel(QWidget):
         self.models = QListWidget()
         self.models.setMaximumHeight(90)
         self.regimes = {r: QCheckBox(label("regime", r)) for r in REGIMES}
-        self.regimes["zero"].setChecked(True)
-        self.scripts = {s: QCheckBox(label("script", s)) for s in SCRIPT_NAMES}
-        self.scripts["native"].setChecked(True)
+        self.scripts = {s: QCheckBox(label("script", s)) for s in task_api.RunTaskRequest.SCRIPTS}
+        for name, box in (*self.regimes.items(), *self.scripts.items()):
+            box.setChecked(name in DEFAULTS.regimes or name in DEFAULTS.scripts)
         self.scheme = QComboBox()
+        self.scheme.setToolTip(_("Romanization scheme"))
         for scheme in SCHEMES:
             self.scheme.addItem(label("scheme", scheme), scheme)
+        self.scheme.setCurrentIndex(self.scheme.findData(DEFAULTS.scheme))
         self.dialects = QLineEdit()
         self.dialects.setPlaceholderText(_("all (or e.g. sylhet,chittagong)"))
         self.split = QComboBox()
-        for split in ("validation", "test"):
+        for split in task_api.RunTaskRequest.SPLITS:
             self.split.addItem(label("split", split), split)
+        self.split.setCurrentIndex(self.split.findData(DEFAULTS.split))
         self.k = QSpinBox()
-        self.k.setRange(0, 16)
-        self.k.setValue(6)
-        self.limit = ItemLimitBox(_("all"), default=5)  # per dialect
+        self.k.setRange(0, task_api.RunTaskRequest.MAX_K)
+        self.k.setValue(DEFAULTS.k)
+        self.k_sweep = QLineEdit()
+        self.k_sweep.setPlaceholderText(_("none (or e.g. 0,1,2,4,6)"))
+        self.k_sweep.setToolTip(
+            _("One run per k: 0 zero-shot, else few-shot; replaces the regimes and k above")
+        )
+        self.seed = QSpinBox()  # the sample's and the demonstrations'
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(DEFAULTS.seed)
+        self.limit = ItemLimitBox(_("all"), default=FIRST_RUN_LIMIT)  # per dialect
         self.constrained = QCheckBox(_("constrained decoding (JSON schema)"))
+        self.constrained.setChecked(DEFAULTS.constrained)
         self.run_button = QPushButton(_("Run"))
         self.run_button.clicked.connect(self.run)
         self.cancel_button = QPushButton(_("Cancel"))
@@ -138,8 +166,10 @@ class TasksPanel(QWidget):
         form.addRow(_("Dialects"), self.dialects)
         form.addRow(_("Split"), self.split)
         form.addRow(_("k per dialect"), self.k)
+        form.addRow(_("k sweep"), self.k_sweep)
+        form.addRow(_("Seed"), self.seed)
         # a set with no train split: demonstrations drawn from the evaluated split (seeded)
-        self.draw_train = ItemLimitBox(_("(none)"), default=0)
+        self.draw_train = ItemLimitBox(_("(none)"), default=DEFAULTS.draw_train or 0)
         form.addRow(_("Train draw"), self.draw_train)  # items per dialect
         form.addRow(_("Limit per dialect"), self.limit)
         form.addRow(self.constrained)
@@ -155,7 +185,10 @@ class TasksPanel(QWidget):
             self.dialects.textChanged,
             self.split.currentIndexChanged,
             self.k.valueChanged,
+            self.k_sweep.textChanged,
+            self.seed.valueChanged,
             self.limit.valueChanged,
+            self.draw_train.valueChanged,
             self.constrained.toggled,
         ):
             changed.connect(self.estimate.mark_stale)
@@ -225,7 +258,7 @@ class TasksPanel(QWidget):
         self.source_box.addItem(_("sentence pairs"), "pairs")
         for s in item_sets(self.ws):
             self.source_box.addItem(f"{s['name']} ({s['items']})", f"items:{s['name']}")
-        self.source_box.setCurrentIndex(max(self.source_box.findData(source), 0))
+        self.source_box.setCurrentIndex(max(self.source_box.findData(source or DEFAULTS.source), 0))
         self.models.clear()
         for m in all_models(self.ws):
             entry = QListWidgetItem(m["name"])
@@ -235,80 +268,83 @@ class TasksPanel(QWidget):
             entry.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             self.models.addItem(entry)
 
-    def options(self) -> dict:
+    def checked_models(self) -> dict[int, str]:
+        """The ticked models: id -> name."""
         return {
-            "source": self.source_box.currentData(),
-            "regimes": [r for r, box in self.regimes.items() if box.isChecked()],
-            "scripts": [s for s, box in self.scripts.items() if box.isChecked()],
-            "scheme": self.scheme.currentData(),
-            "dialects": [d.strip() for d in self.dialects.text().split(",") if d.strip()] or None,
-            "split": self.split.currentData(),
-            "k": self.k.value(),
-            "limit": self.limit.value() or None,
-            "draw_train_per_dialect": self.draw_train.value() or None,
-            "constrained": self.constrained.isChecked(),
+            self.models.item(i).data(Qt.ItemDataRole.UserRole): self.models.item(i).text()
+            for i in range(self.models.count())
+            if self.models.item(i).checkState() == Qt.CheckState.Checked
         }
 
     def model_ids(self) -> list[int]:
-        return [
-            self.models.item(i).data(Qt.ItemDataRole.UserRole)
-            for i in range(self.models.count())
-            if self.models.item(i).checkState() == Qt.CheckState.Checked
-        ]
+        return list(self.checked_models())
+
+    def job_request(self) -> task_api.RunTaskRequest | str:
+        """The request 'Run' runs (``upabhasha run-task``'s), or what to change first (said
+        here, not as a failed job)."""
+        models = self.checked_models()
+        if not models:
+            return _("Choose at least one model.")
+        try:
+            return task_api.RunTaskRequest(
+                task=self.task_box.currentData(),
+                models=tuple(models.values()),
+                source=self.source_box.currentData() or DEFAULTS.source,
+                regimes=tuple(r for r, box in self.regimes.items() if box.isChecked()),
+                scripts=tuple(s for s, box in self.scripts.items() if box.isChecked()),
+                scheme=self.scheme.currentData(),
+                dialects=_parts(self.dialects.text()),
+                split=self.split.currentData(),
+                k=self.k.value(),
+                # typed numbers as numbers; anything else for the request to refuse by name
+                k_sweep=tuple(
+                    int(ascii_digits(p)) if re.fullmatch(r"-?\d+", ascii_digits(p)) else p
+                    for p in _parts(self.k_sweep.text())
+                ),
+                seed=self.seed.value(),
+                limit=self.limit.value() or None,
+                draw_train=self.draw_train.value() or None,
+                constrained=self.constrained.isChecked(),
+            )
+        except UserError as exc:
+            return describe_error(exc, one_line=True)
 
     # -- running -----------------------------------------------------------------------------
-    def job_label(self) -> str:
+    def job_label(self, request: task_api.RunTaskRequest) -> str:
         """What the job runs, for the job monitor: task, models, regimes, scripts."""
-        models = [
-            self.models.item(i).text()
-            for i in range(self.models.count())
-            if self.models.item(i).checkState() == Qt.CheckState.Checked
-        ]
-        options = self.options()
-        scripts = [f"{s} ({options['scheme']})" if s == "roman" else s for s in options["scripts"]]
+        scripts = [f"{s} ({request.scheme})" if s == "roman" else s for s in request.scripts]
+        regimes = (
+            [_("k sweep {ks}").format(ks=",".join(map(str, request.k_sweep)))]
+            if request.k_sweep
+            else request.regimes
+        )
         return _("Task {name} · {models} · {regimes} · {scripts}").format(
-            name=self.task_box.currentData(),
-            models=", ".join(models),
-            regimes=", ".join(options["regimes"]),
+            name=request.task,
+            models=", ".join(request.models),
+            regimes=", ".join(regimes),
             scripts=", ".join(scripts),
         )
 
-    def input_problem(self) -> str | None:
-        """What is missing before a run can start (said here, not as a failed job)."""
-        options = self.options()
-        if not self.model_ids():
-            return _("Choose at least one model.")
-        if not options["regimes"]:
-            return _("Choose at least one regime.")
-        if not options["scripts"]:
-            return _("Choose at least one script.")
-        return None
-
     def estimate_jobs(self) -> list[EstimateJob] | str:
         """The time estimate of 'Run' with the current choices, one task per model."""
-        problem = self.input_problem()
-        if problem is not None:
-            return problem
-        names = {
-            self.models.item(i).data(Qt.ItemDataRole.UserRole): self.models.item(i).text()
-            for i in range(self.models.count())
-        }
-        task, options = self.task_box.currentData(), self.options()
+        request = self.job_request()
+        if isinstance(request, str):
+            return request
         return [
             EstimateJob(
                 m,
-                names[m],
+                name,
                 task_jobs.estimate_task_at,
-                (str(self.ws.path), task, [m], options, self.user_dir),
+                (str(self.ws.path), dataclasses.replace(request, models=(name,)), self.user_dir),
             )
-            for m in self.model_ids()
+            for m, name in self.checked_models().items()
         ]
 
     def run(self) -> None:
-        problem = self.input_problem()
-        if problem is not None:
-            self.progress_note.setText(problem)
-            self.sig_status_message.emit(problem)
+        request = self.job_request()
+        if isinstance(request, str):
+            self.progress_note.setText(request)
+            self.sig_status_message.emit(request)
             return
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -316,14 +352,8 @@ class TasksPanel(QWidget):
         self.progress.setRange(0, 0)
         self._task = self.bridge.run(
             task_jobs.run_task_with_report_at,
-            args=(
-                str(self.ws.path),
-                self.task_box.currentData(),
-                self.model_ids(),
-                self.options(),
-                self.user_dir,
-            ),
-            label=self.job_label(),
+            args=(str(self.ws.path), request, self.user_dir),
+            label=self.job_label(request),
             supersedes=RESULTS_KEY,  # it returns the report read after its last write
             on_done=self._on_run_done,
             on_error=self._on_run_error,
@@ -479,6 +509,11 @@ class TasksPanel(QWidget):
                 self.items.setItem(i, j, QTableWidgetItem(text))
         # long cells elide; their tooltips show them whole
         fit_columns_to_headers(self.items, at_least=ITEM_COLUMN_WIDTHS)
+
+
+def _parts(text: str) -> tuple[str, ...]:
+    """A field's comma-separated values."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def main(argv: list[str] | None = None) -> int:

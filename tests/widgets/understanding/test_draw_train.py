@@ -64,7 +64,8 @@ def test_the_panel_draws_a_seeded_train_split_and_the_card_records_it(
         QTest.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         QTest.keyClicks(box, number)
         QTest.keyClick(box, Qt.Key.Key_Return)
-    assert panel.options()["regimes"] == ["few"] and panel.options()["draw_train_per_dialect"] == 1
+    request = panel.job_request()
+    assert request.regimes == ("few",) and request.draw_train == 1
     with qtbot.waitSignal(panel.sig_run_finished, timeout=60_000) as done:
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
     [summary] = done.args[0]

@@ -32,7 +32,8 @@ def test_results_grid_and_drill_down(qtbot, task_ws, sync_bridge, tmp_path):
     panel = TasksPanel(task_ws, sync_bridge)
     qtbot.addWidget(panel)
     assert panel.model_ids() == [1]  # the default model is checked
-    assert panel.options()["regimes"] == ["zero"] and panel.options()["source"] == "pairs"
+    request = panel.job_request()
+    assert request.regimes == ("zero",) and request.source == "pairs"
     assert panel.results.rowCount() == 4
     header = [
         panel.results.horizontalHeaderItem(i).text() for i in range(panel.results.columnCount())
