@@ -126,6 +126,7 @@ def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_gr
 
     window = MainWindow(Settings(reviewer_name="r"), bridge=sync_bridge, save=lambda s: None)
     qtbot.addWidget(window)
+    window.show()
     items = (
         "Import corpus…",
         "Import questions…",
@@ -144,7 +145,8 @@ def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_gr
         dialog.set_path(path)
         dialog.start_import()
     questions = window.workspace.scalar("SELECT count(*) FROM questions")
-    assert window.panels["review"].model.rowCount() == questions > 0
+    window.show_panel("review")  # a hidden panel follows the import's notice when shown
+    qtbot.waitUntil(lambda: window.panels["review"].model.rowCount() == questions > 0)
     set_filter = window.panels["review"].set_filter  # the new set joined the filter
     assert [set_filter.itemData(i) for i in range(set_filter.count())][1:] == [
         r["id"] for r in window.workspace.query("SELECT id FROM question_sets ORDER BY id")
