@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.annotation_actions import AnnotationActions
+from app.batch_actions import BatchActions
 from app.language_menu import add_language_menu
 from app.settings import Settings, save_settings
 from app.stage_widgets import import_pages, widget_packages
@@ -97,6 +98,8 @@ class MainWindow(QMainWindow):
         self.annotation.sig_merged.connect(lambda: self._announce("package", "decisions"))
         self.annotation.sig_status_message.connect(self.statusBar().showMessage)
         self.annotation.sig_changed.connect(self.refresh_status)
+        self.batch = BatchActions(self, self.bridge, lambda: self.workspace)
+        self.batch.sig_imported.connect(lambda _report: self._announce("batch", "responses"))
         self.setWindowTitle("Upabhasha")
         self.setAcceptDrops(False)
 
@@ -175,6 +178,7 @@ class MainWindow(QMainWindow):
             self._action(
                 _("&Import review packages…"), self.annotation.import_packages, None, file_menu
             ),
+            self._action(_("Import &batch results…"), self.batch.import_results, None, file_menu),
         ]
         self._action(_("Open review &package…"), self.annotation.open_package, None, file_menu)
         file_menu.addSeparator()

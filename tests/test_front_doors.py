@@ -36,7 +36,10 @@ CROSS_CUTTING = cross_cutting_packages()
 FRONT_DOORS = ("api", "tasks")
 # widget package -> {engine stage it may also use through its front doors: why}
 ALSO_NEEDS = {
-    "common": {"samples": "the standalone runner opens a panel on sample data"},
+    "common": {
+        "samples": "the standalone runner opens a panel on sample data",
+        "steps": "a step's dialog exports its request as batch files (batch_files.py)",
+    },
     "reports": {
         "samples": "python -m widgets.reports.charts_panel --live streams sample judgments"
     },

@@ -2,15 +2,16 @@
 OpenAI Batch files for engines that take work as files (vLLM run-batch, Batch APIs, Ray
 Data), and back; ``models price`` and the price options of ``models add``.
 
-The step runs in this process exactly as its own command would (its parser, its function),
-its output kept back: the engine decides what it sends and stores (engine.llm.batch_runner).
+The step's own options make its request exactly as its command would (the parser, then the
+command's request builder); the engine runs that request against recording or replaying
+backends and keeps it with the batch (engine.steps), so importing needs no command line.
+Batches exported before batches kept their request are converted here, once, from the
+command line they kept.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import logging
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from engine.errors import StepIncomplete, UserError
 
 log = logging.getLogger(__name__)
 
-# the model steps a batch can carry (their commands' names)
+# the model steps a batch can carry (their commands' names; each sets ``build_request``)
 STEPS = ("generate", "translate", "eval-translation", "probe", "run-task", "judge")
 EXIT_MISSING = 3
 
@@ -56,44 +57,53 @@ def register(sub) -> None:
     q.set_defaults(func=cmd_import)
 
 
-def _step_runner(ctx):
-    """Run a step's command line in this process, on this workspace, its output kept back."""
+def step_request(argv: list[str]):
+    """The request the command line ``argv`` (a model step's) makes: its own parser, then its
+    command's request builder."""
+    from app.cli import build_parser  # the full parser (every stage's commands)
 
-    def run(argv: list[str]) -> None:
-        from app.cli import build_parser  # the full parser (every stage's commands)
-
+    try:
         args = build_parser().parse_args(argv)
-        args.workspace, args.workspace_given, args.verbose = ctx.workspace_path, True, False
-        kept = io.StringIO()
-        with contextlib.redirect_stdout(kept), contextlib.redirect_stderr(kept):
-            try:
-                args.func(args, ctx)
-            except StepIncomplete:  # nothing is answered while exporting
-                pass
-        log.debug("batch: %s said: %s", argv[0], kept.getvalue())
+    except SystemExit:  # the parser said why on stderr
+        raise UserError(f"the step's options do not read: {' '.join(argv)}") from None
+    build = getattr(args, "build_request", None)
+    if build is None:
+        raise UserError(f"{argv[0]!r} is not a model step a batch can carry")
+    return build(args)
 
-    return run
+
+def convert_legacy_batches(ws) -> None:
+    """Give every batch exported before batches kept their request the request its kept
+    command line makes today."""
+    steps = stages.steps()
+    for batch in steps.legacy_batches(ws):
+        try:
+            request = step_request(batch["argv"])
+        except UserError as exc:  # each front end words the settings the message names
+            raise UserError(
+                f"batch {batch['token']} (exported by an earlier version): {exc}"
+            ) from None
+        steps.set_batch_request(ws, batch["id"], request)
+        log.info("batch %s: its command line became a %s request", batch["token"], request.STEP)
 
 
 def cmd_export(args, ctx) -> int:
-    llm = stages.llm()
-    ws = ctx.workspace()
-    argv = [args.step, *args.step_args]
-    run = _step_runner(ctx)
+    steps, tasks = stages.steps(), stages.steps_tasks()
+    request = step_request([args.step, *args.step_args])
+    path = str(ctx.workspace().path)
     if args.estimate:
-        estimate = llm.estimate_step(ws, run, argv)
+        estimate = tasks.estimate_batch_at(path, request)
         if emit(ctx, args, estimate):
             return 0
-        print("\n".join(llm.describe_estimate(estimate)))
+        print("\n".join(steps.describe_estimate(estimate)))
         return 0
-    manifest = llm.export_step(
-        ws,
-        run,
-        argv,
+    manifest = tasks.export_batch_at(
+        path,
+        request,
         Path(args.out),
         target_model=args.model,
-        max_lines=args.max_lines or llm.DEFAULT_MAX_LINES,
-        max_bytes=args.max_bytes or llm.DEFAULT_MAX_BYTES,
+        max_lines=args.max_lines or steps.DEFAULT_MAX_LINES,
+        max_bytes=args.max_bytes or steps.DEFAULT_MAX_BYTES,
     )
     if emit(ctx, args, manifest):
         return 0
@@ -108,14 +118,14 @@ def cmd_export(args, ctx) -> int:
         f"batch {manifest['batch']}: {manifest['items']} requests in {len(manifest['files'])} "
         f"files, runs {', '.join(map(str, manifest['runs']))}"
     )
-    print("\n".join(llm.describe_estimate(manifest["estimate"])))
+    print("\n".join(steps.describe_estimate(manifest["estimate"])))
     return 0
 
 
 def cmd_import(args, ctx) -> int:
-    llm = stages.llm()
     ws = ctx.workspace()
-    report = llm.import_results(ws, _step_runner(ctx), [Path(f) for f in args.files])
+    convert_legacy_batches(ws)
+    report = stages.steps_tasks().import_batch_at(str(ws.path), list(args.files))
     stored = any(f["accepted"] for f in report["files"])
     code = EXIT_MISSING if report["missing"] else (0 if stored or not _refusals(report) else 2)
     if emit(ctx, args, report):

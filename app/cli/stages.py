@@ -61,3 +61,15 @@ def answering():  # the answer loop over llm.jobs
     from engine.answering import api
 
     return api
+
+
+def steps():  # every model step's request kind (each stage's request module)
+    from engine.steps import api
+
+    return api
+
+
+def steps_tasks():  # batch export and import of a step's request
+    from engine.steps import tasks
+
+    return tasks

@@ -11,7 +11,6 @@ import these two modules, never the stage's others (.importlinter).
 from __future__ import annotations
 
 from engine.llm.backend_report import describe_llama_backend, log_llama_backend
-from engine.llm.batch_runner import estimate_step, export_step, import_results
 from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 from engine.llm.embedded_model import data_dir
 from engine.llm.endpoint_backend import BREAKER_FAILURES, read_api_key
@@ -99,9 +98,6 @@ __all__ = [
     "cost_estimate",
     "describe_estimate",
     "describe_price",
-    "estimate_step",
-    "export_step",
-    "import_results",
     "model_price",
     "parse_discount",
     "parse_price",

@@ -123,6 +123,8 @@ class Replayer:
     results: dict[int, dict[str, list[tuple[str, str, dict]]]]
     answered: int = 0
     changed: int = 0  # the step now asks something else than was exported
+    # (run, item) the step asked and no result answered: what is still missing
+    unanswered: set[tuple[int, str]] = field(default_factory=set)
 
     def factory(self, ws: Workspace, run_id: int, model_row: dict) -> Backend:
         return ReplayingBackend(self, run_id, model_row)
@@ -144,6 +146,7 @@ class ReplayingBackend(_Silent):
         for req in requests:
             candidates = own.get(req.key)
             if not candidates:
+                self.replayer.unanswered.add((self.run_id, req.key))
                 continue
             reply = next(
                 (
@@ -155,6 +158,8 @@ class ReplayingBackend(_Silent):
             )
             if reply is None:
                 self.replayer.changed += 1
+                self.replayer.unanswered.add((self.run_id, req.key))
                 continue
+            self.replayer.unanswered.discard((self.run_id, req.key))
             self.replayer.answered += 1
             yield parse_reply(req, reply, 0.0)

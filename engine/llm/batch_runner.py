@@ -1,10 +1,11 @@
 """A model step as batch files and back: export what it would send, import what came back.
 
-Both run the step itself, unchanged, through ``run_step(argv)`` (the front end's own way of
-running a step's command line in-process): the export against a recording backend, the
-import against a replaying one (:mod:`engine.llm.batch_backends`), so the files hold what
-the online path sends and the results are stored, rejected and retried as online. What the
-step would still send after an import is what is missing; exporting again writes only that.
+Both run the step's request itself, unchanged (:meth:`StepRequest.run`, the one path of the
+step): the export against a recording backend, the import against a replaying one
+(:mod:`engine.llm.batch_backends`), so the files hold what the online path sends and the
+results are stored, rejected and retried as online. The workspace keeps each batch's request;
+what the replay asked and no result answered is what is missing, and exporting the same
+request again writes only that.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 
-from engine.errors import UserError
+from engine.errors import StepIncomplete, UserError
 from engine.i18n import _
 from engine.llm import batch_store as store
 from engine.llm.batch_backends import Recorder, Replayer, serving
@@ -34,16 +35,18 @@ from engine.llm.batch_wire import (
     split_lines,
 )
 from engine.llm.pricing import cost_estimate
+from engine.llm.step_request import StepRequest, request_from_json
 from engine.workspace.store import Workspace
 
-StepRunner = Callable[[list[str]], None]
 
-
-def record_step(run_step: StepRunner, argv: list[str]) -> Recorder:
+def record_step(ws: Workspace, request: StepRequest) -> Recorder:
     """Run the step against recording backends: what it would send now."""
     recorder = Recorder()
     with serving(recorder.factory):
-        run_step(argv)
+        try:
+            request.run(ws)
+        except StepIncomplete:  # nothing is answered while recording
+            pass
     if recorder.refused:
         raise UserError(recorder.refused[0])
     return recorder
@@ -56,9 +59,9 @@ def _by_model(recorder: Recorder) -> dict[int, list]:
     return out
 
 
-def estimate_step(ws: Workspace, run_step: StepRunner, argv: list[str]) -> dict:
+def estimate_step(ws: Workspace, request: StepRequest) -> dict:
     """Tokens, time and cost of what the step would send (engine.llm.pricing)."""
-    groups = _by_model(record_step(run_step, argv))
+    groups = _by_model(record_step(ws, request))
     return cost_estimate(ws, {m: [r.request for r in recs] for m, recs in groups.items()})
 
 
@@ -68,18 +71,17 @@ def _file_part(name: str) -> str:
 
 def export_step(
     ws: Workspace,
-    run_step: StepRunner,
-    argv: list[str],
+    request: StepRequest,
     out_dir: Path,
     *,
     target_model: str | None = None,
     max_lines: int,
     max_bytes: int,
 ) -> dict:
-    """Write the requests the step ``argv`` would send as OpenAI Batch files in ``out_dir``;
-    return the manifest (run, items, files with their checksums, estimate). No request: an
-    empty manifest and no file."""
-    groups = _by_model(record_step(run_step, argv))
+    """Write what ``request`` would send as OpenAI Batch files in ``out_dir``; return the
+    manifest (the request, run, items, files with their checksums, estimate). Nothing to
+    send: an empty manifest and no file."""
+    groups = _by_model(record_step(ws, request))
     estimate = cost_estimate(ws, {m: [r.request for r in recs] for m, recs in groups.items()})
     if not groups:
         return {"items": 0, "files": [], "runs": [], "estimate": estimate}
@@ -92,7 +94,7 @@ def export_step(
             ).format(n=len(names), names=", ".join(names))
         )
     out_dir.mkdir(parents=True, exist_ok=True)
-    batch_id, token = store.new_batch(ws, argv[0], argv)
+    batch_id, token = store.new_batch(ws, request)
     files, items = [], []
     runs_files: dict[int, set[str]] = {}
     for recs in groups.values():
@@ -110,7 +112,7 @@ def export_step(
             meta.append((rec.run_id, rec.request.key, target, digest, sig))
         pos = 0
         for number, chunk in enumerate(split_lines(lines, max_lines, max_bytes), 1):
-            name = f"{argv[0]}-{token}-{_file_part(row['name'])}-{number:03d}.jsonl"
+            name = f"{request.STEP}-{token}-{_file_part(row['name'])}-{number:03d}.jsonl"
             data = b"".join(chunk)
             (out_dir / name).write_bytes(data)
             files.append(
@@ -130,7 +132,9 @@ def export_step(
     store.add_items(ws, batch_id, items)
     manifest = {
         "batch": token,
-        "step": argv,
+        "step": request.STEP,
+        "request": request.as_json(),
+        "digest": request.digest(),
         "items": len(items),
         "runs": sorted(runs_files),
         "files": files,
@@ -189,9 +193,10 @@ def _check_file(ws: Workspace, path: Path) -> tuple[Counter, list, int]:
     return refused, accepted, count
 
 
-def import_results(ws: Workspace, run_step: StepRunner, paths: list[Path]) -> dict:
-    """Take in result files (any order, partial, again), replay their steps and say what is
-    still missing. A file with a foreign or tampered line is refused whole."""
+def import_results(ws: Workspace, kinds: Sequence[type[StepRequest]], paths: list[Path]) -> dict:
+    """Take in result files (any order, partial, again), replay their batches' requests (of
+    one of ``kinds``) and say what is still missing. A file with a foreign or tampered line is
+    refused whole."""
     report_files = []
     touched: set[int] = set()
     for path in paths:
@@ -212,21 +217,31 @@ def import_results(ws: Workspace, run_step: StepRunner, paths: list[Path]) -> di
         )
     batches = store.batches_with_results(ws, touched)
     runs = set().union(*(b["runs"] for b in batches)) if batches else set()
-    replayer = Replayer(store.replay_results(ws, runs))
-    steps: list[list[str]] = []
+    requests: dict[str, StepRequest] = {}
     for batch in batches:
-        if batch["argv"] not in steps:
-            steps.append(batch["argv"])
+        if batch["request"] is None:
+            raise UserError(
+                _(
+                    "batch {token} was exported by an earlier version and its request is not "
+                    "known yet: it cannot be replayed"
+                ).format(token=batch["token"])
+            )
+        request = request_from_json(kinds, batch["request"])
+        requests.setdefault(request.digest(), request)
+    replayer = Replayer(store.replay_results(ws, runs))
     with serving(replayer.factory):
-        for argv in steps:
-            run_step(argv)
-    missing = sum(len(record_step(run_step, argv).requests) for argv in steps)
+        for request in requests.values():
+            try:
+                request.run(ws)
+            except StepIncomplete:  # what no result answered is counted below
+                pass
     actual = {run_id: store.note_actual(ws, run_id) for run_id in sorted(runs)}
     return {
         "files": report_files,
-        "steps": steps,
+        "steps": [r.as_json() for r in requests.values()],
         "answered": replayer.answered,
         "changed": replayer.changed,
-        "missing": missing,
+        # asked in the replay with no result, or answered by one the step did not take
+        "missing": len(replayer.unanswered | store.exported_not_done(ws, runs)),
         "actual": actual,
     }

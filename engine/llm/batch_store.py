@@ -1,4 +1,4 @@
-"""What the workspace keeps of batches: each export (its step, token and manifest), its items
+"""What the workspace keeps of batches: each export (its request, token and manifest), its items
 (run, key, target model, body hash, signature, file), the result lines taken in, and the
 batch part of each run card (the exports, the estimate, the actual tokens and cost)."""
 
@@ -9,17 +9,36 @@ import secrets
 
 from engine.llm.pricing import actual_cost
 from engine.llm.runs import canonical_json, note_in_card, run_card
+from engine.llm.step_request import StepRequest
 from engine.workspace.store import Workspace, utcnow
 
 
-def new_batch(ws: Workspace, step: str, argv: list[str]) -> tuple[int, str]:
+def new_batch(ws: Workspace, request: StepRequest) -> tuple[int, str]:
     token = secrets.token_hex(6)
     with ws.transaction() as conn:
         cur = conn.execute(
-            "INSERT INTO llm_batches(token, step, argv, created_at) VALUES (?, ?, ?, ?)",
-            (token, step, json.dumps(argv, ensure_ascii=False), utcnow()),
+            "INSERT INTO llm_batches(token, step, request, created_at) VALUES (?, ?, ?, ?)",
+            (token, request.STEP, request.canonical_text(), utcnow()),
         )
     return int(cur.lastrowid or 0), token
+
+
+def legacy_batches(ws: Workspace) -> list[dict]:
+    """Batches exported before batches kept their request: ``id``, ``token``, ``argv``."""
+    rows = ws.query(
+        "SELECT b.id, b.token, a.argv FROM llm_legacy_batch_argv a "
+        "JOIN llm_batches b ON b.id = a.batch_id ORDER BY b.id"
+    )
+    return [{**row, "argv": json.loads(row["argv"])} for row in rows]
+
+
+def set_batch_request(ws: Workspace, batch_id: int, request: StepRequest) -> None:
+    """Give a batch exported before batches kept their request the request it ran."""
+    with ws.transaction() as conn:
+        conn.execute(
+            "UPDATE llm_batches SET request = ? WHERE id = ?", (request.canonical_text(), batch_id)
+        )
+        conn.execute("DELETE FROM llm_legacy_batch_argv WHERE batch_id = ?", (batch_id,))
 
 
 def add_items(ws: Workspace, batch_id: int, items: list[tuple]) -> None:
@@ -90,7 +109,7 @@ def replay_results(
 
 
 def batches_with_results(ws: Workspace, batch_ids: set[int]) -> list[dict]:
-    """These batches (step, argv, runs), oldest first."""
+    """These batches (step, request JSON or None, runs), oldest first."""
     if not batch_ids:
         return []
     marks = ",".join("?" * len(batch_ids))
@@ -98,7 +117,7 @@ def batches_with_results(ws: Workspace, batch_ids: set[int]) -> list[dict]:
         f"SELECT * FROM llm_batches WHERE id IN ({marks}) ORDER BY id", tuple(batch_ids)
     )
     for row in rows:
-        row["argv"] = json.loads(row["argv"])
+        row["request"] = json.loads(row["request"]) if row["request"] else None
         row["runs"] = {
             r["run_id"]
             for r in ws.query(
@@ -106,6 +125,23 @@ def batches_with_results(ws: Workspace, batch_ids: set[int]) -> list[dict]:
             )
         }
     return rows
+
+
+def exported_not_done(ws: Workspace, run_ids: set[int]) -> set[tuple[int, str]]:
+    """(run, item) of these runs' exported items with no finished response (a result that
+    was refused, or none yet)."""
+    found: set[tuple[int, str]] = set()
+    for run_id in sorted(run_ids):
+        found |= {
+            (run_id, key)
+            for (key,) in ws.conn.execute(
+                "SELECT DISTINCT i.item_key FROM llm_batch_items i WHERE i.run_id = ? AND NOT "
+                "EXISTS (SELECT 1 FROM responses s WHERE s.run_id = i.run_id AND "
+                "s.item_key = i.item_key AND s.status = 'done')",
+                (run_id,),
+            )
+        }
+    return found
 
 
 def note_export(ws: Workspace, run_id: int, export: dict) -> None:

@@ -48,7 +48,7 @@ TOPICS: dict[str, tuple[str, ...]] = {
 # Track 1: batch files (an exported step, its items and files, the result lines taken in)
 # and per-model prices. Every statement can run again.
 TRACK_1_BATCHES_AND_PRICES = [
-    # one `batch export`: the step it ran (argv, JSON), the target model name, its token
+    # one `batch export`: the step it ran, the target model name, its token
     """CREATE TABLE IF NOT EXISTS llm_batches (
         id INTEGER PRIMARY KEY,
         token TEXT NOT NULL UNIQUE,
@@ -103,7 +103,20 @@ TRACK_2_SCHEDULE_CHOICES = [
     )""",
 ]
 
-TRACK = [TRACK_1_BATCHES_AND_PRICES, TRACK_2_SCHEDULE_CHOICES]
+# Track 3: a batch keeps the request it ran (engine.llm.step_request, JSON), not a command
+# line. The command lines of batches exported before move to a table of their own, which the
+# command line converts to requests (a parser is a front end's) and then empties.
+TRACK_3_BATCH_REQUESTS = [
+    "ALTER TABLE llm_batches ADD COLUMN request TEXT",
+    """CREATE TABLE IF NOT EXISTS llm_legacy_batch_argv (
+        batch_id INTEGER PRIMARY KEY REFERENCES llm_batches(id) ON DELETE CASCADE,
+        argv TEXT NOT NULL
+    )""",
+    "INSERT OR IGNORE INTO llm_legacy_batch_argv(batch_id, argv) SELECT id, argv FROM llm_batches",
+    "ALTER TABLE llm_batches DROP COLUMN argv",
+]
+
+TRACK = [TRACK_1_BATCHES_AND_PRICES, TRACK_2_SCHEDULE_CHOICES, TRACK_3_BATCH_REQUESTS]
 
 # an exported run waits for its results with no response stored: it is not empty
 RUN_HOLDERS = ("SELECT 1 FROM llm_batch_items WHERE run_id = ?",)

@@ -12,6 +12,7 @@ summary (the main window refreshes the answers, judge and charts panels).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 
@@ -32,6 +33,7 @@ from engine.answering.api import GenerateRequest, GenerateResult, answer_scope
 from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace, study_choices
+from widgets.common.batch_files import BatchExportButton
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.job_estimate import (
@@ -134,6 +136,8 @@ class GenerateDialog(QDialog):
         self.start_button = self.buttons.addButton(
             _("Generate"), QDialogButtonBox.ButtonRole.AcceptRole
         )
+        self.batch_button = BatchExportButton(workspace, bridge, self.batch_request)
+        self.buttons.addButton(self.batch_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.start_button.clicked.connect(self.start)
         self.buttons.rejected.connect(self.reject)
@@ -181,6 +185,14 @@ class GenerateDialog(QDialog):
             }
         except UserError as exc:
             return describe_error(exc, one_line=True)
+
+    def batch_request(self) -> GenerateRequest | str:
+        """What Generate would run, as one request of every chosen model (one batch)."""
+        requests = self.job_requests()
+        if isinstance(requests, str):
+            return requests
+        first = next(iter(requests.values()))
+        return dataclasses.replace(first, models=tuple(r.models[0] for r in requests.values()))
 
     def estimate_jobs(self) -> list[EstimateJob] | str:
         requests = self.job_requests()

@@ -22,7 +22,8 @@ REPORTS = "reports"
 MODELS = "models"
 RUBRICS = "rubrics"
 WORKSPACES = "workspaces"
-PURPOSES = (IMPORTS, EXPORTS, PACKAGES, REPORTS, MODELS, RUBRICS, WORKSPACES)
+BATCHES = "batches"  # OpenAI Batch files of a step, and their results
+PURPOSES = (IMPORTS, EXPORTS, PACKAGES, REPORTS, MODELS, RUBRICS, WORKSPACES, BATCHES)
 
 
 class LastFolders:
@@ -126,6 +127,7 @@ def choose_folder(parent: QWidget | None, purpose: str, title: str) -> str:
 
 
 __all__ = [
+    "BATCHES",
     "EXPORTS",
     "IMPORTS",
     "MODELS",

@@ -108,8 +108,10 @@ def test_the_estimate_says_unknown_never_zero(workspace):
 
 
 def test_the_llm_track_runs_again(workspace):
+    # the tables of batches and schedules predate stage versions: their statements run again;
+    # later steps (columns added, moved) run once, recorded in stage_versions
     with workspace.transaction() as conn:
-        for step in TRACK:
+        for step in TRACK[:2]:
             for statement in step:
                 conn.execute(statement)
     assert {"llm_batches", "llm_batch_items", "llm_batch_results", "llm_prices"} <= set(

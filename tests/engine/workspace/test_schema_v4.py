@@ -57,6 +57,14 @@ def test_the_migration_fills_what_the_triggers_keep(tmp_path):
         ).fetchall():
             conn.execute(f"DROP {kind.upper()} IF EXISTS {name}")
         conn.execute("DROP TABLE stage_versions")  # V5's
+        # the llm stage's batch tables came later too (its track alters them once)
+        for table in (
+            "llm_legacy_batch_argv",
+            "llm_batch_results",
+            "llm_batch_items",
+            "llm_batches",
+        ):
+            conn.execute(f"DROP TABLE {table}")
         conn.execute("PRAGMA user_version = 3")
     conn.close()
     with Workspace(path, create=False) as ws:

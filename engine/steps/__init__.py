@@ -1,0 +1,1 @@
+"""The model steps of every study as requests, and batch files of them (engine.steps.api)."""

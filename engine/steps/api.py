@@ -1,0 +1,28 @@
+"""The steps' front door: the model steps as requests (their kinds, a stored request read
+back), and what the workspace keeps of batches exported before batches kept their request
+(a front end that can read their command lines converts them).
+
+Batch export and import run in the background: :mod:`engine.steps.tasks`. Front ends import
+these two modules, never the package's others (.importlinter).
+"""
+
+from __future__ import annotations
+
+from engine.llm.batch_store import legacy_batches, set_batch_request
+from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
+from engine.llm.pricing import describe_estimate
+from engine.llm.step_request import RequestError, StepRequest
+from engine.steps.kinds import REQUESTS, STEPS, request_from_json
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_LINES",
+    "REQUESTS",
+    "STEPS",
+    "RequestError",
+    "StepRequest",
+    "describe_estimate",
+    "legacy_batches",
+    "request_from_json",
+    "set_batch_request",
+]

@@ -1,0 +1,48 @@
+"""A model step's request as OpenAI Batch files, and their results back: the background
+entry points of the CLI's ``batch`` command and of the desktop's batch actions alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.llm.batch_runner import estimate_step, export_step, import_results
+from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
+from engine.llm.step_request import StepRequest
+from engine.steps.kinds import REQUESTS
+from engine.workspace.store import Workspace
+
+__all__ = ["estimate_batch_at", "export_batch_at", "import_batch_at"]
+
+
+def estimate_batch_at(workspace_path: str, request: StepRequest) -> dict:
+    """Tokens, time and cost per model of what ``request`` would send, online and as a batch."""
+    with Workspace(workspace_path, create=False) as ws:
+        return estimate_step(ws, request)
+
+
+def export_batch_at(
+    workspace_path: str,
+    request: StepRequest,
+    out_dir: str | Path,
+    *,
+    target_model: str | None = None,
+    max_lines: int = DEFAULT_MAX_LINES,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> dict:
+    """Write what ``request`` would send as batch files in ``out_dir``; the manifest."""
+    with Workspace(workspace_path, create=False) as ws:
+        return export_step(
+            ws,
+            request,
+            Path(out_dir),
+            target_model=target_model,
+            max_lines=max_lines,
+            max_bytes=max_bytes,
+        )
+
+
+def import_batch_at(workspace_path: str, paths: list[str | Path]) -> dict:
+    """Take in result files of exported batches and replay their requests: per file what
+    was accepted and refused, and how many items are still missing."""
+    with Workspace(workspace_path, create=False) as ws:
+        return import_results(ws, REQUESTS, [Path(p) for p in paths])
