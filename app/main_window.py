@@ -178,7 +178,7 @@ class MainWindow(QMainWindow):
             self._action(
                 _("&Import review packages…"), self.annotation.import_packages, None, file_menu
             ),
-            self._action(_("Import &batch results…"), self.batch.import_results, None, file_menu),
+            self._action(_("Import batch resu&lts…"), self.batch.import_results, None, file_menu),
         ]
         self._action(_("Open review &package…"), self.annotation.open_package, None, file_menu)
         file_menu.addSeparator()

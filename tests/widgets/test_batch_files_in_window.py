@@ -101,7 +101,7 @@ def test_the_desktop_exports_and_imports_a_batch_as_the_cli_does(
     monkeypatch.setattr(
         QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(p) for p in results], "")
     )
-    _menu_action(window, "Import &batch results…").trigger()
+    _menu_action(window, "Import batch resu&lts…").trigger()
     qtbot.waitUntil(lambda: len(shown) == 2)
     assert "6 accepted (6 new)" in shown[1] and "Nothing is missing" in shown[1], shown
     assert not sync_bridge.errors
