@@ -1,7 +1,7 @@
 """Every step's defaults are the same from either front end: each dialog or panel, opened and
 left untouched, builds the request its Run button would run; the command line given only
 what the window chose (the model ticked, the first set, the first run's limit) builds the
-same request, field for field. What a window chooses by design is named here."""
+same request, field for field. The small first run the windows propose is asserted where it differs."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from app.cli import main
 from app.cli.batch import step_request
 from engine.workspace.store import Workspace
-from widgets.common.dialog_parts import set_checked
 from widgets.answering.generate_dialog import GenerateDialog
 from widgets.bias.bias_panel import BiasPanel
+from widgets.common.dialog_parts import set_checked
 from widgets.judging.judge_panel import JudgePanel
 from widgets.translation.eval_translation_box import EvalTranslationBox
 from widgets.translation.translate_dialog import TranslateDialog
