@@ -116,9 +116,7 @@ def test_new_workspace_via_dialog(window, tmp_path, monkeypatch):
     assert target.exists() and window.workspace.path == target
 
 
-def test_add_a_model_from_the_welcome_page_asks_for_gguf_files(
-    window, ws_copy, qtbot, monkeypatch
-):
+def test_add_a_model_from_the_welcome_page_asks_for_gguf_files(window, ws_copy, qtbot, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
     asked = []
