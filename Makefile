@@ -36,7 +36,7 @@ test-under-load: $(STAMP)
 	trap 'kill $$hogs' EXIT; \
 	$(PYTEST) tests/widgets tests/app/test_study_walkthroughs.py
 
-# Layering contracts (.importlinter), lint and format (ruff), types of the engine (mypy).
+# Layering contracts (.importlinter), lint and format (ruff), types of engine, app and widgets (mypy).
 lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .

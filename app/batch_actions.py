@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
@@ -25,7 +26,7 @@ from widgets.common.task_bridge import WRITER, TaskBridge, describe_error
 log = logging.getLogger(__name__)
 
 
-def import_batch_results_at(workspace_path: str, paths: list[str]) -> dict:
+def import_batch_results_at(workspace_path: str, paths: list[str | Path]) -> dict:
     """Convert batches of an earlier version, then take the result files in."""
     with Workspace(workspace_path, create=False) as ws:
         convert_legacy_batches(ws)
@@ -92,7 +93,7 @@ class BatchActions(QObject):
         if paths:
             self.import_files(str(ws.path), list(paths))
 
-    def import_files(self, workspace_path: str, paths: list[str]) -> None:
+    def import_files(self, workspace_path: str, paths: list[str | Path]) -> None:
         self.bridge.run(
             import_batch_results_at,
             args=(workspace_path, paths),

@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 3
     from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
     from app.qt_logging import install_qt_message_handler
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Upabhasha")
     app.setOrganizationName("Upabhasha")
-    app.setApplicationDisplayName("Upabhasha")
+    QGuiApplication.setApplicationDisplayName("Upabhasha")  # a static of the GUI class
     install_qt_message_handler()
     register_qt_fonts(app)
     from app.gc_guard import GarbageCollector

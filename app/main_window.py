@@ -393,8 +393,12 @@ class MainWindow(QMainWindow):
     def add_model(self) -> None:
         if self.workspace is None and not self.new_workspace_dialog():
             return
+        from widgets.llm.models_panel import ModelsPanel  # imported with the panels
+
         self.show_panel("models")
-        self.panels["models"].add_gguf_dialog()
+        panel = self.panels.get("models")
+        if isinstance(panel, ModelsPanel):
+            panel.add_gguf_dialog()
 
     # -- status bar ------------------------------------------------------------------------
     def _on_workspace_changed(self, change: Change) -> None:
@@ -436,7 +440,11 @@ class MainWindow(QMainWindow):
         self.settings.reviewer_name = name
         self._save(self.settings)
         answers = self.panels.get("answers")
-        if answers is not None and not answers.detail.annotator.text().strip():
+        if answers is None:
+            return
+        from widgets.judging.answers_panel import AnswersPanel  # imported with the panels
+
+        if isinstance(answers, AnswersPanel) and not answers.detail.annotator.text().strip():
             answers.detail.annotator.setText(name)  # overrides need the same person's name
 
     def _remember_avro_mode(self, enabled: bool) -> None:
@@ -474,10 +482,10 @@ class MainWindow(QMainWindow):
         ):
             event.ignore()
             return
-        geometry = base64.b64encode(bytes(self.saveGeometry())).decode()
+        geometry = base64.b64encode(self.saveGeometry().data()).decode()
         self.settings.window_geometries[screen_key(self)] = geometry
         self.settings.window_geometry = geometry
-        self.settings.window_state = base64.b64encode(bytes(self.saveState())).decode()
+        self.settings.window_state = base64.b64encode(self.saveState().data()).decode()
         self._save(self.settings)
         self.bridge.shutdown()
         self.close_workspace()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 from importlib.resources import as_file, files
 from pathlib import Path
 
@@ -52,6 +53,8 @@ def run_pipeline(folder: Path) -> dict:
     try:
         ensure_embedded_default(ws)
         model = default_model(ws)
+        if model is None:
+            raise SmokeFailure("the embedded model was not made the workspace's default")
         out["model"] = {"name": model["name"], "path": model["path"]}
         timer.done("embedded_model")
         translation_chain(ws, model, folder, out, timer.done)
@@ -247,13 +250,16 @@ def task_run(ws, model: dict) -> dict:
             english_cols=["english"],
             label_col="subjectivity",
         )
-    common = dict(
-        source=f"items:{imported.name}", dialects=[SMOKE_DIALECT], limit=1, max_tokens=MAX_TOKENS
+    run_one_item = partial(
+        run_task,
+        ws,
+        source=f"items:{imported.name}",
+        dialects=[SMOKE_DIALECT],
+        limit=1,
+        max_tokens=MAX_TOKENS,
     )
-    runs = run_task(
-        ws, get_task("dialect-to-standard"), [model], scripts=("native", "roman"), **common
-    )
-    runs += run_task(ws, get_task("subjectivity"), [model], **common)
+    runs = run_one_item(get_task("dialect-to-standard"), [model], scripts=("native", "roman"))
+    runs += run_one_item(get_task("subjectivity"), [model])
     if len(runs) != 3 or not all(r["complete"] for r in runs):
         raise SmokeFailure(f"task runs incomplete: {runs}")
     stats = task_stats(ws, settings=TaskStatsSettings(resamples=200))

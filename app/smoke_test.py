@@ -137,21 +137,21 @@ class StderrTee:
 
     def start(self) -> StderrTee:
         sys.stderr.flush()
-        self._saved = os.dup(2)
+        saved = self._saved = os.dup(2)
         read_fd, write_fd = os.pipe()
         os.dup2(write_fd, 2)
         os.close(write_fd)
         self._thread = threading.Thread(
-            target=self._pump, args=(read_fd,), daemon=True, name="stderr-tee"
+            target=self._pump, args=(read_fd, saved), daemon=True, name="stderr-tee"
         )
         self._thread.start()
         return self
 
-    def _pump(self, read_fd: int) -> None:
+    def _pump(self, read_fd: int, saved_fd: int) -> None:
         pending = b""
         with os.fdopen(read_fd, "rb", buffering=0) as pipe:
             while chunk := pipe.read(65536):
-                os.write(self._saved, chunk)
+                os.write(saved_fd, chunk)
                 pending += chunk
                 *done, pending = pending.split(b"\n")
                 self.lines.extend(line.decode("utf-8", "replace") for line in done)

@@ -19,15 +19,19 @@ from engine.annotation import api as annotation
 from engine.errors import UserError
 
 
-def _batch_id(ws, name: str | None, purpose: str | None = None) -> int | None:
-    if name is None:
-        if purpose is None:
-            return None
-        found = annotation.latest_batch_id(ws, purpose)
-        if found is None:
-            raise UserError(f"no {purpose} batch yet")
-        return found
-    return annotation.batch_id(ws, name)
+def _batch_id(ws, name: str | None) -> int | None:
+    """The batch named ``name``; None: every batch."""
+    return None if name is None else annotation.batch_id(ws, name)
+
+
+def _batch_for(ws, name: str | None, purpose: str) -> int:
+    """The batch named ``name``, else the newest one made for ``purpose``."""
+    if name is not None:
+        return annotation.batch_id(ws, name)
+    found = annotation.latest_batch_id(ws, purpose)
+    if found is None:
+        raise UserError(f"no {purpose} batch yet")
+    return found
 
 
 def register(sub) -> None:
@@ -355,7 +359,7 @@ def cmd_ppi(args, ctx) -> int:
         )
         return 0
     settings = annotation.PPISettings(alpha=args.alpha, width=args.width)
-    study = annotation.ppi_study(ws, _batch_id(ws, args.batch, "ppi"), settings)
+    study = annotation.ppi_study(ws, _batch_for(ws, args.batch, "ppi"), settings)
     if emit(ctx, args, study):
         return 0
     design = study["design"]

@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from engine.errors import UserError
 from engine.files.output_path import writable_output
@@ -26,7 +27,7 @@ _INTEGER = re.compile(r"[+-]?\d+")
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a bad command line in one line (usage is in ``--help``)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"upabhasha: error: {self.prog}: {message} (see '{self.prog} --help')\n")
 
 

@@ -116,6 +116,21 @@ def test_new_workspace_via_dialog(window, tmp_path, monkeypatch):
     assert target.exists() and window.workspace.path == target
 
 
+def test_add_a_model_from_the_welcome_page_asks_for_gguf_files(window, ws_copy, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    asked = []
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileNames", lambda parent, title, *a: (asked.append(title) or [], "")
+    )
+    window.open_workspace(ws_copy)
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert window.stack.currentWidget() is window.welcome
+    qtbot.mouseClick(window.welcome.model_button, Qt.MouseButton.LeftButton)
+    assert window.tabs.currentWidget() is window.panels["models"]
+    assert asked == ["Add GGUF model files"]
+
+
 def test_the_empty_review_hint_names_real_menu_items(window, tmp_path, monkeypatch):
     import re
 

@@ -94,7 +94,9 @@ def _seed_box() -> QSpinBox:
     return box
 
 
-def _lay_out(dialog: QDialog, form: QFormLayout, ok_text: str, on_ok) -> tuple:
+def _lay_out(
+    dialog: QDialog, form: QFormLayout, ok_text: str, on_ok
+) -> tuple[QDialogButtonBox, QLabel]:
     """The form, a status line for refusals and OK (named ``ok_text``) / Cancel."""
     status = QLabel()
     status.setWordWrap(True)
@@ -116,6 +118,9 @@ class _BatchDialog(QDialog):
     """What the assignment and draw dialogs share: their write runs on the writer lane."""
 
     sig_changed = Signal()
+    # each dialog lays them out with _lay_out
+    buttons: QDialogButtonBox
+    status: QLabel
 
     def __init__(self, ws: Workspace, parent: QWidget | None, bridge: TaskBridge | None):
         super().__init__(parent)

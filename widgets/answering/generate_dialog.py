@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sys
+from functools import partial
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QMessageBox,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -102,7 +104,7 @@ class GenerateDialog(QDialog):
         self.max_tokens.setSuffix(_(" tokens"))
         self.limit = ItemLimitBox(_("every question"), _(" questions"))
         self.scope = QLabel()
-        self.confirmation = None
+        self.confirmation: QMessageBox | None = None
         form = QFormLayout()
         form.addRow(_("Models"), self.models)
         form.addRow(_("Variant statuses"), self.statuses)
@@ -242,9 +244,9 @@ class GenerateDialog(QDialog):
                 args=(str(self.ws.path), request),
                 lane=model_lane(model_id),
                 label=_("Answers of {model}").format(model=name),
-                on_done=lambda result, m=model_id, n=name: self._done(m, n, result),
-                on_error=lambda exc, m=model_id, n=name: self._failed(m, n, exc),
-                on_cancelled=lambda m=model_id, n=name: self._cancelled(m, n),
+                on_done=partial(self._done, model_id, name),
+                on_error=partial(self._failed, model_id, name),
+                on_cancelled=partial(self._cancelled, model_id, name),
             )
             if task.running:
                 self.tasks[model_id] = task

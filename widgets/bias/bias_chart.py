@@ -170,7 +170,9 @@ class BiasChart(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.title, self.groups, self.xy = "", [], ("x", "y")
+        self.title = ""
+        self.groups: list[dict] = []
+        self.xy = ("x", "y")
         self.setMinimumSize(640, 200)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 

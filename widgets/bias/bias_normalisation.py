@@ -36,7 +36,8 @@ class RowsModel(QAbstractTableModel):
 
     def __init__(self, columns: list[tuple[str, str]], parent=None):
         super().__init__(parent)
-        self.columns, self.rows = columns, []
+        self.columns = columns
+        self.rows: list[dict] = []
 
     def set_rows(self, rows: list[dict]) -> None:
         self.beginResetModel()

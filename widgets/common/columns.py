@@ -49,8 +49,8 @@ def fit_columns_to_headers(
     header = view.horizontalHeader()
     model = view.model()
     for section in range(header.count()):
-        if isinstance(view, QTableWidget) and view.horizontalHeaderItem(section) is not None:
-            item = view.horizontalHeaderItem(section)
+        item = view.horizontalHeaderItem(section) if isinstance(view, QTableWidget) else None
+        if item is not None:
             if header_width(header, item.text()) > WRAP_FROM_PX:
                 item.setText(two_lines(item.text()))
         text = model.headerData(section, Qt.Orientation.Horizontal)

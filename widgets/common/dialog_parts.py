@@ -78,6 +78,7 @@ class ScreenFittingScroll(QScrollArea):
     def __init__(self, body: QWidget, *, reserve_px: int = 120):
         super().__init__()
         self.reserve_px = reserve_px
+        self._body = body  # the one content, never replaced (widget() is typed as optional)
         # never squeezed below its size hint to save a scroll bar (rows drew over each other)
         body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.setWidget(body)
@@ -86,7 +87,7 @@ class ScreenFittingScroll(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
     def sizeHint(self) -> QSize:
-        hint = self.widget().sizeHint()
+        hint = self._body.sizeHint()
         width = hint.width() + self.verticalScrollBar().sizeHint().width()
         screen = self.screen() or QGuiApplication.primaryScreen()
         if screen is None:
@@ -96,9 +97,7 @@ class ScreenFittingScroll(QScrollArea):
 
     def minimumSizeHint(self) -> QSize:
         # as wide as the content: a wider page (another kind) widens the dialog, no cut
-        width = (
-            self.widget().minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
-        )
+        width = self._body.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
         return QSize(width, 120)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -159,6 +158,8 @@ class CurrentPageStack(QStackedWidget):
     def _size_to_current(self, _index: int = 0) -> None:
         preferred, ignored = QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored
         for i in range(self.count()):
-            policy = preferred if i == self.currentIndex() else ignored
-            self.widget(i).setSizePolicy(policy, policy)
+            page = self.widget(i)
+            if page is not None:
+                policy = preferred if i == self.currentIndex() else ignored
+                page.setSizePolicy(policy, policy)
         self.updateGeometry()

@@ -35,9 +35,10 @@ class StudyPage(QGroupBox):
     # the report as lines; None: as every import's (the dialog's engine.importing.tasks)
     describe: Callable[[dict], list[str]] | None = None
 
-    def __init__(self, title: str):
+    def __init__(self, window_title: str):
         super().__init__(_("Columns"))
-        self.title = title
+        # the dialog's title while this page shows (QGroupBox.title is the box's "Columns")
+        self.window_title = window_title
         self.form = QFormLayout(self)
 
     def apply_guess(self, columns: list[str]) -> None:

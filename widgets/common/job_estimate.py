@@ -233,28 +233,36 @@ class JobEstimateBox(QWidget):
         )
 
     def _show(self) -> None:
-        lines, totals = [], [0.0, 0.0, 0.0, 0]
+        lines: list[str] = []
+        seconds = low = high = 0.0
+        tokens = 0
         for model_id, estimates in self.results.items():
             for est in estimates:
                 name = est.get("model") or self.names.get(model_id, "")
                 if not est.get("left"):
                     lines.append(_("{model}: nothing left to decode").format(model=name))
                     continue
-                values = (est["seconds"], est["seconds_low"], est["seconds_high"], est["tokens"])
-                totals = [a + b for a, b in zip(totals, values, strict=True)]
-                lines.append(
-                    _("{model}: {estimate}").format(model=name, estimate=describe_estimate(*values))
+                seconds, low, high = (
+                    seconds + est["seconds"],
+                    low + est["seconds_low"],
+                    high + est["seconds_high"],
                 )
+                tokens += est["tokens"]
+                estimate = describe_estimate(
+                    est["seconds"], est["seconds_low"], est["seconds_high"], est["tokens"]
+                )
+                lines.append(_("{model}: {estimate}").format(model=name, estimate=estimate))
         if sum(len(e) for e in self.results.values()) > 1:
-            lines.append(_("In total: {estimate}").format(estimate=describe_estimate(*totals)))
-        if totals[0] > 0 and self.took > totals[0] / 10:
+            total = describe_estimate(seconds, low, high, tokens)
+            lines.append(_("In total: {estimate}").format(estimate=total))
+        if seconds > 0 and self.took > seconds / 10:
             # loading the model and one sample batch cost the same whatever the job's size
             lines.append(
                 _(
                     "Estimating took {took}, more than a tenth of the {job} it estimates: "
                     "loading the model and decoding a sample cost that much at any job size, "
                     "so a job this small costs little more to run."
-                ).format(took=about_duration(self.took), job=about_duration(totals[0]))
+                ).format(took=about_duration(self.took), job=about_duration(seconds))
             )
         show_status(self.label, "\n".join(lines))
 

@@ -13,7 +13,15 @@ import logging
 import sys
 import time
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -65,7 +73,7 @@ def tokens_per_second(task: Task) -> float | None:
 class JobTableModel(QAbstractTableModel):
     """Rows are the bridge's tasks in start order (a model over task ids)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.tasks: list[Task] = []
         self.dirty: set[int] = set()
@@ -103,7 +111,7 @@ class JobTableModel(QAbstractTableModel):
             return _(COLUMNS[section])
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         task = self.tasks[index.row()]

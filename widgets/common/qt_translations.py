@@ -180,8 +180,8 @@ QT_LOCALES = {"bn": (QLocale.Language.Bengali, QLocale.Country.Bangladesh)}
 
 def apply_interface_locale() -> None:
     """Qt's default locale follows the interface language (the system's for English)."""
-    language, country = QT_LOCALES.get(current_language(), (None, None))
-    QLocale.setDefault(QLocale(language, country) if language else QLocale.system())
+    pair = QT_LOCALES.get(current_language())
+    QLocale.setDefault(QLocale(*pair) if pair else QLocale.system())
 
 
 def install_qt_translations(app: QObject | None = None) -> None:

@@ -246,7 +246,7 @@ class TaskBridge(QObject):
         *,
         args: tuple = (),
         kwargs: dict[str, Any] | None = None,
-        on_done: Callable[[Any], None] | None = None,
+        on_done: Callable[[Any], object] | None = None,  # what it returns is not used
         on_error: Callable[[BaseException], None] | None = None,
         on_progress: Callable[[int, int, str], None] | None = None,
         on_cancelled: Callable[[], None] | None = None,

@@ -13,7 +13,7 @@ from widgets.common.fonts import bengali_font
 class BijoyBox(QGroupBox):
     """Hidden until a scan finds Bijoy; ``scan`` holds the last scan's result."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(_("Legacy Bijoy/SutonnyMJ text found"))
         self.scan: dict = {"cells": 0}
         self.note = QLabel()
@@ -44,9 +44,9 @@ class BijoyBox(QGroupBox):
         if not scan["cells"]:
             return
         self.preview.setVisible(True)
-        columns = ", ".join(f"“{c}”" for c in scan["in_columns"])
+        names = ", ".join(f"“{c}”" for c in scan["in_columns"])
         self.note.setText(
-            _("Bengali text columns with Bijoy: {columns}.").format(columns=columns)
+            _("Bengali text columns with Bijoy: {columns}.").format(columns=names)
             + " "
             + _(
                 "{cells} cells in the first {rows} rows look like legacy Bijoy ASCII, not "

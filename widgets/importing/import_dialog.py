@@ -125,8 +125,8 @@ class ImportDialog(QDialog):
         self.study_pages: dict[str, StudyPage] = {
             page.kind: page.build(self.dialects) for page in pages
         }
-        for page in self.study_pages.values():
-            self.pages.addWidget(page)
+        for study_page in self.study_pages.values():
+            self.pages.addWidget(study_page)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.shared_options = self._shared_options()
         self.bijoy_box = BijoyBox()
@@ -399,7 +399,7 @@ class ImportDialog(QDialog):
         self.shared_options.setVisible(page is None or page.uses_dialect_names)
         if page is not None:
             self.pages.setCurrentWidget(page)
-            self.setWindowTitle(page.title)
+            self.setWindowTitle(page.window_title)
             if page.needs_columns != bool(self.columns) and self.path.text().strip():
                 self.set_path(self.path.text())  # read (or stop reading) the file's columns
         else:

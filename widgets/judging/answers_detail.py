@@ -42,7 +42,8 @@ def word_diff_html(standard: str, dialect: str) -> tuple[str, str]:
     words_a = [t for t in a if not t.isspace()]
     words_b = [t for t in b if not t.isspace()]
     matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
-    keep_a, keep_b = set(), set()
+    keep_a: set[int] = set()
+    keep_b: set[int] = set()
     for block in matcher.get_matching_blocks():
         keep_a.update(range(block.a, block.a + block.size))
         keep_b.update(range(block.b, block.b + block.size))
@@ -113,8 +114,9 @@ class AnswersDetail(QWidget):
         self.scores.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.spins: dict[str, QSpinBox] = {}
         for row, c in enumerate(rubric.criteria):
-            self.scores.setItem(row, 0, QTableWidgetItem(c.name))
-            self.scores.item(row, 0).setToolTip(c.statement)
+            name = QTableWidgetItem(c.name)
+            name.setToolTip(c.statement)
+            self.scores.setItem(row, 0, name)
             self.scores.setItem(row, 1, QTableWidgetItem(f"{c.weight:g}"))
             spin = QSpinBox()
             spin.setRange(0, 5)

@@ -28,6 +28,7 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -48,7 +49,13 @@ from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.judging import api as judging
 from engine.judging import tasks as judge_tasks
-from engine.judging.api import JudgeRequest, Rubric, build_judge_prompt, default_rubric_path
+from engine.judging.api import (
+    CalibrateRequest,
+    JudgeRequest,
+    Rubric,
+    build_judge_prompt,
+    default_rubric_path,
+)
 from engine.workspace.api import Workspace
 from widgets.common import file_dialogs
 from widgets.common.columns import fit_columns_to_headers
@@ -70,6 +77,8 @@ OVERVIEW_KEY = "judge-overview"  # the panel's reads of its overview: the newest
 # the panel has no control for the template, the answers judged or the schedule: its runs take
 # the step's defaults, as ``upabhasha judge`` without those options
 DEFAULTS = JudgeRequest()
+# the requests the panel builds from its judge and rubric
+Judged = TypeVar("Judged", JudgeRequest, CalibrateRequest)
 
 
 class JudgePanel(QWidget):
@@ -395,7 +404,7 @@ class JudgePanel(QWidget):
         self.sig_preview_updated.emit(text)
 
     # -- calibration and runs --------------------------------------------------------------
-    def judge_request(self, kind: type[JudgeRequest] = JudgeRequest, **fields):
+    def judge_request(self, kind: type[Judged], **fields) -> Judged | str:
         """The request of ``kind`` (a judge run's, a calibration's) with the chosen judge and
         the edited rubric (``fields``: any other), or why there is none."""
         model_id = self.judge_model.currentData()
@@ -407,7 +416,7 @@ class JudgePanel(QWidget):
             return describe_error(exc, one_line=True)
 
     def calibrate(self, **fields) -> None:
-        request = self.judge_request(judging.CalibrateRequest, **fields)
+        request = self.judge_request(CalibrateRequest, **fields)
         if isinstance(request, str):
             self.sig_status_message.emit(request)
             return
@@ -437,7 +446,7 @@ class JudgePanel(QWidget):
 
     def estimate_jobs(self) -> list[EstimateJob] | str:
         """The time estimate of 'Run judge on all answers' with the chosen judge and rubric."""
-        request = self.judge_request()
+        request = self.judge_request(JudgeRequest)
         if isinstance(request, str):
             return request
         model_id, name = self.judge_model.currentData(), self.judge_model.currentText()
@@ -446,7 +455,7 @@ class JudgePanel(QWidget):
         ]
 
     def run_judge_at(self) -> None:
-        request = self.judge_request()
+        request = self.judge_request(JudgeRequest)
         if isinstance(request, str):
             self.sig_status_message.emit(request)
             return

@@ -29,6 +29,11 @@ from widgets.common.hints import for_gui
 CRITERION_COLUMNS = ("key", "name", "weight", "statement")
 
 
+def _text(item: QTableWidgetItem | None) -> str:
+    """A cell's text, '' for a cell that has no item."""
+    return item.text() if item is not None else ""
+
+
 class RubricEditor(QWidget):
     sig_changed = Signal(object, str)  # Rubric or None, error message ('' when valid)
 
@@ -132,9 +137,8 @@ class RubricEditor(QWidget):
         )
         criteria = []
         for row in range(self.criteria.rowCount()):
-            cells = {
-                f: (self.criteria.item(row, col).text() if self.criteria.item(row, col) else "")
-                for col, f in enumerate(CRITERION_COLUMNS)
+            cells: dict[str, str | float] = {
+                f: _text(self.criteria.item(row, col)) for col, f in enumerate(CRITERION_COLUMNS)
             }
             try:
                 cells["weight"] = float(cells["weight"])
@@ -144,15 +148,16 @@ class RubricEditor(QWidget):
         data["criteria"] = criteria
         for field, table in (("likert", self.likert), ("confidence", self.confidence)):
             data[field] = {
-                table.verticalHeaderItem(row).text(): table.item(row, 0).text()
+                _text(table.verticalHeaderItem(row)): _text(table.item(row, 0))
                 for row in range(table.rowCount())
             }
         return data
 
     def set_weight(self, key: str, weight: str) -> None:
         for row in range(self.criteria.rowCount()):
-            if self.criteria.item(row, 0).text() == key:
-                self.criteria.item(row, 2).setText(weight)
+            cell = self.criteria.item(row, 2)
+            if _text(self.criteria.item(row, 0)) == key and cell is not None:
+                cell.setText(weight)
 
     def _validate(self, *_args) -> None:
         if self._loading:

@@ -39,10 +39,11 @@ log = logging.getLogger(__name__)
 def human_size(n: int | None) -> str:
     if not n:
         return ""
+    size = float(n)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
+        if size < 1024 or unit == "TiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
     return ""
 
 
@@ -136,11 +137,11 @@ class ModelFinderDialog(QDialog):
                 model["architecture"],
                 model["path"],
             ]
-            for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
+            items = [QTableWidgetItem(text) for text in cells]
+            for column, item in enumerate(items):
                 item.setToolTip(model["path"])
                 self.table.setItem(row, column, item)
-            first = self.table.item(row, 0)
+            first = items[0]
             if model["registered"]:
                 first.setFlags(first.flags() & ~Qt.ItemFlag.ItemIsEnabled)
                 first.setText(_("{name} (already added)").format(name=model["name"]))
@@ -162,7 +163,8 @@ class ModelFinderDialog(QDialog):
             model
             for row, model in enumerate(self.found)
             if not model["registered"]
-            and self.table.item(row, 0).checkState() == Qt.CheckState.Checked
+            and (item := self.table.item(row, 0)) is not None
+            and item.checkState() == Qt.CheckState.Checked
         ]
 
     def add_checked(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from engine.i18n import _, digits
 from engine.llm.api import models_default_first
@@ -48,7 +48,7 @@ class ModelsTableModel(QAbstractTableModel):
             return _(COLUMNS[section][1])
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         row, key = self.rows[index.row()], COLUMNS[index.column()][0]

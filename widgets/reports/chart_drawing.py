@@ -15,6 +15,7 @@ with the same categories redraws only the values over the saved frame
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from engine.i18n import _, current_language, digits
 from widgets.common.labels import dialect_of, label
@@ -84,7 +85,7 @@ def draw(figure, data: dict) -> list:
     return draw_values(figure, data)
 
 
-def draw_values(figure, data: dict, old: list = ()) -> list:
+def draw_values(figure, data: dict, old: Sequence = ()) -> list:
     """Replace the value artists ``old`` by those of ``data`` (same frame); returns them."""
     titles = {ax.title for ax in figure.axes}  # kept: only their text changes
     for artist in old:

@@ -20,8 +20,13 @@ import logging
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine.reports import api as reports
+
+if TYPE_CHECKING:  # matplotlib is imported in the charts lane, when first needed
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
 log = logging.getLogger(__name__)
 
@@ -69,13 +74,13 @@ class RenderedChart:
 
 @dataclass
 class _Shown:
-    figure: object
-    canvas: object
+    figure: Figure
+    canvas: FigureCanvasAgg
     size: tuple[int, int, float]
     frame: tuple | None = None  # frame_key of what is drawn
     margins: tuple | None = None  # (frame_key, subplot parameters) fitted to the labels
     values: list = field(default_factory=list)  # the value artists (animated)
-    background: object = None  # the frame's pixels, without the values
+    background: Any = None  # the frame's pixels (an Agg BufferRegion), without the values
 
 
 _SUBPLOT_PARAMETERS = ("left", "right", "bottom", "top", "wspace", "hspace")
@@ -95,7 +100,7 @@ def layout(figure) -> dict:
 class ChartRenderer:
     """The figures of one charts panel. Call :meth:`render` from one thread only."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._shown: dict[str, _Shown] = {}
         self.blits = 0  # live updates drawn by blitting
         self._owner: int | None = None
@@ -208,13 +213,14 @@ def _axes_box(figure) -> AxesBox | None:
         return None
     ax = figure.axes[0]
     box = ax.get_window_extent()
+    (left, right), (bottom, top) = ax.get_xlim(), ax.get_ylim()
     return AxesBox(
         float(box.x0),
         float(box.y0),
         float(box.x1),
         float(box.y1),
-        tuple(map(float, ax.get_xlim())),
-        tuple(map(float, ax.get_ylim())),
+        (float(left), float(right)),
+        (float(bottom), float(top)),
     )
 
 

@@ -95,13 +95,14 @@ class ChartView(QWidget):
             self.sig_resized.emit()
 
     def mouseMoveEvent(self, event) -> None:
-        box = self.rendered.axes if self.rendered is not None else None
-        if box is None or not self.width() or not self.height():
+        rendered = self.rendered
+        box = rendered.axes if rendered is not None else None
+        if rendered is None or box is None or not self.width() or not self.height():
             return
         # widget coordinates -> image pixels (the image may be shown scaled), y from below
-        scale_x = self.rendered.width / self.width()
-        scale_y = self.rendered.height / self.height()
+        scale_x = rendered.width / self.width()
+        scale_y = rendered.height / self.height()
         position = event.position()
-        point = box.to_data(position.x() * scale_x, self.rendered.height - position.y() * scale_y)
+        point = box.to_data(position.x() * scale_x, rendered.height - position.y() * scale_y)
         if point is not None:
             self.sig_hover.emit(*point)

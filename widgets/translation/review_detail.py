@@ -326,7 +326,8 @@ class ReviewDetail(QWidget):
             self.history.clear()
             self.exemplars.setRowCount(0)
             return
-        qtype = QUESTION_TYPES.get(detail.get("question_type"), "")
+        type_code = detail.get("question_type")
+        qtype = QUESTION_TYPES.get(type_code, "") if type_code is not None else ""
         qtype = _(qtype) if qtype else ""  # the names are in the catalogue (answers panel)
         plain = [
             detail.get("ext_id") or f"#{digits(detail['question_id'])}",

@@ -206,7 +206,7 @@ class ReviewGridModel(QAbstractTableModel):
             return "\n".join(t for t in (question.get("text"), question.get("gloss_en")) if t)
         return None
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or index.row() >= self.loaded:
             return None
         qid = self.question_ids[index.row()]

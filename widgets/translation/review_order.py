@@ -65,7 +65,11 @@ class ReviewOrderBox(QWidget):
         )
 
     def show_check(self, variant_id: int | None) -> None:
-        check = translation.draft_checks(self.ws, [variant_id]).get(variant_id or 0)
+        check = (
+            None
+            if variant_id is None
+            else translation.draft_checks(self.ws, [variant_id]).get(variant_id)
+        )
         if check is None:
             self.check_line.setText("")
             return

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QUndoCommand, QUndoStack
@@ -380,8 +381,9 @@ class ReviewPanel(QWidget):
             return None
         return name
 
-    def _apply(self, label: str, write) -> bool:
-        """Run one store write; on success push it for undo and refresh the view."""
+    def _apply(self, label: str, write: Callable[[int, str], translation.VariantState]) -> bool:
+        """Run one store write, ``write(variant_id, actor)`` on the current variant; on success
+        push it for undo and refresh the view."""
         if self.current_variant is None:
             return False
         actor = self._actor()
@@ -390,7 +392,7 @@ class ReviewPanel(QWidget):
         variant_id = self.current_variant
         try:
             before = translation.variant_state(self.ws, variant_id)
-            after = write(actor)
+            after = write(variant_id, actor)
         except UserError as exc:
             self.sig_status_message.emit(for_gui(str(exc)))
             return False
@@ -400,10 +402,9 @@ class ReviewPanel(QWidget):
         return True
 
     def accept_current(self) -> bool:
-        variant_id, text = self.current_variant, self.detail.edited_text()
-        comment = self.detail.comment.text()
+        text, comment = self.detail.edited_text(), self.detail.comment.text()
 
-        def write(actor):
+        def write(variant_id: int, actor: str) -> translation.VariantState:
             if text.strip() != translation.variant_state(self.ws, variant_id).text:
                 return translation.set_variant_text(
                     self.ws, variant_id, text, actor=actor, action="accept", comment=comment
@@ -418,11 +419,10 @@ class ReviewPanel(QWidget):
         return False
 
     def save_current_edit(self) -> bool:
-        variant_id, text = self.current_variant, self.detail.edited_text()
-        comment = self.detail.comment.text()
+        text, comment = self.detail.edited_text(), self.detail.comment.text()
         return self._apply(
             _("edit"),
-            lambda actor: translation.set_variant_text(
+            lambda variant_id, actor: translation.set_variant_text(
                 self.ws, variant_id, text, actor=actor, comment=comment
             ),
         )
@@ -433,19 +433,18 @@ class ReviewPanel(QWidget):
             self.sig_status_message.emit(_("Write a comment saying what is wrong, then flag."))
             self.detail.comment.setFocus()
             return False
-        variant_id = self.current_variant
         return self._apply(
             _("flag"),
-            lambda actor: translation.set_variant_status(
+            lambda variant_id, actor: translation.set_variant_status(
                 self.ws, variant_id, "flagged", actor=actor, comment=comment
             ),
         )
 
     def reject_current(self) -> bool:
-        variant_id, comment = self.current_variant, self.detail.comment.text()
+        comment = self.detail.comment.text()
         return self._apply(
             _("reject"),
-            lambda actor: translation.set_variant_status(
+            lambda variant_id, actor: translation.set_variant_status(
                 self.ws, variant_id, "rejected", actor=actor, comment=comment
             ),
         )

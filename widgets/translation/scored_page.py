@@ -77,10 +77,8 @@ class ScoredPage(StudyPage):
 
     def _layout_changed(self) -> None:
         wide = self.score_layout.currentData() == "wide"
-        for widget in (self.score_cols,):
-            self.form.setRowVisible(widget, wide)
-        for widget in (self.score_col,):
-            self.form.setRowVisible(widget, not wide)
+        self.form.setRowVisible(self.score_cols, wide)
+        self.form.setRowVisible(self.score_col, not wide)
         self.annotator_col.setEnabled(not wide)
         self.fixed_annotator.setEnabled(not wide)
 

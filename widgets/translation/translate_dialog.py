@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QMessageBox,
     QVBoxLayout,
     QWidget,
 )
@@ -121,7 +122,7 @@ class TranslateDialog(QDialog):
         layout.addWidget(self.pairs_warning)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
-        self.confirmation = None
+        self.confirmation: QMessageBox | None = None
         self._show_scope()
         self._update_state()
 

@@ -25,6 +25,7 @@ import dataclasses
 import logging
 import re
 import sys
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -232,12 +233,12 @@ class TasksPanel(QWidget):
         right.addWidget(top)
         self.breakdown = RunBreakdown()
         right.addWidget(detail_tabs(self.items, self.breakdown))
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(form_box)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
+        panes = QSplitter(Qt.Orientation.Horizontal)
+        panes.addWidget(form_box)
+        panes.addWidget(right)
+        panes.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
-        layout.addWidget(split)
+        layout.addWidget(panes)
         self.refresh_options()
         self.refresh_results()
         # a model added in the Models panel or by the CLI, a task run started elsewhere
@@ -284,6 +285,12 @@ class TasksPanel(QWidget):
         models = self.checked_models()
         if not models:
             return _("Choose at least one model.")
+        # typed numbers as numbers; anything else (Any: the request checks each value) for the
+        # request to refuse by name
+        k_sweep: tuple[Any, ...] = tuple(
+            int(ascii_digits(p)) if re.fullmatch(r"-?\d+", ascii_digits(p)) else p
+            for p in _parts(self.k_sweep.text())
+        )
         try:
             return task_api.RunTaskRequest(
                 task=self.task_box.currentData(),
@@ -295,11 +302,7 @@ class TasksPanel(QWidget):
                 dialects=_parts(self.dialects.text()),
                 split=self.split.currentData(),
                 k=self.k.value(),
-                # typed numbers as numbers; anything else for the request to refuse by name
-                k_sweep=tuple(
-                    int(ascii_digits(p)) if re.fullmatch(r"-?\d+", ascii_digits(p)) else p
-                    for p in _parts(self.k_sweep.text())
-                ),
+                k_sweep=k_sweep,
                 seed=self.seed.value(),
                 limit=self.limit.value() or None,
                 draw_train=self.draw_train.value() or None,

@@ -28,7 +28,7 @@ def _dialog(qtbot, ws, bridge, kind):
 def test_an_item_set_for_tasks_with_its_columns_guessed(qtbot, fresh_ws, sync_bridge):
     dialog = _dialog(qtbot, fresh_ws, sync_bridge, ITEMS)
     page = dialog.study_page
-    assert dialog.windowTitle() == page.title and dialog.pages.currentWidget() is page
+    assert dialog.windowTitle() == page.window_title and dialog.pages.currentWidget() is page
     assert not dialog.shared_options.isHidden()  # the dialect names row applies
     with as_file(files("resources") / "sample" / "task_items.csv") as path:
         assert dialog.set_path(path)
