@@ -11,6 +11,7 @@ import pytest
 
 from app.cli import main
 from app.cli.batch import step_request
+from engine.judging.api import JudgeRequest
 from engine.workspace.store import Workspace
 from widgets.answering.generate_dialog import GenerateDialog
 from widgets.bias.bias_panel import BiasPanel
@@ -82,7 +83,7 @@ def test_probe(qtbot, ws, sync_bridge):
 def test_judge(qtbot, ws, sync_bridge):
     panel = JudgePanel(ws, sync_bridge)
     qtbot.addWidget(panel)
-    request = panel.judge_request()
+    request = panel.judge_request(JudgeRequest)
     assert not isinstance(request, str), request
     assert step_request(["judge", "--judge", request.judge]) == request
 
