@@ -21,6 +21,7 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
 from widgets.bias.rule_box import RuleBox
+from widgets.common.batch_files import BatchExportButton
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox
 from widgets.common.job_progress import JobProgressRow
@@ -59,6 +60,7 @@ class ProbeRunning:
         self.constrained.setChecked(DEFAULTS.constrained)
         self.run_button = QPushButton(_("Run probes"))
         self.run_button.clicked.connect(self.run_probes)
+        self.batch_button = BatchExportButton(self.ws, bridge, self.batch_request)
         run_row = QHBoxLayout()
         for w in (
             QLabel(_("Model")),
@@ -70,6 +72,7 @@ class ProbeRunning:
             self.counterbalance,
             self.constrained,
             self.run_button,
+            self.batch_button,
         ):
             run_row.addWidget(w)
         run_row.addStretch(1)
@@ -84,6 +87,11 @@ class ProbeRunning:
         ):
             changed.connect(self.estimate.mark_stale)
         return run_row
+
+    def batch_request(self) -> ProbeRequest | str:
+        """What 'Run probes' would run, for Export as batch files…"""
+        chosen = self.probe_request()
+        return chosen if isinstance(chosen, str) else chosen[1]
 
     def probe_request(self) -> tuple[int, ProbeRequest] | str:
         """The model and the request of 'Run probes' as chosen, or what to change first."""

@@ -32,6 +32,7 @@ from engine.i18n import _
 from engine.translation import tasks as translation_tasks
 from engine.translation.api import TranslateRequest, TranslateResult, corpus_names
 from engine.workspace.api import Workspace, study_choices
+from widgets.common.batch_files import BatchExportButton
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.labels import dialect_of, label
@@ -111,6 +112,8 @@ class TranslateDialog(QDialog):
         self.start_button = self.buttons.addButton(
             _("Translate"), QDialogButtonBox.ButtonRole.AcceptRole
         )
+        self.batch_button = BatchExportButton(workspace, bridge, self.job_request)
+        self.buttons.addButton(self.batch_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.start_button.clicked.connect(self.start)
         self.buttons.rejected.connect(self.reject)

@@ -56,6 +56,7 @@ from engine.understanding import tasks as task_jobs
 from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
 from engine.workspace.api import Workspace
 from widgets.common import file_dialogs
+from widgets.common.batch_files import BatchExportButton
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.dialog_parts import in_a_row
 from widgets.common.file_dialogs import EXPORTS
@@ -173,7 +174,8 @@ class TasksPanel(QWidget):
         form.addRow(_("Train draw"), self.draw_train)  # items per dialect
         form.addRow(_("Limit per dialect"), self.limit)
         form.addRow(self.constrained)
-        form.addRow(in_a_row(self.run_button, self.cancel_button))
+        self.batch_button = BatchExportButton(workspace, bridge, self.job_request)
+        form.addRow(in_a_row(self.run_button, self.cancel_button, self.batch_button))
         self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
         form.addRow(self.estimate)
         for changed in (
