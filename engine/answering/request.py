@@ -15,7 +15,7 @@ from engine.errors import Setting
 from engine.i18n import _
 from engine.llm.api import find_models
 from engine.llm.model_registry import all_models
-from engine.llm.model_runs import RunSummary
+from engine.llm.model_runs import RunsResult
 from engine.llm.step_request import (
     MAX_TOKENS,
     RequestError,
@@ -34,14 +34,8 @@ from engine.workspace.store import Workspace
 from engine.workspace.variants import VARIANT_STATUSES
 
 
-@dataclass(frozen=True)
-class GenerateResult:
-    """One summary per model's answer run (a model that did not load says so)."""
-
-    runs: tuple[RunSummary, ...]
-
-    def as_dict(self) -> dict:
-        return {"runs": list(self.runs)}
+class GenerateResult(RunsResult):
+    """One summary per model's answer run."""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from engine.errors import Setting, UserError
 from engine.files.user_files import PROBE_INSTRUCTION, read_user_text
 from engine.i18n import _
 from engine.llm.api import find_models
-from engine.llm.model_runs import RunSummary
+from engine.llm.model_runs import RunsResult
 from engine.llm.step_request import (
     MAX_TOKENS,
     RequestError,
@@ -46,14 +46,8 @@ from engine.workspace.store import Workspace
 GIVEN_INSTRUCTION = "instruction"
 
 
-@dataclass(frozen=True)
-class ProbeResult:
-    """One summary per model × probe set (a model that did not load says so)."""
-
-    runs: tuple[RunSummary, ...]
-
-    def as_dict(self) -> dict:
-        return {"runs": list(self.runs)}
+class ProbeResult(RunsResult):
+    """One summary per model × probe set."""
 
 
 @dataclass(frozen=True)

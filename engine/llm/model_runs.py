@@ -57,6 +57,16 @@ class RunSummary(TypedDict, total=False):
     load_error: str
 
 
+@dataclass(frozen=True)
+class RunsResult:
+    """A step's result that is its runs' summaries (a model that did not load says so)."""
+
+    runs: tuple[RunSummary, ...]
+
+    def as_dict(self) -> dict:
+        return {"runs": list(self.runs)}
+
+
 @dataclass
 class PlannedRun:
     """One run of one model: its kind and card, its requests, and what its summary adds."""
