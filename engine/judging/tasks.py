@@ -20,7 +20,7 @@ from engine.judging.calibration import CalibrateResult, human_scores
 from engine.judging.request import CalibrateRequest, JudgeRequest, JudgeResult
 from engine.judging.rubric import rubric_from_dict
 from engine.judging.store import JudgeRunRow, judge_runs, self_preference_warnings
-from engine.llm.run_estimates import estimate_planned
+from engine.llm.run_estimates import ModelEstimate, estimate_planned
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
@@ -193,7 +193,7 @@ def estimate_judge_at(
     sample: int | None = None,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> dict | None:
+) -> ModelEstimate | None:
     """The time estimate of :func:`run_judge_at`'s first round (every gate-passing pair not
     judged yet; retries of invalid verdicts come on top); None when cancelled."""
     with Workspace(workspace_path, create=False) as ws:

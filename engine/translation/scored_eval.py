@@ -81,7 +81,7 @@ class ScoredEvaluation(TypedDict):
     annotations: int
     systems: dict[str, dict[str, Any]]
     normalize: str
-    signatures: Any
+    signatures: dict[str, str]
     sentence_signatures: dict[str, str]
     encoder: str | None
     segment_level: list[dict[str, Any]]
