@@ -35,6 +35,11 @@ from engine.workspace.store import Workspace
 
 __all__ = [
     "BIJOY_SCAN_ROWS",
+    "BijoyScan",
+    "CorpusMapping",
+    "DialectInfo",
+    "DialectNames",
+    "QuestionMapping",
     "CORPUS_OPTIONS",
     "DIALECT_TEXT_NAMES",
     "NOUNS",

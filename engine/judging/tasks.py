@@ -26,6 +26,7 @@ from engine.workspace.store import Workspace
 
 __all__ = [
     "PREVIEW_ITEMS",
+    "JudgeOverview",
     "JudgeRunDone",
     "calibrate_judge_at",
     "estimate_judge_at",

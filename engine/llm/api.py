@@ -68,6 +68,7 @@ __all__ = [
     "FoundModel",
     "Gpu",
     "Message",
+    "ModelRow",
     "Request",
     "RunPromptsRequest",
     "RunPromptsResult",
