@@ -7,7 +7,7 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypedDict, cast
+from typing import Any, NoReturn, Protocol, TypedDict, TypeVar, cast
 
 from engine.errors import ImportRejected, Setting, UserError, setting, setting_usage
 from engine.importing.cells import Row, cell_text
@@ -53,6 +53,16 @@ PROGRESS_EVERY = 500  # rows between progress/cancel checks while reading
 
 class ImportCancelled(UserError):
     """The user cancelled an import; nothing was written."""
+
+
+Report = TypeVar("Report", covariant=True)
+ReportDict = TypeVar("ReportDict")
+
+
+class Reports(Protocol[Report]):
+    """What an importer returns: a report whose :meth:`to_dict` gives it as plain data."""
+
+    def to_dict(self) -> Report: ...
 
 
 class ImportReportDict(TypedDict):

@@ -172,6 +172,14 @@ class DialectInfo(TypedDict):
     variants: int
 
 
+class DialectNames(TypedDict):
+    """A dialect's code and names (a row of ``dialects``, as the import dialog lists it)."""
+
+    code: str
+    name_bn: str
+    name_en: str
+
+
 def list_dialects(ws: Workspace) -> list[DialectInfo]:
     """Every dialect with its built-in and workspace aliases and how many pairs/variants."""
     pairs = dict(ws.conn.execute("SELECT dialect, count(*) FROM sentence_pairs GROUP BY dialect"))

@@ -10,13 +10,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, TypedDict, TypeVar, cast
+from typing import Any, TypedDict, cast
 
 from engine.i18n import N_, _, digits
-from engine.importing.columns import ImportReportDict
+from engine.importing.columns import ImportReportDict, ReportDict, Reports
 from engine.importing.dialects import (
     BUILTIN_ALIASES,
     DialectInfo,
+    DialectNames,
     add_dialect,
     list_dialects,
     spelling_key,
@@ -35,11 +36,6 @@ from engine.workspace.store import Workspace
 
 __all__ = [
     "BIJOY_SCAN_ROWS",
-    "BijoyScan",
-    "CorpusMapping",
-    "DialectInfo",
-    "DialectNames",
-    "QuestionMapping",
     "CORPUS_OPTIONS",
     "DIALECT_TEXT_NAMES",
     "NOUNS",
@@ -323,14 +319,6 @@ def add_dialect_at(workspace_path: str, code: str, fields: dict) -> DialectInfo:
         return add_dialect(ws, code, **fields)
 
 
-class DialectNames(TypedDict):
-    """One regional dialect of :func:`workspace_dialects`."""
-
-    code: str
-    name_bn: str
-    name_en: str
-
-
 def workspace_dialects(ws: Workspace) -> list[DialectNames]:
     """Regional dialects known to the workspace, with names, in code order."""
     rows = ws.query(
@@ -339,18 +327,8 @@ def workspace_dialects(ws: Workspace) -> list[DialectNames]:
     return cast("list[DialectNames]", rows)
 
 
-Report = TypeVar("Report", covariant=True)
-ReportDict = TypeVar("ReportDict")
-
-
-class _Reports(Protocol[Report]):
-    """An importer's report: :meth:`to_dict` gives it as plain data."""
-
-    def to_dict(self) -> Report: ...
-
-
 def import_with(
-    importer: Callable[..., _Reports[ReportDict]],
+    importer: Callable[..., Reports[ReportDict]],
     allowed: tuple[str, ...],
     workspace_path: str,
     path: str,

@@ -18,13 +18,7 @@ from engine.llm.step_request import StepRequest
 from engine.steps.kinds import REQUESTS
 from engine.workspace.store import Workspace
 
-__all__ = [
-    "BatchImport",
-    "BatchManifest",
-    "estimate_batch_at",
-    "export_batch_at",
-    "import_batch_at",
-]
+__all__ = ["estimate_batch_at", "export_batch_at", "import_batch_at"]
 
 
 def estimate_batch_at(workspace_path: str, request: StepRequest) -> CostEstimate:
