@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 import krippendorff
 import numpy as np
@@ -168,7 +169,7 @@ def field_agreement(
     return out
 
 
-def edit_similarity(edits: list[dict[str, str]]) -> dict:
+def edit_similarity(edits: list[dict[str, str]]) -> EditSimilarity:
     """Mean chrF and ROUGE-L over every pair of annotators' edits of the same item."""
     chrfs, rouges = [], []
     for unit in edits:
@@ -176,24 +177,56 @@ def edit_similarity(edits: list[dict[str, str]]) -> dict:
             chrfs.append(chrf(unit[x], unit[y]))
             rouges.append(rouge_l(unit[x], unit[y]))
     return nan_to_none(
-        {
-            "pairs": len(chrfs),
-            "chrf": float(np.mean(chrfs)) if chrfs else math.nan,
-            "chrf_scale": "0-100",
-            "rouge_l_f1": float(np.mean(rouges)) if rouges else math.nan,
-            "rouge_l_scale": "0-1",
-        }
+        EditSimilarity(
+            pairs=len(chrfs),
+            chrf=float(np.mean(chrfs)) if chrfs else math.nan,
+            chrf_scale="0-100",
+            rouge_l_f1=float(np.mean(rouges)) if rouges else math.nan,
+            rouge_l_scale="0-1",
+        )
     )
+
+
+class EditSimilarity(TypedDict):
+    """:func:`edit_similarity`: the mean over every pair of annotators' edits (None: no pair)."""
+
+    pairs: int
+    chrf: float | None
+    chrf_scale: str
+    rouge_l_f1: float | None
+    rouge_l_scale: str
+
+
+class DialectAgreement(TypedDict):
+    """One dialect's (or ``all``'s) agreement: :func:`field_agreement` of the decision and
+    of the score, and the edits' similarity."""
+
+    decision: dict[str, Any]
+    score: dict[str, Any]
+    edits: EditSimilarity
+
+
+class AgreementReportDict(TypedDict):
+    """:meth:`AgreementReport.as_dict` (``upabhasha agreement --json``): the settings, what
+    the intervals are, and each dialect's agreement (``all`` first)."""
+
+    resamples: int
+    seed: int
+    level: float
+    ci: str
+    by_dialect: dict[str, DialectAgreement]
 
 
 @dataclass
 class AgreementReport:
     settings: AgreementSettings
-    by_dialect: dict[str, dict] = field(default_factory=dict)
+    by_dialect: dict[str, DialectAgreement] = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> AgreementReportDict:
         return {
-            **self.settings.as_dict(),
+            "resamples": self.settings.resamples,
+            "seed": self.settings.seed,
+            "level": self.settings.level,
             "ci": f"{self.settings.level:.0%} percentile bootstrap over items",
             "by_dialect": self.by_dialect,
         }

@@ -13,6 +13,7 @@ import logging
 import statistics
 import unicodedata
 import uuid
+from typing import TypedDict, cast
 
 from engine.annotation.items import (
     DECISIONS,
@@ -225,7 +226,17 @@ def blind_content(kind: str, content: dict, blind: bool) -> dict:
     return shown
 
 
-def progress(ws: Workspace, *, batch_id: int | None = None) -> list[dict]:
+class AnnotatorProgress(TypedDict):
+    """One annotator's row of :func:`progress` (seconds None: no timed decision yet)."""
+
+    annotator: str
+    assigned: int
+    decided: int | None
+    median_seconds: float | None
+    mean_seconds: float | None
+
+
+def progress(ws: Workspace, *, batch_id: int | None = None) -> list[AnnotatorProgress]:
     """Per annotator: items assigned, items decided, median and mean seconds per item."""
     where = "" if batch_id is None else "WHERE i.batch_id = ?"
     params = () if batch_id is None else (batch_id,)
@@ -250,7 +261,7 @@ def progress(ws: Workspace, *, batch_id: int | None = None) -> list[dict]:
         ]
         r["median_seconds"] = statistics.median(secs) if secs else None
         r["mean_seconds"] = statistics.fmean(secs) if secs else None
-    return rows
+    return cast("list[AnnotatorProgress]", rows)
 
 
 def inputs_stamp(ws: Workspace) -> str:

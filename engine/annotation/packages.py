@@ -27,6 +27,7 @@ import sqlite3
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from engine.annotation import package_checks as checks
 from engine.annotation.annotators import annotator as get_annotator
@@ -62,9 +63,18 @@ log = logging.getLogger(__name__)
 
 
 # -- export -------------------------------------------------------------------------------
+class PackageExport(TypedDict):
+    """:func:`export_package`: the file written, its id, and what it holds."""
+
+    path: str
+    package_id: str
+    items: int
+    decisions: int
+
+
 def export_package(
     ws: Workspace, annotator: str, out: str | Path, *, batch_id: int | None = None
-) -> dict:
+) -> PackageExport:
     """Write the package for ``annotator`` (their items, blind, and their own decisions)."""
     who = get_annotator(ws, annotator)
     out = writable_output(out, "package file")  # before any work; no partial file after

@@ -32,6 +32,7 @@ import random
 import secrets
 import statistics
 from dataclasses import replace
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -100,6 +101,52 @@ def scored_judge_runs(ws: Workspace) -> list[dict]:
     )
 
 
+class SubsetDraw(TypedDict):
+    """:func:`draw_subset`: the new batch, its seed, how many answers were drawn and how
+    (``uniform`` or ``active``), and each annotator's load."""
+
+    batch_id: int
+    seed: int
+    drawn: int
+    design: str
+    per_annotator: dict[str, int]
+
+
+class PPICell(TypedDict):
+    """One model x dialect of :func:`ppi_study`: the estimates (``MeanEstimate.as_dict``)."""
+
+    model: str
+    dialect: str
+    ppi: dict[str, Any]
+    ppi_t: dict[str, Any] | None
+    judge_only: dict[str, Any]
+    human_only: dict[str, Any]
+    labels_for_width: float | None
+
+
+class PPIGap(TypedDict):
+    """One model's dialect − standard gap of the PPI estimates (None: not computable)."""
+
+    model: str
+    dialect: str
+    gap: float | None
+    low: float | None
+    high: float | None
+
+
+class PPIStudy(TypedDict):
+    """:func:`ppi_study` (``upabhasha ppi --json``, the Agreement panel's estimates)."""
+
+    batch_id: int
+    seed: int
+    design: dict[str, Any]
+    scale: str | None
+    alpha: float
+    target_width: float
+    cells: list[PPICell]
+    gaps: list[PPIGap]
+
+
 def draw_subset(
     ws: Workspace,
     name: str,
@@ -110,7 +157,7 @@ def draw_subset(
     seed: int | None = None,
     active: bool = False,
     floor: float | None = None,
-) -> dict:
+) -> SubsetDraw:
     """Draw ``share`` of each model x dialect cell at random (seeded) for human scoring:
     uniformly, or ``active``: each answer with a probability from the judge's uncertainty
     (at least ``floor``, by default a quarter of ``share``; ``share`` of the cell expected;
@@ -187,7 +234,7 @@ def human_labels(ws: Workspace, batch_id: int) -> dict[int, float]:
     return out
 
 
-def ppi_study(ws: Workspace, batch_id: int, settings: PPISettings = PPI) -> dict:
+def ppi_study(ws: Workspace, batch_id: int, settings: PPISettings = PPI) -> PPIStudy:
     """Per model x dialect: PPI, judge-only and human-only means; per model: dialect gaps;
     ``settings``: the intervals' level and the target width of the labels needed."""
     alpha, width = settings.alpha, settings.width
@@ -212,7 +259,8 @@ def ppi_study(ws: Workspace, batch_id: int, settings: PPISettings = PPI) -> dict
         else:
             c["yu"].append(r["final"])
     scale = _scale(batch[0]["score_scale"])
-    rows, est = [], {}
+    rows: list[PPICell] = []
+    est = {}
     for (model, dialect), c in sorted(cells.items()):
         if design == "active":
             from scipy.stats import t as student_t
@@ -251,13 +299,7 @@ def ppi_study(ws: Workspace, batch_id: int, settings: PPISettings = PPI) -> dict
         gap, se = p.estimate - s.estimate, math.sqrt(p.se**2 + s.se**2)
         gaps.append(
             nan_to_none(
-                {
-                    "model": model,
-                    "dialect": dialect,
-                    "gap": gap,
-                    "low": gap - z * se,
-                    "high": gap + z * se,
-                }
+                PPIGap(model=model, dialect=dialect, gap=gap, low=gap - z * se, high=gap + z * se)
             )
         )
     return {

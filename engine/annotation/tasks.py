@@ -6,12 +6,12 @@ on a background lane without sharing the GUI thread's connection.
 
 from __future__ import annotations
 
-from engine.annotation.agreement import agreement
+from engine.annotation.agreement import AgreementReportDict, agreement
 from engine.annotation.api import latest_batch_id
 from engine.annotation.assignment import AssignmentResult, assign
-from engine.annotation.decisions import inputs_stamp, progress
-from engine.annotation.packages import export_package, import_packages
-from engine.annotation.ppi import draw_subset, ppi_study
+from engine.annotation.decisions import AnnotatorProgress, inputs_stamp, progress
+from engine.annotation.packages import PackageExport, export_package, import_packages
+from engine.annotation.ppi import PPIStudy, SubsetDraw, draw_subset, ppi_study
 from engine.annotation.settings import AGREEMENT, PPI, AgreementSettings, PPISettings
 from engine.workspace.store import Workspace
 
@@ -25,18 +25,24 @@ __all__ = [
 ]
 
 
-def agreement_at(workspace_path: str, settings: AgreementSettings = AGREEMENT) -> dict:
+class AgreementView(AgreementReportDict):
+    """:func:`agreement_at`: the agreement report, each annotator's progress, and the
+    stamp of the inputs it was computed from."""
+
+    progress: list[AnnotatorProgress]
+    inputs_stamp: str
+
+
+def agreement_at(workspace_path: str, settings: AgreementSettings = AGREEMENT) -> AgreementView:
     """For background lanes: the report (``upabhasha agreement``'s, with the same
     ``settings``) plus per-annotator progress, from a file path."""
     with Workspace(workspace_path, create=False) as ws:
         stamp = inputs_stamp(ws)  # before the read: a write meanwhile shows as out of date
         report = agreement(ws, settings=settings).as_dict()
-        report["progress"] = progress(ws)
-        report["inputs_stamp"] = stamp
-    return report
+        return {**report, "progress": progress(ws), "inputs_stamp": stamp}
 
 
-def ppi_study_at(workspace_path: str, settings: PPISettings = PPI) -> dict | None:
+def ppi_study_at(workspace_path: str, settings: PPISettings = PPI) -> PPIStudy | None:
     """For background lanes: the study of the latest PPI batch (``upabhasha ppi``'s, with
     the same ``settings``), or None when there is none."""
     with Workspace(workspace_path, create=False) as ws:
@@ -44,7 +50,7 @@ def ppi_study_at(workspace_path: str, settings: PPISettings = PPI) -> dict | Non
         return None if batch is None else ppi_study(ws, batch, settings)
 
 
-def export_package_at(workspace_path: str, annotator: str, out: str) -> dict:
+def export_package_at(workspace_path: str, annotator: str, out: str) -> PackageExport:
     with Workspace(workspace_path, create=False) as ws:
         return export_package(ws, annotator, out)
 
@@ -67,7 +73,7 @@ def assign_at(
 
 def draw_subset_at(
     workspace_path: str, name: str, judge_run: int, annotators: list[str], options: dict
-) -> dict:
+) -> SubsetDraw:
     """A human-scoring draw (:func:`~engine.annotation.ppi.draw_subset`) on the writer lane."""
     with Workspace(workspace_path, create=False) as ws:
         return draw_subset(ws, name, judge_run, annotators, **options)

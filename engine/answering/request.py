@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import cast
 
 from engine.answering.generation import DEFAULT_SAMPLER, DEFAULT_STATUSES, generate_answers
 from engine.errors import Setting
@@ -76,7 +77,12 @@ class GenerateRequest(StepRequest):
         progress: ProgressFn | None = None,
         cancelled: CancelFn | None = None,
     ) -> GenerateResult:
-        models = all_models(ws) if self.all_models else find_models(ws, list(self.models))
+        # the runners take model rows as plain dicts
+        models = (
+            all_models(ws)
+            if self.all_models
+            else cast("list[dict]", find_models(ws, list(self.models)))
+        )
         runs = generate_answers(
             ws,
             models,

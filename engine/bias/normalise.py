@@ -29,6 +29,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from importlib.resources import files
+from typing import TypedDict
 
 from engine.bias.topics import BUILTIN_TOPICS, Topic
 from engine.errors import UserError
@@ -65,6 +66,20 @@ class Verdict:
     reason: str = ""
 
 
+class TableEntry(TypedDict):
+    """One phrase of the normalisation table (topic ``*``: every topic)."""
+
+    topic: str
+    phrase: str
+    label: str
+
+
+class PhraseMapped(TableEntry):
+    """:func:`map_phrase`: the phrase as stored (label '': removed) and the new version."""
+
+    version: str
+
+
 @dataclass
 class NormalisationTable:
     """Effective phrase -> label table per topic ('*' = every topic), with its version."""
@@ -84,7 +99,7 @@ class NormalisationTable:
         merged.update({p: lab for (t, p), lab in self.entries.items() if t == topic})
         return merged
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[TableEntry]:
         return [
             {"topic": t, "phrase": " ".join(p), "label": label}
             for (t, p), label in sorted(self.entries.items())
@@ -212,7 +227,9 @@ def allowed_labels(ws: Workspace, topic: str) -> list[str]:
     return [*groups, *SPECIAL_LABELS]
 
 
-def map_phrase(ws: Workspace, topic: str, phrase: str, label: str, author: str = "") -> dict:
+def map_phrase(
+    ws: Workspace, topic: str, phrase: str, label: str, author: str = ""
+) -> PhraseMapped:
     """Add (or, with label '', remove) one phrase: a new version of the table."""
     topic = topic.strip().casefold()
     words = tokens(phrase)

@@ -24,6 +24,7 @@ import logging
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TypedDict, cast
 
 from engine.bias.normalise import NormalisationTable, load_table, tokens
 from engine.bias.topics import BUILTIN_TOPICS, Topic, topic_for
@@ -60,6 +61,23 @@ class Probe:
     line: int = 0
 
 
+class ProbeReportDict(TypedDict):
+    """:meth:`ProbeReport.to_dict`: every field of the report, by name (``groups``: a
+    list once it has been through JSON)."""
+
+    name: str
+    kind: str
+    topic: str
+    groups: tuple[str, str]
+    path: str
+    set_id: int
+    rows_read: int
+    inserted: int
+    already_present: int
+    by_category: dict[str, int]
+    warnings: list[str]
+
+
 @dataclass
 class ProbeReport:
     name: str
@@ -74,8 +92,8 @@ class ProbeReport:
     by_category: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    def to_dict(self) -> ProbeReportDict:
+        return cast(ProbeReportDict, asdict(self))
 
 
 def subcategory_of(value: str) -> str:

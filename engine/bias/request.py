@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from engine.bias.run import (
     DEFAULT_SAMPLER,
@@ -113,7 +114,7 @@ class ProbeRequest(StepRequest):
     ) -> ProbeResult:
         runs = run_probes(
             ws,
-            find_models(ws, list(self.models)),
+            cast("list[dict]", find_models(ws, list(self.models))),  # the runner's plain rows
             list(self.sets) or None,
             options=self.options(),
             limit=self.limit,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import json
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -279,7 +280,28 @@ def _undefined_reason(cx: int, cy: int, ci) -> str | None:
     return None
 
 
-def bias_statistics(ws: Workspace, settings: BiasStatsSettings = BIAS_STATS) -> dict:
+class BiasStatistics(TypedDict):
+    """:func:`bias_statistics` (``upabhasha bias-stats --json``, the Social bias panel): the
+    figures, rows per run and group, and the settings they were computed with."""
+
+    dialect_shift: list[dict[str, Any]]
+    scale: str
+    zero_rule: str
+    zero_rule_note: str
+    bands: str
+    ci: str
+    ci_level: float
+    resamples: int
+    seed: int
+    normalisation_version: str
+    n_replies: int
+    groups: list[dict[str, Any]]
+    overall: list[dict[str, Any]]
+    position: list[dict[str, Any]]
+    occupation_mixing: list[dict[str, Any]]
+
+
+def bias_statistics(ws: Workspace, settings: BiasStatsSettings = BIAS_STATS) -> BiasStatistics:
     """Every bias figure of the workspace, computed with ``settings`` (zero-count rule,
     bootstrap resamples, seed, level), which the result records."""
     rule = settings.zero_rule
@@ -389,7 +411,16 @@ def bias_statistics(ws: Workspace, settings: BiasStatsSettings = BIAS_STATS) -> 
     }
 
 
-def unmapped_replies(ws: Workspace, limit: int = 50) -> list[dict]:
+class UnmappedReply(TypedDict):
+    """One phrase of :func:`unmapped_replies`: how often it was the reply, and an example."""
+
+    topic: str
+    phrase: str
+    count: int
+    example: str
+
+
+def unmapped_replies(ws: Workspace, limit: int = 50) -> list[UnmappedReply]:
     """Unparseable replies grouped by their normalised first sentence, most frequent first."""
     counts: collections.Counter = collections.Counter()
     example: dict[tuple, str] = {}

@@ -9,16 +9,25 @@ unmapped replies and the normalisation table); :func:`run_probes_at` runs a prob
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, TypedDict, cast
 
 from engine.bias.generator import generate_probe_sets
-from engine.bias.normalise import load_table, map_phrase
-from engine.bias.probes import import_probes
+from engine.bias.normalise import PhraseMapped, TableEntry, load_table, map_phrase
+from engine.bias.probes import ProbeReportDict, import_probes
 from engine.bias.request import ProbeRequest, ProbeResult
-from engine.bias.results import bias_statistics, classified_replies, unmapped_replies
+from engine.bias.results import (
+    BiasStatistics,
+    UnmappedReply,
+    bias_statistics,
+    classified_replies,
+    unmapped_replies,
+)
 from engine.bias.stats import BIAS_STATS, BiasStatsSettings
 from engine.i18n import _, digits
 from engine.importing.tasks import first_column, import_with
+from engine.llm.model_runs import RunSummary
 from engine.llm.run_estimates import estimator
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
@@ -37,12 +46,40 @@ __all__ = [
 ]
 
 
+class ModelName(TypedDict):
+    id: int
+    name: str
+
+
+class ProbeSetRow(TypedDict):
+    name: str
+    topic: str
+    group_x: str
+    group_y: str
+    dialect: str
+
+
+class BiasView(TypedDict):
+    """:func:`bias_view_at`: what the Social bias panel shows."""
+
+    stats: BiasStatistics
+    replies: list[dict[str, Any]]  # each classified reply (``results.Reply``'s fields)
+    unmapped: list[UnmappedReply]
+    table: list[TableEntry]
+    version: str  # the normalisation table's
+    topics: list[str]
+    models: list[ModelName]  # the default model first
+    sets: list[ProbeSetRow]
+    responses: int
+    rule: str  # the zero-count rule the statistics used
+
+
 def bias_view_at(
     workspace_path: str | Path,
     rule: str | None = None,
     *,
     settings: BiasStatsSettings = BIAS_STATS,
-) -> dict:
+) -> BiasView:
     """The panel's view, its statistics computed with ``settings`` (``upabhasha bias-stats``
     uses the same defaults); ``rule``, when given, replaces its zero-count rule."""
     if rule is not None:
@@ -60,9 +97,15 @@ def bias_view_at(
             "version": table.version,
             "topics": topics,
             # the default model first: the one a request without models asks
-            "models": ws.query("SELECT id, name FROM models ORDER BY is_default DESC, id"),
-            "sets": ws.query(
-                "SELECT name, topic, group_x, group_y, dialect FROM probe_sets ORDER BY id"
+            "models": cast(
+                "list[ModelName]",
+                ws.query("SELECT id, name FROM models ORDER BY is_default DESC, id"),
+            ),
+            "sets": cast(
+                "list[ProbeSetRow]",
+                ws.query(
+                    "SELECT name, topic, group_x, group_y, dialect FROM probe_sets ORDER BY id"
+                ),
             ),
             "responses": ws.scalar("SELECT count(*) FROM responses"),
             "rule": settings.zero_rule,
@@ -81,6 +124,13 @@ def run_probes_at(
         return request.run(ws, progress=progress, cancelled=cancelled)
 
 
+class ProbesWithView(TypedDict):
+    """:func:`run_probes_with_view_at`: each run's summary and the view read after them."""
+
+    summaries: list[RunSummary]
+    view: BiasView
+
+
 def run_probes_with_view_at(
     workspace_path: str | Path,
     request: ProbeRequest,
@@ -88,7 +138,7 @@ def run_probes_with_view_at(
     settings: BiasStatsSettings = BIAS_STATS,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> dict:
+) -> ProbesWithView:
     """:func:`run_probes_at`, then :func:`bias_view_at` read after the run's last write:
     ``{"summaries": […], "view": {…}}``. The panel shows this view when the job ends, so it
     counts every reply of the job (a read taken during the run may predate it)."""
@@ -105,7 +155,7 @@ estimate_probes_at = estimator(run_probes_at)
 
 def map_phrase_at(
     workspace_path: str | Path, topic: str, phrase: str, label: str, author: str = ""
-) -> dict:
+) -> PhraseMapped:
     with Workspace(workspace_path, create=False) as ws:
         return map_phrase(ws, topic, phrase, label, author)
 
@@ -127,7 +177,18 @@ PROBE_OPTIONS = (
 )
 
 
-def guess_probe_mapping(columns: list[str]) -> dict:
+class ProbeMapping(TypedDict):
+    """:func:`guess_probe_mapping`: each column guessed (None: no guess)."""
+
+    prompt_col: str | None
+    id_col: str | None
+    category_col: str | None
+    subcategory_col: str | None
+    topic_col: str | None
+    first_col: str | None
+
+
+def guess_probe_mapping(columns: list[str]) -> ProbeMapping:
     """A starting column mapping for a probe file (the import dialog's guess)."""
     return {
         "prompt_col": first_column(columns, ("prompt", "text", "question")),
@@ -139,16 +200,33 @@ def guess_probe_mapping(columns: list[str]) -> dict:
     }
 
 
-def import_probes_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
+class ProbeImport(ProbeReportDict):
+    """:func:`import_probes_at`: the probe set's report, its ``kind`` the import's
+    (``probes``) and ``probe_kind`` the set's (template or natural)."""
+
+    probe_kind: str
+
+
+def import_probes_at(workspace_path: str, path: str, options: dict, **progress) -> ProbeImport:
     """``upabhasha import probes`` for the import dialog (writer lane, all-or-nothing)."""
 
     report = import_with(import_probes, PROBE_OPTIONS, workspace_path, path, options, **progress)
     return {**report, "kind": "probes", "probe_kind": report["kind"]}
 
 
+class GeneratedProbes(TypedDict):
+    """:func:`generate_probes_at`: one report per probe set made, and their totals."""
+
+    kind: str
+    name: str
+    inserted: int
+    already_present: int
+    sets: list[ProbeReportDict]
+
+
 def generate_probes_at(
     workspace_path: str, templates: str, options: dict, *, progress=None, cancelled=None
-) -> dict:
+) -> GeneratedProbes:
     """``upabhasha probes generate --templates JSON --words CSV`` for the import dialog:
     one probe set per topic, '<name>-<topic>'. ``options``: ``words`` (the CSV), ``name``."""
     name = options.get("name") or Path(templates).stem
@@ -163,7 +241,7 @@ def generate_probes_at(
     }
 
 
-def describe_probe_report(report: dict) -> list[str]:
+def describe_probe_report(report: Mapping[str, Any]) -> list[str]:
     """An import or a generation of probe sets as short lines (the dialog's report), in the
     interface language; names, topics, groups and categories are quoted as they are."""
     kinds = {"template": _("template"), "natural": _("natural")}

@@ -8,8 +8,10 @@ Queries and single writes only; the import dialog's background work is in
 
 from __future__ import annotations
 
-from engine.importing.columns import BIJOY_HINT, SPLITS, count_lines
+from engine.importing.columns import BIJOY_HINT, SPLITS, ImportReportDict, count_lines
 from engine.importing.dialects import (
+    DialectInfo,
+    DialectNames,
     RenameNeeded,
     add_dialect,
     aliases_kept,
@@ -31,7 +33,10 @@ __all__ = [
     "BIJOY_HINT",
     "DUPLICATE_HINT",
     "SPLITS",
+    "DialectInfo",
+    "DialectNames",
     "DuplicateContent",
+    "ImportReportDict",
     "RenameNeeded",
     "add_dialect",
     "aliases_kept",

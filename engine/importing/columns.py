@@ -7,7 +7,7 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol, TypedDict, TypeVar, cast
 
 from engine.errors import ImportRejected, Setting, UserError, setting, setting_usage
 from engine.importing.cells import Row, cell_text
@@ -55,6 +55,48 @@ class ImportCancelled(UserError):
     """The user cancelled an import; nothing was written."""
 
 
+Report = TypeVar("Report", covariant=True)
+ReportDict = TypeVar("ReportDict")
+
+
+class Reports(Protocol[Report]):
+    """What an importer returns: a report whose :meth:`to_dict` gives it as plain data."""
+
+    def to_dict(self) -> Report: ...
+
+
+class ImportReportDict(TypedDict):
+    """:meth:`ImportReport.to_dict` (``upabhasha import … --json``, the import dialog's
+    report): every field of the report, by name."""
+
+    kind: str
+    path: str
+    name: str
+    target_id: int
+    file_format: str
+    rows_read: int
+    records: int
+    duplicates_in_file: int
+    inserted: int
+    already_present: int
+    empty_cells_skipped: int
+    variants_inserted: int
+    by_dialect: dict[str, Any]
+    columns: list[str]
+    unused_columns: list[str]
+    dialect_names: dict[str, str]
+    bijoy_converted: int
+    romanized: int
+    variant_status: str
+    leading_tokens: dict[str, Any]
+    sets: list[dict[str, Any]]
+    label_names: dict[str, str]
+    merges: dict[str, dict[str, Any]]
+    skipped_empty: dict[str, Any]
+    split_note: str
+    warnings: list[str]
+
+
 @dataclasses.dataclass
 class ImportReport:
     kind: str  # "corpus" or "questions"
@@ -86,8 +128,8 @@ class ImportReport:
     split_note: str = ""  # where the rows of a file without a split went
     warnings: list = dataclasses.field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+    def to_dict(self) -> ImportReportDict:
+        return cast(ImportReportDict, dataclasses.asdict(self))
 
     def merged(self, kind: str, line: int) -> None:
         """Count one record of the file merged into an earlier one, by ``kind``."""

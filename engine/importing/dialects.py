@@ -20,6 +20,7 @@ import difflib
 import json
 import re
 from collections.abc import Callable, Iterable
+from typing import TypedDict
 
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.text.text_rules import checked_name
@@ -158,11 +159,32 @@ def parse_dialect_map(
     return mapping
 
 
-def list_dialects(ws: Workspace) -> list[dict]:
+class DialectInfo(TypedDict):
+    """One dialect of :func:`list_dialects` (``upabhasha dialects list --json``)."""
+
+    code: str
+    name_en: str
+    name_bn: str
+    region: str
+    aliases: list[str]
+    builtin_aliases: list[str]
+    pairs: int
+    variants: int
+
+
+class DialectNames(TypedDict):
+    """A dialect's code and names (a row of ``dialects``, as the import dialog lists it)."""
+
+    code: str
+    name_bn: str
+    name_en: str
+
+
+def list_dialects(ws: Workspace) -> list[DialectInfo]:
     """Every dialect with its built-in and workspace aliases and how many pairs/variants."""
     pairs = dict(ws.conn.execute("SELECT dialect, count(*) FROM sentence_pairs GROUP BY dialect"))
     variants = dict(ws.conn.execute("SELECT dialect, count(*) FROM variants GROUP BY dialect"))
-    out = []
+    out: list[DialectInfo] = []
     for r in ws.query("SELECT * FROM dialects ORDER BY code = 'standard' DESC, code"):
         out.append(
             {
@@ -231,7 +253,7 @@ def add_dialect(
     region: str = "",
     aliases: Iterable[str] = (),
     rename: bool = False,
-) -> dict:
+) -> DialectInfo:
     """Add a dialect, or add aliases/names to an existing one. Names that differ from an
     existing dialect's replace them only with ``rename`` (a typo must not silently rename
     sylhet); its aliases, built-in and added, are kept either way.

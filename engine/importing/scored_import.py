@@ -31,6 +31,7 @@ import logging
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypedDict
 
 from engine.errors import Setting, UserError, setting, setting_usage
 from engine.importing.columns import (
@@ -544,7 +545,18 @@ def _set_row(conn, path: Path, channel: _Channel, dialect, normalize: str, now: 
     return int(conn.execute("SELECT id FROM scored_sets WHERE name = ?", (name,)).fetchone()[0])
 
 
-def record_segment_score(ws: Workspace, segment_id: int, annotator: str, score: float) -> dict:
+class SegmentScore(TypedDict):
+    """:func:`record_segment_score`: the score recorded and its set's scale (min, max)."""
+
+    segment_id: int
+    annotator: str
+    score: float
+    scale: list[float]
+
+
+def record_segment_score(
+    ws: Workspace, segment_id: int, annotator: str, score: float
+) -> SegmentScore:
     """Record (or replace) one annotator's score of one scored segment, on its set's scale."""
     row = ws.query(
         "SELECT s.id, t.scale_min, t.scale_max, t.name FROM scored_segments s "

@@ -8,12 +8,26 @@ GUI thread's connection. The reads guess a column mapping from a file's real hea
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any, TypedDict, cast
 
 from engine.i18n import N_, _, digits
-from engine.importing.dialects import BUILTIN_ALIASES, add_dialect, list_dialects, spelling_key
+from engine.importing.columns import ImportReportDict, ReportDict, Reports
+from engine.importing.dialects import (
+    BUILTIN_ALIASES,
+    DialectInfo,
+    DialectNames,
+    add_dialect,
+    list_dialects,
+    spelling_key,
+)
 from engine.importing.importers import import_corpus, import_questions
-from engine.importing.scored_import import import_scored_translations, record_segment_score
+from engine.importing.scored_import import (
+    SegmentScore,
+    import_scored_translations,
+    record_segment_score,
+)
 from engine.importing.tabular import TabularFile
 from engine.scales import parse_scale
 from engine.text.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
@@ -135,7 +149,44 @@ def _dialect_named(columns: list[str], dialect_codes: set[str]) -> dict[str, str
     return found
 
 
-def guess_corpus_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
+class CorpusMapping(TypedDict):
+    """:func:`guess_corpus_mapping`: the format and each column guessed (None: no guess)."""
+
+    fmt: str
+    standard_col: str | None
+    dialect_text_col: str | None
+    dialect_col: str | None
+    district_col: str | None
+    split_col: str | None
+    dialect_cols: dict[str, str]  # dialect code -> column
+
+
+class QuestionMapping(TypedDict):
+    """:func:`guess_question_mapping`: each column guessed (None: no guess)."""
+
+    text_col: str | None
+    id_col: str | None
+    type_col: str | None
+    domain_col: str | None
+    gloss_col: str | None
+    dialect_col: str | None
+    dialect_cols: dict[str, str]  # dialect code -> column
+
+
+class ScoredMapping(TypedDict):
+    """:func:`guess_scored_mapping`: each column guessed (None or empty: no guess)."""
+
+    source_col: str | None
+    hyp_col: str | None
+    ref_cols: list[str]
+    system_col: str | None
+    score_cols: list[str]
+    score_col: str | None
+    annotator_col: str | None
+    seg_id_col: str | None
+
+
+def guess_corpus_mapping(columns: list[str], dialect_codes: set[str]) -> CorpusMapping:
     """A starting mapping the user then corrects: long when a dialect-code column exists,
     wide when columns are named by dialect codes or aliases (Vashantor's multiway file)."""
     dialect_named = _dialect_named(columns, dialect_codes)
@@ -152,7 +203,7 @@ def guess_corpus_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
     }
 
 
-def guess_question_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
+def guess_question_mapping(columns: list[str], dialect_codes: set[str]) -> QuestionMapping:
     return {
         "text_col": first_column(columns, QUESTION_NAMES),
         "id_col": first_column(columns, ("id", "question_id", "qid")),
@@ -164,7 +215,7 @@ def guess_question_mapping(columns: list[str], dialect_codes: set[str]) -> dict:
     }
 
 
-def guess_scored_mapping(columns: list[str]) -> dict:
+def guess_scored_mapping(columns: list[str]) -> ScoredMapping:
     """Scored translations: source, system output, references and score columns."""
     lowered = [c.casefold() for c in columns]
     return {
@@ -183,20 +234,40 @@ def guess_scored_mapping(columns: list[str]) -> dict:
     }
 
 
+class BijoySample(TypedDict):
+    """One Bijoy cell :func:`scan_bijoy` found: where, and its conversion or why not."""
+
+    line: int
+    column: str
+    bijoy: str
+    unicode: str | None
+    error: str | None
+
+
+class BijoyScan(TypedDict):
+    """:func:`scan_bijoy`: how many cells look like Bijoy, in how many rows scanned."""
+
+    cells: int
+    rows_scanned: int
+    complete: bool
+    samples: list[BijoySample]
+    in_columns: list[str]
+
+
 def scan_bijoy(
     path: str,
     *,
     columns: list[str] | None = None,
     max_rows: int = BIJOY_SCAN_ROWS,
     samples: int = 5,
-) -> dict:
+) -> BijoyScan:
     """Legacy Bijoy/SutonnyMJ cells among the first ``max_rows`` rows, with a preview of
     their conversion (the dialog asks before converting). ``columns``: only these, the ones
     the import reads as Bengali text (an English or identifier column can look like Bijoy);
     ``in_columns`` names those where some were found. ``complete``: the whole file was
     scanned."""
     found, rows = 0, 0
-    shown: list[dict] = []
+    shown: list[BijoySample] = []
     in_columns: list[str] = []
     wanted = None if columns is None else set(columns)
     complete = True
@@ -237,26 +308,27 @@ def scan_bijoy(
     }
 
 
-def list_workspace_dialects(ws: Workspace) -> list[dict]:
+def list_workspace_dialects(ws: Workspace) -> list[DialectInfo]:
     """``upabhasha dialects list`` for the GUI: codes, names, aliases and counts."""
     return list_dialects(ws)
 
 
-def add_dialect_at(workspace_path: str, code: str, fields: dict) -> dict:
+def add_dialect_at(workspace_path: str, code: str, fields: dict) -> DialectInfo:
     """``upabhasha dialects add`` for the GUI (writer lane)."""
     with Workspace(workspace_path, create=False) as ws:
         return add_dialect(ws, code, **fields)
 
 
-def workspace_dialects(ws: Workspace) -> list[dict]:
+def workspace_dialects(ws: Workspace) -> list[DialectNames]:
     """Regional dialects known to the workspace, with names, in code order."""
-    return ws.query(
+    rows = ws.query(
         "SELECT code, name_bn, name_en FROM dialects WHERE code != 'standard' ORDER BY code"
     )
+    return cast("list[DialectNames]", rows)
 
 
 def import_with(
-    importer,
+    importer: Callable[..., Reports[ReportDict]],
     allowed: tuple[str, ...],
     workspace_path: str,
     path: str,
@@ -265,7 +337,7 @@ def import_with(
     progress=None,
     cancelled=None,
     **fixed,
-) -> dict:
+) -> ReportDict:
     """Run one importer on its own connection (the writer lane) with the dialog's options
     it takes (``allowed``); returns its report as a dict. Shared by every stage's import
     task (corpus, questions, scored translations, task items, probes)."""
@@ -275,19 +347,21 @@ def import_with(
     return report.to_dict()
 
 
-def import_corpus_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_corpus_at(workspace_path: str, path: str, options: dict, **progress) -> ImportReportDict:
     """Import a parallel corpus (all-or-nothing); returns the report as a dict."""
     return import_with(import_corpus, CORPUS_OPTIONS, workspace_path, path, options, **progress)
 
 
-def import_questions_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_questions_at(
+    workspace_path: str, path: str, options: dict, **progress
+) -> ImportReportDict:
     """Import a question set (all-or-nothing); returns the report as a dict."""
     return import_with(
         import_questions, QUESTION_OPTIONS, workspace_path, path, options, **progress
     )
 
 
-def import_scored_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_scored_at(workspace_path: str, path: str, options: dict, **progress) -> ImportReportDict:
     """Import scored translations on the declared human scale (all-or-nothing)."""
     scale = parse_scale(options["human_scale"])
     return import_with(
@@ -322,7 +396,7 @@ MERGE_KINDS = (
 )
 
 
-def describe_report(report: dict) -> list[str]:
+def describe_report(report: Mapping[str, Any]) -> list[str]:
     """The report as short lines for a dialog, in the interface language (counts per dialect,
     warnings). Names, codes and the engine's own warnings and notes are quoted as they are."""
     what = _(NOUNS.get(report["kind"]) or N_("questions"))
@@ -417,7 +491,7 @@ def _splits(counts) -> str:
 
 def record_segment_score_at(
     workspace_path: str, segment_id: int, annotator: str, score: float
-) -> dict:
+) -> SegmentScore:
     """:func:`record_segment_score` on its own connection (the GUI's writer lane)."""
     with Workspace(workspace_path, create=False) as ws:
         return record_segment_score(ws, segment_id, annotator, score)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
+from typing import TypedDict, cast
 
 from engine.answering.generation import ANSWER_KIND
 from engine.judging import store
@@ -39,17 +40,45 @@ class AnswerFilter:
     max_score: float = 10.0
 
 
-def filter_options(ws: Workspace) -> dict:
+class AnsweringModel(TypedDict):
+    id: int
+    name: str
+
+
+class DialectName(TypedDict):
+    code: str
+    name_en: str
+    name_bn: str
+
+
+class FilterOptions(TypedDict):
+    """:func:`filter_options`: what each filter of the answers panel offers."""
+
+    judges: list[store.JudgeRunRow]
+    models: list[AnsweringModel]
+    dialects: list[DialectName]
+    domains: list[str]
+    types: list[str]
+
+
+def filter_options(ws: Workspace) -> FilterOptions:
     """The values each filter offers."""
     return {
         "judges": store.judge_runs(ws),
-        "models": ws.query(
-            f"SELECT DISTINCT m.id, m.name FROM runs r JOIN models m "
-            f"ON m.id = r.model_id WHERE r.kind = '{ANSWER_KIND}' "
-            "ORDER BY m.name"
+        "models": cast(
+            "list[AnsweringModel]",
+            ws.query(
+                f"SELECT DISTINCT m.id, m.name FROM runs r JOIN models m "
+                f"ON m.id = r.model_id WHERE r.kind = '{ANSWER_KIND}' "
+                "ORDER BY m.name"
+            ),
         ),
-        "dialects": ws.query(
-            "SELECT code, name_en, name_bn FROM dialects WHERE code != 'standard' ORDER BY name_en"
+        "dialects": cast(
+            "list[DialectName]",
+            ws.query(
+                "SELECT code, name_en, name_bn FROM dialects WHERE code != 'standard' "
+                "ORDER BY name_en"
+            ),
         ),
         "domains": [
             r["domain"]

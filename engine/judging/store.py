@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import TypedDict, cast
 
 from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
@@ -109,7 +110,19 @@ def judged_response_ids(ws: Workspace, run_id: int) -> set[int]:
 
 
 # -- judge runs and roles ----------------------------------------------------------------
-def judge_runs(ws: Workspace) -> list[dict]:
+class JudgeRunRow(TypedDict):
+    """One judge run of :func:`judge_runs` (model None: its model was removed)."""
+
+    run_id: int
+    model_id: int | None
+    model: str | None
+    family: str | None
+    created_at: str
+    role: str  # primary or secondary
+    judgments: int
+
+
+def judge_runs(ws: Workspace) -> list[JudgeRunRow]:
     """Judge runs with their model, family, role and number of judgments."""
     rows = ws.query(f"""
         SELECT r.id AS run_id, r.model_id, m.name AS model, m.family, r.created_at,
@@ -120,7 +133,7 @@ def judge_runs(ws: Workspace) -> list[dict]:
     primary = primary_judge(ws)
     for row in rows:
         row["role"] = "primary" if row["run_id"] == primary else "secondary"
-    return rows
+    return cast("list[JudgeRunRow]", rows)
 
 
 def judge_run_count(ws: Workspace) -> int:

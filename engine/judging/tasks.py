@@ -12,19 +12,21 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict, cast
 
 from engine.answering.generation import ANSWER_KIND
-from engine.judging.answer_queries import filter_options
+from engine.judging.answer_queries import FilterOptions, filter_options
 from engine.judging.calibration import CalibrateResult, human_scores
 from engine.judging.request import CalibrateRequest, JudgeRequest, JudgeResult
 from engine.judging.rubric import rubric_from_dict
-from engine.judging.store import judge_runs, self_preference_warnings
-from engine.llm.run_estimates import estimate_planned
+from engine.judging.store import JudgeRunRow, judge_runs, self_preference_warnings
+from engine.llm.run_estimates import ModelEstimate, estimate_planned
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
 __all__ = [
     "PREVIEW_ITEMS",
+    "JudgeOverview",
     "JudgeRunDone",
     "calibrate_judge_at",
     "estimate_judge_at",
@@ -43,13 +45,28 @@ log = logging.getLogger(__name__)
 PREVIEW_ITEMS = 50
 
 
-def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[dict]:
+class PreviewPair(TypedDict):
+    """One (standard answer, dialect answer) pair of :func:`preview_pairs`."""
+
+    dialect_response_id: int
+    dialect: str
+    dialect_name: str
+    dialect_name_bn: str
+    model: str | None
+    ext_id: str
+    standard_question: str
+    dialect_question: str
+    standard_answer: str
+    dialect_answer: str
+
+
+def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[PreviewPair]:
     """Some real (standard answer, dialect answer) pairs for the prompt preview: the first
     ``limit`` of what :func:`engine.judging.store.answer_pairs` returns (by run, question,
     dialect), without reading them all: run by run, walking the variants in (question,
     dialect) order, so a run's first pairs come straight off the indexes (a single query
     sorted each run's rows first)."""
-    out: list[dict] = []
+    out: list[PreviewPair] = []
     runs = [
         r[0]
         for r in ws.conn.execute(f"SELECT id FROM runs WHERE kind = '{ANSWER_KIND}' ORDER BY id")
@@ -57,8 +74,10 @@ def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[dict]:
     for run_id in runs:
         if len(out) >= limit:
             break
-        out += ws.query(
-            """
+        out += cast(
+            "list[PreviewPair]",
+            ws.query(
+                """
             SELECT d.id AS dialect_response_id, dv.dialect, dl.name_en AS dialect_name,
                    dl.name_bn AS dialect_name_bn,
                    m.name AS model, q.ext_id, q.text AS standard_question,
@@ -76,13 +95,27 @@ def preview_pairs(ws: Workspace, limit: int = PREVIEW_ITEMS) -> list[dict]:
                  AND +s.status = 'done'
             WHERE dv.dialect != 'standard'
             ORDER BY dv.question_id, dv.dialect, d.id LIMIT ?""",
-            (run_id, limit - len(out)),
+                (run_id, limit - len(out)),
+            ),
         )
     return out
 
 
-def judge_models(ws: Workspace) -> list[dict]:
-    return ws.query("SELECT id, name, kind, family, is_default FROM models ORDER BY name")
+class JudgeModel(TypedDict):
+    """A model the judge panel offers (``is_default``: 0 or 1)."""
+
+    id: int
+    name: str
+    kind: str
+    family: str
+    is_default: int
+
+
+def judge_models(ws: Workspace) -> list[JudgeModel]:
+    return cast(
+        "list[JudgeModel]",
+        ws.query("SELECT id, name, kind, family, is_default FROM models ORDER BY name"),
+    )
 
 
 def human_scored_count(ws: Workspace) -> int:
@@ -122,12 +155,21 @@ def calibrate_judge_at(
         return request.run(ws, progress=progress, cancelled=cancelled)
 
 
+class JudgeOverview(TypedDict):
+    """:func:`judge_overview_at`: what the judge panel shows of a workspace."""
+
+    runs: list[JudgeRunRow]
+    warnings: list[str]  # self-preference risks
+    pairs: list[PreviewPair]
+    human_count: int
+
+
 @dataclass(frozen=True)
 class JudgeRunDone:
     """A judge run's result and the panel's overview read after the run's last write."""
 
     result: JudgeResult
-    overview: dict
+    overview: JudgeOverview
 
 
 def run_judge_at(
@@ -152,7 +194,7 @@ def estimate_judge_at(
     sample: int | None = None,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> dict | None:
+) -> ModelEstimate | None:
     """The time estimate of :func:`run_judge_at`'s first round (every gate-passing pair not
     judged yet; retries of invalid verdicts come on top); None when cancelled."""
     with Workspace(workspace_path, create=False) as ws:
@@ -162,7 +204,7 @@ def estimate_judge_at(
         )
 
 
-def judge_overview_at(workspace_path: str) -> dict:
+def judge_overview_at(workspace_path: str) -> JudgeOverview:
     """What the judge panel shows of a workspace (a background task: the reads grow with
     the study): judge runs, self-preference warnings, preview pairs, human-scored count."""
     with Workspace(workspace_path, create=False) as ws:
@@ -174,7 +216,7 @@ def judge_overview_at(workspace_path: str) -> dict:
         }
 
 
-def filter_options_at(workspace_path: str) -> dict:
+def filter_options_at(workspace_path: str) -> FilterOptions:
     """What each filter of the answers panel offers (a background task: listing the judges
     counts their judgments, a scan of them all)."""
     with Workspace(workspace_path, create=False) as ws:

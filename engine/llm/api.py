@@ -10,6 +10,8 @@ import these two modules, never the stage's others (.importlinter).
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.llm.backend_report import describe_llama_backend, log_llama_backend
 from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 from engine.llm.embedded_model import data_dir
@@ -27,6 +29,7 @@ from engine.llm.gpu_plan import Gpu
 from engine.llm.jobs import run_job, run_job_on_model
 from engine.llm.model_discovery import FoundModel, discover_models, model_folders
 from engine.llm.model_registry import (
+    ModelRow,
     all_models,
     default_model,
     ensure_embedded_default,
@@ -65,6 +68,7 @@ __all__ = [
     "FoundModel",
     "Gpu",
     "Message",
+    "ModelRow",
     "Request",
     "RunPromptsRequest",
     "RunPromptsResult",
@@ -106,12 +110,14 @@ __all__ = [
 ]
 
 
-def find_models(ws: Workspace, names: list[str] | None) -> list[dict]:
+def find_models(ws: Workspace, names: list[str] | None) -> list[ModelRow]:
     """The ``models`` rows of ``names`` in that order (each through :func:`find_model`);
     no names: the workspace's default model."""
-    return [find_model(ws, name) for name in names] if names else [find_model(ws)]
+    found = [find_model(ws, name) for name in names] if names else [find_model(ws)]
+    return cast("list[ModelRow]", found)
 
 
-def models_default_first(ws: Workspace) -> list[dict]:
+def models_default_first(ws: Workspace) -> list[ModelRow]:
     """Every model, the default one first, then in the order they were added."""
-    return sorted(all_models(ws), key=lambda m: (not m["is_default"], m["id"]))
+    models = sorted(all_models(ws), key=lambda m: (not m["is_default"], m["id"]))
+    return cast("list[ModelRow]", models)

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NotRequired, TypedDict
 
 from engine.errors import StepIncomplete, UserError
 from engine.i18n import _
@@ -34,7 +35,7 @@ from engine.llm.batch_wire import (
     signature,
     split_lines,
 )
-from engine.llm.pricing import cost_estimate
+from engine.llm.pricing import CostEstimate, cost_estimate
 from engine.llm.step_request import StepRequest, request_from_json
 from engine.workspace.store import Workspace
 
@@ -59,7 +60,55 @@ def _by_model(recorder: Recorder) -> dict[int, list]:
     return out
 
 
-def estimate_step(ws: Workspace, request: StepRequest) -> dict:
+class BatchFile(TypedDict):
+    """One batch file of an export: its model, the name its lines ask for, size, checksum."""
+
+    name: str
+    model: str
+    target_model: str
+    lines: int
+    bytes: int
+    sha256: str
+
+
+class BatchManifest(TypedDict):
+    """:func:`export_step`: the batch, the request it carries, its runs, items, files and
+    estimate. Nothing to send: only ``items`` (0), ``files``, ``runs`` and ``estimate``."""
+
+    batch: NotRequired[str]
+    step: NotRequired[str]
+    request: NotRequired[dict[str, Any]]
+    digest: NotRequired[str]
+    items: int
+    runs: list[int]
+    files: list[BatchFile]
+    estimate: CostEstimate
+
+
+class ResultFile(TypedDict):
+    """One result file of :func:`import_results`: its lines taken and refused (by why)."""
+
+    file: str
+    lines: int
+    accepted: int
+    new: int
+    refused: dict[str, int]
+    file_refused: bool
+
+
+class BatchImport(TypedDict):
+    """:func:`import_results`: each file, the requests replayed, and what is still missing;
+    ``actual``: per run, the tokens and cost of its batch results."""
+
+    files: list[ResultFile]
+    steps: list[dict[str, Any]]
+    answered: int
+    changed: int
+    missing: int
+    actual: dict[int, dict[str, Any]]
+
+
+def estimate_step(ws: Workspace, request: StepRequest) -> CostEstimate:
     """Tokens, time and cost of what the step would send (engine.llm.pricing)."""
     groups = _by_model(record_step(ws, request))
     return cost_estimate(ws, {m: [r.request for r in recs] for m, recs in groups.items()})
@@ -77,7 +126,7 @@ def export_step(
     target_model: str | None = None,
     max_lines: int,
     max_bytes: int,
-) -> dict:
+) -> BatchManifest:
     """Write what ``request`` would send as OpenAI Batch files in ``out_dir``; return the
     manifest (the request, run, items, files with their checksums, estimate). Nothing to
     send: an empty manifest and no file."""
@@ -95,7 +144,8 @@ def export_step(
         )
     out_dir.mkdir(parents=True, exist_ok=True)
     batch_id, token = store.new_batch(ws, request)
-    files, items = [], []
+    files: list[BatchFile] = []
+    items = []
     runs_files: dict[int, set[str]] = {}
     for recs in groups.values():
         row = recs[0].model_row
@@ -130,7 +180,7 @@ def export_step(
                 runs_files.setdefault(m[0], set()).add(name)
             pos += len(chunk)
     store.add_items(ws, batch_id, items)
-    manifest = {
+    manifest: BatchManifest = {
         "batch": token,
         "step": request.STEP,
         "request": request.as_json(),
@@ -193,11 +243,13 @@ def _check_file(ws: Workspace, path: Path) -> tuple[Counter, list, int]:
     return refused, accepted, count
 
 
-def import_results(ws: Workspace, kinds: Sequence[type[StepRequest]], paths: list[Path]) -> dict:
+def import_results(
+    ws: Workspace, kinds: Sequence[type[StepRequest]], paths: list[Path]
+) -> BatchImport:
     """Take in result files (any order, partial, again), replay their batches' requests (of
     one of ``kinds``) and say what is still missing. A file with a foreign or tampered line is
     refused whole."""
-    report_files = []
+    report_files: list[ResultFile] = []
     touched: set[int] = set()
     for path in paths:
         refused, accepted, count = _check_file(ws, path)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 from engine.llm.pricing import actual_cost
 from engine.llm.runs import canonical_json, note_in_card, run_card
@@ -51,7 +53,7 @@ def add_items(ws: Workspace, batch_id: int, items: list[tuple]) -> None:
         )
 
 
-def set_manifest(ws: Workspace, batch_id: int, manifest: dict) -> None:
+def set_manifest(ws: Workspace, batch_id: int, manifest: Mapping[str, Any]) -> None:
     with ws.transaction() as conn:
         conn.execute(
             "UPDATE llm_batches SET manifest = ? WHERE id = ?",

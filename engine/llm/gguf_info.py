@@ -22,6 +22,7 @@ import stat
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 from engine.errors import UserError
 from engine.i18n import _
@@ -66,6 +67,29 @@ class GGUFInvalid(UserError):
     """The file is not a GGUF file llama.cpp may safely be given."""
 
 
+class GGUFMetadata(TypedDict):
+    """:meth:`GGUFInfo.as_metadata`: the columns of the ``models`` table a GGUF file fills."""
+
+    architecture: str
+    quantization: str
+    parameters: int
+    context_length: int | None
+    has_chat_template: bool
+    family: str
+
+
+class GGUFInfoDict(GGUFMetadata):
+    """:meth:`GGUFInfo.as_dict`: the metadata columns and the file's own header figures."""
+
+    path: str
+    gguf_name: str
+    size_bytes: int
+    gguf_version: int
+    tensor_count: int
+    kv_count: int
+    sha256: str | None
+
+
 @dataclass
 class GGUFInfo:
     path: Path
@@ -90,7 +114,7 @@ class GGUFInfo:
     def family(self) -> str:
         return re.sub(r"[\d.]+$", "", self.architecture) or self.architecture
 
-    def as_metadata(self) -> dict:
+    def as_metadata(self) -> GGUFMetadata:
         """The columns of the ``models`` table this file fills."""
         return {
             "architecture": self.architecture,
@@ -101,7 +125,7 @@ class GGUFInfo:
             "family": self.family,
         }
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> GGUFInfoDict:
         return {
             **self.as_metadata(),
             "path": str(self.path),

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TypedDict, cast
 
 from engine.i18n import _
 from engine.llm.gguf_info import GGUFInvalid, HeaderReader, read_value
@@ -66,6 +67,19 @@ class ModelShape:
         return 2 * self.n_layers * n_ctx * self.n_embd_kv * KV_BYTES_PER_VALUE
 
 
+class OffloadPlanDict(TypedDict):
+    """:meth:`OffloadPlan.as_dict`: every field of the plan, by name."""
+
+    n_gpu_layers: int
+    layers_on_gpu: int
+    n_layers: int
+    n_ctx: int
+    weights_bytes: int
+    kv_bytes: int
+    budget_bytes: int | None
+    message: str
+
+
 @dataclass(frozen=True)
 class OffloadPlan:
     n_gpu_layers: int  # what load_params gets: -1 = all, 0 = CPU only
@@ -77,8 +91,8 @@ class OffloadPlan:
     budget_bytes: int | None
     message: str
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+    def as_dict(self) -> OffloadPlanDict:
+        return cast(OffloadPlanDict, asdict(self))
 
 
 # -- detection ---------------------------------------------------------------------------

@@ -35,6 +35,7 @@ import platform
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TypedDict, cast
 
 from engine.errors import UserError
 from engine.llm.gguf_info import inspect_gguf
@@ -45,6 +46,26 @@ SOURCES = ("LM Studio", "GPT4All", "Jan", "Ollama", "Hugging Face", "folder")
 OLLAMA_MODEL_LAYER = "application/vnd.ollama.image.model"
 OLLAMA_REGISTRY = "registry.ollama.ai"
 MAX_DEPTH = 6  # folders below a store's root searched (LM Studio: publisher/repo/file)
+
+
+class FoundModelDict(TypedDict):
+    """:meth:`FoundModel.as_dict`: every field of the model found, by name."""
+
+    source: str
+    name: str
+    path: str
+    size_bytes: int
+    architecture: str
+    quantization: str
+    parameters: int
+    context_length: int | None
+    sha256: str | None
+
+
+class DiscoveredModel(FoundModelDict):
+    """A model found, as the Models panel lists it; ``registered``: the workspace has it."""
+
+    registered: bool
 
 
 @dataclass(frozen=True)
@@ -59,8 +80,8 @@ class FoundModel:
     context_length: int | None
     sha256: str | None = None  # known without hashing (Ollama's blob digest)
 
-    def as_dict(self) -> dict:
-        return asdict(self)
+    def as_dict(self) -> FoundModelDict:
+        return cast(FoundModelDict, asdict(self))
 
 
 def model_folders(

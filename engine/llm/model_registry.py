@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
+from typing import Any, TypedDict
 
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.llm.embedded_model import EMBEDDED_NAME, embedded_model_path, embedded_sha256
@@ -30,6 +31,30 @@ METADATA_COLUMNS = (
     "has_chat_template",
     "family",
 )
+
+
+class ModelRow(TypedDict):
+    """A row of the ``models`` table (``kind`` gguf: ``path`` and the file's metadata;
+    endpoint: ``base_urls`` and ``api_model``; JSON columns as stored text)."""
+
+    id: int
+    name: str
+    kind: str
+    path: str | None
+    sha256: str | None
+    size_bytes: int | None
+    architecture: str | None
+    quantization: str | None
+    parameters: int | None
+    context_length: int | None
+    has_chat_template: int
+    family: str
+    base_urls: str  # JSON list
+    api_model: str | None
+    keyring_service: str | None
+    load_params: str  # JSON object
+    is_default: int
+    added_at: str
 
 
 def find_model(
@@ -231,7 +256,7 @@ def ensure_embedded_default(ws: Workspace, progress=None) -> int:
     return model_id
 
 
-def update_load_params(ws: Workspace, model_id: int, **changes) -> dict:
+def update_load_params(ws: Workspace, model_id: int, **changes) -> dict[str, Any]:
     """Merge ``changes`` into a model's saved load_params (``None`` removes a key)."""
     with ws.transaction() as conn:
         row = conn.execute("SELECT load_params FROM models WHERE id = ?", (model_id,)).fetchone()

@@ -17,6 +17,7 @@ import json
 import math
 import re
 from dataclasses import asdict, dataclass
+from typing import Any, TypedDict
 
 from engine.errors import UserError
 from engine.i18n import _
@@ -143,10 +144,19 @@ def seconds_per_item(ws: Workspace, model_id: int) -> float | None:
     return seconds / items if items else None
 
 
-def cost_estimate(ws: Workspace, requests_by_model: dict[int, list[Request]]) -> dict:
+class CostEstimate(TypedDict):
+    """:func:`cost_estimate`: per model (``model``, ``requests``, tokens, ``online_seconds``,
+    ``batch_hours``, ``online_cost``, ``batch_cost``; None: unknown) and the total."""
+
+    models: list[dict[str, Any]]
+    total: dict[str, Any]
+    chars_per_token: float
+
+
+def cost_estimate(ws: Workspace, requests_by_model: dict[int, list[Request]]) -> CostEstimate:
     """Tokens, time and cost of each model's requests, online and as a batch, and the total.
     A cost or time that cannot be known is None (said "unknown", never 0)."""
-    per_model = []
+    per_model: list[dict[str, Any]] = []
     for model_id, requests in requests_by_model.items():
         tokens_in = tokens_out = 0
         for req in requests:

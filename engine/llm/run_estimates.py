@@ -19,6 +19,7 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import Iterator
+from typing import Any, NotRequired, TypedDict
 
 from engine.llm.batch_plan import plan_groups, plan_size
 from engine.llm.factory import open_backend
@@ -71,6 +72,32 @@ def left_to_decode(ws: Workspace, planned, model: dict, size: int | None) -> lis
     return [r for g in groups if any(r.key not in done for r in g) for r in g]
 
 
+class ModelEstimate(TypedDict):
+    """:func:`estimate_planned`: one model's items left to decode and, when there are any,
+    the estimate (``planner.Estimate``'s fields, ``tokens``, the calibration, a line of
+    ``text`` and the refill ``schedule`` a local model decodes with)."""
+
+    model: str
+    model_id: int
+    items: int
+    left: NotRequired[int]  # set on every estimate returned
+    prompt_chars: NotRequired[int]
+    output_tokens: NotRequired[int]
+    output_tokens_low: NotRequired[int]
+    output_tokens_high: NotRequired[int]
+    seconds: NotRequired[float]
+    seconds_low: NotRequired[float]
+    seconds_high: NotRequired[float]
+    prompt_tokens: NotRequired[int]
+    noise: NotRequired[float]
+    model_error: NotRequired[float]
+    past_runs: NotRequired[int]
+    tokens: NotRequired[int]
+    calibration: NotRequired[dict[str, Any]]
+    text: NotRequired[str]
+    schedule: NotRequired[dict[str, Any]]
+
+
 def estimate_planned(
     ws: Workspace,
     model: dict,
@@ -79,11 +106,11 @@ def estimate_planned(
     sample: int | None = None,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> dict | None:
+) -> ModelEstimate | None:
     """One model's estimate for ``planned_runs`` (one calibration over all of them: they
     share the loaded model); None when cancelled. ``sample``: the calibration's items
     (default: one batch of the backend, :func:`engine.llm.planner.sample_size`)."""
-    result: dict = {"model": model["name"], "model_id": model["id"], "items": 0}
+    result: ModelEstimate = {"model": model["name"], "model_id": model["id"], "items": 0}
     if not planned_runs:
         return {**result, "left": 0}
     first = planned_runs[0]
@@ -140,7 +167,7 @@ def estimate_captured(
     sample: int | None = None,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> list[dict] | None:
+) -> list[ModelEstimate] | None:
     """:func:`estimate_planned` for each model of a :func:`capture_plans` list, in order;
     None when cancelled."""
     by_model: dict[int, tuple[dict, list]] = {}
@@ -166,7 +193,7 @@ def estimate_job(
     sample: int | None = None,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> list[dict] | None:
+) -> list[ModelEstimate] | None:
     """The per-model estimates of what the background task ``job(*args, **kwargs)`` (a
     stage's run task, which opens its own workspace) would decode; nothing is run or
     written. None when cancelled."""

@@ -9,14 +9,23 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.errors import UserError
 from engine.i18n import _
 from engine.llm.backend_report import describe_llama_backend
 from engine.llm.endpoint_backend import KEYRING_USER
-from engine.llm.gguf_info import inspect_gguf
-from engine.llm.gpu_plan import Gpu, best_gpu, detect_gpus, gguf_shape, plan_offload
+from engine.llm.gguf_info import GGUFInfoDict, inspect_gguf
+from engine.llm.gpu_plan import (
+    Gpu,
+    OffloadPlanDict,
+    best_gpu,
+    detect_gpus,
+    gguf_shape,
+    plan_offload,
+)
 from engine.llm.model_registry import (
     METADATA_COLUMNS,
     ensure_embedded_default,
@@ -25,6 +34,10 @@ from engine.llm.model_registry import (
     update_load_params,
 )
 from engine.workspace.store import Workspace
+
+if TYPE_CHECKING:  # both load only when their task runs
+    from engine.llm.model_discovery import DiscoveredModel
+    from engine.llm.try_prompt import TryPromptResult
 
 __all__ = [
     "add_embedded_model_at",
@@ -44,14 +57,20 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-def inspect_gguf_file(path: str, progress=None, known_sha256: str | None = None) -> dict:
+class GGUFFile(GGUFInfoDict):
+    """:func:`inspect_gguf_file`: the file's metadata and its chat template ('' if none)."""
+
+    chat_template: str
+
+
+def inspect_gguf_file(path: str, progress=None, known_sha256: str | None = None) -> GGUFFile:
     """Validate a GGUF file, read its metadata and hash it (progress over the bytes).
     ``known_sha256``: the file's hash from a content-addressed store (an Ollama blob is
     named by it), so a file of several GB is not read again."""
     info = inspect_gguf(path, with_sha256=not known_sha256, progress=progress)
     if known_sha256:
         info.sha256 = known_sha256
-    return info.as_dict() | {"chat_template": info.chat_template or ""}
+    return {**info.as_dict(), "chat_template": info.chat_template or ""}
 
 
 def add_gguf_model_at(
@@ -129,7 +148,17 @@ def add_endpoint_model_at(
         )
 
 
-def gpu_offload_report() -> dict:
+class GpuOffloadReport(TypedDict):
+    """:func:`gpu_offload_report`: the llama.cpp build and the GPUs here (``Gpu``'s fields)."""
+
+    supports_gpu_offload: bool
+    backend_message: str
+    system_info: str
+    llama_cpp_version: str
+    gpus: list[dict[str, Any]]
+
+
+def gpu_offload_report() -> GpuOffloadReport:
     """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily),
     the start-up backend message, and which GPUs are here with their free memory."""
     # lazy: llama.cpp's native library loads only when a local model is used
@@ -147,7 +176,7 @@ def gpu_offload_report() -> dict:
     }
 
 
-def offload_plan(model_path: str, report: dict) -> dict:
+def offload_plan(model_path: str, report: Mapping[str, Any]) -> OffloadPlanDict:
     """The proposed n_gpu_layers and context for a GGUF model, given gpu_offload_report()."""
     gpu = best_gpu([Gpu(**g) for g in report.get("gpus", [])])
     return plan_offload(
@@ -155,14 +184,15 @@ def offload_plan(model_path: str, report: dict) -> dict:
     ).as_dict()
 
 
-def save_gpu_layers_at(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict:
+def save_gpu_layers_at(workspace_path: str, model_id: int, n_gpu_layers: int) -> dict[str, Any]:
+    """The model's load parameters once ``n_gpu_layers`` is saved (by name)."""
     with Workspace(workspace_path, create=False) as ws:
         return update_load_params(ws, model_id, n_gpu_layers=n_gpu_layers)
 
 
 def try_prompt_at(
     workspace_path: str, model_id: int, prompt: str, max_tokens: int = 128, *, cancelled=None
-) -> dict:
+) -> TryPromptResult:
     """The Models panel's test prompt (:func:`engine.llm.try_prompt.try_prompt`)."""
     from engine.llm.try_prompt import try_prompt
 
@@ -175,7 +205,7 @@ def try_prompt_at(
 
 def discover_models_at(
     workspace_path: str, extra_folders: list[str], *, cancelled=None
-) -> list[dict]:
+) -> list[DiscoveredModel]:
     """GGUF models on this computer (:mod:`engine.llm.model_discovery`), each with
     ``registered``: the workspace already has a model on that file."""
     from engine.llm.model_discovery import discover_models
@@ -184,7 +214,7 @@ def discover_models_at(
     with Workspace(workspace_path, create=False) as ws:
         paths = [r["path"] for r in ws.query("SELECT path FROM models WHERE path IS NOT NULL")]
     registered = {_resolved(p) for p in paths}
-    return [m.as_dict() | {"registered": _resolved(m.path) in registered} for m in found]
+    return [{**m.as_dict(), "registered": _resolved(m.path) in registered} for m in found]
 
 
 def _resolved(path: str) -> str:

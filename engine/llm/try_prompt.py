@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TypedDict
 
 from engine.errors import UserError
 from engine.llm.factory import local_options, open_backend
@@ -34,7 +35,28 @@ def template_family(template: str) -> str:
     return next((name for marker, name in TEMPLATE_MARKERS if marker in template), "custom")
 
 
-def describe_template(model_row: dict, *, timeout_s: float = 2.0) -> dict:
+class TemplateInfo(TypedDict):
+    """:func:`describe_template`: where the chat template comes from, its family, its text."""
+
+    source: str  # load_params, gguf, none or server
+    family: str
+    text: str
+
+
+class TryPromptResult(TypedDict):
+    """:func:`try_prompt`: the reply and what it took (tokens per second None: not timed)."""
+
+    model: str | None
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    finish_reason: str
+    seconds: float
+    tokens_per_second: float | None
+    template: TemplateInfo
+
+
+def describe_template(model_row: dict, *, timeout_s: float = 2.0) -> TemplateInfo:
     """``{"source", "family", "text"}``: which chat template a chat request goes through."""
     if model_row.get("kind") == "gguf":
         saved = local_options(model_row).get("chat_template")
@@ -47,7 +69,7 @@ def describe_template(model_row: dict, *, timeout_s: float = 2.0) -> dict:
     return _server_template(model_row, timeout_s)
 
 
-def _server_template(model_row: dict, timeout_s: float) -> dict:
+def _server_template(model_row: dict, timeout_s: float) -> TemplateInfo:
     import json
 
     import httpx
@@ -65,7 +87,9 @@ def _server_template(model_row: dict, timeout_s: float) -> dict:
     return {"source": "server", "family": "the server's own (not reported)", "text": ""}
 
 
-def try_prompt(model_row: dict, prompt: str, *, max_tokens: int = 128, cancelled=None) -> dict:
+def try_prompt(
+    model_row: dict, prompt: str, *, max_tokens: int = 128, cancelled=None
+) -> TryPromptResult:
     """Send ``prompt`` as one user message (greedy); the reply, token counts, seconds,
     tokens per second and the template (:func:`describe_template`)."""
     if not prompt.strip():

@@ -8,6 +8,7 @@ these two modules, never the package's others (.importlinter).
 
 from __future__ import annotations
 
+from engine.llm.batch_runner import BatchImport, BatchManifest
 from engine.llm.batch_store import legacy_batches, set_batch_request
 from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 from engine.llm.pricing import describe_estimate
@@ -19,6 +20,8 @@ __all__ = [
     "DEFAULT_MAX_LINES",
     "REQUESTS",
     "STEPS",
+    "BatchImport",
+    "BatchManifest",
     "RequestError",
     "StepRequest",
     "describe_estimate",

@@ -5,8 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.llm.batch_runner import estimate_step, export_step, import_results
+from engine.llm.batch_runner import (
+    BatchImport,
+    BatchManifest,
+    estimate_step,
+    export_step,
+    import_results,
+)
 from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
+from engine.llm.pricing import CostEstimate
 from engine.llm.step_request import StepRequest
 from engine.steps.kinds import REQUESTS
 from engine.workspace.store import Workspace
@@ -14,7 +21,7 @@ from engine.workspace.store import Workspace
 __all__ = ["estimate_batch_at", "export_batch_at", "import_batch_at"]
 
 
-def estimate_batch_at(workspace_path: str, request: StepRequest) -> dict:
+def estimate_batch_at(workspace_path: str, request: StepRequest) -> CostEstimate:
     """Tokens, time and cost per model of what ``request`` would send, online and as a batch."""
     with Workspace(workspace_path, create=False) as ws:
         return estimate_step(ws, request)
@@ -28,7 +35,7 @@ def export_batch_at(
     target_model: str | None = None,
     max_lines: int = DEFAULT_MAX_LINES,
     max_bytes: int = DEFAULT_MAX_BYTES,
-) -> dict:
+) -> BatchManifest:
     """Write what ``request`` would send as batch files in ``out_dir``; the manifest."""
     with Workspace(workspace_path, create=False) as ws:
         return export_step(
@@ -41,7 +48,7 @@ def export_batch_at(
         )
 
 
-def import_batch_at(workspace_path: str, paths: list[str | Path]) -> dict:
+def import_batch_at(workspace_path: str, paths: list[str | Path]) -> BatchImport:
     """Take in result files of exported batches and replay their requests: per file what
     was accepted and refused, and how many items are still missing."""
     with Workspace(workspace_path, create=False) as ws:

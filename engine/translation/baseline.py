@@ -23,6 +23,7 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TypedDict
 
 from engine.errors import Setting, UserError, setting
 from engine.importing.stored_choice import scoring_normalization, stored_normalization
@@ -104,6 +105,18 @@ def _set_items(
     return out, roman
 
 
+class CopyBaselines(TypedDict):
+    """:func:`copy_baselines` (``upabhasha baseline --json``): where the items came from, what
+    the metrics score, and one row per dialect × direction (× script)."""
+
+    source: str
+    corpus: str | None
+    split: str | None
+    normalize: str
+    notes: list[str]
+    rows: list[dict[str, Any]]
+
+
 def copy_baselines(
     ws: Workspace,
     *,
@@ -113,7 +126,7 @@ def copy_baselines(
     dialects: Sequence[str] | None = None,
     directions: Sequence[str] = DIRECTIONS,
     normalize: str | None = None,
-) -> dict:
+) -> CopyBaselines:
     """Rows of the copy baseline, one per dialect × direction (× script for item sets):
     ``corpus_scores`` of the inputs as outputs, or ``not_applicable`` with the reason.
     ``normalize``: what the metrics score; None scores the source's stored choice

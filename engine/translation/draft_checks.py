@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from typing import TypedDict
 
 from engine.i18n import _
 from engine.text.dialect_id import MODEL_FILE, dialect_model
@@ -76,12 +77,21 @@ def check_text(text: str, dialect: str, source: str) -> DraftCheck:
     return DraftCheck(probs.get(dialect), likeliest, probs[likeliest], float(chrf))
 
 
+class DraftsChecked(TypedDict):
+    """:func:`check_drafts`: drafts checked now, how many of them were flagged, and
+    whether it was cancelled (what was checked before is kept)."""
+
+    checked: int
+    flagged: int
+    cancelled: bool
+
+
 def check_drafts(
     ws: Workspace,
     *,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-) -> dict:
+) -> DraftsChecked:
     """Check every machine draft not yet checked in its present text by the present model.
     Returns {checked, flagged (among those checked now), cancelled}."""
     digest = model_digest()

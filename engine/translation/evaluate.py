@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.errors import Setting, Step, UserError, setting, setting_usage, step
 from engine.importing.stored_choice import scoring_normalization
@@ -198,9 +198,18 @@ def record_human_score(
     )
 
 
+class TranslationScore(TypedDict):
+    """:func:`record_translation_score`: the score recorded and its scale (min, max)."""
+
+    response_id: int
+    annotator: str
+    score: float
+    scale: list[float]
+
+
 def record_translation_score(
     ws: Workspace, response_id: int, annotator: str, score: float, reason: str = ""
-) -> dict:
+) -> TranslationScore:
     """A person's 0–10 score of one translate-eval response (checked to exist)."""
     if not ws.scalar(
         "SELECT 1 FROM responses r JOIN runs u ON u.id = r.run_id "

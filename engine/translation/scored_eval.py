@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from typing import Any, TypedDict
 
 from engine.errors import UserError
 from engine.translation.metrics import (
@@ -66,6 +67,28 @@ def load_segments(ws: Workspace, set_name: str) -> tuple[dict, list[dict]]:
     return sets[0], segs
 
 
+class ScoredEvaluation(TypedDict):
+    """:func:`evaluate_scored` (``upabhasha eval-metrics --json``, the metrics panel): the
+    set, each system's scores, and the metrics' correlations with the human scores."""
+
+    set: str
+    dialect: str | None
+    human_scale: list[float]
+    observed_range: list[float] | None  # what the human scores use of the scale
+    segments: int
+    segments_averaged: int
+    segments_scored_by_humans: int
+    annotations: int
+    systems: dict[str, dict[str, Any]]
+    normalize: str
+    signatures: dict[str, str]
+    sentence_signatures: dict[str, str]
+    encoder: str | None
+    segment_level: list[dict[str, Any]]
+    system_level: list[dict[str, Any]]
+    bootstrap: dict[str, Any]
+
+
 def evaluate_scored(
     ws: Workspace,
     set_name: str,
@@ -75,7 +98,7 @@ def evaluate_scored(
     seed: int = 0,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-) -> dict:
+) -> ScoredEvaluation:
     """The per-system table and the segment- and system-level correlation tables."""
     info, segs = load_segments(ws, set_name)
     if not segs:
@@ -159,7 +182,14 @@ def measure_sets(ws: Workspace, set_name: str) -> list[str]:
     return [r["name"] for r in rows]
 
 
-def evaluate_measures(ws: Workspace, set_name: str, **options) -> dict:
+class ScoredMeasures(TypedDict):
+    """:func:`evaluate_measures` of a name that holds several measures: each one's report."""
+
+    set: str
+    measures: dict[str, ScoredEvaluation]
+
+
+def evaluate_measures(ws: Workspace, set_name: str, **options) -> ScoredEvaluation | ScoredMeasures:
     """:func:`evaluate_scored` of one set, or of each measure of ``set_name`` separately
     (never pooled: DA and MQM are different questions) as ``{"measures": {name: report}}``."""
     exists = ws.scalar("SELECT id FROM scored_sets WHERE name = ?", (set_name,))

@@ -13,15 +13,16 @@ from collections.abc import Callable
 
 from engine.llm.types import CancelFn, ProgressFn
 from engine.text.textnorm import DEFAULT_NORMALIZATION
-from engine.translation.draft_checks import check_drafts
-from engine.translation.evaluate import record_translation_score
+from engine.translation.baseline import CopyBaselines
+from engine.translation.draft_checks import DraftsChecked, check_drafts
+from engine.translation.evaluate import TranslationScore, record_translation_score
 from engine.translation.request import (
     EvalTranslationRequest,
     EvalTranslationResult,
     TranslateRequest,
     TranslateResult,
 )
-from engine.translation.scored_eval import evaluate_scored
+from engine.translation.scored_eval import ScoredEvaluation, evaluate_scored
 from engine.workspace.store import Workspace
 
 __all__ = [
@@ -67,7 +68,7 @@ def check_drafts_at(
     *,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-) -> dict:
+) -> DraftsChecked:
     """The dialect check of the machine drafts not checked yet (the review panel's order by
     need), on its own connection."""
     with Workspace(workspace_path, create=False) as ws:
@@ -76,7 +77,7 @@ def check_drafts_at(
 
 def record_translation_score_at(
     workspace_path: str, response_id: int, annotator: str, score: float
-) -> dict:
+) -> TranslationScore:
     """:func:`record_translation_score` on its own connection (the GUI's writer lane)."""
     with Workspace(workspace_path, create=False) as ws:
         return record_translation_score(ws, response_id, annotator, score)
@@ -87,7 +88,7 @@ def copy_baselines_at(
     source: str = "pairs",
     split: str | None = None,
     normalize: str = DEFAULT_NORMALIZATION,
-) -> dict:
+) -> CopyBaselines:
     """:func:`engine.translation.baseline.copy_baselines` on its own connection (the
     metrics panel's background task)."""
     from engine.translation.baseline import copy_baselines
@@ -104,7 +105,7 @@ def evaluate_scored_at(
     *,
     progress: Callable[[int, int, str], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-) -> dict:
+) -> ScoredEvaluation:
     """:func:`evaluate_scored` on its own connection (a background task of the GUI)."""
     with Workspace(workspace_path, create=False) as ws:
         return evaluate_scored(

@@ -9,7 +9,7 @@ its own regime and k over the same items.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from engine.errors import Setting
 from engine.i18n import _
@@ -114,7 +114,7 @@ class RunTaskRequest(StepRequest):
         """``user_dir``: the folder of the user's own task files (default: this machine's,
         :func:`~engine.understanding.run.user_task_dir`)."""
         spec = get_task(self.task, user_dir if user_dir is not None else user_task_dir())
-        models = find_models(ws, list(self.models))
+        models = cast("list[dict]", find_models(ws, list(self.models)))  # the runner's plain rows
         runs: list[RunSummary] = []
         for regimes, k in self.plans():
             if cancelled is not None and cancelled():

@@ -12,7 +12,7 @@ import json
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 import numpy as np
 
@@ -311,6 +311,29 @@ def _round_trip(rows: list[dict], scheme: str) -> dict:
     }
 
 
+class TaskComparisons(TypedDict):
+    """The runs compared within one setting: the native − roman script gap, the answers
+    demonstrations flip, and the failure thresholds they are judged by."""
+
+    script_gap: list[dict[str, Any]]
+    flips: list[dict[str, Any]]
+    thresholds: dict[str, float]
+
+
+class _FertilityPart(TypedDict, total=False):
+    fertility: list[dict[str, Any]]
+
+
+class TaskStats(TaskComparisons):
+    """:func:`task_stats` (``upabhasha task-stats --json``, the Tasks panel's report): each
+    scored run, their comparisons, the tokenizer fertility when asked, and the settings of
+    the intervals."""
+
+    runs: list[dict[str, Any]]
+    fertility: NotRequired[list[dict[str, Any]]]
+    settings: dict[str, Any]
+
+
 def task_stats(
     ws: Workspace,
     task: str | None = None,
@@ -319,7 +342,7 @@ def task_stats(
     settings: TaskStatsSettings = TASK_STATS,
     with_items: bool = False,
     with_fertility: bool = False,
-) -> dict:
+) -> TaskStats:
     if task is not None:
         get_task(task, user_dir)  # an unknown name is refused, listing the known ones
     scorer = BatchScorer()
@@ -364,7 +387,7 @@ def task_stats(
             }
         )
     comparisons = _comparisons(runs, settings)
-    extra = {}
+    extra: _FertilityPart = {}
     if with_fertility:
         extra["fertility"] = fertility(ws, runs, comparisons["script_gap"])
     if not with_items:
@@ -375,7 +398,7 @@ def task_stats(
     return {"runs": runs, **comparisons, **extra, "settings": settings.as_dict()}
 
 
-def _comparisons(runs: list[dict], settings: TaskStatsSettings) -> dict:
+def _comparisons(runs: list[dict], settings: TaskStatsSettings) -> TaskComparisons:
     # runs compare only within one setting: same items (source, split), seed, output budget
     def setting(r: dict) -> tuple:
         return (r["source"], r["split"], r["seed"], r["max_tokens"] if r["regime"] != "cot" else 0)
@@ -436,6 +459,8 @@ __all__ = [
     "MACRO_OVER",
     "TASK_STATS",
     "Parsed",
+    "TaskComparisons",
+    "TaskStats",
     "TaskStatsSettings",
     "macro_note",
     "macro_words",

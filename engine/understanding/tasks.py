@@ -8,13 +8,16 @@ workspace connection.
 from __future__ import annotations
 
 import json
+from typing import TypedDict, cast
 
+from engine.importing.columns import ImportReportDict
 from engine.importing.tasks import first_column, import_with
+from engine.llm.model_runs import RunSummary
 from engine.llm.run_estimates import estimator
 from engine.llm.types import CancelFn, ProgressFn
 from engine.understanding.items import import_items
 from engine.understanding.request import RunTaskRequest, RunTaskResult
-from engine.understanding.stats import TASK_STATS, TaskStatsSettings, task_stats
+from engine.understanding.stats import TASK_STATS, TaskStats, TaskStatsSettings, task_stats
 from engine.workspace.store import Workspace
 
 __all__ = [
@@ -43,6 +46,13 @@ def run_task_at(
         return request.run(ws, progress=progress, cancelled=cancelled, user_dir=user_dir)
 
 
+class TaskRunReport(TypedDict):
+    """:func:`run_task_with_report_at`: each run's summary and the task-stats report."""
+
+    summaries: list[RunSummary]
+    report: TaskStats
+
+
 def run_task_with_report_at(
     workspace_path: str,
     request: RunTaskRequest,
@@ -50,7 +60,7 @@ def run_task_with_report_at(
     *,
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
-) -> dict:
+) -> TaskRunReport:
     """:func:`run_task_at`, then the task's ``task-stats`` report read after the run's last
     write: ``{"summaries": […], "report": {…}}``. The panel shows this report when the job
     ends, so it holds every run of the job (a refresh read during the run may predate it)."""
@@ -69,14 +79,30 @@ def task_stats_at(
     user_dir: str | None = None,
     *,
     settings: TaskStatsSettings = TASK_STATS,
-) -> dict:
+) -> TaskStats:
     """``upabhasha task-stats`` for the Tasks panel: the same report, with ``settings``
     (the CLI's defaults unless given), so the panel shows the CLI's intervals."""
     with Workspace(workspace_path, create=False) as ws:
         return task_stats(ws, task, user_dir=user_dir, settings=settings)
 
 
-def item_details_at(workspace_path: str, run_id: int, limit: int = 500) -> list[dict]:
+class ItemDetail(TypedDict):
+    """One item of :func:`item_details_at` (output and status None: no response stored)."""
+
+    item_key: str
+    dialect: str
+    script: str
+    input_text: str
+    native_text: str
+    refs: list[str]
+    label: str
+    demo_ids: str  # the demonstrations' keys, as stored (JSON)
+    output: str | None
+    status: str | None
+    demos: list[str]  # the demonstrations' texts
+
+
+def item_details_at(workspace_path: str, run_id: int, limit: int = 500) -> list[ItemDetail]:
     """What one run showed and got per item: input (in its script), the native text, the
     output, the references and the demonstrations used (their inputs)."""
     with Workspace(workspace_path, create=False) as ws:
@@ -92,7 +118,7 @@ def item_details_at(workspace_path: str, run_id: int, limit: int = 500) -> list[
     for row in rows:
         row["refs"] = json.loads(row["refs"])
         row["demos"] = [demos.get(k, k) for k in json.loads(row["demo_ids"])]
-    return rows
+    return cast("list[ItemDetail]", rows)
 
 
 def _texts_of(ws: Workspace, keys: set[str]) -> dict[str, str]:
@@ -134,7 +160,20 @@ ITEM_OPTIONS = (
 )
 
 
-def guess_item_mapping(columns: list[str]) -> dict:
+class ItemMapping(TypedDict):
+    """:func:`guess_item_mapping`: each column guessed (None or empty: no guess)."""
+
+    native_col: str | None
+    dialect_col: str | None
+    roman_col: str | None
+    standard_cols: list[str]
+    english_cols: list[str]
+    label_col: str | None
+    split_col: str | None
+    id_col: str | None
+
+
+def guess_item_mapping(columns: list[str]) -> ItemMapping:
     """A starting column mapping for an item file (the import dialog's guess)."""
     lowered = {c: c.casefold() for c in columns}
     return {
@@ -149,6 +188,6 @@ def guess_item_mapping(columns: list[str]) -> dict:
     }
 
 
-def import_items_at(workspace_path: str, path: str, options: dict, **progress) -> dict:
+def import_items_at(workspace_path: str, path: str, options: dict, **progress) -> ImportReportDict:
     """``upabhasha import items`` for the import dialog (writer lane, all-or-nothing)."""
     return import_with(import_items, ITEM_OPTIONS, workspace_path, path, options, **progress)

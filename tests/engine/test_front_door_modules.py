@@ -1,7 +1,8 @@
 """The two front-door modules of each engine stage keep to their roles (docs/design.md,
 "Front doors"): ``api.py`` re-exports its owners' functions and holds no SQL of its own;
 ``tasks.py`` declares ``__all__``, and its background entry points, the functions that take
-the workspace path, are named ``<verb>_<object>_at(workspace_path, …)``.
+the workspace path, are named ``<verb>_<object>_at(workspace_path, …)``. No function of either
+returns a bare ``dict``: what it returns is a dataclass or a TypedDict that names its keys.
 """
 
 from __future__ import annotations
@@ -59,6 +60,36 @@ def misnamed_tasks(source: str) -> list[str]:
     return wrong
 
 
+_BARE = {"dict", "Dict"}
+
+
+def _names_bare_dict(annotation: ast.expr) -> bool:
+    """The annotation names ``dict`` without its key and value types somewhere (``dict``,
+    ``list[dict]``, ``dict | None``, ``Optional[dict]``; a string annotation is read too)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return _names_bare_dict(ast.parse(annotation.value, mode="eval").body)
+    subscripted = {
+        id(node.value) for node in ast.walk(annotation) if isinstance(node, ast.Subscript)
+    }
+    return any(
+        (isinstance(node, ast.Name) and node.id in _BARE)
+        or (isinstance(node, ast.Attribute) and node.attr in _BARE)
+        for node in ast.walk(annotation)
+        if id(node) not in subscripted
+    )
+
+
+def bare_dict_returns(source: str) -> list[str]:
+    """Functions (at any depth) annotated to return a bare dict, as ``name -> annotation``."""
+    return [
+        f"{node.name} -> {ast.unparse(node.returns)}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.returns is not None
+        and _names_bare_dict(node.returns)
+    ]
+
+
 def test_every_stage_has_both_front_doors_found():
     assert len(APIS) >= 8 and len(TASKS) >= 8
 
@@ -89,6 +120,38 @@ def test_tasks_declares_all(tasks):
 def test_background_tasks_follow_one_naming_rule(tasks):
     wrong = misnamed_tasks(tasks.read_text(encoding="utf-8"))
     assert not wrong, f"{_rel(tasks)}: name these <verb>_<object>_at(workspace_path, …): {wrong}"
+
+
+@pytest.mark.parametrize("front_door", APIS + TASKS, ids=_rel)
+def test_front_doors_return_no_bare_dict(front_door):
+    found = bare_dict_returns(front_door.read_text(encoding="utf-8"))
+    assert not found, (
+        f"{_rel(front_door)}: return a dataclass or a TypedDict declared beside the code that "
+        f"builds the dict (its keys named), not a bare dict: {found}"
+    )
+
+
+def test_the_bare_dict_check_catches_each_spelling():
+    planted = (
+        "def a() -> dict: ...\n"
+        "def b() -> list[dict]: ...\n"
+        "def c() -> dict | None: ...\n"
+        "def d() -> 'Optional[dict]': ...\n"
+        "def e() -> typing.Dict: ...\n"
+        "class K:\n    def f(self) -> tuple[int, dict]: ...\n"
+        "def ok() -> dict[str, int]: ...\n"
+        "def ok2() -> Report | None: ...\n"
+        "def ok3() -> list[dict[str, Any]]: ...\n"
+        "def ok4(x: dict): ...\n"
+    )
+    assert bare_dict_returns(planted) == [
+        "a -> dict",
+        "b -> list[dict]",
+        "c -> dict | None",
+        "d -> 'Optional[dict]'",
+        "e -> typing.Dict",
+        "f -> tuple[int, dict]",
+    ]
 
 
 def test_the_checks_catch_what_they_look_for():
