@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from app.cli.batch import convert_legacy_batches
 from engine.i18n import _, digits
 from engine.steps import tasks as steps_tasks
+from engine.steps.api import BatchImport
 from engine.workspace.api import Workspace
 from widgets.common import file_dialogs
 from widgets.common.file_dialogs import BATCHES
@@ -26,7 +27,7 @@ from widgets.common.task_bridge import WRITER, TaskBridge, describe_error
 log = logging.getLogger(__name__)
 
 
-def import_batch_results_at(workspace_path: str, paths: list[str | Path]) -> dict:
+def import_batch_results_at(workspace_path: str, paths: list[str | Path]) -> BatchImport:
     """Convert batches of an earlier version, then take the result files in."""
     with Workspace(workspace_path, create=False) as ws:
         convert_legacy_batches(ws)

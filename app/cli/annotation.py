@@ -252,7 +252,8 @@ def cmd_agreement(args, ctx) -> int:
     batch = _batch_id(ws, args.batch)
     settings = annotation.AgreementSettings(resamples=args.resamples, seed=args.seed)
     report = annotation.agreement(ws, batch_id=batch, settings=settings)
-    data = dict(report.as_dict(), progress=annotation.progress(ws, batch_id=batch))
+    progress = annotation.progress(ws, batch_id=batch)
+    data = dict(report.as_dict(), progress=progress)
     if emit(ctx, args, data):
         return 0
     if not report.by_dialect or not report.by_dialect["all"]["decision"]["items"]:
@@ -276,7 +277,7 @@ def cmd_agreement(args, ctx) -> int:
                 f"(0-1) over {e['pairs']} pairs"
             )
     print(f"intervals: {annotation.AgreementSettings.of(data).interval_note()}")
-    for r in data["progress"]:
+    for r in progress:
         secs = r["median_seconds"]
         print(
             f"progress {r['annotator']}: {r['decided']}/{r['assigned']}"

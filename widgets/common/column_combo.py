@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from PySide6.QtWidgets import QComboBox
 
 
@@ -25,7 +28,9 @@ class ColumnCombo(QComboBox):
         self.setCurrentIndex(max(index, 0))
 
 
-def fill_from_guess(columns: list[str], guess: dict, combos: dict[str, ColumnCombo]) -> None:
+def fill_from_guess(
+    columns: list[str], guess: Mapping[str, Any], combos: dict[str, ColumnCombo]
+) -> None:
     """Offer ``columns`` in each combo, choosing the guessed column (``guess[key]``)."""
     for key, combo in combos.items():
         combo.set_columns(columns, guess[key])

@@ -8,7 +8,8 @@ label name) keeps its own spelling. The Bengali terms follow resources/locale/gl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine.i18n import _, current_language
 
@@ -114,7 +115,9 @@ def joined(kind: str, codes: str, separator: str = ", ") -> str:
     return separator.join(label(kind, part.strip()) for part in codes.split(",") if part.strip())
 
 
-def dialect_of(row: dict, *, both: bool = False, code: bool = True, separator: str = " · ") -> str:
+def dialect_of(
+    row: Mapping[str, Any], *, both: bool = False, code: bool = True, separator: str = " · "
+) -> str:
     """A dialect row ({code, name_en, name_bn}) for a list or form. English: "Barishal
     (barishal)", with ``both`` "Barishal · বরিশালের ভাষা (barishal)"; Bengali: the Bengali
     name alone (the code and the English name are for the command line)."""

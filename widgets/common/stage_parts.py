@@ -62,4 +62,4 @@ class ImportPage:
     kind: str
     title: Callable[[], str]
     menu_text: Callable[[], str]
-    build: Callable[[list[dict]], Any]  # a StudyPage
+    build: Callable[[list[Any]], Any]  # a StudyPage, given the workspace's dialects

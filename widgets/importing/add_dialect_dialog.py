@@ -3,6 +3,9 @@ import dialog; it lists the dialects already known and the spellings that resolv
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -24,7 +27,9 @@ from widgets.common.hints import for_gui
 class AddDialectDialog(QDialog):
     """Code, English and Bengali names, region and aliases of a new dialect."""
 
-    def __init__(self, parent: QWidget | None = None, known: list[dict] | None = None):
+    def __init__(
+        self, parent: QWidget | None = None, known: Sequence[Mapping[str, Any]] | None = None
+    ):
         super().__init__(parent)
         self.setWindowTitle(_("Add a dialect"))
         self.known = QPlainTextEdit()

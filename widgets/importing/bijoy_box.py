@@ -3,6 +3,9 @@ found, a preview of its conversion, and the checkbox that converts on import."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout
 
 from engine.i18n import _
@@ -15,7 +18,7 @@ class BijoyBox(QGroupBox):
 
     def __init__(self) -> None:
         super().__init__(_("Legacy Bijoy/SutonnyMJ text found"))
-        self.scan: dict = {"cells": 0}
+        self.scan: Mapping[str, Any] = {"cells": 0}  # no scan yet: no Bijoy cells
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.preview = QPlainTextEdit()

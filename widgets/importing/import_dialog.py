@@ -44,6 +44,7 @@ from engine.importing.api import (
     BIJOY_HINT,
     DUPLICATE_HINT,
     SPLITS,
+    DialectInfo,
     DuplicateContent,
     RenameNeeded,
     aliases_kept,
@@ -230,7 +231,7 @@ class ImportDialog(QDialog):
         dialog.open()
         return dialog
 
-    def add_dialect(self, code: str, fields: dict) -> dict | None:
+    def add_dialect(self, code: str, fields: dict) -> DialectInfo | None:
         """Add (or extend) a dialect in the workspace and offer it in the combos. New names
         for a dialect that exists rename it only once the user confirms (``rename_box``)."""
         self.rename_box: QMessageBox | None = None
@@ -491,10 +492,10 @@ class ImportDialog(QDialog):
                 combo.set_columns(columns, guess["dialect_cols"].get(code))
             self._fmt_changed()
         else:
-            guess = import_tasks.guess_question_mapping(columns, self.codes)
+            question_guess = import_tasks.guess_question_mapping(columns, self.codes)
             fill_from_guess(
                 columns,
-                guess,
+                question_guess,
                 {
                     "text_col": self.text_col,
                     "id_col": self.id_col,
@@ -503,9 +504,9 @@ class ImportDialog(QDialog):
                     "gloss_col": self.gloss_col,
                 },
             )
-            self.question_dialect_col.set_columns(columns, guess["dialect_col"])
+            self.question_dialect_col.set_columns(columns, question_guess["dialect_col"])
             for code, combo in self.question_dialect_cols.items():
-                combo.set_columns(columns, guess["dialect_cols"].get(code))
+                combo.set_columns(columns, question_guess["dialect_cols"].get(code))
         self.import_button.setEnabled(bool(columns) and self.task is None)
 
     # -- options and the import ------------------------------------------------------------

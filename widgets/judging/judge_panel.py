@@ -27,8 +27,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -235,7 +236,7 @@ class JudgePanel(QWidget):
     def rubric(self) -> Rubric | None:
         return self.editor.rubric
 
-    def refresh(self, overview: dict | None = None) -> None:
+    def refresh(self, overview: Mapping[str, Any] | None = None) -> None:
         """Re-read the judge models now and the rest (``judge_tasks.judge_overview_at``) in the
         pool, or show ``overview``: a judge run's, read after its last write."""
         current = self.judge_model.currentData()
@@ -263,7 +264,7 @@ class JudgePanel(QWidget):
             on_error=lambda exc: log.warning("judge overview failed: %s", exc),
         )
 
-    def _show_overview(self, overview: dict) -> None:
+    def _show_overview(self, overview: Mapping[str, Any]) -> None:
         runs = overview["runs"]
         self.judges.setRowCount(len(runs))
         for row, run in enumerate(runs):

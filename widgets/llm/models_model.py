@@ -29,12 +29,12 @@ class ModelsTableModel(QAbstractTableModel):
     def __init__(self, workspace: Workspace, parent=None):
         super().__init__(parent)
         self.ws = workspace
-        self.rows: list[dict] = []
+        self.rows: list[dict] = []  # ModelRow, read by column name
         self.reload()
 
     def reload(self) -> None:
         self.beginResetModel()
-        self.rows = models_default_first(self.ws)
+        self.rows = [dict(m) for m in models_default_first(self.ws)]
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:
