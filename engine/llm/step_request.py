@@ -82,11 +82,16 @@ def _name(value: Any, name: Setting) -> str:
     return folded
 
 
+def whole_field(name: Setting, default: int, low: int = 0, high: int = MAX_COUNT) -> Any:
+    """A whole number from ``low`` to ``high``."""
+    return dataclasses.field(
+        default=default, metadata={"setting": name, "check": lambda v, n: _whole(v, n, low, high)}
+    )
+
+
 def count_field(name: Setting, default: int, high: int = MAX_COUNT) -> Any:
     """A whole number from 1 to ``high``."""
-    return dataclasses.field(
-        default=default, metadata={"setting": name, "check": lambda v, n: _whole(v, n, 1, high)}
-    )
+    return whole_field(name, default, 1, high)
 
 
 def optional_count_field(name: Setting, high: int = MAX_COUNT) -> Any:
@@ -253,13 +258,6 @@ def request_from_json(kinds: Sequence[type[StepRequest]], data: object) -> StepR
 
 # a seed or a row id is stored in run cards (JSON) and SQLite integers
 MAX_INTEGER = 2**63 - 1
-
-
-def whole_field(name: Setting, default: int, low: int = 0, high: int = MAX_COUNT) -> Any:
-    """A whole number from ``low`` to ``high``."""
-    return dataclasses.field(
-        default=default, metadata={"setting": name, "check": lambda v, n: _whole(v, n, low, high)}
-    )
 
 
 def seed_field(name: Setting, default: int = 0) -> Any:
