@@ -74,8 +74,8 @@ LAZY_MODULES = (
     "matplotlib.text",
     "matplotlib.ticker",
     "sklearn.metrics",
-    "sklearn.feature_extraction.text",  # engine/judging/injection_model.py (the detector)
-    "sklearn.linear_model",  # engine/judging/injection_training.py (retraining it)
+    "sklearn.feature_extraction.text",  # engine/judging/injection/model.py (the detector)
+    "sklearn.linear_model",  # engine/judging/injection/training.py (retraining it)
     "scipy.sparse",
     "statsmodels.stats.inter_rater",
     "krippendorff",
@@ -84,7 +84,7 @@ LAZY_MODULES = (
     "sacrebleu.tokenizers.tokenizer_13a",
     "indic_transliteration",
     "indic_transliteration.sanscript",
-    "confusable_homoglyphs",  # engine/judging/injection_text.py (its JSON tables)
+    "confusable_homoglyphs",  # engine/judging/injection/text.py (its JSON tables)
     "confusable_homoglyphs.categories",
     "confusable_homoglyphs.confusables",
     "matplotlib.patches",
@@ -111,7 +111,7 @@ LAZY_MODULES = (
 
 # Lazy imports that are deliberately NOT part of the app (and so not in the frozen build).
 NOT_FROZEN = {
-    "llama_cpp.server.__main__": "engine/llm/llama_server.py is a developer tool started "
+    "llama_cpp.server.__main__": "engine/llm/runtime/llama_server.py is a developer tool started "
     "with 'python -m'; the [server] extra is not an app dependency",
 }
 

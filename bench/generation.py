@@ -11,11 +11,11 @@ greedy, 64 new tokens each (--quick: 32). Measured in one run:
   sequential_tok_s  generated tokens/s of Llama.create_completion called once per prompt
   ratio             batched / sequential (ceiling_ratio: ceiling / sequential)
   chosen_refill     the schedule the planner's calibration chose on the job's sample, as a
-                    fresh run does (engine/llm/schedule_choice.py; calibration_schedules:
+                    fresh run does (engine/llm/planning/schedule_choice.py; calibration_schedules:
                     the timings that chose it); share_chosen = the median of the engine's
                     shares of the ceiling with that schedule over --rounds pairs (the engine,
                     then the ceiling, in turn; share_chosen_rounds: each pair's)
-  planner           the study-time planner's estimate (engine/llm/planner.py, from its
+  planner           the study-time planner's estimate (engine/llm/planning/planner.py, from its
                     calibration) against the chosen schedule's seconds
 and a judge-shaped workload (one long shared rubric + a short per-item part):
   judge_s, judge_ceiling_s, judge_engine_share   the engine against its ceiling
@@ -37,7 +37,7 @@ from importlib import resources
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-# the worker's thread policy, for the in-process baseline too (engine/llm/worker.py)
+# the worker's thread policy, for the in-process baseline too (engine/llm/runtime/worker.py)
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
@@ -64,9 +64,9 @@ def timed_generate(model_path, sha, requests, n_seq, n_gpu_layers=0, refill=None
     """The batched engine over ``requests`` as a job decodes them (the batch plan's groups,
     one scheduler run each), the model loaded outside the timing: (seconds, the summed
     scheduler stats, results); every result must be ok. ``refill=1``: the whole-group rule."""
-    from engine.llm.batch_plan import plan_groups, plan_size
-    from engine.llm.local_backend import LocalGGUFBackend
-    from engine.llm.settings import LoadOptions, Schedule
+    from engine.llm.models.settings import LoadOptions, Schedule
+    from engine.llm.planning.batch_plan import plan_groups, plan_size
+    from engine.llm.runtime.local_backend import LocalGGUFBackend
 
     schedule = Schedule(n_seq=n_seq) if refill is None else Schedule(n_seq=n_seq, refill=refill)
     with LocalGGUFBackend(
@@ -120,10 +120,10 @@ def pure_decode_seconds(
     """Seconds llama.cpp alone needs for ``requests`` with ``generated_tokens`` in all."""
     import llama_cpp as L
 
-    from engine.llm.native_model import NativeModel
-    from engine.llm.prompting import prompt_tokens
-    from engine.llm.scheduler import PREFIX_SEQ, common_prefix
-    from engine.llm.settings import LoadOptions, Schedule
+    from engine.llm.models.settings import LoadOptions, Schedule
+    from engine.llm.runtime.native_model import NativeModel
+    from engine.llm.runtime.prompting import prompt_tokens
+    from engine.llm.runtime.scheduler import PREFIX_SEQ, common_prefix
 
     schedule, load = Schedule(n_seq=n_seq).resolved(), LoadOptions(n_gpu_layers=n_gpu_layers)
     model = NativeModel(model_path, load)
@@ -182,7 +182,7 @@ def high_level_llama(model_path, threads, n_gpu_layers=0):
     """llama-cpp-python's one-at-a-time API on the same model: the baseline."""
     import llama_cpp
 
-    from engine.llm.native_model import guard_high_level_api
+    from engine.llm.runtime.native_model import guard_high_level_api
 
     guard_high_level_api()
     return llama_cpp.Llama(
@@ -225,13 +225,13 @@ def run_sequential(model_path, prompts, max_tokens, threads, n_gpu_layers=0):
 
 
 def planned(model_path, sha, requests, n_seq, n_gpu_layers=0):
-    """The study-time planner's estimate for ``requests`` (engine.llm.planner), from its
+    """The study-time planner's estimate for ``requests`` (engine.llm.planning.planner), from its
     calibration on the same backend settings, comparing the schedules as a fresh run does
-    (engine.llm.schedule_choice): (estimate, calibration seconds, calibration)."""
-    from engine.llm.local_backend import LocalGGUFBackend
-    from engine.llm.planner import calibrate, estimate
-    from engine.llm.schedule_choice import CANDIDATE_REFILLS
-    from engine.llm.settings import LoadOptions, Schedule
+    (engine.llm.planning.schedule_choice): (estimate, calibration seconds, calibration)."""
+    from engine.llm.models.settings import LoadOptions, Schedule
+    from engine.llm.planning.planner import calibrate, estimate
+    from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS
+    from engine.llm.runtime.local_backend import LocalGGUFBackend
 
     with LocalGGUFBackend(
         model_path,
@@ -276,7 +276,7 @@ def planner_fields(est, seconds: float, tokens: int, calibration_s: float) -> di
         "estimate_interval_s": [round(est.seconds_low, 2), round(est.seconds_high, 2)],
         "actual_s": round(seconds, 2),
         "error_pct": round(100 * (est.seconds - seconds) / seconds, 1),
-        # the interval covers output length, machine noise and model error (engine.llm.planner)
+        # the interval covers output length, machine noise and model error (engine.llm.planning.planner)
         "actual_in_interval": est.seconds_low <= seconds <= est.seconds_high,
         "noise": est.noise,
         "model_error": est.model_error,
@@ -293,8 +293,8 @@ def main() -> None:
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
     ap.add_argument("--rounds", type=int, default=3, help="engine/ceiling pairs for share_chosen")
     args = ap.parse_args()
-    from engine.llm.embedded_model import embedded_model_path, embedded_sha256
-    from engine.llm.schedule_choice import CANDIDATE_REFILLS
+    from engine.llm.models.embedded_model import embedded_model_path, embedded_sha256
+    from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS
 
     model, sha = embedded_model_path(), embedded_sha256()
     threads = os.cpu_count() or 1
@@ -333,7 +333,7 @@ def main() -> None:
     jc_sec = ceiling(model, prompt_requests(judge, 4), j_results, args.n_seq, ngl)
     import llama_cpp
 
-    from engine.llm.native_model import guard_high_level_api
+    from engine.llm.runtime.native_model import guard_high_level_api
 
     guard_high_level_api()
     vocab_only = llama_cpp.Llama(str(model), vocab_only=True, verbose=False)

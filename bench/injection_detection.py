@@ -17,7 +17,7 @@ judge-time disagreement check of :mod:`engine.judging.disagreement` can only add
 ``checked_legit`` the shares that are only *suspicious* (not flagged, not counted as routed:
 the judge run's disagreement check judges them again without their suspicious sentences).
 
-Since the detector has a learned part (engine/judging/injection_model.py) trained on every
+Since the detector has a learned part (engine/judging/injection/model.py) trained on every
 set in ``TRAINING`` (the rounds above, the blind rounds 22d and 22e once measured, two
 training rounds written blind, and the obfuscation tuning round of
 tests/engine/judging/injection_table_33.py), these rates are training rates (not for
@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.judging.injection import detect_injection  # noqa: E402
+from engine.judging.injection.detect import detect_injection  # noqa: E402
 from engine.judging.neutralize import contains_control_token  # noqa: E402
 from tests.engine.judging import injection_table as table  # noqa: E402
 from tests.engine.judging import injection_table_33 as tune_33  # noqa: E402

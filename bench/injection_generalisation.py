@@ -1,7 +1,7 @@
 """Leave-one-round-out: how the injection detector does on a round it was not trained on.
 
 Every labelled set of ``bench/injection_detection.py`` is held out in turn; the model
-(engine/judging/injection_model.py) is trained on the others' ``TRAINING`` sets and the
+(engine/judging/injection/model.py) is trained on the others' ``TRAINING`` sets and the
 held-out round is measured with it. Printed per round: ``rules`` (the rules alone, as they
 are now — tuned on every round, so these rates are optimistic) and ``detector`` (rules
 confirmed by the fold's model, or the model alone: what routes to review), with ``checked``
@@ -33,12 +33,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from injection_detection import QUESTIONS, SETS, TRAINING  # noqa: E402
 
-from engine.judging.injection import detect_injection  # noqa: E402
-from engine.judging.injection_model import ALONE, CONFIRM, Scorer  # noqa: E402
-from engine.judging.injection_phrases import addresses_evaluation  # noqa: E402
-from engine.judging.injection_rules import rule_hits  # noqa: E402
-from engine.judging.injection_text import matching_form  # noqa: E402
-from engine.judging.injection_training import train  # noqa: E402
+from engine.judging.injection.detect import detect_injection  # noqa: E402
+from engine.judging.injection.model import ALONE, CONFIRM, Scorer  # noqa: E402
+from engine.judging.injection.phrases import addresses_evaluation  # noqa: E402
+from engine.judging.injection.rules import rule_hits  # noqa: E402
+from engine.judging.injection.text import matching_form  # noqa: E402
+from engine.judging.injection.training import train  # noqa: E402
 
 # the commit whose detector first met each round (its rates then, routed / false flags: 35/18,
 # 75/18, 95/16 % with rules alone; 88/5.7 and 92/8.7 % with the learned model)
@@ -51,7 +51,7 @@ FIRST_CONTACT = {
 }
 _OLD_FLAGS = """
 import json, sys
-from engine.judging.injection import detect_injection
+from engine.judging.injection.detect import detect_injection
 rows = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8") if line.strip()]
 print(json.dumps({k: [detect_injection(r["text"]).reasons for r in rows if r["kind"] == k]
                   for k in ("attack", "legit")}))

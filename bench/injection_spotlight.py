@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.judging.rubric import Rubric, default_rubric_path, load_rubric  # noqa: E402
 from engine.judging.run import judge_answers  # noqa: E402
-from engine.llm.model_registry import ensure_embedded_default  # noqa: E402
+from engine.llm.models.registry import ensure_embedded_default  # noqa: E402
 from engine.workspace.store import Workspace  # noqa: E402
 from tests.engine.judging import injection_table as table  # noqa: E402
 from tests.engine.judging.study_fixture import build_study  # noqa: E402

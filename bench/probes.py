@@ -115,9 +115,9 @@ def main() -> None:
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
     ap.add_argument("--rounds", type=int, default=3, help="engine/ceiling pairs for share_chosen")
     args = ap.parse_args()
-    from engine.llm.embedded_model import embedded_model_path, embedded_sha256
-    from engine.llm.prompting import plain_transcript
-    from engine.llm.schedule_choice import CANDIDATE_REFILLS
+    from engine.llm.models.embedded_model import embedded_model_path, embedded_sha256
+    from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS
+    from engine.llm.runtime.prompting import plain_transcript
 
     n, n_sequential = (64, 16) if args.quick else (512, 64)
     requests = probe_workload(n, max_tokens=8)

@@ -111,7 +111,7 @@ def main() -> int:
         return 0
     from rank_bm25 import BM25Okapi
 
-    from engine.llm.embedded_model import data_dir
+    from engine.llm.models.embedded_model import data_dir
     from engine.rag.encoder import EmbeddingCache, Encoder
     from engine.rag.query import prepare_query
     from engine.rag.reference import ReferenceRetriever

@@ -26,7 +26,7 @@ log = logging.getLogger("screenshots")
 
 def build_workspace(path: Path) -> str:
     from engine.importing.importers import import_corpus, import_questions
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
     from engine.samples.workspace import _questions_with_dialect_columns
     from engine.workspace.store import Workspace
 
@@ -63,7 +63,7 @@ def build_workspace(path: Path) -> str:
 
 def translate_some(path: Path, questions: int, dialects: list[str]) -> None:
     """Real machine drafts with retrieval explanations: the embedded model, the real index."""
-    from engine.llm.model_registry import default_model
+    from engine.llm.models.registry import default_model
     from engine.rag.build import ensure_index
     from engine.rag.encoder import Encoder
     from engine.rag.index import default_cache

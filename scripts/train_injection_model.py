@@ -1,5 +1,5 @@
 """Writes the injection model (resources/injection/model.json) from the labelled rounds of
-``bench/injection_detection.py`` (its ``TRAINING`` sets; see engine/judging/injection_model.py).
+``bench/injection_detection.py`` (its ``TRAINING`` sets; see engine/judging/injection/model.py).
 
     python scripts/train_injection_model.py          # write the model
     python scripts/train_injection_model.py --check  # exit 1 when the stored model is not
@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from injection_detection import SETS, TRAINING  # noqa: E402
 
-from engine.judging.injection_model import MODEL_FILE  # noqa: E402
-from engine.judging.injection_training import train  # noqa: E402
+from engine.judging.injection.model import MODEL_FILE  # noqa: E402
+from engine.judging.injection.training import train  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / Path(*MODEL_FILE)
 

@@ -52,7 +52,7 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def embedded_gguf() -> Path:
     """The real embedded GGUF (assembled once)."""
-    from engine.llm.embedded_model import embedded_model_path
+    from engine.llm.models.embedded_model import embedded_model_path
 
     return embedded_model_path()
 

@@ -38,7 +38,7 @@ def register(sub) -> None:
     )
     q.add_argument("--model", help="the target model's name on the engine (one model only)")
     q.add_argument("--out", default=".", help="folder for the files (default: here)")
-    # the defaults are the providers' limits (engine.llm.batch_wire), read when exporting
+    # the defaults are the providers' limits (engine.llm.endpoints.batch_wire), read when exporting
     q.add_argument("--max-lines", type=positive_int, help="lines per file (default 50,000)")
     q.add_argument("--max-bytes", type=positive_int, help="bytes per file (default 200 MiB)")
     q.add_argument(

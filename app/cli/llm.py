@@ -158,7 +158,7 @@ def cmd_add(args, ctx) -> int:
     return 0
 
 
-# The engine's defaults (engine.llm.endpoint_backend), named here so --help stays cheap;
+# The engine's defaults (engine.llm.endpoints.backend), named here so --help stays cheap;
 # tests/cli/test_cli_endpoint_bounds.py checks that the two agree.
 ENDPOINT_DEFAULTS = {"connect": 10, "read": 60, "retries": 4}
 

@@ -26,7 +26,7 @@ from string import Template
 from engine.errors import Setting, UserError, setting
 from engine.files.user_files import ANSWER_PROMPT, read_user_text
 from engine.i18n import N_
-from engine.llm.model_runs import PlannedRun, RunSummary, run_models
+from engine.llm.runs.model_runs import PlannedRun, RunSummary, run_models
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.workspace.store import Workspace
 from engine.workspace.variants import VARIANT_STATUSES
@@ -196,7 +196,7 @@ def generate_answers(
 ) -> list[RunSummary]:
     """Run (or resume) one answer run per model (``limit``: only the variants of the first
     questions); returns one summary per model
-    (:func:`engine.llm.model_runs.run_models`: a model that does not load is reported).
+    (:func:`engine.llm.runs.model_runs.run_models`: a model that does not load is reported).
 
     ``schedule`` (local models: n_seq, n_ctx, …) goes into the run card, since batching
     changes greedy outputs. ``backend_factory(ws, run_id)`` opens a backend (default: the

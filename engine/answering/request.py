@@ -15,9 +15,9 @@ from engine.answering.generation import DEFAULT_SAMPLER, DEFAULT_STATUSES, gener
 from engine.errors import Setting
 from engine.i18n import _
 from engine.llm.api import find_models
-from engine.llm.model_registry import all_models
-from engine.llm.model_runs import RunsResult
-from engine.llm.step_request import (
+from engine.llm.models.registry import all_models
+from engine.llm.runs.model_runs import RunsResult
+from engine.llm.runs.step_request import (
     MAX_TOKENS,
     RequestError,
     StepRequest,

@@ -7,7 +7,7 @@ of the step), opening its own workspace connection; generation is resumable.
 from __future__ import annotations
 
 from engine.answering.request import GenerateRequest, GenerateResult
-from engine.llm.run_estimates import estimator
+from engine.llm.runs.estimates import estimator
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
@@ -29,5 +29,5 @@ def generate_answers_at(
         return request.run(ws, progress=progress, cancelled=cancelled)
 
 
-# the planner's estimate of generate_answers_at with the same arguments (engine.llm.run_estimates)
+# the planner's estimate of generate_answers_at with the same arguments (engine.llm.runs.estimates)
 estimate_answers_at = estimator(generate_answers_at)

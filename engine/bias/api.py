@@ -27,7 +27,7 @@ from engine.bias.stats import (
     bias_notes,
     cohen_kappa,
 )
-from engine.llm.embedded_model import data_dir
+from engine.llm.models.embedded_model import data_dir
 
 __all__ = [
     "BIAS_STATS",

@@ -25,8 +25,8 @@ from engine.errors import Setting, UserError
 from engine.files.user_files import PROBE_INSTRUCTION, read_user_text
 from engine.i18n import _
 from engine.llm.api import find_models
-from engine.llm.model_runs import RunsResult
-from engine.llm.step_request import (
+from engine.llm.runs.model_runs import RunsResult
+from engine.llm.runs.step_request import (
     MAX_TOKENS,
     RequestError,
     StepRequest,

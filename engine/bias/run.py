@@ -1,5 +1,5 @@
 """Probing: every model answers every probe of the chosen sets, a resumable job per model
-and set (``engine.llm.jobs``; run kind ``probe``).
+and set (``engine.llm.runs.jobs``; run kind ``probe``).
 
 Items have stable keys ``p<probe id>.<order>``: the order shown ('xy' = group x's option
 first) is drawn per probe from the card's seed, or both orders are asked under
@@ -7,7 +7,7 @@ counterbalancing (engine.bias.order). The run card records the set, seed, counte
 constrained decoding and sampler, so changing any of them makes a new run; ``limit`` (a
 seeded sample stratified by category and subcategory, recorded in the stored card outside
 the run key) is not in the key: a later call with a larger limit extends the same run (or opens a new one
-where the larger limit would change a decoded batch: :func:`engine.llm.runs.open_run`).
+where the larger limit would change a decoded batch: :func:`engine.llm.runs.run.open_run`).
 
 Constrained decoding (a switch): the reply must be the JSON object {"answer": <one of
 the two options as shown>}; the normaliser reads its answer. Off, the reply is free text.
@@ -30,8 +30,8 @@ from pathlib import Path
 from engine.bias.order import item_key, orders_for, render
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.files.user_files import PROBE_INSTRUCTION, read_user_text
-from engine.llm.model_runs import PlannedRun, RunSummary, run_models
-from engine.llm.runs import note_in_card
+from engine.llm.runs.model_runs import PlannedRun, RunSummary, run_models
+from engine.llm.runs.run import note_in_card
 from engine.llm.types import CancelFn, Message, ProgressFn, Request, Sampler
 from engine.stats.sample import sample_counts
 from engine.stats.sample import stratified_order as seeded_order

@@ -10,7 +10,7 @@ from pathlib import Path
 from engine.bias.order import parse_item_key
 from engine.bias.probes import import_probes
 from engine.bias.run import ProbeOptions, run_probes
-from engine.llm.model_registry import find_model, register_endpoint
+from engine.llm.models.registry import find_model, register_endpoint
 from engine.llm.types import ModelInfo, Result
 from engine.workspace.store import Workspace
 

@@ -27,8 +27,8 @@ from engine.bias.results import (
 from engine.bias.stats import BIAS_STATS, BiasStatsSettings
 from engine.i18n import _, digits
 from engine.importing.tasks import first_column, import_with
-from engine.llm.model_runs import RunSummary
-from engine.llm.run_estimates import estimator
+from engine.llm.runs.estimates import estimator
+from engine.llm.runs.model_runs import RunSummary
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 
@@ -149,7 +149,7 @@ def run_probes_with_view_at(
     }
 
 
-# the planner's estimate of run_probes_at with the same arguments (engine.llm.run_estimates)
+# the planner's estimate of run_probes_at with the same arguments (engine.llm.runs.estimates)
 estimate_probes_at = estimator(run_probes_at)
 
 

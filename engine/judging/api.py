@@ -49,7 +49,7 @@ from engine.judging.store import (
     set_primary_judge,
 )
 from engine.judging.verdict import parse_verdict, verdict_schema
-from engine.llm.replicate import Replication
+from engine.llm.runs.replicate import Replication
 
 __all__ = [
     "CRITERION_KEYS",

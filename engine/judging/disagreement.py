@@ -1,6 +1,6 @@
 """The disagreement check: evidence, not only words.
 
-A flagged or suspicious dialect answer (:class:`~engine.judging.injection.InjectionReport`:
+A flagged or suspicious dialect answer (:class:`~engine.judging.injection.detect.InjectionReport`:
 weak evidence — rules the model did not confirm, or the model alone — does not flag but
 sends the answer here), or one the judge scored near the top, is judged a second time with
 its suspicious sentences removed: the sentences that trip an injection rule on their own,
@@ -26,15 +26,15 @@ from dataclasses import replace
 
 from engine.judging.consistency import HIGH_SCORE_SHARE
 from engine.judging.gate import GateResult
-from engine.judging.injection import detect_injection
-from engine.judging.injection_phrases import talks_of_grading
-from engine.judging.injection_rules import rule_hits
-from engine.judging.injection_text import matching_form, sentences
+from engine.judging.injection.detect import detect_injection
+from engine.judging.injection.phrases import talks_of_grading
+from engine.judging.injection.rules import rule_hits
+from engine.judging.injection.text import matching_form, sentences
 from engine.judging.prompt import JudgeTemplate, pair_prompt
 from engine.judging.rubric import Rubric
 from engine.judging.verdict import VerdictError, apply_rules, parse_verdict, verdict_schema
-from engine.llm.jobs import run_job
-from engine.llm.responses import reject_responses
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.responses import reject_responses
 from engine.llm.types import Sampler
 from engine.text.textnorm import normalize_text
 
@@ -54,7 +54,7 @@ def check_card() -> dict:
 def stripped_answer(text: str, *, high_scoring: bool, question: str = "") -> str | None:
     """``text`` without its suspicious sentences (see the module docstring); ``None`` when
     there is nothing to remove. ``question``: the one it answers, read as the detector
-    reads it (:func:`~engine.judging.injection.detect_injection`)."""
+    reads it (:func:`~engine.judging.injection.detect.detect_injection`)."""
     parts = [s for line in (text or "").splitlines() for s in sentences(normalize_text(line))]
     read = [matching_form(p) for p in parts]
     bad: set[int] = set()

@@ -1,5 +1,5 @@
 """A judge run stopped before its pairs were judged (engine.judging.run): a run that holds
-nothing is removed, as engine.llm.jobs.run_job_on_model does, and a stop that may pass (a
+nothing is removed, as engine.llm.runs.jobs.run_job_on_model does, and a stop that may pass (a
 judge model that did not load, its worker that died mid-run) is reported with how many
 pairs are left (the CLI's "N of M not judged", exit 3)."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from engine.errors import StepIncomplete
 from engine.judging import store
-from engine.llm.run_backend import not_loaded_reason
-from engine.llm.runs import discard_if_empty
-from engine.llm.worker import ModelDidNotLoad
+from engine.llm.runs.backend import not_loaded_reason
+from engine.llm.runs.run import discard_if_empty
+from engine.llm.runtime.worker import ModelDidNotLoad
 from engine.workspace.store import Workspace
 
 

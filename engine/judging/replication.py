@@ -1,6 +1,6 @@
 """Replicating a judge run: the spread of the final scores its replies decode to.
 
-``replicate(ws, run_id, ...)`` is :func:`engine.llm.replicate.replicate_run` with, for judge
+``replicate(ws, run_id, ...)`` is :func:`engine.llm.runs.replicate.replicate_run` with, for judge
 runs, the sampled replies parsed as verdicts then and now: the mean final score of the sample
 both times, the mean absolute difference and the largest (0-10 by the bundled rubric).
 """
@@ -12,7 +12,7 @@ import statistics
 from engine.judging.rubric import load_rubric
 from engine.judging.store import JUDGE_KIND
 from engine.judging.verdict import VerdictError, parse_verdict
-from engine.llm.replicate import Replication, replicate_run
+from engine.llm.runs.replicate import Replication, replicate_run
 from engine.workspace.store import Workspace
 
 

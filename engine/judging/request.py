@@ -32,10 +32,10 @@ from engine.judging.rubric import Rubric, rubric_data, rubric_from_dict
 from engine.judging.run import JudgeSummary, finish_judge_run, judge_answers, judge_plan
 from engine.judging.store import answer_run_ids
 from engine.llm.api import find_models
-from engine.llm.model_registry import find_model
-from engine.llm.model_runs import PlannedRun
-from engine.llm.replicate import Replication
-from engine.llm.step_request import (
+from engine.llm.models.registry import find_model
+from engine.llm.runs.model_runs import PlannedRun
+from engine.llm.runs.replicate import Replication
+from engine.llm.runs.step_request import (
     MAX_COUNT,
     MAX_TEXT_CHARS,
     RequestError,

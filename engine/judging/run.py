@@ -29,7 +29,7 @@ from engine.judging.consistency import consistency_flags
 from engine.judging.disagreement import RETRY_TEMPERATURE, retry_sampler
 from engine.judging.gate import check_answer
 from engine.judging.incomplete import judge_stopped
-from engine.judging.injection import detect_injection, flag_labels
+from engine.judging.injection.detect import detect_injection, flag_labels
 from engine.judging.prompt import JudgeTemplate, load_judge_template, pair_prompt
 from engine.judging.rubric import Rubric, load_rubric
 from engine.judging.verdict import (
@@ -40,11 +40,11 @@ from engine.judging.verdict import (
     verdict_schema,
     zeroed,
 )
-from engine.llm.jobs import run_job
-from engine.llm.model_runs import PlannedRun
-from engine.llm.responses import finished_responses, reject_responses
-from engine.llm.run_backend import backend_for_run
-from engine.llm.runs import open_run
+from engine.llm.runs.backend import backend_for_run
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.model_runs import PlannedRun
+from engine.llm.runs.responses import finished_responses, reject_responses
+from engine.llm.runs.run import open_run
 from engine.llm.types import CancelFn, ProgressFn, Sampler
 from engine.workspace.store import Workspace
 

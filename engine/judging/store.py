@@ -20,7 +20,7 @@ from engine.answering.generation import ANSWER_KIND
 from engine.errors import UserError
 from engine.i18n import _
 from engine.judging.rubric import LIKERT_VALUES, Rubric
-from engine.llm.runs import label_runs
+from engine.llm.runs.run import label_runs
 from engine.workspace.human_annotations import (
     JudgmentDetails,
     judgment_history,

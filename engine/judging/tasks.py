@@ -20,7 +20,7 @@ from engine.judging.calibration import CalibrateResult, human_scores
 from engine.judging.request import CalibrateRequest, JudgeRequest, JudgeResult
 from engine.judging.rubric import rubric_from_dict
 from engine.judging.store import JudgeRunRow, judge_runs, self_preference_warnings
-from engine.llm.run_estimates import ModelEstimate, estimate_planned
+from engine.llm.runs.estimates import ModelEstimate, estimate_planned
 from engine.llm.types import CancelFn, ProgressFn
 from engine.workspace.store import Workspace
 

@@ -1,7 +1,7 @@
 """The LLM stage's front door: the models of a workspace (find, list, register), GGUF
 inspection, opening a backend, running a job of prompts and reading its responses, and the
-llama.cpp build report, a test prompt to one model (:mod:`engine.llm.try_prompt`) and the
-GGUF models other tools keep on this computer (:mod:`engine.llm.model_discovery`).
+llama.cpp build report, a test prompt to one model (:mod:`engine.llm.runtime.try_prompt`) and the
+GGUF models other tools keep on this computer (:mod:`engine.llm.models.discovery`).
 
 Every model lookup of a front end goes through :func:`find_model` (a name, an id or the
 default). Background work of the model manager is in :mod:`engine.llm.tasks`. Front ends
@@ -12,32 +12,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from engine.llm.backend_report import describe_llama_backend, log_llama_backend
-from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
-from engine.llm.embedded_model import data_dir
-from engine.llm.endpoint_backend import BREAKER_FAILURES, read_api_key
-from engine.llm.endpoint_limits import (
-    CONNECT_TIMEOUT,
-    ENDPOINT_LIMITS,
-    MAX_RETRIES,
-    READ_TIMEOUT,
-    checked_endpoint_limits,
-)
-from engine.llm.factory import open_backend
-from engine.llm.gguf_info import checked_model_path, inspect_gguf
-from engine.llm.gpu_plan import Gpu
-from engine.llm.jobs import run_job, run_job_on_model
-from engine.llm.model_discovery import FoundModel, discover_models, model_folders
-from engine.llm.model_registry import (
-    ModelRow,
-    all_models,
-    default_model,
-    ensure_embedded_default,
-    find_model,
-    register_endpoint,
-    register_gguf,
-)
-from engine.llm.pricing import (
+from engine.llm.batch.pricing import (
     cost_estimate,
     describe_estimate,
     describe_price,
@@ -47,12 +22,37 @@ from engine.llm.pricing import (
     price_fields,
     set_price,
 )
-from engine.llm.prompt_file_request import RunPromptsRequest, RunPromptsResult
-from engine.llm.replicate import replications
-from engine.llm.responses import run_responses
-from engine.llm.run_backend import backend_for_run
-from engine.llm.runs import library_versions, open_run
-from engine.llm.try_prompt import describe_template, try_prompt
+from engine.llm.endpoints.backend import BREAKER_FAILURES, read_api_key
+from engine.llm.endpoints.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
+from engine.llm.endpoints.limits import (
+    CONNECT_TIMEOUT,
+    ENDPOINT_LIMITS,
+    MAX_RETRIES,
+    READ_TIMEOUT,
+    checked_endpoint_limits,
+)
+from engine.llm.models.discovery import FoundModel, discover_models, model_folders
+from engine.llm.models.embedded_model import data_dir
+from engine.llm.models.gguf_info import checked_model_path, inspect_gguf
+from engine.llm.models.gpu_plan import Gpu
+from engine.llm.models.registry import (
+    ModelRow,
+    all_models,
+    default_model,
+    ensure_embedded_default,
+    find_model,
+    register_endpoint,
+    register_gguf,
+)
+from engine.llm.runs.backend import backend_for_run
+from engine.llm.runs.jobs import run_job, run_job_on_model
+from engine.llm.runs.prompt_file_request import RunPromptsRequest, RunPromptsResult
+from engine.llm.runs.replicate import replications
+from engine.llm.runs.responses import run_responses
+from engine.llm.runs.run import library_versions, open_run
+from engine.llm.runtime.backend_report import describe_llama_backend, log_llama_backend
+from engine.llm.runtime.factory import open_backend
+from engine.llm.runtime.try_prompt import describe_template, try_prompt
 from engine.llm.types import Message, Request, Sampler
 from engine.workspace.store import Workspace
 

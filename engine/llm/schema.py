@@ -89,7 +89,7 @@ TRACK_1_BATCHES_AND_PRICES = [
 ]
 
 # Track 2: the batch schedule the planner's calibration chose for a kind of job, a model and a
-# machine (engine.llm.schedule_choice), so the next run of the kind opens the same run key.
+# machine (engine.llm.planning.schedule_choice), so the next run of the kind opens the same run key.
 TRACK_2_SCHEDULE_CHOICES = [
     """CREATE TABLE IF NOT EXISTS llm_schedule_choices (
         kind TEXT NOT NULL,
@@ -103,7 +103,7 @@ TRACK_2_SCHEDULE_CHOICES = [
     )""",
 ]
 
-# Track 3: a batch keeps the request it ran (engine.llm.step_request, JSON), not a command
+# Track 3: a batch keeps the request it ran (engine.llm.runs.step_request, JSON), not a command
 # line. The command lines of batches exported before move to a table of their own, which the
 # command line converts to requests (a parser is a front end's) and then empties.
 TRACK_3_BATCH_REQUESTS = [

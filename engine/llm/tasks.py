@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.errors import UserError
 from engine.i18n import _
-from engine.llm.backend_report import describe_llama_backend
-from engine.llm.endpoint_backend import KEYRING_USER
-from engine.llm.gguf_info import GGUFInfoDict, inspect_gguf
-from engine.llm.gpu_plan import (
+from engine.llm.endpoints.backend import KEYRING_USER
+from engine.llm.models.gguf_info import GGUFInfoDict, inspect_gguf
+from engine.llm.models.gpu_plan import (
     Gpu,
     OffloadPlanDict,
     best_gpu,
@@ -26,18 +25,19 @@ from engine.llm.gpu_plan import (
     gguf_shape,
     plan_offload,
 )
-from engine.llm.model_registry import (
+from engine.llm.models.registry import (
     METADATA_COLUMNS,
     ensure_embedded_default,
     register_endpoint,
     register_gguf,
     update_load_params,
 )
+from engine.llm.runtime.backend_report import describe_llama_backend
 from engine.workspace.store import Workspace
 
 if TYPE_CHECKING:  # both load only when their task runs
-    from engine.llm.model_discovery import DiscoveredModel
-    from engine.llm.try_prompt import TryPromptResult
+    from engine.llm.models.discovery import DiscoveredModel
+    from engine.llm.runtime.try_prompt import TryPromptResult
 
 __all__ = [
     "add_embedded_model_at",
@@ -106,7 +106,7 @@ def keyring_problem() -> str | None:
 
     backend = keyring.get_keyring()
     if isinstance(backend, fail.Keyring):
-        from engine.llm.endpoint_backend import HOW_TO_GET_A_KEYRING
+        from engine.llm.endpoints.backend import HOW_TO_GET_A_KEYRING
 
         # the advice is translated through its constant (kept in the catalogue by hand)
         return _("No OS keyring is available on this machine: {how}.").format(
@@ -134,7 +134,7 @@ def add_endpoint_model_at(
     is_default: bool = False,
 ) -> int:
     """Register an OpenAI-compatible endpoint as the CLI's ``models add URL`` does (the same
-    :func:`engine.llm.model_registry.register_endpoint`): URLs normalised, chat API assumed,
+    :func:`engine.llm.models.registry.register_endpoint`): URLs normalised, chat API assumed,
     ``load_params`` (e.g. concurrency) and the default flag kept."""
     with Workspace(workspace_path, create=False) as ws:
         return register_endpoint(
@@ -193,8 +193,8 @@ def save_gpu_layers_at(workspace_path: str, model_id: int, n_gpu_layers: int) ->
 def try_prompt_at(
     workspace_path: str, model_id: int, prompt: str, max_tokens: int = 128, *, cancelled=None
 ) -> TryPromptResult:
-    """The Models panel's test prompt (:func:`engine.llm.try_prompt.try_prompt`)."""
-    from engine.llm.try_prompt import try_prompt
+    """The Models panel's test prompt (:func:`engine.llm.runtime.try_prompt.try_prompt`)."""
+    from engine.llm.runtime.try_prompt import try_prompt
 
     with Workspace(workspace_path, create=False) as ws:
         rows = ws.query("SELECT * FROM models WHERE id = ?", (model_id,))
@@ -206,9 +206,9 @@ def try_prompt_at(
 def discover_models_at(
     workspace_path: str, extra_folders: list[str], *, cancelled=None
 ) -> list[DiscoveredModel]:
-    """GGUF models on this computer (:mod:`engine.llm.model_discovery`), each with
+    """GGUF models on this computer (:mod:`engine.llm.models.discovery`), each with
     ``registered``: the workspace already has a model on that file."""
-    from engine.llm.model_discovery import discover_models
+    from engine.llm.models.discovery import discover_models
 
     found = discover_models(extra_folders, cancelled=cancelled)
     with Workspace(workspace_path, create=False) as ws:

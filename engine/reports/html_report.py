@@ -27,7 +27,7 @@ from engine.bias.stats import BIAS_STATS
 from engine.errors import Reference, plain_words, render
 from engine.judging import paired_scores, store
 from engine.judging.judged_items import counted_items_from
-from engine.llm.replicate import replications
+from engine.llm.runs.replicate import replications
 from engine.reports import figures, tables
 from engine.reports.settings import STUDY_STATS, StudyStatsSettings
 from engine.reports.study_statistics import study_statistics

@@ -21,8 +21,8 @@ from engine.errors import UserError
 from engine.importing.columns import DOMAINS
 from engine.judging import store
 from engine.judging.rubric import Rubric, load_rubric
-from engine.llm.embedded_model import data_dir
-from engine.llm.model_registry import ensure_embedded_default
+from engine.llm.models.embedded_model import data_dir
+from engine.llm.models.registry import ensure_embedded_default
 from engine.samples.workspace import build_sample_workspace
 from engine.workspace.store import Workspace, utcnow
 

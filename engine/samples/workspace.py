@@ -14,7 +14,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 
 from engine.importing.importers import import_corpus, import_questions
-from engine.llm.embedded_model import data_dir
+from engine.llm.models.embedded_model import data_dir
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)

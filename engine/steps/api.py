@@ -8,11 +8,11 @@ these two modules, never the package's others (.importlinter).
 
 from __future__ import annotations
 
-from engine.llm.batch_runner import BatchImport, BatchManifest
-from engine.llm.batch_store import legacy_batches, set_batch_request
-from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
-from engine.llm.pricing import describe_estimate
-from engine.llm.step_request import RequestError, StepRequest
+from engine.llm.batch.pricing import describe_estimate
+from engine.llm.batch.runner import BatchImport, BatchManifest
+from engine.llm.batch.store import legacy_batches, set_batch_request
+from engine.llm.endpoints.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
+from engine.llm.runs.step_request import RequestError, StepRequest
 from engine.steps.kinds import REQUESTS, STEPS, request_from_json
 
 __all__ = [

@@ -8,8 +8,8 @@ from __future__ import annotations
 from engine.answering.request import GenerateRequest
 from engine.bias.request import ProbeRequest
 from engine.judging.request import JudgeRequest
-from engine.llm.step_request import StepRequest
-from engine.llm.step_request import request_from_json as _request_from_json
+from engine.llm.runs.step_request import StepRequest
+from engine.llm.runs.step_request import request_from_json as _request_from_json
 from engine.translation.request import EvalTranslationRequest, TranslateRequest
 from engine.understanding.request import RunTaskRequest
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.llm.batch_runner import (
+from engine.llm.batch.pricing import CostEstimate
+from engine.llm.batch.runner import (
     BatchImport,
     BatchManifest,
     estimate_step,
     export_step,
     import_results,
 )
-from engine.llm.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
-from engine.llm.pricing import CostEstimate
-from engine.llm.step_request import StepRequest
+from engine.llm.endpoints.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
+from engine.llm.runs.step_request import StepRequest
 from engine.steps.kinds import REQUESTS
 from engine.workspace.store import Workspace
 

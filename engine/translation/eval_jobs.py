@@ -2,7 +2,7 @@
 pairs translated (run kind ``translate-eval``, item key ``pair<id>``) and the translations
 judged for fidelity (run kind ``translation-judge``).
 
-A model that does not load is reported, not raised, as in engine.llm.model_runs: what an
+A model that does not load is reported, not raised, as in engine.llm.runs.model_runs: what an
 earlier call finished stays, a run that holds nothing is removed, and the caller counts
 what is left (the step is incomplete; the CLI exits 3).
 """
@@ -13,11 +13,11 @@ import hashlib
 import logging
 from dataclasses import dataclass
 
-from engine.llm.jobs import run_job_on_model
-from engine.llm.responses import finished_responses
-from engine.llm.run_backend import not_loaded_reason
-from engine.llm.runs import open_run
-from engine.llm.worker import ModelDidNotLoad
+from engine.llm.runs.backend import not_loaded_reason
+from engine.llm.runs.jobs import run_job_on_model
+from engine.llm.runs.responses import finished_responses
+from engine.llm.runs.run import open_run
+from engine.llm.runtime.worker import ModelDidNotLoad
 from engine.translation import fidelity_judge as judge_mod
 from engine.translation.translate import build_request, run_card, sampler_for, template_for
 from engine.workspace.store import Workspace
@@ -70,7 +70,7 @@ def translate_pairs(
     **job_options,
 ) -> tuple[ModelJob, dict[int, dict]]:
     """Translate held-out pairs; returns (the job, {pair id: finished response row}).
-    ``job_options``: of engine.llm.jobs.run_job (backend, batch_size, progress, cancelled)."""
+    ``job_options``: of engine.llm.runs.jobs.run_job (backend, batch_size, progress, cancelled)."""
     cancelled = job_options.get("cancelled")
     names = ws.dialect_names()
     template, sampler = template_for(model_row), sampler_for(model_row)

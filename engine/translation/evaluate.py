@@ -16,7 +16,7 @@ the same RAG pipeline as the questions (run kind ``translate-eval``, item key
   correlation table of every metric against them.
 
 A model that does not load is reported, not raised (``load_error``, ``judge_load_error``, as
-in engine.llm.model_runs), and pairs left without a translation or a judge reply are counted
+in engine.llm.runs.model_runs), and pairs left without a translation or a judge reply are counted
 (``missing``, ``judge_missing``): such a step is incomplete, and running it again resumes it.
 The two model jobs are in :mod:`engine.translation.eval_jobs`.
 
@@ -32,7 +32,7 @@ from typing import Any, TypedDict
 
 from engine.errors import Setting, Step, UserError, setting, setting_usage, step
 from engine.importing.stored_choice import scoring_normalization
-from engine.llm.runs import note_in_card
+from engine.llm.runs.run import note_in_card
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.stats.sample import sample_counts
 from engine.stats.sample import stratified_order as seeded_order

@@ -16,8 +16,8 @@ from typing import Any
 
 from engine.errors import Setting
 from engine.i18n import N_, _
-from engine.llm.model_registry import find_model
-from engine.llm.step_request import (
+from engine.llm.models.registry import find_model
+from engine.llm.runs.step_request import (
     RequestError,
     StepRequest,
     names_field,

@@ -20,8 +20,8 @@ from importlib.resources import files
 from string import Template
 
 from engine.errors import UserError
-from engine.llm.model_runs import PlannedRun, run_models
-from engine.llm.responses import finished_responses, link_variant
+from engine.llm.runs.model_runs import PlannedRun, run_models
+from engine.llm.runs.responses import finished_responses, link_variant
 from engine.llm.types import Message, Request, Sampler
 from engine.rag.explain import RetrievalExplanation
 from engine.text.textnorm import normalize_text
@@ -150,7 +150,7 @@ class TranslationSummary:
     empty: int  # completions with nothing usable after cleaning
     cancelled: bool
     failed: int = 0  # items still without a finished response (errors or never reached)
-    load_error: str | None = None  # the model did not load (engine.llm.model_runs)
+    load_error: str | None = None  # the model did not load (engine.llm.runs.model_runs)
     last_error: str | None = None  # why the last failed item failed
     without_pairs: list[str] = field(default_factory=list)  # dialects with no corpus pairs
     checked: int = 0  # drafts given the dialect check (engine.translation.draft_checks)

@@ -3,7 +3,7 @@ time), registered as a model of its own so base and adapted models compare in on
 
 The adapter's path and scale live in the new model's ``load_params``; its sha256 joins the
 model identity (run keys, response cache) and the run card records path, scale and sha256
-(engine.llm.runs). The file is checked before it is registered: a GGUF whose
+(engine.llm.runs.run). The file is checked before it is registered: a GGUF whose
 ``general.type`` is ``adapter`` and ``adapter.type`` is ``lora``, for the base model's
 architecture.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 
 from engine.errors import UserError
 from engine.files.user_files import check_regular_file
-from engine.llm.gguf_info import read_gguf_header
-from engine.llm.model_registry import METADATA_COLUMNS, find_model, register_gguf
+from engine.llm.models.gguf_info import read_gguf_header
+from engine.llm.models.registry import METADATA_COLUMNS, find_model, register_gguf
 from engine.workspace.store import Workspace
 
 _ADAPTER_KEYS = re.compile(r"^(general\.(type|architecture)|adapter\.(type|lora\.alpha))$")

@@ -16,8 +16,8 @@ import logging
 
 import numpy as np
 
-from engine.llm.native_model import NativeModel
-from engine.llm.settings import LoadOptions
+from engine.llm.models.settings import LoadOptions
+from engine.llm.runtime.native_model import NativeModel
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,8 @@ from engine.errors import Setting
 from engine.i18n import _
 from engine.importing.stored_choice import scoring_normalization
 from engine.llm.api import find_models
-from engine.llm.model_runs import RunSummary
-from engine.llm.step_request import (
+from engine.llm.runs.model_runs import RunSummary
+from engine.llm.runs.step_request import (
     MAX_TOKENS,
     RequestError,
     StepRequest,

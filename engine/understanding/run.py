@@ -5,7 +5,7 @@ Romanization scheme, k, seed, the demonstration pool's fingerprint, the label li
 sampler and the constrained-decoding switch. Items are keyed by their source
 (``pair<id>`` / ``item<id>``), so a re-run redoes nothing and a later call with a larger
 ``--limit`` or more dialects extends the same run — unless that changes a local model's
-batches of decoded items, which opens a new run (:func:`engine.llm.runs.open_run`); what
+batches of decoded items, which opens a new run (:func:`engine.llm.runs.run.open_run`); what
 each item was shown (input in its script, references, demonstration ids) is recorded in
 ``task_run_items`` before generation.
 """
@@ -22,9 +22,9 @@ from pathlib import Path
 
 from engine.errors import Setting, UserError, setting
 from engine.importing.stored_choice import scoring_normalization
-from engine.llm.embedded_model import data_dir
-from engine.llm.model_runs import PlannedRun, RunSummary, run_models
-from engine.llm.runs import note_in_card
+from engine.llm.models.embedded_model import data_dir
+from engine.llm.runs.model_runs import PlannedRun, RunSummary, run_models
+from engine.llm.runs.run import note_in_card
 from engine.llm.types import CancelFn, ProgressFn
 from engine.stats.sample import stratified_order as seeded_order
 from engine.understanding import regimes as rg

@@ -12,8 +12,8 @@ from typing import TypedDict, cast
 
 from engine.importing.columns import ImportReportDict
 from engine.importing.tasks import first_column, import_with
-from engine.llm.model_runs import RunSummary
-from engine.llm.run_estimates import estimator
+from engine.llm.runs.estimates import estimator
+from engine.llm.runs.model_runs import RunSummary
 from engine.llm.types import CancelFn, ProgressFn
 from engine.understanding.items import import_items
 from engine.understanding.request import RunTaskRequest, RunTaskResult
@@ -69,7 +69,7 @@ def run_task_with_report_at(
 
 
 # the planner's per-model estimates of run_task_at with the same arguments
-# (engine.llm.run_estimates)
+# (engine.llm.runs.estimates)
 estimate_task_at = estimator(run_task_at, one_model=False)
 
 

@@ -11,7 +11,7 @@ loads none of a stage's code:
   (engine.workspace.changes);
 - ``RUN_HOLDERS`` (optional): queries, each taking a run id, that find a row of the stage's
   own tables pointing at the run; such a run is never dropped as empty
-  (engine.llm.runs.discard_if_empty), though it stored no response;
+  (engine.llm.runs.run.discard_if_empty), though it stored no response;
 - ``TRACK`` (optional): the stage's own migration track, a list of statement lists
   numbered from 1. The shared history (engine.workspace.schema, ``PRAGMA user_version``) is
   released and stays as it is; a stage added later keeps its tables here, and

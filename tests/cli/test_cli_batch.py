@@ -14,7 +14,7 @@ import pytest
 
 from app.cli import main
 from engine.files.user_files import FileKind
-from engine.llm import batch_wire
+from engine.llm.endpoints import batch_wire
 from engine.workspace.store import Workspace
 from tests.cli.batch_tools import copy_workspace, run_batch_file, stored_rows
 from tests.cli.test_cli_refusing_endpoint import VERDICT, server, study  # noqa: F401

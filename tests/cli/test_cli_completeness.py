@@ -51,7 +51,7 @@ def dying(monkeypatch):
     # engine.llm.api binds backend_for_run when first imported: patch it there too, so the
     # fake neither misses the CLI's calls nor outlives this test
     monkeypatch.setattr("engine.llm.api.backend_for_run", lambda ws, run_id, **kw: backend)
-    monkeypatch.setattr("engine.llm.run_backend.backend_for_run", lambda ws, run_id, **kw: backend)
+    monkeypatch.setattr("engine.llm.runs.backend.backend_for_run", lambda ws, run_id, **kw: backend)
     return backend
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from app.cli import main
 from app.cli.llm import ENDPOINT_DEFAULTS
-from engine.llm import endpoint_backend
-from engine.llm.endpoint_backend import EndpointBackend
+from engine.llm.endpoints import backend as endpoint_backend
+from engine.llm.endpoints.backend import EndpointBackend
 from engine.llm.types import Request, Sampler
 from tests.fault_server import LocalServer, completion, read_body, send_json
 

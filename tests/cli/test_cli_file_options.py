@@ -15,7 +15,7 @@ import time
 import pytest
 
 from app.cli import main
-from engine.llm.model_registry import register_endpoint
+from engine.llm.models.registry import register_endpoint
 from engine.workspace.store import Workspace
 from tests.cli.test_cli_hostile_inputs import _digest, _scored
 

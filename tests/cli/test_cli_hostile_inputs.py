@@ -14,7 +14,7 @@ import pytest
 from app.cli import main
 from engine.annotation.annotators import add_annotator
 from engine.annotation.assignment import assign
-from engine.llm.model_registry import register_endpoint
+from engine.llm.models.registry import register_endpoint
 from engine.workspace.store import Workspace
 
 DEEP = 100_000

@@ -104,7 +104,7 @@ def test_a_worker_killed_while_loading_is_a_model_that_did_not_load(tmp_path, ca
 
 @pytest.mark.slow
 def test_judge_with_its_worker_killed_while_loading_is_incomplete_not_an_error(tmp_path, capsys):
-    """judge runs its own job loop (not engine.llm.model_runs): a judge model that did not
+    """judge runs its own job loop (not engine.llm.runs.model_runs): a judge model that did not
     load is still a step to resume (exit 3), not a mistake in the command (exit 2). The
     answers come from a real server on 127.0.0.1 (Bengali, so the script gate passes them
     to the judge); the judge is the embedded model."""

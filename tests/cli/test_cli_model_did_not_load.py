@@ -20,7 +20,7 @@ import pytest
 
 from app.cli import main
 from engine.judging.rubric import CRITERION_KEYS
-from engine.llm.model_registry import register_gguf
+from engine.llm.models.registry import register_gguf
 from engine.workspace.store import Workspace
 from tests.cli.test_cli_kill_resume import worker_killed_while_loading, workers_killed
 from tests.cli.test_cli_secrets import EchoServer
@@ -402,7 +402,7 @@ def test_a_local_judge_whose_worker_keeps_dying_says_why(
     """Fault injection: after its first job, the judge's real worker process is SIGKILLed
     as each job starts (it loads again each round, and dies again): exit 3, how many pairs
     have no verdict and why (it said only "have no valid verdict"); the same run resumes."""
-    from engine.llm.worker import ModelWorker
+    from engine.llm.runtime.worker import ModelWorker
 
     w = study
     _local_judge(w, server, embedded_gguf, capsys, "echo")

@@ -9,7 +9,7 @@ import pytest
 
 from app.cli import main
 from engine.bias.probes import import_probes
-from engine.llm.model_registry import register_gguf
+from engine.llm.models.registry import register_gguf
 from engine.workspace.store import Workspace
 from tests.engine.judging.study_fixture import build_study
 from tests.engine.understanding.conftest import insert_pairs

@@ -139,7 +139,9 @@ def test_every_bad_model_path_exits_2_with_one_line(tmp_path, capsys, monkeypatc
             assert message in err and len(err.strip().splitlines()) == 1, (argv, err)
             assert out == ""
     good = write_gguf(tmp_path / "ok.gguf", COMPLETE_LLAMA)
-    monkeypatch.setattr("engine.llm.gguf_info.os.access", lambda *_a: False)  # we run as root
+    monkeypatch.setattr(
+        "engine.llm.models.gguf_info.os.access", lambda *_a: False
+    )  # we run as root
     code, _, err = run(capsys, "-w", ws, "models", "add", str(good))
     assert code == 2 and "cannot be read" in err and len(err.strip().splitlines()) == 1
     with Workspace(ws) as w:

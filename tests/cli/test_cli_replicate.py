@@ -19,7 +19,7 @@ def test_replicate_then_report(tmp_path, capsys, monkeypatch):
         judge = ScriptedBackend(lambda req, n: FOOLED)
         run = judge_answers(ws, judge_model(ws), backend_factory=lambda w, r: judge).run_id
     again = ScriptedBackend(lambda req, n: FOOLED)
-    monkeypatch.setattr("engine.llm.run_backend.backend_for_run", lambda ws, run_id, **kw: again)
+    monkeypatch.setattr("engine.llm.runs.backend.backend_for_run", lambda ws, run_id, **kw: again)
     capsys.readouterr()
     assert main(["-w", str(path), "replicate", str(run), "--sample", "5", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -8,7 +8,7 @@ import json
 
 from app.cli import build_parser, main
 from engine.llm.api import RunPromptsRequest
-from engine.llm.runs import run_card
+from engine.llm.runs.run import run_card
 from engine.workspace.store import Workspace
 from tests.cli.test_cli_secrets import echo  # noqa: F401 (fixture)
 

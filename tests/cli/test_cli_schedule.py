@@ -1,5 +1,5 @@
 """``--refill`` on the CLI: the batch schedule a user sets is the run's, recorded in its card,
-and never replaced by the calibration's choice (engine.llm.schedule_choice)."""
+and never replaced by the calibration's choice (engine.llm.planning.schedule_choice)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from app.cli import main
-from engine.llm.runs import run_card
+from engine.llm.runs.run import run_card
 from engine.workspace.store import Workspace
 
 

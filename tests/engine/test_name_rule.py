@@ -10,7 +10,7 @@ import pytest
 from engine.annotation.annotators import add_annotator
 from engine.errors import UserError
 from engine.importing.dialects import add_dialect
-from engine.llm.model_registry import register_endpoint
+from engine.llm.models.registry import register_endpoint
 from engine.text.text_rules import checked_name
 from engine.workspace.human_annotations import JudgmentDetails, record_judgment_score
 

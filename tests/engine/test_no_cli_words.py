@@ -21,8 +21,8 @@ CLI_WORDS = re.compile(r"(?<![\w-])--[a-z]|\bupabhasha [a-z]")
 
 # (module, literal): options of programs the engine runs, not of upabhasha
 OTHER_PROGRAMS = {
-    ("engine/llm/gpu_plan.py", "--query-gpu=name,memory.free,memory.total"),
-    ("engine/llm/gpu_plan.py", "--format=csv,noheader,nounits"),
+    ("engine/llm/models/gpu_plan.py", "--query-gpu=name,memory.free,memory.total"),
+    ("engine/llm/models/gpu_plan.py", "--format=csv,noheader,nounits"),
 }
 
 

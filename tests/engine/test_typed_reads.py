@@ -9,9 +9,9 @@ import pytest
 
 from engine.bias.probes import ProbeReport, ProbeReportDict
 from engine.importing.columns import ImportReport, ImportReportDict
-from engine.llm.gpu_plan import OffloadPlan, OffloadPlanDict
-from engine.llm.model_discovery import FoundModel, FoundModelDict
-from engine.llm.model_registry import ModelRow
+from engine.llm.models.discovery import FoundModel, FoundModelDict
+from engine.llm.models.gpu_plan import OffloadPlan, OffloadPlanDict
+from engine.llm.models.registry import ModelRow
 
 MIRRORS = [
     (ImportReport, ImportReportDict),

@@ -31,7 +31,7 @@ def installed_whole(tmp_path, monkeypatch, embedded_gguf):
 
 
 def test_the_shipped_model_is_read_in_place_and_verified_once(installed_whole, tmp_path):
-    from engine.llm import embedded_model
+    from engine.llm.models import embedded_model
 
     assert embedded_model.embedded_model_path() == installed_whole
     stamps = list((tmp_path / "user-data").rglob("*"))
@@ -49,7 +49,7 @@ def test_the_shipped_model_is_read_in_place_and_verified_once(installed_whole, t
 
 
 def test_a_corrupt_shipped_model_is_refused_with_advice(installed_whole, tmp_path):
-    from engine.llm import embedded_model
+    from engine.llm.models import embedded_model
 
     damaged = tmp_path / "damaged.gguf"
     damaged.write_bytes(b"GGUF not the model")

@@ -47,7 +47,7 @@ def screen_db(sample_db, tmp_path_factory):
     from engine.bias.probes import import_probes
     from engine.bias.run import ProbeOptions, run_probes
     from engine.bias.sample import SCRIPTED, ScriptedReplies
-    from engine.llm.model_registry import find_model, register_endpoint
+    from engine.llm.models.registry import find_model, register_endpoint
     from engine.samples import study as sample_study
     from engine.understanding.run import run_task
     from engine.understanding.task_spec import get_task

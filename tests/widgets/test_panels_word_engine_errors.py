@@ -16,7 +16,7 @@ from engine.errors import Step
 from engine.i18n import set_language
 from engine.judging import store
 from engine.judging.rubric import load_rubric
-from engine.llm.model_registry import register_gguf
+from engine.llm.models.registry import register_gguf
 from engine.workspace.store import Workspace
 from tests.widgets.study_fixtures import study_db, study_ws  # noqa: F401 (fixtures)
 from widgets.bias.bias_panel import BiasPanel

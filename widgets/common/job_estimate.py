@@ -1,5 +1,5 @@
 """The study-time estimate of a job before it starts, for the dialogs and panels that start
-generate, judge, task and probe jobs (engine.llm.planner).
+generate, judge, task and probe jobs (engine.llm.planning.planner).
 
 An "Estimate time" button runs the stage's estimate task (its ``tasks.estimate_*``) through
 the bridge, one task per chosen model on that model's lane (a calibration loads the model
@@ -269,7 +269,7 @@ class JobEstimateBox(QWidget):
 
 def estimate_and_actual(*summaries: dict) -> str:
     """Finished runs' estimate beside what they took, summed over the runs that estimated
-    themselves ('' when none did: a job of ``engine.llm.jobs.ESTIMATE_MIN_ITEMS`` items or
+    themselves ('' when none did: a job of ``engine.llm.runs.jobs.ESTIMATE_MIN_ITEMS`` items or
     more estimates itself; its run card keeps both as ``plan_timing``)."""
     timed = [s for s in summaries if s.get("estimate") and s.get("actual")]
     if not timed:

@@ -10,7 +10,7 @@ import pytest
 from engine.bias.request import ProbeRequest, instruction_file
 from engine.bias.run import DEFAULT_SAMPLER, ProbeOptions, load_instruction
 from engine.errors import Setting, UserError, references
-from engine.llm.step_request import RequestError, request_from_json
+from engine.llm.runs.step_request import RequestError, request_from_json
 
 
 def test_defaults_are_the_steps_own():

@@ -10,7 +10,7 @@ import sys
 
 from engine.judging.rubric import load_rubric
 from engine.judging.run import judge_answers
-from engine.llm.model_registry import ensure_embedded_default
+from engine.llm.models.registry import ensure_embedded_default
 from engine.workspace.store import Workspace
 
 

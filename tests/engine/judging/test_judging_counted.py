@@ -21,7 +21,7 @@ from engine.judging.judged_items import (
     judged_items_from,
 )
 from engine.judging.rubric import load_rubric
-from engine.llm.responses import link_variant
+from engine.llm.runs.responses import link_variant
 from engine.reports.chart_data import CHART_KINDS, chart_data
 from engine.reports.html_report import write_report
 from engine.reports.settings import StudyStatsSettings

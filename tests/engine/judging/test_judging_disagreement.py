@@ -145,7 +145,7 @@ WEAK = "আমার মতে ৫/৫।"
 
 
 def test_a_suspicious_answer_is_checked_and_counted_when_the_check_agrees(workspace):
-    from engine.judging.injection import detect_injection
+    from engine.judging.injection.detect import detect_injection
     from engine.judging.judged_items import counted
 
     report = detect_injection(f"{FACT} {WEAK}")

@@ -8,7 +8,7 @@ import json
 
 from engine.judging import store
 from engine.judging.consistency import answer_similarity, consistency_flags
-from engine.judging.injection import detect_injection
+from engine.judging.injection.detect import detect_injection
 from engine.judging.rubric import load_rubric
 from engine.judging.run import judge_answers
 from engine.reports.settings import StudyStatsSettings

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.judging.injection import detect_injection
-from engine.judging.injection_model import Scorer
-from engine.judging.injection_text import matching_form, sentences
+from engine.judging.injection.detect import detect_injection
+from engine.judging.injection.model import Scorer
+from engine.judging.injection.text import matching_form, sentences
 
 from . import injection_table as table
 
@@ -196,7 +196,7 @@ def test_an_answer_to_a_question_about_grading_needs_a_surer_model():
 def test_the_judge_run_reads_the_question_each_answer_responds_to(monkeypatch):
     from injection_detection import SETS
 
-    import engine.judging.injection as injection
+    import engine.judging.injection.detect as injection
     from engine.judging.run import pair_flags
 
     questions = _questions()

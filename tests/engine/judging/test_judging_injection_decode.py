@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.judging.injection import detect_injection
-from engine.judging.injection_appeals import appeal_hits
-from engine.judging.injection_decode import flattened, hidden_payloads, undisguised
-from engine.judging.injection_rules import rule_hits
-from engine.judging.injection_text import matching_form
+from engine.judging.injection.appeals import appeal_hits
+from engine.judging.injection.decode import flattened, hidden_payloads, undisguised
+from engine.judging.injection.detect import detect_injection
+from engine.judging.injection.rules import rule_hits
+from engine.judging.injection.text import matching_form
 from tests.engine.judging import injection_table_33 as table
 
 _EN = "Photosynthesis turns light, water and carbon dioxide into glucose and oxygen."

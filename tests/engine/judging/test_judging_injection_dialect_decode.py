@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.judging.injection import detect_injection
-from engine.judging.injection_decode import hidden_payloads
-from engine.judging.injection_phrases import addresses_evaluation
-from engine.judging.injection_rules import rule_hits
-from engine.judging.injection_text import matching_form
+from engine.judging.injection.decode import hidden_payloads
+from engine.judging.injection.detect import detect_injection
+from engine.judging.injection.phrases import addresses_evaluation
+from engine.judging.injection.rules import rule_hits
+from engine.judging.injection.text import matching_form
 from tests.engine.judging import injection_table_33cd as table
 
 # many vowel signs and conjuncts: under 70 % letters unless marks count as letters

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.judging.injection import detect_injection
-from engine.judging.injection_discussion import discusses_attacks, shown_removed
-from engine.judging.injection_phrases import phrase_rules
-from engine.judging.injection_text import matching_form
+from engine.judging.injection.detect import detect_injection
+from engine.judging.injection.discussion import discusses_attacks, shown_removed
+from engine.judging.injection.phrases import phrase_rules
+from engine.judging.injection.text import matching_form
 from tests.engine.judging import injection_table_33ef as table
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.judging.injection import detect_injection
-from engine.judging.injection_phrases import addresses_evaluation
-from engine.judging.injection_text import matching_form, prose_form
+from engine.judging.injection.detect import detect_injection
+from engine.judging.injection.phrases import addresses_evaluation
+from engine.judging.injection.text import matching_form, prose_form
 from tests.engine.judging import injection_table_hard as hard
 
 

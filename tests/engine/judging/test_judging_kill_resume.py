@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.judging.rubric import CONFIDENCE_VALUES, LIKERT_VALUES
-from engine.llm.model_registry import ensure_embedded_default
+from engine.llm.models.registry import ensure_embedded_default
 from engine.workspace.store import Workspace
 
 from .study_fixture import build_study, short_rubric

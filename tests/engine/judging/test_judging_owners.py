@@ -9,7 +9,7 @@ from engine.judging import answer_queries, store
 from engine.judging.judged_items import LATEST_OVERRIDE
 from engine.judging.rubric import load_rubric
 from engine.judging.run import finish_judge_run
-from engine.llm.responses import reject_responses
+from engine.llm.runs.responses import reject_responses
 
 from .study_fixture import add_judge, build_study
 

@@ -9,7 +9,7 @@ import json
 
 from engine.judging import store
 from engine.judging.run import judge_answers
-from engine.llm.settings import Schedule
+from engine.llm.models.settings import Schedule
 from engine.llm.types import ModelInfo, Result
 from engine.workspace.store import Workspace
 

@@ -11,7 +11,7 @@ from engine.errors import Setting, UserError, references
 from engine.judging.prompt import judge_template_text, load_judge_template
 from engine.judging.request import CalibrateRequest, JudgeRequest, ReplicateRequest
 from engine.judging.rubric import load_rubric, rubric_data
-from engine.llm.step_request import RequestError, request_from_json
+from engine.llm.runs.step_request import RequestError, request_from_json
 
 KINDS = [JudgeRequest, CalibrateRequest, ReplicateRequest]
 

@@ -213,8 +213,8 @@ def test_the_judge_plan_is_what_a_judge_run_asks(workspace):
     requests of its first round: it finds the run judge_answers opens, and nothing is left
     once every pair is judged."""
     from engine.judging.run import judge_plan
-    from engine.llm.run_estimates import left_to_decode
-    from engine.llm.runs import existing_run
+    from engine.llm.runs.estimates import left_to_decode
+    from engine.llm.runs.run import existing_run
 
     build_study(workspace)
     model = judge_model(workspace)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import sys
 
-from engine.llm.jobs import run_job
-from engine.llm.model_registry import ensure_embedded_default
-from engine.llm.run_backend import backend_for_run
-from engine.llm.runs import open_run
+from engine.llm.models.registry import ensure_embedded_default
+from engine.llm.runs.backend import backend_for_run
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.run import open_run
 from engine.llm.types import Request, Sampler
 from engine.workspace.store import Workspace
 

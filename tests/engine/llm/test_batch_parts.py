@@ -8,7 +8,8 @@ import json
 import pytest
 
 from engine.errors import UserError
-from engine.llm import batch_wire, pricing
+from engine.llm.batch import pricing
+from engine.llm.endpoints import batch_wire
 from engine.llm.schema import TRACK
 from engine.llm.types import Message, Request, Sampler
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.llm.native_model import NativeModel
-from engine.llm.scheduler import BatchScheduler
-from engine.llm.settings import LoadOptions, Schedule
+from engine.llm.models.settings import LoadOptions, Schedule
+from engine.llm.runtime.native_model import NativeModel
+from engine.llm.runtime.scheduler import BatchScheduler
 from engine.llm.types import Request, Sampler
 
 
@@ -53,7 +53,7 @@ def test_a_cancel_stops_a_long_decode_part_way(embedded_gguf):
 def test_a_cancel_during_the_worker_s_load_stops_it(embedded_gguf):
     import threading
 
-    from engine.llm.local_backend import LocalGGUFBackend
+    from engine.llm.runtime.local_backend import LocalGGUFBackend
 
     stop = threading.Event()
     pressed: list[float] = []

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from engine.errors import UserError
-from engine.llm import endpoint_backend
-from engine.llm.endpoint_limits import CONNECT_TIMEOUT, MAX_RETRIES, READ_TIMEOUT
-from engine.llm.model_registry import register_endpoint
+from engine.llm.endpoints import backend as endpoint_backend
+from engine.llm.endpoints.limits import CONNECT_TIMEOUT, MAX_RETRIES, READ_TIMEOUT
+from engine.llm.models.registry import register_endpoint
 
 
 def test_the_backend_uses_the_tables_defaults():

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from engine.llm.gpu_plan import (
+from engine.llm.models.gpu_plan import (
     MARGIN_BYTES,
     MARGIN_SHARE,
     MIB,
@@ -85,7 +85,7 @@ def test_shape_of_the_embedded_gguf(embedded_gguf):
 
 
 def test_update_load_params_merges(workspace):
-    from engine.llm.model_registry import update_load_params
+    from engine.llm.models.registry import update_load_params
 
     with workspace.transaction() as conn:
         conn.execute(

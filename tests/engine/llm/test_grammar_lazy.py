@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from engine.llm.sampling import TokenSampler
-from engine.llm.settings import LoadOptions, Schedule
+from engine.llm.models.settings import LoadOptions, Schedule
+from engine.llm.runtime.sampling import TokenSampler
 from engine.llm.types import Request, Sampler
 
 SCHEMA = {
@@ -26,8 +26,8 @@ PROMPTS = [
 
 
 def _run(embedded_gguf, requests):
-    from engine.llm.native_model import NativeModel
-    from engine.llm.scheduler import BatchScheduler
+    from engine.llm.runtime.native_model import NativeModel
+    from engine.llm.runtime.scheduler import BatchScheduler
 
     schedule, load = Schedule(n_seq=2, n_ctx=2048), LoadOptions()
     model = NativeModel(embedded_gguf, load)

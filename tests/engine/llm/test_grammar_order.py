@@ -1,6 +1,6 @@
 """The grammar keeps the schema's property order: a judge writes its reasoning first."""
 
-from engine.llm.sampling import GrammarCache
+from engine.llm.runtime.sampling import GrammarCache
 from engine.llm.types import Request
 
 SCHEMA = {

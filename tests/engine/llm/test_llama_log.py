@@ -13,8 +13,8 @@ import logging, sys
 from pathlib import Path
 logging.basicConfig(stream=sys.stdout, level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
 logging.getLogger("llama.cpp").setLevel(logging.INFO)
-from engine.llm.native_model import NativeModel
-from engine.llm.settings import LoadOptions, Schedule
+from engine.llm.runtime.native_model import NativeModel
+from engine.llm.models.settings import LoadOptions, Schedule
 model = NativeModel(Path(sys.argv[1]), LoadOptions())
 model.new_context(Schedule(n_seq=1, n_ctx=512), LoadOptions())
 print("loaded")

@@ -15,8 +15,8 @@ import logging
 import numpy as np
 import pytest
 
-from engine.llm.local_backend import LocalGGUFBackend
-from engine.llm.settings import Schedule
+from engine.llm.models.settings import Schedule
+from engine.llm.runtime.local_backend import LocalGGUFBackend
 from engine.llm.types import Request, Sampler
 
 pytestmark = pytest.mark.slow
@@ -65,7 +65,7 @@ def test_batched_vs_single_agreement(embedded_gguf, tmp_path):
 
     import llama_cpp
 
-    from engine.llm.native_model import guard_high_level_api
+    from engine.llm.runtime.native_model import guard_high_level_api
 
     guard_high_level_api()
     llm = llama_cpp.Llama(str(embedded_gguf), n_ctx=1024, logits_all=True, verbose=False)

@@ -20,14 +20,14 @@ import keyring.backend
 import pytest
 
 from engine.errors import UserError
-from engine.llm.endpoint_backend import (
+from engine.llm.endpoints.backend import (
     EndpointBackend,
     backoff_delay,
     read_api_key,
     retry_after_seconds,
 )
-from engine.llm.jobs import run_job
-from engine.llm.runs import open_run
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.run import open_run
 from engine.llm.types import Message, Request, Sampler
 from tests.engine.llm.endpoint_stub import StubServer, expected_text
 
@@ -79,7 +79,7 @@ def test_fault_matrix_every_item_exactly_once(workspace):
             max_retries=12,
         )
         run = open_run(workspace, "answer", row, {"template": "faults"})
-        from engine.llm.factory import open_backend
+        from engine.llm.runtime.factory import open_backend
 
         with open_backend(row) as backend:
             s = run_job(workspace, run, backend, prompts(60), batch_size=7)
@@ -119,7 +119,7 @@ def test_pool_survives_a_killed_server(workspace):
         backoff_max_s=0.2,
     )
     run = open_run(workspace, "answer", row, {"template": "pool"})
-    from engine.llm.factory import open_backend
+    from engine.llm.runtime.factory import open_backend
 
     try:
         with open_backend(row) as backend:
@@ -159,7 +159,7 @@ def test_api_key_only_from_keyring_never_stored(workspace, memory_keyring, tmp_p
             workspace, "keyed", [stub.url], keyring_service="upabhasha-test", backoff_base_s=0.01
         )
         run = open_run(workspace, "answer", row, {"template": "canary"})
-        from engine.llm.factory import open_backend
+        from engine.llm.runtime.factory import open_backend
 
         with open_backend(row) as backend:
             reqs = prompts(5) + [Request(key="chat", messages=(Message("user", "hi"),))]
@@ -201,14 +201,14 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def real_llama_server(gguf, *extra_args: str):
-    """llama-cpp-python's server (``python -m engine.llm.llama_server``) on 127.0.0.1 serving
+    """llama-cpp-python's server (``python -m engine.llm.runtime.llama_server``) on 127.0.0.1 serving
     ``gguf``; yields its URL once it answers."""
     port = free_port()
     proc = subprocess.Popen(
         [
             sys.executable,
             "-m",
-            "engine.llm.llama_server",
+            "engine.llm.runtime.llama_server",
             "--model",
             str(gguf),
             "--host",
@@ -245,7 +245,7 @@ def test_real_llama_cpp_server(workspace, embedded_gguf):
     with real_llama_server(embedded_gguf) as url:
         row = endpoint_row(workspace, "real", [url + "/v1"], concurrency=2, read_timeout_s=60)
         run = open_run(workspace, "answer", row, {"template": "real"})
-        from engine.llm.factory import open_backend
+        from engine.llm.runtime.factory import open_backend
 
         reqs = [
             Request(

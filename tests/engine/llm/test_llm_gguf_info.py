@@ -7,12 +7,12 @@ import struct
 
 import pytest
 
-from engine.llm.gguf_info import GGUFInvalid, inspect_gguf
+from engine.llm.models.gguf_info import GGUFInvalid, inspect_gguf
 
 
 def test_real_file_metadata(embedded_gguf):
     info = inspect_gguf(embedded_gguf, with_sha256=True)
-    from engine.llm.embedded_model import embedded_sha256
+    from engine.llm.models.embedded_model import embedded_sha256
 
     assert info.architecture == "gemma3"
     assert info.quantization == "Q4_K_M"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.llm.jobs import run_job
-from engine.llm.model_registry import ensure_embedded_default
-from engine.llm.run_backend import backend_for_run
-from engine.llm.runs import open_run, run_card
+from engine.llm.models.registry import ensure_embedded_default
+from engine.llm.runs.backend import backend_for_run
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.run import open_run, run_card
 from engine.llm.types import Request, Result, Sampler
 
 pytestmark = pytest.mark.slow
@@ -42,9 +42,9 @@ def model_row(workspace, embedded_gguf):
 @pytest.fixture(scope="module")
 def shared_backend():
     """One worker for the module (loading is the slow part)."""
-    from engine.llm.embedded_model import embedded_model_path, embedded_sha256
-    from engine.llm.local_backend import LocalGGUFBackend
-    from engine.llm.settings import Schedule
+    from engine.llm.models.embedded_model import embedded_model_path, embedded_sha256
+    from engine.llm.models.settings import Schedule
+    from engine.llm.runtime.local_backend import LocalGGUFBackend
 
     backend = LocalGGUFBackend(
         embedded_model_path(), sha256=embedded_sha256(), schedule=Schedule(n_seq=4)

@@ -11,9 +11,9 @@ import threading
 import pytest
 
 from engine.errors import UserError
-from engine.llm.gguf_info import GGUFInvalid
-from engine.llm.local_backend import LocalGGUFBackend
-from engine.llm.settings import LoadOptions, Schedule
+from engine.llm.models.gguf_info import GGUFInvalid
+from engine.llm.models.settings import LoadOptions, Schedule
+from engine.llm.runtime.local_backend import LocalGGUFBackend
 from engine.llm.types import Message, Request, Sampler
 
 pytestmark = pytest.mark.slow
@@ -32,7 +32,7 @@ SMUGGLED = (
 
 @pytest.fixture(scope="module")
 def chat_backend():
-    from engine.llm.embedded_model import embedded_model_path, embedded_sha256
+    from engine.llm.models.embedded_model import embedded_model_path, embedded_sha256
 
     b = LocalGGUFBackend(
         embedded_model_path(),

@@ -16,11 +16,12 @@ import time
 import pytest
 
 from engine.errors import UserError
-from engine.llm import leases, runs
-from engine.llm.batch_plan import plan_cache_keys, plan_groups
-from engine.llm.jobs import run_job, run_job_on_model
-from engine.llm.runs import open_run
-from engine.llm.settings import Schedule
+from engine.llm.models.settings import Schedule
+from engine.llm.planning.batch_plan import plan_cache_keys, plan_groups
+from engine.llm.runs import leases
+from engine.llm.runs import run as runs
+from engine.llm.runs.jobs import run_job, run_job_on_model
+from engine.llm.runs.run import open_run
 from engine.llm.types import ModelInfo, Request, Result, Sampler
 from engine.workspace import stages
 from engine.workspace.store import Workspace
@@ -220,14 +221,14 @@ def test_a_job_that_fails_before_any_result_leaves_no_run_row(tmp_path, monkeypa
     def no_model(ws, run_id, **kw):
         raise UserError("cannot load model: file is gone")
 
-    monkeypatch.setattr("engine.llm.run_backend.backend_for_run", no_model)
+    monkeypatch.setattr("engine.llm.runs.backend.backend_for_run", no_model)
     with pytest.raises(UserError, match="file is gone"):
         run_job_on_model(ws, run, requests(3))
     assert ws.scalar("SELECT count(*) FROM runs") == 0
     # a run that stored something is kept
     ws2, run2 = fresh(tmp_path, "kept")
     run_job(ws2, run2, BatchSensitive(crash_after=1), requests(3))
-    monkeypatch.setattr("engine.llm.run_backend.backend_for_run", no_model)
+    monkeypatch.setattr("engine.llm.runs.backend.backend_for_run", no_model)
     with pytest.raises(UserError):
         run_job_on_model(ws2, run2, requests(3))
     assert ws2.scalar("SELECT count(*) FROM runs") == 1
@@ -308,7 +309,7 @@ def test_a_larger_limit_gives_a_fresh_runs_bytes(tmp_path):
 
 
 def test_a_run_from_before_slot_refill_resumes_with_whole_groups(tmp_path):
-    from engine.llm.runs import _hash, effective_schedule, model_identity, recorded_schedule
+    from engine.llm.runs.run import _hash, effective_schedule, model_identity, recorded_schedule
 
     ws = Workspace(tmp_path / "legacy.sqlite")
     row = model_row(ws)
@@ -332,8 +333,8 @@ def test_a_run_from_before_slot_refill_resumes_with_whole_groups(tmp_path):
 
 KILLED_MID_GROUP = """
 import os, signal, sys
-from engine.llm.jobs import run_job
-from engine.llm.runs import open_run
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.run import open_run
 from engine.workspace import stages
 from engine.workspace.store import Workspace
 from tests.engine.llm.test_llm_plan_lease import BatchSensitive, model_row, requests
@@ -360,8 +361,8 @@ def test_a_kill_inside_a_group_keeps_every_finished_items_group(tmp_path):
     import sys
     from pathlib import Path
 
-    from engine.llm.plan_store import item_groups
-    from engine.llm.replicate import replicate_run
+    from engine.llm.planning.plan_store import item_groups
+    from engine.llm.runs.replicate import replicate_run
 
     path = tmp_path / "ws.sqlite"
     Workspace(path).close()

@@ -9,9 +9,9 @@ import json
 import pytest
 
 from engine.errors import UserError
-from engine.llm.jobs import run_job
-from engine.llm.replicate import replicate_run, replications
-from engine.llm.runs import open_run
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.replicate import replicate_run, replications
+from engine.llm.runs.run import open_run
 from engine.llm.types import Request, Result, Sampler
 
 from .test_llm_plan_lease import BatchSensitive, model_row, requests
@@ -96,7 +96,7 @@ class DiesLoading(BatchSensitive):
     """A local backend whose worker is killed while it loads the model (fault injection)."""
 
     def generate(self, reqs, *, progress=None, cancelled=None):
-        from engine.llm.worker import ModelDidNotLoad
+        from engine.llm.runtime.worker import ModelDidNotLoad
 
         raise ModelDidNotLoad("the model worker for m was killed by SIGKILL while loading")
         yield  # a generator, as the real one

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.llm.embedded_model import embedded_sha256
-from engine.llm.model_discovery import discover_models, model_folders
+from engine.llm.models.discovery import discover_models, model_folders
+from engine.llm.models.embedded_model import embedded_sha256
 
 
 def place(source: Path, target: Path) -> Path:
@@ -114,7 +114,7 @@ def test_environment_variables_move_the_stores(tmp_path, embedded_gguf):
 
 
 def test_a_template_is_named_by_its_family():
-    from engine.llm.try_prompt import template_family
+    from engine.llm.runtime.try_prompt import template_family
 
     assert template_family("{{ '<start_of_turn>user\\n' }}") == "Gemma"
     assert template_family("<|im_start|>{{ m.role }}") == "ChatML"

@@ -10,15 +10,15 @@ import pytest
 
 from engine.errors import Setting, UserError, setting
 from engine.llm import tasks as model_tasks
-from engine.llm.gguf_info import GGUFInvalid, checked_model_path, inspect_gguf
-from engine.llm.model_registry import (
+from engine.llm.models.gguf_info import GGUFInvalid, checked_model_path, inspect_gguf
+from engine.llm.models.registry import (
     find_model,
     register_endpoint,
     register_gguf,
     update_load_params,
 )
-from engine.llm.run_backend import backend_for_run
-from engine.llm.runs import _hash, effective_schedule, open_run
+from engine.llm.runs.backend import backend_for_run
+from engine.llm.runs.run import _hash, effective_schedule, open_run
 
 from .gguf_files import COMPLETE_LLAMA, write_gguf
 
@@ -50,7 +50,7 @@ def test_no_default_model_is_a_clear_error(workspace, tmp_path):
 
 
 def test_embedded_fallback_registers_the_embedded_default(workspace, embedded_gguf):
-    from engine.llm.embedded_model import EMBEDDED_NAME
+    from engine.llm.models.embedded_model import EMBEDDED_NAME
 
     row = find_model(workspace, None, embedded_fallback=True)
     assert row["name"] == EMBEDDED_NAME and row["is_default"] == 1
@@ -208,6 +208,6 @@ def test_bad_paths_are_named(tmp_path, monkeypatch):
     with pytest.raises(UserError, match="not a regular file"):
         checked_model_path(fifo)
     good = write_gguf(tmp_path / "ok.gguf", COMPLETE_LLAMA)
-    monkeypatch.setattr("engine.llm.gguf_info.os.access", lambda *_a: False)
+    monkeypatch.setattr("engine.llm.models.gguf_info.os.access", lambda *_a: False)
     with pytest.raises(UserError, match="cannot be read"):
         checked_model_path(good)

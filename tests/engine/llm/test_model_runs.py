@@ -12,8 +12,8 @@ import pytest
 from engine.answering.generation import generate_answers
 from engine.bias.probes import import_probes
 from engine.bias.run import run_probes
-from engine.llm.model_registry import find_model, register_gguf
-from engine.llm.run_backend import backend_for_run
+from engine.llm.models.registry import find_model, register_gguf
+from engine.llm.runs.backend import backend_for_run
 from engine.rag.build import build_index
 from engine.rag.retriever import Retriever
 from engine.translation.translate import translate_questions

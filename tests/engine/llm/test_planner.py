@@ -7,8 +7,7 @@ import math
 
 import pytest
 
-from engine.llm.jobs import run_job
-from engine.llm.planner import (
+from engine.llm.planning.planner import (
     MODEL_ERROR_FLOOR,
     NOISE_QUANTILE,
     Calibration,
@@ -17,7 +16,8 @@ from engine.llm.planner import (
     calibration_sample,
     estimate,
 )
-from engine.llm.runs import past_errors, record_actual, record_estimate
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.run import past_errors, record_actual, record_estimate
 from engine.llm.types import Request, Sampler
 from tests.engine.llm.test_llm_plan_lease import BatchSensitive, fresh
 
@@ -120,7 +120,7 @@ def test_the_model_error_floor_holds_when_the_machine_is_quiet():
 def past_run(ws, name: str, est_seconds: float, actual_seconds: float, *, calls: int = 1) -> int:
     """A finished run whose card holds an estimate and its actual, written by the writers a
     job uses (runs.record_estimate, runs.record_actual)."""
-    from engine.llm.runs import open_run
+    from engine.llm.runs.run import open_run
 
     model = ws.query("SELECT * FROM models WHERE name = 'fake'")[0]  # fresh() added it
     run = open_run(ws, "answer", model, {"template": name})
@@ -187,8 +187,8 @@ def test_calibration_passes_the_prompts_twice_and_stops_on_cancel(tmp_path):
 def test_capture_plans_records_the_runs_without_running_them(tmp_path):
     """A stage function inside capture_plans decodes and writes nothing; what is left of a
     run counts its finished items out (whole plan groups stay, as run_job decodes them)."""
-    from engine.llm.model_runs import PlannedRun, run_models
-    from engine.llm.run_estimates import capture_plans, left_to_decode
+    from engine.llm.runs.estimates import capture_plans, left_to_decode
+    from engine.llm.runs.model_runs import PlannedRun, run_models
 
     ws, run = fresh(tmp_path, "captured")
     model = ws.query("SELECT * FROM models")[0]

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from engine.errors import Setting, references
-from engine.llm.prompt_file_request import RunPromptsRequest
-from engine.llm.step_request import RequestError
+from engine.llm.runs.prompt_file_request import RunPromptsRequest
+from engine.llm.runs.step_request import RequestError
 
 
 def test_defaults_and_the_prompts_in_file_order():

@@ -4,7 +4,7 @@ is the token checked first): the tokens must be exactly the sampler's."""
 
 import pytest
 
-from engine.llm import sampling
+from engine.llm.runtime import sampling
 from engine.llm.types import Request, Sampler
 from tests.engine.llm.test_grammar_lazy import PROMPTS as JSON_PROMPTS
 from tests.engine.llm.test_grammar_lazy import SCHEMA
@@ -58,6 +58,6 @@ def same_tokens_without_argmax(embedded_gguf, monkeypatch, requests) -> None:
         chain.argmax = False  # ... and off here: llama.cpp's greedy sampler
         return chain
 
-    monkeypatch.setattr("engine.llm.scheduler.build_chain", sampler_chain)
+    monkeypatch.setattr("engine.llm.runtime.scheduler.build_chain", sampler_chain)
     assert texts(run_scheduler(embedded_gguf, requests)) == fast
     assert all(fast.values())

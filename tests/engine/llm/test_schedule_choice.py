@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.llm import planner
-from engine.llm.jobs import run_job
-from engine.llm.model_registry import ensure_embedded_default, update_load_params
-from engine.llm.run_backend import follow_run_schedule
-from engine.llm.runs import _hash, open_run, run_card
-from engine.llm.schedule_choice import CANDIDATE_REFILLS, machine, remember, remembered
+from engine.llm.models.registry import ensure_embedded_default, update_load_params
+from engine.llm.planning import planner
+from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS, machine, remember, remembered
+from engine.llm.runs.backend import follow_run_schedule
+from engine.llm.runs.jobs import run_job
+from engine.llm.runs.run import _hash, open_run, run_card
 from engine.llm.types import Request, Sampler
 from engine.workspace.store import Workspace
 from tests.engine.llm.test_llm_plan_lease import BatchSensitive
@@ -42,9 +42,9 @@ def embedded_row(ws: Workspace) -> dict:
 def loaded():
     """One loaded model for the module; each run gets its own card's refill, as the
     per-model run loop gives it (run_backend.follow_run_schedule)."""
-    from engine.llm.embedded_model import embedded_model_path, embedded_sha256
-    from engine.llm.local_backend import LocalGGUFBackend
-    from engine.llm.settings import Schedule
+    from engine.llm.models.embedded_model import embedded_model_path, embedded_sha256
+    from engine.llm.models.settings import Schedule
+    from engine.llm.runtime.local_backend import LocalGGUFBackend
 
     path, sha = embedded_model_path(), embedded_sha256()
     with LocalGGUFBackend(path, sha256=sha, schedule=Schedule(n_seq=N_SEQ)) as backend:
@@ -222,8 +222,8 @@ def test_a_difference_within_the_machines_noise_keeps_the_default():
 
 @pytest.mark.slow
 def test_the_estimate_dialog_compares_the_schedules_and_writes_nothing(tmp_path, monkeypatch):
-    from engine.llm import run_estimates
-    from engine.llm.model_runs import PlannedRun
+    from engine.llm.runs import estimates as run_estimates
+    from engine.llm.runs.model_runs import PlannedRun
 
     monkeypatch.setattr(run_estimates, "ESTIMATE_MIN_ITEMS", 8)  # as a long job would
     ws = Workspace(tmp_path / "dialog.sqlite")

@@ -9,7 +9,7 @@ import pytest
 
 from engine.answering.request import GenerateRequest
 from engine.errors import Setting, UserError, references
-from engine.llm.step_request import RequestError, request_from_json
+from engine.llm.runs.step_request import RequestError, request_from_json
 
 
 def test_defaults_are_the_steps_own():

@@ -98,7 +98,7 @@ def test_a_limit_draws_a_seeded_sample_of_the_held_out_items(vashantor_ws, vasha
 def test_evaluate_translations_end_to_end(
     vashantor_ws, vashantor_index, default_encoder, embedded_gguf
 ):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     ws = vashantor_ws
     model = ws.query("SELECT * FROM models WHERE id = ?", (ensure_embedded_default(ws),))[0]

@@ -96,7 +96,7 @@ def test_clean_completion(raw, expected):
 def test_translate_questions_end_to_end_with_embedded_model(
     workspace, small_retriever, embedded_gguf
 ):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     model = workspace.query(
         "SELECT * FROM models WHERE id = ?", (ensure_embedded_default(workspace),)
@@ -146,7 +146,7 @@ def test_translate_questions_end_to_end_with_embedded_model(
 def test_a_dialect_without_corpus_pairs_is_named_and_its_drafts_marked(
     workspace, small_retriever, embedded_gguf
 ):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
     from engine.translation.translate import dialects_without_pairs
 
     assert "barishal" in workspace.dialect_names()

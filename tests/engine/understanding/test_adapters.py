@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.errors import UserError
-from engine.llm.gguf_info import read_gguf_header
+from engine.llm.models.gguf_info import read_gguf_header
 from engine.understanding.adapters import add_adapter_model, check_adapter
 
 
@@ -42,7 +42,7 @@ def make_lora(base, out, b_scale: float, rank: int = 4):
 
 @pytest.fixture
 def base(workspace, embedded_gguf):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     model_id = ensure_embedded_default(workspace)
     return workspace.query("SELECT * FROM models WHERE id = ?", (model_id,))[0]
@@ -63,8 +63,8 @@ def test_adapter_files_are_checked(workspace, base, embedded_gguf, tmp_path):
 
 @pytest.mark.slow
 def test_adapters_change_identity_card_and_outputs(workspace, base, embedded_gguf, tmp_path):
-    from engine.llm.factory import open_backend
-    from engine.llm.runs import open_run, run_card
+    from engine.llm.runs.run import open_run, run_card
+    from engine.llm.runtime.factory import open_backend
     from engine.llm.types import Request, Sampler
 
     zero = make_lora(embedded_gguf, tmp_path / "zero.gguf", 0.0)  # B = 0: no change

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine.errors import Setting, UserError, references
-from engine.llm.step_request import RequestError, request_from_json
+from engine.llm.runs.step_request import RequestError, request_from_json
 from engine.understanding.request import RunTaskRequest
 
 

@@ -14,7 +14,7 @@ from widgets.common.dialog_parts import checked_data, set_checked
 @pytest.fixture
 def answer_ws(tmp_path, embedded_gguf):
     from engine.importing.importers import import_questions
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     questions = tmp_path / "one question.csv"
     questions.write_text(

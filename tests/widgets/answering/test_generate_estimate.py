@@ -20,7 +20,7 @@ def two_model_ws(tmp_path, embedded_gguf):
     """Two questions with a reviewed Sylhet variant each; the embedded model under two
     names (two models to choose between)."""
     from engine.importing.importers import import_questions
-    from engine.llm.model_registry import ensure_embedded_default, register_gguf
+    from engine.llm.models.registry import ensure_embedded_default, register_gguf
 
     questions = tmp_path / "two questions.csv"
     questions.write_text(
@@ -102,7 +102,7 @@ def test_the_run_card_holds_estimate_and_actual_as_the_cli_writes_them(
     import sqlite3
 
     from app.cli import main
-    from engine.llm import jobs
+    from engine.llm.runs import jobs
     from widgets.common.task_bridge import SyncExecutor
 
     copy = tmp_path / "cli.sqlite"

@@ -18,7 +18,7 @@ from widgets.common.dialog_parts import set_checked
 
 @pytest.fixture
 def gold_ws(tmp_path):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     ws = Workspace(tmp_path / "study.sqlite", create=True)
     build_questions(ws)

@@ -100,7 +100,7 @@ def test_a_probe_run_from_the_panel_adds_a_run(panel, bias_ws, monkeypatch, qtbo
 
 @pytest.mark.slow
 def test_probing_the_embedded_model_from_the_panel(panel, bias_ws, qtbot, embedded_gguf):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     model_id = ensure_embedded_default(bias_ws)
     panel.refresh()

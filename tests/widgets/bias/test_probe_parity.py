@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from app.cli import build_parser, main
 from engine.bias.api import ProbeRequest
 from engine.bias.sample import build_bias_sample
-from engine.llm.model_registry import register_endpoint
+from engine.llm.models.registry import register_endpoint
 from engine.workspace.store import Workspace
 from tests.cli.batch_tools import copy_workspace, stored_rows
 from tests.engine.llm.endpoint_stub import StubServer

@@ -36,7 +36,7 @@ def runs_and_responses(ws) -> tuple[int, int]:
 
 @pytest.mark.slow
 def test_the_tasks_panel_estimates_a_task_run(qtbot, workspace, sync_bridge, embedded_gguf):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     insert_pairs(workspace)
     ensure_embedded_default(workspace)
@@ -54,7 +54,7 @@ def test_the_tasks_panel_estimates_a_task_run(qtbot, workspace, sync_bridge, emb
 
 @pytest.mark.slow
 def test_the_bias_panel_estimates_a_probe_run(qtbot, tmp_path, sync_bridge, embedded_gguf):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     ws = Workspace(build_bias_sample(tmp_path / "bias.sqlite"), create=False)
     model_id = ensure_embedded_default(ws)
@@ -73,7 +73,7 @@ def test_the_bias_panel_estimates_a_probe_run(qtbot, tmp_path, sync_bridge, embe
 
 @pytest.mark.slow
 def test_the_judge_panel_estimates_a_judge_run(qtbot, study_ws, sync_bridge, embedded_gguf):  # noqa: F811
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     model_id = ensure_embedded_default(study_ws)
     panel = JudgePanel(study_ws, sync_bridge)

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from engine.i18n import N_, set_language
 from widgets.common.job_monitor import JobMonitor
 
-log = logging.getLogger("engine.llm.worker")
+log = logging.getLogger("engine.llm.runtime.worker")
 
 
 def load_a_model(progress, cancelled):

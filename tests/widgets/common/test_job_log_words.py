@@ -10,7 +10,7 @@ from widgets.common.job_log import job_log_line
 
 def test_a_logged_engine_message_names_the_step_in_the_windows_words():
     record = logging.LogRecord(
-        "engine.llm.model_runs",
+        "engine.llm.runs.model_runs",
         logging.ERROR,
         __file__,
         1,

@@ -34,7 +34,7 @@ def type_into(qtbot, spin, text: str) -> None:
 
 @pytest.fixture
 def sample_ws(sample_db, tmp_path, embedded_gguf):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     path = tmp_path / "sample.sqlite"
     shutil.copy(sample_db, path)

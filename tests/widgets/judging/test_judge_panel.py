@@ -120,7 +120,7 @@ def test_calibration_needs_human_scores(panel):
 def test_calibration_with_the_embedded_model_shows_ccc_mae_and_confusion(
     qtbot, study_ws, sync_bridge, embedded_gguf
 ):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     model_id = ensure_embedded_default(study_ws)
     rubric = load_rubric()
@@ -166,7 +166,7 @@ def test_run_judge_waits_for_answers(qtbot, sample_db, tmp_path, sync_bridge, pa
     """A workspace with models but no answers: nothing to judge, the button says why."""
     import shutil
 
-    from engine.llm.model_registry import register_endpoint
+    from engine.llm.models.registry import register_endpoint
     from engine.workspace.store import Workspace
 
     assert panel.run_button.isEnabled()  # the study has answers

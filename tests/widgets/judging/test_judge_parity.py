@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 from app.cli import main
 from engine.judging import store
 from engine.judging.rubric import CRITERION_KEYS, load_rubric
-from engine.llm.model_registry import register_endpoint
+from engine.llm.models.registry import register_endpoint
 from engine.workspace.store import Workspace
 from tests.cli.batch_tools import copy_workspace, stored_rows
 from tests.engine.judging.study_fixture import add_judge, build_study, short_rubric

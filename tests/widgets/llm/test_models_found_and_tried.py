@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
-from engine.llm.embedded_model import EMBEDDED_NAME, embedded_sha256
-from engine.llm.model_registry import ensure_embedded_default, register_endpoint
+from engine.llm.models.embedded_model import EMBEDDED_NAME, embedded_sha256
+from engine.llm.models.registry import ensure_embedded_default, register_endpoint
 from tests.engine.llm.test_llm_endpoint import real_llama_server
 from tests.engine.llm.test_model_discovery import build_stores
 from widgets.llm.models_panel import ModelsPanel

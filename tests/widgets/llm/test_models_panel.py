@@ -10,7 +10,7 @@ from PySide6.QtGui import QDropEvent
 
 
 def test_adding_the_real_gguf_registers_metadata_and_sha256(panel, ws, embedded_gguf, tmp_path):
-    from engine.llm.embedded_model import embedded_sha256
+    from engine.llm.models.embedded_model import embedded_sha256
 
     copy = tmp_path / "gemma-copy.gguf"
     copy.symlink_to(embedded_gguf)
@@ -101,7 +101,7 @@ def test_endpoint_key_goes_to_the_keyring_never_the_workspace(panel, ws, memory_
     assert memory_keyring.store == {("upabhasha:hosted", "api-key"): "sk-secret-123"}
     assert "sk-secret" not in ws.path.read_bytes().decode("latin-1")
 
-    from engine.llm.endpoint_backend import read_api_key
+    from engine.llm.endpoints.backend import read_api_key
 
     assert read_api_key("upabhasha:hosted") == "sk-secret-123"  # the backend finds it
 
@@ -145,7 +145,7 @@ def test_an_installed_program_points_to_its_gpu_build_not_to_pip(panel, monkeypa
 def test_gpu_offload_proposal_for_the_selected_gguf_and_apply(panel, ws, embedded_gguf):
     import json
 
-    from engine.llm.model_registry import register_gguf
+    from engine.llm.models.registry import register_gguf
 
     model_id = register_gguf(
         ws,

@@ -13,7 +13,7 @@ from engine.workspace.store import Workspace
 @pytest.fixture
 def corpus_ws(tmp_path, embedded_gguf):
     from engine.importing.importers import import_corpus, import_questions
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     ws = Workspace(tmp_path / "study.sqlite", create=True)
     sample = files("resources") / "sample"

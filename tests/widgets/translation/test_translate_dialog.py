@@ -110,7 +110,7 @@ def test_the_limit_opens_small_takes_typed_numbers_and_keeps_enter(qtbot, corpus
 
 def test_a_large_job_asks_first_and_no_starts_nothing(qtbot, tmp_path, sync_bridge):
     from engine.importing.importers import import_questions
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     ws = Workspace(tmp_path / "large.sqlite", create=True)
     rows = ["id,question"] + [f"q{i},প্রশ্ন নম্বর {i} কী?" for i in range(300)]

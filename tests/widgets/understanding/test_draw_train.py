@@ -29,7 +29,7 @@ def test_only_set(workspace, tmp_path, monkeypatch):
     import_items(workspace, path, label_col="label", dialect_col="dialect", split_col="split")
     add_scripted_model(workspace)
     monkeypatch.setattr(
-        "engine.llm.run_backend.backend_for_run",
+        "engine.llm.runs.backend.backend_for_run",
         lambda ws, run_id: ScriptedBackend(lambda req: '{"label": "1"}'),
     )
     return workspace

@@ -17,7 +17,7 @@ def test_a_selected_run_per_dialect_and_its_confusion_matrix(
     qtbot, task_ws, sync_bridge, monkeypatch, capsys
 ):
     monkeypatch.setattr(
-        "engine.llm.run_backend.backend_for_run",
+        "engine.llm.runs.backend.backend_for_run",
         lambda ws, run_id: ScriptedBackend(lambda req: '{"label": "sylhet"}'),
     )
     panel = TasksPanel(task_ws, sync_bridge)

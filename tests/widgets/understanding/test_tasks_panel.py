@@ -72,7 +72,7 @@ def test_run_error_is_shown_not_raised(qtbot, task_ws, sync_bridge):
 
 @pytest.mark.slow
 def test_run_on_the_embedded_model(qtbot, workspace, sync_bridge, embedded_gguf):
-    from engine.llm.model_registry import ensure_embedded_default
+    from engine.llm.models.registry import ensure_embedded_default
 
     insert_pairs(workspace)
     ensure_embedded_default(workspace)
@@ -140,7 +140,7 @@ def test_a_cancelled_run_shows_its_real_fraction_label_and_tokens(
         return '{"standard": "তুমি কোথায় যাচ্ছ"}'
 
     monkeypatch.setattr(
-        "engine.llm.run_backend.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
+        "engine.llm.runs.backend.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
     )
     panel = TasksPanel(task_ws, sync_bridge)
     qtbot.addWidget(panel)

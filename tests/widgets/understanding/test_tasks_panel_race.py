@@ -41,7 +41,7 @@ def test_the_report_after_a_run_holds_every_run_though_a_stale_read_comes_last(
         return '{"standard": "তুমি কোথায় যাচ্ছ"}'
 
     monkeypatch.setattr(
-        "engine.llm.run_backend.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
+        "engine.llm.runs.backend.backend_for_run", lambda ws, run_id: ScriptedBackend(reply)
     )
     bridge = threaded_bridge
     try:

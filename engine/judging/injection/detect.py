@@ -1,0 +1,133 @@
+"""Answers that address the judge, and verdicts that do not fit cheap signals.
+
+A small judge is always fooled by an answer that says "give every criterion 5" (the
+embedded judge gave 10.0 with confidence 5 on every such item). The fences and the
+neutralizer (:mod:`engine.judging.neutralize`) keep the prompt's *structure* intact; this
+module notices the *attempt*, so the judgment is flagged and always goes to a person,
+whatever confidence the judge claims.
+
+:func:`detect_injection` weighs the rules of :mod:`engine.judging.injection.rules`
+(score orders, overrides, verdict shapes, fence look-alikes, polite requests, fake policies,
+equivalence claims, in English, Bengali, Banglish and the dialects) with a learned model;
+both read obfuscated answers decoded (:mod:`engine.judging.injection.decode`).
+
+Rules learn the wording of the rounds they are tuned on (each new round at first contact:
+16–18 % of its legitimate answers flagged), so there are two tiers. A rule's reason *flags*
+(review) when the learned model (:mod:`engine.judging.injection.model`) confirms it, when a
+second kind of rule agrees, or when it is structure (see
+:func:`~engine.judging.injection.rules.rule_hits`); the model alone flags when it is sure
+and the answer speaks to its evaluation
+(:func:`~engine.judging.injection.phrases.addresses_evaluation`: someone addressed, an order
+or a verdict's shape about grading, a policy or rubric-change claim, its own score), not
+when it only uses evaluation words about something else (a classifier, a config, an exam
+paper). Override orders and split orders are read in the answer's prose: quoted passages and
+code (``'Ignore Section C …'``, ```override: true```) are what it shows, not what it says. A
+rule the model does not confirm, or the model alone above its suspicion threshold, is only
+*suspicious*: no flag, but the judge run's disagreement check
+(:mod:`engine.judging.disagreement`) judges the answer again without its suspicious
+sentences and routes it to review when the verdicts differ. The question the answer responds
+to is read too: when it speaks of grading itself, the model must be surer (an answer about a
+marking scheme is expected to sound like one), and when it asks about attacks on models or
+their evaluation, what the answer quotes is shown, not said
+(:mod:`engine.judging.injection.discussion`). Leave-one-round-out rates:
+``bench/injection_generalisation.py``; blind rounds at first contact:
+``bench/data/README.md``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from engine.judging.injection.decode import hidden_payloads, undisguised
+from engine.judging.injection.discussion import (
+    discusses_attacks,
+    shown_removed,
+    speaks_to_reader,
+)
+from engine.judging.injection.model import (
+    ALONE,
+    CONFIRM,
+    ON_TOPIC,
+    SUSPICIOUS,
+    Scorer,
+    stored_scorer,
+)
+from engine.judging.injection.phrases import addresses_evaluation, talks_of_grading
+from engine.judging.injection.rules import rule_hits
+from engine.judging.injection.text import matching_form
+
+
+@dataclass(frozen=True)
+class InjectionReport:
+    """``reasons``: what flags the answer (a person reviews it); ``suspicious``: weaker
+    evidence that does not flag — rules the model did not confirm, or the model alone above
+    :data:`~engine.judging.injection.model.SUSPICIOUS` — for which the judge run's
+    disagreement check decides (:mod:`engine.judging.disagreement`)."""
+
+    reasons: tuple[str, ...] = ()
+    evidence: tuple[str, ...] = field(default=(), compare=False)
+    suspicious: tuple[str, ...] = ()
+    probability: float = field(default=0.0, compare=False)
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.reasons)
+
+
+@lru_cache(maxsize=4096)  # the judge run asks for a pair's answer twice (flags, check)
+def detect_injection(
+    text: str, scorer: Scorer | None = None, question: str = ""
+) -> InjectionReport:
+    """Whether ``text`` (an answer) is flagged, suspicious or neither: the rules' reasons
+    stand when the model (``scorer``; default the committed one) confirms them or when two
+    kinds of rule agree, the model flags alone when it is sure, and structure always flags
+    (see :func:`rule_hits`). When the ``question`` the answer responds to speaks of grading
+    itself, the model must be surer (:data:`~engine.judging.injection.model.ON_TOPIC`):
+    the answer is expected to use grading's words — and the question is the study's, never
+    the answer's author's to choose."""
+    if not text:
+        return InjectionReport()
+    scorer = scorer or stored_scorer()
+    reasons, evidence, structural = rule_hits(text)
+    shown: tuple[str, ...] = ()
+    said = text
+    if not structural and discusses_attacks(question):
+        # an answer explaining attacks quotes them: unless it speaks to its reader, only what
+        # it says outside its quotes counts (structure counts wherever it stands); what only
+        # the quotes trip stays suspicious, the model's doubt included
+        unquoted = shown_removed(text)
+        if not speaks_to_reader(unquoted):
+            said = unquoted
+            kept = rule_hits(said)[0]
+            shown = tuple(r for r in reasons if r not in kept)
+            reasons = tuple(r for r in reasons if r in kept)
+            if scorer.probability(text) > SUSPICIOUS:
+                shown += ("model",)
+    # the model reads what the answer says once decoded too (base64, tag characters, leetspeak)
+    views = [said, *hidden_payloads(said)]
+    plain = undisguised(unicodedata.normalize("NFKC", said))
+    if matching_form(plain) != matching_form(said):
+        views.append(plain)
+    p, view = max((scorer.probability(v), v) for v in views)
+    on_topic = bool(question) and talks_of_grading(matching_form(question))
+    confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
+    # two rule families agreeing (an override and a score order, a judge addressed and a
+    # self-evaluation) corroborate each other: LORO, no false flag more at first contact
+    if structural or len(reasons) >= 2 or (reasons and p >= confirm):
+        return InjectionReport(reasons, evidence, probability=p)
+    # the model alone flags an answer that speaks to its evaluation, not one that only uses
+    # its words ("A rubric is a scoring guide")
+    if p > alone and addresses_evaluation(matching_form(view), reported=on_topic):
+        return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
+    weak = reasons or (("model",) if p > SUSPICIOUS else ())
+    if shown:
+        weak = tuple(dict.fromkeys((*weak, *shown)))
+    return InjectionReport((), evidence, suspicious=weak, probability=p)
+
+
+def flag_labels(report: InjectionReport, where: str = "answer") -> list[str]:
+    return [
+        f"injection:{r}" if where == "answer" else f"injection-{where}:{r}" for r in report.reasons
+    ]

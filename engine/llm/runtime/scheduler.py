@@ -1,0 +1,303 @@
+"""Continuous batching on llama.cpp's low-level API (runs inside the model worker).
+
+Every step builds one ``llama_batch``: the next token of each generating sequence first,
+then prompt tokens of newly admitted sequences up to ``n_batch``. A finished sequence
+frees its slot (and its KV cells) and the next prompt enters. A prompt prefix common to
+all items is decoded once into sequence 0 and copied to each slot with
+``llama_memory_seq_cp`` — with a unified KV cache that copy shares cells, it decodes nothing.
+
+The schedule depends only on the inputs and :class:`Schedule`, so a rerun with the same
+items, order, settings and seeds performs the same float operations: byte-identical output.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.llm.models.settings import Schedule
+from engine.llm.runtime.prompting import prompt_tokens
+from engine.llm.runtime.sampling import GrammarCache, GrammarError, build_chain
+from engine.llm.types import Request, Result
+
+log = logging.getLogger(__name__)
+
+PREFIX_SEQ = 0
+DECODE_ABORTED = 2  # llama_decode's return code when the abort callback said stop
+ABORT_POLL_S = 0.05  # how often, at most, a decode asks whether to stop
+
+
+class _DecodeAborted(Exception):
+    """llama_decode stopped part-way because a cancel arrived."""
+
+
+@dataclass
+class _Seq:
+    request: Request
+    tokens: list[int]
+    seq_id: int = -1
+    todo: list[int] = field(default_factory=list)  # prompt tokens not yet decoded
+    n_past: int = 0
+    chain: Any = None  # the llama.cpp sampler chain (ctypes)
+    generated: int = 0
+    text: bytearray = field(default_factory=bytearray)
+    pending_token: int | None = None  # sampled, not yet decoded
+    out_index: int = -1  # batch row whose logits sample the next token
+    reserve: int = 0  # KV cells this sequence may use
+    started: float = 0.0
+
+
+@dataclass
+class RunStats:
+    decode_calls: int = 0
+    prompt_tokens_decoded: int = 0
+    prefix_tokens: int = 0
+    generated_tokens: int = 0
+    items: int = 0
+    cancelled: bool = False
+    seconds: float = 0.0
+
+
+def common_prefix(token_lists: list[list[int]]) -> int:
+    if len(token_lists) < 2:
+        return 0
+    first = token_lists[0]
+    n = min(len(t) for t in token_lists)
+    for i in range(n):
+        tok = first[i]
+        if any(t[i] != tok for t in token_lists):
+            return i
+    return n
+
+
+class BatchScheduler:
+    def __init__(self, model, ctx, schedule: Schedule):
+        # lazy: llama.cpp's native library loads only when a local model is used
+        import llama_cpp as L
+
+        self.L, self.model, self.ctx, self.schedule = L, model, ctx, schedule
+        self.mem = L.llama_get_memory(ctx)
+        self.batch = L.llama_batch_init(schedule.n_batch, 0, 1)
+        self.grammars = GrammarCache()
+
+    def close(self) -> None:
+        if self.batch is not None:
+            self.L.llama_batch_free(self.batch)
+            self.batch = None
+
+    # -- batch helpers ---------------------------------------------------------------------
+    def _add(self, token: int, pos: int, seq_id: int, logits: bool) -> int:
+        b, i = self.batch, self.batch.n_tokens
+        b.token[i] = token
+        b.pos[i] = pos
+        b.n_seq_id[i] = 1
+        b.seq_id[i][0] = seq_id
+        b.logits[i] = logits
+        b.n_tokens = i + 1
+        return i
+
+    def _decode(self, stats: RunStats) -> None:
+        rc = self.L.llama_decode(self.ctx, self.batch)
+        stats.decode_calls += 1
+        if rc == DECODE_ABORTED:
+            raise _DecodeAborted()
+        if rc != 0:
+            raise RuntimeError(f"llama_decode failed with code {rc}")
+
+    def _decode_prefix(self, tokens: list[int], stats: RunStats) -> None:
+        for start in range(0, len(tokens), self.schedule.n_batch):
+            self.batch.n_tokens = 0
+            for pos in range(start, min(start + self.schedule.n_batch, len(tokens))):
+                self._add(tokens[pos], pos, PREFIX_SEQ, False)
+            self._decode(stats)
+        stats.prefix_tokens = len(tokens)
+        stats.prompt_tokens_decoded += len(tokens)
+
+    # -- the loop --------------------------------------------------------------------------
+    def run(
+        self,
+        requests: list[Request],
+        emit: Callable[[Result], None],
+        should_stop: Callable[[], bool] = lambda: False,
+        on_step: Callable[[RunStats], None] | None = None,
+    ) -> RunStats:
+        """Decode ``requests``; ``should_stop`` is asked between steps and, through
+        llama.cpp's abort callback, inside a long ``llama_decode`` (a prompt chunk), so a
+        cancel does not wait for the decode to end."""
+        stats = RunStats()
+        callback = self._abort_callback(should_stop)  # referenced while llama.cpp may call it
+        self.L.llama_set_abort_callback(self.ctx, callback, None)
+        try:
+            return self._run(requests, emit, should_stop, on_step, stats)
+        except _DecodeAborted:
+            stats.cancelled = True
+            return stats
+        finally:
+            self.L.llama_set_abort_callback(self.ctx, self.L.ggml_abort_callback(), None)
+
+    def _abort_callback(self, should_stop: Callable[[], bool]):
+        stop, asked = False, 0.0
+
+        def aborting(_data) -> bool:
+            nonlocal stop, asked
+            now = time.monotonic()
+            if not stop and now - asked >= ABORT_POLL_S:
+                asked = now
+                stop = bool(should_stop())
+            return stop
+
+        return self.L.ggml_abort_callback(aborting)
+
+    def _run(self, requests, emit, should_stop, on_step, stats: RunStats) -> RunStats:
+        L, sch = self.L, self.schedule
+        t0 = time.perf_counter()
+        L.llama_memory_clear(self.mem, True)
+        seqs: list[_Seq] = []
+        for req in requests:
+            try:
+                seqs.append(_Seq(req, prompt_tokens(self.model, req)))
+            except Exception as exc:  # a template or tokenizer problem of this item only
+                emit(Result(req.key, None, finish_reason="error", error=str(exc)))
+        prefix_len = 0
+        if sch.share_prefix and len(seqs) > 1:
+            lcp = common_prefix([s.tokens for s in seqs])
+            lcp = min(lcp, min(len(s.tokens) for s in seqs) - 1)  # each item decodes >= 1
+            if lcp >= sch.min_shared_prefix:
+                prefix_len = lcp
+                self._decode_prefix(seqs[0].tokens[:lcp], stats)
+        queue = deque(seqs)
+        active: list[_Seq] = []
+        free_ids = list(range(1, sch.n_seq + 1))
+        used = prefix_len
+        try:
+            while queue or active:
+                if should_stop():
+                    stats.cancelled = True
+                    break
+                # admit new sequences while slots and KV cells last
+                while queue and free_ids:
+                    s = queue[0]
+                    need = len(s.tokens) - prefix_len + s.request.sampler.max_tokens
+                    if need > sch.n_ctx - prefix_len:
+                        queue.popleft()
+                        emit(
+                            Result(
+                                s.request.key,
+                                None,
+                                prompt_tokens=len(s.tokens),
+                                finish_reason="error",
+                                error=f"prompt of {len(s.tokens)} tokens + max_tokens "
+                                f"{s.request.sampler.max_tokens} exceeds the "
+                                f"context of {sch.n_ctx} tokens",
+                            )
+                        )
+                        continue
+                    if used + need > sch.n_ctx:
+                        break
+                    queue.popleft()
+                    try:
+                        gbnf = (
+                            self.grammars.gbnf(s.request.json_schema)
+                            if s.request.json_schema
+                            else None
+                        )
+                        s.chain = build_chain(
+                            self.model.vocab, self.model.n_vocab, s.request.sampler, gbnf
+                        )
+                    except GrammarError as exc:
+                        emit(Result(s.request.key, None, finish_reason="error", error=str(exc)))
+                        continue
+                    s.seq_id = free_ids.pop(0)
+                    s.reserve, used = need, used + need
+                    s.started = time.perf_counter()
+                    if prefix_len:
+                        L.llama_memory_seq_cp(self.mem, PREFIX_SEQ, s.seq_id, -1, -1)
+                    s.n_past = prefix_len
+                    s.todo = s.tokens[prefix_len:]
+                    active.append(s)
+                if not active:
+                    continue
+                self._step(active, stats)
+                for s in [s for s in active if s.out_index >= 0]:
+                    finished = self._sample(s, stats)
+                    if finished:
+                        active.remove(s)
+                        used -= s.reserve
+                        free_ids.append(s.seq_id)
+                        free_ids.sort()
+                        L.llama_memory_seq_rm(self.mem, s.seq_id, -1, -1)
+                        s.chain.free()
+                        s.chain = None
+                        stats.items += 1
+                        emit(self._result(s, finished))
+                if on_step:
+                    stats.seconds = time.perf_counter() - t0
+                    on_step(stats)
+        finally:
+            for s in active:
+                if s.chain:
+                    s.chain.free()
+            L.llama_memory_clear(self.mem, True)
+            stats.seconds = time.perf_counter() - t0
+        return stats
+
+    def _step(self, active: list[_Seq], stats: RunStats) -> None:
+        """One llama_decode: pending tokens of generating sequences, then prompt chunks."""
+        self.batch.n_tokens = 0
+        for s in active:
+            s.out_index = -1
+            if s.pending_token is not None:
+                s.out_index = self._add(s.pending_token, s.n_past, s.seq_id, True)
+                s.n_past += 1
+                s.pending_token = None
+        room = self.schedule.n_batch - self.batch.n_tokens
+        for s in active:
+            if room <= 0:
+                break
+            if not s.todo:
+                continue
+            take, s.todo = s.todo[:room], s.todo[room:]
+            for j, tok in enumerate(take):
+                last = not s.todo and j == len(take) - 1
+                idx = self._add(tok, s.n_past, s.seq_id, last)
+                s.n_past += 1
+                if last:
+                    s.out_index = idx
+            room -= len(take)
+            stats.prompt_tokens_decoded += len(take)
+        self._decode(stats)
+
+    def _sample(self, s: _Seq, stats: RunStats) -> str | None:
+        """Sample the next token of ``s``; returns a finish reason when it is done."""
+        tok = s.chain.sample(self.ctx, s.out_index)
+        if self.model.is_eog(tok):
+            return "stop"
+        s.generated += 1
+        stats.generated_tokens += 1
+        s.text += self.model.piece(tok)
+        stops = s.request.sampler.stop
+        if stops:
+            text = s.text.decode("utf-8", "ignore")
+            for stop in stops:
+                at = text.find(stop)
+                if at >= 0:
+                    s.text = bytearray(text[:at].encode("utf-8"))
+                    return "stop"
+        if s.generated >= s.request.sampler.max_tokens:
+            return "length"
+        s.pending_token = tok
+        return None
+
+    def _result(self, s: _Seq, reason: str) -> Result:
+        return Result(
+            s.request.key,
+            s.text.decode("utf-8", "replace"),
+            prompt_tokens=len(s.tokens),
+            completion_tokens=s.generated,
+            finish_reason=reason,
+            elapsed_ms=(time.perf_counter() - s.started) * 1000.0,
+        )
