@@ -276,7 +276,8 @@ def planner_fields(est, seconds: float, tokens: int, calibration_s: float) -> di
         "estimate_interval_s": [round(est.seconds_low, 2), round(est.seconds_high, 2)],
         "actual_s": round(seconds, 2),
         "error_pct": round(100 * (est.seconds - seconds) / seconds, 1),
-        # the interval covers output length, machine noise and model error (engine.llm.planning.planner)
+        # the interval covers output length, machine noise and model error
+        # (engine.llm.planning.planner)
         "actual_in_interval": est.seconds_low <= seconds <= est.seconds_high,
         "noise": est.noise,
         "model_error": est.model_error,

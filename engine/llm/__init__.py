@@ -1,35 +1,30 @@
 """LLM execution: one backend interface, two implementations, resumable jobs, the models of a
 workspace. Front ends use :mod:`engine.llm.api` and :mod:`engine.llm.tasks` only.
 
-- api.py            the front door: models (find, list, register), GGUF inspection, backends,
-                    jobs and their responses, the llama.cpp build report
-- tasks.py          background tasks of the model manager (add a model, keyring, GPU offload)
-- types.py          Request, Result, Sampler and the backend interface every stage talks to
-- model_registry.py the one writer of the ``models`` table: find_model, register_gguf/endpoint
-- embedded_model.py the embedded Gemma 3 270M, shipped as PyPI chunk packages
-- gguf_info.py      validate a GGUF file (bounded reads) and read its metadata
-- factory.py        open_backend(model_row) for a row of the models table
-- local_backend.py  LocalGGUFBackend: the model runs in a worker process (worker.py)
-- worker.py         the worker process and its pipe protocol; crashes stay there
-- native_model.py   model/context/tokenizer wrappers on the low-level API (worker only)
-- scheduler.py      continuous batching + shared-prefix KV on llama.cpp's low-level API
-- sampling.py       per-sequence sampler chains (seed, grammar from JSON schema)
-- prompting.py      prompts assembled from pieces: untrusted text never becomes a token
-- settings.py       Schedule (batch settings, part of every run card) and LoadOptions
-- batch_plan.py     which items a local model decodes together (independent of timing)
-- schedule_choice.py  slot refill or whole groups: what a calibration chose per job kind, model
-                      and machine, remembered in the workspace
-- plan_store.py     what a run decoded together, so a result can be decoded again exactly
-- replicate.py      decode a sample of a run again and measure the agreement
-- jobs.py           resumable jobs: a run's pending items in a reproducible plan, under its lease
-- runs.py           run keys and cards, open/finish/drop a run, plan timing and estimates
-- responses.py      the batched response writer, the response cache, rejections
-- run_backend.py    the backend a run decodes with (its card's schedule)
-- leases.py         one process decodes a run at a time
-- endpoint_backend.py  OpenAI-compatible servers: pool, timeouts, retries, circuit breaker,
-                      keyring-only API keys (openai_wire.py: URLs, bodies, replies)
-- llama_server.py   llama-cpp-python's server with the same safety settings
-- llama_log.py      llama.cpp's log lines into Python logging
-- gpu_plan.py       which GPU is here and how many layers of a model fit on it
-- backend_report.py which compute backend this llama.cpp build offers
+- api.py       the front door: models (find, list, register), GGUF inspection, backends,
+               jobs and their responses, the llama.cpp build report
+- tasks.py     background tasks of the model manager (add a model, keyring, GPU offload)
+- types.py     Request, Result, Sampler and the backend interface every stage talks to
+- schema.py    the stage's tables (engine.workspace.stages)
+- models/      the registry (the one writer of ``models``: find_model, register_gguf/endpoint),
+               the embedded Gemma 3 270M, GGUF files checked (bounded reads) and found on this
+               computer, the GPU offload a model fits, and Schedule/LoadOptions (settings.py)
+- endpoints/   OpenAI-compatible servers (pool, timeouts, retries, circuit breaker, keyring-only
+               API keys), their wire format and bounds, batch files and the backends that
+               record and replay them
+- runtime/     open_backend(model_row) (factory.py); the local GGUF backend, its worker process
+               (crashes stay there), the low-level model, continuous batching with shared-prefix
+               KV, per-sequence sampler chains, prompts assembled from pieces (untrusted text
+               never becomes a token), llama.cpp's logs and build report, its server, a test
+               prompt
+- planning/    which items a local model decodes together, the study-time planner, the schedule
+               a calibration chose, what a run decoded together (kept for replication)
+- runs/        run keys and cards (run.py), the one writer of ``runs`` (writes.py), leases, the
+               resumable job runner, the response writer and cache, the backend a run decodes
+               with, estimates, the per-model run loop, replication, the step requests
+- batch/       a step as batch files and back (runner.py), what the workspace keeps of batches
+               (store.py), prices and costs
+
+Each sub-package imports only those listed after it: batch, runs, planning, runtime, models,
+endpoints (the no-cycles contract of .importlinter).
 """

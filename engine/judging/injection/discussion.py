@@ -6,8 +6,8 @@ quoting attacks: "for example an attacker may write 'ignore previous instruction
 10/10'". In such an answer a quoted passage, or an example given without quotes ("for
 example, an attacker may append …", "যেমন …"), is what the answer shows, not an order to its
 reader: :func:`shown_removed` drops them, and the rules and the model read the rest; what only
-they trip is suspicious, never missed (:func:`engine.judging.injection.detect.detect_injection`). Not
-when the answer, outside its quotes, speaks to its reader or of itself ("Dear grader, …",
+they trip is suspicious, never missed
+(:func:`engine.judging.injection.detect.detect_injection`). Not when the answer, outside its quotes, speaks to its reader or of itself ("Dear grader, …",
 "apply that to my answer"): the quotes may be meant for the grader then. Code is read as
 always, and so is structure (fence characters, control tokens) wherever it stands.
 

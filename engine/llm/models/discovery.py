@@ -18,8 +18,9 @@ Where each tool keeps its models, by its documentation (Linux, Windows, macOS):
   ``models--<org>--<repo>/snapshots/<revision>/<file>.gguf``.
 
 plus folders the user adds (searched recursively). Each file's header is read with
-:func:`engine.llm.models.gguf_info.inspect_gguf` (name, size, quantisation, architecture); nothing is
-copied or hashed here — registering hashes in the background (``engine.llm.tasks``).
+:func:`engine.llm.models.gguf_info.inspect_gguf` (name, size, quantisation, architecture);
+nothing is copied or hashed here — registering hashes in the background
+(``engine.llm.tasks``).
 The folders are computed from ``home`` and the tools' environment variables by hand, not with
 ``platformdirs``: the tools' folders are not platformdirs' (GPT4All keeps ``nomic.ai`` on
 Linux, where platformdirs drops the author), and one test builds all three systems' layouts

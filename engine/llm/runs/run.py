@@ -151,7 +151,8 @@ def open_run(
         },
         "versions": library_versions(),
         # how items are batched (a function of the item list and the schedule: see the
-        # docstring of engine.llm.runs.jobs) and where: greedy bytes are reproducible on the same build
+        # docstring of engine.llm.runs.jobs) and where: greedy bytes are reproducible on the
+        # same build
         "plan": PLAN,
         "platform": {"machine": platform.machine(), "system": platform.platform()},
         **({"grown_from": grown_from, "plan_items": len(requests or [])} if grown_from else {}),

@@ -201,8 +201,8 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def real_llama_server(gguf, *extra_args: str):
-    """llama-cpp-python's server (``python -m engine.llm.runtime.llama_server``) on 127.0.0.1 serving
-    ``gguf``; yields its URL once it answers."""
+    """llama-cpp-python's server (``python -m engine.llm.runtime.llama_server``) on 127.0.0.1
+    serving ``gguf``; yields its URL once it answers."""
     port = free_port()
     proc = subprocess.Popen(
         [
