@@ -28,7 +28,6 @@ import json
 import logging
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -58,9 +57,7 @@ from engine.judging.api import (
     default_rubric_path,
 )
 from engine.workspace.api import Workspace
-from widgets.common import file_dialogs
 from widgets.common.columns import fit_columns_to_headers
-from widgets.common.file_dialogs import RUBRICS
 from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox
@@ -70,6 +67,7 @@ from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge, describe_error, model_lane
 from widgets.judging.calibration_view import CalibrationView
 from widgets.judging.rubric_editor import RubricEditor
+from widgets.judging.rubric_files import RubricFiles
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +80,7 @@ DEFAULTS = JudgeRequest()
 Judged = TypeVar("Judged", JudgeRequest, CalibrateRequest)
 
 
-class JudgePanel(QWidget):
+class JudgePanel(RubricFiles, QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # primary judge changed or a judge run finished
     sig_calibrated = Signal(dict)
@@ -326,48 +324,6 @@ class JudgePanel(QWidget):
         self._update_buttons()
         self.save_button.setEnabled(rubric is not None)
         self._preview_timer.start()
-
-    def _fill_versions(self) -> None:
-        self.versions.clear()
-        self.versions.addItem(_("saved versions…"), None)
-        for path in judge_tasks.rubric_versions(self.rubric_folder):
-            self.versions.addItem(path.stem, str(path))
-
-    def _load_version(self, index: int) -> None:
-        path = self.versions.itemData(index)
-        if path:
-            self.load_rubric(path)
-
-    def load_rubric(self, path: str | Path) -> bool:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            self.sig_status_message.emit(
-                _("Cannot read {path}: {error}").format(path=path, error=for_gui(str(exc)))
-            )
-            return False
-        self.editor.set_data(data)
-        return True
-
-    def load_default(self) -> None:
-        self.load_rubric(str(default_rubric_path()))
-
-    def open_rubric_dialog(self) -> None:
-        path = file_dialogs.open_file(
-            self, RUBRICS, _("Open a rubric"), "JSON (*.json)", fallback=self.rubric_folder
-        )
-        if path:
-            self.load_rubric(path)
-
-    def save_version(self) -> Path | None:
-        try:
-            path = judge_tasks.save_rubric_version(self.editor.to_dict(), self.rubric_folder)
-        except ValueError as exc:
-            self.sig_status_message.emit(_("Not saved: {error}").format(error=for_gui(str(exc))))
-            return None
-        self._fill_versions()
-        self.sig_status_message.emit(_("Rubric saved as {path}").format(path=path))
-        return path
 
     # -- preview ---------------------------------------------------------------------------
     def update_preview(self) -> None:
