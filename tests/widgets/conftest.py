@@ -108,13 +108,17 @@ def sync_bridge(qtbot):
 @pytest.fixture
 def threaded_bridge(qtbot):
     """The real bridge with its worker threads (jobs run beside the GUI thread)."""
+    from PySide6.QtWidgets import QApplication
+
     from widgets.common.task_bridge import TaskBridge
 
     errors: list[tuple[str, str]] = []
     bridge = TaskBridge(show_error=lambda title, msg: errors.append((title, msg)))
     bridge.errors = errors
     yield bridge
-    bridge.shutdown()
+    # a cancelled job may still be returning: none may reach the next test's widgets
+    bridge.shutdown(wait=True)
+    QApplication.processEvents()  # their finished signals are delivered here, not later
 
 
 @pytest.fixture(autouse=True)

@@ -323,12 +323,13 @@ class TaskBridge(QObject):
             if task.running:
                 task.cancel()
 
-    def shutdown(self) -> None:
-        """Cancel everything and stop the workers; called when the window closes."""
+    def shutdown(self, *, wait: bool = False) -> None:
+        """Cancel everything and stop the workers; called when the window closes. ``wait``:
+        until every running job has returned (tests: no job outlives the test that ran it)."""
         self._shut_down = True
         self.cancel_all()
         for executor in self._executors.values():
-            executor.shutdown(wait=False, cancel_futures=True)
+            executor.shutdown(wait=wait, cancel_futures=True)
         self._executors.clear()
         logging.getLogger().removeHandler(self._log_capture)
 
