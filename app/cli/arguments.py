@@ -79,12 +79,6 @@ def add_schedule_options(parser: argparse.ArgumentParser, n_seq_help: str) -> No
     )
 
 
-def schedule_options(args) -> dict | None:
-    """The batch schedule the options set (None: the model's own)."""
-    schedule = {"n_seq": args.n_seq, "refill": args.refill}
-    return {k: v for k, v in schedule.items() if v} or None
-
-
 def number(text: str) -> float:
     """A finite decimal number (no '8_0', 'nan' or 'inf')."""
     value = parse_number(text)
