@@ -2,9 +2,9 @@
 
 Each entry pairs a stage's command-line modules (``app/cli/<stage>.py``: ``COMMANDS`` and
 ``IMPORTS``, each a list of ``(place, register)``) with its widgets package
-(``widgets/<stage>/__init__.py``: ``PANELS`` and ``IMPORT_PAGES``, widgets.common.stage_parts).
-The CLI's parser, the main window's tabs and menus and the import dialog iterate it; nothing
-else names a stage's commands or panels. The widgets package is named, not imported: the
+(``widgets/<stage>/__init__.py``: ``PANELS``, ``IMPORT_PAGES`` and ``STUDY_ENTRIES``,
+widgets.common.stage_parts). The CLI's parser, the main window's tabs and menus and the
+import dialog iterate it; nothing else names a stage's commands, panels or menu entries. The widgets package is named, not imported: the
 command line never loads Qt (.importlinter), and the window imports it when a workspace
 opens. The list runs bottom-up through the engine's levels (tests/app/test_stage_registry.py);
 ``place`` orders the listings, so a stage can put a command or a tab where readers expect it.
@@ -48,7 +48,7 @@ STAGES: list[Stage] = [
     Stage("llm", (llm, batch), "widgets.llm"),
     Stage("rag", (rag,)),
     Stage("importing", (importing,)),
-    Stage("answering", (answering,)),
+    Stage("answering", (answering,), "widgets.answering"),
     Stage("translation", (translation, baseline), "widgets.translation"),
     Stage("understanding", (understanding,), "widgets.understanding"),
     Stage("bias", (bias, probing), "widgets.bias"),

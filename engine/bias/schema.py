@@ -88,3 +88,7 @@ TRACK = [
         WHERE r.item_key LIKE 'p%.%'""",
     ],
 ]
+
+# its model step and its part of the HTML report (engine.workspace.stages)
+REQUESTS = {"probe": "engine.bias.request:ProbeRequest"}
+REPORT_SECTIONS = ("engine.bias.report:report_parts",)

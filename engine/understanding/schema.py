@@ -76,3 +76,6 @@ TRACK = [
         )""",
     ],
 ]
+
+# its model step (engine.workspace.stages)
+REQUESTS = {"run-task": "engine.understanding.request:RunTaskRequest"}
