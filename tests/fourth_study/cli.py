@@ -1,8 +1,13 @@
-"""``upabhasha notes add TEXT`` and ``upabhasha notes count``."""
+"""``upabhasha notes add TEXT``, ``upabhasha notes count`` and the model step
+``upabhasha gist-notes``."""
 
 from __future__ import annotations
 
-from tests.fourth_study.notes import add_note, count_notes
+from app.cli.arguments import given, positive_int
+from app.cli.context import runs_outcome
+from app.cli.output import add_summary_options, emit, run_line
+from engine.steps.tasks import run_request_at
+from tests.fourth_study.api import GistRequest, add_note, count_notes
 
 
 def register(sub) -> None:
@@ -20,5 +25,33 @@ def run(args, ctx) -> int:
     return 0
 
 
-COMMANDS = [(155, register)]  # after replicate, before demo
+def register_gist(sub) -> None:
+    p = sub.add_parser("gist-notes", help="each model says what every field note is about")
+    p.add_argument("--model", action="append", metavar="NAME", help="default: the default model")
+    p.add_argument("--limit", type=positive_int, metavar="N", help="only the first N notes")
+    p.add_argument("--max-tokens", type=positive_int, help="longest reply (default: 8)")
+    add_summary_options(p)
+    p.set_defaults(func=cmd_gist, build_request=gist_request)
+
+
+def gist_request(args) -> GistRequest:
+    """The request ``upabhasha gist-notes`` runs (options left out keep its defaults)."""
+    return GistRequest(
+        **given(models=args.model or (), limit=args.limit, max_tokens=args.max_tokens)
+    )
+
+
+def cmd_gist(args, ctx) -> int:
+    result = run_request_at(
+        str(ctx.workspace().path),
+        gist_request(args),
+        progress=ctx.progress_printer("notes", quiet=args.quiet or args.json),
+    )
+    if not emit(ctx, args, result.as_dict()):
+        for s in result.runs:
+            print(run_line(s["model"], s, "notes"))
+    return runs_outcome(ctx, "gist-notes", list(result.runs), "notes")
+
+
+COMMANDS = [(155, register), (156, register_gist)]  # after replicate, before demo
 IMPORTS: list = []
