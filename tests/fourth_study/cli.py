@@ -1,13 +1,13 @@
 """``upabhasha notes add TEXT``, ``upabhasha notes count`` and the model step
-``upabhasha gist-notes``."""
+``upabhasha gist-notes``. The study's front door is imported when a command runs, not when
+the parser is built (as app/cli/stages.py does for the built-in stages): ``--help`` waits
+for no stage it does not use."""
 
 from __future__ import annotations
 
 from app.cli.arguments import given, positive_int
 from app.cli.context import runs_outcome
 from app.cli.output import add_summary_options, emit, run_line
-from engine.steps.tasks import run_request_at
-from tests.fourth_study.api import GistRequest, add_note, count_notes
 
 
 def register(sub) -> None:
@@ -18,6 +18,8 @@ def register(sub) -> None:
 
 
 def run(args, ctx) -> int:
+    from tests.fourth_study.api import add_note, count_notes
+
     ws = ctx.workspace()
     if args.action == "add":
         add_note(ws, args.text)
@@ -34,14 +36,18 @@ def register_gist(sub) -> None:
     p.set_defaults(func=cmd_gist, build_request=gist_request)
 
 
-def gist_request(args) -> GistRequest:
+def gist_request(args):
     """The request ``upabhasha gist-notes`` runs (options left out keep its defaults)."""
+    from tests.fourth_study.api import GistRequest
+
     return GistRequest(
         **given(models=args.model or (), limit=args.limit, max_tokens=args.max_tokens)
     )
 
 
 def cmd_gist(args, ctx) -> int:
+    from engine.steps.tasks import run_request_at  # the one runner of every stage's request
+
     result = run_request_at(
         str(ctx.workspace().path),
         gist_request(args),
