@@ -1,7 +1,8 @@
 """The fourth study's model step, report section and Bengali label (tests/fourth_study, no
 product file names it): ``gist-notes`` run from the command line, from the desktop (its
-Study-menu entry, clicked) and through batch files (exported, each line posted to the real
-llama-cpp-python server on 127.0.0.1, results imported) stores the same rows each way, all
+Study-menu entry, clicked) and through batch files (exported from the CLI and from the same
+dialog, each line posted to the real llama-cpp-python server on 127.0.0.1, results imported
+by ``batch import`` and by File → Import batch results…) stores the same rows each way, all
 through the one request runner; its section appears in the HTML report; its label reads in
 Bengali on a Bengali screen."""
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.main_window import MainWindow
 from app.settings import Settings
@@ -55,6 +56,8 @@ def test_the_step_gives_the_same_rows_from_the_cli_the_desktop_and_batch_files(
     qtbot, sync_bridge, tmp_path, capsys, embedded_gguf, monkeypatch
 ):
     monkeypatch.setattr(QMessageBox, "warning", lambda *args: pytest.fail(str(args)))
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text: shown.append(text))
     base = tmp_path / "base.sqlite"
     with Workspace(base) as ws:  # a judged study (the report needs one) and two notes
         build_study(ws)
@@ -62,7 +65,8 @@ def test_the_step_gives_the_same_rows_from_the_cli_the_desktop_and_batch_files(
         add_judge(ws, "judge-a", "gemini", {rid: 5.0 for rid in rids})
         for note in NOTES:
             add_note(ws, note)
-    paths = {way: tmp_path / f"{way}.sqlite" for way in ("cli", "desktop", "batch")}
+    ways = ("cli", "desktop", "batch", "desktop_batch")
+    paths = {way: tmp_path / f"{way}.sqlite" for way in ways}
     with real_llama_server(embedded_gguf) as url:
         add = ["models", "add", url, "--api-model", "real", "--name", "real", "--concurrency", "1"]
         code, text = _run(capsys, "-w", str(base), *add, "--default")
@@ -81,6 +85,26 @@ def test_the_step_gives_the_same_rows_from_the_cli_the_desktop_and_batch_files(
         qtbot.waitUntil(lambda: dialog.result.text() == "2 notes read", timeout=120_000)
         window.close_workspace()
 
+        # the same dialog exports its request as batch files; File → Import batch results…
+        assert window.open_workspace(paths["desktop_batch"])
+        _study_action(window, "Read the field &notes…").trigger()
+        dialog = window.study.dialogs["gist-notes"]
+        folder = tmp_path / "desktop-files"
+        folder.mkdir()
+        monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+        QTest.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: len(shown) == 1)
+        assert "2 requests in 1 file(s)" in shown[0], shown
+        desktop_results = [tmp_path / "desktop.results.jsonl"]
+        run_batch_file(next(folder.glob("*.jsonl")), url, desktop_results[0])
+        monkeypatch.setattr(
+            QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(desktop_results[0])], "")
+        )
+        next(a for a in window.actions() if a.text() == "Import batch resu&lts…").trigger()
+        qtbot.waitUntil(lambda: len(shown) == 2)
+        assert "2 accepted (2 new)" in shown[1], shown
+        window.close_workspace()
+
         w = ["-w", str(paths["batch"])]
         files, manifest = _export(capsys, w, tmp_path / "out", "gist-notes")
         assert manifest["items"] == len(NOTES) and manifest["request"]["step"] == "gist-notes"
@@ -91,7 +115,7 @@ def test_the_step_gives_the_same_rows_from_the_cli_the_desktop_and_batch_files(
         assert code == 0, text
 
     rows = {way: stored_rows(path, ("responses",)) for way, path in paths.items()}
-    assert rows["cli"] == rows["desktop"] == rows["batch"]
+    assert rows["cli"] == rows["desktop"] == rows["batch"] == rows["desktop_batch"]
     with Workspace(paths["batch"], create=False) as ws:
         read = gists(ws)
     assert [g["note"] for g in read] == [1, 2] and all(g["model"] == "real" for g in read)
