@@ -18,3 +18,5 @@ RUN_HOLDERS = ("SELECT 1 FROM judgments WHERE run_id = ?",)
 
 # its model step (engine.workspace.stages)
 REQUESTS = {"judge": "engine.judging.request:JudgeRequest"}
+# stored codes a person sees
+LABELS = {"judge_role": ("primary", "secondary")}

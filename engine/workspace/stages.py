@@ -12,6 +12,9 @@ loads none of a stage's code. For the workspace's schema:
 - ``RUN_HOLDERS`` (optional): queries, each taking a run id, that find a row of the stage's
   own tables pointing at the run; such a run is never dropped as empty
   (engine.llm.runs.run.discard_if_empty), though it stored no response;
+- ``LABELS`` (optional): kind -> the stored codes of that kind a person sees, each shown
+  through ``_()`` with the code as its English name (widgets.common.labels); a kind two
+  stages declare has the codes of both;
 - ``TRACK`` (optional): the stage's own migration track, a list of statement lists
   numbered from 1. The shared history (engine.workspace.schema, ``PRAGMA user_version``) is
   released and stays as it is; a stage added later keeps its tables here, and
@@ -62,6 +65,7 @@ class StageSchema:
     run_holders: tuple[str, ...] = ()
     requests: dict[str, str] = field(default_factory=dict)  # step -> "module:class"
     report_sections: tuple[str, ...] = ()  # "module:function"
+    labels: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> codes
 
     @classmethod
     def of(cls, name: str, module: ModuleType) -> StageSchema:
@@ -73,6 +77,7 @@ class StageSchema:
             tuple(getattr(module, "RUN_HOLDERS", ())),
             dict(getattr(module, "REQUESTS", {})),
             tuple(getattr(module, "REPORT_SECTIONS", ())),
+            {k: tuple(v) for k, v in getattr(module, "LABELS", {}).items()},
         )
 
 
@@ -143,6 +148,15 @@ def model_steps() -> tuple[str, ...]:
 def report_sections() -> tuple[str, ...]:
     """Every stage's report sections (``"module:function"``), in stage order."""
     return tuple(path for stage in STAGES for path in stage.report_sections)
+
+
+def labelled_codes() -> dict[str, tuple[str, ...]]:
+    """Every stage's stored codes a person sees, by kind (a kind's codes in stage order)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for stage in STAGES:
+        for kind, codes in stage.labels.items():
+            out[kind] = tuple(dict.fromkeys((*out.get(kind, ()), *codes)))
+    return out
 
 
 def load(path: str) -> Any:
