@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from app.cli import build_parser
+from app.cli.registry import smoke_steps
 from app.stage_widgets import panels, study_entries
 from engine.steps.api import request_kinds, step_names
 from engine.workspace import stages
@@ -41,6 +42,7 @@ def test_a_new_study_needs_the_two_stage_lists_and_the_catalogue_only(monkeypatc
     assert {"notes", "gist-notes"} <= set(commands)
     assert any(e.open.__module__ == "tests.fourth_study.widgets" for e in study_entries())
     assert any(p.place == 130 for p in panels())
+    assert [name for name, _step in smoke_steps()][-1] == "notes"
     loaded = {name for name in sys.modules if name.startswith("tests.fourth_study")}
     assert all(
         Path(sys.modules[name].__file__ or "").is_relative_to(ROOT / "tests" / "fourth_study")

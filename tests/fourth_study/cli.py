@@ -59,5 +59,16 @@ def cmd_gist(args, ctx) -> int:
     return runs_outcome(ctx, "gist-notes", list(result.runs), "notes")
 
 
+def smoke(ws, model: dict) -> dict:
+    """Its step of the smoke test (app.smoke_pipeline): one note, read by ``model``."""
+    from tests.fourth_study.api import GistRequest, add_note
+
+    add_note(ws, "smoke test")
+    result = GistRequest(models=(model["name"],), max_tokens=4).run(ws)
+    if not all(run["complete"] for run in result.runs):
+        raise RuntimeError(f"the notes were not all read: {result.runs}")
+    return {"notes_read": sum(run["done_now"] for run in result.runs)}
+
+
 COMMANDS = [(155, register), (156, register_gist)]  # after replicate, before demo
 IMPORTS: list = []

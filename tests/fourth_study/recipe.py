@@ -19,7 +19,12 @@ from tests.fourth_study import schema as notes_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_ENTRY = stages.StageSchema.of("field_notes", notes_schema)
-FRONT_END_ENTRY = registry.Stage("field_notes", (notes_cli,), "tests.fourth_study.widgets")
+FRONT_END_ENTRY = registry.Stage(
+    "field_notes",
+    (notes_cli,),
+    "tests.fourth_study.widgets",
+    smoke=(("notes", "tests.fourth_study.cli:smoke"),),
+)
 CATALOGUE_ENTRIES = Path(__file__).with_name("bn.json")
 
 

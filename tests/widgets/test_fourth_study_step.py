@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.main_window import MainWindow
 from app.settings import Settings
+from app.smoke_pipeline import stage_steps
 from engine.i18n import _, set_language
 from engine.judging import store
 from engine.workspace.store import Workspace
@@ -152,3 +153,20 @@ def test_its_label_and_menu_entry_read_in_bengali(qtbot, sync_bridge, tmp_path):
         window.close_workspace()
     finally:
         set_language("en")
+
+
+@pytest.mark.slow
+def test_its_smoke_step_runs_after_the_built_in_studies(tmp_path, capsys, embedded_gguf):
+    path = tmp_path / "smoke.sqlite"
+    Workspace(path).close()
+    with real_llama_server(embedded_gguf) as url:
+        add = ["models", "add", url, "--api-model", "real", "--name", "real", "--default"]
+        code, text = _run(capsys, "-w", str(path), *add)
+        assert code == 0, text
+        done: list[str] = []
+        out: dict = {}
+        with Workspace(path, create=False) as ws:
+            model = ws.query("SELECT * FROM models WHERE name = 'real'")[0]
+            stage_steps(ws, model, out, done.append)
+    assert done == ["task", "probe", "notes"]  # in stage order, the new study's last
+    assert out["notes"] == {"notes_read": 1} and out["probe"]["replies"] == 1
