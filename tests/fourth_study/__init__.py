@@ -1,9 +1,17 @@
-"""A small fourth study, field notes, that lives in tests/ only: it proves that a study stage
-registers itself by its own declarations plus one entry in each stage list
-(tests/widgets/test_fourth_study.py), with no product file edited.
+"""A small fourth study, field notes, that lives in tests/ only: it proves the recipe for a new
+study (docs/design.md, "A study stage is one unit"): its own folder, plus one entry in each
+stage list and its catalogue entries, made for a test by ``recipe.register`` — no product
+file names it (tests/app/test_study_recipe.py).
 
-- tests/fourth_study/schema.py   its table on its own migration track, and its change topic
-- tests/fourth_study/notes.py    its engine code: add a note, count them, import a file of notes
-- tests/fourth_study/cli.py      its command, ``upabhasha notes``
-- tests/fourth_study/widgets.py  its panel and its import page
+- schema.py   its declarations: its table on its own migration track, its change topic, its
+              model step (``gist-notes``) and its report section
+- notes.py    its engine code: add a note, count them, import a file of notes
+- request.py  its model step as a request (:class:`GistRequest`), run by the one runner
+- report.py   its section of the HTML report
+- api.py      its front door
+- cli.py      its commands, ``upabhasha notes`` and ``upabhasha gist-notes``, and its
+              smoke-test step
+- widgets.py  its panel, its import page and its Study-menu dialog
+- bn.json     its messages in Bengali (a product study puts them in the catalogue)
+- recipe.py   the registration: the two stage-list entries and the catalogue entries
 """
