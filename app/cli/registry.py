@@ -4,14 +4,16 @@ Each entry pairs a stage's command-line modules (``app/cli/<stage>.py``: ``COMMA
 ``IMPORTS``, each a list of ``(place, register)``) with its widgets package
 (``widgets/<stage>/__init__.py``: ``PANELS``, ``IMPORT_PAGES`` and ``STUDY_ENTRIES``,
 widgets.common.stage_parts). The CLI's parser, the main window's tabs and menus and the
-import dialog iterate it; nothing else names a stage's commands, panels or menu entries. The widgets package is named, not imported: the
-command line never loads Qt (.importlinter), and the window imports it when a workspace
-opens. The list runs bottom-up through the engine's levels (tests/app/test_stage_registry.py);
-``place`` orders the listings, so a stage can put a command or a tab where readers expect it.
-``smoke`` names the stage's own steps of ``upabhasha-gui --smoke-test`` (app.smoke_pipeline):
-``(name, "module:function")``, each ``function(ws, model) -> dict``, named by a string so the
-command line loads none of them.
-The engine side of a stage (its tables and change topics) is engine/workspace/stages.py.
+import dialog iterate it; nothing else names a stage's commands, panels or menu entries. The
+widgets package is named, not imported: the command line never loads Qt (.importlinter),
+and the window imports it when a workspace opens. The list runs bottom-up through the
+engine's levels (tests/app/test_stage_registry.py); ``place`` orders the listings, so a stage
+can put a command or a tab where readers expect it. ``smoke`` names the stage's own steps of
+``upabhasha-gui --smoke-test`` (app.smoke_pipeline): ``(name, "module:function")``, each
+``function(ws, model) -> dict``, named by a string so the command line loads none of them.
+The engine side of a stage (its tables, change topics, model steps, report sections and
+labelled codes) is engine/workspace/stages.py; docs/design.md, "A study stage is one unit",
+says what a new study adds.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ declaration stays data; the layer that uses it loads it with :func:`load`):
   (engine.reports.html_report); ``settings`` has the study's ``seed``, ``resamples``, ``level``.
 
 A new study adds its own package, its entry below, and its front ends' entry in
-app/cli/registry.py (docs/design.md, "Adding a study"). ``STAGES`` is read when a workspace
+app/cli/registry.py (docs/design.md, "A study stage is one unit"). ``STAGES`` is read when a workspace
 opens, when a tracker starts, when a request is read back and when a report is written, so a
 test may extend it.
 """
