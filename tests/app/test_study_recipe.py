@@ -38,6 +38,7 @@ def test_a_new_study_needs_the_two_stage_lists_and_the_catalogue_only(monkeypatc
     assert "gist-notes" in step_names()
     assert any(kind.__module__ == "tests.fourth_study.request" for kind in request_kinds())
     assert "tests.fourth_study.report:report_parts" in stages.report_sections()
+    assert stages.labelled_codes()["note_origin"] == ("typed", "imported")
     commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     assert {"notes", "gist-notes"} <= set(commands)
     assert any(e.open.__module__ == "tests.fourth_study.widgets" for e in study_entries())

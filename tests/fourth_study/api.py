@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import TypedDict
 
 from engine.workspace.store import Workspace
-from tests.fourth_study.notes import add_note, count_notes, import_notes_file
+from tests.fourth_study.notes import (
+    add_note,
+    count_notes,
+    counts_by_origin,
+    import_notes_file,
+)
 from tests.fourth_study.request import GIST_KIND, GistRequest, GistResult
 
 __all__ = [
@@ -15,6 +20,7 @@ __all__ = [
     "NoteGist",
     "add_note",
     "count_notes",
+    "counts_by_origin",
     "gists",
     "import_notes_file",
 ]

@@ -18,9 +18,10 @@ from engine.i18n import _
 from engine.llm.api import models_default_first
 from engine.steps import tasks as steps_tasks
 from engine.workspace.api import Workspace
-from tests.fourth_study.api import GistRequest, count_notes, import_notes_file
+from tests.fourth_study.api import GistRequest, count_notes, counts_by_origin, import_notes_file
 from widgets.common.batch_files import BatchExportButton
 from widgets.common.import_page import StudyPage
+from widgets.common.labels import label
 from widgets.common.stage_parts import ImportPage, PanelContext, Panels, StudyEntry
 from widgets.common.task_bridge import TaskBridge, describe_error, model_lane
 from widgets.common.workspace_watcher import follow
@@ -35,6 +36,14 @@ class NotesPanel(QLabel):
 
     def refresh(self) -> None:
         self.setText(_("{n} notes").format(n=count_notes(self.ws)))
+        # its stored codes named as its declaration (schema.py, LABELS) lets every panel do
+        origins = counts_by_origin(self.ws).items()
+        self.setToolTip(
+            "\n".join(
+                _("{origin}: {n}").format(origin=label("note_origin", code), n=n)
+                for code, n in origins
+            )
+        )
 
 
 class NotesPage(StudyPage):

@@ -107,4 +107,5 @@ def test_its_panel_and_import_page_show_in_the_window(qtbot, sync_bridge, tmp_pa
     dialog.set_path(notes)
     dialog.start_import()
     qtbot.waitUntil(lambda: panel.text() == "3 notes", timeout=5000)
+    assert panel.toolTip() == "typed: 1\nimported: 2"  # its LABELS, through widgets.common.labels
     assert dialog.report.toPlainText() == "notes: 2 notes"

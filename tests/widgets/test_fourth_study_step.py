@@ -144,6 +144,7 @@ def test_its_label_and_menu_entry_read_in_bengali(qtbot, sync_bridge, tmp_path):
         titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
         assert titles[-1] == "মাঠের নোট"
         assert window.panels["notes"].text() == "১টি নোট"
+        assert window.panels["notes"].toolTip() == "লেখা: ১"  # its stored code, named
         entry = _study_action(window, "মাঠের নোট পড়ুন… (&N)")
         entry.trigger()
         dialog = window.study.dialogs["gist-notes"]
