@@ -30,7 +30,7 @@ from app.annotation_actions import AnnotationActions
 from app.batch_actions import BatchActions
 from app.language_menu import add_language_menu
 from app.settings import Settings, save_settings
-from app.stage_widgets import import_pages, widget_packages
+from app.stage_widgets import import_pages, panels, study_entries
 from app.study_actions import StudyActions
 from app.window_fit import fit_to_screen, screen_key
 from engine.errors import UserError
@@ -193,11 +193,11 @@ class MainWindow(QMainWindow):
         add_language_menu(self, self.view_menu, self.settings, self._save)
 
         study_menu = self.menuBar().addMenu(_("&Study"))
-        self.workspace_actions += [
-            self._action(_("&Translate questions…"), self.translate_dialog, None, study_menu),
-            self._action(_("&Generate answers…"), self.generate_dialog, None, study_menu),
-            self._action(_("&Judge…"), lambda: self.show_panel("judge"), None, study_menu),
-            self._action(_("&Charts"), lambda: self.show_panel("charts"), None, study_menu),
+        self.workspace_actions += [  # every stage's entries, in their places
+            self._action(
+                entry.text(), lambda e=entry: e.open(self.study, self.show_panel), None, study_menu
+            )
+            for entry in study_entries()
         ]
 
         help_menu = self.menuBar().addMenu(_("&Help"))
@@ -295,9 +295,8 @@ class MainWindow(QMainWindow):
         built: list[tuple[int, list[tuple[str, str, QWidget]]]] = [
             (JOBS_PLACE, [("jobs", _("Jobs"), self.job_monitor)])
         ]
-        for package in widget_packages():  # imported here, when a workspace opens
-            for panels in package.PANELS:
-                built.append((panels.place, panels.build(context)))
+        for stage_panels in panels():  # imported here, when a workspace opens
+            built.append((stage_panels.place, stage_panels.build(context)))
         self.panels = {}
         for _place, tabs in sorted(built, key=lambda entry: entry[0]):
             for name, title, panel in tabs:

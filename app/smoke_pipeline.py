@@ -4,7 +4,8 @@ Each stage goes through the engine functions its CLI command calls, on the embed
 the bundled sample data, with the smallest inputs that still run the whole stage (one
 question, one task item per script, one probe): paper 000's chain (embedded model, import,
 retrieval index, RAG translation, answers, judgment, statistics, one chart), the HTML report,
-a review package exported, opened and decided as an annotator does, and merged back, an
+a review package exported, opened and decided as an annotator does, and merged back; then
+each stage's own steps, as the stage list declares them (app/cli/registry.py): an
 understanding task run (native and Romanized script) and its statistics, a social-bias probe
 run and its statistics. A frozen build that lacks a module, a data file or a library fails
 here (``app.smoke_test`` reports it), not in a user's hands.
@@ -62,13 +63,19 @@ def run_pipeline(folder: Path) -> dict:
         timer.done("html_report")
         out["review_package"] = review_package_round_trip(ws, folder / "smoke.upkg")
         timer.done("review_package")
-        out["task"] = task_run(ws, model)
-        timer.done("task")
-        out["probe"] = probe_run(ws, model)
-        timer.done("probe")
+        stage_steps(ws, model, out, timer.done)  # the task run, the probe run, …
     finally:
         ws.close()
     return out
+
+
+def stage_steps(ws, model: dict, out: dict, done: Callable) -> None:
+    """Each stage's own steps (app/cli/registry.py, ``smoke``), in stage order."""
+    from app.cli.registry import smoke_steps
+
+    for name, step in smoke_steps():
+        out[name] = step(ws, model)
+        done(name)
 
 
 def translation_chain(ws, model: dict, folder: Path, out: dict, done: Callable) -> None:

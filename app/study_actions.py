@@ -43,6 +43,10 @@ class StudyActions(QObject):
         self.workspace = workspace
 
     # -- opening ---------------------------------------------------------------------------
+    def open_dialog(self, key: str, build):
+        """The workspace's one dialog ``key`` (``build()`` makes it the first time), shown."""
+        return self._open(key, build)
+
     def _open(self, key: str, build):
         if self.workspace is None:
             return None

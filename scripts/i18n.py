@@ -63,6 +63,21 @@ def extract(root: Path = ROOT) -> Catalog:
             entry.flags.discard("python-format")
             if BRACE.search(message if isinstance(message, str) else message[0]):
                 entry.flags.add("python-brace-format")
+    # the stored codes each stage declares for people (LABELS: data, shown through _())
+    for path in sorted((root / "engine").glob("*/schema.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in tree.body:
+            if not (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Dict)
+                and any(isinstance(t, ast.Name) and t.id == "LABELS" for t in node.targets)
+            ):
+                continue
+            for codes in node.value.values:  # kind -> codes: the codes are the msgids
+                for code in ast.walk(codes):
+                    if isinstance(code, ast.Constant) and isinstance(code.value, str):
+                        where = (path.relative_to(root).as_posix(), code.lineno)
+                        catalog.add(code.value, None, [where])
     return catalog
 
 

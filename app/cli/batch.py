@@ -19,11 +19,10 @@ from app.cli import stages
 from app.cli.arguments import positive_int
 from app.cli.output import add_json, emit
 from engine.errors import StepIncomplete, UserError
+from engine.workspace.api import model_steps
 
 log = logging.getLogger(__name__)
 
-# the model steps a batch can carry (their commands' names; each sets ``build_request``)
-STEPS = ("generate", "translate", "eval-translation", "probe", "run-task", "judge")
 EXIT_MISSING = 3
 
 
@@ -47,7 +46,9 @@ def register(sub) -> None:
         help="print tokens, time and cost per model, online and as a batch; write nothing",
     )
     add_json(q)
-    q.add_argument("step", choices=STEPS)
+    # the model steps a batch can carry, as their stages declare them (engine.workspace.stages);
+    # each is the name of the command that builds its request (``build_request``)
+    q.add_argument("step", choices=model_steps())
     q.add_argument("step_args", nargs=argparse.REMAINDER, metavar="…")
     q.set_defaults(func=cmd_export)
 

@@ -4,6 +4,9 @@ and rates; the dialect changes and position effects as tables. Empty without pro
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from engine.bias.results import bias_statistics
 from engine.bias.stats import BIAS_STATS, BiasStatsSettings
 from engine.text.fonts import register_matplotlib_fonts
@@ -80,6 +83,15 @@ def diverging_bars(groups: list[dict], title: str, xy: tuple[str, str]):
     ax.set_title(title, fontsize=9)
     fig.subplots_adjust(left=0.38, right=0.8)
     return fig
+
+
+def report_parts(ws: Workspace, study: Any) -> list[dict]:
+    """The stage's report section (engine/bias/schema.py): its intervals drawn as the study's
+    (``study``: the report's seed, resamples and level)."""
+    settings = dataclasses.replace(
+        BIAS_STATS, seed=study.seed, resamples=study.resamples, level=study.level
+    )
+    return bias_report_parts(ws, settings)
 
 
 def bias_report_parts(ws: Workspace, settings: BiasStatsSettings = BIAS_STATS) -> list[dict]:

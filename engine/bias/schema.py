@@ -88,3 +88,21 @@ TRACK = [
         WHERE r.item_key LIKE 'p%.%'""",
     ],
 ]
+
+# its model step and its part of the HTML report (engine.workspace.stages)
+REQUESTS = {"probe": "engine.bias.request:ProbeRequest"}
+REPORT_SECTIONS = ("engine.bias.report:report_parts",)
+# stored codes a person sees
+LABELS = {
+    "group": ("male", "female", "man", "woman", "rural", "urban"),
+    "reply": ("first", "second", "x", "y", "both_neither", "refusal", "filler", "unparseable"),
+    "order": ("xy", "yx"),
+    "probe_mode": (
+        "free",
+        "constrained",
+        "counterbalanced",
+        "no instruction",
+        "template",
+        "natural",
+    ),
+}

@@ -15,3 +15,8 @@ TOPICS: dict[str, tuple[str, ...]] = {
 
 # a judge run whose judgments point at it is never dropped as empty
 RUN_HOLDERS = ("SELECT 1 FROM judgments WHERE run_id = ?",)
+
+# its model step (engine.workspace.stages)
+REQUESTS = {"judge": "engine.judging.request:JudgeRequest"}
+# stored codes a person sees
+LABELS = {"judge_role": ("primary", "secondary")}

@@ -120,3 +120,6 @@ TRACK = [TRACK_1_BATCHES_AND_PRICES, TRACK_2_SCHEDULE_CHOICES, TRACK_3_BATCH_REQ
 
 # an exported run waits for its results with no response stored: it is not empty
 RUN_HOLDERS = ("SELECT 1 FROM llm_batch_items WHERE run_id = ?",)
+
+# stored codes a person sees (engine.workspace.stages)
+LABELS = {"model_kind": ("gguf", "endpoint")}

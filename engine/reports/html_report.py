@@ -15,15 +15,12 @@ Layout of the output folder::
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 import logging
 from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
-from engine.bias.report import bias_report_parts
-from engine.bias.stats import BIAS_STATS
 from engine.errors import Reference, plain_words, render
 from engine.judging import paired_scores, store
 from engine.judging.judged_items import counted_items_from
@@ -33,6 +30,7 @@ from engine.reports.settings import STUDY_STATS, StudyStatsSettings
 from engine.reports.study_statistics import study_statistics
 from engine.text.fonts import font_paths
 from engine.translation.draft_checks import flagged_notice
+from engine.workspace.stages import load, report_sections
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -134,11 +132,9 @@ def write_report(
         ),
         _agreement_section(ws, out, stats, max_score),
     ]
-    # paper 002, if probed: its intervals drawn as the study's
-    bias = dataclasses.replace(
-        BIAS_STATS, seed=settings.seed, resamples=settings.resamples, level=settings.level
-    )
-    for part in bias_report_parts(ws, bias):
+    # every stage's own sections (paper 002's, if probed), as each declares them
+    parts = [part for path in report_sections() for part in load(path)(ws, settings)]
+    for part in parts:
         sections.append(
             _plain_section(
                 out, part["stem"], part["title"], part["rows"], part["n_labels"], part["figure"]

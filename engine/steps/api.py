@@ -13,13 +13,11 @@ from engine.llm.batch.runner import BatchImport, BatchManifest
 from engine.llm.batch.store import legacy_batches, set_batch_request
 from engine.llm.endpoints.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 from engine.llm.runs.step_request import RequestError, StepRequest
-from engine.steps.kinds import REQUESTS, STEPS, request_from_json
+from engine.steps.kinds import request_from_json, request_kinds, step_names
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_LINES",
-    "REQUESTS",
-    "STEPS",
     "BatchImport",
     "BatchManifest",
     "RequestError",
@@ -27,5 +25,7 @@ __all__ = [
     "describe_estimate",
     "legacy_batches",
     "request_from_json",
+    "request_kinds",
     "set_batch_request",
+    "step_names",
 ]

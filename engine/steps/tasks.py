@@ -1,9 +1,11 @@
-"""A model step's request as OpenAI Batch files, and their results back: the background
-entry points of the CLI's ``batch`` command and of the desktop's batch actions alike."""
+"""A model step's request run, or written as OpenAI Batch files and its results taken back:
+the background entry points of the CLI's ``batch`` command and of the desktop's batch
+actions alike, and the one runner of any stage's request (:func:`run_request_at`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from engine.llm.batch.pricing import CostEstimate
 from engine.llm.batch.runner import (
@@ -15,10 +17,25 @@ from engine.llm.batch.runner import (
 )
 from engine.llm.endpoints.batch_wire import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES
 from engine.llm.runs.step_request import StepRequest
-from engine.steps.kinds import REQUESTS
+from engine.llm.types import CancelFn, ProgressFn
+from engine.steps.kinds import request_kinds
 from engine.workspace.store import Workspace
 
-__all__ = ["estimate_batch_at", "export_batch_at", "import_batch_at"]
+__all__ = ["estimate_batch_at", "export_batch_at", "import_batch_at", "run_request_at"]
+
+
+def run_request_at(
+    workspace_path: str,
+    request: StepRequest,
+    *,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> Any:
+    """Run ``request`` (any stage's model step) on its own workspace connection: the step's
+    typed result. A study needs no runner of its own: its command, its dialog and a batch
+    file all come here or to :meth:`StepRequest.run`."""
+    with Workspace(workspace_path, create=False) as ws:
+        return request.run(ws, progress=progress, cancelled=cancelled)
 
 
 def estimate_batch_at(workspace_path: str, request: StepRequest) -> CostEstimate:
@@ -52,4 +69,4 @@ def import_batch_at(workspace_path: str, paths: list[str | Path]) -> BatchImport
     """Take in result files of exported batches and replay their requests: per file what
     was accepted and refused, and how many items are still missing."""
     with Workspace(workspace_path, create=False) as ws:
-        return import_results(ws, REQUESTS, [Path(p) for p in paths])
+        return import_results(ws, request_kinds(), [Path(p) for p in paths])

@@ -77,3 +77,9 @@ TRACK_DRAFT_CHECKS = [
 ]
 
 TRACK = [TRACK_RAW_KEYS, TRACK_DRAFT_CHECKS]
+
+# its model steps (engine.workspace.stages)
+REQUESTS = {
+    "translate": "engine.translation.request:TranslateRequest",
+    "eval-translation": "engine.translation.request:EvalTranslationRequest",
+}

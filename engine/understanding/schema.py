@@ -76,3 +76,20 @@ TRACK = [
         )""",
     ],
 ]
+
+# its model step (engine.workspace.stages)
+REQUESTS = {"run-task": "engine.understanding.request:RunTaskRequest"}
+# stored codes a person sees
+LABELS = {
+    "task": (
+        "dialect-to-standard",
+        "dialect-to-english",
+        "dialect-id",
+        "classification",
+        "subjectivity",
+    ),
+    "task_kind": ("generation", "classification"),
+    "regime": ("zero", "few", "cot"),
+    "script": ("native", "roman"),
+    "scheme": ("avro", "itrans", "iso15919"),
+}

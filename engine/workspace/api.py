@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.workspace.changes import ChangeTracker
 from engine.workspace.choices import study_choices, study_counts
-from engine.workspace.stages import topics
+from engine.workspace.stages import labelled_codes, model_steps, topics
 from engine.workspace.store import Workspace
 from engine.workspace.variants import IMPORTED_VARIANT_STATUSES, VARIANT_STATUSES
 
@@ -18,6 +18,8 @@ __all__ = [
     "VARIANT_STATUSES",
     "ChangeTracker",
     "Workspace",
+    "labelled_codes",
+    "model_steps",
     "study_choices",
     "study_counts",
     "topics",

@@ -449,3 +449,20 @@ TOPICS: dict[str, tuple[str, ...]] = {
 
 # a translation run whose drafted variants name it is never dropped as empty
 RUN_HOLDERS = ("SELECT 1 FROM variants WHERE run_id = ?",)
+
+# stored codes a person sees, by kind, each shown through _() (its English name is the code:
+# widgets/common/labels.py; engine.workspace.stages)
+LABELS = {
+    "domain": (
+        "Technology",
+        "Social Sciences",
+        "Health & Sports",
+        "Physical & Natural Sciences",
+        "Arts & Humanities",
+        "Business & Economics",
+    ),
+    "split": ("train", "validation", "dev", "test"),
+    "normalisation": ("nfc", "none"),
+    "status": ("draft", "reviewed", "gold", "flagged", "rejected"),
+    "provenance": ("machine", "human", "source"),
+}

@@ -51,7 +51,7 @@ def test_every_stage_s_declarations_are_in_the_lists():
     listed_widgets = {stage.widgets for stage in registry.STAGES if stage.widgets}
     for path in sorted((ROOT / "widgets").glob("*/__init__.py")):
         text = path.read_text(encoding="utf-8")
-        if "PANELS" in text or "IMPORT_PAGES" in text:
+        if any(name in text for name in ("PANELS", "IMPORT_PAGES", "STUDY_ENTRIES")):
             assert f"widgets.{path.parent.name}" in listed_widgets, path
     for stage in registry.STAGES:
         if stage.widgets:

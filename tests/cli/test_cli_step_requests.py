@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.cli import batch
+from app.cli import build_parser
 from app.cli.batch import step_request
 from engine.errors import UserError
-from engine.steps.api import REQUESTS, STEPS, request_from_json
+from engine.steps.api import request_from_json, request_kinds, step_names
 
 MINIMAL = {
     "generate": ["generate"],
@@ -21,8 +21,16 @@ MINIMAL = {
 
 
 def test_the_cli_and_the_engine_know_the_same_steps():
-    assert set(batch.STEPS) == set(STEPS) == set(MINIMAL)
-    assert len({kind.STEP for kind in REQUESTS}) == len(REQUESTS)
+    # the stages declare their steps once (engine.workspace.stages); `batch export` offers them
+    assert set(step_names()) == set(MINIMAL)
+    assert [kind.STEP for kind in request_kinds()] == list(step_names())
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    batch_export = commands["batch"]._subparsers._group_actions[0].choices["export"]
+    step = next(a for a in batch_export._actions if a.dest == "step")
+    assert tuple(step.choices) == step_names()
+    for name in step_names():  # each is a command that builds its request
+        assert commands[name].get_default("build_request") is not None, name
 
 
 @pytest.mark.parametrize("step", sorted(MINIMAL))

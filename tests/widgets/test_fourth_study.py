@@ -1,6 +1,8 @@
-"""A fourth study registered from tests/ only (tests/fourth_study): one entry in the engine's
-stage list and one in the front ends' list, and its table, change topic, command, panel and
-import page appear everywhere the built-in studies' do — no product file names it."""
+"""A fourth study registered from tests/ only (tests/fourth_study, registered by its recipe.py):
+one entry in the engine's stage list and one in the front ends' list, and its table, change
+topic, command, panel and import page appear everywhere the built-in studies' do — no
+product file names it. Its model step, report section and Bengali label:
+tests/widgets/test_fourth_study_step.py."""
 
 from __future__ import annotations
 
@@ -12,32 +14,19 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from app.cli import main as cli_main
-from app.cli import registry
 from app.main_window import MainWindow
 from app.settings import Settings
-from engine.workspace import stages
 from engine.workspace.store import Workspace
-from tests.fourth_study import cli as notes_cli
-from tests.fourth_study import schema as notes_schema
 from tests.fourth_study.notes import add_note, count_notes
+from tests.fourth_study.recipe import register
 from widgets.common.workspace_watcher import WorkspaceWatcher
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "schema"
 
 
 @pytest.fixture(autouse=True)
-def fourth_study(monkeypatch):
-    monkeypatch.setattr(
-        stages, "STAGES", [*stages.STAGES, stages.StageSchema.of("field_notes", notes_schema)]
-    )
-    monkeypatch.setattr(
-        registry,
-        "STAGES",
-        [
-            *registry.STAGES,
-            registry.Stage("field_notes", (notes_cli,), "tests.fourth_study.widgets"),
-        ],
-    )
+def fourth_study(monkeypatch, tmp_path):
+    register(monkeypatch, tmp_path / "locale")
 
 
 def _tables(path: Path) -> set[str]:
@@ -118,4 +107,5 @@ def test_its_panel_and_import_page_show_in_the_window(qtbot, sync_bridge, tmp_pa
     dialog.set_path(notes)
     dialog.start_import()
     qtbot.waitUntil(lambda: panel.text() == "3 notes", timeout=5000)
+    assert panel.toolTip() == "typed: 1\nimported: 2"  # its LABELS, through widgets.common.labels
     assert dialog.report.toPlainText() == "notes: 2 notes"

@@ -12,77 +12,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.i18n import _, current_language
+from engine.workspace.api import labelled_codes
 
 
 def _tables() -> dict[str, dict[str, str]]:
-    """Kind of code -> code -> name, translated now (the language may have changed). The
-    English name is the stored code itself wherever the code reads as a word, so the English
-    interface and the command line say the same thing."""
-    return {
-        "task": {
-            "dialect-to-standard": _("dialect-to-standard"),
-            "dialect-to-english": _("dialect-to-english"),
-            "dialect-id": _("dialect-id"),
-            "classification": _("classification"),
-            "subjectivity": _("subjectivity"),
-        },
-        "task_kind": {"generation": _("generation"), "classification": _("classification")},
-        "domain": {
-            "Technology": _("Technology"),
-            "Social Sciences": _("Social Sciences"),
-            "Health & Sports": _("Health & Sports"),
-            "Physical & Natural Sciences": _("Physical & Natural Sciences"),
-            "Arts & Humanities": _("Arts & Humanities"),
-            "Business & Economics": _("Business & Economics"),
-        },
-        "judge_role": {"primary": _("primary"), "secondary": _("secondary")},
-        "regime": {"zero": _("zero"), "few": _("few"), "cot": _("cot")},
-        "script": {"native": _("native"), "roman": _("roman")},
-        "scheme": {"avro": _("avro"), "itrans": _("itrans"), "iso15919": _("iso15919")},
-        "split": {
-            "train": _("train"),
-            "validation": _("validation"),
-            "dev": _("dev"),
-            "test": _("test"),
-        },
-        "normalisation": {"nfc": _("nfc"), "none": _("none")},
-        "status": {
-            "draft": _("draft"),
-            "reviewed": _("reviewed"),
-            "gold": _("gold"),
-            "flagged": _("flagged"),
-            "rejected": _("rejected"),
-        },
-        "provenance": {"machine": _("machine"), "human": _("human"), "source": _("source")},
-        "model_kind": {"gguf": _("gguf"), "endpoint": _("endpoint")},
-        "group": {
-            "male": _("male"),
-            "female": _("female"),
-            "man": _("man"),
-            "woman": _("woman"),
-            "rural": _("rural"),
-            "urban": _("urban"),
-        },
-        "reply": {
-            "first": _("first"),
-            "second": _("second"),
-            "x": _("x"),
-            "y": _("y"),
-            "both_neither": _("both_neither"),
-            "refusal": _("refusal"),
-            "filler": _("filler"),
-            "unparseable": _("unparseable"),
-        },
-        "order": {"xy": _("xy"), "yx": _("yx")},
-        "probe_mode": {
-            "free": _("free"),
-            "constrained": _("constrained"),
-            "counterbalanced": _("counterbalanced"),
-            "no instruction": _("no instruction"),
-            "template": _("template"),
-            "natural": _("natural"),
-        },
-    }
+    """Kind of code -> code -> name, translated now (the language may have changed). Each
+    stage declares its kinds and codes (``LABELS`` in engine/<stage>/schema.py); the English
+    name is the stored code itself, so the English interface and the command line say the
+    same thing. The msgids are the codes: the catalogue keeps them while the literals stand
+    in the declarations (scripts/i18n.py)."""
+    return {kind: {code: _(code) for code in codes} for kind, codes in labelled_codes().items()}
 
 
 def label(kind: str, code: str | None) -> str:

@@ -1,8 +1,9 @@
 """What a study stage's widgets declare for the main window and the import dialog.
 
-Each ``widgets/<stage>/__init__.py`` lists its ``PANELS`` and ``IMPORT_PAGES``; the window
-(app/main_window.py) and the import dialog take them from the stage list (app/cli/registry.py)
-and never name a stage's panel themselves. A declaration is small: where it sits among the
+Each ``widgets/<stage>/__init__.py`` lists its ``PANELS``, ``IMPORT_PAGES`` and
+``STUDY_ENTRIES`` (each optional); the window (app/main_window.py) and the import dialog take
+them from the stage list (app/cli/registry.py) and never name a stage's panel, dialog or
+menu entry themselves. A declaration is small: where it sits among the
 others (``place``: tabs, Ctrl+number shortcuts and the dialog's list follow it), its title,
 and a ``build`` that imports the stage's widgets only when it runs — when a workspace opens,
 or when the import dialog is first shown — so start-up pays for none of them.
@@ -63,3 +64,15 @@ class ImportPage:
     title: Callable[[], str]
     menu_text: Callable[[], str]
     build: Callable[[list[Any]], Any]  # a StudyPage, given the workspace's dialects
+
+
+@dataclass(frozen=True)
+class StudyEntry:
+    """One entry of the Study menu: its text, and ``open(study, show_panel)`` run when it is
+    chosen (a workspace is open): ``study`` is the window's study dialogs
+    (app.study_actions.StudyActions: ``open_dialog(key, build)``, ``workspace``, ``bridge``,
+    ``dialog_parent``), ``show_panel(name)`` brings a panel to the front."""
+
+    place: int
+    text: Callable[[], str]
+    open: Callable[[Any, Callable[[str], None]], Any]

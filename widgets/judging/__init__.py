@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine.i18n import _
-from widgets.common.stage_parts import PanelContext, Panels
+from widgets.common.stage_parts import PanelContext, Panels, StudyEntry
 
 
 def _answers_and_judge(ctx: PanelContext):
@@ -26,3 +26,4 @@ def _answers_and_judge(ctx: PanelContext):
 
 PANELS = [Panels(30, _answers_and_judge)]
 IMPORT_PAGES: list = []
+STUDY_ENTRIES = [StudyEntry(30, lambda: _("&Judge…"), lambda _study, show: show("judge"))]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.i18n import _
-from widgets.common.stage_parts import PanelContext, Panels
+from widgets.common.stage_parts import PanelContext, Panels, StudyEntry
 
 
 def _charts(ctx: PanelContext):
@@ -16,3 +16,4 @@ def _charts(ctx: PanelContext):
 
 PANELS = [Panels(50, _charts)]
 IMPORT_PAGES: list = []
+STUDY_ENTRIES = [StudyEntry(40, lambda: _("&Charts"), lambda _study, show: show("charts"))]

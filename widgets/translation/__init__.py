@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine.i18n import _
-from widgets.common.stage_parts import ImportPage, PanelContext, Panels
+from widgets.common.stage_parts import ImportPage, PanelContext, Panels, StudyEntry
 
 
 def _review(ctx: PanelContext):
@@ -55,5 +55,10 @@ IMPORT_PAGES = [
         lambda: _("Scored translations (metrics vs humans)"),
         lambda: _("Import scored tr&anslations…"),
         _scored_page,
+    )
+]
+STUDY_ENTRIES = [
+    StudyEntry(
+        10, lambda: _("&Translate questions…"), lambda study, _show: study.translate_dialog()
     )
 ]

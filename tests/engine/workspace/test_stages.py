@@ -79,3 +79,22 @@ def test_a_statement_for_an_unreleased_version_is_refused(monkeypatch):
     monkeypatch.setattr(stages, "STAGES", [*stages.STAGES, late])
     with pytest.raises(ValueError, match="unreleased schema versions"):
         stages.migrations()
+
+
+def test_label_codes_come_from_every_stage_and_a_shared_kind_has_both(monkeypatch):
+    codes = stages.labelled_codes()
+    assert codes["regime"] == ("zero", "few", "cot") and "probe_mode" in codes
+    late = stages.StageSchema("late", labels={"regime": ("cot", "self-ask"), "late_kind": ("a",)})
+    monkeypatch.setattr(stages, "STAGES", [*stages.STAGES, late])
+    codes = stages.labelled_codes()
+    assert codes["regime"] == ("zero", "few", "cot", "self-ask") and codes["late_kind"] == ("a",)
+
+
+def test_each_stage_declares_its_steps_once():
+    steps = stages.requests()
+    assert set(steps) == {"generate", "translate", "eval-translation", "probe", "run-task", "judge"}
+    clash = stages.StageSchema("late", requests={"probe": "late.request:Probe"})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(stages, "STAGES", [*stages.STAGES, clash])
+        with pytest.raises(ValueError, match="declares steps another has"):
+            stages.requests()
