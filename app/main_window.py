@@ -404,6 +404,8 @@ class MainWindow(QMainWindow):
     def _on_workspace_changed(self, change: Change) -> None:
         if change.topics & STATUS_TOPICS:
             self.refresh_status()
+        if "models" in change.topics:
+            self.study.models_changed()
 
     def _announce(self, origin: str, *topics: str) -> None:
         """A job (or merge) named ``origin`` finished: the watcher looks now and delivers one

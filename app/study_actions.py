@@ -116,6 +116,14 @@ class StudyActions(QObject):
                 dialog.close()
                 dialog.deleteLater()
 
+    def models_changed(self) -> None:
+        """Models were added or removed (the Models panel, the CLI): open dialogs list them
+        at once."""
+        for dialog in self.dialogs.values():
+            refresh = getattr(dialog, "refresh_models", None)
+            if refresh is not None:
+                refresh()
+
     # -- what each result announces --------------------------------------------------------
     def after_import(self, report: dict) -> None:
         self._drop_idle("translate", "generate")  # rebuilt with the new choices

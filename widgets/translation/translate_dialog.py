@@ -43,11 +43,17 @@ from widgets.translation.index_fields import IndexFields
 log = logging.getLogger(__name__)
 
 
-def model_combo(models: list[dict]) -> QComboBox:
-    combo = QComboBox()
+def model_combo(models: list[dict], combo: QComboBox | None = None) -> QComboBox:
+    """The models as a combo box's items (``combo`` refilled, the choice kept where it is
+    still there)."""
+    combo = combo if combo is not None else QComboBox()
+    chosen = combo.currentData()
+    combo.clear()
     for m in models:
         suffix = _(" (default)") if m["is_default"] else ""
         combo.addItem(f"{m['name']} · {label('model_kind', m['kind'])}{suffix}", m["id"])
+    if chosen is not None and combo.findData(chosen) >= 0:
+        combo.setCurrentIndex(combo.findData(chosen))
     return combo
 
 
@@ -156,6 +162,17 @@ class TranslateDialog(QDialog):
                     "these dialects first for real exemplars."
                 ).format(dialects=", ".join(self.names_of.get(d, d) for d in missing))
             )
+
+    def refresh_models(self) -> None:
+        """A model was added or removed elsewhere (the Models panel, the CLI): the list
+        follows at once."""
+        models = study_choices(self.ws)["models"]
+        had_none = self.model.count() == 0
+        model_combo(models, self.model)
+        self.model_names = {m["id"]: m["name"] for m in models}
+        if had_none and models and self.task is None:
+            self._show("")  # the "add a model first" line goes
+        self._update_state()
 
     def _update_state(self) -> None:
         no_sets, no_models = self.question_set.count() == 0, self.model.count() == 0
