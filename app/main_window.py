@@ -378,11 +378,11 @@ class MainWindow(QMainWindow):
 
     def open_sample_workspace(self) -> None:
         # the sample builders are slow to import: only when asked for
-        from engine.samples.api import build_sample_workspace, sample_workspace_path
+        from engine.samples.api import sample_workspace_path, sample_workspace_with_model
 
         path = sample_workspace_path()
         self.bridge.run(
-            build_sample_workspace,
+            sample_workspace_with_model,
             args=(path,),
             label=_("Building the sample workspace"),
             lane=WRITER,
