@@ -88,7 +88,10 @@ class MainWindow(QMainWindow):
         self.study = StudyActions(self, self.bridge)
         self.study.sig_show_panel.connect(self.show_panel)
         self.study.sig_status_message.connect(self.statusBar().showMessage)
-        self.study.sig_translated.connect(lambda _summary: self.show_panel("review"))
+        # drafts to review: the Review panel; none written, the status bar says why
+        self.study.sig_translated.connect(
+            lambda summary: self.show_panel("review") if summary.get("written") else None
+        )
         # a finished job's one change notice: the panels showing what it wrote follow it
         self.study.sig_imported.connect(lambda _report: self._announce("import"))
         self.study.sig_translated.connect(lambda _summary: self._announce("translate"))

@@ -156,6 +156,14 @@ class StudyActions(QObject):
             self._drop_idle("generate")
             return
         self._drop_idle("generate")  # new drafts change the status counts
+        if not summary.get("written"):  # said here: the dialog may be closed by now
+            self.sig_status_message.emit(
+                _(
+                    "The translation wrote no drafts: {kept} of the chosen items already have "
+                    "a person's rendering, which is never overwritten."
+                ).format(kept=summary.get("protected", 0)),
+                0,
+            )
         self.sig_translated.emit(summary)
 
     def after_generation(self, summary: dict) -> None:
