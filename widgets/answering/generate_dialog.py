@@ -87,12 +87,27 @@ class GenerateDialog(QDialog):
                         status=label("status", s), n=counts.get(s, 0)
                     ),
                     s,
-                    s in DEFAULTS.statuses,
+                    s in self.first_statuses(counts),
                 )
                 for s in OFFERED_STATUSES
             ]
         )
         self.statuses.setMaximumHeight(80)
+        self.statuses_note = QLabel()
+        self.statuses_note.setWordWrap(True)
+        self.statuses_note.setStyleSheet("color: #8a5a00")
+        fell_back = self.first_statuses(counts) != DEFAULTS.statuses
+        self.statuses_note.setVisible(fell_back)
+        if fell_back:
+            self.statuses_note.setText(
+                _(
+                    "No {default} dialect variants yet: {chosen} ticked instead, so the first "
+                    "run answers something. Untick it to wait for adjudicated variants."
+                ).format(
+                    default=", ".join(label("status", s) for s in DEFAULTS.statuses),
+                    chosen=", ".join(label("status", s) for s in self.first_statuses(counts)),
+                )
+            )
         self.dialects = checkable_list(
             [(dialect_of(d, both=True), d["code"], False) for d in choices["dialects"]]
         )
@@ -111,6 +126,7 @@ class GenerateDialog(QDialog):
         form = QFormLayout()
         form.addRow(_("Models"), self.models)
         form.addRow(_("Variant statuses"), self.statuses)
+        form.addRow("", self.statuses_note)
         form.addRow(_("Only dialects\n(none ticked: all)"), self.dialects)
         form.addRow(_("Question set"), self.question_set)
         form.addRow(_("Only the first"), self.limit)
@@ -183,6 +199,16 @@ class GenerateDialog(QDialog):
             return
         self.start_button.setEnabled(bool(models))
         self._show("" if models else _("Add a model first (Models panel)."), error=not models)
+
+    @staticmethod
+    def first_statuses(counts: dict[str, int]) -> tuple[str, ...]:
+        """The statuses ticked when the dialog opens: ``generate``'s default where it has
+        dialect variants, else the first offered status that has some (a first run that
+        answers nothing helps no one), else the default."""
+        if any(counts.get(s) for s in DEFAULTS.statuses):
+            return DEFAULTS.statuses
+        having = [s for s in OFFERED_STATUSES if counts.get(s)]
+        return (having[0],) if having else DEFAULTS.statuses
 
     def scope_counts(self) -> tuple[int, int, int]:
         """(answers, questions, dialects) per model that a start would run."""
