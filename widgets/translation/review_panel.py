@@ -38,8 +38,8 @@ from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
-from widgets.common.workspace_watcher import Change
 from widgets.common.undo_fallthrough import UndoFallthrough
+from widgets.common.workspace_watcher import Change
 from widgets.translation.review_detail import ReviewDetail
 from widgets.translation.review_model import ReviewGridModel, status_icon, status_label
 from widgets.translation.review_order import ReviewOrderBox
