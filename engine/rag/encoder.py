@@ -20,6 +20,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -152,7 +153,7 @@ class Encoder:
         self.folder, self.label = resolve_encoder(setting)
         self.encoder_id = f"{self.label}@{folder_hash(self.folder)[:16]}"
         self.cache = cache
-        self._model = None
+        self._model: Any = None
         self.encoded_count = 0  # sentences actually run through the model (cache misses)
 
     @property

@@ -241,6 +241,8 @@ def test_ctrl_z_in_the_gold_field_undoes_the_saved_edit(panel, review_ws, qtbot)
     state = review.variant_state(review_ws, vid)
     assert (state.text, state.status) == (MACHINE_TEXT, "draft")
     QTest.keyClick(
-        editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        editor,
+        Qt.Key.Key_Z,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
     )
     assert review.variant_state(review_ws, vid).status == "reviewed"
