@@ -88,7 +88,10 @@ class MainWindow(QMainWindow):
         self.study = StudyActions(self, self.bridge)
         self.study.sig_show_panel.connect(self.show_panel)
         self.study.sig_status_message.connect(self.statusBar().showMessage)
-        self.study.sig_translated.connect(lambda _summary: self.show_panel("review"))
+        # drafts to review: the Review panel; none written, the status bar says why
+        self.study.sig_translated.connect(
+            lambda summary: self.show_panel("review") if summary.get("written") else None
+        )
         # a finished job's one change notice: the panels showing what it wrote follow it
         self.study.sig_imported.connect(lambda _report: self._announce("import"))
         self.study.sig_translated.connect(lambda _summary: self._announce("translate"))
@@ -377,11 +380,11 @@ class MainWindow(QMainWindow):
 
     def open_sample_workspace(self) -> None:
         # the sample builders are slow to import: only when asked for
-        from engine.samples.api import build_sample_workspace, sample_workspace_path
+        from engine.samples.api import sample_workspace_path, sample_workspace_with_model
 
         path = sample_workspace_path()
         self.bridge.run(
-            build_sample_workspace,
+            sample_workspace_with_model,
             args=(path,),
             label=_("Building the sample workspace"),
             lane=WRITER,
@@ -403,6 +406,8 @@ class MainWindow(QMainWindow):
     def _on_workspace_changed(self, change: Change) -> None:
         if change.topics & STATUS_TOPICS:
             self.refresh_status()
+        if "models" in change.topics:
+            self.study.models_changed()
 
     def _announce(self, origin: str, *topics: str) -> None:
         """A job (or merge) named ``origin`` finished: the watcher looks now and delivers one

@@ -120,6 +120,14 @@ class StudyActions(QObject):
                 dialog.close()
                 dialog.deleteLater()
 
+    def models_changed(self) -> None:
+        """Models were added or removed (the Models panel, the CLI): open dialogs list them
+        at once."""
+        for dialog in self.dialogs.values():
+            refresh = getattr(dialog, "refresh_models", None)
+            if refresh is not None:
+                refresh()
+
     # -- what each result announces --------------------------------------------------------
     def after_import(self, report: dict) -> None:
         self._drop_idle("translate", "generate")  # rebuilt with the new choices
@@ -152,6 +160,14 @@ class StudyActions(QObject):
             self._drop_idle("generate")
             return
         self._drop_idle("generate")  # new drafts change the status counts
+        if not summary.get("written"):  # said here: the dialog may be closed by now
+            self.sig_status_message.emit(
+                _(
+                    "The translation wrote no drafts: {kept} of the chosen items already have "
+                    "a person's rendering, which is never overwritten."
+                ).format(kept=summary.get("protected", 0)),
+                0,
+            )
         self.sig_translated.emit(summary)
 
     def after_generation(self, summary: dict) -> None:

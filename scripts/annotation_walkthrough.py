@@ -290,10 +290,10 @@ def step_adjudicate(walk: Walk) -> None:
 
 
 def step_agreement(walk: Walk) -> None:
-    """11 Agreement → Compute: α, κ with bootstrap intervals, and each annotator's progress."""
+    """11 Agreement, opened: α, κ with bootstrap intervals, and each annotator's progress,
+    computed without pressing Compute."""
     _tab(walk, "Agreement")
     panel = _panel(walk, "agreement")
-    click(panel.compute_button)
     wait_until(
         walk, lambda: panel.report is not None and panel.compute_button.isEnabled(), 60, "agreement"
     )

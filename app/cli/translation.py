@@ -32,7 +32,11 @@ def register(sub) -> None:
     p.add_argument("--questions", required=True, help="question set name")
     p.add_argument("--dialects", required=True, type=csv_list, help="e.g. chittagong,sylhet")
     p.add_argument("--model", help="model name (default: the workspace default)")
-    p.add_argument("--limit", type=positive_int, help="first N questions only")
+    p.add_argument(
+        "--limit",
+        type=positive_int,
+        help="only the first N questions still to draft (those people rendered in every chosen dialect are passed over)",
+    )
     index_options(p)
     add_json(p)
     p.set_defaults(func=cmd_translate, build_request=translate_request)

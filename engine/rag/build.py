@@ -119,7 +119,11 @@ def build_index(
     for pos, d in enumerate(docs):
         by_dialect.setdefault(d["dialect"], []).append(pos)
     part_info, partitions = {}, {}
-    for dialect, positions in sorted(by_dialect.items()):
+    for done, (dialect, positions) in enumerate(sorted(by_dialect.items())):
+        if cancelled and cancelled():
+            raise InterruptedError("index build cancelled")
+        if progress:
+            progress(done, len(by_dialect), "building the index")
         rows = np.array(positions, dtype=np.int64)
         dense, kind = _build_dense(vectors[rows], cfg)
         bm25 = _build_sparse([docs[i]["tokens"] for i in positions], cfg)

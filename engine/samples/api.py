@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from engine.samples.sample_batch import with_sample_batch
 from engine.samples.study import build_sample_study, demo_stream, sample_study_path
-from engine.samples.workspace import build_sample_workspace, sample_workspace_path
+from engine.samples.workspace import (
+    build_sample_workspace,
+    sample_workspace_path,
+    sample_workspace_with_model,
+)
 
 __all__ = [
     "build_sample_study",
@@ -17,5 +21,6 @@ __all__ = [
     "demo_stream",
     "sample_study_path",
     "sample_workspace_path",
+    "sample_workspace_with_model",
     "with_sample_batch",
 ]

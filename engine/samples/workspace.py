@@ -65,3 +65,15 @@ def build_sample_workspace(path: str | Path, progress=None, cancelled=None) -> P
             progress(2, 2, "done")
         log.info("sample workspace ready at %s", path)
     return path
+
+
+def sample_workspace_with_model(path: str | Path, progress=None, cancelled=None) -> Path:
+    """The sample workspace as the desktop opens it: with the embedded model as its default,
+    so a first translation or generation has a model to run (the embedded model ships with
+    the program; its file is read where it lies)."""
+    from engine.llm.models.registry import ensure_embedded_default
+
+    path = build_sample_workspace(path, progress, cancelled)
+    with Workspace(path, create=False) as ws:
+        ensure_embedded_default(ws, progress)
+    return path

@@ -52,7 +52,11 @@ from engine.translation.review import (
     variants_to_review,
 )
 from engine.translation.scored_eval import evaluate_measures, evaluate_scored, scored_sets
-from engine.translation.translate import dialects_without_pairs, translate_questions
+from engine.translation.translate import (
+    dialects_without_pairs,
+    translate_questions,
+    translation_items,
+)
 
 __all__ = [
     "DIRECTIONS",
@@ -89,6 +93,7 @@ __all__ = [
     "set_variant_status",
     "set_variant_text",
     "translate_questions",
+    "translation_items",
     "variant_cells",
     "variant_detail",
     "variant_exists",

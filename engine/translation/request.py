@@ -31,7 +31,11 @@ from engine.rag.api import DEFAULT_SPLITS, Retriever, open_retriever
 from engine.rag.index import EVAL_SPLITS
 from engine.text.textnorm import NORMALIZATIONS
 from engine.translation.evaluate import evaluate_translations
-from engine.translation.translate import TranslationSummary, translate_questions
+from engine.translation.translate import (
+    TranslationSummary,
+    translate_questions,
+    translation_items,
+)
 from engine.workspace.store import Workspace
 
 log = logging.getLogger(__name__)
@@ -128,7 +132,9 @@ class TranslateRequest(IndexedRequest):
     ) -> TranslateResult:
         assert self.question_set is not None  # validate() refuses a request without one
         model = find_model(ws, self.model)
-        retriever, rebuilt = self.retriever(ws, progress, cancelled)
+        items, _protected = translation_items(ws, self.question_set, self.dialects, self.limit)
+        # nothing to draft: the summary says so without loading the encoder or the index
+        retriever, rebuilt = self.retriever(ws, progress, cancelled) if items else (None, False)
         summary = translate_questions(
             ws,
             retriever,

@@ -177,6 +177,44 @@ def dialects_without_pairs(ws: Workspace, dialects: Sequence[str]) -> list[str]:
     return [d for d in dialects if d not in have]
 
 
+def translation_items(
+    ws: Workspace, question_set: str, dialects: Sequence[str], limit: int | None = None
+) -> tuple[list[tuple[dict, str]], int]:
+    """The (question, dialect) items a translation would draft, and how many it keeps
+    because a person touched them (reviewed, gold, edited): what the step would write is
+    known, and said, before anything loads. ``limit`` counts the first questions that still
+    have a chosen dialect to draft: questions a person has already rendered in every chosen
+    dialect are passed over (they would write nothing), and a run again with the same limit
+    takes the same questions (machine drafts are never "kept")."""
+    set_id = ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,))
+    if set_id is None:
+        raise UserError(f"no question set named {question_set!r}")
+    names = ws.dialect_names()
+    unknown = [d for d in dialects if d not in names or d == "standard"]
+    if unknown:
+        raise UserError(f"unknown dialect(s): {', '.join(unknown)}")
+    questions = ws.query("SELECT id, text FROM questions WHERE set_id = ? ORDER BY id", (set_id,))
+    protected_keys = {
+        (r["question_id"], r["dialect"])
+        for r in ws.query(
+            "SELECT v.question_id, v.dialect FROM variants v JOIN questions q ON q.id = v.question_id "
+            "WHERE q.set_id = ? AND v.script = 'bengali' "
+            "AND NOT (v.provenance = 'machine' AND v.status = 'draft')",
+            (set_id,),
+        )
+    }
+    items: list[tuple[dict, str]] = []
+    kept = taken = 0
+    for q in questions:
+        if limit and taken == limit:
+            break
+        todo = [(q, d) for d in dialects if (q["id"], d) not in protected_keys]
+        kept += len(dialects) - len(todo)
+        taken += bool(todo)
+        items += todo
+    return items, kept
+
+
 def translate_questions(
     ws: Workspace,
     retriever,
@@ -193,28 +231,8 @@ def translate_questions(
     """Machine drafts of every question × dialect no person has touched, by ``model_row``
     (or ``backend``, closed afterwards). A model that does not load leaves no run and is
     named in ``load_error``."""
-    set_id = ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,))
-    if set_id is None:
-        raise UserError(f"no question set named {question_set!r}")
     names = ws.dialect_names()
-    unknown = [d for d in dialects if d not in names or d == "standard"]
-    if unknown:
-        raise UserError(f"unknown dialect(s): {', '.join(unknown)}")
-    sql = "SELECT id, text FROM questions WHERE set_id = ? ORDER BY id"
-    questions = ws.query(
-        sql + (" LIMIT ?" if limit else ""), (set_id, limit) if limit else (set_id,)
-    )
-    protected_keys = {
-        (r["question_id"], r["dialect"])
-        for r in ws.query(
-            "SELECT v.question_id, v.dialect FROM variants v JOIN questions q ON q.id = v.question_id "
-            "WHERE q.set_id = ? AND v.script = 'bengali' "
-            "AND NOT (v.provenance = 'machine' AND v.status = 'draft')",
-            (set_id,),
-        )
-    }
-    items = [(q, d) for q in questions for d in dialects if (q["id"], d) not in protected_keys]
-    protected = len(questions) * len(dialects) - len(items)
+    items, protected = translation_items(ws, question_set, dialects, limit)
     without = dialects_without_pairs(ws, dialects)
     for dialect in without:
         log.warning("translate: %s", NO_PAIRS_NOTE.format(dialect=dialect))

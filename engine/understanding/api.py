@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.understanding.adapters import add_adapter_model
 from engine.understanding.fold import export_fold
-from engine.understanding.items import import_items, item_sets, parse_label_names
+from engine.understanding.items import import_items, item_sets, parse_label_names, split_counts
 from engine.understanding.request import RunTaskRequest, RunTaskResult
 from engine.understanding.run import run_task, user_task_dir
 from engine.understanding.scripts import SCHEMES
@@ -38,6 +38,7 @@ __all__ = [
     "get_task",
     "import_items",
     "item_sets",
+    "split_counts",
     "load_tasks",
     "macro_note",
     "macro_words",

@@ -362,6 +362,19 @@ def item_sets(ws: Workspace) -> list[dict]:
     )
 
 
+def split_counts(ws: Workspace, source: str) -> dict[str, int]:
+    """Items per split of a source (``pairs`` or ``items:<set name>``)."""
+    if source == "pairs":
+        rows = ws.query("SELECT split, count(*) AS n FROM sentence_pairs GROUP BY split")
+    else:
+        rows = ws.query(
+            "SELECT i.split, count(*) AS n FROM task_items i JOIN task_item_sets s "
+            "ON s.id = i.set_id WHERE s.name = ? GROUP BY i.split",
+            (source.removeprefix("items:"),),
+        )
+    return {r["split"]: r["n"] for r in rows if r["split"]}
+
+
 def load_items(ws: Workspace, source: str, dialects: list[str] | None = None) -> list[Item]:
     """Every item of a source (``pairs`` or ``items:<set name>``), ordered by key."""
     where = ""

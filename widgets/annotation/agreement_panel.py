@@ -214,13 +214,25 @@ class AgreementPanel(QWidget):
         self.prompt.refresh()
 
     def mark_stale(self) -> None:
-        """Decisions or assignments changed (a merged package, another annotator): the shown
-        figures are out of date when what agreement reads changed (a merge that added
-        nothing leaves them current); recomputing (a bootstrap) waits for Compute."""
-        if self.report is not None and self.report.get("inputs_stamp") != inputs_stamp(self.ws):
+        """Decisions or assignments changed (a merged package, another annotator): the setup
+        line follows at once; the shown figures are out of date when what agreement reads
+        changed (a merge that added nothing leaves them current). While the panel is shown,
+        recomputing (a bootstrap) waits for Compute; the next time it is opened it computes."""
+        self.prompt.refresh()
+        if self.report is not None and self._stale():
             self.status.setText(
                 _("Out of date: decisions changed since this was computed. Press Compute.")
             )
+
+    def _stale(self) -> bool:
+        return self.report is None or self.report.get("inputs_stamp") != inputs_stamp(self.ws)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Opened: current figures, computed now when decisions exist and none are shown or
+        what agreement reads changed since."""
+        super().showEvent(event)
+        if not self.prompt.refresh() and self.compute_button.isEnabled() and self._stale():
+            self.compute()
 
     def agreement_settings(self) -> AgreementSettings:
         """How agreement is computed: ``upabhasha agreement``'s defaults."""

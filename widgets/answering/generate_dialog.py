@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QListWidgetItem,
     QMessageBox,
     QSpinBox,
     QVBoxLayout,
@@ -36,7 +37,12 @@ from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.batch_files import BatchExportButton
-from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.dialog_parts import (
+    checkable_item,
+    checkable_list,
+    checked_data,
+    show_status,
+)
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.job_estimate import (
     EstimateJob,
@@ -70,12 +76,9 @@ class GenerateDialog(QDialog):
         counts = choices["variant_counts"]
         self.model_names = {m["id"]: m["name"] for m in choices["models"]}
 
-        self.models = checkable_list(
-            [
-                (f"{m['name']} · {label('model_kind', m['kind'])}", m["id"], bool(m["is_default"]))
-                for m in choices["models"]
-            ]
-        )
+        self.models = checkable_list([])
+        for m in choices["models"]:
+            self.models.addItem(self._model_item(m, bool(m["is_default"])))
         self.models.setMaximumHeight(120)
         self.statuses = checkable_list(
             [
@@ -84,12 +87,27 @@ class GenerateDialog(QDialog):
                         status=label("status", s), n=counts.get(s, 0)
                     ),
                     s,
-                    s in DEFAULTS.statuses,
+                    s in self.first_statuses(counts),
                 )
                 for s in OFFERED_STATUSES
             ]
         )
         self.statuses.setMaximumHeight(80)
+        self.statuses_note = QLabel()
+        self.statuses_note.setWordWrap(True)
+        self.statuses_note.setStyleSheet("color: #8a5a00")
+        fell_back = self.first_statuses(counts) != DEFAULTS.statuses
+        self.statuses_note.setVisible(fell_back)
+        if fell_back:
+            self.statuses_note.setText(
+                _(
+                    "No {default} dialect variants yet: {chosen} ticked instead, so the first "
+                    "run answers something. Untick it to wait for adjudicated variants."
+                ).format(
+                    default=", ".join(label("status", s) for s in DEFAULTS.statuses),
+                    chosen=", ".join(label("status", s) for s in self.first_statuses(counts)),
+                )
+            )
         self.dialects = checkable_list(
             [(dialect_of(d, both=True), d["code"], False) for d in choices["dialects"]]
         )
@@ -108,6 +126,7 @@ class GenerateDialog(QDialog):
         form = QFormLayout()
         form.addRow(_("Models"), self.models)
         form.addRow(_("Variant statuses"), self.statuses)
+        form.addRow("", self.statuses_note)
         form.addRow(_("Only dialects\n(none ticked: all)"), self.dialects)
         form.addRow(_("Question set"), self.question_set)
         form.addRow(_("Only the first"), self.limit)
@@ -151,8 +170,45 @@ class GenerateDialog(QDialog):
         layout.addWidget(self.buttons)
         self._show_scope()
         if not choices["models"]:
-            self._show(_("Add a model first (Models panel)."), error=True)
-            self.start_button.setEnabled(False)
+            self._offer_models([])
+
+    def refresh_models(self) -> None:
+        """A model was added or removed elsewhere (the Models panel, the CLI): the list
+        follows at once, the ticks kept."""
+        models = study_choices(self.ws)["models"]
+        ticked = set(checked_data(self.models))
+        known = set(self.model_names)
+        self.models.blockSignals(True)  # one estimate and scope update below, not one a model
+        self.models.clear()
+        for m in models:
+            tick = m["id"] in ticked or (m["id"] not in known and bool(m["is_default"]))
+            self.models.addItem(self._model_item(m, tick))
+        self.models.blockSignals(False)
+        self.model_names = {m["id"]: m["name"] for m in models}
+        self.estimate.mark_stale()
+        self._show_scope()
+        if not known or not models:
+            self._offer_models(models)
+
+    @staticmethod
+    def _model_item(m: dict, ticked: bool) -> QListWidgetItem:
+        return checkable_item(f"{m['name']} · {label('model_kind', m['kind'])}", m["id"], ticked)
+
+    def _offer_models(self, models: list[dict]) -> None:
+        if self.tasks:
+            return
+        self.start_button.setEnabled(bool(models))
+        self._show("" if models else _("Add a model first (Models panel)."), error=not models)
+
+    @staticmethod
+    def first_statuses(counts: dict[str, int]) -> tuple[str, ...]:
+        """The statuses ticked when the dialog opens: ``generate``'s default where it has
+        dialect variants, else the first offered status that has some (a first run that
+        answers nothing helps no one), else the default."""
+        if any(counts.get(s) for s in DEFAULTS.statuses):
+            return DEFAULTS.statuses
+        having = [s for s in OFFERED_STATUSES if counts.get(s)]
+        return (having[0],) if having else DEFAULTS.statuses
 
     def scope_counts(self) -> tuple[int, int, int]:
         """(answers, questions, dialects) per model that a start would run."""

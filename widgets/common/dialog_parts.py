@@ -30,15 +30,19 @@ def in_a_row(*widgets: QWidget) -> QWidget:
     return box
 
 
+def checkable_item(text: str, data: object, checked: bool) -> QListWidgetItem:
+    item = QListWidgetItem(text)
+    item.setData(Qt.ItemDataRole.UserRole, data)
+    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+    item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+    return item
+
+
 def checkable_list(rows: list[tuple[str, object, bool]]) -> QListWidget:
     """A list of (text, data, checked) items with check boxes."""
     widget = QListWidget()
     for text, data, checked in rows:
-        item = QListWidgetItem(text)
-        item.setData(Qt.ItemDataRole.UserRole, data)
-        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-        item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
-        widget.addItem(item)
+        widget.addItem(checkable_item(text, data, checked))
     return widget
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
 
+from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 IMPORTS = "imports"
@@ -39,11 +40,15 @@ class LastFolders:
         self.save = save
 
     def folder(self, purpose: str, fallback: str | Path | None = None) -> Path:
-        """The purpose's last folder while it exists, else ``fallback``, else the home folder."""
+        """The purpose's last folder while it exists, else ``fallback`` where a person can see
+        it, else the purpose's own standard folder (Pictures for reports, Documents for
+        exports), else the home folder."""
         last = self.folders.get(purpose)
         if last and Path(last).is_dir():
             return Path(last)
-        return Path(fallback) if fallback else Path.home()
+        if fallback and not hidden(Path(fallback)):
+            return Path(fallback)
+        return standard_folder(purpose)
 
     def remember(self, purpose: str, chosen: str | Path) -> None:
         """The folder of a chosen file (or the chosen folder) becomes the purpose's."""
@@ -54,6 +59,35 @@ class LastFolders:
         self.folders[purpose] = folder
         if self.save is not None:
             self.save()
+
+
+def hidden(folder: Path) -> bool:
+    """A folder a file manager does not show: a dot folder on the way from the home folder
+    (the sample workspace lives in the application's data folder, ``~/.local/share/…``)."""
+    try:
+        parts = folder.resolve().relative_to(Path.home().resolve()).parts
+    except ValueError:
+        parts = folder.resolve().parts
+    return any(part.startswith(".") for part in parts)
+
+
+# the standard folder each purpose opens in before the user has chosen one
+_STANDARD = {
+    REPORTS: QStandardPaths.StandardLocation.PicturesLocation,
+    EXPORTS: QStandardPaths.StandardLocation.DocumentsLocation,
+    PACKAGES: QStandardPaths.StandardLocation.DocumentsLocation,
+    BATCHES: QStandardPaths.StandardLocation.DocumentsLocation,
+}
+
+
+def standard_folder(purpose: str) -> Path:
+    """The purpose's standard folder where it exists, else the home folder."""
+    location = _STANDARD.get(purpose)
+    if location is not None:
+        path = QStandardPaths.writableLocation(location)
+        if path and Path(path).is_dir():
+            return Path(path)
+    return Path.home()
 
 
 _last = LastFolders()
@@ -138,10 +172,12 @@ __all__ = [
     "WORKSPACES",
     "LastFolders",
     "choose_folder",
+    "hidden",
     "last_folders",
     "open_file",
     "open_files",
     "remember_folders_in",
     "save_file",
+    "standard_folder",
     "start_path",
 ]

@@ -43,6 +43,21 @@ class PanelContext:
         """A panel's status message, shown for ``ms`` milliseconds."""
         self.status(text, ms)
 
+    @staticmethod
+    def while_alive(panel: QWidget, signal: Any, slot: Callable[..., object]) -> None:
+        """Connect a window-long ``signal`` (the study actions') to ``slot`` for as long as
+        ``panel`` lives. A Python callable is no Qt receiver, so Qt would go on calling it
+        after a workspace closed and deleted the panel's widgets."""
+        signal.connect(slot)
+
+        def gone(*_args: object) -> None:
+            try:
+                signal.disconnect(slot)
+            except (RuntimeError, TypeError):  # the window (the sender) went first
+                pass
+
+        panel.destroyed.connect(gone)
+
 
 @dataclass(frozen=True)
 class Panels:

@@ -105,6 +105,7 @@ class ImportDialog(QDialog):
         pages = sorted(pages, key=lambda page: page.place)
         for page in pages:
             self.kind.addItem(page.title(), page.kind)
+        self._hidden_once = False  # closed before: the next show starts fresh
         self.path = QLineEdit()
         self.path.setPlaceholderText(_("CSV, TSV, JSON, JSONL or XLSX file"))
         self.path.editingFinished.connect(self._path_edited)
@@ -654,10 +655,17 @@ class ImportDialog(QDialog):
             self._show_error(_("Import failed: {error}").format(error=message))
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        """Reopened: the last file's refusal does not greet the next one."""
+        """Reopened: it opens fresh, without the last file, its report or its refusal (Enter
+        would import that file again); the file dialog still starts in the last folder."""
         if self.task is None:
             self._show_error("")
+            if self._hidden_once:
+                self.set_path("")
         super().showEvent(event)
+
+    def hideEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self._hidden_once = True
+        super().hideEvent(event)
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)

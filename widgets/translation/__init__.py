@@ -37,7 +37,7 @@ def _metrics(ctx: PanelContext):
 
     metrics = MetricsPanel(ctx.workspace, ctx.bridge)
     metrics.sig_import_requested.connect(ctx.open_import)
-    ctx.study.sig_imported.connect(lambda _report: metrics.refresh())
+    ctx.while_alive(metrics, ctx.study.sig_imported, lambda _report: metrics.refresh())
     return [("metrics", _("Metrics vs humans"), metrics)]
 
 

@@ -38,6 +38,7 @@ from widgets.common.fonts import bengali_font
 from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
+from widgets.common.undo_fallthrough import UndoFallthrough
 from widgets.common.workspace_watcher import Change
 from widgets.translation.review_detail import ReviewDetail
 from widgets.translation.review_model import ReviewGridModel, status_icon, status_label
@@ -242,6 +243,10 @@ class ReviewPanel(QWidget):
         for action in (self.undo_action, self.redo_action):
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.addAction(action)
+        # from the gold and comment fields too, once their own typing is undone
+        UndoFallthrough(self.undo_action, self.redo_action, self).watch(
+            self.detail.editor, self.detail.comment, self.detail.phonetic
+        )
         self.detail.add_action_buttons(
             [self.accept_action, self.save_action, self.flag_action, self.reject_action]
         )

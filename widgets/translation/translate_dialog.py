@@ -28,9 +28,14 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.translation import tasks as translation_tasks
-from engine.translation.api import TranslateRequest, TranslateResult, corpus_names
+from engine.translation.api import (
+    TranslateRequest,
+    TranslateResult,
+    corpus_names,
+    translation_items,
+)
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.batch_files import BatchExportButton
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
@@ -43,11 +48,17 @@ from widgets.translation.index_fields import IndexFields
 log = logging.getLogger(__name__)
 
 
-def model_combo(models: list[dict]) -> QComboBox:
-    combo = QComboBox()
+def model_combo(models: list[dict], combo: QComboBox | None = None) -> QComboBox:
+    """The models as a combo box's items (``combo`` refilled, the choice kept where it is
+    still there)."""
+    combo = combo if combo is not None else QComboBox()
+    chosen = combo.currentData()
+    combo.clear()
     for m in models:
         suffix = _(" (default)") if m["is_default"] else ""
         combo.addItem(f"{m['name']} · {label('model_kind', m['kind'])}{suffix}", m["id"])
+    if chosen is not None and combo.findData(chosen) >= 0:
+        combo.setCurrentIndex(combo.findData(chosen))
     return combo
 
 
@@ -130,15 +141,34 @@ class TranslateDialog(QDialog):
         self._update_state()
 
     def scope_counts(self) -> tuple[int, int, int]:
-        """(items, questions, dialects) that a start would translate."""
+        """(items, questions, dialects) that a start would draft: the items no person has
+        touched (``self.kept``: those it leaves as they are)."""
         in_set = self.questions_in.get(self.question_set.currentData(), 0)
         limit = self.limit.value()
         questions = min(limit, in_set) if limit else in_set
-        dialects = len(checked_data(self.dialects))
-        return questions * dialects, questions, dialects
+        dialects = checked_data(self.dialects)
+        self.kept = 0
+        if not (questions and dialects):
+            return 0, questions, len(dialects)
+        items, self.kept = translation_items(
+            self.ws, self.question_set.currentData(), dialects, limit or None
+        )
+        return len(items), len({q["id"] for q, _d in items}), len(dialects)
 
     def _show_scope(self) -> None:
-        self.scope.setText(scope_text(*self.scope_counts()))
+        text = scope_text(*self.scope_counts(), unit=_("drafts to write"))
+        if self.kept:
+            text += _("; {n} kept (reviewed, gold or edited by a person)").format(
+                n=digits(self.kept)
+            )
+        self.scope.setText(text)
+        if hasattr(self, "start_button"):  # built after the fields
+            self._update_state()
+
+    def nothing_to_draft(self) -> bool:
+        """Dialects are ticked, but every chosen question has a person's rendering in them."""
+        items, _questions, dialects = self.scope_counts()
+        return bool(dialects) and items == 0 and self.kept > 0
 
     def without_pairs(self) -> list[str]:
         """The ticked dialects with no corpus pairs (their exemplars would be others')."""
@@ -157,11 +187,37 @@ class TranslateDialog(QDialog):
                 ).format(dialects=", ".join(self.names_of.get(d, d) for d in missing))
             )
 
+    def refresh_models(self) -> None:
+        """A model was added or removed elsewhere (the Models panel, the CLI): the list
+        follows at once."""
+        models = study_choices(self.ws)["models"]
+        had_none = self.model.count() == 0
+        model_combo(models, self.model)
+        self.model_names = {m["id"]: m["name"] for m in models}
+        if had_none and models and self.task is None:
+            self._show("")  # the "add a model first" line goes
+        self._update_state()
+
     def _update_state(self) -> None:
         no_sets, no_models = self.question_set.count() == 0, self.model.count() == 0
-        self.start_button.setEnabled(not (no_sets or no_models) and self.task is None)
+        nothing = not no_sets and self.nothing_to_draft()
+        self.start_button.setEnabled(not (no_sets or no_models or nothing) and self.task is None)
         if self.task is not None:
             return
+        if nothing:
+            self._show(
+                _(
+                    "Nothing to translate: every chosen question already has a reviewed or gold "
+                    "rendering in these dialects, and those are never overwritten. Tick other "
+                    "dialects or choose another question set."
+                ),
+                error=True,
+            )
+            self._nothing_shown = True
+            return
+        if getattr(self, "_nothing_shown", False):
+            self._nothing_shown = False
+            self._show("")
         if no_sets and no_models:
             self._show(
                 _("Import a question set (File → Import questions…) and add a model first."),

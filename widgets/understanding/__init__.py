@@ -12,7 +12,7 @@ def _tasks(ctx: PanelContext):
     tasks = TasksPanel(ctx.workspace, ctx.bridge, watcher=ctx.watcher)
     tasks.sig_status_message.connect(ctx.status_message)
     tasks.sig_import_requested.connect(ctx.open_import)
-    ctx.study.sig_imported.connect(lambda _report: tasks.refresh_options())
+    ctx.while_alive(tasks, ctx.study.sig_imported, lambda _report: tasks.refresh_options())
     return [("tasks", _("Tasks"), tasks)]
 
 

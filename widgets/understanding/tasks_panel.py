@@ -194,6 +194,7 @@ class TasksPanel(QWidget):
             self.constrained.toggled,
         ):
             changed.connect(self.estimate.mark_stale)
+        self.source_box.currentIndexChanged.connect(lambda _i: self._split_the_source_has())
         form.addRow(self.progress)
         form.addRow(self.progress_note)
 
@@ -269,6 +270,19 @@ class TasksPanel(QWidget):
             on = m["id"] in checked if m["id"] in shown else bool(m["is_default"])
             entry.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             self.models.addItem(entry)
+
+    def _split_the_source_has(self) -> None:
+        """A source without items in the chosen split (a set with only a test split): the
+        first evaluated split it has is chosen instead."""
+        source = self.source_box.currentData()
+        if source is None:
+            return
+        counts = task_api.split_counts(self.ws, source)
+        if counts.get(self.split.currentData()):
+            return
+        having = [s for s in task_api.RunTaskRequest.SPLITS if counts.get(s)]
+        if having:
+            self.split.setCurrentIndex(self.split.findData(having[0]))
 
     def checked_models(self) -> dict[int, str]:
         """The ticked models: id -> name."""

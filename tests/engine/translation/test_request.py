@@ -107,3 +107,48 @@ def test_from_json_refuses_what_it_cannot_read():
         EvalTranslationRequest.from_json(good)
     with pytest.raises(RequestError):
         TranslateRequest.from_json({**good, "fields": {**good["fields"], "splits": ["dev"]}})
+
+
+RENDERED = "question,chittagong\nতুমি কোথায় যাও?,তুঁই কডে যর?\nভাত খেয়েছ?,ভাত খাইয়ো?\n"
+
+
+def test_a_translation_with_nothing_to_draft_loads_no_index(tmp_path, monkeypatch):
+    """Every question already has a person's rendering in the chosen dialect: the result
+    says so (0 written, all kept) before the encoder or the index is touched."""
+    from engine.importing.question_import import import_questions
+    from engine.llm.models.registry import register_endpoint
+    from engine.translation import request as translate_request
+    from engine.workspace.store import Workspace
+
+    def no_index(*args, **kwargs):  # fault injection: the index must not be opened
+        raise AssertionError("the retriever was opened")
+
+    monkeypatch.setattr(translate_request, "open_retriever", no_index)
+    rendered = tmp_path / "rendered.csv"
+    rendered.write_text(RENDERED, encoding="utf-8")
+    with Workspace(tmp_path / "ws.sqlite") as ws:
+        import_questions(ws, rendered, name="rendered")
+        register_endpoint(ws, "m", ["http://127.0.0.1:9"], "m", is_default=True)
+        request = TranslateRequest(question_set="rendered", dialects=("chittagong",), limit=10)
+        result = request.run(ws)
+    assert result.summary.written == 0 and result.summary.items == 0
+    assert result.summary.protected == 2 and result.index_rebuilt is False
+
+
+def test_the_limit_counts_questions_still_to_draft(tmp_path):
+    """The sample's first questions are rendered by people: "the first 10" are the first 10
+    that a run would draft, so a first translation of the sample writes drafts."""
+    from engine.samples.workspace import build_sample_workspace
+    from engine.translation.api import translation_items
+    from engine.workspace.store import Workspace
+
+    with Workspace(build_sample_workspace(tmp_path / "sample.sqlite"), create=False) as ws:
+        rendered = {
+            r["question_id"]
+            for r in ws.query("SELECT question_id FROM variants WHERE dialect = 'chittagong'")
+        }
+        items, kept = translation_items(ws, "sample questions", ["chittagong"], 10)
+        again, _kept = translation_items(ws, "sample questions", ["chittagong"], 10)
+    assert len(items) == 10 and not {q["id"] for q, _d in items} & rendered
+    assert kept == len(rendered) > 0
+    assert [q["id"] for q, _d in again] == [q["id"] for q, _d in items]

@@ -28,14 +28,18 @@ def answer_ws(tmp_path, embedded_gguf):
     ws.close()
 
 
-def test_defaults_are_gold_and_the_default_model(qtbot, answer_ws, sync_bridge):
+def test_defaults_pick_statuses_that_exist_and_the_default_model(qtbot, answer_ws, sync_bridge):
     dialog = GenerateDialog(answer_ws, sync_bridge)
     qtbot.addWidget(dialog)
-    assert checked_data(dialog.statuses) == ["gold"]
+    # no gold dialect variant yet: reviewed is ticked instead of generate's gold, and said
+    assert checked_data(dialog.statuses) == ["reviewed"]
+    assert "No gold dialect variants yet: reviewed ticked instead" in dialog.statuses_note.text()
+    assert dialog.scope.text().startswith("2 answers")
     assert checked_data(dialog.models) == [
         answer_ws.scalar("SELECT id FROM models WHERE is_default = 1")
     ]
-    # no gold variant yet: the engine's message reaches the dialog, nothing is written
+    # gold chosen all the same: the engine's message reaches the dialog, nothing is written
+    set_checked(dialog.statuses, ["gold"])
     dialog.start()
     assert "no variants with status gold" in dialog.status.text()
     assert answer_ws.scalar("SELECT count(*) FROM responses") == 0

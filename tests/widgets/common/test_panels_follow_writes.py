@@ -120,8 +120,15 @@ def test_a_package_merged_by_the_cli_marks_agreement_stale_and_fills_adjudicatio
     assert adjudication.list.count() == 0  # only Shuvo has decided
     cli(lab[0], "package", "import", str(lab[1]))
     qtbot.waitUntil(lambda: adjudication.list.count() > 0, timeout=WAIT_MS)
-    window.show_panel("agreement")
-    assert "Out of date" in agreement.status.text()
+    before = agreement.report
+    window.show_panel("agreement")  # opened again: current figures, without pressing Compute
+    qtbot.waitUntil(lambda: agreement.report is not before, timeout=WAIT_MS)
+    assert not agreement._stale() and "Out of date" not in agreement.status.text()
+    # shown while what it reads changes (a new assignment): it says so and waits for Compute
+    cli(lab[0], "annotators", "add", "Rina", "--dialects", "sylhet")
+    cli(lab[0], "assign", "--name", "second", "--kind", "variant", "--annotators", "Rina",
+        "--dialects", "sylhet", "--seed", "3")  # fmt: skip
+    qtbot.waitUntil(lambda: "Out of date" in agreement.status.text(), timeout=WAIT_MS)
 
 
 def test_adjudication_by_the_cli_refreshes_the_review_grid(qtbot, window, lab):

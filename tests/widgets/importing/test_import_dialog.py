@@ -181,3 +181,37 @@ def test_a_new_file_clears_the_previous_name_and_report(qtbot, fresh_ws, sync_br
         dialog.set_path(qs)
     assert dialog.name.text() == "" and dialog.name.placeholderText() == "default: questions"
     assert dialog.report.toPlainText() == "" and dialog.last_report is None
+
+
+def test_a_reopened_import_dialog_starts_fresh(qtbot, sync_bridge, tmp_path):
+    """Imported, closed, opened again from the menu: no file, no report, nothing to import
+    on Enter; the file dialog still starts in the last folder."""
+    from PySide6.QtTest import QTest
+
+    from app.main_window import MainWindow
+    from app.settings import Settings
+
+    window = MainWindow(Settings(reviewer_name="r"), bridge=sync_bridge, save=lambda s: None)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.open_workspace(tmp_path / "new.sqlite", create=True)
+    _menu_action(window, "Import questions…").trigger()
+    dialog = window._dialogs["import"]
+    with as_file(files("resources") / "sample" / "questions.csv") as path:
+        dialog.path.setFocus()
+        QTest.keyClicks(dialog.path, str(path))
+        QTest.keyClick(dialog.path, Qt.Key.Key_Return)
+        qtbot.waitUntil(dialog.import_button.isEnabled)
+        qtbot.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(dialog.report.toPlainText()))
+    sets = window.workspace.scalar("SELECT count(*) FROM question_sets")
+    QTest.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+
+    _menu_action(window, "Import questions…").trigger()
+    assert window._dialogs["import"] is dialog and dialog.isVisible()
+    assert dialog.path.text() == "" and dialog.report.toPlainText() == ""
+    assert not dialog.import_button.isEnabled()
+    QTest.keyClick(dialog.path, Qt.Key.Key_Return)
+    assert window.workspace.scalar("SELECT count(*) FROM question_sets") == sets
+    window.close_workspace()

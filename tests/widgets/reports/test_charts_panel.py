@@ -355,3 +355,34 @@ def test_the_footer_counts_the_chart_shown(panel, qtbot, study_ws):
     assert agreement != heatmap and panel.info.text().startswith(f"{agreement} judgments")
     panel.show_chart("heatmap")  # drawn before: not computed again
     assert panel.info.text().startswith(f"{heatmap} judgments")
+
+
+def test_chart_export_opens_in_a_folder_the_user_sees(
+    qtbot, study_db, sync_bridge, tmp_path, monkeypatch
+):
+    """The sample workspace lives in the hidden data folder; a first chart export clicked
+    there opens in Pictures, not in ``~/.local/share/…``."""
+    from PySide6.QtCore import Qt
+
+    from tests.widgets.test_last_folders import answer_file_dialog
+    from widgets.common import file_dialogs
+
+    home = tmp_path / "home"
+    pictures = home / "Pictures"
+    pictures.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    hidden = home / ".local" / "share" / "upabhasha"
+    hidden.mkdir(parents=True)
+    shutil.copy(study_db, hidden / "sample.sqlite")
+    file_dialogs.remember_folders_in({}, lambda: None)
+    with Workspace(hidden / "sample.sqlite", create=False) as ws:
+        panel = ChartsPanel(ws, sync_bridge)
+        qtbot.addWidget(panel)
+        shown(panel, qtbot)
+        seen: list[str] = []
+        answer_file_dialog(seen)
+        qtbot.mouseClick(panel.export_image_button, Qt.MouseButton.LeftButton)
+        assert seen == [str(pictures)]
+        # a workspace in a visible folder: its own folder, as before
+        assert file_dialogs.last_folders().folder(file_dialogs.REPORTS, tmp_path) == tmp_path

@@ -210,3 +210,39 @@ def test_a_reviewer_name_with_a_bidi_control_writes_nothing(panel, review_ws, qt
     panel.reject_action.trigger()
     assert review.variant_state(review_ws, vid).status == "draft"
     assert "bidirectional control U+202E" in messages[-1]
+
+
+def test_ctrl_z_in_the_gold_field_undoes_the_saved_edit(panel, review_ws, qtbot):
+    """The keyboard flow leaves the focus in the gold field after a save: Ctrl+Z there undoes
+    the field's own typing first, then the saved edit; Ctrl+Shift+Z redoes it."""
+    from PySide6.QtTest import QTest
+
+    from tests.widgets.keyboard import type_text
+
+    vid = machine_variant_id(review_ws)
+    panel.select_variant(vid)
+    editor = panel.detail.editor
+    editor.setFocus()
+    qtbot.waitUntil(editor.hasFocus)
+    editor.selectAll()
+    type_text(editor, "মুদ্রাস্ফীতি")
+    QTest.keyClick(editor, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert review.variant_state(review_ws, vid).text == "মুদ্রাস্ফীতি"
+    panel.select_variant(vid)  # back to the saved cell, the focus in the gold field
+    editor.setFocus()
+    qtbot.waitUntil(editor.hasFocus)
+    type_text(editor, " কী")  # typed, not saved: the first Ctrl+Z takes it back
+    QTest.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert editor.toPlainText() == "মুদ্রাস্ফীতি"
+    assert review.variant_state(review_ws, vid).status == "reviewed"
+    while editor.document().isUndoAvailable():
+        QTest.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    state = review.variant_state(review_ws, vid)
+    assert (state.text, state.status) == (MACHINE_TEXT, "draft")
+    QTest.keyClick(
+        editor,
+        Qt.Key.Key_Z,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert review.variant_state(review_ws, vid).status == "reviewed"

@@ -88,16 +88,16 @@ def test_the_limit_opens_small_takes_typed_numbers_and_keeps_enter(qtbot, corpus
     dialog.show()
     set_checked(dialog.dialects, ["chittagong", "sylhet"])
     assert dialog.limit.value() == 10
-    assert dialog.scope.text() == "20 items: 10 questions × 2 dialects"
+    assert dialog.scope.text() == "20 drafts to write: 10 questions × 2 dialects"
     _type_limit(qtbot, dialog.limit, "0")
     assert dialog.limit.text() == "every question"
-    assert dialog.scope.text() == "80 items: 40 questions × 2 dialects"
+    assert dialog.scope.text() == "80 drafts to write: 40 questions × 2 dialects"
     # the reported bug: a 3 typed over the shown "every question" was refused
     dialog.limit.lineEdit().end(False)
     QTest.keyClicks(dialog.limit, "3")
     QTest.keyClick(dialog.limit, Qt.Key.Key_Enter)
     assert dialog.limit.value() == 3
-    assert dialog.scope.text() == "6 items: 3 questions × 2 dialects"
+    assert dialog.scope.text() == "6 drafts to write: 3 questions × 2 dialects"
     QTest.keyClick(dialog.limit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     for char in "১২":  # Bengali digits (QTest.keyClicks takes ASCII only)
         QApplication.sendEvent(
@@ -122,7 +122,7 @@ def test_a_large_job_asks_first_and_no_starts_nothing(qtbot, tmp_path, sync_brid
     dialog.show()
     set_checked(dialog.dialects, ["chittagong", "sylhet"])
     _type_limit(qtbot, dialog.limit, "250")
-    assert dialog.scope.text() == "500 items: 250 questions × 2 dialects"
+    assert dialog.scope.text() == "500 drafts to write: 250 questions × 2 dialects"
     qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
     box = dialog.confirmation
     assert box is not None and "500 items" in box.text()
@@ -147,3 +147,39 @@ def test_a_request_the_fields_do_not_make_is_named_by_its_control(qtbot, corpus_
     qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
     assert dialog.status.text() == "“Indexed splits”: choose at least one split to index"
     assert not sync_bridge.tasks() and dialog.task is None
+
+
+def test_a_translation_that_would_write_nothing_says_so_before_it_starts(
+    qtbot, sync_bridge, tmp_path
+):
+    """Every question already has a person's rendering in the ticked dialect: the dialog
+    says nothing would be drafted, and why, and Translate waits for another choice."""
+    from engine.importing.question_import import import_questions
+    from engine.llm.models.registry import register_endpoint
+
+    rendered = tmp_path / "rendered.csv"
+    rendered.write_text(
+        "question,chittagong\nতুমি কোথায় যাও?,তুঁই কডে যর?\nভাত খেয়েছ?,ভাত খাইয়ো?\n",
+        encoding="utf-8",
+    )
+    with Workspace(tmp_path / "ws.sqlite") as ws:
+        import_questions(ws, rendered, name="rendered")
+        register_endpoint(ws, "m", ["http://127.0.0.1:9"], "m", is_default=True)
+        dialog = TranslateDialog(ws, sync_bridge)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        row = next(
+            i
+            for i in range(dialog.dialects.count())
+            if dialog.dialects.item(i).data(256) == "chittagong"
+        )
+        rect = dialog.dialects.visualItemRect(dialog.dialects.item(row))
+        qtbot.mouseClick(dialog.dialects.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        QTest.keyClick(dialog.dialects, Qt.Key.Key_Space)
+        assert checked_data(dialog.dialects) == ["chittagong"]
+        assert dialog.scope.text().startswith("0 drafts to write")
+        assert "2 kept (reviewed, gold or edited by a person)" in dialog.scope.text()
+        assert "Nothing to translate" in dialog.status.text()
+        assert not dialog.start_button.isEnabled()
+        QTest.keyClick(dialog.dialects, Qt.Key.Key_Space)  # untick: the refusal goes
+        assert "Nothing to translate" not in dialog.status.text()

@@ -82,3 +82,14 @@ def test_run_task_draw_train_on_the_cli(test_only_set, capsys):
     assert main([*argv, "--draw-train", "2", "--json"]) == 0
     [run] = json.loads(capsys.readouterr().out)["runs"]
     assert run["items"] == 4
+
+
+def test_choosing_a_test_only_set_chooses_its_split(qtbot, test_only_set, sync_bridge):
+    """The set has no validation split (the default): choosing it moves Split to test, so
+    the first run evaluates items that exist."""
+    panel = TasksPanel(test_only_set, sync_bridge)
+    qtbot.addWidget(panel)
+    panel.show()
+    assert panel.split.currentData() == "validation"
+    _choose(qtbot, panel.source_box, "items:offence")
+    assert panel.split.currentData() == "test"
