@@ -1,19 +1,22 @@
 """Which Bengali dialect a sentence is written in: character n-grams and logistic regression.
 
 The model is data, ``resources/dialect_id/model.npz`` (vocabulary, idf weights,
-coefficients — arrays that numpy reads without pickle), trained by
+coefficients, the calibrating temperature, the flag's confidence and the figures measured
+when it was built — arrays that numpy reads without pickle), trained by
 ``scripts/train_dialect_id.py`` on the Vashantor corpus's five dialects and their standard
-Bengali sources; ``bench/dialect_id.py`` measures it on sentences held out by source
-sentence. Reading it needs numpy alone: the features are scikit-learn's ``char_wb``
-n-grams (each word padded with one space on both sides) and TF-IDF with sublinear term
-frequency and l2 rows, written out here and checked against scikit-learn by the tests.
+Bengali sources, calibrated and measured on sentences held out by source sentence and on
+standard Bengali from other collections (``bench/dialect_id.py`` repeats it). Reading it
+needs numpy alone: the features are scikit-learn's ``char_wb`` n-grams (each word padded
+with one space on both sides) and TF-IDF with sublinear term frequency and l2 rows, written
+out here and checked against scikit-learn by the tests.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 
@@ -53,23 +56,34 @@ def char_ngrams(text: str, low: int = NGRAMS[0], high: int = NGRAMS[1]) -> list[
 @dataclass(frozen=True)
 class DialectModel:
     """A trained dialect identifier: ``probabilities`` gives one row per text, one column
-    per code of ``classes``."""
+    per code of ``classes``, calibrated by ``temperature``; ``flags_other`` says where
+    another class is likely enough, at ``flag_confidence``, to flag a text."""
 
     classes: tuple[str, ...]
     vocabulary: dict[str, int]
     idf: np.ndarray
     coef: np.ndarray  # classes x features
     intercept: np.ndarray
+    temperature: float = 1.0
+    flag_confidence: float = 0.5
+    figures: dict = field(default_factory=dict, compare=False)  # measured when built
 
     @classmethod
     def from_arrays(cls, arrays) -> DialectModel:
         vocab = [str(t) for t in arrays["vocabulary"]]
+
+        def scalar(name: str, default: float) -> float:
+            return float(arrays[name]) if name in arrays else default
+
         return cls(
             tuple(str(c) for c in arrays["classes"]),
             {t: i for i, t in enumerate(vocab)},
             np.asarray(arrays["idf"], dtype=np.float64),
             np.asarray(arrays["coef"], dtype=np.float64),
             np.asarray(arrays["intercept"], dtype=np.float64),
+            scalar("temperature", 1.0),
+            scalar("flag_confidence", 0.5),
+            json.loads(str(arrays["figures"])) if "figures" in arrays else {},
         )
 
     def features(self, text: str) -> tuple[np.ndarray, np.ndarray]:
@@ -84,14 +98,29 @@ class DialectModel:
         norm = float(np.sqrt(values @ values))
         return cols, values / norm if norm else values
 
-    def probabilities(self, texts: list[str]) -> np.ndarray:
+    def logits(self, texts: list[str]) -> np.ndarray:
+        """The uncalibrated scores, one row per text."""
         logits = np.tile(self.intercept, (len(texts), 1))
         for row, text in enumerate(texts):
             cols, values = self.features(text)
             logits[row] += self.coef[:, cols] @ values
+        return logits
+
+    def probabilities(self, texts: list[str]) -> np.ndarray:
+        logits = self.logits(texts) / self.temperature
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(axis=1, keepdims=True)
+
+    def flags_other(
+        self, probs: np.ndarray, targets: list[str], confidence: float | None = None
+    ) -> np.ndarray:
+        """Per row of ``probs``: is a class other than its target the likeliest, with at
+        least ``confidence`` (the model's :attr:`flag_confidence` by default)?"""
+        limit = self.flag_confidence if confidence is None else confidence
+        likeliest = probs.argmax(axis=1)
+        target = np.array([self.classes.index(t) if t in self.classes else -1 for t in targets])
+        return (target >= 0) & (likeliest != target) & (probs.max(axis=1) >= limit)
 
     def probability_of(self, text: str) -> dict[str, float]:
         """dialect code -> probability for one text."""
@@ -109,9 +138,20 @@ def dialect_model() -> DialectModel:
     return model
 
 
-def save_model(path, *, classes, vocabulary, idf, coef, intercept) -> None:
+def save_model(
+    path,
+    *,
+    classes,
+    vocabulary,
+    idf,
+    coef,
+    intercept,
+    temperature: float = 1.0,
+    flag_confidence: float = 0.5,
+    figures: dict | None = None,
+) -> None:
     """Write a model as plain arrays (coefficients in float16: the file stays small and the
-    probabilities move by less than 1e-3)."""
+    probabilities move by less than 1e-3; the figures as one JSON string)."""
     np.savez_compressed(
         path,
         classes=np.asarray(classes, dtype=str),
@@ -119,4 +159,7 @@ def save_model(path, *, classes, vocabulary, idf, coef, intercept) -> None:
         idf=np.asarray(idf, dtype=np.float32),
         coef=np.asarray(coef, dtype=np.float16),
         intercept=np.asarray(intercept, dtype=np.float32),
+        temperature=np.asarray(temperature, dtype=np.float64),
+        flag_confidence=np.asarray(flag_confidence, dtype=np.float64),
+        figures=np.asarray(json.dumps(figures or {}, ensure_ascii=False), dtype=str),
     )

@@ -51,10 +51,12 @@ def test_the_shipped_model_is_plain_arrays_under_a_megabyte():
     path = Path(resources_init).parent.joinpath(*MODEL_FILE)
     assert path.stat().st_size < 1_000_000
     with zipfile.ZipFile(path) as z:  # an .npz: one .npy per array, no pickled object
-        assert sorted(z.namelist()) == sorted(
-            f"{n}.npy" for n in ("classes", "vocabulary", "idf", "coef", "intercept")
-        )
+        names = ("classes", "vocabulary", "idf", "coef", "intercept")
+        names += ("temperature", "flag_confidence", "figures")
+        assert sorted(z.namelist()) == sorted(f"{n}.npy" for n in names)
     model = dialect_model()
+    assert 0.5 < model.flag_confidence < 1 and model.temperature > 0
+    assert model.figures["flag_confidence"] == model.flag_confidence
     assert set(model.classes) == {
         "standard",
         "barishal",
@@ -80,8 +82,9 @@ def test_real_dialect_sentences_pass_and_mislabelled_ones_are_flagged(shared_dat
     rows = _vashantor(shared_data)
     right = [check_text(r["chittagong"], "chittagong", r["bangla_speech"]) for r in rows]
     wrong = [check_text(r["chittagong"], "sylhet", r["bangla_speech"]) for r in rows]
-    assert sum(c.flag == "" for c in right) >= 0.8 * len(rows)
-    assert sum(c.flag == "other" for c in wrong) >= 0.8 * len(rows)
+    assert sum(c.flag == "" for c in right) >= 0.95 * len(rows)
+    # the flag waits for a confident model: most, not all, mislabelled drafts are caught
+    assert sum(c.flag == "other" for c in wrong) >= 0.5 * len(rows)
     assert all(c.likeliest == "chittagong" for c in wrong if c.flag == "other")
 
 
