@@ -276,7 +276,7 @@ def flagged_notice(ws: Workspace) -> str | None:
     # in the report's language, as its other notices
     return (
         "Dialect check of the machine drafts, share flagged as copies of the standard "
-        f"question or more likely another dialect: {parts}."
+        f"question or likely another dialect: {parts}."
     )
 
 
