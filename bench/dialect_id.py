@@ -105,7 +105,7 @@ def main() -> int:
             figures["in_domain_unfamiliar"]["false_flags"] <= GOAL_FALSE_FLAGS
         ),
         "figures": figures,
-        "features": len(model.idf),
+        "features": {"ngrams": len(model.idf), "words": len(model.words)},
         "temperature": round(model.temperature, 4),
         "matches_shipped": shipped.figures == figures and np.array_equal(shipped.coef, model.coef),
         "seconds": round(time.perf_counter() - started, 1),

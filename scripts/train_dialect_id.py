@@ -3,11 +3,11 @@ corpus, calibrated and measured (engine/text/dialect_id.py).
 
     python scripts/train_dialect_id.py [--data ../shared/data]   # write the model
 
-Recipe: character 1-4-grams within words, TF-IDF (sublinear tf), multinomial logistic
-regression; then only the features that weigh most in some class are kept and the model is
-fitted again on them, so the file stays small. Character n-grams carry the dialect's marker
-words and endings (আঁই, হেতে, মুই) whatever the topic; the corpus is parallel, so topic
-words, present in every class alike, weigh nothing.
+Recipe: character 1-4-grams within words and whole words, each block TF-IDF (sublinear tf),
+multinomial logistic regression; then only the features that weigh most in some class are kept and the model is
+fitted again on them, so the file stays small. Character n-grams and words carry the
+dialect's marker words and endings (আঁই, হেতে, মুই) whatever the topic; the corpus is
+parallel, so topic words, present in every class alike, weigh nothing.
 
 Three disjoint parts of Vashantor, split by standard source sentence (every dialect version
 of a source is in the same part): the model learns from the official train split; a
@@ -43,12 +43,13 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "resources" / Path(*MODEL_FILE)
 DIALECTS = ("barishal", "chittagong", "mymensingh", "noakhali", "sylhet")
 CLASSES = ("standard", *DIALECTS)
-KEEP_FEATURES = 12000  # features kept after the first fit
+KEEP_FEATURES = 12000  # features (n-grams and words) kept after the first fit
+WORD = r"\S+"  # a word: what str.split() gives, as the reader splits
 REGULARISATION = 10.0  # logistic regression's C
 # The flag's confidence is the lowest at which the least familiar third of the validation
 # split's dialect sentences is falsely flagged this rarely: a fifth of the 5 % goal, as room
 # for text further from Vashantor than that third is (half the goal left the test split's
-# least familiar third at 6.4 %: the validation split is the easier one).
+# least familiar third at 6.4 % with n-grams alone: the validation split is the easier one).
 UNFAMILIAR_FALSE_FLAGS = 0.01
 UNFAMILIAR_SHARE = 1 / 3
 GRID = tuple(round(0.5 + 0.01 * i, 2) for i in range(50))  # 0.50 .. 0.99
@@ -91,32 +92,40 @@ def train(texts: list[str], labels: list[str], keep: int = KEEP_FEATURES) -> dic
     import numpy as np
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import FeatureUnion
 
     inputs = [model_input(t) for t in texts]
 
-    def fit(vocabulary=None):
-        vec = TfidfVectorizer(
-            analyzer="char_wb",
-            ngram_range=NGRAMS,
-            sublinear_tf=True,
-            min_df=2 if vocabulary is None else 1,
-            vocabulary=vocabulary,
-            dtype=np.float64,
+    def fit(grams=None, words=None):
+        def tfidf(**kw):
+            first = grams is None
+            return TfidfVectorizer(sublinear_tf=True, min_df=2 if first else 1, **kw)
+
+        union = FeatureUnion(
+            [
+                ("grams", tfidf(analyzer="char_wb", ngram_range=NGRAMS, vocabulary=grams)),
+                ("words", tfidf(analyzer="word", token_pattern=WORD, vocabulary=words)),
+            ]
         )
-        x = vec.fit_transform(inputs)
+        x = union.fit_transform(inputs)
         clf = LogisticRegression(C=REGULARISATION, max_iter=3000)
         clf.fit(x, labels)
-        return vec, clf
+        return union, clf
 
-    vec, clf = fit()
-    names = vec.get_feature_names_out()
+    union, clf = fit()
+    grams, words = (v.get_feature_names_out() for _n, v in union.transformer_list)
     weight = np.abs(clf.coef_).max(axis=0)
-    kept = sorted(names[np.argsort(-weight)[:keep]])
-    vec, clf = fit(kept)
+    top = set(np.argsort(-weight)[:keep].tolist())
+    kept_grams = sorted(g for i, g in enumerate(grams) if i in top)
+    kept_words = sorted(w for i, w in enumerate(words) if i + len(grams) in top)
+    union, clf = fit(kept_grams, kept_words)
+    (_g, gram_vec), (_w, word_vec) = union.transformer_list
     return {
         "classes": list(clf.classes_),
-        "vocabulary": list(vec.get_feature_names_out()),
-        "idf": vec.idf_,
+        "vocabulary": list(gram_vec.get_feature_names_out()),
+        "idf": gram_vec.idf_,
+        "words": list(word_vec.get_feature_names_out()),
+        "word_idf": word_vec.idf_,
         "coef": clf.coef_,
         "intercept": clf.intercept_,
     }

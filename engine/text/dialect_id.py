@@ -62,8 +62,10 @@ class DialectModel:
     classes: tuple[str, ...]
     vocabulary: dict[str, int]
     idf: np.ndarray
-    coef: np.ndarray  # classes x features
+    coef: np.ndarray  # classes x features (the n-grams', then the words')
     intercept: np.ndarray
+    words: dict[str, int] = field(default_factory=dict)  # whole words: dialect markers
+    word_idf: np.ndarray = field(default_factory=lambda: np.zeros(0))
     temperature: float = 1.0
     flag_confidence: float = 0.5
     figures: dict = field(default_factory=dict, compare=False)  # measured when built
@@ -71,6 +73,7 @@ class DialectModel:
     @classmethod
     def from_arrays(cls, arrays) -> DialectModel:
         vocab = [str(t) for t in arrays["vocabulary"]]
+        words = [str(t) for t in arrays["words"]] if "words" in arrays else []
 
         def scalar(name: str, default: float) -> float:
             return float(arrays[name]) if name in arrays else default
@@ -81,22 +84,26 @@ class DialectModel:
             np.asarray(arrays["idf"], dtype=np.float64),
             np.asarray(arrays["coef"], dtype=np.float64),
             np.asarray(arrays["intercept"], dtype=np.float64),
+            {t: i for i, t in enumerate(words)},
+            np.asarray(arrays["word_idf"] if words else [], dtype=np.float64),
             scalar("temperature", 1.0),
             scalar("flag_confidence", 0.5),
             json.loads(str(arrays["figures"])) if "figures" in arrays else {},
         )
 
     def features(self, text: str) -> tuple[np.ndarray, np.ndarray]:
-        """(feature columns, TF-IDF values) of one text, the few features present."""
-        counts: dict[int, int] = {}
-        for gram in char_ngrams(model_input(text)):
-            col = self.vocabulary.get(gram)
-            if col is not None:
-                counts[col] = counts.get(col, 0) + 1
-        cols = np.fromiter(counts, dtype=np.int64, count=len(counts))
-        values = (1.0 + np.log(np.fromiter(counts.values(), dtype=np.float64))) * self.idf[cols]
-        norm = float(np.sqrt(values @ values))
-        return cols, values / norm if norm else values
+        """(feature columns, TF-IDF values) of one text, the few features present: the
+        n-grams' block and the words' block, each l2-normalised (scikit-learn's
+        ``FeatureUnion`` of two ``TfidfVectorizer``)."""
+        seen = model_input(text)
+        cols, values = _tfidf(char_ngrams(seen), self.vocabulary, self.idf)
+        if not self.words:
+            return cols, values
+        word_cols, word_values = _tfidf(seen.split(), self.words, self.word_idf)
+        return (
+            np.concatenate([cols, word_cols + len(self.vocabulary)]),
+            np.concatenate([values, word_values]),
+        )
 
     def logits(self, texts: list[str]) -> np.ndarray:
         """The uncalibrated scores, one row per text."""
@@ -128,6 +135,19 @@ class DialectModel:
         return {c: float(p) for c, p in zip(self.classes, row, strict=True)}
 
 
+def _tfidf(terms: list[str], vocabulary: dict[str, int], idf: np.ndarray):
+    """Sublinear TF-IDF of ``terms`` over ``vocabulary``, l2-normalised: (columns, values)."""
+    counts: dict[int, int] = {}
+    for term in terms:
+        col = vocabulary.get(term)
+        if col is not None:
+            counts[col] = counts.get(col, 0) + 1
+    cols = np.fromiter(counts, dtype=np.int64, count=len(counts))
+    values = (1.0 + np.log(np.fromiter(counts.values(), dtype=np.float64))) * idf[cols]
+    norm = float(np.sqrt(values @ values))
+    return cols, values / norm if norm else values
+
+
 @cache
 def dialect_model() -> DialectModel:
     """The shipped model (read once)."""
@@ -146,6 +166,8 @@ def save_model(
     idf,
     coef,
     intercept,
+    words=(),
+    word_idf=(),
     temperature: float = 1.0,
     flag_confidence: float = 0.5,
     figures: dict | None = None,
@@ -159,6 +181,8 @@ def save_model(
         idf=np.asarray(idf, dtype=np.float32),
         coef=np.asarray(coef, dtype=np.float16),
         intercept=np.asarray(intercept, dtype=np.float32),
+        words=np.asarray(list(words), dtype=str),
+        word_idf=np.asarray(word_idf, dtype=np.float32),
         temperature=np.asarray(temperature, dtype=np.float64),
         flag_confidence=np.asarray(flag_confidence, dtype=np.float64),
         figures=np.asarray(json.dumps(figures or {}, ensure_ascii=False), dtype=str),
