@@ -15,8 +15,8 @@ Populations:
   wrong the primary judge is) and ``independent`` (the person is the primary judge plus
   noise of sd 1 everywhere: the spread says nothing);
 - ``dialect``: the question a reviewer answers about a draft — is it in its target
-  dialect? — on the Vashantor sentences held out by source sentence (bench/dialect_id.py's
-  split; 3,444): 80 % of items ask about the sentence's own dialect, 20 % about another one;
+  dialect? — on the Vashantor test split, held out by source sentence (bench/dialect_id.py's
+  split; 2,094): 80 % of items ask about the sentence's own dialect, 20 % about another one;
   the judge is the dialect identifier's probability of the target, its uncertainty
   √(p(1 − p)) (a Bernoulli's SD); the person answers correctly but for 3 % of items.
 

@@ -238,7 +238,7 @@ def cmd_eval(args, ctx) -> int:
         if c["n"]:
             print(
                 f"  dialect check {dialect}: {c['flagged']}/{c['n']} flagged ({c['share']:.0%}; "
-                f"{c['copies']} copies, {c['other']} more likely another dialect)"
+                f"{c['copies']} copies, {c['other']} likely another dialect)"
             )
     sig = report["signatures"]
     print(f"  signatures: BLEU {sig.get('bleu')}; chrF++ {sig.get('chrf++')}")

@@ -18,6 +18,7 @@ from engine.translation.draft_checks import ORDERS as REVIEW_ORDERS
 from engine.translation.draft_checks import (
     check_drafts,
     draft_checks,
+    figures_line,
     flagged_shares,
     questions_by_need,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "machine_variants",
     "question_rows",
     "questions_by_need",
+    "figures_line",
     "question_sets",
     "record_translation_score",
     "restore_variant",

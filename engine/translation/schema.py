@@ -60,7 +60,7 @@ TRACK_RAW_KEYS = [
 # checked variant, of the text it checked (a later edit makes it stale) and by which model.
 # target_probability is NULL for a dialect the model was not trained on; flag is '' (fine),
 # 'copy' (chrF++ against the standard source at or above the copy threshold) or 'other'
-# (another dialect, or standard Bengali, is more likely than the target).
+# (another dialect, or standard Bengali, is the likeliest at the model's flag confidence).
 TRACK_DRAFT_CHECKS = [
     """CREATE TABLE IF NOT EXISTS draft_checks (
         variant_id INTEGER PRIMARY KEY REFERENCES variants(id) ON DELETE CASCADE,

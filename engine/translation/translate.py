@@ -154,7 +154,7 @@ class TranslationSummary:
     last_error: str | None = None  # why the last failed item failed
     without_pairs: list[str] = field(default_factory=list)  # dialects with no corpus pairs
     checked: int = 0  # drafts given the dialect check (engine.translation.draft_checks)
-    flagged: int = 0  # of those, flagged: copies or more likely another dialect
+    flagged: int = 0  # of those, flagged: copies or likely another dialect
 
     @property
     def complete(self) -> bool:

@@ -2,8 +2,9 @@
 and the check of the draft in view, in one line.
 
 By need, questions come with their neediest machine draft first: a flagged draft (a copy of
-the standard question, or more likely another dialect), then the least likely in its target
-dialect (engine.translation.draft_checks). Drafts not checked yet (an older workspace, an
+the standard question, or likely another dialect at the model's flag confidence), then the
+least likely in its target dialect (engine.translation.draft_checks); the tooltip says what
+the flag was measured to do. Drafts not checked yet (an older workspace, an
 edited text) are checked through the task bridge, off the GUI thread, before the grid
 is ordered.
 """
@@ -41,9 +42,11 @@ class ReviewOrderBox(QWidget):
         self.order.setToolTip(
             _(
                 "By need: drafts the dialect check flagged (copies of the standard question, "
-                "or more likely another dialect) first, then the least likely in their "
+                "or likely another dialect) first, then the least likely in their "
                 "target dialect"
             )
+            + "\n"
+            + translation.figures_line()
         )
         self.check_line = QLabel()  # the check of the draft in view
         self.check_line.setWordWrap(True)

@@ -26,23 +26,32 @@ def test_char_ngrams_are_scikit_learns_char_wb():
 def test_the_numpy_reader_gives_scikit_learns_probabilities():
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import FeatureUnion
 
     texts = ["আমি ভাত খাই", "আঁই ভাত খাই", "মুই ভাত খাই", "আমি বাড়ি যাই", "আঁই বাড়িত যাই", "মুই বাড়ি যামু"]
     labels = ["standard", "chittagong", "barishal"] * 2
-    vec = TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 4), sublinear_tf=True)
-    clf = LogisticRegression(C=10.0).fit(vec.fit_transform(texts), labels)
-    model = DialectModel.from_arrays(
-        {
-            "classes": clf.classes_,
-            "vocabulary": vec.get_feature_names_out(),
-            "idf": vec.idf_,
-            "coef": clf.coef_,
-            "intercept": clf.intercept_,
-        }
-    )
-    probe = ["আঁই বাড়ি খাই", "মুই ভাত যাই নাই", "অচেনা কথা"]
-    expected = clf.predict_proba(vec.transform(probe))
+    grams = TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 4), sublinear_tf=True)
+    words = TfidfVectorizer(analyzer="word", token_pattern=r"\S+", sublinear_tf=True)
+    union = FeatureUnion([("grams", grams), ("words", words)])
+    clf = LogisticRegression(C=10.0).fit(union.fit_transform(texts), labels)
+    arrays = {
+        "classes": clf.classes_,
+        "vocabulary": grams.get_feature_names_out(),
+        "idf": grams.idf_,
+        "words": words.get_feature_names_out(),
+        "word_idf": words.idf_,
+        "coef": clf.coef_,
+        "intercept": clf.intercept_,
+    }
+    model = DialectModel.from_arrays(arrays)
+    probe = ["আঁই বাড়ি খাই", "মুই ভাত যাই নাই", "অচেনা কথা", "  তুই  কই যাস? "]
+    expected = clf.predict_proba(union.transform(probe))
     assert np.allclose(model.probabilities(probe), expected, atol=1e-9)
+    # the temperature divides the logits
+    hot = DialectModel.from_arrays({**arrays, "temperature": np.asarray(2.0)})
+    logits = clf.decision_function(union.transform(probe)) / 2.0
+    soft = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    assert np.allclose(hot.probabilities(probe), soft, atol=1e-9)
 
 
 def test_the_shipped_model_is_plain_arrays_under_a_megabyte():
@@ -51,10 +60,12 @@ def test_the_shipped_model_is_plain_arrays_under_a_megabyte():
     path = Path(resources_init).parent.joinpath(*MODEL_FILE)
     assert path.stat().st_size < 1_000_000
     with zipfile.ZipFile(path) as z:  # an .npz: one .npy per array, no pickled object
-        assert sorted(z.namelist()) == sorted(
-            f"{n}.npy" for n in ("classes", "vocabulary", "idf", "coef", "intercept")
-        )
+        names = ("classes", "vocabulary", "idf", "words", "word_idf", "coef", "intercept")
+        names += ("temperature", "flag_confidence", "figures")
+        assert sorted(z.namelist()) == sorted(f"{n}.npy" for n in names)
     model = dialect_model()
+    assert 0.5 < model.flag_confidence < 1 and model.temperature > 0
+    assert model.figures["flag_confidence"] == model.flag_confidence
     assert set(model.classes) == {
         "standard",
         "barishal",
@@ -80,8 +91,9 @@ def test_real_dialect_sentences_pass_and_mislabelled_ones_are_flagged(shared_dat
     rows = _vashantor(shared_data)
     right = [check_text(r["chittagong"], "chittagong", r["bangla_speech"]) for r in rows]
     wrong = [check_text(r["chittagong"], "sylhet", r["bangla_speech"]) for r in rows]
-    assert sum(c.flag == "" for c in right) >= 0.8 * len(rows)
-    assert sum(c.flag == "other" for c in wrong) >= 0.8 * len(rows)
+    assert sum(c.flag == "" for c in right) >= 0.95 * len(rows)
+    # the flag waits for a confident model: most, not all, mislabelled drafts are caught
+    assert sum(c.flag == "other" for c in wrong) >= 0.5 * len(rows)
     assert all(c.likeliest == "chittagong" for c in wrong if c.flag == "other")
 
 
@@ -109,6 +121,12 @@ def _drafts(ws: Workspace, drafts: list[tuple[str, str, str]]) -> list[int]:
 
 def test_checks_are_stored_redone_after_an_edit_and_order_the_queue(workspace, shared_data):
     rows = _vashantor(shared_data, 3)
+    # a Chittagong sentence the model is sure of, to stand as a wrong-dialect draft
+    rows[1] = next(
+        r
+        for r in _vashantor(shared_data)
+        if check_text(r["chittagong"], "sylhet", r["bangla_speech"]).flag == "other"
+    )
     copy_q = "কম্পিউটার কাকে বলে এবং এটি কীভাবে কাজ করে?"
     ids = _drafts(
         workspace,

@@ -64,6 +64,8 @@ def test_order_by_need_checks_in_the_background_and_puts_flagged_drafts_first(
     assert drafts_ws.scalar("SELECT count(*) FROM draft_checks") == 0  # nothing checked yet
 
     combo = panel.order_box.order
+    tip = combo.toolTip()  # the flag's measured figures, in-domain beside other collections
+    assert "held-out Vashantor" in tip and "BlanCK" in tip and "Not measured" in tip
     _choose(qtbot, combo, "by need: flagged drafts first")
     qtbot.waitUntil(lambda: _rows(panel)[-1] == "q1", timeout=10000)
     assert set(_rows(panel)[:2]) == {"q2", "q3"}
