@@ -26,6 +26,7 @@ from engine.files.user_files import binary_format_problem, regular_file_problem
 from engine.importing.cells import MAX_COLUMNS, Row, clean_name
 from engine.importing.xlsx_reader import open_first_sheet
 from engine.text.text_rules import control_problem
+from engine.text.textnorm import encoding_problem
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +204,10 @@ class TabularFile:
                     self.reject("NUL character in cell", line, column)
                 problem = control_problem(value)
                 if problem:
-                    self.reject(f"the cell {problem}", line, column)
+                    # a C1 control in UTF-8 Bengali read as Latin-1: say so, not "control"
+                    encoding = encoding_problem(value) or ""
+                    why = encoding if encoding.startswith("mojibake") else f"the cell {problem}"
+                    self.reject(why, line, column)
             elif isinstance(value, (dict, list)) and not self.nested_checked_on_read:
                 self.reject("nested JSON value; cells must be text or numbers", line, column)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.errors import UserError
 from engine.i18n import _
-from engine.text.text_rules import checked_name
+from engine.text.text_rules import checked_name, clean_text
 from engine.text.textnorm import normalize_text
 from engine.translation.draft_checks import ORDERS, draft_checks, need_key
 from engine.workspace.schema import DIALECTS
@@ -242,6 +242,7 @@ def set_variant_text(
     text = normalize_text(text)
     if not text:
         raise UserError(_("a translation cannot be empty; reject the variant instead"))
+    text = clean_text(text, _("variant {id}").format(id=variant_id))
     new_status = status or ACTION_STATUS.get(action, "reviewed")
     return _write(
         ws, variant_id, actor=actor, action=action, text=text, status=new_status, comment=comment

@@ -24,6 +24,7 @@ import sqlite_utils
 
 from engine.errors import Step, UserError, step
 from engine.i18n import _
+from engine.text.text_rules import checked_name
 from engine.workspace import stages
 from engine.workspace.schema import SCHEMA_VERSION
 
@@ -53,6 +54,8 @@ class Workspace:
                     path=self.path, init=step(Step.CREATE_WORKSPACE)
                 )
             )
+        if not self.path.exists():  # a new file's name is a name like any other
+            checked_name(self.path.name, _("workspace file name"))
         if self.path.exists() and self.path.is_dir():
             raise UserError(_("{path}: is a folder, not a workspace file").format(path=self.path))
         self.path.parent.mkdir(parents=True, exist_ok=True)

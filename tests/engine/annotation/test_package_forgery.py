@@ -142,13 +142,13 @@ COMMENT = f"UPDATE decisions SET comment = ? WHERE rowid = {FIRST}"
 TEXT_FORGERIES = {
     "edit a NUL b": (EDIT, "a\x00b", "control character U+0000"),
     "edit bell escape": (EDIT, "\x07\x1b", "control character U+0007"),
-    "edit with a BOM": (EDIT, "\ufeffআমি যাই", "not in the stored form"),
+    "edit with a BOM": (EDIT, "\ufeffআমি যাই", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
     "edit with tabs": (EDIT, "আমি\tযাই", "not in the stored form"),
     "edit only U+200B": (EDIT, "\u200b\u200b", "only invisible characters"),
     "edit decomposed": (EDIT, "\u0995\u09c7\u09be", "not in the stored form"),  # not ো
     "comment a NUL b": (COMMENT, "a\x00b", "comment that holds the control character U+0000"),
     "comment escape": (COMMENT, "ঠিক\x1b[31m", "control character U+001B"),
-    "comment only U+200B": (COMMENT, "\u200b", "comment that is only invisible"),
+    "comment only U+200B": (COMMENT, "\u200b", "comment that is empty or only invisible characters (U+200B"),
 }
 
 
