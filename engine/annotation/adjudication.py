@@ -168,10 +168,10 @@ def adjudicate(
         raise UserError(f"unknown adjudication {decision!r}; use one of {', '.join(ADJUDICATIONS)}")
     item = item_detail(ws, item_id)
     if decision == "edit":
-        text = normalize_text(text or "")
+        where = _("item {item}").format(item=item_id)
+        text = normalize_text(clean_text(text or "", where, optional=True))
         if not text:
             raise UserError(f"item {item_id}: an edit needs the gold text")
-        text = clean_text(text, _("item {item}").format(item=item_id))
     else:
         text = None
     comment = clean_text(

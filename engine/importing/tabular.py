@@ -200,8 +200,6 @@ class TabularFile:
                         line,
                         column,
                     )
-                if "\x00" in value:
-                    self.reject("NUL character in cell", line, column)
                 problem = control_problem(value)
                 if problem:
                     # a C1 control in UTF-8 Bengali read as Latin-1: say so, not "control"
@@ -249,7 +247,7 @@ class TabularFile:
                 self.reject(f"line longer than {MAX_LINE_BYTES // 2**20} MiB", line_no)
             if b"\x00" in raw:
                 self.reject(
-                    "NUL byte (a binary file, or UTF-16 without a byte-order mark? "
+                    "NUL byte U+0000 NULL (a binary file, or UTF-16 without a byte-order mark? "
                     "save it as UTF-8)",
                     line_no,
                 )
@@ -346,7 +344,7 @@ class TabularFile:
             if b"\x00" in data:
                 cut = data.index(b"\x00")
                 self.reject(
-                    "NUL byte (a binary file, or UTF-16 without a byte-order mark?)",
+                    "NUL byte U+0000 NULL (a binary file, or UTF-16 without a byte-order mark?)",
                     data.count(b"\n", 0, cut) + 1,
                 )
             try:

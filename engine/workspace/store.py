@@ -38,9 +38,18 @@ def utcnow() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return os.path.lexists(path)
+    except ValueError:  # a NUL in the path: no such file, and its name is refused
+        return False
+
+
 class Workspace:
     def __init__(self, path: str | Path, *, create: bool = True):
         self.path = Path(path)
+        if create and not _exists(self.path):  # a new file's name is a name like any other
+            checked_name(self.path.name, _("workspace file name"))
         try:
             os.stat(self.path)
         except OSError as exc:
@@ -54,8 +63,6 @@ class Workspace:
                     path=self.path, init=step(Step.CREATE_WORKSPACE)
                 )
             )
-        if not self.path.exists():  # a new file's name is a name like any other
-            checked_name(self.path.name, _("workspace file name"))
         if self.path.exists() and self.path.is_dir():
             raise UserError(_("{path}: is a folder, not a workspace file").format(path=self.path))
         self.path.parent.mkdir(parents=True, exist_ok=True)
