@@ -180,10 +180,11 @@ def text_problem(text: str, *, one_line: bool = False) -> str | None:
 
 def clean_text(text: str, where: str, *, one_line: bool = False, optional: bool = False) -> str:
     """``text`` in NFC, or a UserError ``{where}: the text holds …`` naming the character.
-    ``where`` names the file and line, or the item; ``optional`` lets an empty text through
-    (a comment), never one of only invisible characters."""
+    ``where`` names the file and line, or the item; ``optional`` lets an empty or blank text
+    through (a comment; the caller says what a blank text means), never one of only invisible
+    characters."""
     text = unicodedata.normalize("NFC", text)
-    if optional and text == "":
+    if optional and not text.strip():
         return text
     problem = text_problem(text, one_line=one_line)
     if problem is not None:
