@@ -14,7 +14,7 @@ from engine.importing.cells import Row, cell_text
 from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
 from engine.text.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
-from engine.text.text_rules import checked_name
+from engine.text.text_rules import checked_name, control_problem
 from engine.text.textnorm import encoding_problem, normalize_text, to_ascii_digits
 
 log = logging.getLogger(__name__)
@@ -272,6 +272,9 @@ class CellReader:
         if isinstance(value, (dict, list)):
             self.reject("nested JSON value; cells must be text or numbers", line, column)
         exact = cell_text(value)
+        problem = control_problem(exact)  # the one text rule, on every cell an import reads
+        if problem:
+            self.reject(f"the cell {problem}", line, column)
         text = normalize_text(exact)
         if raw and text:
             text = exact

@@ -10,11 +10,13 @@ characters spell a payload nobody sees), and storing it would pass it on to expo
 and gold data. A text must also show something: empty or only invisible characters is not a
 text. What passes is stored in Unicode NFC.
 
-What stays allowed, because real text needs it: tab and line breaks in running text; the
-joiners ZWJ/ZWNJ (U+200D, U+200C) between two letters or marks of an Indic script, where they
-choose a conjunct or reph form (ক্‍ষ, র‍্য); ZWJ inside an emoji sequence; VS15/VS16
-(U+FE0E/U+FE0F) after an emoji; the tag spelling of the three subdivision flags (🏴 England,
-Scotland, Wales).
+What stays allowed, because real text needs it: the joiners ZWJ/ZWNJ (U+200D, U+200C) inside
+a word of an Indic script, where they choose a conjunct, a reph or an explicit hasanta
+(ক্‍ষ, র‍্য, আহ্‌); ZWJ inside an emoji sequence; VS15/VS16 (U+FE0E/U+FE0F) after an emoji;
+the tag spelling of the three subdivision flags (🏴 England, Scotland, Wales). Running text
+(not names) may also hold tab and line breaks, a joiner at the edge of an Indic word, and
+the formatting characters that the shipped corpora hold and that hide and reorder nothing
+(U+200B, U+2060, U+FEFF, U+00AD, LRM/RLM/ALM).
 
 Model replies are not refused (they keep what the model wrote); :func:`visible` shows their
 hidden characters to a person and :func:`neutralised` is what a judge model reads.
@@ -44,6 +46,10 @@ JOINERS = frozenset("\u200c\u200d")
 _HIDDEN = regex.compile(r"[\p{Cc}\p{Default_Ignorable_Code_Point}\u2800\u2028\u2029]")
 _SPACES = regex.compile(r"[\p{Zs}\t]+")
 _LINE_SPACE = frozenset("\t\n\r")
+# Formatting that real corpora hold (web copies, RTL quotations) and that hides no text and
+# reorders none: zero-width space, word joiner, BOM, soft hyphen, the LRM/RLM/ALM marks.
+# Running text may hold them (the stored form drops U+200B and U+FEFF); a name may not.
+_FORMATTING = frozenset("\u200b\u2060\ufeff\u00ad\u200e\u200f\u061c")
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
 _EMOJI_VS = frozenset("\ufe0e\ufe0f")
@@ -83,20 +89,21 @@ def char_name(ch: str) -> str:
     return f"U+{code:04X} {name}"
 
 
-def _allowed_in_place(text: str, at: int, flag_spans: list[range]) -> bool:
-    """Whether the hidden character at ``at`` is one real text needs where it stands."""
+def _allowed_in_place(text: str, at: int, flag_spans: list[range], *, word: bool) -> bool:
+    """Whether the hidden character at ``at`` is one real text needs where it stands; a
+    joiner beside an Indic letter, or (``word``) between two."""
     ch = text[at]
     before = text[at - 1] if at else ""
     after = text[at + 1] if at + 1 < len(text) else ""
     if ch in JOINERS:
-        indic = bool(before and after and _INDIC.match(before) and _INDIC.match(after))
+        sides = [bool(c) and _INDIC.match(c) is not None for c in (before, after)]
         emoji = ch == "\u200d" and bool(
             before
             and after
             and _PICTOGRAPH.match(after)
             and (_PICTOGRAPH.match(before) or before in _EMOJI_VS)
         )
-        return indic or emoji
+        return (all(sides) if word else any(sides)) or emoji
     if ch in _EMOJI_VS:
         return bool(before) and _EMOJI.match(before) is not None
     return any(at in span for span in flag_spans)
@@ -113,15 +120,19 @@ def _flag_spans(text: str) -> list[range]:
     return spans
 
 
-def hidden_characters(text: str, *, one_line: bool = False) -> list[int]:
-    """Positions of the hidden characters ``text`` may not hold (tab and line breaks are
-    allowed unless ``one_line``)."""
+def hidden_characters(text: str, *, one_line: bool = False, shown: bool = False) -> list[int]:
+    """Positions of the hidden characters ``text`` may not hold. Running text may hold tab
+    and line breaks, the formatting characters of _FORMATTING and a joiner beside an Indic
+    letter; a one-line text (a name) none of these but a joiner inside an Indic word.
+    ``shown``: every hidden character a person should see marked in a model's reply (all
+    but tab, line breaks and the joiners of running text)."""
     flags = _flag_spans(text)
+    skip = frozenset() if one_line else _LINE_SPACE if shown else _LINE_SPACE | _FORMATTING
     return [
         found.start()
         for found in _HIDDEN.finditer(text)
-        if not (found.group() in _LINE_SPACE and not one_line)
-        and not _allowed_in_place(text, found.start(), flags)
+        if found.group() not in skip
+        and not _allowed_in_place(text, found.start(), flags, word=one_line)
     ]
 
 
@@ -238,7 +249,7 @@ def reply_problem(text: str) -> str | None:
 
 
 def _rewrite(text: str, mark: Callable[[str], str]) -> str:
-    hidden = hidden_characters(text)
+    hidden = hidden_characters(text, shown=True)
     if not hidden:
         return text
     parts, last = [], 0

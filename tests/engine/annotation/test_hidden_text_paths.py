@@ -39,17 +39,24 @@ CLASSES = {
     "filler U+3164": ("\u3164", "U+3164 HANGUL FILLER"),
     "filler U+FFA0": ("\uffa0", "U+FFA0 HALFWIDTH HANGUL FILLER"),
     "filler U+2800": ("\u2800", "U+2800 BRAILLE PATTERN BLANK"),
+}
+# what running text may hold (corpora do: a zero-width space, a joiner at a word's edge) but
+# a name may not: in a name it makes one name show as another
+IN_NAMES = {
     "ZWSP": ("\u200b", "U+200B ZERO WIDTH SPACE"),
+    "LRM": ("\u200e", "U+200E LEFT-TO-RIGHT MARK"),
+    "joiner at a word's edge": (" \u200c", "U+200C ZERO WIDTH NON-JOINER"),
 }
 ONLY_INVISIBLE = ("\u3164\u200b\u3164", "U+3164 HANGUL FILLER")
 # conjuncts and reph with ZWJ, a ZWNJ between letters, an emoji ZWJ sequence, VS16, a skin tone
 LEGIT = "ক্\u200dষমা র\u200d্যাব ক\u200cখ 👨\u200d👩\u200d👧 ❤\ufe0f 👍🏽"
 
 
-def _cases():
+def _cases(path: str):
     """(hidden text inside Bengali words, what the refusal names) for every class, and a text
     of nothing but invisible characters."""
-    return [(f"ঢাকা{h}শহর", named) for h, named in CLASSES.values()] + [ONLY_INVISIBLE]
+    classes = [*CLASSES.values(), *(IN_NAMES.values() if path in NAMES else ())]
+    return [(f"ঢাকা{h}শহর", named) for h, named in classes] + [ONLY_INVISIBLE]
 
 
 def _variant_item(ws) -> tuple[int, int]:
@@ -152,6 +159,14 @@ PATHS = {
     "workspace file": _workspace_file,
 }
 NEEDS_PACKAGES = {"package edit", "package comment"}
+NAMES = {
+    "model name",
+    "annotator name",
+    "reviewer name",
+    "dialect name",
+    "set name",
+    "workspace file",
+}
 # texts stored before the rule (written in SQL, as an older version could) that must not
 # become gold: a unanimous edit (``adjudicate --agreed``), a machine draft accepted as it is
 REFUSE_ONLY = {
@@ -165,7 +180,7 @@ def test_each_hidden_class_is_refused_on_each_path_naming_the_character(filled, 
     ws, paths = filled
     prepare, write = REFUSE_ONLY.get(path, (None, PATHS.get(path)))
     extra = (paths,) if path in NEEDS_PACKAGES else ()
-    for n, (text, named) in enumerate(_cases()):
+    for n, (text, named) in enumerate(_cases(path)):
         if prepare is not None:
             prepare(ws, text, n)
         before = snapshot(ws)
