@@ -17,6 +17,7 @@ from app.cli.arguments import (
 from app.cli.output import add_json, csv_list, emit
 from engine.annotation import api as annotation
 from engine.errors import UserError
+from engine.text.text_rules import visible
 
 
 def _batch_id(ws, name: str | None) -> int | None:
@@ -310,7 +311,7 @@ def cmd_adjudicate(args, ctx) -> int:
         for e in entries:
             votes = "; ".join(
                 f"{d['annotator']}: {d['decision']}"
-                + (f" '{d['text']}'" if d["text"] else "")
+                + (f" '{visible(d['text'])}'" if d["text"] else "")
                 + ("" if d["score"] is None else f" ({d['score']:g})")
                 for d in e["decisions"]
             )

@@ -19,7 +19,7 @@ from typing import NoReturn
 from engine.errors import UserError
 from engine.files.output_path import writable_output
 from engine.scales import parse_number
-from engine.text.text_rules import name_problem
+from engine.text.text_rules import folded_name, name_problem
 
 _INTEGER = re.compile(r"[+-]?\d+")
 
@@ -145,7 +145,7 @@ def output_folder(text: str) -> Path:
 def name_text(text: str) -> str:
     """A name (an annotator's, a reviewer's) as it will be stored: white space folded; no
     control or bidirectional characters, not empty."""
-    name = " ".join(text.split())
+    name = folded_name(text)
     problem = name_problem(name)
     if problem is not None:
         raise argparse.ArgumentTypeError(f"the name {text!r} {problem}")

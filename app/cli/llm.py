@@ -23,6 +23,7 @@ from app.cli.output import add_json, add_quiet, emit
 from engine.errors import UserError
 from engine.files.user_files import PROMPT_FILE, read_user_text
 from engine.text.redact import redact
+from engine.text.text_rules import visible
 
 
 def register(sub) -> None:
@@ -302,7 +303,7 @@ def cmd_run_prompts(args, ctx) -> int:
     else:
         for r in result.responses:
             shown = r["text"] if r["status"] == "done" else f"[error] {r['error']}"
-            print(f"{r['key']}\t{json.dumps(shown, ensure_ascii=False)}")
+            print(f"{r['key']}\t{json.dumps(visible(shown), ensure_ascii=False)}")
     summary = result.summary
     if summary.complete:
         return 0

@@ -19,6 +19,7 @@ from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
 from app.cli.rag import index_fields, index_options, print_selfcheck
 from engine.errors import UserError
+from engine.text.text_rules import visible
 from engine.workspace.api import VARIANT_STATUSES as STATUSES
 
 # engine.translation.api.REVIEW_ORDERS, named here so that --help loads no stage
@@ -304,7 +305,9 @@ def cmd_review_list(args, ctx) -> int:
     if emit(ctx, args, rows):
         return 0
     for r in rows:
-        print(f"{r['id']:>6} {r['question']:<8} {r['dialect']:<12} {r['status']:<9} {r['text']}")
+        print(
+            f"{r['id']:>6} {r['question']:<8} {r['dialect']:<12} {r['status']:<9} {visible(r['text'])}"
+        )
         if r["explanation"]:
             print(f"{'':>6} {'flagged' if r['flag'] else 'check':<8} {r['explanation']}")
     return 0

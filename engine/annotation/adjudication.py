@@ -22,7 +22,7 @@ from engine.annotation.decisions import effective_decisions
 from engine.annotation.items import contents, parse_scale, stamp
 from engine.errors import UserError
 from engine.i18n import _
-from engine.text.text_rules import checked_name
+from engine.text.text_rules import checked_name, clean_text
 from engine.text.textnorm import normalize_text
 from engine.translation.review import set_variant_status, set_variant_text, variant_history
 from engine.workspace.human_annotations import JudgmentDetails, record_judgment_score
@@ -168,11 +168,15 @@ def adjudicate(
         raise UserError(f"unknown adjudication {decision!r}; use one of {', '.join(ADJUDICATIONS)}")
     item = item_detail(ws, item_id)
     if decision == "edit":
-        text = normalize_text(text or "")
+        where = _("item {item}").format(item=item_id)
+        text = normalize_text(clean_text(text or "", where, optional=True))
         if not text:
             raise UserError(f"item {item_id}: an edit needs the gold text")
     else:
         text = None
+    comment = clean_text(
+        comment.strip(), _("item {item}: the comment").format(item=item_id), optional=True
+    )
     if score is not None:
         low, high = parse_scale(item["score_scale"])
         if not low <= float(score) <= high:

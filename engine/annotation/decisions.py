@@ -26,7 +26,7 @@ from engine.annotation.items import (
 )
 from engine.errors import UserError
 from engine.i18n import _
-from engine.text.text_rules import control_problem, invisible_only
+from engine.text.text_rules import control_problem, invisible_only, text_problem
 from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
@@ -68,19 +68,17 @@ def make_decision(
         raise UserError(f"unknown decision {decision!r}; use one of {', '.join(DECISIONS)}")
     if decision == "edit":
         text = normalize_text(text or "")
-        problem = control_problem(text)
+        if invisible_only(text) and control_problem(text) is None:
+            raise UserError(_("item {item}: an edit needs the corrected text").format(item=item_id))
+        problem = text_problem(text)
         if problem:
             raise UserError(
                 _("item {item}: the corrected text {problem}").format(item=item_id, problem=problem)
             )
-        if invisible_only(text):
-            raise UserError(_("item {item}: an edit needs the corrected text").format(item=item_id))
     else:
         text = None
     comment = unicodedata.normalize("NFC", comment or "").strip()
-    problem = control_problem(comment)
-    if problem is None and comment and invisible_only(comment):
-        problem = _("is only invisible characters")
+    problem = text_problem(comment) if comment else None
     if problem:
         raise UserError(
             _("item {item}: the comment {problem}").format(item=item_id, problem=problem)

@@ -44,7 +44,7 @@ from pathlib import Path
 
 from engine.annotation.items import DECISIONS, digest, parse_scale
 from engine.files.user_files import regular_file_problem
-from engine.text.text_rules import control_problem, invisible_only, text_problem
+from engine.text.text_rules import text_problem
 from engine.text.textnorm import normalize_text
 from engine.workspace.identity import existing_package_key, package_key
 from engine.workspace.store import Workspace
@@ -241,9 +241,7 @@ def decision_problem(
         return "has a comment that is not text"
     if len(comment) > MAX_COMMENT_CHARS:
         return f"has a comment longer than {MAX_COMMENT_CHARS} characters"
-    problem = control_problem(comment) or (
-        "is only invisible characters" if comment and invisible_only(comment) else None
-    )
+    problem = text_problem(comment) if comment else None
     if problem:
         return f"has a comment that {problem}"
     seconds = d.get("seconds")

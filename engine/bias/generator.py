@@ -33,6 +33,7 @@ from engine.errors import UserError
 from engine.files.nesting import too_deep
 from engine.files.user_files import TEMPLATES_JSON, read_user_text
 from engine.importing.tabular import TabularFile
+from engine.text.text_rules import control_problem
 from engine.text.textnorm import normalize_text
 from engine.workspace.store import Workspace
 
@@ -47,6 +48,10 @@ def _words(path: Path) -> list[dict]:
         if missing:
             table.reject(f"missing column(s) {', '.join(sorted(missing))}", 1)
         for line, row in table:
+            for column in ("Word", "Category", "Topic"):  # the one text rule, as every import
+                problem = control_problem(str(row[column] or ""))
+                if problem:
+                    table.reject(f"the cell {problem}", line, column)
             word = normalize_text(str(row["Word"] or ""))
             if not word:
                 table.reject("empty word", line, "Word")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.text.text_rules import hidden_characters, hidden_problem
 
 KiB, MiB = 1024, 1024 * 1024
 
@@ -197,10 +198,15 @@ def read_user_text(path: str | Path, kind: FileKind) -> str:
         raise problem
     _check_lines(path, data, kind)
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise UserError(f"{path}, line {line}: the {kind.what} is not UTF-8 text") from None
+    hidden = hidden_characters(text)
+    if hidden:
+        line = text.count("\n", 0, hidden[0]) + 1
+        raise UserError(f"{path}, line {line}: the {kind.what} {hidden_problem(text[hidden[0]])}")
+    return text
 
 
 def _bounded_lines(path: Path, fh, kind: FileKind) -> Iterator[tuple[int, bytes]]:

@@ -14,6 +14,7 @@ from engine.importing.cells import Row, cell_text
 from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
 from engine.text.bijoy import UnknownGlyph, bijoy_to_unicode, looks_bijoy
+from engine.text.text_rules import checked_name, control_problem
 from engine.text.textnorm import encoding_problem, normalize_text, to_ascii_digits
 
 log = logging.getLogger(__name__)
@@ -271,6 +272,9 @@ class CellReader:
         if isinstance(value, (dict, list)):
             self.reject("nested JSON value; cells must be text or numbers", line, column)
         exact = cell_text(value)
+        problem = control_problem(exact)  # the one text rule, on every cell an import reads
+        if problem:
+            self.reject(f"the cell {problem}", line, column)
         text = normalize_text(exact)
         if raw and text:
             text = exact
@@ -398,7 +402,7 @@ class Ticker:
 
 
 def default_name(path: Path, name: str | None) -> str:
-    name = normalize_text(name) if name is not None else path.stem
-    if not name:
+    name = name if name is not None else path.stem
+    if not name.strip():
         raise UserError("the name must not be empty")
-    return name
+    return checked_name(name, "set name")

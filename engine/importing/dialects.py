@@ -24,7 +24,7 @@ from typing import TypedDict
 
 from engine.errors import Setting, Step, UserError, setting, step
 from engine.text.text_rules import checked_name
-from engine.text.textnorm import canonical_key, normalize_text
+from engine.text.textnorm import canonical_key
 from engine.workspace.store import Workspace
 
 STANDARD = "standard"
@@ -233,14 +233,13 @@ def checked_dialect_names(
     empty (not given). A UserError names the first that breaks it."""
 
     def checked(text: str, what: str) -> str:
-        text = normalize_text(text)
-        return checked_name(text, what) if text else ""
+        return checked_name(text, what) if text.strip() else ""
 
     return (
         checked(name_en, "dialect's English name"),
         checked(name_bn, "dialect's Bengali name"),
         checked(region, "dialect's region"),
-        [checked(a, "dialect alias") for a in aliases if normalize_text(a)],
+        [checked(a, "dialect alias") for a in aliases if a.strip()],
     )
 
 

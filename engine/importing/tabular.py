@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import logging
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
@@ -25,7 +26,8 @@ from engine.files.nesting import too_deep
 from engine.files.user_files import binary_format_problem, regular_file_problem
 from engine.importing.cells import MAX_COLUMNS, Row, clean_name
 from engine.importing.xlsx_reader import open_first_sheet
-from engine.text.text_rules import control_problem
+from engine.text.text_rules import hidden_problem
+from engine.text.textnorm import encoding_problem
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +42,8 @@ MAX_ROWS = 500_000
 MAX_CELL_CHARS = 32_767
 # Bytes in one physical line of a text file (several long cells fit; a 200 MB line does not).
 MAX_LINE_BYTES = 4 * 1024 * 1024
+# C0 and C1 controls but tab and line breaks: refused in any cell, read or not
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 FORMATS = ("csv", "tsv", "json", "jsonl", "xlsx")
 # ".txt": what Excel writes as "Unicode Text" (UTF-16, tab-separated).
@@ -199,11 +203,14 @@ class TabularFile:
                         line,
                         column,
                     )
-                if "\x00" in value:
-                    self.reject("NUL character in cell", line, column)
-                problem = control_problem(value)
-                if problem:
-                    self.reject(f"the cell {problem}", line, column)
+                control = _CONTROL.search(value)
+                if control:  # every cell; the cells an import reads pass the whole text rule
+                    # a C1 control in UTF-8 Bengali read as Latin-1: say so, not "control"
+                    encoding = encoding_problem(value) or ""
+                    problem = f"the cell {hidden_problem(control.group())}"
+                    self.reject(
+                        encoding if encoding.startswith("mojibake") else problem, line, column
+                    )
             elif isinstance(value, (dict, list)) and not self.nested_checked_on_read:
                 self.reject("nested JSON value; cells must be text or numbers", line, column)
 
@@ -245,7 +252,7 @@ class TabularFile:
                 self.reject(f"line longer than {MAX_LINE_BYTES // 2**20} MiB", line_no)
             if b"\x00" in raw:
                 self.reject(
-                    "NUL byte (a binary file, or UTF-16 without a byte-order mark? "
+                    "NUL byte U+0000 NULL (a binary file, or UTF-16 without a byte-order mark? "
                     "save it as UTF-8)",
                     line_no,
                 )
@@ -342,7 +349,7 @@ class TabularFile:
             if b"\x00" in data:
                 cut = data.index(b"\x00")
                 self.reject(
-                    "NUL byte (a binary file, or UTF-16 without a byte-order mark?)",
+                    "NUL byte U+0000 NULL (a binary file, or UTF-16 without a byte-order mark?)",
                     data.count(b"\n", 0, cut) + 1,
                 )
             try:

@@ -2,8 +2,9 @@
 
 What is removed or defanged, and why:
 
-- invisible format characters (Unicode Cf, e.g. bidi overrides that hide text) and control
-  characters other than newline and tab — ZWJ/ZWNJ stay: they select Bengali conjuncts;
+- hidden characters, as the one text rule names them (:mod:`engine.text.text_rules`: controls
+  other than newline and tab, bidi overrides and isolates, tag characters, variation selectors
+  outside emoji, invisible fillers) — ZWJ/ZWNJ inside a word stay: they select Bengali conjuncts;
 - model control tokens of the common chat formats (``<start_of_turn>``, ``<|im_start|>``,
   ``<|eot_id|>``, ``[INST]``, ``<<SYS>>``, ``<s>`` …), removed until none is left, so that a
   token split by another token cannot re-form;
@@ -20,16 +21,15 @@ The text stays readable for the judge: only these constructs change.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from engine.judging.rubric import CRITERION_KEYS
+from engine.text.text_rules import neutralised
 
 FENCE_OPEN, FENCE_CLOSE = "⟦", "⟧"
 FENCE_LABELS = ("standard_question", "standard_answer", "dialect_question", "dialect_answer")
 VERDICT_KEYS = ("chain_of_thought_reasoning",) + CRITERION_KEYS + ("confidence",)
 REMOVED = "[removed control token]"
 
-_KEEP_FORMAT = {"\u200c", "\u200d"}  # ZWNJ, ZWJ
 _CONTROL_TOKENS = re.compile(
     r"<\|[^<>|\n]{0,40}\|>"  # ChatML, Llama 3, Phi
     r"|<\s*/?\s*(?:s|bos|eos|pad|unk|mask|sep|cls|eot|start_of_turn|end_of_turn"
@@ -52,12 +52,9 @@ _COT_KEY = re.compile(r"chain_of_thought_reasoning", re.IGNORECASE)
 
 
 def strip_invisible(text: str) -> str:
-    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
-    return "".join(
-        c
-        for c in text
-        if c in _KEEP_FORMAT or c in "\n\t" or unicodedata.category(c) not in ("Cf", "Cc")
-    )
+    """The text a person sees: every hidden character the workspace's one text rule names
+    (:func:`engine.text.text_rules.neutralised`) removed, line breaks made ``\n``."""
+    return neutralised(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def remove_control_tokens(text: str) -> str:

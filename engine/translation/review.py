@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.errors import UserError
 from engine.i18n import _
-from engine.text.text_rules import checked_name
+from engine.text.text_rules import checked_name, clean_text
 from engine.text.textnorm import normalize_text
 from engine.translation.draft_checks import ORDERS, draft_checks, need_key
 from engine.workspace.schema import DIALECTS
@@ -239,7 +239,8 @@ def set_variant_text(
 
     ``status`` defaults to the action's status ('reviewed' for an edit, 'gold' for accept).
     """
-    text = normalize_text(text)
+    where = _("variant {id}").format(id=variant_id)
+    text = normalize_text(clean_text(text, where, optional=True))
     if not text:
         raise UserError(_("a translation cannot be empty; reject the variant instead"))
     new_status = status or ACTION_STATUS.get(action, "reviewed")
@@ -307,7 +308,13 @@ def _write(
     with ws.transaction() as conn:
         old = variant_state(ws, variant_id)
         new_text = old.text if text is None else text
+        if status == "gold" and text is None:  # a machine draft becomes gold as it is
+            clean_text(new_text, _("variant {id}").format(id=variant_id))
         new_comment = old.comment if comment is None else comment.strip()
+        if comment is not None:
+            clean_text(
+                new_comment, _("variant {id}: the comment").format(id=variant_id), optional=True
+            )
         new_provenance = provenance or ("human" if new_text != old.text else old.provenance)
         now = utcnow()
         update_variant(

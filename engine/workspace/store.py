@@ -24,6 +24,7 @@ import sqlite_utils
 
 from engine.errors import Step, UserError, step
 from engine.i18n import _
+from engine.text.text_rules import checked_name
 from engine.workspace import stages
 from engine.workspace.schema import SCHEMA_VERSION
 
@@ -37,9 +38,18 @@ def utcnow() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return os.path.lexists(path)
+    except ValueError:  # a NUL in the path: no such file, and its name is refused
+        return False
+
+
 class Workspace:
     def __init__(self, path: str | Path, *, create: bool = True):
         self.path = Path(path)
+        if create and not _exists(self.path):  # a new file's name is a name like any other
+            checked_name(self.path.name, _("workspace file name"))
         try:
             os.stat(self.path)
         except OSError as exc:

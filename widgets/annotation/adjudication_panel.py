@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from engine.annotation import api as annotation
 from engine.errors import UserError
 from engine.i18n import _, digits
+from engine.text.text_rules import visible
 from engine.workspace.api import Workspace
 from widgets.annotation.annotation_panel import decision_label
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
@@ -240,7 +241,7 @@ class AdjudicationPanel(QWidget):
         body = content.get("text") or content.get("answer") or ""
         parts = [
             f"<p><b>{html.escape(_('Question'))}:</b> {html.escape(content.get('question', ''))}</p>",
-            f"<p><b>{html.escape(_('Current text'))}:</b> {html.escape(body)}</p>",
+            f"<p><b>{html.escape(_('Current text'))}:</b> {html.escape(visible(body))}</p>",
             "<table border='1' cellspacing='0' cellpadding='4' width='100%'><tr>"
             + "".join(
                 f"<th>{html.escape(h)}</th>"

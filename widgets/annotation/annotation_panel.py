@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from engine.annotation.api import PackageQueue, WorkspaceQueue, parse_scale
 from engine.errors import UserError
 from engine.i18n import _, digits
+from engine.text.text_rules import visible
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.annotation.setup_dialogs import kind_label
 from widgets.common.avro_typing import AvroTyping
@@ -325,11 +326,11 @@ class AnnotationPanel(QWidget):
             shown = content.get("hidden") and _("(machine draft hidden: blind review)")
             # nothing shown to accept: blind review takes an edit, a flag or a rejection
             self.buttons["accept"].setVisible(not content.get("hidden"))
-            self.shown.setText(shown or content.get("text", ""))
+            self.shown.setText(shown or visible(content.get("text", "")))
         else:
             judge = content.get("judge_score")
             extra = "" if judge is None else "\n" + _("Judge: {score}").format(score=judge)
-            self.shown.setText(content.get("answer", "") + extra)
+            self.shown.setText(visible(content.get("answer", "")) + extra)
             self.buttons["accept"].setVisible(True)
         low, high = parse_scale(item["score_scale"])
         self.scale_label.setText(_("scale {scale}").format(scale=item["score_scale"]))

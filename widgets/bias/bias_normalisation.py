@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.bias import tasks as bias_tasks
 from engine.i18n import _, digits
+from engine.text.text_rules import visible
 from widgets.common.fonts import bengali_font
 from widgets.common.labels import label
 from widgets.common.task_bridge import WRITER, TaskBridge
@@ -57,7 +58,7 @@ class RowsModel(QAbstractTableModel):
                 return ""
             if isinstance(value, int | float) or str(value).isdigit():
                 return digits(value)
-            return label("order", label("reply", str(value)))
+            return visible(label("order", label("reply", str(value))))  # hidden characters shown
         return None
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _
 from engine.judging.api import Rubric
+from engine.text.text_rules import visible
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
 
@@ -182,11 +183,14 @@ class AnswersDetail(QWidget):
         )
         self.titles[0].setText(_("Standard Bengali"))
         self.titles[1].setText(f"{detail['dialect_en']} · {detail['dialect_bn']}")
-        std_q, dia_q = word_diff_html(detail["standard_question"], detail["dialect_question"])
+        # model texts (drafted questions, answers, reasoning) with hidden characters shown
+        std_q, dia_q = word_diff_html(
+            visible(detail["standard_question"] or ""), visible(detail["dialect_question"] or "")
+        )
         self.questions[0].setHtml(std_q)
         self.questions[1].setHtml(dia_q)
         std_html, dia_html = word_diff_html(
-            detail["standard_answer"] or "", detail["dialect_answer"] or ""
+            visible(detail["standard_answer"] or ""), visible(detail["dialect_answer"] or "")
         )
         self.answers[0].setHtml(std_html)
         self.answers[1].setHtml(dia_html)
@@ -220,7 +224,7 @@ class AnswersDetail(QWidget):
             )
             + human
         )
-        self.reasoning.setText(detail["reasoning"] or "")
+        self.reasoning.setText(visible(detail["reasoning"] or ""))
         latest = detail["history"][-1]["details"].get("scores") if detail["history"] else None
         for row, c in enumerate(self.rubric.criteria):
             value = detail.get(c.key)

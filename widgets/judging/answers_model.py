@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from engine.i18n import _, digits
 from engine.judging.api import answer_rows
+from engine.text.text_rules import visible
 from engine.workspace.api import Workspace
 from widgets.common.labels import dialect_of, label
 
@@ -198,7 +199,7 @@ class AnswersTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and key in ("final", "gap"):
             return QBrush(QColor("#1a1a1a"))
         if role == Qt.ItemDataRole.ToolTipRole and key == "question":
-            return row["question"]
+            return visible(row["question"] or "")
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("final", "gap", "confidence"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == JUDGMENT_ID_ROLE:
@@ -207,7 +208,8 @@ class AnswersTableModel(QAbstractTableModel):
 
     def _display(self, row: dict, key: str):
         if key == "question":
-            return f"{row['ext_id']}  {row['question']}" if row["ext_id"] else row["question"]
+            question = visible(row["question"] or "")
+            return f"{row['ext_id']}  {question}" if row["ext_id"] else question
         if key == "domain":
             return label("domain", row.get("domain"))
         if key == "final":

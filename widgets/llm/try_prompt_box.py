@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from engine.i18n import _, digits
 from engine.llm import tasks as model_tasks
+from engine.text.text_rules import visible
 from engine.workspace.api import Workspace
 from widgets.common.fonts import bengali_font
 from widgets.common.task_bridge import TaskBridge, describe_error, model_lane
@@ -109,7 +110,7 @@ class TryPromptBox(QGroupBox):
     def show_reply(self, result: dict) -> None:
         self.result = result
         self.send_button.setEnabled(self.model is not None)
-        self.reply.setPlainText(result["text"])
+        self.reply.setPlainText(visible(result["text"]))  # hidden characters shown
         template = result["template"]
         rate = result["tokens_per_second"]
         self.info.setText(

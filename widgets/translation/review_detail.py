@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.i18n import _, current_language, digits
+from engine.text.text_rules import visible
 from widgets.common import labels
 from widgets.common.avro_typing import AvroTyping, avro_parse
 from widgets.common.fonts import bengali_font
@@ -354,7 +355,9 @@ class ReviewDetail(QWidget):
         self.question.setText(detail["question_text"])
         self.gloss.setText(detail.get("gloss_en") or _("(no gloss)"))
         machine = detail.get("machine_text")
-        self.machine.setText(machine if machine else _("(none: imported or typed by a person)"))
+        self.machine.setText(
+            visible(machine) if machine else _("(none: imported or typed by a person)")
+        )
         self.retrieval.setText(retrieval_summary(detail.get("retrieval") or {}))
         self._fill_exemplars(detail.get("exemplars") or [])
         self.shown_text, self.shown_comment = detail["text"], detail.get("comment") or ""

@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
 from engine.i18n import _
+from engine.text.text_rules import visible
 from engine.translation import api as translation
 from engine.workspace.api import Workspace
 from widgets.common.labels import dialect_of, label
@@ -221,7 +222,7 @@ class ReviewGridModel(QAbstractTableModel):
             return None
         status = cell["status"]
         if role == Qt.ItemDataRole.DisplayRole:
-            return cell["text"]
+            return visible(cell["text"])  # a machine draft's hidden characters shown
         if role == Qt.ItemDataRole.DecorationRole:
             return status_icon(status)
         if role == Qt.ItemDataRole.BackgroundRole:
@@ -229,7 +230,10 @@ class ReviewGridModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(QColor("#1a1a1a"))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{status_label(status)} · {label('provenance', cell['provenance'])}\n{cell['text']}"
+            return (
+                f"{status_label(status)} · {label('provenance', cell['provenance'])}\n"
+                + visible(cell["text"])
+            )
         if role == Qt.ItemDataRole.FontRole and status == "gold":
             return self._bold
         if role == VARIANT_ID_ROLE:

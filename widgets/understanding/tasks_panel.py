@@ -51,6 +51,7 @@ from engine.i18n import _, digits
 
 # the panel runs a task on the workspace's models: the one read it needs of the llm stage
 from engine.llm.api import all_models
+from engine.text.text_rules import visible
 from engine.understanding import api as task_api
 from engine.understanding import tasks as task_jobs
 from engine.understanding.api import REGIMES, SCHEMES, all_tasks, item_sets, write_csv, write_latex
@@ -521,7 +522,7 @@ class TasksPanel(QWidget):
     def _fill_items(self, rows: list[dict]) -> None:
         self.items.setRowCount(len(rows))
         for i, r in enumerate(rows):
-            cells = [r["dialect"], r["input_text"], r["native_text"], r["output"] or "",
+            cells = [r["dialect"], r["input_text"], r["native_text"], visible(r["output"] or ""),
                      " | ".join(r["refs"]), " | ".join(r["demos"])]  # fmt: skip
             for j, text in enumerate(cells):
                 self.items.setItem(i, j, QTableWidgetItem(text))

@@ -37,6 +37,7 @@ from engine.llm.endpoints.batch_wire import (
     split_lines,
 )
 from engine.llm.runs.step_request import StepRequest, request_from_json
+from engine.text.text_rules import reply_problem
 from engine.workspace.store import Workspace
 
 
@@ -239,8 +240,24 @@ def _check_file(ws: Workspace, path: Path) -> tuple[Counter, list, int]:
         elif not _model_matches((line.body or {}).get("model"), item["target_model"]):
             refused[WRONG_MODEL] += 1
         else:
+            _refuse_unstorable_reply(path, line.number, cid.item_key, line.body or {})
             accepted.append((batch["id"], cid.run_id, cid.item_key, line.body))
     return refused, accepted, count
+
+
+def _refuse_unstorable_reply(path: Path, number: int, item_key: str, body: dict) -> None:
+    """A reply keeps what the model wrote (hidden characters are shown where a person reads
+    it), except what cannot be stored as text: a NUL refuses the file, naming line and item."""
+    choice = body["choices"][0]
+    message = choice.get("message")
+    text = message.get("content") if isinstance(message, dict) else choice.get("text")
+    problem = reply_problem(text) if isinstance(text, str) else None
+    if problem is not None:
+        raise UserError(
+            _(
+                "{file}, line {line}: the reply to item {item} {problem}; the file is not imported"
+            ).format(file=path, line=number, item=item_key, problem=problem)
+        )
 
 
 def import_results(

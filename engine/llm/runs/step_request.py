@@ -15,26 +15,22 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from engine.errors import Setting, UserError, setting
 from engine.i18n import _
 from engine.llm.types import CancelFn, ProgressFn
-from engine.text.text_rules import name_problem
+from engine.text.text_rules import MAX_NAME_CHARS, ascii_safe, folded_name, name_problem
 from engine.workspace.store import Workspace
 
 # generous bounds: a request is small, and its values come from users and from files
-MAX_NAME_CHARS = 200
 MAX_NAMES = 1000
 MAX_COUNT = 1_000_000_000
 MAX_TOKENS = 1_000_000
 MAX_TEXT_CHARS = 1_000_000
 MAX_N_SEQ = 4096
 MAX_REFILL = 1000
-# zero-width (non-)joiners shape Bengali conjuncts; every other format character hides text
-JOINERS = {"\u200c", "\u200d"}
 
 R = TypeVar("R", bound="StepRequest")
 
@@ -67,18 +63,10 @@ def _name(value: Any, name: Setting) -> str:
         raise RequestError(name, _("an empty name is not a name"))
     if len(value) > MAX_NAME_CHARS:
         raise RequestError(name, _("a name of more than {n} characters").format(n=MAX_NAME_CHARS))
-    folded = " ".join(value.split())
+    folded = folded_name(value)
     problem = name_problem(folded)
     if problem is not None:
-        raise RequestError(name, f"{value!r} {problem}")
-    hidden = [ch for ch in folded if unicodedata.category(ch) == "Cf" and ch not in JOINERS]
-    if hidden:
-        raise RequestError(
-            name,
-            _("{value!r} holds the invisible character U+{code:04X}").format(
-                value=value, code=ord(hidden[0])
-            ),
-        )
+        raise RequestError(name, f"{ascii_safe(value)} {problem}")
     return folded
 
 

@@ -148,7 +148,11 @@ TEXT_FORGERIES = {
     "edit decomposed": (EDIT, "\u0995\u09c7\u09be", "not in the stored form"),  # not ো
     "comment a NUL b": (COMMENT, "a\x00b", "comment that holds the control character U+0000"),
     "comment escape": (COMMENT, "ঠিক\x1b[31m", "control character U+001B"),
-    "comment only U+200B": (COMMENT, "\u200b", "comment that is only invisible"),
+    "comment only U+200B": (
+        COMMENT,
+        "\u200b",
+        "comment that is empty or only invisible characters (U+200B",
+    ),
 }
 
 
