@@ -39,6 +39,18 @@ def result_table() -> QTableWidget:
     return table
 
 
+def _figure_item(entry: dict, key: str) -> QTableWidgetItem:
+    """A cell of one figure: a score that has no value (a label never predicted or never
+    gold) says "undefined" and, on hover, why; never a number."""
+    if key == "n" and key in entry:
+        return QTableWidgetItem(str(entry[key]))
+    if key in entry and entry[key] is None:
+        item = QTableWidgetItem(_("undefined"))
+        item.setToolTip((entry.get("undefined") or {}).get(key, ""))
+        return item
+    return QTableWidgetItem(number_text(entry.get(key), 3))
+
+
 class RunBreakdown(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -65,12 +77,9 @@ class RunBreakdown(QWidget):
         self.per_dialect.setHorizontalHeaderLabels([_("Dialect"), *(t for _k, t in keys)])
         self.per_dialect.setRowCount(len(per_dialect))
         for row, (dialect, entry) in enumerate(per_dialect.items()):
-            cells = [dialect] + [
-                str(entry[k]) if k == "n" and k in entry else number_text(entry.get(k), 3)
-                for k, _t in keys
-            ]
-            for col, text in enumerate(cells):
-                self.per_dialect.setItem(row, col, QTableWidgetItem(text))
+            self.per_dialect.setItem(row, 0, QTableWidgetItem(dialect))
+            for col, (k, _t) in enumerate(keys, start=1):
+                self.per_dialect.setItem(row, col, _figure_item(entry, k))
         self.per_dialect.resizeColumnsToContents()
         if run is not None:
             text = _("Run {run}: scores per dialect on the scale {scale}; {macro}.").format(
