@@ -83,6 +83,17 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def _few_labels_note(p):
+    """A cell whose PPI has no number for want of labels says so, beside its n."""
+    if p.n >= 2 or p.note:
+        return p
+    return replace(
+        p,
+        note=f"undefined: {p.n} human label(s) in this cell; PPI needs at least 2 (and reads "
+        f"well from {SMALL_N}, below which a Student-t interval stands beside it)",
+    )
+
+
 def _labels_needed(cell: dict, width: float, alpha: float) -> dict:
     """Human labels for an interval ``width`` wide, or None and why: undefined without the
     two labels a variance needs, not reachable where the judge side alone is wider."""
@@ -307,16 +318,19 @@ def ppi_study(ws: Workspace, batch_id: int, settings: PPISettings = PPI) -> PPIS
             p = ppi_mean(c["y"], c["yh"], c["yu"], alpha=alpha)
             small = ppi_t_interval(c["y"], c["yh"], c["yu"], lam=p.lam, alpha=alpha)
         est[(model, dialect)] = p
+        need = _labels_needed(c, width, alpha)
         rows.append(
             {
                 "model": model,
                 "dialect": dialect,
-                "ppi": with_scale_note(p, scale).as_dict(),
+                "ppi": _few_labels_note(with_scale_note(p, scale)).as_dict(),
                 # below SMALL_N labels: the Student-t interval beside the asymptotic one
                 "ppi_t": small.as_dict() if p.n < SMALL_N and math.isfinite(small.low) else None,
                 "judge_only": classical_mean(c["yh"] + c["yu"], alpha=alpha, scale=scale).as_dict(),
                 "human_only": classical_mean(c["y"], alpha=alpha, scale=scale).as_dict(),
-                **_labels_needed(c, width, alpha),
+                "labels_for_width": need["labels_for_width"],
+                "labels_for_width_state": need["labels_for_width_state"],
+                "labels_for_width_note": need["labels_for_width_note"],
             }
         )
     gaps = []

@@ -225,7 +225,7 @@ def _task_sections(ws: Workspace, out: Path) -> list[dict]:
     report = task_stats(ws)
     if not report["runs"]:
         return []
-    header, rows = result_table(report)
+    header, rows = result_table(dict(report))
     table = [dict(zip(header, row)) for row in rows]
     fig = figures.task_scores(report["runs"])
     return [_plain_section(out, "tasks", "Understanding tasks: results per run", table, 8, fig)]

@@ -33,8 +33,10 @@ def test_labels_for_width_undefined_then_unreachable(tmp_path, capsys):
     for c in cells:  # no human label yet: undefined, not unreachable
         assert c["labels_for_width"] is None and c["labels_for_width_state"] == "undefined"
         assert "0 human label" in c["labels_for_width_note"]
+        assert c["ppi"]["note"].startswith("undefined: 0 human label")
     code, out = _run(capsys, ws, "ppi")
     assert "width 1: undefined" in out and "unreachable" not in out, out
+    assert "note (PPI): undefined" in out
     from engine.annotation.decisions import my_queue, record_decision
 
     with Workspace(ws) as w:

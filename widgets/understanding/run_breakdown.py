@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.understanding.api import TaskStatsSettings, macro_note
 from widgets.understanding.result_rows import number_text
 
@@ -39,6 +39,14 @@ def result_table() -> QTableWidget:
     return table
 
 
+# why a macro score has no value (engine.understanding.metrics), in the interface language
+_UNDEFINED_WHY = {
+    "macro_precision": N_("No item was predicted as any label: precision is 0 of 0."),
+    "macro_recall": N_("No item has any of the labels as its gold label: recall is 0 of 0."),
+    "macro_f1": N_("No item has any of the labels, gold or predicted."),
+}
+
+
 def _figure_item(entry: dict, key: str) -> QTableWidgetItem:
     """A cell of one figure: a score that has no value (a label never predicted or never
     gold) says "undefined" and, on hover, why; never a number."""
@@ -46,7 +54,7 @@ def _figure_item(entry: dict, key: str) -> QTableWidgetItem:
         return QTableWidgetItem(str(entry[key]))
     if key in entry and entry[key] is None:
         item = QTableWidgetItem(_("undefined"))
-        item.setToolTip((entry.get("undefined") or {}).get(key, ""))
+        item.setToolTip(_(_UNDEFINED_WHY.get(key, _UNDEFINED_WHY["macro_f1"])))
         return item
     return QTableWidgetItem(number_text(entry.get(key), 3))
 

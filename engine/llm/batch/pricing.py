@@ -142,7 +142,7 @@ def seconds_per_item(ws: Workspace, model_id: int, kind: str | None = None) -> f
     before replays stopped recording their timing hold the replay's ~0 s beside the online
     part, which cannot be told apart."""
     seconds = items = 0.0
-    sql, params = "SELECT card FROM runs WHERE model_id = ?", [model_id]
+    sql, params = "SELECT card FROM runs WHERE model_id = ?", list[object]([model_id])
     if kind is not None:
         sql, params = sql + " AND kind = ?", [model_id, kind]
     for row in ws.query(sql, tuple(params)):
