@@ -34,7 +34,7 @@ from engine.reports.settings import STUDY_STATS, StudyStatsSettings
 from engine.reports.study_statistics import study_statistics
 from engine.text.fonts import font_paths
 from engine.translation.draft_checks import flagged_notice
-from engine.understanding.api import task_stats
+from engine.understanding.api import TaskStatsSettings, task_stats
 from engine.understanding.run import TASK_KIND_PREFIX
 from engine.understanding.tables import result_table
 from engine.workspace.store import Workspace, utcnow
@@ -89,7 +89,10 @@ def write_report(
                 out, part["stem"], part["title"], part["rows"], part["n_labels"], part["figure"]
             )
         )
-    sections += _task_sections(ws, out)
+    tasks = TaskStatsSettings(
+        seed=settings.seed, resamples=settings.resamples, level=settings.level
+    )  # drawn as the study's intervals, as the bias ones are
+    sections += _task_sections(ws, out, tasks)
     if not sections:
         raise UserError(
             f"nothing to report yet: no judge run, probe replies or task outputs (run "
@@ -219,10 +222,10 @@ def _unjudged_stats(settings: StudyStatsSettings, max_score: float) -> dict:
     }
 
 
-def _task_sections(ws: Workspace, out: Path) -> list[dict]:
+def _task_sections(ws: Workspace, out: Path, settings: TaskStatsSettings) -> list[dict]:
     """Understanding-task runs (paper 001): the results table of ``task-stats`` and a
     figure of each run's macro score, [] without task outputs."""
-    report = task_stats(ws)
+    report = task_stats(ws, settings=settings)
     if not report["runs"]:
         return []
     header, rows = result_table(dict(report))
