@@ -139,8 +139,8 @@ def request_tokens(req: Request) -> tuple[int, int]:
 def seconds_per_item(ws: Workspace, model_id: int, kind: str | None = None) -> float | None:
     """Seconds per item of the model's past online runs of step ``kind`` (their cards'
     actuals), or None. A run with answers from batch results is left out: cards written
-    before replays stopped recording their timing hold the replay's ~0 s beside the online
-    part, which cannot be told apart."""
+    before replays stopped recording their timing add the replay's near-zero time to the
+    online part, and the two cannot be told apart."""
     seconds = items = 0.0
     sql, params = "SELECT card FROM runs WHERE model_id = ?", list[object]([model_id])
     if kind is not None:

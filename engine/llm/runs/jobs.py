@@ -292,7 +292,8 @@ def _run_job(
             redecoded,
         )
     # what this call took, beside the planner's estimate (engine.llm.planning.planner); a
-    # backend answering from files took no online time, and its ~0 s would read as a pace
+    # backend answering from files took no online time, and its near-zero time would read
+    # as a pace
     if to_decode and getattr(backend, "timed", True):
         summary.actual = {
             "seconds": round(time.monotonic() - start, 2),
