@@ -293,6 +293,8 @@ def _line(label: str, est: dict) -> None:
         return
     ci = "" if est["low"] is None else f" [{est['low']:.3f}, {est['high']:.3f}]"
     print(f"{label}: {est['value']:.3f}{ci} (n={est['n']})")
+    if est.get("note"):
+        print(f"    note: {est['note']}")
 
 
 def cmd_adjudicate(args, ctx) -> int:
@@ -371,12 +373,14 @@ def cmd_ppi(args, ctx) -> int:
     print(f"scale {study['scale']}, {settings.interval_note()}, seed {study['seed']}, {drawn}")
     for c in study["cells"]:
         p, j, h = c["ppi"], c["judge_only"], c["human_only"]
-        need = c["labels_for_width"]
+        need, state = c["labels_for_width"], c.get("labels_for_width_state")
         print(
             f"{c['model']:<16} {c['dialect']:<12} PPI {_ci(p)} (n={p['n']}, N={p['N']}) | "
             f"judge {_ci(j)} (t, n={j['n']}) | human {_ci(h)} (t, n={h['n']}) | labels for "
-            f"width {args.width:g}: {'unreachable' if need is None else int(need)}"
+            f"width {args.width:g}: {state if need is None else int(need)}"
         )
+        if need is None and c.get("labels_for_width_note"):
+            print(f"  labels for width {c['labels_for_width_note']}")
         t = c["ppi_t"]
         if t:
             print(f"  PPI with Student t {_ci(t)}: {t['note']}")

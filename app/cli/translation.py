@@ -384,6 +384,17 @@ def _fmt(value, digits: int = 4) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
+def _interval_words(boot: dict) -> str:
+    """What the bracketed intervals are: method, level, resamples and seed."""
+    if not boot.get("resamples"):
+        return "none (--bootstrap 0)"
+    return (
+        f"{boot.get('level', 0.95):.0%} {boot.get('method', 'percentile bootstrap')} over "
+        f"items (segments at segment level, systems at system level), "
+        f"{boot['resamples']} resamples, seed {boot['seed']}"
+    )
+
+
 def _print_report(report: dict) -> None:
     lo, hi = report["human_scale"]
     seen = report.get("observed_range")
@@ -416,6 +427,7 @@ def _print_report(report: dict) -> None:
         print(f"  corpus {key} signature: {sig}")
     for key, sig in report["sentence_signatures"].items():
         print(f"  sentence {key} signature (segment-level correlations): {sig}")
+    print(f"  intervals: {_interval_words(report.get('bootstrap') or {})}")
     for level in ("segment_level", "system_level"):
         print(f"{level.replace('_', ' ')} correlation with human scores:")
         for row in report[level]:

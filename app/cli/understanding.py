@@ -398,6 +398,9 @@ def cmd_task_stats(args, ctx) -> int:
         scale = m.get("scale")
         values = ", ".join(f"{k} {_f(v)}" for k, v in m.items() if k not in ("scale", "macro_over"))
         print(f"  {understanding.macro_words(m['macro_over'])} ({scale}): {values}")
+        for key, why in (r.get("undefined") or {}).items():
+            state = "undefined" if m.get(key) is None else "mean of the defined"
+            print(f"    {key} {state}: {why}")
         if r.get("chrf_macro_ci"):
             ci = r["chrf_macro_ci"]
             print(

@@ -92,6 +92,12 @@ def rouge_l(a: str, b: str) -> float:
 
 
 # -- the report ---------------------------------------------------------------------------
+# Below this many items a coefficient carries a note: a percentile bootstrap over few items
+# has few distinct resamples (2 items: 3), so its interval is coarse and may even leave the
+# estimate on or outside its edge; the same floor as PPI's Student-t note.
+SMALL_ITEMS = 30
+
+
 @dataclass
 class Estimate:
     value: float
@@ -100,7 +106,22 @@ class Estimate:
     n: int  # items used
 
     def as_dict(self) -> dict:
-        return nan_to_none({"value": self.value, "low": self.low, "high": self.high, "n": self.n})
+        out = {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
+        return nan_to_none(out) | ({"note": self.note()} if self.note() else {})
+
+    def note(self) -> str | None:
+        """Why a value on few items is to be read with care (None: enough items)."""
+        if math.isnan(self.value) or self.n >= SMALL_ITEMS:
+            return None
+        note = (
+            f"only {self.n} items (fewer than {SMALL_ITEMS}): a percentile bootstrap over so "
+            "few items is coarse"
+        )
+        if math.isnan(self.low):
+            return note + "; no interval"
+        if not self.low < self.value < self.high:
+            note += "; the estimate lies on or outside its own interval"
+        return note
 
 
 def _bootstrap(stat, n_units: int, settings: AgreementSettings) -> tuple[float, float]:

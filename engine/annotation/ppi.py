@@ -83,6 +83,45 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def _few_labels_note(p):
+    """A cell whose PPI has no number for want of labels says so, beside its n."""
+    if p.n >= 2 or p.note:
+        return p
+    return replace(
+        p,
+        note=f"undefined: {p.n} human label(s) in this cell; PPI needs at least 2 (and reads "
+        f"well from {SMALL_N}, below which a Student-t interval stands beside it)",
+    )
+
+
+def _labels_needed(cell: dict, width: float, alpha: float) -> dict:
+    """Human labels for an interval ``width`` wide, or None and why: undefined without the
+    two labels a variance needs, not reachable where the judge side alone is wider."""
+    need = labels_for_width(cell["y"], cell["yh"], cell["yu"], width, alpha=alpha)
+    state = note = None
+    if math.isnan(need):
+        state, note = (
+            "undefined",
+            (
+                f"undefined: {len(cell['y'])} human label(s) in this cell; at least 2 are needed "
+                "to estimate the variance that sizes it"
+            ),
+        )
+    elif math.isinf(need):
+        state, note = (
+            "unreachable",
+            (
+                "not reachable: the judge-side variance of the unlabelled answers alone makes "
+                "the interval wider than the width, however many labels are added"
+            ),
+        )
+    return {
+        "labels_for_width": _finite(need),
+        "labels_for_width_state": state,
+        "labels_for_width_note": note,
+    }
+
+
 # -- the study ----------------------------------------------------------------------------
 # the judge's scores (Yhat) of the counted judgments: a flagged one waits for a person and
 # is left out, as in every other figure (engine.judging.judged_items)
@@ -122,6 +161,10 @@ class PPICell(TypedDict):
     judge_only: dict[str, Any]
     human_only: dict[str, Any]
     labels_for_width: float | None
+    # why labels_for_width is None: "undefined" (too few labels to size it) or
+    # "unreachable" (the judge side alone is wider), and the sentence that says so
+    labels_for_width_state: str | None
+    labels_for_width_note: str | None
 
 
 class PPIGap(TypedDict):
@@ -275,19 +318,19 @@ def ppi_study(ws: Workspace, batch_id: int, settings: PPISettings = PPI) -> PPIS
             p = ppi_mean(c["y"], c["yh"], c["yu"], alpha=alpha)
             small = ppi_t_interval(c["y"], c["yh"], c["yu"], lam=p.lam, alpha=alpha)
         est[(model, dialect)] = p
+        need = _labels_needed(c, width, alpha)
         rows.append(
             {
                 "model": model,
                 "dialect": dialect,
-                "ppi": with_scale_note(p, scale).as_dict(),
+                "ppi": _few_labels_note(with_scale_note(p, scale)).as_dict(),
                 # below SMALL_N labels: the Student-t interval beside the asymptotic one
                 "ppi_t": small.as_dict() if p.n < SMALL_N and math.isfinite(small.low) else None,
                 "judge_only": classical_mean(c["yh"] + c["yu"], alpha=alpha, scale=scale).as_dict(),
                 "human_only": classical_mean(c["y"], alpha=alpha, scale=scale).as_dict(),
-                # None: not reachable by more human labels (the judge-side variance is wider)
-                "labels_for_width": _finite(
-                    labels_for_width(c["y"], c["yh"], c["yu"], width, alpha=alpha)
-                ),
+                "labels_for_width": need["labels_for_width"],
+                "labels_for_width_state": need["labels_for_width_state"],
+                "labels_for_width_note": need["labels_for_width_note"],
             }
         )
     gaps = []

@@ -34,7 +34,10 @@ def diverging_bars(groups: list[dict], title: str, xy: tuple[str, str]):
             g["occupation_mixed"],
         ),
     )
-    fig = Figure(figsize=(8.5, 0.9 + 0.32 * len(rows)))
+    # margins in inches, so that one row keeps room for the title above and the axis
+    # label below (a height in proportion to the rows alone clipped them)
+    height = 1.3 + 0.32 * max(len(rows), 2)
+    fig = Figure(figsize=(8.5, height))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     labels, ys = [], []
@@ -81,7 +84,7 @@ def diverging_bars(groups: list[dict], title: str, xy: tuple[str, str]):
     ax.set_yticks(ys, labels, fontsize=7)
     ax.set_xlabel(f"bias score tanh(ln Cx/Cy): ← {xy[1]}   {xy[0]} →", fontsize=8)
     ax.set_title(title, fontsize=9)
-    fig.subplots_adjust(left=0.38, right=0.8)
+    fig.subplots_adjust(left=0.38, right=0.8, bottom=0.7 / height, top=1 - 0.45 / height)
     return fig
 
 

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
-from engine.errors import Reference, plain_words, render
+from engine.bias.run import PROBE_KIND
+from engine.errors import Reference, Step, UserError, plain_words, render, step
 from engine.judging import paired_scores, store
 from engine.judging.judged_items import counted_items_from
 from engine.llm.runs.replicate import replications
@@ -30,6 +31,7 @@ from engine.reports.settings import STUDY_STATS, StudyStatsSettings
 from engine.reports.study_statistics import study_statistics
 from engine.text.fonts import font_paths
 from engine.translation.draft_checks import flagged_notice
+from engine.understanding.run import TASK_KIND_PREFIX
 from engine.workspace.stages import load, report_sections
 from engine.workspace.store import Workspace, utcnow
 
@@ -54,18 +56,81 @@ def write_report(
     words: Callable[[Reference], str] = plain_words,
 ) -> dict:
     """``words`` words the settings and steps the report's warnings name: the front end that
-    writes the report passes its own, so the report speaks as the reader's tool does."""
+    writes the report passes its own, so the report speaks as the reader's tool does.
+    A study without a judge run (paper 002's bias probes, understanding tasks) gets the
+    report of what it has: its bias and task figures and tables."""
     out = Path(out_dir)
-    stats = study_statistics(
-        ws,
-        judge_run=judge_run,
-        settings=settings,
-        danger_threshold=danger_threshold,
-        max_score=max_score,
-        groupings=("model_dialect", "dialect", "dialect_domain", "dialect_type"),
-    )
-    groups = stats["groups"]
+    judged = judge_run is not None or store.primary_judge(ws) is not None
+    if judged:
+        stats = study_statistics(
+            ws,
+            judge_run=judge_run,
+            settings=settings,
+            danger_threshold=danger_threshold,
+            max_score=max_score,
+            groupings=("model_dialect", "dialect", "dialect_domain", "dialect_type"),
+        )
+        sections = _judge_sections(ws, out, stats, max_score)
+    else:
+        stats = _unjudged_stats(settings, max_score)
+        sections = []
     names = ws.dialect_names()
+    # every stage's own sections (paper 002's if probed, paper 001's tasks if run), as each
+    # declares them, their intervals drawn as the study's
+    parts = [part for path in report_sections() for part in load(path)(ws, settings)]
+    for part in parts:
+        sections.append(
+            _plain_section(
+                out, part["stem"], part["title"], part["rows"], part["n_labels"], part["figure"]
+            )
+        )
+    if not sections:
+        raise UserError(
+            f"nothing to report yet: no judge run, probe replies or task outputs (run "
+            f"{step(Step.JUDGE)}, probe the models or run a task first)"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    runs = _runs(ws, stats["judge_run"])
+    (out / "run_cards.json").write_text(
+        json.dumps(
+            [{**r, "card": json.loads(r["card"])} for r in runs], ensure_ascii=False, indent=2
+        ),
+        encoding="utf-8",
+    )
+    by_run: dict[int, list[dict]] = {}
+    for rep in replications(ws, [r["id"] for r in runs]):
+        by_run.setdefault(rep["run_id"], []).append(rep)
+    stats["warnings"] = [render(w, words) for w in stats["warnings"]]
+    html = _render(
+        stats=stats,
+        sections=sections,
+        runs=runs,
+        replications=by_run,
+        notices=_notices(ws, stats["judge_run"]) if judged else _model_notices(ws),
+        workspace=str(ws.path),
+        generated_at=utcnow(),
+        font=_embedded_font(),
+        show=lambda column, value: _show(names, column, value),
+    )
+    path = out / "report.html"
+    path.write_text(html, encoding="utf-8")
+    log.info("report written to %s", path)
+    return {
+        "report": str(path),
+        "folder": str(out),
+        "judge_run": stats["judge_run"],
+        "n_items": stats["n_items"],
+        "coverage": stats["coverage"],
+        "replicated_runs": sorted(by_run),
+        "partial": stats["partial"],
+        "runs": [r["id"] for r in runs],
+    }
+
+
+def _judge_sections(ws: Workspace, out: Path, stats: dict, max_score: float) -> list[dict]:
+    """The judged study's sections: its mean scores, tests and judge agreement."""
+    names = ws.dialect_names()
+    groups = stats["groups"]
     labels = {code: f"{d['name_en']}\n{d['name_bn']}" for code, d in names.items()}
     sections = [
         _section(
@@ -132,48 +197,19 @@ def write_report(
         ),
         _agreement_section(ws, out, stats, max_score),
     ]
-    # every stage's own sections (paper 002's, if probed), as each declares them
-    parts = [part for path in report_sections() for part in load(path)(ws, settings)]
-    for part in parts:
-        sections.append(
-            _plain_section(
-                out, part["stem"], part["title"], part["rows"], part["n_labels"], part["figure"]
-            )
-        )
-    runs = _runs(ws, stats["judge_run"])
-    (out / "run_cards.json").write_text(
-        json.dumps(
-            [{**r, "card": json.loads(r["card"])} for r in runs], ensure_ascii=False, indent=2
-        ),
-        encoding="utf-8",
-    )
-    by_run: dict[int, list[dict]] = {}
-    for rep in replications(ws, [r["id"] for r in runs]):
-        by_run.setdefault(rep["run_id"], []).append(rep)
-    stats["warnings"] = [render(w, words) for w in stats["warnings"]]
-    html = _render(
-        stats=stats,
-        sections=sections,
-        runs=runs,
-        replications=by_run,
-        notices=_notices(ws, stats["judge_run"]),
-        workspace=str(ws.path),
-        generated_at=utcnow(),
-        font=_embedded_font(),
-        show=lambda column, value: _show(names, column, value),
-    )
-    path = out / "report.html"
-    path.write_text(html, encoding="utf-8")
-    log.info("report written to %s", path)
+    return sections
+
+
+def _unjudged_stats(settings: StudyStatsSettings, max_score: float) -> dict:
+    """The report's header fields for a study without a judge run."""
     return {
-        "report": str(path),
-        "folder": str(out),
-        "judge_run": stats["judge_run"],
-        "n_items": stats["n_items"],
-        "coverage": stats["coverage"],
-        "replicated_runs": sorted(by_run),
-        "partial": stats["partial"],
-        "runs": [r["id"] for r in runs],
+        "judge_run": None,
+        "judge_model": None,
+        "n_items": 0,
+        "coverage": {"text": "no judged answers (no judge run)", "complete": True},
+        "partial": False,
+        "warnings": [],
+        "settings": {**settings.as_dict(), "max_score": max_score},
     }
 
 
@@ -226,12 +262,14 @@ def _agreement_section(ws, out, stats, max_score) -> dict:
     )
 
 
-def _runs(ws: Workspace, judge_run: int) -> list[dict]:
-    """The judge runs and the answer runs whose answers they judged."""
+def _runs(ws: Workspace, judge_run: int | None) -> list[dict]:
+    """The judge runs and the answer runs whose answers they judged, and the probe and task
+    runs whose figures the report shows."""
     return ws.query(f"""
         SELECT r.id, r.kind, r.status, r.created_at, r.card, m.name AS model
         FROM runs r LEFT JOIN models m ON m.id = r.model_id
-        WHERE r.kind = '{store.JUDGE_KIND}' OR r.id IN (
+        WHERE r.kind IN ('{store.JUDGE_KIND}', '{PROBE_KIND}')
+           OR r.kind LIKE '{TASK_KIND_PREFIX}%' OR r.id IN (
             SELECT DISTINCT d.run_id FROM judgments j JOIN responses d ON d.id = j.response_id)
         ORDER BY r.id""")
 
@@ -271,14 +309,16 @@ def _gold_provenance(ws: Workspace, judge_run: int) -> str | None:
     )
 
 
-def _notices(ws: Workspace, judge_run: int) -> list[str]:
-    notices = []
+def _model_notices(ws: Workspace) -> list[str]:
     names = [
         r["name"]
         for r in ws.query("SELECT DISTINCT m.name FROM runs r JOIN models m ON m.id = r.model_id")
     ]
-    if any("embedded" in (n or "") for n in names):
-        notices.append(EMBEDDED_NOTICE)
+    return [EMBEDDED_NOTICE] if any("embedded" in (n or "") for n in names) else []
+
+
+def _notices(ws: Workspace, judge_run: int) -> list[str]:
+    notices = _model_notices(ws)
     statuses = ws.query(  # the judged items the figures count (engine.judging.judged_items)
         f"""
         SELECT v.status, count(*) AS n {

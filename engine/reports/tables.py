@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 _LATEX_SPECIAL = {
@@ -24,6 +25,8 @@ def _cell(value, digits: int = 3) -> str:
         return ""
     if isinstance(value, float):
         return f"{value:.{digits}f}"
+    if isinstance(value, (dict, list, tuple)):  # JSON, which any reader parses; never a repr
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
     return str(value)
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from engine.errors import Setting, UserError, setting
-from engine.importing.stored_choice import scoring_normalization, stored_normalization
+from engine.importing.stored_choice import scoring_normalization
 from engine.text.textnorm import record_key
 from engine.translation.metrics import corpus_scores
 from engine.workspace.store import Workspace
@@ -38,31 +38,45 @@ NOT_APPLICABLE_ROMAN = "not applicable: Romanized input against Bengali-script r
 
 
 def _pair_items(
-    ws: Workspace, corpus: str | None, split: str | None, dialects: Sequence[str] | None
+    ws: Workspace,
+    corpus: str | None,
+    split: str | None,
+    dialects: Sequence[str] | None,
+    normalize: str,
 ) -> dict[tuple[str, str], list[tuple[str, list[str]]]]:
-    """(dialect, direction) -> [(input, references)] from the sentence pairs."""
+    """(dialect, direction) -> [(input, references)] from the sentence pairs, grouped as an
+    import under ``normalize`` groups them: a raw corpus scored nfc merges the pairs that
+    differ only in encoding (the first one's split kept), so its items are an NFC import's."""
     sql = (
-        "SELECT p.corpus_id, p.dialect, p.standard_text, p.dialect_text, p.standard_key, "
-        "p.dialect_key FROM sentence_pairs p JOIN corpora c ON c.id = p.corpus_id WHERE 1"
+        "SELECT p.corpus_id, p.dialect, p.standard_text, p.dialect_text, p.split "
+        "FROM sentence_pairs p JOIN corpora c ON c.id = p.corpus_id WHERE 1"
     )
     params: list = []
     if corpus:
         sql += " AND c.name = ?"
         params.append(corpus)
-    if split:
-        sql += " AND p.split = ?"
-        params.append(split)
     if dialects:
         sql += f" AND p.dialect IN ({','.join('?' * len(dialects))})"
         params += list(dialects)
+    key_of = record_key(normalize)
     forward: dict[tuple, tuple[str, list[str]]] = {}
     backward: dict[tuple, tuple[str, list[str]]] = {}
+    seen_refs: dict[tuple, set[str]] = {}
+    seen_pairs: set[tuple] = set()
     for r in ws.query(sql + " ORDER BY p.id", tuple(params)):
-        std = (r["corpus_id"], r["dialect"], r["standard_key"])
+        std_key, dia_key = key_of(r["standard_text"]), key_of(r["dialect_text"])
+        pair = (r["corpus_id"], r["dialect"], std_key, dia_key)
+        if pair in seen_pairs:
+            continue
+        seen_pairs.add(pair)
+        if split and r["split"] != split:
+            continue
+        std = (r["corpus_id"], r["dialect"], std_key)
         forward.setdefault(std, (r["standard_text"], []))[1].append(r["dialect_text"])
-        dia = (r["corpus_id"], r["dialect"], r["dialect_key"])
+        dia = (r["corpus_id"], r["dialect"], dia_key)
         refs = backward.setdefault(dia, (r["dialect_text"], []))[1]
-        if r["standard_text"] not in refs:
+        if std_key not in seen_refs.setdefault(dia, set()):
+            seen_refs[dia].add(std_key)
             refs.append(r["standard_text"])
     out: dict[tuple[str, str], list[tuple[str, list[str]]]] = {}
     for (_, dialect, _), item in forward.items():
@@ -73,7 +87,7 @@ def _pair_items(
 
 
 def _set_items(
-    ws: Workspace, name: str, split: str | None, dialects: Sequence[str] | None
+    ws: Workspace, name: str, split: str | None, dialects: Sequence[str] | None, normalize: str
 ) -> tuple[dict[tuple[str, str], list[tuple[str, list[str]]]], set[str]]:
     """The same from an item set (task_items, read here since the understanding stage sits
     above this one), plus the dialects whose items carry Romanized forms."""
@@ -83,7 +97,7 @@ def _set_items(
         raise UserError(f"no item set {name!r} (known: {known or 'none'})")
     out: dict[tuple[str, str], list[tuple[str, list[str]]]] = {}
     roman: set[str] = set()
-    key_of = record_key(stored_normalization(ws, f"items:{name}"))
+    key_of = record_key(normalize)
     forward: dict[tuple[str, str], tuple[str, list[str]]] = {}
     for item in ws.query("SELECT * FROM task_items WHERE set_id = ? ORDER BY id", (set_id,)):
         standard = json.loads(item["refs"]).get("standard") or []
@@ -144,12 +158,13 @@ def copy_baselines(
         if corpus and ws.scalar("SELECT id FROM corpora WHERE name = ?", (corpus,)) is None:
             known = ", ".join(r["name"] for r in ws.query("SELECT name FROM corpora")) or "none"
             raise UserError(f"no corpus {corpus!r} (known: {known})")
-        groups = _pair_items(ws, corpus, split, dialects)
+        normalize, notes = scoring_normalization(ws, source, corpus, normalize)
+        groups = _pair_items(ws, corpus, split, dialects, normalize)
     elif source.startswith("items:"):
-        groups, roman = _set_items(ws, source.split(":", 1)[1], split, dialects)
+        normalize, notes = scoring_normalization(ws, source, corpus, normalize)
+        groups, roman = _set_items(ws, source.split(":", 1)[1], split, dialects, normalize)
     else:
         raise UserError(f"unknown item source {source!r}: use 'pairs' or 'items:<set name>'")
-    normalize, notes = scoring_normalization(ws, source, corpus, normalize)
     if not any(d in directions for _, d in groups):
         where = f" in split {split!r}" if split else ""
         splits = _splits(ws, source)

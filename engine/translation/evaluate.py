@@ -36,6 +36,7 @@ from engine.llm.runs.run import note_in_card
 from engine.rag.index import EVAL_SPLITS, LeakageError, RetrievalIndex
 from engine.stats.sample import sample_counts
 from engine.stats.sample import stratified_order as seeded_order
+from engine.text.textnorm import record_key
 from engine.translation.draft_checks import checked_share
 from engine.translation.eval_jobs import ModelJob, judge_translations, translate_pairs
 from engine.translation.metrics import (
@@ -81,9 +82,11 @@ def heldout_pairs(
     split: str,
     limit: int | None = None,
     seed: int = 0,
+    normalize: str | None = None,
 ) -> tuple[list[dict], int]:
     """Held-out corpus *items* per dialect (first ``limit`` items by id), after the leakage
-    checks. An item is one standard sentence of one corpus and dialect with all its
+    checks. Under ``normalize`` 'nfc' a raw corpus groups as an NFC import would: spellings
+    that differ only in encoding are one item and one reference. An item is one standard sentence of one corpus and dialect with all its
     references: the pair row of its first reference plus ``references`` (every dialect
     text, in id order) and ``pair_ids``. Returns (items, dropped): items whose source
     sentence is also indexed for that dialect are dropped, since its references (or the
@@ -104,17 +107,24 @@ def heldout_pairs(
     sql += " ORDER BY p.id"
     indexed_ids = set(index.pair_ids.tolist())
     indexed_sources = {(d["dialect"], d["standard_key"]) for d in index.docs}
+    key_of = record_key(normalize) if normalize else None
     items: list[dict] = []
     dropped = 0
     for dialect in dialects:
         grouped: dict[tuple, dict] = {}
+        ref_keys: dict[tuple, set[str]] = {}
         for p in ws.query(sql, (split, dialect, *(corpora or ()))):
             if p["id"] in indexed_ids:
                 raise LeakageError(f"pair {p['id']} of split {split!r} is inside the index")
-            key = (p["corpus_id"], p["dialect"], p["standard_key"])
+            std_key = key_of(p["standard_text"]) if key_of else p["standard_key"]
+            key = (p["corpus_id"], p["dialect"], std_key)
             item = grouped.get(key)
             if item is None:
                 item = grouped[key] = {**p, "references": [], "pair_ids": []}
+            ref_key = key_of(p["dialect_text"]) if key_of else p["dialect_key"]
+            if ref_key in ref_keys.setdefault(key, set()):
+                continue
+            ref_keys[key].add(ref_key)
             item["references"].append(p["dialect_text"])
             item["pair_ids"].append(p["id"])
         mine = list(grouped.values())
@@ -266,7 +276,7 @@ def evaluate_translations(
         ws, "pairs", corpora[0] if len(corpora) == 1 else None, normalize
     )
     split = eval_split_for(ws, dialects, split)
-    pairs, dropped = heldout_pairs(ws, index, dialects, split, limit, seed)
+    pairs, dropped = heldout_pairs(ws, index, dialects, split, limit, seed, normalize)
     if not pairs:
         raise UserError(f"no held-out pairs to evaluate in split {split!r}")
     translation, responses = translate_pairs(

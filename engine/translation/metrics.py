@@ -250,12 +250,15 @@ def correlations(
     }
 
 
+CI_LEVEL = 0.95  # the correlation tables' intervals (their reports name it)
+
+
 def bootstrap_ci(
     x: np.ndarray,
     y: np.ndarray,
     *,
     resamples: int,
-    level: float = 0.95,
+    level: float = CI_LEVEL,
     seed: int = 0,
     ux: np.ndarray | None = None,
     uy: np.ndarray | None = None,

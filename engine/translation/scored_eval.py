@@ -23,6 +23,7 @@ from typing import Any, TypedDict
 
 from engine.errors import UserError
 from engine.translation.metrics import (
+    CI_LEVEL,
     METRICS,
     corpus_scores,
     correlation_table,
@@ -169,7 +170,14 @@ def evaluate_scored(
             bootstrap=bootstrap,
             seed=seed,
         ),
-        "bootstrap": {"resamples": bootstrap, "seed": seed, "unit": "segment / system"},
+        # what every interval of the tables is, for the text beside them
+        "bootstrap": {
+            "method": "percentile bootstrap",
+            "level": CI_LEVEL,
+            "resamples": bootstrap,
+            "seed": seed,
+            "unit": "segment / system",
+        },
     }
 
 

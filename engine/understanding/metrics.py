@@ -98,30 +98,67 @@ def corpus_text_scores(
     }
 
 
+# why a label's score has no value (sklearn's zero division, kept as undefined, never 0)
+UNDEFINED_PRECISION = "no item was predicted as this label"
+UNDEFINED_RECALL = "no item has this gold label"
+UNDEFINED_F1 = "no item has this label, gold or predicted"
+_UNDEFINED = {"precision": UNDEFINED_PRECISION, "recall": UNDEFINED_RECALL, "f1": UNDEFINED_F1}
+
+
 def classification_scores(gold: Sequence[str], predicted: Sequence[str | None], labels) -> dict:
-    """Accuracy and macro P/R/F1 over ``labels``; None (unparseable) counts as wrong."""
+    """Accuracy and macro P/R/F1 over ``labels``; None (unparseable) counts as wrong.
+
+    A label never predicted has no precision, one never gold no recall (0/0): it is
+    undefined (None in ``per_label``, its reason in ``undefined``), and the macro score is
+    the mean over the labels where it is defined (``macro_labels`` says how many), or None
+    with a reason when it is defined for none."""
     # lazy: scikit-learn is slow to import
     from sklearn.metrics import accuracy_score, confusion_matrix, precision_recall_fscore_support
 
     labels = list(labels)
     pred = [p if p is not None else UNPARSEABLE_LABEL for p in predicted]
-    p, r, f, _ = precision_recall_fscore_support(
-        list(gold), pred, labels=labels, average="macro", zero_division=0
+    p, r, f, support = precision_recall_fscore_support(
+        list(gold), pred, labels=labels, average=None, zero_division=np.nan
     )
     rows = labels + [UNPARSEABLE_LABEL]
     matrix = confusion_matrix(list(gold), pred, labels=rows)
-    return {
-        "n": len(gold),
-        "accuracy": float(accuracy_score(list(gold), pred)),
-        "macro_precision": float(p),
-        "macro_recall": float(r),
-        "macro_f1": float(f),
+    per_label = {
+        label: {
+            "precision": _defined(p[i]),
+            "recall": _defined(r[i]),
+            "f1": _defined(f[i]),
+            "support": int(support[i]),
+        }
+        for i, label in enumerate(labels)
+    }
+    result: dict = {"n": len(gold), "accuracy": float(accuracy_score(list(gold), pred))}
+    undefined: dict[str, str] = {}
+    macro_labels: dict[str, int] = {}
+    for name, values in (("precision", p), ("recall", r), ("f1", f)):
+        defined = [float(v) for v in values if not np.isnan(v)]
+        macro_labels[f"macro_{name}"] = len(defined)
+        result[f"macro_{name}"] = float(np.mean(defined)) if defined else None
+        if not defined:
+            undefined[f"macro_{name}"] = _UNDEFINED[name] + " (none of the labels)"
+        elif len(defined) < len(labels):
+            left_out = [lb for lb in labels if per_label[lb][name] is None]
+            undefined[f"macro_{name}"] = (
+                f"{_UNDEFINED[name]}: {', '.join(left_out)} (left out of the mean)"
+            )
+    return result | {
         "scale": "0-1",
+        "per_label": per_label,
+        "macro_labels": macro_labels,
+        "undefined": undefined,
         "confusion": {
             "labels": rows,
             "matrix": matrix[: len(labels)].tolist(),  # rows: gold labels; columns: predictions
         },
     }
+
+
+def _defined(value) -> float | None:
+    return None if np.isnan(value) else float(value)
 
 
 class BatchScorer:

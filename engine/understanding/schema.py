@@ -77,8 +77,9 @@ TRACK = [
     ],
 ]
 
-# its model step (engine.workspace.stages)
+# its model step and its part of the HTML report (engine.workspace.stages)
 REQUESTS = {"run-task": "engine.understanding.request:RunTaskRequest"}
+REPORT_SECTIONS = ("engine.understanding.report:report_parts",)
 # stored codes a person sees
 LABELS = {
     "task": (

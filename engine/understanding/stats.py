@@ -114,7 +114,25 @@ def _outputs(ws: Workspace, run_id: int) -> list[dict]:
 
 
 def _macro(per_dialect: dict[str, dict], keys) -> dict:
-    return {k: float(np.mean([d[k] for d in per_dialect.values()])) for k in keys}
+    """The mean over dialects of each score, over the dialects where it is defined."""
+    out: dict = {}
+    for k in keys:
+        values = [d[k] for d in per_dialect.values() if d.get(k) is not None]
+        out[k] = float(np.mean(values)) if values else None
+    return out
+
+
+def _undefined_over_dialects(per_dialect: dict[str, dict], keys) -> dict[str, str]:
+    """Why a macro over dialects has no value, or which dialects its mean leaves out."""
+    reasons: dict[str, str] = {}
+    for k in keys:
+        missing = [d for d, e in per_dialect.items() if k in e and e[k] is None]
+        if not missing:
+            continue
+        why = "; ".join(f"{d}: {per_dialect[d]['undefined'].get(k, '')}" for d in missing)
+        whole = len(missing) == len(per_dialect)
+        reasons[k] = why + ("" if whole else " (left out of the mean over dialects)")
+    return reasons
 
 
 def score_run(
@@ -157,11 +175,18 @@ def score_run(
                 "scale": "0-1",
                 "macro_over": "labels",
             }
+            undefined = {
+                k: v for k, v in result["overall"]["undefined"].items() if k in spec.metrics
+            }
         else:
             result["macro"] = _macro(result["per_dialect"], spec.metrics) | {
                 "scale": "0-1",
                 "macro_over": "dialects",
             }
+            undefined = _undefined_over_dialects(result["per_dialect"], spec.metrics)
+        # a score without a value, or a mean that leaves labels out, says why (the value
+        # null in JSON, empty in CSV, "undefined" in text)
+        result["undefined"] = undefined
         for r, p in zip(rows, parsed):
             correct = p.ok and p.answer == r["label"]
             items[r["item_key"]] = {

@@ -35,7 +35,7 @@ from engine.annotation.api import (
     inputs_stamp,
 )
 from engine.annotation.tasks import agreement_at, ppi_study_at
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.workspace.api import Workspace
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.columns import fit_columns_to_headers
@@ -50,7 +50,8 @@ def _fmt(est: dict | None) -> str:
     if not est or est.get("value") is None:
         return "—"
     ci = "" if est.get("low") is None else f" [{est['low']:.2f}, {est['high']:.2f}]"
-    return f"{est['value']:.3f}{ci} n={est['n']}"
+    # few items: the note (engine.annotation.agreement) is the cell's tooltip, marked here
+    return f"{est['value']:.3f}{ci} n={est['n']}" + (" *" if est.get("note") else "")
 
 
 def _estimate(e: dict | None) -> str:
@@ -58,6 +59,27 @@ def _estimate(e: dict | None) -> str:
         return "—"
     n = f" n={e['n']}" if "n" in e else ""
     return f"{e['estimate']:.2f} [{e['low']:.2f}, {e['high']:.2f}]{n}"
+
+
+# why a cell's labels for the width have no number (engine.annotation.ppi)
+_LABELS_NEEDED = {"undefined": N_("undefined"), "unreachable": N_("not reachable")}
+_LABELS_NEEDED_WHY = {
+    "undefined": N_("Fewer than 2 human labels in this cell: no variance to size it from."),
+    "unreachable": N_(
+        "The judge's variance over the unlabelled answers alone is wider than the width: "
+        "more human labels cannot reach it."
+    ),
+}
+
+
+def _labels_needed(need: tuple | None) -> str:
+    """The labels a cell needs for the target width, or why it has no number."""
+    if need is None:  # a gap row
+        return "—"
+    value, state = need
+    if value is not None:
+        return f"{value:.0f}"
+    return _(_LABELS_NEEDED[state]) if state in _LABELS_NEEDED else "—"
 
 
 class AlphaChart(QWidget):
@@ -297,7 +319,7 @@ class AgreementPanel(QWidget):
                 c["ppi"],
                 c["judge_only"],
                 c["human_only"],
-                c["labels_for_width"],
+                (c["labels_for_width"], c.get("labels_for_width_state")),
             )
             for c in study["cells"]
         ] + [
@@ -323,12 +345,14 @@ class AgreementPanel(QWidget):
                 + ("" if t is None else "  " + _("t: [{low:.2f}, {high:.2f}]").format(**t)),
                 _estimate(judge),
                 _estimate(human),
-                "—" if need is None else f"{need:.0f}",
+                _labels_needed(need),
             ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col == 2 and t is not None:
                     item.setToolTip(t["note"])
+                if col == 5 and need is not None and need[1]:
+                    item.setToolTip(_(_LABELS_NEEDED_WHY[need[1]]))
                 self.ppi.setItem(row, col, item)
         self.ppi.resizeColumnsToContents()
 
@@ -358,8 +382,23 @@ class AgreementPanel(QWidget):
                 "—" if edits["chrf"] is None else f"{edits['chrf']:.1f} ({edits['pairs']})",
                 "—" if edits["rouge_l_f1"] is None else f"{edits['rouge_l_f1']:.3f}",
             ]
+            noted = {
+                1: dec["alpha_nominal"],
+                2: dec["fleiss_kappa"],
+                4: score["alpha_ordinal"],
+                5: score["alpha_interval"],
+            }
             for col, text in enumerate(cells):
-                self.table.setItem(row, col, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                est = noted.get(col) or {}
+                if est.get("note"):
+                    item.setToolTip(
+                        _(
+                            "* Only {n} items: a bootstrap over so few items is coarse, and "
+                            "the interval may not contain the estimate."
+                        ).format(n=est["n"])
+                    )
+                self.table.setItem(row, col, item)
         self.table.resizeColumnsToContents()
         self.table.resizeRowsToContents()
         settings = AgreementSettings.of(report)

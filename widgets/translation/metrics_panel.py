@@ -58,6 +58,16 @@ CORRELATIONS = ("pearson", "spearman", "kendall", "ccc")
 SYSTEM_METRICS = ("bleu", "chrf++", "wer", "cosine", "bertscore_f1")
 
 
+def _interval_note(boot: dict) -> str:
+    """What the bracketed intervals of the correlation table are."""
+    if not boot.get("resamples"):
+        return _("No intervals (0 bootstrap resamples).")
+    return _(
+        "Intervals: {level:.0%} percentile bootstrap over segments (segment level) and "
+        "systems (system level), {resamples} resamples, seed {seed}."
+    ).format(level=boot.get("level", 0.95), resamples=boot["resamples"], seed=boot["seed"])
+
+
 class MetricsPanel(QWidget):
     sig_status_message = Signal(str)
     sig_changed = Signal()  # a human score was recorded
@@ -280,6 +290,8 @@ class MetricsPanel(QWidget):
             + "\n"
             + _("sentence level (segment correlations): ")
             + "  ".join(f"{k}: {v}" for k, v in report.get("sentence_signatures", {}).items())
+            + "\n"
+            + _interval_note(report.get("bootstrap") or {})
         )
         rows = []
         for level, title in (("segment_level", _("segment")), ("system_level", _("system"))):

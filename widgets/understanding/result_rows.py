@@ -30,7 +30,9 @@ def result_rows(report: dict, *, labelled: bool = False) -> tuple[list[str], lis
             m1 = f"chrF++ {number_text(macro['chrf++'])} [{number_text(ci.get('low'))}, {number_text(ci.get('high'))}]"
             m2 = f"BLEU {number_text(macro['bleu'])}"
         else:
-            m1 = f"macro-F1 {number_text(macro.get('macro_f1'), 3)}"
+            f1 = macro.get("macro_f1")
+            undefined = _("undefined")
+            m1 = f"macro-F1 {undefined if f1 is None else number_text(f1, 3)}"
             accuracy = _("accuracy")
             m2 = f"{accuracy} {number_text(macro.get('accuracy'), 3)}"
         # what the macro score is over (dialects, or labels where the label is the dialect)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.understanding.api import TaskStatsSettings, macro_note
 from widgets.understanding.result_rows import number_text
 
@@ -37,6 +37,26 @@ def result_table() -> QTableWidget:
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     table.horizontalHeader().setStretchLastSection(True)
     return table
+
+
+# why a macro score has no value (engine.understanding.metrics), in the interface language
+_UNDEFINED_WHY = {
+    "macro_precision": N_("No item was predicted as any label: precision is 0 of 0."),
+    "macro_recall": N_("No item has any of the labels as its gold label: recall is 0 of 0."),
+    "macro_f1": N_("No item has any of the labels, gold or predicted."),
+}
+
+
+def _figure_item(entry: dict, key: str) -> QTableWidgetItem:
+    """A cell of one figure: a score that has no value (a label never predicted or never
+    gold) says "undefined" and, on hover, why; never a number."""
+    if key == "n" and key in entry:
+        return QTableWidgetItem(str(entry[key]))
+    if key in entry and entry[key] is None:
+        item = QTableWidgetItem(_("undefined"))
+        item.setToolTip(_(_UNDEFINED_WHY.get(key, _UNDEFINED_WHY["macro_f1"])))
+        return item
+    return QTableWidgetItem(number_text(entry.get(key), 3))
 
 
 class RunBreakdown(QWidget):
@@ -65,12 +85,9 @@ class RunBreakdown(QWidget):
         self.per_dialect.setHorizontalHeaderLabels([_("Dialect"), *(t for _k, t in keys)])
         self.per_dialect.setRowCount(len(per_dialect))
         for row, (dialect, entry) in enumerate(per_dialect.items()):
-            cells = [dialect] + [
-                str(entry[k]) if k == "n" and k in entry else number_text(entry.get(k), 3)
-                for k, _t in keys
-            ]
-            for col, text in enumerate(cells):
-                self.per_dialect.setItem(row, col, QTableWidgetItem(text))
+            self.per_dialect.setItem(row, 0, QTableWidgetItem(dialect))
+            for col, (k, _t) in enumerate(keys, start=1):
+                self.per_dialect.setItem(row, col, _figure_item(entry, k))
         self.per_dialect.resizeColumnsToContents()
         if run is not None:
             text = _("Run {run}: scores per dialect on the scale {scale}; {macro}.").format(

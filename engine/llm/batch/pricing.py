@@ -8,7 +8,9 @@ Token counts of requests that have not run are estimated: endpoint models have n
 tokenizer here, so input tokens are the prompt's characters divided by
 ``CHARS_PER_TOKEN`` (Bengali text tokenizes densely; the figure leans high) and output
 tokens are the request's ``max_tokens`` (an upper bound). Time online comes from the model's
-past runs (seconds per item); with none it is unknown.
+past online runs of the same step kind (seconds per item: a judge's pace says nothing of a
+generation's); runs answered from batch files took no online time and are left out; with
+none it is unknown.
 """
 
 from __future__ import annotations
@@ -134,11 +136,20 @@ def request_tokens(req: Request) -> tuple[int, int]:
     return math.ceil(chars / CHARS_PER_TOKEN), req.sampler.max_tokens
 
 
-def seconds_per_item(ws: Workspace, model_id: int) -> float | None:
-    """Seconds per item of the model's past runs (their cards' actuals), or None."""
+def seconds_per_item(ws: Workspace, model_id: int, kind: str | None = None) -> float | None:
+    """Seconds per item of the model's past online runs of step ``kind`` (their cards'
+    actuals), or None. A run with answers from batch results is left out: cards written
+    before replays stopped recording their timing add the replay's near-zero time to the
+    online part, and the two cannot be told apart."""
     seconds = items = 0.0
-    for row in ws.query("SELECT card FROM runs WHERE model_id = ?", (model_id,)):
-        actual = (json.loads(row["card"]).get("plan_timing") or {}).get("actual") or {}
+    sql, params = "SELECT card FROM runs WHERE model_id = ?", list[object]([model_id])
+    if kind is not None:
+        sql, params = sql + " AND kind = ?", [model_id, kind]
+    for row in ws.query(sql, tuple(params)):
+        card = json.loads(row["card"])
+        if ((card.get("batch") or {}).get("actual") or {}).get("items"):
+            continue
+        actual = (card.get("plan_timing") or {}).get("actual") or {}
         seconds += float(actual.get("seconds") or 0.0)
         items += float(actual.get("items") or 0)
     return seconds / items if items else None
@@ -153,8 +164,13 @@ class CostEstimate(TypedDict):
     chars_per_token: float
 
 
-def cost_estimate(ws: Workspace, requests_by_model: dict[int, list[Request]]) -> CostEstimate:
+def cost_estimate(
+    ws: Workspace,
+    requests_by_model: dict[int, list[Request]],
+    kinds: dict[int, str] | None = None,
+) -> CostEstimate:
     """Tokens, time and cost of each model's requests, online and as a batch, and the total.
+    ``kinds``: the step kind of each model's requests (its online pace is that kind's).
     A cost or time that cannot be known is None (said "unknown", never 0)."""
     per_model: list[dict[str, Any]] = []
     for model_id, requests in requests_by_model.items():
@@ -163,7 +179,7 @@ def cost_estimate(ws: Workspace, requests_by_model: dict[int, list[Request]]) ->
             i, o = request_tokens(req)
             tokens_in, tokens_out = tokens_in + i, tokens_out + o
         price = model_price(ws, model_id)
-        pace = seconds_per_item(ws, model_id)
+        pace = seconds_per_item(ws, model_id, (kinds or {}).get(model_id))
         name = ws.scalar("SELECT name FROM models WHERE id = ?", (model_id,))
         per_model.append(
             {
@@ -194,11 +210,15 @@ def actual_cost(ws: Workspace, model_id: int, tokens_in: int, tokens_out: int) -
 
 
 def _money(value: float | None) -> str:
-    return _("cost unknown") if value is None else f"{value:.4f}".rstrip("0").rstrip(".")
+    # the lines say "cost {value}": unknown is said once
+    return _("unknown") if value is None else f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def _seconds(value: float | None) -> str:
-    return _("time unknown") if value is None else _("{s:.0f} s").format(s=value)
+    if value is None:
+        return _("time unknown")
+    # a known pace that rounds to 0 s is still time, not none
+    return _("under 1 s") if value < 0.5 else _("{s:.0f} s").format(s=value)
 
 
 def describe_estimate(estimate: dict) -> list[str]:

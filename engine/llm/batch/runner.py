@@ -61,6 +61,15 @@ def _by_model(recorder: Recorder) -> dict[int, list]:
     return out
 
 
+def _cost_estimate(ws: Workspace, groups: dict[int, list]) -> CostEstimate:
+    """:func:`cost_estimate` of the recorded requests, each model timed by its run's kind."""
+    kinds = {
+        m: ws.scalar("SELECT kind FROM runs WHERE id = ?", (recs[0].run_id,))
+        for m, recs in groups.items()
+    }
+    return cost_estimate(ws, {m: [r.request for r in recs] for m, recs in groups.items()}, kinds)
+
+
 class BatchFile(TypedDict):
     """One batch file of an export: its model, the name its lines ask for, size, checksum."""
 
@@ -111,8 +120,7 @@ class BatchImport(TypedDict):
 
 def estimate_step(ws: Workspace, request: StepRequest) -> CostEstimate:
     """Tokens, time and cost of what the step would send (engine.llm.batch.pricing)."""
-    groups = _by_model(record_step(ws, request))
-    return cost_estimate(ws, {m: [r.request for r in recs] for m, recs in groups.items()})
+    return _cost_estimate(ws, _by_model(record_step(ws, request)))
 
 
 def _file_part(name: str) -> str:
@@ -132,7 +140,7 @@ def export_step(
     manifest (the request, run, items, files with their checksums, estimate). Nothing to
     send: an empty manifest and no file."""
     groups = _by_model(record_step(ws, request))
-    estimate = cost_estimate(ws, {m: [r.request for r in recs] for m, recs in groups.items()})
+    estimate = _cost_estimate(ws, groups)
     if not groups:
         return {"items": 0, "files": [], "runs": [], "estimate": estimate}
     if target_model and len(groups) > 1:

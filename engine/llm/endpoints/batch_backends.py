@@ -55,6 +55,8 @@ def endpoint_info(model_row: dict) -> ModelInfo:
 
 
 class _Silent:
+    timed = False  # answers come from files: no online time to record (engine.llm.runs.jobs)
+
     def __init__(self, model_row: dict):
         self.model_row = model_row
         self._info = endpoint_info(model_row)

@@ -291,9 +291,10 @@ def _run_job(
             mismatched,
             redecoded,
         )
-    if (
-        to_decode
-    ):  # what this call took, beside the planner's estimate (engine.llm.planning.planner)
+    # what this call took, beside the planner's estimate (engine.llm.planning.planner); a
+    # backend answering from files took no online time, and its near-zero time would read
+    # as a pace
+    if to_decode and getattr(backend, "timed", True):
         summary.actual = {
             "seconds": round(time.monotonic() - start, 2),
             "items": summary.done_now - summary.cached + summary.errors,
