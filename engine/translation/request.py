@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.errors import Setting
 from engine.i18n import N_, _
+from engine.llm.endpoints.reachable import require_answering
 from engine.llm.models.registry import find_model
 from engine.llm.runs.step_request import (
     RequestError,
@@ -128,6 +129,7 @@ class TranslateRequest(IndexedRequest):
     ) -> TranslateResult:
         assert self.question_set is not None  # validate() refuses a request without one
         model = find_model(ws, self.model)
+        require_answering(model)  # a dead endpoint, found before the encoder and index load
         retriever, rebuilt = self.retriever(ws, progress, cancelled)
         summary = translate_questions(
             ws,
@@ -200,6 +202,7 @@ class EvalTranslationRequest(IndexedRequest):
     ) -> EvalTranslationResult:
         model = find_model(ws, self.model)
         judge = find_model(ws, self.judge) if self.judge else None
+        require_answering(model, judge)  # before the encoder and index load
         retriever, _rebuilt = self.retriever(ws, progress, cancelled)
         report = evaluate_translations(
             ws,
