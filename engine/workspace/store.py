@@ -55,6 +55,10 @@ class Workspace:
             )
         if self.path.exists() and self.path.is_dir():
             raise UserError(_("{path}: is a folder, not a workspace file").format(path=self.path))
+        if self.path.exists() and not self.path.is_file():  # /dev/null, a FIFO, a socket
+            raise UserError(
+                _("{path}: not a regular file, so not a workspace file").format(path=self.path)
+            )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
