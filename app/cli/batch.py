@@ -188,7 +188,7 @@ def _refusal(report: dict) -> str | None:
             f"({first['file']}, {reason})"
         )
     if lines:
-        parts.append(f"{lines} lines refused in the files taken in")
+        parts.append(f"{lines} refused line{'' if lines == 1 else 's'} in the files taken in")
     return "; ".join(parts)
 
 

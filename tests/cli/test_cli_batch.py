@@ -163,7 +163,7 @@ def test_refused_lines_are_counted_and_tampered_or_foreign_files_store_nothing(
     code, text = _run(capsys, *w, "batch", "import", "--json", str(mixed))
     report = json.loads(text[: text.rindex("}") + 1])
     # the lines refused make the exit 2 although the good line was stored
-    assert code == 2 and "2 lines refused" in text, text
+    assert code == 2 and "2 refused lines" in text, text
     assert report["files"][0]["refused"] == {"error": 1, "malformed": 1, "mismatched model": 1}
     assert report["files"][0]["accepted"] == 1 and report["missing"] == manifest["items"] - 1
     with Workspace(w[1]) as ws:

@@ -235,8 +235,8 @@ def _check_file(ws: Workspace, path: Path) -> tuple[Counter, list, int, list[str
     def refuse(line, why: str, detail: str | None = None) -> None:
         refused[why] += 1
         if why in REFUSES_FILE and len(problems) < MAX_PROBLEMS:
-            named = _("line {line}: custom_id {cid}: {why}").format(
-                line=line.number, cid=repr(str(line.custom_id)[:120]), why=why
+            named = _("line {line}: {field} {cid}: {why}").format(
+                line=line.number, field="custom_id", cid=repr(str(line.custom_id)[:120]), why=why
             )
             problems.append(named if detail is None else f"{named} ({detail})")
 
