@@ -79,7 +79,7 @@ def register(sub) -> None:
     p = sub.add_parser("package", help="offline review packages for annotators")
     psub = p.add_subparsers(dest="package_command", required=True)
     q = psub.add_parser("export", help="write one annotator's package (a single file)")
-    q.add_argument("--annotator", required=True)
+    q.add_argument("--annotator", required=True, type=name_text)
     q.add_argument(
         "--out", required=True, help=f"package file (e.g. name{annotation.PACKAGE_SUFFIX})"
     )

@@ -30,6 +30,7 @@ MAX_INTEGER = 2**63 - 1
 MAX_TOKENS = 1_000_000
 MAX_N_SEQ = 4096
 MAX_REFILL = 1000
+MAX_NAME_CHARS = 200
 # the largest magnitude a decimal option takes where nothing narrower is stated
 MAX_DECIMAL = 1e9
 # bootstrap resamples (1,000 is usual; the bound refuses a slip of the finger)
@@ -175,9 +176,14 @@ def output_folder(text: str) -> Path:
 
 
 def name_text(text: str) -> str:
-    """A name (an annotator's, a reviewer's) as it will be stored: white space folded; no
-    control or bidirectional characters, not empty."""
+    """A name (an annotator's, a reviewer's, a model's) as it will be stored: white space
+    folded; no control or bidirectional characters, not empty, at most
+    :data:`MAX_NAME_CHARS` characters (the requests' bound)."""
     name = " ".join(text.split())
+    if len(name) > MAX_NAME_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"a name of {len(name):,} characters; at most {MAX_NAME_CHARS} are kept"
+        )
     problem = name_problem(name)
     if problem is not None:
         raise argparse.ArgumentTypeError(f"the name {text!r} {problem}")

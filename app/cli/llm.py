@@ -45,9 +45,12 @@ def register(sub) -> None:
     q.add_argument(
         "--name", type=name_text, help="name in this workspace (default: file name / api model)"
     )
-    q.add_argument("--api-model", help="model name the endpoint serves (endpoints only)")
+    q.add_argument(
+        "--api-model", type=name_text, help="model name the endpoint serves (endpoints only)"
+    )
     q.add_argument(
         "--keyring-service",
+        type=name_text,
         help="OS keyring service holding the endpoint's API key (user 'api-key')",
     )
     q.add_argument("--concurrency", type=positive_int, help="parallel requests (endpoints)")

@@ -33,6 +33,21 @@ CASES = [
     ("generate --n-seq 5000", ["generate", "--n-seq", "5000"], "from 1 to 4096"),
     ("generate --model 5,000 characters", ["generate", "--model", "m" * 5000], "200 characters"),
     ("generate --model ''", ["generate", "--model", ""], "--model"),
+    (
+        "models add --name 5,000 characters",
+        ["models", "add", "http://127.0.0.1:9/v1", "--api-model", "m", "--name", "m" * 5000],
+        "a name of 5,000 characters",
+    ),
+    (
+        "models add --api-model 5,000 characters",
+        ["models", "add", "http://127.0.0.1:9/v1", "--api-model", "m" * 5000],
+        "--api-model",
+    ),
+    (
+        "review bulk --reviewer 5,000 characters",
+        ["review", "bulk", "--from", "draft", "--to", "gold", "--reviewer", "r" * 5000],
+        "--reviewer",
+    ),
     ("generate --dialect ''", ["generate", "--dialect", ""], "--dialect"),
     ("generate --status ','", ["generate", "--status", ","], "--status"),
     ("probe --sets ''", ["probe", "--sets", ""], "--sets"),
@@ -150,5 +165,6 @@ def test_the_grammar_in_the_engine():
 
 
 def test_the_cli_states_the_requests_bounds():
-    for name in ("MAX_COUNT", "MAX_INTEGER", "MAX_TOKENS", "MAX_N_SEQ", "MAX_REFILL"):
+    names = ("MAX_COUNT", "MAX_INTEGER", "MAX_TOKENS", "MAX_N_SEQ", "MAX_REFILL", "MAX_NAME_CHARS")
+    for name in names:
         assert getattr(arguments, name) == getattr(step_request, name), name
