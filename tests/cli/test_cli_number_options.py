@@ -81,14 +81,26 @@ def test_bad_value_exits_2_with_one_line_and_changes_nothing(
     _runner(bounded, capsys, monkeypatch, case, argv, expected)
 
 
-@pytest.mark.parametrize("target", ["/dev/null", "fifo"])
-def test_a_workspace_that_is_not_a_regular_file_is_refused(tmp_path, capsys, target):
-    if target == "fifo":
-        target = str(tmp_path / "fifo")
+WORKSPACES = {
+    "/dev/null": ("/dev/null", "not a regular file"),
+    "a FIFO": ("{tmp}/fifo", "not a regular file"),
+    "in /proc": ("/proc/ws.sqlite", "cannot be opened or created|no such workspace"),
+    "a name too long": ("{tmp}/" + "a" * 300 + ".sqlite", "cannot be opened or created"),
+    "under a file": ("/etc/passwd/ws.sqlite", "cannot be opened or created"),
+}
+
+
+@pytest.mark.parametrize("case", list(WORKSPACES))
+@pytest.mark.parametrize("command", ["status", "init"])
+def test_a_workspace_path_that_cannot_be_one_is_refused(tmp_path, capsys, case, command):
+    target, expected = WORKSPACES[case]
+    target = target.format(tmp=tmp_path)
+    if case == "a FIFO":
         os.mkfifo(target)
-    code = main(["-w", target, "status"])
+    code = main(["-w", target, command])
     err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "not a regular file" in err, err
+    assert code == 2 and err.count("\n") == 1, err
+    assert any(e in err for e in expected.split("|")) and "internal error" not in err, err
 
 
 def _number_options():
