@@ -163,7 +163,7 @@ def output_folder(text: str) -> Path:
     """A folder to write into: an existing folder, or a new one whose parent exists (not a
     file or a device such as /etc/passwd or /dev/null)."""
     path = Path(text)
-    if not text.strip():
+    if not any(ch.isprintable() and not ch.isspace() for ch in text):
         raise argparse.ArgumentTypeError("give a folder name")
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{path}: not a folder (a file or device is there)")
@@ -199,7 +199,9 @@ def value_text(text: str) -> str:
 
 
 def output_file(text: str) -> Path:
-    """A file that can be written (its folder exists and is writable; not a folder)."""
+    """A file that can be written (its folder exists and is writable; not a folder), named by
+    something visible."""
+    value_text(text)
     try:
         return writable_output(text, "file")
     except UserError as exc:

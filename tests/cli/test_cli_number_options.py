@@ -53,6 +53,8 @@ CASES = [
     ("probe --sets ''", ["probe", "--sets", ""], "--sets"),
     ("judge --judge ''", ["judge", "--judge", ""], "--judge"),
     ("index --encoder ''", ["index", "--encoder", ""], "--encoder"),
+    ("baseline --csv ZWSP", ["baseline", "--csv", "\u200b"], "only invisible"),
+    ("report --out ZWSP", ["report", "--out", "\u200b"], "give a folder name"),
     ("eval-metrics --encoder ' '", ["eval-metrics", "--encoder", " "], "--encoder"),
     ("baseline --split ZWSP", ["baseline", "--split", "\u200b"], "--split"),
     ("probes table --topic ''", ["probes", "table", "--topic", ""], "--topic"),
