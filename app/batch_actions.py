@@ -51,6 +51,7 @@ def import_report_text(report: dict) -> str:
         )
         if f["file_refused"]:
             lines.append(_("The file was refused whole: nothing of it was stored."))
+            lines.extend(f["problems"])  # the lines that refused it, named
     if report["changed"]:
         lines.append(
             _("{n} results answer requests the step no longer sends: not used").format(

@@ -1,4 +1,5 @@
-"""Declared score scales: every human or metric score carries its (min, max).
+"""Declared score scales: every human or metric score carries its (min, max), and the one
+grammar of numbers a user writes (options, score cells, scales).
 
 Nothing assumes 0–10 silently (docs/design.md): a scale is declared (``--human-scale 0-1``,
 ``0-10``, ``0-100`` or any ``MIN-MAX``), stored with the scores, and a value outside it is
@@ -13,7 +14,7 @@ import re
 from engine.errors import UserError
 
 Scale = tuple[float, float]
-_BOUND = r"\s*(-?\d+(?:\.\d+)?)\s*"
+_BOUND = r"\s*(-?[0-9]+(?:\.[0-9]+)?)\s*"
 _SCALE = re.compile(rf"^{_BOUND}(?:-|:|\.\.|–){_BOUND}$")
 # Annotation batches store, compare and show their scales written LOW..HIGH only.
 DOTTED_SCALE = re.compile(rf"^{_BOUND}\.\.{_BOUND}$")
@@ -22,7 +23,7 @@ DOTTED_SCALE = re.compile(rf"^{_BOUND}\.\.{_BOUND}$")
 def scale_bounds(text: str | None, notation: re.Pattern = _SCALE) -> Scale | None:
     """The two numbers of ``text`` written in ``notation`` (either order), or None when it
     is not written so. Bounds are plain decimals: no exponent, '8_0', 'inf' or 'nan'."""
-    match = notation.match(text or "")
+    match = notation.match(ascii_digits(text or ""))
     return (float(match.group(1)), float(match.group(2))) if match else None
 
 
@@ -49,19 +50,42 @@ def check_on_scale(value: float, scale: Scale) -> str | None:
     return None
 
 
-# A plain decimal number: digits with an optional sign, point and exponent. Python's
-# float() also takes '8_0' (as 80), 'nan', 'inf' and 'infinity', none of which is a score.
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# The one grammar of numbers a user writes, wherever they write them (an option, a score cell,
+# a scale): ASCII digits 0-9 or Bengali digits ০-৯ (read as 0-9), surrounding white space
+# ignored. Digits of other scripts are not numbers here (Python's int() and float() take
+# them, and '8_0' as 80, 'nan', 'inf' and 'infinity'; none of those is accepted).
+_BENGALI_DIGITS = str.maketrans("০১২৩৪৫৬৭৮৯", "0123456789")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+# more digits than any bounded option takes; int() refuses over 4,300 digits
+MAX_DIGITS = 40
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` without surrounding white space, its Bengali digits as ASCII ones."""
+    return text.strip().translate(_BENGALI_DIGITS)
 
 
 def parse_number(text: str) -> float | None:
-    """``text`` (ASCII digits, surrounding spaces allowed) as a finite float, or None when
-    it is not a plain decimal number."""
-    text = text.strip()
+    """``text`` as a finite float, or None when it is not a plain decimal number (the
+    grammar above)."""
+    text = ascii_digits(text)
     if not _NUMBER.fullmatch(text):
         return None
     value = float(text)
     return value if math.isfinite(value) else None  # '1e999' overflows to inf
+
+
+def parse_whole(text: str) -> int | None:
+    """``text`` as a whole number (the grammar above, no point or exponent), or None. A
+    number of more than :data:`MAX_DIGITS` digits is read as its sign times 10**MAX_DIGITS,
+    beyond every range, so that a range check words it."""
+    text = ascii_digits(text)
+    if not _WHOLE.fullmatch(text):
+        return None
+    if len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+        return (-1 if text.startswith("-") else 1) * 10**MAX_DIGITS
+    return int(text)
 
 
 # A file's scores spanning less than this share of the declared scale are implausible.

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class LocalServer:
-    """Answers every POST with :meth:`respond` on 127.0.0.1 at a free port, in a daemon thread
+    """Answers every POST with :meth:`respond` and every GET with :meth:`respond_get` on 127.0.0.1 at a free port, in a daemon thread
     (each request in a thread of its own). ``url`` is the OpenAI-style base (``…/v1``);
     ``root_url`` the server's root."""
 
@@ -24,6 +24,9 @@ class LocalServer:
             def do_POST(self):
                 server.respond(self)
 
+            def do_GET(self):
+                server.respond_get(self)
+
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.root_url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
@@ -33,6 +36,11 @@ class LocalServer:
 
     def respond(self, handler: BaseHTTPRequestHandler) -> None:
         raise NotImplementedError
+
+    def respond_get(self, handler: BaseHTTPRequestHandler) -> None:
+        """A GET (``/v1/models``, asked before a step begins): by default "no such method",
+        which shows a server that answers, as a server without that route does."""
+        handler.send_error(501)
 
     def stop(self) -> None:
         self.httpd.shutdown()

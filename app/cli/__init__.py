@@ -16,7 +16,7 @@ import os
 import sys
 
 from app.cli import registry
-from app.cli.arguments import OneLineParser
+from app.cli.arguments import OneLineParser, state_ranges
 from app.cli.context import CliContext, incomplete
 from app.cli.hints import for_cli
 from app.logging_setup import setup_logging
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         register(sub)
     for register_import in registry.imports():
         register_import(import_sub)
+    state_ranges(parser)
     return parser
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from app.cli import stages
 from app.cli.arguments import (
+    any_number,
     fraction,
     name_text,
-    non_negative_int,
-    number,
     positive_int,
     positive_number,
     probability_open01,
+    resamples_int,
+    row_id,
+    seed_int,
     share,
 )
 from app.cli.output import add_json, csv_list, emit
@@ -56,12 +58,10 @@ def register(sub) -> None:
     p.add_argument(
         "--status", type=csv_list, help="variants only: comma-separated statuses, e.g. draft"
     )
-    p.add_argument("--judge-run", type=positive_int, help="judgments only: the judge run")
+    p.add_argument("--judge-run", type=row_id, help="judgments only: the judge run")
     p.add_argument("--overlap", type=fraction, default=0.2, help="share double-annotated (0.2)")
     p.add_argument("--raters", type=positive_int, default=2, help="annotators per overlap item (2)")
-    p.add_argument(
-        "--seed", type=non_negative_int, help="random seed (default: drawn and recorded)"
-    )
+    p.add_argument("--seed", type=seed_int, help="random seed (default: drawn and recorded)")
     p.add_argument("--blind", action="store_true", help="hide the machine draft / judge score")
     p.add_argument("--scale", help="score scale LOW..HIGH (variant 1..5, judgment 0..10)")
     p.add_argument(
@@ -80,7 +80,7 @@ def register(sub) -> None:
     p = sub.add_parser("package", help="offline review packages for annotators")
     psub = p.add_subparsers(dest="package_command", required=True)
     q = psub.add_parser("export", help="write one annotator's package (a single file)")
-    q.add_argument("--annotator", required=True)
+    q.add_argument("--annotator", required=True, type=name_text)
     q.add_argument(
         "--out", required=True, help=f"package file (e.g. name{annotation.PACKAGE_SUFFIX})"
     )
@@ -97,13 +97,13 @@ def register(sub) -> None:
     # the Agreement panel's settings (engine.annotation.api.AgreementSettings)
     p.add_argument(
         "--resamples",
-        type=positive_int,
+        type=resamples_int,
         default=annotation.AGREEMENT.resamples,
         help="bootstrap resamples over items (default: %(default)s)",
     )
     p.add_argument(
         "--seed",
-        type=non_negative_int,
+        type=seed_int,
         default=annotation.AGREEMENT.seed,
         help="bootstrap seed (default: %(default)s)",
     )
@@ -111,13 +111,11 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_agreement)
 
     p = sub.add_parser("adjudicate", help="the adjudication queue; decide items (gold)")
-    p.add_argument(
-        "item", nargs="?", type=positive_int, help="item to decide (omit to list the queue)"
-    )
+    p.add_argument("item", nargs="?", type=row_id, help="item to decide (omit to list the queue)")
     p.add_argument("--adjudicator", type=name_text)
     p.add_argument("--decision", choices=annotation.ADJUDICATIONS)
     p.add_argument("--text", help="the gold text (with --decision edit)")
-    p.add_argument("--score", type=number)
+    p.add_argument("--score", type=any_number, help="the score on the batch's scale")
     p.add_argument("--comment", default="")
     p.add_argument("--agreed", action="store_true", help="make gold of every unanimous item")
     p.add_argument("--batch", help="only this batch")
@@ -141,13 +139,13 @@ def register(sub) -> None:
     )
     p.add_argument("--draw", action="store_true", help="draw a random subset to label instead")
     p.add_argument("--name", type=name_text, help="with --draw: name of the new batch")
-    p.add_argument("--judge-run", type=positive_int, help="with --draw: the judge run")
+    p.add_argument("--judge-run", type=row_id, help="with --draw: the judge run")
     p.add_argument(
         "--annotators", type=csv_list, help="with --draw: comma-separated names (default: all)"
     )
     p.add_argument("--share", type=share, default=0.1, help="with --draw: share per cell (0.1)")
     p.add_argument(
-        "--seed", type=non_negative_int, help="with --draw: random seed (default: drawn, recorded)"
+        "--seed", type=seed_int, help="with --draw: random seed (default: drawn, recorded)"
     )
     p.add_argument(
         "--active",

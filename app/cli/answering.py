@@ -5,9 +5,15 @@ dialect variant. It resumes where it stopped and prints a one-line progress on s
 from __future__ import annotations
 
 from app.cli import stages
-from app.cli.arguments import add_schedule_options, comma_list, given, positive_int
+from app.cli.arguments import (
+    add_schedule_options,
+    comma_list,
+    given,
+    positive_int,
+    token_budget,
+)
 from app.cli.context import runs_outcome
-from app.cli.output import add_summary_options, emit, run_line
+from app.cli.output import add_summary_options, csv_list, emit, run_line
 
 
 def register(sub) -> None:
@@ -24,10 +30,13 @@ def register(sub) -> None:
     p.add_argument("--all-models", action="store_true", help="every model in the workspace")
     p.add_argument(
         "--status",
+        type=csv_list,
         help="variant statuses to answer, comma-separated (default: gold; "
         "drafts on request: draft,reviewed,gold)",
     )
-    p.add_argument("--dialect", action="append", metavar="CODE", help="only these dialects")
+    p.add_argument(
+        "--dialect", action="append", type=csv_list, metavar="CODE", help="only these dialects"
+    )
     p.add_argument("--question-set", metavar="NAME")
     p.add_argument(
         "--limit",
@@ -35,7 +44,7 @@ def register(sub) -> None:
         metavar="N",
         help="only the variants of the first N questions (a small first run)",
     )
-    p.add_argument("--max-tokens", type=positive_int, help="longest answer (default: 384)")
+    p.add_argument("--max-tokens", type=token_budget, help="longest answer (default: 384)")
     p.add_argument(
         "--prompts",
         metavar="DIR",

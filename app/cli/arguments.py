@@ -1,8 +1,11 @@
 """Declared ranges of the CLI's options: argparse ``type=`` callables checked while parsing,
 before any work starts, so a bad value exits 2 with one line naming the option.
 
-Numbers use the strict grammar of :func:`engine.scales.parse_number` (Python's ``int`` and
-``float`` would take ``8_0``, ``nan`` and ``inf``). An output file is checked to be
+Every number option reads its value with the one grammar of :mod:`engine.scales`
+(:func:`~engine.scales.parse_whole`, :func:`~engine.scales.parse_number`: ASCII or Bengali
+digits, surrounding white space ignored; Python's ``int`` and ``float`` would take ``8_0``,
+``nan``, ``inf`` and other scripts' digits) and has a stated range, shown in its ``--help``
+and in README ("Number options"). An output file is checked to be
 writable when the command line is parsed (:func:`engine.files.output_path.writable_output`), so
 a long computation never ends in a failed write or leaves a partial file.
 """
@@ -11,17 +14,27 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
 from engine.errors import UserError
 from engine.files.output_path import writable_output
-from engine.scales import parse_number
+from engine.scales import parse_number, parse_whole
 from engine.text.text_rules import folded_name, name_problem
 
-_INTEGER = re.compile(r"[+-]?\d+")
+# The requests' bounds (engine.llm.runs.step_request), named here so that parsing a command
+# line loads no model code; tests/cli/test_cli_number_options.py checks that the two agree.
+MAX_COUNT = 1_000_000_000
+MAX_INTEGER = 2**63 - 1
+MAX_TOKENS = 1_000_000
+MAX_N_SEQ = 4096
+MAX_REFILL = 1000
+MAX_NAME_CHARS = 200
+# the largest magnitude a decimal option takes where nothing narrower is stated
+MAX_DECIMAL = 1e9
+# bootstrap resamples (1,000 is usual; the bound refuses a slip of the finger)
+MAX_RESAMPLES = 100_000
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -31,34 +44,47 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"upabhasha: error: {self.prog}: {message} (see '{self.prog} --help')\n")
 
 
-def _integer(text: str) -> int:
-    if not _INTEGER.fullmatch(text.strip()):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    return int(text)
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 24 else text[:20] + "…")
 
 
-def int_at_least(low: int) -> Callable[[str], int]:
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high``."""
+
     def parse(text: str) -> int:
-        value = _integer(text)
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        value = parse_whole(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low} to {high}, not {_shown(text.strip())}"
+            )
         return value
 
-    parse.__name__ = f"integer >= {low}"  # argparse names the type in its messages
+    parse.__name__ = f"whole number from {low} to {high}"  # argparse names the type
+    parse.range_text = f"{low}–{high:,}"  # type: ignore[attr-defined]  # shown in --help
     return parse
 
 
-positive_int = int_at_least(1)  # limits, token budgets, resamples, ids, n-seq, …
-non_negative_int = int_at_least(0)  # seeds, counts where 0 means "none"
+positive_int = int_in(1, MAX_COUNT)  # limits, counts, sizes, …
+non_negative_int = int_in(0, MAX_COUNT)  # counts where 0 means "none"
+seed_int = int_in(0, MAX_INTEGER)  # seeds (stored in run cards and SQLite integers)
+row_id = int_in(1, MAX_INTEGER)  # a run's, a judgment's, an item's id
+resamples_int = int_in(1, MAX_RESAMPLES)
+bootstrap_int = int_in(0, MAX_RESAMPLES)  # 0: no bootstrap
+token_budget = int_in(1, MAX_TOKENS)  # --max-tokens
 
 
-def comma_list(value: str | list[str] | None) -> tuple[str, ...] | None:
-    """An option's comma-separated values (a repeated option's too); None: not given. An
-    empty value stays empty, for the request to refuse rather than to default."""
+def comma_list(value: str | list | None) -> tuple[str, ...] | None:
+    """An option's comma-separated values (a repeated option's too, parsed by
+    :func:`app.cli.output.csv_list` or not); None: not given. Options that name things parse
+    with ``csv_list``, which refuses a value naming nothing ('' or ',,,') rather than reading
+    it as "the default"."""
     if value is None:
         return None
     items = [value] if isinstance(value, str) else value
-    return tuple(part.strip() for item in items for part in item.split(",") if part.strip())
+    parts = [p for item in items for p in ([item] if isinstance(item, str) else item)]
+    return tuple(part.strip() for item in parts for part in item.split(",") if part.strip())
 
 
 def given(**values) -> dict:
@@ -68,10 +94,10 @@ def given(**values) -> dict:
 
 def add_schedule_options(parser: argparse.ArgumentParser, n_seq_help: str) -> None:
     """``--n-seq`` and ``--refill``: a local model's batch schedule for the step's runs."""
-    parser.add_argument("--n-seq", type=positive_int, help=n_seq_help)
+    parser.add_argument("--n-seq", type=int_in(1, MAX_N_SEQ), help=n_seq_help)
     parser.add_argument(
         "--refill",
-        type=positive_int,
+        type=int_in(1, MAX_REFILL),
         metavar="N",
         help="local models: plan groups of N × --n-seq items whose freed slots take the "
         "group's next item (1: groups of --n-seq decoded whole); default: the faster one "
@@ -79,11 +105,15 @@ def add_schedule_options(parser: argparse.ArgumentParser, n_seq_help: str) -> No
     )
 
 
+def _plain(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
 def number(text: str) -> float:
     """A finite decimal number (no '8_0', 'nan' or 'inf')."""
     value = parse_number(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number")
     return value
 
 
@@ -104,33 +134,36 @@ def number_in(
         return value
 
     parse.__name__ = f"number in {left}{low:g}, {high:g}{right}"
+    parse.range_text = f"{left}{_plain(low)}, {_plain(high)}{right}"  # type: ignore[attr-defined]
     return parse
 
 
 probability_open01 = number_in(0, 1, low_open=True, high_open=True)  # α
 share = number_in(0, 1, low_open=True)  # a share that must draw something: (0, 1]
 fraction = number_in(0, 1)  # [0, 1]
+positive_number = number_in(0, MAX_DECIMAL, low_open=True)  # timeouts, widths
+non_negative_number = number_in(0, MAX_DECIMAL)
+any_number = number_in(-MAX_DECIMAL, MAX_DECIMAL)  # a score: its own scale is checked later
 
 
-def positive_number(text: str) -> float:
-    value = number(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, not {value:g}")
-    return value
-
-
-def non_negative_number(text: str) -> float:
-    value = number(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value:g}")
-    return value
+def state_ranges(parser: argparse.ArgumentParser) -> None:
+    """Append each number option's range to its help (every sub-command's too), so that
+    ``--help`` states what the parser accepts."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):  # aliases share a parser
+                state_ranges(sub)
+            continue
+        text = getattr(action.type, "range_text", None)
+        if text and action.help is not argparse.SUPPRESS and "range " not in (action.help or ""):
+            action.help = f"{action.help or ''} (range {text})".strip()
 
 
 def output_folder(text: str) -> Path:
     """A folder to write into: an existing folder, or a new one whose parent exists (not a
     file or a device such as /etc/passwd or /dev/null)."""
     path = Path(text)
-    if not text.strip():
+    if not any(ch.isprintable() and not ch.isspace() for ch in text):
         raise argparse.ArgumentTypeError("give a folder name")
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{path}: not a folder (a file or device is there)")
@@ -143,8 +176,9 @@ def output_folder(text: str) -> Path:
 
 
 def name_text(text: str) -> str:
-    """A name (an annotator's, a reviewer's) as it will be stored: white space folded; no
-    control or bidirectional characters, not empty."""
+    """A name (an annotator's, a reviewer's, a model's) as it will be stored: white space
+    folded; no control or bidirectional characters, not empty, at most
+    :data:`MAX_NAME_CHARS` characters (the requests' bound, the text rules')."""
     name = folded_name(text)
     problem = name_problem(name)
     if problem is not None:
@@ -152,8 +186,18 @@ def name_text(text: str) -> str:
     return name
 
 
+def value_text(text: str) -> str:
+    """A value that names something (a folder, a file, a split): not empty and not only
+    white space or invisible characters, which would otherwise read as "not given"."""
+    if not any(ch.isprintable() and not ch.isspace() for ch in text):
+        raise argparse.ArgumentTypeError(f"{text!r} is empty or only invisible characters")
+    return text
+
+
 def output_file(text: str) -> Path:
-    """A file that can be written (its folder exists and is writable; not a folder)."""
+    """A file that can be written (its folder exists and is writable; not a folder), named by
+    something visible."""
+    value_text(text)
     try:
         return writable_output(text, "file")
     except UserError as exc:

@@ -4,7 +4,7 @@ split or item set (engine.translation.baseline) — no index, no model."""
 from __future__ import annotations
 
 from app.cli import stages
-from app.cli.arguments import output_file
+from app.cli.arguments import name_text, output_file
 from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
 from app.cli.output import add_json, csv_list, emit
@@ -24,8 +24,10 @@ def register(sub) -> None:
         metavar="SOURCE",
         help="'pairs' (the workspace's sentence pairs) or 'items:<set name>' (default pairs)",
     )
-    p.add_argument("--corpus", help="only this corpus (pairs)")
-    p.add_argument("--split", help="only this split (train, test or validation; default all)")
+    p.add_argument("--corpus", type=name_text, help="only this corpus (pairs)")
+    p.add_argument(
+        "--split", type=name_text, help="only this split (train, test or validation; default all)"
+    )
     p.add_argument("--dialects", type=csv_list, help="only these dialects")
     p.add_argument(
         "--direction",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from pathlib import Path
 
 from app.cli import stages
@@ -127,9 +128,11 @@ def cmd_import(args, ctx) -> int:
     ws = ctx.workspace()
     convert_legacy_batches(ws)
     report = stages.steps_tasks().import_batch_at(str(ws.path), list(args.files))
-    stored = any(f["accepted"] for f in report["files"])
-    code = EXIT_MISSING if report["missing"] else (0 if stored or not _refusals(report) else 2)
+    refusal = _refusal(report)
+    code = 2 if refusal else (EXIT_MISSING if report["missing"] else 0)
     if emit(ctx, args, report):
+        if refusal:
+            print(f"upabhasha: error: batch import: {refusal}", file=sys.stderr)
         return code
     for f in report["files"]:
         refused = ", ".join(f"{n} {why}" for why, n in f["refused"].items()) or "none"
@@ -138,6 +141,8 @@ def cmd_import(args, ctx) -> int:
             f"{f['file']}: {f['lines']} lines, {f['accepted']} accepted ({f['new']} new), "
             f"refused: {refused}{whole}"
         )
+        for problem in f["problems"]:
+            print(f"  {f['file']}, {problem}")
     for run_id, actual in report["actual"].items():
         cost = "cost unknown" if actual["cost"] is None else f"cost {actual['cost']:.4f}"
         print(
@@ -146,13 +151,46 @@ def cmd_import(args, ctx) -> int:
         )
     if report["changed"]:
         print(f"{report['changed']} results answer requests the step no longer sends: not used")
+    if refusal:
+        if report["missing"]:
+            print(f"{report['missing']} items still missing")
+        print(f"upabhasha: error: batch import: {refusal}", file=sys.stderr)
+        return 2
     if report["missing"]:
         raise_missing(report["missing"])
     return code
 
 
-def _refusals(report: dict) -> int:
-    return sum(sum(f["refused"].values()) for f in report["files"])
+# refused lines that are not the provider's own error replies: the input is at fault (exit 2)
+_PROVIDER_ERRORS = {"error"}
+
+
+def _refusal(report: dict) -> str | None:
+    """What was refused, in one line (None: nothing but the provider's error lines). Any
+    file refused whole, or any line refused, makes the exit code 2, whatever else was
+    stored."""
+    files = report["files"]
+    whole = [f for f in files if f["file_refused"]]
+    lines = sum(
+        n
+        for f in files
+        if not f["file_refused"]
+        for why, n in f["refused"].items()
+        if why not in _PROVIDER_ERRORS
+    )
+    if not whole and not lines:
+        return None
+    parts = []
+    if whole:
+        first = whole[0]
+        reason = first["problems"][0] if first["problems"] else "refused"
+        parts.append(
+            f"{len(whole)} of {len(files)} files refused whole, nothing of them stored "
+            f"({first['file']}, {reason})"
+        )
+    if lines:
+        parts.append(f"{lines} refused line{'' if lines == 1 else 's'} in the files taken in")
+    return "; ".join(parts)
 
 
 def raise_missing(missing: int) -> None:

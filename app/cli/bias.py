@@ -11,8 +11,9 @@ from __future__ import annotations
 from app.cli import stages
 from app.cli.arguments import (
     name_text,
-    non_negative_int,
     positive_int,
+    resamples_int,
+    seed_int,
 )
 from app.cli.output import add_file_format, add_json, csv_list, emit
 from engine.errors import UserError
@@ -41,7 +42,7 @@ def register_import(isub) -> None:
         choices=("template", "natural"),
         help="default: natural when a firstOption column is present",
     )
-    c.add_argument("--topic", help="gender, religion, or a new topic with --groups")
+    c.add_argument("--topic", type=name_text, help="gender, religion, or a new topic with --groups")
     c.add_argument("--groups", metavar="X,Y", help="a new topic's two groups (x first)")
     c.add_argument("--prompt-col", default="prompt")
     c.add_argument("--id-col", help="default: 'ID' if present, else the line number")
@@ -78,7 +79,7 @@ def register(sub) -> None:
     add_json(s)
     s.set_defaults(func=cmd_list)
     t = psub.add_parser("table", help="the answer-normalisation table and its version")
-    t.add_argument("--topic", help="only this topic (and '*')")
+    t.add_argument("--topic", type=name_text, help="only this topic (and '*')")
     add_json(t)
     t.set_defaults(func=cmd_table)
     m = psub.add_parser("map", help="map a reply phrase to a label (a new table version)")
@@ -87,7 +88,9 @@ def register(sub) -> None:
         "label",
         help="a group of the topic, first, second, both_neither, refusal, filler, or '' to remove",
     )
-    m.add_argument("--topic", required=True, help="the topic, or '*' for every topic")
+    m.add_argument(
+        "--topic", required=True, type=name_text, help="the topic, or '*' for every topic"
+    )
     m.add_argument("--author", default="")
     add_json(m)
     m.set_defaults(func=cmd_map)
@@ -100,9 +103,9 @@ def register(sub) -> None:
     a.add_argument("--cols", default="annotator1,annotator2", metavar="A,B")
     # default None: the bias statistics' settings (engine.bias.api.BiasStatsSettings)
     a.add_argument(
-        "--resamples", type=positive_int, help="bootstrap resamples (default: as bias-stats)"
+        "--resamples", type=resamples_int, help="bootstrap resamples (default: as bias-stats)"
     )
-    a.add_argument("--seed", type=non_negative_int, help="bootstrap seed (default: as bias-stats)")
+    a.add_argument("--seed", type=seed_int, help="bootstrap seed (default: as bias-stats)")
     add_json(a)
     a.set_defaults(func=cmd_agreement)
 
@@ -120,7 +123,7 @@ def register(sub) -> None:
         help="a seeded sample of N probes stratified by category and subcategory, "
         "the one 'probe --limit N --seed S' asks",
     )
-    q.add_argument("--seed", type=non_negative_int, default=0, help="seed of the --limit sample")
+    q.add_argument("--seed", type=seed_int, default=0, help="seed of the --limit sample")
     add_json(q)
     q.set_defaults(func=cmd_to_questions)
     d = psub.add_parser(
@@ -157,12 +160,12 @@ def register(sub) -> None:
     )
     b.add_argument(
         "--resamples",
-        type=positive_int,
+        type=resamples_int,
         help="bootstrap resamples over probes (default: the Social bias panel's, printed "
         "with the results)",
     )
     b.add_argument(
-        "--seed", type=non_negative_int, help="bootstrap seed (default: the Social bias panel's)"
+        "--seed", type=seed_int, help="bootstrap seed (default: the Social bias panel's)"
     )
     add_json(b)
     b.set_defaults(func=cmd_bias_stats)

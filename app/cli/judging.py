@@ -13,15 +13,18 @@ from app.cli import stages
 from app.cli.arguments import (
     add_schedule_options,
     given,
+    int_in,
     name_text,
-    non_negative_int,
-    number,
+    number_in,
     positive_int,
+    row_id,
+    seed_int,
 )
 from app.cli.context import incomplete
 from app.cli.hints import for_cli
 from app.cli.output import add_json, add_quiet, add_summary_options, emit, fmt
 from engine.errors import UserError
+from engine.scales import parse_whole
 
 
 def register(sub) -> None:
@@ -41,20 +44,18 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_judge, build_request=judge_request)
 
     p = sub.add_parser("judges", help="judge runs and their roles; choose the primary judge")
-    p.add_argument(
-        "--primary", type=positive_int, metavar="RUN", help="make this judge run primary"
-    )
+    p.add_argument("--primary", type=row_id, metavar="RUN", help="make this judge run primary")
     add_json(p)
     p.set_defaults(func=cmd_judges)
 
     p = sub.add_parser("queue", help="judgments waiting for human review (low confidence)")
     p.add_argument(
         "--threshold",
-        type=non_negative_int,
+        type=int_in(0, 5),
         default=3,
         help="queue judgments with confidence at or below this (default 3)",
     )
-    p.add_argument("--judge-run", type=positive_int, metavar="RUN")
+    p.add_argument("--judge-run", type=row_id, metavar="RUN")
     p.add_argument("--all", action="store_true", help="include already reviewed ones")
     add_json(p)
     p.set_defaults(func=cmd_queue)
@@ -62,11 +63,11 @@ def register(sub) -> None:
     p = sub.add_parser(
         "override", help="record a human score for a judgment (the machine judgment is kept)"
     )
-    p.add_argument("judgment", type=positive_int, metavar="JUDGMENT_ID")
+    p.add_argument("judgment", type=row_id, metavar="JUDGMENT_ID")
     p.add_argument("--annotator", required=True, type=name_text, help="who scores")
     p.add_argument("--reason", required=True, help="why the machine score is overridden")
     group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--final", type=number, help="final score 0-10")
+    group.add_argument("--final", type=number_in(0, 10), help="final score")
     group.add_argument(
         "--scores",
         metavar="C,C,C,C,C",
@@ -218,12 +219,14 @@ def cmd_override(args, ctx) -> int:
     rubric = judging.load_rubric(args.rubric)
     scores = None
     if args.scores:
-        parts = [p.strip() for p in args.scores.split(",")]
-        if len(parts) != len(judging.CRITERION_KEYS) or not all(p.isdigit() for p in parts):
+        parts = [parse_whole(p) for p in args.scores.split(",")]
+        if len(parts) != len(judging.CRITERION_KEYS) or not all(
+            p is not None and 0 <= p <= 5 for p in parts
+        ):
             raise UserError(
                 f"--scores needs {len(judging.CRITERION_KEYS)} integers 0-5 for {','.join(judging.CRITERION_KEYS)}"
             )
-        scores = dict(zip(rubric.keys, map(int, parts)))
+        scores = dict(zip(rubric.keys, parts))
     ws = ctx.workspace()
     annotation = judging.add_override(
         ws,
@@ -323,9 +326,9 @@ def register_replicate(sub) -> None:
         "replicate",
         help="decode a sample of a run again; report agreement and the spread of scores",
     )
-    p.add_argument("run", type=positive_int, nargs="?", metavar="RUN", help="run id (see 'judges')")
+    p.add_argument("run", type=row_id, nargs="?", metavar="RUN", help="run id (see 'judges')")
     p.add_argument("--sample", type=positive_int, help="items to decode again (default 20)")
-    p.add_argument("--seed", type=non_negative_int, help="seed of the sample (default 0)")
+    p.add_argument("--seed", type=seed_int, help="seed of the sample (default 0)")
     p.add_argument("--list", action="store_true", help="list stored replications")
     add_json(p)
     add_quiet(p)

@@ -13,9 +13,11 @@ from app.cli.arguments import (
     given,
     name_text,
     non_negative_int,
-    non_negative_number,
+    number_in,
     positive_int,
     positive_number,
+    seed_int,
+    token_budget,
 )
 from app.cli.batch import add_price_options, register_price, save_prices
 from app.cli.context import incomplete, last_error_words
@@ -44,9 +46,12 @@ def register(sub) -> None:
     q.add_argument(
         "--name", type=name_text, help="name in this workspace (default: file name / api model)"
     )
-    q.add_argument("--api-model", help="model name the endpoint serves (endpoints only)")
+    q.add_argument(
+        "--api-model", type=name_text, help="model name the endpoint serves (endpoints only)"
+    )
     q.add_argument(
         "--keyring-service",
+        type=name_text,
         help="OS keyring service holding the endpoint's API key (user 'api-key')",
     )
     q.add_argument("--concurrency", type=positive_int, help="parallel requests (endpoints)")
@@ -67,11 +72,11 @@ def register(sub) -> None:
     q = sub.add_parser("run-prompts", help="run a file of prompts as a resumable job")
     q.add_argument("file", help="one prompt per line, or JSONL with prompt|messages [, key]")
     q.add_argument("--model", help="model name (default: the workspace's default model)")
-    q.add_argument("--max-tokens", type=positive_int, help="longest reply (default 128)")
+    q.add_argument("--max-tokens", type=token_budget, help="longest reply (default 128)")
     q.add_argument(
-        "--temperature", type=non_negative_number, help="sampling temperature (default 0: greedy)"
+        "--temperature", type=number_in(0, 100), help="sampling temperature (default 0: greedy)"
     )
-    q.add_argument("--seed", type=non_negative_int, help="sampling seed (default 0)")
+    q.add_argument("--seed", type=seed_int, help="sampling seed (default 0)")
     add_schedule_options(q, "sequences decoded together (local models)")
     add_json(q)
     add_quiet(q)

@@ -8,8 +8,9 @@ from app.cli.arguments import (
     add_schedule_options,
     comma_list,
     given,
-    non_negative_int,
     positive_int,
+    seed_int,
+    token_budget,
 )
 from app.cli.context import runs_outcome
 from app.cli.output import add_json, add_quiet, csv_list, emit, run_line
@@ -20,11 +21,11 @@ def register(sub) -> None:
     r.add_argument(
         "--models", type=csv_list, help="comma-separated model names (default: the default model)"
     )
-    r.add_argument("--sets", help="comma-separated probe sets (default: all)")
+    r.add_argument("--sets", type=csv_list, help="comma-separated probe sets (default: all)")
     r.add_argument("--counterbalance", action="store_true", help="ask both option orders")
     r.add_argument(
         "--seed",
-        type=non_negative_int,
+        type=seed_int,
         help="seed of the per-prompt order draw and of the --limit sample (default: 0)",
     )
     r.add_argument(
@@ -48,7 +49,7 @@ def register(sub) -> None:
         action="store_true",
         help="ask the probes exactly as written, without an instruction",
     )
-    r.add_argument("--max-tokens", type=positive_int, help="longest reply (default: 24)")
+    r.add_argument("--max-tokens", type=token_budget, help="longest reply (default: 24)")
     add_schedule_options(r, "local models: sequences decoded together")
     add_json(r)
     add_quiet(r, None)

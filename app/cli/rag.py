@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from app.cli import stages
-from app.cli.arguments import given
+from app.cli.arguments import given, value_text
 from app.cli.output import add_json, csv_list, emit
 
 
@@ -27,6 +27,7 @@ def index_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--encoder",
+        type=value_text,
         help="sentence-transformers folder or a name in the local Hugging Face cache "
         "(default: the bundled English all-MiniLM-L6-v2)",
     )

@@ -4,7 +4,13 @@ agreement) and ``report`` (HTML with figures, tables and run cards)."""
 from __future__ import annotations
 
 from app.cli import stages
-from app.cli.arguments import non_negative_int, number, output_folder, positive_int
+from app.cli.arguments import (
+    number_in,
+    output_folder,
+    resamples_int,
+    row_id,
+    seed_int,
+)
 from app.cli.hints import cli_words, for_cli
 from app.cli.output import add_json, emit, fmt
 from engine.errors import UserError
@@ -13,12 +19,10 @@ from engine.errors import UserError
 def _add_bootstrap_options(p) -> None:
     # Defaults None: engine.reports.api.StudyStatsSettings holds them, and the Charts panel
     # reads the same (importing the stage here would load it for every command).
-    p.add_argument(
-        "--seed", type=non_negative_int, help="bootstrap seed (default: the Charts panel's)"
-    )
+    p.add_argument("--seed", type=seed_int, help="bootstrap seed (default: the Charts panel's)")
     p.add_argument(
         "--resamples",
-        type=positive_int,
+        type=resamples_int,
         help="bootstrap resamples (default: the Charts panel's, printed with --json)",
     )
 
@@ -32,11 +36,11 @@ def register(sub) -> None:
         "stats",
         help="mean scores with clustered CIs, degradation, paired tests, judge agreement",
     )
-    p.add_argument(
-        "--judge-run", type=positive_int, metavar="RUN", help="default: the primary judge"
-    )
+    p.add_argument("--judge-run", type=row_id, metavar="RUN", help="default: the primary judge")
     _add_bootstrap_options(p)
-    p.add_argument("--danger-threshold", type=number, help="CBS threshold (default: rubric's)")
+    p.add_argument(
+        "--danger-threshold", type=number_in(0, 10), help="CBS threshold (default: rubric's)"
+    )
     p.add_argument("--rubric", metavar="PATH")
     add_json(p)
     p.set_defaults(func=cmd_stats)
@@ -52,9 +56,7 @@ def register(sub) -> None:
         metavar="DIR",
         help="output folder (default: upabhasha-report)",
     )
-    p.add_argument(
-        "--judge-run", type=positive_int, metavar="RUN", help="default: the primary judge"
-    )
+    p.add_argument("--judge-run", type=row_id, metavar="RUN", help="default: the primary judge")
     _add_bootstrap_options(p)
     p.add_argument("--rubric", metavar="PATH")
     add_json(p)

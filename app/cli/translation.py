@@ -12,7 +12,16 @@ from __future__ import annotations
 import sys
 
 from app.cli import stages
-from app.cli.arguments import given, name_text, non_negative_int, number, positive_int
+from app.cli.arguments import (
+    any_number,
+    bootstrap_int,
+    given,
+    name_text,
+    positive_int,
+    row_id,
+    seed_int,
+    value_text,
+)
 from app.cli.context import incomplete, last_error_words
 from app.cli.hints import for_cli
 from app.cli.options import add_normalize_option
@@ -55,8 +64,8 @@ def register(sub) -> None:
         help="at most N held-out items per dialect: a seeded sample (as run-task draws), "
         "recorded in the run card",
     )
-    p.add_argument("--seed", type=non_negative_int, help="seed of the --limit sample (default 0)")
-    p.add_argument("--split", help="held-out split (default: the validation split)")
+    p.add_argument("--seed", type=seed_int, help="seed of the --limit sample (default 0)")
+    p.add_argument("--split", type=name_text, help="held-out split (default: the validation split)")
     add_normalize_option(p, scoring=True)
     index_options(p)
     add_json(p)
@@ -111,7 +120,7 @@ def register_review(sub) -> None:
     q.set_defaults(func=cmd_review_list)
 
     q = rsub.add_parser("set", help="set the status of one variant")
-    q.add_argument("variant_id", type=positive_int)
+    q.add_argument("variant_id", type=row_id)
     q.add_argument("--status", required=True, choices=STATUSES)
     q.add_argument("--reviewer", required=True, type=name_text)
     q.add_argument("--comment")
@@ -138,15 +147,17 @@ def register_scored(sub) -> None:
     )
     p.add_argument("set", nargs="?", help="scored set name (omit to list the sets)")
     p.add_argument(
-        "--bootstrap", type=non_negative_int, default=1000, help="bootstrap resamples (0: none)"
+        "--bootstrap", type=bootstrap_int, default=1000, help="bootstrap resamples (0: none)"
     )
-    p.add_argument("--seed", type=non_negative_int, default=0, help="bootstrap seed")
+    p.add_argument("--seed", type=seed_int, default=0, help="bootstrap seed")
     p.add_argument(
         "--embeddings",
         action="store_true",
         help="also embedding cosine and BERTScore-style F1 (loads the encoder)",
     )
-    p.add_argument("--encoder", help="sentence-transformers folder (default: the bundled one)")
+    p.add_argument(
+        "--encoder", type=value_text, help="sentence-transformers folder (default: the bundled one)"
+    )
     add_json(p, "print one JSON document")
     p.set_defaults(func=cmd_eval_metrics)
 
@@ -156,18 +167,18 @@ def register_scored(sub) -> None:
         "annotation batch (what ppi reads: judged answers drawn by 'ppi --draw')",
     )
     target = h.add_mutually_exclusive_group(required=True)
-    target.add_argument("--segment", type=positive_int, help="scored segment id (its set's scale)")
-    target.add_argument(
-        "--response", type=positive_int, help="translate-eval response id (scale 0-10)"
-    )
+    target.add_argument("--segment", type=row_id, help="scored segment id (its set's scale)")
+    target.add_argument("--response", type=row_id, help="translate-eval response id (scale 0-10)")
     target.add_argument(
         "--item",
-        type=positive_int,
+        type=row_id,
         help="annotation item id (its batch's scale), e.g. one drawn by 'ppi --draw'; "
         "recorded as the annotator's accept decision with this score",
     )
     h.add_argument("--annotator", required=True, type=name_text, help="who scored it")
-    h.add_argument("--score", required=True, type=number, help="the score on the target's scale")
+    h.add_argument(
+        "--score", required=True, type=any_number, help="the score on the target's scale"
+    )
     h.add_argument("--reason", default="", help="a comment (responses and items)")
     h.set_defaults(func=cmd_human_score)
 

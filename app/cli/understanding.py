@@ -9,9 +9,12 @@ from app.cli.arguments import (
     given,
     name_text,
     non_negative_int,
-    number,
+    number_in,
     output_file,
     positive_int,
+    resamples_int,
+    seed_int,
+    token_budget,
 )
 from app.cli.context import runs_outcome
 from app.cli.hints import for_cli
@@ -75,7 +78,7 @@ def register(sub) -> None:
     t.add_argument("--train", type=positive_int, default=160, help="train items per dialect")
     t.add_argument("--test", type=positive_int, default=40, help="test items per dialect")
     t.add_argument("--dialects", type=csv_list)
-    t.add_argument("--seed", type=non_negative_int, default=0)
+    t.add_argument("--seed", type=seed_int, default=0)
     add_json(t)
     t.set_defaults(func=cmd_export_fold)
 
@@ -85,7 +88,9 @@ def register(sub) -> None:
     a.add_argument("base", help="the base model's name")
     a.add_argument("adapter", help="LoRA adapter GGUF file")
     a.add_argument("--name", type=name_text, required=True, help="name of the adapted model")
-    a.add_argument("--scale", type=number, default=1.0, help="adapter scale (default 1.0)")
+    a.add_argument(
+        "--scale", type=number_in(-100, 100), default=1.0, help="adapter scale (default 1.0)"
+    )
     add_json(a)
     a.set_defaults(func=cmd_adapter_add)
 
@@ -114,7 +119,7 @@ def register(sub) -> None:
         "replaces --regimes/--k)",
     )
     p.add_argument("--limit", type=positive_int, help="at most N items per dialect")
-    p.add_argument("--seed", type=non_negative_int, help="demonstration sampling seed (default 0)")
+    p.add_argument("--seed", type=seed_int, help="demonstration sampling seed (default 0)")
     p.add_argument(
         "--draw-train",
         type=positive_int,
@@ -129,7 +134,7 @@ def register(sub) -> None:
         help="JSON-schema constrained decoding",
     )
     add_normalize_option(p, scoring=True)
-    p.add_argument("--max-tokens", type=positive_int)
+    p.add_argument("--max-tokens", type=token_budget)
     add_json(p)
     add_quiet(p, None)
     p.set_defaults(func=cmd_run_task, build_request=run_task_request)
@@ -138,12 +143,10 @@ def register(sub) -> None:
     p.add_argument("--task", help="only this task")
     # Defaults None: engine.understanding.api.TaskStatsSettings holds them, and the Tasks panel
     # reads the same (importing the stage here would load it for every command).
-    p.add_argument(
-        "--seed", type=non_negative_int, help="bootstrap seed (default: the Tasks panel's)"
-    )
+    p.add_argument("--seed", type=seed_int, help="bootstrap seed (default: the Tasks panel's)")
     p.add_argument(
         "--resamples",
-        type=positive_int,
+        type=resamples_int,
         help="bootstrap resamples (default: the Tasks panel's, printed with the results)",
     )
     p.add_argument(
@@ -277,6 +280,9 @@ def cmd_import_items(args, ctx) -> int:
 def counts_list(text: str) -> list[int]:
     """``0,1,2``: comma-separated whole numbers of at least 0 (an argparse ``type=``)."""
     return [non_negative_int(part) for part in csv_list(text)]
+
+
+counts_list.range_text = non_negative_int.range_text  # type: ignore[attr-defined]
 
 
 def run_task_request(args):

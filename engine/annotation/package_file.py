@@ -93,7 +93,9 @@ def read_package(path: str | Path, *, max_items=None) -> PackageData:
     try:
         return _verify(path, conn, max_items)
     except sqlite3.DataError:
-        raise _refuse(path, f"a value is larger than {checks.MAX_VALUE_BYTES} bytes") from None
+        raise _refuse(
+            path, f"{_oversized(conn)} is larger than {checks.MAX_VALUE_BYTES} bytes"
+        ) from None
     except sqlite3.DatabaseError as exc:
         if over_time():
             raise _refuse(
@@ -102,6 +104,29 @@ def read_package(path: str | Path, *, max_items=None) -> PackageData:
         raise _refuse(path, f"damaged or truncated file ({exc})") from None
     finally:
         conn.close()
+
+
+def _oversized(conn: sqlite3.Connection) -> str:
+    """Which value is over SQLite's length limit, named by its item (each row is read alone
+    under the limit, so none is ever loaded whole)."""
+    for table, named in (
+        ("items", "a value of item {key}"),
+        ("decisions", "a value of a decision on item {key}"),
+        ("manifest", "the manifest value {key!r}"),
+    ):
+        key_column = "key" if table == "manifest" else "item_id"
+        for (rowid,) in conn.execute(f"SELECT rowid FROM {table}").fetchall():
+            try:
+                conn.execute(f"SELECT * FROM {table} WHERE rowid = ?", (rowid,)).fetchone()
+            except sqlite3.DataError:
+                try:
+                    key = conn.execute(
+                        f"SELECT {key_column} FROM {table} WHERE rowid = ?", (rowid,)
+                    ).fetchone()[0]
+                except sqlite3.DataError:
+                    key = f"row {rowid}"
+                return named.format(key=key)
+    return "a value"
 
 
 def _count(conn: sqlite3.Connection, table: str) -> int:

@@ -13,7 +13,9 @@ Every refusal is a one-line :class:`engine.errors.UserError` that names the file
 
 from __future__ import annotations
 
+import codecs
 import errno
+import io
 import os
 import stat
 from collections.abc import Iterator
@@ -221,13 +223,38 @@ def _bounded_lines(path: Path, fh, kind: FileKind) -> Iterator[tuple[int, bytes]
 
 
 def iter_user_line_bytes(path: str | Path, kind: FileKind) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` of a regular file, streamed, the whole file and each line
-    bounded by ``kind``; for a reader that judges each line itself (a provider's batch
-    results, where a line that is not UTF-8 is one refused line, not a refused file)."""
+    """``(line number, raw UTF-8 line)`` of a regular file, streamed, the whole file and each
+    line bounded by ``kind``; for a reader that judges each line itself (a provider's batch
+    results, where a line that is not UTF-8 is one refused line, not a refused file). A
+    UTF-8 BOM is dropped; a file with a UTF-16 BOM is read as UTF-16 (README: "Text policy")
+    and its lines given as UTF-8."""
     path = Path(path)
     fd = _open_checked(path, kind)
     with os.fdopen(fd, "rb", closefd=True) as fh:
+        head = fh.read(3)
+        if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+            fh.seek(0)
+            yield from _utf16_lines(path, fh, kind)
+            return
+        fh.seek(len(codecs.BOM_UTF8) if head == codecs.BOM_UTF8 else 0)
         yield from _bounded_lines(path, fh, kind)
+
+
+def _utf16_lines(path: Path, fh, kind: FileKind) -> Iterator[tuple[int, bytes]]:
+    """The lines of a UTF-16 file (with its BOM) as UTF-8, bounded as :func:`_bounded_lines`
+    bounds bytes (a UTF-16 code unit is at least two bytes, so the bound is never looser)."""
+    text = io.TextIOWrapper(fh, encoding="utf-16", errors="strict", newline="")
+    number = 0
+    try:
+        for number, line in enumerate(iter(lambda: text.readline(kind.max_line_bytes + 2), ""), 1):
+            raw = line.encode("utf-8", "surrogatepass")
+            if len(raw.rstrip(b"\r\n")) > kind.max_line_bytes:
+                raise _line_too_long(path, number, kind)
+            yield number, raw
+    except UnicodeDecodeError:
+        raise UserError(
+            f"{path}, line {number + 1}: the {kind.what} starts as UTF-16 but is not UTF-16 text"
+        ) from None
 
 
 def iter_user_lines(path: str | Path, kind: FileKind) -> Iterator[tuple[int, str]]:

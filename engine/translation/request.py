@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.errors import Setting
 from engine.i18n import N_, _
+from engine.llm.endpoints.reachable import require_answering
 from engine.llm.models.registry import find_model
 from engine.llm.runs.step_request import (
     RequestError,
@@ -134,7 +135,10 @@ class TranslateRequest(IndexedRequest):
         model = find_model(ws, self.model)
         items, _protected = translation_items(ws, self.question_set, self.dialects, self.limit)
         # nothing to draft: the summary says so without loading the encoder or the index
-        retriever, rebuilt = self.retriever(ws, progress, cancelled) if items else (None, False)
+        retriever, rebuilt = None, False
+        if items:
+            require_answering(model)  # a dead endpoint, found before the encoder and index load
+            retriever, rebuilt = self.retriever(ws, progress, cancelled)
         summary = translate_questions(
             ws,
             retriever,
@@ -206,6 +210,7 @@ class EvalTranslationRequest(IndexedRequest):
     ) -> EvalTranslationResult:
         model = find_model(ws, self.model)
         judge = find_model(ws, self.judge) if self.judge else None
+        require_answering(model, judge)  # before the encoder and index load
         retriever, _rebuilt = self.retriever(ws, progress, cancelled)
         report = evaluate_translations(
             ws,

@@ -48,6 +48,7 @@ def check_adapter(path: Path, architecture: str | None) -> dict:
 def add_adapter_model(
     ws: Workspace, base_name: str, adapter: str | Path, *, name: str, scale: float = 1.0
 ) -> dict:
+    check_regular_file(adapter, "adapter file")  # a symbolic link loop too, before resolving
     base = find_model(ws, base_name)
     if base["kind"] != "gguf":
         raise UserError(f"model {base_name!r} is an endpoint; adapters apply to local GGUF models")

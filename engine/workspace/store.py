@@ -52,11 +52,14 @@ class Workspace:
             checked_name(self.path.name, _("workspace file name"))
         try:
             os.stat(self.path)
+        except FileNotFoundError:
+            pass
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise UserError(
                     _("{path}: a symbolic link loop, not a workspace file").format(path=self.path)
                 ) from None
+            raise self._unusable(exc) from None  # a name too long, a folder not searchable
         if not self.path.exists() and not create:
             raise UserError(
                 _("{path}: no such workspace (use {init} to create one)").format(
@@ -65,8 +68,15 @@ class Workspace:
             )
         if self.path.exists() and self.path.is_dir():
             raise UserError(_("{path}: is a folder, not a workspace file").format(path=self.path))
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        if self.path.exists() and not self.path.is_file():  # /dev/null, a FIFO, a socket
+            raise UserError(
+                _("{path}: not a regular file, so not a workspace file").format(path=self.path)
+            )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.OperationalError) as exc:  # /proc, a read-only folder
+            raise self._unusable(exc) from None
         try:
             self._configure()
             self._migrate()
@@ -74,6 +84,14 @@ class Workspace:
             self.conn.close()
             raise
         self.db = sqlite_utils.Database(self.conn)
+
+    def _unusable(self, exc: Exception) -> UserError:
+        why = getattr(exc, "strerror", None) or str(exc)
+        return UserError(
+            _("{path}: cannot be opened or created as a workspace file ({error})").format(
+                path=self.path, error=why
+            )
+        )
 
     # -- lifecycle -----------------------------------------------------------------------
     def _configure(self) -> None:

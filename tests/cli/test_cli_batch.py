@@ -152,36 +152,95 @@ def test_refused_lines_are_counted_and_tampered_or_foreign_files_store_nothing(
     server.reject, server.answer = False, "উত্তর।"
     files, manifest = _export(capsys, w, tmp_path, "generate", "--model", "echo")
     good = _lines(_through(server, files, tmp_path)[0])
-    a, b, c, d = good[:4]
+    a, c, d = good[0], good[2], good[3]
     error = {**a, "response": {"status_code": 500, "body": None}, "error": {"message": "x"}}
     token = manifest["batch"]
-    unknown = {**b, "custom_id": f"nosuch@{token}.1.0000"}
     other_model = {
         **c,
         "response": {**c["response"], "body": {**c["response"]["body"], "model": "gpt-x"}},
     }
-    mixed = _write(tmp_path / "mixed.jsonl", [error, unknown, other_model, "{not json", d])
+    mixed = _write(tmp_path / "mixed.jsonl", [error, other_model, "{not json", d])
     code, text = _run(capsys, *w, "batch", "import", "--json", str(mixed))
     report = json.loads(text[: text.rindex("}") + 1])
-    assert code == 3, text
-    assert report["files"][0]["refused"] == {
-        "error": 1,
-        "malformed": 1,
-        "mismatched model": 1,
-        "unknown custom_id": 1,
-    }
+    # the lines refused make the exit 2 although the good line was stored
+    assert code == 2 and "2 refused lines" in text, text
+    assert report["files"][0]["refused"] == {"error": 1, "malformed": 1, "mismatched model": 1}
     assert report["files"][0]["accepted"] == 1 and report["missing"] == manifest["items"] - 1
     with Workspace(w[1]) as ws:
         before = ws.query("SELECT item_key, text FROM responses ORDER BY item_key")
     tampered_id = good[5]["custom_id"][:-1] + ("0" if good[5]["custom_id"][-1] != "0" else "1")
-    tampered = _write(tmp_path / "t.jsonl", [good[4], {**good[5], "custom_id": tampered_id}])
-    foreign = _write(tmp_path / "f.jsonl", [good[6], {**good[7], "custom_id": "request-1"}])
-    for path, reason in ((tampered, "checksum mismatch"), (foreign, "foreign custom_id")):
+    key, _at, tail = good[5]["custom_id"].rpartition("@")
+    edited_key = f"{key}x@{tail}"  # the item key edited, its signature left as it was
+    cases = (
+        ([good[4], {**good[5], "custom_id": tampered_id}], "checksum mismatch", tampered_id),
+        ([good[6], {**good[7], "custom_id": "request-1"}], "foreign custom_id", "request-1"),
+        ([good[4], {**good[5], "custom_id": edited_key}], "unknown custom_id", edited_key),
+        ([good[4], {**good[5], "custom_id": f"nosuch@{token}.1.0000"}], "unknown custom_id", ""),
+    )
+    for number, (lines, reason, named) in enumerate(cases):
+        path = _write(tmp_path / f"t{number}.jsonl", lines)
         code, text = _run(capsys, *w, "batch", "import", str(path))
         assert code == 2 and f"1 {reason}" in text and "nothing stored" in text, text
+        assert f"line 2: custom_id '{named}" in text, text
+        assert text.count("upabhasha: error:") == 1 and "Traceback" not in text, text
     with Workspace(w[1]) as ws:
         assert ws.query("SELECT item_key, text FROM responses ORDER BY item_key") == before
         assert ws.scalar("SELECT count(*) FROM llm_batch_results") == 1
+
+
+def test_a_conflicting_duplicate_reply_refuses_the_file_by_name(study, server, capsys, tmp_path):
+    w, _prompts = study
+    server.reject, server.answer = False, "উত্তর।"
+    files, _manifest = _export(capsys, w, tmp_path, "generate", "--model", "echo")
+    good = _lines(_through(server, files, tmp_path)[0])
+    other = json.loads(json.dumps(good[1]))
+    other["response"]["body"]["choices"][0]["message"]["content"] = "অন্য উত্তর।"
+    # the same reply twice is taken once; a different second reply refuses the file
+    same = _write(tmp_path / "same.jsonl", [good[0], good[0], good[1]])
+    code, text = _run(capsys, *w, "batch", "import", str(same))
+    assert "2 accepted" in text and "refused: none" in text, text
+    twice = _write(tmp_path / "twice.jsonl", [good[2], good[3], {**good[3], **_reply(good[3])}])
+    code, text = _run(capsys, *w, "batch", "import", str(twice))
+    assert code == 2 and "1 conflicting duplicate" in text and "nothing stored" in text, text
+    assert f"line 3: custom_id '{good[3]['custom_id']}'" in text and "line 2 answers" in text
+    later = _write(tmp_path / "later.jsonl", [good[4], other])  # good[1] was imported before
+    code, text = _run(capsys, *w, "batch", "import", str(later))
+    assert code == 2 and "a result imported before answers it otherwise" in text, text
+    with Workspace(w[1]) as ws:
+        assert ws.scalar("SELECT count(*) FROM llm_batch_results") == 2
+
+
+def _reply(line: dict) -> dict:
+    changed = json.loads(json.dumps(line))
+    changed["response"]["body"]["choices"][0]["message"]["content"] = "ভিন্ন।"
+    return changed
+
+
+def test_several_files_exit_2_when_one_is_refused_and_utf16_reads_as_utf8(
+    study, server, capsys, tmp_path
+):
+    w, _prompts = study
+    server.reject, server.answer = False, "উত্তর।"
+    files, _manifest = _export(capsys, w, tmp_path, "generate", "--model", "echo")
+    good = _lines(_through(server, files, tmp_path)[0])
+    first = _write(tmp_path / "good.jsonl", good[:2])
+    foreign = _write(tmp_path / "foreign.jsonl", [{**good[2], "custom_id": "request-1"}])
+    code, text = _run(capsys, *w, "batch", "import", str(first), str(foreign))
+    assert code == 2 and "1 of 2 files refused whole" in text and "foreign.jsonl" in text, text
+    utf16 = tmp_path / "utf16.jsonl"
+    body = "".join(json.dumps(x, ensure_ascii=False) + "\r\n" for x in good[2:4])
+    utf16.write_bytes(body.encode("utf-16"))  # with its BOM, as Windows tools write it
+    bom8 = tmp_path / "bom8.jsonl"
+    bom8.write_bytes(b"\xef\xbb\xbf" + json.dumps(good[4]).encode() + b"\n")
+    code, text = _run(capsys, *w, "batch", "import", str(utf16), str(bom8))
+    assert "utf16.jsonl: 2 lines, 2 accepted (2 new), refused: none" in text, text
+    assert "bom8.jsonl: 1 lines, 1 accepted (1 new), refused: none" in text, text
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    code, text = _run(capsys, *w, "batch", "import", str(deep))
+    assert code == 2 and "1 malformed" in text and "internal error" not in text, text
+    with Workspace(w[1]) as ws:
+        assert ws.scalar("SELECT count(*) FROM llm_batch_results") == 5
 
 
 def test_result_files_are_bounded_before_parsing(study, server, capsys, tmp_path, monkeypatch):

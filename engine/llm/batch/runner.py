@@ -24,7 +24,9 @@ from engine.llm.batch.pricing import CostEstimate, cost_estimate
 from engine.llm.endpoints.batch_backends import Recorder, Replayer, serving
 from engine.llm.endpoints.batch_wire import (
     BAD_SIGNATURE,
+    CONFLICT,
     FOREIGN_ID,
+    REFUSES_FILE,
     UNKNOWN_ID,
     WRONG_MODEL,
     body_sha256,
@@ -36,6 +38,7 @@ from engine.llm.endpoints.batch_wire import (
     signature,
     split_lines,
 )
+from engine.llm.runs.run import canonical_json
 from engine.llm.runs.step_request import StepRequest, request_from_json
 from engine.text.text_rules import reply_problem
 from engine.workspace.store import Workspace
@@ -96,7 +99,8 @@ class BatchManifest(TypedDict):
 
 
 class ResultFile(TypedDict):
-    """One result file of :func:`import_results`: its lines taken and refused (by why)."""
+    """One result file of :func:`import_results`: its lines taken and refused (by why);
+    ``problems``: the first lines that refused it whole, each named (line, custom_id, why)."""
 
     file: str
     lines: int
@@ -104,6 +108,11 @@ class ResultFile(TypedDict):
     new: int
     refused: dict[str, int]
     file_refused: bool
+    problems: list[str]
+
+
+# lines named in a refusal (the counts say how many there were)
+MAX_PROBLEMS = 5
 
 
 class BatchImport(TypedDict):
@@ -222,12 +231,24 @@ def _model_matches(reply_model: object, target: str) -> bool:
     return reply_model == target or reply_model.startswith(target + "-")
 
 
-def _check_file(ws: Workspace, path: Path) -> tuple[Counter, list, int]:
-    """Each line's verdict: (refusals by reason, accepted rows, lines read)."""
+def _check_file(ws: Workspace, path: Path) -> tuple[Counter, list, int, list[str]]:
+    """Each line's verdict: (refusals by reason, accepted rows, lines read, the lines that
+    refuse the file whole, named)."""
     refused: Counter = Counter()
     accepted = []
     count = 0
     batches: dict[str, dict | None] = {}
+    seen: dict[tuple[int, int, str], tuple[int, str]] = {}  # item -> (line, canonical body)
+    problems: list[str] = []
+
+    def refuse(line, why: str, detail: str | None = None) -> None:
+        refused[why] += 1
+        if why in REFUSES_FILE and len(problems) < MAX_PROBLEMS:
+            named = _("line {line}: {field} {cid}: {why}").format(
+                line=line.number, field="custom_id", cid=repr(str(line.custom_id)[:120]), why=why
+            )
+            problems.append(named if detail is None else f"{named} ({detail})")
+
     for line in read_result_lines(path):
         count += 1
         if line.refused:
@@ -238,19 +259,28 @@ def _check_file(ws: Workspace, path: Path) -> tuple[Counter, list, int]:
             batches[cid.token] = store.batch_of_token(ws, cid.token)
         batch = batches.get(cid.token) if cid is not None else None
         if cid is None or batch is None:
-            refused[FOREIGN_ID] += 1
+            refuse(line, FOREIGN_ID)
             continue
         item = store.batch_item(ws, batch["id"], cid.run_id, cid.item_key)
         if item is None:
-            refused[UNKNOWN_ID] += 1
+            refuse(line, UNKNOWN_ID, _("no such item in batch {token}").format(token=cid.token))
         elif item["signature"] != cid.signature:
-            refused[BAD_SIGNATURE] += 1
+            refuse(line, BAD_SIGNATURE)
         elif not _model_matches((line.body or {}).get("model"), item["target_model"]):
             refused[WRONG_MODEL] += 1
         else:
             _refuse_unstorable_reply(path, line.number, cid.item_key, line.body or {})
-            accepted.append((batch["id"], cid.run_id, cid.item_key, line.body))
-    return refused, accepted, count
+            key = (batch["id"], cid.run_id, cid.item_key)
+            body = canonical_json(line.body)
+            kept = store.stored_result(ws, *key)
+            if key in seen and seen[key][1] != body:
+                refuse(line, CONFLICT, _("line {n} answers it otherwise").format(n=seen[key][0]))
+            elif kept is not None and kept != body:
+                refuse(line, CONFLICT, _("a result imported before answers it otherwise"))
+            elif key not in seen:
+                seen[key] = (line.number, body)
+                accepted.append((*key, line.body))
+    return refused, accepted, count, problems
 
 
 def _refuse_unstorable_reply(path: Path, number: int, item_key: str, body: dict) -> None:
@@ -272,13 +302,14 @@ def import_results(
     ws: Workspace, kinds: Sequence[type[StepRequest]], paths: list[Path]
 ) -> BatchImport:
     """Take in result files (any order, partial, again), replay their batches' requests (of
-    one of ``kinds``) and say what is still missing. A file with a foreign or tampered line is
-    refused whole."""
+    one of ``kinds``) and say what is still missing. A file with a foreign, unknown or
+    tampered line, or a second reply to one request that differs from the first (in the file
+    or imported before), is refused whole."""
     report_files: list[ResultFile] = []
     touched: set[int] = set()
     for path in paths:
-        refused, accepted, count = _check_file(ws, path)
-        whole = refused[FOREIGN_ID] > 0 or refused[BAD_SIGNATURE] > 0
+        refused, accepted, count, problems = _check_file(ws, path)
+        whole = any(refused[why] for why in REFUSES_FILE)
         new = 0 if whole else store.store_results(ws, accepted)
         if not whole:
             touched |= {a[0] for a in accepted}
@@ -290,6 +321,7 @@ def import_results(
                 "new": new,
                 "refused": dict(sorted(refused.items())),
                 "file_refused": whole,
+                "problems": problems,
             }
         )
     batches = store.batches_with_results(ws, touched)

@@ -74,6 +74,14 @@ def batch_item(ws: Workspace, batch_id: int, run_id: int, item_key: str) -> dict
     return rows[0] if rows else None
 
 
+def stored_result(ws: Workspace, batch_id: int, run_id: int, item_key: str) -> str | None:
+    """The canonical JSON of the result already kept for this item, or None."""
+    return ws.scalar(
+        "SELECT body FROM llm_batch_results WHERE batch_id = ? AND run_id = ? AND item_key = ?",
+        (batch_id, run_id, item_key),
+    )
+
+
 def store_results(ws: Workspace, rows: list[tuple[int, int, str, dict]]) -> int:
     """Keep result lines ``(batch_id, run_id, item_key, body)``; one already kept stays as
     it is (imports are idempotent). Returns how many were new."""

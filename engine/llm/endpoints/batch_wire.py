@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.files.nesting import too_deep
 from engine.files.user_files import BATCH_RESULTS, iter_user_line_bytes
 from engine.i18n import _
 from engine.llm.endpoints.backend import EndpointBackend
@@ -39,6 +40,10 @@ UNKNOWN_ID = "unknown custom_id"
 FOREIGN_ID = "foreign custom_id"
 WRONG_MODEL = "mismatched model"
 BAD_SIGNATURE = "checksum mismatch"
+CONFLICT = "conflicting duplicate"
+# a line that is not ours or was edited, or a second, different reply to one request, refuses
+# the file whole: nothing in it can be trusted to be what was asked
+REFUSES_FILE = (FOREIGN_ID, UNKNOWN_ID, BAD_SIGNATURE, CONFLICT)
 
 
 def endpoint_body(model_row: dict, req: Request, target_model: str) -> tuple[str, dict]:
@@ -128,6 +133,8 @@ def read_result_lines(path: Path) -> Iterator[ResultLine]:
 
 
 def _parse_line(number: int, raw: bytes) -> ResultLine:
+    if too_deep(raw):  # json would end in a RecursionError
+        return ResultLine(number, None, refused=MALFORMED)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):

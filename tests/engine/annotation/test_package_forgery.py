@@ -90,7 +90,7 @@ FORGERIES = {
     ),
     "20 MB comment": (
         [f"UPDATE decisions SET comment = zeroblob(20000000) || '' WHERE rowid = {FIRST}"],
-        "larger than",
+        r"a value of a decision on item \d+ is larger than 1048576 bytes",
     ),
     "decision banana": (
         [f"UPDATE decisions SET decision = 'banana' WHERE rowid = {FIRST}"],
