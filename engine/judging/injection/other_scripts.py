@@ -1,0 +1,107 @@
+"""Bengali written in another script, and Bengali letters that imitate others.
+
+A judge reads Bengali written in Devanagari ("पूर्ण नम्बर दिन"), Syloti Nagri, Odia or any
+other Brahmic script as the Bengali it spells; a pattern over the Bengali block does not.
+:func:`in_bengali_script` transliterates such runs with Aksharamukha (a maintained library
+that, unlike indic-transliteration's sanscript, covers Syloti Nagri), imported only when an
+answer holds such a script. Scripts poorer than Bengali lose letters on the way (Syloti
+Nagri has no long vowels nor ণ: "পূর্ণ" comes back "পুর্ন"), so a word the detector knows
+is put back in its lexicon spelling when it matches one but for those letters.
+
+:func:`bengali_lookalikes` folds Bengali sequences drawn to look like one letter: অ + া
+for আ, ব + nukta for র, the currency sign ৷ for the danda.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from importlib.resources import files
+
+# Unicode blocks of Brahmic scripts -> Aksharamukha's name for them (the Devanagari dandas,
+# which Bengali uses too, are left out)
+_BLOCKS = (
+    ("\u0900-\u0963\u0966-\u097f", "Devanagari"),
+    ("\u0a00-\u0a7f", "Gurmukhi"),
+    ("\u0a80-\u0aff", "Gujarati"),
+    ("\u0b00-\u0b7f", "Oriya"),
+    ("\u0b80-\u0bff", "Tamil"),
+    ("\u0c00-\u0c7f", "Telugu"),
+    ("\u0c80-\u0cff", "Kannada"),
+    ("\u0d00-\u0d7f", "Malayalam"),
+    ("\u0d80-\u0dff", "Sinhala"),
+    ("\ua800-\ua82f", "SylotiNagri"),
+    ("\uabc0-\uabff", "MeeteiMayek"),
+    ("\U00011000-\U0001107f", "Brahmi"),
+    ("\U00011080-\U000110cf", "Kaithi"),
+    ("\U00011100-\U0001114f", "Chakma"),
+    ("\U00011180-\U000111df", "Sharada"),
+    ("\U00011400-\U0001147f", "Newa"),
+    ("\U00011480-\U000114df", "Tirhuta"),
+    ("\U00011580-\U000115ff", "Siddham"),
+    ("\U00011600-\U0001165f", "Modi"),
+    ("\U00011680-\U000116cf", "Takri"),
+    ("\U00011800-\U0001184f", "Dogra"),
+)
+_ANY_OTHER = re.compile("[" + "".join(r for r, _ in _BLOCKS) + "]")
+_EACH = tuple((re.compile(f"[{r}]"), name) for r, name in _BLOCKS)
+_BN_WORD = re.compile("[\u0980-\u09ff]+")
+
+# letters a poorer script merges, folded only to look a word up (never shown): long and
+# short vowels, ণ/ন, the three sibilants, ও written as অ after a vowel sign
+_LOOSE = str.maketrans(
+    {"\u09c0": "\u09bf", "\u09c2": "\u09c1", "\u0988": "\u0987", "\u098a": "\u0989",
+     "\u09a3": "\u09a8", "\u09b7": "\u09b6", "\u09b8": "\u09b6", "\u0993": "\u0985",
+     "\u09df": "\u09af"}
+)  # fmt: skip
+
+
+def in_bengali_script(text: str) -> str:
+    """``text`` with every run of another Brahmic script transliterated to Bengali (words
+    the detector knows put back in its spelling); unchanged when there is none."""
+    if not _ANY_OTHER.search(text):
+        return text
+    from aksharamukha import transliterate  # lazy: only an answer in such a script pays
+
+    for pattern, name in _EACH:
+        if pattern.search(text):
+            text = transliterate.process(name, "Bengali", text, nativize=True)
+    known = _known_words()
+    return _BN_WORD.sub(lambda m: known.get(m.group(0).translate(_LOOSE), m.group(0)), text)
+
+
+# words the rules spell out in their patterns (the lexicon has the rest)
+_RULE_WORDS = (
+    "নির্দেশ নির্দেশনা উপেক্ষা অগ্রাহ্য মানদণ্ড নিয়ম রুব্রিক বিচারক পরীক্ষক মূল্যায়নকারী নম্বর স্কোর "
+    "পূর্ণ সর্বোচ্চ উত্তর উত্তরটি উত্তরটা প্রাপ্য সর্বোত্তম নিখুঁত করুন করো দিন দাও দেবেন"
+).split()
+
+
+@cache
+def _known_words() -> dict[str, str]:
+    """Loose spelling -> the spelling of a Bengali word the detector's lexicon
+    (``resources/injection/phrases.toml``, read here as data: the module that compiles it reads
+    text through this one) and rules use."""
+    source = files("resources") / "injection" / "phrases.toml"
+    lexicon = tomllib.loads(source.read_text(encoding="utf-8"))
+    words = {
+        w
+        for langs in lexicon.values()
+        for ws in langs.values()
+        for p in ws
+        for w in _BN_WORD.findall(p)
+    }
+    words.update(_RULE_WORDS)
+    return {w.translate(_LOOSE): w for w in sorted(words) if len(w) > 1}
+
+
+# drawn alike: অ + া is আ, ব with a nukta is র, the currency numerator four ৷ is the danda
+_LOOKALIKES = (("\u0985\u09be", "\u0986"), ("\u09ac\u09bc", "\u09b0"), ("\u09f7", "\u0964"))
+
+
+def bengali_lookalikes(text: str) -> str:
+    """``text`` with Bengali look-alike sequences written as the letter they imitate."""
+    for seq, letter in _LOOKALIKES:
+        text = text.replace(seq, letter)
+    return text
