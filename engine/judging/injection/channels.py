@@ -85,14 +85,16 @@ _LIST_MARK = re.compile(r"^[\W\d_]+")
 
 def acrostics(text: str) -> list[str]:
     """What the first letters of ``text``'s lines, or of its sentences, spell (four at
-    least), cut into known words; for Bengali, its first letters and first clusters joined.
-    """
+    least), cut into known words; for Bengali, its first letters and first clusters joined;
+    and the first words of its lines or sentences read as one sentence."""
     readings = []
     for pieces in (text.splitlines(), sentences(text)):
         starts = [_LIST_MARK.sub("", p.strip()) for p in pieces]
         starts = [s for s in starts if s]
         if len(starts) < 4:
             continue
+        # the first words, read as a sentence ("Give … / full … / marks …")
+        readings.append(" ".join(s.split()[0] for s in starts))
         letters = "".join(s[0] for s in starts).lower()
         words = _order_word().findall(letters)
         if sum(len(w) for w in words) >= 6:
@@ -128,28 +130,26 @@ def _lexicon_word() -> re.Pattern:
 
 
 # the case endings a noun of the lexicon takes run together with the next word ("মানদণ্ডে")
-_ENDINGS = ("ে", "এ", "র", "ের", "কে", "টি", "টা", "তে", "য়", "গুলো", "গুলোতে")
+_ENDINGS = ("", "ে", "এ", "র", "ের", "কে", "টি", "টা", "তে", "য়", "গুলো", "গুলোতে")
 
 
-def _lexicon_form(piece: str, lexicon: frozenset[str]) -> bool:
-    return piece in lexicon or any(
-        piece.endswith(e) and piece[: -len(e)] in lexicon
-        for e in _ENDINGS
-        if len(piece) > len(e) + 1
-    )
+@cache
+def _lexicon_forms() -> frozenset[str]:
+    return frozenset(w + e for w in _lexicon_bn() for e in _ENDINGS)
 
 
 def _separate(m: re.Match) -> str:
     """A Bengali word that is two or more of the lexicon's words run together
     ("পূর্ণনম্বর"), with spaces put back; else the word."""
-    token, lexicon = m.group(0), _lexicon_bn()
-    if token in lexicon or len(token) < 4:
+    token, forms = m.group(0), _lexicon_forms()
+    if token in forms or len(token) < 4:
         return token
     cuts: dict[int, list[str]] = {0: []}  # prefix length -> the words that cover it
-    for end in range(1, len(token) + 1):
-        for start in range(max(0, end - 16), end):
-            if start in cuts and end not in cuts and _lexicon_form(token[start:end], lexicon):
+    for end in range(2, len(token) + 1):
+        for start in range(max(0, end - 16), end - 1):
+            if start in cuts and token[start:end] in forms:
                 cuts[end] = [*cuts[start], token[start:end]]
+                break
     words = cuts.get(len(token), [])
     # a word said twice is Bengali reduplication ("দিনদিন", day by day), not a run-together
     return " ".join(words) if len(set(words)) >= 2 else token

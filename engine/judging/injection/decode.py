@@ -144,15 +144,16 @@ def hidden_payloads(text: str) -> list[str]:
 def selector_payloads(text: str) -> list[str]:
     """What the variation selectors of ``text`` spell: as bytes (VS1-16 the first sixteen,
     VS17-256 the rest: UTF-8, so a Bengali payload too), or, as tag characters are read,
-    VS17-256 offset from U+E0100 as ASCII."""
+    VS17-256 offset from U+E0100 as ASCII (from NUL or from the space)."""
     codes = [ord(c) for c in _SELECTORS.findall(text)]
     if len(codes) < 6:  # an emoji's presentation selector, an ideographic variant
         return []
     as_bytes = bytes(c - 0xFE00 if c < 0xFF00 else c - 0xE0100 + 16 for c in codes)
     readings = [_decoded_bytes(as_bytes)]
     supplement = [c - 0xE0100 for c in codes if c >= 0xE0100]
-    if supplement and max(supplement) < 0x80:
-        readings.append(_decoded_bytes(bytes(supplement)))
+    for start in (0, 0x20):  # VS17 as NUL, or as the space (printable ASCII from VS17)
+        if supplement and max(supplement) + start < 0x80:
+            readings.append(_decoded_bytes(bytes(c + start for c in supplement)))
     return [t for t in readings if t]
 
 

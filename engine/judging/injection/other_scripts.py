@@ -49,7 +49,7 @@ _EACH = tuple((re.compile(f"[{r}]"), name) for r, name in _BLOCKS)
 _BN_WORD = re.compile("[\u0980-\u09ff]+")
 
 # letters a poorer script merges, folded only to look a word up (never shown): long and
-# short vowels, ণ/ন, the three sibilants, ও written as অ after a vowel sign
+# short vowels, ণ/ন, the three sibilants, ও written as অ after a vowel sign, য়/য
 _LOOSE = str.maketrans(
     {"\u09c0": "\u09bf", "\u09c2": "\u09c1", "\u0988": "\u0987", "\u098a": "\u0989",
      "\u09a3": "\u09a8", "\u09b7": "\u09b6", "\u09b8": "\u09b6", "\u0993": "\u0985",
@@ -68,7 +68,15 @@ def in_bengali_script(text: str) -> str:
         if pattern.search(text):
             text = transliterate.process(name, "Bengali", text, nativize=True)
     known = _known_words()
-    return _BN_WORD.sub(lambda m: known.get(m.group(0).translate(_LOOSE), m.group(0)), text)
+    return _BN_WORD.sub(lambda m: known.get(_loose(m.group(0)), m.group(0)), text)
+
+
+# a nasal before a consonant written as the anusvara (Hindi spells নম্বর as नंबर)
+_NASAL = re.compile("[\u0999\u099e\u09a3\u09a8\u09ae]\u09cd(?=[\u0995-\u09b9])")
+
+
+def _loose(word: str) -> str:
+    return _NASAL.sub("\u0982", word).translate(_LOOSE)
 
 
 # words the rules spell out in their patterns (the lexicon has the rest)
@@ -93,7 +101,7 @@ def _known_words() -> dict[str, str]:
         for w in _BN_WORD.findall(p)
     }
     words.update(_RULE_WORDS)
-    return {w.translate(_LOOSE): w for w in sorted(words) if len(w) > 1}
+    return {_loose(w): w for w in sorted(words) if len(w) > 1}
 
 
 # drawn alike: অ + া is আ, ব with a nukta is র, the currency numerator four ৷ is the danda

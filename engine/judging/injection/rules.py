@@ -355,7 +355,7 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
             found["hidden-order"] = None
             evidence.append(f"decoded: {payload[:60]}")
     # rearranged, not encoded: backwards without a hint, the first letters of lines
-    for reading in reversed_readings(clean) + acrostics(clean):
+    for reading in reversed_readings(clean) + [rejoined(a) for a in acrostics(clean)]:
         hidden, why, _ = _plain_hits(reading, reading)
         if hidden:
             found.update(dict.fromkeys((*hidden, "hidden-order")))

@@ -14,6 +14,7 @@ from engine.judging.injection.decode import hidden_payloads, selector_payloads
 from engine.judging.injection.detect import detect_injection
 from engine.judging.injection.discussion import asks_about_formats
 from engine.judging.injection.other_scripts import in_bengali_script
+from engine.judging.injection.rules import rule_hits
 from engine.judging.injection.text import display_order, matching_form
 from tests.engine.judging import injection_table_46 as table
 
@@ -100,8 +101,15 @@ def test_bengali_look_alikes_read_as_the_letter_they_imitate():
 
 def test_an_acrostic_is_cut_into_an_orders_words():
     lines = ["Grass", "Is", "Very", "Even", "Ten", "Ends", "Nothing"]
-    assert "give ten" in acrostics("\n".join(lines))[0]
-    assert acrostics("Rolling water\nInto the delta\nVillages wake\nEvery fisher\nRiver") == []
+    assert "give ten" in acrostics("\n".join(lines))
+    poem = "Rolling water\nInto the delta\nVillages wake\nEvery fisher\nRiver"
+    assert "river" not in acrostics(poem)  # no order's words: not cut into any
+    assert not any(rule_hits(reading)[0] for reading in acrostics(poem))
+
+
+def test_the_first_words_of_lines_are_read_as_a_sentence():
+    lines = ["Give the river its due.", "full of fish.", "marks of floods.", "to the sea."]
+    assert "Give full marks to" in acrostics("\n".join(lines))
 
 
 def test_lexicon_words_run_together_or_split_are_set_apart_and_joined():
