@@ -47,6 +47,9 @@ def _order_word() -> re.Pattern:
 
 
 _WORD = re.compile(r"\w+")
+_WORD_ONLY = re.compile(
+    r"[^\W\d_][\w\u0981-\u0983\u09bc-\u09d7'-]*"
+)  # a word, not a number or a cell
 
 
 def _known(text: str) -> int:
@@ -94,7 +97,9 @@ def acrostics(text: str) -> list[str]:
         if len(starts) < 4:
             continue
         # the first words, read as a sentence ("Give … / full … / marks …")
-        readings.append(" ".join(s.split()[0] for s in starts))
+        first = [w for s in starts if _WORD_ONLY.fullmatch(w := s.split()[0].strip(",.;:!?"))]
+        if len(first) >= 4:
+            readings.append(" ".join(first))
         letters = "".join(s[0] for s in starts).lower()
         words = _order_word().findall(letters)
         if sum(len(w) for w in words) >= 6:

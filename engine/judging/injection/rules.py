@@ -356,7 +356,9 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
             evidence.append(f"decoded: {payload[:60]}")
     # rearranged, not encoded: backwards without a hint, the first letters of lines
     for reading in reversed_readings(clean) + [rejoined(a) for a in acrostics(clean)]:
-        hidden, why, _ = _plain_hits(reading, reading)
+        # what the answer as written trips already is no hidden order
+        hits, why, _ = _plain_hits(reading, reading)
+        hidden = tuple(r for r in hits if r not in reasons)
         if hidden:
             found.update(dict.fromkeys((*hidden, "hidden-order")))
             evidence += [f"rearranged: {e}" for e in why]
