@@ -39,7 +39,7 @@ from engine.judging.injection.decode import (
     undisguised,
 )
 from engine.judging.injection.phrases import addresses_evaluation, phrase_rules, split_orders
-from engine.judging.injection.text import matching_form, prose_form
+from engine.judging.injection.text import BIDI_CONTROLS, matching_form, prose_form
 from engine.judging.injection.verdict_shape import LIKERT_VALUE, RUBRIC_KEYED, verdict_shape
 from engine.judging.neutralize import contains_control_token
 
@@ -354,6 +354,13 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
             # hidden talk of grading in words no rule knows: weaker, the model confirms
             found["hidden-order"] = None
             evidence.append(f"decoded: {payload[:60]}")
+    if BIDI_CONTROLS.search(text):
+        # read both ways: as displayed (the matching form) and as stored, which is what a
+        # model reading the characters in order sees
+        stored = matching_form(BIDI_CONTROLS.sub("", text))
+        hits, why, _ = _plain_hits(stored, stored)
+        found.update(dict.fromkeys(hits))
+        evidence += [f"as stored: {e}" for e in why]
     # rearranged, not encoded: backwards without a hint, the first letters of lines
     for reading in reversed_readings(clean) + [rejoined(a) for a in acrostics(clean)]:
         # what the answer as written trips already is no hidden order
