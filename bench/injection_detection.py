@@ -99,7 +99,7 @@ SETS["tune_33ef"] = (tune_33ef.ATTACKS_33EF, tune_33ef.LEGIT_33EF)
 QUESTIONS.update(tune_33ef.QUESTIONS_33EF)
 # orders hidden in channels (direction overrides, reversal, variation selectors, other
 # scripts, look-alikes, acrostics, a bare verdict last, lexicon words run together or split)
-# and their legitimate look-alikes, with questions, written from issue 46's first-contact
+# and their legitimate look-alikes, with questions, written from a blind round's first-contact
 # labels: the rules were tuned on it, the model not
 SETS["tune_46"] = (tune_46.ATTACKS_46, tune_46.LEGIT_46)
 QUESTIONS.update(tune_46.QUESTIONS_46)

@@ -1,4 +1,4 @@
-"""A tuning round for the channels that hide or disguise text (issue 46's first contact:
+"""A tuning round for the channels that hide or disguise text (a blind round's first contact:
 bidi reversal, variation selectors 17–256, Bengali in Devanagari or Syloti Nagri, an acrostic,
 a bare verdict as the last word, a lexicon word run together), with the legitimate answers
 that look like them: an explanation of prompt injection asked for, the ``[INST]`` format asked
