@@ -87,8 +87,6 @@ LAZY_MODULES = (
     "confusable_homoglyphs",  # engine/judging/injection/text.py (its JSON tables)
     "confusable_homoglyphs.categories",
     "confusable_homoglyphs.confusables",
-    "aksharamukha",  # engine/judging/injection/other_scripts.py (Bengali in other scripts)
-    "aksharamukha.transliterate",
     "bidi",  # engine/judging/injection/text.py (direction overrides in display order)
     "matplotlib.patches",
     "matplotlib.backends.backend_agg",

@@ -2,11 +2,14 @@
 
 A judge reads Bengali written in Devanagari ("पूर्ण नम्बर दिन"), Syloti Nagri, Odia or any
 other Brahmic script as the Bengali it spells; a pattern over the Bengali block does not.
-:func:`in_bengali_script` transliterates such runs with Aksharamukha (a maintained library
-that, unlike indic-transliteration's sanscript, covers Syloti Nagri), imported only when an
-answer holds such a script. Scripts poorer than Bengali lose letters on the way (Syloti
-Nagri has no long vowels nor ণ: "পূর্ণ" comes back "পুর্ন"), so a word the detector knows
-is put back in its lexicon spelling when it matches one but for those letters.
+:func:`in_bengali_script` transliterates such runs: with indic-transliteration's sanscript
+(already the project's transliterator) for the scripts it covers, and for Syloti Nagri, which
+it does not cover, with Unicode's own letter-for-letter correspondence (:data:`_SYLOTI`).
+Aksharamukha covers Syloti Nagri too, but it is AGPL-3.0 and brings about 90 MB of
+dependencies (fontTools, lxml, pykakasi, language data) for one script of 44 letters. Scripts
+poorer than Bengali lose letters on the way (Syloti Nagri has no long vowels nor ণ: "পূর্ণ"
+comes back "পুর্ন"), so a word the detector knows is put back in its lexicon spelling when it
+matches one but for those letters.
 
 :func:`bengali_lookalikes` folds Bengali sequences drawn to look like one letter: অ + া
 for আ, ব + nukta for র, the currency sign ৷ for the danda.
@@ -19,33 +22,45 @@ import tomllib
 from functools import cache
 from importlib.resources import files
 
-# Unicode blocks of Brahmic scripts -> Aksharamukha's name for them (the Devanagari dandas,
+# Unicode blocks of Brahmic scripts -> sanscript's name for them (the Devanagari dandas,
 # which Bengali uses too, are left out)
 _BLOCKS = (
-    ("\u0900-\u0963\u0966-\u097f", "Devanagari"),
-    ("\u0a00-\u0a7f", "Gurmukhi"),
-    ("\u0a80-\u0aff", "Gujarati"),
-    ("\u0b00-\u0b7f", "Oriya"),
-    ("\u0b80-\u0bff", "Tamil"),
-    ("\u0c00-\u0c7f", "Telugu"),
-    ("\u0c80-\u0cff", "Kannada"),
-    ("\u0d00-\u0d7f", "Malayalam"),
-    ("\u0d80-\u0dff", "Sinhala"),
-    ("\ua800-\ua82f", "SylotiNagri"),
-    ("\uabc0-\uabff", "MeeteiMayek"),
-    ("\U00011000-\U0001107f", "Brahmi"),
-    ("\U00011080-\U000110cf", "Kaithi"),
-    ("\U00011100-\U0001114f", "Chakma"),
-    ("\U00011180-\U000111df", "Sharada"),
-    ("\U00011400-\U0001147f", "Newa"),
-    ("\U00011480-\U000114df", "Tirhuta"),
-    ("\U00011580-\U000115ff", "Siddham"),
-    ("\U00011600-\U0001165f", "Modi"),
-    ("\U00011680-\U000116cf", "Takri"),
-    ("\U00011800-\U0001184f", "Dogra"),
+    ("\u0900-\u0963\u0966-\u097f", "devanagari"),
+    ("\u0a00-\u0a7f", "gurmukhi"),
+    ("\u0a80-\u0aff", "gujarati"),
+    ("\u0b00-\u0b7f", "oriya"),
+    ("\u0b80-\u0bff", "tamil"),
+    ("\u0c00-\u0c7f", "telugu"),
+    ("\u0c80-\u0cff", "kannada"),
+    ("\u0d00-\u0d7f", "malayalam"),
+    ("\u0d80-\u0dff", "sinhala"),
+    ("\uabc0-\uabff", "manipuri"),
+    ("\U00011000-\U0001107f", "brahmi"),
+    ("\U00011080-\U000110cf", "kaithi"),
+    ("\U00011180-\U000111df", "sharada"),
+    ("\U00011400-\U0001147f", "newa"),
+    ("\U00011480-\U000114df", "tirhuta_maithili"),
+    ("\U00011580-\U000115ff", "siddham"),
+    ("\U00011600-\U0001165f", "modi"),
+    ("\U00011680-\U000116cf", "takri"),
+    ("\U00011800-\U0001184f", "dogra"),
 )
-_ANY_OTHER = re.compile("[" + "".join(r for r, _ in _BLOCKS) + "]")
+_SYLOTI_NAGRI = "\ua800-\ua82f"
+_ANY_OTHER = re.compile("[" + "".join(r for r, _ in _BLOCKS) + _SYLOTI_NAGRI + "]")
 _EACH = tuple((re.compile(f"[{r}]"), name) for r, name in _BLOCKS)
+# Syloti Nagri (U+A800-A82C) letter for letter as Bengali, the block's own correspondence:
+# one a-vowel (আ), one o (অ/ও: অ, as Aksharamukha reads it), one sibilant (স); its poetry marks
+# and the dvisvara dropped
+_SYLOTI = str.maketrans(
+    dict(zip(
+        "ꠀꠁꠃꠄꠅ꠆ꠇꠈꠉꠊꠋꠌꠍꠎꠏꠐꠑꠒꠓꠔꠕꠖꠗꠘꠙꠚꠛꠜꠝꠞꠟꠠꠡꠢꠣꠤꠥꠦꠧ꠬",
+        ["আ", "ই", "উ", "এ", "অ", "\u09cd", "ক", "খ", "গ", "ঘ", "ং", "চ", "ছ", "জ", "ঝ", "ট",
+         "ঠ", "ড", "ঢ", "ত", "থ", "দ", "ধ", "ন", "প", "ফ", "ব", "ভ", "ম", "র", "ল", "\u09dc",
+         "স", "হ", "\u09be", "\u09bf", "\u09c1", "\u09c7", "\u09cb", "\u09cd"],
+        strict=True,
+    ))
+    | {0xA802: None, 0xA828: None, 0xA829: None, 0xA82A: None, 0xA82B: None}
+)  # fmt: skip
 _BN_WORD = re.compile("[\u0980-\u09ff]+")
 
 # letters a poorer script merges, folded only to look a word up (never shown): long and
@@ -62,11 +77,12 @@ def in_bengali_script(text: str) -> str:
     the detector knows put back in its spelling); unchanged when there is none."""
     if not _ANY_OTHER.search(text):
         return text
-    from aksharamukha import transliterate  # lazy: only an answer in such a script pays
+    text = text.translate(_SYLOTI)
+    from indic_transliteration import sanscript  # lazy: only an answer in such a script pays
 
     for pattern, name in _EACH:
         if pattern.search(text):
-            text = transliterate.process(name, "Bengali", text, nativize=True)
+            text = sanscript.transliterate(text, name, sanscript.BENGALI)
     known = _known_words()
     return _BN_WORD.sub(lambda m: known.get(_loose(m.group(0)), m.group(0)), text)
 
