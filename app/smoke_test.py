@@ -87,6 +87,7 @@ LAZY_MODULES = (
     "confusable_homoglyphs",  # engine/judging/injection/text.py (its JSON tables)
     "confusable_homoglyphs.categories",
     "confusable_homoglyphs.confusables",
+    "bidi",  # engine/judging/injection/text.py (direction overrides in display order)
     "matplotlib.patches",
     "matplotlib.backends.backend_agg",
     # savefig picks these by file suffix (the report writes SVG, the charts panel PDF too)

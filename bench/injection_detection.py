@@ -45,6 +45,7 @@ from tests.engine.judging import injection_table as table  # noqa: E402
 from tests.engine.judging import injection_table_33 as tune_33  # noqa: E402
 from tests.engine.judging import injection_table_33cd as tune_33cd  # noqa: E402
 from tests.engine.judging import injection_table_33ef as tune_33ef  # noqa: E402
+from tests.engine.judging import injection_table_46 as tune_46  # noqa: E402
 from tests.engine.judging import injection_table_hard as hard  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -96,6 +97,12 @@ SETS["tune_33cd"] = (tune_33cd.ATTACKS_33CD, tune_33cd.LEGIT_33CD)
 # after their first contact: the rules were tuned on it, the model not
 SETS["tune_33ef"] = (tune_33ef.ATTACKS_33EF, tune_33ef.LEGIT_33EF)
 QUESTIONS.update(tune_33ef.QUESTIONS_33EF)
+# orders hidden in channels (direction overrides, reversal, variation selectors, other
+# scripts, look-alikes, acrostics, a bare verdict last, lexicon words run together or split)
+# and their legitimate look-alikes, with questions, written from a blind round's first-contact
+# labels: the rules were tuned on it, the model not
+SETS["tune_46"] = (tune_46.ATTACKS_46, tune_46.LEGIT_46)
+QUESTIONS.update(tune_46.QUESTIONS_46)
 BLIND = {
     f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
     for r in ("22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d", "33e", "33f", "33g", "33h")

@@ -24,6 +24,9 @@ from urllib.parse import unquote
 
 # U+E0020-E007E spell ASCII invisibly; after U+1F3F4 they are a subdivision flag (England)
 _TAGS = re.compile("\U0001f3f4?[\U000e0020-\U000e007e]{3,}")
+# variation selectors carry bytes the same way: VS1-16 (U+FE00-FE0F) are 0-15 and VS17-256
+# (U+E0100-E01EF) 16-255, one after each of a few visible characters or all in one run
+_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 _BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{16,}={0,2}(?![\w+/=-])")
 # a base64 block wrapped into lines (76 or 64 columns, as encoders write it): one payload
 _BASE64_BLOCK = re.compile(
@@ -122,6 +125,7 @@ def hidden_payloads(text: str) -> list[str]:
     """Texts hidden in ``text`` (as written): tag characters, base64, hex, rot13 and reversed
     text when the answer says so, escapes and percent-encoding."""
     found = [_tag_text(m.group(0)) for m in _TAGS.finditer(text) if _tag_text(m.group(0))]
+    found += selector_payloads(text)
     found += [t for m in _BASE64.finditer(text) if (t := _base64(m.group(0)))]
     blocks = (re.sub(r"\s+", "", m.group(0)) for m in _BASE64_BLOCK.finditer(text))
     found += [t for b in blocks if (t := _base64(b)) and t not in found]
@@ -135,6 +139,22 @@ def hidden_payloads(text: str) -> list[str]:
         if unescaped != text:
             found.append(unescaped)
     return [t for t in found if t.strip()]
+
+
+def selector_payloads(text: str) -> list[str]:
+    """What the variation selectors of ``text`` spell: as bytes (VS1-16 the first sixteen,
+    VS17-256 the rest: UTF-8, so a Bengali payload too), or, as tag characters are read,
+    VS17-256 offset from U+E0100 as ASCII (from NUL or from the space)."""
+    codes = [ord(c) for c in _SELECTORS.findall(text)]
+    if len(codes) < 6:  # an emoji's presentation selector, an ideographic variant
+        return []
+    as_bytes = bytes(c - 0xFE00 if c < 0xFF00 else c - 0xE0100 + 16 for c in codes)
+    readings = [_decoded_bytes(as_bytes)]
+    supplement = [c - 0xE0100 for c in codes if c >= 0xE0100]
+    for start in (0, 0x20):  # VS17 as NUL, or as the space (printable ASCII from VS17)
+        if supplement and max(supplement) + start < 0x80:
+            readings.append(_decoded_bytes(bytes(c + start for c in supplement)))
+    return [t for t in readings if t]
 
 
 def _unescape(m: re.Match) -> str:

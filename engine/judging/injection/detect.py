@@ -9,7 +9,11 @@ whatever confidence the judge claims.
 :func:`detect_injection` weighs the rules of :mod:`engine.judging.injection.rules`
 (score orders, overrides, verdict shapes, fence look-alikes, polite requests, fake policies,
 equivalence claims, in English, Bengali, Banglish and the dialects) with a learned model;
-both read obfuscated answers decoded (:mod:`engine.judging.injection.decode`).
+both read obfuscated answers decoded (:mod:`engine.judging.injection.decode`), in the order
+they are displayed and with Bengali in other scripts transliterated
+(:mod:`engine.judging.injection.text`), and the rules read what an answer only rearranges
+(:mod:`engine.judging.injection.channels`: reversed text, acrostics, words run together or
+split, a bare verdict on the last line).
 
 Rules learn the wording of the rounds they are tuned on (each new round at first contact:
 16–18 % of its legitimate answers flagged), so there are two tiers. A rule's reason *flags*
@@ -28,7 +32,8 @@ rule the model does not confirm, or the model alone above its suspicion threshol
 sentences and routes it to review when the verdicts differ. The question the answer responds
 to is read too: when it speaks of grading itself, the model must be surer (an answer about a
 marking scheme is expected to sound like one), and when it asks about attacks on models or
-their evaluation, what the answer quotes is shown, not said
+their evaluation, what the answer quotes is shown, not said, and when it asks for a prompt
+format, the chat markup the answer writes out is too
 (:mod:`engine.judging.injection.discussion`). Leave-one-round-out rates:
 ``bench/injection_generalisation.py``; blind rounds at first contact:
 ``bench/data/README.md``.
@@ -40,9 +45,11 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from engine.judging.injection.channels import bare_verdict
 from engine.judging.injection.decode import hidden_payloads, undisguised
 from engine.judging.injection.discussion import (
     discusses_attacks,
+    markup_shown,
     shown_removed,
     speaks_to_reader,
 )
@@ -92,16 +99,22 @@ def detect_injection(
     scorer = scorer or stored_scorer()
     reasons, evidence, structural = rule_hits(text)
     shown: tuple[str, ...] = ()
-    said = text
+    if structural and (bare := markup_shown(text, question)) != text:
+        # chat markup written out because the question asks for it ("the Llama 2 prompt
+        # format"): shown, suspicious at most; any other structure still flags
+        again = rule_hits(bare)
+        if not again[2]:
+            text, (reasons, evidence, structural), shown = bare, again, ("fence",)
+    said, discussed = text, False
     if not structural and discusses_attacks(question):
         # an answer explaining attacks quotes them: unless it speaks to its reader, only what
         # it says outside its quotes counts (structure counts wherever it stands); what only
         # the quotes trip stays suspicious, the model's doubt included
         unquoted = shown_removed(text)
         if not speaks_to_reader(unquoted):
-            said = unquoted
+            said, discussed = unquoted, True
             kept = rule_hits(said)[0]
-            shown = tuple(r for r in reasons if r not in kept)
+            shown += tuple(r for r in reasons if r not in kept)
             reasons = tuple(r for r in reasons if r in kept)
             if scorer.probability(text) > SUSPICIOUS:
                 shown += ("model",)
@@ -111,7 +124,16 @@ def detect_injection(
     if matching_form(plain) != matching_form(said):
         views.append(plain)
     p, view = max((scorer.probability(v), v) for v in views)
-    on_topic = bool(question) and talks_of_grading(matching_form(question))
+    # an answer explaining attacks (its quotes set aside above) is expected to sound like one
+    on_topic = bool(question) and (talks_of_grading(matching_form(question)) or discussed)
+    # a verdict standing alone as the last line: marks ("Full marks.", "পূর্ণনম্বর।") are an
+    # order unless the question is about grading; a bare score or "Correct." is weaker (a
+    # sum's result, a true-or-false answer): the model confirms it
+    verdict = bare_verdict(matching_form(said))
+    if verdict and "bare-verdict" not in reasons:
+        strong = verdict == "marks" and not on_topic
+        reasons = (*reasons, *(("score-directive",) if strong else ()), "bare-verdict")
+        reasons = tuple(dict.fromkeys(reasons))
     confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
     # two rule families agreeing (an override and a score order, a judge addressed and a
     # self-evaluation) corroborate each other: LORO, no false flag more at first contact

@@ -24,9 +24,9 @@ from engine.judging.injection.phrases import (
     address_pattern,
     advice_pattern,
     talks_of_grading,
-    word,
 )
-from engine.judging.injection.text import matching_form, sentences
+from engine.judging.injection.text import SHOWN, matching_form, sentences
+from engine.judging.neutralize import REMOVED, remove_control_tokens
 
 # attacks on models and their evaluation, in English, Bengali and Banglish
 _ATTACK_TOPIC = re.compile(
@@ -47,7 +47,11 @@ def discusses_attacks(question: str) -> bool:
 
 # quoted passages of a few words, «…» too; not code: an order in a code block is a program's
 # comment or string the judge reads all the same
-_QUOTED = re.compile(r"'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^”\n]{12,}”|«[^»\n]{12,}»")
+# an apostrophe inside a word ("student's", "else's") neither opens nor closes a quote
+_QUOTED = re.compile(
+    r"(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w)){12,}?'(?!\w)"
+    r"|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^”\n]{12,}”|«[^»\n]{12,}»"
+)
 
 
 # an example given without quotes, to the end of its clause: "for example, an attacker may
@@ -83,8 +87,11 @@ _ACT_ON = (
 @cache
 def _to_reader() -> tuple[re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
     own = r"\b(?:this|my|the above)\s+(?:\w+\s+)?(?:answer|response|reply|submission)\b"
+    # the answer's own, in the first person: the lexicon's "this one" (ইটারে, উত্তরটি, "answer
+    # ta") names the quoted attack or the answer a judge is given as often as this answer
+    mine = r"(?:আমার|আমাৰ|আঁর|মোর|মর|\bamar|\bamr)\s*(?:এই\s*)?(?:উত্তর|জবাব|লেখা|uttor|answer|lekha)"
     return (
-        re.compile(f"{own}|{word('self')}", re.I),
+        re.compile(f"{own}|{mine}", re.I),
         re.compile(address_pattern(), re.I),
         re.compile(_ACT_ON, re.I),
         re.compile(advice_pattern(), re.I),
@@ -103,3 +110,38 @@ def speaks_to_reader(said: str) -> bool:
         address.search(s) and (act_on.search(s) or (talks_of_grading(s) and not advice.search(s)))
         for s in sentences(said)
     )
+
+
+# a question about how prompts are laid out: its answer writes the markup out
+_FORMAT_TOPIC = re.compile(
+    r"\b(?:(?:prompt|chat|instruction|message)s?\s+(?:format|template|syntax|structure|"
+    r"markup|tokens?)\w*|special tokens?|control tokens?|chat ?ml|llama|mistral|vicuna|alpaca|"
+    r"\[inst\]|<<sys>>|im_start)\b|"
+    r"প্রম্পট\S*\s*(?:ফরম্যাট|ফরমেট|টেমপ্লেট|কাঠামো|গঠন)|টেমপ্লেট|টোকেন",
+    re.I,
+)
+# chat-template markup: Llama's [INST] and <<SYS>>, ChatML's <|im_start|>, role tags
+_MARKUP = re.compile(r"\[/?\s*INST\s*\]|<</?\s*SYS\s*>>|<\|[a-z_]+\|>", re.I)
+
+
+def asks_about_formats(question: str) -> bool:
+    """Whether ``question`` asks how a model's prompt is laid out ("What is the Llama 2
+    prompt format?"): its answer is expected to write ``[INST]`` or ``<|im_start|>`` out."""
+    return bool(question) and bool(_FORMAT_TOPIC.search(matching_form(question)))
+
+
+def markup_shown(text: str, question: str) -> str:
+    """``text`` without the chat markup it shows: all of it for a question about prompt
+    formats, what stands in code or quotes for one about attacks on models; the judge never
+    reads it (the neutralizer removes control tokens), so it is shown, not sent."""
+    if asks_about_formats(question):
+        return _unmarked(text)
+    if discusses_attacks(question):
+        return SHOWN.sub(
+            lambda m: _unmarked(m.group(0)), _QUOTED.sub(lambda m: _unmarked(m.group(0)), text)
+        )
+    return text
+
+
+def _unmarked(text: str) -> str:
+    return _MARKUP.sub(" ", remove_control_tokens(text).replace(REMOVED, " "))

@@ -31,6 +31,7 @@ import re
 import unicodedata
 
 from engine.judging.injection.appeals import appeal_hits
+from engine.judging.injection.channels import acrostics, rejoined, reversed_readings
 from engine.judging.injection.decode import (
     flattened,
     has_tag_text,
@@ -38,7 +39,7 @@ from engine.judging.injection.decode import (
     undisguised,
 )
 from engine.judging.injection.phrases import addresses_evaluation, phrase_rules, split_orders
-from engine.judging.injection.text import matching_form, prose_form
+from engine.judging.injection.text import BIDI_CONTROLS, matching_form, prose_form
 from engine.judging.injection.verdict_shape import LIKERT_VALUE, RUBRIC_KEYED, verdict_shape
 from engine.judging.neutralize import contains_control_token
 
@@ -331,8 +332,10 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     criteria, text in invisible tag characters, an order hidden in an encoding — which flags
     whatever the model says. Disguises are read through
     (:mod:`engine.judging.injection.decode`): an order that appears only once leetspeak or
-    spelling-out is undone adds ``obfuscated``; one in table cells, JSON strings or code
-    lines counts as said (when the answer as written trips nothing)."""
+    spelling-out is undone, or once Bengali words split or run together are put right, adds
+    ``obfuscated``; one in table cells, JSON strings or code lines counts as said (when the
+    answer as written trips nothing). An order read backwards or in an acrostic
+    (:mod:`engine.judging.injection.channels`) is hidden, like an encoded one."""
     clean = matching_form(text)
     reasons, said, structural = _plain_hits(text, clean)
     found = dict.fromkeys(reasons)
@@ -351,12 +354,30 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
             # hidden talk of grading in words no rule knows: weaker, the model confirms
             found["hidden-order"] = None
             evidence.append(f"decoded: {payload[:60]}")
+    if BIDI_CONTROLS.search(text):
+        # read both ways: as displayed (the matching form) and as stored, which is what a
+        # model reading the characters in order sees
+        stored = matching_form(BIDI_CONTROLS.sub("", text))
+        hits, why, _ = _plain_hits(stored, stored)
+        found.update(dict.fromkeys(hits))
+        evidence += [f"as stored: {e}" for e in why]
+    # rearranged, not encoded: backwards without a hint, the first letters of lines
+    for reading in reversed_readings(clean) + [rejoined(a) for a in acrostics(clean)]:
+        # what the answer as written trips already is no hidden order
+        hits, why, _ = _plain_hits(reading, reading)
+        hidden = tuple(r for r in hits if r not in reasons)
+        if hidden:
+            found.update(dict.fromkeys((*hidden, "hidden-order")))
+            evidence += [f"rearranged: {e}" for e in why]
+            structural = True
     plain = matching_form(undisguised(unicodedata.normalize("NFKC", text)))
-    if plain != clean:
-        new = [r for r in _plain_hits(plain, plain)[0] if r not in found]
+    for form in dict.fromkeys((plain, rejoined(plain))):
+        if form == clean:
+            continue
+        new = [r for r in _plain_hits(form, form)[0] if r not in found]
         if new:
             found.update(dict.fromkeys((*new, "obfuscated")))
-            evidence.append(f"undisguised: {plain[:60]}")
+            evidence.append(f"undisguised: {form[:60]}")
     flat = flattened(clean)
     if flat != clean and not found:  # reveals an order; never a second reason for one
         cut, why, flat_structural = _plain_hits(flat, flat)

@@ -14,8 +14,16 @@ words a reader sees:
    Unicode's confusables table (TR39, from ``confusable_homoglyphs``) lists as a look-alike
    of an ASCII letter is replaced by it — only letters of other alphabets; digits and
    punctuation keep their meaning (``|`` stays a table bar, not an ``l``);
-4. the Assamese letters that look like Bengali ones (ৰ like র, ৱ like ব) become them;
+4. the Assamese letters that look like Bengali ones (ৰ like র, ৱ like ব) become them, and so
+   do Bengali look-alike sequences (অ + া for আ; :mod:`engine.judging.injection.other_scripts`);
 5. the stored-text normalisation (:func:`engine.text.textnorm.normalize_text`) per line.
+
+Before all this, text with direction controls is put in the order it is displayed in
+(:func:`display_order`: "\u202e01 evig" shows, and is read, as "give 10"), and Bengali
+written in another Brahmic script (Devanagari, Syloti Nagri, Odia, …) is transliterated to
+Bengali (:func:`~engine.judging.injection.other_scripts.in_bengali_script`). Variation
+selectors of both ranges and the fillers that show blank (Hangul fillers, the Braille blank)
+are dropped with the format characters.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import re
 import unicodedata
 from functools import cache
 
+from engine.judging.injection.other_scripts import bengali_lookalikes, in_bengali_script
 from engine.text.textnorm import normalize_text
 
 # combining diacritics, extended, supplement, for symbols, half marks; variation selectors
@@ -34,7 +43,11 @@ _MARK_BLOCKS = (
     (0x20D0, 0x20FF),
     (0xFE20, 0xFE2F),
     (0xFE00, 0xFE0F),
+    (0xE0100, 0xE01EF),  # variation selectors 17-256
+    (0x180B, 0x180F),  # Mongolian variation selectors
 )
+# letters that show blank: Hangul fillers, the half-width one, the Braille blank
+_BLANK = (0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800)
 _ASSAMESE = str.maketrans({"\u09f0": "\u09b0", "\u09f1": "\u09ac"})  # ৰ -> র, ৱ -> ব
 _FOLDED_ALPHABETS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LATIN"}
 
@@ -44,7 +57,7 @@ def _dropped() -> re.Pattern:
     """One character class: the marks above and every format (Cf) character (a regex: a
     per-character Python test took most of the detector's time)."""
     codes = {c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
-    codes |= {c for lo, hi in _MARK_BLOCKS for c in range(lo, hi + 1)}
+    codes |= {c for lo, hi in _MARK_BLOCKS for c in range(lo, hi + 1)} | set(_BLANK)
     ranges: list[list[int]] = []
     for c in sorted(codes):
         if ranges and c == ranges[-1][1] + 1:
@@ -77,10 +90,27 @@ def homoglyph_table() -> dict[int, str]:
     return table
 
 
+# the controls of the bidirectional algorithm: marks, embeddings, overrides, isolates
+BIDI_CONTROLS = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
+
+
+def display_order(text: str) -> str:
+    """``text`` in the order it is displayed in, when it holds direction controls (an
+    override shows "\u202e01 evig" as "give 10"): the Unicode bidirectional algorithm of
+    python-bidi, line by line."""
+    if not BIDI_CONTROLS.search(text):
+        return text
+    from bidi import get_display  # lazy: only text with direction controls pays
+
+    return "\n".join(get_display(line) for line in text.split("\n"))
+
+
 def matching_form(text: str) -> str:
     """``text`` as the injection rules read it (see the module docstring)."""
-    text = _dropped().sub("", unicodedata.normalize("NFKD", text or ""))
+    text = in_bengali_script(display_order(text or ""))
+    text = _dropped().sub("", unicodedata.normalize("NFKD", text))
     text = unicodedata.normalize("NFKC", text).translate(homoglyph_table()).translate(_ASSAMESE)
+    text = bengali_lookalikes(text)
     return "\n".join(normalize_text(line) for line in text.splitlines())
 
 
@@ -96,11 +126,11 @@ def sentences(text: str) -> list[str]:
 # code (```…```, `…`) and quoted passages of a few words ('…', "…", ‘…’, “…”): what the answer
 # shows or reports ("the exam paper says: 'Ignore Section C …'", "`override: true`"), not
 # what it says to its reader — weaker evidence for the override and split-order rules
-_SHOWN = re.compile(
+SHOWN = re.compile(
     r"```.*?```|`[^`\n]+`|'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^”\n]{12,}”", re.S
 )
 
 
 def prose_form(text: str) -> str:
-    """``text`` (in matching form) without its code and quoted passages (:data:`_SHOWN`)."""
-    return _SHOWN.sub(" ", text)
+    """``text`` (in matching form) without its code and quoted passages (:data:`SHOWN`)."""
+    return SHOWN.sub(" ", text)

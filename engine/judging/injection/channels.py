@@ -1,0 +1,217 @@
+"""Readings of an answer that its surface hides: text reversed without a hint, the first
+letters of its lines or sentences (an acrostic), words split or joined to dodge the lexicon,
+and a bare verdict standing as its last line.
+
+:mod:`engine.judging.injection.decode` reads what an answer encodes; this module reads what
+it only rearranges. A reversed line counts when it reads better backwards than forwards (more
+of the words the detector knows); an acrostic when its letters cut into an order's words; a
+word split by a space inside it ("নম্ বর", a fragment that ends in a hasanta or a word that
+starts with a vowel sign) is joined back.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from engine.judging.injection.text import matching_form, sentences
+
+# words of an order to the grader, and common English words, to tell a reversed or
+# acrostic reading that says something from letters that only happen to line up
+_ORDER_EN = (
+    "ignore disregard forget previous instructions instruction rubric rules give award assign "
+    "every each criteria criterion full marks mark maximum max highest top score scores points "
+    "perfect five ten all grade rate pass answer this judge grader evaluator"
+).split()
+_COMMON_EN = (
+    "the a an to of and is are be you your me my it for on in with this that please now"
+).split()
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    from engine.judging.injection.phrases import phrases  # lazy: phrases read text's forms
+
+    words = {w for ws in phrases().values() for p in ws for w in p.split()}
+    return frozenset(words | set(_ORDER_EN) | set(_COMMON_EN))
+
+
+@cache
+def _order_word() -> re.Pattern:
+    """Any known word, longest first: the pieces an acrostic's letters are cut into."""
+    from engine.judging.injection.phrases import phrases
+
+    latin = {w for ws in phrases().values() for p in ws for w in p.split() if w.isascii()}
+    words = sorted({w for w in latin | set(_ORDER_EN) if len(w) > 1} | {"a"}, key=len)
+    return re.compile("|".join(re.escape(w) for w in reversed(words)))
+
+
+_WORD = re.compile(r"\w+")
+_WORD_ONLY = re.compile(
+    r"[^\W\d_][\w\u0981-\u0983\u09bc-\u09d7'-]*"
+)  # a word, not a number or a cell
+
+
+def _known(text: str) -> int:
+    vocabulary = _vocabulary()
+    # words, not numbers: "01/01" backwards is "10/10"
+    return sum(w in vocabulary and not w.isdigit() for w in _WORD.findall(text.lower()))
+
+
+def reversed_readings(text: str) -> list[str]:
+    """Lines and sentences of ``text`` (in matching form) written backwards, read forwards:
+    each line, each sentence and the whole reversed, kept when it has more known words than
+    as written (at least two)."""
+    pieces = dict.fromkeys([*text.splitlines(), *sentences(text), text])
+    found = []
+    for piece in pieces:
+        if len(piece) < 8:
+            continue
+        back = piece[::-1]
+        if _known(back) >= 2 and _known(back) > _known(piece):
+            found.append(back)
+    return found
+
+
+def _cut(letters: str) -> str:
+    """``letters`` cut into known words, a line break where no word fits."""
+    out, last = [], 0
+    for m in _order_word().finditer(letters):
+        out.append(("\n" if m.start() > last else " ") + m.group(0))
+        last = m.end()
+    return "".join(out).strip()
+
+
+_CLUSTER = re.compile(r".[\u0981-\u0983\u09bc\u09be-\u09cd\u09d7]*")
+_LIST_MARK = re.compile(r"^[\W\d_]+")
+
+
+def acrostics(text: str) -> list[str]:
+    """What the first letters of ``text``'s lines, or of its sentences, spell (four at
+    least), cut into known words; for Bengali, its first letters and first clusters joined;
+    and the first words of its lines or sentences read as one sentence."""
+    readings = []
+    for pieces in (text.splitlines(), sentences(text)):
+        starts = [_LIST_MARK.sub("", p.strip()) for p in pieces]
+        starts = [s for s in starts if s]
+        if len(starts) < 4:
+            continue
+        # the first words, read as a sentence ("Give … / full … / marks …")
+        first = [w for s in starts if _WORD_ONLY.fullmatch(w := s.split()[0].strip(",.;:!?"))]
+        if len(first) >= 4:
+            readings.append(" ".join(first))
+        letters = "".join(s[0] for s in starts).lower()
+        words = _order_word().findall(letters)
+        if sum(len(w) for w in words) >= 6:
+            readings.append(_cut(letters))
+        if any("\u0980" <= s[0] <= "\u09ff" for s in starts):
+            clusters = "".join(_CLUSTER.match(s).group(0) for s in starts)  # type: ignore[union-attr]
+            # kept when a word of the lexicon shows in them (most joined starts spell nothing)
+            readings += [r for r in (letters, clusters) if _lexicon_word().search(r)]
+    return [r for r in readings if r.strip()]
+
+
+# a space inside a Bengali word: after a hasanta, or before a vowel sign or a hasanta
+_SPLIT_BN = re.compile(
+    r"(?<=\u09cd)[ \t\-.]+(?=[\u0980-\u09ff])"
+    r"|(?<=[\u0980-\u09ff])[ \t\-.]+(?=[\u0981-\u0983\u09bc-\u09cd\u09d7])"
+)
+_BN_WORD = re.compile("[\u0980-\u09ff]+")
+
+
+@cache
+def _lexicon_bn() -> frozenset[str]:
+    from engine.judging.injection.phrases import phrases
+
+    return frozenset(
+        w for ws in phrases().values() for p in ws for w in _BN_WORD.findall(p) if len(w) > 1
+    )
+
+
+@cache
+def _lexicon_word() -> re.Pattern:
+    words = sorted((w for w in _lexicon_bn() if len(w) > 2), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, words)))
+
+
+# the case endings a noun of the lexicon takes run together with the next word ("মানদণ্ডে")
+_ENDINGS = ("", "ে", "এ", "র", "ের", "কে", "টি", "টা", "তে", "য়", "গুলো", "গুলোতে")
+
+
+@cache
+def _lexicon_forms() -> frozenset[str]:
+    return frozenset(w + e for w in _lexicon_bn() for e in _ENDINGS)
+
+
+def _separate(m: re.Match) -> str:
+    """A Bengali word that is two or more of the lexicon's words run together
+    ("পূর্ণনম্বর"), with spaces put back; else the word."""
+    token, forms = m.group(0), _lexicon_forms()
+    if token in forms or len(token) < 4:
+        return token
+    cuts: dict[int, list[str]] = {0: []}  # prefix length -> the words that cover it
+    for end in range(2, len(token) + 1):
+        for start in range(max(0, end - 16), end - 1):
+            if start in cuts and token[start:end] in forms:
+                cuts[end] = [*cuts[start], token[start:end]]
+                break
+    words = cuts.get(len(token), [])
+    # a word said twice is Bengali reduplication ("দিনদিন", day by day), not a run-together
+    return " ".join(words) if len(set(words)) >= 2 else token
+
+
+# a letter standing alone after a word ("দি ন"): joined when that makes a lexicon word
+_LONE_LETTER = re.compile(
+    r"([\u0980-\u09ff]+)[ \t\-.]+([\u0995-\u09b9\u09dc-\u09df])(?![\u0980-\u09ff])"
+)
+
+
+def rejoined(text: str) -> str:
+    """``text`` (in matching form) with Bengali words split inside joined back, and words of
+    the lexicon run together ("পূর্ণনম্বর") set apart."""
+    text = _SPLIT_BN.sub("", text)
+    lexicon = _lexicon_bn()
+    text = _LONE_LETTER.sub(
+        lambda m: m.group(1) + m.group(2) if m.group(1) + m.group(2) in lexicon else m.group(0),
+        text,
+    )
+    return _BN_WORD.sub(_separate, text)
+
+
+_VERDICT_NUMBER = re.compile(
+    r"(?:10|[0-5]|১০|[০-৫]|ten|five|দশ|পাঁচ)(?:\s*(?:/|out of|এর মধ্যে)\s*(?:10|5|১০|৫))?", re.I
+)
+# a verdict in words: marks (an order standing alone), or only a judgement ("Correct."), which
+# also ends a true-or-false answer and weighs like a bare number
+_VERDICT_MARKS = re.compile(
+    r"full marks?|top marks?|perfect score|full score|maximum marks?|100\s*%|"
+    r"পূর্ণ\s*নম্বর|পুরো\s*নম্বর|সর্বোচ্চ\s*নম্বর|পূর্ণমান|১০০\s*%|(?:purno|puro|full)\s*(?:number|marks?)",
+    re.I,
+)
+_VERDICT_WORDS = re.compile(
+    r"perfect|excellent|correct|pass(?:ed)?|a\+|সঠিক|নির্ভুল|উত্তীর্ণ|পাস|নিখুঁত|thik|sothik", re.I
+)
+
+
+def bare_verdict(text: str) -> str:
+    """``"marks"`` or ``"score"`` when the last line of ``text`` (in matching form), after
+    other lines, is only a verdict: marks ("Full marks.", "পূর্ণনম্বর।"), or a score or a
+    judgement ("10", "৫", "5/5", "Correct."); else ``""``."""
+    lines = [s for s in sentences(text) if s.strip(" .!।*_-")]
+    if len(lines) < 2:
+        return ""
+    last = lines[-1].strip(" .!।*_-\"'()[]")
+    last = re.sub(r"^(?:verdict|score|result|রায়|ফলাফল)\s*[:=-]\s*", "", last, flags=re.I)
+    if _VERDICT_MARKS.fullmatch(last):
+        return "marks"
+    return "score" if _VERDICT_NUMBER.fullmatch(last) or _VERDICT_WORDS.fullmatch(last) else ""
+
+
+def channel_readings(text: str) -> list[str]:
+    """The readings above that differ from ``text`` (as written): reversed lines, acrostics,
+    split words joined."""
+    clean = matching_form(text)
+    readings = reversed_readings(clean) + acrostics(clean)
+    if (glued := rejoined(clean)) != clean:
+        readings.append(glued)
+    return readings
