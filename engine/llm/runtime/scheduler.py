@@ -60,6 +60,9 @@ class RunStats:
     items: int = 0
     cancelled: bool = False
     seconds: float = 0.0
+    # per step, the engine's own time between two llama_decode calls (sampling, bookkeeping,
+    # messages to the parent) divided by the sequences sampled in it, in microseconds
+    host_us: list[float] = field(default_factory=list)
 
 
 def common_prefix(token_lists: list[list[int]]) -> int:
@@ -83,6 +86,8 @@ class BatchScheduler:
         self.mem = L.llama_get_memory(ctx)
         self.batch = L.llama_batch_init(schedule.n_batch, 0, 1)
         self.grammars = GrammarCache()
+        self._decoded_at = 0.0  # when the last llama_decode returned
+        self._outputs = 0  # rows sampled after it
 
     def close(self) -> None:
         if self.batch is not None:
@@ -101,7 +106,11 @@ class BatchScheduler:
         return i
 
     def _decode(self, stats: RunStats) -> None:
+        start = time.perf_counter()
+        if self._outputs:
+            stats.host_us.append((start - self._decoded_at) * 1e6 / self._outputs)
         rc = self.L.llama_decode(self.ctx, self.batch)
+        self._decoded_at, self._outputs = time.perf_counter(), 0
         stats.decode_calls += 1
         if rc == DECODE_ABORTED:
             raise _DecodeAborted()
@@ -156,6 +165,7 @@ class BatchScheduler:
         L, sch = self.L, self.schedule
         t0 = time.perf_counter()
         L.llama_memory_clear(self.mem, True)
+        self._outputs = 0
         seqs: list[_Seq] = []
         for req in requests:
             try:
@@ -222,7 +232,9 @@ class BatchScheduler:
                 if not active:
                     continue
                 self._step(active, stats)
-                for s in [s for s in active if s.out_index >= 0]:
+                sampled = [s for s in active if s.out_index >= 0]
+                self._outputs = len(sampled)
+                for s in sampled:
                     finished = self._sample(s, stats)
                     if finished:
                         active.remove(s)
