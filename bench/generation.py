@@ -305,6 +305,16 @@ def planner_fields(est, seconds: float, tokens: int, calibration_s: float) -> di
     }
 
 
+def model_and_sha(path, embedded_path, embedded_sha) -> tuple[Path, str]:
+    """``path`` (``--model``) and its sha256, or the embedded model's."""
+    if path is None:
+        return embedded_path(), embedded_sha()
+    import hashlib
+
+    with open(path, "rb") as fh:
+        return path, hashlib.file_digest(fh, "sha256").hexdigest()
+
+
 def host_time_main(model, sha, args) -> None:
     """The engine's host time per sequence-step beside the ceiling script's; one JSON line."""
     from bench.host_time import N_SEQS, host_time
@@ -338,6 +348,7 @@ def main() -> None:
     ap.add_argument("--n-seq", type=int, default=16)
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
     ap.add_argument("--rounds", type=int, default=3, help="engine/ceiling pairs for share_chosen")
+    ap.add_argument("--model", type=Path, help="a GGUF instead of the embedded model")
     ap.add_argument(
         "--host-time",
         action="store_true",
@@ -347,7 +358,7 @@ def main() -> None:
     from engine.llm.models.embedded_model import embedded_model_path, embedded_sha256
     from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS
 
-    model, sha = embedded_model_path(), embedded_sha256()
+    model, sha = model_and_sha(args.model, embedded_model_path, embedded_sha256)
     threads = os.cpu_count() or 1
     if args.host_time:
         host_time_main(model, sha, args)

@@ -29,16 +29,16 @@ def quantiles(values: list[float]) -> dict:
 
 
 def host_time(model, sha, requests_for, n_seqs=N_SEQS, n_gpu_layers: int = 0) -> dict:
-    """``{n_seq: {"engine": ..., "ceiling": ..., "ratio": ...}}``; ``requests_for(n)``: the
+    """``{n_seq: {"engine_us": ..., "ceiling_us": ..., "ratio": ..., "engine_share": ...}}``; ``requests_for(n)``: the
     workload's first ``n`` requests (one group, every slot filled)."""
     from bench.generation import in_fresh_process, pure_decode, timed_generate
 
     out = {}
     for n_seq in n_seqs:
         requests = requests_for(n_seq)
-        _, stats, results = timed_generate(model, sha, requests, n_seq, n_gpu_layers)
+        seconds, stats, results = timed_generate(model, sha, requests, n_seq, n_gpu_layers)
         generated = sum(r.completion_tokens for r in results)
-        _, ceiling_us = in_fresh_process(
+        ceiling_s, ceiling_us = in_fresh_process(
             pure_decode, model, requests, generated, n_seq, n_gpu_layers
         )
         engine, ceiling = quantiles(stats.get("host_us", [])), quantiles(ceiling_us)
@@ -47,11 +47,19 @@ def host_time(model, sha, requests_for, n_seqs=N_SEQS, n_gpu_layers: int = 0) ->
             if engine["median"] and ceiling["median"]
             else None
         )
-        out[str(n_seq)] = {"engine_us": engine, "ceiling_us": ceiling, "ratio": ratio}
+        out[str(n_seq)] = {
+            "engine_us": engine,
+            "ceiling_us": ceiling,
+            "ratio": ratio,
+            # one pair, not the median of interleaved rounds: a first look, not the goal's
+            "engine_share": round(ceiling_s / seconds, 3),
+            "backend_sampled_tokens": stats.get("backend_sampled_tokens", 0),
+            "host_sampled_tokens": stats.get("host_sampled_tokens", 0),
+        }
         print(
             f"host time per sequence-step, n_seq {n_seq}: engine median {engine['median']} µs "
             f"(p90 {engine['p90']}), ceiling script {ceiling['median']} µs "
-            f"(p90 {ceiling['p90']})",
+            f"(p90 {ceiling['p90']}); engine share {ceiling_s / seconds:.3f}",
             flush=True,
         )
     return out

@@ -45,6 +45,7 @@ from bench.generation import (  # noqa: E402 - after the path
     chosen_shares,
     high_level_llama,
     in_fresh_process,
+    model_and_sha,
     planned,
     planner_fields,
     timed_generate,
@@ -135,6 +136,7 @@ def main() -> None:
     ap.add_argument("--n-seq", type=int, default=32)
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
     ap.add_argument("--rounds", type=int, default=3, help="engine/ceiling pairs for share_chosen")
+    ap.add_argument("--model", type=Path, help="a GGUF instead of the embedded model")
     ap.add_argument(
         "--host-time",
         action="store_true",
@@ -145,13 +147,13 @@ def main() -> None:
     from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS
     from engine.llm.runtime.prompting import plain_transcript
 
+    model, sha = model_and_sha(args.model, embedded_model_path, embedded_sha256)
     if args.host_time:
-        host_time_main(embedded_model_path(), embedded_sha256(), args)
+        host_time_main(model, sha, args)
         return
 
     n, n_sequential = (64, 16) if args.quick else (512, 64)
     requests = probe_workload(n, max_tokens=8)
-    model, sha = embedded_model_path(), embedded_sha256()
     threads = os.cpu_count() or 1
 
     ngl = args.n_gpu_layers

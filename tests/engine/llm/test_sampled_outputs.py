@@ -32,3 +32,55 @@ def requests() -> list[Request]:
 def test_greedy_and_seeded_outputs_are_todays(embedded_gguf):
     results = run_scheduler(embedded_gguf, requests())
     assert {key: r.text for key, r in results.items()} == EXPECTED
+
+
+def run_with_stats(embedded_gguf, requests):
+    from engine.llm.models.settings import LoadOptions, Schedule
+    from engine.llm.runtime.native_model import NativeModel
+    from engine.llm.runtime.scheduler import BatchScheduler
+
+    schedule, load = Schedule(n_seq=2, n_ctx=2048), LoadOptions()
+    model = NativeModel(embedded_gguf, load)
+    scheduler = BatchScheduler(model, model.new_context(schedule, load), schedule)
+    results = {}
+    try:
+        stats = scheduler.run(requests, lambda r: results.__setitem__(r.key, r))
+        return {key: r.text for key, r in results.items()}, stats, scheduler.backend.available
+    finally:
+        scheduler.close()
+
+
+def test_greedy_rows_are_sampled_on_the_backend_and_seeded_on_the_host(embedded_gguf):
+    import llama_cpp
+
+    texts, stats, available = run_with_stats(embedded_gguf, requests())
+    assert texts == EXPECTED
+    assert available == hasattr(llama_cpp, "llama_set_sampler")
+    seeded = [r for r in requests() if not r.sampler.greedy]
+    assert stats.host_sampled_tokens >= len(seeded)  # seeded sequences sample on the host
+    if available:
+        assert stats.backend_sampled_tokens > 0
+    assert stats.host_us and all(us > 0 for us in stats.host_us)
+
+
+def test_without_backend_sampling_the_host_gives_the_same_bytes(embedded_gguf, monkeypatch):
+    from engine.llm.runtime import sampling
+
+    monkeypatch.delattr(sampling.BackendGreedy, "__init__")
+
+    def unavailable(self, ctx, seq_ids):
+        self.available, self.chains = False, {}
+
+    monkeypatch.setattr(sampling.BackendGreedy, "__init__", unavailable)
+    texts, stats, available = run_with_stats(embedded_gguf, requests())
+    assert not available and stats.backend_sampled_tokens == 0
+    assert texts == EXPECTED
+
+
+def test_run_cards_name_where_sampling_runs():
+    from engine.llm.runtime.sampling import sampling_places
+
+    assert sampling_places("0.3.36")["greedy"] == "backend"
+    assert sampling_places("0.3.16")["greedy"] == "host"
+    assert sampling_places(None)["greedy"] == "host"
+    assert sampling_places("0.4.0.dev1")["seeded"] == "host"
