@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Sequence
+from typing import Any
 
 
 class ArrayBatch:
@@ -45,7 +46,7 @@ class ArrayBatch:
     def clear(self) -> None:
         self.struct.n_tokens = 0
 
-    def extend(self, tokens: Sequence[int], pos, seq, logits) -> int:
+    def extend(self, tokens: Sequence[Any], pos, seq, logits) -> int:
         """Append rows (``pos``, ``seq``, ``logits``: sequences or one value for all);
         returns the first new row's index."""
         start = self.struct.n_tokens

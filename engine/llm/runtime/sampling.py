@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import json
 import logging
+from typing import Any
 
 from engine.llm.types import Sampler
 
@@ -89,7 +90,7 @@ class TokenSampler:
 
         self.L, self.np, self.chain, self.grammar, self.n_vocab = L, np, chain, grammar, n_vocab
         self.argmax = argmax
-        self._all = None
+        self._all: Any = None
         if grammar is not None or not argmax:
             self._allocate()
 

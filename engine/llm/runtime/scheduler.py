@@ -94,7 +94,7 @@ class BatchScheduler:
 
         self.L, self.model, self.ctx, self.schedule = L, model, ctx, schedule
         self.mem = L.llama_get_memory(ctx)
-        self.batch: ArrayBatch | None = ArrayBatch(schedule.n_batch)
+        self.batch = ArrayBatch(schedule.n_batch)
         self.grammars = GrammarCache()
         self.backend = BackendGreedy(ctx, range(1, schedule.n_seq + 1))
         self._tokens: dict[int, tuple[bool, bytes]] = {}  # token -> (end of generation, bytes)
@@ -102,8 +102,7 @@ class BatchScheduler:
         self._outputs = 0  # rows sampled after it
 
     def close(self) -> None:
-        self.backend.close()
-        self.batch = None
+        self.backend.close()  # the batch's arrays go with the scheduler
 
     # -- batch helpers ---------------------------------------------------------------------
     def _decode(self, stats: RunStats) -> None:
