@@ -6,6 +6,9 @@ frees its slot (and its KV cells) and the next prompt enters. A prompt prefix co
 all items is decoded once into sequence 0 and copied to each slot with
 ``llama_memory_seq_cp`` — with a unified KV cache that copy shares cells, it decodes nothing.
 
+Plain greedy rows are sampled inside ``llama_decode`` where the build supports it
+(sampling.BackendGreedy): the step reads token ids, not logits. Other chains sample here.
+
 The schedule depends only on the inputs and :class:`Schedule`, so a rerun with the same
 items, order, settings and seeds performs the same float operations: byte-identical output.
 """
@@ -301,6 +304,12 @@ class BatchScheduler:
             stats.prompt_tokens_decoded += len(take)
         self._decode(stats)
 
+    def _argmax(self, row: int) -> int:
+        import numpy as np
+
+        logits = self.L.llama_get_logits_ith(self.ctx, row)
+        return int(np.argmax(np.ctypeslib.as_array(logits, shape=(self.model.n_vocab,))))
+
     def _token(self, token: int) -> tuple[bool, bytes]:
         """Whether ``token`` ends generation, and its bytes (read once per token id)."""
         info = self._tokens.get(token)
@@ -312,6 +321,8 @@ class BatchScheduler:
         """Sample the next token of ``s``; returns a finish reason when it is done."""
         if s.on_backend:
             tok = self.backend.token(self.ctx, s.out_index)
+            if tok < 0:  # the backend sampled nothing for this row: the same argmax here
+                tok = self._argmax(s.out_index)
             stats.backend_sampled_tokens += 1
         else:
             tok = s.chain.sample(self.ctx, s.out_index)

@@ -84,3 +84,17 @@ def test_run_cards_name_where_sampling_runs():
     assert sampling_places("0.3.16")["greedy"] == "host"
     assert sampling_places(None)["greedy"] == "host"
     assert sampling_places("0.4.0.dev1")["seeded"] == "host"
+
+
+def test_a_row_the_backend_left_unsampled_takes_the_same_argmax_here(embedded_gguf, monkeypatch):
+    from engine.llm.runtime.scheduler import BatchScheduler
+
+    init = BatchScheduler.__init__
+
+    def without_backend_tokens(self, *args):
+        init(self, *args)
+        self.backend.token = lambda ctx, row: -1  # LLAMA_TOKEN_NULL
+
+    monkeypatch.setattr(BatchScheduler, "__init__", without_backend_tokens)
+    texts, _, _ = run_with_stats(embedded_gguf, requests())
+    assert texts == EXPECTED
