@@ -79,7 +79,9 @@ def timed_generate(model_path, sha, requests, n_seq, n_gpu_layers=0, refill=None
         for group in plan_groups(list(requests), plan_size(backend)):
             results += backend.generate(group)
             for name, value in backend.worker().last_stats.items():
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                if isinstance(value, list):
+                    stats[name] = stats.get(name, []) + value
+                elif isinstance(value, (int, float)) and not isinstance(value, bool):
                     stats[name] = stats.get(name, 0) + value
         seconds = time.perf_counter() - t
     assert all(r.ok for r in results), [r.error for r in results if not r.ok][:3]
@@ -118,6 +120,15 @@ def pure_decode_seconds(
     model_path, requests, generated_tokens: int, n_seq: int, n_gpu_layers: int = 0
 ) -> float:
     """Seconds llama.cpp alone needs for ``requests`` with ``generated_tokens`` in all."""
+    return pure_decode(model_path, requests, generated_tokens, n_seq, n_gpu_layers)[0]
+
+
+def pure_decode(
+    model_path, requests, generated_tokens: int, n_seq: int, n_gpu_layers: int = 0
+) -> tuple[float, list[float]]:
+    """:func:`pure_decode_seconds`, and per step the script's own time between two
+    llama_decode calls divided by the rows it sampled from (microseconds), as the engine's
+    ``RunStats.host_us``."""
     import llama_cpp as L
 
     from engine.llm.models.settings import LoadOptions, Schedule
@@ -137,14 +148,21 @@ def pure_decode_seconds(
         lcp = lcp if lcp >= schedule.min_shared_prefix else 0
         per_item = max(1, round(generated_tokens / len(requests)))
         rows: list[tuple[int, int, int, bool]] = []  # (token, pos, seq, logits)
+        host_us: list[float] = []
+        last = {"end": 0.0, "outputs": 0}
 
         def flush() -> None:
             batch.n_tokens = len(rows)
             for i, (tok, pos, seq, logits) in enumerate(rows):
                 batch.token[i], batch.pos[i], batch.logits[i] = tok, pos, logits
                 batch.n_seq_id[i], batch.seq_id[i][0] = 1, seq
-            if rows and L.llama_decode(ctx, batch) != 0:
-                raise RuntimeError("llama_decode failed")
+            if rows:
+                start = time.perf_counter()
+                if last["outputs"]:
+                    host_us.append((start - last["end"]) * 1e6 / last["outputs"])
+                if L.llama_decode(ctx, batch) != 0:
+                    raise RuntimeError("llama_decode failed")
+                last["end"], last["outputs"] = time.perf_counter(), sum(r[3] for r in rows)
             rows.clear()
 
         def add(tok: int, pos: int, seq: int, logits: bool) -> None:
@@ -171,7 +189,7 @@ def pure_decode_seconds(
                 for seq, toks in enumerate(group, start=1):
                     add(toks[-1], len(toks) + step, seq, True)
                 flush()
-        return time.perf_counter() - t0
+        return time.perf_counter() - t0, host_us
     finally:
         L.llama_batch_free(batch)
         L.llama_free(ctx)
@@ -287,18 +305,64 @@ def planner_fields(est, seconds: float, tokens: int, calibration_s: float) -> di
     }
 
 
+def model_and_sha(path, embedded_path, embedded_sha) -> tuple[Path, str]:
+    """``path`` (``--model``) and its sha256, or the embedded model's."""
+    if path is None:
+        return embedded_path(), embedded_sha()
+    import hashlib
+
+    with open(path, "rb") as fh:
+        return path, hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def host_time_main(model, sha, args) -> None:
+    """The engine's host time per sequence-step beside the ceiling script's; one JSON line."""
+    from bench.host_time import N_SEQS, host_time
+
+    max_tokens = 16 if args.quick else 32
+    prompts = [answer_prompt(q) for q in sample_questions(max(N_SEQS))]
+    fields = host_time(
+        model,
+        sha,
+        lambda n: prompt_requests(prompts[:n], max_tokens),
+        n_gpu_layers=args.n_gpu_layers,
+    )
+    print(
+        json.dumps(
+            {
+                "bench": "generation",
+                "host_us_per_seq_step": fields,
+                "max_tokens": max_tokens,
+                "goal": {"engine_us_median_n_seq_32": 25},
+                "quick": args.quick,
+                "n_gpu_layers": args.n_gpu_layers,
+                "load": os.getloadavg()[0],
+            }
+        )
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer prompts and tokens")
     ap.add_argument("--n-seq", type=int, default=16)
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
     ap.add_argument("--rounds", type=int, default=3, help="engine/ceiling pairs for share_chosen")
+    ap.add_argument("--model", type=Path, help="a GGUF instead of the embedded model")
+    ap.add_argument(
+        "--host-time",
+        action="store_true",
+        help="only the engine's host time per sequence-step at n_seq 8, 32, 128 (bench/host_time.py)",
+    )
     args = ap.parse_args()
     from engine.llm.models.embedded_model import embedded_model_path, embedded_sha256
     from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS
 
-    model, sha = embedded_model_path(), embedded_sha256()
+    model, sha = model_and_sha(args.model, embedded_model_path, embedded_sha256)
     threads = os.cpu_count() or 1
+    if args.host_time:
+        host_time_main(model, sha, args)
+        return
     n_prompts, n_seq_prompts, max_tokens = (48, 8, 32) if args.quick else (128, 64, 64)
     prompts = [answer_prompt(q) for q in sample_questions(n_prompts)]
     ngl = args.n_gpu_layers

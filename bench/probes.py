@@ -45,6 +45,7 @@ from bench.generation import (  # noqa: E402 - after the path
     chosen_shares,
     high_level_llama,
     in_fresh_process,
+    model_and_sha,
     planned,
     planner_fields,
     timed_generate,
@@ -108,20 +109,51 @@ def run_sequential(model, prompts, sampler, threads, n_gpu_layers, reuse=True):
     return seconds, texts, naive / len(prompts)
 
 
+def host_time_main(model, sha, args) -> None:
+    """The engine's host time per sequence-step on probes (8 new tokens, stops) beside the
+    ceiling script's; one JSON line."""
+    from bench.host_time import N_SEQS, host_time
+
+    requests = probe_workload(max(N_SEQS), max_tokens=8)
+    fields = host_time(model, sha, lambda n: requests[:n], n_gpu_layers=args.n_gpu_layers)
+    print(
+        json.dumps(
+            {
+                "bench": "probes",
+                "host_us_per_seq_step": fields,
+                "goal": {"engine_us_median_n_seq_32": 25},
+                "quick": args.quick,
+                "n_gpu_layers": args.n_gpu_layers,
+                "load": os.getloadavg()[0],
+            }
+        )
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="64 probes, 16 of them sequentially")
     ap.add_argument("--n-seq", type=int, default=32)
     ap.add_argument("--n-gpu-layers", type=int, default=0, help="-1 = all layers on the GPU")
     ap.add_argument("--rounds", type=int, default=3, help="engine/ceiling pairs for share_chosen")
+    ap.add_argument("--model", type=Path, help="a GGUF instead of the embedded model")
+    ap.add_argument(
+        "--host-time",
+        action="store_true",
+        help="only the engine's host time per sequence-step at n_seq 8, 32, 128 (bench/host_time.py)",
+    )
     args = ap.parse_args()
     from engine.llm.models.embedded_model import embedded_model_path, embedded_sha256
     from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS
     from engine.llm.runtime.prompting import plain_transcript
 
+    model, sha = model_and_sha(args.model, embedded_model_path, embedded_sha256)
+    if args.host_time:
+        host_time_main(model, sha, args)
+        return
+
     n, n_sequential = (64, 16) if args.quick else (512, 64)
     requests = probe_workload(n, max_tokens=8)
-    model, sha = embedded_model_path(), embedded_sha256()
     threads = os.cpu_count() or 1
 
     ngl = args.n_gpu_layers

@@ -38,6 +38,7 @@ from engine.llm.runs.writes import (
     set_run_key,
 )
 from engine.llm.runtime.factory import local_options
+from engine.llm.runtime.sampling import sampling_places
 from engine.llm.types import Request
 from engine.workspace.stages import run_holders
 from engine.workspace.store import Workspace, utcnow
@@ -149,7 +150,7 @@ def open_run(
             "identity": identity,
             **_adapter(model_row),
         },
-        "versions": library_versions(),
+        "versions": (versions := library_versions()),
         # how items are batched (a function of the item list and the schedule: see the
         # docstring of engine.llm.runs.jobs) and where: greedy bytes are reproducible on the
         # same build
@@ -157,6 +158,13 @@ def open_run(
         "platform": {"machine": platform.machine(), "system": platform.platform()},
         **({"grown_from": grown_from, "plan_items": len(requests or [])} if grown_from else {}),
         **({"schedule_choice": choice} if choice else {}),
+        # where tokens are sampled (llama.cpp's backend or the worker), not in the key:
+        # greedy bytes are the same on either side, and seeded chains stay on the host
+        **(
+            {"sampling": sampling_places(versions["llama-cpp-python"])}
+            if model_row.get("kind") == "gguf"
+            else {}
+        ),
     }
     with ws.transaction() as conn:
         insert_run(conn, kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import json
 import logging
+from typing import Any
 
 from engine.llm.types import Sampler
 
@@ -89,8 +90,13 @@ class TokenSampler:
 
         self.L, self.np, self.chain, self.grammar, self.n_vocab = L, np, chain, grammar, n_vocab
         self.argmax = argmax
-        if grammar is None:
-            return
+        self._all: Any = None
+        if grammar is not None or not argmax:
+            self._allocate()
+
+    def _allocate(self) -> None:
+        """The candidate arrays the host's samplers read (plain argmax needs none)."""
+        L, np, n_vocab = self.L, self.np, self.n_vocab
         dtype = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
         assert dtype.itemsize == ctypes.sizeof(L.llama_token_data)
         self._ids = np.arange(n_vocab, dtype=np.int32)
@@ -101,11 +107,15 @@ class TokenSampler:
 
     def sample(self, ctx, idx: int) -> int:
         L, np = self.L, self.np
-        if self.grammar is None and not self.argmax:
-            return L.llama_sampler_sample(self.chain, ctx, idx)
         logits = np.ctypeslib.as_array(L.llama_get_logits_ith(ctx, idx), shape=(self.n_vocab,))
         if self.grammar is None:
-            return int(np.argmax(logits))
+            if self.argmax:
+                return int(np.argmax(logits))
+            # what llama_sampler_sample does, which would return instead the token a backend
+            # sampler on this slot chose (sampling.BackendGreedy)
+            token = self._select(logits, self.chain)
+            L.llama_sampler_accept(self.chain, token)
+            return token
         token = int(np.argmax(logits)) if self.argmax else self._select(logits, self.chain)
         if not self._allowed(token):
             best = self._best_allowed(logits) if self.argmax else None
@@ -115,6 +125,8 @@ class TokenSampler:
         return token
 
     def _select(self, logits, *samplers) -> int:
+        if self._all is None:
+            self._allocate()
         self._all["id"] = self._ids
         self._all["logit"] = logits
         self._all["p"] = 0.0
@@ -150,3 +162,62 @@ class TokenSampler:
         if self.grammar is not None:
             self.L.llama_sampler_free(self.grammar)
         self.chain = self.grammar = None
+
+
+# the llama-cpp-python release that first exposed llama_set_sampler (backend sampling)
+BACKEND_SAMPLING_SINCE = (0, 3, 35)
+
+
+def sampling_places(llama_cpp_version: str | None) -> dict[str, str]:
+    """Where each kind of sequence is sampled with this llama-cpp-python, for run cards.
+    Plain greedy gives the same bytes on either side; seeded chains stay on the host, so
+    their random stream, and with it every run key, is the one runs have always had."""
+    try:
+        release = tuple(int(part) for part in (llama_cpp_version or "").split(".")[:3])
+    except ValueError:
+        release = ()
+    greedy = "backend" if release >= BACKEND_SAMPLING_SINCE else "host"
+    return {"greedy": greedy, "seeded": "host", "grammar": "host", "repeat_penalty": "host"}
+
+
+def on_backend(sampler: Sampler, gbnf: str | None) -> bool:
+    """Whether a sequence's tokens can be sampled inside llama_decode: plain greedy (no
+    grammar, no penalty), the argmax of the same logits, so the same token as on the host.
+    Seeded chains stay on the host: the backend's random stream is another one."""
+    return gbnf is None and sampler.greedy and sampler.repeat_penalty == 1.0
+
+
+class BackendGreedy:
+    """llama.cpp's backend sampling (``llama_set_sampler``, llama-cpp-python 0.3.35 and
+    later): a greedy sampler attached to every slot's sequence id, so llama_decode returns
+    each plain-greedy row's token id and the host reads no logits for it. A host-sampled
+    sequence in the same slot still reads its logits as before. ``available`` is False
+    when the installed build lacks the API or refuses a sampler: every sequence is then
+    sampled on the host."""
+
+    def __init__(self, ctx, seq_ids):
+        # lazy: llama.cpp's native library loads only when a local model is used
+        import llama_cpp as L
+
+        self.L, self.ctx, self.chains = L, ctx, {}
+        self.available = hasattr(L, "llama_set_sampler") and hasattr(
+            L, "llama_get_sampled_token_ith"
+        )
+        if not self.available:
+            return
+        self.token = L.llama_get_sampled_token_ith
+        for seq in seq_ids:
+            chain = L.llama_sampler_chain_init(L.llama_sampler_chain_default_params())
+            L.llama_sampler_chain_add(chain, L.llama_sampler_init_greedy())
+            self.chains[seq] = chain
+            if not L.llama_set_sampler(ctx, seq, chain):
+                log.warning("llama.cpp refused a backend sampler; sampling on the host")
+                self.available = False
+                self.close()
+                return
+
+    def close(self) -> None:
+        for seq, chain in self.chains.items():
+            self.L.llama_set_sampler(self.ctx, seq, None)
+            self.L.llama_sampler_free(chain)
+        self.chains = {}

@@ -6,6 +6,9 @@ frees its slot (and its KV cells) and the next prompt enters. A prompt prefix co
 all items is decoded once into sequence 0 and copied to each slot with
 ``llama_memory_seq_cp`` — with a unified KV cache that copy shares cells, it decodes nothing.
 
+Plain greedy rows are sampled inside ``llama_decode`` where the build supports it
+(sampling.BackendGreedy): the step reads token ids, not logits. Other chains sample here.
+
 The schedule depends only on the inputs and :class:`Schedule`, so a rerun with the same
 items, order, settings and seeds performs the same float operations: byte-identical output.
 """
@@ -20,8 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.llm.models.settings import Schedule
+from engine.llm.runtime.batch_arrays import ArrayBatch
 from engine.llm.runtime.prompting import prompt_tokens
-from engine.llm.runtime.sampling import GrammarCache, GrammarError, build_chain
+from engine.llm.runtime.sampling import (
+    BackendGreedy,
+    GrammarCache,
+    GrammarError,
+    build_chain,
+    on_backend,
+)
 from engine.llm.types import Request, Result
 
 log = logging.getLogger(__name__)
@@ -42,7 +52,8 @@ class _Seq:
     seq_id: int = -1
     todo: list[int] = field(default_factory=list)  # prompt tokens not yet decoded
     n_past: int = 0
-    chain: Any = None  # the llama.cpp sampler chain (ctypes)
+    chain: Any = None  # the host's sampler chain (ctypes); None when sampled on the backend
+    on_backend: bool = False  # its tokens come from llama_decode (sampling.BackendGreedy)
     generated: int = 0
     text: bytearray = field(default_factory=bytearray)
     pending_token: int | None = None  # sampled, not yet decoded
@@ -58,8 +69,13 @@ class RunStats:
     prefix_tokens: int = 0
     generated_tokens: int = 0
     items: int = 0
+    backend_sampled_tokens: int = 0  # sampled inside llama_decode (sampling.BackendGreedy)
+    host_sampled_tokens: int = 0  # sampled here from the logits
     cancelled: bool = False
     seconds: float = 0.0
+    # per step, the engine's own time between two llama_decode calls (sampling, bookkeeping,
+    # messages to the parent) divided by the sequences sampled in it, in microseconds
+    host_us: list[float] = field(default_factory=list)
 
 
 def common_prefix(token_lists: list[list[int]]) -> int:
@@ -81,27 +97,23 @@ class BatchScheduler:
 
         self.L, self.model, self.ctx, self.schedule = L, model, ctx, schedule
         self.mem = L.llama_get_memory(ctx)
-        self.batch = L.llama_batch_init(schedule.n_batch, 0, 1)
+        self.batch = ArrayBatch(schedule.n_batch)
         self.grammars = GrammarCache()
+        self.backend = BackendGreedy(ctx, range(1, schedule.n_seq + 1))
+        self._tokens: dict[int, tuple[bool, bytes]] = {}  # token -> (end of generation, bytes)
+        self._decoded_at = 0.0  # when the last llama_decode returned
+        self._outputs = 0  # rows sampled after it
 
     def close(self) -> None:
-        if self.batch is not None:
-            self.L.llama_batch_free(self.batch)
-            self.batch = None
+        self.backend.close()  # the batch's arrays go with the scheduler
 
     # -- batch helpers ---------------------------------------------------------------------
-    def _add(self, token: int, pos: int, seq_id: int, logits: bool) -> int:
-        b, i = self.batch, self.batch.n_tokens
-        b.token[i] = token
-        b.pos[i] = pos
-        b.n_seq_id[i] = 1
-        b.seq_id[i][0] = seq_id
-        b.logits[i] = logits
-        b.n_tokens = i + 1
-        return i
-
     def _decode(self, stats: RunStats) -> None:
-        rc = self.L.llama_decode(self.ctx, self.batch)
+        start = time.perf_counter()
+        if self._outputs:
+            stats.host_us.append((start - self._decoded_at) * 1e6 / self._outputs)
+        rc = self.L.llama_decode(self.ctx, self.batch.struct)
+        self._decoded_at, self._outputs = time.perf_counter(), 0
         stats.decode_calls += 1
         if rc == DECODE_ABORTED:
             raise _DecodeAborted()
@@ -109,10 +121,12 @@ class BatchScheduler:
             raise RuntimeError(f"llama_decode failed with code {rc}")
 
     def _decode_prefix(self, tokens: list[int], stats: RunStats) -> None:
+        import numpy as np
+
         for start in range(0, len(tokens), self.schedule.n_batch):
-            self.batch.n_tokens = 0
-            for pos in range(start, min(start + self.schedule.n_batch, len(tokens))):
-                self._add(tokens[pos], pos, PREFIX_SEQ, False)
+            chunk = tokens[start : start + self.schedule.n_batch]
+            self.batch.clear()
+            self.batch.extend(chunk, np.arange(start, start + len(chunk)), PREFIX_SEQ, 0)
             self._decode(stats)
         stats.prefix_tokens = len(tokens)
         stats.prompt_tokens_decoded += len(tokens)
@@ -156,6 +170,7 @@ class BatchScheduler:
         L, sch = self.L, self.schedule
         t0 = time.perf_counter()
         L.llama_memory_clear(self.mem, True)
+        self._outputs = 0
         seqs: list[_Seq] = []
         for req in requests:
             try:
@@ -205,9 +220,13 @@ class BatchScheduler:
                             if s.request.json_schema
                             else None
                         )
-                        s.chain = build_chain(
-                            self.model.vocab, self.model.n_vocab, s.request.sampler, gbnf
+                        s.on_backend = self.backend.available and on_backend(
+                            s.request.sampler, gbnf
                         )
+                        if not s.on_backend:
+                            s.chain = build_chain(
+                                self.model.vocab, self.model.n_vocab, s.request.sampler, gbnf
+                            )
                     except GrammarError as exc:
                         emit(Result(s.request.key, None, finish_reason="error", error=str(exc)))
                         continue
@@ -222,7 +241,9 @@ class BatchScheduler:
                 if not active:
                     continue
                 self._step(active, stats)
-                for s in [s for s in active if s.out_index >= 0]:
+                sampled = [s for s in active if s.out_index >= 0]
+                self._outputs = len(sampled)
+                for s in sampled:
                     finished = self._sample(s, stats)
                     if finished:
                         active.remove(s)
@@ -230,8 +251,9 @@ class BatchScheduler:
                         free_ids.append(s.seq_id)
                         free_ids.sort()
                         L.llama_memory_seq_rm(self.mem, s.seq_id, -1, -1)
-                        s.chain.free()
-                        s.chain = None
+                        if s.chain:
+                            s.chain.free()
+                            s.chain = None
                         stats.items += 1
                         emit(self._result(s, finished))
                 if on_step:
@@ -247,38 +269,70 @@ class BatchScheduler:
 
     def _step(self, active: list[_Seq], stats: RunStats) -> None:
         """One llama_decode: pending tokens of generating sequences, then prompt chunks."""
-        self.batch.n_tokens = 0
+        import numpy as np
+
+        batch = self.batch
+        batch.clear()
+        generating = []
         for s in active:
             s.out_index = -1
             if s.pending_token is not None:
-                s.out_index = self._add(s.pending_token, s.n_past, s.seq_id, True)
+                generating.append(s)
+        if generating:
+            first = batch.extend(
+                [s.pending_token for s in generating],
+                [s.n_past for s in generating],
+                [s.seq_id for s in generating],
+                1,
+            )
+            for row, s in enumerate(generating, start=first):
+                s.out_index, s.pending_token = row, None
                 s.n_past += 1
-                s.pending_token = None
-        room = self.schedule.n_batch - self.batch.n_tokens
+        room = self.schedule.n_batch - batch.n_tokens
         for s in active:
             if room <= 0:
                 break
             if not s.todo:
                 continue
             take, s.todo = s.todo[:room], s.todo[room:]
-            for j, tok in enumerate(take):
-                last = not s.todo and j == len(take) - 1
-                idx = self._add(tok, s.n_past, s.seq_id, last)
-                s.n_past += 1
-                if last:
-                    s.out_index = idx
+            first = batch.extend(take, np.arange(s.n_past, s.n_past + len(take)), s.seq_id, 0)
+            s.n_past += len(take)
+            if not s.todo:
+                s.out_index = first + len(take) - 1
+                batch.logits[s.out_index] = 1
             room -= len(take)
             stats.prompt_tokens_decoded += len(take)
         self._decode(stats)
 
+    def _argmax(self, row: int) -> int:
+        import numpy as np
+
+        logits = self.L.llama_get_logits_ith(self.ctx, row)
+        return int(np.argmax(np.ctypeslib.as_array(logits, shape=(self.model.n_vocab,))))
+
+    def _token(self, token: int) -> tuple[bool, bytes]:
+        """Whether ``token`` ends generation, and its bytes (read once per token id)."""
+        info = self._tokens.get(token)
+        if info is None:
+            info = self._tokens[token] = (self.model.is_eog(token), self.model.piece(token))
+        return info
+
     def _sample(self, s: _Seq, stats: RunStats) -> str | None:
         """Sample the next token of ``s``; returns a finish reason when it is done."""
-        tok = s.chain.sample(self.ctx, s.out_index)
-        if self.model.is_eog(tok):
+        if s.on_backend:
+            tok = self.backend.token(self.ctx, s.out_index)
+            if tok < 0:  # the backend sampled nothing for this row: the same argmax here
+                tok = self._argmax(s.out_index)
+            stats.backend_sampled_tokens += 1
+        else:
+            tok = s.chain.sample(self.ctx, s.out_index)
+            stats.host_sampled_tokens += 1
+        eog, piece = self._token(tok)
+        if eog:
             return "stop"
         s.generated += 1
         stats.generated_tokens += 1
-        s.text += self.model.piece(tok)
+        s.text += piece
         stops = s.request.sampler.stop
         if stops:
             text = s.text.decode("utf-8", "ignore")

@@ -9,7 +9,7 @@ Protocol (tuples over ``multiprocessing.Pipe``), parent -> child:
   ("tokenize", text, special)       ("token_info", [ids])   ("close",)
 child -> parent:
   ("ready", info) | ("error", message)           once, after loading
-  ("result", job, Result)  ("progress", job, items_done, generated_tokens, seconds)
+  ("results", job, [Result...])  ("progress", job, items_done, generated_tokens, seconds)
   ("done", job, stats)  ("failed", job, message)  ("reply", value)
 """
 
@@ -34,7 +34,10 @@ from engine.llm.types import CancelFn, ProgressFn, Request, Result
 
 log = logging.getLogger(__name__)
 
-PROGRESS_INTERVAL_S = 0.25
+# Each message wakes the parent, and on a busy machine the woken parent can take the CPU
+# from the worker mid-step: progress goes at most this often, and the results a step
+# finished go together in one message after it.
+PROGRESS_INTERVAL_S = 1.0
 # What the pipe raises once the parent is gone (killed with SIGKILL, say): the worker stops
 # quietly, as if told to close, since there is nobody left to tell.
 PARENT_GONE = (BrokenPipeError, ConnectionResetError, EOFError)
@@ -130,20 +133,28 @@ def _serve_generate(conn, scheduler, job: int, requests: list[Request]) -> None:
             state["stop"] = True
         return bool(state["stop"])
 
+    finished: list[Result] = []
+
+    def send_results() -> None:
+        if finished:
+            conn.send(("results", job, list(finished)))
+            finished.clear()
+
     def on_step(stats) -> None:
+        send_results()
         now = time.monotonic()
         if now - state["last"] >= PROGRESS_INTERVAL_S:
             state["last"] = now
             conn.send(("progress", job, stats.items, stats.generated_tokens, stats.seconds))
 
     try:
-        stats = scheduler.run(
-            requests, lambda r: conn.send(("result", job, r)), should_stop, on_step
-        )
+        stats = scheduler.run(requests, finished.append, should_stop, on_step)
+        send_results()
     except PARENT_GONE:
         raise
     except Exception as exc:
         logging.getLogger(__name__).exception("generation failed")
+        send_results()  # the items finished before the failure stay done
         conn.send(("failed", job, f"generation failed: {exc}"))
         return
     conn.send(("done", job, dataclasses.asdict(stats)))
@@ -254,9 +265,10 @@ class ModelWorker:
                     cancel_sent = True
                 msg = self._recv("generating")
                 kind = msg[0]
-                if kind == "result" and msg[1] == job:
-                    done += 1
-                    yield msg[2]
+                if kind == "results" and msg[1] == job:
+                    for result in msg[2]:
+                        done += 1
+                        yield result
                 elif kind == "progress" and msg[1] == job and progress:
                     _, _, _items, tokens, seconds = msg
                     progress(done, total, f"{tokens / max(seconds, 1e-9):.1f} tok/s")

@@ -64,6 +64,10 @@ def test_open_run_key(workspace, model_row):
     assert stored["schedule"]["n_seq"] == 4 and stored["schedule"]["n_batch"] == 512
     assert stored["versions"]["llama-cpp-python"]
     assert stored["model"]["identity"] == model_row["sha256"]
+    # where tokens are sampled is on the card, not in the key (seeded chains keep the host's
+    # random stream)
+    assert stored["sampling"]["seeded"] == "host"
+    assert stored["sampling"]["greedy"] in ("backend", "host")
 
 
 def test_run_resume_and_cache(workspace, model_row, shared_backend):
