@@ -106,8 +106,20 @@ QUESTIONS.update(tune_46.QUESTIONS_46)
 BLIND = {
     f"held_out_{r}": DATA / f"injection_held_out_issue{r}.jsonl"
     for r in (
-        "22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d", "33e", "33f", "33g", "33h",
-        "46a", "46b",
+        "22f",
+        "22g",
+        "22h",
+        "22i",
+        "33a",
+        "33b",
+        "33c",
+        "33d",
+        "33e",
+        "33f",
+        "33g",
+        "33h",
+        "46a",
+        "46b",
     )
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}

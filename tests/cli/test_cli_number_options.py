@@ -87,7 +87,10 @@ WORKSPACES = {
     "/dev/null": ("/dev/null", "not a regular file"),
     "a FIFO": ("{tmp}/fifo", "not a regular file"),
     "in /proc": ("/proc/ws.sqlite", "cannot be opened or created|no such workspace"),
-    "a name too long": ("{tmp}/" + "a" * 300 + ".sqlite", "cannot be opened or created|over the 200 a name may have"),
+    "a name too long": (
+        "{tmp}/" + "a" * 300 + ".sqlite",
+        "cannot be opened or created|over the 200 a name may have",
+    ),
     "under a file": ("/etc/passwd/ws.sqlite", "cannot be opened or created"),
 }
 
