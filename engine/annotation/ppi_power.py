@@ -2,9 +2,9 @@
 
 For each model x dialect cell of a judge run (``N`` judged answers, judge score ``f_i``,
 the judge's uncertainty ``u_i``, engine.annotation.ppi_active) and a pilot of human labels
-``Y`` in that cell (the judge run's latest PPI batch), the predicted standard error of the
-mean after ``n`` labels is, with λ the pilot's PPI++ power-tuning and the residual
-``r = Y − λ·f − c`` (``c`` its pilot mean):
+``Y`` in that cell (the judge run's latest PPI batch with labels), the predicted standard
+error of the mean after ``n`` labels is, with λ the pilot's PPI++ power-tuning and the
+residual ``r = Y − λ·f − c`` (``c`` its pilot mean):
 
     uniform (PPI++):   se²(n) = λ²·Var(f)/N + Var(r)/n
     active:            se²(n) = λ²·Var(f)/N + mean_i(σ²(u_i)/π_i(n))/N
@@ -238,9 +238,12 @@ def labels_needed(
 
 
 def _latest_ppi_batch(ws: Workspace, judge_run: int) -> int | None:
-    for b in ws.query(
-        "SELECT id, params FROM annotation_batches WHERE purpose = 'ppi' ORDER BY id DESC"
-    ):
-        if json.loads(b["params"] or "{}").get("judge_run") == judge_run:
-            return int(b["id"])
-    return None
+    """The run's latest PPI batch with human labels, else its latest (None: none)."""
+    batches = [
+        int(b["id"])
+        for b in ws.query(
+            "SELECT id, params FROM annotation_batches WHERE purpose = 'ppi' ORDER BY id DESC"
+        )
+        if json.loads(b["params"] or "{}").get("judge_run") == judge_run
+    ]
+    return next((b for b in batches if human_labels(ws, b)), batches[0] if batches else None)
