@@ -348,15 +348,15 @@ def cmd_ppi(args, ctx) -> int:
     if args.plan:
         if args.judge_run is None:
             raise UserError("--plan needs --judge-run")
-        need = annotation.labels_needed(ws, args.judge_run, settings)
-        if not emit(ctx, args, need):
-            _print_needs(need)
+        plan = annotation.labels_needed(ws, args.judge_run, settings)
+        if not emit(ctx, args, plan):
+            _print_needs(plan)
         return 0
     if args.draw:
         if not args.name or args.judge_run is None:
             raise UserError("--draw needs --name and --judge-run")
         # sized before the draw: the pilot is the run's latest batch, not the new one
-        need = annotation.labels_needed(ws, args.judge_run, settings)
+        plan = annotation.labels_needed(ws, args.judge_run, settings)
         names = args.annotators or [a["name"] for a in annotation.list_annotators(ws)]
         res = annotation.draw_subset(
             ws,
@@ -369,8 +369,8 @@ def cmd_ppi(args, ctx) -> int:
             floor=args.floor,
         )
         how = "by the judge's uncertainty" if args.active else "at random"
-        if not emit(ctx, args, dict(res, labels_needed=need)):
-            _print_needs(need)
+        if not emit(ctx, args, dict(res, labels_needed=plan)):
+            _print_needs(plan)
             print(f"batch {args.name}: {res['drawn']} answers drawn {how}, seed {res['seed']}")
         return 0
     study = annotation.ppi_study(ws, _batch_for(ws, args.batch, "ppi"), settings)
@@ -402,7 +402,7 @@ def cmd_ppi(args, ctx) -> int:
     return 0
 
 
-def _print_needs(need: dict) -> None:
+def _print_needs(need: annotation.LabelsNeeded) -> None:
     """Labels each cell needs for the target width, uniform and active."""
     pilot = f"batch {need['pilot_batch']}" if need["pilot_batch"] else "none yet"
     print(

@@ -4,6 +4,9 @@ run's pilot labels (engine.annotation.ppi_power), shown before the user confirms
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -91,7 +94,7 @@ class LabelsNeededView(QWidget):
         self.table.resizeColumnsToContents()
 
     @staticmethod
-    def _counts(cell: dict) -> list[str]:
+    def _counts(cell: Mapping[str, Any]) -> list[str]:
         if cell["state"] == "pilot":
             short = _("needs a pilot ({have} of {n})").format(
                 have=cell["pilot"], n=annotation.PILOT_MIN
