@@ -37,14 +37,16 @@ import numpy as np
 
 from engine.annotation.ppi import _CELLS, human_labels
 from engine.annotation.ppi_active import FLOOR_SHARE, inclusion_probabilities, judge_uncertainty
-from engine.annotation.ppi_means import _z, ppi_lambda
+from engine.annotation.ppi_means import SMALL_N, _z, ppi_lambda
 from engine.annotation.settings import PPI, PPISettings
+from engine.errors import UserError
 from engine.workspace.store import Workspace
 
-# the fewest pilot labels a cell's prediction is read from: a variance and the two
-# coefficients of σ²(u); below it the prediction's own error is larger than the
-# difference between the designs (tests/engine/annotation/test_ppi_power.py)
-PILOT_MIN = 10
+# the fewest pilot labels a cell's prediction is read from. The prediction scales with the
+# pilot's residual variance, whose relative standard error is about √(2/(n − 1)) for
+# normal errors (a quarter at 30, more for heavy tails), and 30 is where the PPI interval's
+# normal approximation starts to read well (SMALL_N): a smaller pilot sizes nothing usefully
+PILOT_MIN = SMALL_N
 
 
 class CellNeed(TypedDict):
@@ -164,6 +166,9 @@ def labels_needed(
     """Per model x dialect of ``judge_run``: the human labels a uniform and an active draw
     need for ``settings.width``, from ``pilot_batch`` (default: the run's latest PPI
     batch). A cell with fewer than :data:`PILOT_MIN` pilot labels says it needs a pilot."""
+    rows_of_run = ws.query(_CELLS, (judge_run,))
+    if not rows_of_run:
+        raise UserError(f"judge run {judge_run} has no scored answers")
     if pilot_batch is None:
         pilot_batch = _latest_ppi_batch(ws, judge_run)
     labels: dict[int, float] = human_labels(ws, pilot_batch) if pilot_batch else {}
@@ -177,7 +182,7 @@ def labels_needed(
         probability = {int(k): v for k, v in params.get("probabilities", {}).items()}
     uncertainty = judge_uncertainty(ws, judge_run)
     cells: dict[tuple, list] = {}
-    for row in ws.query(_CELLS, (judge_run,)):
+    for row in rows_of_run:
         cells.setdefault((row["model"] or "", row["dialect"]), []).append(row)
     out: list[CellNeed] = []
     for (model, dialect), rows in sorted(cells.items()):

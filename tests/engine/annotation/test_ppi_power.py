@@ -89,3 +89,20 @@ def test_the_workspace_asks_for_a_pilot_then_sizes_each_cell(workspace):
     for cell in after["cells"]:
         assert cell["pilot"] == 30 and cell["N"] == 300
         assert cell["state"] is None and 2 <= cell["uniform"] <= 300 and 2 <= cell["active"] <= 300
+
+
+def test_an_active_pilot_is_read_with_its_inverse_probability_weights(workspace):
+    rng = np.random.default_rng(12)
+    run, truth = build_judged_study(workspace, rng)
+    workspace.conn.execute("UPDATE judgments SET confidence = 1 + id % 5")
+    add_annotator(workspace, "Rina", ["standard", "sylhet"])
+    drawn = draw_subset(workspace, "act", run, ["Rina"], share=0.2, seed=8, active=True)
+    for item in my_queue(workspace, "Rina"):
+        record_decision(
+            workspace, item["item_id"], "Rina", "accept", score=truth[item["target_id"]]
+        )
+    plan = labels_needed(workspace, run, PPISettings(width=0.5))
+    assert plan["pilot_batch"] == drawn["batch_id"]
+    assert sum(c["pilot"] for c in plan["cells"]) == drawn["drawn"]
+    for cell in plan["cells"]:
+        assert cell["state"] is None and cell["uniform"] and cell["active"]

@@ -35,7 +35,7 @@ def test_the_draw_dialog_sizes_each_cell_before_the_draw(qtbot, sync_bridge, tmp
         table = dialog.needs.table
         # no pilot yet: every cell says how many pilot labels it needs
         assert table.rowCount() == 2
-        assert "10" in table.item(0, 3).text() and "pilot" in dialog.needs.summary.text()
+        assert "30" in table.item(0, 3).text() and "pilot" in dialog.needs.summary.text()
 
         draw_subset(ws, "pilot", run, ["Rina"], share=0.1, seed=3)
         for item in my_queue(ws, "Rina"):
