@@ -13,7 +13,7 @@ engine.annotation.ppi_power from a uniform pilot of ``--pilot`` labels and (2) m
 formula evaluated on the cell's true residuals (the design-based variance), then checked by
 ``--draws`` seeded draws of each design at that n: the median width reached and the
 coverage of the cell's true human mean. ``labels_saved`` = 1 − active/uniform labels,
-summed over cells.
+summed over cells (a cell no n reaches counts all its answers).
 
 Where active draws do not help: under ``blind`` they need about 70 % *more* labels than
 uniform draws for the same width (the floor and the unequal inverse-probability weights
