@@ -21,6 +21,11 @@ Populations:
   √(p(1 − p)) (a Bernoulli's SD); the person answers correctly but for 3 % of items.
 
     python bench/active_ppi.py [--draws 500] [--quick]
+    python bench/active_ppi.py --scale paper [--width 0.2] [--quick]
+
+``--scale paper``: 4,000 questions x 9 dialects x 3 models, human labels from a noise
+model whose error grows with the judge's uncertainty, and one whose error does not; labels
+each design needs at equal width, and coverage (bench/active_ppi_paper.py).
 
 Last line: one JSON object, per population the median interval width of each design, the
 width gain (1 − active/uniform), the coverage of each and the mean labels drawn.
@@ -153,7 +158,16 @@ def main() -> int:
     )
     parser.add_argument("--data", type=Path, default=default_data())
     parser.add_argument("--quick", action="store_true", help="100 draws, demo study only")
+    parser.add_argument("--scale", choices=("demo", "paper"), default="demo")
+    parser.add_argument("--width", type=float, default=0.2, help="paper: target CI width")
+    parser.add_argument("--pilot", type=int, default=60, help="paper: pilot labels per cell")
     args = parser.parse_args()
+    if args.scale == "paper":
+        from active_ppi_paper import paper
+
+        draws = 40 if args.quick else 200
+        print(json.dumps(paper(args.width, draws, args.pilot)))
+        return 0
     draws = 100 if args.quick else args.draws
     out: dict = {"draws": draws, "floor_share": args.floor_share}
     populations = [(name, pop, 0.2) for name, pop in demo_population().items()]

@@ -138,6 +138,12 @@ def register(sub) -> None:
         help="target CI width for the n needed (default: %(default)s)",
     )
     p.add_argument("--draw", action="store_true", help="draw a random subset to label instead")
+    p.add_argument(
+        "--plan",
+        action="store_true",
+        help="with --judge-run: the labels each cell needs for --width (uniform and active, "
+        "from the run's latest PPI batch as pilot), without drawing",
+    )
     p.add_argument("--name", type=name_text, help="with --draw: name of the new batch")
     p.add_argument("--judge-run", type=row_id, help="with --draw: the judge run")
     p.add_argument(
@@ -338,9 +344,19 @@ def cmd_adjudicate(args, ctx) -> int:
 
 def cmd_ppi(args, ctx) -> int:
     ws = ctx.workspace()
+    settings = annotation.PPISettings(alpha=args.alpha, width=args.width)
+    if args.plan:
+        if args.judge_run is None:
+            raise UserError("--plan needs --judge-run")
+        plan = annotation.labels_needed(ws, args.judge_run, settings)
+        if not emit(ctx, args, plan):
+            _print_needs(plan)
+        return 0
     if args.draw:
         if not args.name or args.judge_run is None:
             raise UserError("--draw needs --name and --judge-run")
+        # sized before the draw: the pilot is the run's latest batch, not the new one
+        plan = annotation.labels_needed(ws, args.judge_run, settings)
         names = args.annotators or [a["name"] for a in annotation.list_annotators(ws)]
         res = annotation.draw_subset(
             ws,
@@ -353,14 +369,10 @@ def cmd_ppi(args, ctx) -> int:
             floor=args.floor,
         )
         how = "by the judge's uncertainty" if args.active else "at random"
-        emit(
-            ctx,
-            args,
-            res,
-            f"batch {args.name}: {res['drawn']} answers drawn {how}, seed {res['seed']}",
-        )
+        if not emit(ctx, args, dict(res, labels_needed=plan)):
+            _print_needs(plan)
+            print(f"batch {args.name}: {res['drawn']} answers drawn {how}, seed {res['seed']}")
         return 0
-    settings = annotation.PPISettings(alpha=args.alpha, width=args.width)
     study = annotation.ppi_study(ws, _batch_for(ws, args.batch, "ppi"), settings)
     if emit(ctx, args, study):
         return 0
@@ -388,6 +400,26 @@ def cmd_ppi(args, ctx) -> int:
     for g in study["gaps"]:
         print(f"gap {g['model']} {g['dialect']} - standard: {_ci(dict(g, estimate=g['gap']))}")
     return 0
+
+
+def _print_needs(need: annotation.LabelsNeeded) -> None:
+    """Labels each cell needs for the target width, uniform and active."""
+    pilot = f"batch {need['pilot_batch']}" if need["pilot_batch"] else "none yet"
+    print(
+        f"labels needed for a {round(100 * (1 - need['alpha']))}% interval {need['width']:g} "
+        f"wide (pilot: {pilot}; a cell needs at least {need['pilot_min']} pilot labels):"
+    )
+    for c in need["cells"]:
+        head = f"  {c['model']:<16} {c['dialect']:<12} N={c['N']:<6} pilot={c['pilot']:<4}"
+        if c["state"] == "pilot":
+            print(f"{head} {c['note']}")
+            continue
+        uniform, active = (
+            c[k] if c[k] is not None else "unreachable" for k in ("uniform", "active")
+        )
+        print(f"{head} uniform {uniform}, active {active}")
+        if c["note"]:
+            print(f"    {c['note']}")
 
 
 def _ci(e: dict) -> str:

@@ -28,6 +28,7 @@ from engine.annotation.packages import SUFFIX as PACKAGE_SUFFIX
 from engine.annotation.packages import export_package, import_package, import_packages
 from engine.annotation.ppi import draw_subset, ppi_study, scored_judge_runs
 from engine.annotation.ppi_active import FLOOR_SHARE as ACTIVE_FLOOR_SHARE
+from engine.annotation.ppi_power import PILOT_MIN, LabelsNeeded, labels_needed
 from engine.annotation.settings import (
     AGREEMENT,
     DEFAULT_SEED,
@@ -45,7 +46,9 @@ __all__ = [
     "DEFAULT_SEED",
     "KINDS",
     "PACKAGE_SUFFIX",
+    "PILOT_MIN",
     "PPI",
+    "LabelsNeeded",
     "AgreementSettings",
     "PPISettings",
     "PackageQueue",
@@ -67,6 +70,7 @@ __all__ = [
     "record_decision",
     "inputs_stamp",
     "item_detail",
+    "labels_needed",
     "latest_batch_id",
     "list_annotators",
     "parse_scale",

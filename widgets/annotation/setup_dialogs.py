@@ -36,6 +36,7 @@ from engine.annotation import tasks as annotation_tasks
 from engine.errors import UserError
 from engine.i18n import _
 from engine.workspace.api import Workspace
+from widgets.annotation.labels_needed import LabelsNeededView
 from widgets.common.dialog_parts import checkable_list, checked_data, set_checked, show_status
 from widgets.common.elided_tooltips import install_elided_tooltips
 from widgets.common.hints import for_gui
@@ -416,8 +417,13 @@ class DrawSubsetDialog(_BatchDialog):
         form.addRow(_("Share of each cell:"), self.share)
         form.addRow(_("Seed:"), self.seed)
         form.addRow("", self.active)
+        # how many labels each cell needs, filled before the user confirms the draw
+        self.needs = LabelsNeededView(ws)
+        form.addRow(self.needs)
+        self.run.currentIndexChanged.connect(lambda _i: self.needs.set_run(self.run.currentData()))
+        self.needs.set_run(self.run.currentData())
         self.buttons, self.status = _lay_out(self, form, _("&Draw"), self.draw)
-        self.resize(560, self.sizeHint().height())
+        self.resize(640, self.sizeHint().height())
 
     def draw(self) -> None:
         if self.run.currentData() is None:
