@@ -45,7 +45,7 @@ def register(sub) -> None:
     p.add_argument(
         "--limit",
         type=positive_int,
-        help="only the first N questions still to draft (those people rendered in every chosen dialect are passed over)",
+        help="only the first N questions (those whose every chosen dialect came rendered with the imported file are passed over)",
     )
     index_options(p)
     add_json(p)

@@ -182,10 +182,11 @@ def translation_items(
 ) -> tuple[list[tuple[dict, str]], int]:
     """The (question, dialect) items a translation would draft, and how many it keeps
     because a person touched them (reviewed, gold, edited): what the step would write is
-    known, and said, before anything loads. ``limit`` counts the first questions that still
-    have a chosen dialect to draft: questions a person has already rendered in every chosen
-    dialect are passed over (they would write nothing), and a run again with the same limit
-    takes the same questions (machine drafts are never "kept")."""
+    known, and said, before anything loads. ``limit`` counts the first questions, passing
+    over those whose every chosen dialect came rendered with the imported file (a sample or a
+    corpus with references: they would write nothing). Questions this study drafted count
+    even once reviewed, so a run again with the same limit takes the same questions and
+    resumes instead of drafting new ones."""
     set_id = ws.scalar("SELECT id FROM question_sets WHERE name = ?", (question_set,))
     if set_id is None:
         raise UserError(f"no question set named {question_set!r}")
@@ -194,10 +195,11 @@ def translation_items(
     if unknown:
         raise UserError(f"unknown dialect(s): {', '.join(unknown)}")
     questions = ws.query("SELECT id, text FROM questions WHERE set_id = ? ORDER BY id", (set_id,))
-    protected_keys = {
-        (r["question_id"], r["dialect"])
+    protected = {
+        (r["question_id"], r["dialect"]): r["provenance"]
         for r in ws.query(
-            "SELECT v.question_id, v.dialect FROM variants v JOIN questions q ON q.id = v.question_id "
+            "SELECT v.question_id, v.dialect, v.provenance FROM variants v "
+            "JOIN questions q ON q.id = v.question_id "
             "WHERE q.set_id = ? AND v.script = 'bengali' "
             "AND NOT (v.provenance = 'machine' AND v.status = 'draft')",
             (set_id,),
@@ -208,9 +210,11 @@ def translation_items(
     for q in questions:
         if limit and taken == limit:
             break
-        todo = [(q, d) for d in dialects if (q["id"], d) not in protected_keys]
+        keys = [(q["id"], d) for d in dialects]
+        todo = [(q, d) for (_id, d) in keys if (_id, d) not in protected]
         kept += len(dialects) - len(todo)
-        taken += bool(todo)
+        imported = not todo and all(protected[k] == "source" for k in keys)
+        taken += not imported
         items += todo
     return items, kept
 

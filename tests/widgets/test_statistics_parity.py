@@ -226,8 +226,7 @@ def test_agreement_and_the_agreement_panel_show_the_same_intervals(
                 annotation.record_decision(ws, item, who, plan[i], text=text, score=scores[who][i])
         panel = AgreementPanel(ws, sync_bridge)
         qtbot.addWidget(panel)
-        panel.show()
-        qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
+        panel.show()  # opened with decisions recorded: it computes without a click
         qtbot.waitUntil(lambda: panel.report is not None, timeout=60_000)
         cli = cli_json(capsys, ["-w", str(path), "agreement"])
         assert asked == [annotation.AGREEMENT, annotation.AGREEMENT]  # the panel's, the CLI's
