@@ -60,11 +60,11 @@ def main(argv: list[str] | None = None) -> int:
     from app.logging_setup import setup_logging
 
     log_path = setup_logging(args.verbose)
-    from app.language_menu import apply_language
+    from app.language_menu import apply_language, startup_language
     from app.settings import load_settings
 
     settings = load_settings()
-    apply_language(settings.language)  # before any panel module is imported or built
+    apply_language(startup_language(settings.language))  # before any panel is imported or built
     from app.qt_platform_check import platform_problem
 
     problem = platform_problem()
