@@ -102,6 +102,7 @@ LAZY_MODULES = (
     "keyring.backends",
     "keyring.backends.fail",
     "avro",
+    "sqlite_utils",  # engine/workspace/store.py (Workspace.db; it imports pandas and numpy)
     "babel.messages.pofile",
     "babel.messages.mofile",
     "PySide6.QtCore",
