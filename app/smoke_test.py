@@ -326,6 +326,8 @@ class SmokeTest:
 
         started = time.perf_counter()
         failures = [] if report.get("shown") else ["the main window did not show"]
+        heavy = report.get("heavy_modules_loaded")
+        failures += [f"loaded before the first window showed: {heavy}"] if heavy else []
         failures += run_checks(report)
         for handler in logging.getLogger().handlers:  # their last bytes, before the tee ends
             handler.flush()
