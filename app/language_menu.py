@@ -1,5 +1,8 @@
 """View → Language: the interface language, saved in the settings, applied at the next start.
 
+Until a language is chosen in the menu the interface follows the system's locale (Bengali
+for ``bn_*``, English otherwise), at every start; a choice, English included, is kept.
+
 The language is set once, before any panel is built (``app.gui_main``), because panels
 translate their labels when they are made; switching a running window would leave half of it
 in the old language. The menu names each language in itself (English, বাংলা), so it can be
@@ -16,9 +19,28 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from app.settings import Settings
-from engine.i18n import LANGUAGES, _, current_language, set_language
+from engine.i18n import (
+    LANGUAGES,
+    SOURCE_LANGUAGE,
+    _,
+    current_language,
+    set_language,
+    system_language,
+)
 
 log = logging.getLogger(__name__)
+
+
+def startup_language(saved: str) -> str:
+    """The language to start in: the one chosen in the menu, else the system's."""
+    if saved:
+        return saved
+    language = system_language()
+    if language is None:  # no locale variables (Windows, macOS): the language Qt reads there
+        ui_languages = QLocale.system().uiLanguages()
+        code = ui_languages[0].replace("_", "-").split("-")[0].lower() if ui_languages else ""
+        language = code if code in LANGUAGES else SOURCE_LANGUAGE
+    return language
 
 
 def apply_language(language: str) -> bool:
@@ -44,7 +66,7 @@ def add_language_menu(
     for code, name in LANGUAGES.items():
         action = QAction(name, submenu)
         action.setCheckable(True)
-        action.setChecked(code == (settings.language or "en"))
+        action.setChecked(code == (settings.language or current_language()))
         action.setData(code)
         group.addAction(action)
         submenu.addAction(action)

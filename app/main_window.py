@@ -41,6 +41,7 @@ from widgets.common.elided_tooltips import install_elided_tooltips
 from widgets.common.file_dialogs import WORKSPACES
 from widgets.common.hints import for_gui
 from widgets.common.job_monitor import JobMonitor
+from widgets.common.labels import study_counts_text
 from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.stage_parts import PanelContext
@@ -425,12 +426,7 @@ class MainWindow(QMainWindow):
             self.counts_label.setText("")
             return
         self.workspace_label.setText(str(self.workspace.path))
-        counts = study_counts(self.workspace)
-        self.counts_label.setText(
-            _("{questions} questions · {variants} variants · {gold} gold · {models} models").format(
-                **{name: digits(n) for name, n in counts.items()}
-            )
-        )
+        self.counts_label.setText(study_counts_text(study_counts(self.workspace)))
 
     def _on_task_failed(self, task, message: str) -> None:
         text = (

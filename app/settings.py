@@ -47,7 +47,9 @@ class Settings:
     window_geometries: dict[str, str] = field(default_factory=dict)
     window_state: str = ""  # QMainWindow.saveState(), base64
     avro_mode: bool = False
-    language: str = "en"  # interface language: "en" or "bn" (engine.i18n.LANGUAGES)
+    # interface language chosen in the menu: "en" or "bn" (engine.i18n.LANGUAGES); "" until
+    # one is chosen, which follows the system's locale at each start
+    language: str = ""
     model_folders: list[str] = field(
         default_factory=list
     )  # added to "Find models on this computer"

@@ -102,6 +102,7 @@ LAZY_MODULES = (
     "keyring.backends",
     "keyring.backends.fail",
     "avro",
+    "sqlite_utils",  # engine/workspace/store.py (Workspace.db; it imports pandas and numpy)
     "babel.messages.pofile",
     "babel.messages.mofile",
     "PySide6.QtCore",
@@ -325,6 +326,8 @@ class SmokeTest:
 
         started = time.perf_counter()
         failures = [] if report.get("shown") else ["the main window did not show"]
+        heavy = report.get("heavy_modules_loaded")
+        failures += [f"loaded before the first window showed: {heavy}"] if heavy else []
         failures += run_checks(report)
         for handler in logging.getLogger().handlers:  # their last bytes, before the tee ends
             handler.flush()

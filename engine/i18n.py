@@ -16,7 +16,9 @@ from __future__ import annotations
 import gettext
 import io
 import logging
+import os
 import string
+from collections.abc import Mapping
 from decimal import Decimal
 from importlib import resources
 from pathlib import Path
@@ -79,6 +81,27 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 def current_language() -> str:
     return _language
+
+
+# gettext's order: LANGUAGE (a list) first, then the locale categories that name messages
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """The offered language the system's locale asks for ("bn" for ``bn_BD.UTF-8``), "en" for
+    any other locale, and None when no locale variable is set (Windows and macOS keep the
+    language elsewhere; the GUI asks Qt then)."""
+    environ = os.environ if environ is None else environ
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable, "")
+        if not value:
+            continue
+        for entry in value.split(":"):
+            code = entry.split(".")[0].split("@")[0].split("_")[0].lower()
+            if code in LANGUAGES:
+                return code
+        return SOURCE_LANGUAGE
+    return None
 
 
 def locale_dir() -> Path:

@@ -6,7 +6,9 @@
                                      # the .po in memory at start; installers may ship .mo)
     python scripts/i18n.py stats     # per language: translated / all, stale entries; JSON line
     python scripts/i18n.py apply LANG FILE.json   # set msgstrs from a {msgid: msgstr} file
-                                     # (translations made on a branch before its strings land)
+                                     # (translations made on a branch before its strings land;
+                                     # an ngettext entry is keyed by its singular msgid, its
+                                     # value one string for every form or a list of forms)
     python scripts/i18n.py todo LANG FILE.json    # extract + update, then write every
                                      # untranslated msgid of LANG as {msgid: ""} to FILE
 
@@ -112,6 +114,21 @@ def _msgid(message) -> str:
     return message.id[0] if isinstance(message.id, tuple) else message.id
 
 
+def _translated(message) -> bool:
+    """Every form filled in (a plural entry's untranslated msgstr is a tuple of "")."""
+    forms = message.string if isinstance(message.string, tuple) else (message.string,)
+    return all(forms)
+
+
+def _msgstr(message, value: str | list[str], catalog: Catalog) -> str | tuple[str, ...]:
+    """A plural entry (``ngettext``, keyed by its singular msgid) takes one form per plural
+    of the language: a list gives them in order, one string serves them all."""
+    if not isinstance(message.id, tuple):
+        return value if isinstance(value, str) else value[0]
+    forms = [value] * catalog.num_plurals if isinstance(value, str) else list(value)
+    return tuple(forms)
+
+
 def stale_entries(catalog: Catalog, template: Catalog, literals: set[str]) -> list[str]:
     """msgids of the catalogue that the code no longer has (neither in ``_()`` nor as text)."""
     current = {_msgid(m) for m in template if m.id}
@@ -124,7 +141,7 @@ def stale_entries(catalog: Catalog, template: Catalog, literals: set[str]) -> li
 
 def coverage(catalog: Catalog, template: Catalog) -> dict:
     """Translated share of the strings the code has now, overall and per source file."""
-    translated = {_msgid(m) for m in catalog if m.id and m.string and not m.fuzzy}
+    translated = {_msgid(m) for m in catalog if m.id and _translated(m) and not m.fuzzy}
     per_file: dict[str, list[int]] = {}
     ids = [m for m in template if m.id]
     for message in ids:
@@ -198,8 +215,8 @@ def main(argv: list[str]) -> int:
         catalog = load(language)
         applied = 0
         for message in catalog:
-            if message.id and message.id in translations:
-                message.string = translations[message.id]
+            if message.id and _msgid(message) in translations:
+                message.string = _msgstr(message, translations[_msgid(message)], catalog)
                 message.flags.discard("fuzzy")
                 applied += 1
             message.flags.discard("python-format")
@@ -211,7 +228,7 @@ def main(argv: list[str]) -> int:
         main(["extract"])
         main(["update"])
         catalog = load(argv[1])
-        missing = {_msgid(m): "" for m in catalog if m.id and (not m.string or m.fuzzy)}
+        missing = {_msgid(m): "" for m in catalog if m.id and (not _translated(m) or m.fuzzy)}
         Path(argv[2]).write_text(json.dumps(missing, ensure_ascii=False, indent=1) + "\n", "utf-8")
         print(f"{argv[1]}: {len(missing)} untranslated written to {argv[2]}")
         return 0

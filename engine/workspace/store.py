@@ -7,6 +7,8 @@ write helpers commit on their own (``with conn:``) and would end the transaction
 
 ``Workspace.db`` (sqlite-utils over the same connection) serves the schema: which tables and
 views there are, their columns and row counts (``upabhasha status``, ``upabhasha export``).
+It is made when first used: importing sqlite-utils imports pandas and numpy, which the
+first window and ``--help`` do without.
 """
 
 from __future__ import annotations
@@ -18,15 +20,18 @@ import logging
 import os
 import sqlite3
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from engine.errors import Step, UserError, step
 from engine.i18n import _
 from engine.text.text_rules import checked_name
 from engine.workspace import stages
 from engine.workspace.schema import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +88,12 @@ class Workspace:
         except Exception:
             self.conn.close()
             raise
-        self.db = sqlite_utils.Database(self.conn)
+
+    @cached_property
+    def db(self) -> sqlite_utils.Database:
+        import sqlite_utils  # lazy: it imports pandas and numpy
+
+        return sqlite_utils.Database(self.conn)
 
     def _unusable(self, exc: Exception) -> UserError:
         why = getattr(exc, "strerror", None) or str(exc)

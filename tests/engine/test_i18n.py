@@ -131,9 +131,25 @@ def test_translations_keep_placeholders_and_accelerators(bengali):
     for message in bengali:
         if not message.id or not message.string:
             continue
-        assert sorted(PLACEHOLDER.findall(message.string)) == sorted(
-            PLACEHOLDER.findall(message.id)
-        ), message.id
-        if re.search(r"&\w", message.id):
-            assert re.search(r"&\w", message.string), f"no accelerator: {message.id}"
-        assert message.id.count("\n") == message.string.count("\n"), message.id
+        # an ngettext entry: each form against the plural msgid, which has every placeholder
+        source = message.id[-1] if isinstance(message.id, tuple) else message.id
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        for form in forms:
+            assert sorted(PLACEHOLDER.findall(form)) == sorted(PLACEHOLDER.findall(source)), source
+            if re.search(r"&\w", source):
+                assert re.search(r"&\w", form), f"no accelerator: {source}"
+            assert source.count("\n") == form.count("\n"), source
+
+
+def test_apply_fills_every_form_of_a_plural_entry(bengali):
+    """A {msgid: msgstr} file keys an ngettext entry by its singular: one string serves
+    every form, a list gives them in order; until then the entry counts as untranslated."""
+    from babel.messages.catalog import Message
+
+    message = Message(("{n} model", "{n} models"), ("", ""))
+    assert not tools._translated(message)
+    assert tools._msgstr(message, "{n}টি মডেল", bengali) == ("{n}টি মডেল",) * bengali.num_plurals
+    assert tools._msgstr(message, ["a {n}", "b {n}"], bengali) == ("a {n}", "b {n}")
+    message.string = ("{n}টি মডেল", "{n}টি মডেল")
+    assert tools._translated(message)
+    assert tools._msgstr(Message("{n} gold"), "{n}টি চূড়ান্ত", bengali) == "{n}টি চূড়ান্ত"

@@ -15,6 +15,7 @@ HEAVY = [
     "torch",
     "sentence_transformers",
     "matplotlib.pyplot",
+    "pandas",
     "app",
     "widgets",
 ]

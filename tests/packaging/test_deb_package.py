@@ -85,3 +85,16 @@ def test_file_modes_programs_keep_their_execute_bit_libraries_lose_it(tmp_path):
     assert deb.file_mode(script) == 0o644  # a #! line alone does not make it a program
     assert deb.file_mode(data) == 0o644
     assert deb.file_mode(tmp_path) == 0o755
+
+
+def test_the_menu_entry_names_the_program_in_bengali_too():
+    build = pytest.importorskip("build")
+    from package_checks import desktop_problems
+
+    text = build.DESKTOP.format(exec="upabhasha-gui", icon="upabhasha")
+    keys = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    assert keys["Name[bn]"] == "উপভাষা"
+    for key in ("Name[bn]", "GenericName[bn]", "Comment[bn]"):
+        assert keys[key] and not any("a" <= c.lower() <= "z" for c in keys[key]), key
+    if shutil.which("desktop-file-validate"):
+        assert desktop_problems({"menu entry": text}) == []

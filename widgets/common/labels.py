@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.i18n import _, current_language
+from engine.i18n import _, current_language, ngettext
 from engine.workspace.api import labelled_codes
 
 
@@ -66,3 +66,17 @@ def dialect_of(
     if both and row.get("name_bn"):
         text = f"{text}{separator}{row['name_bn']}"
     return f"{text} ({row['code']})" if code else text
+
+
+def study_counts_text(counts: Mapping[str, int]) -> str:
+    """The status bar's study counts (``study_counts``), each noun in its number: "1 question
+    · 3 variants · 0 gold · 1 model"."""
+    questions, variants, models = counts["questions"], counts["variants"], counts["models"]
+    return " · ".join(
+        (
+            ngettext("{n} question", "{n} questions", questions).format(n=questions),
+            ngettext("{n} variant", "{n} variants", variants).format(n=variants),
+            _("{n} gold").format(n=counts["gold"]),
+            ngettext("{n} model", "{n} models", models).format(n=models),
+        )
+    )

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _, digits
+from engine.i18n import _, digits, ngettext
 from engine.judging import api as judging
 from engine.judging import tasks as judge_tasks
 from engine.judging.api import (
@@ -231,7 +231,7 @@ class AnswersPanel(QWidget):
         self._partial, self._reselect = False, None
         if not self.model.complete_ids(ids):
             self.model.set_ids(ids, self.judge.currentData())
-        self.count.setText(_("{n} answers").format(n=digits(len(ids))))
+        self.count.setText(ngettext("{n} answer", "{n} answers", len(ids)).format(n=len(ids)))
         self.sig_filtered.emit(len(ids))
         if current is not None and not self.select_answer(current):
             self.detail.show_detail(None)
@@ -401,7 +401,8 @@ class AnswersPanel(QWidget):
     def _on_new_ids(self, ids: list[int]) -> None:
         self._live_pending = False
         self.model.append_ids(ids)  # only those above the last listed: a full filter may have won
-        self.count.setText(_("{n} answers").format(n=digits(len(self.model.ids))))
+        listed = len(self.model.ids)
+        self.count.setText(ngettext("{n} answer", "{n} answers", listed).format(n=listed))
         if self._live_again:
             self._live_again = False
             self.on_answers_stored()

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _, digits
+from engine.i18n import _, digits, ngettext
 from engine.llm import tasks as model_tasks
 from widgets.common import file_dialogs
 from widgets.common.file_dialogs import MODELS
@@ -150,9 +150,11 @@ class ModelFinderDialog(QDialog):
                 first.setCheckState(Qt.CheckState.Unchecked)
         new = sum(1 for m in found if not m["registered"])
         self.status.setText(
-            _("{n} model(s) found, {new} not yet in this workspace.").format(
-                n=digits(len(found)), new=digits(new)
-            )
+            ngettext(
+                "{n} model found, {new} not yet in this workspace.",
+                "{n} models found, {new} not yet in this workspace.",
+                len(found),
+            ).format(n=digits(len(found)), new=digits(new))
             if found
             else _("No GGUF models found. Add a folder that has some.")
         )

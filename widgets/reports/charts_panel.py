@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.reports import api as reports
 from engine.workspace.api import Workspace
 from widgets.common import file_dialogs
@@ -249,7 +249,8 @@ class ChartsPanel(QWidget):
         )
         if path:
             rows = self.export_table(path, kind)
-            self.sig_status_message.emit(_("{n} rows written to {path}").format(n=rows, path=path))
+            written = ngettext("{n} row written to {path}", "{n} rows written to {path}", rows)
+            self.sig_status_message.emit(written.format(n=rows, path=path))
 
     # -- drawing ---------------------------------------------------------------------------
     def _prepare_charts(self) -> None:

@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _, digits
+from engine.i18n import _, digits, ngettext
 
 # the panel runs a task on the workspace's models: the one read it needs of the llm stage
 from engine.llm.api import all_models
@@ -491,7 +491,9 @@ class TasksPanel(QWidget):
         write = write_latex if path.lower().endswith(".tex") else write_csv
         rows = write(self.report, path)
         self.sig_status_message.emit(
-            _("{rows} rows written to {path}").format(rows=rows, path=path)
+            ngettext("{rows} row written to {path}", "{rows} rows written to {path}", rows).format(
+                rows=rows, path=path
+            )
         )
         return rows
 

@@ -43,6 +43,7 @@ def test_find_models_on_this_computer_and_add_one_in_place(
     assert finder is not None and finder.isVisible()
     sources = sorted(finder.table.item(r, 1).text() for r in range(finder.table.rowCount()))
     assert sources == ["GPT4All", "Hugging Face", "Jan", "LM Studio", "Ollama"]
+    assert finder.status.text() == "5 models found, 5 not yet in this workspace."
     row = next(
         r for r in range(finder.table.rowCount()) if finder.table.item(r, 1).text() == "Ollama"
     )
@@ -82,6 +83,7 @@ def test_a_folder_the_user_adds_is_searched_and_remembered(
     assert finder.table.rowCount() == 1
     assert finder.table.item(0, 0).text() == "my-gemma"
     assert finder.table.item(0, 1).text() == "your folder"
+    assert finder.status.text() == "1 model found, 1 not yet in this workspace."
     assert remembered.args[0] == [str(tmp_path / "mine")]
     later = ModelsPanel(ws, sync_bridge, model_folders=remembered.args[0])  # next start
     qtbot.addWidget(later)
