@@ -59,6 +59,7 @@ LAZY_MODULES = (
     "rapidfuzz.process",
     "numpy",
     "scipy",
+    "scipy.optimize",
     "scipy.stats",
     "sacrebleu",
     "sacrebleu.metrics",
