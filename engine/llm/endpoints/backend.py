@@ -47,6 +47,8 @@ from engine.llm.endpoints.openai_wire import (
     request_body,
     retry_after_seconds,
 )
+from engine.llm.endpoints.structured import DEFAULT as DEFAULT_STRUCTURED_OUTPUT
+from engine.llm.endpoints.structured import checked_mode
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
 from engine.text.redact import redact, register_secret
 
@@ -136,6 +138,7 @@ class EndpointBackend:
         breaker_failures: int = BREAKER_FAILURES,
         max_reply_bytes: int = MAX_REPLY_BYTES,
         seed: int | None = None,
+        structured_output: str = DEFAULT_STRUCTURED_OUTPUT,
     ):
         if not base_urls:
             raise UserError(_("endpoint {name!r} has no base URL").format(name=name or api_model))
@@ -159,6 +162,8 @@ class EndpointBackend:
         self._lock = threading.Lock()
         self._rng = random.Random(seed)
         self._client = None
+        # how a request's JSON schema is sent (engine.llm.endpoints.structured)
+        self.structured_output = checked_mode(structured_output)
 
     @classmethod
     def from_row(cls, row: dict, **options) -> EndpointBackend:
@@ -174,8 +179,11 @@ class EndpointBackend:
         )
 
     def info(self) -> ModelInfo:
+        # another structured-output mode may give other replies: its own response cache
+        mode = self.structured_output
         return ModelInfo(
-            model_id=f"endpoint:{self.name}#{self.api_model}",
+            model_id=f"endpoint:{self.name}#{self.api_model}"
+            + ("" if mode == DEFAULT_STRUCTURED_OUTPUT else f"~{mode}"),
             name=self.name,
             has_chat_template=True,
         )
@@ -185,6 +193,7 @@ class EndpointBackend:
             "base_urls": self.base_urls,
             "api_model": self.api_model,
             "concurrency": self.concurrency,
+            "structured_output": self.structured_output,
         }
 
     @property
@@ -207,7 +216,7 @@ class EndpointBackend:
         return self._client
 
     def _body(self, req: Request) -> tuple[str, dict]:
-        return request_body(req, self.api_model)
+        return request_body(req, self.api_model, self.structured_output)
 
     def _pick(self) -> str | None:
         """The next server round-robin, skipping ones that recently refused connections;

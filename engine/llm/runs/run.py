@@ -24,10 +24,13 @@ from importlib import metadata
 
 from engine.errors import Setting, UserError, setting
 from engine.i18n import N_
+from engine.llm.endpoints.batch_backends import replaying_runs
+from engine.llm.endpoints.structured import MODES
 from engine.llm.models.settings import Schedule, model_identity_with_adapter
 from engine.llm.planning.batch_plan import PLAN, plan_groups
 from engine.llm.planning.planner import Calibration, Estimate
 from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS, machine, remembered
+from engine.llm.runs.output_mode import CARD_KEY, card_with_mode, keyed_card
 from engine.llm.runs.writes import (
     delete_empty_run,
     insert_run,
@@ -108,7 +111,9 @@ def open_run(
     their own runs, and a run opens its own model's file. (The response cache stays keyed by
     the sha256 alone: the same file gives the same greedy outputs under any name.)
     """
-    existing, run_key, schedule, base, choice = _resolve(ws, kind, model_row, card)
+    # an endpoint asked for JSON: how it takes the schema (probed once), in the card
+    card = card_with_mode(ws, model_row, card, requests)
+    existing, run_key, schedule, base, choice = _resolve_replayed(ws, kind, model_row, card)
     identity, keyed = base["model"], base["schedule"]
     if existing is None and "refill" in keyed:
         # a run from before slot refill decoded whole groups of n_seq: it resumes that way
@@ -173,8 +178,24 @@ def _key_parts(kind: str, model_row: dict, card: dict) -> tuple[str, dict, dict,
         identity,
         schedule,
         keyed,
-        {"kind": kind, "model": identity, "card": card, "schedule": keyed},
+        {"kind": kind, "model": identity, "card": keyed_card(card), "schedule": keyed},
     )
+
+
+def _resolve_replayed(
+    ws: Workspace, kind: str, model_row: dict, card: dict
+) -> tuple[int | None, str, dict, dict, dict]:
+    """:func:`_resolve`; while batch results are replayed, the exported run they answer,
+    whatever structured-output mode the endpoint has taken since the export."""
+    found = _resolve(ws, kind, model_row, card)
+    replayed = replaying_runs()
+    if replayed is None or CARD_KEY not in card or found[0] in replayed:
+        return found
+    for mode in MODES:
+        other = _resolve(ws, kind, model_row, {**card, CARD_KEY: mode})
+        if other[0] is not None and other[0] in replayed:
+            return other
+    return found
 
 
 def _resolve(
@@ -233,12 +254,14 @@ def _schedule_choice(
 def existing_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int | None:
     """The run :func:`open_run` resumes for (kind, model, card), or None; creates nothing
     (the planner asks what is left to decode). Runs keyed before slot refill are not found."""
+    card = card_with_mode(ws, model_row, card, may_probe=False)
     return _resolve(ws, kind, model_row, card)[0]
 
 
 def planned_schedule(ws: Workspace, kind: str, model_row: dict, card: dict) -> tuple[dict, dict]:
     """The schedule :func:`open_run` would give (kind, model, card) — the run it resumes, or
     a new one's — and how its refill is decided; creates nothing."""
+    card = card_with_mode(ws, model_row, card, may_probe=False)
     _, _, schedule, _, choice = _resolve(ws, kind, model_row, card)
     return schedule, choice
 
