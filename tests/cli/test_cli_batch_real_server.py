@@ -55,9 +55,9 @@ def test_batch_files_through_the_real_server_equal_the_online_run(
                     judge_bodies += [json.loads(line)["body"] for line in f.open()]
                 results.append(tmp_path / f"{f.stem}.results.jsonl")
                 run_batch_file(f, url, results[-1])
-            assert all(
-                '"status_code": 200' in line for r in results for line in r.open()
-            ), step  # the server took every line as it was written
+            assert all('"status_code": 200' in line for r in results for line in r.open()), (
+                step
+            )  # the server took every line as it was written
             code, text = _run(capsys, *w, "batch", "import", *map(str, results))
             assert code == online_code, (step, text)
     # the form this server takes, in every verdict request of the files

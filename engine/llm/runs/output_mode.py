@@ -57,15 +57,19 @@ def stored_probe(ws: Workspace, model_row: dict) -> dict | None:
     return probe if isinstance(probe, dict) else None
 
 
-def find_mode(ws: Workspace, model_row: dict) -> Probe:
-    """Probe the endpoint now and keep a finding with it (a probe without one keeps the
-    endpoint as it was). A missing API key is no finding: the step says so itself."""
+def probe_mode(model_row: dict) -> Probe:
+    """Probe the endpoint now; writes nothing. A missing API key is no finding: the step
+    says so itself."""
     try:
         backend = EndpointBackend.from_row(model_row, max_retries=0)
     except UserError as exc:
         return Probe(None, reason=str(exc))
     with backend:
-        probe = probe_endpoint(backend)
+        return probe_endpoint(backend)
+
+
+def keep_probe(ws: Workspace, model_row: dict, probe: Probe) -> None:
+    """Keep a finding with the endpoint (a probe without one keeps the endpoint as it was)."""
     if probe.mode is not None and model_row.get("id") is not None:
         update_load_params(ws, model_row["id"], **{KEY: probe.mode, PROBE_KEY: probe.as_dict()})
         log.info("endpoint %s takes structured output as %s", model_row.get("name"), probe.mode)
@@ -76,6 +80,12 @@ def find_mode(ws: Workspace, model_row: dict) -> Probe:
             probe.reason,
             DEFAULT,
         )
+
+
+def find_mode(ws: Workspace, model_row: dict) -> Probe:
+    """Probe the endpoint now and keep a finding with it."""
+    probe = probe_mode(model_row)
+    keep_probe(ws, model_row, probe)
     return probe
 
 

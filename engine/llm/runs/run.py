@@ -35,6 +35,7 @@ from engine.llm.runs.writes import (
     delete_empty_run,
     insert_run,
     mark_run_done,
+    rekey_undecoded_run,
     set_card_label,
     set_card_value,
     set_plan_size,
@@ -114,6 +115,8 @@ def open_run(
     # an endpoint asked for JSON: how it takes the schema (probed once), in the card
     card = card_with_mode(ws, model_row, card, requests)
     existing, run_key, schedule, base, choice = _resolve_replayed(ws, kind, model_row, card)
+    if existing is None and CARD_KEY in card:
+        existing = _adopt_undecoded(ws, kind, model_row, card, run_key)
     identity, keyed = base["model"], base["schedule"]
     if existing is None and "refill" in keyed:
         # a run from before slot refill decoded whole groups of n_seq: it resumes that way
@@ -180,6 +183,26 @@ def _key_parts(kind: str, model_row: dict, card: dict) -> tuple[str, dict, dict,
         keyed,
         {"kind": kind, "model": identity, "card": keyed_card(card), "schedule": keyed},
     )
+
+
+def _adopt_undecoded(
+    ws: Workspace, kind: str, model_row: dict, card: dict, run_key: str
+) -> int | None:
+    """A run of the same step under another structured-output mode that finished nothing
+    (opened before its endpoint's mode was found, or before modes existed, every request
+    refused): it takes this mode and key, so what it stored (gated items, say) is kept."""
+    for mode in MODES:
+        if mode == card[CARD_KEY]:
+            continue
+        other = _resolve(ws, kind, model_row, {**card, CARD_KEY: mode})[0]
+        if other is None:
+            continue
+        with ws.transaction() as conn:
+            value = json.dumps(card[CARD_KEY])
+            if rekey_undecoded_run(conn, other, run_key, CARD_KEY, value):
+                log.info("run %d takes structured output as %s", other, card[CARD_KEY])
+                return other
+    return None
 
 
 def _resolve_replayed(
