@@ -31,6 +31,8 @@ from engine.llm.endpoints.limits import (
     READ_TIMEOUT,
     checked_endpoint_limits,
 )
+from engine.llm.endpoints.structured import DEFAULT as DEFAULT_STRUCTURED_OUTPUT
+from engine.llm.endpoints.structured import MODES as STRUCTURED_OUTPUT_MODES
 from engine.llm.models.discovery import FoundModel, discover_models, model_folders
 from engine.llm.models.embedded_model import data_dir
 from engine.llm.models.gguf_info import checked_model_path, inspect_gguf
@@ -108,6 +110,8 @@ __all__ = [
     "parse_price",
     "price_fields",
     "set_price",
+    "DEFAULT_STRUCTURED_OUTPUT",
+    "STRUCTURED_OUTPUT_MODES",
     "StructuredOutput",
     "structured_output",
     "find_structured_output",

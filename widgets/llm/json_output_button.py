@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QPushButton, QWidget
 
 from engine.i18n import _
 from engine.llm import tasks as model_tasks
+from engine.llm.api import DEFAULT_STRUCTURED_OUTPUT, STRUCTURED_OUTPUT_MODES
 from widgets.common.task_bridge import WRITER, TaskBridge
 
 
@@ -24,9 +25,9 @@ class JsonOutputButton(QPushButton):
         self.row: dict | None = None
         self.setToolTip(
             _(
-                "Ask the selected endpoint which way it takes a JSON schema (json_schema, "
-                "json_object, grammar, guided_json or plain text), a few tokens per try"
-            )
+                "Ask the selected endpoint which way it takes a JSON schema ({modes}), a few "
+                "tokens per try"
+            ).format(modes=", ".join(STRUCTURED_OUTPUT_MODES))
         )
         self.setEnabled(False)
         self.clicked.connect(lambda: self.probe())
@@ -52,8 +53,8 @@ class JsonOutputButton(QPushButton):
         self.setEnabled(self.row is not None)
         if probe.mode is None:
             self.sig_status_message.emit(
-                _("{name}: no JSON output form found ({reason}); json_schema is sent").format(
-                    name=name, reason=probe.reason
+                _("{name}: no JSON output form found ({reason}); {mode} is sent").format(
+                    name=name, reason=probe.reason, mode=DEFAULT_STRUCTURED_OUTPUT
                 )
             )
             return

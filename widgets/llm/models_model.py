@@ -7,7 +7,7 @@ import json
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from engine.i18n import _, digits
-from engine.llm.api import models_default_first
+from engine.llm.api import DEFAULT_STRUCTURED_OUTPUT, models_default_first
 from engine.workspace.api import Workspace
 from widgets.common.labels import label
 from widgets.llm.model_finder import human_size
@@ -39,8 +39,8 @@ def structured_output(row: dict) -> tuple[str, str]:
     tried = ", ".join(f"{m}: {how}" for m, how in probe.get("tried", []))
     if not mode:
         return _("not probed yet"), _(
-            "Found by the first step that asks it for JSON; json_schema is sent until then"
-        )
+            "Found by the first step that asks it for JSON; {mode} is sent until then"
+        ).format(mode=DEFAULT_STRUCTURED_OUTPUT)
     return mode, tried
 
 
