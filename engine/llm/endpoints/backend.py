@@ -102,7 +102,11 @@ def read_api_key(service: str) -> str:
     return key
 
 
-class _Failure(Exception):
+class ReplyError(Exception):
+    """A request that got no usable reply (the public face of one failed attempt)."""
+
+
+class _Failure(ReplyError):
     """One failed attempt. ``fault``: a timeout, a 5xx, a refused connection or an invalid
     reply, which the circuit breaker counts (a 429 is the server pacing us, not a fault)."""
 
@@ -296,6 +300,14 @@ class EndpointBackend:
             return json.loads(raw)
         except ValueError:
             raise _Failure(f"{base}: invalid reply (not JSON)") from None
+
+    def post_once(self, base: str, path: str, body: dict) -> tuple[int, bytes]:
+        """One request, no retry, whatever its status: the status and the reply's bytes,
+        bounded as every reply is (a probe reads refusals too). Raises ``httpx.HTTPError``
+        when no reply came, :class:`ReplyError` for a reply over the bounds."""
+        deadline = time.monotonic() + self.connect_timeout_s + self.read_timeout_s
+        with self._client_().stream("POST", base + path, json=body) as resp:
+            return resp.status_code, self._read_reply(base, resp, deadline)
 
     def _read_reply(self, base: str, resp, deadline: float) -> bytes:
         """The reply's bytes, bounded in size and in time (a server that trickles a byte at

@@ -22,7 +22,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from engine.llm.endpoints.backend import EndpointBackend
+from engine.llm.endpoints.backend import EndpointBackend, ReplyError
 from engine.llm.endpoints.structured import MODES, TEXT, schema_fields
 from engine.text.redact import redact
 
@@ -100,20 +100,20 @@ def probe_endpoint(backend: EndpointBackend) -> Probe:
     base = backend.base_urls[0]
     tried: list[tuple[str, str]] = []
     answered = False  # the server answered 200 to some mode
-    client = backend._client_()
     for mode in MODES:
         if mode == TEXT and answered:
             tried.append((mode, TAKEN))
             return Probe(mode, tuple(tried), url=base)
         try:
-            resp = client.post(base + "/v1/chat/completions", json=probe_body(backend, mode))
-        except httpx.HTTPError as exc:
-            return Probe(None, tuple(tried), f"{base}: {type(exc).__name__}", base)
-        text = redact(resp.text[:300])
-        if resp.status_code == 200:
+            status, raw = backend.post_once(base, "/v1/chat/completions", probe_body(backend, mode))
+        except (httpx.HTTPError, ReplyError) as exc:
+            why = str(exc) if isinstance(exc, ReplyError) else f"{base}: {type(exc).__name__}"
+            return Probe(None, tuple(tried), why, base)
+        text = redact(raw[:300].decode("utf-8", "replace"))
+        if status == 200:
             answered = True
             try:
-                choice = resp.json()["choices"][0]
+                choice = json.loads(raw)["choices"][0]
                 reply, finish = choice["message"]["content"], choice.get("finish_reason")
             except (ValueError, KeyError, IndexError, TypeError):
                 return Probe(None, tuple(tried), f"{base}: invalid reply (no choices[0])", base)
@@ -121,9 +121,8 @@ def probe_endpoint(backend: EndpointBackend) -> Probe:
                 tried.append((mode, TAKEN))
                 return Probe(mode, tuple(tried), url=base)
             tried.append((mode, IGNORED))
-        elif resp.status_code in (400, 422, 500, 501) and _FORMAT_WORDS.search(text):
+        elif status in (400, 422, 500, 501) and _FORMAT_WORDS.search(text):
             tried.append((mode, REFUSED))
         else:
-            reason = f"{base}: HTTP {resp.status_code}: {text[:200]}"
-            return Probe(None, tuple(tried), reason, base)
+            return Probe(None, tuple(tried), f"{base}: HTTP {status}: {text[:200]}", base)
     return Probe(None, tuple(tried), f"{base}: no mode was answered", base)
