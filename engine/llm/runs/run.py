@@ -5,7 +5,8 @@ This module is the only writer of ``runs`` besides the leases (:mod:`engine.llm.
 A *run* is one combination of kind, model, prompt template, sampler, seed and schedule;
 its ``run_key`` hashes all of them, so changing any makes a new run instead of mixing
 results (:func:`open_run`). Labels such as a judge's role live in the card, outside the key
-(:func:`label_runs`).
+(:func:`label_runs`). A run that asks an endpoint for JSON records how the endpoint takes the
+schema (:mod:`engine.llm.runs.output_mode`).
 
 A run row whose job failed before storing anything is removed (:func:`discard_if_empty`).
 Which rows of other stages keep a run is theirs to say: each declares the query in its
