@@ -15,7 +15,7 @@ def run_batch_file(requests_file: Path, base_url: str, results_file: Path, **rew
     returns how many lines it wrote. ``rewrite``: body fields replaced before posting."""
     base = base_url.rstrip("/").removesuffix("/v1")
     out = []
-    with httpx.Client(timeout=300) as client:
+    with httpx.Client(timeout=900) as client:
         for raw in requests_file.read_text(encoding="utf-8").splitlines():
             line = json.loads(raw)
             reply = client.post(base + line["url"], json={**line["body"], **rewrite})

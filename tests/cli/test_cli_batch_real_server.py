@@ -19,6 +19,10 @@ from tests.engine.judging import study_fixture
 from tests.engine.llm.test_llm_endpoint import real_llama_server
 from tests.engine.rag.test_rag_retrieval import SMALL, _insert
 
+# a grammar-constrained reply of the 270M model on a loaded machine may take minutes: the
+# test is about equal rows, not speed
+SLOW_MACHINE = ("--read-timeout", "900")
+
 STEPS = (
     ["generate", "--model", "real", "--dialect", "sylhet", "--max-tokens", "6"],
     ["judge", "--judge", "real", "--max-attempts", "1"],
@@ -41,7 +45,7 @@ def test_batch_files_through_the_real_server_equal_the_online_run(
     judge_bodies = []
     with real_llama_server(embedded_gguf) as url:
         argv = ["models", "add", url + "/v1", "--api-model", "real", "--name", "real"]
-        code, text = _run(capsys, *w, *argv, "--concurrency", "1", "--default")
+        code, text = _run(capsys, *w, *argv, "--concurrency", "1", "--default", *SLOW_MACHINE)
         assert code == 0, text
         copy_workspace(path, online)
         for step in STEPS:
