@@ -62,6 +62,15 @@ def register(sub) -> None:
     q.set_defaults(func=cmd_add)
     register_price(msub)
 
+    q = msub.add_parser(
+        "probe",
+        help="find again how an endpoint takes a JSON schema (json_schema, json_object, "
+        "grammar, guided_json or text); a step that needs one finds it once by itself",
+    )
+    q.add_argument("target", metavar="NAME")
+    add_json(q)
+    q.set_defaults(func=cmd_probe)
+
     q = msub.add_parser("inspect", help="metadata, sha256 and a short self-test generation")
     q.add_argument("target", metavar="NAME|PATH")
     q.add_argument("--no-selftest", action="store_true")
@@ -101,17 +110,48 @@ _LIST_COLUMNS = (
 
 def cmd_list(args, ctx) -> int:
     llm = stages.llm()
+    ws = ctx.workspace()
     # name: the workspace name (--name), never the file's internal general.name
-    rows = [{k: r[k] for k in _LIST_COLUMNS} for r in llm.all_models(ctx.workspace())]
+    rows = [
+        {
+            **{k: r[k] for k in _LIST_COLUMNS},
+            "structured_output": llm.structured_output(ws, dict(r))["mode"],
+        }
+        for r in llm.all_models(ws)
+    ]
     if emit(ctx, args, rows):
         return 0
     for r in rows:
         where = redact(r["path"] or ", ".join(json.loads(r["base_urls"] or "[]")))
         print(
             f"{r['id']:>3} {r['name']} [{r['kind']}] {r['quantization'] or r['api_model'] or ''} "
-            f"{'(default) ' if r['is_default'] else ''}{where}"
+            f"{'(default) ' if r['is_default'] else ''}{where} "
+            f"(JSON: {r['structured_output'] or 'not probed yet'})"
         )
     return 0
+
+
+def cmd_probe(args, ctx) -> int:
+    llm = stages.llm()
+    ws = ctx.workspace()
+    model = dict(llm.find_model(ws, args.target))
+    if model["kind"] != "endpoint":
+        raise UserError(
+            f"model {model['name']!r} is a local model: it always takes a JSON schema as a "
+            "grammar; only endpoints are probed"
+        )
+    found = llm.find_structured_output(ws, model)
+    if emit(ctx, args, found):
+        return 0 if found["found"] else 1
+    tried = ", ".join(f"{m} {how}" for m, how in (found["probe"] or {}).get("tried", []))
+    if found["found"]:
+        print(f"{found['name']}: JSON schemas go as {found['mode']} ({tried})")
+        return 0
+    print(
+        f"{found['name']}: not found ({redact(found['reason'])}); "
+        f"{found['mode'] or 'json_schema'} is sent"
+    )
+    return 1
 
 
 def _is_url(text: str) -> bool:

@@ -10,7 +10,7 @@ import these two modules, never the stage's others (.importlinter).
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TypedDict, cast
 
 from engine.llm.batch.pricing import (
     cost_estimate,
@@ -31,6 +31,8 @@ from engine.llm.endpoints.limits import (
     READ_TIMEOUT,
     checked_endpoint_limits,
 )
+from engine.llm.endpoints.structured import DEFAULT as DEFAULT_STRUCTURED_OUTPUT
+from engine.llm.endpoints.structured import MODES as STRUCTURED_OUTPUT_MODES
 from engine.llm.models.discovery import FoundModel, discover_models, model_folders
 from engine.llm.models.embedded_model import data_dir
 from engine.llm.models.gguf_info import checked_model_path, inspect_gguf
@@ -46,6 +48,7 @@ from engine.llm.models.registry import (
 )
 from engine.llm.runs.backend import backend_for_run
 from engine.llm.runs.jobs import run_job, run_job_on_model
+from engine.llm.runs.output_mode import find_mode, stored_mode, stored_probe
 from engine.llm.runs.prompt_file_request import RunPromptsRequest, RunPromptsResult
 from engine.llm.runs.replicate import replications
 from engine.llm.runs.responses import run_responses
@@ -107,7 +110,52 @@ __all__ = [
     "parse_price",
     "price_fields",
     "set_price",
+    "DEFAULT_STRUCTURED_OUTPUT",
+    "STRUCTURED_OUTPUT_MODES",
+    "StructuredOutput",
+    "structured_output",
+    "find_structured_output",
 ]
+
+
+class StructuredOutput(TypedDict):
+    """How a model takes a JSON schema (:mod:`engine.llm.endpoints.structured`): ``mode``
+    (``grammar`` for a local model, None for an endpoint not probed yet, which is sent
+    ``json_schema``), ``found``: whether the probe just run found it, ``probe``: what the
+    endpoint's last probe found (each try, when, where; None before the first)."""
+
+    name: str
+    kind: str
+    mode: str | None
+    found: bool
+    probe: dict | None
+    reason: str
+
+
+def structured_output(ws: Workspace, model: dict) -> StructuredOutput:
+    """What is kept of how ``model`` takes a JSON schema; contacts no server."""
+    local = model["kind"] != "endpoint"
+    return {
+        "name": model["name"],
+        "kind": model["kind"],
+        "mode": "grammar" if local else stored_mode(ws, model),
+        "found": False,
+        "probe": None if local else stored_probe(ws, model),
+        "reason": "",
+    }
+
+
+def find_structured_output(ws: Workspace, model: dict) -> StructuredOutput:
+    """Probe an endpoint now for the structured-output form it takes and keep a finding
+    (what a run that needs a schema does once by itself); a local model is not probed."""
+    if model["kind"] != "endpoint":
+        return structured_output(ws, model)
+    probe = find_mode(ws, model)
+    return {
+        **structured_output(ws, model),
+        "found": probe.mode is not None,
+        "reason": probe.reason,
+    }
 
 
 def find_models(ws: Workspace, names: list[str] | None) -> list[ModelRow]:

@@ -32,10 +32,12 @@ from engine.llm.models.registry import (
     register_gguf,
     update_load_params,
 )
+from engine.llm.runs.output_mode import keep_probe, probe_mode
 from engine.llm.runtime.backend_report import describe_llama_backend
 from engine.workspace.store import Workspace
 
-if TYPE_CHECKING:  # both load only when their task runs
+if TYPE_CHECKING:  # these load only when their task runs
+    from engine.llm.endpoints.probe import Probe
     from engine.llm.models.discovery import DiscoveredModel
     from engine.llm.runtime.try_prompt import TryPromptResult
 
@@ -48,7 +50,9 @@ __all__ = [
     "inspect_gguf_file",
     "keyring_problem",
     "keyring_service_for",
+    "keep_structured_output_at",
     "offload_plan",
+    "probe_structured_output_at",
     "save_gpu_layers_at",
     "store_api_key",
     "try_prompt_at",
@@ -222,3 +226,20 @@ def _resolved(path: str) -> str:
         return str(Path(path).resolve())
     except OSError:
         return path
+
+
+def probe_structured_output_at(workspace_path: str, model_id: int) -> Probe:
+    """Find how an endpoint takes a JSON schema (``upabhasha models probe``): its requests,
+    a few tokens each; writes nothing (:func:`keep_structured_output_at` keeps a finding)."""
+    with Workspace(workspace_path, create=False) as ws:
+        rows = ws.query("SELECT * FROM models WHERE id = ? AND kind = 'endpoint'", (model_id,))
+    if not rows:
+        raise UserError(f"no endpoint {model_id} in this workspace")
+    return probe_mode(rows[0])
+
+
+def keep_structured_output_at(workspace_path: str, model_id: int, probe: Probe) -> None:
+    """Keep what :func:`probe_structured_output_at` found with the endpoint (nothing when
+    it found nothing)."""
+    with Workspace(workspace_path, create=False) as ws:
+        keep_probe(ws, {"id": model_id}, probe)

@@ -9,15 +9,13 @@ from pathlib import Path
 
 import httpx
 
-from tests.fault_server import LocalServer, read_body, send_bytes
-
 
 def run_batch_file(requests_file: Path, base_url: str, results_file: Path, **rewrite) -> int:
     """Post each line's body to ``base_url`` (…/v1 stripped) and write the result lines;
     returns how many lines it wrote. ``rewrite``: body fields replaced before posting."""
     base = base_url.rstrip("/").removesuffix("/v1")
     out = []
-    with httpx.Client(timeout=300) as client:
+    with httpx.Client(timeout=900) as client:
         for raw in requests_file.read_text(encoding="utf-8").splitlines():
             line = json.loads(raw)
             reply = client.post(base + line["url"], json={**line["body"], **rewrite})
@@ -63,26 +61,3 @@ def stored_rows(path: Path, tables: tuple[str, ...]) -> dict[str, list[tuple]]:
             out[table] = sorted(rows, key=repr)
     conn.close()
     return out
-
-
-class SchemaShim(LocalServer):
-    """A proxy on 127.0.0.1 in front of llama-cpp-python's server, which answers HTTP 500 to
-    ``response_format: json_schema``: the schema goes on as ``json_object`` with that schema
-    (the form that server constrains with). Everything else passes unchanged."""
-
-    def __init__(self, target: str):
-        self.target = target.rstrip("/").removesuffix("/v1")
-        self.rewritten = 0
-        super().__init__()
-
-    def respond(self, handler) -> None:
-        body = json.loads(read_body(handler))
-        fmt = body.get("response_format") or {}
-        if fmt.get("type") == "json_schema":
-            body["response_format"] = {
-                "type": "json_object",
-                "schema": fmt["json_schema"]["schema"],
-            }
-            self.rewritten += 1
-        reply = httpx.post(self.target + handler.path, json=body, timeout=600)
-        send_bytes(handler, reply.status_code, reply.content)

@@ -37,6 +37,7 @@ from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import WRITER, TaskBridge, describe_error
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.llm.endpoint_dialog import EndpointDialog
+from widgets.llm.json_output_button import JsonOutputButton
 from widgets.llm.model_finder import ModelFinderDialog
 from widgets.llm.models_model import ModelsTableModel
 from widgets.llm.try_prompt_box import TryPromptBox
@@ -80,6 +81,9 @@ class ModelsPanel(QWidget):
         self.edit_endpoint_button = QPushButton(_("Edit endpoint…"))
         self.edit_endpoint_button.setEnabled(False)
         self.edit_endpoint_button.clicked.connect(self.edit_endpoint_dialog)
+        self.probe_button = JsonOutputButton(str(workspace.path), bridge)
+        self.probe_button.sig_status_message.connect(self.sig_status_message)
+        self.probe_button.sig_kept.connect(self.model.reload)
         self.add_embedded_button = QPushButton(_("Add the embedded Gemma 3 270M"))
         self.add_embedded_button.setToolTip(
             _(
@@ -112,6 +116,7 @@ class ModelsPanel(QWidget):
             self.add_gguf_button,
             self.add_endpoint_button,
             self.edit_endpoint_button,
+            self.probe_button,
             self.add_embedded_button,
             self.find_button,
         ):
@@ -393,6 +398,7 @@ class ModelsPanel(QWidget):
         self._plan_for_current()
         row = self.model.rows[current.row()] if current.isValid() else None
         self.edit_endpoint_button.setEnabled(row is not None and row["kind"] == "endpoint")
+        self.probe_button.set_model(row)
         if not current.isValid():
             self.details.clear()
             self.try_box.set_model(None)

@@ -47,6 +47,8 @@ from engine.llm.endpoints.openai_wire import (
     request_body,
     retry_after_seconds,
 )
+from engine.llm.endpoints.structured import DEFAULT as DEFAULT_STRUCTURED_OUTPUT
+from engine.llm.endpoints.structured import checked_mode
 from engine.llm.types import CancelFn, ModelInfo, ProgressFn, Request, Result
 from engine.text.redact import redact, register_secret
 
@@ -100,7 +102,11 @@ def read_api_key(service: str) -> str:
     return key
 
 
-class _Failure(Exception):
+class ReplyError(Exception):
+    """A request that got no usable reply (the public face of one failed attempt)."""
+
+
+class _Failure(ReplyError):
     """One failed attempt. ``fault``: a timeout, a 5xx, a refused connection or an invalid
     reply, which the circuit breaker counts (a 429 is the server pacing us, not a fault)."""
 
@@ -136,6 +142,7 @@ class EndpointBackend:
         breaker_failures: int = BREAKER_FAILURES,
         max_reply_bytes: int = MAX_REPLY_BYTES,
         seed: int | None = None,
+        structured_output: str = DEFAULT_STRUCTURED_OUTPUT,
     ):
         if not base_urls:
             raise UserError(_("endpoint {name!r} has no base URL").format(name=name or api_model))
@@ -159,6 +166,8 @@ class EndpointBackend:
         self._lock = threading.Lock()
         self._rng = random.Random(seed)
         self._client = None
+        # how a request's JSON schema is sent (engine.llm.endpoints.structured)
+        self.structured_output = checked_mode(structured_output)
 
     @classmethod
     def from_row(cls, row: dict, **options) -> EndpointBackend:
@@ -174,8 +183,11 @@ class EndpointBackend:
         )
 
     def info(self) -> ModelInfo:
+        # another structured-output mode may give other replies: its own response cache
+        mode = self.structured_output
         return ModelInfo(
-            model_id=f"endpoint:{self.name}#{self.api_model}",
+            model_id=f"endpoint:{self.name}#{self.api_model}"
+            + ("" if mode == DEFAULT_STRUCTURED_OUTPUT else f"~{mode}"),
             name=self.name,
             has_chat_template=True,
         )
@@ -185,6 +197,7 @@ class EndpointBackend:
             "base_urls": self.base_urls,
             "api_model": self.api_model,
             "concurrency": self.concurrency,
+            "structured_output": self.structured_output,
         }
 
     @property
@@ -207,7 +220,7 @@ class EndpointBackend:
         return self._client
 
     def _body(self, req: Request) -> tuple[str, dict]:
-        return request_body(req, self.api_model)
+        return request_body(req, self.api_model, self.structured_output)
 
     def _pick(self) -> str | None:
         """The next server round-robin, skipping ones that recently refused connections;
@@ -287,6 +300,14 @@ class EndpointBackend:
             return json.loads(raw)
         except ValueError:
             raise _Failure(f"{base}: invalid reply (not JSON)") from None
+
+    def post_once(self, base: str, path: str, body: dict) -> tuple[int, bytes]:
+        """One request, no retry, whatever its status: the status and the reply's bytes,
+        bounded as every reply is (a probe reads refusals too). Raises ``httpx.HTTPError``
+        when no reply came, :class:`ReplyError` for a reply over the bounds."""
+        deadline = time.monotonic() + self.connect_timeout_s + self.read_timeout_s
+        with self._client_().stream("POST", base + path, json=body) as resp:
+            return resp.status_code, self._read_reply(base, resp, deadline)
 
     def _read_reply(self, base: str, resp, deadline: float) -> bytes:
         """The reply's bytes, bounded in size and in time (a server that trickles a byte at

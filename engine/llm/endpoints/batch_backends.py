@@ -42,6 +42,12 @@ def serving(factory: BackendFactory):
         _serving.pop()
 
 
+def replaying_runs() -> set[int] | None:
+    """The runs the serving replay holds results for; None when no replay serves."""
+    owner = getattr(serving_factory(), "__self__", None)
+    return set(owner.results) if isinstance(owner, Replayer) else None
+
+
 def endpoint_info(model_row: dict) -> ModelInfo:
     """The model identity the online endpoint backend gives (cache keys match)."""
     if model_row.get("kind") != "endpoint":

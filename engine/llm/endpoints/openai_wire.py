@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.errors import Setting, UserError, setting
 from engine.i18n import _
+from engine.llm.endpoints.structured import DEFAULT, schema_fields
 from engine.llm.types import Request, Result
 from engine.text.redact import redact, url_credentials
 
@@ -90,8 +91,9 @@ def normalise_base_url(url: str) -> str:
     return url[:-3] if url.endswith("/v1") else url
 
 
-def request_body(req: Request, api_model: str) -> tuple[str, dict]:
-    """The path and JSON body of ``req`` for a server that serves ``api_model``."""
+def request_body(req: Request, api_model: str, mode: str = DEFAULT) -> tuple[str, dict]:
+    """The path and JSON body of ``req`` for a server that serves ``api_model`` and takes a
+    JSON schema in structured-output ``mode`` (:mod:`engine.llm.endpoints.structured`)."""
     s = req.sampler
     body: dict = {
         "model": api_model,
@@ -108,10 +110,7 @@ def request_body(req: Request, api_model: str) -> tuple[str, dict]:
     if s.stop:
         body["stop"] = list(s.stop)
     if req.json_schema:
-        body["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": "reply", "schema": req.json_schema},
-        }
+        body.update(schema_fields(req.json_schema, mode))
     if req.prompt is not None:
         return "/v1/completions", {**body, "prompt": req.prompt}
     return "/v1/chat/completions", {

@@ -7,6 +7,7 @@ import dataclasses
 
 from engine.errors import UserError
 from engine.llm.endpoints import batch_backends
+from engine.llm.runs.output_mode import run_mode, with_mode
 from engine.llm.runs.run import recorded_schedule, run_card
 from engine.llm.runtime.factory import open_backend
 from engine.llm.runtime.worker import ModelDidNotLoad
@@ -23,14 +24,16 @@ def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
     )
     if not row:
         raise UserError(f"run {run_id} has no model")
+    card = run_card(ws, run_id)
+    model = with_mode(row[0], card)  # schemas go as the run's card says, online or in files
     serving = batch_backends.serving_factory()
     if (
         serving is not None
     ):  # a batch export records, a batch import replays (engine.llm.endpoints.batch_backends)
-        return serving(ws, run_id, row[0])
-    schedule = recorded_schedule(run_card(ws, run_id))
+        return serving(ws, run_id, model)
+    schedule = recorded_schedule(card)
     try:
-        return open_backend(row[0], **{**schedule, **options})
+        return open_backend(model, **{**schedule, **options})
     except UserError as exc:  # its file gone or invalid, its API key missing: resumable
         raise ModelDidNotLoad(not_loaded_reason(row[0], exc)) from exc
 
@@ -39,8 +42,11 @@ def follow_run_schedule(ws: Workspace, run_id: int, backend: Backend) -> None:
     """A model loaded for one run decodes the model's next runs too: give the backend the
     refill ``run_id`` records (it decides the plan's groups; the loaded context does not
     depend on it), so each run is decoded with its own card's schedule."""
+    card = run_card(ws, run_id)
+    if hasattr(backend, "structured_output"):  # an endpoint: this run's way to send schemas
+        backend.structured_output = run_mode(card)
     schedule = getattr(backend, "schedule", None)
-    recorded = recorded_schedule(run_card(ws, run_id))
+    recorded = recorded_schedule(card)
     if schedule is None or recorded.get("n_seq") != schedule.n_seq:
         return
     refill = recorded.get("refill")

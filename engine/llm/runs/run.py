@@ -5,7 +5,8 @@ This module is the only writer of ``runs`` besides the leases (:mod:`engine.llm.
 A *run* is one combination of kind, model, prompt template, sampler, seed and schedule;
 its ``run_key`` hashes all of them, so changing any makes a new run instead of mixing
 results (:func:`open_run`). Labels such as a judge's role live in the card, outside the key
-(:func:`label_runs`).
+(:func:`label_runs`). A run that asks an endpoint for JSON records how the endpoint takes the
+schema (:mod:`engine.llm.runs.output_mode`).
 
 A run row whose job failed before storing anything is removed (:func:`discard_if_empty`).
 Which rows of other stages keep a run is theirs to say: each declares the query in its
@@ -24,14 +25,18 @@ from importlib import metadata
 
 from engine.errors import Setting, UserError, setting
 from engine.i18n import N_
+from engine.llm.endpoints.batch_backends import replaying_runs
+from engine.llm.endpoints.structured import MODES
 from engine.llm.models.settings import Schedule, model_identity_with_adapter
 from engine.llm.planning.batch_plan import PLAN, plan_groups
 from engine.llm.planning.planner import Calibration, Estimate
 from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS, machine, remembered
+from engine.llm.runs.output_mode import CARD_KEY, card_with_mode, keyed_card
 from engine.llm.runs.writes import (
     delete_empty_run,
     insert_run,
     mark_run_done,
+    rekey_undecoded_run,
     set_card_label,
     set_card_value,
     set_plan_size,
@@ -109,7 +114,11 @@ def open_run(
     their own runs, and a run opens its own model's file. (The response cache stays keyed by
     the sha256 alone: the same file gives the same greedy outputs under any name.)
     """
-    existing, run_key, schedule, base, choice = _resolve(ws, kind, model_row, card)
+    # an endpoint asked for JSON: how it takes the schema (probed once), in the card
+    card = card_with_mode(ws, model_row, card, requests)
+    existing, run_key, schedule, base, choice = _resolve_replayed(ws, kind, model_row, card)
+    if existing is None and CARD_KEY in card:
+        existing = _adopt_undecoded(ws, kind, model_row, card, run_key)
     identity, keyed = base["model"], base["schedule"]
     if existing is None and "refill" in keyed:
         # a run from before slot refill decoded whole groups of n_seq: it resumes that way
@@ -181,8 +190,44 @@ def _key_parts(kind: str, model_row: dict, card: dict) -> tuple[str, dict, dict,
         identity,
         schedule,
         keyed,
-        {"kind": kind, "model": identity, "card": card, "schedule": keyed},
+        {"kind": kind, "model": identity, "card": keyed_card(card), "schedule": keyed},
     )
+
+
+def _adopt_undecoded(
+    ws: Workspace, kind: str, model_row: dict, card: dict, run_key: str
+) -> int | None:
+    """A run of the same step under another structured-output mode that finished nothing
+    (opened before its endpoint's mode was found, or before modes existed, every request
+    refused): it takes this mode and key, so what it stored (gated items, say) is kept."""
+    for mode in MODES:
+        if mode == card[CARD_KEY]:
+            continue
+        other = _resolve(ws, kind, model_row, {**card, CARD_KEY: mode})[0]
+        if other is None:
+            continue
+        with ws.transaction() as conn:
+            value = json.dumps(card[CARD_KEY])
+            if rekey_undecoded_run(conn, other, run_key, CARD_KEY, value):
+                log.info("run %d takes structured output as %s", other, card[CARD_KEY])
+                return other
+    return None
+
+
+def _resolve_replayed(
+    ws: Workspace, kind: str, model_row: dict, card: dict
+) -> tuple[int | None, str, dict, dict, dict]:
+    """:func:`_resolve`; while batch results are replayed, the exported run they answer,
+    whatever structured-output mode the endpoint has taken since the export."""
+    found = _resolve(ws, kind, model_row, card)
+    replayed = replaying_runs()
+    if replayed is None or CARD_KEY not in card or found[0] in replayed:
+        return found
+    for mode in MODES:
+        other = _resolve(ws, kind, model_row, {**card, CARD_KEY: mode})
+        if other[0] is not None and other[0] in replayed:
+            return other
+    return found
 
 
 def _resolve(
@@ -241,12 +286,14 @@ def _schedule_choice(
 def existing_run(ws: Workspace, kind: str, model_row: dict, card: dict) -> int | None:
     """The run :func:`open_run` resumes for (kind, model, card), or None; creates nothing
     (the planner asks what is left to decode). Runs keyed before slot refill are not found."""
+    card = card_with_mode(ws, model_row, card, may_probe=False)
     return _resolve(ws, kind, model_row, card)[0]
 
 
 def planned_schedule(ws: Workspace, kind: str, model_row: dict, card: dict) -> tuple[dict, dict]:
     """The schedule :func:`open_run` would give (kind, model, card) — the run it resumes, or
     a new one's — and how its refill is decided; creates nothing."""
+    card = card_with_mode(ws, model_row, card, may_probe=False)
     _, _, schedule, _, choice = _resolve(ws, kind, model_row, card)
     return schedule, choice
 

@@ -43,6 +43,21 @@ def set_run_key(conn: sqlite3.Connection, run_id: int, run_key: str) -> bool:
     return cur.rowcount > 0
 
 
+def rekey_undecoded_run(
+    conn: sqlite3.Connection, run_id: int, run_key: str, path: str, value: str
+) -> bool:
+    """Give a run that finished no response another key and set ``path`` of its card to the
+    JSON ``value`` (what changed the key), unless another run has that key; returns whether
+    it did. Its failed items are asked again under the new key, as they would be anyway."""
+    cur = conn.execute(
+        "UPDATE runs SET run_key = ?, card = json_set(card, '$.' || ?, json(?)) WHERE id = ? "
+        "AND NOT EXISTS (SELECT 1 FROM responses WHERE run_id = runs.id AND status = 'done') "
+        "AND NOT EXISTS (SELECT 1 FROM runs AS other WHERE other.run_key = ?)",
+        (run_key, path, value, run_id, run_key),
+    )
+    return cur.rowcount > 0
+
+
 def set_plan_size(conn: sqlite3.Connection, run_id: int, size: int | None) -> None:
     """Record the batch-plan size the run is decoded with (None: no plan), the first time
     only."""
