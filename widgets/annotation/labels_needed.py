@@ -22,6 +22,7 @@ from engine.annotation import api as annotation
 from engine.i18n import _
 from engine.scales import parse_number
 from engine.workspace.api import Workspace
+from widgets.common.columns import fit_columns_to_headers
 from widgets.common.labels import dialect_of
 
 
@@ -44,6 +45,7 @@ class LabelsNeededView(QWidget):
         )
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
+        fit_columns_to_headers(self.table, stretch=0)
         form = QFormLayout()
         form.addRow(_("Target interval width:"), self.width_edit)
         layout = QVBoxLayout(self)
@@ -91,7 +93,7 @@ class LabelsNeededView(QWidget):
             values = [c["model"], dialect, str(c["N"]), *self._counts(c)]
             for col, value in enumerate(values):
                 self.table.setItem(row, col, QTableWidgetItem(value))
-        self.table.resizeColumnsToContents()
+        fit_columns_to_headers(self.table, stretch=0)  # a long model name elides
 
     @staticmethod
     def _counts(cell: Mapping[str, Any]) -> list[str]:

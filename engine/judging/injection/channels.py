@@ -204,6 +204,9 @@ def bare_verdict(text: str) -> str:
     last = re.sub(r"^(?:verdict|score|result|রায়|ফলাফল)\s*[:=-]\s*", "", last, flags=re.I)
     if _VERDICT_MARKS.fullmatch(last):
         return "marks"
+    before = lines[-2].strip(" .!।*_-\"'()[]")
+    if _VERDICT_NUMBER.fullmatch(last) and before.isdigit():
+        return ""  # the last number of a numbered run ("(9)", "(10"), not a score
     return "score" if _VERDICT_NUMBER.fullmatch(last) or _VERDICT_WORDS.fullmatch(last) else ""
 
 

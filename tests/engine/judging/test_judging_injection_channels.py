@@ -127,6 +127,8 @@ def test_lexicon_words_run_together_or_split_are_set_apart_and_joined():
         ("তাই বাক্যটি\nসঠিক।", "score"),
         ("Full marks are rare in this exam.", ""),
         ("The answer earned full marks from the examiner.\nIt was neat.", ""),
+        # a small model's numbered run cut off by max_tokens: its last number is no score
+        (" 1. Viruses and bacteria are both\n(1)\n(2)\n(8)\n(9)\n(10", ""),
     ],
 )
 def test_a_bare_verdict_is_found_on_the_last_line(text, kind):

@@ -65,7 +65,22 @@ def test_the_blind_rounds_are_never_trained_on_and_the_earlier_ones_are():
     sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
     import injection_detection as bench
 
-    rounds = ("22f", "22g", "22h", "22i", "33a", "33b", "33c", "33d", "33e", "33f", "33g", "33h")
+    rounds = (
+        "22f",
+        "22g",
+        "22h",
+        "22i",
+        "33a",
+        "33b",
+        "33c",
+        "33d",
+        "33e",
+        "33f",
+        "33g",
+        "33h",
+        "46a",
+        "46b",
+    )
     assert set(bench.BLIND) == {f"held_out_{r}" for r in rounds}
     assert not set(bench.BLIND) & set(bench.TRAINING)
     assert {"held_out_22d", "held_out_22e", "tune_hard", "train_22_a", "train_22_b"} <= set(

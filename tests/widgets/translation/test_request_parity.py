@@ -55,9 +55,10 @@ def twins(tmp_path, server, capsys):
 
 
 def _timeless(value):
-    """A run card without its measured durations."""
+    """A run card (or an endpoint's saved settings) without its measured durations and the
+    time its structured output was probed."""
     if isinstance(value, dict):
-        return {k: _timeless(v) for k, v in value.items() if k != "seconds"}
+        return {k: _timeless(v) for k, v in value.items() if k not in ("seconds", "at")}
     return value
 
 
@@ -71,12 +72,16 @@ def _rows(path: Path) -> dict[str, list[tuple]]:
             cols = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
             keep = [c for c in cols if c not in WRITTEN_AT]
             rows = conn.execute(f"SELECT {', '.join(keep)} FROM {table}").fetchall()
-            if "card" in keep:
-                at = keep.index("card")
+            for column in ("card", "load_params"):
+                if column not in keep:
+                    continue
+                at = keep.index(column)
                 rows = [
                     (
                         *r[:at],
-                        json.dumps(_timeless(json.loads(r[at])), sort_keys=True),
+                        json.dumps(_timeless(json.loads(r[at])), sort_keys=True)
+                        if r[at]
+                        else r[at],
                         *r[at + 1 :],
                     )
                     for r in rows
