@@ -170,7 +170,12 @@ def open_run(
         # where tokens are sampled (llama.cpp's backend or the worker), not in the key:
         # greedy bytes are the same on either side, and seeded chains stay on the host
         **(
-            {"sampling": sampling_places(versions["llama-cpp-python"])}
+            {
+                "sampling": sampling_places(
+                    versions["llama-cpp-python"],
+                    local_options(model_row).get("n_gpu_layers", 0) != 0,
+                )
+            }
             if model_row.get("kind") == "gguf"
             else {}
         ),

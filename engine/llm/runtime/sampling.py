@@ -168,15 +168,17 @@ class TokenSampler:
 BACKEND_SAMPLING_SINCE = (0, 3, 35)
 
 
-def sampling_places(llama_cpp_version: str | None) -> dict[str, str]:
+def sampling_places(llama_cpp_version: str | None, offloaded: bool) -> dict[str, str]:
     """Where each kind of sequence is sampled with this llama-cpp-python, for run cards.
     Plain greedy gives the same bytes on either side; seeded chains stay on the host, so
-    their random stream, and with it every run key, is the one runs have always had."""
+    their random stream, and with it every run key, is the one runs have always had.
+    Greedy goes to the backend only with layers offloaded to a GPU (``offloaded``): on the
+    CPU the argmax inside llama_decode costs the engine more than it saves."""
     try:
         release = tuple(int(part) for part in (llama_cpp_version or "").split(".")[:3])
     except ValueError:
         release = ()
-    greedy = "backend" if release >= BACKEND_SAMPLING_SINCE else "host"
+    greedy = "backend" if offloaded and release >= BACKEND_SAMPLING_SINCE else "host"
     return {"greedy": greedy, "seeded": "host", "grammar": "host", "repeat_penalty": "host"}
 
 
@@ -195,13 +197,13 @@ class BackendGreedy:
     when the installed build lacks the API or refuses a sampler: every sequence is then
     sampled on the host."""
 
-    def __init__(self, ctx, seq_ids):
+    def __init__(self, ctx, seq_ids, wanted: bool = True):
         # lazy: llama.cpp's native library loads only when a local model is used
         import llama_cpp as L
 
         self.L, self.ctx, self.chains = L, ctx, {}
-        self.available = hasattr(L, "llama_set_sampler") and hasattr(
-            L, "llama_get_sampled_token_ith"
+        self.available = (
+            wanted and hasattr(L, "llama_set_sampler") and hasattr(L, "llama_get_sampled_token_ith")
         )
         if not self.available:
             return

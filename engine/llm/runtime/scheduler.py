@@ -91,7 +91,7 @@ def common_prefix(token_lists: list[list[int]]) -> int:
 
 
 class BatchScheduler:
-    def __init__(self, model, ctx, schedule: Schedule):
+    def __init__(self, model, ctx, schedule: Schedule, *, backend_sampling: bool = True):
         # lazy: llama.cpp's native library loads only when a local model is used
         import llama_cpp as L
 
@@ -99,7 +99,9 @@ class BatchScheduler:
         self.mem = L.llama_get_memory(ctx)
         self.batch = ArrayBatch(schedule.n_batch)
         self.grammars = GrammarCache()
-        self.backend = BackendGreedy(ctx, range(1, schedule.n_seq + 1))
+        # greedy rows sampled inside llama_decode: a gain with layers on a GPU, a loss on the
+        # CPU (the worker asks for it only when layers are offloaded)
+        self.backend = BackendGreedy(ctx, range(1, schedule.n_seq + 1), backend_sampling)
         self._tokens: dict[int, tuple[bool, bytes]] = {}  # token -> (end of generation, bytes)
         self._decoded_at = 0.0  # when the last llama_decode returned
         self._outputs = 0  # rows sampled after it

@@ -77,7 +77,9 @@ def _serve(conn, path: str, schedule: dict, load: dict) -> None:
     try:
         model = NativeModel(Path(path), load_opts)
         ctx = model.new_context(sched_opts, load_opts)
-        scheduler = BatchScheduler(model, ctx, sched_opts)
+        scheduler = BatchScheduler(
+            model, ctx, sched_opts, backend_sampling=load_opts.n_gpu_layers != 0
+        )
     except Exception as exc:
         conn.send(("error", str(exc)))
         return

@@ -68,7 +68,7 @@ def test_without_backend_sampling_the_host_gives_the_same_bytes(embedded_gguf, m
 
     monkeypatch.delattr(sampling.BackendGreedy, "__init__")
 
-    def unavailable(self, ctx, seq_ids):
+    def unavailable(self, ctx, seq_ids, wanted=True):
         self.available, self.chains = False, {}
 
     monkeypatch.setattr(sampling.BackendGreedy, "__init__", unavailable)
@@ -80,10 +80,11 @@ def test_without_backend_sampling_the_host_gives_the_same_bytes(embedded_gguf, m
 def test_run_cards_name_where_sampling_runs():
     from engine.llm.runtime.sampling import sampling_places
 
-    assert sampling_places("0.3.36")["greedy"] == "backend"
-    assert sampling_places("0.3.16")["greedy"] == "host"
-    assert sampling_places(None)["greedy"] == "host"
-    assert sampling_places("0.4.0.dev1")["seeded"] == "host"
+    assert sampling_places("0.3.36", True)["greedy"] == "backend"
+    assert sampling_places("0.3.36", False)["greedy"] == "host"  # on the CPU: the host
+    assert sampling_places("0.3.16", True)["greedy"] == "host"
+    assert sampling_places(None, True)["greedy"] == "host"
+    assert sampling_places("0.4.0.dev1", True)["seeded"] == "host"
 
 
 def test_a_row_the_backend_left_unsampled_takes_the_same_argmax_here(embedded_gguf, monkeypatch):
