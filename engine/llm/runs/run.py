@@ -169,16 +169,7 @@ def open_run(
         **({"schedule_choice": choice} if choice else {}),
         # where tokens are sampled (llama.cpp's backend or the worker), not in the key:
         # greedy bytes are the same on either side, and seeded chains stay on the host
-        **(
-            {
-                "sampling": sampling_places(
-                    versions["llama-cpp-python"],
-                    local_options(model_row).get("n_gpu_layers", 0) != 0,
-                )
-            }
-            if model_row.get("kind") == "gguf"
-            else {}
-        ),
+        **({"sampling": _sampling(model_row, versions)} if model_row.get("kind") == "gguf" else {}),
     }
     with ws.transaction() as conn:
         insert_run(conn, kind, run_key, model_row.get("id"), canonical_json(full_card), utcnow())
@@ -396,6 +387,11 @@ def grown_note(ws: Workspace, run_id: int) -> str:
 
 def _hash(data: dict) -> str:
     return hashlib.sha256(canonical_json(data).encode()).hexdigest()
+
+
+def _sampling(model_row: dict, versions: dict) -> dict:
+    offloaded = local_options(model_row).get("n_gpu_layers", 0) != 0  # the worker's rule
+    return sampling_places(versions["llama-cpp-python"], offloaded)
 
 
 def _adapter(model_row: dict) -> dict:
