@@ -137,8 +137,7 @@ class TranslateDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
         self.confirmation: QMessageBox | None = None
-        self._show_scope()
-        self._update_state()
+        self._show_scope()  # and the Translate button's state
 
     def scope_counts(self) -> tuple[int, int, int]:
         """(items, questions, dialects) that a start would draft: the items no person has
@@ -156,7 +155,9 @@ class TranslateDialog(QDialog):
         return len(items), len({q["id"] for q, _d in items}), len(dialects)
 
     def _show_scope(self) -> None:
-        text = scope_text(*self.scope_counts(), unit=_("drafts to write"))
+        # read once a change of the fields: the button's state and a start use these counts
+        self.counts = self.scope_counts()
+        text = scope_text(*self.counts, unit=_("drafts to write"))
         if self.kept:
             text += _("; {n} kept (reviewed, gold or edited by a person)").format(
                 n=digits(self.kept)
@@ -167,7 +168,7 @@ class TranslateDialog(QDialog):
 
     def nothing_to_draft(self) -> bool:
         """Dialects are ticked, but every chosen question has a person's rendering in them."""
-        items, _questions, dialects = self.scope_counts()
+        items, _questions, dialects = self.counts
         return bool(dialects) and items == 0 and self.kept > 0
 
     def without_pairs(self) -> list[str]:
@@ -249,11 +250,9 @@ class TranslateDialog(QDialog):
         if isinstance(request, str):
             self._show(request, error=True)
             return None
-        items = self.scope_counts()[0]
-        if is_large(items):
-            self.confirmation = ask_before_large_job(
-                self, scope_text(*self.scope_counts()), self.start_now
-            )
+        counts = self.scope_counts()  # current, whatever changed since the fields did
+        if is_large(counts[0]):
+            self.confirmation = ask_before_large_job(self, scope_text(*counts), self.start_now)
             return None
         return self.start_now()
 
