@@ -6,17 +6,11 @@ from __future__ import annotations
 import shutil
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 
 from app.main_window import MainWindow
 from app.settings import Settings
-
-
-def _trigger(window, text: str) -> None:
-    found = [a for a in window.findChildren(QAction) if a.text().replace("&", "") == text]
-    assert len(found) == 1, text
-    found[0].trigger()
+from tests.widgets.menus import menu_action
 
 
 def test_a_model_added_in_the_panel_reaches_the_open_dialogs(
@@ -30,8 +24,8 @@ def test_a_model_added_in_the_panel_reaches_the_open_dialogs(
     assert window.open_workspace(path)
     window.watcher._timer.setInterval(50)
 
-    _trigger(window, "Translate questions…")
-    _trigger(window, "Generate answers…")
+    menu_action(window, "Translate questions…").trigger()
+    menu_action(window, "Generate answers…").trigger()
     translate, generate = window._dialogs["translate"], window._dialogs["generate"]
     assert translate.model.count() == 0 and not translate.start_button.isEnabled()
     assert "Add a model first" in translate.status.text()
@@ -63,7 +57,7 @@ def test_the_sample_opened_from_the_welcome_page_has_a_model_to_translate_with(
     qtbot.waitUntil(lambda: window.workspace is not None, timeout=60000)
     default = window.workspace.query("SELECT name FROM models WHERE is_default = 1")
     assert len(default) == 1
-    _trigger(window, "Translate questions…")
+    menu_action(window, "Translate questions…").trigger()
     translate = window._dialogs["translate"]
     assert translate.model.count() == 1 and translate.start_button.isEnabled()
     # ticking a dialect is the one step left: the first ten questions still to draft

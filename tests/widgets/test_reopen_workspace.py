@@ -7,18 +7,12 @@ from __future__ import annotations
 from importlib.resources import as_file, files
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from app.main_window import MainWindow
 from app.settings import Settings
-
-
-def _trigger(window, text: str) -> None:
-    found = [a for a in window.findChildren(QAction) if a.text().replace("&", "") == text]
-    assert len(found) == 1, text
-    found[0].trigger()
+from tests.widgets.menus import menu_action
 
 
 def test_an_import_after_reopening_reaches_only_the_open_panels(qtbot, sync_bridge, tmp_path):
@@ -35,7 +29,7 @@ def test_an_import_after_reopening_reaches_only_the_open_panels(qtbot, sync_brid
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     assert window.open_workspace(path)
 
-    _trigger(window, "Import corpus…")
+    menu_action(window, "Import corpus…").trigger()
     dialog = window._dialogs["import"]
     with as_file(files("resources") / "sample" / "corpus.csv") as corpus:
         QTest.keyClicks(dialog.path, str(corpus))

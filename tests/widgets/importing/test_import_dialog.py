@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.stage_widgets import import_pages
+from tests.widgets.menus import menu_action
 from widgets.importing.import_dialog import CORPUS, QUESTIONS, ImportDialog
 
 
@@ -106,14 +107,6 @@ def test_the_vashantor_multiway_file_maps_as_wide(qtbot, fresh_ws, sync_bridge, 
     }
 
 
-def _menu_action(window, text: str):
-    from PySide6.QtGui import QAction
-
-    found = [a for a in window.findChildren(QAction) if a.text().replace("&", "") == text]
-    assert len(found) == 1, text
-    return found[0]
-
-
 # offscreen cannot raise a window; a dialog already open is raised when chosen again
 @pytest.mark.qt_log_ignore(
     "This plugin does not support raise", "This plugin does not support propagateSizeHints"
@@ -134,11 +127,11 @@ def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_gr
         "Generate answers…",
         "Judge…",
     )
-    assert not any(_menu_action(window, t).isEnabled() for t in items)
+    assert not any(menu_action(window, t).isEnabled() for t in items)
     assert window.open_workspace(tmp_path / "new.sqlite", create=True)
-    assert all(_menu_action(window, t).isEnabled() for t in items)
+    assert all(menu_action(window, t).isEnabled() for t in items)
 
-    _menu_action(window, "Import questions…").trigger()
+    menu_action(window, "Import questions…").trigger()
     dialog = window._dialogs["import"]
     assert dialog.isVisible() and dialog.current_kind == QUESTIONS
     with as_file(files("resources") / "sample" / "questions.csv") as path:
@@ -153,15 +146,15 @@ def test_the_window_menus_open_the_dialogs_and_an_import_refreshes_the_review_gr
     ]
     assert window.counts_label.text().startswith(f"{questions} questions")
 
-    _menu_action(window, "Import corpus…").trigger()
+    menu_action(window, "Import corpus…").trigger()
     assert window._dialogs["import"] is dialog and dialog.current_kind == CORPUS
 
-    _menu_action(window, "Translate questions…").trigger()
+    menu_action(window, "Translate questions…").trigger()
     translate = window._dialogs["translate"]
     assert translate.question_set.currentData() == "questions"
-    _menu_action(window, "Generate answers…").trigger()
+    menu_action(window, "Generate answers…").trigger()
     assert window._dialogs["generate"].isVisible()
-    _menu_action(window, "Judge…").trigger()
+    menu_action(window, "Judge…").trigger()
     assert window.tabs.currentWidget() is window.panels["judge"]
     window.close_workspace()
     assert not window._dialogs
@@ -195,7 +188,7 @@ def test_a_reopened_import_dialog_starts_fresh(qtbot, sync_bridge, tmp_path):
     qtbot.addWidget(window)
     window.show()
     assert window.open_workspace(tmp_path / "new.sqlite", create=True)
-    _menu_action(window, "Import questions…").trigger()
+    menu_action(window, "Import questions…").trigger()
     dialog = window._dialogs["import"]
     with as_file(files("resources") / "sample" / "questions.csv") as path:
         dialog.path.setFocus()
@@ -208,7 +201,7 @@ def test_a_reopened_import_dialog_starts_fresh(qtbot, sync_bridge, tmp_path):
     QTest.keyClick(dialog, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not dialog.isVisible())
 
-    _menu_action(window, "Import questions…").trigger()
+    menu_action(window, "Import questions…").trigger()
     assert window._dialogs["import"] is dialog and dialog.isVisible()
     assert dialog.path.text() == "" and dialog.report.toPlainText() == ""
     assert not dialog.import_button.isEnabled()
