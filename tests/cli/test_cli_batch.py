@@ -48,8 +48,10 @@ def _through(server, files: list[Path], tmp_path: Path, **rewrite) -> list[Path]
 STEPS = {
     "generate": (["generate", "--model", "echo", "--max-tokens", "8"], "ঢাকা বাংলাদেশের রাজধানী।"),
     "judge": (["judge", "--judge", "echo"], json.dumps(VERDICT, ensure_ascii=False)),
+    # several runs of one model asking for the same item keys: each run's lines are its own
     "run-task": (
-        ["run-task", "dialect-to-standard", "--models", "echo", "--limit", "2"],
+        ["run-task", "dialect-to-standard", "--models", "echo", "--limit", "2"]
+        + ["--regimes", "zero,cot", "--scripts", "native,roman"],
         "ঢাকা বাংলাদেশের রাজধানী।",
     ),
 }

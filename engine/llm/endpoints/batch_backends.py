@@ -61,6 +61,7 @@ def endpoint_info(model_row: dict) -> ModelInfo:
 
 
 class _Silent:
+    run_id: int
     timed = False  # answers come from files: no online time to record (engine.llm.runs.jobs)
 
     def __init__(self, model_row: dict):
@@ -69,6 +70,10 @@ class _Silent:
 
     def info(self) -> ModelInfo:
         return self._info
+
+    def follow_run(self, run_id: int) -> None:
+        """Serve the model's next run (engine.llm.runs.backend.follow_run_schedule)."""
+        self.run_id = run_id
 
     def close(self) -> None:
         pass

@@ -41,7 +41,12 @@ def backend_for_run(ws: Workspace, run_id: int, **options) -> Backend:
 def follow_run_schedule(ws: Workspace, run_id: int, backend: Backend) -> None:
     """A model loaded for one run decodes the model's next runs too: give the backend the
     refill ``run_id`` records (it decides the plan's groups; the loaded context does not
-    depend on it), so each run is decoded with its own card's schedule."""
+    depend on it), so each run is decoded with its own card's schedule. A backend that files
+    what it sends or replays by run (a batch export or import) files the next run's requests
+    under that run: several runs of one model may ask for the same item key."""
+    follow = getattr(backend, "follow_run", None)
+    if follow is not None:
+        follow(run_id)
     card = run_card(ws, run_id)
     if hasattr(backend, "structured_output"):  # an endpoint: this run's way to send schemas
         backend.structured_output = run_mode(card)
