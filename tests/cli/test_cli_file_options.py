@@ -141,5 +141,6 @@ def test_a_file_option_refuses_what_is_not_a_file(
     if kind == "50MB-line":
         assert "line" in lines[0] or "larger than" in lines[0], lines[0]
     assert "Traceback" not in err and "internal error" not in err
-    assert elapsed < 5.0, (option, kind, elapsed)
+    # refused without waiting on a pipe or reading to the end (a busy machine is slow, not stuck)
+    assert elapsed < 30.0, (option, kind, elapsed)
     assert _digest(path) == before

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,22 +19,23 @@ REPO = Path(__file__).resolve().parents[2]
 CLI = "import sys; from app.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-class SlowServer(LocalServer):
-    """Answers every completion after ``delay`` seconds; counts the calls."""
+class HeldServer(LocalServer):
+    """Holds every completion until released (so the first process is still decoding
+    however long the second takes to start); counts the calls."""
 
-    def __init__(self, delay: float):
-        self.calls, self.delay = 0, delay
+    def __init__(self):
+        self.calls, self.release = 0, threading.Event()
         super().__init__()
 
     def respond(self, handler) -> None:
         read_body(handler)
         self.calls += 1
-        time.sleep(self.delay)
+        self.release.wait(120)
         send_json(handler, 200, completion("উত্তর।", finish_reason="stop"))
 
 
 def test_a_second_process_refuses_while_the_first_decodes(tmp_path):
-    server = SlowServer(delay=0.4)
+    server = HeldServer()
     try:
         path = tmp_path / "ws.sqlite"
         with Workspace(path) as ws:
@@ -66,6 +68,7 @@ def test_a_second_process_refuses_while_the_first_decodes(tmp_path):
                     break
             time.sleep(0.1)
         second = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, timeout=60)
+        server.release.set()
         assert second.returncode == 2, second.stderr
         err = second.stderr.decode()
         assert f"is being decoded by process {first.pid}" in err and "wait for it" in err
@@ -76,4 +79,5 @@ def test_a_second_process_refuses_while_the_first_decodes(tmp_path):
             assert ws.scalar("SELECT lease_owner FROM runs") is None  # released
         assert server.calls == 9  # decoded once
     finally:
+        server.release.set()
         server.stop()

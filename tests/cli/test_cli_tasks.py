@@ -60,7 +60,9 @@ def test_hostile_user_task_files_are_skipped(tmp_path, capsys, monkeypatch, kind
     ws = str(tmp_path / "ws.sqlite")
     start = time.monotonic()
     assert main(["-w", ws, "tasks", "list", "--json"]) == 0
-    assert time.monotonic() - start < 5
+    assert (
+        time.monotonic() - start < 30
+    )  # never waits on a pipe (a busy machine is slow, not stuck)
     captured = capsys.readouterr()
     names = {t["name"] for t in json.loads(captured.out)}
     assert "dialect-id" in names and "x" not in names
