@@ -18,7 +18,10 @@ import platformdirs
 log = logging.getLogger(__name__)
 
 APP_NAME = "upabhasha"
-SETTINGS_VERSION = 1
+SETTINGS_VERSION = 2
+# Version 1 wrote "en" for a language nobody chose (its default): read as not chosen, so
+# such a file follows the system's locale like a first start
+UNCHOSEN_IN_VERSION_1 = "en"
 MAX_RECENT = 10
 
 
@@ -88,6 +91,8 @@ def _from_dict(data: dict) -> Settings:
             log.warning(
                 "settings: ignoring %s=%r (expected %s)", f.name, value, type(default).__name__
             )
+    if data.get("version") == 1 and values.get("language") == UNCHOSEN_IN_VERSION_1:
+        values["language"] = ""
     values["version"] = SETTINGS_VERSION
     return Settings(**values)
 

@@ -21,8 +21,14 @@ def test_first_start_on_an_english_system_is_in_english(tmp_path):
 
 
 def test_english_chosen_in_the_menu_stays_english_on_a_bengali_system(tmp_path):
-    report = start_window(tmp_path, "bn_BD.UTF-8", saved={"version": 1, "language": "en"})
+    report = start_window(tmp_path, "bn_BD.UTF-8", saved={"version": 2, "language": "en"})
     assert report["language"] == "en" and "&File" in report["menus"]
+
+
+def test_english_saved_by_the_old_default_follows_a_bengali_system(tmp_path):
+    """Version 1 saved "en" whether or not anyone chose it."""
+    report = start_window(tmp_path, "bn_BD.UTF-8", saved={"version": 1, "language": "en"})
+    assert report["language"] == "bn" and "ফাইল (&F)" in report["menus"]
 
 
 @pytest.mark.parametrize(
