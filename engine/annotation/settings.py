@@ -24,8 +24,8 @@ class AgreementSettings(StatSettings):
     level: float = 0.95
 
     def __post_init__(self) -> None:
-        self.check_whole("resamples", at_least=1)
-        self.check_whole("seed", at_least=0)
+        self.check_resamples()
+        self.check_seed()
         self.check_between("level", 0, 1)
 
     @classmethod

@@ -51,8 +51,8 @@ class BiasStatsSettings(StatSettings):
 
     def __post_init__(self) -> None:
         self.check_choice("zero_rule", ZERO_RULES)
-        self.check_whole("resamples", at_least=1)
-        self.check_whole("seed", at_least=0)
+        self.check_resamples()
+        self.check_seed()
         self.check_between("level", 0, 1)
 
     @classmethod

@@ -22,8 +22,8 @@ class StudyStatsSettings(StatSettings):
     level: float = 0.95
 
     def __post_init__(self) -> None:
-        self.check_whole("seed", at_least=0)
-        self.check_whole("resamples", at_least=1)
+        self.check_seed()
+        self.check_resamples()
         self.check_between("level", 0, 1)
 
 

@@ -16,6 +16,11 @@ from typing import Any, ClassVar, Self
 from engine.errors import UserError
 from engine.i18n import N_, _
 
+# bootstrap resamples (1,000 is usual; the bound refuses a slip of the finger, which would
+# otherwise run for days) and seeds (stored as SQLite integers)
+MAX_RESAMPLES = 100_000
+MAX_SEED = 2**63 - 1
+
 
 @dataclasses.dataclass(frozen=True)
 class StatSettings:
@@ -40,10 +45,21 @@ class StatSettings:
             )
         )
 
-    def check_whole(self, field: str, *, at_least: int) -> None:
+    def check_whole(self, field: str, *, at_least: int, at_most: int) -> None:
         value = getattr(self, field)
-        if isinstance(value, bool) or not isinstance(value, int) or value < at_least:
-            self._fail(field, _("a whole number of at least {low}").format(low=at_least), value)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not at_least <= value <= at_most
+        ):
+            rule = _("a whole number from {low} to {high}").format(low=at_least, high=at_most)
+            self._fail(field, rule, value)
+
+    def check_resamples(self, field: str = "resamples") -> None:
+        self.check_whole(field, at_least=1, at_most=MAX_RESAMPLES)
+
+    def check_seed(self, field: str = "seed") -> None:
+        self.check_whole(field, at_least=0, at_most=MAX_SEED)
 
     def check_between(self, field: str, low: float, high: float) -> None:
         """``low < value < high`` (both open)."""

@@ -12,6 +12,7 @@ import pytest
 from app.cli import arguments, build_parser, main
 from engine.llm.runs import step_request
 from engine.scales import parse_number, parse_whole
+from engine.stats import settings as stat_settings
 from tests.cli.test_cli_hostile_inputs import hostile  # noqa: F401 - the shared workspace
 from tests.cli.test_cli_hostile_inputs import (
     test_hostile_case_exits_2_with_one_line_and_changes_nothing as _runner,
@@ -185,3 +186,4 @@ def test_the_cli_states_the_requests_bounds():
     names = ("MAX_COUNT", "MAX_INTEGER", "MAX_TOKENS", "MAX_N_SEQ", "MAX_REFILL", "MAX_NAME_CHARS")
     for name in names:
         assert getattr(arguments, name) == getattr(step_request, name), name
+    assert arguments.MAX_RESAMPLES == stat_settings.MAX_RESAMPLES

@@ -15,9 +15,11 @@ from engine.understanding.stats import TaskStatsSettings
 
 BAD = [
     (BiasStatsSettings, "zero_rule", "none", "bias statistics: zero_rule must be one of limit, haldane"),
-    (BiasStatsSettings, "resamples", 0, "bias statistics: resamples must be a whole number of at least 1"),
+    (BiasStatsSettings, "resamples", 0, "bias statistics: resamples must be a whole number from 1 to 100000"),
+    (TaskStatsSettings, "resamples", 10**8, "task statistics: resamples must be a whole number from 1 to 100000"),
+    (AgreementSettings, "seed", 2**63, "seed must be a whole number from 0 to"),
     (BiasStatsSettings, "resamples", 2000.0, "resamples must be a whole number"),
-    (BiasStatsSettings, "seed", -1, "seed must be a whole number of at least 0"),
+    (BiasStatsSettings, "seed", -1, "seed must be a whole number from 0 to"),
     (BiasStatsSettings, "level", 1.0, "level must be a number between 0 and 1"),
     (TaskStatsSettings, "resamples", True, "task statistics: resamples must be a whole number"),
     (TaskStatsSettings, "level", float("nan"), "level must be a number between 0 and 1"),
