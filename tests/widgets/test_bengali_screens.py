@@ -86,6 +86,16 @@ def screen_db(sample_db, tmp_path_factory):
             k=1,
             backend_factory=lambda w, run: ScriptedBackend(lambda req: '{"standard": "তুমি"}'),
         )
+        replies = iter(['{"label": "sylhet"}', "কোনটি জানি না", '{"label": "chittagong"}'] * 99)
+        run_task(  # a classification: per-dialect figures and a confusion matrix
+            ws,
+            get_task("dialect-id"),
+            scripted,
+            regimes=["zero"],
+            scripts=["native"],
+            k=1,
+            backend_factory=lambda w, run: ScriptedBackend(lambda req: next(replies)),
+        )
         ws.conn.execute("UPDATE variants SET provenance = 'machine' WHERE dialect = 'sylhet'")
         add_annotator(ws, "Karim", ["sylhet"])
         add_annotator(ws, "Shuvo", ["sylhet"])
@@ -222,6 +232,22 @@ def _type_path(qtbot, dialog, path: Path) -> None:
     QTest.keyClick(dialog.path, Qt.Key.Key_Return)
 
 
+def read_each_task_run(panel, reader: ScreenReader, qtbot) -> None:
+    """Each run of the Tasks panel's results clicked, its per-dialect figures and confusion
+    matrix read from their tab."""
+    from PySide6.QtWidgets import QTabWidget
+
+    tabs = next(t for t in panel.findChildren(QTabWidget) if t.indexOf(panel.breakdown) >= 0)
+    bar = tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    results = panel.results
+    for row in range(results.rowCount()):
+        cell = results.visualItemRect(results.item(row, 0))
+        qtbot.mouseClick(results.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
+        QApplication.processEvents()
+        reader.read(f"panel-tasks-run-{row}", panel)
+
+
 def read_after_an_import(window, reader: ScreenReader, qtbot, tmp_path: Path) -> None:
     """File → Import questions: a file with a column the import does not use and a row it
     skips, its report; then a file without a question column, its refusal."""
@@ -296,7 +322,13 @@ def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp
     path = tmp_path / "study.sqlite"
     shutil.copy(screen_db, path)
     out = Path(os.environ["SCREENS_BN"]) if os.environ.get("SCREENS_BN") else None
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.Ok)
+    warned: list[tuple[str, str]] = []  # a warning's title and text, as a box would show them
+
+    def warning(parent, title, text, *args, **kwargs):
+        warned.extend([("QMessageBox:title", title), ("QMessageBox:text", text)])
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", warning)
     assert set_language("bn")
     try:
         window = MainWindow(
@@ -325,6 +357,8 @@ def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp
                 qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
                 QApplication.processEvents()
                 reader.read("panel-review-detail", panel.detail)
+            if key == "tasks":  # each run chosen with the mouse: its breakdown
+                read_each_task_run(panel, reader, qtbot)
             if key == "charts":  # every chart, chosen with the mouse
                 charts = panel.chart_list
                 for row in range(1, charts.count()):
@@ -351,6 +385,8 @@ def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp
         read_after_an_import(window, reader, qtbot, tmp_path)
         read_after_a_run(window, reader, qtbot, monkeypatch)
         read_after_agreement(window, reader, qtbot)
+        if warned:
+            reader.screens["warnings"] = [(w, line) for w, t in warned for line in t.splitlines()]
         if out is not None:
             index = [
                 "# The workstation in Bengali",

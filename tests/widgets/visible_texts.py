@@ -92,6 +92,11 @@ def _model_texts(view: QAbstractItemView) -> Iterable[str]:
         header = model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
         if header is not None and not isinstance(view, QListView):
             yield str(header)
+    if isinstance(view, QTableView) and view.verticalHeader().isVisibleTo(view):
+        for row in range(model.rowCount(root)):  # row names (dialects, scale points)
+            header = model.headerData(row, Qt.Orientation.Vertical, Qt.ItemDataRole.DisplayRole)
+            if header is not None:
+                yield str(header)
     if isinstance(view.window(), QFileDialog):
         return  # the file list: the names of files on this machine
     queue = [model.index(row, 0, root) for row in range(model.rowCount(root))]

@@ -196,6 +196,7 @@ class AgreementPanel(QWidget):
         )
         self.chart = AlphaChart()
         self.progress = QTableWidget(0, 4)
+        self.progress.verticalHeader().setVisible(False)  # one row per annotator, named
         self.progress.setHorizontalHeaderLabels(
             [_("Annotator"), _("Assigned"), _("Decided"), _("Median seconds per item")]
         )
