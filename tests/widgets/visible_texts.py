@@ -41,12 +41,15 @@ from PySide6.QtWidgets import (
 # Terms a Bengali interface keeps in Latin letters: metric and method names as papers write
 # them, file formats, and the names of tools and keyboards.
 TECHNICAL_TERMS = (
-    "chrF++ chrF BLEU BERTScore COMET CBS CCC MAE PPI GGUF LLM API URL HTTP HTTPS CSV TSV JSON "
-    "JSONL PNG SVG PDF GPU CPU ETA sha256 Avro Bijoy FAISS BM25 tanh log κ α F1 macro-F1 "
-    "Cohen Krippendorff Fleiss Lin Haldane Wilson Student-t Likert Gemma RAG OpenAI llama.cpp "
-    "vLLM Ollama TGI Unicode NFC NFKC NFD UTF-8 SQLite upkg sqlite csv tsv json jsonl xlsx txt "
-    "gguf png svg pdf XLSX Upabhasha upabhasha Qt CUDA Metal Vulkan llama-cpp-python LaTeX Pearson Spearman Kendall WER GiB MiB Cx Cy ROUGE-L tex GPT4All Jan Ollama KWallet "
-    "Keychain Linux macOS Windows ln n_gpu_layers nvidia-smi json_schema json_object guided_json"
+    # metrics and statistics as papers write them
+    "chrF++ chrF BLEU WER ROUGE-L CBS CCC MAE PPI κ α F1 macro-F1 tanh ln Cx Cy Haldane "
+    "Pearson Spearman Kendall "
+    # formats, units and file name endings
+    "GGUF CSV TSV JSON JSONL PNG SVG PDF XLSX LaTeX upkg sqlite csv json jsonl gguf png svg "
+    "pdf tex sha256 NFC API URL GPU CPU GiB MiB json_schema n_gpu_layers "
+    # programs, systems, libraries and model families
+    "Upabhasha upabhasha llama.cpp llama-cpp-python nvidia-smi CUDA Metal Vulkan OpenAI Ollama "
+    "GPT4All Jan Gemma KWallet Keychain Linux macOS Windows"
 ).split() + [
     "Noto Sans Bengali",
     "SIL Open Font License 1.1",
