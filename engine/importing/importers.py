@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.errors import Setting, UserError, setting, setting_usage
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.importing.cells import cell_text
 from engine.importing.columns import (
     Cancelled,
@@ -418,7 +418,7 @@ def _write_pairs(
         ticker.note(len(groups), len(groups), _("written"))
     report.already_present = len(unique) - report.inserted
     log.info(
-        "imported corpus %s from %s: %d new pairs, %d already present",
+        N_("imported corpus %s from %s: %d new pairs, %d already present"),
         report.name,
         path,
         report.inserted,

@@ -325,7 +325,7 @@ def _write_questions(
             }
         note(2, 2, _("written"))
     log.info(
-        "imported question set %s from %s: %d new questions, %d already present",
+        N_("imported question set %s from %s: %d new questions, %d already present"),
         report.name,
         source,
         report.inserted,

@@ -7,6 +7,7 @@ tests/widgets/test_bengali_screens.py, runs probes on scripted replies instead).
 
 from __future__ import annotations
 
+import logging
 import shutil
 
 import pytest
@@ -14,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QTableView
 
+from app.logging_setup import QUIET_LOGGERS
 from app.main_window import MainWindow
 from app.settings import Settings
 from engine.i18n import _, set_language
@@ -25,10 +27,13 @@ from tests.widgets.visible_texts import ForeignCheck
 
 @pytest.mark.slow
 def test_a_translation_run_reads_bengali(
-    qtbot, sync_bridge, sample_db, embedded_gguf, tmp_path, monkeypatch
+    qtbot, sync_bridge, sample_db, embedded_gguf, tmp_path, monkeypatch, caplog
 ):
     from engine.llm.models.registry import ensure_embedded_default
 
+    caplog.set_level(logging.INFO)  # the program's level: the job's log shows its INFO lines
+    for name in QUIET_LOGGERS:  # as the program quiets them (a library's own chatter)
+        caplog.set_level(logging.WARNING, logger=name)
     path = tmp_path / "study.sqlite"
     shutil.copy(sample_db, path)
     with Workspace(path) as ws:

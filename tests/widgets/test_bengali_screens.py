@@ -16,6 +16,7 @@ in TECHNICAL_TERMS. With ``SCREENS_BN=DIR`` it also writes a PNG of each screen 
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import shutil
 from collections.abc import Callable
@@ -36,9 +37,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.logging_setup import QUIET_LOGGERS
 from app.main_window import MainWindow
 from app.settings import Settings
 from engine.i18n import _, set_language
+from engine.judging.rubric import load_rubric
 from engine.workspace.store import Workspace
 from tests.widgets.menus import menu_action
 from tests.widgets.visible_texts import ForeignCheck, visible_texts
@@ -127,6 +130,7 @@ def data_names(ws: Workspace, *paths: Path) -> list[str]:
     names += [str(Path.home())]
     names += TYPED_EXAMPLES
     names += [p.name for p in (files("resources") / "prompts").iterdir()]
+    names.append(load_rubric().name)  # the rubric's id, as its versions name it (name@hash)
     names += [str(row[0]) for row in ws.conn.execute("SELECT ext_id FROM questions")]
     names += [str(row[0]) for row in ws.conn.execute("SELECT text FROM questions")]
     names += [str(row[0]) for row in ws.conn.execute("SELECT gloss_en FROM questions")]
@@ -155,12 +159,14 @@ class ScreenReader:
         self.screens: dict[str, list[tuple[str, str]]] = {}
         self.titles: dict[str, str] = {}
 
-    def read(self, name: str, widget: QWidget) -> None:
+    def read(self, name: str, widget: QWidget, *, picture: bool = True) -> None:
+        """Read ``widget``'s screen; with ``picture`` (and SCREENS_BN) keep a PNG of it too
+        (a screen much like one kept already is read, not pictured)."""
         if isinstance(widget, QFileDialog):
             widget.setViewMode(QFileDialog.ViewMode.Detail)
         QApplication.processEvents()
         self.screens[name] = visible_texts(widget)
-        if self.out is not None:
+        if self.out is not None and picture:
             self.out.mkdir(parents=True, exist_ok=True)
             # text drawn without anti-aliasing in 256 colours: legible, and small as a PNG
             for part in [widget, *widget.findChildren(QWidget)]:
@@ -245,7 +251,8 @@ def read_each_task_run(panel, reader: ScreenReader, qtbot) -> None:
         cell = results.visualItemRect(results.item(row, 0))
         qtbot.mouseClick(results.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
         QApplication.processEvents()
-        reader.read(f"panel-tasks-run-{row}", panel)
+        pictured = row == 0 or panel.breakdown.confusion.isVisibleTo(panel)
+        reader.read(f"panel-tasks-run-{row}", panel, picture=pictured)
 
 
 def read_after_an_import(window, reader: ScreenReader, qtbot, tmp_path: Path) -> None:
@@ -274,7 +281,7 @@ def read_after_an_import(window, reader: ScreenReader, qtbot, tmp_path: Path) ->
     reader.read("import-refused", dialog)
     dialog.reject()
     window.show_panel("review")
-    reader.read("import-review", window)
+    reader.read("import-review", window, picture=False)  # the Review panel, pictured before
 
 
 def read_after_a_run(window, reader: ScreenReader, qtbot, monkeypatch) -> None:
@@ -303,7 +310,13 @@ def read_after_a_run(window, reader: ScreenReader, qtbot, monkeypatch) -> None:
         cell = view.visualRect(view.model().index(row, 0))
         qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
         QApplication.processEvents()
-        reader.read(f"run-jobs-{row}", window)
+        reader.read(f"run-jobs-{row}", window, picture=row in (0, jobs_with_log(jobs)))
+
+
+def jobs_with_log(jobs) -> int:
+    """The row of the last job whose log has lines (a refused import's): pictured."""
+    rows = [r for r, task in enumerate(jobs.model.tasks) if getattr(task, "error", None)]
+    return rows[-1] if rows else 0
 
 
 def read_after_agreement(window, reader: ScreenReader, qtbot) -> None:
@@ -317,8 +330,13 @@ def read_after_agreement(window, reader: ScreenReader, qtbot) -> None:
     reader.read("agreement-computed", window)
 
 
-def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp_path, monkeypatch):
+def test_every_panel_and_dialog_reads_bengali(
+    qtbot, sync_bridge, screen_db, tmp_path, monkeypatch, caplog
+):
     gc.collect()
+    caplog.set_level(logging.INFO)  # the program's level: jobs' logs show their INFO lines
+    for name in QUIET_LOGGERS:  # as the program quiets them (a library's own chatter)
+        caplog.set_level(logging.WARNING, logger=name)
     path = tmp_path / "study.sqlite"
     shutil.copy(screen_db, path)
     out = Path(os.environ["SCREENS_BN"]) if os.environ.get("SCREENS_BN") else None

@@ -46,10 +46,10 @@ TECHNICAL_TERMS = (
     "Pearson Spearman Kendall "
     # formats, units and file name endings
     "GGUF CSV TSV JSON JSONL PNG SVG PDF XLSX LaTeX upkg sqlite csv json jsonl gguf png svg "
-    "pdf tex sha256 NFC API URL GPU CPU GiB MiB json_schema n_gpu_layers "
+    "pdf tex sha256 NFC API URL GPU CPU GiB MiB json_schema n_gpu_layers Q4_K_M "
     # programs, systems, libraries and model families
     "Upabhasha upabhasha llama.cpp llama-cpp-python nvidia-smi CUDA Metal Vulkan OpenAI Ollama "
-    "GPT4All Jan Gemma KWallet Keychain Linux macOS Windows"
+    "GPT4All Jan Gemma gemma3 KWallet Keychain Linux macOS Windows"
 ).split() + [
     "Noto Sans Bengali",
     "SIL Open Font License 1.1",
@@ -63,12 +63,12 @@ TECHNICAL_TERMS = (
 # each language is named in itself in the language menu
 LANGUAGE_NAMES = ("English",)
 # data that is not a name: version stamps (rubric@hash), hashes and their prefixes, the
-# llama.cpp build line, paths, addresses, commands and names to type (quoted), and the logger
-# that wrote a job's log line (a module's name)
+# llama.cpp build line, paths (a whole line or an absolute path in one), addresses, commands
+# and names to type (quoted), and the logger that wrote a job's log line (a module's name)
 DATA_PATTERNS = re.compile(
     r"\S+@[0-9a-f]{8,}\b|\b[0-9a-f]{12,}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b"
     r"|^llama-cpp-python \S+ · .*|\bq\d+\b|^/\S*$|https?://\S+|'[^']*'"
-    r"|(?<= )(?:engine|widgets|app)(?:\.\w+)+(?=: )"
+    r"|(?<= )(?:engine|widgets|app)(?:\.\w+)+(?=: )|(?<!\S)/[^\s:]+"
 )
 KEY_SEQUENCE = re.compile(r"\b(?:Ctrl|Alt|Shift|Meta)\+\S+|\bF\d{1,2}\b")
 TAGS = re.compile(r"<[^>]+>")
@@ -155,9 +155,10 @@ def widget_texts(widget: QWidget) -> Iterable[str]:
             yield from (widget.itemText(i) for i in range(widget.count()))
         elif widget.lineEdit() is not None:
             yield widget.lineEdit().placeholderText()
-    elif isinstance(widget, QLineEdit):
-        if not widget.text():
-            yield widget.placeholderText()
+    elif isinstance(widget, QLineEdit):  # what the product filled in, or its placeholder
+        if widget.text() and isinstance(widget.window(), QFileDialog):
+            return  # a file's name, as it will be written
+        yield widget.text() or widget.placeholderText()
     elif isinstance(widget, (QTextEdit, QPlainTextEdit)):
         if widget.isReadOnly():
             yield widget.toPlainText()

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _, current_language
+from engine.i18n import N_, _, current_language
 from engine.importing import tasks as import_tasks
 from engine.importing.api import (
     BIJOY_HINT,
@@ -640,7 +640,7 @@ class ImportDialog(QDialog):
                 names["standard"] = _("standard Bengali")
             lines = import_tasks.describe_report(report, names)
         self.report.setPlainText(for_gui("\n".join(lines)))
-        log.info("import finished: %s", report["name"])
+        log.info(N_("import finished: %s"), report["name"])
         self.sig_imported.emit(report)
 
     def _failed(self, exc: BaseException) -> None:

@@ -121,7 +121,7 @@ class RubricEditor(QWidget):
         self._loading = True
         self._base = copy.deepcopy(data)
         self.name.setText(str(data.get("name", "")))
-        self.description.setText(str(data.get("description", "")))
+
         self.danger.setValue(float(data.get("danger_threshold", 4.0)))
         self.review.setValue(int(data.get("review_confidence_threshold", 3)))
         self.max_chars.setValue(int(data.get("reasoning_max_chars", 800)))
@@ -129,6 +129,10 @@ class RubricEditor(QWidget):
             texts = rubric_texts(rubric_from_dict(data).content_hash)
         except ValueError:
             texts = {}
+        description = str(data.get("description", ""))
+        self._description = (description, shown(texts, description))  # judged, shown
+        self.description.setText(self._description[1])
+        self.description.setCursorPosition(0)
         self.judge_language.setText(judge_language_note(texts))
         self.judge_language.setVisible(bool(texts))
         criteria = data.get("criteria", [])
@@ -164,7 +168,7 @@ class RubricEditor(QWidget):
         data = copy.deepcopy(self._base)
         data.update(
             name=self.name.text(),
-            description=self.description.text(),
+            description=self._judged_description(),
             danger_threshold=self.danger.value(),
             review_confidence_threshold=self.review.value(),
             reasoning_max_chars=self.max_chars.value(),
@@ -186,6 +190,13 @@ class RubricEditor(QWidget):
                 for row in range(table.rowCount())
             }
         return data
+
+    def _judged_description(self) -> str:
+        """The description the judge reads: the rubric's own while the shown translation
+        stands, else what was typed."""
+        judged, translation = self._description
+        text = self.description.text()
+        return judged if text == translation else text
 
     def set_weight(self, key: str, weight: str) -> None:
         for row in range(self.criteria.rowCount()):
