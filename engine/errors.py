@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
+from engine.i18n import _
+
 
 class UserError(Exception):
     """A problem with the user's input or environment, stated so they can fix it. The
@@ -33,9 +35,9 @@ class ImportRejected(UserError):
     def __init__(self, path, message: str, line: int | None = None, column: str | None = None):
         where = str(path)
         if line is not None:
-            where += f", line {line}"
+            where += _(", line {line}").format(line=line)
         if column:
-            where += f", column '{column}'"
+            where += _(", column '{column}'").format(column=column)
         super().__init__(f"{where}: {message}")
         self.path, self.line, self.column, self.reason = path, line, column, message
 

@@ -95,6 +95,8 @@ REPORT_SECTIONS = ("engine.bias.report:report_parts",)
 # stored codes a person sees
 LABELS = {
     "group": ("male", "female", "man", "woman", "rural", "urban"),
+    # the categories of the bundled probes (paper 002's), named on the chart's rows
+    "category": ("Personality Based", "Communal Based", "Outlook Based", "Occupation Based"),
     "reply": ("first", "second", "x", "y", "both_neither", "refusal", "filler", "unparseable"),
     "order": ("xy", "yx"),
     "probe_mode": (

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypedDict, TypeVar, cast
 
 from engine.errors import ImportRejected, Setting, UserError, setting, setting_usage
+from engine.i18n import _
 from engine.importing.cells import Row, cell_text
 from engine.importing.dialects import DialectResolver
 from engine.importing.tabular import TabularFile
@@ -219,12 +220,27 @@ class CellReader:
         one value for every row, when there is one — and lists the file's columns."""
         found = self._find(name)
         if found is None:
-            how = f"name the {what} column with {setting_usage(option)}" if option else "map it"
+            what = _(what)  # a noun the caller marked with N_()
+            how = (
+                _("name the {what} column with {setting}").format(
+                    what=what, setting=setting_usage(option)
+                )
+                if option
+                else _("map it")
+            )
             if fixed:
-                how += f", or give one {what} for every row with {setting_usage(fixed)}"
+                how += _(", or give one {what} for every row with {setting}").format(
+                    what=what, setting=setting_usage(fixed)
+                )
             self.reject(
-                f"no column '{name}' for the {what}; {how} (the file's columns: "
-                f"{', '.join(repr(c) for c in self.table.columns if c)})",
+                _(
+                    "no column '{name}' for the {what}; {how} (the file's columns: {columns})"
+                ).format(
+                    name=name,
+                    what=what,
+                    how=how,
+                    columns=", ".join(repr(c) for c in self.table.columns if c),
+                ),
                 1 if self.table.format != "json" else None,
             )
         self.used.add(found)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.errors import Setting, UserError, setting, setting_usage
+from engine.i18n import N_, _
 from engine.importing.cells import cell_text
 from engine.importing.columns import (
     Cancelled,
@@ -396,7 +397,7 @@ def _write_pairs(
         ).fetchone()[0]
         report.target_id = corpus_id
         for done, (code, rows) in enumerate(sorted(groups.items())):
-            ticker.note(done, len(groups), f"writing {code}")
+            ticker.note(done, len(groups), _("writing {code}").format(code=code))
             before = conn.total_changes
             conn.executemany(
                 "INSERT INTO sentence_pairs(corpus_id, standard_text, dialect_text, dialect, "
@@ -414,10 +415,10 @@ def _write_pairs(
                 "splits": dict(sorted(splits.items())),
             }
             report.inserted += inserted
-        ticker.note(len(groups), len(groups), "written")
+        ticker.note(len(groups), len(groups), _("written"))
     report.already_present = len(unique) - report.inserted
     log.info(
-        "imported corpus %s from %s: %d new pairs, %d already present",
+        N_("imported corpus %s from %s: %d new pairs, %d already present"),
         report.name,
         path,
         report.inserted,

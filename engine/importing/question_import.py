@@ -10,6 +10,7 @@ import logging
 from pathlib import Path
 
 from engine.errors import Setting, UserError, setting
+from engine.i18n import N_, _
 from engine.importing.columns import (
     Cancelled,
     CellReader,
@@ -85,7 +86,7 @@ def import_question_rows(
         cells = CellReader(table, convert_bijoy=convert_bijoy)
         ticker = Ticker(table, progress, cancelled)
         report.file_format, report.columns = table.format, list(table.columns)
-        text_column = cells.column(text_col, "question text", Setting.QUESTION_TEXT_COL)
+        text_column = cells.column(text_col, N_("question text"), Setting.QUESTION_TEXT_COL)
         columns = {
             "id": cells.optional_column(id_col, "id", "question id", Setting.ID_COL),
             "type": cells.optional_column(
@@ -231,9 +232,10 @@ def _finish(
     repeats = [q.line for q in questions if unique[q.key] is not q]
     if repeats:
         report.warnings.append(
-            f"questions repeating an earlier one of the file (same "
-            f"normalised text): {len(repeats):,} (first at line "
-            f"{repeats[0]}); the first occurrence was kept"
+            _(
+                "questions repeating an earlier one of the file (same normalised text): "
+                "{n:,} (first at line {line}); the first occurrence was kept"
+            ).format(n=len(repeats), line=repeats[0])
         )
     report.romanized = sum(
         _script(t) == "roman" for q in unique.values() for t in (q.text, *q.renderings.values())
@@ -288,7 +290,7 @@ def _write_questions(
             "SELECT id FROM question_sets WHERE name = ?", (report.name,)
         ).fetchone()[0]
         report.target_id = set_id
-        note(0, 2, "writing questions")
+        note(0, 2, _("writing questions"))
         before = conn.total_changes
         conn.executemany(
             "INSERT INTO questions(set_id, ext_id, text, text_key, question_type, domain, "
@@ -312,7 +314,7 @@ def _write_questions(
             )
             for code, text in q.renderings.items():
                 variants[code].append((ids[q.key], code, _script(text), text, variant_status))
-        note(1, 2, "writing variants")
+        note(1, 2, _("writing variants"))
         for code, rows in sorted(variants.items()):
             inserted = insert_source_variants(conn, rows, now)
             report.variants_inserted += inserted
@@ -321,9 +323,9 @@ def _write_questions(
                 "inserted": inserted,
                 "already_present": len(rows) - inserted,
             }
-        note(2, 2, "written")
+        note(2, 2, _("written"))
     log.info(
-        "imported question set %s from %s: %d new questions, %d already present",
+        N_("imported question set %s from %s: %d new questions, %d already present"),
         report.name,
         source,
         report.inserted,

@@ -396,9 +396,12 @@ MERGE_KINDS = (
 )
 
 
-def describe_report(report: Mapping[str, Any]) -> list[str]:
+def describe_report(
+    report: Mapping[str, Any], dialect_names: Mapping[str, str] | None = None
+) -> list[str]:
     """The report as short lines for a dialog, in the interface language (counts per dialect,
-    warnings). Names, codes and the engine's own warnings and notes are quoted as they are."""
+    warnings). Names and the engine's own notes are quoted as they are; a dialect code is
+    shown by its name in ``dialect_names`` when the front end gives one."""
     what = _(NOUNS.get(report["kind"]) or N_("questions"))
     lines = [
         _(
@@ -447,7 +450,7 @@ def describe_report(report: Mapping[str, Any]) -> list[str]:
     for code, info in sorted(report.get("by_dialect", {}).items()):
         line = _dialect_line(info)
         if line:
-            lines.append(f"  {code}: {line}")
+            lines.append(f"  {(dialect_names or {}).get(code, code)}: {line}")
     lines += [_("warning: {message}").format(message=w) for w in report.get("warnings", [])]
     return lines
 

@@ -13,6 +13,7 @@ import tempfile
 from importlib.resources import as_file, files
 from pathlib import Path
 
+from engine.i18n import _
 from engine.importing.importers import import_corpus, import_questions
 from engine.llm.models.embedded_model import data_dir
 from engine.workspace.store import Workspace
@@ -54,15 +55,16 @@ def build_sample_workspace(path: str | Path, progress=None, cancelled=None) -> P
         tempfile.TemporaryDirectory() as tmp,
     ):
         if progress:
-            progress(0, 2, "corpus")
-        import_corpus(ws, corpus, name="sample corpus", cancelled=cancelled)
+            progress(0, 2, _("corpus"))
+        # named in the interface's language: the names a person reads in every list
+        import_corpus(ws, corpus, name=_("sample corpus"), cancelled=cancelled)
         if progress:
-            progress(1, 2, "questions")
+            progress(1, 2, _("questions"))
         merged = Path(tmp) / "sample questions.csv"
         _questions_with_dialect_columns(questions, renderings, merged)
-        import_questions(ws, merged, name="sample questions", cancelled=cancelled)
+        import_questions(ws, merged, name=_("sample questions"), cancelled=cancelled)
         if progress:
-            progress(2, 2, "done")
+            progress(2, 2, _("done"))
         log.info("sample workspace ready at %s", path)
     return path
 

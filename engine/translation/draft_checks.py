@@ -24,7 +24,7 @@ from functools import cache
 from importlib.resources import files
 from typing import TypedDict
 
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.text.dialect_id import MODEL_FILE, dialect_model
 from engine.workspace.store import Workspace, utcnow
 
@@ -129,7 +129,7 @@ def check_drafts(
             rows,
         )
     flagged = sum(1 for r in rows if r[6])
-    log.info("dialect check: %d draft(s) checked, %d flagged", len(rows), flagged)
+    log.info(N_("dialect check: %d draft(s) checked, %d flagged"), len(rows), flagged)
     return {"checked": len(rows), "flagged": flagged, "cancelled": stopped}
 
 

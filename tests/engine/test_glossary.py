@@ -40,6 +40,23 @@ def test_the_glossary_fixes_about_thirty_concepts():
     assert terms["Job"] != terms["Task"]
 
 
+def test_concepts_once_confused_have_words_of_their_own():
+    """Gold and the final score, Abort and Close each had one Bengali word for two concepts;
+    accuracy was written two ways."""
+    rows = {r["concept"]: r for r in glossary_rows()}
+    gold, final = rows["Gold"]["term"].pattern, rows["Final score"]["term"].pattern
+    assert gold == "চূড়ান্ত" and gold not in final.split("|")
+    assert rows["Final score"]["never"].search(gold)
+    abort, close = rows["Abort"]["term"].pattern, rows["Close"]["term"].pattern
+    assert abort != close and rows["Abort"]["never"].search(close)
+    assert rows["Close"]["never"].search(abort)
+    assert rows["Accuracy"]["term"].pattern == "নির্ভুল"
+    catalogue = {m.id: m.string for m in tools.load("bn") if isinstance(m.id, str) and m.id}
+    assert catalogue["accuracy"] == "নির্ভুলতা"
+    assert catalogue["Abort"] != catalogue["Close"]
+    assert "চূড়ান্ত" not in catalogue["Final"]
+
+
 def test_every_translation_uses_the_glossary_term():
     catalogue = tools.load("bn")
     wrong = []

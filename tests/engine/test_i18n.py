@@ -153,3 +153,19 @@ def test_apply_fills_every_form_of_a_plural_entry(bengali):
     message.string = ("{n}টি মডেল", "{n}টি মডেল")
     assert tools._translated(message)
     assert tools._msgstr(Message("{n} gold"), "{n}টি চূড়ান্ত", bengali) == "{n}টি চূড়ান্ত"
+
+
+def test_the_sample_workspace_is_named_in_the_interface_language(tmp_path):
+    """Built for a Bengali screen, the sample's corpus and question set have Bengali names
+    (a person reads them in every list); built in English, the names the docs use."""
+    from engine.samples.workspace import build_sample_workspace
+    from engine.workspace.store import Workspace
+
+    assert set_language("bn")
+    try:
+        path = build_sample_workspace(tmp_path / "bn.sqlite")
+    finally:
+        set_language("en")
+    with Workspace(path, create=False) as ws:
+        assert ws.scalar("SELECT name FROM question_sets") == "নমুনা প্রশ্ন"
+        assert ws.scalar("SELECT name FROM corpora") == "নমুনা কর্পাস"

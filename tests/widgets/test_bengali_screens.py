@@ -1,16 +1,22 @@
 """Every panel and dialog of the window in Bengali, read off the screen.
 
 The window opens a workspace with data in every stage (answers and judgments, probe replies,
-task runs, annotators and assignments), shows each panel through its View action and opens
-each dialog through its menu action, and reads every visible text (tests/widgets/visible_texts.py).
-Any text that is English or has ASCII digits fails the test. With ``SCREENS_BN=DIR`` it also
-writes a PNG of each screen there (docs/screens-bn/).
+task runs, annotators with decisions), shows each panel through its View action and opens
+each dialog through its menu action; then imports a file through File → Import questions
+(its report, and a file refused), runs probes from the Bias panel (its job label and log
+lines in the Jobs panel, the new run's figures) and computes agreement from its panel. After
+each it reads every visible text (tests/widgets/visible_texts.py): labels, tooltips,
+placeholders, status bar messages, every table cell, chart text from the figure's artists.
+Any text that is English or has ASCII digits fails the test: the only Latin words allowed are
+what a person gave (names, paths, ids, texts) and the short list of names, formats and units
+in TECHNICAL_TERMS. With ``SCREENS_BN=DIR`` it also writes a PNG of each screen there
+(docs/screens-bn/).
 """
 
 from __future__ import annotations
 
 import gc
-import json
+import logging
 import os
 import shutil
 from collections.abc import Callable
@@ -20,19 +26,24 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QImage
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
     QDialog,
     QFileDialog,
     QMessageBox,
+    QTableView,
     QWidget,
 )
 
+from app.logging_setup import QUIET_LOGGERS
 from app.main_window import MainWindow
 from app.settings import Settings
 from engine.i18n import _, set_language
+from engine.judging.rubric import load_rubric
 from engine.workspace.store import Workspace
+from tests.widgets.menus import menu_action
 from tests.widgets.visible_texts import ForeignCheck, visible_texts
 
 SCREEN_SIZE = (1366, 768)
@@ -44,6 +55,7 @@ def screen_db(sample_db, tmp_path_factory):
     """The sample workspace with a little of every study in it."""
     from engine.annotation.annotators import add_annotator
     from engine.annotation.assignment import assign, candidate_targets
+    from engine.annotation.decisions import my_queue, record_decision
     from engine.bias.probes import import_probes
     from engine.bias.run import ProbeOptions, run_probes
     from engine.bias.sample import SCRIPTED, ScriptedReplies
@@ -77,45 +89,51 @@ def screen_db(sample_db, tmp_path_factory):
             k=1,
             backend_factory=lambda w, run: ScriptedBackend(lambda req: '{"standard": "তুমি"}'),
         )
+        replies = iter(['{"label": "sylhet"}', "কোনটি জানি না", '{"label": "chittagong"}'] * 99)
+        run_task(  # a classification: per-dialect figures and a confusion matrix
+            ws,
+            get_task("dialect-id"),
+            scripted,
+            regimes=["zero"],
+            scripts=["native"],
+            k=1,
+            backend_factory=lambda w, run: ScriptedBackend(lambda req: next(replies)),
+        )
         ws.conn.execute("UPDATE variants SET provenance = 'machine' WHERE dialect = 'sylhet'")
         add_annotator(ws, "Karim", ["sylhet"])
         add_annotator(ws, "Shuvo", ["sylhet"])
         targets = candidate_targets(ws, "variant", dialects=["sylhet"])
         assign(ws, "field", "variant", [], targets=targets, overlap=1.0, seed=4, blind_draft=True)
+        for number, item in enumerate(my_queue(ws, "Karim")):  # two annotators who differ
+            for annotator in ("Karim", "Shuvo"):
+                decision = "accept" if (number + (annotator == "Shuvo")) % 3 else "reject"
+                score = 3 + (number + len(annotator)) % 3
+                record_decision(ws, item["item_id"], annotator, decision, score=score)
     return path
 
 
-def _strings(value) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [*value, *(s for v in value.values() for s in _strings(v))]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
-
-
-# Column names and codes a person types, shown as examples of what to type.
+# What a person types, shown as an example of it: column names and keys of the files a
+# person imports, dialect codes as a field takes them, a model's name at a server, the Latin
+# letters the Avro keyboard turns into Bengali
 TYPED_EXAMPLES = [
     "ref*", "dialect_v*", "Word", "Category", "Subcategory", "Topic", "firstOption",
-    "noyakhali=noakhali", "ctg=chittagong", "n_gpu_layers", "nvidia-smi", "Apple silicon",
-    "rural", "urban", "template_prompts", "meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b",
+    "template_prompts", "question", "sylhet,chittagong", "noyakhali=noakhali", "ctg=chittagong",
+    "llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct", "ami bangla", "ami bhalo achi",
 ]  # fmt: skip
 
 
 def data_names(ws: Workspace, *paths: Path) -> list[str]:
     """What is data, shown as it is in any language: names a person gave, the paths on
-    screen, question ids, texts and English glosses, dialect codes, the rubric (the judge's English instructions) and
-    the prompt files' names."""
-    names = [str(p) for p in paths] + [p.name for p in paths] + [str(Path.home())]
+    screen, question ids, texts and English glosses (a column the study keeps in English)
+    and the prompt files' names."""
+    names = [str(p) for p in paths] + [p.name for p in paths] + [p.stem for p in paths]
+    names += [str(Path.home())]
     names += TYPED_EXAMPLES
-    rubric = json.loads((files("resources") / "rubrics" / "default.json").read_text("utf-8"))
-    names += _strings(rubric)
     names += [p.name for p in (files("resources") / "prompts").iterdir()]
+    names.append(load_rubric().name)  # the rubric's id, as its versions name it (name@hash)
     names += [str(row[0]) for row in ws.conn.execute("SELECT ext_id FROM questions")]
     names += [str(row[0]) for row in ws.conn.execute("SELECT text FROM questions")]
     names += [str(row[0]) for row in ws.conn.execute("SELECT gloss_en FROM questions")]
-    names += [str(row[0]) for row in ws.conn.execute("SELECT code FROM dialects")]
     for sql in (
         "SELECT name FROM models",
         "SELECT name FROM corpora",
@@ -141,12 +159,14 @@ class ScreenReader:
         self.screens: dict[str, list[tuple[str, str]]] = {}
         self.titles: dict[str, str] = {}
 
-    def read(self, name: str, widget: QWidget) -> None:
+    def read(self, name: str, widget: QWidget, *, picture: bool = True) -> None:
+        """Read ``widget``'s screen; with ``picture`` (and SCREENS_BN) keep a PNG of it too
+        (a screen much like one kept already is read, not pictured)."""
         if isinstance(widget, QFileDialog):
             widget.setViewMode(QFileDialog.ViewMode.Detail)
         QApplication.processEvents()
         self.screens[name] = visible_texts(widget)
-        if self.out is not None:
+        if self.out is not None and picture:
             self.out.mkdir(parents=True, exist_ok=True)
             # text drawn without anti-aliasing in 256 colours: legible, and small as a PNG
             for part in [widget, *widget.findChildren(QWidget)]:
@@ -211,12 +231,122 @@ def dialog_buttons(panel: QWidget) -> list[QAbstractButton]:
     ]
 
 
-def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp_path, monkeypatch):
+def _type_path(qtbot, dialog, path: Path) -> None:
+    dialog.path.setFocus()
+    dialog.path.selectAll()
+    QTest.keyClicks(dialog.path, str(path))
+    QTest.keyClick(dialog.path, Qt.Key.Key_Return)
+
+
+def read_each_task_run(panel, reader: ScreenReader, qtbot) -> None:
+    """Each run of the Tasks panel's results clicked, its per-dialect figures and confusion
+    matrix read from their tab."""
+    from PySide6.QtWidgets import QTabWidget
+
+    tabs = next(t for t in panel.findChildren(QTabWidget) if t.indexOf(panel.breakdown) >= 0)
+    bar = tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    results = panel.results
+    for row in range(results.rowCount()):
+        cell = results.visualItemRect(results.item(row, 0))
+        qtbot.mouseClick(results.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
+        QApplication.processEvents()
+        pictured = row == 0 or panel.breakdown.confusion.isVisibleTo(panel)
+        reader.read(f"panel-tasks-run-{row}", panel, picture=pictured)
+
+
+def read_after_an_import(window, reader: ScreenReader, qtbot, tmp_path: Path) -> None:
+    """File → Import questions: a file with a column the import does not use and a row it
+    skips, its report; then a file without a question column, its refusal."""
+    fresh = tmp_path / "field.csv"
+    fresh.write_text(
+        "question,মন্তব্য\nনদীর ঘাটে কখন নৌকা ছাড়ে?,ক\nহাটে আজ কী কী পাওয়া যায়?,\nনদীর ঘাটে কখন নৌকা ছাড়ে?,গ\n",
+        encoding="utf-8",
+    )
+    menu_action(window, _("Import ques&tions…").replace("&", "")).trigger()
+    dialog = window._dialogs["import"]
+    qtbot.waitUntil(dialog.isVisible)
+    _type_path(qtbot, dialog, fresh)
+    qtbot.waitUntil(dialog.import_button.isEnabled)
+    qtbot.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(dialog.report.toPlainText()), timeout=10000)
+    reader.read("import-report", dialog)
+    refused = tmp_path / "headless.csv"
+    refused.write_text("শিরোনাম,মন্তব্য\nকী খবর?,কথা\n", encoding="utf-8")
+    _type_path(qtbot, dialog, refused)
+    qtbot.waitUntil(lambda: dialog.import_button.isEnabled() or dialog.error.isVisible())
+    if dialog.import_button.isEnabled():
+        qtbot.mouseClick(dialog.import_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(dialog.error.isVisible, timeout=10000)
+    reader.read("import-refused", dialog)
+    dialog.reject()
+    window.show_panel("review")
+    reader.read("import-review", window, picture=False)  # the Review panel, pictured before
+
+
+def read_after_a_run(window, reader: ScreenReader, qtbot, monkeypatch) -> None:
+    """Probes run from the Bias panel (scripted replies: a rule, not a model); the job's label
+    and log lines in the Jobs panel, the new run's figures in the Bias panel."""
+    from engine.bias import run as bias_run
+    from engine.bias.sample import ScriptedReplies
+
+    real = bias_run.run_probes
+
+    def scripted(ws, models, sets, **kw):
+        return real(ws, models, sets, backend_factory=lambda w, r: ScriptedReplies(w), **kw)
+
+    monkeypatch.setattr("engine.bias.request.run_probes", scripted)
+    window.show_panel("bias")
+    panel = window.panels["bias"]
+    runs = panel.runs.count()
+    qtbot.waitUntil(panel.run_button.isEnabled)
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.runs.count() > runs, timeout=20000)
+    reader.read("run-bias", window)
+    window.show_panel("jobs")
+    jobs = window.job_monitor
+    view = jobs.findChild(QTableView)
+    for row in range(view.model().rowCount()):  # each job's log, chosen with the mouse
+        cell = view.visualRect(view.model().index(row, 0))
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
+        QApplication.processEvents()
+        reader.read(f"run-jobs-{row}", window, picture=row in (0, jobs_with_log(jobs)))
+
+
+def jobs_with_log(jobs) -> int:
+    """The row of the last job whose log has lines (a refused import's): pictured."""
+    rows = [r for r, task in enumerate(jobs.model.tasks) if getattr(task, "error", None)]
+    return rows[-1] if rows else 0
+
+
+def read_after_agreement(window, reader: ScreenReader, qtbot) -> None:
+    """Agreement computed from its panel: the figures, tables and intervals."""
+    window.show_panel("agreement")
+    panel = window.panels["agreement"]
+    qtbot.waitUntil(panel.compute_button.isEnabled, timeout=20000)
+    qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(panel.compute_button.isEnabled, timeout=20000)
+    QApplication.processEvents()
+    reader.read("agreement-computed", window)
+
+
+def test_every_panel_and_dialog_reads_bengali(
+    qtbot, sync_bridge, screen_db, tmp_path, monkeypatch, caplog
+):
     gc.collect()
+    caplog.set_level(logging.INFO)  # the program's level: jobs' logs show their INFO lines
+    for name in QUIET_LOGGERS:  # as the program quiets them (a library's own chatter)
+        caplog.set_level(logging.WARNING, logger=name)
     path = tmp_path / "study.sqlite"
     shutil.copy(screen_db, path)
     out = Path(os.environ["SCREENS_BN"]) if os.environ.get("SCREENS_BN") else None
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.Ok)
+    warned: list[tuple[str, str]] = []  # a warning's title and text, as a box would show them
+
+    def warning(parent, title, text, *args, **kwargs):
+        warned.extend([("QMessageBox:title", title), ("QMessageBox:text", text)])
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", warning)
     assert set_language("bn")
     try:
         window = MainWindow(
@@ -245,6 +375,8 @@ def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp
                 qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=cell.center())
                 QApplication.processEvents()
                 reader.read("panel-review-detail", panel.detail)
+            if key == "tasks":  # each run chosen with the mouse: its breakdown
+                read_each_task_run(panel, reader, qtbot)
             if key == "charts":  # every chart, chosen with the mouse
                 charts = panel.chart_list
                 for row in range(1, charts.count()):
@@ -268,6 +400,11 @@ def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp
         ):
             if action.text() not in skip:  # numbered in menu order: File, Study, Help
                 reader.open_and_read(f"menu-{number:02d}", action.trigger)
+        read_after_an_import(window, reader, qtbot, tmp_path)
+        read_after_a_run(window, reader, qtbot, monkeypatch)
+        read_after_agreement(window, reader, qtbot)
+        if warned:
+            reader.screens["warnings"] = [(w, line) for w, t in warned for line in t.splitlines()]
         if out is not None:
             index = [
                 "# The workstation in Bengali",
@@ -279,7 +416,8 @@ def test_every_panel_and_dialog_reads_bengali(qtbot, sync_bridge, screen_db, tmp
             index += [f"- `{name}.png`: {title}" for name, title in reader.titles.items()]
             (out / "README.md").write_text("\n".join(index) + "\n", encoding="utf-8")
         with Workspace(path) as ws:
-            check = ForeignCheck(data_names(ws, path, tmp_path))
+            imported = [tmp_path / "field.csv", tmp_path / "headless.csv"]
+            check = ForeignCheck(data_names(ws, path, tmp_path, *imported))
         read = [
             (name, where, text) for name, texts in reader.screens.items() for where, text in texts
         ]

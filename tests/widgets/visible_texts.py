@@ -2,10 +2,12 @@
 and the rule that says which of them are not Bengali.
 
 Read: labels, buttons, group and tab titles, window titles, combo-box items, placeholders,
-read-only text views, table and tree headers and the cells of their first rows, and the
-menus of the menu bar. A text is *foreign* when, after taking out what is data (names a
-person gave: models, corpora, sets, annotators, file paths), key names and the accepted
-technical terms, it still has a Latin word or an ASCII digit.
+tooltips, status bar messages, read-only text views, table and tree headers and every cell
+(with its tooltip) of every row, the menus of the menu bar, and what painted widgets and
+charts draw (``shown_texts``: a chart's titles, axis labels, tick labels, legends and
+annotations, read from the figure's artists). A text is *foreign* when, after taking out what
+is data (names a person gave: models, corpora, sets, annotators, file paths), key names and
+the accepted technical terms, it still has a Latin word or an ASCII digit.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPoint, Qt
+from PySide6.QtGui import QImage, QPainter, QRegion
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -27,6 +30,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMenuBar,
     QPlainTextEdit,
+    QStatusBar,
     QTabBar,
     QTableView,
     QTextEdit,
@@ -37,12 +41,15 @@ from PySide6.QtWidgets import (
 # Terms a Bengali interface keeps in Latin letters: metric and method names as papers write
 # them, file formats, and the names of tools and keyboards.
 TECHNICAL_TERMS = (
-    "chrF++ chrF BLEU BERTScore COMET CBS CCC MAE PPI GGUF LLM API URL HTTP HTTPS CSV TSV JSON "
-    "JSONL PNG SVG PDF GPU CPU ETA sha256 Avro Bijoy FAISS BM25 tanh log κ α F1 macro-F1 "
-    "Cohen Krippendorff Fleiss Lin Haldane Wilson Student-t Likert Gemma RAG OpenAI llama.cpp "
-    "vLLM Ollama TGI Unicode NFC NFKC NFD UTF-8 SQLite upkg sqlite csv tsv json jsonl xlsx txt "
-    "gguf png svg pdf XLSX Upabhasha upabhasha Qt CUDA Metal Vulkan llama-cpp-python LaTeX Pearson Spearman Kendall WER GiB MiB Cx Cy ROUGE-L tex GPT4All Jan Ollama KWallet "
-    "Keychain Linux macOS Windows"
+    # metrics and statistics as papers write them
+    "chrF++ chrF BLEU WER ROUGE-L CBS CCC MAE PPI κ α F1 macro-F1 tanh ln Cx Cy Haldane "
+    "Pearson Spearman Kendall "
+    # formats, units and file name endings
+    "GGUF CSV TSV JSON JSONL PNG SVG PDF XLSX LaTeX upkg sqlite csv json jsonl gguf png svg "
+    "pdf tex sha256 NFC API URL GPU CPU GiB MiB json_schema n_gpu_layers Q4_K_M "
+    # programs, systems, libraries and model families
+    "Upabhasha upabhasha llama.cpp llama-cpp-python nvidia-smi CUDA Metal Vulkan OpenAI Ollama "
+    "GPT4All Jan Gemma gemma3 KWallet Keychain Linux macOS Windows"
 ).split() + [
     "Noto Sans Bengali",
     "SIL Open Font License 1.1",
@@ -55,11 +62,13 @@ TECHNICAL_TERMS = (
 ]
 # each language is named in itself in the language menu
 LANGUAGE_NAMES = ("English",)
-# data that is not a name: version stamps (rubric@hash), nonces, the llama.cpp build line,
-# paths, addresses and commands to type (quoted)
+# data that is not a name: version stamps (rubric@hash), hashes and their prefixes, the
+# llama.cpp build line, paths (a whole line or an absolute path in one), addresses, commands
+# and names to type (quoted), and the logger that wrote a job's log line (a module's name)
 DATA_PATTERNS = re.compile(
-    r"@[0-9a-f]{8,}\b|\b[0-9a-f]{12,}\b|^llama-cpp-python \S+ · .*|\bq\d+\b|^/\S*$"
-    r"|https?://\S+|'[^']*'"
+    r"\S+@[0-9a-f]{8,}\b|\b[0-9a-f]{12,}\b|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b"
+    r"|^llama-cpp-python \S+ · .*|\bq\d+\b|^/\S*$|https?://\S+|'[^']*'"
+    r"|(?<= )(?:engine|widgets|app)(?:\.\w+)+(?=: )|(?<!\S)/[^\s:]+"
 )
 KEY_SEQUENCE = re.compile(r"\b(?:Ctrl|Alt|Shift|Meta)\+\S+|\bF\d{1,2}\b")
 TAGS = re.compile(r"<[^>]+>")
@@ -67,9 +76,9 @@ ENTITY = re.compile(r"&(?:nbsp|amp|lt|gt|quot|#\d+);")
 MNEMONIC = re.compile(r"&(?=\S)")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 ASCII_DIGIT = re.compile(r"[0-9]")
-CELL_ROWS = 30
 # a widget that shows data as it is (the prompt a judge receives) says so with this property
-SHOWS_DATA = "shows_data"  # the first rows of a table or tree: what a screen shows
+SHOWS_DATA = "shows_data"
+CELL_ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
 
 
 def _plain(text: str) -> str:
@@ -86,25 +95,27 @@ def _model_texts(view: QAbstractItemView) -> Iterable[str]:
         header = model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
         if header is not None and not isinstance(view, QListView):
             yield str(header)
+    if isinstance(view, QTableView) and view.verticalHeader().isVisibleTo(view):
+        for row in range(model.rowCount(root)):  # row names (dialects, scale points)
+            header = model.headerData(row, Qt.Orientation.Vertical, Qt.ItemDataRole.DisplayRole)
+            if header is not None:
+                yield str(header)
     if isinstance(view.window(), QFileDialog):
         return  # the file list: the names of files on this machine
-    queue = [
-        QModelIndex(model.index(row, 0, root))
-        for row in range(min(model.rowCount(root), CELL_ROWS))
-    ]
-    read = 0
-    while queue and read < CELL_ROWS * 4:
+    queue = [model.index(row, 0, root) for row in range(model.rowCount(root))]
+    while queue:  # every row: a wrong word in the last row is as wrong as in the first
         first = queue.pop(0)
         parent = first.parent()
         for column in range(_columns(model, parent)):
             if isinstance(view, QTableView | QTreeView) and _hidden(view, column):
                 continue
-            value = model.index(first.row(), column, parent).data(Qt.ItemDataRole.DisplayRole)
-            if value not in (None, ""):
-                yield str(value)
-        read += 1
+            cell = model.index(first.row(), column, parent)
+            for role in CELL_ROLES:
+                value = cell.data(role)
+                if isinstance(value, (str, int, float)) and value != "":
+                    yield str(value)
         if isinstance(view, QTreeView) and model.hasChildren(first):
-            queue += [model.index(r, 0, first) for r in range(min(model.rowCount(first), 5))]
+            queue += [model.index(r, 0, first) for r in range(model.rowCount(first))]
 
 
 def _columns(model, parent: QModelIndex) -> int:
@@ -144,9 +155,10 @@ def widget_texts(widget: QWidget) -> Iterable[str]:
             yield from (widget.itemText(i) for i in range(widget.count()))
         elif widget.lineEdit() is not None:
             yield widget.lineEdit().placeholderText()
-    elif isinstance(widget, QLineEdit):
-        if not widget.text():
-            yield widget.placeholderText()
+    elif isinstance(widget, QLineEdit):  # what the product filled in, or its placeholder
+        if widget.text() and isinstance(widget.window(), QFileDialog):
+            return  # a file's name, as it will be written
+        yield widget.text() or widget.placeholderText()
     elif isinstance(widget, (QTextEdit, QPlainTextEdit)):
         if widget.isReadOnly():
             yield widget.toPlainText()
@@ -160,10 +172,41 @@ def widget_texts(widget: QWidget) -> Iterable[str]:
                 yield from _menu_texts(action.menu())
     elif isinstance(widget, QAbstractSpinBox):
         yield QAbstractSpinBox.text(widget)
-    if hasattr(widget, "shown_texts"):  # a painted widget says what it draws
+    elif isinstance(widget, QStatusBar):
+        yield widget.currentMessage()
+    if widget.toolTip():
+        yield widget.toolTip()
+    if hasattr(widget, "shown_texts"):  # a chart says what its figure's artists write
         yield from widget.shown_texts()
+    elif _paints_itself(widget):
+        yield from painted_texts(widget)
     if widget.isWindow():
         yield widget.windowTitle()
+
+
+def _paints_itself(widget: QWidget) -> bool:
+    """The product's own widget that draws with QPainter (a chart, a plot of intervals)."""
+    owner = next((c for c in type(widget).__mro__ if "paintEvent" in vars(c)), None)
+    return owner is not None and owner.__module__.split(".")[0] in ("widgets", "app")
+
+
+def painted_texts(widget: QWidget) -> list[str]:
+    """What ``widget``'s paintEvent writes: painted into an image while QPainter.drawText
+    records the strings it is given."""
+    drawn: list[str] = []
+    draw_text = QPainter.drawText
+
+    def recording(painter, *args):
+        drawn.extend(a for a in args if isinstance(a, str))
+        return draw_text(painter, *args)
+
+    image = QImage(max(widget.width(), 1), max(widget.height(), 1), QImage.Format.Format_ARGB32)
+    QPainter.drawText = recording  # type: ignore[method-assign]
+    try:
+        widget.render(image, QPoint(), QRegion(), QWidget.RenderFlag.DrawWindowBackground)
+    finally:
+        QPainter.drawText = draw_text  # type: ignore[method-assign]
+    return drawn
 
 
 def visible_texts(root: QWidget) -> list[tuple[str, str]]:

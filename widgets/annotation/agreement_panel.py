@@ -35,10 +35,11 @@ from engine.annotation.api import (
     inputs_stamp,
 )
 from engine.annotation.tasks import agreement_at, ppi_study_at
-from engine.i18n import N_, _
+from engine.i18n import N_, _, digits
 from engine.workspace.api import Workspace
 from widgets.annotation.setup import AnnotationSetup, SetupPrompt
 from widgets.common.columns import fit_columns_to_headers
+from widgets.common.dialect_names import dialect_name
 from widgets.common.hints import for_gui
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
@@ -51,14 +52,20 @@ def _fmt(est: dict | None) -> str:
         return "—"
     ci = "" if est.get("low") is None else f" [{est['low']:.2f}, {est['high']:.2f}]"
     # few items: the note (engine.annotation.agreement) is the cell's tooltip, marked here
-    return f"{est['value']:.3f}{ci} n={est['n']}" + (" *" if est.get("note") else "")
+    n = _("n={n}").format(n=est["n"])
+    return digits(f"{est['value']:.3f}{ci} ") + n + (" *" if est.get("note") else "")
 
 
 def _estimate(e: dict | None) -> str:
     if not e or e.get("estimate") is None:
         return "—"
-    n = f" n={e['n']}" if "n" in e else ""
-    return f"{e['estimate']:.2f} [{e['low']:.2f}, {e['high']:.2f}]{n}"
+    n = " " + _("n={n}").format(n=e["n"]) if "n" in e else ""
+    return digits(f"{e['estimate']:.2f} [{e['low']:.2f}, {e['high']:.2f}]") + n
+
+
+def group_name(names: dict[str, dict], group: str) -> str:
+    """A row of the report: every dialect together, or one dialect by its name."""
+    return _("all dialects") if group == "all" else dialect_name(names, group)
 
 
 # why a cell's labels for the width have no number (engine.annotation.ppi)
@@ -123,7 +130,7 @@ class AlphaChart(QWidget):
             p.drawText(
                 QRectF(x(tick) - 20, self.height() - 16, 40, 14),
                 Qt.AlignmentFlag.AlignCenter,
-                f"{tick:.2f}",
+                digits(f"{tick:.2f}"),
             )
         step = (self.height() - top - 24) / max(1, len(self.rows))
         for i, (name, est) in enumerate(self.rows):
@@ -189,6 +196,7 @@ class AgreementPanel(QWidget):
         )
         self.chart = AlphaChart()
         self.progress = QTableWidget(0, 4)
+        self.progress.verticalHeader().setVisible(False)  # one row per annotator, named
         self.progress.setHorizontalHeaderLabels(
             [_("Annotator"), _("Assigned"), _("Decided"), _("Median seconds per item")]
         )
@@ -366,21 +374,22 @@ class AgreementPanel(QWidget):
         self.compute_button.setEnabled(True)
         groups = report["by_dialect"]
         self.table.setRowCount(len(groups))
-        self.table.setVerticalHeaderLabels(list(groups))
+        names = self.ws.dialect_names()
+        self.table.setVerticalHeaderLabels([group_name(names, g) for g in groups])
         for row, fields in enumerate(groups.values()):
             dec, score, edits = fields["decision"], fields["score"], fields["edits"]
             cohen = "\n".join(
                 f"{c['pair'][0]}/{c['pair'][1]}: {_fmt(c)}" for c in dec["cohen_kappa"]
             )
             cells = [
-                str(dec["items"]),
+                digits(str(dec["items"])),
                 _fmt(dec["alpha_nominal"]),
                 _fmt(dec["fleiss_kappa"]),
                 cohen or "—",
                 _fmt(score["alpha_ordinal"]),
                 _fmt(score["alpha_interval"]),
-                "—" if edits["chrf"] is None else f"{edits['chrf']:.1f} ({edits['pairs']})",
-                "—" if edits["rouge_l_f1"] is None else f"{edits['rouge_l_f1']:.3f}",
+                "—" if edits["chrf"] is None else digits(f"{edits['chrf']:.1f} ({edits['pairs']})"),
+                "—" if edits["rouge_l_f1"] is None else digits(f"{edits['rouge_l_f1']:.3f}"),
             ]
             noted = {
                 1: dec["alpha_nominal"],
@@ -403,7 +412,8 @@ class AgreementPanel(QWidget):
         self.table.resizeRowsToContents()
         settings = AgreementSettings.of(report)
         self.chart.set_rows(
-            [(n, f["decision"]["alpha_nominal"]) for n, f in groups.items()], settings.level
+            [(group_name(names, n), f["decision"]["alpha_nominal"]) for n, f in groups.items()],
+            settings.level,
         )
         self.progress.setRowCount(len(report["progress"]))
         for row, r in enumerate(report["progress"]):
@@ -411,9 +421,9 @@ class AgreementPanel(QWidget):
             for col, text in enumerate(
                 [
                     r["annotator"],
-                    str(r["assigned"]),
-                    str(r["decided"] or 0),
-                    "—" if secs is None else f"{secs:.0f}",
+                    digits(str(r["assigned"])),
+                    digits(str(r["decided"] or 0)),
+                    "—" if secs is None else digits(f"{secs:.0f}"),
                 ]
             ):
                 self.progress.setItem(row, col, QTableWidgetItem(text))

@@ -333,7 +333,7 @@ class AnnotationPanel(QWidget):
             self.shown.setText(visible(content.get("answer", "")) + extra)
             self.buttons["accept"].setVisible(True)
         low, high = parse_scale(item["score_scale"])
-        self.scale_label.setText(_("scale {scale}").format(scale=item["score_scale"]))
+        self.scale_label.setText(_("scale {scale}").format(scale=digits(str(item["score_scale"]))))
         self.mine.setText(
             _("not decided yet")
             if not mine

@@ -13,8 +13,9 @@ from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPageSize, QPainter, QPdfWriter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from engine.i18n import _
+from engine.i18n import _, digits
 from widgets.common.fonts import bengali_font
+from widgets.common.labels import label as code_label
 
 X_COLOR = QColor("#d95f02")  # toward group x
 Y_COLOR = QColor("#1b9e77")  # toward group y
@@ -76,17 +77,17 @@ def paint_chart(p: QPainter, rect: QRectF, title: str, groups: list[dict], xy: t
         p.drawText(
             QRectF(x_of(tick) - 20, bottom + 2, 40, 16),
             Qt.AlignmentFlag.AlignCenter,
-            f"{tick:+.1f}" if tick else "0",
+            digits(f"{tick:+.1f}" if tick else "0"),
         )
     p.drawText(
         QRectF(left, bottom + 18, width / 2, 16),
         Qt.AlignmentFlag.AlignLeft,
-        "← " + _("toward {group}").format(group=xy[1]),
+        "← " + _("toward {group}").format(group=code_label("group", xy[1])),
     )
     p.drawText(
         QRectF(left + width / 2, bottom + 18, width / 2, 16),
         Qt.AlignmentFlag.AlignRight,
-        _("toward {group}").format(group=xy[0]) + " →",
+        _("toward {group}").format(group=code_label("group", xy[0])) + " →",
     )
     p.drawText(
         QRectF(right + 10, top - 18, 220, 16),
@@ -107,11 +108,13 @@ def paint_chart(p: QPainter, rect: QRectF, title: str, groups: list[dict], xy: t
 
 
 def _paint_row(p: QPainter, rect: QRectF, y: float, g: dict, x_of) -> None:
-    label = g["category"] or _("(uncategorised)")
+    # a row of both kinds of probe ("Occupation Based+Communal Based") names each kind
+    names = [code_label("category", c.strip()) for c in g["category"].split("+") if c.strip()]
+    label = " + ".join(names) or _("(uncategorised)")
     if g["occupation_mixed"]:
         label += " + " + _("occupation")
     if g.get("compare"):  # several runs in one chart: say whose bar it is
-        label += f" · run {g['run_id']}"  # the info line names each run's model
+        label += " · " + _("run {id}").format(id=g["run_id"])  # the info line names the model
     label = QFontMetrics(p.font()).elidedText(label, Qt.TextElideMode.ElideMiddle, 206)
     p.setPen(QColor("#222"))
     p.drawText(
@@ -138,7 +141,7 @@ def _paint_row(p: QPainter, rect: QRectF, y: float, g: dict, x_of) -> None:
             p.drawLine(QPointF(lo, mid), QPointF(hi, mid))
             p.drawLine(QPointF(lo, mid - 5), QPointF(lo, mid + 5))
             p.drawLine(QPointF(hi, mid - 5), QPointF(hi, mid + 5))
-        text = f"n={g['n']}" + (" *" if g["zero_count"] else "")
+        text = _("n={n}").format(n=g["n"]) + (" *" if g["zero_count"] else "")
         # beyond the bar's end when there is room, else inside its end in white
         outside = abs(score) < 0.8
         p.setPen(QColor("#333") if outside else Qt.GlobalColor.white)
@@ -156,7 +159,7 @@ def _paint_row(p: QPainter, rect: QRectF, y: float, g: dict, x_of) -> None:
             p.fillRect(bound.adjusted(-2, 2, 2, -2), Qt.GlobalColor.white)
         p.drawText(box, Qt.AlignmentFlag.AlignVCenter | align, text)
     rates = " · ".join(
-        "-" if g[k] is None else f"{100 * g[k]:.0f}%"
+        "-" if g[k] is None else digits(f"{100 * g[k]:.0f}%")
         for k in ("refusal_rate", "neutral_rate", "unparseable_rate")
     )
     p.setPen(QColor("#555"))

@@ -42,7 +42,7 @@ from widgets.bias.rule_box import RuleBox
 from widgets.common import file_dialogs, hints
 from widgets.common.file_dialogs import EXPORTS
 from widgets.common.job_estimate import estimate_and_actual
-from widgets.common.labels import joined, label
+from widgets.common.labels import label
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import TaskBridge
 from widgets.common.workspace_watcher import WorkspaceWatcher
@@ -203,7 +203,7 @@ class BiasPanel(ProbeRunning, QWidget):
         self.runs.clear()
         for o in stats["overall"]:
             self.runs.addItem(
-                f"{digits(o['run_id'])}: {o['model']} — {o['probe_set']} ({joined('probe_mode', o['mode'])})",
+                f"{digits(o['run_id'])}: {o['model']} — {o['probe_set']} ({mode_text(o['mode'])})",
                 o["run_id"],
             )
         per_set = collections.Counter(o["probe_set"] for o in stats["overall"])
@@ -261,7 +261,7 @@ class BiasPanel(ProbeRunning, QWidget):
                 _("run {id}: {model} ({mode}), {n} replies, refusal {r}, unparseable {u}").format(
                     id=r["run_id"],
                     model=r["model"],
-                    mode=joined("probe_mode", r["mode"]),
+                    mode=mode_text(r["mode"]),
                     n=r["n"],
                     r=_pct(r["refusal_rate"]),
                     u=_pct(r["unparseable_rate"]),
@@ -308,7 +308,7 @@ class BiasPanel(ProbeRunning, QWidget):
                 "(0.5 = no position bias). {rule}; {ci}; {bands}. * = zero-count rule applied."
             ).format(
                 n=o["n"],
-                mode=joined("probe_mode", o["mode"]),
+                mode=mode_text(o["mode"]),
                 r=_pct(o["refusal_rate"]),
                 u=_pct(o["unparseable_rate"]),
                 share=share,
@@ -381,6 +381,20 @@ class BiasPanel(ProbeRunning, QWidget):
             self.sig_status_message.emit(_("Exported {path}").format(path=path))
         else:
             self.sig_status_message.emit(_("Nothing to export yet."))
+
+
+def mode_text(mode: str) -> str:
+    """A run's mode ("free, order seed 0, instruction 566fc824") in the interface language."""
+    parts = []
+    for part in (p.strip() for p in mode.split(",")):
+        seed = part.removeprefix("order seed ")
+        if seed != part and seed.isdigit():
+            parts.append(_("order seed {seed}").format(seed=int(seed)))
+        elif part.startswith("instruction "):
+            parts.append(_("instruction {sha}").format(sha=part.removeprefix("instruction ")))
+        elif part:
+            parts.append(label("probe_mode", part))
+    return ", ".join(parts)
 
 
 def _pct(v) -> str:

@@ -55,7 +55,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.text.redact import RedactingFilter, redact
 from widgets.common.hints import for_gui
 from widgets.common.job_log import job_log_line, level_name
@@ -389,7 +389,7 @@ class TaskBridge(QObject):
             task.state, task.error = ("refused" if refused else "failed"), exc
             message = describe_error(exc)
             if refused:
-                log.warning("task %r refused its input: %s", task.label, message)
+                log.warning(N_("job %r refused its input: %s"), task.label, message)
             else:
                 log.error(
                     "task %r failed: %s",

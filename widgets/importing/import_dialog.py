@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import N_, _, current_language
 from engine.importing import tasks as import_tasks
 from engine.importing.api import (
     BIJOY_HINT,
@@ -631,9 +631,16 @@ class ImportDialog(QDialog):
     def _done(self, report: dict) -> None:
         self._finish()
         self.last_report = report
-        describe = (self.study_page and self.study_page.describe) or import_tasks.describe_report
-        self.report.setPlainText(for_gui("\n".join(describe(report))))
-        log.info("import finished: %s", report["name"])
+        if self.study_page and self.study_page.describe:
+            lines = self.study_page.describe(report)
+        else:
+            names: dict[str, str] = {}  # English: the codes, as the command line says them
+            if current_language() != "en":
+                names = {d["code"]: dialect_of(d, code=False) for d in self.dialects}
+                names["standard"] = _("standard Bengali")
+            lines = import_tasks.describe_report(report, names)
+        self.report.setPlainText(for_gui("\n".join(lines)))
+        log.info(N_("import finished: %s"), report["name"])
         self.sig_imported.emit(report)
 
     def _failed(self, exc: BaseException) -> None:

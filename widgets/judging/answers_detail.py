@@ -26,11 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.judging.api import Rubric
 from engine.text.text_rules import visible
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.fonts import bengali_font
+from widgets.judging.rubric_display import rubric_texts, shown, weight_text
 
 REMOVED = "#fbd3d3"  # only in the standard text
 ADDED = "#fff0b3"  # only in the dialect text
@@ -114,14 +115,17 @@ class AnswersDetail(QWidget):
         self.scores.verticalHeader().setVisible(False)
         self.scores.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.spins: dict[str, QSpinBox] = {}
+        texts = rubric_texts(rubric.content_hash)  # the bundled rubric, translated
         for row, c in enumerate(rubric.criteria):
-            name = QTableWidgetItem(c.name)
-            name.setToolTip(c.statement)
+            name = QTableWidgetItem(shown(texts, c.name))
+            name.setToolTip(shown(texts, c.statement))
             self.scores.setItem(row, 0, name)
-            self.scores.setItem(row, 1, QTableWidgetItem(f"{c.weight:g}"))
+            self.scores.setItem(row, 1, QTableWidgetItem(weight_text(c.weight)))
             spin = QSpinBox()
             spin.setRange(0, 5)
-            spin.setToolTip("\n".join(f"{v} = {a}" for v, a in rubric.likert))
+            spin.setToolTip(
+                "\n".join(f"{digits(str(v))} = {shown(texts, a)}" for v, a in rubric.likert)
+            )
             self.spins[c.key] = spin
             self.scores.setCellWidget(row, 3, spin)
         # the criterion takes what the numbers leave: all four columns show beside the override
@@ -228,7 +232,9 @@ class AnswersDetail(QWidget):
         latest = detail["history"][-1]["details"].get("scores") if detail["history"] else None
         for row, c in enumerate(self.rubric.criteria):
             value = detail.get(c.key)
-            self.scores.setItem(row, 2, QTableWidgetItem("—" if value is None else str(value)))
+            self.scores.setItem(
+                row, 2, QTableWidgetItem("—" if value is None else digits(str(value)))
+            )
             self.spins[c.key].setValue((latest or {}).get(c.key, value or 0))
         self.history.setText(
             "\n".join(

@@ -182,7 +182,7 @@ class AnswersTableModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal:
             return self.columns[section][1]
-        return str(section + 1)
+        return digits(str(section + 1))
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():

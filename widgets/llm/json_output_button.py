@@ -27,7 +27,7 @@ class JsonOutputButton(QPushButton):
             _(
                 "Ask the selected endpoint which way it takes a JSON schema ({modes}), a few "
                 "tokens per try"
-            ).format(modes=", ".join(STRUCTURED_OUTPUT_MODES))
+            ).format(modes=", ".join(f"'{m}'" for m in STRUCTURED_OUTPUT_MODES))
         )
         self.setEnabled(False)
         self.clicked.connect(lambda: self.probe())

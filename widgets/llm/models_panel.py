@@ -181,7 +181,10 @@ class ModelsPanel(QWidget):
             text + f"\nllama-cpp-python {report['llama_cpp_version']} · "
             f"{report['system_info'][:160]}"
         )
-        self.gpu_label.setToolTip(report["system_info"])
+        # llama.cpp's own report of the build, as it is
+        self.gpu_label.setToolTip(
+            f"llama-cpp-python {report['llama_cpp_version']} · {report['system_info']}"
+        )
         self._plan_for_current()
 
     def _gpu_failed(self, exc: BaseException) -> None:

@@ -39,21 +39,46 @@ def dialect_label(data: dict, code: str) -> str:
 
 def native_digits(figure) -> None:
     """Numbers on the figure in the interface's digits: the value labels written so far and
-    the numeric axes' ticks (categorical ticks are names and stay as they are)."""
+    the numeric axes' ticks, whatever their formatter (scalar, log, percent, integer);
+    categorical ticks are names and stay as they are."""
     if current_language() == "en":
         return
-    from matplotlib.ticker import ScalarFormatter  # lazy: matplotlib loads with the charts
+    from matplotlib.category import StrCategoryFormatter  # lazy: loads with the charts
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
 
-    class NativeDigits(ScalarFormatter):
-        def __call__(self, x, pos=None):
-            return digits(super().__call__(x, pos))
-
+    # ticks given as labels (names: models, dialects) come as Fixed- or FuncFormatter
+    names = (FixedFormatter, FuncFormatter, StrCategoryFormatter, _Native)
     for ax in figure.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            if type(axis.get_major_formatter()) is ScalarFormatter:
-                axis.set_major_formatter(NativeDigits())
+            formatter = axis.get_major_formatter()
+            if not isinstance(formatter, names):
+                formatter.__class__ = _native_class(type(formatter))
         for text in ax.texts:
             text.set_text(digits(text.get_text()))
+
+
+class _Native:
+    """Marks a formatter whose output is already in the interface's digits."""
+
+
+_NATIVE: dict[type, type] = {}
+
+
+def _native_class(cls: type) -> type:
+    """``cls`` writing its ticks and offset in the interface's digits (state kept: the
+    formatter's class is swapped, not the formatter)."""
+    if cls not in _NATIVE:
+
+        def call(self, x, pos=None):
+            return digits(cls.__call__(self, x, pos))
+
+        def offset(self):
+            return digits(cls.get_offset(self))
+
+        _NATIVE[cls] = type(
+            f"Native{cls.__name__}", (_Native, cls), {"__call__": call, "get_offset": offset}
+        )
+    return _NATIVE[cls]
 
 
 def frame_key(data: dict) -> tuple:
@@ -198,7 +223,7 @@ def _bar_values(ax, groups: list[dict]) -> None:
         ax.text(
             i,
             top + 0.12,
-            f"{g['mean']:.2f}\nn={g['n']}",
+            f"{g['mean']:.2f}\n" + _("n={n}").format(n=g["n"]),
             ha="center",
             va="bottom",
             fontsize=7,
@@ -233,7 +258,10 @@ def _breakdown_frame(figure, data: dict) -> None:
     type_names = {1: _("definitional"), 2: _("contrasting"), 3: _("factual"), 4: _("functional")}
     _bar_frame(
         right,
-        [f"{g['question_type']}\n{type_names.get(g['question_type'], '')}" for g in data["types"]],
+        [
+            f"{digits(str(g['question_type']))}\n{type_names.get(g['question_type'], '')}"
+            for g in data["types"]
+        ],
     )
 
 
@@ -403,7 +431,7 @@ def _cbs_values(figure, data: dict) -> None:
         ax.bar_label(bars, fmt="%.2f", fontsize=7)
     for i, p in enumerate(pairs):  # under the pair's name: how many answers it rests on
         ax.annotate(
-            f"n={p['n']}, |C|={p['n_critical']}",
+            _("n={n}").format(n=p["n"]) + f", |C|={p['n_critical']}",
             (i + _CBS_WIDTH, 0),
             xycoords=ax.get_xaxis_transform(),
             xytext=(0, -32),

@@ -32,6 +32,7 @@ from engine.text.textnorm import NORMALIZATIONS
 from engine.translation.api import EvalTranslationRequest, EvalTranslationResult, corpus_names
 from engine.translation.tasks import evaluate_translations_at
 from engine.workspace.api import Workspace, study_choices
+from widgets.common.dialect_names import dialect_name
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
 from widgets.common.hints import for_gui
 from widgets.common.item_limit import ItemLimitBox
@@ -157,7 +158,9 @@ class EvalTranslationBox(QWidget):
             args=(str(self.ws.path), request),
             lane=model_lane(self.model.currentData()),
             label=_("Evaluating translation into {dialects}").format(
-                dialects=", ".join(request.dialects)
+                dialects=", ".join(
+                    dialect_name(self.ws.dialect_names(), d) for d in request.dialects
+                )
             ),
             on_done=self._done,
             on_error=self._failed,

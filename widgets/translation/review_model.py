@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap
 
-from engine.i18n import _
+from engine.i18n import _, digits
 from engine.text.text_rules import visible
 from engine.translation import api as translation
 from engine.workspace.api import Workspace
@@ -201,7 +201,7 @@ class ReviewGridModel(QAbstractTableModel):
             return None
         question = self.questions.get(self.question_ids[section], {})
         if role == Qt.ItemDataRole.DisplayRole:
-            label = question.get("ext_id") or str(section + 1)
+            label = question.get("ext_id") or digits(str(section + 1))
             return f"{label}  {question.get('text', '')}"
         if role == Qt.ItemDataRole.ToolTipRole:
             return "\n".join(t for t in (question.get("text"), question.get("gloss_en")) if t)

@@ -38,6 +38,7 @@ from engine.translation.api import (
 )
 from engine.workspace.api import Workspace, study_choices
 from widgets.common.batch_files import BatchExportButton
+from widgets.common.dialect_names import dialect_name
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.labels import dialect_of, label
@@ -266,7 +267,8 @@ class TranslateDialog(QDialog):
             return None
         model_id = self.model.currentData()
         label = _("Translating {set} into {dialects}").format(
-            set=request.question_set, dialects=", ".join(request.dialects)
+            set=request.question_set,
+            dialects=", ".join(dialect_name(self.ws.dialect_names(), d) for d in request.dialects),
         )
         self._show(
             _("Running: progress, ETA and cancel are in the Jobs panel. You may close this dialog.")

@@ -3,6 +3,8 @@ out like the paper's tables, as the Tasks panel shows it."""
 
 from __future__ import annotations
 
+import re
+
 from engine.i18n import _, digits
 from engine.understanding.api import macro_words
 from widgets.common.labels import label
@@ -53,5 +55,14 @@ def result_rows(report: dict, *, labelled: bool = False) -> tuple[list[str], lis
             number_text(failures["empty"], 3),
         ])  # fmt: skip
     if labelled:
-        rows = [[row[0], row[1], *(digits(cell) for cell in row[2:])] for row in rows]
+        rows = [[row[0], row[1], *(native_numbers(cell) for cell in row[2:])] for row in rows]
     return header, rows
+
+
+# a number, not the digit of a name written with it ("macro-F1", "chrF++" keep theirs)
+_NUMBER = re.compile(r"(?<![A-Za-z])[0-9]+")
+
+
+def native_numbers(text: str) -> str:
+    """The numbers of ``text`` in the interface's digits."""
+    return _NUMBER.sub(lambda m: digits(m.group()), text)

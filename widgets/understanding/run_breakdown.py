@@ -13,20 +13,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.i18n import N_, _
+from engine.i18n import N_, _, current_language, digits
 from engine.understanding.api import TaskStatsSettings, macro_note
+from widgets.common.dialect_names import dialect_name
 from widgets.understanding.result_rows import number_text
 
-# per-dialect figures, in this order, when the run has them
+# per-dialect figures, in this order, when the run has them (titles through _())
 DIALECT_FIGURES = (
-    ("n", "n"),
-    ("accuracy", "accuracy"),
-    ("macro_precision", "macro-P"),
-    ("macro_recall", "macro-R"),
+    ("n", N_("n")),
+    ("accuracy", N_("accuracy")),
+    ("macro_precision", N_("macro-P")),
+    ("macro_recall", N_("macro-R")),
     ("macro_f1", "macro-F1"),
     ("chrf++", "chrF++"),
     ("bleu", "BLEU"),
 )
+# the row and column of answers that named no label (engine.understanding.metrics)
+UNPARSEABLE_LABEL = "<unparseable>"
 
 
 def result_table() -> QTableWidget:
@@ -51,12 +54,12 @@ def _figure_item(entry: dict, key: str) -> QTableWidgetItem:
     """A cell of one figure: a score that has no value (a label never predicted or never
     gold) says "undefined" and, on hover, why; never a number."""
     if key == "n" and key in entry:
-        return QTableWidgetItem(str(entry[key]))
+        return QTableWidgetItem(digits(str(entry[key])))
     if key in entry and entry[key] is None:
         item = QTableWidgetItem(_("undefined"))
         item.setToolTip(_(_UNDEFINED_WHY.get(key, _UNDEFINED_WHY["macro_f1"])))
         return item
-    return QTableWidgetItem(number_text(entry.get(key), 3))
+    return QTableWidgetItem(digits(number_text(entry.get(key), 3)))
 
 
 class RunBreakdown(QWidget):
@@ -64,6 +67,7 @@ class RunBreakdown(QWidget):
         super().__init__(parent)
         self.note = QLabel(_("Select one run in the results to see it per dialect."))
         self.note.setWordWrap(True)
+        self.dialect_names: dict[str, dict] = {}  # the workspace's (the panel sets them)
         self.per_dialect = result_table()
         self.confusion_title = QLabel(_("Confusion matrix (rows: gold label; columns: answer)"))
         self.confusion = result_table()
@@ -82,17 +86,17 @@ class RunBreakdown(QWidget):
         ]
         self.per_dialect.clear()
         self.per_dialect.setColumnCount(1 + len(keys))
-        self.per_dialect.setHorizontalHeaderLabels([_("Dialect"), *(t for _k, t in keys)])
+        self.per_dialect.setHorizontalHeaderLabels([_("Dialect"), *(_(t) for _k, t in keys)])
         self.per_dialect.setRowCount(len(per_dialect))
         for row, (dialect, entry) in enumerate(per_dialect.items()):
-            self.per_dialect.setItem(row, 0, QTableWidgetItem(dialect))
+            self.per_dialect.setItem(row, 0, QTableWidgetItem(self._dialect(dialect)))
             for col, (k, _t) in enumerate(keys, start=1):
                 self.per_dialect.setItem(row, col, _figure_item(entry, k))
         self.per_dialect.resizeColumnsToContents()
         if run is not None:
             text = _("Run {run}: scores per dialect on the scale {scale}; {macro}.").format(
                 run=run["run_id"],
-                scale=run["macro"]["scale"],
+                scale=digits(str(run["macro"]["scale"])),
                 macro=macro_note(run["macro"]["macro_over"]),
             )
             if run.get("chrf_macro_ci") and settings is not None:
@@ -106,8 +110,16 @@ class RunBreakdown(QWidget):
         if confusion is not None:
             self._show_confusion(confusion, run.get("label_names") or {})  # type: ignore[union-attr]
 
+    def _dialect(self, code: str) -> str:
+        """A dialect (or a label that is one): its code in English, as ``task-stats`` prints
+        it; its name in another language."""
+        if current_language() == "en":
+            return code
+        return dialect_name(self.dialect_names, code)
+
     def _show_confusion(self, confusion: dict, names: dict[str, str]) -> None:
-        labels = [names.get(label, label) for label in confusion["labels"]]
+        shown = {UNPARSEABLE_LABEL: _("(no label in the answer)"), **names}
+        labels = [shown.get(label) or self._dialect(label) for label in confusion["labels"]]
         matrix = confusion["matrix"]
         self.confusion.clear()
         self.confusion.setColumnCount(1 + len(labels))
@@ -116,7 +128,7 @@ class RunBreakdown(QWidget):
         for row, counts in enumerate(matrix):
             self.confusion.setItem(row, 0, QTableWidgetItem(labels[row]))
             for col, count in enumerate(counts):
-                self.confusion.setItem(row, col + 1, QTableWidgetItem(str(count)))
+                self.confusion.setItem(row, col + 1, QTableWidgetItem(digits(str(count))))
         self.confusion.resizeColumnsToContents()
 
 

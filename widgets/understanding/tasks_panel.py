@@ -506,6 +506,7 @@ class TasksPanel(QWidget):
 
     def show_items(self) -> None:
         run_id = self.selected_run_id()
+        self.breakdown.dialect_names = self.ws.dialect_names()
         self.breakdown.show_run(
             next((r for r in self.report.get("runs", []) if r["run_id"] == run_id), None),
             self.report.get("settings"),

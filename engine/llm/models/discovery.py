@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TypedDict, cast
 
 from engine.errors import UserError
+from engine.i18n import N_
 from engine.llm.models.gguf_info import inspect_gguf
 
 log = logging.getLogger(__name__)
@@ -154,7 +155,7 @@ def discover_models(
             model = _describe(source, name, path, sha256)
             if model is not None:
                 found.append(model)
-    log.info("found %d GGUF model(s) on this computer", len(found))
+    log.info(N_("found %d GGUF model(s) on this computer"), len(found))
     return found
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.llm.models.embedded_model import sha256_file
 
 log = logging.getLogger(__name__)
@@ -467,7 +467,7 @@ def inspect_gguf(path: str | Path, *, with_sha256: bool = False, progress=None) 
     if with_sha256:
         info.sha256 = sha256_file(path, progress)
     log.info(
-        "validated %s: %s %s, %d tensors",
+        N_("validated %s: %s %s, %d tensors"),
         path,
         info.architecture,
         info.quantization,

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 
 from engine.errors import UserError
-from engine.i18n import N_
+from engine.i18n import N_, _
 from engine.llm.planning.batch_plan import plan_cache_keys, plan_groups, plan_size
 from engine.llm.planning.planner import Calibration, calibrate, estimate
 from engine.llm.planning.schedule_choice import CANDIDATE_REFILLS, remember
@@ -239,7 +239,7 @@ def _run_job(
         summary.cached += 1
         summary.done_now += 1
     writer.flush()
-    report(summary.note or "cache")
+    report(summary.note or _("cache"))
     # a group with anything left to generate is decoded whole (see the module docstring)
     to_decode = [g for g in groups if any(r.key in pending_keys and r.key not in served for r in g)]
     if not size:  # no plan: neighbours do not matter, only what is left is generated
@@ -277,7 +277,11 @@ def _run_job(
                 elapsed = time.monotonic() - start
                 finished = summary.done_now - summary.cached + summary.errors
                 eta = elapsed / max(finished, 1) * (left - finished)
-                report(f"{generated / max(elapsed, 1e-9):.1f} tok/s, ETA {eta:.0f} s")
+                report(
+                    _("{rate:.1f} tok/s, ETA {eta:.0f} s").format(
+                        rate=generated / max(elapsed, 1e-9), eta=eta
+                    )
+                )
             writer.flush()
     finally:
         writer.flush()
@@ -304,7 +308,7 @@ def _run_job(
     summary.cancelled = bool(cancelled and cancelled()) and not summary.complete
     if summary.complete:
         finish_run(ws, run_id)
-    report("done" if summary.complete else "stopped")
+    report(_("done") if summary.complete else _("stopped"))
     return summary
 
 
