@@ -229,6 +229,8 @@ class Encoder:
         todo = list(missing.items())
         if todo:
             self.load(progress=progress, cancelled=cancelled)
+            if progress:  # encoding starts now: its pace is not the load's
+                progress(0, len(todo), "encoding")
         # one batch a slice: a cancel is seen, and progress moves, every batch
         for start in range(0, len(todo), ENCODE_BATCH):
             if cancelled and cancelled():

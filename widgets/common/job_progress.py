@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from engine.i18n import _
+from engine.i18n import _, digits
+from widgets.common.hints import for_gui
 from widgets.common.job_monitor import eta_seconds, format_duration
 from widgets.common.task_bridge import Task
+from widgets.common.task_progress import count_text
 
 
 class JobProgressRow(QWidget):
@@ -35,11 +37,20 @@ class JobProgressRow(QWidget):
         self.setVisible(task.running)
 
     def show_progress(self, done: int, total: int, note: str) -> None:
-        self.bar.setRange(0, max(total, 1))
-        self.bar.setValue(min(done, max(total, 1)))
-        eta = eta_seconds(self.task) if self.task is not None else None
-        eta_text = "" if eta is None else " · " + _("ETA") + " " + format_duration(eta)
-        self.note.setText(note + eta_text)
+        """The phase as the engine names it, its count with its unit, and its ETA; the bar
+        is busy while the phase has no count."""
+        self.bar.setRange(0, total if total > 0 else 0)
+        if total > 0:
+            self.bar.setValue(min(done, total))
+        parts = [for_gui(note), count_text(done, total, note)]
+        if self.task is not None and self.task.running:
+            eta = eta_seconds(self.task)
+            parts.append(
+                _("estimating the time left…")
+                if eta is None
+                else _("ETA {eta}").format(eta=digits(format_duration(eta)))
+            )
+        self.note.setText(" · ".join(part for part in parts if part))
 
     def cancel(self) -> None:
         if self.task is not None and self.task.running:

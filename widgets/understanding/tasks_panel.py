@@ -69,6 +69,7 @@ from widgets.common.labels import label
 from widgets.common.number_boxes import ascii_digits
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error
+from widgets.common.task_progress import count_text
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
 from widgets.understanding.result_rows import number_text, result_rows
@@ -385,9 +386,12 @@ class TasksPanel(QWidget):
             self._task.cancel()
 
     def _on_progress(self, done: int, total: int, note: str) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.progress_note.setText(note)
+        self.progress.setRange(0, total if total > 0 else 0)  # busy while nothing is counted
+        if total > 0:
+            self.progress.setValue(min(done, total))
+        self.progress_note.setText(
+            " · ".join(part for part in (for_gui(note), count_text(done, total, note)) if part)
+        )
 
     def _finish(self) -> None:
         self._task = None
