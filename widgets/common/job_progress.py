@@ -12,6 +12,20 @@ from widgets.common.task_bridge import Task
 from widgets.common.task_progress import count_text
 
 
+def progress_text(task: Task | None, done: int, total: int, note: str) -> str:
+    """A running job's line: the phase as the engine names it, its count with its unit, and
+    the phase's ETA ("estimating the time left…" while there is no honest figure)."""
+    parts = [for_gui(note), count_text(done, total, note)]
+    if task is not None and task.running:
+        eta = eta_seconds(task)
+        parts.append(
+            _("estimating the time left…")
+            if eta is None
+            else _("ETA {eta}").format(eta=digits(format_duration(eta)))
+        )
+    return " · ".join(part for part in parts if part)
+
+
 class JobProgressRow(QWidget):
     """Hidden until :meth:`follow` is given a task; hidden again when :meth:`finish`."""
 
@@ -42,15 +56,7 @@ class JobProgressRow(QWidget):
         self.bar.setRange(0, total if total > 0 else 0)
         if total > 0:
             self.bar.setValue(min(done, total))
-        parts = [for_gui(note), count_text(done, total, note)]
-        if self.task is not None and self.task.running:
-            eta = eta_seconds(self.task)
-            parts.append(
-                _("estimating the time left…")
-                if eta is None
-                else _("ETA {eta}").format(eta=digits(format_duration(eta)))
-            )
-        self.note.setText(" · ".join(part for part in parts if part))
+        self.note.setText(progress_text(self.task, done, total, note))
 
     def cancel(self) -> None:
         if self.task is not None and self.task.running:

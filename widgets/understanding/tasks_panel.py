@@ -65,11 +65,11 @@ from widgets.common.fonts import bengali_font, register_qt_fonts
 from widgets.common.hints import for_gui, load_failure
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
+from widgets.common.job_progress import progress_text
 from widgets.common.labels import label
 from widgets.common.number_boxes import ascii_digits
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge, describe_error
-from widgets.common.task_progress import count_text
 from widgets.common.workspace_watcher import WorkspaceWatcher, follow
 from widgets.understanding.failure_bars import FailureBars
 from widgets.understanding.result_rows import number_text, result_rows
@@ -389,9 +389,7 @@ class TasksPanel(QWidget):
         self.progress.setRange(0, total if total > 0 else 0)  # busy while nothing is counted
         if total > 0:
             self.progress.setValue(min(done, total))
-        self.progress_note.setText(
-            " · ".join(part for part in (for_gui(note), count_text(done, total, note)) if part)
-        )
+        self.progress_note.setText(progress_text(self._task, done, total, note))
 
     def _finish(self) -> None:
         self._task = None
