@@ -159,11 +159,15 @@ def refit_if_off_screen(window: QWidget, frame: QMargins) -> bool:
 class RefitWhenFramed(QObject):
     """Watches a window until a window manager has framed it (its frame differs from its
     geometry), then fits it again if that frame runs off the screen, once. Without a window
-    manager (offscreen, a kiosk) the frame never differs and nothing is done."""
+    manager (a kiosk) the frame never differs and nothing is done; the watch ends after a few
+    moves and resizes of the shown window, so a window the person moves later is theirs."""
+
+    EVENTS_WATCHED = 8  # a window manager frames a window within its first few configures
 
     def __init__(self, target: QWidget):
         super().__init__(target)
         self.target = target
+        self.events_left = self.EVENTS_WATCHED
 
     @classmethod
     def watch(cls, window: QWidget) -> None:
@@ -174,8 +178,12 @@ class RefitWhenFramed(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() in (QEvent.Type.Show, QEvent.Type.Move, QEvent.Type.Resize):
             window = self.target
-            if window.isVisible() and window.frameGeometry() != window.geometry():
+            if not window.isVisible():
+                return False
+            self.events_left -= 1
+            framed = window.frameGeometry() != window.geometry()
+            if framed or self.events_left <= 0:
                 window.removeEventFilter(self)
-                refit_if_off_screen(window, frame_margins(window))
-                self.deleteLater()
+                if framed:
+                    refit_if_off_screen(window, frame_margins(window))
         return False

@@ -404,3 +404,22 @@ def test_on_a_1366_screen_the_window_fits_with_a_frame_and_comes_back_as_saved(t
     # screen 1920 px wide, is not applied here either
     assert placed(report["older_settings"], centred), report
     assert report["older_here"][2:] == [1100, 600], report  # one taken on a 1366 px screen is
+
+
+def test_once_shown_and_framed_a_window_off_the_screen_is_fitted_again(qtbot):
+    """The watch fit_to_screen leaves on the window: Qt's offscreen platform frames a shown
+    window with a 2 px border, the one frame this machine can show; a window as large as the
+    screen's available area has that frame run off it, and is fitted again as it shows."""
+    from PySide6.QtWidgets import QWidget
+
+    from app.window_fit import fit_to_screen
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    fit_to_screen(window)
+    available = window.screen().availableGeometry()
+    window.setGeometry(available)  # as a geometry saved without its frame would put it
+    window.show()
+    qtbot.waitUntil(lambda: window.frameGeometry() != window.geometry())
+    qtbot.waitUntil(lambda: fits(window.frameGeometry(), available))
+    assert window.frameGeometry() == initial_geometry(available)
