@@ -50,10 +50,11 @@ def count_text(done: int, total: int, note: str) -> str:
     """A phase's count in words, with what it counts ('' while the phase has no count)."""
     if total <= 0:
         return ""
+    shown = {"done": digits(f"{done:,}"), "total": digits(f"{total:,}")}
     for pattern, words in _UNITS:
         if pattern.search(note):
-            return words(done, total).format(done=digits(done), total=digits(total))
-    return _("{done} of {total}").format(done=digits(done), total=digits(total))
+            return words(done, total).format(**shown)
+    return _("{done} of {total}").format(**shown)
 
 
 class PhaseClock:

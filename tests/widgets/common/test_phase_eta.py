@@ -82,3 +82,4 @@ def test_counts_are_worded_with_their_unit():
     assert count_text(2, 5, "index: building the index") == "2 of 5 dialects"
     assert count_text(1, 1, "index: building the index") == "1 of 1 dialect"
     assert count_text(4, 9, "a phase the table does not name") == "4 of 9"
+    assert count_text(1_048_576, 2_097_152, "sha256") == "1,048,576 of 2,097,152"
