@@ -13,6 +13,7 @@ so rebuilding an index after adding pairs encodes only the new sentences.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -244,18 +245,15 @@ class Encoder:
             if cancelled and cancelled():
                 raise InterruptedError("encoding cancelled")
             chunk = todo[start : start + ENCODE_BATCH]
-            model = self.model
-            vectors = _interruptible(
-                lambda model=model, chunk=chunk: model.encode(
-                    [t for _, t in chunk],
-                    batch_size=ENCODE_BATCH,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                ),
-                cancelled,
-                "encoding",
-            ).astype(np.float32)
+            batch = functools.partial(
+                self.model.encode,
+                [t for _, t in chunk],
+                batch_size=ENCODE_BATCH,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+            vectors = _interruptible(batch, cancelled, "encoding").astype(np.float32)
             new = {h: v for (h, _), v in zip(chunk, vectors)}
             found.update(new)
             self.encoded_count += len(chunk)
