@@ -113,3 +113,4 @@ def test_a_cancel_while_the_index_is_made_stops_the_job_within_2_s(
     took = task.finished_at - at
     assert took <= STOPS_WITHIN_S, f"{note}: stopped {took:.2f} s after the click"
     assert dialog.task is None and dialog.start_button.isEnabled()
+    threaded_bridge.shutdown(wait=True)  # its worker out of the emit before the widgets go

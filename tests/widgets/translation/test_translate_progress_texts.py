@@ -83,6 +83,9 @@ def test_the_phases_counts_and_eta_a_person_reads(qtbot, corpus_ws, threaded_bri
     timer.stop()
     threaded_bridge.sig_task_progress.disconnect(on_progress)
     assert task.state == "done", (task.state, task.error)
+    # its worker out of the finished signal's emit before the widgets go (a segfault in
+    # PySide6 was seen when the teardown's event processing overlapped it)
+    threaded_bridge.shutdown(wait=True)
 
     # before its first report a job shows no figure; its first report names the phase,
     # which has no count: no figure, "estimating"
