@@ -32,7 +32,7 @@ from app.language_menu import add_language_menu
 from app.settings import Settings, save_settings
 from app.stage_widgets import import_pages, panels, study_entries
 from app.study_actions import StudyActions
-from app.window_fit import fit_to_screen, screen_key
+from app.window_fit import fit_to_screen, geometry_to_restore, screen_key
 from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace, study_counts
@@ -457,8 +457,8 @@ class MainWindow(QMainWindow):
 
     # -- geometry and shutdown -------------------------------------------------------------
     def _restore_geometry(self) -> None:
-        saved = self.settings.window_geometries.get(screen_key(self)) or (
-            self.settings.window_geometry
+        saved = geometry_to_restore(
+            self, self.settings.window_geometries, self.settings.window_geometry
         )
         if saved:
             self.restoreGeometry(QByteArray(base64.b64decode(saved)))

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QWidget
 
 from engine.i18n import _
 from engine.workspace.api import Workspace
+from widgets.common.hints import load_failure
 from widgets.common.task_bridge import TaskBridge
 
 log = logging.getLogger(__name__)
@@ -151,6 +152,9 @@ class StudyActions(QObject):
             "{step} is incomplete: {n} item(s) failed or are missing. Run it again to resume "
             "before going on."
         ).format(step=step, n=missing)
+        reason = load_failure([summary], "{error}")
+        if reason:  # its model did not load: nothing ran, and rerunning alone will not mend it
+            message = _("{step} failed: {error}").format(step=step, error=reason)
         log.warning("%s", message)
         self.sig_status_message.emit(message, 0)  # 0: it stays until the next message
         return True

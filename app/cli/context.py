@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 
 from app.cli.hints import for_cli
 from engine.text.redact import redact
 from engine.workspace.api import Workspace
+
+_NUMBERS = re.compile(r"[\d.,/%]+")  # a note less these is its phase
 
 # The exit code of a step that finished with items still missing (errors, a dead worker):
 # the finished part is saved and running the same command again resumes it.
@@ -77,17 +80,34 @@ class CliContext:
         line (at most 5 Hz); otherwise (logs, CI) it prints a line at most every 10 s."""
         tty = sys.stderr.isatty()
         interval = 0.2 if tty else 10.0
-        state = {"last": 0.0, "start": time.monotonic()}
+        start = time.monotonic()
+        state: dict = {"last": 0.0, "phase": None, "start": start, "base": 0}
+        state.update(reported=start, done=0, total=0)
 
         def progress(done: int, total: int, note: str = "") -> None:
             if quiet:
                 return
             now = time.monotonic()
+            # the ETA is the current phase's (a note less its numbers, and its total), as the
+            # window's (widgets.common.task_progress.PhaseClock): timed from its first report
+            # when that counts nothing yet, else from the previous phase's last one, and
+            # counted from 0 unless the total is the same, so the index build never slows
+            # the drafts' pace
+            phase = (_NUMBERS.sub("", note), total)
+            if phase != state["phase"]:
+                same = total == state["total"] and done >= state["done"]
+                base = state["done"] if same else 0
+                state.update(
+                    phase=phase, base=base, start=now if done == base else state["reported"]
+                )
+            state.update(reported=now, done=done, total=total)
             if done < total and now - state["last"] < interval:
                 return
             state["last"] = now
-            elapsed = now - state["start"]
-            eta = f" ETA {elapsed / done * (total - done):.0f}s" if 0 < done < total else ""
+            counted, elapsed = done - state["base"], now - state["start"]
+            eta = ""
+            if counted > 0 and done < total:
+                eta = f" ETA {elapsed / counted * (total - done):.0f}s"
             text = f"{label}: {done}/{total}{eta} {for_cli(note)}".rstrip()
             if tty:
                 sys.stderr.write("\r" + text[:120].ljust(60))

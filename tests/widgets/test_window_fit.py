@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QMargins, QRect, QSize
 
-from app.window_fit import PREFERRED, fits, initial_geometry
+from app.window_fit import FRAME_ESTIMATE, PREFERRED, client_geometry, fits, initial_geometry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -289,3 +289,137 @@ def test_geometry_is_kept_per_screen_size_and_a_small_one_is_refitted(tmp_path):
     assert report["key"] == "1920x1080" and report["keys"] == ["1920x1080"]
     assert report["small_again"][0] >= 640 and report["small_again"][1] >= 400, report
     assert report["again"] == [1000, 700], report
+
+
+# frames of common window managers (left, top, right, bottom): what frameGeometry − geometry
+# measures once a window is framed
+FRAMES = {
+    "estimate": FRAME_ESTIMATE,
+    "GNOME": QMargins(0, 37, 0, 0),
+    "KDE Breeze": QMargins(0, 30, 0, 0),
+    "Xfce": QMargins(4, 28, 4, 4),
+    "Windows 10": QMargins(8, 31, 8, 8),
+    "none": QMargins(0, 0, 0, 0),
+}
+
+
+@pytest.mark.parametrize("frame", FRAMES.values(), ids=FRAMES.keys())
+@pytest.mark.parametrize(
+    "available", [QRect(0, 0, 1366, 768), QRect(0, 0, 1366, 728), QRect(0, 32, 1366, 736)]
+)
+def test_the_window_and_its_frame_fit_a_1366x768_screen(frame, available):
+    """The window's own rectangle, fitted with the estimate (before a window manager framed
+    it), and its real frame around it: inside the available area for every frame no larger
+    than the estimate; fitted with the real frame, exactly the fitted rectangle."""
+    client = client_geometry(available)
+    assert fits(client.marginsAdded(frame), available)
+    refitted = client_geometry(available, frame)
+    assert refitted.marginsAdded(frame) == initial_geometry(available)
+
+
+def test_a_framed_window_off_the_screen_is_fitted_again_with_its_real_frame(qtbot):
+    """Once framed, a window whose frame runs off its screen (a frame larger than the
+    estimate, a window moved) is fitted again; one that fits is left where it is."""
+    from PySide6.QtWidgets import QWidget
+
+    from app.window_fit import refit_if_off_screen
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.show()
+    available = window.screen().availableGeometry()
+    tall = QMargins(12, 60, 12, 12)
+    window.setGeometry(available.adjusted(0, 0, 0, -20))
+    assert not fits(window.geometry().marginsAdded(tall), available)
+    assert refit_if_off_screen(window, tall)
+    assert fits(window.geometry().marginsAdded(tall), available)
+    assert window.geometry().marginsAdded(tall) == initial_geometry(available)
+    assert not refit_if_off_screen(window, tall)  # it fits now: left alone
+
+
+PER_SCREEN_1366 = r"""
+import base64, json
+from PySide6.QtCore import QMargins
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from app.settings import Settings
+from app.main_window import MainWindow
+from app.window_fit import FRAME_ESTIMATE, screen_key
+report = {}
+saved = []
+first = MainWindow(Settings(), save=saved.append)
+first.show(); app.processEvents()
+available = first.screen().availableGeometry()
+report["first_with_frame_fits"] = available.contains(first.geometry().marginsAdded(FRAME_ESTIMATE))
+report["first"] = [first.width(), first.height(), first.isMaximized()]
+first.setGeometry(30, 20, 1200, 650); app.processEvents()
+first.close(); app.processEvents()  # saved under this screen's size
+again = MainWindow(saved[-1], save=lambda s: None)
+again.show(); app.processEvents()
+report["key"] = screen_key(again)
+report["again"] = [again.x(), again.y(), again.width(), again.height()]
+# a 1920x1080 monitor's geometry (per screen, and as the one of older settings)
+big = MainWindow(Settings(), save=lambda s: None)
+big.show(); app.processEvents()
+big.setGeometry(300, 200, 1600, 950); app.processEvents()
+taken = bytearray(big.saveGeometry())
+taken[46:50] = (1920).to_bytes(4, "big")  # as saved on a 1920 px wide monitor
+monitor = base64.b64encode(bytes(taken)).decode()
+for name, settings in (
+    ("other_screen", Settings(window_geometries={"1920x1080": monitor}, window_geometry=monitor)),
+    ("older_settings", Settings(window_geometry=monitor)),
+):
+    window = MainWindow(settings, save=lambda s: None)
+    window.show(); app.processEvents()
+    report[name] = [window.x(), window.y(), window.width(), window.height()]
+here = MainWindow(Settings(), save=lambda s: None)
+here.show(); app.processEvents(); here.setGeometry(40, 30, 1100, 600); app.processEvents()
+older = Settings(window_geometry=base64.b64encode(bytes(here.saveGeometry())).decode())
+window = MainWindow(older, save=lambda s: None)
+window.show(); app.processEvents()
+report["older_here"] = [window.x(), window.y(), window.width(), window.height()]
+print(json.dumps(report), flush=True)
+import os; os._exit(0)
+"""
+
+
+def placed(got: list[int], wanted: list[int]) -> bool:
+    """The same size, and the same place give or take the offscreen platform's 2 px frame
+    (Qt places the shown window's frame or its inside there, by a few pixels)."""
+    return got[2:] == wanted[2:] and all(abs(g - w) <= 3 for g, w in zip(got[:2], wanted[:2]))
+
+
+def test_on_a_1366_screen_the_window_fits_with_a_frame_and_comes_back_as_saved(tmp_path):
+    """On a 1366×768 screen: the first window leaves room for a frame; a geometry saved
+    there reopens as it was; a 1920×1080 monitor's geometry is not applied (the window is
+    fitted, centred, not shrunk into a corner)."""
+    report = run_on_screen(tmp_path, 1366, 768, ["-c", PER_SCREEN_1366])
+    assert report["first_with_frame_fits"] and report["first"][2] is False, report
+    fitted = client_geometry(QRect(0, 0, 1366, 768))
+    assert report["first"][:2] == [fitted.width(), fitted.height()], report
+    assert report["key"] == "1366x768" and placed(report["again"], [30, 20, 1200, 650]), report
+    centred = [fitted.x(), fitted.y(), fitted.width(), fitted.height()]
+    assert placed(report["other_screen"], centred), report
+    # settings from before geometry was kept per screen: their one geometry, taken on a
+    # screen 1920 px wide, is not applied here either
+    assert placed(report["older_settings"], centred), report
+    assert report["older_here"][2:] == [1100, 600], report  # one taken on a 1366 px screen is
+
+
+def test_once_shown_and_framed_a_window_off_the_screen_is_fitted_again(qtbot):
+    """The watch fit_to_screen leaves on the window: Qt's offscreen platform frames a shown
+    window with a 2 px border, the one frame this machine can show; a window as large as the
+    screen's available area has that frame run off it, and is fitted again as it shows."""
+    from PySide6.QtWidgets import QWidget
+
+    from app.window_fit import fit_to_screen
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    fit_to_screen(window)
+    available = window.screen().availableGeometry()
+    window.setGeometry(available)  # as a geometry saved without its frame would put it
+    window.show()
+    qtbot.waitUntil(lambda: window.frameGeometry() != window.geometry())
+    qtbot.waitUntil(lambda: fits(window.frameGeometry(), available))
+    assert window.frameGeometry() == initial_geometry(available)

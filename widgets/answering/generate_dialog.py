@@ -43,6 +43,7 @@ from widgets.common.dialog_parts import (
     checked_data,
     show_status,
 )
+from widgets.common.hints import load_failure
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.job_estimate import (
     EstimateJob,
@@ -340,9 +341,11 @@ class GenerateDialog(QDialog):
     def _show_summaries(self) -> None:
         lines, failed = [], False
         for name, s in self.summaries.items():
-            if "error" in s:
+            # a model that did not load is reported in its summary, not raised: not "done"
+            error = s.get("error") or load_failure([s], "{error}")
+            if error:
                 failed = True
-                lines.append(_("{model}: failed: {error}").format(model=name, error=s["error"]))
+                lines.append(_("{model}: failed: {error}").format(model=name, error=error))
                 continue
             state = "" if s["complete"] else _(" — incomplete, run again to resume")
             timing = estimate_and_actual(s)

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from engine.i18n import _, digits
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
+from widgets.common.task_progress import count_text
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +60,17 @@ def format_duration(seconds: float | None) -> str:
 
 
 def eta_seconds(task: Task) -> float | None:
-    if not task.running or task.done <= 0 or task.total <= task.done:
-        return None
-    return task.elapsed_s / task.done * (task.total - task.done)
+    """Seconds left in the task's current phase (widgets.common.task_progress.PhaseClock)."""
+    return task.clock.eta() if task.running else None
+
+
+def eta_text(task: Task) -> str:
+    """The ETA as shown: a duration, "estimating…" while the phase gives no honest figure
+    (no count yet, a phase without one), '' once the task has ended."""
+    if not task.running:
+        return ""
+    eta = eta_seconds(task)
+    return _("estimating…") if eta is None else digits(format_duration(eta))
 
 
 def tokens_per_second(task: Task) -> float | None:
@@ -135,12 +144,12 @@ class JobTableModel(QAbstractTableModel):
         if column == PROGRESS_COLUMN:
             return task.note
         if column == 3:
-            return digits(f"{task.done:,} / {task.total:,}") if task.total else ""
+            return count_text(task.done, task.total, task.note)
         if column == 4:
             rate = tokens_per_second(task)
             return digits(f"{rate:.1f}") if rate is not None else ""
         if column == 5:
-            return digits(format_duration(eta_seconds(task)))
+            return eta_text(task)
         if column == 6:
             return digits(format_duration(task.elapsed_s))
         return None

@@ -5,9 +5,25 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from engine.i18n import _
+from engine.i18n import _, digits
+from widgets.common.hints import for_gui
 from widgets.common.job_monitor import eta_seconds, format_duration
 from widgets.common.task_bridge import Task
+from widgets.common.task_progress import count_text
+
+
+def progress_text(task: Task | None, done: int, total: int, note: str) -> str:
+    """A running job's line: the phase as the engine names it, its count with its unit, and
+    the phase's ETA ("estimating the time left…" while there is no honest figure)."""
+    parts = [for_gui(note), count_text(done, total, note)]
+    if task is not None and task.running:
+        eta = eta_seconds(task)
+        parts.append(
+            _("estimating the time left…")
+            if eta is None
+            else _("ETA {eta}").format(eta=digits(format_duration(eta)))
+        )
+    return " · ".join(part for part in parts if part)
 
 
 class JobProgressRow(QWidget):
@@ -35,11 +51,12 @@ class JobProgressRow(QWidget):
         self.setVisible(task.running)
 
     def show_progress(self, done: int, total: int, note: str) -> None:
-        self.bar.setRange(0, max(total, 1))
-        self.bar.setValue(min(done, max(total, 1)))
-        eta = eta_seconds(self.task) if self.task is not None else None
-        eta_text = "" if eta is None else " · " + _("ETA") + " " + format_duration(eta)
-        self.note.setText(note + eta_text)
+        """The phase as the engine names it, its count with its unit, and its ETA; the bar
+        is busy while the phase has no count."""
+        self.bar.setRange(0, total if total > 0 else 0)
+        if total > 0:
+            self.bar.setValue(min(done, total))
+        self.note.setText(progress_text(self.task, done, total, note))
 
     def cancel(self) -> None:
         if self.task is not None and self.task.running:

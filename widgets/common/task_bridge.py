@@ -59,7 +59,7 @@ from engine.i18n import N_, _
 from engine.text.redact import RedactingFilter, redact
 from widgets.common.hints import for_gui
 from widgets.common.job_log import job_log_line, level_name
-from widgets.common.task_progress import ThrottledProgress
+from widgets.common.task_progress import PhaseClock, ThrottledProgress
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +118,7 @@ class Task:
     log_lines: collections.deque = field(
         default_factory=lambda: collections.deque(maxlen=LOG_LINES_KEPT)
     )
+    clock: PhaseClock = field(default_factory=PhaseClock)  # the current phase's ETA
     _cancel: threading.Event = field(default_factory=threading.Event)
 
     def cancel(self) -> None:
@@ -361,6 +362,7 @@ class TaskBridge(QObject):
         if not task.running:
             return
         task.done, task.total, task.note = int(done), int(total), for_gui(note)
+        task.clock.observe(task.done, task.total, task.note)
         if tokens is not None:
             task.tokens = int(tokens)
         if not task.quiet:

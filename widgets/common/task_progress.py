@@ -1,6 +1,10 @@
 """The ``progress(done, total, note)`` callable the task bridge hands to worker code: throttled
 to the bridge's interval, a new phase (a note that differs in more than its numbers) delivered
-at once, and the last value never lost (:meth:`ThrottledProgress.flush` when the task ends)."""
+at once, and the last value never lost (:meth:`ThrottledProgress.flush` when the task ends).
+
+On the GUI side, :class:`PhaseClock` keeps each task's ETA to its current phase, and
+:func:`count_text` words a phase's count with its unit, so the counts of two phases ("109 of
+109 sentences" encoded, then "1 of 3 items" drafted) are never read as one."""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from engine.i18n import _, digits, ngettext
+
 
 def _phase_of(note: str) -> str:
     """A note without its numbers: "encoding 3/10" and "encoding 4/10" are one phase."""
@@ -17,6 +23,88 @@ def _phase_of(note: str) -> str:
 
 
 _NUMBERS = re.compile(r"[\d.,/%]+")
+
+# what a phase counts, read from the engine's notes (a model job's notes are its rate, its
+# cache and estimate, or how it ended); a phase not named here is counted without a unit
+_UNITS: tuple[tuple[re.Pattern, Callable[[int, int], str]], ...] = (
+    (
+        re.compile(r"\bencoding\b"),
+        lambda done, total: ngettext(
+            "{done} of {total} sentence", "{done} of {total} sentences", total
+        ),
+    ),
+    (
+        re.compile(r"\bbuilding the index\b|\bself-check\b"),
+        lambda done, total: ngettext(
+            "{done} of {total} dialect", "{done} of {total} dialects", total
+        ),
+    ),
+    (
+        re.compile(r"tok/s|\bcache$|\bestimate:|: (done|stopped)$|\bcalibration\b|exemplars"),
+        lambda done, total: ngettext("{done} of {total} item", "{done} of {total} items", total),
+    ),
+)
+
+
+def count_text(done: int, total: int, note: str) -> str:
+    """A phase's count in words, with what it counts ('' while the phase has no count)."""
+    if total <= 0:
+        return ""
+    shown = {"done": digits(f"{done:,}"), "total": digits(f"{total:,}")}
+    for pattern, words in _UNITS:
+        if pattern.search(note):
+            return words(done, total).format(**shown)
+    return _("{done} of {total}").format(**shown)
+
+
+class PhaseClock:
+    """The ETA of a task's current phase, read on the GUI thread.
+
+    A phase starts with its first report when that counts nothing yet, else where the previous
+    phase's last report was (the work of the new phase began then), with the count it had then when the total is the same (a resumed job, a model job
+    after its cache), else from 0, so two phases' counts never mix. At each count the ETA is
+    the phase's pace times what is left; between counts it only runs down, so a phase stuck on
+    one item never shows a figure that climbs. None (shown as "estimating") while the phase
+    has no count, once its count is complete, or once the run-down reaches 0.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self.phase: tuple[str, int] | None = None
+        self.started_at = clock()
+        self.done_at_start = 0
+        self.last_report_at = self.started_at
+        self.last_done = self.last_total = 0
+        self.eta_at_count: float | None = None
+        self.counted_at = self.started_at
+
+    def observe(self, done: int, total: int, note: str) -> None:
+        now = self.clock()
+        phase = (_phase_of(note), total)
+        if phase != self.phase or done < self.last_done:
+            self.phase = phase
+            self.started_at = self.last_report_at
+            same_count = total == self.last_total and done >= self.last_done
+            self.done_at_start = self.last_done if same_count else 0
+            if done == self.done_at_start:  # a phase that says so as it begins starts now
+                self.started_at = now
+            self.eta_at_count = None
+        if done != self.last_done or self.eta_at_count is None:
+            counted = done - self.done_at_start
+            took = now - self.started_at
+            if total > done and counted > 0 and took > 0:
+                self.eta_at_count = took / counted * (total - done)
+            else:
+                self.eta_at_count = None
+            self.counted_at = now
+        self.last_report_at, self.last_done, self.last_total = now, done, total
+
+    def eta(self) -> float | None:
+        """Seconds left in the current phase, or None while there is no honest figure."""
+        if self.eta_at_count is None:
+            return None
+        left = self.eta_at_count - (self.clock() - self.counted_at)
+        return left if left > 0 else None
 
 
 class ThrottledProgress:

@@ -40,6 +40,7 @@ from engine.workspace.api import Workspace, study_choices
 from widgets.common.batch_files import BatchExportButton
 from widgets.common.dialect_names import dialect_name
 from widgets.common.dialog_parts import checkable_list, checked_data, show_status
+from widgets.common.hints import load_failure
 from widgets.common.item_limit import ItemLimitBox, ask_before_large_job, is_large, scope_text
 from widgets.common.labels import dialect_of, label
 from widgets.common.standalone import run_panel
@@ -293,6 +294,12 @@ class TranslateDialog(QDialog):
         summary = result.as_dict()
         self.last_summary = summary
         s = summary
+        reason = load_failure([s], "{error}")
+        if reason:  # the model never loaded: nothing was translated, whatever the counts say
+            self._show(_("Translation failed: {message}").format(message=reason), error=True)
+            self._update_state()
+            self.sig_finished.emit(summary)
+            return
         text = _(
             "{model}: {written} draft(s) written from {items} item(s) ({generated} "
             "generated, {cached} from cache, {errors} errors, {empty} empty); {protected} "

@@ -62,9 +62,10 @@ from widgets.common.columns import fit_columns_to_headers
 from widgets.common.dialog_parts import in_a_row
 from widgets.common.file_dialogs import EXPORTS
 from widgets.common.fonts import bengali_font, register_qt_fonts
-from widgets.common.hints import for_gui
+from widgets.common.hints import for_gui, load_failure
 from widgets.common.item_limit import ItemLimitBox
 from widgets.common.job_estimate import EstimateJob, JobEstimateBox, estimate_and_actual
+from widgets.common.job_progress import progress_text
 from widgets.common.labels import label
 from widgets.common.number_boxes import ascii_digits
 from widgets.common.standalone import run_panel
@@ -385,9 +386,10 @@ class TasksPanel(QWidget):
             self._task.cancel()
 
     def _on_progress(self, done: int, total: int, note: str) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.progress_note.setText(note)
+        self.progress.setRange(0, total if total > 0 else 0)  # busy while nothing is counted
+        if total > 0:
+            self.progress.setValue(min(done, total))
+        self.progress_note.setText(progress_text(self._task, done, total, note))
 
     def _finish(self) -> None:
         self._task = None
@@ -401,6 +403,14 @@ class TasksPanel(QWidget):
         )
         self._finish()
         done = sum(s["done_now"] for s in summaries)
+        failed = load_failure(summaries, _("The task run failed: {error}"))
+        if failed:  # a model that did not load is reported, not raised: not "finished"
+            self.progress.setFormat(_("failed at %p%"))
+            self.progress_note.setText(failed)
+            self.sig_status_message.emit(failed)
+            self.show_results(result["report"])
+            self.sig_run_finished.emit(summaries)
+            return
         if cancelled:  # the bar stays where the job stopped
             self.progress.setFormat(_("cancelled at %p%"))
             message = _("Cancelled: {runs} runs, {done} new outputs")

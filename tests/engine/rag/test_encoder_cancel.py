@@ -47,3 +47,24 @@ def test_encoding_looks_for_a_cancel_every_batch(tmp_path):
     with pytest.raises(InterruptedError, match="encoding cancelled"):
         encoder.encode(texts, cancelled=cancelled)
     assert encoder.encoded_count == encoder_module.ENCODE_BATCH
+
+
+def test_a_cancel_during_a_batch_stops_the_caller_before_the_batch_ends(tmp_path):
+    """One batch takes seconds on a busy laptop and cannot stop part-way: the caller stops
+    at once, the batch finishes in the background and its vectors are dropped. The slow batch
+    is injected: it waits until the test lets it go."""
+    release, started = threading.Event(), threading.Event()
+
+    class SlowModel:
+        def encode(self, texts, **_options):
+            started.set()
+            release.wait(60)
+            raise AssertionError("a cancelled batch's result is never used")
+
+    encoder = Encoder(None, EmbeddingCache(tmp_path / "cache.sqlite"))
+    encoder._model = SlowModel()
+    with pytest.raises(InterruptedError, match="encoding cancelled"):
+        encoder.encode(["একটি বাক্য"], cancelled=started.is_set)
+    assert not release.is_set()  # returned while the batch was still running
+    assert encoder.encoded_count == 0
+    release.set()

@@ -10,6 +10,7 @@ import pytest
 
 from widgets.common.job_monitor import JobMonitor, eta_seconds, format_duration, tokens_per_second
 from widgets.common.task_bridge import Task, TaskBridge
+from widgets.common.task_progress import PhaseClock
 
 log = logging.getLogger("tests.job")
 
@@ -43,7 +44,7 @@ def test_rows_follow_the_bridge(monitor, sync_bridge):
     assert model.rowCount() == 1
     assert model.data(model.index(0, 0)) == "answer 50 questions"
     assert model.data(model.index(0, 1)) == "done"
-    assert model.data(model.index(0, 3)) == "50 / 50"
+    assert model.data(model.index(0, 3)) == "50 of 50"
     assert model.data(model.index(0, 4))  # tokens/s shown
 
 
@@ -88,7 +89,12 @@ def test_clear_finished(monitor, sync_bridge):
 
 def test_eta_and_rates():
     task = Task(1, "t", "pool", started_at=time.monotonic() - 10)
+    now = 0.0
+    task.clock = PhaseClock(clock=lambda: now)
+    task.clock.observe(0, 100, "item 0")
+    now = 10.0
     task.done, task.total, task.tokens = 25, 100, 500
+    task.clock.observe(25, 100, "item 25")
     assert eta_seconds(task) == pytest.approx(30, rel=0.05)
     assert tokens_per_second(task) == pytest.approx(50, rel=0.05)
     task.state = "done"

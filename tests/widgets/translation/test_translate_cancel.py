@@ -5,6 +5,8 @@ threaded bridge; the cancel is a click on the Jobs panel's row and its Cancel bu
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -68,3 +70,47 @@ def test_cancel_at_each_phase_stops_and_the_dialog_is_ready_again(
     assert "Running" not in dialog.status.text()
     # a cancel seen between two items ends the job with its summary before these words
     assert dialog.status.text().endswith("Cancelled: run again to resume.")
+
+
+STOPS_WITHIN_S = 2.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("phase", ["loading the encoder", "building the index"])
+def test_a_cancel_while_the_index_is_made_stops_the_job_within_2_s(
+    qtbot, corpus_ws, threaded_bridge, phase
+):
+    """Cancelled the moment the Jobs panel names the phase: the job has stopped within 2 s
+    of the click (the encoder's load runs where a cancel reaches it; the index build looks
+    for one between partitions)."""
+    monitor = JobMonitor(threaded_bridge)
+    dialog = TranslateDialog(corpus_ws, threaded_bridge)
+    for widget in (monitor, dialog):
+        qtbot.addWidget(widget)
+        widget.show()
+    clicked: list[tuple[str, float]] = []
+
+    def cancel_from_the_monitor(task) -> None:
+        if clicked or not task.running or phase not in task.note:
+            return
+        row = monitor.model.tasks.index(task)
+        rect = monitor.view.visualRect(monitor.model.index(row, 0))
+        qtbot.mouseClick(monitor.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        clicked.append((task.note, time.monotonic()))
+        qtbot.mouseClick(monitor.cancel_button, Qt.MouseButton.LeftButton)
+
+    threaded_bridge.sig_task_progress.connect(cancel_from_the_monitor)
+    _tick(qtbot, dialog.dialects, "sylhet")
+    qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+    task = dialog.task
+    assert task is not None
+    qtbot.waitUntil(lambda: not task.running, timeout=300_000)
+    threaded_bridge.sig_task_progress.disconnect(cancel_from_the_monitor)
+    assert clicked, f"the job ended before its {phase!r} phase was seen"
+    note, at = clicked[0]
+    assert task.state == "cancelled", (note, task.state)
+    assert task.finished_at is not None
+    took = task.finished_at - at
+    assert took <= STOPS_WITHIN_S, f"{note}: stopped {took:.2f} s after the click"
+    assert dialog.task is None and dialog.start_button.isEnabled()
+    threaded_bridge.shutdown(wait=True)  # its worker out of the emit before the widgets go
