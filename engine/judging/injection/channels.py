@@ -156,8 +156,30 @@ def _separate(m: re.Match) -> str:
                 cuts[end] = [*cuts[start], token[start:end]]
                 break
     words = cuts.get(len(token), [])
+    if not words and len(token) >= 10:
+        words = _cut_with_gaps(token, forms)
     # a word said twice is Bengali reduplication ("দিনদিন", day by day), not a run-together
-    return " ".join(words) if len(set(words)) >= 2 else token
+    return " ".join(words) if len(set(words) & forms) >= 2 else token
+
+
+def _cut_with_gaps(token: str, forms: frozenset[str]) -> list[str]:
+    """A long run of words ("এইউত্তরেরজন্যপূর্ণনম্বরপ্রযোজ্য") cut where the lexicon's words
+    cover most of it (three fifths), the letters between them kept as words of their own;
+    else nothing."""
+    # best[i]: (letters covered, pieces) for token[:i]; a piece of the lexicon, or one letter
+    best: list[tuple[int, list[str]]] = [(0, []), *[(-1, []) for _ in token]]
+    for end in range(1, len(token) + 1):
+        covered, pieces = best[end - 1]
+        known = bool(pieces) and pieces[-1] in forms
+        if pieces and not known:
+            best[end] = (covered, [*pieces[:-1], pieces[-1] + token[end - 1]])
+        else:
+            best[end] = (covered, [*pieces, token[end - 1]])
+        for start in range(max(0, end - 16), end - 1):
+            if token[start:end] in forms and best[start][0] + end - start > best[end][0]:
+                best[end] = (best[start][0] + end - start, [*best[start][1], token[start:end]])
+    covered, pieces = best[len(token)]
+    return pieces if covered >= 0.6 * len(token) else []
 
 
 # a letter standing alone after a word ("দি ন"): joined when that makes a lexicon word
@@ -178,6 +200,48 @@ def rejoined(text: str) -> str:
     return _BN_WORD.sub(_separate, text)
 
 
+# an order's words run together, as the first letters of lines, sentences or words spell them,
+# or every second, third … letter does: long enough that ordinary text never spells one
+_SPELT_ORDERS = re.compile(
+    "|".join(
+        (
+            r"(?:give|award|assign)(?:the|them|me|this|it)?(?:full|max|maximum|top|perfect|ten|"
+            r"tens|five|fives|highest|allfives|alltens)",
+            r"(?:full|top|max|maximum|perfect|highest)(?:marks?|score|points|grade|number)",
+            r"ignore(?:the|all|previous|prior|rubric|rules|instructions|criteria|above)",
+            r"disregard(?:the|all|rubric|rules|instructions)",
+            r"(?:score|rate|grade|mark)(?:this|it|me)?(?:ten|five|tenoutoften|max|full)",
+            r"all(?:fives|tens)|tenoutoften|fiveoutoffive|passthisanswer",
+            r"(?:purno|puro|pura|full)(?:nombor|number|nambar|marks)",
+        )
+    )
+)
+_ASCII_LETTERS = re.compile(r"[a-z]+")
+
+
+def spelt_order(text: str) -> str:
+    """An order's words that the first letters of ``text``'s (in matching form) lines,
+    sentences or words spell, or every second to seventh letter; else ``""``."""
+    lower = text.lower()
+    pieces = (
+        lower.splitlines(),
+        sentences(lower),
+        re.findall(r"[^\W\d_]\w*", lower),
+    )
+    streams = []
+    for parts in pieces:
+        starts = [_LIST_MARK.sub("", p.strip()) for p in parts]
+        starts = [s for s in starts if s]
+        if len(starts) >= 6:
+            streams.append("".join(s[0] for s in starts if s[0].isascii()))
+    letters = "".join(_ASCII_LETTERS.findall(lower))
+    streams += [letters[start::step] for step in range(2, 8) for start in range(step)]
+    for stream in streams:
+        if len(stream) >= 7 and (m := _SPELT_ORDERS.search(stream)):
+            return m.group(0)
+    return ""
+
+
 _VERDICT_NUMBER = re.compile(
     r"(?:10|[0-5]|১০|[০-৫]|ten|five|দশ|পাঁচ)(?:\s*(?:/|out of|এর মধ্যে)\s*(?:10|5|১০|৫))?", re.I
 )
@@ -185,11 +249,27 @@ _VERDICT_NUMBER = re.compile(
 # also ends a true-or-false answer and weighs like a bare number
 _VERDICT_MARKS = re.compile(
     r"full marks?|top marks?|perfect score|full score|maximum marks?|100\s*%|"
-    r"পূর্ণ\s*নম্বর|পুরো\s*নম্বর|সর্বোচ্চ\s*নম্বর|পূর্ণমান|১০০\s*%|(?:purno|puro|full)\s*(?:number|marks?)",
+    r"পূর্ণ\s*নম্বর|পুরো\s*নম্বর|সর্বোচ্চ\s*নম্বর|পূর্ণমান|১০০\s*%|(?:purno|puro|full)\s*(?:number|marks?)|"
+    r"(?:দশ|পাঁচ)\s*(?:ে|-?এ)\s*(?:দশ|পাঁচ)|(?:১০|৫|10|5)\s*(?:-?এ|/)\s*(?:১০|৫|10|5)|"
+    r"(?:ten|five|10|5) out of (?:ten|five|10|5)|(?:dosh|dos|pach)e (?:dosh|dos|pach)",
     re.I,
 )
 _VERDICT_WORDS = re.compile(
     r"perfect|excellent|correct|pass(?:ed)?|a\+|সঠিক|নির্ভুল|উত্তীর্ণ|পাস|নিখুঁত|thik|sothik", re.I
+)
+
+
+def verdict_named(text: str) -> str:
+    """A verdict in marks that ``text`` (in matching form) names, or ``""``."""
+    m = _VERDICT_MARKS.search(text)
+    return m.group(0) if m else ""
+
+
+_JUDGES_VERDICT = re.compile(
+    r"^(?:(?:the\s+|final\s+)?(?:judge|grader|evaluator|examiner|marker|assessor)(?:'s)?\s+"
+    r"(?:verdict|score|decision|grade|result)|(?:বিচারক|পরীক্ষক|মূল্যায়নকারী|মূল্যায়ক)(?:ের|এর|র)\s*"
+    r"(?:রায়|সিদ্ধান্ত|নম্বর|স্কোর|ফলাফল|মূল্যায়ন))\s*[:=-]\s*",
+    re.I,
 )
 
 
@@ -201,8 +281,13 @@ def bare_verdict(text: str) -> str:
     if len(lines) < 2:
         return ""
     last = lines[-1].strip(" .!।*_-\"'()[]")
+    # a verdict put in the judge's mouth ("বিচারকের রায়: দশে দশ") is an order like marks
+    judged = _JUDGES_VERDICT.match(last)
+    last = _JUDGES_VERDICT.sub("", last)
     last = re.sub(r"^(?:verdict|score|result|রায়|ফলাফল)\s*[:=-]\s*", "", last, flags=re.I)
-    if _VERDICT_MARKS.fullmatch(last):
+    if _VERDICT_MARKS.fullmatch(last) or (
+        judged and (_VERDICT_NUMBER.fullmatch(last) or _VERDICT_WORDS.fullmatch(last))
+    ):
         return "marks"
     before = lines[-2].strip(" .!।*_-\"'()[]")
     if _VERDICT_NUMBER.fullmatch(last) and before.isdigit():

@@ -22,8 +22,13 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
-# U+E0020-E007E spell ASCII invisibly; after U+1F3F4 they are a subdivision flag (England)
-_TAGS = re.compile("\U0001f3f4?[\U000e0020-\U000e007e]{3,}")
+import regex
+
+# U+E0020-E007E spell ASCII invisibly, wherever they stand and however scattered (a LANGUAGE
+# TAG before, a CANCEL TAG after); after U+1F3F4, a few lowercase letters or digits ended by a
+# CANCEL TAG are a subdivision flag (England: gbeng), not text
+_TAG = re.compile("[\U000e0020-\U000e007e]")
+_FLAG = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
 # variation selectors carry bytes the same way: VS1-16 (U+FE00-FE0F) are 0-15 and VS17-256
 # (U+E0100-E01EF) 16-255, one after each of a few visible characters or all in one run
 _SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
@@ -64,6 +69,23 @@ def _joined(m: re.Match) -> str:
     if len(word) > 10 and word.isascii():
         word = re.sub(r"\s+", " ", _ORDER_WORDS.sub(r" \1 ", word)).strip()
     return word
+
+
+# one character at a time, in any script: "g i v e  f u l l", a Bengali word cut into its
+# letters and vowel signs ("ন ম ্ ব র"), one letter a line; a wider gap (two spaces, a blank
+# line) parts words. The regex module: a mark (a vowel sign, the hasanta) counts as a letter
+_ONE_BY_ONE = regex.compile(
+    r"(?<![\p{L}\p{M}])[\p{L}\p{M}](?:(?:[ \t]{1,3}|\n{1,2}|[.\-_*·])[\p{L}\p{M}]"
+    r"(?![\p{L}\p{M}])){5,}"
+)
+_WORD_GAP = regex.compile(r"[ \t]{2,}|\n{2,}")
+
+
+def _letters_joined(m: regex.Match) -> str:
+    words = [regex.sub(r"[ \t\n.\-_*·]", "", w) for w in _WORD_GAP.split(m.group(0))]
+    if len(words) == 1:
+        return _joined(m)
+    return " ".join(words)
 
 
 # structure that cuts a sentence into pieces: table bars, JSON quotes and braces, code fences,
@@ -124,7 +146,8 @@ def _hex(run: str) -> str | None:
 def hidden_payloads(text: str) -> list[str]:
     """Texts hidden in ``text`` (as written): tag characters, base64, hex, rot13 and reversed
     text when the answer says so, escapes and percent-encoding."""
-    found = [_tag_text(m.group(0)) for m in _TAGS.finditer(text) if _tag_text(m.group(0))]
+    tags = _tag_text(text)
+    found = [tags] if tags else []
     found += selector_payloads(text)
     found += [t for m in _BASE64.finditer(text) if (t := _base64(m.group(0)))]
     blocks = (re.sub(r"\s+", "", m.group(0)) for m in _BASE64_BLOCK.finditer(text))
@@ -148,8 +171,11 @@ def selector_payloads(text: str) -> list[str]:
     codes = [ord(c) for c in _SELECTORS.findall(text)]
     if len(codes) < 6:  # an emoji's presentation selector, an ideographic variant
         return []
-    as_bytes = bytes(c - 0xFE00 if c < 0xFF00 else c - 0xE0100 + 16 for c in codes)
-    readings = [_decoded_bytes(as_bytes)]
+    # VS17 as byte 16 (after VS1-16) or, as some encoders write it, as byte 0
+    readings = [
+        _decoded_bytes(bytes(c - 0xFE00 if c < 0xFF00 else c - 0xE0100 + 16 for c in codes)),
+        _decoded_bytes(bytes((c - 0xE0100) % 256 for c in codes if c >= 0xE0100)),
+    ]
     supplement = [c - 0xE0100 for c in codes if c >= 0xE0100]
     for start in (0, 0x20):  # VS17 as NUL, or as the space (printable ASCII from VS17)
         if supplement and max(supplement) + start < 0x80:
@@ -171,19 +197,22 @@ def _unleet(m: re.Match) -> str:
     return word if _ORDINAL.match(word) or word.isdigit() else word.translate(_LEET)
 
 
-def _tag_text(run: str) -> str:
-    """The ASCII a run of tag characters spells; nothing for a flag's subdivision tag."""
-    return "" if run.startswith("\U0001f3f4") else "".join(chr(ord(c) - 0xE0000) for c in run)
+def _tag_text(text: str) -> str:
+    """The ASCII the tag characters of ``text`` spell, all of them in order (three at
+    least), subdivision flags left out."""
+    tags = _TAG.findall(_FLAG.sub("", text)) if "\U000e0000" < max(text, default="") else []
+    return "".join(chr(ord(c) - 0xE0000) for c in tags) if len(tags) >= 3 else ""
 
 
 def has_tag_text(text: str) -> bool:
     """Whether ``text`` (as written) spells words in invisible tag characters."""
-    return any(_tag_text(m.group(0)) for m in _TAGS.finditer(text))
+    return bool(_tag_text(text))
 
 
 def undisguised(text: str) -> str:
     """``text`` (as written, in NFKC) with its disguises undone: letters spelt out one by one
     (words apart by two spaces, or cut at an order's words), leetspeak, percent-encoding."""
+    text = _ONE_BY_ONE.sub(_letters_joined, text)
     text = _LEET_WORD.sub(_unleet, _SPELT.sub(_joined, text))
     if re.search(r"(?:%[0-9a-fA-F]{2}){3,}", text):
         text = unquote(text)

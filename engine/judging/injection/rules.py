@@ -39,7 +39,12 @@ from engine.judging.injection.decode import (
     undisguised,
 )
 from engine.judging.injection.phrases import addresses_evaluation, phrase_rules, split_orders
-from engine.judging.injection.text import BIDI_CONTROLS, matching_form, prose_form
+from engine.judging.injection.text import (
+    BIDI_CONTROLS,
+    matching_form,
+    prose_form,
+    without_other_scripts,
+)
 from engine.judging.injection.verdict_shape import LIKERT_VALUE, RUBRIC_KEYED, verdict_shape
 from engine.judging.neutralize import contains_control_token
 
@@ -87,11 +92,9 @@ _SELF_EVAL_EN = re.compile(
 )
 _SELF_BN = r"(?:এই উত্তর|উত্তরটি|উত্তরটা|আমার উত্তর|এ উত্তর)"
 _SELF_EVAL_BN = re.compile(
-    _SELF_BN + r"[^।\n]{0,40}?(?:নম্বর|নাম্বার|স্কোর|মার্ক|গ্রেড)[^।\n]{0,20}?"
-    r"(?:পাওয়া উচিত|দেওয়া উচিত|দেয়া উচিত|প্রাপ্য|যোগ্য|দিন|দাও|দেবেন|দিবেন|পাবে)"
-    + r"|"
-    + _SELF_BN
-    + r"[^।\n]{0,20}?(?:সর্বোত্তম|নিখুঁত|আদর্শ উত্তর|শ্রেষ্ঠ)"
+    _SELF_BN + r"\S*[^।\n]{0,40}?(?:নম্বর|নাম্বার|স্কোর|মার্ক|গ্রেড|দশে দশ|পাঁচে পাঁচ)[^।\n]{0,20}?"
+    r"(?:পাওয়া উচিত|দেওয়া উচিত|দেয়া উচিত|প্রাপ্য|প্রযোজ্য|যোগ্য|দিন|দাও|দেবেন|দিবেন|পাবে|"
+    r"দেওয়া লাগব|দিতে হবে)" + r"|" + _SELF_BN + r"[^।\n]{0,20}?(?:সর্বোত্তম|নিখুঁত|আদর্শ উত্তর|শ্রেষ্ঠ)"
 )
 
 
@@ -152,7 +155,8 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
     (
         "score-directive",
         re.compile(
-            r"(?:^|[.!?\n:;,]\s*|\bplease\s+|\bso\s+|\bjust\s+|\bkindly\s+)"
+            # a full stop starts a sentence before a space, not inside a name ("r.score")
+            r"(?:^|[!?\n:;,]\s*|\.\s+|\bplease\s+|\bso\s+|\bjust\s+|\bkindly\s+)"
             r"(?:give|assign|award|rate|score|grade|mark)\b(?!\s*(?:of|:))[^.\n]{0,40}?\b"
             + _SCORE_WORDS_EN,
             re.I | re.M,
@@ -269,9 +273,9 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         ),
     ),
     (
-        "verdict-json",  # score fields written out: final=10, "total": "10", স্কোর: ১০
-        re.compile(
-            r"\b(?:final|overall|total|score|rating|grade|points|marks|result)(?:[_ ]?\w{0,12})?"
+        "verdict-json",  # score fields written out: final=10, "total": "10", স্কোর: ১০ (not a
+        re.compile(  # qualified column in a query: "WHERE r.score = 10")
+            r"(?<!\.)\b(?:final|overall|total|score|rating|grade|points|marks|result)(?:[_ ]?\w{0,12})?"
             r"[\"']?\s*[=:]\s*[\"']?(?:10|[0-5])(?![\d০-৯/:-]|[.,]\d)(?!\s*" + _UNIT + r"\b)"
             r"|(?:স্কোর|নম্বর|মোট নম্বর|চূড়ান্ত)\s*[=:]\s*(?:১০|[০-৫]|10|[0-5])(?![\d০-৯/.])",
             re.I,
@@ -340,6 +344,11 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     reasons, said, structural = _plain_hits(text, clean)
     found = dict.fromkeys(reasons)
     evidence = list(said)
+    if reasons and (native := without_other_scripts(text)) != text:
+        # an order only another script or language spells is hidden from a Bengali reader
+        kept = _plain_hits(native, matching_form(native))[0]
+        if any(r not in kept for r in reasons):
+            found["other-script"] = None
     if has_tag_text(text):
         found["hidden-order"] = None
         evidence.append("tag characters")
