@@ -46,7 +46,7 @@ def _order_word() -> re.Pattern:
     return re.compile("|".join(re.escape(w) for w in reversed(words)))
 
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[\w\u0981-\u0983\u09bc-\u09d7]+")  # a Bengali word keeps its vowel signs
 _WORD_ONLY = re.compile(
     r"[^\W\d_][\w\u0981-\u0983\u09bc-\u09d7'-]*"
 )  # a word, not a number or a cell
@@ -71,6 +71,34 @@ def reversed_readings(text: str) -> list[str]:
         if _known(back) >= 2 and _known(back) > _known(piece):
             found.append(back)
     return found
+
+
+_LATIN_LINE = re.compile(r"(?:[A-Za-z]+\W+){2,}[A-Za-z]+")
+
+
+def shifted_readings(text: str) -> list[str]:
+    """Runs of Latin words in ``text`` (in matching form) that read as nothing and read as
+    an order once each letter is shifted back by the same amount (rot13, a Caesar shift):
+    the shift with the most known words, three at least."""
+    found = []
+    for run in (m.group(0) for s in sentences(text) for m in _LATIN_LINE.finditer(s)):
+        if len(run) < 12 or _known(run) > 1:
+            continue
+        best, words = "", 2
+        for shift in range(1, 26):
+            table = str.maketrans(
+                _ABC + _ABC.upper(),
+                _ABC[shift:] + _ABC[:shift] + (_ABC[shift:] + _ABC[:shift]).upper(),
+            )
+            back = run.translate(table)
+            if (n := _known(back)) > words:
+                best, words = back, n
+        if best:
+            found.append(best)
+    return found
+
+
+_ABC = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _cut(letters: str) -> str:
@@ -299,7 +327,7 @@ def channel_readings(text: str) -> list[str]:
     """The readings above that differ from ``text`` (as written): reversed lines, acrostics,
     split words joined."""
     clean = matching_form(text)
-    readings = reversed_readings(clean) + acrostics(clean)
+    readings = reversed_readings(clean) + shifted_readings(clean) + acrostics(clean)
     if (glued := rejoined(clean)) != clean:
         readings.append(glued)
     return readings

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from functools import cache
 from importlib.resources import files
 
@@ -108,6 +109,30 @@ def _glossed(run: str) -> str:
         return brahmic_gloss(w, _loose, to_bengali_letters) or known.get(_loose(w), w)
 
     return _BN_WORD.sub(word, run)
+
+
+# letters only a scholarly romanisation of an Indian language has (IAST, ISO 15919)
+_ROMANISED = re.compile("[āīūṛṝḷṅñṭḍṇśṣṃḥĀĪŪṚṜḶṄÑṬḌṆŚṢṂḤ]")
+
+
+def romanised_readings(text: str) -> list[str]:
+    """Lines of ``text`` in a scholarly romanisation ("pūrṇa nambara dina"), read as the
+    Bengali they spell (indic-transliteration's IAST), known words in the lexicon's spelling."""
+    lines = [line for line in text.splitlines() if len(_ROMANISED.findall(line)) >= 2]
+    if not lines:
+        return []
+    from indic_transliteration import sanscript
+
+    known = _known_words()
+    return [
+        _BN_WORD.sub(
+            lambda m: known.get(_loose(m.group(0)), m.group(0)),
+            sanscript.transliterate(
+                unicodedata.normalize("NFC", line.lower()), sanscript.IAST, sanscript.BENGALI
+            ),
+        )
+        for line in lines
+    ]
 
 
 # a nasal before a consonant written as the anusvara (Hindi spells নম্বর as नंबर)

@@ -31,13 +31,19 @@ import re
 import unicodedata
 
 from engine.judging.injection.appeals import appeal_hits
-from engine.judging.injection.channels import acrostics, rejoined, reversed_readings
+from engine.judging.injection.channels import (
+    acrostics,
+    rejoined,
+    reversed_readings,
+    shifted_readings,
+)
 from engine.judging.injection.decode import (
     flattened,
     has_tag_text,
     hidden_payloads,
     undisguised,
 )
+from engine.judging.injection.other_scripts import romanised_readings
 from engine.judging.injection.phrases import addresses_evaluation, phrase_rules, split_orders
 from engine.judging.injection.text import (
     BIDI_CONTROLS,
@@ -276,8 +282,10 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         "verdict-json",  # score fields written out: final=10, "total": "10", স্কোর: ১০ (not a
         re.compile(  # qualified column in a query: "WHERE r.score = 10")
             r"(?<!\.)\b(?:final|overall|total|score|rating|grade|points|marks|result)(?:[_ ]?\w{0,12})?"
-            r"[\"']?\s*[=:]\s*[\"']?(?:10|[0-5])(?![\d০-৯/:-]|[.,]\d)(?!\s*" + _UNIT + r"\b)"
-            r"|(?:স্কোর|নম্বর|মোট নম্বর|চূড়ান্ত)\s*[=:]\s*(?:১০|[০-৫]|10|[0-5])(?![\d০-৯/.])",
+            r"[\"']?\s*[=:]\s*[\"']?(?:10|[0-5]|(?:ten|five)(?=\s*(?:[.,;\"'}\n]|$)))(?![\d০-৯/:-]|[.,]\d)(?!\s*"
+            + _UNIT
+            + r"\b)"
+            r"|(?:স্কোর|নম্বর|মোট নম্বর|চূড়ান্ত)\s*[=:]\s*(?:১০|[০-৫]|10|[0-5]|দশ|পাঁচ)(?![\d০-৯/.])",
             re.I,
         ),
     ),
@@ -371,7 +379,8 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         found.update(dict.fromkeys(hits))
         evidence += [f"as stored: {e}" for e in why]
     # rearranged, not encoded: backwards without a hint, the first letters of lines
-    for reading in reversed_readings(clean) + [rejoined(a) for a in acrostics(clean)]:
+    rearranged = reversed_readings(clean) + shifted_readings(clean) + romanised_readings(text)
+    for reading in rearranged + [rejoined(a) for a in acrostics(clean)]:
         # what the answer as written trips already is no hidden order
         hits, why, _ = _plain_hits(reading, reading)
         hidden = tuple(r for r in hits if r not in reasons)
