@@ -67,10 +67,23 @@ def reversed_readings(text: str) -> list[str]:
     for piece in pieces:
         if len(piece) < 8:
             continue
-        back = piece[::-1]
-        if _known(back) >= 2 and _known(back) > _known(piece):
-            found.append(back)
+        # backwards as a whole, each word backwards in place, or turned upside down
+        for back in (piece[::-1], _WORD.sub(lambda m: m.group(0)[::-1], piece), _upright(piece)):
+            if back and _known(back) >= 2 and _known(back) > _known(piece):
+                found.append(back)
     return found
+
+
+# letters turned upside down ("sʞɹɐɯ llnɟ ǝʌᴉƃ"), read upright: the text is backwards too
+_UPSIDE_DOWN = "ɐɔǝɟƃɥᴉɾʞɯɹʇʌʍʎ"
+# (the look-alike table has read the turned m "ɯ" as w already; upside down, w is "ʍ")
+_FLIP = str.maketrans(_UPSIDE_DOWN + "qpdbnuw", "acefghijkmrtvwy" + "bdpqunm")
+
+
+def _upright(piece: str) -> str:
+    if sum(c in _UPSIDE_DOWN for c in piece) < 3:
+        return ""
+    return piece.translate(_FLIP)[::-1]
 
 
 _LATIN_LINE = re.compile(r"(?:[A-Za-z]+\W+){2,}[A-Za-z]+")

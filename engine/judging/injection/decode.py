@@ -158,6 +158,7 @@ def hidden_payloads(text: str) -> list[str]:
     if _REVERSED_HINT.search(text):
         found += [line[::-1] for line in text.splitlines() if len(line) >= 12]
     found += [t for m in _MORSE.finditer(text) if (t := _morse(m.group(0)))]
+    found += zero_width_payloads(text) + braille_payloads(text)
     found += [t for m in _BINARY.finditer(text) if (t := _binary(m.group(0)))]
     if len(_ESCAPES.findall(text)) >= 4:
         unescaped = html.unescape(_ESCAPES.sub(_unescape, text))
@@ -191,6 +192,42 @@ def _morse(run: str) -> str | None:
 
 def _binary(run: str) -> str | None:
     return _decoded_bytes(bytes(int(b, 2) for b in re.findall(r"[01]{8}", run)))
+
+
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u180e]")
+
+
+def zero_width_payloads(text: str) -> list[str]:
+    """What invisible zero-width characters between the letters spell as bits (two kinds of
+    them as 0 and 1, either way round, a third as a separator if any): a known way to hide
+    text in plain sight."""
+    marks = _ZERO_WIDTH.findall(text)
+    if len(marks) < 16:
+        return []
+    kinds = sorted(set(marks), key=marks.count, reverse=True)[:2]
+    if len(kinds) < 2:
+        return []
+    found = []
+    for zero, one in (kinds, kinds[::-1]):
+        bits = "".join("0" if m == zero else "1" for m in marks if m in kinds)
+        data = bytes(int(bits[i : i + 8], 2) for i in range(0, len(bits) - 7, 8))
+        if text_ := _decoded_bytes(data):
+            found.append(text_)
+    return found
+
+
+# six-dot Braille, grade 1: the letters a-z (the blank pattern parts words)
+_BRAILLE = str.maketrans("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵⠀", "abcdefghijklmnopqrstuvwxyz ")
+_BRAILLE_RUN = re.compile("[\u2800-\u28ff](?:[\u2800-\u28ff \t]*[\u2801-\u28ff]){5,}")
+
+
+def braille_payloads(text: str) -> list[str]:
+    """What runs of Braille letters spell."""
+    return [
+        t
+        for m in _BRAILLE_RUN.finditer(text)
+        if (t := m.group(0).translate(_BRAILLE)).isascii() and " " in t.strip()
+    ]
 
 
 def selector_payloads(text: str) -> list[str]:

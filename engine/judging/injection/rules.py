@@ -188,6 +188,7 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("score-directive", re.compile(r"(?<![\d০-৯./])(?:10|১০)\s*/\s*(?:10|১০)(?![\d০-৯])")),
     ("score-directive", re.compile(r"(?<![\d০-৯./])(?:5|৫)\s*/\s*(?:5|৫)(?![\d০-৯])")),
     ("score-directive", re.compile(r"\b(?:10|5|ten|five) out of (?:10|5|ten|five)\b", re.I)),
+    ("score-directive", re.compile(r"\b(?:ten|five)\s*/\s*(?:ten|five)\b", re.I)),
     # Bengali, Banglish and dialect orders about marks: engine.judging.injection.phrases
     # "১০ এর মধ্যে ১০"; "দশে দশ" only as an order (a gymnast "got ten out of ten"): phrases
     ("score-directive", re.compile(r"(?:১০|10)\s*(?:এর|-এর)\s*মধ্যে\s*(?:১০|10)")),

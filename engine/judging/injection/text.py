@@ -56,6 +56,14 @@ _MARK_BLOCKS = (
 # letters that show blank: Hangul fillers, the half-width one, the Braille blank
 _BLANK = (0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800)
 _ASSAMESE = str.maketrans({"\u09f0": "\u09b0", "\u09f1": "\u09ac"})  # ৰ -> র, ৱ -> ব
+# letters drawn as symbols that NFKC keeps: regional indicators (🇬), negative circled and
+# squared letters (🅖, 🅶), small capitals (ɢ, ᴍ)
+_LETTERLIKE = {
+    **{0x1F1E6 + i: chr(97 + i) for i in range(26)},
+    **{0x1F150 + i: chr(65 + i) for i in range(26)},
+    **{0x1F170 + i: chr(65 + i) for i in range(26)},
+    **dict(zip(map(ord, "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ"), "abcdefghijklmnoprstuvwyz", strict=True)),
+}
 _FOLDED_ALPHABETS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LATIN"}
 
 
@@ -122,7 +130,8 @@ def matching_form(text: str) -> str:
     """``text`` as the injection rules read it (see the module docstring)."""
     text = arabic_glossed(in_bengali_script(display_order(text or "")))
     text = _dropped().sub("", unicodedata.normalize("NFKD", text))
-    text = unicodedata.normalize("NFKC", text).translate(homoglyph_table()).translate(_ASSAMESE)
+    text = unicodedata.normalize("NFKC", text).translate(_LETTERLIKE)
+    text = text.translate(homoglyph_table()).translate(_ASSAMESE)
     text = bengali_lookalikes(text)
     return "\n".join(normalize_text(line) for line in text.splitlines())
 
