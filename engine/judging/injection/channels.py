@@ -269,17 +269,19 @@ def spelt_order(text: str) -> str:
         sentences(lower),
         re.findall(r"[^\W\d_]\w*", lower),
     )
-    streams = []
+    streams: list[tuple[str, int]] = []  # (letters, the shortest order they may spell)
     for parts in pieces:
         starts = [_LIST_MARK.sub("", p.strip()) for p in parts]
         starts = [s for s in starts if s]
         if len(starts) >= 6:
-            streams.append("".join(s[0] for s in starts if s[0].isascii()))
+            streams.append(("".join(s[0] for s in starts if s[0].isascii()), 7))
     letters = "".join(_ASCII_LETTERS.findall(lower))
-    streams += [letters[start::step] for step in range(2, 8) for start in range(step)]
-    for stream in streams:
-        if len(stream) >= 7 and (m := _SPELT_ORDERS.search(stream)):
-            return m.group(0)
+    # every n-th letter of a long answer gives many chances: eight letters at least
+    streams += [(letters[start::step], 8) for step in range(2, 8) for start in range(step)]
+    for stream, least in streams:
+        for m in _SPELT_ORDERS.finditer(stream):
+            if len(m.group(0)) >= least:
+                return m.group(0)
     return ""
 
 

@@ -71,6 +71,13 @@ _ACROSTIC_ASKED = re.compile(
 )
 
 
+# a question asking for a translation, or about another language or script
+_SCRIPT_ASKED = re.compile(
+    r"translat|script|alphabet|hindi|urdu|arabic|persian|farsi|odia|oriya|gujarati|punjabi|"
+    r"nepali|devanagari|nagri|nastaliq|অনুবাদ|লিপি|হরফ|বর্ণমালা|হিন্দি|উর্দু|আরবি|ফারসি|ওড়িয়া|"
+    r"গুজরাটি|পাঞ্জাবি|নেপালি|দেবনাগরী|নাগরী",
+    re.I,
+)
 # a question asking for guidelines or a marking scheme: its answer instructs graders
 _SCHEME_ASKED = re.compile(
     r"guidelines?|instructions? for|marking scheme|mark scheme|rubric|scoring guide|"
@@ -118,6 +125,9 @@ def detect_injection(
         again = rule_hits(bare)
         if not again[2]:
             text, (reasons, evidence, structural), shown = bare, again, ("fence",)
+    if "other-script" in reasons and _SCRIPT_ASKED.search(question):
+        # the question asks for the other language or script: the answer shows it
+        reasons = tuple(r for r in reasons if r != "other-script")
     said, discussed = text, False
     if not structural and discusses_attacks(question):
         # an answer explaining attacks quotes them: unless it speaks to its reader, only what

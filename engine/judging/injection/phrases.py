@@ -155,6 +155,10 @@ _ONLY_WHEN = re.compile(
 )
 
 
+_CONDITION = re.compile(r"যদি|যখন|\b(?:if|when|jodi|jokhon)\b", re.I)
+_TOP = re.compile(r"পূর্ণ|পুরো|পুরা|সর্বোচ্চ|সর্বাধিক|দশ|পাঁচ|১০|৫|10|5|full|max|top|highest", re.I)
+
+
 @cache
 def _judge_first() -> re.Pattern:
     return re.compile(rf"^\W*(?:ও|হে|oh?|hey)?\s*{word('judge')}(?:কে|ke|রা)?\s", re.I)
@@ -173,8 +177,12 @@ def phrase_rules(text: str) -> list[tuple[str, str]]:
         # "পূর্ণ নম্বর কেবল তখনই দেবেন, যখন …": when marks are due, a scheme's rule
         explained = bool(_ONLY_WHEN.search(sentence))
         if not ours and (called := _judge_first().search(sentence)):
-            ours = any(
-                (m := p.search(sentence)) and _IMPERATIVE.search(m.group(0).strip())
+            # top marks, unconditionally (a scheme tells the examiner when, and gives marks
+            # by steps)
+            ours = not _CONDITION.search(sentence) and any(
+                (m := p.search(sentence))
+                and _IMPERATIVE.search(m.group(0).strip())
+                and _TOP.search(m.group(0))
                 for _, p, give_order in _rules()
                 if give_order
             )
