@@ -338,6 +338,15 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
 _STRUCTURAL = (_FENCE_CHARS, _FENCE_LABELS, _CHAT_MARKUP)
 
 
+# the words of an order about grading itself: top marks, the grader, this answer, the rules
+_GRADERS_WORDS = re.compile(
+    r"পূর্ণ|সর্বোচ্চ|দশে দশ|পাঁচে পাঁচ|উপেক্ষা|বাদ দিন|ভুলে|বিচারক|পরীক্ষক|মূল্যায়নকারী|এই উত্তর|"
+    r"নির্দেশ|মানদণ্ড|নিয়ম|\b(?:full|maximum|highest|ignore|judge|evaluator|grader|"
+    r"instructions|criteria|rules)\b",
+    re.I,
+)
+
+
 def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(reasons, evidence, structural) of the rules alone: which rules ``text`` trips, and
     whether one of them is structure — a chat control token, the prompt's fence characters
@@ -355,8 +364,9 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     evidence = list(said)
     if reasons and (native := without_other_scripts(text)) != text:
         # an order only another script or language spells is hidden from a Bengali reader
+        # — an order to the grader's job, not "give your phone number" in Urdu
         kept = _plain_hits(native, matching_form(native))[0]
-        if any(r not in kept for r in reasons):
+        if any(r not in kept for r in reasons) and _GRADERS_WORDS.search(clean):
             found["other-script"] = None
     if has_tag_text(text):
         found["hidden-order"] = None
