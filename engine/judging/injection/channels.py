@@ -1,12 +1,14 @@
-"""Readings of an answer that its surface hides: text reversed without a hint, the first
-letters of its lines or sentences (an acrostic), words split or joined to dodge the lexicon,
-and a bare verdict standing as its last line.
+"""Readings of an answer that its surface hides: text reversed without a hint (as a whole,
+word by word, upside down) or shifted (a Caesar cipher), the first letters of its lines,
+sentences or words or every n-th letter (an acrostic), words split or joined to dodge the
+lexicon, and a bare verdict standing as its last line.
 
 :mod:`engine.judging.injection.decode` reads what an answer encodes; this module reads what
-it only rearranges. A reversed line counts when it reads better backwards than forwards (more
-of the words the detector knows); an acrostic when its letters cut into an order's words; a
-word split by a space inside it ("নম্ বর", a fragment that ends in a hasanta or a word that
-starts with a vowel sign) is joined back.
+it only rearranges. A reversed or shifted line counts when it reads better so than as written
+(more of the words the detector knows); an acrostic when its letters cut into an order's
+words, or spell one outright (:func:`spelt_order`); a word split by a space inside it ("নম্
+বর", a fragment that ends in a hasanta or a word that starts with a vowel sign) is joined
+back, and words run together are cut at the lexicon's words, around unknown ones too.
 """
 
 from __future__ import annotations

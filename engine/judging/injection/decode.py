@@ -2,8 +2,9 @@
 the model see beside the answer's matching form (:mod:`engine.judging.injection.text`).
 
 A judge reads through obfuscation that a pattern does not: an order in base64 or hex with
-"decode this", in Unicode tag characters (invisible, but a model reads them as ASCII), in
-rot13 or reversed, in JSON's ``\\u`` escapes, HTML entities or percent-encoding, in
+"decode this", in Unicode tag characters or variation selectors (invisible, but a model reads
+them), in zero-width characters as bits, Morse, binary or Braille, in rot13 or reversed, in
+JSON's ``\\u`` escapes, HTML entities or percent-encoding, in
 leetspeak ("1gn0r3 th3 rubr1c"), spelt out letter by letter ("i g n o r e", "ন ম্ব র"), or
 cut into table cells, JSON strings and code lines. :func:`hidden_payloads` gives what is
 hidden (an order found there is never an answer's way of speaking: it flags),

@@ -10,8 +10,9 @@ whatever confidence the judge claims.
 (score orders, overrides, verdict shapes, fence look-alikes, polite requests, fake policies,
 equivalence claims, in English, Bengali, Banglish and the dialects) with a learned model;
 both read obfuscated answers decoded (:mod:`engine.judging.injection.decode`), in the order
-they are displayed and with Bengali in other scripts transliterated
-(:mod:`engine.judging.injection.text`), and the rules read what an answer only rearranges
+they are displayed, with Bengali in other scripts transliterated and orders in neighbouring
+languages glossed (:mod:`engine.judging.injection.text`,
+:mod:`engine.judging.injection.foreign`), and the rules read what an answer only rearranges
 (:mod:`engine.judging.injection.channels`: reversed text, acrostics, words run together or
 split, a bare verdict on the last line).
 
