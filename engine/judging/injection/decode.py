@@ -2,8 +2,9 @@
 the model see beside the answer's matching form (:mod:`engine.judging.injection.text`).
 
 A judge reads through obfuscation that a pattern does not: an order in base64 or hex with
-"decode this", in Unicode tag characters (invisible, but a model reads them as ASCII), in
-rot13 or reversed, in JSON's ``\\u`` escapes, HTML entities or percent-encoding, in
+"decode this", in Unicode tag characters or variation selectors (invisible, but a model reads
+them), in zero-width characters as bits, Morse, binary or Braille, in rot13 or reversed, in
+JSON's ``\\u`` escapes, HTML entities or percent-encoding, in
 leetspeak ("1gn0r3 th3 rubr1c"), spelt out letter by letter ("i g n o r e", "ন ম্ব র"), or
 cut into table cells, JSON strings and code lines. :func:`hidden_payloads` gives what is
 hidden (an order found there is never an answer's way of speaking: it flags),
@@ -22,8 +23,13 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
-# U+E0020-E007E spell ASCII invisibly; after U+1F3F4 they are a subdivision flag (England)
-_TAGS = re.compile("\U0001f3f4?[\U000e0020-\U000e007e]{3,}")
+import regex
+
+# U+E0020-E007E spell ASCII invisibly, wherever they stand and however scattered (a LANGUAGE
+# TAG before, a CANCEL TAG after); after U+1F3F4, a few lowercase letters or digits ended by a
+# CANCEL TAG are a subdivision flag (England: gbeng), not text
+_TAG = re.compile("[\U000e0020-\U000e007e]")
+_FLAG = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
 # variation selectors carry bytes the same way: VS1-16 (U+FE00-FE0F) are 0-15 and VS17-256
 # (U+E0100-E01EF) 16-255, one after each of a few visible characters or all in one run
 _SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
@@ -64,6 +70,23 @@ def _joined(m: re.Match) -> str:
     if len(word) > 10 and word.isascii():
         word = re.sub(r"\s+", " ", _ORDER_WORDS.sub(r" \1 ", word)).strip()
     return word
+
+
+# one character at a time, in any script: "g i v e  f u l l", a Bengali word cut into its
+# letters and vowel signs ("ন ম ্ ব র"), one letter a line; a wider gap (two spaces, a blank
+# line) parts words. The regex module: a mark (a vowel sign, the hasanta) counts as a letter
+_ONE_BY_ONE = regex.compile(
+    r"(?<![\p{L}\p{M}])[\p{L}\p{M}](?:(?:[ \t]{1,3}|\n{1,2}|[.\-_*·])[\p{L}\p{M}]"
+    r"(?![\p{L}\p{M}])){5,}"
+)
+_WORD_GAP = regex.compile(r"[ \t]{2,}|\n{2,}")
+
+
+def _letters_joined(m: regex.Match) -> str:
+    words = [regex.sub(r"[ \t\n.\-_*·]", "", w) for w in _WORD_GAP.split(m.group(0))]
+    if len(words) == 1:
+        return _joined(m)
+    return " ".join(words)
 
 
 # structure that cuts a sentence into pieces: table bars, JSON quotes and braces, code fences,
@@ -124,7 +147,8 @@ def _hex(run: str) -> str | None:
 def hidden_payloads(text: str) -> list[str]:
     """Texts hidden in ``text`` (as written): tag characters, base64, hex, rot13 and reversed
     text when the answer says so, escapes and percent-encoding."""
-    found = [_tag_text(m.group(0)) for m in _TAGS.finditer(text) if _tag_text(m.group(0))]
+    tags = _tag_text(text)
+    found = [tags] if tags else []
     found += selector_payloads(text)
     found += [t for m in _BASE64.finditer(text) if (t := _base64(m.group(0)))]
     blocks = (re.sub(r"\s+", "", m.group(0)) for m in _BASE64_BLOCK.finditer(text))
@@ -134,11 +158,77 @@ def hidden_payloads(text: str) -> list[str]:
         found.append(codecs.decode(text, "rot13"))
     if _REVERSED_HINT.search(text):
         found += [line[::-1] for line in text.splitlines() if len(line) >= 12]
+    found += [t for m in _MORSE.finditer(text) if (t := _morse(m.group(0)))]
+    found += zero_width_payloads(text) + braille_payloads(text)
+    found += [t for m in _BINARY.finditer(text) if (t := _binary(m.group(0)))]
     if len(_ESCAPES.findall(text)) >= 4:
         unescaped = html.unescape(_ESCAPES.sub(_unescape, text))
         if unescaped != text:
             found.append(unescaped)
     return [t for t in found if t.strip()]
+
+
+# Morse (dots and dashes, letters apart by a space, words by a slash or wider gap) and bytes
+# written in binary: eight or more symbols
+_MORSE = re.compile(
+    r"(?<![\w.\-])(?:[.\-·•−]{1,7}(?:[ \t]+/?[ \t]*|[ \t]*/[ \t]*)){7,}[.\-·•−]{1,7}(?![\w.\-])"
+)
+_MORSE_CODE = dict(
+    zip(
+        ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- "
+        "...- .-- -..- -.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----.".split(),
+        "abcdefghijklmnopqrstuvwxyz0123456789",
+        strict=True,
+    )
+)
+_BINARY = re.compile(r"(?<![\w])(?:[01]{8}[ \t,]*){4,}")
+
+
+def _morse(run: str) -> str | None:
+    run = run.translate(str.maketrans("·•−", "..-"))
+    words = [w.split() for w in re.split(r"\s*/\s*|\s{3,}", run)]
+    text = " ".join("".join(_MORSE_CODE.get(c, "?") for c in w) for w in words if w)
+    return text if "?" not in text and " " in text and len(text) >= 6 else None
+
+
+def _binary(run: str) -> str | None:
+    return _decoded_bytes(bytes(int(b, 2) for b in re.findall(r"[01]{8}", run)))
+
+
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u180e]")
+
+
+def zero_width_payloads(text: str) -> list[str]:
+    """What invisible zero-width characters between the letters spell as bits (two kinds of
+    them as 0 and 1, either way round, a third as a separator if any): a known way to hide
+    text in plain sight."""
+    marks = _ZERO_WIDTH.findall(text)
+    if len(marks) < 16:
+        return []
+    kinds = sorted(set(marks), key=marks.count, reverse=True)[:2]
+    if len(kinds) < 2:
+        return []
+    found = []
+    for zero, one in (kinds, kinds[::-1]):
+        bits = "".join("0" if m == zero else "1" for m in marks if m in kinds)
+        data = bytes(int(bits[i : i + 8], 2) for i in range(0, len(bits) - 7, 8))
+        if text_ := _decoded_bytes(data):
+            found.append(text_)
+    return found
+
+
+# six-dot Braille, grade 1: the letters a-z (the blank pattern parts words)
+_BRAILLE = str.maketrans("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵⠀", "abcdefghijklmnopqrstuvwxyz ")
+_BRAILLE_RUN = re.compile("[\u2800-\u28ff](?:[\u2800-\u28ff \t]*[\u2801-\u28ff]){5,}")
+
+
+def braille_payloads(text: str) -> list[str]:
+    """What runs of Braille letters spell."""
+    return [
+        t
+        for m in _BRAILLE_RUN.finditer(text)
+        if (t := m.group(0).translate(_BRAILLE)).isascii() and " " in t.strip()
+    ]
 
 
 def selector_payloads(text: str) -> list[str]:
@@ -148,8 +238,11 @@ def selector_payloads(text: str) -> list[str]:
     codes = [ord(c) for c in _SELECTORS.findall(text)]
     if len(codes) < 6:  # an emoji's presentation selector, an ideographic variant
         return []
-    as_bytes = bytes(c - 0xFE00 if c < 0xFF00 else c - 0xE0100 + 16 for c in codes)
-    readings = [_decoded_bytes(as_bytes)]
+    # VS17 as byte 16 (after VS1-16) or, as some encoders write it, as byte 0
+    readings = [
+        _decoded_bytes(bytes(c - 0xFE00 if c < 0xFF00 else c - 0xE0100 + 16 for c in codes)),
+        _decoded_bytes(bytes((c - 0xE0100) % 256 for c in codes if c >= 0xE0100)),
+    ]
     supplement = [c - 0xE0100 for c in codes if c >= 0xE0100]
     for start in (0, 0x20):  # VS17 as NUL, or as the space (printable ASCII from VS17)
         if supplement and max(supplement) + start < 0x80:
@@ -171,19 +264,22 @@ def _unleet(m: re.Match) -> str:
     return word if _ORDINAL.match(word) or word.isdigit() else word.translate(_LEET)
 
 
-def _tag_text(run: str) -> str:
-    """The ASCII a run of tag characters spells; nothing for a flag's subdivision tag."""
-    return "" if run.startswith("\U0001f3f4") else "".join(chr(ord(c) - 0xE0000) for c in run)
+def _tag_text(text: str) -> str:
+    """The ASCII the tag characters of ``text`` spell, all of them in order (three at
+    least), subdivision flags left out."""
+    tags = _TAG.findall(_FLAG.sub("", text)) if "\U000e0000" < max(text, default="") else []
+    return "".join(chr(ord(c) - 0xE0000) for c in tags) if len(tags) >= 3 else ""
 
 
 def has_tag_text(text: str) -> bool:
     """Whether ``text`` (as written) spells words in invisible tag characters."""
-    return any(_tag_text(m.group(0)) for m in _TAGS.finditer(text))
+    return bool(_tag_text(text))
 
 
 def undisguised(text: str) -> str:
     """``text`` (as written, in NFKC) with its disguises undone: letters spelt out one by one
     (words apart by two spaces, or cut at an order's words), leetspeak, percent-encoding."""
+    text = _ONE_BY_ONE.sub(_letters_joined, text)
     text = _LEET_WORD.sub(_unleet, _SPELT.sub(_joined, text))
     if re.search(r"(?:%[0-9a-fA-F]{2}){3,}", text):
         text = unquote(text)

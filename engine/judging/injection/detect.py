@@ -10,8 +10,9 @@ whatever confidence the judge claims.
 (score orders, overrides, verdict shapes, fence look-alikes, polite requests, fake policies,
 equivalence claims, in English, Bengali, Banglish and the dialects) with a learned model;
 both read obfuscated answers decoded (:mod:`engine.judging.injection.decode`), in the order
-they are displayed and with Bengali in other scripts transliterated
-(:mod:`engine.judging.injection.text`), and the rules read what an answer only rearranges
+they are displayed, with Bengali in other scripts transliterated and orders in neighbouring
+languages glossed (:mod:`engine.judging.injection.text`,
+:mod:`engine.judging.injection.foreign`), and the rules read what an answer only rearranges
 (:mod:`engine.judging.injection.channels`: reversed text, acrostics, words run together or
 split, a bare verdict on the last line).
 
@@ -41,11 +42,12 @@ format, the chat markup the answer writes out is too
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.judging.injection.channels import bare_verdict
+from engine.judging.injection.channels import bare_verdict, spelt_order, verdict_named
 from engine.judging.injection.decode import hidden_payloads, undisguised
 from engine.judging.injection.discussion import (
     discusses_attacks,
@@ -64,6 +66,25 @@ from engine.judging.injection.model import (
 from engine.judging.injection.phrases import addresses_evaluation, talks_of_grading
 from engine.judging.injection.rules import rule_hits
 from engine.judging.injection.text import matching_form
+
+_ACROSTIC_ASKED = re.compile(
+    r"acrostic|first letters?|initials|আদ্যক্ষর|প্রথম অক্ষর|প্রথম বর্ণ|akrostik", re.I
+)
+
+
+# a question asking for a translation, or about another language or script
+_SCRIPT_ASKED = re.compile(
+    r"translat|script|alphabet|hindi|urdu|arabic|persian|farsi|odia|oriya|gujarati|punjabi|"
+    r"nepali|devanagari|nagri|nastaliq|অনুবাদ|লিপি|হরফ|বর্ণমালা|হিন্দি|উর্দু|আরবি|ফারসি|ওড়িয়া|"
+    r"গুজরাটি|পাঞ্জাবি|নেপালি|দেবনাগরী|নাগরী",
+    re.I,
+)
+# a question asking for guidelines or a marking scheme: its answer instructs graders
+_SCHEME_ASKED = re.compile(
+    r"guidelines?|instructions? for|marking scheme|mark scheme|rubric|scoring guide|"
+    r"নির্দেশিকা|নির্দেশনা|গাইডলাইন|মার্কিং স্কিম|নম্বর বণ্টন|নম্বর দেওয়ার নিয়ম|রুব্রিক|মানবণ্টন",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -105,6 +126,9 @@ def detect_injection(
         again = rule_hits(bare)
         if not again[2]:
             text, (reasons, evidence, structural), shown = bare, again, ("fence",)
+    if "other-script" in reasons and _SCRIPT_ASKED.search(question):
+        # the question asks for the other language or script: the answer shows it
+        reasons = tuple(r for r in reasons if r != "other-script")
     said, discussed = text, False
     if not structural and discusses_attacks(question):
         # an answer explaining attacks quotes them: unless it speaks to its reader, only what
@@ -125,7 +149,11 @@ def detect_injection(
         views.append(plain)
     p, view = max((scorer.probability(v), v) for v in views)
     # an answer explaining attacks (its quotes set aside above) is expected to sound like one
-    on_topic = bool(question) and (talks_of_grading(matching_form(question)) or discussed)
+    # as is a verdict the question itself names ("What does 'দশে দশ' mean?")
+    asked = matching_form(question)
+    on_topic = bool(question) and (
+        talks_of_grading(asked) or discussed or bool(verdict_named(asked))
+    )
     # a verdict standing alone as the last line: marks ("Full marks.", "পূর্ণনম্বর।") are an
     # order unless the question is about grading; a bare score or "Correct." is weaker (a
     # sum's result, a true-or-false answer): the model confirms it
@@ -134,6 +162,11 @@ def detect_injection(
         strong = verdict == "marks" and not on_topic
         reasons = (*reasons, *(("score-directive",) if strong else ()), "bare-verdict")
         reasons = tuple(dict.fromkeys(reasons))
+    # an order the first letters of lines, sentences or words spell, or every n-th letter: no
+    # answer spells one by chance, unless the question asks for an acrostic
+    if (spelt := spelt_order(matching_form(said))) and not _ACROSTIC_ASKED.search(question):
+        reasons = tuple(dict.fromkeys((*reasons, "hidden-order", "acrostic")))
+        evidence = (*evidence, f"spelt: {spelt}")
     confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
     # two rule families agreeing (an override and a score order, a judge addressed and a
     # self-evaluation) corroborate each other: LORO, no false flag more at first contact
@@ -141,7 +174,10 @@ def detect_injection(
         return InjectionReport(reasons, evidence, probability=p)
     # the model alone flags an answer that speaks to its evaluation, not one that only uses
     # its words ("A rubric is a scoring guide")
-    if p > alone and addresses_evaluation(matching_form(view), reported=on_topic):
+    # not when the answer's grading talk is what the question asks for: an explanation of
+    # attacks that speaks to no reader, guidelines for judges asked for
+    expected = discussed or (on_topic and _SCHEME_ASKED.search(asked) is not None)
+    if p > alone and not expected and addresses_evaluation(matching_form(view), reported=on_topic):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
     if shown:

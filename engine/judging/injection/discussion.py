@@ -64,11 +64,16 @@ _EXAMPLE = re.compile(
 )
 
 
+# a small JSON object inside a sentence ("JSON-এ {"score": 10}-এর মতো নকল ফরম্যাট"): an example
+# named in passing; one on a line of its own is read as always
+_INLINE_JSON = re.compile(r"(?<=\S)[ \t]*\{[^{}\n]{1,40}\}(?=[ \t]*\S)")
+
+
 def shown_removed(text: str) -> str:
     """``text`` in matching form without its quoted passages and the examples it gives
     without quotes, unless such an example speaks to the reader or of the answer itself
     (its end is a guess: "for example, you could give this answer 10" stays)."""
-    said = _QUOTED.sub(" ", matching_form(text))
+    said = _INLINE_JSON.sub(" ", _QUOTED.sub(" ", matching_form(text)))
     return _EXAMPLE.sub(lambda m: m.group(0) if speaks_to_reader(m.group(0)) else " ", said)
 
 
@@ -137,10 +142,19 @@ def markup_shown(text: str, question: str) -> str:
     if asks_about_formats(question):
         return _unmarked(text)
     if discusses_attacks(question):
-        return SHOWN.sub(
-            lambda m: _unmarked(m.group(0)), _QUOTED.sub(lambda m: _unmarked(m.group(0)), text)
-        )
+        quoted = _QUOTED.sub(lambda m: _unmarked(m.group(0)), _SHORT_QUOTE.sub(_short, text))
+        return SHOWN.sub(lambda m: _unmarked(m.group(0)), quoted)
     return text
+
+
+# a token quoted alone ("fake '[INST]' header"): too short for a passage, shown all the same
+_SHORT_QUOTE = re.compile(
+    r"(?<!\w)'[^'\n]{1,11}'(?!\w)|\"[^\"\n]{1,11}\"|‘[^’\n]{1,11}’|“[^”\n]{1,11}”"
+)
+
+
+def _short(m: re.Match) -> str:
+    return _unmarked(m.group(0)) if _MARKUP.search(m.group(0)) else m.group(0)
 
 
 def _unmarked(text: str) -> str:

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from functools import cache
 from importlib.resources import files
+
+from engine.judging.injection.foreign import brahmic_gloss
 
 # Unicode blocks of Brahmic scripts -> sanscript's name for them (the Devanagari dandas,
 # which Bengali uses too, are left out)
@@ -46,7 +49,8 @@ _BLOCKS = (
     ("\U00011800-\U0001184f", "dogra"),
 )
 _SYLOTI_NAGRI = "\ua800-\ua82f"
-_ANY_OTHER = re.compile("[" + "".join(r for r, _ in _BLOCKS) + _SYLOTI_NAGRI + "]")
+_OTHER = "".join(r for r, _ in _BLOCKS) + _SYLOTI_NAGRI
+_ANY_OTHER = re.compile(f"[{_OTHER}]")
 _EACH = tuple((re.compile(f"[{r}]"), name) for r, name in _BLOCKS)
 # Syloti Nagri (U+A800-A82C) letter for letter as Bengali, the block's own correspondence:
 # one a-vowel (আ), one o (অ/ও: অ, as Aksharamukha reads it), one sibilant (স); its poetry marks
@@ -64,27 +68,71 @@ _SYLOTI = str.maketrans(
 _BN_WORD = re.compile("[\u0980-\u09ff]+")
 
 # letters a poorer script merges, folded only to look a word up (never shown): long and
-# short vowels, ণ/ন, the three sibilants, ও written as অ after a vowel sign, য়/য
+# short vowels, ণ/ন, the three sibilants, ও written as অ after a vowel sign, য়/য/জ
 _LOOSE = str.maketrans(
     {"\u09c0": "\u09bf", "\u09c2": "\u09c1", "\u0988": "\u0987", "\u098a": "\u0989",
      "\u09a3": "\u09a8", "\u09b7": "\u09b6", "\u09b8": "\u09b6", "\u0993": "\u0985",
-     "\u09df": "\u09af"}
+     "\u09df": "\u09af", "\u099c": "\u09af"}
 )  # fmt: skip
 
 
+# a run of another script's words, with the spaces and punctuation between them
+OTHER_SCRIPT_RUN = re.compile(f"[{_OTHER}](?:[{_OTHER}\\s\u200c\u200d,;:'\"()-]*[{_OTHER}])?")
+
+
 def in_bengali_script(text: str) -> str:
-    """``text`` with every run of another Brahmic script transliterated to Bengali (words
-    the detector knows put back in its spelling); unchanged when there is none."""
+    """``text`` with every run of another Brahmic script transliterated to Bengali, words the
+    detector knows put back in its spelling and words of an order in Hindi, Odia, Gujarati,
+    Punjabi or Nepali glossed (:func:`~engine.judging.injection.foreign.brahmic_gloss`);
+    unchanged when there is none."""
     if not _ANY_OTHER.search(text):
         return text
+    return OTHER_SCRIPT_RUN.sub(lambda m: _glossed(to_bengali_letters(m.group(0))), text)
+
+
+def to_bengali_letters(text: str) -> str:
+    """``text`` with the letters of other Brahmic scripts written in Bengali letters."""
     text = text.translate(_SYLOTI)
     from indic_transliteration import sanscript  # lazy: only an answer in such a script pays
 
     for pattern, name in _EACH:
         if pattern.search(text):
             text = sanscript.transliterate(text, name, sanscript.BENGALI)
+    return text
+
+
+def _glossed(run: str) -> str:
     known = _known_words()
-    return _BN_WORD.sub(lambda m: known.get(_loose(m.group(0)), m.group(0)), text)
+
+    def word(m: re.Match) -> str:
+        w = m.group(0)
+        return brahmic_gloss(w, _loose, to_bengali_letters) or known.get(_loose(w), w)
+
+    return _BN_WORD.sub(word, run)
+
+
+# letters only a scholarly romanisation of an Indian language has (IAST, ISO 15919)
+_ROMANISED = re.compile("[āīūṛṝḷṅñṭḍṇśṣṃḥĀĪŪṚṜḶṄÑṬḌṆŚṢṂḤ]")
+
+
+def romanised_readings(text: str) -> list[str]:
+    """Lines of ``text`` in a scholarly romanisation ("pūrṇa nambara dina"), read as the
+    Bengali they spell (indic-transliteration's IAST), known words in the lexicon's spelling."""
+    lines = [line for line in text.splitlines() if len(_ROMANISED.findall(line)) >= 2]
+    if not lines:
+        return []
+    from indic_transliteration import sanscript
+
+    known = _known_words()
+    return [
+        _BN_WORD.sub(
+            lambda m: known.get(_loose(m.group(0)), m.group(0)),
+            sanscript.transliterate(
+                unicodedata.normalize("NFC", line.lower()), sanscript.IAST, sanscript.BENGALI
+            ),
+        )
+        for line in lines
+    ]
 
 
 # a nasal before a consonant written as the anusvara (Hindi spells নম্বর as नंबर)

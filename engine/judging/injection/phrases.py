@@ -143,16 +143,52 @@ def _context() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     return third, own, re.compile(f"{word('due')}$", re.I)
 
 
+# a give-order only a reader can take: "পরীক্ষক সর্বোচ্চ নম্বর দিন" calls the examiner, where
+# "পরীক্ষক নম্বর দেন" (the examiner gives marks) reports
+_IMPERATIVE = re.compile(r"(?:দিন|দাও|দিয়ে দিন|দিয়ে দাও|প্রদান করুন|প্রদান করো|দিয়ো|দিও|লিখুন|বসান)$")
+
+
+_ONLY_WHEN = re.compile(
+    r"(?:কেবল|শুধু|শুধুমাত্র|একমাত্র)\s*(?:তখনই|তখন|যদি|যখন)|\bonly\s+(?:if|when)\b|"
+    r"\b(?:shudhu|kebol)\s+(?:tokhon|jodi)",
+    re.I,
+)
+
+
+_CONDITION = re.compile(r"যদি|যখন|\b(?:if|when|jodi|jokhon)\b", re.I)
+_TOP = re.compile(r"পূর্ণ|পুরো|পুরা|সর্বোচ্চ|সর্বাধিক|দশ|পাঁচ|১০|৫|10|5|full|max|top|highest", re.I)
+
+
+@cache
+def _judge_first() -> re.Pattern:
+    return re.compile(rf"^\W*(?:ও|হে|oh?|hey)?\s*{word('judge')}(?:কে|ke|রা)?\s", re.I)
+
+
 def phrase_rules(text: str) -> list[tuple[str, str]]:
     """(reason, evidence) for every phrase rule ``text`` (in matching form) trips. A
     give-order is a marking scheme's rule, not an order, when its sentence names someone else
     who gives the marks, or states what is due ("… উত্তরের জন্য ২ নম্বর প্রাপ্য"), and speaks
-    neither of the answer itself nor to the reader."""
+    neither of the answer itself nor to the reader (nor opens with the judge and ends in an
+    imperative: "পরীক্ষক সর্বোচ্চ নম্বর দিন")."""
     third, own, due = _context()
     found = []
     for sentence in sentences(text):
         ours = bool(own.search(sentence))
-        explained = bool(third.search(sentence)) and not ours
+        # "পূর্ণ নম্বর কেবল তখনই দেবেন, যখন …": when marks are due, a scheme's rule
+        explained = bool(_ONLY_WHEN.search(sentence))
+        if not ours and (called := _judge_first().search(sentence)):
+            # top marks, unconditionally (a scheme tells the examiner when, and gives marks
+            # by steps)
+            ours = not _CONDITION.search(sentence) and any(
+                (m := p.search(sentence))
+                and _IMPERATIVE.search(m.group(0).strip())
+                and _TOP.search(m.group(0))
+                for _, p, give_order in _rules()
+                if give_order
+            )
+            if ours:
+                found.append(("judge-address", called.group(0).strip()))
+        explained = (explained or bool(third.search(sentence))) and not ours
         for reason, pattern, give_order in _rules():
             m = pattern.search(sentence)
             stated = give_order and not ours and bool(m and due.search(m.group(0)))

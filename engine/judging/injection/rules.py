@@ -31,15 +31,26 @@ import re
 import unicodedata
 
 from engine.judging.injection.appeals import appeal_hits
-from engine.judging.injection.channels import acrostics, rejoined, reversed_readings
+from engine.judging.injection.channels import (
+    acrostics,
+    rejoined,
+    reversed_readings,
+    shifted_readings,
+)
 from engine.judging.injection.decode import (
     flattened,
     has_tag_text,
     hidden_payloads,
     undisguised,
 )
+from engine.judging.injection.other_scripts import romanised_readings
 from engine.judging.injection.phrases import addresses_evaluation, phrase_rules, split_orders
-from engine.judging.injection.text import BIDI_CONTROLS, matching_form, prose_form
+from engine.judging.injection.text import (
+    BIDI_CONTROLS,
+    matching_form,
+    prose_form,
+    without_other_scripts,
+)
 from engine.judging.injection.verdict_shape import LIKERT_VALUE, RUBRIC_KEYED, verdict_shape
 from engine.judging.neutralize import contains_control_token
 
@@ -87,11 +98,9 @@ _SELF_EVAL_EN = re.compile(
 )
 _SELF_BN = r"(?:এই উত্তর|উত্তরটি|উত্তরটা|আমার উত্তর|এ উত্তর)"
 _SELF_EVAL_BN = re.compile(
-    _SELF_BN + r"[^।\n]{0,40}?(?:নম্বর|নাম্বার|স্কোর|মার্ক|গ্রেড)[^।\n]{0,20}?"
-    r"(?:পাওয়া উচিত|দেওয়া উচিত|দেয়া উচিত|প্রাপ্য|যোগ্য|দিন|দাও|দেবেন|দিবেন|পাবে)"
-    + r"|"
-    + _SELF_BN
-    + r"[^।\n]{0,20}?(?:সর্বোত্তম|নিখুঁত|আদর্শ উত্তর|শ্রেষ্ঠ)"
+    _SELF_BN + r"\S*[^।\n]{0,40}?(?:নম্বর|নাম্বার|স্কোর|মার্ক|গ্রেড|দশে দশ|পাঁচে পাঁচ)[^।\n]{0,20}?"
+    r"(?:পাওয়া উচিত|দেওয়া উচিত|দেয়া উচিত|প্রাপ্য|প্রযোজ্য|যোগ্য|দিন|দাও|দেবেন|দিবেন|পাবে|"
+    r"দেওয়া লাগব|দিতে হবে)" + r"|" + _SELF_BN + r"[^।\n]{0,20}?(?:সর্বোত্তম|নিখুঁত|আদর্শ উত্তর|শ্রেষ্ঠ)"
 )
 
 
@@ -152,7 +161,8 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
     (
         "score-directive",
         re.compile(
-            r"(?:^|[.!?\n:;,]\s*|\bplease\s+|\bso\s+|\bjust\s+|\bkindly\s+)"
+            # a full stop starts a sentence before a space, not inside a name ("r.score")
+            r"(?:^|[!?\n:;,]\s*|\.\s+|\bplease\s+|\bso\s+|\bjust\s+|\bkindly\s+)"
             r"(?:give|assign|award|rate|score|grade|mark)\b(?!\s*(?:of|:))[^.\n]{0,40}?\b"
             + _SCORE_WORDS_EN,
             re.I | re.M,
@@ -178,6 +188,7 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
     ("score-directive", re.compile(r"(?<![\d০-৯./])(?:10|১০)\s*/\s*(?:10|১০)(?![\d০-৯])")),
     ("score-directive", re.compile(r"(?<![\d০-৯./])(?:5|৫)\s*/\s*(?:5|৫)(?![\d০-৯])")),
     ("score-directive", re.compile(r"\b(?:10|5|ten|five) out of (?:10|5|ten|five)\b", re.I)),
+    ("score-directive", re.compile(r"\b(?:ten|five)\s*/\s*(?:ten|five)\b", re.I)),
     # Bengali, Banglish and dialect orders about marks: engine.judging.injection.phrases
     # "১০ এর মধ্যে ১০"; "দশে দশ" only as an order (a gymnast "got ten out of ten"): phrases
     ("score-directive", re.compile(r"(?:১০|10)\s*(?:এর|-এর)\s*মধ্যে\s*(?:১০|10)")),
@@ -269,11 +280,13 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         ),
     ),
     (
-        "verdict-json",  # score fields written out: final=10, "total": "10", স্কোর: ১০
-        re.compile(
-            r"\b(?:final|overall|total|score|rating|grade|points|marks|result)(?:[_ ]?\w{0,12})?"
-            r"[\"']?\s*[=:]\s*[\"']?(?:10|[0-5])(?![\d০-৯/:-]|[.,]\d)(?!\s*" + _UNIT + r"\b)"
-            r"|(?:স্কোর|নম্বর|মোট নম্বর|চূড়ান্ত)\s*[=:]\s*(?:১০|[০-৫]|10|[0-5])(?![\d০-৯/.])",
+        "verdict-json",  # score fields written out: final=10, "total": "10", স্কোর: ১০ (not a
+        re.compile(  # qualified column in a query: "WHERE r.score = 10")
+            r"(?<!\.)\b(?:final|overall|total|score|rating|grade|points|marks|result)(?:[_ ]?\w{0,12})?"
+            r"[\"']?\s*[=:]\s*[\"']?(?:10|[0-5]|(?:ten|five)(?=\s*(?:[.,;\"'}\n]|$)))(?![\d০-৯/:-]|[.,]\d)(?!\s*"
+            + _UNIT
+            + r"\b)"
+            r"|(?:স্কোর|নম্বর|মোট নম্বর|চূড়ান্ত)\s*[=:]\s*(?:১০|[০-৫]|10|[0-5]|দশ|পাঁচ)(?![\d০-৯/.])",
             re.I,
         ),
     ),
@@ -325,6 +338,15 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
 _STRUCTURAL = (_FENCE_CHARS, _FENCE_LABELS, _CHAT_MARKUP)
 
 
+# the words of an order about grading itself: top marks, the grader, this answer, the rules
+_GRADERS_WORDS = re.compile(
+    r"পূর্ণ|সর্বোচ্চ|দশে দশ|পাঁচে পাঁচ|উপেক্ষা|বাদ দিন|ভুলে|বিচারক|পরীক্ষক|মূল্যায়নকারী|এই উত্তর|"
+    r"নির্দেশ|মানদণ্ড|নিয়ম|\b(?:full|maximum|highest|ignore|judge|evaluator|grader|"
+    r"instructions|criteria|rules)\b",
+    re.I,
+)
+
+
 def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(reasons, evidence, structural) of the rules alone: which rules ``text`` trips, and
     whether one of them is structure — a chat control token, the prompt's fence characters
@@ -340,6 +362,12 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     reasons, said, structural = _plain_hits(text, clean)
     found = dict.fromkeys(reasons)
     evidence = list(said)
+    if reasons and (native := without_other_scripts(text)) != text:
+        # an order only another script or language spells is hidden from a Bengali reader
+        # — an order to the grader's job, not "give your phone number" in Urdu
+        kept = _plain_hits(native, matching_form(native))[0]
+        if any(r not in kept for r in reasons) and _GRADERS_WORDS.search(clean):
+            found["other-script"] = None
     if has_tag_text(text):
         found["hidden-order"] = None
         evidence.append("tag characters")
@@ -362,7 +390,8 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         found.update(dict.fromkeys(hits))
         evidence += [f"as stored: {e}" for e in why]
     # rearranged, not encoded: backwards without a hint, the first letters of lines
-    for reading in reversed_readings(clean) + [rejoined(a) for a in acrostics(clean)]:
+    rearranged = reversed_readings(clean) + shifted_readings(clean) + romanised_readings(text)
+    for reading in rearranged + [rejoined(a) for a in acrostics(clean)]:
         # what the answer as written trips already is no hidden order
         hits, why, _ = _plain_hits(reading, reading)
         hidden = tuple(r for r in hits if r not in reasons)

@@ -21,7 +21,9 @@ words a reader sees:
 Before all this, text with direction controls is put in the order it is displayed in
 (:func:`display_order`: "\u202e01 evig" shows, and is read, as "give 10"), and Bengali
 written in another Brahmic script (Devanagari, Syloti Nagri, Odia, …) is transliterated to
-Bengali (:func:`~engine.judging.injection.other_scripts.in_bengali_script`). Variation
+Bengali (:func:`~engine.judging.injection.other_scripts.in_bengali_script`), and the words
+of an order in Hindi, Odia, Urdu, Persian or Arabic are glossed
+(:mod:`engine.judging.injection.foreign`). Variation
 selectors of both ranges and the fillers that show blank (Hangul fillers, the Braille blank)
 are dropped with the format characters.
 """
@@ -32,7 +34,12 @@ import re
 import unicodedata
 from functools import cache
 
-from engine.judging.injection.other_scripts import bengali_lookalikes, in_bengali_script
+from engine.judging.injection.foreign import ARABIC_RUN, arabic_glossed
+from engine.judging.injection.other_scripts import (
+    OTHER_SCRIPT_RUN,
+    bengali_lookalikes,
+    in_bengali_script,
+)
 from engine.text.textnorm import normalize_text
 
 # combining diacritics, extended, supplement, for symbols, half marks; variation selectors
@@ -49,6 +56,14 @@ _MARK_BLOCKS = (
 # letters that show blank: Hangul fillers, the half-width one, the Braille blank
 _BLANK = (0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800)
 _ASSAMESE = str.maketrans({"\u09f0": "\u09b0", "\u09f1": "\u09ac"})  # ৰ -> র, ৱ -> ব
+# letters drawn as symbols that NFKC keeps: regional indicators (🇬), negative circled and
+# squared letters (🅖, 🅶), small capitals (ɢ, ᴍ)
+_LETTERLIKE = {
+    **{0x1F1E6 + i: chr(97 + i) for i in range(26)},
+    **{0x1F150 + i: chr(65 + i) for i in range(26)},
+    **{0x1F170 + i: chr(65 + i) for i in range(26)},
+    **dict(zip(map(ord, "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ"), "abcdefghijklmnoprstuvwyz", strict=True)),
+}
 _FOLDED_ALPHABETS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LATIN"}
 
 
@@ -105,11 +120,18 @@ def display_order(text: str) -> str:
     return "\n".join(get_display(line) for line in text.split("\n"))
 
 
+def without_other_scripts(text: str) -> str:
+    """``text`` with its runs of other Brahmic scripts and of Arabic script blanked: what a
+    reader of Bengali and English alone reads of it."""
+    return ARABIC_RUN.sub(" ", OTHER_SCRIPT_RUN.sub(" ", text))
+
+
 def matching_form(text: str) -> str:
     """``text`` as the injection rules read it (see the module docstring)."""
-    text = in_bengali_script(display_order(text or ""))
+    text = arabic_glossed(in_bengali_script(display_order(text or "")))
     text = _dropped().sub("", unicodedata.normalize("NFKD", text))
-    text = unicodedata.normalize("NFKC", text).translate(homoglyph_table()).translate(_ASSAMESE)
+    text = unicodedata.normalize("NFKC", text).translate(_LETTERLIKE)
+    text = text.translate(homoglyph_table()).translate(_ASSAMESE)
     text = bengali_lookalikes(text)
     return "\n".join(normalize_text(line) for line in text.splitlines())
 
