@@ -6,8 +6,10 @@ frees its slot (and its KV cells) and the next prompt enters. A prompt prefix co
 all items is decoded once into sequence 0 and copied to each slot with
 ``llama_memory_seq_cp`` — with a unified KV cache that copy shares cells, it decodes nothing.
 
-Plain greedy rows are sampled inside ``llama_decode`` where the build supports it
-(sampling.BackendGreedy): the step reads token ids, not logits. Other chains sample here.
+Plain greedy rows are sampled inside ``llama_decode`` where the build supports it and
+layers are on a GPU (sampling.BackendGreedy): the step reads token ids, not logits. On the
+CPU their argmax is taken here, all rows of a step in one call shared among the context's
+threads (row_argmax.RowArgmax). Other chains sample here row by row.
 
 The schedule depends only on the inputs and :class:`Schedule`, so a rerun with the same
 items, order, settings and seeds performs the same float operations: byte-identical output.
@@ -15,6 +17,7 @@ items, order, settings and seeds performs the same float operations: byte-identi
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import time
 from collections import deque
@@ -22,9 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.llm.models.settings import Schedule
+from engine.llm.models.settings import Schedule, usable_cores
 from engine.llm.runtime.batch_arrays import ArrayBatch
 from engine.llm.runtime.prompting import prompt_tokens
+from engine.llm.runtime.row_argmax import RowArgmax
 from engine.llm.runtime.sampling import (
     BackendGreedy,
     GrammarCache,
@@ -32,6 +36,7 @@ from engine.llm.runtime.sampling import (
     build_chain,
     on_backend,
 )
+from engine.llm.runtime.stop_strings import StopWatch
 from engine.llm.types import Request, Result
 
 log = logging.getLogger(__name__)
@@ -54,10 +59,14 @@ class _Seq:
     n_past: int = 0
     chain: Any = None  # the host's sampler chain (ctypes); None when sampled on the backend
     on_backend: bool = False  # its tokens come from llama_decode (sampling.BackendGreedy)
+    argmax: bool = False  # plain greedy sampled here: its row joins the step's RowArgmax
+    stops: StopWatch | None = None
     generated: int = 0
     text: bytearray = field(default_factory=bytearray)
     pending_token: int | None = None  # sampled, not yet decoded
     out_index: int = -1  # batch row whose logits sample the next token
+    out_rank: int = -1  # that row's place among the step's outputs (its row of llama_get_logits)
+    next_token: int = -1  # the step's argmax, for an ``argmax`` sequence
     reserve: int = 0  # KV cells this sequence may use
     started: float = 0.0
 
@@ -76,6 +85,10 @@ class RunStats:
     # per step, the engine's own time between two llama_decode calls (sampling, bookkeeping,
     # messages to the parent) divided by the sequences sampled in it, in microseconds
     host_us: list[float] = field(default_factory=list)
+
+
+def _by_rank(s: _Seq) -> int:
+    return s.out_rank
 
 
 def common_prefix(token_lists: list[list[int]]) -> int:
@@ -102,12 +115,14 @@ class BatchScheduler:
         # greedy rows sampled inside llama_decode: a gain with layers on a GPU, a loss on the
         # CPU (the worker asks for it only when layers are offloaded)
         self.backend = BackendGreedy(ctx, range(1, schedule.n_seq + 1), backend_sampling)
+        self.argmax = RowArgmax(schedule.n_threads or usable_cores())
         self._tokens: dict[int, tuple[bool, bytes]] = {}  # token -> (end of generation, bytes)
         self._decoded_at = 0.0  # when the last llama_decode returned
         self._outputs = 0  # rows sampled after it
 
     def close(self) -> None:
         self.backend.close()  # the batch's arrays go with the scheduler
+        self.argmax.close()
 
     # -- batch helpers ---------------------------------------------------------------------
     def _decode(self, stats: RunStats) -> None:
@@ -229,6 +244,7 @@ class BatchScheduler:
                             s.chain = build_chain(
                                 self.model.vocab, self.model.n_vocab, s.request.sampler, gbnf
                             )
+                            s.argmax = s.chain.argmax and s.chain.grammar is None
                     except GrammarError as exc:
                         emit(Result(s.request.key, None, finish_reason="error", error=str(exc)))
                         continue
@@ -239,12 +255,15 @@ class BatchScheduler:
                         L.llama_memory_seq_cp(self.mem, PREFIX_SEQ, s.seq_id, -1, -1)
                     s.n_past = prefix_len
                     s.todo = s.tokens[prefix_len:]
+                    if s.request.sampler.stop:
+                        s.stops = StopWatch(s.request.sampler.stop)
                     active.append(s)
                 if not active:
                     continue
                 self._step(active, stats)
                 sampled = [s for s in active if s.out_index >= 0]
                 self._outputs = len(sampled)
+                self._greedy_tokens([s for s in sampled if s.argmax])
                 for s in sampled:
                     finished = self._sample(s, stats)
                     if finished:
@@ -290,6 +309,8 @@ class BatchScheduler:
             for row, s in enumerate(generating, start=first):
                 s.out_index, s.pending_token = row, None
                 s.n_past += 1
+                s.out_rank = row  # the batch starts with these rows, every one an output
+        outputs = len(generating)
         room = self.schedule.n_batch - batch.n_tokens
         for s in active:
             if room <= 0:
@@ -300,11 +321,49 @@ class BatchScheduler:
             first = batch.extend(take, np.arange(s.n_past, s.n_past + len(take)), s.seq_id, 0)
             s.n_past += len(take)
             if not s.todo:
-                s.out_index = first + len(take) - 1
+                s.out_index, s.out_rank = first + len(take) - 1, outputs
                 batch.logits[s.out_index] = 1
+                outputs += 1
             room -= len(take)
             stats.prompt_tokens_decoded += len(take)
         self._decode(stats)
+
+    def _greedy_tokens(self, seqs: list[_Seq]) -> None:
+        """Each plain-greedy sequence's ``next_token``: the argmax of its row, all rows in
+        one RowArgmax call over llama.cpp's logits buffer."""
+        import numpy as np
+
+        if not seqs:
+            return
+        seqs.sort(key=_by_rank)
+        logits = self._logits_rows(seqs[0], seqs[-1])
+        if logits is None:
+            for s in seqs:
+                s.next_token = self._argmax(s.out_index)
+            return
+        ranks = np.fromiter([s.out_rank for s in seqs], np.intp, len(seqs))
+        tokens = np.empty(len(seqs), np.intp)
+        self.argmax(logits, ranks, tokens)
+        for s, token in zip(seqs, tokens.tolist()):
+            s.next_token = token
+
+    def _logits_rows(self, first: _Seq, last: _Seq):
+        """The step's outputs as one ``(rows, n_vocab)`` array over ``llama_get_logits``,
+        whose rows llama.h documents as the outputs in batch order. Checked at the first and
+        last row against ``llama_get_logits_ith``; None (read row by row) if they differ."""
+        import numpy as np
+
+        L, ctx, n_vocab = self.L, self.ctx, self.model.n_vocab
+        pointer = L.llama_get_logits(ctx)
+        base = ctypes.cast(pointer, ctypes.c_void_p).value
+        if not base:
+            return None
+        stride = n_vocab * ctypes.sizeof(ctypes.c_float)
+        for s in (first, last):
+            row = ctypes.cast(L.llama_get_logits_ith(ctx, s.out_index), ctypes.c_void_p).value
+            if row != base + s.out_rank * stride:
+                return None
+        return np.ctypeslib.as_array(pointer, shape=(last.out_rank + 1, n_vocab))
 
     def _argmax(self, row: int) -> int:
         import numpy as np
@@ -321,7 +380,10 @@ class BatchScheduler:
 
     def _sample(self, s: _Seq, stats: RunStats) -> str | None:
         """Sample the next token of ``s``; returns a finish reason when it is done."""
-        if s.on_backend:
+        if s.argmax:
+            tok = s.next_token
+            stats.host_sampled_tokens += 1
+        elif s.on_backend:
             tok = self.backend.token(self.ctx, s.out_index)
             if tok < 0:  # the backend sampled nothing for this row: the same argmax here
                 tok = self._argmax(s.out_index)
@@ -335,14 +397,11 @@ class BatchScheduler:
         s.generated += 1
         stats.generated_tokens += 1
         s.text += piece
-        stops = s.request.sampler.stop
-        if stops:
-            text = s.text.decode("utf-8", "ignore")
-            for stop in stops:
-                at = text.find(stop)
-                if at >= 0:
-                    s.text = bytearray(text[:at].encode("utf-8"))
-                    return "stop"
+        if s.stops is not None:
+            at = s.stops.find(piece)
+            if at is not None:
+                s.text = bytearray(s.text.decode("utf-8", "ignore")[:at].encode("utf-8"))
+                return "stop"
         if s.generated >= s.request.sampler.max_tokens:
             return "length"
         s.pending_token = tok
