@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 from engine.i18n import _, digits
 from widgets.common.standalone import run_panel
 from widgets.common.task_bridge import Task, TaskBridge
-from widgets.common.task_progress import count_text
+from widgets.common.task_progress import count_text, shown_note
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ class JobTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.UserRole:
             return task
         if role == Qt.ItemDataRole.ToolTipRole:
-            return task.note or None
+            return shown_note(task.note) or None
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if column == 0:
@@ -142,7 +142,7 @@ class JobTableModel(QAbstractTableModel):
                 "cancelled": _("cancelled"),
             }.get(task.state, task.state)
         if column == PROGRESS_COLUMN:
-            return task.note
+            return shown_note(task.note)
         if column == 3:
             return count_text(task.done, task.total, task.note)
         if column == 4:
@@ -168,7 +168,9 @@ class ProgressDelegate(QStyledItemDelegate):
         if task.state == "done":
             bar.progress = bar.maximum
         bar.textVisible = True
-        bar.text = digits(f"{100 * bar.progress // bar.maximum}%") if task.total else task.note
+        bar.text = (
+            digits(f"{100 * bar.progress // bar.maximum}%") if task.total else shown_note(task.note)
+        )
         bar.state = option.state | QStyle.StateFlag.State_Horizontal
         style = option.widget.style() if option.widget else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter)

@@ -9,13 +9,13 @@ from engine.i18n import _, digits
 from widgets.common.hints import for_gui
 from widgets.common.job_monitor import eta_seconds, format_duration
 from widgets.common.task_bridge import Task
-from widgets.common.task_progress import count_text
+from widgets.common.task_progress import count_text, shown_note
 
 
 def progress_text(task: Task | None, done: int, total: int, note: str) -> str:
     """A running job's line: the phase as the engine names it, its count with its unit, and
     the phase's ETA ("estimating the time left…" while there is no honest figure)."""
-    parts = [for_gui(note), count_text(done, total, note)]
+    parts = [shown_note(for_gui(note)), count_text(done, total, note)]
     if task is not None and task.running:
         eta = eta_seconds(task)
         parts.append(

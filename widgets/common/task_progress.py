@@ -14,7 +14,39 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine.i18n import _, digits, ngettext
+from engine.i18n import N_, _, digits, ngettext
+
+# the words of the engine's progress notes (English, as the CLI prints them), shown in the
+# interface language; longest first, so a phrase is translated before a word inside it
+_PHASE_WORDS = sorted(
+    (
+        N_("loading the encoder"),
+        N_("building the index"),
+        N_("retrieving exemplars"),
+        N_("sentence scores"),
+        N_("correlations"),
+        N_("self-check"),
+        N_("encoding"),
+        N_("index"),
+        N_("check"),
+        N_("tok/s"),
+    ),
+    key=len,
+    reverse=True,
+)
+_PHASE = re.compile("|".join(rf"(?<![\w-]){re.escape(w)}(?![\w-])" for w in _PHASE_WORDS))
+
+
+# a number standing alone ("3/10", "12.5"), not one inside a name ("gemma-3-270m")
+_NUMBER = re.compile(r"(?<![\w-])\d[\d.,]*(?![\w-])")
+
+
+def shown_note(note: str) -> str:
+    """An engine progress note as the window shows it: its phase words and numbers in the
+    interface language, names as they are (the units of :func:`count_text` are read from
+    the English note)."""
+    note = _PHASE.sub(lambda m: _(m.group(0)), note)
+    return _NUMBER.sub(lambda m: digits(m.group(0)), note)
 
 
 def _phase_of(note: str) -> str:

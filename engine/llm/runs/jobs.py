@@ -276,7 +276,7 @@ def _run_job(
                     summary.last_error = result.error or summary.last_error
                 # the rate only: each front end times the phase itself (its ETA)
                 elapsed = time.monotonic() - start
-                report(_("{rate:.1f} tok/s").format(rate=generated / max(elapsed, 1e-9)))
+                report(f"{generated / max(elapsed, 1e-9):.1f} tok/s")
             writer.flush()
     finally:
         writer.flush()
