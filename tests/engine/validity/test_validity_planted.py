@@ -129,3 +129,19 @@ def test_the_card_is_stored_and_a_second_run_decodes_nothing(study, monkeypatch)
     assert [c.id for c in stored] == [again.card.id, result.card.id]
     assert latest_cards(study) == [again.card]
     assert ValidityCard.from_dict(again.card.as_dict()) == again.card
+
+
+def test_where_the_study_has_romanized_texts_the_answer_is_asked_romanized_too(study, monkeypatch):
+    with study.transaction() as conn:  # a Romanized rendering of one question
+        conn.execute(
+            "INSERT INTO variants(question_id, dialect, text, provenance, status, script, "
+            "updated_at) VALUES (1, 'sylhet', 'proshno-1', 'human', 'gold', 'roman', '2026')"
+        )
+    result, backend = run_suite(study, monkeypatch, planted.order_blind, per_dialect=4)
+    romanized = [k for k in backend.seen if k.startswith("romanized:")]
+    assert len(romanized) == 2 * 4
+    for dialect in result.card.dialects:
+        row = next(c for c in dialect.checks if c.check == "romanized")
+        assert row.family == INVARIANCE and row.n == 4 and row.rate.value == 1.0
+        # shown on its own: the rubric's script rule may rightly move it, so not in the band
+        assert dialect.family(INVARIANCE).n == 3 * 4
