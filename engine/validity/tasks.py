@@ -55,9 +55,9 @@ def estimate_validity_at(
     """The time estimate of :func:`run_validity_at` (the probes no stored reply covers);
     nothing is written. None when cancelled."""
     with Workspace(workspace_path, create=False) as ws:
-        _judge_run, model, _items, _probes, planned = request.plan(ws)
+        plan = request.plan(ws)
         return estimate_planned(
-            ws, model, [planned], sample=sample, progress=progress, cancelled=cancelled
+            ws, plan.model, [plan.planned], sample=sample, progress=progress, cancelled=cancelled
         )
 
 
