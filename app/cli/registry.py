@@ -38,6 +38,7 @@ from app.cli import (
     reports,
     translation,
     understanding,
+    validity,
     workspace,
 )
 
@@ -69,6 +70,7 @@ STAGES: list[Stage] = [
     Stage("judging", (judging,), "widgets.judging"),
     Stage("reports", (reports,), "widgets.reports"),
     Stage("annotation", (annotation,), "widgets.annotation"),
+    Stage("validity", (validity,)),
     Stage("samples", (demo,)),
 ]
 

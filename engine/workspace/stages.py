@@ -53,6 +53,7 @@ from engine.judging import schema as judging
 from engine.llm import schema as llm
 from engine.translation import schema as translation
 from engine.understanding import schema as understanding
+from engine.validity import schema as validity
 from engine.workspace import schema as shared
 
 
@@ -92,6 +93,7 @@ STAGES: list[StageSchema] = [
     StageSchema.of("bias", bias),
     StageSchema.of("judging", judging),
     StageSchema.of("annotation", annotation),
+    StageSchema.of("validity", validity),
 ]
 
 

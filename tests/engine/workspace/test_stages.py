@@ -92,7 +92,15 @@ def test_label_codes_come_from_every_stage_and_a_shared_kind_has_both(monkeypatc
 
 def test_each_stage_declares_its_steps_once():
     steps = stages.requests()
-    assert set(steps) == {"generate", "translate", "eval-translation", "probe", "run-task", "judge"}
+    assert set(steps) == {
+        "generate",
+        "translate",
+        "eval-translation",
+        "probe",
+        "run-task",
+        "judge",
+        "validity",
+    }
     clash = stages.StageSchema("late", requests={"probe": "late.request:Probe"})
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(stages, "STAGES", [*stages.STAGES, clash])
