@@ -18,6 +18,7 @@ from engine.validity.store import latest_cards, validity_cards
 from engine.workspace.store import Workspace
 
 __all__ = [
+    "JudgeRunRow",
     "ValidityOverview",
     "ValidityScope",
     "estimate_validity_at",

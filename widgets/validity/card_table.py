@@ -121,9 +121,9 @@ def card_header(card: ValidityCard) -> str:
     """The card's settings: judge, runs, sample, seed, intervals, bands."""
     bands = card.bands
     return _(
-        "Judge {model} (judge run {run}; probes decoded in run {probes}): {n} items per "
-        "dialect, seed {seed}, {level} intervals. Bands: flip rate ≤ {flip}, retest ≥ "
-        "{retest}, invariance ≥ {invariance}, discrimination ≥ {discrimination}."
+        "Judge {model} (judge run {run}; its changed prompts decoded in run {probes}): {n} "
+        "items per dialect, seed {seed}, {level} intervals. Bands: flip rate ≤ {flip}, "
+        "retest ≥ {retest}, invariance ≥ {invariance}, discrimination ≥ {discrimination}."
     ).format(
         model=card.judge_model,
         run=digits(card.judge_run_id),
@@ -154,7 +154,7 @@ class CardTable(QWidget):
                 _("Dialect"),
                 _("Check"),
                 _("Value [CI]"),
-                _("n"),
+                _("Items"),
                 _("Band"),
                 _("Result"),
                 _("Exact"),

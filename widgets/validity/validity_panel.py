@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import UserError
-from engine.i18n import _, digits
+from engine.i18n import N_, _, digits
 from engine.validity import tasks as validity_tasks
 from engine.validity.api import ValidityCard, ValidityRequest, ValidityResult
 from engine.workspace.api import Workspace
@@ -62,10 +62,10 @@ SCOPE_KEY = "validity-scope"
 SCOPE_DELAY_MS = 300  # typing a number plans once, when the typing pauses
 # the bands, as the request names them, with the words of their rows
 BANDS = (
-    ("flip_max", "Most flips"),
-    ("retest_min", "Least retest agreement"),
-    ("invariance_min", "Least invariance"),
-    ("discrimination_min", "Least discrimination"),
+    ("flip_max", N_("Most flips")),
+    ("retest_min", N_("Least retest agreement")),
+    ("invariance_min", N_("Least invariance")),
+    ("discrimination_min", N_("Least discrimination")),
 )
 
 
@@ -95,7 +95,7 @@ class ValidityPanel(QWidget):
         """``watcher``: the window's workspace watcher (a panel alone makes its own)."""
         super().__init__(parent)
         self.ws, self.bridge = workspace, bridge
-        self.runs: list[dict] = []
+        self.runs: list[validity_tasks.JudgeRunRow] = []
         self.cards: list[ValidityCard] = []
         self.chosen: int | None = None  # the judge run checked (kept across re-reads)
 
@@ -141,8 +141,10 @@ class ValidityPanel(QWidget):
         form.addRow(in_a_row(self.run_button, self.export_button))
         form.addRow(self.job)
         form.addRow(self.estimate)
-        for box in (self.per_dialect, self.seed, *self.bands.values()):
-            box.valueChanged.connect(self.choices_changed)
+        for whole in (self.per_dialect, self.seed):
+            whole.valueChanged.connect(self.choices_changed)
+        for band in self.bands.values():
+            band.valueChanged.connect(self.choices_changed)
 
         self.card = CardTable()
         card_box = QGroupBox(_("Validity cards: each judge's newest, per dialect and check"))
@@ -211,7 +213,7 @@ class ValidityPanel(QWidget):
         ids = [run["run_id"] for run in self.runs]
         if chosen not in ids:  # the primary judge first
             primary = [r["run_id"] for r in self.runs if r["role"] == "primary"]
-            chosen = (primary or ids or [None])[0]
+            chosen = next(iter(primary or ids), None)
         self.chosen = chosen
         if chosen is not None:
             self.judges.selectRow(ids.index(chosen))
@@ -248,10 +250,17 @@ class ValidityPanel(QWidget):
                 judge_run=run_id,
                 per_dialect=self.per_dialect.value(),
                 seed=self.seed.value(),
-                **{name: round(box.value() / 100, 4) for name, box in self.bands.items()},
+                flip_max=self.share("flip_max"),
+                retest_min=self.share("retest_min"),
+                invariance_min=self.share("invariance_min"),
+                discrimination_min=self.share("discrimination_min"),
             )
         except UserError as exc:
             return describe_error(exc, one_line=True)
+
+    def share(self, band: str) -> float:
+        """A band's percentage as the share the request takes."""
+        return round(self.bands[band].value() / 100, 4)
 
     def choices_changed(self, *_args) -> None:
         """A choice changed: the estimate shown is withdrawn, the scope planned again."""
@@ -282,7 +291,10 @@ class ValidityPanel(QWidget):
         )
         show_status(
             self.scope,
-            _("{items} items ({per}) · {probes} probes for {model}, {left} not decoded yet").format(
+            _(
+                "{items} items ({per}) · {probes} changed prompts for {model}, "
+                "{left} not decoded yet"
+            ).format(
                 items=digits(sum(scope["items"].values())),
                 per=per,
                 probes=digits(scope["probes"]),
@@ -365,7 +377,7 @@ class ValidityPanel(QWidget):
         elif cancelled:
             message = _("Validity check cancelled: run it again to resume.")
         else:
-            message = _("Validity check incomplete: some probes were not decoded; run it again.")
+            message = _("Validity check incomplete: some prompts were not decoded; run it again.")
         self.sig_status_message.emit(message)
         show_status(self.scope, message)
         self.sig_checked.emit(result)
