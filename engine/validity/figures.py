@@ -194,7 +194,7 @@ def card_dialects(
 
 
 def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.0f} %"
+    return "n/a" if value is None else f"{100 * value:.0f}%"
 
 
 # the first failing family in this order gives the sentence: a judge that cannot tell a
@@ -249,5 +249,8 @@ def sentence(dialect: str, families: tuple[CheckFigure, ...], noise: float | Non
             noise=f"{noise:.1f}"
         )
     else:
-        within = _("its scores did not move, so any score difference is beyond its noise")
+        within = _(
+            "order and a second decoding left its scores as they were, so any score "
+            "difference is beyond its noise"
+        )
     return f"{main}: {within}."

@@ -125,14 +125,14 @@ class ValidityRequest(StepRequest):
             raise RequestError(
                 Setting.RUBRIC,
                 _("judge run {run} was judged with the rubric {name}; give that rubric").format(
-                    run=run_id, name=rubric.get("name", "?")
+                    run=run_id, name=_version(rubric.get("name"), rubric.get("sha256"))
                 ),
             )
         if template.get("sha256") != self.judge_template.content_hash:
             raise RequestError(
                 Setting.JUDGE_TEMPLATE,
                 _("judge run {run} was judged with the template {name}; give that template").format(
-                    run=run_id, name=template.get("source", "?")
+                    run=run_id, name=template.get("source") or "?"
                 ),
             )
         return card
@@ -214,6 +214,11 @@ class ValidityRequest(StepRequest):
             dialects=card_dialects(compared, items, probes, settings),
         )
         return ValidityResult(tuple(runs), insert_card(ws, card))
+
+
+def _version(name: str | None, sha: str | None) -> str:
+    """A rubric as run cards name it: ``name@first 12 hex digits`` (or '?')."""
+    return f"{name or '?'}@{(sha or '?')[:12]}"
 
 
 def _romanizer(ws: Workspace):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import Setting, Step, UserError, setting, step
+from engine.errors import Step, UserError, step
 from engine.i18n import _
 from engine.judging.store import JUDGE_KIND, answer_pairs, primary_judge
 from engine.stats.sample import item_rng
@@ -41,8 +41,8 @@ def judge_run_id(ws: Workspace, wanted: int | None) -> int:
         )
     if ws.scalar("SELECT kind FROM runs WHERE id = ?", (run_id,)) != JUDGE_KIND:
         raise UserError(
-            _("{what}: run {run} is not a judge run ({step} lists them)").format(
-                what=setting(Setting.RUN), run=run_id, step=step(Step.LIST_JUDGE_RUNS)
+            _("run {run} is not a judge run ({step} lists them)").format(
+                run=run_id, step=step(Step.LIST_JUDGE_RUNS)
             )
         )
     return run_id
