@@ -125,8 +125,10 @@ class ValidityPanel(QWidget):
         self.export_button = BatchExportButton(workspace, bridge, self.job_request)
         self.job = JobProgressRow()  # the suite's progress, ETA and Cancel
         bridge.sig_task_finished.connect(self._on_task_finished)
-        self.scope = QLabel()
+        self.scope = QLabel()  # what a run would decode, planned at every change
         self.scope.setWordWrap(True)
+        self.outcome = QLabel()  # how the last run from this panel ended
+        self.outcome.setWordWrap(True)
         self.estimate = JobEstimateBox(bridge, self.estimate_jobs)
         settings_box = QGroupBox(_("Check the chosen judge run"))
         form = QFormLayout(settings_box)
@@ -140,6 +142,7 @@ class ValidityPanel(QWidget):
         form.addRow(self.scope)
         form.addRow(in_a_row(self.run_button, self.export_button))
         form.addRow(self.job)
+        form.addRow(self.outcome)
         form.addRow(self.estimate)
         for whole in (self.per_dialect, self.seed):
             whole.valueChanged.connect(self.choices_changed)
@@ -338,7 +341,7 @@ class ValidityPanel(QWidget):
                 if isinstance(request, str)
                 else _("The judge run's model was removed: it cannot be asked again.")
             )
-            show_status(self.scope, message, error=True)
+            show_status(self.outcome, message, error=True)
             self.sig_status_message.emit(message)
             return
         self.run_button.setEnabled(False)
@@ -379,7 +382,7 @@ class ValidityPanel(QWidget):
         else:
             message = _("Validity check incomplete: some prompts were not decoded; run it again.")
         self.sig_status_message.emit(message)
-        show_status(self.scope, message)
+        show_status(self.outcome, message)
         self.sig_checked.emit(result)
         self.refresh()  # the card through the stage's one query, as every reader reads it
 

@@ -4,58 +4,36 @@ Cancel stops the suite and Run resumes it; the Study menu opens the panel."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import threading
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from engine.judging.run import judge_answers
 from engine.llm.endpoints.batch_backends import serving
 from engine.validity.api import FAIL, PASS, validity_cards
-from tests.engine.judging.study_fixture import build_study
-from tests.engine.judging.test_judging_run import VALID, ScriptedBackend, judge_model
+from tests.engine.validity import planted
 from tests.widgets.menus import menu_action
-from widgets.validity.card_table import RESULT_COLUMN, STATUS_COLOURS
+from widgets.validity.card_table import RESULT_COLUMN, STATUS_COLOURS, UNMEASURED_COLOUR
 from widgets.validity.validity_panel import ValidityPanel
 
-# a verdict of 1 on every criterion: lower than VALID's
-LOW = json.dumps(
-    {
-        "chain_of_thought_reasoning": "ভুল",
-        "comprehension": 1,
-        "correctness": 1,
-        "completeness": 1,
-        "clarity": 1,
-        "length": 1,
-        "confidence": 4,
-    },
-    ensure_ascii=False,
-)
+QUESTIONS = 24
 
 
-def planted(request, _n: int) -> str:
-    """A judge that scores a wrong or empty answer lower (it discriminates) and whose verdict
-    moves whenever the answers' order is swapped (every verdict flips)."""
-    check = request.key.split(":")[0]
-    return LOW if check in ("order", "other_answer", "emptied") else VALID
-
-
-def scripted_judge(reply=planted):
-    return serving(lambda _ws, _run, _row: ScriptedBackend(reply))
+def scripted_judge(reply):
+    """Every run's backend the planted judge (the product's hook for a backend of its own)."""
+    return serving(lambda _ws, _run, _row: planted.ScriptedBackend(reply))
 
 
 @pytest.fixture
 def judged(workspace):
-    """The judging fixture's study, judged by a judge run of its own."""
-    build_study(workspace)
-    judge_answers(
-        workspace,
-        judge_model(workspace),
-        backend_factory=lambda _ws, _run: ScriptedBackend(lambda _r, _n: VALID),
-    )
+    """The planted study (tests/engine/validity/planted.py), judged by its planted judge
+    that prefers the answer shown first."""
+    planted.build(workspace, QUESTIONS)
+    planted.judge_run(workspace, planted.first_preferring)
     return workspace
 
 
@@ -72,6 +50,13 @@ def table_rows(panel) -> list[list[str]]:
         [table.item(r, c).text() for c in range(table.columnCount())]
         for r in range(table.rowCount())
     ]
+
+
+def coefficient(est) -> str:
+    if est.value is None:
+        return "—"
+    ci = "" if est.low is None else f" [{est.low:.2f}, {est.high:.2f}]"
+    return f"{est.value:.2f}{ci}"
 
 
 def pct(value) -> str:
@@ -100,79 +85,79 @@ def test_run_stores_the_card_and_the_table_shows_the_card_query(qtbot, judged, t
     panel = open_panel(qtbot, judged, threaded_bridge)
     judge_run = judged.scalar("SELECT id FROM runs WHERE kind = 'judge'")
     assert panel.judge_run() == judge_run  # the primary judge, chosen for the user
-    type_number(qtbot, panel.per_dialect, "2")
-    assert panel.per_dialect.value() == 2
-    # the scope is planned before anything runs: 2 items of each of the study's 2 dialects
-    qtbot.waitUntil(lambda: "4 items" in panel.scope.text(), timeout=30_000)
+    type_number(qtbot, panel.per_dialect, "12")
+    assert panel.per_dialect.value() == 12
+    # the scope is planned before anything runs: 12 items of each of the study's 2 dialects
+    qtbot.waitUntil(lambda: "24 items" in panel.scope.text(), timeout=30_000)
     assert "not decoded yet" in panel.scope.text()
     assert validity_cards(judged) == []
 
-    with scripted_judge():
+    with scripted_judge(planted.first_preferring):
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: panel.card.table.rowCount() > 0, timeout=60_000)
     assert not threaded_bridge.errors
     [card] = validity_cards(judged)  # the stage's one query of the stored cards
-    assert card.judge_run_id == judge_run and card.per_dialect == 2
+    assert card.judge_run_id == judge_run and card.per_dialect == 12
     assert panel.card.cards == [card]
 
-    expected = []
-    for dialect in card.dialects:
-        for pooled, figures in ((True, dialect.families), (False, dialect.checks)):
-            for f in figures:
-                expected.append((f, pooled))
+    expected = [
+        (f, pooled)
+        for dialect in card.dialects
+        for pooled, figures in ((True, dialect.families), (False, dialect.checks))
+        for f in figures
+    ]
     rows = table_rows(panel)
     assert len(rows) == len(expected)
-    for row, (f, pooled) in zip(rows, expected):
+    names = {d.dialect: d.dialect_name for d in card.dialects}
+    shown = set()
+    for r, (row, (f, pooled)) in enumerate(zip(rows, expected)):
         assert row[0] == card.judge_model
-        assert row[3] == rate(f.rate)
-        assert row[4] == str(f.n)
+        assert row[3] == rate(f.rate) and row[4] == str(f.n)
+        assert row[10] == ("—" if f.mean_shift.value is None else f"{f.mean_shift.value:+.2f}")
+        if f.family != "sensitivity":
+            assert row[7] == pct(f.exact)
+            assert row[8] == coefficient(f.kappa) and row[9] == coefficient(f.alpha)
         if pooled:
             bound = "≤ " if f.family == "position" else "≥ "
-            assert row[5] == bound + pct(f.band)
-            assert row[6] == f.status
-    statuses = {(d.dialect, f.family): f.status for d in card.dialects for f in d.families}
-    # the planted judge: every order swap flips its verdict, every wrong answer scores lower
-    assert {s for (_d, fam), s in statuses.items() if fam == "position"} == {FAIL}
-    assert {s for (_d, fam), s in statuses.items() if fam == "sensitivity"} == {PASS}
-    table = panel.card.table
-    for r, row in enumerate(rows):
-        if row[6] in (PASS, FAIL):
-            colour = table.item(r, RESULT_COLUMN).foreground().color().name()
-            assert colour == STATUS_COLOURS[row[6]]
-    position = next(f for f in card.dialects[0].families if f.family == "position")
-    assert position.rate.value == 1.0
+            assert row[5] == bound + pct(f.band) and row[6] == f.status
+            colour = panel.card.table.item(r, RESULT_COLUMN).foreground().color().name()
+            assert colour == STATUS_COLOURS.get(f.status, UNMEASURED_COLOUR)
+            shown.add(f.status)
+    assert row[1] in names.values()
+    # the planted judge prefers the first answer: order flips some of its verdicts, and it
+    # scores a wrong or empty answer lower
+    for dialect in card.dialects:
+        position = dialect.family("position")
+        assert position is not None and position.rate.value and position.rate.value > 0
+        assert dialect.family("sensitivity").status == PASS
+    assert {PASS, FAIL} & shown
+    assert any(row[8] not in ("—", "") for row in rows)  # weighted κ measured somewhere
     sentences = panel.card.sentences.text()
-    assert "Order flips this judge's" in sentences and "100 %" in sentences
-    # the judge run's row says its newest card is outside a band; the scope has nothing left
-    assert panel.judges.item(0, 4).text() == "outside a band"
+    assert sentences.count("•") == len(card.dialects)
+    assert all(names[d.dialect] in sentences for d in card.dialects)
+    # the judge run's row says whether its newest card passed; the scope has nothing left
+    verdict = "within its bands" if card.passed else "outside a band"
+    assert panel.judges.item(0, 4).text() == verdict
     qtbot.waitUntil(lambda: "0 not decoded yet" in panel.scope.text(), timeout=30_000)
-
-
-class StopsWhenCancelled(ScriptedBackend):
-    """The scripted judge, stopping between replies once the job is cancelled."""
-
-    def generate(self, requests, *, progress=None, cancelled=None):
-        for result in super().generate(requests):
-            if cancelled and cancelled():
-                return
-            yield result
 
 
 def test_cancel_stops_the_suite_and_run_resumes_it(qtbot, judged, threaded_bridge):
     panel = open_panel(qtbot, judged, threaded_bridge)
-    type_number(qtbot, panel.per_dialect, "2")
+    type_number(qtbot, panel.per_dialect, "3")
+    qtbot.waitUntil(lambda: "6 items" in panel.scope.text(), timeout=30_000)
+    probes = int(panel.scope.text().split("·")[1].split()[0])
     messages: list[str] = []
     panel.sig_status_message.connect(messages.append)
-    replies: list[int] = []
+    replies: list[str] = []
     cancel_clicked = threading.Event()
 
-    def reply(request, n):
-        replies.append(n)
+    def reply(request):
+        replies.append(request.key)
         if len(replies) == 2:  # the second reply waits until Cancel was clicked
             assert cancel_clicked.wait(60)
-        return planted(request, n)
+        return planted.first_preferring(request)
 
-    with serving(lambda _ws, _run, _row: StopsWhenCancelled(reply)):
+    with scripted_judge(reply):  # the scripted backend stops once the job is cancelled
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
         task = panel.job.task
         assert task is not None and panel.job.isVisible() and not panel.run_button.isEnabled()
@@ -187,14 +172,45 @@ def test_cancel_stops_the_suite_and_run_resumes_it(qtbot, judged, threaded_bridg
         "SELECT count(*) FROM responses r JOIN runs u ON u.id = r.run_id "
         "WHERE u.kind = 'judge_validity' AND r.status = 'done'"
     )
-    assert 0 < decoded
+    assert 0 < decoded < len(replies) + 1
+    assert panel.outcome.text() == messages[-1]
+    left = f"{probes - decoded} not decoded yet"  # the scope, planned again
+    qtbot.waitUntil(lambda: panel.scope.text().endswith(left), timeout=30_000)
 
-    with scripted_judge():  # Run again: the same probe run, to the end
+    asked_again: list[str] = []
+
+    def again(request):
+        asked_again.append(request.key)
+        return planted.first_preferring(request)
+
+    with scripted_judge(again):  # Run again: the same probe run, only what is missing
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: panel.card.table.rowCount() > 0, timeout=60_000)
     assert judged.scalar("SELECT count(*) FROM runs WHERE kind = 'judge_validity'") == 1
+    assert not set(asked_again) & set(replies[:decoded])
     assert len(validity_cards(judged)) == 1
     assert messages[-1].startswith("Judge run ") and not threaded_bridge.errors
+
+
+def test_export_as_batch_files_writes_the_request_run_would_run(
+    qtbot, judged, sync_bridge, tmp_path, monkeypatch
+):
+    panel = open_panel(qtbot, judged, sync_bridge)
+    type_number(qtbot, panel.per_dialect, "2")
+    qtbot.waitUntil(lambda: "4 items" in panel.scope.text(), timeout=30_000)
+    out = tmp_path / "batch"
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(out))
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text: shown.append(text))
+    with qtbot.waitSignal(panel.export_button.sig_exported, timeout=30_000) as exported:
+        qtbot.mouseClick(panel.export_button, Qt.MouseButton.LeftButton)
+    manifest = exported.args[0]
+    assert manifest["step"] == "validity"
+    assert manifest["request"] == panel.job_request().as_json()
+    probes = int(panel.scope.text().split("·")[1].split()[0])
+    assert manifest["items"] == probes
+    lines = sum(len(Path(out, f["name"]).read_text().splitlines()) for f in manifest["files"])
+    assert lines == probes and "requests in" in shown[-1]
 
 
 def test_the_study_menu_opens_the_panel(qtbot, sync_bridge, sample_db, tmp_path):
