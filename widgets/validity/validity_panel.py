@@ -20,6 +20,7 @@ study.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 
@@ -98,6 +99,8 @@ class ValidityPanel(QWidget):
         self.runs: list[validity_tasks.JudgeRunRow] = []
         self.cards: list[ValidityCard] = []
         self.chosen: int | None = None  # the judge run checked (kept across re-reads)
+        # judge runs judged with a rubric saved beside the workspace: the rubric they send
+        self.rubrics: dict[int, dict] = {}
 
         self.judges = QTableWidget(0, 5)
         self.judges.setHorizontalHeaderLabels(
@@ -197,6 +200,7 @@ class ValidityPanel(QWidget):
         chosen = self.chosen
         self.runs = list(overview["judge_runs"])
         self.cards = list(overview["cards"])
+        self.rubrics = dict(overview["rubrics"])
         newest = {card.judge_run_id: card for card in self.cards}
         self.judges.blockSignals(True)
         self.judges.setRowCount(len(self.runs))
@@ -249,7 +253,7 @@ class ValidityPanel(QWidget):
         if run_id is None:
             return _("Choose a judge run first: judge the answers in the Judge panel.")
         try:
-            return ValidityRequest(
+            request = ValidityRequest(
                 judge_run=run_id,
                 per_dialect=self.per_dialect.value(),
                 seed=self.seed.value(),
@@ -258,6 +262,9 @@ class ValidityPanel(QWidget):
                 invariance_min=self.share("invariance_min"),
                 discrimination_min=self.share("discrimination_min"),
             )
+            if run_id in self.rubrics:  # the judge run's own rubric, not the bundled default
+                request = dataclasses.replace(request, rubric=self.rubrics[run_id])
+            return request
         except UserError as exc:
             return describe_error(exc, one_line=True)
 

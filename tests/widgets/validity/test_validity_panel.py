@@ -4,6 +4,7 @@ Cancel stops the suite and Run resumes it; the Study menu opens the panel."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -231,3 +232,52 @@ def test_the_study_menu_opens_the_panel(qtbot, sync_bridge, sample_db, tmp_path)
     assert not panel.run_button.isEnabled()  # no judge run in the sample workspace
     assert "judge" in panel.run_button.toolTip()
     window.close()
+
+
+def test_a_card_stored_elsewhere_reaches_the_panel_through_the_watcher(qtbot, judged, sync_bridge):
+    from engine.validity.api import ValidityRequest
+    from engine.validity.tasks import run_validity_at
+    from widgets.common.workspace_watcher import WorkspaceWatcher
+
+    watcher = WorkspaceWatcher(judged.path, interval_ms=50)
+    try:
+        panel = ValidityPanel(judged, sync_bridge, watcher=watcher)
+        qtbot.addWidget(panel)
+        panel.show()
+        qtbot.waitUntil(lambda: panel.judges.rowCount() == 1, timeout=30_000)
+        assert panel.card.table.rowCount() == 0
+        with scripted_judge(planted.order_blind):  # as `upabhasha validity` would, elsewhere
+            run_validity_at(str(judged.path), ValidityRequest(per_dialect=2))
+        qtbot.waitUntil(lambda: panel.card.table.rowCount() > 0, timeout=30_000)
+        [card] = validity_cards(judged)
+        assert panel.card.cards == [card] and card.passed
+        assert panel.judges.item(0, 4).text() == "within its bands"
+    finally:
+        watcher.close()
+
+
+def test_a_judge_run_with_a_saved_rubric_sends_that_rubric(qtbot, workspace, sync_bridge):
+    """A judge run judged with an edited rubric: the panel finds the version the judge panel
+    saved beside the workspace, so the suite asks with the judge run's own rubric."""
+    from engine.judging.rubric import default_rubric_path, rubric_from_dict
+    from engine.judging.run import judge_answers
+    from engine.judging.tasks import save_rubric_version
+
+    planted.build(workspace, 6)
+    edited = json.loads(default_rubric_path().read_text(encoding="utf-8"))
+    edited["name"] = "edited"
+    edited["reasoning_max_chars"] = 120
+    judge = workspace.query("SELECT * FROM models WHERE name = 'planted-judge'")[0]
+    judge_answers(
+        workspace,
+        judge,
+        rubric=rubric_from_dict(edited),
+        backend_factory=lambda _ws, _run: planted.ScriptedBackend(planted.order_blind),
+    )
+    panel = open_panel(qtbot, workspace, sync_bridge)
+    qtbot.waitUntil(lambda: "give that rubric" in panel.scope.text(), timeout=30_000)
+    save_rubric_version(edited, workspace.path.with_name("rubrics"))
+    panel.refresh()
+    qtbot.waitUntil(lambda: "not decoded yet" in panel.scope.text(), timeout=30_000)
+    request = panel.job_request()
+    assert request.rubric == edited and request.parsed_rubric.name == "edited"
