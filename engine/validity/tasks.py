@@ -6,23 +6,17 @@ every step) and a card's sentence in the interface language."""
 
 from __future__ import annotations
 
-import json
-import logging
 from typing import TypedDict
 
-from engine.errors import UserError
-from engine.judging.rubric import default_rubric_path, rubric_from_dict
 from engine.judging.store import JudgeRunRow, judge_runs
 from engine.llm.runs.estimates import ModelEstimate, estimate_planned, left_to_decode
-from engine.llm.runs.run import run_card
 from engine.llm.types import CancelFn, ProgressFn
 from engine.validity.card import DialectValidity, ValidityCard
 from engine.validity.figures import sentence
 from engine.validity.request import ValidityRequest, ValidityResult
+from engine.validity.saved_rubrics import saved_rubrics
 from engine.validity.store import latest_cards, validity_cards
 from engine.workspace.store import Workspace
-
-log = logging.getLogger(__name__)
 
 __all__ = [
     "JudgeRunRow",
@@ -41,7 +35,7 @@ class ValidityOverview(TypedDict):
     """What the validity panel lists: every judge run (engine.judging.store.judge_runs), the
     newest card of each judge run that has one, and the rubric of each judge run that was
     judged with a rubric other than the bundled one and has it saved beside the workspace
-    (judge run id -> the rubric's data; :func:`saved_rubrics`)."""
+    (judge run id -> the rubric's data; :func:`engine.validity.saved_rubrics.saved_rubrics`)."""
 
     judge_runs: list[JudgeRunRow]
     cards: list[ValidityCard]
@@ -68,31 +62,6 @@ def validity_overview_at(workspace_path: str) -> ValidityOverview:
             "cards": latest_cards(ws),
             "rubrics": saved_rubrics(ws, [r["run_id"] for r in runs]),
         }
-
-
-def saved_rubrics(ws: Workspace, judge_run_ids: list[int]) -> dict[int, dict]:
-    """The rubric each judge run was judged with, found by its content hash among the versions
-    saved in the ``rubrics`` folder beside the workspace (the judge panel saves them there);
-    runs judged with the bundled rubric, or with one not saved, are left out. A suite must
-    send the judge run's own rubric (engine.validity.request)."""
-    wanted = {}
-    for run_id in judge_run_ids:
-        sha = (run_card(ws, run_id).get("rubric") or {}).get("sha256")
-        if sha:
-            wanted[run_id] = sha
-    bundled = rubric_from_dict(json.loads(default_rubric_path().read_text(encoding="utf-8")))
-    wanted = {run: sha for run, sha in wanted.items() if sha != bundled.content_hash}
-    folder = ws.path.with_name("rubrics")
-    if not wanted or not folder.is_dir():
-        return {}
-    found: dict[str, dict] = {}
-    for path in sorted(folder.glob("*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            found.setdefault(rubric_from_dict(data).content_hash, data)
-        except (OSError, ValueError, UserError) as exc:  # not a rubric: not a candidate
-            log.info("%s is not a rubric: %s", path, exc)
-    return {run: found[sha] for run, sha in wanted.items() if sha in found}
 
 
 def validity_cards_at(workspace_path: str, judge_run_id: int | None = None) -> list[ValidityCard]:
