@@ -99,18 +99,31 @@ def card_lines(card) -> list[str]:
         f"{bands.discrimination_min:g}"
     ]
     for d in card.dialects:
-        lines.append(f"{d.dialect_name} ({d.n_items} items)")
+        lines.append(f"{d.dialect_name} ({d.n_items} item{'' if d.n_items == 1 else 's'})")
         for f in d.families:
             what = SHOWN.get(f.family, "discrimination")
             shift = "" if f.mean_shift.value is None else f", mean shift {f.mean_shift.value:+.2f}"
             agreement = "" if f.family == "sensitivity" else f"; {_agreement(f)}"
+            invalid = f"; {f.invalid} replies no verdict" if f.invalid else ""
             lines.append(
                 f"  {what:<17} {_interval(f.rate):<18} n={f.n:<4} {f.status}{shift}{agreement}"
+                f"{invalid}"
             )
         for c in d.checks:
-            if c.family in ("invariance", "sensitivity"):
-                held = f" ({c.same_prompt} same prompt, not asked)" if c.same_prompt else ""
-                lines.append(f"    {c.check:<15} {_interval(c.rate):<18} n={c.n}{held}")
+            if c.family not in ("invariance", "sensitivity"):
+                continue
+            if not c.n and c.same_prompt:
+                lines.append(
+                    f"    {c.check:<15} not asked: the judge's prompt is the same for all "
+                    f"{c.same_prompt} (its text is normalised)"
+                )
+                continue
+            notes = [f"{c.same_prompt} same prompt, not asked"] if c.same_prompt else []
+            notes += [f"{c.invalid} replies no verdict"] if c.invalid else []
+            if c.check == "romanized":
+                notes.append("not in the band: the rubric's script rule may move it")
+            extra = f" ({'; '.join(notes)})" if notes else ""
+            lines.append(f"    {c.check:<15} {_interval(c.rate):<18} n={c.n}{extra}")
         lines.append(f"  {d.sentence}")
     lines.append("passed every band" if card.passed else "outside a band: see 'fail' above")
     return lines

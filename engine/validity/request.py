@@ -14,11 +14,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.errors import Setting, UserError
 from engine.i18n import _
 from engine.judging.prompt import BUNDLED_TEMPLATE, JudgeTemplate, judge_template
+
+# the judge request's own checks of a rubric and a template carried as data: a suite
+# carries the judge run's, checked the same way
 from engine.judging.request import _data_field, _rubric, _template
 from engine.judging.rubric import Rubric, rubric_from_dict
 from engine.judging.verdict import verdict_schema
@@ -40,8 +43,8 @@ from engine.llm.runs.step_request import (
 from engine.llm.types import CancelFn, ProgressFn, Sampler
 from engine.validity.card import Bands, ValidityCard
 from engine.validity.figures import Settings, card_dialects, compare
-from engine.validity.probes import build_probes
-from engine.validity.sample import draw, judge_run_id, judged_items
+from engine.validity.probes import Probes, build_probes
+from engine.validity.sample import Item, draw, judge_run_id, judged_items
 from engine.validity.store import insert_card
 from engine.workspace.store import Workspace, utcnow
 
@@ -59,6 +62,17 @@ def _share(value: Any, _name: Any) -> float:
 def _band(default: float) -> Any:
     # a band names no setting of its own: every front end checks it as a share first
     return dataclasses.field(default=default, metadata={"setting": None, "check": _share})
+
+
+class Plan(NamedTuple):
+    """What a suite decodes: the judge run checked, its judge, the sampled items, their
+    probes and the planned run holding them."""
+
+    judge_run: int
+    model: dict
+    items: list[Item]
+    probes: Probes
+    planned: PlannedRun
 
 
 @dataclass(frozen=True)
@@ -137,7 +151,7 @@ class ValidityRequest(StepRequest):
             )
         return card
 
-    def plan(self, ws: Workspace):
+    def plan(self, ws: Workspace) -> Plan:
         """The judge model, the probes and the sample they ask about (nothing is written)."""
         judge_run = judge_run_id(ws, self.judge_run)
         card = self._judge_card(ws, judge_run)
@@ -181,7 +195,7 @@ class ValidityRequest(StepRequest):
             summary={"judge_run": judge_run},
             job_options={"use_cache": False},  # a retest must decode again
         )
-        return judge_run, model, items, probes, planned
+        return Plan(judge_run, model, items, probes, planned)
 
     def run(
         self,

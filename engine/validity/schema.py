@@ -6,7 +6,7 @@ TRACK = [
     [
         # one row per finished suite: the judge run checked, the run that decoded the probes,
         # the settings and bands it was run with, and the figures (JSON: engine.validity.card)
-        """CREATE TABLE validity_cards (
+        """CREATE TABLE IF NOT EXISTS validity_cards (
             id INTEGER PRIMARY KEY,
             judge_run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
             run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
@@ -14,7 +14,7 @@ TRACK = [
             settings TEXT NOT NULL,
             card TEXT NOT NULL
         )""",
-        "CREATE INDEX validity_cards_judge_run ON validity_cards(judge_run_id)",
+        "CREATE INDEX IF NOT EXISTS validity_cards_judge_run ON validity_cards(judge_run_id)",
     ],
 ]
 TOPICS = {"validity_cards": ("(SELECT max(id) FROM validity_cards)",)}

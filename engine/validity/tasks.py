@@ -1,14 +1,15 @@
-"""The judge-validity stage's background work, for the desktop: what the panel lists (the
-judge runs and their newest cards), what a suite would decode before it runs (its scope,
-read without writing; its time, by decoding a sample as every model step's estimate does),
-the suite itself (the request ``upabhasha validity`` builds, run as the request runner runs
-every step) and a card's sentence in the interface language."""
+"""Background tasks of the validity panel (Qt-free): each takes the workspace path and opens
+its own connection, so it runs in a worker of the bridge. The suite itself is the step's
+request (:class:`engine.validity.request.ValidityRequest`, the one ``upabhasha validity``
+builds); before it runs, its scope is planned without writing, and its time estimate
+calibrates the judge on the probes not decoded yet. A card's sentence is worded again in
+the interface language (:func:`takeaway`)."""
 
 from __future__ import annotations
 
 from typing import TypedDict
 
-from engine.judging.store import JudgeRunRow, judge_runs
+from engine.judging.store import JudgeRunRow, judge_runs, primary_judge
 from engine.llm.runs.estimates import ModelEstimate, estimate_planned, left_to_decode
 from engine.llm.types import CancelFn, ProgressFn
 from engine.validity.card import DialectValidity, ValidityCard
@@ -32,12 +33,13 @@ __all__ = [
 
 
 class ValidityOverview(TypedDict):
-    """What the validity panel lists: every judge run (engine.judging.store.judge_runs), the
-    newest card of each judge run that has one, and the rubric of each judge run that was
-    judged with a rubric other than the bundled one and has it saved beside the workspace
-    (judge run id -> the rubric's data; :func:`engine.validity.saved_rubrics.saved_rubrics`)."""
+    """What the panel shows of a workspace: the judge runs it can check (the primary's id),
+    the newest card of each judge run checked, and the rubric of each judge run judged with
+    a rubric other than the bundled one that is saved beside the workspace (judge run id ->
+    the rubric's data; engine.validity.saved_rubrics)."""
 
     judge_runs: list[JudgeRunRow]
+    primary: int | None
     cards: list[ValidityCard]
     rubrics: dict[int, dict]
 
@@ -54,37 +56,16 @@ class ValidityScope(TypedDict):
     left: int
 
 
-def validity_overview_at(workspace_path: str) -> ValidityOverview:
+def run_validity_at(
+    workspace_path: str,
+    request: ValidityRequest,
+    *,
+    progress: ProgressFn | None = None,
+    cancelled: CancelFn | None = None,
+) -> ValidityResult:
+    """Run (or resume) the suite ``request`` asks for."""
     with Workspace(workspace_path, create=False) as ws:
-        runs = judge_runs(ws)
-        return {
-            "judge_runs": runs,
-            "cards": latest_cards(ws),
-            "rubrics": saved_rubrics(ws, [r["run_id"] for r in runs]),
-        }
-
-
-def validity_cards_at(workspace_path: str, judge_run_id: int | None = None) -> list[ValidityCard]:
-    """The stored cards (engine.validity.store.validity_cards), newest first."""
-    with Workspace(workspace_path, create=False) as ws:
-        return validity_cards(ws, judge_run_id)
-
-
-def plan_validity_at(workspace_path: str, request: ValidityRequest) -> ValidityScope:
-    """The suite's scope, planned as a run would plan it; nothing is written."""
-    with Workspace(workspace_path, create=False) as ws:
-        judge_run, model, items, probes, planned = request.plan(ws)
-        per_dialect: dict[str, int] = {}
-        for item in items:
-            per_dialect[item.dialect] = per_dialect.get(item.dialect, 0) + 1
-        return {
-            "judge_run": judge_run,
-            "model": model["name"],
-            "model_id": model["id"],
-            "items": per_dialect,
-            "probes": len(probes.requests),
-            "left": len(left_to_decode(ws, planned, model, None)),
-        }
+        return request.run(ws, progress=progress, cancelled=cancelled)
 
 
 def estimate_validity_at(
@@ -95,26 +76,47 @@ def estimate_validity_at(
     progress: ProgressFn | None = None,
     cancelled: CancelFn | None = None,
 ) -> ModelEstimate | None:
-    """The time estimate of the probes left to decode (the judge decodes a sample of them);
-    None when cancelled."""
+    """The time estimate of :func:`run_validity_at` (the probes no stored reply covers);
+    nothing is written. None when cancelled."""
     with Workspace(workspace_path, create=False) as ws:
-        _judge_run, model, _items, _probes, planned = request.plan(ws)
+        plan = request.plan(ws)
         return estimate_planned(
-            ws, model, [planned], sample=sample, progress=progress, cancelled=cancelled
+            ws, plan.model, [plan.planned], sample=sample, progress=progress, cancelled=cancelled
         )
 
 
-def run_validity_at(
-    workspace_path: str,
-    request: ValidityRequest,
-    *,
-    progress: ProgressFn | None = None,
-    cancelled: CancelFn | None = None,
-) -> ValidityResult:
-    """Run the suite (as engine.steps.tasks.run_request_at runs any step): resumable; its
-    card is stored once every probe is decoded."""
+def plan_validity_at(workspace_path: str, request: ValidityRequest) -> ValidityScope:
+    """The suite's scope, planned as a run would plan it; nothing is written."""
     with Workspace(workspace_path, create=False) as ws:
-        return request.run(ws, progress=progress, cancelled=cancelled)
+        plan = request.plan(ws)
+        per_dialect: dict[str, int] = {}
+        for item in plan.items:
+            per_dialect[item.dialect] = per_dialect.get(item.dialect, 0) + 1
+        return {
+            "judge_run": plan.judge_run,
+            "model": plan.model["name"],
+            "model_id": plan.model["id"],
+            "items": per_dialect,
+            "probes": len(plan.probes.requests),
+            "left": len(left_to_decode(ws, plan.planned, plan.model, None)),
+        }
+
+
+def validity_overview_at(workspace_path: str) -> ValidityOverview:
+    with Workspace(workspace_path, create=False) as ws:
+        runs = judge_runs(ws)
+        return {
+            "judge_runs": runs,
+            "primary": primary_judge(ws),
+            "cards": latest_cards(ws),
+            "rubrics": saved_rubrics(ws, [r["run_id"] for r in runs]),
+        }
+
+
+def validity_cards_at(workspace_path: str, judge_run_id: int | None = None) -> list[ValidityCard]:
+    """The stored cards (engine.validity.store.validity_cards), newest first."""
+    with Workspace(workspace_path, create=False) as ws:
+        return validity_cards(ws, judge_run_id)
 
 
 def takeaway(dialect: DialectValidity, name: str) -> str:

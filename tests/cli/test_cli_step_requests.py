@@ -17,6 +17,7 @@ MINIMAL = {
     "probe": ["probe"],
     "run-task": ["run-task", "dialect-to-standard"],
     "judge": ["judge"],
+    "validity": ["validity", "--per-dialect", "3", "--flip-max", "0.1"],
 }
 
 

@@ -219,8 +219,7 @@ class ValidityPanel(QWidget):
                 self.judges.setItem(row, col, item)
         ids = [run["run_id"] for run in self.runs]
         if chosen not in ids:  # the primary judge first
-            primary = [r["run_id"] for r in self.runs if r["role"] == "primary"]
-            chosen = next(iter(primary or ids), None)
+            chosen = overview["primary"] if overview["primary"] in ids else next(iter(ids), None)
         self.chosen = chosen
         if chosen is not None:
             self.judges.selectRow(ids.index(chosen))

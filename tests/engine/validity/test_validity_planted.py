@@ -129,3 +129,40 @@ def test_the_card_is_stored_and_a_second_run_decodes_nothing(study, monkeypatch)
     assert [c.id for c in stored] == [again.card.id, result.card.id]
     assert latest_cards(study) == [again.card]
     assert ValidityCard.from_dict(again.card.as_dict()) == again.card
+
+
+def test_where_the_study_has_romanized_texts_the_answer_is_asked_romanized_too(study, monkeypatch):
+    with study.transaction() as conn:  # a Romanized rendering of one question
+        conn.execute(
+            "INSERT INTO variants(question_id, dialect, text, provenance, status, script, "
+            "updated_at) VALUES (1, 'sylhet', 'proshno-1', 'human', 'gold', 'roman', '2026')"
+        )
+    result, backend = run_suite(study, monkeypatch, planted.order_blind, per_dialect=4)
+    romanized = [k for k in backend.seen if k.startswith("romanized:")]
+    assert len(romanized) == 2 * 4
+    for dialect in result.card.dialects:
+        row = next(c for c in dialect.checks if c.check == "romanized")
+        assert row.family == INVARIANCE and row.n == 4 and row.rate.value == 1.0
+        # shown on its own: the rubric's script rule may rightly move it, so not in the band
+        assert dialect.family(INVARIANCE).n == 3 * 4
+
+
+def test_the_panel_tasks_estimate_run_and_overview(study, monkeypatch, tmp_path):
+    from engine.validity.tasks import estimate_validity_at, run_validity_at, validity_overview_at
+
+    backend = planted.ScriptedBackend(planted.order_blind)
+    monkeypatch.setattr(run_backend, "backend_for_run", lambda _ws, _run: backend)
+    monkeypatch.setattr(
+        "engine.llm.runs.estimates.open_backend", lambda _model, **_schedule: backend
+    )
+    judge_run = planted.judge_run(study, planted.order_blind)
+    path = str(study.path)
+    assert validity_overview_at(path)["cards"] == []
+    request = ValidityRequest(per_dialect=3)
+    estimate = estimate_validity_at(path, request, sample=4)
+    assert estimate is not None and estimate["items"] == 2 * 3 * 7 == estimate["left"]
+    assert study.scalar("SELECT count(*) FROM runs WHERE kind = 'judge_validity'") == 0
+    result = run_validity_at(path, request)
+    overview = validity_overview_at(path)
+    assert overview["primary"] == judge_run and overview["cards"] == [result.card]
+    assert [r["run_id"] for r in overview["judge_runs"]] == [judge_run]
