@@ -281,3 +281,23 @@ def test_a_judge_run_with_a_saved_rubric_sends_that_rubric(qtbot, workspace, syn
     qtbot.waitUntil(lambda: "not decoded yet" in panel.scope.text(), timeout=30_000)
     request = panel.job_request()
     assert request.rubric == edited and request.parsed_rubric.name == "edited"
+
+
+def test_estimate_time_before_running_and_withdrawn_when_a_choice_changes(
+    qtbot, judged, sync_bridge, monkeypatch
+):
+    backend = planted.ScriptedBackend(planted.first_preferring)
+    # the calibration's model: the planted judge (its address answers nothing)
+    monkeypatch.setattr(
+        "engine.llm.runs.estimates.open_backend", lambda _model, **_schedule: backend
+    )
+    panel = open_panel(qtbot, judged, sync_bridge)
+    type_number(qtbot, panel.per_dialect, "2")
+    qtbot.mouseClick(panel.estimate.estimate_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: panel.estimate.label.text().startswith("planted-judge: "), timeout=30_000
+    )
+    assert "About " in panel.estimate.label.text() and panel.estimate.shown_seconds() is not None
+    assert judged.scalar("SELECT count(*) FROM runs WHERE kind = 'judge_validity'") == 0
+    type_number(qtbot, panel.seed, "7")  # another sample: the estimate is out of date
+    assert "out of date" in panel.estimate.label.text()
