@@ -54,13 +54,19 @@ def rate_text(rate: Interval) -> str:
     return f"{percent(rate.value)} [{percent(rate.low)}, {percent(rate.high)}]"
 
 
+def _two(value: float) -> str:
+    """Two decimals, a bound just below zero shown as 0.00 rather than -0.00."""
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
 def coefficient_text(est: Interval) -> str:
     """κ or α with its interval, two decimals."""
     if est.value is None:
         return "—"
-    text = f"{est.value:.2f}"
+    text = _two(est.value)
     if est.low is not None and est.high is not None:
-        text += f" [{est.low:.2f}, {est.high:.2f}]"
+        text += f" [{_two(est.low)}, {_two(est.high)}]"
     return digits(text)
 
 

@@ -54,10 +54,13 @@ def table_rows(panel) -> list[list[str]]:
 
 
 def coefficient(est) -> str:
+    def two(x):
+        return f"{x:.2f}".replace("-0.00", "0.00")
+
     if est.value is None:
         return "—"
-    ci = "" if est.low is None else f" [{est.low:.2f}, {est.high:.2f}]"
-    return f"{est.value:.2f}{ci}"
+    ci = "" if est.low is None else f" [{two(est.low)}, {two(est.high)}]"
+    return f"{two(est.value)}{ci}"
 
 
 def pct(value) -> str:
