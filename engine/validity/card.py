@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine.i18n import _, current_language, digits
+
 # the families of checks and what each figure's rate is
 POSITION, RETEST, INVARIANCE, SENSITIVITY = "position", "retest", "invariance", "sensitivity"
 FAMILIES = (POSITION, RETEST, INVARIANCE, SENSITIVITY)
@@ -80,19 +82,33 @@ class CheckFigure:
 class DialectValidity:
     """A judge's figures on one dialect: the family rows (with band and status) then each
     check's own; ``noise``: the score difference under which a difference is within the
-    judge's noise (95th percentile of the absolute shift under order swap and retest);
-    ``sentence``: what a reader takes away."""
+    judge's noise (95th percentile of the absolute shift under order swap and retest)."""
 
     dialect: str
-    dialect_name: str
+    dialect_name: str  # English
     n_items: int
     families: tuple[CheckFigure, ...]
     checks: tuple[CheckFigure, ...]
     noise: float | None
-    sentence: str
+    dialect_name_bn: str = ""
 
     def family(self, name: str) -> CheckFigure | None:
         return next((f for f in self.families if f.family == name), None)
+
+    @property
+    def name(self) -> str:
+        """The dialect's name in the interface language."""
+        return (
+            self.dialect_name_bn
+            if current_language() == "bn" and self.dialect_name_bn
+            else (self.dialect_name)
+        )
+
+    @property
+    def sentence(self) -> str:
+        """What a reader takes away, in the interface language (worded when read, so a card
+        stored in one language reads in another)."""
+        return sentence(self.name, self.families, self.noise)
 
 
 @dataclass(frozen=True)
@@ -116,7 +132,10 @@ class ValidityCard:
         return all(f.status != FAIL for d in self.dialects for f in d.families)
 
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "passed": self.passed}
+        data = asdict(self)
+        for row, dialect in zip(data["dialects"], self.dialects, strict=True):
+            row["sentence"] = dialect.sentence
+        return {**data, "passed": self.passed}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ValidityCard:
@@ -131,7 +150,7 @@ class ValidityCard:
         dialects = tuple(
             DialectValidity(
                 **{
-                    **d,
+                    **{k: v for k, v in d.items() if k != "sentence"},
                     "families": tuple(figure(f) for f in d["families"]),
                     "checks": tuple(figure(f) for f in d["checks"]),
                 }
@@ -140,3 +159,59 @@ class ValidityCard:
         )
         fields = {k: v for k, v in data.items() if k not in ("passed", "bands", "dialects")}
         return cls(**fields, bands=Bands(**data["bands"]), dialects=dialects)
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else digits(f"{100 * value:.0f}%")
+
+
+def _failure_words(family: str) -> str:
+    """The main clause for a failing family (each a whole sentence for the catalogue)."""
+    if family == SENSITIVITY:
+        return _(
+            "This judge lowers its {dialect} score for a wrong or empty answer only {rate} "
+            "of the time"
+        )
+    if family == POSITION:
+        return _("Order flips this judge's {dialect} verdicts {rate} of the time")
+    if family == INVARIANCE:
+        return _(
+            "Changes that must not matter leave this judge's {dialect} verdicts unmoved only "
+            "{rate} of the time"
+        )
+    return _("Decoded again, this judge's {dialect} verdicts agree only {rate} of the time")
+
+
+# the first failing family in this order gives the sentence: a judge that cannot tell a
+# wrong answer from a right one matters more than one that wavers
+FAILURE_ORDER = (SENSITIVITY, POSITION, INVARIANCE, RETEST)
+
+
+def sentence(dialect: str, families: tuple[CheckFigure, ...], noise: float | None) -> str:
+    """The worst failure (or, every band held, the flip rate where order could be swapped),
+    then how large a score difference the judge's noise covers."""
+    by_family = {f.family: f for f in families}
+    failed = [by_family[f] for f in FAILURE_ORDER if f in by_family and by_family[f].status == FAIL]
+    position = by_family.get(POSITION)
+    if failed:
+        main = _failure_words(failed[0].family).format(
+            dialect=dialect, rate=_percent(failed[0].rate.value)
+        )
+    elif position is not None and position.status == PASS:
+        main = _failure_words(POSITION).format(dialect=dialect, rate=_percent(position.rate.value))
+    else:
+        main = _("This judge's {dialect} verdicts stay within every band measured").format(
+            dialect=dialect
+        )
+    if noise is None:
+        return _("{sentence}.").format(sentence=main)
+    if noise > 0:
+        within = _("score differences under {noise} are within its noise").format(
+            noise=digits(f"{noise:.1f}")
+        )
+    else:
+        within = _(
+            "order and a second decoding left its scores as they were, so any score "
+            "difference is beyond its noise"
+        )
+    return _("{sentence}: {noise}.").format(sentence=main, noise=within)

@@ -1,16 +1,15 @@
 """A suite's figures from its decoded probes: per dialect, each check and each family with
-its n, bootstrap interval (clustered by base question), band and status, the score shift
-within the judge's noise, and the sentence a reader takes away."""
+its n, bootstrap interval (clustered by base question), band and status, and the score
+shift within the judge's noise (the sentence a reader takes away is the card's:
+engine.validity.card)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from engine.i18n import _
 from engine.judging.rubric import Rubric
 from engine.judging.verdict import VerdictError, parse_verdict
 from engine.stats.bootstrap import clustered_mean_ci
@@ -130,7 +129,12 @@ def _judged(fig: CheckFigure, bands: Bands) -> CheckFigure:
 
 
 def dialect_figures(
-    dialect: str, name: str, rows: list[Compared], items: int, probes: Probes, s: Settings
+    dialect: str,
+    names: tuple[str, str],
+    rows: list[Compared],
+    items: int,
+    probes: Probes,
+    s: Settings,
 ) -> DialectValidity:
     by_check: dict[str, list[Compared]] = {}
     for row in rows:
@@ -169,19 +173,25 @@ def dialect_figures(
     noise = float(np.quantile(shifts, NOISE_QUANTILE)) if shifts else None
     return DialectValidity(
         dialect=dialect,
-        dialect_name=name,
+        dialect_name=names[0],
+        dialect_name_bn=names[1],
         n_items=items,
         families=families,
         checks=per_check,
         noise=noise,
-        sentence=sentence(name, families, noise),
     )
 
 
 def card_dialects(
-    compared: list[Compared], items: list[Item], probes: Probes, s: Settings
+    compared: list[Compared],
+    items: list[Item],
+    probes: Probes,
+    s: Settings,
+    bengali_names: dict[str, str],
 ) -> tuple[DialectValidity, ...]:
-    names = {i.dialect: str(i.pair["dialect_name"]) for i in items}
+    names = {
+        i.dialect: (str(i.pair["dialect_name"]), bengali_names.get(i.dialect) or "") for i in items
+    }
     counts: dict[str, int] = {}
     for item in items:
         counts[item.dialect] = counts.get(item.dialect, 0) + 1
@@ -191,66 +201,3 @@ def card_dialects(
         )
         for d in sorted(names)
     )
-
-
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.0f}%"
-
-
-# the first failing family in this order gives the sentence: a judge that cannot tell a
-# wrong answer from a right one matters more than one that wavers
-_FAILURES: tuple[tuple[str, Callable[[], str]], ...] = (
-    (
-        SENSITIVITY,
-        lambda: _(
-            "This judge lowers its {dialect} score for a wrong or empty answer only {rate} "
-            "of the time"
-        ),
-    ),
-    (POSITION, lambda: _("Order flips this judge's {dialect} verdicts {rate} of the time")),
-    (
-        INVARIANCE,
-        lambda: _(
-            "Changes that must not matter leave this judge's {dialect} verdicts unmoved only "
-            "{rate} of the time"
-        ),
-    ),
-    (
-        RETEST,
-        lambda: _("Decoded again, this judge's {dialect} verdicts agree only {rate} of the time"),
-    ),
-)
-
-
-def sentence(dialect: str, families: tuple[CheckFigure, ...], noise: float | None) -> str:
-    """What a reader takes away: the worst failure (or that every band held; the flip rate
-    when order could be swapped), then how large a score difference the judge's noise
-    covers."""
-    by_family = {f.family: f for f in families}
-    for family, words in _FAILURES:
-        fig = by_family.get(family)
-        if fig is not None and fig.status == FAIL:
-            main = words().format(dialect=dialect, rate=_percent(fig.rate.value))
-            break
-    else:
-        position = by_family.get(POSITION)
-        if position is not None and position.status == PASS:
-            main = _("Order flips this judge's {dialect} verdicts {rate} of the time").format(
-                dialect=dialect, rate=_percent(position.rate.value)
-            )
-        else:
-            main = _("This judge's {dialect} verdicts stay within every band measured").format(
-                dialect=dialect
-            )
-    if noise is None:
-        return main + "."
-    if noise > 0:
-        within = _("score differences under {noise} are within its noise").format(
-            noise=f"{noise:.1f}"
-        )
-    else:
-        within = _(
-            "order and a second decoding left its scores as they were, so any score "
-            "difference is beyond its noise"
-        )
-    return f"{main}: {within}."

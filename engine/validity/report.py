@@ -22,7 +22,7 @@ def card_rows(card: ValidityCard) -> list[dict]:
         for k, f in enumerate(d.families):
             rows.append(
                 {
-                    "dialect": d.dialect_name,
+                    "dialect": d.name,
                     "check": f.family,
                     "n": f.n,
                     "rate": _round(f.rate.value),

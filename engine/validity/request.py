@@ -225,7 +225,13 @@ class ValidityRequest(StepRequest):
             seed=self.seed,
             level=LEVEL,
             bands=self.bands,
-            dialects=card_dialects(compared, items, probes, settings),
+            dialects=card_dialects(
+                compared,
+                items,
+                probes,
+                settings,
+                {code: row["name_bn"] for code, row in ws.dialect_names().items()},
+            ),
         )
         return ValidityResult(tuple(runs), insert_card(ws, card))
 
