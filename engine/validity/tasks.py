@@ -2,8 +2,7 @@
 its own connection, so it runs in a worker of the bridge. The suite itself is the step's
 request (:class:`engine.validity.request.ValidityRequest`, the one ``upabhasha validity``
 builds); before it runs, its scope is planned without writing, and its time estimate
-calibrates the judge on the probes not decoded yet. A card's sentence is worded again in
-the interface language (:func:`takeaway`)."""
+calibrates the judge on the probes not decoded yet."""
 
 from __future__ import annotations
 
@@ -12,8 +11,7 @@ from typing import TypedDict
 from engine.judging.store import JudgeRunRow, judge_runs, primary_judge
 from engine.llm.runs.estimates import ModelEstimate, estimate_planned, left_to_decode
 from engine.llm.types import CancelFn, ProgressFn
-from engine.validity.card import DialectValidity, ValidityCard
-from engine.validity.figures import sentence
+from engine.validity.card import ValidityCard
 from engine.validity.request import ValidityRequest, ValidityResult
 from engine.validity.saved_rubrics import saved_rubrics
 from engine.validity.store import latest_cards, validity_cards
@@ -26,7 +24,6 @@ __all__ = [
     "estimate_validity_at",
     "plan_validity_at",
     "run_validity_at",
-    "takeaway",
     "validity_cards_at",
     "validity_overview_at",
 ]
@@ -117,10 +114,3 @@ def validity_cards_at(workspace_path: str, judge_run_id: int | None = None) -> l
     """The stored cards (engine.validity.store.validity_cards), newest first."""
     with Workspace(workspace_path, create=False) as ws:
         return validity_cards(ws, judge_run_id)
-
-
-def takeaway(dialect: DialectValidity, name: str) -> str:
-    """The dialect's sentence (engine.validity.figures.sentence) worded now, in the interface
-    language and with the dialect's ``name`` as the reader knows it: a card keeps the sentence
-    in the language it was computed in."""
-    return sentence(name, dialect.families, dialect.noise)

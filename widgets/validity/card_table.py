@@ -22,7 +22,6 @@ from engine.validity.api import (
     Interval,
     ValidityCard,
 )
-from engine.validity.tasks import takeaway
 from widgets.common.columns import fit_columns_to_headers
 from widgets.common.labels import label
 
@@ -110,12 +109,12 @@ def figure_cells(card: ValidityCard, figure: CheckFigure, pooled: bool) -> list[
     ]
 
 
-def card_rows(card: ValidityCard, dialect_names: dict[str, str]) -> list[tuple[list[str], str]]:
+def card_rows(card: ValidityCard) -> list[tuple[list[str], str]]:
     """Every row of one card: (cells, status) — the family rows of each dialect, then its
-    checks. ``dialect_names``: code -> the name shown."""
+    checks; each dialect by its name in the interface language."""
     rows = []
     for dialect in card.dialects:
-        name = dialect_names.get(dialect.dialect, dialect.dialect_name)
+        name = dialect.name
         for pooled, figures in ((True, dialect.families), (False, dialect.checks)):
             for figure in figures:
                 cells = [card.judge_model, name, *figure_cells(card, figure, pooled)]
@@ -182,11 +181,11 @@ class CardTable(QWidget):
         layout.addWidget(self.settings)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.sentences)
-        self.show_cards([], {})
+        self.show_cards([])
 
-    def show_cards(self, cards: list[ValidityCard], dialect_names: dict[str, str]) -> None:
+    def show_cards(self, cards: list[ValidityCard]) -> None:
         self.cards = list(cards)
-        rows = [row for card in cards for row in card_rows(card, dialect_names)]
+        rows = [row for card in cards for row in card_rows(card)]
         self.table.setRowCount(len(rows))
         for r, (cells, status) in enumerate(rows):
             for c, text in enumerate(cells):
@@ -211,8 +210,7 @@ class CardTable(QWidget):
         self.settings.setText("\n".join(card_header(card) for card in cards))
         self.sentences.setText(
             "\n".join(
-                f"• {card.judge_model} · "
-                + digits(takeaway(d, dialect_names.get(d.dialect, d.dialect_name)))
+                f"• {card.judge_model} · {d.sentence}"  # worded in the interface language
                 for card in cards
                 for d in card.dialects
             )

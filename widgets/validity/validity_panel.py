@@ -226,7 +226,7 @@ class ValidityPanel(QWidget):
         self.judges.blockSignals(False)
         self.judges.resizeColumnsToContents()
         fit_columns_to_headers(self.judges, stretch=1, grow_only=True)
-        self.card.show_cards(self.cards, self.dialect_names())
+        self.card.show_cards(self.cards)
         self._update_buttons()
         self.choices_changed()
 

@@ -112,7 +112,7 @@ def test_run_stores_the_card_and_the_table_shows_the_card_query(qtbot, judged, t
     ]
     rows = table_rows(panel)
     assert len(rows) == len(expected)
-    names = {d.dialect: d.dialect_name for d in card.dialects}
+    names = {d.dialect: d.name for d in card.dialects}
     shown = set()
     for r, (row, (f, pooled)) in enumerate(zip(rows, expected)):
         assert row[0] == card.judge_model
