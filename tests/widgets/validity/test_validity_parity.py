@@ -4,7 +4,10 @@ typed into it reaches the request as the matching option does."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from app.cli.batch import step_request
+from engine.judging.run import judge_answers
 from tests.engine.validity import planted
 from tests.widgets.validity.test_validity_panel import open_panel, type_number
 
@@ -24,3 +27,29 @@ def test_untouched_and_typed_requests_are_the_command_lines(qtbot, workspace, sy
     argv = ["validity", "--judge-run", str(run), "--per-dialect", "7", "--seed", "11",
             "--flip-max", "0.1", "--discrimination-min", "0.8"]  # fmt: skip
     assert step_request(argv) == panel.job_request()
+
+
+def test_a_judge_run_chosen_with_the_mouse_is_the_one_checked(qtbot, workspace, sync_bridge):
+    planted.build(workspace, 4)
+    first = planted.judge_run(workspace, planted.order_blind)
+    # a second judge model's run (a run per judge model): the first stays primary
+    workspace.conn.execute(
+        "INSERT INTO models(name, kind, api_model, base_urls, family, added_at) "
+        "SELECT 'second-judge', kind, api_model, base_urls, 'qwen', added_at FROM models "
+        "WHERE name = 'planted-judge'"
+    )
+    second_model = workspace.query("SELECT * FROM models WHERE name = 'second-judge'")[0]
+    second = judge_answers(
+        workspace,
+        second_model,
+        backend_factory=lambda _ws, _run: planted.ScriptedBackend(planted.all_fives),
+    ).run_id
+    panel = open_panel(qtbot, workspace, sync_bridge)
+    qtbot.waitUntil(lambda: panel.judges.rowCount() == 2, timeout=30_000)
+    assert panel.judge_run() == first
+    table = panel.judges
+    cell = table.visualItemRect(table.item(1, 1)).center()
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
+    assert panel.judge_run() == second
+    qtbot.waitUntil(lambda: "second-judge" in panel.scope.text(), timeout=30_000)
+    assert step_request(["validity", "--judge-run", str(second)]) == panel.job_request()
