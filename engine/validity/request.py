@@ -155,7 +155,14 @@ class ValidityRequest(StepRequest):
         """The judge model, the probes and the sample they ask about (nothing is written)."""
         judge_run = judge_run_id(ws, self.judge_run)
         card = self._judge_card(ws, judge_run)
-        model = find_model(ws, run_model_id(ws, judge_run))
+        model_id = run_model_id(ws, judge_run)
+        if model_id is None:  # find_model(None) would be the default model: another judge
+            raise UserError(
+                _(
+                    "judge run {run}: its judge model was removed, so it cannot be asked again"
+                ).format(run=judge_run)
+            )
+        model = find_model(ws, model_id)
         pool = judged_items(ws, judge_run)
         if not pool:
             raise UserError(

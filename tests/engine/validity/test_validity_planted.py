@@ -166,3 +166,14 @@ def test_the_panel_tasks_estimate_run_and_overview(study, monkeypatch, tmp_path)
     overview = validity_overview_at(path)
     assert overview["primary"] == judge_run and overview["cards"] == [result.card]
     assert [r["run_id"] for r in overview["judge_runs"]] == [judge_run]
+
+
+def test_a_judge_run_whose_model_was_removed_is_refused_not_judged_by_another(study):
+    from engine.errors import UserError
+
+    judge_run = planted.judge_run(study, planted.order_blind)
+    with study.transaction() as conn:
+        conn.execute("UPDATE runs SET model_id = NULL WHERE id = ?", (judge_run,))
+    with pytest.raises(UserError, match=f"judge run {judge_run}: its judge model was removed"):
+        ValidityRequest(judge_run=judge_run).run(study)
+    assert study.scalar("SELECT count(*) FROM runs WHERE kind = 'judge_validity'") == 0
