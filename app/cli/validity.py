@@ -114,8 +114,8 @@ def card_lines(card) -> list[str]:
                 continue
             if not c.n and c.same_prompt:
                 lines.append(
-                    f"    {c.check:<15} not asked: the judge's prompt is the same for all "
-                    f"{c.same_prompt} (its text is normalised)"
+                    f"    {c.check:<15} not asked: the change leaves the judge's prompt as it "
+                    f"was (n={c.same_prompt}; the prompt's text is normalised)"
                 )
                 continue
             notes = [f"{c.same_prompt} same prompt, not asked"] if c.same_prompt else []
