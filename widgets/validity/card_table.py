@@ -109,16 +109,32 @@ def figure_cells(card: ValidityCard, figure: CheckFigure, pooled: bool) -> list[
     ]
 
 
-def card_rows(card: ValidityCard) -> list[tuple[list[str], str]]:
-    """Every row of one card: (cells, status) — the family rows of each dialect, then its
-    checks; each dialect by its name in the interface language."""
+def figure_note(figure: CheckFigure) -> str:
+    """What a row's n leaves out: changes the prompt's normalisation undid (not asked) and
+    replies that were no verdict."""
+    notes = []
+    if figure.same_prompt:
+        notes.append(
+            _(
+                "{n} items reached the judge as the very same prompt (its normalisation undid "
+                "the change): not asked, not counted"
+            ).format(n=digits(figure.same_prompt))
+        )
+    if figure.invalid:
+        notes.append(_("{n} replies were no verdict: not counted").format(n=digits(figure.invalid)))
+    return "\n".join(notes)
+
+
+def card_rows(card: ValidityCard) -> list[tuple[list[str], str, str]]:
+    """Every row of one card: (cells, status, note) — the family rows of each dialect, then
+    its checks; each dialect by its name in the interface language."""
     rows = []
     for dialect in card.dialects:
         name = dialect.name
         for pooled, figures in ((True, dialect.families), (False, dialect.checks)):
             for figure in figures:
                 cells = [card.judge_model, name, *figure_cells(card, figure, pooled)]
-                rows.append((cells, figure.status if pooled else ""))
+                rows.append((cells, figure.status if pooled else "", figure_note(figure)))
     return rows
 
 
@@ -187,9 +203,11 @@ class CardTable(QWidget):
         self.cards = list(cards)
         rows = [row for card in cards for row in card_rows(card)]
         self.table.setRowCount(len(rows))
-        for r, (cells, status) in enumerate(rows):
+        for r, (cells, status, note) in enumerate(rows):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if note and c in (2, 4):  # the check and its n: what n leaves out
+                    item.setToolTip(note)
                 if status:  # a family's pooled row, in bold; its result in colour
                     font = item.font()
                     font.setBold(True)

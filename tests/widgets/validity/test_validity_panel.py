@@ -114,6 +114,7 @@ def test_run_stores_the_card_and_the_table_shows_the_card_query(qtbot, judged, t
     assert len(rows) == len(expected)
     names = {d.dialect: d.name for d in card.dialects}
     shown = set()
+    noted = False
     for r, (row, (f, pooled)) in enumerate(zip(rows, expected)):
         assert row[0] == card.judge_model
         assert row[3] == rate(f.rate) and row[4] == str(f.n)
@@ -121,6 +122,11 @@ def test_run_stores_the_card_and_the_table_shows_the_card_query(qtbot, judged, t
         if f.family != "sensitivity":
             assert row[7] == pct(f.exact)
             assert row[8] == coefficient(f.kappa) and row[9] == coefficient(f.alpha)
+        note = panel.card.table.item(r, 4).toolTip()
+        assert ("same prompt" in note) == bool(f.same_prompt)
+        if f.same_prompt:
+            assert note.startswith(f"{f.same_prompt} items reached the judge")
+            noted = True
         if pooled:
             bound = "≤ " if f.family == "position" else "≥ "
             assert row[5] == bound + pct(f.band) and row[6] == f.status
@@ -135,6 +141,7 @@ def test_run_stores_the_card_and_the_table_shows_the_card_query(qtbot, judged, t
         assert position is not None and position.rate.value and position.rate.value > 0
         assert dialect.family("sensitivity").status == PASS
     assert {PASS, FAIL} & shown
+    assert noted  # a change the prompt's normalisation undid is said so, not hidden in n
     assert any(row[8] not in ("—", "") for row in rows)  # weighted κ measured somewhere
     sentences = panel.card.sentences.text()
     assert sentences.count("•") == len(card.dialects)
