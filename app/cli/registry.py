@@ -70,7 +70,7 @@ STAGES: list[Stage] = [
     Stage("judging", (judging,), "widgets.judging"),
     Stage("reports", (reports,), "widgets.reports"),
     Stage("annotation", (annotation,), "widgets.annotation"),
-    Stage("validity", (validity,)),
+    Stage("validity", (validity,), "widgets.validity"),
     Stage("samples", (demo,)),
 ]
 

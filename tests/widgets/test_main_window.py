@@ -28,6 +28,7 @@ PANEL_TITLES = [
     "Annotation",
     "Adjudication",
     "Agreement",
+    "Judge validity",
 ]
 
 
