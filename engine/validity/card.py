@@ -162,7 +162,7 @@ class ValidityCard:
 
 
 def _percent(value: float | None) -> str:
-    return "n/a" if value is None else digits(f"{100 * value:.0f}%")
+    return _("not measured") if value is None else digits(f"{100 * value:.0f}%")
 
 
 def _failure_words(family: str) -> str:
