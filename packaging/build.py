@@ -80,6 +80,8 @@ GenericName=Dialect evaluation workstation
 GenericName[bn]=উপভাষা মূল্যায়নের ওয়ার্কস্টেশন
 Comment=How much worse do LLMs answer questions in Bengali dialects?
 Comment[bn]=বাংলা উপভাষায় প্রশ্ন করলে বড় ভাষা মডেলগুলো কতটা খারাপ উত্তর দেয়?
+Keywords=dialect;Bengali;LLM;evaluation;annotation;translation;
+Keywords[bn]=উপভাষা;বাংলা;মূল্যায়ন;টীকা;অনুবাদ;
 Exec={exec} %f
 Icon={icon}
 Terminal=false
@@ -466,8 +468,12 @@ def install_and_lint(deb: Path, result: dict, phases: Phases) -> list[str]:
     if lintian is not None:
         lint = lintian_result(lintian)
         result["lintian"] = lint
-        say(f"lintian: {len(lint['errors'])} errors, {lint['warning_lines']} warning lines")
+        say(
+            f"lintian: {len(lint['errors'])} errors, {lint['warning_lines']} warning lines, "
+            f"{len(lint['unused_overrides'])} unused overrides"
+        )
         failed += [f"lintian errors: {lint['errors'][:5]}"] * bool(lint["errors"])
+        failed += [f"lintian: {lint['unused_overrides'][:5]}"] * bool(lint["unused_overrides"])
         phases.done("lintian_wait")
     return failed
 

@@ -64,7 +64,10 @@ def desktop_problems(entries: dict[str, str]) -> list[str]:
 
 def start_lintian(deb: Path) -> tuple[subprocess.Popen, float]:
     log = tempfile.TemporaryFile(mode="w+")
-    proc = subprocess.Popen(["lintian", "--no-cfg", str(deb)], stdout=log, stderr=log, text=True)
+    # --display-info: unused-override is an info tag
+    proc = subprocess.Popen(
+        ["lintian", "--no-cfg", "--display-info", str(deb)], stdout=log, stderr=log, text=True
+    )
     proc.log = log  # type: ignore[attr-defined]
     return proc, time.perf_counter()
 
@@ -96,7 +99,7 @@ def lintian_result(started: tuple[subprocess.Popen, float]) -> dict:
     lines = proc.log.read().splitlines()  # type: ignore[attr-defined]
     tags: dict[str, int] = {}
     for line in lines:
-        found = re.match(r"([EW]): \S+: (\S+)", line)
+        found = re.match(r"([EWI]): \S+: (\S+)", line)
         if found:
             key = f"{found.group(1)}: {found.group(2)}"
             tags[key] = tags.get(key, 0) + 1
@@ -104,5 +107,8 @@ def lintian_result(started: tuple[subprocess.Popen, float]) -> dict:
         "seconds": round(time.perf_counter() - began, 1),
         "errors": [line for line in lines if line.startswith("E: ")][:20],
         "warning_lines": sum(1 for line in lines if line.startswith("W: ")),
+        "unused_overrides": [
+            line for line in lines if re.match(r"[EWI]: \S+: (unused|mismatched)-override", line)
+        ],
         "tags": tags,
     }

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 import subprocess
 import sys
@@ -123,9 +124,14 @@ def test_the_copyright_file_lists_every_bundled_distribution_with_its_licence(tm
     assert "LGPL-3" in text and "Permission is hereby granted" in text
     log = gzip.decompress(deb_docs.changelog(PROJECT, deb.maintainer(PROJECT))).decode()
     assert log.startswith(f"upabhasha ({PROJECT['version']}) unstable; urgency=medium")
-    overrides = deb_docs.overrides("upabhasha").splitlines()
-    for comment, tag in zip(overrides[::2], overrides[1::2], strict=True):
-        assert comment.startswith("# ") and len(comment) > 6 and tag.startswith("upabhasha: ")
+    entries = deb_docs.overrides("upabhasha").split("\n\n")
+    assert len(entries) == len(deb_docs.OVERRIDES)
+    for entry in entries:  # each override with its own reason, scoped to paths
+        comment, override = entry.strip().split("\n")
+        assert comment.startswith("# ") and len(comment) > 30 and "(same)" not in comment
+        assert re.fullmatch(
+            r"upabhasha: [a-z0-9-]+ (\* )?\[(opt/upabhasha|usr/bin)/\S*\]", override
+        )
 
 
 def test_file_modes_programs_keep_their_execute_bit_libraries_lose_it(tmp_path):
