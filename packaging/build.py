@@ -406,6 +406,11 @@ def main(argv: list[str] | None = None) -> int:
         result["deb"] = str(deb.relative_to(ROOT))
         result["deb_mb"] = round(deb.stat().st_size / 1e6, 1)
         say(f"{result['deb']}: {result['deb_mb']:.0f} MB (xz)")
+        from package_checks import preinst_check
+
+        result["preinst"] = preinst_check(deb)
+        say(f"preinst on glibc 2.17: {' / '.join(result['preinst']['refusal'])}")
+        failed += result["preinst"]["problems"]
         phases.done("deb")
     if args.variant == "cpu":
         from package_checks import floor_check

@@ -112,3 +112,31 @@ def lintian_result(started: tuple[subprocess.Popen, float]) -> dict:
         ],
         "tags": tags,
     }
+
+
+def preinst_check(deb: Path, older: str = "2.17") -> dict:
+    """The built .deb's own preinst, run as dpkg runs it before unpacking: with ``getconf``
+    faked to report glibc ``older`` it must refuse with the sentence; on this machine (the
+    build's, which meets the floor) it must let the install through."""
+    with tempfile.TemporaryDirectory() as tmp:
+        control, fakes = Path(tmp) / "control", Path(tmp) / "fakes"
+        subprocess.run(["dpkg-deb", "-e", str(deb), str(control)], check=True)
+        fakes.mkdir()
+        (fakes / "getconf").write_text(f'#!/bin/sh\necho "glibc {older}"\n', encoding="utf-8")
+        (fakes / "getconf").chmod(0o755)
+        runs = {
+            name: subprocess.run(
+                ["sh", str(control / "preinst"), "install"],
+                capture_output=True,
+                text=True,
+                env={"PATH": path, "LANG": "C.UTF-8"},
+            )
+            for name, path in (("older", f"{fakes}:/usr/bin:/bin"), ("here", "/usr/bin:/bin"))
+        }
+    said = runs["older"].stderr.splitlines()
+    problems = []
+    if runs["older"].returncode == 0 or not said or f"has glibc {older}." not in said[0]:
+        problems.append(f"the preinst did not refuse glibc {older}: {runs['older'].stderr!r}")
+    if runs["here"].returncode != 0:
+        problems.append(f"the preinst refused this machine: {runs['here'].stderr!r}")
+    return {"refusal": said, "problems": problems}

@@ -165,3 +165,20 @@ def test_the_menu_entry_names_the_program_in_bengali_too():
         assert keys[key] and not any("a" <= c.lower() <= "z" for c in keys[key]), key
     if shutil.which("desktop-file-validate"):
         assert desktop_problems({"menu entry": text}) == []
+
+
+def test_the_build_runs_the_built_packages_own_preinst_against_an_older_glibc(tmp_path):
+    if not (shutil.which("dpkg-deb") and shutil.which("getconf")):
+        pytest.skip("dpkg-deb builds the package; getconf tells this machine's glibc")
+    from package_checks import preinst_check
+
+    checked = preinst_check(tiny_package(tmp_path))
+    assert checked["problems"] == []
+    assert checked["refusal"][0].endswith("this computer has glibc 2.17.")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    deb.write_control_area(broken, PROJECT, "2.36", [])
+    (broken / "DEBIAN/preinst").write_text("#!/bin/sh\nexit 0\n")  # refuses nothing
+    package = tmp_path / "broken.deb"
+    deb.dpkg_deb(broken, package, ("-Zxz", "-z1"))
+    assert "did not refuse glibc 2.17" in preinst_check(package)["problems"][0]
