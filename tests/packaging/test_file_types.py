@@ -133,3 +133,37 @@ def test_a_review_package_named_on_the_command_line_opens_in_its_own_window(qtbo
     qtbot.waitUntil(panel.isVisible)
     assert panel.windowTitle().endswith("review package")
     assert window.workspace is None  # a package opens alone, not as a workspace
+
+
+def test_the_tarballs_user_install_adds_the_menu_entry_and_the_file_types(tmp_path):
+    build = pytest.importorskip("build")
+    if not shutil.which("update-mime-database"):
+        pytest.skip("update-mime-database (shared-mime-info) builds the user's database")
+    folder = tmp_path / "upabhasha-0.1.0"
+    folder.mkdir()
+    for name in ("upabhasha.png", "upabhasha-mime.xml"):
+        shutil.copy(ROOT / "packaging" / name, folder / name)
+    entry = build.DESKTOP.format(exec="upabhasha-launcher", icon="upabhasha")
+    (folder / "upabhasha.desktop").write_text(entry, encoding="utf-8")
+    script = folder / "install-desktop-entry.sh"
+    script.write_text(build.INSTALL_DESKTOP, encoding="utf-8")
+    script.chmod(0o755)
+    home = tmp_path / "home"
+    done = subprocess.run(
+        [str(script)],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(home)},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    share = home / ".local/share"
+    installed = (share / "applications/upabhasha.desktop").read_text(encoding="utf-8")
+    assert f'Exec="{folder}/upabhasha-launcher" %f' in installed
+    assert (share / "mime/packages/upabhasha.xml").is_file()
+    types = (share / "mime/types").read_text(encoding="utf-8").split()
+    assert WORKSPACE in types and PACKAGE in types  # the user's database was rebuilt
+    if shutil.which("desktop-file-validate"):
+        from package_checks import desktop_problems
+
+        assert desktop_problems({"installed entry": installed}) == []
