@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 from engine.annotation.api import PACKAGE_SUFFIX, PackageQueue, list_annotators
 from engine.annotation.tasks import export_package_at, import_packages_at
 from engine.errors import UserError
-from engine.i18n import _
+from engine.i18n import _, digits, ngettext
 from engine.workspace.api import Workspace
 from widgets.common import file_dialogs
 from widgets.common.file_dialogs import PACKAGES
@@ -31,6 +31,19 @@ from widgets.common.hints import for_gui
 from widgets.common.task_bridge import WRITER, TaskBridge
 
 log = logging.getLogger(__name__)
+
+
+def merged_text(packages: int, new: int, stale: int) -> str:
+    """What a merge of ``packages`` did, each count with its own plural."""
+    return _("{packages}: {decisions}, {stale}").format(
+        packages=ngettext("{n} package merged", "{n} packages merged", packages).format(
+            n=digits(packages)
+        ),
+        decisions=ngettext("{n} new decision", "{n} new decisions", new).format(n=digits(new)),
+        stale=ngettext("{n} on a changed item", "{n} on changed items", stale).format(
+            n=digits(stale)
+        ),
+    )
 
 
 def package_filter() -> str:
@@ -100,8 +113,13 @@ class AnnotationActions(QObject):
 
     def _exported(self, result: dict) -> None:
         self.last_result = result
+        text = ngettext(
+            "{path}: {items} item for the annotator",
+            "{path}: {items} items for the annotator",
+            result["items"],
+        )
         self.sig_status_message.emit(
-            _("{path}: {items} items for the annotator").format(**result), 8000
+            text.format(path=result["path"], items=digits(result["items"])), 8000
         )
 
     def import_packages(self) -> None:
@@ -127,12 +145,7 @@ class AnnotationActions(QObject):
         self.last_result = results
         new = sum(r["new"] for r in results)
         stale = sum(r["stale"] for r in results)
-        self.sig_status_message.emit(
-            _("{n} package(s) merged: {new} new decisions, {stale} on changed items").format(
-                n=len(results), new=new, stale=stale
-            ),
-            10000,
-        )
+        self.sig_status_message.emit(merged_text(len(results), new, stale), 10000)
         self._merged()
 
     def _import_failed(self, exc: BaseException) -> None:

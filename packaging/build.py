@@ -10,17 +10,19 @@
    (system_floor: each one the bundle or the floor provides; the .deb depends on floor
    packages only) and its start (bench/frozen_start.py: no lazily
    imported package loaded before main(), ``--help`` and first-window times);
-4. write ``dist/upabhasha-<version>-linux-x86_64.tar.<ext>`` (the program folder, a launcher,
-   a .desktop file plus the script that installs it for the user, the icon) and
-   ``dist/upabhasha_<version>_amd64.deb`` (packaging/deb.py, xz);
-5. unpack the tarball into a temporary folder, make the program folder read-only (as an
-   install under /opt would be), run ``upabhasha-launcher --smoke-test`` there with fresh
-   platform folders (packaging/frozen_smoke.py).
+4. write ``dist/upabhasha_<version>_amd64.deb`` (packaging/deb.py, xz on every core): the one
+   compression pass; ``--tarball`` adds ``dist/upabhasha-<version>-linux-x86_64.tar.<ext>``
+   (the same program folder, a launcher, a .desktop file, the file types and the script that
+   installs them for the user, the icon), and a GPU variant writes only the tarball;
+5. make the tarball's folder read-only (as an install under /opt would be; unpacked from
+   the tarball when one was written, else staged with hard links), run
+   ``upabhasha-launcher --smoke-test`` there with fresh platform folders
+   (packaging/frozen_smoke.py).
 
-``--install-deb`` (root, apt; ``.ci/run`` does it) is the CI check: no tarball (the same
-folder; ``--tarball`` adds it), so one compression pass; desktop-file-validate on both menu
-entries, lintian on the .deb in the background while the .deb is installed with apt-get,
-smoke-tested (the one full smoke run) and removed, checking that nothing is left.
+``--install-deb`` (root, apt; ``.ci/run`` does it) is the CI check: desktop-file-validate on
+both menu entries, lintian on the .deb in the background while the .deb is installed with
+apt-get, smoke-tested (the one full smoke run, instead of step 5's) and removed, checking
+that nothing is left.
 Each phase's time is printed as it ends; the last line printed is one JSON object: phases,
 sizes, the glibc floor, the frozen start, the smoke and lint results.
 ``--skip-build`` re-packs the previous PyInstaller output, ``--no-smoke`` skips the start
@@ -49,33 +51,25 @@ DIST = ROOT / "dist"
 TORCH_SPEC = os.environ.get("TORCH_SPEC", "torch==2.13.0")
 # packages of the test extras that must never reach the bundle (numba/llvmlite: 180 MB)
 NOT_RUNTIME = ("numba", "llvmlite", "pytest", "ppi-python", "pytest-qt")
-# name → (file suffix, command reading a tar on stdin). Compared on the same folder (README
-# "Numbers"): gzip -6 misses the size goal; xz -T2 -6 is far too slow on a shared machine;
-# zstd -T2 -12 meets the goal in a fraction of xz's time.
+# name → (file suffix, command reading a tar on stdin; -T0: every core). Compared on the same
+# folder (README "Numbers"): gzip -6 misses the size goal; xz -6 is far too slow on a shared
+# machine; zstd -12 meets the goal in a fraction of xz's time.
 COMPRESSORS = {
     "gz": ("tar.gz", ["gzip", "-6"]),
-    "xz": ("tar.xz", ["xz", "-T2", "-6"]),
-    "zst": ("tar.zst", ["zstd", "-T2", "-12", "-q"]),
+    "xz": ("tar.xz", ["xz", "-T0", "-6"]),
+    "zst": ("tar.zst", ["zstd", "-T0", "-12", "-q"]),
 }
 COMPRESSION = "zst"
 # The .deb is xz-compressed whatever the tarball uses: every dpkg reads xz (a zstd .deb needs
 # dpkg >= 1.21.18), so an older system gets apt's refusal of the libc6 floor, not a malformed
 # archive. Level 1: levels 3 and 6 took 2.9 and 10.5 times as long on the same 150 MB for 4 %
-# and 13 % smaller output.
+# and 13 % smaller output. deb.dpkg_deb lets xz use every core (--threads-max).
 DEB_COMPRESSION = ("-Zxz", "-z1")
 
 sys.path.insert(0, str(PACKAGING))
 from bundle_binaries import bundle_problems, glibc_floor  # noqa: E402 - packaging/ on the path
-from deb import GLIBC_CHECK  # noqa: E402
 from frozen_smoke import run_smoke, summary  # noqa: E402
-
-LAUNCHER = """#!/bin/sh
-# Upabhasha launcher: starts the program from wherever this folder was unpacked.
-# The command line is next to it: ./upabhasha --help
-{glibc_check}
-here="$(dirname "$(readlink -f "$0")")"
-exec "$here/upabhasha-gui" "$@"
-"""
+from launchers import tarball_launcher  # noqa: E402
 
 DESKTOP = """[Desktop Entry]
 Type=Application
@@ -86,25 +80,32 @@ GenericName=Dialect evaluation workstation
 GenericName[bn]=উপভাষা মূল্যায়নের ওয়ার্কস্টেশন
 Comment=How much worse do LLMs answer questions in Bengali dialects?
 Comment[bn]=বাংলা উপভাষায় প্রশ্ন করলে বড় ভাষা মডেলগুলো কতটা খারাপ উত্তর দেয়?
+Keywords=dialect;Bengali;LLM;evaluation;annotation;translation;
+Keywords[bn]=উপভাষা;বাংলা;মূল্যায়ন;টীকা;অনুবাদ;
 Exec={exec} %f
 Icon={icon}
 Terminal=false
 Categories=Education;Languages;
-MimeType=application/vnd.sqlite3;
+MimeType=application/x-upabhasha-workspace;application/x-upabhasha-review-package;
 StartupWMClass=upabhasha-gui
 """
 
 INSTALL_DESKTOP = """#!/bin/sh
-# Adds Upabhasha to the desktop menu of the current user (no root needed).
+# Adds Upabhasha to the desktop menu of the current user (no root needed), and its file types
+# (workspaces, review packages).
 # Undo: rm ~/.local/share/applications/upabhasha.desktop
 #          ~/.local/share/icons/hicolor/256x256/apps/upabhasha.png
+#          ~/.local/share/mime/packages/upabhasha.xml
 # Your workspaces, settings and logs are not touched by either.
 set -e
 here="$(dirname "$(readlink -f "$0")")"
 apps="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
 icons="${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor/256x256/apps"
-mkdir -p "$apps" "$icons"
+mime="${XDG_DATA_HOME:-$HOME/.local/share}/mime"
+mkdir -p "$apps" "$icons" "$mime/packages"
 cp "$here/upabhasha.png" "$icons/upabhasha.png"
+cp "$here/upabhasha-mime.xml" "$mime/packages/upabhasha.xml"
+command -v update-mime-database >/dev/null && update-mime-database "$mime" || true
 sed -e "s|^Exec=.*|Exec=\\"$here/upabhasha-launcher\\" %f|" -e "s|^Icon=.*|Icon=upabhasha|" \\
     "$here/upabhasha.desktop" > "$apps/upabhasha.desktop"
 chmod +x "$apps/upabhasha.desktop"
@@ -211,7 +212,7 @@ def stage_tree(bundle: Path, version: str) -> tuple[Path, str]:
     shutil.rmtree(staging, ignore_errors=True)
     top = staging / stem
     shutil.copytree(bundle, top, symlinks=True, copy_function=os.link)  # no 1.2 GB copy
-    launcher = LAUNCHER.format(glibc_check=GLIBC_CHECK.format(floor=glibc_floor(bundle)))
+    launcher = tarball_launcher(glibc_floor(bundle))
     for filename, text, mode in (
         ("upabhasha-launcher", launcher, 0o755),
         ("install-desktop-entry.sh", INSTALL_DESKTOP, 0o755),
@@ -219,7 +220,7 @@ def stage_tree(bundle: Path, version: str) -> tuple[Path, str]:
     ):
         (top / filename).write_text(text, encoding="utf-8")
         (top / filename).chmod(mode)
-    for icon in ("upabhasha.png", "upabhasha.svg"):
+    for icon in ("upabhasha.png", "upabhasha.svg", "upabhasha-mime.xml"):
         shutil.copy2(PACKAGING / icon, top / icon)
     shutil.copy2(PACKAGING / "README.md", top / "PACKAGING-NOTES.md")
     return staging, stem
@@ -272,9 +273,12 @@ def smoke_tarball(artefact: Path) -> dict:
         unpacked = Path(tmp) / "unpacked"
         unpacked.mkdir()
         subprocess.run(["tar", "-C", str(unpacked), "-xf", str(artefact)], check=True)
-        program = next(unpacked.iterdir())
-        say(f"smoke test of the unpacked artefact: {program}/upabhasha-launcher --smoke-test")
-        return run_smoke([str(program / "upabhasha-launcher")], program)
+        return smoke_folder(next(unpacked.iterdir()))
+
+
+def smoke_folder(program: Path) -> dict:
+    say(f"smoke test of the tarball's folder: {program}/upabhasha-launcher --smoke-test")
+    return run_smoke([str(program / "upabhasha-launcher")], program)
 
 
 class Phases:
@@ -306,7 +310,9 @@ def main(argv: list[str] | None = None) -> int:
         help="the CI check: lint the .deb, apt-get install it, smoke-test it, remove it (root); "
         "the tarball (the same folder) is then skipped unless --tarball is given",
     )
-    parser.add_argument("--tarball", action="store_true", help="write the tarball as well")
+    parser.add_argument(
+        "--tarball", action="store_true", help="write the tarball as well (a second pass)"
+    )
     parser.add_argument(
         "--bundle",
         type=Path,
@@ -358,19 +364,29 @@ def main(argv: list[str] | None = None) -> int:
         say(
             f"frozen start: --help {start['help_s']:.2f} s, first window "
             f"{start['first_window_s']:.2f} s, {start['modules_at_start']} modules before "
-            f"main(), heavy: {start['heavy_at_start'] or 'none'}"
+            f"main(), heavy: {start['heavy_at_start'] or 'none'}; {start['modules_at_window']} "
+            f"at the first window, heavy: {start['heavy_at_window'] or 'none'}"
         )
         failed += [f"imported before main(): {start['heavy_at_start']}"] * bool(
             start["heavy_at_start"]
         )
+        failed += [f"loaded by the first window: {start['heavy_at_window']}"] * bool(
+            start["heavy_at_window"]
+        )
     phases.done("checks")
-    artefact = None
-    if args.tarball or not args.install_deb:
+    artefact = staged = None
+    # the .deb is the one compression pass unless a tarball is asked for (a GPU variant has
+    # no .deb); without --install-deb the tarball's folder is smoke-tested as staged
+    tarball = args.tarball or args.compare_compression or args.variant != "cpu"
+    if tarball or not args.install_deb:
         staging, stem = stage_tree(bundle, version)
+        staged = staging / stem
+    if tarball:
         if args.compare_compression:
             result["compression_compared"] = compare_compression(staging, stem)
         artefact, _seconds = write_tarball(staging, stem, args.variant, args.compression)
         shutil.rmtree(staging)
+        staged = None
         result["artefact"] = str(artefact.relative_to(ROOT))
         result["artefact_mb"] = round(artefact.stat().st_size / 1e6, 1)
         say(f"{result['artefact']}: {result['artefact_mb']:.0f} MB")
@@ -390,6 +406,11 @@ def main(argv: list[str] | None = None) -> int:
         result["deb"] = str(deb.relative_to(ROOT))
         result["deb_mb"] = round(deb.stat().st_size / 1e6, 1)
         say(f"{result['deb']}: {result['deb_mb']:.0f} MB (xz)")
+        from package_checks import preinst_check
+
+        result["preinst"] = preinst_check(deb)
+        say(f"preinst on glibc 2.17: {' / '.join(result['preinst']['refusal'])}")
+        failed += result["preinst"]["problems"]
         phases.done("deb")
     if args.variant == "cpu":
         from package_checks import floor_check
@@ -398,8 +419,8 @@ def main(argv: list[str] | None = None) -> int:
         result["desktop_floor"] = floor
         say(f"from the system: {', '.join(floor['from_system'])}; Depends: {floor['depends']}")
         failed += [f"desktop floor: {floor['problems'][:5]}"] * bool(floor["problems"])
-    if artefact is not None and not args.no_smoke:
-        smoke = summary(smoke_tarball(artefact))
+    if (artefact or staged) and not args.no_smoke:
+        smoke = summary(smoke_tarball(artefact) if artefact else smoke_folder(staged))
         result["smoke"] = smoke
         say(
             f"smoke test {'passed' if smoke['ok'] else 'FAILED'} in {smoke['seconds']:.0f} s"
@@ -407,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         failed += [] if smoke["ok"] else ["tarball smoke test"]
         phases.done("tarball_smoke")
+    if staged:
+        shutil.rmtree(staged.parent)
     if args.install_deb:
         if deb is None:
             raise SystemExit("--install-deb needs the .deb (drop --no-deb)")
@@ -450,8 +473,12 @@ def install_and_lint(deb: Path, result: dict, phases: Phases) -> list[str]:
     if lintian is not None:
         lint = lintian_result(lintian)
         result["lintian"] = lint
-        say(f"lintian: {len(lint['errors'])} errors, {lint['warning_lines']} warning lines")
+        say(
+            f"lintian: {len(lint['errors'])} errors, {lint['warning_lines']} warning lines, "
+            f"{len(lint['unused_overrides'])} unused overrides"
+        )
         failed += [f"lintian errors: {lint['errors'][:5]}"] * bool(lint["errors"])
+        failed += [f"lintian: {lint['unused_overrides'][:5]}"] * bool(lint["unused_overrides"])
         phases.done("lintian_wait")
     return failed
 

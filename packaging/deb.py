@@ -8,7 +8,12 @@ packages of the desktop floor (:mod:`system_floor`): those whose libraries a bun
 to and does not find in the bundle (the graphics stack: libGL, libEGL, libxcb, Wayland), and
 ``libc6 (>= <floor>)``, the newest glibc symbol version any bundled file needs
 (:func:`bundle_binaries.glibc_floor`), so apt installs it with no package sources on a desktop
-and refuses an older system in its own words; the launchers refuse it too, in one line.
+and refuses an older system in its own words. ``dpkg -i`` is refused before anything is
+unpacked by the ``preinst`` (:mod:`launchers`), with a sentence a person understands; the
+launchers say the same, and show start-up failures in a window (:mod:`launchers`).
+``DEBIAN/md5sums`` lets ``dpkg --verify upabhasha`` check the installed files. The
+workspace and review-package file types are declared in
+``/usr/share/mime/packages/upabhasha.xml`` (shared-mime-info's trigger updates the cache).
 ``/usr/share/doc/upabhasha`` holds the copyright file built from the bundle's licences
 (:mod:`deb_docs`) and the changelog;
 ``/usr/share/lintian/overrides/upabhasha`` names, with reasons, what a self-contained ``/opt``
@@ -18,12 +23,14 @@ workspaces, settings and logs alone.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,21 +45,9 @@ INSTALLED = [
     Path("/usr/share/icons/hicolor/scalable/apps/upabhasha.svg"),
     Path("/usr/share/doc/upabhasha"),
     Path("/usr/share/lintian/overrides/upabhasha"),
+    Path("/usr/share/mime/packages/upabhasha.xml"),
 ]
-
-LAUNCHER = """#!/bin/sh
-# Upabhasha ({program}); the program folder is /{prefix}
-{glibc_check}
-exec /{prefix}/{program} "$@"
-"""
-
-# One line instead of the dynamic loader's "version GLIBC_2.xx not found" for every library.
-GLIBC_CHECK = """need={floor}
-have=$(getconf GNU_LIBC_VERSION 2>/dev/null | cut -d' ' -f2)
-if [ -n "$have" ] && [ "$(printf '%s\\n%s\\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
-    echo "Upabhasha needs glibc $need or newer (Debian 12, Ubuntu 24.04); this system has glibc $have." >&2
-    exit 1
-fi"""
+MIME_FILE = PACKAGING / "upabhasha-mime.xml"
 
 
 def maintainer(project: dict) -> str:
@@ -106,6 +101,7 @@ def build_deb(
     """Stage the package tree next to ``bundle`` and run ``dpkg-deb --build``."""
     from bundle_binaries import glibc_floor
     from deb_docs import write_docs
+    from launchers import cli_launcher, deb_gui_launcher
     from system_floor import system_depends, system_needs
 
     shutil.rmtree(staging, ignore_errors=True)
@@ -114,10 +110,12 @@ def build_deb(
     shutil.copytree(bundle, root / PREFIX, symlinks=True, copy_function=os.link)
     glibc = glibc_floor(bundle)
     (root / "usr/bin").mkdir(parents=True)
-    for program in LAUNCHERS:
+    scripts = {
+        "upabhasha-gui": deb_gui_launcher(glibc, str(PREFIX)),
+        "upabhasha": cli_launcher(glibc, str(PREFIX)),
+    }
+    for program, text in scripts.items():
         path = root / "usr/bin" / program
-        check = GLIBC_CHECK.format(floor=glibc)
-        text = LAUNCHER.format(program=program, prefix=PREFIX, glibc_check=check)
         path.write_text(text, encoding="utf-8")
         path.chmod(0o755)
     write_docs(root, bundle, project, maintainer(project))
@@ -128,23 +126,61 @@ def build_deb(
         folder = root / "usr/share/icons/hicolor" / size / "apps"
         folder.mkdir(parents=True)
         shutil.copy2(PACKAGING / icon, folder / icon)
+    mime = root / "usr/share/mime/packages"
+    mime.mkdir(parents=True)
+    shutil.copy2(MIME_FILE, mime / "upabhasha.xml")
+    write_control_area(root, project, glibc, system_depends(system_needs(bundle)))
+    out_dir.mkdir(exist_ok=True)
+    deb = out_dir / f"{project['name']}_{project['version']}_amd64.deb"
+    dpkg_deb(root, deb, compression)
+    shutil.rmtree(staging)
+    return deb
+
+
+def write_control_area(root: Path, project: dict, glibc: str, depends: list[str]) -> None:
+    """``DEBIAN/``: control, preinst (the refusal of an unsupported system) and md5sums, for
+    the staged tree ``root``; then the modes of every file (:func:`file_mode`)."""
+    from launchers import preinst
+
     installed_kb = sum(p.lstat().st_size for p in root.rglob("*") if p.is_file()) // 1024
     (root / "DEBIAN").mkdir()
-    depends = system_depends(system_needs(bundle))
     text = control(project, installed_kb, glibc, depends)
     (root / "DEBIAN/control").write_text(text, encoding="utf-8")
+    (root / "DEBIAN/md5sums").write_text(md5sums(root), encoding="utf-8")
+    script = root / "DEBIAN/preinst"
+    script.write_text(preinst(glibc), encoding="utf-8")
+    script.chmod(0o755)
     for path in [root, *root.rglob("*")]:
         if not path.is_symlink():
             path.chmod(file_mode(path))
-    out_dir.mkdir(exist_ok=True)
-    deb = out_dir / f"{project['name']}_{project['version']}_amd64.deb"
+
+
+def md5sums(root: Path) -> str:
+    """dpkg's md5sums file: every regular file of the package (not DEBIAN/), by its path
+    without the leading slash. Hashed on all cores (hashlib releases the GIL)."""
+    files = sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and not p.is_symlink() and p.parts[len(root.parts)] != "DEBIAN"
+    )
+
+    def digest(path: Path) -> str:
+        with path.open("rb") as fh:
+            return hashlib.file_digest(fh, "md5").hexdigest()
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        sums = pool.map(digest, files)
+    return "".join(f"{s}  {p.relative_to(root)}\n" for s, p in zip(sums, files, strict=True))
+
+
+def dpkg_deb(root: Path, deb: Path, compression: tuple[str, ...]) -> None:
+    """Build the .deb from ``root``, owned by root, the compressor using every core."""
+    threads = ["--threads-max", str(os.cpu_count() or 1)]
     subprocess.run(
-        ["dpkg-deb", "--root-owner-group", *compression, "--build", str(root), str(deb)],
+        ["dpkg-deb", "--root-owner-group", *compression, *threads, "--build", str(root), str(deb)],
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    shutil.rmtree(staging)
-    return deb
 
 
 def _apt(*args: str) -> subprocess.CompletedProcess:

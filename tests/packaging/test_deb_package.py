@@ -1,8 +1,10 @@
-"""The .deb's declared floor, launcher, documentation and file modes (fast: no build)."""
+"""The .deb's declared floor, control area (preinst, md5sums), documentation and file modes
+(fast: no build; a tiny package with the real control area goes through the real dpkg)."""
 
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 import subprocess
 import sys
@@ -20,23 +22,83 @@ deb_docs = pytest.importorskip("deb_docs")
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 
-def run_check(floor: str) -> subprocess.CompletedProcess:
+def tiny_package(tmp_path: Path) -> Path:
+    """A package with one program file and the control area build_deb writes."""
+    root = tmp_path / "root"
+    (root / "opt/upabhasha").mkdir(parents=True)
+    (root / "opt/upabhasha/program.txt").write_text("the program\n")
+    (root / "usr/share/doc/upabhasha").mkdir(parents=True)
+    (root / "usr/share/doc/upabhasha/copyright").write_text("MIT\n")
+    (root / "opt/upabhasha/link").symlink_to("program.txt")
+    deb.write_control_area(root, PROJECT, "2.36", ["libgl1"])
+    package = tmp_path / "upabhasha.deb"
+    deb.dpkg_deb(root, package, ("-Zxz", "-z1"))
+    return package
+
+
+def dpkg(tmp_path: Path, glibc: str, *args: str) -> subprocess.CompletedProcess:
+    """dpkg on its own database and install folder, the maintainer scripts run without a
+    chroot, ``getconf`` answering ``glibc``."""
+    fakes = tmp_path / "fakes"
+    fakes.mkdir(exist_ok=True)
+    (fakes / "getconf").write_text(f'#!/bin/sh\necho "glibc {glibc}"\n')
+    (fakes / "getconf").chmod(0o755)
+    admin, inst = tmp_path / "admin", tmp_path / "inst"
+    for folder in (admin / "info", admin / "updates", inst):
+        folder.mkdir(parents=True, exist_ok=True)
+    (admin / "status").touch()
     return subprocess.run(
-        ["sh", "-c", deb.GLIBC_CHECK.format(floor=floor) + "\necho started"],
+        [
+            "dpkg",
+            f"--admindir={admin}",
+            f"--instdir={inst}",
+            "--force-script-chrootless",
+            "--force-not-root",
+            "--force-depends",
+            *args,
+        ],  # fmt: skip
         capture_output=True,
         text=True,
+        env={"PATH": f"{fakes}:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"},
+        timeout=120,
     )
 
 
-def test_the_launcher_refuses_an_older_glibc_in_one_line():
-    if not shutil.which("getconf"):
-        pytest.skip("getconf reports the glibc version")
-    refused = run_check("9.99")
-    assert refused.returncode == 1 and refused.stdout == ""
-    assert refused.stderr.count("\n") == 1
-    assert refused.stderr.startswith("Upabhasha needs glibc 9.99 or newer")
-    started = run_check("2.17")
-    assert started.returncode == 0 and started.stdout == "started\n" and started.stderr == ""
+def test_dpkg_refuses_an_older_system_before_unpacking_and_verifies_an_install(tmp_path):
+    if not (shutil.which("dpkg") and shutil.which("dpkg-deb")):
+        pytest.skip("dpkg builds and installs the package")
+    package = tiny_package(tmp_path)
+    names = subprocess.run(
+        ["dpkg-deb", "--ctrl-tarfile", str(package)], capture_output=True, check=True
+    )
+    listed = subprocess.run(["tar", "-t"], input=names.stdout, capture_output=True, check=True)
+    assert set(listed.stdout.decode().split()) >= {"./control", "./md5sums", "./preinst"}
+    refused = dpkg(tmp_path, "2.31", "-i", str(package))
+    assert refused.returncode == 1
+    assert (
+        "Upabhasha needs glibc 2.36 or newer (Debian 12, Ubuntu 24.04); this computer has "
+        "glibc 2.31." in refused.stderr
+    )
+    assert "pre-installation script subprocess returned error exit status 1" in refused.stderr
+    assert list((tmp_path / "inst").iterdir()) == []  # nothing was unpacked
+    installed = dpkg(tmp_path, "2.36", "-i", str(package))
+    assert installed.returncode == 0, installed.stderr
+    assert (tmp_path / "inst/opt/upabhasha/program.txt").read_text() == "the program\n"
+    verified = dpkg(tmp_path, "2.36", "--verify", "upabhasha")
+    assert (verified.returncode, verified.stdout) == (0, "")
+    (tmp_path / "inst/opt/upabhasha/program.txt").write_text("changed\n")
+    verified = dpkg(tmp_path, "2.36", "--verify", "upabhasha")
+    assert verified.stdout.split() == ["??5??????", "/opt/upabhasha/program.txt"]
+
+
+def test_md5sums_lists_every_file_but_the_control_area_and_links(tmp_path):
+    root = tmp_path / "root"
+    (root / "opt/upabhasha/_internal").mkdir(parents=True)
+    (root / "opt/upabhasha/_internal/a.so").write_bytes(b"abc")
+    (root / "opt/upabhasha/link.so").symlink_to("_internal/a.so")
+    (root / "DEBIAN").mkdir()
+    (root / "DEBIAN/control").write_text("Package: x\n")
+    assert deb.md5sums(root) == ("900150983cd24fb0d6963f7d28e17f72  opt/upabhasha/_internal/a.so\n")
 
 
 def test_control_declares_the_libc_floor_a_real_maintainer_and_a_whole_description():
@@ -62,9 +124,14 @@ def test_the_copyright_file_lists_every_bundled_distribution_with_its_licence(tm
     assert "LGPL-3" in text and "Permission is hereby granted" in text
     log = gzip.decompress(deb_docs.changelog(PROJECT, deb.maintainer(PROJECT))).decode()
     assert log.startswith(f"upabhasha ({PROJECT['version']}) unstable; urgency=medium")
-    overrides = deb_docs.overrides("upabhasha").splitlines()
-    for comment, tag in zip(overrides[::2], overrides[1::2], strict=True):
-        assert comment.startswith("# ") and len(comment) > 6 and tag.startswith("upabhasha: ")
+    entries = deb_docs.overrides("upabhasha").split("\n\n")
+    assert len(entries) == len(deb_docs.OVERRIDES)
+    for entry in entries:  # each override with its own reason, scoped to paths
+        comment, override = entry.strip().split("\n")
+        assert comment.startswith("# ") and len(comment) > 30 and "(same)" not in comment
+        assert re.fullmatch(
+            r"upabhasha: [a-z0-9-]+ (\* )?\[(opt/upabhasha|usr/bin)/\S*\]", override
+        )
 
 
 def test_file_modes_programs_keep_their_execute_bit_libraries_lose_it(tmp_path):
@@ -98,3 +165,20 @@ def test_the_menu_entry_names_the_program_in_bengali_too():
         assert keys[key] and not any("a" <= c.lower() <= "z" for c in keys[key]), key
     if shutil.which("desktop-file-validate"):
         assert desktop_problems({"menu entry": text}) == []
+
+
+def test_the_build_runs_the_built_packages_own_preinst_against_an_older_glibc(tmp_path):
+    if not (shutil.which("dpkg-deb") and shutil.which("getconf")):
+        pytest.skip("dpkg-deb builds the package; getconf tells this machine's glibc")
+    from package_checks import preinst_check
+
+    checked = preinst_check(tiny_package(tmp_path))
+    assert checked["problems"] == []
+    assert checked["refusal"][0].endswith("this computer has glibc 2.17.")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    deb.write_control_area(broken, PROJECT, "2.36", [])
+    (broken / "DEBIAN/preinst").write_text("#!/bin/sh\nexit 0\n")  # refuses nothing
+    package = tmp_path / "broken.deb"
+    deb.dpkg_deb(broken, package, ("-Zxz", "-z1"))
+    assert "did not refuse glibc 2.17" in preinst_check(package)["problems"][0]

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
+from app.annotation_actions import merged_text
 from app.main_window import MainWindow
 from app.settings import Settings
 from engine.annotation.adjudication import queue
@@ -125,10 +126,13 @@ def test_packages_filled_in_the_gui_merge_in_both_orders(
         assert {e["item_id"] for e in entries} == {e["item_id"] for e in queue(b)}
         reasons = {r for e in entries for r in e["reasons"]}
         assert {"edits differ", "flagged"} <= reasons
-    # importing again adds nothing
+    # importing again adds nothing, and says so
     assert window.open_workspace(lab)
+    said: list[str] = []
+    window.annotation.sig_status_message.connect(lambda text, _ms: said.append(text))
     again = _import_via_menu(window, monkeypatch, karim, shuvo)
     assert sum(r["new"] for r in again) == 0
+    assert said == ["2 packages merged: 0 new decisions, 0 on changed items"]
     adjudication = window.panels["adjudication"]
     window.show_panel("adjudication")  # re-read when shown
     assert adjudication.list.count() == len(entries)
@@ -155,8 +159,16 @@ def test_export_through_the_file_menu(window, field, monkeypatch, tmp_path):
     out = tmp_path / "again.upkg"
     monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("Shuvo", True))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    said: list[str] = []
+    window.annotation.sig_status_message.connect(lambda text, _ms: said.append(text))
     window.annotation.export_package()
     assert ReviewPackage(out).annotator == "Shuvo" and len(ReviewPackage(out).items()) == 12
+    assert said == [f"{out}: 12 items for the annotator"]
+
+
+def test_merge_counts_take_their_plural_each():
+    assert merged_text(1, 1, 1) == "1 package merged: 1 new decision, 1 on a changed item"
+    assert merged_text(3, 0, 2) == "3 packages merged: 0 new decisions, 2 on changed items"
 
 
 def test_workspace_queue_adjudication_and_agreement(qtbot, field, sync_bridge, tmp_path):
