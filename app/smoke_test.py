@@ -71,6 +71,7 @@ LAZY_MODULES = (
     "matplotlib.figure",
     "matplotlib.font_manager",
     "matplotlib.cm",
+    "matplotlib.category",
     "matplotlib.colors",
     "matplotlib.text",
     "matplotlib.ticker",
