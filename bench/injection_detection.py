@@ -125,7 +125,8 @@ SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()
 # the blind rounds 46a and 46b, measured once each at first contact, then tuned on (their texts
 # read): contaminated, rules tuned, the model not trained on them
 SETS |= {
-    f"held_out_{r}": jsonl_set(DATA / f"injection_held_out_issue{r}.jsonl") for r in ("46a", "46b")
+    f"held_out_{r}": jsonl_set(DATA / f"injection_held_out_issue{r}.jsonl")
+    for r in ("46a", "46b", "46c", "46d")
 }
 # the channels 46b got past (other languages and scripts, tag and selector payloads however
 # wrapped, letters one at a time, acrostics of every kind, a verdict in the judge's mouth) and

@@ -50,6 +50,7 @@ from functools import lru_cache
 from engine.judging.injection.channels import bare_verdict, spelt_order, verdict_named
 from engine.judging.injection.decode import hidden_payloads, undisguised
 from engine.judging.injection.discussion import (
+    INLINE_JSON,
     discusses_attacks,
     markup_shown,
     shown_removed,
@@ -126,6 +127,13 @@ def detect_injection(
         again = rule_hits(bare)
         if not again[2]:
             text, (reasons, evidence, structural), shown = bare, again, ("fence",)
+    if structural and discusses_attacks(question) and (bare := INLINE_JSON.sub(" ", text)) != text:
+        # a verdict's JSON named inside a sentence of an answer about judging models ("require
+        # output such as {"score": 3}"): shown, like the markup above
+        again = rule_hits(bare)
+        if not again[2]:
+            text, (reasons, evidence, structural) = bare, again
+            shown += ("verdict-json",)
     if "other-script" in reasons and _SCRIPT_ASKED.search(question):
         # the question asks for the other language or script: the answer shows it
         reasons = tuple(r for r in reasons if r != "other-script")

@@ -34,6 +34,7 @@ import re
 import unicodedata
 from functools import cache
 
+from engine.judging.injection.far_languages import FAR_RUN, far_glossed
 from engine.judging.injection.foreign import ARABIC_RUN, arabic_glossed
 from engine.judging.injection.other_scripts import (
     OTHER_SCRIPT_RUN,
@@ -121,14 +122,15 @@ def display_order(text: str) -> str:
 
 
 def without_other_scripts(text: str) -> str:
-    """``text`` with its runs of other Brahmic scripts and of Arabic script blanked: what a
+    """``text`` with its runs of other Brahmic scripts, of Arabic script and of the far
+    languages' scripts blanked: what a
     reader of Bengali and English alone reads of it."""
-    return ARABIC_RUN.sub(" ", OTHER_SCRIPT_RUN.sub(" ", text))
+    return FAR_RUN.sub(" ", ARABIC_RUN.sub(" ", OTHER_SCRIPT_RUN.sub(" ", text)))
 
 
 def matching_form(text: str) -> str:
     """``text`` as the injection rules read it (see the module docstring)."""
-    text = arabic_glossed(in_bengali_script(display_order(text or "")))
+    text = arabic_glossed(in_bengali_script(far_glossed(display_order(text or ""))))
     text = _dropped().sub("", unicodedata.normalize("NFKD", text))
     text = unicodedata.normalize("NFKC", text).translate(_LETTERLIKE)
     text = text.translate(homoglyph_table()).translate(_ASSAMESE)
