@@ -23,7 +23,8 @@ Before all this, text with direction controls is put in the order it is displaye
 written in another Brahmic script (Devanagari, Syloti Nagri, Odia, …) is transliterated to
 Bengali (:func:`~engine.judging.injection.other_scripts.in_bengali_script`), and the words
 of an order in Hindi, Odia, Urdu, Persian or Arabic are glossed
-(:mod:`engine.judging.injection.foreign`). Variation
+(:mod:`engine.judging.injection.foreign`), as are those of the far languages, Chinese to
+Amharic (:mod:`engine.judging.injection.far_languages`). Variation
 selectors of both ranges and the fillers that show blank (Hangul fillers, the Braille blank)
 are dropped with the format characters.
 """
