@@ -9,8 +9,8 @@ compact lexicon, ``resources/injection/far.toml``: Chinese, Thai, Russian and He
 (theirs come last). Hand-made, like :mod:`engine.judging.injection.foreign`, because no
 maintained library translates them offline and a tokenizer per language (jieba, MeCab, …) would
 bring a dictionary each for a dozen phrases; Chinese, Japanese and Thai do not space their words,
-so phrases are matched inside a run, the longest first, and the letters around them that the
-lexicon lacks (particles, case endings) are dropped once one phrase is found. A run with no
+so phrases are matched inside a run, the longest first, and the letters between them that the
+lexicon lacks are dropped when they are as short as a particle or a case ending. A run with no
 phrase is left as written, for the transliteration of
 :mod:`engine.judging.injection.other_scripts` (Bengali spelt in Tibetan or Burmese letters).
 The Dravidian languages and Sinhala are Brahmic scripts: their words are in ``foreign.toml``.
@@ -77,13 +77,24 @@ def _language(run: str) -> str:
     return next(name for name in ("th", "ru", "he", "am", "bo", "my") if _IN[name].search(run))
 
 
-_UNKNOWN = re.compile(f"[{_LETTERS}]+")
+# letters the lexicon lacks between its phrases: a particle or case ending (two letters at most)
+# is dropped, longer words are kept as written (dropping them would leave the lexicon's words
+# alone, closer together than the writer put them)
+_UNKNOWN = re.compile(f"(?<![{_LETTERS}])[{_LETTERS}]{{1,2}}(?![{_LETTERS}])")
+
+
+# an order to the grader names the grader, top marks or what to ignore: a run with none of them
+# ("note: this answer uses …" in a Chinese aside) is left as written
+_ORDER_CORE = re.compile(
+    r"grader|judge|examiner|evaluator|full marks|highest|ignore|rubric|"
+    r"পরীক্ষক|মূল্যায়নকারী|বিচারক|পূর্ণ|সর্বোচ্চ|উপেক্ষা|রুব্রিক"
+)
 
 
 def _glossed_run(m: re.Match) -> str:
     run = m.group(0)
     glosses, pattern = _phrases(_language(run))
-    if not pattern.search(run):
+    if not any(_ORDER_CORE.search(glosses[_key(f, glosses)]) for f in pattern.finditer(run)):
         return run
     out, end = [], 0
     for found in pattern.finditer(run):
