@@ -113,13 +113,22 @@ def speaks_to_reader(said: str) -> bool:
     acting on the quotes ("Dear grader, …", "you should do exactly that"): its quotes may be
     meant for the grader then. Advice to a reader ("if you deploy an LLM judge, …") is not."""
     own, address, act_on, advice = _to_reader()
-    if own.search(said):
+    if own.search(said) or _FELLOW.search(said):
         return True
     return any(
         address.search(_TALKED_ABOUT.sub(" ", s))
         and (act_on.search(s) or (talks_of_grading(s) and not advice.search(s)))
         for s in sentences(said)
     )
+
+
+# the reader called a fellow model: an appeal from one AI to the AI judging it
+_FELLOW = re.compile(
+    r"\b(?:(?:as )?(?:a |your )?fellow (?:ai|model|llm|assistant|language model)s?|"
+    r"between us (?:models|ais|llms|machines)|(?:from )?one (?:ai|model) to another)\b|"
+    r"সহকর্মী এআই|এক এআই থেকে আরেক এআই",
+    re.I,
+)
 
 
 # a judge named with an article or a possessive is talked about, not called: "give the judge
