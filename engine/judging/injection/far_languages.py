@@ -117,9 +117,18 @@ def far_glossed(text: str) -> str:
     return FAR_RUN.sub(_glossed_run, text)
 
 
+# a look-up key for a sound spelt in any script: v and b are one letter in Devanagari (व), Tamil
+# has no voiced nor aspirated stops (கிவ் comes back ঘিব্), scripts mark long a, the nasal and
+# doubled letters differently; dots (the nukta) and hasantas are dropped
+_SOUND_CLASSES = str.maketrans(
+    {"ভ": "ব", "প": "ব", "ফ": "ব", "খ": "ক", "গ": "ক", "ঘ": "ক", "থ": "ত", "দ": "ত", "ধ": "ত",
+     "ঠ": "ট", "ড": "ট", "ঢ": "ট", "ছ": "চ", "জ": "চ", "ঝ": "চ", "ং": "ন", "\u09be": None,
+     "\u09bc": None, "\u09cd": None, "\u09af": None}
+)  # fmt: skip
+
+
 def _sounds(word: str) -> str:
-    # v and b are one letter in Devanagari and most scripts transliterated from (व -> ব)
-    return loose_spelling(word).replace("ভ", "ব").replace("\u09cd\u09af", "")
+    return re.sub(r"(.)\1", r"\1", loose_spelling(word).translate(_SOUND_CLASSES))
 
 
 _BN_WORDS = re.compile("[\u0980-\u09ff]+")

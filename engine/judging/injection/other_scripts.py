@@ -108,8 +108,11 @@ _OL_CHIKI_CONSONANTS = dict(zip(
     strict=True,
 ))  # fmt: skip
 _OL_CHIKI = re.compile("[\u1c50-\u1c7f]+")
-# the short e and o of the Dravidian scripts and Sinhala come back as Devanagari signs,
-_SIGNS_LEFT = str.maketrans({"\u0946": "\u09c7", "\u094a": "\u09cb", "\u0949": "\u09cb"})
+# the short e and o of the Dravidian scripts and Sinhala, and Devanagari's candra o (ऑ, English
+# "all"), come back as Devanagari,
+_SIGNS_LEFT = str.maketrans(
+    {"\u0946": "\u09c7", "\u094a": "\u09cb", "\u0949": "\u09cb", "\u0911": "\u0993"}
+)
 # and Malayalam's chillu and Meitei Mayek's lonsum letters (a consonant without its vowel)
 # are left as they are: written as the consonant and a virama
 _CHILLU = str.maketrans(
