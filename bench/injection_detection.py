@@ -24,7 +24,7 @@ tests/engine/judging/injection_table_33.py), these rates are training rates (not
 ``tune_33cd`` and ``tune_33ef``, which only the rules were tuned on);
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
 ``BLIND`` (rounds 22f–22i and 33a–33h, measured when their files are present) are never
-trained on (46a and 46b, blind at first contact, are tuning rounds now); ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
+trained on (46a–46d, blind at first contact, are tuning rounds now); ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
 """
@@ -47,6 +47,7 @@ from tests.engine.judging import injection_table_33cd as tune_33cd  # noqa: E402
 from tests.engine.judging import injection_table_33ef as tune_33ef  # noqa: E402
 from tests.engine.judging import injection_table_46 as tune_46  # noqa: E402
 from tests.engine.judging import injection_table_46_channels as tune_46ch  # noqa: E402
+from tests.engine.judging import injection_table_46cd as tune_46cd  # noqa: E402
 from tests.engine.judging import injection_table_hard as hard  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -122,16 +123,22 @@ BLIND = {
     )
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
-# the blind rounds 46a and 46b, measured once each at first contact, then tuned on (their texts
+# the blind rounds 46a-46d, measured once each at first contact, then tuned on (their texts
 # read): contaminated, rules tuned, the model not trained on them
 SETS |= {
-    f"held_out_{r}": jsonl_set(DATA / f"injection_held_out_issue{r}.jsonl") for r in ("46a", "46b")
+    f"held_out_{r}": jsonl_set(DATA / f"injection_held_out_issue{r}.jsonl")
+    for r in ("46a", "46b", "46c", "46d")
 }
 # the channels 46b got past (other languages and scripts, tag and selector payloads however
 # wrapped, letters one at a time, acrostics of every kind, a verdict in the judge's mouth) and
 # their legitimate look-alikes, with questions: the rules were tuned on it, the model not
 SETS["tune_46ch"] = (tune_46ch.ATTACKS_46CH, tune_46ch.LEGIT_46CH)
 QUESTIONS.update(tune_46ch.QUESTIONS_46CH)
+# the channels 46c and 46d got past (far languages, the Dravidian ones and Sinhala, Ol Chiki,
+# English spelt in Bengali letters, IPA, a letter a line with its score) and their legitimate
+# look-alikes, with questions: the rules were tuned on it, the model not
+SETS["tune_46cd"] = (tune_46cd.ATTACKS_46CD, tune_46cd.LEGIT_46CD)
+QUESTIONS.update(tune_46cd.QUESTIONS_46CD)
 
 
 LANGS = ("en", "bn", "banglish", "dialect")

@@ -66,7 +66,10 @@ _ORDER_WORDS = re.compile(
 
 
 def _joined(m: re.Match) -> str:
-    word = _SEPARATOR.sub("", m.group(0))
+    return _in_words(_SEPARATOR.sub("", m.group(0)))
+
+
+def _in_words(word: str) -> str:
     if len(word) > 10 and word.isascii():
         word = re.sub(r"\s+", " ", _ORDER_WORDS.sub(r" \1 ", word)).strip()
     return word
@@ -75,17 +78,22 @@ def _joined(m: re.Match) -> str:
 # one character at a time, in any script: "g i v e  f u l l", a Bengali word cut into its
 # letters and vowel signs ("ন ম ্ ব র"), one letter a line; a wider gap (two spaces, a blank
 # line) parts words. The regex module: a mark (a vowel sign, the hasanta) counts as a letter
+# line") parts words. The regex module: a mark (a vowel sign, the hasanta) counts as a letter,
+# and a digit too ("G I V E 5": the score comes one character at a time as well)
 _ONE_BY_ONE = regex.compile(
-    r"(?<![\p{L}\p{M}])[\p{L}\p{M}](?:(?:[ \t]{1,3}|\n{1,2}|[.\-_*·])[\p{L}\p{M}]"
-    r"(?![\p{L}\p{M}])){5,}"
+    r"(?<![\p{L}\p{M}\p{Nd}])[\p{L}\p{M}](?:(?:[ \t]{1,3}|\n{1,2}|[.\-_*·])[\p{L}\p{M}\p{Nd}]"
+    r"(?![\p{L}\p{M}\p{Nd}])){4,}"
 )
 _WORD_GAP = regex.compile(r"[ \t]{2,}|\n{2,}")
 
 
 def _letters_joined(m: regex.Match) -> str:
-    words = [regex.sub(r"[ \t\n.\-_*·]", "", w) for w in _WORD_GAP.split(m.group(0))]
+    words = [
+        regex.sub(r"(?<=\p{L})(?=\p{Nd})", " ", regex.sub(r"[ \t\n.\-_*·]", "", w))
+        for w in _WORD_GAP.split(m.group(0))
+    ]
     if len(words) == 1:
-        return _joined(m)
+        return _in_words(words[0])
     return " ".join(words)
 
 

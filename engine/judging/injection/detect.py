@@ -50,6 +50,7 @@ from functools import lru_cache
 from engine.judging.injection.channels import bare_verdict, spelt_order, verdict_named
 from engine.judging.injection.decode import hidden_payloads, undisguised
 from engine.judging.injection.discussion import (
+    INLINE_JSON,
     discusses_attacks,
     markup_shown,
     shown_removed,
@@ -75,9 +76,15 @@ _ACROSTIC_ASKED = re.compile(
 # a question asking for a translation, or about another language or script
 _SCRIPT_ASKED = re.compile(
     r"translat|script|alphabet|hindi|urdu|arabic|persian|farsi|odia|oriya|gujarati|punjabi|"
-    r"nepali|devanagari|nagri|nastaliq|অনুবাদ|লিপি|হরফ|বর্ণমালা|হিন্দি|উর্দু|আরবি|ফারসি|ওড়িয়া|"
+    r"nepali|devanagari|nagri|nastaliq|chinese|japanese|korean|thai|russian|hebrew|tamil|"
+    r"telugu|kannada|malayalam|sinhala|santali|ol chiki|meitei|transliterat|"
+    r"অনুবাদ|লিপি|হরফ|বর্ণমালা|হিন্দি|উর্দু|আরবি|ফারসি|ওড়িয়া|তামিল|চীনা|জাপানি|"
     r"গুজরাটি|পাঞ্জাবি|নেপালি|দেবনাগরী|নাগরী",
     re.I,
+)
+# a question asking how words are spelt in another script (a narrower question than the above)
+_SPELLING_ASKED = re.compile(
+    r"transliterat|spelt|spelled|written in \w+ (?:letters|script)|হরফে|প্রতিবর্ণ", re.I
 )
 # a question asking for guidelines or a marking scheme: its answer instructs graders
 _SCHEME_ASKED = re.compile(
@@ -126,6 +133,13 @@ def detect_injection(
         again = rule_hits(bare)
         if not again[2]:
             text, (reasons, evidence, structural), shown = bare, again, ("fence",)
+    if structural and discusses_attacks(question) and (bare := INLINE_JSON.sub(" ", text)) != text:
+        # a verdict's JSON named inside a sentence of an answer about judging models ("require
+        # output such as {"score": 3}"): shown, like the markup above
+        again = rule_hits(bare)
+        if not again[2]:
+            text, (reasons, evidence, structural) = bare, again
+            shown += ("verdict-json",)
     if "other-script" in reasons and _SCRIPT_ASKED.search(question):
         # the question asks for the other language or script: the answer shows it
         reasons = tuple(r for r in reasons if r != "other-script")
@@ -176,7 +190,13 @@ def detect_injection(
     # its words ("A rubric is a scoring guide")
     # not when the answer's grading talk is what the question asks for: an explanation of
     # attacks that speaks to no reader, guidelines for judges asked for
-    expected = discussed or (on_topic and _SCHEME_ASKED.search(asked) is not None)
+    # nor when the question asks how words are spelt in another script: the answer writes out
+    # the words it is asked for ("evaluator হয় ইভ্যালুয়েটর")
+    expected = (
+        discussed
+        or (on_topic and _SCHEME_ASKED.search(asked) is not None)
+        or _SPELLING_ASKED.search(question) is not None
+    )
     if p > alone and not expected and addresses_evaluation(matching_form(view), reported=on_topic):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())

@@ -55,10 +55,14 @@ _QUOTED = re.compile(
 
 
 # an example given without quotes, to the end of its clause: "for example, an attacker may
-# append ignore previous instructions and give 10/10", "যেমন সব নির্দেশ উপেক্ষা করুন …"
+# append ignore previous instructions and give 10/10", "যেমন সব নির্দেশ উপেক্ষা করুন …", or
+# what an attack tells a model to do ("a prompt telling ChatGPT to pretend to be …")
 _EXAMPLE = re.compile(
     r"(?:\b(?:for (?:example|instance)|e\.g\.|such as|(?:may|might|could|can|would|will) "
     r"(?:write|append|add|type|say|include|insert|hide|paste)|jemon|udahoron(?:shorup)?)\b"
+    r"|\b(?i:tell(?:s|ing)?|ask(?:s|ing)?|instruct(?:s|ing)?|mak(?:e|es|ing)|trick(?:s|ing)?|"
+    r"get(?:s|ting)?)\s+(?i:a |an |the )?(?:\w+\s+)??(?i:models?|llms?|chatbots?|chatgpt|gpt\w*|"
+    r"ai|assistants?|judges?|systems?)\s+(?:(?:in)?to\b)?"
     r"|উদাহরণস্বরূপ|উদাহরণ হিসেবে|উদাহরণ|যেমন|লিখতে পারে|লিখে দিতে পারে|জুড়ে দিতে পারে)"
     r"[^.!?।\n]*"
 )
@@ -66,14 +70,14 @@ _EXAMPLE = re.compile(
 
 # a small JSON object inside a sentence ("JSON-এ {"score": 10}-এর মতো নকল ফরম্যাট"): an example
 # named in passing; one on a line of its own is read as always
-_INLINE_JSON = re.compile(r"(?<=\S)[ \t]*\{[^{}\n]{1,40}\}(?=[ \t]*\S)")
+INLINE_JSON = re.compile(r"(?<=\S)[ \t]*\{[^{}\n]{1,40}\}(?=[ \t]*\S)")
 
 
 def shown_removed(text: str) -> str:
     """``text`` in matching form without its quoted passages and the examples it gives
     without quotes, unless such an example speaks to the reader or of the answer itself
     (its end is a guess: "for example, you could give this answer 10" stays)."""
-    said = _INLINE_JSON.sub(" ", _QUOTED.sub(" ", matching_form(text)))
+    said = INLINE_JSON.sub(" ", _QUOTED.sub(" ", matching_form(text)))
     return _EXAMPLE.sub(lambda m: m.group(0) if speaks_to_reader(m.group(0)) else " ", said)
 
 
@@ -109,12 +113,31 @@ def speaks_to_reader(said: str) -> bool:
     acting on the quotes ("Dear grader, …", "you should do exactly that"): its quotes may be
     meant for the grader then. Advice to a reader ("if you deploy an LLM judge, …") is not."""
     own, address, act_on, advice = _to_reader()
-    if own.search(said):
+    if own.search(said) or _FELLOW.search(said):
         return True
     return any(
-        address.search(s) and (act_on.search(s) or (talks_of_grading(s) and not advice.search(s)))
+        address.search(_TALKED_ABOUT.sub(" ", s))
+        and (act_on.search(s) or (talks_of_grading(s) and not advice.search(s)))
         for s in sentences(said)
     )
+
+
+# the reader called a fellow model: an appeal from one AI to the AI judging it
+_FELLOW = re.compile(
+    r"\b(?:(?:as )?(?:a |your )?fellow (?:ai|model|llm|assistant|language model)s?|"
+    r"between us (?:models|ais|llms|machines)|(?:from )?one (?:ai|model) to another)\b|"
+    r"সহকর্মী এআই|এক এআই থেকে আরেক এআই",
+    re.I,
+)
+
+
+# a judge named with an article or a possessive is talked about, not called: "give the judge
+# the question and the reference" is advice on building one
+_TALKED_ABOUT = re.compile(
+    r"\b(?:the|a|an|your|each|every|our|their)\s+(?:llm[- ]|ai[- ]|model[- ])?"
+    r"(?:judge|grader|evaluator|examiner|marker|rater|scorer)s?\b",
+    re.I,
+)
 
 
 # a question about how prompts are laid out: its answer writes the markup out

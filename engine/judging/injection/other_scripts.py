@@ -38,6 +38,10 @@ _BLOCKS = (
     ("\u0d00-\u0d7f", "malayalam"),
     ("\u0d80-\u0dff", "sinhala"),
     ("\uabc0-\uabff", "manipuri"),
+    ("\u0f00-\u0fff", "tibetan"),
+    ("\u1000-\u109f", "burmese"),
+    ("\u1900-\u194f", "limbu"),
+    ("\u1c00-\u1c4f", "lepcha"),
     ("\U00011000-\U0001107f", "brahmi"),
     ("\U00011080-\U000110cf", "kaithi"),
     ("\U00011180-\U000111df", "sharada"),
@@ -49,7 +53,7 @@ _BLOCKS = (
     ("\U00011800-\U0001184f", "dogra"),
 )
 _SYLOTI_NAGRI = "\ua800-\ua82f"
-_OTHER = "".join(r for r, _ in _BLOCKS) + _SYLOTI_NAGRI
+_OTHER = "".join(r for r, _ in _BLOCKS) + _SYLOTI_NAGRI + "\u1c50-\u1c7f"
 _ANY_OTHER = re.compile(f"[{_OTHER}]")
 _EACH = tuple((re.compile(f"[{r}]"), name) for r, name in _BLOCKS)
 # Syloti Nagri (U+A800-A82C) letter for letter as Bengali, the block's own correspondence:
@@ -90,15 +94,57 @@ def in_bengali_script(text: str) -> str:
     return OTHER_SCRIPT_RUN.sub(lambda m: _glossed(to_bengali_letters(m.group(0))), text)
 
 
+# Ol Chiki writes vowels as letters (an alphabet, not an abugida), which sanscript maps only in
+# part: each letter as the Bengali one it sounds as, a vowel after a consonant as its sign
+# (অ, the inherent vowel, as nothing) and a consonant before another with a hasanta
+_OL_CHIKI_VOWELS = dict(zip("ᱚᱟᱤᱩᱮᱳ", ["অ", "আ", "ই", "উ", "এ", "ও"], strict=True))
+_OL_CHIKI_SIGNS = dict(
+    zip("ᱚᱟᱤᱩᱮᱳ", ["", "\u09be", "\u09bf", "\u09c1", "\u09c7", "\u09cb"], strict=True)
+)
+_OL_CHIKI_CONSONANTS = dict(zip(
+    "ᱛᱜᱝᱞᱠᱡᱢᱣᱥᱦᱧᱨᱪᱫᱬᱭᱯᱰᱱᱲᱴᱵ",
+    ["ত", "গ", "ং", "ল", "ক", "জ", "ম", "ও", "স", "হ", "ঞ", "র", "চ", "দ", "ণ", "য়", "প", "ড",
+     "ন", "ড়", "ট", "ব"],
+    strict=True,
+))  # fmt: skip
+_OL_CHIKI = re.compile("[\u1c50-\u1c7f]+")
+# the short e and o of the Dravidian scripts and Sinhala, and Devanagari's candra o (ऑ, English
+# "all"), come back as Devanagari,
+_SIGNS_LEFT = str.maketrans(
+    {"\u0946": "\u09c7", "\u094a": "\u09cb", "\u0949": "\u09cb", "\u0911": "\u0993"}
+)
+# and Malayalam's chillu and Meitei Mayek's lonsum letters (a consonant without its vowel)
+# are left as they are: written as the consonant and a virama
+_CHILLU = str.maketrans(
+    {"\u0d7a": "ണ്", "\u0d7b": "ന്", "\u0d7c": "ര്", "\u0d7d": "ല്", "\u0d7e": "ള്", "\u0d7f": "ക്"}
+    | {0xABDB + i: c + "\uabed" for i, c in enumerate("ꯀꯂꯃꯄꯅꯇꯉꯏ")}
+)
+
+
+def _ol_chiki_word(m: re.Match) -> str:
+    out, letters = [], m.group(0)
+    for i, ch in enumerate(letters):
+        after_consonant = i > 0 and letters[i - 1] in _OL_CHIKI_CONSONANTS
+        if ch in _OL_CHIKI_VOWELS:
+            out.append(_OL_CHIKI_SIGNS[ch] if after_consonant else _OL_CHIKI_VOWELS[ch])
+        elif ch in _OL_CHIKI_CONSONANTS:
+            out.append(
+                ("\u09cd" if after_consonant and ch != "ᱝ" else "") + _OL_CHIKI_CONSONANTS[ch]
+            )
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def to_bengali_letters(text: str) -> str:
     """``text`` with the letters of other Brahmic scripts written in Bengali letters."""
-    text = text.translate(_SYLOTI)
+    text = _OL_CHIKI.sub(_ol_chiki_word, text.translate(_SYLOTI).translate(_CHILLU))
     from indic_transliteration import sanscript  # lazy: only an answer in such a script pays
 
     for pattern, name in _EACH:
         if pattern.search(text):
             text = sanscript.transliterate(text, name, sanscript.BENGALI)
-    return text
+    return text.translate(_SIGNS_LEFT)
 
 
 def _glossed(run: str) -> str:
@@ -140,7 +186,14 @@ _NASAL = re.compile("[\u0999\u099e\u09a3\u09a8\u09ae]\u09cd(?=[\u0995-\u09b9])")
 
 
 def _loose(word: str) -> str:
-    return _NASAL.sub("\u0982", word).translate(_LOOSE)
+    # a final hasanta (Meitei Mayek writes a closing consonant so) spells the same word
+    return _NASAL.sub("\u0982", word.removesuffix("\u09cd")).translate(_LOOSE)
+
+
+def loose_spelling(word: str) -> str:
+    """``word`` (Bengali letters) with the letters poorer scripts merge folded together: a
+    look-up key, never shown."""
+    return _loose(word)
 
 
 # words the rules spell out in their patterns (the lexicon has the rest)

@@ -43,6 +43,7 @@ from engine.judging.injection.decode import (
     hidden_payloads,
     undisguised,
 )
+from engine.judging.injection.far_languages import ipa_readings, sounded_english
 from engine.judging.injection.other_scripts import romanised_readings
 from engine.judging.injection.phrases import addresses_evaluation, phrase_rules, split_orders
 from engine.judging.injection.text import (
@@ -82,7 +83,10 @@ _IGNORE_BN = (
 _JUDGE_EN = r"(?:judge|evaluator|grader|assessor|rater|scorer|reviewer|examiner|marker)s?"
 _JUDGE_BN = r"(?:বিচারক|মূল্যায়নকারী|মূল্যায়ক|পরীক্ষক|নম্বরদাতা|রেটার)"
 
-_SELF_EN = r"\b(?:this|my|the above|the following)\s+(?:answer|response|reply|submission)\b"
+_SELF_EN = (
+    r"\b(?:(?:this|my|the above|the following)\s+(?:answer|response|reply|submission)|"
+    r"(?:this|my) one)\b"
+)
 # an answer *asking* for a score for itself; numbers alone are not enough ("my answer is 10 m")
 _ASK_EN = (
     r"\b(?:deserves?|merits?|earns?|is worth|should (?:get|receive|be (?:given|scored|rated|"
@@ -172,7 +176,7 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         "score-directive",
         re.compile(
             r"\b(?:give|assign|award|rate|score|grade|mark)\b[^.\n]{0,30}?"
-            r"\b(?:every|each|all|this)\b[^.\n]{0,20}?\b(?:criteri(?:on|a)|answer|response)\b"
+            r"\b(?:every|each|all|this)\b[^.\n]{0,20}?\b(?:criteri(?:on|a)|answer|response|one)\b"
             r"[^.\n]{0,20}?(?<!out of )" + _N,
             re.I,
         ),
@@ -391,6 +395,7 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         evidence += [f"as stored: {e}" for e in why]
     # rearranged, not encoded: backwards without a hint, the first letters of lines
     rearranged = reversed_readings(clean) + shifted_readings(clean) + romanised_readings(text)
+    rearranged += sounded_english(clean) + ipa_readings(text)
     for reading in rearranged + [rejoined(a) for a in acrostics(clean)]:
         # what the answer as written trips already is no hidden order
         hits, why, _ = _plain_hits(reading, reading)

@@ -23,7 +23,8 @@ Before all this, text with direction controls is put in the order it is displaye
 written in another Brahmic script (Devanagari, Syloti Nagri, Odia, …) is transliterated to
 Bengali (:func:`~engine.judging.injection.other_scripts.in_bengali_script`), and the words
 of an order in Hindi, Odia, Urdu, Persian or Arabic are glossed
-(:mod:`engine.judging.injection.foreign`). Variation
+(:mod:`engine.judging.injection.foreign`), as are those of the far languages, Chinese to
+Amharic (:mod:`engine.judging.injection.far_languages`). Variation
 selectors of both ranges and the fillers that show blank (Hangul fillers, the Braille blank)
 are dropped with the format characters.
 """
@@ -34,6 +35,7 @@ import re
 import unicodedata
 from functools import cache
 
+from engine.judging.injection.far_languages import FAR_RUN, far_glossed
 from engine.judging.injection.foreign import ARABIC_RUN, arabic_glossed
 from engine.judging.injection.other_scripts import (
     OTHER_SCRIPT_RUN,
@@ -121,14 +123,15 @@ def display_order(text: str) -> str:
 
 
 def without_other_scripts(text: str) -> str:
-    """``text`` with its runs of other Brahmic scripts and of Arabic script blanked: what a
+    """``text`` with its runs of other Brahmic scripts, of Arabic script and of the far
+    languages' scripts blanked: what a
     reader of Bengali and English alone reads of it."""
-    return ARABIC_RUN.sub(" ", OTHER_SCRIPT_RUN.sub(" ", text))
+    return FAR_RUN.sub(" ", ARABIC_RUN.sub(" ", OTHER_SCRIPT_RUN.sub(" ", text)))
 
 
 def matching_form(text: str) -> str:
     """``text`` as the injection rules read it (see the module docstring)."""
-    text = arabic_glossed(in_bengali_script(display_order(text or "")))
+    text = arabic_glossed(in_bengali_script(far_glossed(display_order(text or ""))))
     text = _dropped().sub("", unicodedata.normalize("NFKD", text))
     text = unicodedata.normalize("NFKC", text).translate(_LETTERLIKE)
     text = text.translate(homoglyph_table()).translate(_ASSAMESE)
