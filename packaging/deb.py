@@ -60,7 +60,13 @@ def maintainer(project: dict) -> str:
     return f"{first['name']} <{first['email']}>"
 
 
-def control(project: dict, installed_kb: int, glibc: str, depends: list[str]) -> str:
+def control(
+    project: dict,
+    installed_kb: int,
+    glibc: str,
+    depends: list[str],
+    recommends: list[str] | None = None,
+) -> str:
     return (
         f"Package: {project['name']}\n"
         f"Version: {project['version']}\n"
@@ -68,7 +74,8 @@ def control(project: dict, installed_kb: int, glibc: str, depends: list[str]) ->
         "Priority: optional\n"
         "Architecture: amd64\n"
         f"Depends: {', '.join([f'libc6 (>= {glibc})', *depends])}\n"
-        f"Installed-Size: {installed_kb}\n"
+        + (f"Recommends: {', '.join(recommends)}\n" if recommends else "")
+        + f"Installed-Size: {installed_kb}\n"
         f"Maintainer: {maintainer(project)}\n"
         "Description: LLM evaluation workstation for Bengali dialects\n"
         + "".join(f" {line}\n" for line in textwrap.wrap(LONG_DESCRIPTION.format(**project), 78))
@@ -106,7 +113,7 @@ def build_deb(
     """Stage the package tree next to ``bundle`` and run ``dpkg-deb --build``."""
     from bundle_binaries import glibc_floor
     from deb_docs import write_docs
-    from system_floor import system_depends, system_needs
+    from system_floor import system_depends, system_needs, system_recommends
 
     shutil.rmtree(staging, ignore_errors=True)
     root = staging / "root"
@@ -130,8 +137,8 @@ def build_deb(
         shutil.copy2(PACKAGING / icon, folder / icon)
     installed_kb = sum(p.lstat().st_size for p in root.rglob("*") if p.is_file()) // 1024
     (root / "DEBIAN").mkdir()
-    depends = system_depends(system_needs(bundle))
-    text = control(project, installed_kb, glibc, depends)
+    needs = system_needs(bundle)
+    text = control(project, installed_kb, glibc, system_depends(needs), system_recommends(needs))
     (root / "DEBIAN/control").write_text(text, encoding="utf-8")
     for path in [root, *root.rglob("*")]:
         if not path.is_symlink():
