@@ -22,13 +22,38 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 LLAMA_CPP_VERSION = "0.3.36"
 CMAKE_ARGS = "-DGGML_VULKAN=ON -DGGML_BACKEND_DL=ON -DGGML_NATIVE=OFF"
-BUILD_PACKAGES = ("libvulkan-dev", "glslc", "cmake", "g++")
+BUILD_PACKAGES = ("libvulkan-dev", "glslc", "cmake", "ninja-build", "g++")
+# Debian 12's Vulkan headers (1.3.239) predate VK_EXT_layer_settings (1.3.272), which
+# llama.cpp uses only to switch on the validation layer's best-practice checks when that
+# layer is present: compiled only with headers that know it. (path, text, replacement)
+PATCHES = (
+    (
+        "vendor/llama.cpp/ggml/src/ggml-vulkan/ggml-vulkan.cpp",
+        """    VkBool32 enable_best_practice = layer_settings;
+    std::vector<vk::LayerSettingEXT> settings = {""",
+        """#if VK_HEADER_VERSION >= 272
+    VkBool32 enable_best_practice = layer_settings;
+    std::vector<vk::LayerSettingEXT> settings = {""",
+    ),
+    (
+        "vendor/llama.cpp/ggml/src/ggml-vulkan/ggml-vulkan.cpp",
+        """    vk::InstanceCreateInfo instance_create_info(vk::InstanceCreateFlags{}, &app_info, layers, extensions, &layer_setting_info);
+""",
+        """    vk::InstanceCreateInfo instance_create_info(vk::InstanceCreateFlags{}, &app_info, layers, extensions, &layer_setting_info);
+#else
+    vk::InstanceCreateInfo instance_create_info(vk::InstanceCreateFlags{}, &app_info, layers, extensions);
+#endif
+""",
+    ),
+)
 
 
 def say(text: str) -> None:
@@ -74,8 +99,43 @@ def ensure_build_packages() -> None:
     subprocess.run(["apt-get", "install", "-y", "-q", *missing], check=True, env=env)
 
 
+def patched_source(python: str, work: Path) -> Path:
+    """llama-cpp-python's sdist from the package index, unpacked and patched (:data:`PATCHES`);
+    the build backend goes into ``python``'s environment (the build runs without isolation,
+    so the patched tree is what gets built)."""
+    pip = [python, "-m", "pip"]
+    subprocess.run(
+        [
+            *pip,
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "-d",
+            str(work),
+            f"llama-cpp-python=={LLAMA_CPP_VERSION}",
+        ],
+        check=True,
+    )
+    [sdist] = work.glob("llama_cpp_python-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        tar.extractall(work, filter="data")
+    source = work / sdist.name.removesuffix(".tar.gz")
+    requires = tomllib.loads((source / "pyproject.toml").read_text())["build-system"]["requires"]
+    subprocess.run([*pip, "install", "--quiet", *requires], check=True)
+    for rel, text, replacement in PATCHES:
+        path = source / rel
+        code = path.read_text(encoding="utf-8")
+        if code.count(text) != 1:
+            raise SystemExit(f"{rel}: the code packaging/vulkan_build.py patches has changed")
+        path.write_text(code.replace(text, replacement), encoding="utf-8")
+    return source
+
+
 def vulkan_wheel(python: str = sys.executable) -> Path:
-    """The cached Vulkan wheel, built now when there is none (tens of minutes on 2 cores)."""
+    """The cached Vulkan wheel, built now when there is none (tens of minutes on 2 cores)
+    with ``python``'s environment (the build venv: its build backend lands there)."""
     wheel = cached_wheel()
     if wheel is not None:
         say(f"reusing {wheel}")
@@ -88,26 +148,24 @@ def vulkan_wheel(python: str = sys.executable) -> Path:
     env = {**os.environ, "CMAKE_ARGS": CMAKE_ARGS}
     env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
     with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
-        subprocess.run(
-            [
-                python,
-                "-m",
-                "pip",
-                "wheel",
-                "--quiet",
-                "--no-deps",
-                "--no-binary",
-                "llama-cpp-python",
-                "-w",
-                tmp,
-                f"llama-cpp-python=={LLAMA_CPP_VERSION}",
-            ],
-            check=True,
-            env=env,
-        )
+        source = patched_source(python, Path(tmp))
+        out = Path(tmp) / "wheel"
+        command = [
+            python,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(out),
+        ]
+        build_dir = os.environ.get("UPABHASHA_VULKAN_BUILD_DIR")  # kept: a rerun is incremental
+        if build_dir:
+            command += ["--config-settings", f"build-dir={build_dir}"]
+        subprocess.run([*command, str(source)], check=True, env=env)
         shutil.rmtree(folder, ignore_errors=True)
-        os.replace(tmp, folder)  # whole or not at all: a killed build leaves no half cache
-        Path(tmp).mkdir()  # for TemporaryDirectory's clean-up
+        os.replace(out, folder)  # whole or not at all: a killed build leaves no half cache
     wheel = cached_wheel()
     if wheel is None:
         raise SystemExit(f"pip wheel left no llama_cpp_python wheel in {folder}")
@@ -118,6 +176,6 @@ def vulkan_wheel(python: str = sys.executable) -> Path:
 def install_vulkan_llama(venv_python: Path) -> Path:
     """Install the Vulkan wheel into the build venv before the project, so that resolving the
     project's ``llama-cpp-python`` requirement keeps it."""
-    wheel = vulkan_wheel()
+    wheel = vulkan_wheel(str(venv_python))
     subprocess.run([str(venv_python), "-m", "pip", "install", "--quiet", str(wheel)], check=True)
     return wheel
