@@ -34,7 +34,12 @@ from engine.llm.models.registry import (
 )
 from engine.llm.runs.output_mode import keep_probe, probe_mode
 from engine.llm.runtime.backend_report import describe_llama_backend
-from engine.llm.runtime.vulkan_check import Agreement, offload_agreement
+from engine.llm.runtime.vulkan_check import (
+    SMOKE_PROMPTS,
+    SMOKE_TOKENS,
+    Agreement,
+    offload_agreement,
+)
 from engine.llm.runtime.vulkan_devices import cpu_driver_index
 from engine.workspace.store import Workspace
 
@@ -211,12 +216,18 @@ def gpu_offload_report() -> GpuOffloadReport:
     }
 
 
-def vulkan_offload_check(model_path: str) -> Agreement | None:
+def vulkan_offload_check(model_path: str, *, short: bool = True) -> Agreement | None:
     """With a Vulkan driver that runs on the CPU here (lavapipe, as in CI), the model decoded
     with every layer on it against the CPU backend (engine.llm.runtime.vulkan_check); None
-    without such a driver. Slow on purpose: two workers, a fixed prompt set."""
+    without such a driver. ``short``: the smoke test's two prompts, else the full set."""
     index = cpu_driver_index()
-    return None if index is None else offload_agreement(model_path, device_index=index)
+    if index is None:
+        return None
+    if short:
+        return offload_agreement(
+            model_path, device_index=index, prompts=SMOKE_PROMPTS, n_tokens=SMOKE_TOKENS
+        )
+    return offload_agreement(model_path, device_index=index)
 
 
 def offload_plan(model_path: str, report: Mapping[str, Any]) -> OffloadPlanDict:
