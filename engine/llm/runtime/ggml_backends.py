@@ -120,7 +120,7 @@ def _plugin_problem(path: Path) -> str | None:
     try:
         ctypes.CDLL(str(path))
     except OSError as exc:
-        return str(exc).split(": ", 1)[-1]  # "libvulkan.so.1: cannot open shared object file…"
+        return str(exc)  # "libvulkan.so.1: cannot open shared object file: No such file…"
     return None
 
 

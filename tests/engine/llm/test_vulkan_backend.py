@@ -91,7 +91,7 @@ def test_lavapipe_is_listed_as_a_cpu_driver_and_never_proposed(vulkan_lib):
     )
     lavapipe = [g for g in report["llama_devices"] if "llvmpipe" in g["name"]]
     assert lavapipe and all(g["cpu_driver"] and g["kind"] == "vulkan" for g in lavapipe)
-    assert report["gpu_build"] and not report["supports_gpu_offload"]
+    assert report["gpu_build"]
     assert "CPU" in report["backend_message"]
     assert "llvmpipe" in report["backend_message"]
 
@@ -112,7 +112,8 @@ def test_without_a_vulkan_driver_the_build_runs_on_the_cpu_and_says_why(
         "info = describe_llama_backend()\n"
         f"with LocalGGUFBackend({str(embedded_gguf)!r}, schedule=Schedule(n_seq=1, n_ctx=256),"
         " load=LoadOptions(n_gpu_layers=-1)) as b:\n"
-        "    [r] = b.generate([Request('a', 'The capital of France is', Sampler(max_tokens=8))])\n"
+        "    req = Request(key='a', prompt='The capital of France is', sampler=Sampler(max_tokens=8))\n"
+        "    [r] = b.generate([req])\n"
         "    info['reply'], info['compute'] = r.text, b.compute\n"
         "print(json.dumps(info))"
     )
@@ -124,3 +125,34 @@ def test_without_a_vulkan_driver_the_build_runs_on_the_cpu_and_says_why(
     assert info["reply"]  # it decoded, on the CPU
     assert info["compute"]["devices"] == [] and info["compute"]["n_gpu_layers"] == 0
     assert info["compute"]["backends"][-1] == "CPU"
+
+
+def test_without_the_vulkan_loader_the_build_runs_on_the_cpu_and_says_why(vulkan_lib):
+    """The loader hidden in a private mount namespace (root only): the Vulkan plug-in does
+    not load, the CPU one does, and the reason names the loader."""
+    import shutil
+
+    loader = Path("/usr/lib/x86_64-linux-gnu/libvulkan.so.1")
+    if os.geteuid() != 0 or not shutil.which("unshare") or not loader.exists():
+        pytest.skip("hiding the Vulkan loader needs root, unshare and a Debian library path")
+    code = (
+        "import json; from engine.llm.runtime.backend_report import describe_llama_backend; "
+        "print(json.dumps(describe_llama_backend()))"
+    )
+    script = f"mount --bind /dev/null {loader} && exec {sys.executable} -c {code!r}"
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LLAMA_CPP_LIB_PATH": str(vulkan_lib)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if done.returncode != 0 and "mount" in done.stderr:
+        pytest.skip(f"no private mount namespace here: {done.stderr.strip()[:200]}")
+    assert done.returncode == 0, done.stderr[-2000:]
+    info = json.loads(done.stdout.strip().splitlines()[-1])
+    assert info["backends"] == ["CPU"]
+    assert "libvulkan.so.1" in info["not_loaded"]["libggml-vulkan.so"]
+    assert "libvulkan.so.1" in info["message"] and "\n" not in info["message"]
+    assert info["message"].endswith("models run on the CPU")
