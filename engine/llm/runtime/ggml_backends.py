@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.i18n import _
+from engine.llm.runtime.llama_log import route_llama_logs
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +131,7 @@ def load_backends() -> BackendLoad:
     with _lock:
         if _load is not None:
             return _load
+        route_llama_logs()  # ggml's messages about the plug-ins go to the log, not stderr
         lib = _lib()
         result = BackendLoad()
         if lib.ggml_backend_reg_count() == 0:
