@@ -308,7 +308,29 @@ def run_checks(report: dict) -> list[str]:
             failures.append(f"the embedded model was copied for the user: {copies or model_path}")
     elif model_path:
         failures += folder_problems({"assembled model": model_path}, program)
+    if model_path and "Vulkan" in (report.get("llama_backend") or {}).get("backends", []):
+        failures += vulkan_offload(report, model_path)
     return failures
+
+
+def vulkan_offload(report: dict, model_path: str) -> list[str]:
+    """The Vulkan build on a Vulkan driver that runs on the CPU (lavapipe, in CI): the model
+    with every layer offloaded decodes what the CPU backend decodes."""
+    from dataclasses import asdict
+
+    from engine.llm.tasks import vulkan_offload_check
+
+    try:
+        found = vulkan_offload_check(model_path)
+    except Exception as exc:  # noqa: BLE001 - report every failure, do not crash
+        log.exception("the Vulkan offload check failed")
+        return [f"Vulkan offload: {type(exc).__name__}: {exc}"]
+    if found is None:
+        report["vulkan_offload"] = "no Vulkan driver that runs on the CPU here: not checked"
+        return []
+    report["vulkan_offload"] = {**asdict(found), "rate": found.rate}
+    log.info("Vulkan offload vs CPU: %s", report["vulkan_offload"])
+    return found.problems()
 
 
 class SmokeTest:

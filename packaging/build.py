@@ -2,7 +2,8 @@
 
 1. create ``build/installer-venv`` with only the runtime dependencies of pyproject.toml and
    the ``packaging`` extra (PyInstaller), the CPU torch first (``TORCH_SPEC``, as the
-   Makefile does); reused while pyproject.toml and the torch spec are unchanged; refused when
+   Makefile does), then llama-cpp-python with llama.cpp's Vulkan and CPU backends
+   (packaging/vulkan_build.py: built once, cached outside the clone); reused while pyproject.toml and the torch spec are unchanged; refused when
    a test-only package (numba, llvmlite, pytest) is in it;
 2. run PyInstaller on packaging/upabhasha.spec with it (one-folder build, two programs);
 3. check the folder: the rules of bundle_rules (no test folders, no identical library pairs,
@@ -70,6 +71,7 @@ sys.path.insert(0, str(PACKAGING))
 from bundle_binaries import bundle_problems, glibc_floor  # noqa: E402 - packaging/ on the path
 from frozen_smoke import run_smoke, summary  # noqa: E402
 from launchers import tarball_launcher  # noqa: E402
+from vulkan_build import cache_folder, install_vulkan_llama  # noqa: E402
 
 DESKTOP = """[Desktop Entry]
 Type=Application
@@ -136,6 +138,7 @@ def _stamp() -> str:
         meta["optional-dependencies"]["packaging"],
         TORCH_SPEC,
         sys.version,
+        cache_folder().name,  # the llama.cpp build (packaging/vulkan_build.py)
     ]
     return hashlib.sha256(json.dumps(made_from).encode()).hexdigest()
 
@@ -152,6 +155,7 @@ def build_venv() -> bool:
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
         pip = [str(venv_python()), "-m", "pip", "install", "--quiet"]
         subprocess.run([*pip, TORCH_SPEC], check=True)
+        install_vulkan_llama(venv_python())  # llama.cpp with Vulkan + CPU plug-ins, not PyPI's
         subprocess.run([*pip, "-e", f"{ROOT}[packaging]"], check=True, cwd=ROOT)
         stamp.write_text(_stamp())
         made = True

@@ -55,7 +55,13 @@ def maintainer(project: dict) -> str:
     return f"{first['name']} <{first['email']}>"
 
 
-def control(project: dict, installed_kb: int, glibc: str, depends: list[str]) -> str:
+def control(
+    project: dict,
+    installed_kb: int,
+    glibc: str,
+    depends: list[str],
+    recommends: list[str] | None = None,
+) -> str:
     return (
         f"Package: {project['name']}\n"
         f"Version: {project['version']}\n"
@@ -63,7 +69,8 @@ def control(project: dict, installed_kb: int, glibc: str, depends: list[str]) ->
         "Priority: optional\n"
         "Architecture: amd64\n"
         f"Depends: {', '.join([f'libc6 (>= {glibc})', *depends])}\n"
-        f"Installed-Size: {installed_kb}\n"
+        + (f"Recommends: {', '.join(recommends)}\n" if recommends else "")
+        + f"Installed-Size: {installed_kb}\n"
         f"Maintainer: {maintainer(project)}\n"
         "Description: LLM evaluation workstation for Bengali dialects\n"
         + "".join(f" {line}\n" for line in textwrap.wrap(LONG_DESCRIPTION.format(**project), 78))
@@ -102,7 +109,7 @@ def build_deb(
     from bundle_binaries import glibc_floor
     from deb_docs import write_docs
     from launchers import cli_launcher, deb_gui_launcher
-    from system_floor import system_depends, system_needs
+    from system_floor import system_depends, system_needs, system_recommends
 
     shutil.rmtree(staging, ignore_errors=True)
     root = staging / "root"
@@ -129,7 +136,8 @@ def build_deb(
     mime = root / "usr/share/mime/packages"
     mime.mkdir(parents=True)
     shutil.copy2(MIME_FILE, mime / "upabhasha.xml")
-    write_control_area(root, project, glibc, system_depends(system_needs(bundle)))
+    needs = system_needs(bundle)
+    write_control_area(root, project, glibc, system_depends(needs), system_recommends(needs))
     out_dir.mkdir(exist_ok=True)
     deb = out_dir / f"{project['name']}_{project['version']}_amd64.deb"
     dpkg_deb(root, deb, compression)
@@ -137,14 +145,20 @@ def build_deb(
     return deb
 
 
-def write_control_area(root: Path, project: dict, glibc: str, depends: list[str]) -> None:
+def write_control_area(
+    root: Path,
+    project: dict,
+    glibc: str,
+    depends: list[str],
+    recommends: list[str] | None = None,
+) -> None:
     """``DEBIAN/``: control, preinst (the refusal of an unsupported system) and md5sums, for
     the staged tree ``root``; then the modes of every file (:func:`file_mode`)."""
     from launchers import preinst
 
     installed_kb = sum(p.lstat().st_size for p in root.rglob("*") if p.is_file()) // 1024
     (root / "DEBIAN").mkdir()
-    text = control(project, installed_kb, glibc, depends)
+    text = control(project, installed_kb, glibc, depends, recommends)
     (root / "DEBIAN/control").write_text(text, encoding="utf-8")
     (root / "DEBIAN/md5sums").write_text(md5sums(root), encoding="utf-8")
     script = root / "DEBIAN/preinst"

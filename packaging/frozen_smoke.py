@@ -127,4 +127,6 @@ def summary(smoke: dict) -> dict:
         "steps_s": pipeline.get("steps_s"),
         "bengali_menus": (report.get("bengali_window") or {}).get("menus"),
         "llama_backend": (report.get("llama_backend") or {}).get("message"),
+        "llama_backends": (report.get("llama_backend") or {}).get("backends"),
+        "vulkan_offload": report.get("vulkan_offload"),
     }

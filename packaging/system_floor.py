@@ -44,6 +44,14 @@ DESKTOP_FLOOR: dict[str, tuple[str, ...]] = {
     "zlib1g": ("libz.so.1",),
 }
 FLOOR_SONAMES = {soname: package for package, names in DESKTOP_FLOOR.items() for soname in names}
+# Libraries only a run-time plug-in links to (llama.cpp's Vulkan backend): without them the
+# plug-in does not load and the app runs on the CPU, so the .deb recommends their packages.
+# Debian's libvulkan1 itself recommends ``mesa-vulkan-drivers | vulkan-icd``: AMD's and
+# Intel's drivers come through it; NVIDIA's driver packages provide vulkan-icd.
+OPTIONAL_SYSTEM: dict[str, tuple[str, ...]] = {"libvulkan1": ("libvulkan.so.1",)}
+OPTIONAL_SONAMES = {
+    soname: package for package, names in OPTIONAL_SYSTEM.items() for soname in names
+}
 
 
 def _dynamic_section(path: Path) -> tuple[list[str], list[Path]]:
@@ -93,6 +101,11 @@ def system_depends(needs: dict[str, list[str]]) -> list[str]:
     return sorted(packages - {"libc6"})
 
 
+def system_recommends(needs: dict[str, list[str]]) -> list[str]:
+    """The packages of :data:`OPTIONAL_SYSTEM` whose libraries a bundled plug-in links to."""
+    return sorted({OPTIONAL_SONAMES[soname] for soname in needs if soname in OPTIONAL_SONAMES})
+
+
 def floor_problems(needs: dict[str, list[str]], depends: list[str]) -> list[str]:
     """What would make the .deb need the network: a library taken from the system that is not
     on the floor, or a dependency outside the floor."""
@@ -100,7 +113,7 @@ def floor_problems(needs: dict[str, list[str]], depends: list[str]) -> list[str]
         f"{files[0]} (and {len(files) - 1} more) links {soname}: neither bundled nor on the "
         "desktop floor"
         for soname, files in sorted(needs.items())
-        if soname not in FLOOR_SONAMES
+        if soname not in FLOOR_SONAMES and soname not in OPTIONAL_SONAMES
     ]
     problems += [
         f"Depends names {package}, which is not on the desktop floor"

@@ -34,6 +34,13 @@ from engine.llm.models.registry import (
 )
 from engine.llm.runs.output_mode import keep_probe, probe_mode
 from engine.llm.runtime.backend_report import describe_llama_backend
+from engine.llm.runtime.vulkan_check import (
+    SMOKE_PROMPTS,
+    SMOKE_TOKENS,
+    Agreement,
+    offload_agreement,
+)
+from engine.llm.runtime.vulkan_devices import cpu_driver_index
 from engine.workspace.store import Workspace
 
 if TYPE_CHECKING:  # these load only when their task runs
@@ -56,6 +63,7 @@ __all__ = [
     "save_gpu_layers_at",
     "store_api_key",
     "try_prompt_at",
+    "vulkan_offload_check",
 ]
 
 log = logging.getLogger(__name__)
@@ -156,15 +164,41 @@ class GpuOffloadReport(TypedDict):
     """:func:`gpu_offload_report`: the llama.cpp build and the GPUs here (``Gpu``'s fields)."""
 
     supports_gpu_offload: bool
+    gpu_build: bool
     backend_message: str
     system_info: str
     llama_cpp_version: str
     gpus: list[dict[str, Any]]
+    llama_devices: list[dict[str, Any]]
+
+
+def _llama_gpus(backend: Mapping[str, Any]) -> list[Gpu]:
+    """The GPUs llama.cpp itself sees (its Vulkan, CUDA or Metal devices), as ``Gpu``, and the
+    Vulkan drivers that run on the CPU, which it skips (marked, never proposed)."""
+    seen = [
+        Gpu(
+            name=d["description"] or d["name"],
+            free_bytes=d["free_bytes"] or None,
+            total_bytes=d["total_bytes"] or None,
+            kind=d["backend"].lower(),
+            vendor=d["vendor"],
+            cpu_driver=d["cpu_driver"],
+        )
+        for d in backend["devices"]
+        if d["type"] != "CPU"
+    ]
+    names = {g.name for g in seen}
+    return seen + [
+        Gpu(d["name"], None, None, "vulkan", vendor=d["vendor"], cpu_driver=True)
+        for d in backend.get("vulkan_devices", [])
+        if d["type"] == "CPU" and d["name"] not in names
+    ]
 
 
 def gpu_offload_report() -> GpuOffloadReport:
     """Whether this llama.cpp build can offload layers to a GPU (imports llama_cpp lazily),
-    the start-up backend message, and which GPUs are here with their free memory."""
+    the start-up backend message, which GPUs are here with their free memory (nvidia-smi,
+    Apple) and which llama.cpp sees (its Vulkan, CUDA or Metal devices)."""
     # lazy: llama.cpp's native library loads only when a local model is used
     import llama_cpp
 
@@ -173,16 +207,36 @@ def gpu_offload_report() -> GpuOffloadReport:
     info = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
     return {
         "supports_gpu_offload": backend["gpu_build"] and not backend["fallback"],
+        "gpu_build": backend["gpu_build"],
         "backend_message": backend["message"],
         "system_info": info.strip(),
         "llama_cpp_version": backend["llama_cpp"],
         "gpus": [dataclasses.asdict(g) for g in detect_gpus()],
+        "llama_devices": [dataclasses.asdict(g) for g in _llama_gpus(backend)],
     }
 
 
+def vulkan_offload_check(model_path: str, *, short: bool = True) -> Agreement | None:
+    """With a Vulkan driver that runs on the CPU here (lavapipe, as in CI), the model decoded
+    with every layer on it against the CPU backend (engine.llm.runtime.vulkan_check); None
+    without such a driver. ``short``: the smoke test's two prompts, else the full set."""
+    index = cpu_driver_index()
+    if index is None:
+        return None
+    if short:
+        return offload_agreement(
+            model_path, device_index=index, prompts=SMOKE_PROMPTS, n_tokens=SMOKE_TOKENS
+        )
+    return offload_agreement(model_path, device_index=index)
+
+
 def offload_plan(model_path: str, report: Mapping[str, Any]) -> OffloadPlanDict:
-    """The proposed n_gpu_layers and context for a GGUF model, given gpu_offload_report()."""
-    gpu = best_gpu([Gpu(**g) for g in report.get("gpus", [])])
+    """The proposed n_gpu_layers and context for a GGUF model, given gpu_offload_report():
+    on llama.cpp's own device when it sees one (the memory it will allocate from), else on
+    what nvidia-smi or Apple report."""
+    gpu = best_gpu([Gpu(**g) for g in report.get("llama_devices", [])]) or best_gpu(
+        [Gpu(**g) for g in report.get("gpus", [])]
+    )
     return plan_offload(
         gguf_shape(model_path), gpu, supports_offload=report["supports_gpu_offload"]
     ).as_dict()

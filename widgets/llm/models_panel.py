@@ -159,6 +159,11 @@ class ModelsPanel(QWidget):
         self.gpu_report = report
         if report["supports_gpu_offload"]:
             text = _("This llama.cpp build can offload layers to a GPU (n_gpu_layers).")
+        elif report.get("gpu_build"):  # the installer's Vulkan build on a machine without one
+            text = _(
+                "This llama.cpp build can offload layers to a GPU, but finds none it can use "
+                "here; local models run on the CPU."
+            )
         elif getattr(sys, "frozen", False):  # an installed program: pip cannot change it
             text = _(
                 "This installed Upabhasha carries the CPU build of llama.cpp; local models "
@@ -177,6 +182,12 @@ class ModelsPanel(QWidget):
             if gpus
             else _("No GPU found (no nvidia-smi, not Apple silicon).")
         )
+        seen = [Gpu(**g) for g in report.get("llama_devices", [])]
+        if seen:
+            text += "\n" + _("llama.cpp sees: {devices}").format(
+                devices="; ".join(f"{g.describe()} [{g.kind}]" for g in seen)
+            )
+        text += "\n" + report["backend_message"]
         self.gpu_label.setText(
             text + f"\nllama-cpp-python {report['llama_cpp_version']} · "
             f"{report['system_info'][:160]}"

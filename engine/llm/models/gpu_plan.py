@@ -2,7 +2,7 @@
 
 The model manager shows these facts and proposes ``n_gpu_layers`` and a context length.
 The proposal is arithmetic on the GGUF header (layer count, embedding sizes, file size) and
-the free memory nvidia-smi reports: weights are spread evenly over the layers plus one
+the free memory llama.cpp's own device (Vulkan, CUDA, Metal) or nvidia-smi reports: weights are spread evenly over the layers plus one
 (the output layer), the KV cache is ≈ 2 (K and V) × n_layers × n_ctx × n_embd_kv × 2 bytes
 (f16), and a margin is kept for llama.cpp's compute buffers and the driver's context.
 Qt-free; detection runs in a worker (nvidia-smi can take a second to answer).
@@ -43,11 +43,17 @@ class Gpu:
     name: str
     free_bytes: int | None  # None: unified memory, no separate figure
     total_bytes: int | None
-    kind: str  # "cuda" | "metal"
+    kind: str  # "cuda" | "metal" (nvidia-smi, Apple) | "vulkan" | … (a llama.cpp backend)
+    vendor: str = ""
+    cpu_driver: bool = False  # a Vulkan driver running on the CPU (lavapipe): never proposed
 
     def describe(self) -> str:
         if self.kind == "metal":
             return _("Apple GPU (Metal), unified memory")
+        if self.cpu_driver:
+            return _("{name}: a Vulkan driver that runs on the CPU, not used for offload").format(
+                name=self.name
+            )
         return _("{name}: {free:.1f} GiB free of {total:.1f} GiB").format(
             name=self.name,
             free=(self.free_bytes or 0) / 1024**3,
@@ -218,7 +224,10 @@ def plan_offload(
             0,
             budget_bytes=None,
             **base,
-            message=_("CPU only: no GPU found (no nvidia-smi, no Apple GPU); n_gpu_layers 0."),
+            message=_(
+                "CPU only: no GPU found (no nvidia-smi, no Apple GPU, no Vulkan GPU); "
+                "n_gpu_layers 0."
+            ),
         )
     free = gpu.free_bytes
     if free is None:  # unified memory: a share of RAM, all of it addressable by the GPU
@@ -282,5 +291,7 @@ def plan_offload(
 
 
 def best_gpu(gpus: list[Gpu]) -> Gpu | None:
-    """The GPU with the most free memory (llama.cpp's main_gpu is chosen by the user)."""
-    return max(gpus, key=lambda g: g.free_bytes or 0) if gpus else None
+    """The GPU with the most free memory (llama.cpp's main_gpu is chosen by the user); a
+    Vulkan driver that runs on the CPU is never one."""
+    usable = [g for g in gpus if not g.cpu_driver]
+    return max(usable, key=lambda g: g.free_bytes or 0) if usable else None

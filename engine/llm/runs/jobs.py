@@ -50,6 +50,7 @@ from engine.llm.runs.run import (
     discard_if_empty,
     finish_run,
     grown_note,
+    note_in_card,
     past_errors,
     record_actual,
     record_estimate,
@@ -300,6 +301,10 @@ def _run_job(
             "output_tokens": generated,
         }
         record_actual(ws, run_id, **summary.actual)
+    # the backend and device the model ran on (a local model's worker knows, once loaded)
+    compute = getattr(backend, "compute", None)
+    if isinstance(compute, dict):
+        note_in_card(ws, run_id, "compute", compute)
     summary.cancelled = bool(cancelled and cancelled()) and not summary.complete
     if summary.complete:
         finish_run(ws, run_id)

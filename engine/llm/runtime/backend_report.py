@@ -1,71 +1,70 @@
 """Which compute backend this llama.cpp offers: reported at start-up and by the smoke test.
 
-A GPU build (CUDA, Metal) still runs on the CPU when no usable GPU or driver is found;
-the frozen GPU builds then switch to their bundled CPU library before llama.cpp loads
-(packaging/rth_upabhasha.py leaves the reason in UPABHASHA_LLAMA_FALLBACK). This module
-puts either case into one sentence the user can act on.
+A GPU build (CUDA, Metal, Vulkan) still runs on the CPU when no usable GPU or driver is found:
+the frozen CUDA builds switch to their bundled CPU library before llama.cpp loads
+(packaging/rth_upabhasha.py leaves the reason in UPABHASHA_LLAMA_FALLBACK); the Vulkan build
+loads its backends as plug-ins and skips the Vulkan one when the system lacks the loader
+(engine.llm.runtime.ggml_backends gives the reason). This module puts each case into one
+sentence the user can act on.
 """
 
 from __future__ import annotations
 
-import ctypes
+import dataclasses
 import logging
 import os
 
 from engine.i18n import _
+from engine.llm.runtime.ggml_backends import list_devices, load_backends
+from engine.llm.runtime.vulkan_devices import VulkanDevice, vulkan_devices
 
 log = logging.getLogger(__name__)
 
-# enum ggml_backend_dev_type (ggml-backend.h)
-DEVICE_TYPES = {0: "CPU", 1: "GPU", 2: "IGPU", 3: "ACCEL"}
-
-
-def _devices(lib) -> list[dict]:
-    """The devices ggml registered (name, description, type); [] when not exposed."""
-    try:
-        count, get = lib.ggml_backend_dev_count, lib.ggml_backend_dev_get
-        name, desc, kind = (
-            lib.ggml_backend_dev_name,
-            lib.ggml_backend_dev_description,
-            lib.ggml_backend_dev_type,
-        )
-    except AttributeError:  # symbols not reachable through libllama (e.g. Windows)
-        return []
-    count.restype, get.restype = ctypes.c_size_t, ctypes.c_void_p
-    get.argtypes = [ctypes.c_size_t]
-    for fn in (name, desc):
-        fn.restype, fn.argtypes = ctypes.c_char_p, [ctypes.c_void_p]
-    kind.restype, kind.argtypes = ctypes.c_int, [ctypes.c_void_p]
-    devices = []
-    for i in range(count()):
-        dev = get(i)
-        devices.append(
-            {
-                "name": (name(dev) or b"").decode(errors="replace"),
-                "description": (desc(dev) or b"").decode(errors="replace"),
-                "type": DEVICE_TYPES.get(kind(dev), str(kind(dev))),
-            }
-        )
-    return devices
-
 
 def describe_llama_backend() -> dict:
-    """{'gpu_build', 'gpu_usable', 'devices', 'fallback', 'message', 'llama_cpp'}."""
+    """{'gpu_build', 'gpu_usable', 'devices', 'backends', 'not_loaded', 'vulkan_devices',
+    'vulkan_problem', 'fallback', 'message', 'llama_cpp'}: ``devices`` as
+    :class:`~engine.llm.runtime.ggml_backends.Device` dicts, ``vulkan_devices`` as the
+    loader's :class:`~engine.llm.runtime.vulkan_devices.VulkanDevice` dicts."""
     # lazy: llama.cpp's native library loads only when a local model is used
     import llama_cpp
-    from llama_cpp import llama_cpp as C
 
+    loaded = load_backends()
     llama_cpp.llama_backend_init()
-    gpu_build = bool(llama_cpp.llama_supports_gpu_offload())
-    devices = _devices(C._lib)
-    gpus = [d for d in devices if d["type"] in ("GPU", "IGPU")]
+    devices = list_devices()
+    # a Vulkan plug-in counts whether it loaded or not: the build can offload
+    plugins = [n for n in loaded.loaded if n != "CPU"] + list(loaded.failed)
+    gpu_build = bool(llama_cpp.llama_supports_gpu_offload() or plugins)
+    gpus = [d for d in devices if d.offload_target]
+    # the Vulkan loader's own list: llama.cpp hides a driver that runs on the CPU (lavapipe)
+    vulkan: list[VulkanDevice] = []
+    vulkan_problem: str | None = None
+    if "Vulkan" in loaded.loaded or any("vulkan" in name for name in loaded.failed):
+        vulkan, vulkan_problem = vulkan_devices()
+    cpu_drivers = [d.description for d in devices if d.cpu_driver]
+    cpu_drivers += [d.name for d in vulkan if d.on_cpu and d.name not in cpu_drivers]
     fallback = os.environ.get("UPABHASHA_LLAMA_FALLBACK")
+    vulkan_missing = None  # a Vulkan build without a usable loader or driver: why
+    if not fallback and not gpus and (loaded.failed or vulkan_problem):
+        vulkan_missing = vulkan_problem or "; ".join(
+            f"{name}: {why}" for name, why in loaded.failed.items()
+        )
     if fallback:
         message = _("GPU build, but {reason}: llama.cpp runs on the CPU").format(reason=fallback)
-    elif gpu_build and gpus:
+    elif vulkan_missing:
+        message = _(
+            "Vulkan build of llama.cpp, but {reason} (a GPU needs the Vulkan loader and its "
+            "Vulkan driver): models run on the CPU"
+        ).format(reason=vulkan_missing)
+    elif gpus:
         message = _("llama.cpp offloads to {devices}").format(
-            devices=", ".join(f"{d['name']} ({d['description']})" for d in gpus)
+            devices=", ".join(f"{d.name} ({d.description})" for d in gpus)
         )
+    elif cpu_drivers:
+        message = _(
+            "GPU build of llama.cpp; the only Vulkan device is {device}, a driver that runs "
+            "on the CPU: models run on llama.cpp's own CPU backend"
+        ).format(device=cpu_drivers[0])
     elif gpu_build:
         message = _(
             "GPU build of llama.cpp, but no usable GPU was found (driver missing or "
@@ -76,9 +75,13 @@ def describe_llama_backend() -> dict:
     return {
         "llama_cpp": llama_cpp.__version__,
         "gpu_build": gpu_build,
-        "gpu_usable": bool(gpu_build and gpus and not fallback),
-        "devices": devices,
-        "fallback": fallback,
+        "gpu_usable": bool(gpus and not os.environ.get("UPABHASHA_LLAMA_FALLBACK")),
+        "devices": [dataclasses.asdict(d) for d in devices],
+        "backends": loaded.loaded,
+        "not_loaded": loaded.failed,
+        "vulkan_devices": [dataclasses.asdict(d) for d in vulkan],
+        "vulkan_problem": vulkan_problem,
+        "fallback": fallback or vulkan_missing,
         "message": message,
     }
 

@@ -58,6 +58,14 @@ class LocalGGUFBackend:
         """What a run card records about this backend: the schedule decides the bytes."""
         return {"schedule": self.schedule.as_dict(), "load": self.load.as_dict()}
 
+    @property
+    def compute(self) -> dict | None:
+        """Where the loaded model computes (backends, devices, n_gpu_layers, a CPU fallback's
+        reason), for the run card; None before the model is loaded."""
+        if self._worker is None or not self._worker.alive():
+            return None
+        return self._worker.ready.get("compute")
+
     def worker(self, cancelled: CancelFn | None = None) -> ModelWorker:
         """The loaded model's worker, started when needed (``cancelled`` stops the load)."""
         if self._worker is None or not self._worker.alive():

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from engine.errors import UserError
 from engine.llm.models.settings import LoadOptions, Schedule
+from engine.llm.runtime.ggml_backends import list_devices, load_backends
 from engine.llm.runtime.llama_log import route_llama_logs
 
 log = logging.getLogger(__name__)
@@ -25,19 +26,35 @@ class NativeModel:
         import llama_cpp as L
 
         route_llama_logs()
+        loaded = load_backends()
         L.llama_backend_init()
-        params = L.llama_model_default_params()
-        params.n_gpu_layers = load.n_gpu_layers
-        params.main_gpu = load.main_gpu
-        params.load_mode = L.LLAMA_LOAD_MODE_MMAP if load.use_mmap else L.LLAMA_LOAD_MODE_NONE
-        # Repacked "extra" CPU buffers route matmuls to the AMX kernels, which crash on
-        # this Sapphire Rapids host (ggml_backend_amx_mul_mat SIGSEGV, llama-cpp-python
-        # 0.3.36); plain CPU buffers are safe and as fast for small models.
-        params.use_extra_bufts = load.extra_buffers
         self.path = Path(path)
-        self.model = L.llama_model_load_from_file(str(path).encode(), params)
+        self.fallback: str | None = None  # why the model runs on the CPU though asked not to
+        self.model = self._load(L, load, cpu_only=False)
+        if not self.model and load.n_gpu_layers != 0:
+            # a model too big for the GPU: llama.cpp refuses to allocate, the CPU takes it
+            self.fallback = (
+                f"{path}: did not load with n_gpu_layers {load.n_gpu_layers} (not enough GPU "
+                "memory?); loaded on the CPU instead"
+            )
+            log.warning("%s", self.fallback)
+            self.model = self._load(L, load, cpu_only=True)
         if not self.model:
             raise UserError(f"{path}: llama.cpp could not load this model file")
+        # what the run card records: llama.cpp offloads to every non-CPU device it lists
+        gpus = [d for d in list_devices() if d.type != "CPU"]
+        offloaded = bool(gpus) and load.n_gpu_layers != 0 and self.fallback is None
+        self.compute = {
+            "backends": loaded.loaded,
+            "not_loaded": loaded.failed,
+            "devices": [
+                {"name": d.name, "description": d.description, "cpu_driver": d.cpu_driver}
+                for d in gpus
+                if offloaded
+            ],
+            "n_gpu_layers": load.n_gpu_layers if offloaded else 0,
+            "fallback": self.fallback,
+        }
         self.vocab = L.llama_model_get_vocab(self.model)
         self.n_vocab = L.llama_vocab_n_tokens(self.vocab)
         self.bos = L.llama_vocab_bos(self.vocab)
@@ -58,6 +75,20 @@ class NativeModel:
                 raise UserError(
                     f"{load.lora_path}: llama.cpp could not load this LoRA adapter for {path}"
                 )
+
+    def _load(self, L, load: LoadOptions, *, cpu_only: bool):
+        params = L.llama_model_default_params()
+        params.n_gpu_layers = 0 if cpu_only else load.n_gpu_layers
+        params.main_gpu = load.main_gpu
+        params.load_mode = L.LLAMA_LOAD_MODE_MMAP if load.use_mmap else L.LLAMA_LOAD_MODE_NONE
+        # Repacked "extra" CPU buffers route matmuls to the AMX kernels, which crash on
+        # this Sapphire Rapids host (ggml_backend_amx_mul_mat SIGSEGV, llama-cpp-python
+        # 0.3.36); plain CPU buffers are safe and as fast for small models.
+        params.use_extra_bufts = load.extra_buffers
+        no_gpu = (ctypes.c_void_p * 1)(None)  # an empty device list: nothing goes to a GPU
+        if cpu_only:
+            params.devices = ctypes.addressof(no_gpu)
+        return L.llama_model_load_from_file(str(self.path).encode(), params)
 
     # -- text <-> tokens -------------------------------------------------------------------
     def tokenize(self, text: str, *, special: bool = False, add_bos: bool = False) -> list[int]:
@@ -145,6 +176,7 @@ def guard_high_level_api() -> None:
     # lazy, as in every method here: llama.cpp's native library loads only when it is used
     import llama_cpp.llama_cpp as C
 
+    load_backends()  # a backend-plug-in build loads no model before this
     if getattr(C.llama_model_default_params, "_upabhasha_guard", False):
         return
     original = C.llama_model_default_params

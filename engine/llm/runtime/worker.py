@@ -90,6 +90,7 @@ def _serve(conn, path: str, schedule: dict, load: dict) -> None:
                 "chat_template": model.chat_template,
                 "n_ctx_train": model.n_ctx_train,
                 "n_vocab": model.n_vocab,
+                "compute": model.compute,
             },
         )
     )
