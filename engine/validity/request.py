@@ -135,6 +135,13 @@ class ValidityRequest(StepRequest):
         """The judge run's card, its rubric and template checked against the request's."""
         card = run_card(ws, run_id)
         rubric, template = card.get("rubric") or {}, card.get("template") or {}
+        if not rubric.get("sha256"):  # imported or made-up judgments: no judge to ask again
+            raise RequestError(
+                Setting.RUBRIC,
+                _("judge run {run} records no rubric: its judge cannot be asked again").format(
+                    run=run_id
+                ),
+            )
         if rubric.get("sha256") != self.parsed_rubric.content_hash:
             raise RequestError(
                 Setting.RUBRIC,

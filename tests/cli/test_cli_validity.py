@@ -199,3 +199,18 @@ def test_the_embedded_model_on_the_demo_study(tmp_path, capsys):
         "invariance",
         "sensitivity",
     }
+
+
+def test_a_judge_run_that_records_no_rubric_is_refused_by_name(judged, capsys):
+    """Judgments imported or made up (the sample's synthetic study): no judge to ask again."""
+    path, run = judged
+    with Workspace(path) as ws:
+        card = json.loads(ws.scalar("SELECT card FROM runs WHERE id = ?", (run,)))
+        card.pop("rubric", None)
+        ws.conn.execute("UPDATE runs SET card = ? WHERE id = ?", (json.dumps(card), run))
+        ws.conn.commit()
+    runs = _count(path, "SELECT count(*) FROM runs")
+    assert main(["-w", str(path), "validity", "--judge-run", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert f"judge run {run} records no rubric: its judge cannot be asked again" in err
+    assert _count(path, "SELECT count(*) FROM runs") == runs
