@@ -91,22 +91,28 @@ def _template(value: Any, name: Setting) -> str:
     return value
 
 
-@dataclass(frozen=True)
-class JudgeSettings(StepRequest):
-    """What a judge run is made of, the same for judging every answer and for calibrating
-    (a calibration's run is an ordinary judge run, which a full run later resumes)."""
+def rubric_field() -> Any:
+    """A request's rubric, carried as JSON data; none given: the bundled rubric."""
+    return _data_field(Setting.RUBRIC, _rubric)
 
-    judge: str | None = optional_name_field(Setting.JUDGE_MODEL)  # none: the default model
-    rubric: dict = _data_field(Setting.RUBRIC, _rubric)  # none given: the bundled rubric
-    template: str = _data_field(Setting.JUDGE_TEMPLATE, _template)  # none: the bundled one
-    template_name: str | None = optional_name_field(Setting.JUDGE_TEMPLATE)  # its file's
-    max_attempts: int = count_field(Setting.MAX_ATTEMPTS, 3, MAX_ATTEMPTS)
-    n_seq: int | None = n_seq_field()
-    refill: int | None = refill_field()
+
+def template_field() -> Any:
+    """A request's judge template, carried as text; none given: the bundled one."""
+    return _data_field(Setting.JUDGE_TEMPLATE, _template)
+
+
+class JudgePromptData:
+    """What a request that builds judge prompts reads of the rubric and template it carries
+    (its fields ``rubric``, ``template`` and ``template_name``): the template checked when
+    the request is built, not when the first prompt is, and both parsed once."""
+
+    rubric: dict
+    template: str
+    template_name: str | None
 
     def validate(self) -> None:
         try:
-            self.judge_template  # noqa: B018 (checked now, not on the first item judged)
+            self.judge_template  # noqa: B018
         except UserError as exc:
             raise RequestError(Setting.JUDGE_TEMPLATE, str(exc)) from None
 
@@ -117,6 +123,20 @@ class JudgeSettings(StepRequest):
     @cached_property
     def judge_template(self) -> JudgeTemplate:
         return judge_template(self.template, self.template_name or BUNDLED_TEMPLATE)
+
+
+@dataclass(frozen=True)
+class JudgeSettings(JudgePromptData, StepRequest):
+    """What a judge run is made of, the same for judging every answer and for calibrating
+    (a calibration's run is an ordinary judge run, which a full run later resumes)."""
+
+    judge: str | None = optional_name_field(Setting.JUDGE_MODEL)  # none: the default model
+    rubric: dict = rubric_field()
+    template: str = template_field()
+    template_name: str | None = optional_name_field(Setting.JUDGE_TEMPLATE)  # its file's
+    max_attempts: int = count_field(Setting.MAX_ATTEMPTS, 3, MAX_ATTEMPTS)
+    n_seq: int | None = n_seq_field()
+    refill: int | None = refill_field()
 
     def judge_options(self) -> dict:
         """:func:`engine.judging.run.judge_answers`'s options this request sets."""

@@ -13,17 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, NamedTuple
 
 from engine.errors import Setting, UserError
 from engine.i18n import _
-from engine.judging.prompt import BUNDLED_TEMPLATE, JudgeTemplate, judge_template
-
-# the judge request's own checks of a rubric and a template carried as data: a suite
-# carries the judge run's, checked the same way
-from engine.judging.request import _data_field, _rubric, _template
-from engine.judging.rubric import Rubric, rubric_from_dict
+from engine.judging.request import JudgePromptData, rubric_field, template_field
 from engine.judging.verdict import verdict_schema
 from engine.llm.models.registry import find_model
 from engine.llm.runs.model_runs import PlannedRun, RunSummary, run_models
@@ -94,7 +88,7 @@ class ValidityResult:
 
 
 @dataclass(frozen=True)
-class ValidityRequest(StepRequest):
+class ValidityRequest(JudgePromptData, StepRequest):
     """Check one judge run (none given: the primary judge's) on ``per_dialect`` seeded items
     of each dialect, against the bands."""
 
@@ -107,25 +101,12 @@ class ValidityRequest(StepRequest):
     retest_min: float = _band(Bands.retest_min)
     invariance_min: float = _band(Bands.invariance_min)
     discrimination_min: float = _band(Bands.discrimination_min)
-    rubric: dict = _data_field(Setting.RUBRIC, _rubric)  # none given: the bundled rubric
-    template: str = _data_field(Setting.JUDGE_TEMPLATE, _template)  # none: the bundled one
+    # the judge run's own rubric and template, checked as the judge request checks them
+    rubric: dict = rubric_field()
+    template: str = template_field()
     template_name: str | None = optional_name_field(Setting.JUDGE_TEMPLATE)
     n_seq: int | None = n_seq_field()
     refill: int | None = refill_field()
-
-    def validate(self) -> None:
-        try:
-            self.judge_template  # noqa: B018 (checked now, not when the first probe is built)
-        except UserError as exc:
-            raise RequestError(Setting.JUDGE_TEMPLATE, str(exc)) from None
-
-    @cached_property
-    def parsed_rubric(self) -> Rubric:
-        return rubric_from_dict(self.rubric)
-
-    @cached_property
-    def judge_template(self) -> JudgeTemplate:
-        return judge_template(self.template, self.template_name or BUNDLED_TEMPLATE)
 
     @property
     def bands(self) -> Bands:
