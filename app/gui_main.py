@@ -28,6 +28,7 @@ HEAVY_MODULES = (
     "scipy",
     "sklearn",
     "nltk",
+    "numpy",  # the statistics and the nesting check import it when they first run
 )
 
 log = logging.getLogger(__name__)

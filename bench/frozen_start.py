@@ -37,7 +37,16 @@ from frozen_smoke import user_env  # noqa: E402 - packaging/ is not a package
 
 DEFAULT_PROGRAM = ROOT / "build" / "pyinstaller" / "dist" / "upabhasha"
 # what the sources import only when a step needs it; none may be loaded before main()
-LAZY_HEAVY = ("nltk", "scipy", "sklearn", "pandas", "torch", "setuptools", "pkg_resources")
+LAZY_HEAVY = (
+    "nltk",
+    "numpy",
+    "scipy",
+    "sklearn",
+    "pandas",
+    "torch",
+    "setuptools",
+    "pkg_resources",
+)
 SHOWN = re.compile(
     r"window shown after ([\d.]+) s.*?; (\d+) modules loaded, heavy: (\S+)$", re.MULTILINE
 )

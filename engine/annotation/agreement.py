@@ -18,10 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
-
-import krippendorff
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.annotation.decisions import effective_decisions
 from engine.annotation.items import DECISIONS
@@ -29,12 +26,16 @@ from engine.annotation.settings import AGREEMENT, AgreementSettings
 from engine.stats import nan_to_none
 from engine.workspace.store import Workspace
 
+if TYPE_CHECKING:  # numpy loads when a statistic is computed, not with the front door
+    import numpy as np
+
 CODES = {d: float(i) for i, d in enumerate(DECISIONS)}
 
 
 # -- the coefficients ---------------------------------------------------------------------
 def cohen_kappa(a, b) -> float:
     # lazy: scikit-learn is slow to import
+    import numpy as np
     from sklearn.metrics import cohen_kappa_score
 
     a, b = np.asarray(a), np.asarray(b)
@@ -47,6 +48,7 @@ def cohen_kappa(a, b) -> float:
 def fleiss_kappa(units: list[list[float]]) -> float:
     """units: the ratings of each item (all items the same number of ratings)."""
     # lazy: statsmodels is slow to import
+    import numpy as np
     from statsmodels.stats.inter_rater import aggregate_raters
     from statsmodels.stats.inter_rater import fleiss_kappa as _fleiss
 
@@ -61,6 +63,9 @@ def fleiss_kappa(units: list[list[float]]) -> float:
 
 def krippendorff_alpha(matrix: np.ndarray, level: str) -> float:
     """matrix: raters x units with NaN for missing."""
+    import krippendorff
+    import numpy as np
+
     values = matrix[~np.isnan(matrix)]
     if matrix.shape[1] < 2 or len(np.unique(values)) < 2:
         return math.nan
@@ -125,6 +130,8 @@ class Estimate:
 
 
 def _bootstrap(stat, n_units: int, settings: AgreementSettings) -> tuple[float, float]:
+    import numpy as np
+
     if n_units < 2:
         return math.nan, math.nan
     rng = np.random.default_rng(settings.seed)
@@ -141,6 +148,8 @@ def _bootstrap(stat, n_units: int, settings: AgreementSettings) -> tuple[float, 
 
 
 def _matrix(units: list[dict[str, float]], raters: list[str]) -> np.ndarray:
+    import numpy as np
+
     m = np.full((len(raters), len(units)), np.nan)
     for j, unit in enumerate(units):
         for i, r in enumerate(raters):
@@ -153,6 +162,8 @@ def field_agreement(
     units: list[dict[str, float]], kind: str, settings: AgreementSettings = AGREEMENT
 ) -> dict:
     """units: per item {annotator: value}. kind 'nominal' (decision) or 'score'."""
+    import numpy as np
+
     units = [u for u in units if len(u) >= 2]
     raters = sorted({r for u in units for r in u})
     out: dict = {"items": len(units), "annotators": len(raters)}
@@ -192,6 +203,8 @@ def field_agreement(
 
 def edit_similarity(edits: list[dict[str, str]]) -> EditSimilarity:
     """Mean chrF and ROUGE-L over every pair of annotators' edits of the same item."""
+    import numpy as np
+
     chrfs, rouges = [], []
     for unit in edits:
         for x, y in itertools.combinations(sorted(unit), 2):

@@ -34,8 +34,6 @@ import statistics
 from dataclasses import replace
 from typing import Any, TypedDict
 
-import numpy as np
-
 from engine.annotation.assignment import assign
 from engine.annotation.decisions import effective_decisions
 from engine.annotation.ppi_active import (
@@ -206,6 +204,8 @@ def draw_subset(
     (at least ``floor``, by default a quarter of ``share``; ``share`` of the cell expected;
     engine.annotation.ppi_active).
     The batch records the design and, when active, every answer's probability."""
+    import numpy as np
+
     if not 0 < share <= 1:
         raise UserError(f"share {share} must lie in (0, 1]")
     floor = FLOOR_SHARE * share if floor is None else floor

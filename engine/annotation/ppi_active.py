@@ -20,12 +20,14 @@ person; ``bench/active_ppi.py`` measures what the design gains at equal budgets.
 from __future__ import annotations
 
 import math
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from engine.annotation.ppi_means import MeanEstimate, _z
 from engine.annotation.settings import PPI
 from engine.workspace.store import Workspace
+
+if TYPE_CHECKING:  # numpy loads when a statistic is computed, not with the front door
+    import numpy as np
 
 # no answer below this share of the uniform probability: at a tenth of it, a judge whose
 # uncertainty says nothing of its error cost coverage (87 % for a 95 % interval) on
@@ -36,6 +38,8 @@ FLOOR_SHARE = 0.25
 def inclusion_probabilities(uncertainty, budget: float, floor: float):
     """π_i ∝ uncertainty, clipped to [floor, 1], summing to ``budget`` (expected labels).
     An answer of no stated uncertainty (NaN) takes the median one."""
+    import numpy as np
+
     u = np.asarray(uncertainty, dtype=float)
     n = len(u)
     if n == 0:
@@ -66,6 +70,8 @@ def inclusion_probabilities(uncertainty, budget: float, floor: float):
 def poisson_draw(pi, rng: np.random.Generator, minimum: int = 2):
     """Labelled mask: each answer independently with its probability; drawn again (rarely)
     until at least ``minimum`` are labelled, or all when there are no more."""
+    import numpy as np
+
     pi = np.asarray(pi, dtype=float)
     for _ in range(1000):
         mask = rng.random(len(pi)) < pi
@@ -76,6 +82,8 @@ def poisson_draw(pi, rng: np.random.Generator, minimum: int = 2):
 
 def active_coefficients(y, yhat, pi, labelled) -> tuple[float, float]:
     """(λ, c) of the smallest sample variance of the terms, λ clipped to [0, 1]."""
+    import numpy as np
+
     a, b, d = _parts(y, yhat, pi, labelled)
     # terms = λ·a + c·d + b: least squares of −b on (a, d), both centred
     x = np.column_stack([a - a.mean(), d - d.mean()])
@@ -90,6 +98,8 @@ def active_coefficients(y, yhat, pi, labelled) -> tuple[float, float]:
 
 def _parts(y, yhat, pi, labelled):
     """terms = λ·a + c·d + b for the prediction λ·Yhat + c of each answer."""
+    import numpy as np
+
     yhat, pi = np.asarray(yhat, dtype=float), np.asarray(pi, dtype=float)
     labelled = np.asarray(labelled, dtype=bool)
     y = np.where(labelled, np.nan_to_num(np.asarray(y, dtype=float)), 0.0)
@@ -103,6 +113,8 @@ def active_mean(
     """The inverse-probability-weighted PPI mean of one cell: ``yhat`` the judge's score of
     each of its N answers, ``pi`` each one's probability of being labelled, ``labelled``
     the draw, ``y`` the human scores (read where labelled)."""
+    import numpy as np
+
     labelled = np.asarray(labelled, dtype=bool)
     n, big_n = int(labelled.sum()), len(labelled)
     method = "active ppi++ (inverse probability, normal)"

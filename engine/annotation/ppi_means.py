@@ -12,8 +12,6 @@ import math
 import statistics
 from dataclasses import asdict, dataclass, replace
 
-import numpy as np
-
 from engine.annotation.settings import PPI
 from engine.stats import nan_to_none
 
@@ -40,6 +38,8 @@ class MeanEstimate:
 
 def ppi_lambda(y, yhat, yhat_unlabeled) -> float:
     """PPI++ power-tuning parameter for a mean (ppi-python's _calc_lam_glm, d = 1, clipped)."""
+    import numpy as np
+
     y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))
     n, big_n = len(y), len(yu)
     theta = yu.mean() + (y - yhat).mean()  # the λ = 1 estimate
@@ -53,6 +53,8 @@ def ppi_lambda(y, yhat, yhat_unlabeled) -> float:
 
 def ppi_mean(y, yhat, yhat_unlabeled, *, alpha: float = PPI.alpha, lam: float | None = None):
     """Prediction-powered mean with its (1 − alpha) interval."""
+    import numpy as np
+
     y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))
     if y.shape != yhat.shape or y.ndim != 1:
         raise ValueError("human and judge scores of the labelled answers must pair up")
@@ -69,6 +71,7 @@ def ppi_mean(y, yhat, yhat_unlabeled, *, alpha: float = PPI.alpha, lam: float | 
 def classical_mean(x, *, alpha: float = PPI.alpha, scale=None) -> MeanEstimate:
     """Mean with a Student-t (1 − alpha) interval: sample SD (ddof 1), n − 1 degrees of
     freedom. ``scale`` (min, max): a note when the interval leaves it."""
+    import numpy as np
     from scipy.stats import t as student_t
 
     x = np.asarray(x, dtype=float)
@@ -101,6 +104,8 @@ def with_scale_note(est: MeanEstimate, scale) -> MeanEstimate:
 def labels_for_width(y, yhat, yhat_unlabeled, width: float, *, alpha: float = PPI.alpha) -> float:
     """Human labels the PPI interval needs to be ``width`` wide (same λ and variances);
     inf when the judge-side variance alone is wider."""
+    import numpy as np
+
     y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))
     if len(y) < 2:
         return math.nan
@@ -128,6 +133,7 @@ def ppi_t_interval(
 ) -> MeanEstimate:
     """The PPI estimate at ``lam`` with a Student-t interval: sample variances (ddof 1) and
     n − 1 degrees of freedom. At λ = 0 it is the t interval of the human labels alone."""
+    import numpy as np
     from scipy.stats import t as student_t
 
     y, yhat, yu = (np.asarray(v, dtype=float) for v in (y, yhat, yhat_unlabeled))

@@ -31,9 +31,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import TypedDict
-
-import numpy as np
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.annotation.ppi import _CELLS, human_labels
 from engine.annotation.ppi_active import FLOOR_SHARE, inclusion_probabilities, judge_uncertainty
@@ -41,6 +39,9 @@ from engine.annotation.ppi_means import SMALL_N, _z, ppi_lambda
 from engine.annotation.settings import PPI, PPISettings
 from engine.errors import UserError
 from engine.workspace.store import Workspace
+
+if TYPE_CHECKING:  # numpy loads when a statistic is computed, not with the front door
+    import numpy as np
 
 # the fewest pilot labels a cell's prediction is read from. The prediction scales with the
 # pilot's residual variance, whose relative standard error is about √(2/(n − 1)) for
@@ -76,6 +77,8 @@ class LabelsNeeded(TypedDict):
 
 
 def _weighted_var(x: np.ndarray, w: np.ndarray) -> float:
+    import numpy as np
+
     m = float(np.average(x, weights=w))
     return float(np.average((x - m) ** 2, weights=w))
 
@@ -84,6 +87,7 @@ def residual_line(u, size, weights=None) -> tuple[float, float]:
     """(a, b) ≥ 0 of a + b·u through the pilot's residual sizes |r| (weighted non-negative
     least squares: an error's size below 0, or shrinking as the judge is less sure, is
     read as no relation)."""
+    import numpy as np
     from scipy.optimize import nnls
 
     u = np.asarray(u, dtype=float)
@@ -97,6 +101,8 @@ def predicted_se2(
 ) -> float:
     """The predicted squared standard error after ``n`` labels (module docstring):
     ``sigma2`` each answer's predicted squared residual."""
+    import numpy as np
+
     f, s2 = np.asarray(judge, dtype=float), np.asarray(sigma2, dtype=float)
     big_n = len(f)
     side = lam**2 * float(np.var(f)) / big_n
@@ -135,6 +141,8 @@ def cell_needs(
     """(uniform, active) labels for an interval ``width`` wide in a cell of judge scores
     ``judge`` and uncertainties ``uncertainty`` (all N answers), from a pilot's human
     scores and their answers' judge scores and uncertainties; None: not reachable."""
+    import numpy as np
+
     f = np.asarray(judge, dtype=float)
     u = np.asarray(uncertainty, dtype=float)
     u = np.where(np.isfinite(u), u, np.nanmedian(u) if np.isfinite(u).any() else 1.0)

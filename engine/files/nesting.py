@@ -11,8 +11,11 @@ and the depth is the running sum of the brackets left.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads when a text is measured, not when a reader is imported
+    import numpy as np
+
 
 # Deep enough for any real row, task file or verdict (they nest 2-4 levels).
 MAX_NESTING = 64
@@ -28,6 +31,8 @@ _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 
 
 def _depth(codes: np.ndarray) -> int:
+    import numpy as np
+
     if not codes.size:
         return 0
     opens = (codes == ord("[")) | (codes == ord("{"))
@@ -37,6 +42,8 @@ def _depth(codes: np.ndarray) -> int:
 
 def json_depth(text: str | bytes) -> int:
     """The deepest bracket nesting of a JSON text outside its strings (0 for a scalar)."""
+    import numpy as np
+
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     syntax = _ESCAPED.sub(b"", data.translate(None, _DROP_ALL_BUT_SYNTAX))
     codes = np.frombuffer(syntax, dtype=np.uint8)
@@ -47,6 +54,8 @@ def json_depth(text: str | bytes) -> int:
 
 def toml_depth(text: str) -> int:
     """The deepest bracket nesting of a TOML text outside strings and comments."""
+    import numpy as np
+
     brackets = _NOT_BRACKETS.sub("", _TOML_STRINGS.sub("", text))
     return _depth(np.frombuffer(brackets.encode("ascii"), dtype=np.uint8))
 

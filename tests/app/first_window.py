@@ -55,19 +55,21 @@ def start_window(
     lang: str = "en_US.UTF-8",
     saved: dict | None = None,
     watched: tuple[str, ...] = (),
+    wrapper: tuple[str, ...] = (),
 ) -> dict:
-    """Start the GUI with ``saved`` as its settings file (none when None) and report."""
+    """Start the GUI with ``saved`` as its settings file (none when None) and report;
+    ``wrapper``: a command the Python process runs under (strace)."""
     if saved is not None:
         config = tmp_path / "config"
         config.mkdir()
         (config / "settings.json").write_text(json.dumps(saved), encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-c", SCRIPT, json.dumps(watched)],
+        [*wrapper, sys.executable, "-c", SCRIPT, json.dumps(watched)],
         capture_output=True,
         text=True,
         env=user_env(tmp_path, lang),
         cwd=ROOT,
-        timeout=120,
+        timeout=300 if wrapper else 120,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
