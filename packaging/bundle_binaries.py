@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from bundle_rules import unused_reason
+from runpaths import absolute_runpaths
 
 # Checks that a stripped library still loads (the dynamic linker refuses a broken one at once).
 _LOADS = "import ctypes, sys; ctypes.CDLL(sys.argv[1])"
@@ -167,7 +168,8 @@ def remove_dangling_links(folder: Path) -> list[str]:
 
 def bundle_problems(folder: Path, cpu_only: bool = True) -> list[str]:
     """What the rules above promise, checked on the built folder: no test folders, no left-out
-    plug-in, no identical library pair, no CUDA runtime in a CPU bundle, no model chunks."""
+    plug-in, no identical library pair, no CUDA runtime in a CPU bundle, no model chunks, no
+    library search path outside the bundle (runpaths)."""
     internal = folder / "_internal"
     problems = []
     for path in internal.rglob("*"):
@@ -186,6 +188,8 @@ def bundle_problems(folder: Path, cpu_only: bool = True) -> list[str]:
             twins = [t for t in path.parent.glob(path.name + ".*") if not t.is_symlink()]
             if any(t.is_file() and filecmp.cmp(path, t, False) for t in twins):
                 problems.append(f"identical library pair {rel}")
+    for rel, entries in absolute_runpaths(folder).items():
+        problems.append(f"{rel} searches the build machine's folders {entries}")
     return sorted(problems)
 
 

@@ -45,13 +45,6 @@ OVERRIDES: tuple[tuple[str, str, str], ...] = (
         "expat, libpng ...); the system's copies may differ in ABI",
     ),
     (
-        "custom-library-search-path",
-        f"* {BUNDLE}",
-        "RUNPATHs left by the builds of Python (the build machine's pyenv) and of scipy's "
-        "wheel name their build folders, which a user's machine does not have: the loader "
-        "skips them and finds the libraries in _internal",
-    ),
-    (
         "unstripped-binary-or-object",
         BUNDLE,
         "libraries whose stripped copy no longer loads (auditwheel patched them with "

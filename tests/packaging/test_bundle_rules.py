@@ -30,6 +30,7 @@ def _load(name: str):
 
 
 rules = _load("bundle_rules")
+_load("runpaths")
 binaries = _load("bundle_binaries")
 
 
