@@ -197,9 +197,15 @@ def dpkg_deb(root: Path, deb: Path, compression: tuple[str, ...]) -> None:
     )
 
 
+# How long apt waits for dpkg's own lock (another apt or dpkg at work) before it gives up.
+DPKG_LOCK_WAIT_S = 600
+# The machine-wide lock of the install check (machine_lock).
+CHECK_LOCK = "upabhasha-deb-check"
+
+
 def _apt(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        ["apt-get", "-y", "-q", *args],
+        ["apt-get", "-y", "-q", "-o", f"DPkg::Lock::Timeout={DPKG_LOCK_WAIT_S}", *args],
         capture_output=True,
         text=True,
         env={"DEBIAN_FRONTEND": "noninteractive", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
@@ -210,19 +216,54 @@ def leftovers() -> list[str]:
     return [str(p) for p in INSTALLED if p.exists() or p.is_symlink()]
 
 
+def dpkg_state() -> str:
+    """dpkg's two-letter state of the package ("ii" installed, "iU" unpacked, "rc" removed
+    with its configuration kept ...); "" when dpkg does not know it."""
+    out = subprocess.run(
+        ["dpkg-query", "-W", "-f=${db:Status-Abbrev}", "upabhasha"],
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def remove_previous(say) -> None:
+    """A copy installed before this check (by hand, or by a run killed between install and
+    removal) is purged first, so the check installs, tests and removes its own .deb."""
+    if not (leftovers() or dpkg_state() not in ("", "un")):
+        return
+    say(f"a previous upabhasha is installed ({dpkg_state() or leftovers()}): purging it first")
+    purged = _apt("purge", "upabhasha")
+    if purged.returncode != 0 and dpkg_state() not in ("", "un"):
+        # half-installed (a preinst refused, an unpack broke off): dpkg alone can purge it
+        subprocess.run(
+            ["dpkg", "--purge", "--force-remove-reinstreq", "upabhasha"], capture_output=True
+        )
+    if leftovers() or dpkg_state() not in ("", "un"):
+        raise SystemExit(
+            f"upabhasha is still installed here after a purge ({dpkg_state()}, "
+            f"{leftovers()}): remove it by hand"
+        )
+
+
 def install_check(deb: Path, say) -> dict:
     """apt-get install the .deb (as root), run the installed program's smoke test, then
-    apt-get remove it and check that nothing of it is left."""
-    from frozen_smoke import run_smoke, summary
+    apt-get remove it and check that nothing of it is left. One check at a time on a
+    machine (machine_lock: a second waits); a copy installed before is purged first."""
+    from machine_lock import machine_lock
 
     if sys.platform != "linux" or not shutil.which("apt-get"):
         raise SystemExit("the .deb check needs a Debian/Ubuntu system with apt-get")
-    import os
-
     if os.geteuid() != 0:
         raise SystemExit("the .deb check installs a package: run it as root (CI does)")
-    if leftovers():
-        raise SystemExit(f"upabhasha is already installed here ({leftovers()}); remove it first")
+    with machine_lock(CHECK_LOCK, say):
+        remove_previous(say)
+        return _install_smoke_remove(deb, say)
+
+
+def _install_smoke_remove(deb: Path, say) -> dict:
+    from frozen_smoke import run_smoke, summary
+
     result: dict = {}
     say(f"apt-get install ./{deb.name}")
     installed = _apt("install", "--no-install-recommends", str(deb.resolve()))
