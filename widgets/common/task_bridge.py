@@ -64,7 +64,7 @@ from engine.i18n import N_, _
 from engine.text.redact import RedactingFilter, redact
 from widgets.common.hints import for_gui
 from widgets.common.job_log import level_name
-from widgets.common.task_outbox import Outbox, TaskLogCapture, run_in_worker
+from widgets.common.task_outbox import Outbox, TaskLogCapture, drop_result, run_in_worker
 from widgets.common.task_progress import PhaseClock, ThrottledProgress
 
 log = logging.getLogger(__name__)
@@ -350,6 +350,11 @@ class TaskBridge(QObject):
         self._futures.clear()
         if wait and futures:
             wait_for_futures(futures.values(), timeout=timeout_s)
+        for task, future in futures.items():
+            # returned before the outbox closed: its result is queued for a bridge that
+            # will not deliver it, and may be deleted before the queue is read
+            if future.done() and not future.cancelled():
+                drop_result(task)
         left = [task for task, future in futures.items() if not future.done()]
         for task in left:
             log.warning("job %r was still running when its window closed", task.label)
@@ -385,8 +390,7 @@ class TaskBridge(QObject):
     def _on_finished(self, task: Task, result, exc: BaseException | None) -> None:
         self._futures.pop(task.id, None)
         if self._shut_down:  # emitted before the shutdown, delivered after: nobody waits
-            task.dropped = True
-            log.info("job %r returned after its window closed: its result was dropped", task.label)
+            drop_result(task, exc)
             return
         task.finished_at = time.monotonic()
         on_done, on_error, _on_progress, on_cancelled = self._callbacks.pop(

@@ -75,12 +75,19 @@ class Outbox:
             if self._open:
                 self.relay.finished.emit(task, result, exc)
                 return
-        task.dropped = True
-        log.info(
-            "job %r returned after its window closed: its %s was dropped",
-            task.label,
-            "result" if exc is None else f"error ({type(exc).__name__})",
-        )
+        drop_result(task, exc)
+
+
+def drop_result(task: Task, exc: BaseException | None = None) -> None:
+    """A job that returned after its bridge shut down: nobody gets its result; said once."""
+    if task.dropped:
+        return
+    task.dropped = True
+    log.info(
+        "job %r returned after its window closed: its %s was dropped",
+        task.label,
+        "result" if exc is None else f"error ({type(exc).__name__})",
+    )
 
 
 def run_in_worker(

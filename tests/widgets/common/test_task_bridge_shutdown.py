@@ -5,8 +5,10 @@ worker threads; the jobs block on events the test releases."""
 from __future__ import annotations
 
 import functools
+import gc
 import logging
 import threading
+import weakref
 
 import shiboken6
 from PySide6.QtWidgets import QApplication, QLabel
@@ -29,7 +31,7 @@ def wait_for_cancel(started: threading.Event, cancelled) -> str:
 
 
 def _dropped_lines(caplog) -> list[str]:
-    return [r.getMessage() for r in caplog.records if "its window closed" in r.getMessage()]
+    return [r.getMessage() for r in caplog.records if "was dropped" in r.getMessage()]
 
 
 def test_a_job_returning_after_shutdown_is_dropped_with_a_log_line(qtbot, threaded_bridge, caplog):
@@ -125,3 +127,18 @@ def test_a_lambda_or_partial_on_a_deleted_widget_is_dropped(qtbot, threaded_brid
         task.cancel()
     qtbot.waitUntil(lambda: not any(t.running for t in tasks), timeout=5000)
     assert threaded_bridge.errors == []  # no "Internal C++ object already deleted"
+
+
+def test_a_worker_never_keeps_the_bridge_alive(qtbot):
+    """The last reference to a bridge dropped while its job runs: the bridge goes then, on
+    the GUI thread, not later on the worker's thread as the worker lets go."""
+    bridge = TaskBridge(show_error=lambda title, msg: None)
+    alive = weakref.ref(bridge)
+    started, release = threading.Event(), threading.Event()
+    task = bridge.run(wait_for_release, args=(started, release))
+    assert started.wait(5)
+    del bridge
+    gc.collect()
+    assert alive() is None
+    release.set()
+    qtbot.waitUntil(lambda: task.dropped, timeout=5000)
