@@ -23,17 +23,26 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
 from widgets.common.job_log import job_log_line
-
-if TYPE_CHECKING:
-    from widgets.common.task_bridge import Task
-    from widgets.common.task_progress import ThrottledProgress
+from widgets.common.task_progress import ThrottledProgress
 
 log = logging.getLogger(__name__)
+
+
+class Task(Protocol):
+    """What the worker side reads and writes of :class:`widgets.common.task_bridge.Task`
+    (a protocol: the bridge imports this module, not the reverse)."""
+
+    label: str
+    dropped: bool
+    returned_at: float | None
+
+    def add_log(self, line: str) -> None: ...
+
 
 _current = threading.local()  # the task a worker thread is running, for its log lines
 
