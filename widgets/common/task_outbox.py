@@ -65,10 +65,6 @@ class Outbox:
         self._lock = threading.RLock()
         self._open = True
 
-    @property
-    def is_open(self) -> bool:
-        return self._open
-
     def close(self) -> None:
         """No emit after this returns (waits for one in flight: a queued emit only posts)."""
         with self._lock:
