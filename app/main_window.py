@@ -61,6 +61,10 @@ def workspace_filter() -> str:
 
 STATUS_TOPICS = frozenset({"questions", "variants", "models"})  # what the status bar counts
 JOBS_PLACE = 70  # the job monitor's tab among the stages' (widgets.common.stage_parts)
+# how long closing waits for cancelled jobs to return: enough for a cancel to reach a job
+# between two items (so a writer ends its transaction before the workspace closes), short
+# enough that quitting never hangs on a call that cannot be interrupted (its result is dropped)
+QUIT_WAIT_S = 3.0
 
 
 class MainWindow(QMainWindow):
@@ -482,11 +486,12 @@ class MainWindow(QMainWindow):
         ):
             event.ignore()
             return
+        # first, so nothing that fails below leaves a job able to reach a deleted panel
+        self.bridge.shutdown(wait=True, timeout_s=QUIT_WAIT_S)
         geometry = base64.b64encode(self.saveGeometry().data()).decode()
         self.settings.window_geometries[screen_key(self)] = geometry
         self.settings.window_geometry = geometry
         self.settings.window_state = base64.b64encode(self.saveState().data()).decode()
         self._save(self.settings)
-        self.bridge.shutdown()
         self.close_workspace()
         event.accept()

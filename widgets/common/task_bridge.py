@@ -19,6 +19,9 @@ the GUI thread through a queued Qt signal. The bridge
   :data:`WRITER` (the one SQLite writer) or ``model_lane(id)`` (one per loaded model);
 - logs every failure and shows it (unless the caller handles it with ``on_error``);
 - drops a result whose callback is a method of a widget deleted meanwhile;
+- stops for good when its window closes (:meth:`TaskBridge.shutdown`): jobs cancelled, no
+  worker reaches the bridge again and no callback runs, a job that returns later is dropped
+  with a log line (the lifetime rule: :mod:`widgets.common.task_outbox`);
 - shows a progress dialog only when a ``dialog=True`` task outlives :data:`DIALOG_DELAY_MS`;
 - cancels cooperatively (a threading.Event); a cancelled task that returns goes to
   ``on_done`` with its partial result, one that stops by raising to ``on_cancelled``, so
@@ -40,13 +43,15 @@ Tests pass ``executor_factory=lambda lane: SyncExecutor()`` to run tasks synchro
 from __future__ import annotations
 
 import collections
+import functools
 import inspect
 import itertools
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_for_futures
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +63,8 @@ from engine.errors import UserError
 from engine.i18n import N_, _
 from engine.text.redact import RedactingFilter, redact
 from widgets.common.hints import for_gui
-from widgets.common.job_log import job_log_line, level_name
+from widgets.common.job_log import level_name
+from widgets.common.task_outbox import Outbox, TaskLogCapture, drop_result, run_in_worker
 from widgets.common.task_progress import PhaseClock, ThrottledProgress
 
 log = logging.getLogger(__name__)
@@ -114,6 +120,7 @@ class Task:
     superseded: bool = False
     supersedes: str | None = None  # the replace key of the reads its result makes old
     returned_at: float | None = None  # when its function returned, in the worker
+    dropped: bool = False  # it returned after the bridge shut down: nobody got its result
     log_total: int = 0  # lines ever logged (log_lines keeps the last ones)
     log_lines: collections.deque = field(
         default_factory=lambda: collections.deque(maxlen=LOG_LINES_KEPT)
@@ -140,27 +147,6 @@ class Task:
         return (self.finished_at or time.monotonic()) - self.started_at
 
 
-_current = threading.local()
-
-
-class _TaskLogCapture(logging.Handler):
-    """Copies records logged on a task's worker thread into that task's log."""
-
-    def __init__(self):
-        super().__init__(logging.INFO)
-
-    def emit(self, record: logging.LogRecord) -> None:
-        task = getattr(_current, "task", None)
-        if task is not None:
-            try:
-                line = job_log_line(record)
-                if record.exc_info:
-                    line += "\n" + logging.Formatter().formatException(record.exc_info)
-                task.add_log(line)
-            except Exception:  # logging must never break the worker
-                self.handleError(record)
-
-
 def describe_error(exc: BaseException, *, one_line: bool = False) -> str:
     """A failed task's message for people: a :class:`UserError` says what to fix in its own
     words; anything else gives its type and message and points to the log (the traceback is
@@ -175,11 +161,25 @@ def describe_error(exc: BaseException, *, one_line: bool = False) -> str:
     return " ".join(text.split()) if one_line else text
 
 
+def _receivers(callback: Callable) -> Iterator[object]:
+    """What a callback acts on: a method's object, a partial's function and arguments, the
+    variables a lambda captured (a panel's ``lambda plan: self._show_plan(plan)``)."""
+    if isinstance(callback, functools.partial):
+        yield from _receivers(callback.func)
+        yield from (*callback.args, *callback.keywords.values())
+        return
+    yield getattr(callback, "__self__", None)
+    for cell in getattr(callback, "__closure__", None) or ():
+        try:
+            yield cell.cell_contents
+        except ValueError:  # a cell not yet filled
+            continue
+
+
 def _receiver_alive(callback: Callable) -> bool:
-    """False for a method of a Qt object that was deleted while its task ran (a panel of a
-    workspace closed meanwhile): its result has nowhere to go."""
-    owner = getattr(callback, "__self__", None)
-    return not isinstance(owner, QObject) or shiboken6.isValid(owner)
+    """False when a Qt object the callback acts on was deleted while its task ran (a panel
+    of a workspace closed meanwhile): its result has nowhere to go."""
+    return all(shiboken6.isValid(r) for r in _receivers(callback) if isinstance(r, QObject))
 
 
 def _accepts(fn: Callable, name: str) -> bool:
@@ -207,10 +207,6 @@ class TaskBridge(QObject):
     sig_task_finished = Signal(object)  # Task (state done/failed/cancelled)
     sig_task_failed = Signal(object, str)  # Task (state failed or refused), its message
 
-    # worker -> GUI thread (queued across threads, direct with SyncExecutor)
-    _sig_progress = Signal(object, object, object, str, object)
-    _sig_finished = Signal(object, object, object)
-
     def __init__(
         self,
         parent: QObject | None = None,
@@ -232,12 +228,18 @@ class TaskBridge(QObject):
         self._tasks: dict[int, Task] = {}
         self._callbacks: dict[int, tuple] = {}
         self._dialogs: dict[int, QProgressDialog] = {}
+        self._futures: dict[int, Future] = {}
         self._shut_down = False
-        self._log_capture = _TaskLogCapture()
+        self._log_capture = TaskLogCapture()
         self._log_capture.addFilter(RedactingFilter())
         logging.getLogger().addHandler(self._log_capture)
-        self._sig_progress.connect(self._on_progress)
-        self._sig_finished.connect(self._on_finished)
+        # workers reach the GUI thread only through the outbox (task_outbox: the lifetime rule)
+        self._outbox = Outbox(self)
+        self._outbox.relay.progress.connect(self._on_progress)
+        self._outbox.relay.finished.connect(self._on_finished)
+        # a bridge deleted without shutdown() (its window destroyed unclosed): no worker
+        # emits into it; Qt emits destroyed before it deletes the relay
+        self.destroyed.connect(self._outbox.close)
 
     # -- public API ------------------------------------------------------------------------
     def run(
@@ -284,7 +286,7 @@ class TaskBridge(QObject):
             self.supersede(replace)
         task = Task(next(self._ids), label or getattr(fn, "__name__", "task"), lane, replace, quiet)
         task.supersedes = supersedes
-        progress = ThrottledProgress(task, self._sig_progress.emit, self._progress_interval_s)
+        progress = ThrottledProgress(task, self._outbox.progress, self._progress_interval_s)
         if _accepts(fn, "progress"):
             kwargs.setdefault("progress", progress)
         if _accepts(fn, "cancelled"):
@@ -293,10 +295,12 @@ class TaskBridge(QObject):
         self._callbacks[task.id] = (on_done, on_error, on_progress, on_cancelled)
         if not quiet:
             self.sig_task_started.emit(task)
-        if dialog:
-            QTimer.singleShot(self._dialog_delay_ms, lambda: self._open_dialog(task))
+        if dialog:  # the bridge as context: no call once it is deleted
+            QTimer.singleShot(self._dialog_delay_ms, self, lambda: self._open_dialog(task))
         executor = self._executor(lane)
-        executor.submit(self._execute, task, fn, args, kwargs, progress)
+        future = executor.submit(run_in_worker, self._outbox, task, fn, args, kwargs, progress)
+        if not future.done():  # a synchronous executor has delivered already
+            self._futures[task.id] = future
         return task
 
     def supersede(self, key: str) -> None:
@@ -324,38 +328,44 @@ class TaskBridge(QObject):
             if task.running:
                 task.cancel()
 
-    def shutdown(self, *, wait: bool = False) -> None:
-        """Cancel everything and stop the workers; called when the window closes. ``wait``:
-        until every running job has returned (tests: no job outlives the test that ran it)."""
+    def shutdown(self, *, wait: bool = False, timeout_s: float | None = None) -> list[Task]:
+        """Stop for good; called when the window closes. From here on no worker reaches
+        this bridge and no callback runs: the running jobs are cancelled and marked so, and
+        one that returns later has its result dropped with a log line. ``wait``: until the
+        running jobs have returned, at most ``timeout_s`` (None: however long), so a
+        cancelled writer ends its transaction before the workspace closes. Returns the jobs
+        still running in their workers."""
+        self._outbox.close()  # first: no worker is inside an emit once this returns
         self._shut_down = True
-        self.cancel_all()
+        running = [t for t in self._tasks.values() if t.running]
+        for task in running:
+            task.cancel()
+            task.state, task.finished_at = "cancelled", time.monotonic()
+            self._close_dialog(task)
+        self._callbacks.clear()
         for executor in self._executors.values():
-            executor.shutdown(wait=wait, cancel_futures=True)
+            executor.shutdown(wait=False, cancel_futures=True)
         self._executors.clear()
+        futures = {task: self._futures[task.id] for task in running if task.id in self._futures}
+        self._futures.clear()
+        if wait and futures:
+            wait_for_futures(futures.values(), timeout=timeout_s)
+        for task, future in futures.items():
+            # returned before the outbox closed: its result is queued for a bridge that
+            # will not deliver it, and may be deleted before the queue is read
+            if future.done() and not future.cancelled():
+                drop_result(task)
+        left = [task for task, future in futures.items() if not future.done()]
+        for task in left:
+            log.warning("job %r was still running when its window closed", task.label)
         logging.getLogger().removeHandler(self._log_capture)
+        return left
 
     # -- worker side -----------------------------------------------------------------------
     def _executor(self, lane: str) -> Executor:
         if lane not in self._executors:
             self._executors[lane] = self._executor_factory(lane)
         return self._executors[lane]
-
-    def _execute(
-        self, task: Task, fn: Callable, args: tuple, kwargs: dict, progress: ThrottledProgress
-    ) -> None:
-        _current.task = task
-        try:
-            result = fn(*args, **kwargs)
-        except BaseException as exc:  # returned to the GUI thread, never swallowed
-            progress.flush()
-            task.returned_at = time.monotonic()
-            self._sig_finished.emit(task, None, exc)
-        else:
-            progress.flush()
-            task.returned_at = time.monotonic()
-            self._sig_finished.emit(task, result, None)
-        finally:
-            _current.task = None
 
     # -- GUI thread side -------------------------------------------------------------------
     def _on_progress(self, task: Task, done, total, note: str, tokens) -> None:
@@ -378,6 +388,10 @@ class TaskBridge(QObject):
             on_progress(task.done, task.total, note)
 
     def _on_finished(self, task: Task, result, exc: BaseException | None) -> None:
+        self._futures.pop(task.id, None)
+        if self._shut_down:  # emitted before the shutdown, delivered after: nobody waits
+            drop_result(task, exc)
+            return
         task.finished_at = time.monotonic()
         on_done, on_error, _on_progress, on_cancelled = self._callbacks.pop(
             task.id, (None, None, None, None)
@@ -446,7 +460,7 @@ class TaskBridge(QObject):
         QMessageBox.warning(self._dialog_parent, title, message)
 
     def _open_dialog(self, task: Task) -> None:
-        if not task.running or task.id in self._dialogs:
+        if self._shut_down or not task.running or task.id in self._dialogs:
             return
         dialog = QProgressDialog(
             task.label, _("Cancel"), 0, max(task.total, 1), self._dialog_parent

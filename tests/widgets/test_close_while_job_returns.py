@@ -1,0 +1,241 @@
+"""Closing the main window while a background job is still out, as a user does: a test
+prompt sent from the Models panel to an endpoint (a local server that holds its reply until
+the test releases it: fault injection), File → Quit, the question answered with a click, and
+the reply arriving before, while or after Qt deletes the window. Nothing crashes, the job's
+result is dropped with a log line, the workspace stays whole.
+
+The loop runs in a fresh process: a crash there is a failed test that says at which round,
+not a dead test session."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app import main_window
+from app.main_window import MainWindow
+from app.settings import Settings
+from engine.llm.models.registry import register_endpoint
+from engine.workspace.store import Workspace
+from tests.app.first_window import user_env
+from tests.fault_server import LocalServer, completion, read_body, send_json
+from tests.widgets.menus import menu_action
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLY = "উত্তর।"
+LABEL = "Test prompt to held"
+ROUNDS = 30
+WAIT_S = 60  # the most one round waits for a condition
+# when the held reply is let go, round by round
+MOMENTS = ("while closing waits for jobs", "while Qt deletes the window", "after that")
+
+
+class HeldServer(LocalServer):
+    """Holds each completion until released; says when one arrived."""
+
+    def __init__(self):
+        self.arrived, self.release = threading.Event(), threading.Event()
+        super().__init__()
+
+    def respond(self, handler) -> None:
+        read_body(handler)
+        self.arrived.set()
+        self.release.wait(60)
+        send_json(handler, 200, completion(REPLY, finish_reason="stop"))
+
+    def hold_next(self) -> None:
+        self.arrived.clear()
+        self.release.clear()
+
+
+def workspace_with_endpoint(sample: Path, path: Path, server: HeldServer) -> Path:
+    shutil.copy(sample, path)
+    with Workspace(path, create=False) as ws:
+        register_endpoint(ws, "held", [server.url], "m")
+    return path
+
+
+def send_test_prompt(window: MainWindow, server: HeldServer, wait) -> None:
+    """The Models tab, a click on the endpoint's row, a typed prompt, a click on Send; back
+    once the server holds the request."""
+    window.show_panel("models")
+    panel = window.panels["models"]
+    row = next(i for i, r in enumerate(panel.model.rows) if r["name"] == "held")
+    rect = panel.view.visualRect(panel.model.index(row, 0))
+    QTest.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    QTest.keyClicks(panel.try_box.prompt, "How are you?")
+    QTest.mouseClick(panel.try_box.send_button, Qt.MouseButton.LeftButton)
+    wait(server.arrived.is_set)
+
+
+def quit_answering(
+    window: MainWindow, button: QMessageBox.StandardButton, then=lambda: None
+) -> str:
+    """File → Quit; the question about running jobs answered by a click, ``then`` called
+    right after it (the window is closing). The question's text."""
+    asked: list[str] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):  # not shown yet
+            QTimer.singleShot(10, answer)
+            return
+        asked.append(box.text())
+        QTest.mouseClick(box.button(button), Qt.MouseButton.LeftButton)
+        then()
+
+    QTimer.singleShot(0, answer)
+    menu_action(window, "Quit").trigger()
+    assert asked, "no question before quitting while a job ran"
+    return asked[0]
+
+
+def workspace_is_whole(path: Path) -> bool:
+    with sqlite3.connect(path) as conn:
+        ok = conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        held = conn.execute("SELECT count(*) FROM models WHERE name = 'held'").fetchone()[0]
+    return ok and held == 1
+
+
+def _test_prompt_task(window: MainWindow):
+    return next(t for t in reversed(window.bridge.tasks()) if t.label == LABEL)
+
+
+def test_the_quit_question_no_keeps_working_yes_closes(
+    qtbot, sample_db, tmp_path, threaded_bridge, caplog
+):
+    caplog.set_level(logging.INFO)
+    server = HeldServer()
+    try:
+        path = workspace_with_endpoint(sample_db, tmp_path / "ws.sqlite", server)
+        window = MainWindow(
+            Settings(reviewer_name="r"), bridge=threaded_bridge, save=lambda _s: None
+        )
+        qtbot.addWidget(window)
+        window.show()
+        assert window.open_workspace(path)
+
+        def wait(condition):
+            qtbot.waitUntil(condition, timeout=30_000)
+
+        send_test_prompt(window, server, wait)
+        task = _test_prompt_task(window)
+        text = quit_answering(window, QMessageBox.StandardButton.No)
+        assert text.startswith("1 job(s) are still running. Cancel them and quit?")
+        assert window.isVisible() and task.running  # "No": nothing stopped
+        server.release.set()
+        box = window.panels["models"].try_box
+        wait(lambda: box.reply.toPlainText() == REPLY)
+        assert task.state == "done"
+
+        server.hold_next()
+        send_test_prompt(window, server, wait)
+        task = _test_prompt_task(window)
+        quit_answering(window, QMessageBox.StandardButton.Yes)
+        assert not window.isVisible() and task.state == "cancelled"
+        assert window.workspace is None and window.panels == {}
+        server.release.set()
+        wait(lambda: task.dropped)  # its worker returned into a closed window
+        QApplication.processEvents()
+        assert threaded_bridge.errors == []
+        dropped = [r.getMessage() for r in caplog.records if "was dropped" in r.getMessage()]
+        assert any(LABEL in line for line in dropped)
+        assert workspace_is_whole(path)
+    finally:
+        server.release.set()
+        server.stop()
+
+
+def quit_while_jobs_return(sample: str, folder: str, rounds: int) -> None:
+    """The subprocess's loop: each round a window with its own bridge, as the app makes it;
+    prints a line per round and a JSON summary last."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    dropped_lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "was dropped" in record.getMessage():
+                dropped_lines.append(record.getMessage())
+
+    logging.getLogger().addHandler(Collect())
+    logging.getLogger().setLevel(logging.INFO)
+    server = HeldServer()
+    # the close's bounded wait shortened so that thirty rounds run quickly; the replies
+    # released after it still come after it
+    main_window.QUIT_WAIT_S = 0.1
+
+    def wait(condition) -> None:  # bounded: a hang is a failure that says so
+        deadline = time.monotonic() + WAIT_S
+        while not condition():
+            assert time.monotonic() < deadline, f"{condition} not reached in {WAIT_S} s"
+            app.processEvents()
+            server.arrived.wait(0.002)  # a short sleep that wakes on the server
+
+    summary: dict = {"rounds": 0, "states": [], "dropped": 0, "whole": 0}
+    for i in range(rounds):
+        server.hold_next()
+        path = workspace_with_endpoint(Path(sample), Path(folder) / f"ws{i}.sqlite", server)
+        window = MainWindow(Settings(reviewer_name="r"), save=lambda _settings: None)
+        window.show()
+        assert window.open_workspace(path)
+        send_test_prompt(window, server, wait)
+        task = _test_prompt_task(window)
+        moment = MOMENTS[i % len(MOMENTS)]
+        release_now = server.release.set if moment == MOMENTS[0] else lambda: None
+        quit_answering(window, QMessageBox.StandardButton.Yes, then=release_now)
+        if moment == MOMENTS[1]:
+            window.menuBar().destroyed.connect(lambda *_: server.release.set())
+        window.deleteLater()
+        del window
+        app.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        server.release.set()
+        wait(lambda task=task: task.dropped)
+        app.processEvents()
+        summary["states"].append(task.state)
+        summary["dropped"] += task.dropped
+        summary["whole"] += workspace_is_whole(path)
+        summary["rounds"] += 1
+        print(f"round {i}: {moment}", flush=True)
+    summary["dropped_lines"] = sum(LABEL in line for line in dropped_lines)
+    server.stop()
+    print(json.dumps(summary), flush=True)
+
+
+SCRIPT = (
+    "import sys\n"
+    "from tests.widgets.test_close_while_job_returns import quit_while_jobs_return\n"
+    "quit_while_jobs_return(sys.argv[1], sys.argv[2], int(sys.argv[3]))\n"
+)
+
+
+def test_quitting_while_a_job_returns_never_crashes(sample_db, tmp_path):
+    env = {**user_env(tmp_path), "PYTHONFAULTHANDLER": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(sample_db), str(tmp_path), str(ROUNDS)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=600,
+    )
+    rounds = [line for line in result.stdout.splitlines() if line.startswith("round ")]
+    assert result.returncode == 0, (
+        f"exit {result.returncode} after {len(rounds)} rounds (last: {rounds[-1:]}):\n"
+        + result.stderr[-3000:]
+    )
+    summary = json.loads(result.stdout.splitlines()[-1])
+    assert summary["rounds"] == ROUNDS
+    assert summary["states"] == ["cancelled"] * ROUNDS
+    assert summary["dropped"] == summary["dropped_lines"] == ROUNDS  # each with its log line
+    assert summary["whole"] == ROUNDS
