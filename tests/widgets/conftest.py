@@ -118,7 +118,7 @@ def threaded_bridge(qtbot):
     yield bridge
     # a cancelled job may still be returning: none may reach the next test's widgets
     bridge.shutdown(wait=True)
-    QApplication.processEvents()  # their finished signals are delivered here, not later
+    QApplication.processEvents()  # results queued before the shutdown are dropped here, not later
 
 
 @pytest.fixture(autouse=True)
