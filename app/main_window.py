@@ -10,12 +10,11 @@ follow without waiting for a tick; the window never re-reads a panel itself.
 
 from __future__ import annotations
 
-import base64
 import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QLocale, Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QLabel,
@@ -26,13 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import window_closing
 from app.annotation_actions import AnnotationActions
 from app.batch_actions import BatchActions
 from app.language_menu import add_language_menu
 from app.settings import Settings, save_settings
 from app.stage_widgets import import_pages, panels, study_entries
 from app.study_actions import StudyActions
-from app.window_fit import fit_to_screen, geometry_to_restore, screen_key
+from app.window_closing import jobs_may_stop, remember_geometry, restore_geometry
 from engine.errors import UserError
 from engine.i18n import _, digits
 from engine.workspace.api import Workspace, study_counts
@@ -61,10 +61,6 @@ def workspace_filter() -> str:
 
 STATUS_TOPICS = frozenset({"questions", "variants", "models"})  # what the status bar counts
 JOBS_PLACE = 70  # the job monitor's tab among the stages' (widgets.common.stage_parts)
-# how long closing waits for cancelled jobs to return: enough for a cancel to reach a job
-# between two items (so a writer ends its transaction before the workspace closes), short
-# enough that quitting never hangs on a call that cannot be interrupted (its result is dropped)
-QUIT_WAIT_S = 3.0
 
 
 class MainWindow(QMainWindow):
@@ -134,7 +130,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.workspace_label, 1)
         self.statusBar().addPermanentWidget(self.counts_label)
         self.statusBar().addPermanentWidget(self.jobs_label)
-        self._restore_geometry()
+        restore_geometry(self, self.settings)
         self._show_welcome()
         self.refresh_status()
 
@@ -248,7 +244,9 @@ class MainWindow(QMainWindow):
                 self.settings.forget_recent(path)
                 self._fill_recent_menu()
             return False
-        self.close_workspace()
+        if not self.close_workspace():
+            workspace.close()
+            return False
         self.workspace = workspace
         self.watcher = WorkspaceWatcher(workspace.path, parent=self)
         self.watcher.sig_change.connect(self._on_workspace_changed)
@@ -263,9 +261,12 @@ class MainWindow(QMainWindow):
         log.info("opened workspace %s", workspace.path)
         return True
 
-    def close_workspace(self) -> None:
+    def close_workspace(self) -> bool:
+        """False when the user keeps the workspace open for its running jobs."""
         if self.workspace is None:
-            return
+            return True
+        if not self._stop_jobs():
+            return False
         self._show_welcome()  # first, so removing tabs never shows (and starts) another panel
         for name, panel in list(self.panels.items()):
             if panel is self.job_monitor:
@@ -283,6 +284,17 @@ class MainWindow(QMainWindow):
         self.workspace = None
         self.setWindowTitle("Upabhasha")
         self._show_welcome()
+        return True
+
+    def _stop_jobs(self) -> bool:
+        """Jobs run on the open workspace: asked first, they are cancelled and their last
+        results delivered before its panels go (a result reaching a panel of a closed
+        workspace would fail)."""
+        if not jobs_may_stop(self, len(self.bridge.running_tasks()), quitting=False):
+            return False
+        for task in self.bridge.settle(window_closing.QUIT_WAIT_S):
+            log.warning("job %r was still running when its workspace closed", task.label)
+        return True
 
     def _build_panels(self) -> None:
         assert self.workspace is not None and self.watcher is not None
@@ -460,38 +472,13 @@ class MainWindow(QMainWindow):
         self._save(self.settings)
 
     # -- geometry and shutdown -------------------------------------------------------------
-    def _restore_geometry(self) -> None:
-        saved = geometry_to_restore(
-            self, self.settings.window_geometries, self.settings.window_geometry
-        )
-        if saved:
-            self.restoreGeometry(QByteArray(base64.b64decode(saved)))
-        fit_to_screen(self, restored=bool(saved))
-        if self.settings.window_state:
-            self.restoreState(QByteArray(base64.b64decode(self.settings.window_state)))
-
     def closeEvent(self, event: QCloseEvent) -> None:
-        running = self.bridge.running_tasks()
-        if (
-            running
-            and QMessageBox.question(
-                self,
-                _("Jobs are running"),
-                _(
-                    "{n} job(s) are still running. Cancel them and quit? Finished items are kept; "
-                    "a re-run resumes where it stopped."
-                ).format(n=len(running)),
-            )
-            != QMessageBox.StandardButton.Yes
-        ):
+        if not jobs_may_stop(self, len(self.bridge.running_tasks()), quitting=True):
             event.ignore()
             return
         # first, so nothing that fails below leaves a job able to reach a deleted panel
-        self.bridge.shutdown(wait=True, timeout_s=QUIT_WAIT_S)
-        geometry = base64.b64encode(self.saveGeometry().data()).decode()
-        self.settings.window_geometries[screen_key(self)] = geometry
-        self.settings.window_geometry = geometry
-        self.settings.window_state = base64.b64encode(self.saveState().data()).decode()
+        self.bridge.shutdown(wait=True, timeout_s=window_closing.QUIT_WAIT_S)
+        remember_geometry(self, self.settings)
         self._save(self.settings)
         self.close_workspace()
         event.accept()

@@ -23,7 +23,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app import main_window
+from app import window_closing
 from app.main_window import MainWindow
 from app.settings import Settings
 from engine.llm.models.registry import register_endpoint
@@ -157,6 +157,67 @@ def test_the_quit_question_no_keeps_working_yes_closes(
         server.stop()
 
 
+def close_workspace_answering(window: MainWindow, button, then=lambda: None) -> list[str]:
+    """File → Close workspace, the question (if one comes) answered by a click."""
+    asked: list[str] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(10, answer)
+            return
+        asked.append(box.text())
+        QTest.mouseClick(box.button(button), Qt.MouseButton.LeftButton)
+        then()
+
+    QTimer.singleShot(0, answer)
+    menu_action(window, "Close workspace").trigger()
+    return asked
+
+
+def test_closing_the_workspace_asks_then_lets_its_job_finish_first(
+    qtbot, sample_db, tmp_path, threaded_bridge, caplog
+):
+    """File → Close workspace while a job runs on it: "No" keeps the workspace and the job;
+    "Yes" cancels the job and delivers its last result while the panels still live, then
+    closes: no error box, no result for a closed workspace, the bridge still works."""
+    caplog.set_level(logging.INFO)
+    server = HeldServer()
+    try:
+        path = workspace_with_endpoint(sample_db, tmp_path / "ws.sqlite", server)
+        window = MainWindow(
+            Settings(reviewer_name="r"), bridge=threaded_bridge, save=lambda _s: None
+        )
+        qtbot.addWidget(window)
+        window.show()
+        assert window.open_workspace(path)
+
+        def wait(condition):
+            qtbot.waitUntil(condition, timeout=30_000)
+
+        send_test_prompt(window, server, wait)
+        task = _test_prompt_task(window)
+        asked = close_workspace_answering(window, QMessageBox.StandardButton.No)
+        assert asked and asked[0].startswith("1 job(s) are still running in this workspace.")
+        assert window.workspace is not None and task.running
+        # "Yes": the reply comes back during the bounded wait
+        close_workspace_answering(window, QMessageBox.StandardButton.Yes, then=server.release.set)
+        assert window.workspace is None and window.panels == {}
+        assert not task.running and not task.dropped
+        assert threaded_bridge.errors == []
+        assert workspace_is_whole(path)
+        # the bridge was not shut down: the next workspace's jobs run
+        server.hold_next()
+        assert window.open_workspace(path)
+        send_test_prompt(window, server, wait)
+        server.release.set()
+        box = window.panels["models"].try_box
+        wait(lambda: box.reply.toPlainText() == REPLY)
+    finally:
+        server.release.set()
+        server.stop()
+
+
 def quit_while_jobs_return(sample: str, folder: str, rounds: int) -> None:
     """The subprocess's loop: each round a window with its own bridge, as the app makes it;
     prints a line per round and a JSON summary last."""
@@ -173,7 +234,7 @@ def quit_while_jobs_return(sample: str, folder: str, rounds: int) -> None:
     server = HeldServer()
     # the close's bounded wait shortened so that thirty rounds run quickly; the replies
     # released after it still come after it
-    main_window.QUIT_WAIT_S = 0.1
+    window_closing.QUIT_WAIT_S = 0.1
 
     def wait(condition) -> None:  # bounded: a hang is a failure that says so
         deadline = time.monotonic() + WAIT_S

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from engine.errors import UserError
@@ -327,6 +327,20 @@ class TaskBridge(QObject):
         for task in self._tasks.values():
             if task.running:
                 task.cancel()
+
+    def settle(self, timeout_s: float) -> list[Task]:
+        """Cancel the running jobs and wait, at most ``timeout_s``, until they have returned,
+        then deliver what they sent: a workspace about to close sees its jobs' last results
+        while its panels are still alive, and no writer is inside a transaction. The bridge
+        keeps working (unlike :meth:`shutdown`). Returns the jobs still running."""
+        running = self.running_tasks()
+        for task in running:
+            task.cancel()
+        futures = [self._futures[t.id] for t in running if t.id in self._futures]
+        if futures:
+            wait_for_futures(futures, timeout=timeout_s)
+        QCoreApplication.processEvents()  # the results queued meanwhile reach their panels
+        return [t for t in running if t.running]
 
     def shutdown(self, *, wait: bool = False, timeout_s: float | None = None) -> list[Task]:
         """Stop for good; called when the window closes. From here on no worker reaches
