@@ -111,7 +111,9 @@ def _printable(text: str) -> bool:
     ):
         return False
     letters = sum(c.isalpha() or c.isspace() or unicodedata.category(c)[0] == "M" for c in text)
-    return letters >= 0.7 * len(text) and (" " in text or not text.isascii())
+    # words, or a short keyed value ("score=5")
+    keyed = re.search(r"[A-Za-z]{3,}\s*[=:]\s*\w", text) is not None
+    return letters >= 0.7 * len(text) and (" " in text or not text.isascii() or keyed)
 
 
 def _decoded_bytes(data: bytes) -> str | None:

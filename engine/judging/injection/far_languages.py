@@ -50,7 +50,22 @@ FAR_RUN = re.compile(
     f"[{_LETTERS}](?:[{_LETTERS}\\s0-9/.,:;!?()\u3000-\u303f\uff01-\uff5e\u30fb-]*[{_LETTERS}])?"
 )
 _PUNCTUATION = str.maketrans(
-    {"。": ". ", "、": ", ", "，": ", ", "：": ": ", "！": "! ", "？": "? "}
+    {
+        "。": ". ",
+        "、": ", ",
+        "，": ", ",
+        "：": ": ",
+        "！": "! ",
+        "？": "? ",
+        "【": "[",
+        "】": "]",
+        "〖": "[",
+        "〗": "]",
+        "「": "",
+        "」": "",
+        "『": "",
+        "』": "",
+    }
 )
 
 
@@ -86,8 +101,8 @@ _UNKNOWN = re.compile(f"(?<![{_LETTERS}])[{_LETTERS}]{{1,2}}(?![{_LETTERS}])")
 # an order to the grader names the grader, top marks or what to ignore: a run with none of them
 # ("note: this answer uses …" in a Chinese aside) is left as written
 _ORDER_CORE = re.compile(
-    r"grader|judge|examiner|evaluator|full marks|highest|ignore|rubric|"
-    r"পরীক্ষক|মূল্যায়নকারী|বিচারক|পূর্ণ|সর্বোচ্চ|উপেক্ষা|রুব্রিক"
+    r"grader|judge|examiner|evaluator|full marks|highest|ignore|rubric|system|score|"
+    r"পরীক্ষক|মূল্যায়নকারী|বিচারক|পূর্ণ|সর্বোচ্চ|উপেক্ষা|রুব্রিক|নম্বর"
 )
 
 

@@ -39,6 +39,17 @@ _COUNT_AS = (
 )
 
 
+# a number that names something ("আপনার ফোন নম্বর দিন": give your phone number), not marks
+_ID_WORDS = (
+    "ফোন", "মোবাইল", "টেলিফোন", "রোল", "আইডি", "এনআইডি", "অ্যাকাউন্ট", "একাউন্ট", "হোল্ডিং",
+    "বাড়ি", "ফ্ল্যাট", "সিরিয়াল", "রেজিস্ট্রেশন", "নিবন্ধন", "পাসপোর্ট", "ভোটার", "কার্ড",
+    "ট্র্যাকিং", "অর্ডার", "বিকাশ", "নগদ", "হোয়াটসঅ্যাপ", "phone", "mobile", "roll", "id",
+    "account", "bkash", "whatsapp",
+)  # fmt: skip
+_NOT_AN_ID = "".join(f"(?<!{w} )(?<!{w})" for w in _ID_WORDS)
+_ID_NUMBER = re.compile(rf"(?:{'|'.join(_ID_WORDS)})\s*(?:নম্বর|নাম্বার|number|no\.?)\S*", re.I)
+
+
 def _gap(n: int) -> str:
     """Up to ``n`` characters of the same clause."""
     return "[^।.!?\n]{0," + str(n) + "}?"
@@ -74,7 +85,7 @@ def _rules() -> tuple[tuple[str, re.Pattern, bool], ...]:
     give_not_day = word("give", without=("দিন", "din"))
     unit = r"(?!\s*(?:ml|mg|g|kg|মিলি|গ্রাম|টাকা|taka|%|percent|শতাংশ|বার|ঘণ্টা|minute|মিনিট))"
     rules = [
-        ("score-directive", marks + r"\s*(?:টি|টা|ta|ti)?\s*" + give, True),
+        ("score-directive", _NOT_AN_ID + marks + r"\s*(?:টি|টা|ta|ti)?\s*" + give, True),
         ("score-directive", full + r"\s*" + marks + r"\s*" + give, True),
         ("score-directive", full + r"\s*" + give_not_day, True),
         ("score-directive", top + unit + r"\s*(?:টি|টা|ta|ti)?\s*" + give_not_day, True),
@@ -385,6 +396,7 @@ def addresses_evaluation(text: str, reported: bool = False) -> bool:
     ``reported``: examiners are the answer's topic (its question speaks of grading), so
     one named beside who else gives marks is reported, not addressed."""
     addressee, claim, order = _evaluation_talk()
+    text = _ID_NUMBER.sub(" ", text)
     if claim.search(text) or _self_graded().search(text):
         return True
     # someone addressed, an order or a verdict's shape, about grading ("আপনি এই কলমটি নিন",
