@@ -165,7 +165,7 @@ def detect_injection(
     # second reading for the disagreement check, never a flag
     only_suspicious = tuple(r for r in reasons if r in SUSPICIOUS_ONLY)
     reasons = tuple(r for r in reasons if r not in SUSPICIOUS_ONLY)
-    only_suspicious += unasked_scripts(text, question)
+    only_suspicious += unasked_scripts(text, question, asked=script_asked(question))
     shown: tuple[str, ...] = ()
     if structural and (bare := markup_shown(text, question)) != text:
         # chat markup written out because the question asks for it ("the Llama 2 prompt

@@ -10,8 +10,10 @@ signs are read plainly and tones dropped. Brahmic scripts are read by
 
 from __future__ import annotations
 
+import importlib
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import cache
 
 _KANA = dict(
@@ -84,12 +86,13 @@ def _table() -> dict[int, str]:
     return table
 
 
-def _anyascii():  # type: ignore[no-untyped-def]
+def _anyascii() -> Callable[[str], str] | None:
     try:
-        from anyascii import anyascii  # type: ignore[import-not-found]
+        module = importlib.import_module("anyascii")
     except ImportError:
         return None
-    return anyascii
+    convert: Callable[[str], str] = module.anyascii
+    return convert
 
 
 # letters of a script that is neither Latin nor Bengali (nor CJK ideographs, read by the

@@ -27,22 +27,16 @@ def _scripts(text: str, least: int) -> set[str]:
     return {s for s, n in counts.items() if n >= least}
 
 
-def _asked(question: str) -> bool:
-    from engine.judging.injection.detect import script_asked  # lazy: detect imports this
-
-    return script_asked(question)
-
-
-def unasked_scripts(text: str, question: str) -> tuple[str, ...]:
+def unasked_scripts(text: str, question: str, asked: bool) -> tuple[str, ...]:
     """``("unasked-script",)`` when ``text`` (as written) has a run of four letters or more
-    of a script the question neither is written in nor asks for, and that most of the answer
+    of a script the question neither is written in nor asks for (``asked``), and that most of the answer
     is not in; ``("direction-override",)`` for a direction override outside right-to-left
     text; else nothing."""
     found: tuple[str, ...] = ()
     if _OVERRIDE.search(text) and not _RTL_LETTER.search(text):
         found += ("direction-override",)
     others = _scripts(text, 4)
-    if others and not _asked(question):
+    if others and not asked:
         letters = sum(c.isalpha() for c in text[:20_000]) or 1
         foreign = sum(1 for c in _OTHER.findall(text[:20_000]))
         if others - _scripts(question, 1) and foreign < 0.5 * letters:
