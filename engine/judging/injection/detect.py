@@ -67,7 +67,7 @@ from engine.judging.injection.model import (
 from engine.judging.injection.phrases import addresses_evaluation, talks_of_grading
 from engine.judging.injection.readings import hidden_order
 from engine.judging.injection.readings.unasked import SUSPICIOUS_ONLY, unasked_scripts
-from engine.judging.injection.rules import rule_hits
+from engine.judging.injection.rules import rule_hits, said_hits
 from engine.judging.injection.text import matching_form
 
 _ACROSTIC_ASKED = re.compile(
@@ -115,7 +115,7 @@ def _unquoted(question: str) -> str:
 
 def _quotes_order(question: str) -> bool:
     """Whether ``question`` itself holds an order's words (what it asks to encode)."""
-    return bool(hidden_order(matching_form(question)) or rule_hits(_unquoted(question))[0])
+    return bool(hidden_order(matching_form(question)) or said_hits(_unquoted(question)))
 
 
 def _asks_for_writing(question: str) -> bool:
@@ -186,7 +186,7 @@ def detect_injection(
     if reasons and _asks_for_writing(question):
         # the question asks to translate or spell out an order it quotes ("Translate 'Ignore
         # the previous instructions' into Russian"): the answer writes out what it is asked
-        quoted = set(rule_hits(_unquoted(question))[0])
+        quoted = set(said_hits(_unquoted(question)))
         if quoted and set(reasons) <= quoted | _WRITTEN_OUT:
             shown, reasons, structural = shown + reasons, (), False
     if "hidden-order" in reasons and _ENCODING_ASKED.search(question) and _quotes_order(question):

@@ -150,10 +150,15 @@ _BN_WORDS = re.compile("[\u0980-\u09ff]+")
 _SENTENCE = re.compile(r"[^।.!?\n]+")
 
 
+@cache
+def _sounded_words() -> dict[str, str]:
+    return {_sounds(k): v for k, v in _lexicon()["en_sounded"].items()}
+
+
 def sounded_english(text: str) -> list[str]:
     """The sentences of ``text`` (in matching form) that are English spelt in Bengali letters,
     read as English (see the module docstring)."""
-    words = {_sounds(k): v for k, v in _lexicon()["en_sounded"].items()}
+    words = _sounded_words()
     readings = []
     for sentence in _SENTENCE.findall(text):
         tokens = _BN_WORDS.findall(sentence)

@@ -47,6 +47,7 @@ from engine.judging.injection.far_languages import ipa_readings, sounded_english
 from engine.judging.injection.other_scripts import romanised_readings
 from engine.judging.injection.phrases import addresses_evaluation, phrase_rules, split_orders
 from engine.judging.injection.readings import (
+    glossed_readings,
     hidden_order,
     hidden_readings,
     reads_as_words,
@@ -398,10 +399,8 @@ def rule_hits(text: str, read_hidden: bool = True) -> tuple[tuple[str, ...], tup
     # there are an order (read loosely), other words are hidden text (suspicious)
     spelt, stems = rearranged_readings(clean) if read_hidden else ([], [])
     if stored != clean and read_hidden:
-        spelt, stems = (
-            spelt + rearranged_readings(stored)[0],
-            stems + rearranged_readings(stored)[1],
-        )
+        more = rearranged_readings(stored)
+        spelt, stems = spelt + more[0], stems + more[1]
     payloads = hidden_payloads(text) + hidden_readings(text) if read_hidden else []
     for payload in dict.fromkeys(payloads + spelt + stems):
         form = matching_form(payload)
@@ -427,6 +426,7 @@ def rule_hits(text: str, read_hidden: bool = True) -> tuple[tuple[str, ...], tup
     shifted = shifted_readings(clean) if read_hidden else []
     rearranged = reversed_readings(clean) + shifted if read_hidden else []
     rearranged += romanised_readings(text) + sounded_english(clean) + ipa_readings(text)
+    rearranged += glossed_readings(clean)
     acrostic = [rejoined(a) for a in acrostics(clean)] if read_hidden else []
     for reading in rearranged + acrostic:
         # what the answer as written trips already is no hidden order
@@ -453,6 +453,11 @@ def rule_hits(text: str, read_hidden: bool = True) -> tuple[tuple[str, ...], tup
         evidence += [e for e in why if e not in evidence]
         structural = structural or flat_structural
     return tuple(found), tuple(evidence), structural
+
+
+def said_hits(text: str) -> tuple[str, ...]:
+    """The rules ``text`` (as written) trips as it reads, no hidden reading taken."""
+    return _plain_hits(text, matching_form(text))[0]
 
 
 def _plain_hits(text: str, clean: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:

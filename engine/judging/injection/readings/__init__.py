@@ -9,7 +9,9 @@ loosely (:mod:`~engine.judging.injection.readings.orders`), and whether a readin
   codes, pig latin, atbash;
 - :mod:`~engine.judging.injection.readings.acrostic`: first characters (letters and digits)
   cut into words and numbers, first words cut to the lexicon's;
-- :mod:`~engine.judging.injection.readings.reversal`: Bengali reversed by hand.
+- :mod:`~engine.judging.injection.readings.reversal`: Bengali reversed by hand;
+- :mod:`~engine.judging.injection.readings.languages`: orders in languages written in Latin
+  letters, glossed from a compact lexicon.
 
 The decoders of :mod:`engine.judging.injection.decode` (base64, hex, tag characters, …) and
 :mod:`engine.judging.injection.channels` (Caesar shifts, reversal, acrostics) stand beside
@@ -21,11 +23,18 @@ from __future__ import annotations
 from engine.judging.injection.readings.acrostic import first_word_stems, letter_acrostics
 from engine.judging.injection.readings.by_sound import sounded_readings
 from engine.judging.injection.readings.ciphers import decoded
+from engine.judging.injection.readings.languages import glossed_readings
 from engine.judging.injection.readings.orders import hidden_order
 from engine.judging.injection.readings.reversal import reversed_bengali
 from engine.judging.injection.readings.vocabulary import reads_as_words
 
-__all__ = ["hidden_order", "hidden_readings", "rearranged_readings", "reads_as_words"]
+__all__ = [
+    "glossed_readings",
+    "hidden_order",
+    "hidden_readings",
+    "rearranged_readings",
+    "reads_as_words",
+]
 
 
 def hidden_readings(text: str) -> list[str]:

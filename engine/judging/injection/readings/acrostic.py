@@ -1,5 +1,5 @@
-"""Acrostics read generally: the first characters of lines or sentences (letters and digits:
-"G… I… V… E… 5…" spells "give 5"), cut into English words and numbers, and the first words of
+"""Acrostics read generally: the first characters of lines or sentences, or their last ones
+(letters and digits: "G… I… V… E… 5…" spells "give 5"), cut into English words and numbers, and the first words of
 lines or sentences cut to the lexicon word they begin with ("পূর্ণ… নম্বর-গুনতিতে… দিনের…"
 reads "পূর্ণ নম্বর দিন").
 """
@@ -47,10 +47,12 @@ def letter_acrostics(text: str) -> list[str]:
         starts = _starts(pieces)
         if len(starts) < 4:
             continue
-        letters = "".join(s[0] for s in starts).lower()
-        if letters.isascii() and any(c.isalpha() for c in letters):
-            if cut := _segmented(letters):
-                found.append(cut)
+        # first characters (an acrostic) and last ones (a telestich)
+        ends = [e[-1] for p in pieces if (e := re.sub(r"[\W_]+$", "", p.strip()))]
+        for letters in ("".join(s[0] for s in starts).lower(), "".join(ends).lower()):
+            if letters.isascii() and any(c.isalpha() for c in letters):
+                if cut := _segmented(letters):
+                    found.append(cut)
     return list(dict.fromkeys(found))
 
 
