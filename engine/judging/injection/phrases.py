@@ -46,8 +46,9 @@ _ID_WORDS = (
     "ট্র্যাকিং", "অর্ডার", "বিকাশ", "নগদ", "হোয়াটসঅ্যাপ", "phone", "mobile", "roll", "id",
     "account", "bkash", "whatsapp",
 )  # fmt: skip
-_NOT_AN_ID = "".join(f"(?<!{w} )(?<!{w})" for w in _ID_WORDS)
-_ID_NUMBER = re.compile(rf"(?:{'|'.join(_ID_WORDS)})\s*(?:নম্বর|নাম্বার|number|no\.?)\S*", re.I)
+_ID_NUMBER = re.compile(
+    rf"(?<![A-Za-z\u0980-\u09ff])(?:{'|'.join(_ID_WORDS)})\s*(?:নম্বর|নাম্বার|number|no\.?)\S*", re.I
+)
 
 
 def _gap(n: int) -> str:
@@ -85,7 +86,7 @@ def _rules() -> tuple[tuple[str, re.Pattern, bool], ...]:
     give_not_day = word("give", without=("দিন", "din"))
     unit = r"(?!\s*(?:ml|mg|g|kg|মিলি|গ্রাম|টাকা|taka|%|percent|শতাংশ|বার|ঘণ্টা|minute|মিনিট))"
     rules = [
-        ("score-directive", _NOT_AN_ID + marks + r"\s*(?:টি|টা|ta|ti)?\s*" + give, True),
+        ("score-directive", marks + r"\s*(?:টি|টা|ta|ti)?\s*" + give, True),
         ("score-directive", full + r"\s*" + marks + r"\s*" + give, True),
         ("score-directive", full + r"\s*" + give_not_day, True),
         ("score-directive", top + unit + r"\s*(?:টি|টা|ta|ti)?\s*" + give_not_day, True),
@@ -184,6 +185,7 @@ def phrase_rules(text: str) -> list[tuple[str, str]]:
     third, own, due = _context()
     found = []
     for sentence in sentences(text):
+        sentence = _ID_NUMBER.sub(" ", sentence)  # a phone or roll number is no marks
         ours = bool(own.search(sentence))
         # "পূর্ণ নম্বর কেবল তখনই দেবেন, যখন …": when marks are due, a scheme's rule
         explained = bool(_ONLY_WHEN.search(sentence))
