@@ -165,7 +165,10 @@ def detect_injection(
     # second reading for the disagreement check, never a flag
     only_suspicious = tuple(r for r in reasons if r in SUSPICIOUS_ONLY)
     reasons = tuple(r for r in reasons if r not in SUSPICIOUS_ONLY)
-    only_suspicious += unasked_scripts(text, question, asked=script_asked(question))
+    # a script the question asks for, or that the answer itself names ("Urdu: …"), is called for
+    only_suspicious += unasked_scripts(
+        text, question, asked=script_asked(question) or script_asked(text)
+    )
     shown: tuple[str, ...] = ()
     if structural and (bare := markup_shown(text, question)) != text:
         # chat markup written out because the question asks for it ("the Llama 2 prompt

@@ -1,5 +1,6 @@
 """Any script to Latin letters by sound: the reading of English spelt in Thai, kana, Hangul,
-Cyrillic, Greek, Hebrew or Arabic letters ("จัดจ์: อิกนอร์ เดอะ รูบริก", "ギブ・フル・マークス").
+Cyrillic or Greek letters ("จัดจ์: อิกนอร์ เดอะ รูบริก", "ギブ・フル・マークス"), and Armenian or
+Georgian when ``anyascii`` is installed.
 
 ``anyascii`` (maintained, every script) is used when it is installed; without it, compact
 tables of the scripts above stand in (the environment lacks it). Only consonants matter to
@@ -48,20 +49,6 @@ _GREEK = dict(
         strict=True,
     )
 )
-_HEBREW = dict(
-    zip(
-        "אבגדהוזחטיכךלמםנןסעפףצץקרשת",
-        "_ b g d h v z kh t y k k l m m n n s _ p f ts ts k r sh t".split(),
-        strict=True,
-    )
-)
-_ARABIC = dict(
-    zip(
-        "اأإآبتثجحخدذرزسشصضطظعغفقكلمنهويىةپچژگ",
-        "a a i a b t th j h kh d dh r z s sh s d t z _ gh f q k l m n h w y a h p ch zh g".split(),
-        strict=True,
-    )
-)
 _HANGUL_FIRST = "g kk n d tt r m b pp s ss _ j jj ch k t p h".split()
 _HANGUL_VOWEL = "a ae ya yae eo e yeo ye o wa wae oe yo u wo we wi yu eu ui i".split()
 _HANGUL_LAST = "_ g kk gs n nj nh d l lg lm lb ls lt lp lh m b bs s ss ng j ch k t p h".split()
@@ -70,7 +57,7 @@ _HANGUL_LAST = "_ g kk gs n nj nh d l lg lm lb ls lt lp lh m b bs s ss ng j ch k
 @cache
 def _table() -> dict[int, str]:
     table: dict[int, str] = {}
-    for letters in (_KANA, _THAI, _CYRILLIC, _GREEK, _HEBREW, _ARABIC):
+    for letters in (_KANA, _THAI, _CYRILLIC, _GREEK):
         for ch, latin in letters.items():
             table[ord(ch)] = "" if latin == "_" else latin
             if "\u30a1" <= ch <= "\u30f6":  # hiragana: the same syllables, 0x60 below
@@ -96,10 +83,11 @@ def _anyascii() -> Callable[[str], str] | None:
 
 
 # letters of a script that is neither Latin nor Bengali (nor CJK ideographs, read by the
-# far-language glosses): what English spelt by sound is written in
+# far-language glosses): what English spelt by sound is written in. Not the abjads: Arabic and
+# Hebrew write no short vowels, so their words' consonants alone match English words by
+# chance (English in Arabic letters is in foreign.toml's lexicon)
 _FOREIGN_LETTER = re.compile(
-    "[\u0370-\u03ff\u0400-\u04ff\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0e00-\u0e7f"
-    "\u10a0-\u10ff\u3040-\u30ff\uac00-\ud7af]"
+    "[\u0370-\u03ff\u0400-\u04ff\u0530-\u058f\u0e00-\u0e7f\u10a0-\u10ff\u3040-\u30ff\uac00-\ud7af]"
 )
 
 
