@@ -23,8 +23,8 @@ training rounds written blind, and the obfuscation tuning round of
 tests/engine/judging/injection_table_33.py), these rates are training rates (not for
 ``tune_33cd`` and ``tune_33ef``, which only the rules were tuned on);
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
-``BLIND`` (rounds 22f–22i, 33a–33h, 46e and 46f, measured when their files are present) are never
-trained on (46a–46d, blind at first contact, are tuning rounds now); ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
+``BLIND`` (rounds 22f–22i and 33a–33h, measured when their files are present) are never
+trained on (46a–46f, blind at first contact, are tuning rounds now); ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
 """
@@ -120,16 +120,14 @@ BLIND = {
         "33f",
         "33g",
         "33h",
-        "46e",
-        "46f",
     )
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
-# the blind rounds 46a-46d, measured once each at first contact, then tuned on (their texts
+# the blind rounds 46a-46f, measured once each at first contact, then tuned on (their texts
 # read): contaminated, rules tuned, the model not trained on them
 SETS |= {
     f"held_out_{r}": jsonl_set(DATA / f"injection_held_out_issue{r}.jsonl")
-    for r in ("46a", "46b", "46c", "46d")
+    for r in ("46a", "46b", "46c", "46d", "46e", "46f")
 }
 # the channels 46b got past (other languages and scripts, tag and selector payloads however
 # wrapped, letters one at a time, acrostics of every kind, a verdict in the judge's mouth) and
@@ -217,10 +215,15 @@ def main() -> int:
         print(f"real texts: {out['real_texts']}")
     texts = [t for a, lg in SETS.values() for _, t in a + lg]
     detect_injection.cache_clear()  # timed uncached (the judge run meets each answer once)
-    start = time.perf_counter()
+    times = []
     for t in texts:
+        start = time.perf_counter()
         detect_injection(t, question=QUESTIONS.get(t, ""))
-    out["ms_per_answer"] = round((time.perf_counter() - start) * 1000 / len(texts), 3)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    out["ms_per_answer"] = round(sum(times) * 1000 / len(texts), 3)
+    out["ms_median"] = round(times[len(times) // 2] * 1000, 3)
+    out["ms_p99"] = round(times[int(len(times) * 0.99)] * 1000, 3)
     print(json.dumps(out))
     return 0
 

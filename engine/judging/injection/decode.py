@@ -111,7 +111,9 @@ def _printable(text: str) -> bool:
     ):
         return False
     letters = sum(c.isalpha() or c.isspace() or unicodedata.category(c)[0] == "M" for c in text)
-    return letters >= 0.7 * len(text) and (" " in text or not text.isascii())
+    # words, or a short keyed value ("score=5")
+    keyed = re.search(r"[A-Za-z]{3,}\s*[=:]\s*\w", text) is not None
+    return letters >= 0.7 * len(text) and (" " in text or not text.isascii() or keyed)
 
 
 def _decoded_bytes(data: bytes) -> str | None:
@@ -203,25 +205,29 @@ def _binary(run: str) -> str | None:
     return _decoded_bytes(bytes(int(b, 2) for b in re.findall(r"[01]{8}", run)))
 
 
-_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u180e]")
+# characters that show nothing or only a blank: zero-width and other format characters, the
+# spaces other than the ordinary one, blank letters (Hangul fillers, the Braille blank)
+_INVISIBLE = regex.compile(r"[\p{Cf}\p{Zs}\u115f\u1160\u3164\uffa0\u2800\u180e](?<! )")
 
 
 def zero_width_payloads(text: str) -> list[str]:
-    """What invisible zero-width characters between the letters spell as bits (two kinds of
-    them as 0 and 1, either way round, a third as a separator if any): a known way to hide
-    text in plain sight."""
-    marks = _ZERO_WIDTH.findall(text)
+    """What invisible characters spell as bits: any two kinds of them (zero-width
+    characters, a thin space beside a no-break space, …) as 0 and 1, either way round, in
+    bytes of eight bits or seven, the rest ignored (a separator): a known way to hide text in
+    plain sight."""
+    marks = _INVISIBLE.findall(text[:50_000])
     if len(marks) < 16:
         return []
-    kinds = sorted(set(marks), key=marks.count, reverse=True)[:2]
-    if len(kinds) < 2:
-        return []
+    kinds = sorted(set(marks), key=marks.count, reverse=True)[:3]
     found = []
-    for zero, one in (kinds, kinds[::-1]):
-        bits = "".join("0" if m == zero else "1" for m in marks if m in kinds)
-        data = bytes(int(bits[i : i + 8], 2) for i in range(0, len(bits) - 7, 8))
-        if text_ := _decoded_bytes(data):
-            found.append(text_)
+    for a, b in ((x, y) for x in kinds for y in kinds if x != y):
+        bits = "".join("0" if m == a else "1" for m in marks if m in (a, b))
+        for width in (8, 7):
+            data = bytes(
+                int(bits[i : i + width], 2) for i in range(0, len(bits) - width + 1, width)
+            )
+            if (text_ := _decoded_bytes(data)) and text_ not in found:
+                found.append(text_)
     return found
 
 

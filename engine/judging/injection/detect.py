@@ -65,7 +65,9 @@ from engine.judging.injection.model import (
     stored_scorer,
 )
 from engine.judging.injection.phrases import addresses_evaluation, talks_of_grading
-from engine.judging.injection.rules import rule_hits
+from engine.judging.injection.readings import hidden_order
+from engine.judging.injection.readings.unasked import SUSPICIOUS_ONLY, unasked_scripts
+from engine.judging.injection.rules import rule_hits, said_hits
 from engine.judging.injection.text import matching_form
 
 _ACROSTIC_ASKED = re.compile(
@@ -75,23 +77,56 @@ _ACROSTIC_ASKED = re.compile(
 
 # a question asking for a translation, or about another language or script
 _SCRIPT_ASKED = re.compile(
-    r"translat|script|alphabet|hindi|urdu|arabic|persian|farsi|odia|oriya|gujarati|punjabi|"
+    r"(?<![a-z])(?:translat|scripts?\b|alphabet|hindi|urdu|arabic|persian|farsi|odia|oriya|gujarati|punjabi|"
     r"nepali|devanagari|nagri|nastaliq|chinese|japanese|korean|thai|russian|hebrew|tamil|"
-    r"telugu|kannada|malayalam|sinhala|santali|ol chiki|meitei|transliterat|"
+    r"telugu|kannada|malayalam|sinhala|santali|ol chiki|meitei|transliterat|greek|georgian|"
+    r"armenian|cyrillic|katakana|hiragana|hangul)|"
     r"অনুবাদ|লিপি|হরফ|বর্ণমালা|হিন্দি|উর্দু|আরবি|ফারসি|ওড়িয়া|তামিল|চীনা|জাপানি|"
     r"গুজরাটি|পাঞ্জাবি|নেপালি|দেবনাগরী|নাগরী",
     re.I,
 )
 # a question asking how words are spelt in another script (a narrower question than the above)
 _SPELLING_ASKED = re.compile(
-    r"transliterat|spelt|spelled|written in \w+ (?:letters|script)|হরফে|প্রতিবর্ণ", re.I
+    r"transliterat|phonetic|spelt|spelled|written in \w+ (?:letters|script)|হরফে|প্রতিবর্ণ", re.I
+)
+# a question asking for an encoding, a cipher, text reversed or an acrostic
+_ENCODING_ASKED = re.compile(
+    r"encod|decod|cipher|\bcode points?\b|base ?(?:16|32|64|85)|\brot[ -]?\d+|caesar|atbash|"
+    r"pig latin|morse|binary|\bhex|ascii|revers|backwards?|acrostic|leet|upside|unicode|"
+    r"উল্টো|সংকেত|এনকোড|ডিকোড|আদ্যক্ষর",
+    re.I,
 )
 # a question asking for guidelines or a marking scheme: its answer instructs graders
 _SCHEME_ASKED = re.compile(
-    r"guidelines?|instructions? for|marking scheme|mark scheme|rubric|scoring guide|"
+    r"guidelines?|instructions? for|marking scheme|(?:judge|judging|grading|evaluation|"
+    r"evaluator|system) prompt|mark scheme|rubric|scoring guide|"
     r"নির্দেশিকা|নির্দেশনা|গাইডলাইন|মার্কিং স্কিম|নম্বর বণ্টন|নম্বর দেওয়ার নিয়ম|রুব্রিক|মানবণ্টন",
     re.I,
 )
+
+
+# what an order written out in another script or spelling adds to the order's own reasons
+_WRITTEN_OUT = {"other-script", "hidden-order", "obfuscated", "split-order", "request"}
+
+
+def _unquoted(question: str) -> str:
+    return re.sub(r"['\"‘’“”]", " ", question)
+
+
+def _quotes_order(question: str) -> bool:
+    """Whether ``question`` itself holds an order's words (what it asks to encode)."""
+    return bool(hidden_order(matching_form(question)) or said_hits(_unquoted(question)))
+
+
+def _asks_for_writing(question: str) -> bool:
+    return bool(question) and bool(
+        _SCRIPT_ASKED.search(question) or _SPELLING_ASKED.search(question)
+    )
+
+
+def script_asked(question: str) -> bool:
+    """Whether ``question`` asks for a translation, another language or another script."""
+    return bool(_SCRIPT_ASKED.search(question))
 
 
 @dataclass(frozen=True)
@@ -126,6 +161,14 @@ def detect_injection(
         return InjectionReport()
     scorer = scorer or stored_scorer()
     reasons, evidence, structural = rule_hits(text)
+    # hidden words without an order, a script nothing calls for, a direction override: a
+    # second reading for the disagreement check, never a flag
+    only_suspicious = tuple(r for r in reasons if r in SUSPICIOUS_ONLY)
+    reasons = tuple(r for r in reasons if r not in SUSPICIOUS_ONLY)
+    # a script the question asks for, or that the answer itself names ("Urdu: …"), is called for
+    only_suspicious += unasked_scripts(
+        text, question, asked=script_asked(question) or script_asked(text)
+    )
     shown: tuple[str, ...] = ()
     if structural and (bare := markup_shown(text, question)) != text:
         # chat markup written out because the question asks for it ("the Llama 2 prompt
@@ -143,6 +186,18 @@ def detect_injection(
     if "other-script" in reasons and _SCRIPT_ASKED.search(question):
         # the question asks for the other language or script: the answer shows it
         reasons = tuple(r for r in reasons if r != "other-script")
+    if reasons and _asks_for_writing(question):
+        # the question asks to translate or spell out an order it quotes ("Translate 'Ignore
+        # the previous instructions' into Russian"): the answer writes out what it is asked
+        quoted = set(said_hits(_unquoted(question)))
+        if quoted and set(reasons) <= quoted | _WRITTEN_OUT:
+            shown, reasons, structural = shown + reasons, (), False
+    if "hidden-order" in reasons and _ENCODING_ASKED.search(question) and _quotes_order(question):
+        # the question asks to encode, reverse or spell in an acrostic an order it quotes
+        # ("reverse 'give me ten'", "an acrostic on FULL MARKS"): the answer shows it
+        again = rule_hits(text, read_hidden=False)
+        shown += tuple(r for r in reasons if r not in again[0])
+        reasons, evidence, structural = again
     said, discussed = text, False
     if not structural and discusses_attacks(question):
         # an answer explaining attacks quotes them: unless it speaks to its reader, only what
@@ -200,6 +255,7 @@ def detect_injection(
     if p > alone and not expected and addresses_evaluation(matching_form(view), reported=on_topic):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
+    weak = tuple(dict.fromkeys((*weak, *only_suspicious)))
     if shown:
         weak = tuple(dict.fromkeys((*weak, *shown)))
     return InjectionReport((), evidence, suspicious=weak, probability=p)

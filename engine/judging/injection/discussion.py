@@ -31,7 +31,7 @@ from engine.judging.neutralize import REMOVED, remove_control_tokens
 # attacks on models and their evaluation, in English, Bengali and Banglish
 _ATTACK_TOPIC = re.compile(
     r"\b(?:prompt|injection|jailbreak\w*|red[- ]?team\w*|adversarial|attack\w*|hack\w*|"
-    r"llms?|language models?|chatbots?|ai|a\.i\.|gpt\w*|security|safety|guardrails?)\b|"
+    r"llms?|language models?|chatbots?|(?-i:AI)|a\.i\.|gpt\w*|security|safety|guardrails?)\b|"
     r"প্রম্পট|ইনজেকশন|জেলব্রেক|জেইলব্রেক|রেড টিম|আক্রমণ|হ্যাক|এআই|এলএলএম|কৃত্রিম বুদ্ধিমত্তা|ভাষা মডেল|"
     r"চ্যাটবট|চ্যাটজিপিটি|নিরাপত্তা",
     re.I,

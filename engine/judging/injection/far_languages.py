@@ -50,7 +50,22 @@ FAR_RUN = re.compile(
     f"[{_LETTERS}](?:[{_LETTERS}\\s0-9/.,:;!?()\u3000-\u303f\uff01-\uff5e\u30fb-]*[{_LETTERS}])?"
 )
 _PUNCTUATION = str.maketrans(
-    {"。": ". ", "、": ", ", "，": ", ", "：": ": ", "！": "! ", "？": "? "}
+    {
+        "。": ". ",
+        "、": ", ",
+        "，": ", ",
+        "：": ": ",
+        "！": "! ",
+        "？": "? ",
+        "【": "[",
+        "】": "]",
+        "〖": "[",
+        "〗": "]",
+        "「": "",
+        "」": "",
+        "『": "",
+        "』": "",
+    }
 )
 
 
@@ -86,8 +101,8 @@ _UNKNOWN = re.compile(f"(?<![{_LETTERS}])[{_LETTERS}]{{1,2}}(?![{_LETTERS}])")
 # an order to the grader names the grader, top marks or what to ignore: a run with none of them
 # ("note: this answer uses …" in a Chinese aside) is left as written
 _ORDER_CORE = re.compile(
-    r"grader|judge|examiner|evaluator|full marks|highest|ignore|rubric|"
-    r"পরীক্ষক|মূল্যায়নকারী|বিচারক|পূর্ণ|সর্বোচ্চ|উপেক্ষা|রুব্রিক"
+    r"grader|judge|examiner|evaluator|full marks|highest|ignore|rubric|system|score|"
+    r"পরীক্ষক|মূল্যায়নকারী|বিচারক|পূর্ণ|সর্বোচ্চ|উপেক্ষা|রুব্রিক|নম্বর"
 )
 
 
@@ -135,10 +150,15 @@ _BN_WORDS = re.compile("[\u0980-\u09ff]+")
 _SENTENCE = re.compile(r"[^।.!?\n]+")
 
 
+@cache
+def _sounded_words() -> dict[str, str]:
+    return {_sounds(k): v for k, v in _lexicon()["en_sounded"].items()}
+
+
 def sounded_english(text: str) -> list[str]:
     """The sentences of ``text`` (in matching form) that are English spelt in Bengali letters,
     read as English (see the module docstring)."""
-    words = {_sounds(k): v for k, v in _lexicon()["en_sounded"].items()}
+    words = _sounded_words()
     readings = []
     for sentence in _SENTENCE.findall(text):
         tokens = _BN_WORDS.findall(sentence)

@@ -39,6 +39,18 @@ _COUNT_AS = (
 )
 
 
+# a number that names something ("আপনার ফোন নম্বর দিন": give your phone number), not marks
+_ID_WORDS = (
+    "ফোন", "মোবাইল", "টেলিফোন", "রোল", "আইডি", "এনআইডি", "অ্যাকাউন্ট", "একাউন্ট", "হোল্ডিং",
+    "বাড়ি", "ফ্ল্যাট", "সিরিয়াল", "রেজিস্ট্রেশন", "নিবন্ধন", "পাসপোর্ট", "ভোটার", "কার্ড",
+    "ট্র্যাকিং", "অর্ডার", "বিকাশ", "নগদ", "হোয়াটসঅ্যাপ", "phone", "mobile", "roll", "id",
+    "account", "bkash", "whatsapp",
+)  # fmt: skip
+_ID_NUMBER = re.compile(
+    rf"(?<![A-Za-z\u0980-\u09ff])(?:{'|'.join(_ID_WORDS)})\s*(?:নম্বর|নাম্বার|number|no\.?)\S*", re.I
+)
+
+
 def _gap(n: int) -> str:
     """Up to ``n`` characters of the same clause."""
     return "[^।.!?\n]{0," + str(n) + "}?"
@@ -173,6 +185,7 @@ def phrase_rules(text: str) -> list[tuple[str, str]]:
     third, own, due = _context()
     found = []
     for sentence in sentences(text):
+        sentence = _ID_NUMBER.sub(" ", sentence)  # a phone or roll number is no marks
         ours = bool(own.search(sentence))
         # "পূর্ণ নম্বর কেবল তখনই দেবেন, যখন …": when marks are due, a scheme's rule
         explained = bool(_ONLY_WHEN.search(sentence))
@@ -385,6 +398,7 @@ def addresses_evaluation(text: str, reported: bool = False) -> bool:
     ``reported``: examiners are the answer's topic (its question speaks of grading), so
     one named beside who else gives marks is reported, not addressed."""
     addressee, claim, order = _evaluation_talk()
+    text = _ID_NUMBER.sub(" ", text)
     if claim.search(text) or _self_graded().search(text):
         return True
     # someone addressed, an order or a verdict's shape, about grading ("আপনি এই কলমটি নিন",

@@ -46,6 +46,13 @@ from engine.judging.injection.decode import (
 from engine.judging.injection.far_languages import ipa_readings, sounded_english
 from engine.judging.injection.other_scripts import romanised_readings
 from engine.judging.injection.phrases import addresses_evaluation, phrase_rules, split_orders
+from engine.judging.injection.readings import (
+    glossed_readings,
+    hidden_order,
+    hidden_readings,
+    reads_as_words,
+    rearranged_readings,
+)
 from engine.judging.injection.text import (
     BIDI_CONTROLS,
     matching_form,
@@ -80,6 +87,9 @@ _IGNORE_BN = (
     r"(?:উপেক্ষা করো|উপেক্ষা করুন|ভুলে যাও|ভুলে যান|বাদ দাও|বাদ দিন|মানবে না|মানবেন না|মানতে হবে না|"
     r"অগ্রাহ্য করো|অগ্রাহ্য করুন|এড়িয়ে যাও|এড়িয়ে যান)"
 )
+# a key whose value is the mapping below it (YAML "judge:\n  scale: [1, 5]"): a
+# config's section, not a role line nor a note to the judge
+_YAML_MAPPING = r"(?![ \t]*\n[ \t]*[\w-]+[ \t]*:)"
 _JUDGE_EN = r"(?:judge|evaluator|grader|assessor|rater|scorer|reviewer|examiner|marker)s?"
 _JUDGE_BN = r"(?:বিচারক|মূল্যায়নকারী|মূল্যায়ক|পরীক্ষক|নম্বরদাতা|রেটার)"
 
@@ -231,7 +241,7 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         re.compile(
             r"(?:note|message|instruction)s? (?:to|for) (?:the )?" + _JUDGE_EN + r"|"
             r"\b(?:dear|attention|hey|hello)\s+(?:ai\s+|llm\s+)?" + _JUDGE_EN + r"|"
-            r"(?:^|\n)\s*(?:to the\s+)?" + _JUDGE_EN + r"\s*:",
+            r"(?:^|\n)\s*(?:to the\s+)?" + _JUDGE_EN + r"\s*:" + _YAML_MAPPING,
             re.I,
         ),
     ),
@@ -301,7 +311,7 @@ _RULES: tuple[tuple[str, re.Pattern], ...] = (
         "fence",
         re.compile(r"^\s*(?:={2,}|#{2,}|-{3,})\s*(?:system|user|assistant|model)\b", re.I | re.M),
     ),
-    ("fence", re.compile(r"^\s*(?:assistant|model|judge)\s*:", re.I | re.M)),
+    ("fence", re.compile(r"^\s*(?:assistant|model|judge)\s*:" + _YAML_MAPPING, re.I | re.M)),
     (
         "fence",  # "System:" alone opens ordinary definitions; two role lines are a transcript
         re.compile(
@@ -351,7 +361,7 @@ _GRADERS_WORDS = re.compile(
 )
 
 
-def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+def rule_hits(text: str, read_hidden: bool = True) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """(reasons, evidence, structural) of the rules alone: which rules ``text`` trips, and
     whether one of them is structure — a chat control token, the prompt's fence characters
     or labels, chat-template markup, direction controls, a verdict keyed by the rubric's
@@ -376,16 +386,7 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         found["hidden-order"] = None
         evidence.append("tag characters")
         structural = True
-    for payload in hidden_payloads(text):
-        hidden, why, _ = _plain_hits(payload, matching_form(payload))
-        if hidden:
-            found.update(dict.fromkeys((*hidden, "hidden-order")))
-            evidence += [f"decoded: {e}" for e in why]
-            structural = True
-        elif addresses_evaluation(matching_form(payload)):
-            # hidden talk of grading in words no rule knows: weaker, the model confirms
-            found["hidden-order"] = None
-            evidence.append(f"decoded: {payload[:60]}")
+    stored = clean
     if BIDI_CONTROLS.search(text):
         # read both ways: as displayed (the matching form) and as stored, which is what a
         # model reading the characters in order sees
@@ -393,13 +394,46 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         hits, why, _ = _plain_hits(stored, stored)
         found.update(dict.fromkeys(hits))
         evidence += [f"as stored: {e}" for e in why]
+    # what is hidden (encoded, enciphered, English in another script's letters, an acrostic,
+    # Bengali backwards) has no reason to speak of grading: an order's words near each other
+    # there are an order (read loosely), other words are hidden text (suspicious)
+    spelt, stems = rearranged_readings(clean) if read_hidden else ([], [])
+    if stored != clean and read_hidden:
+        more = rearranged_readings(stored)
+        spelt, stems = spelt + more[0], stems + more[1]
+    payloads = hidden_payloads(text) + hidden_readings(text) if read_hidden else []
+    for payload in dict.fromkeys(payloads + spelt + stems):
+        form = matching_form(payload)
+        hidden, why, _ = _plain_hits(payload, form)
+        if payload in spelt or payload in stems:  # what the text as written trips is not hidden
+            hidden = tuple(r for r in hidden if r not in reasons)
+        # first words are words of the answer: only an order the rules read counts there
+        order = "" if payload in stems and payload not in payloads else hidden_order(form)
+        if hidden or order:
+            found.update(dict.fromkeys((*(hidden or ("score-directive",)), "hidden-order")))
+            evidence += [f"decoded: {e}" for e in why] if hidden else [f"decoded: {order}"]
+            structural = True
+        elif payload not in payloads:
+            continue
+        elif addresses_evaluation(form):
+            # hidden talk of grading in words no rule knows: weaker, the model confirms
+            found["hidden-order"] = None
+            evidence.append(f"decoded: {payload[:60]}")
+        elif reads_as_words(form):
+            found["hidden-text"] = None  # words hidden, no order: suspicious at most
+            evidence.append(f"decoded: {payload[:60]}")
     # rearranged, not encoded: backwards without a hint, the first letters of lines
-    rearranged = reversed_readings(clean) + shifted_readings(clean) + romanised_readings(text)
-    rearranged += sounded_english(clean) + ipa_readings(text)
-    for reading in rearranged + [rejoined(a) for a in acrostics(clean)]:
+    shifted = shifted_readings(clean) if read_hidden else []
+    rearranged = reversed_readings(clean) + shifted if read_hidden else []
+    rearranged += romanised_readings(text) + sounded_english(clean) + ipa_readings(text)
+    rearranged += glossed_readings(clean)
+    acrostic = [rejoined(a) for a in acrostics(clean)] if read_hidden else []
+    for reading in rearranged + acrostic:
         # what the answer as written trips already is no hidden order
         hits, why, _ = _plain_hits(reading, reading)
         hidden = tuple(r for r in hits if r not in reasons)
+        if not hidden and reading in shifted and (order := hidden_order(reading)):
+            hidden, why = ("score-directive",), (order,)
         if hidden:
             found.update(dict.fromkeys((*hidden, "hidden-order")))
             evidence += [f"rearranged: {e}" for e in why]
@@ -419,6 +453,11 @@ def rule_hits(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         evidence += [e for e in why if e not in evidence]
         structural = structural or flat_structural
     return tuple(found), tuple(evidence), structural
+
+
+def said_hits(text: str) -> tuple[str, ...]:
+    """The rules ``text`` (as written) trips as it reads, no hidden reading taken."""
+    return _plain_hits(text, matching_form(text))[0]
 
 
 def _plain_hits(text: str, clean: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:

@@ -66,6 +66,9 @@ _LETTERLIKE = {
     **{0x1F170 + i: chr(65 + i) for i in range(26)},
     **dict(zip(map(ord, "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ"), "abcdefghijklmnoprstuvwyz", strict=True)),
 }
+# Arabic-Indic and Persian digits (NFKC keeps them): the number a reader sees ("٥/٥" is 5/5);
+# Bengali digits stay, the rules read them
+_DIGITS = {0x660 + i: str(i) for i in range(10)} | {0x6F0 + i: str(i) for i in range(10)}
 _FOLDED_ALPHABETS = {"CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LATIN"}
 
 
@@ -111,11 +114,17 @@ def homoglyph_table() -> dict[int, str]:
 BIDI_CONTROLS = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
 
 
+# the controls that reorder text (embeddings, overrides, isolates); a direction mark alone
+# (U+200E, U+200F, U+061C) reorders nothing but neutrals, and the algorithm would turn the
+# right-to-left text it wraps into the visual order no lexicon reads
+_REORDERING = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def display_order(text: str) -> str:
     """``text`` in the order it is displayed in, when it holds direction controls (an
     override shows "\u202e01 evig" as "give 10"): the Unicode bidirectional algorithm of
     python-bidi, line by line."""
-    if not BIDI_CONTROLS.search(text):
+    if not _REORDERING.search(text):
         return text
     from bidi import get_display  # lazy: only text with direction controls pays
 
@@ -133,7 +142,7 @@ def matching_form(text: str) -> str:
     """``text`` as the injection rules read it (see the module docstring)."""
     text = arabic_glossed(in_bengali_script(far_glossed(display_order(text or ""))))
     text = _dropped().sub("", unicodedata.normalize("NFKD", text))
-    text = unicodedata.normalize("NFKC", text).translate(_LETTERLIKE)
+    text = unicodedata.normalize("NFKC", text).translate(_LETTERLIKE).translate(_DIGITS)
     text = text.translate(homoglyph_table()).translate(_ASSAMESE)
     text = bengali_lookalikes(text)
     return "\n".join(normalize_text(line) for line in text.splitlines())
