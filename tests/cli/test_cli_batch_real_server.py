@@ -23,11 +23,16 @@ from tests.engine.rag.test_rag_retrieval import SMALL, _insert
 # test is about equal rows, not speed
 SLOW_MACHINE = ("--read-timeout", "900")
 
-STEPS = (
-    ["generate", "--model", "real", "--dialect", "sylhet", "--max-tokens", "6"],
-    ["judge", "--judge", "real", "--max-attempts", "1"],
-    ["run-task", "dialect-to-standard", "--models", "real", "--limit", "1", "--max-tokens", "6"],
-)
+
+def _steps(rubric: Path) -> tuple[list[str], ...]:
+    """The three steps; the judge's rubric caps its reasoning shortest (the 270M judge mostly
+    repeats itself up to the cap, and its reply is grammar-constrained both ways)."""
+    return (
+        ["generate", "--model", "real", "--dialect", "sylhet", "--max-tokens", "6"],
+        ["judge", "--judge", "real", "--max-attempts", "1", "--rubric", str(rubric)],
+        ["run-task", "dialect-to-standard", "--models", "real", "--limit", "1"]
+        + ["--max-tokens", "6"],
+    )
 
 
 @pytest.mark.slow
@@ -48,7 +53,7 @@ def test_batch_files_through_the_real_server_equal_the_online_run(
         code, text = _run(capsys, *w, *argv, "--concurrency", "1", "--default", *SLOW_MACHINE)
         assert code == 0, text
         copy_workspace(path, online)
-        for step in STEPS:
+        for step in _steps(study_fixture.short_rubric(tmp_path)):
             online_code, text = _run(capsys, "-w", str(online), *step)
             assert online_code == 0, (step, text)
             files, manifest = _export(capsys, w, tmp_path / step[0], *step)

@@ -347,11 +347,13 @@ def test_a_local_judge_killed_while_loading_leaves_no_run(study, server, embedde
     assert _rows(w[1]) == before
 
 
-def _judge_one_at_a_time(w, tmp_path) -> list[str]:
-    """``judge`` with 'gemma', one sequence at a time (plan groups of 4 pairs) and the
-    shortest reasoning cap (the 270M judge repeats itself up to it)."""
+def _judge_in_two_groups(w, tmp_path) -> list[str]:
+    """``judge`` with 'gemma' in plan groups of 4 pairs (2 sequences at a time, 2 × 2 per
+    group: the 6 pairs make two jobs) and the shortest reasoning cap (the 270M judge repeats
+    itself up to it)."""
     rubric = str(short_rubric(tmp_path))
-    return [*w, "judge", "--judge", "gemma", "--n-seq", "1", "--rubric", rubric]
+    groups = ["--n-seq", "2", "--refill", "2"]
+    return [*w, "judge", "--judge", "gemma", *groups, "--rubric", rubric]
 
 
 def _judge_replies(path: str) -> int:
@@ -368,13 +370,13 @@ def test_a_local_judge_whose_worker_dies_mid_run_keeps_what_it_judged(
     study, server, embedded_gguf, capsys, tmp_path
 ):
     """The judge's worker SIGKILLed once it has stored the replies of its first plan group
-    (4 of the 6 pairs with --n-seq 1), and every worker after it too (it dies again as it
-    reloads, in the first round): exit 3 with how many pairs are left, the signal named; the
-    replies stored before the kill are judged (all 6 were said to be left), and the same run
-    resumes and finishes."""
+    (4 of the 6 pairs), and every worker after it too (it dies again as it reloads, in the
+    first round): exit 3 with how many pairs are left, the signal named; the replies stored
+    before the kill are judged (all 6 were said to be left), and the same run resumes and
+    finishes."""
     w = study
     _local_judge(w, server, embedded_gguf, capsys, "echo")
-    argv = _judge_one_at_a_time(w, tmp_path)
+    argv = _judge_in_two_groups(w, tmp_path)
     with workers_killed(when=lambda: _judge_replies(w[1]) >= 1):
         code, text = _run(capsys, *argv)
     assert code == 3, text
@@ -415,7 +417,7 @@ def test_a_local_judge_whose_worker_keeps_dying_says_why(
         yield from generate(self, *args, **kwargs)
 
     monkeypatch.setattr(ModelWorker, "generate", dies_after_the_first_job)
-    argv = _judge_one_at_a_time(w, tmp_path)
+    argv = _judge_in_two_groups(w, tmp_path)
     code, text = _run(capsys, *argv)
     assert code == 3, text
     line = _incomplete_line(text)

@@ -176,12 +176,11 @@ def test_the_suite_as_batch_files_and_back(judged, capsys, tmp_path):
 
 
 @pytest.mark.slow
-def test_the_embedded_model_on_the_demo_study(tmp_path, capsys):
-    """The demo's real pipeline (2 questions, Chittagong, the 270M judge), then the suite on
-    its judge run with the same model: every probe decoded, the card printed."""
-    out = tmp_path / "demo"
-    argv = ["demo", "--out", str(out), "--questions", "2", "--dialects", "chittagong"]
-    assert main(argv) == 0
+def test_the_embedded_model_on_the_demo_study(demo_made, capsys):
+    """The demo's real pipeline (2 questions, Chittagong, the 270M judge; made once per
+    session, tests/cli/conftest.py), then the suite on its judge run with the same model:
+    every probe decoded, the card printed."""
+    out = demo_made
     capsys.readouterr()
     w = ["-w", str(out / "demo.sqlite")]
     rubric = str(out / "demo-rubric.json")

@@ -6,15 +6,12 @@ import sqlite3
 
 import pytest
 
-from app.cli import main
 from app.cli.demo import DEMO_REASONING_CHARS, run_demo
 
 
 @pytest.mark.slow
-def test_demo_end_to_end_then_resumes_without_new_work(tmp_path, capsys):
-    out = tmp_path / "demo"
-    argv = ["demo", "--out", str(out), "--questions", "2", "--dialects", "chittagong"]
-    assert main(argv) == 0
+def test_demo_end_to_end_then_resumes_without_new_work(demo_made, capsys):
+    out = demo_made  # ``demo --questions 2 --dialects chittagong`` exited 0 (tests/cli/conftest)
     report = out / "report" / "report.html"
     assert report.is_file() and "<html" in report.read_text(encoding="utf-8").lower()
     conn = sqlite3.connect(out / "demo.sqlite")
