@@ -78,7 +78,7 @@ def test_vulkan_offload_decodes_what_the_cpu_decodes(vulkan_lib, embedded_gguf, 
 
     monkeypatch.setenv("LLAMA_CPP_LIB_PATH", str(vulkan_lib))  # the workers' llama.cpp
     # 16 tokens, not the check's 32: lavapipe decodes at about 2 tokens/s whatever the
-    # batch, so the length is the test's time. The bounds hold with margin at 16: the
+    # batch, so the length is the test's time. The bounds hold with margin at 16,
     # measured here: 4 of 8 identical, 62.5 % of tokens (first differences 1, 1, 3, 11).
     found = offload_agreement(embedded_gguf, device_index=cpu_driver_index(), n_tokens=16)
     log.warning("Vulkan (lavapipe) vs CPU: %s, rate %.3f", found, found.rate)
