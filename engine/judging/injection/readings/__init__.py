@@ -4,7 +4,7 @@ loosely (:mod:`~engine.judging.injection.readings.orders`), and whether a readin
 (:mod:`~engine.judging.injection.readings.vocabulary`).
 
 - :mod:`~engine.judging.injection.readings.by_sound`: English spelt by sound in any other
-  script (Thai, kana, Hangul, Cyrillic, Greek; Armenian and Georgian with anyascii);
+  script (Thai, kana, Hangul, Cyrillic, Greek, Armenian, Georgian; by anyascii);
 - :mod:`~engine.judging.injection.readings.ciphers`: base32, base85, numbers as character
   codes, pig latin, atbash;
 - :mod:`~engine.judging.injection.readings.acrostic`: first characters (letters and digits)
