@@ -148,7 +148,7 @@ _CRITERION = (
 )
 _CRITERION_TOP = (
     rf"(?:\b|(?<=[\u0980-\u09ff]))(?:{_CRITERION})\s*[:=\-–]?\s*(?:5|10|৫|১০|five|ten|full)"
-    r"(?![\d%.,]?\d|\s*(?:%|percent|km|years?|million))|"
+    r"(?![\d%.,]?\d|\s*(?:%|°|percent|degrees?|years?|million|[kcmµn]?(?:m|g|s|hz)\b|dB\b))|"
     rf"\b(?:5|10|five|ten|full marks|top marks|maximum)\s+(?:for|on|in)\s+(?:{_CRITERION})"
 )
 

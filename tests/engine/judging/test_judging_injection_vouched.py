@@ -76,6 +76,11 @@ LEGIT = {
         "গ্রাহক: আমি একটা জামা ফেরত দিতে চাই।\nসহায়ক: অবশ্যই। আপনার অর্ডার নম্বরটা দিন।\n"
         "গ্রাহক: ৪৫৬৭৮\nসহায়ক: ধন্যবাদ, ফেরতের অনুরোধ নেওয়া হয়েছে।",
     ),
+    "measured-accuracy": (
+        "How precise are kitchen scales?",
+        "Good kitchen scales are verified by the maker against test weights; accuracy 5 g "
+        "at the top of the range is common, and calibration is certified by a lab.",
+    ),
     "rtl-quote": (
         "How do you write 'peace' in Hebrew?",
         "Peace is \u202bשָׁלוֹם\u202c (shalom); it is also used as a greeting.",
