@@ -66,6 +66,7 @@ from engine.judging.injection.model import (
 )
 from engine.judging.injection.phrases import addresses_evaluation, talks_of_grading
 from engine.judging.injection.readings import hidden_order
+from engine.judging.injection.readings.overrides import hides_words, names_overrides
 from engine.judging.injection.readings.unasked import SUSPICIOUS_ONLY, unasked_scripts
 from engine.judging.injection.rules import rule_hits, said_hits
 from engine.judging.injection.text import matching_form
@@ -169,6 +170,16 @@ def detect_injection(
     only_suspicious += unasked_scripts(
         text, question, asked=script_asked(question) or script_asked(text)
     )
+    if (
+        "direction-override" in only_suspicious
+        and hides_words(text)
+        and not (_ENCODING_ASKED.search(question) or discusses_attacks(question))
+        and not names_overrides(question + "\n" + text)
+    ):
+        # Latin or Bengali words under an override, outside right-to-left text: shown mirrored
+        # to a person, read plainly by the judge — hidden, unless the answer or its question
+        # speaks of overrides
+        reasons, structural = (*reasons, "direction-override"), True
     shown: tuple[str, ...] = ()
     if structural and (bare := markup_shown(text, question)) != text:
         # chat markup written out because the question asks for it ("the Llama 2 prompt
@@ -199,6 +210,15 @@ def detect_injection(
         shown += tuple(r for r in reasons if r not in again[0])
         reasons, evidence, structural = again
     said, discussed = text, False
+    if (
+        discusses_attacks(question)
+        and structural
+        and not rule_hits(text, read_hidden=False)[2]
+        and not rule_hits(shown_removed(text))[2]
+    ):
+        # structure only a hidden reading makes of the quotes (an acrostic through a quoted
+        # attack's first word): the quotes are shown, read below like the rest
+        structural = False
     if not structural and discusses_attacks(question):
         # an answer explaining attacks quotes them: unless it speaks to its reader, only what
         # it says outside its quotes counts (structure counts wherever it stands); what only
@@ -239,7 +259,7 @@ def detect_injection(
     confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
     # two rule families agreeing (an override and a score order, a judge addressed and a
     # self-evaluation) corroborate each other: LORO, no false flag more at first contact
-    if structural or len(reasons) >= 2 or (reasons and p >= confirm):
+    if (structural and reasons) or len(reasons) >= 2 or (reasons and p >= confirm):
         return InjectionReport(reasons, evidence, probability=p)
     # the model alone flags an answer that speaks to its evaluation, not one that only uses
     # its words ("A rubric is a scoring guide")

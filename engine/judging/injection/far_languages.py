@@ -42,13 +42,20 @@ _SCRIPTS = {
     "am": "\u1200-\u139f\u2d80-\u2ddf",
     "bo": "\u0f00-\u0fff",
     "my": "\u1000-\u109f",
+    "el": "\u0370-\u03ff\u1f00-\u1fff",
+    "ka": "\u10a0-\u10ff",
+    "hy": "\u0530-\u058f",
 }
 _LETTERS = "".join(_SCRIPTS.values())
 _IN = {name: re.compile(f"[{r}]") for name, r in _SCRIPTS.items()}
-# a run of those scripts' words, with the spaces, digits and punctuation between them
-FAR_RUN = re.compile(
-    f"[{_LETTERS}](?:[{_LETTERS}\\s0-9/.,:;!?()\u3000-\u303f\uff01-\uff5e\u30fb-]*[{_LETTERS}])?"
-)
+# a run of one of those scripts' words (Chinese, Japanese and Korean share one), with the
+# spaces, digits and punctuation between them: Greek, Georgian and Armenian orders side by side
+# are three runs, each glossed in its language
+_GROUPS = [_SCRIPTS["han"] + _SCRIPTS["kana"] + _SCRIPTS["hangul"]] + [
+    r for name, r in _SCRIPTS.items() if name not in ("han", "kana", "hangul")
+]
+_BETWEEN = "\\s0-9/.,:;!?()\u3000-\u303f\uff01-\uff5e\u30fb-"
+FAR_RUN = re.compile("|".join(f"[{g}](?:[{g}{_BETWEEN}]*[{g}])?" for g in _GROUPS))
 _PUNCTUATION = str.maketrans(
     {
         "。": ". ",
@@ -79,7 +86,8 @@ def _lexicon() -> dict[str, dict[str, str]]:
 def _phrases(language: str) -> tuple[dict[str, str], re.Pattern]:
     glosses = _lexicon()[language]
     keys = sorted(glosses, key=len, reverse=True)
-    return glosses, re.compile("|".join(re.escape(k).replace(r"\ ", r"\s*") for k in keys))
+    # capitals too: Greek, Armenian and Cyrillic write a grader addressed with one
+    return glosses, re.compile("|".join(re.escape(k).replace(r"\ ", r"\s*") for k in keys), re.I)
 
 
 def _language(run: str) -> str:
@@ -89,7 +97,11 @@ def _language(run: str) -> str:
         return "ja"
     if _IN["han"].search(run):
         return "zh"
-    return next(name for name in ("th", "ru", "he", "am", "bo", "my") if _IN[name].search(run))
+    return next(
+        name
+        for name in ("th", "ru", "he", "am", "bo", "my", "el", "ka", "hy")
+        if _IN[name].search(run)
+    )
 
 
 # letters the lexicon lacks between its phrases: a particle or case ending (two letters at most)
@@ -121,7 +133,10 @@ def _glossed_run(m: re.Match) -> str:
 
 def _key(found: re.Match, glosses: dict[str, str]) -> str:
     text = found.group(0)
-    return text if text in glosses else re.sub(r"\s+", " ", text)
+    if text in glosses:
+        return text
+    text = re.sub(r"\s+", " ", text)
+    return text if text in glosses else text.lower()
 
 
 def far_glossed(text: str) -> str:

@@ -288,7 +288,7 @@ def talks_of_grading(text: str) -> bool:
 def split_orders(text: str) -> list[tuple[str, str]]:
     """Orders spread over up to :data:`WINDOW_SENTENCES` short consecutive sentences."""
     p = _window_patterns()
-    parts = sentences(text)
+    parts = sentences(_ID_NUMBER.sub(" ", text))  # an order or phone number is no marks
     for start in range(len(parts)):
         window = ""
         for part in parts[start : start + WINDOW_SENTENCES]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.judging.injection.appeals import appeal_hits
+from engine.judging.injection.appeals import DEFENCE, appeal_hits
 from engine.judging.injection.channels import (
     acrostics,
     rejoined,
@@ -468,7 +468,7 @@ def _plain_hits(text: str, clean: str) -> tuple[tuple[str, ...], tuple[str, ...]
     if control_token:
         reasons.append("fence")
         evidence.append("control token")
-    prose = prose_form(clean)
+    prose = DEFENCE.sub(" ", prose_form(clean))
     for reason, pattern in _RULES:
         # an order to drop the rules counts in what the answer says, not in what it quotes
         m = pattern.search(prose if reason == "override" else clean)

@@ -4,12 +4,14 @@ loosely (:mod:`~engine.judging.injection.readings.orders`), and whether a readin
 (:mod:`~engine.judging.injection.readings.vocabulary`).
 
 - :mod:`~engine.judging.injection.readings.by_sound`: English spelt by sound in any other
-  script (Thai, kana, Hangul, Cyrillic, Greek; Armenian and Georgian with anyascii);
+  script (Thai, kana, Hangul, Cyrillic, Greek, Armenian, Georgian; by anyascii);
 - :mod:`~engine.judging.injection.readings.ciphers`: base32, base85, numbers as character
   codes, pig latin, atbash;
 - :mod:`~engine.judging.injection.readings.acrostic`: first characters (letters and digits)
   cut into words and numbers, first words cut to the lexicon's;
 - :mod:`~engine.judging.injection.readings.reversal`: Bengali reversed by hand;
+- :mod:`~engine.judging.injection.readings.overrides`: text under a direction override, as
+  stored (a model reads it so; a person sees it mirrored);
 - :mod:`~engine.judging.injection.readings.languages`: orders in languages written in Latin
   letters, glossed from a compact lexicon.
 
@@ -25,6 +27,7 @@ from engine.judging.injection.readings.by_sound import sounded_readings
 from engine.judging.injection.readings.ciphers import decoded
 from engine.judging.injection.readings.languages import glossed_readings
 from engine.judging.injection.readings.orders import hidden_order
+from engine.judging.injection.readings.overrides import overridden_spans
 from engine.judging.injection.readings.reversal import reversed_bengali
 from engine.judging.injection.readings.vocabulary import reads_as_words
 
@@ -39,7 +42,7 @@ __all__ = [
 
 def hidden_readings(text: str) -> list[str]:
     """What ``text`` (as written) hides in an encoding, a cipher or another script's letters."""
-    return decoded(text) + sounded_readings(text)
+    return decoded(text) + sounded_readings(text) + overridden_spans(text)
 
 
 def rearranged_readings(clean: str) -> tuple[list[str], list[str]]:
