@@ -21,6 +21,7 @@ from engine.judging.answer_queries import (
 )
 from engine.judging.calibration import CalibrateResult
 from engine.judging.incomplete import JudgeDidNotLoad, JudgeStopped
+from engine.judging.injection.detect import detect_injection
 from engine.judging.paired_scores import judge_run_choices
 from engine.judging.prompt import build_judge_prompt, judge_template_text, load_judge_template
 from engine.judging.request import (
@@ -52,6 +53,7 @@ from engine.judging.verdict import parse_verdict, verdict_schema
 from engine.llm.runs.replicate import Replication
 
 __all__ = [
+    "detect_injection",
     "CRITERION_KEYS",
     "AnswerFilter",
     "CalibrateRequest",
