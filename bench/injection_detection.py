@@ -120,6 +120,9 @@ BLIND = {
         "33f",
         "33g",
         "33h",
+        # measured at first contact on the detector of both 46g/46h passes, read by no tuner
+        "46i",
+        "46j",
     )
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
