@@ -19,6 +19,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -118,9 +119,9 @@ def _test_prompt_task(window: MainWindow):
     return next(t for t in reversed(window.bridge.tasks()) if t.label == LABEL)
 
 
-def test_the_quit_question_no_keeps_working_yes_closes(
-    qtbot, sample_db, tmp_path, threaded_bridge, caplog
-):
+@pytest.fixture
+def held(qtbot, sample_db, tmp_path, threaded_bridge, caplog):
+    """A window on a workspace whose endpoint holds its replies; a wait for a condition."""
     caplog.set_level(logging.INFO)
     server = HeldServer()
     try:
@@ -135,77 +136,62 @@ def test_the_quit_question_no_keeps_working_yes_closes(
         def wait(condition):
             qtbot.waitUntil(condition, timeout=30_000)
 
-        send_test_prompt(window, server, wait)
-        task = _test_prompt_task(window)
-        text = quit_answering(window, QMessageBox.StandardButton.No)
-        assert text.startswith("1 job(s) are still running. Cancel them and quit?")
-        assert window.isVisible() and task.running  # "No": nothing stopped
-        server.release.set()
-        box = window.panels["models"].try_box
-        wait(lambda: box.reply.toPlainText() == REPLY)
-        assert task.state == "done"
-
-        server.hold_next()
-        send_test_prompt(window, server, wait)
-        task = _test_prompt_task(window)
-        quit_answering(window, QMessageBox.StandardButton.Yes)
-        assert not window.isVisible() and task.state == "cancelled"
-        assert window.workspace is None and window.panels == {}
-        server.release.set()
-        wait(lambda: task.dropped)  # its worker returned into a closed window
-        QApplication.processEvents()
-        assert threaded_bridge.errors == []
-        dropped = [r.getMessage() for r in caplog.records if "was dropped" in r.getMessage()]
-        assert any(LABEL in line for line in dropped)
-        assert workspace_is_whole(path)
+        yield window, server, path, wait
     finally:
         server.release.set()
         server.stop()
 
 
-def test_closing_the_workspace_asks_then_lets_its_job_finish_first(
-    qtbot, sample_db, tmp_path, threaded_bridge, caplog
-):
+def test_the_quit_question_no_keeps_working_yes_closes(held, threaded_bridge, caplog):
+    window, server, path, wait = held
+    send_test_prompt(window, server, wait)
+    task = _test_prompt_task(window)
+    text = quit_answering(window, QMessageBox.StandardButton.No)
+    assert text.startswith("1 job(s) are still running. Cancel them and quit?")
+    assert window.isVisible() and task.running  # "No": nothing stopped
+    server.release.set()
+    box = window.panels["models"].try_box
+    wait(lambda: box.reply.toPlainText() == REPLY)
+    assert task.state == "done"
+
+    server.hold_next()
+    send_test_prompt(window, server, wait)
+    task = _test_prompt_task(window)
+    quit_answering(window, QMessageBox.StandardButton.Yes)
+    assert not window.isVisible() and task.state == "cancelled"
+    assert window.workspace is None and window.panels == {}
+    server.release.set()
+    wait(lambda: task.dropped)  # its worker returned into a closed window
+    QApplication.processEvents()
+    assert threaded_bridge.errors == []
+    dropped = [r.getMessage() for r in caplog.records if "was dropped" in r.getMessage()]
+    assert any(LABEL in line for line in dropped)
+    assert workspace_is_whole(path)
+
+
+def test_closing_the_workspace_asks_then_lets_its_job_finish_first(held, threaded_bridge, caplog):
     """File → Close workspace while a job runs on it: "No" keeps the workspace and the job;
     "Yes" cancels the job and delivers its last result while the panels still live, then
     closes: no error box, no result for a closed workspace, the bridge still works."""
-    caplog.set_level(logging.INFO)
-    server = HeldServer()
-    try:
-        path = workspace_with_endpoint(sample_db, tmp_path / "ws.sqlite", server)
-        window = MainWindow(
-            Settings(reviewer_name="r"), bridge=threaded_bridge, save=lambda _s: None
-        )
-        qtbot.addWidget(window)
-        window.show()
-        assert window.open_workspace(path)
-
-        def wait(condition):
-            qtbot.waitUntil(condition, timeout=30_000)
-
-        send_test_prompt(window, server, wait)
-        task = _test_prompt_task(window)
-        asked = answering(window, "Close workspace", QMessageBox.StandardButton.No)
-        assert asked and asked[0].startswith("1 job(s) are still running in this workspace.")
-        assert window.workspace is not None and task.running
-        # "Yes": the reply comes back during the bounded wait
-        answering(
-            window, "Close workspace", QMessageBox.StandardButton.Yes, then=server.release.set
-        )
-        assert window.workspace is None and window.panels == {}
-        assert not task.running and not task.dropped
-        assert threaded_bridge.errors == []
-        assert workspace_is_whole(path)
-        # the bridge was not shut down: the next workspace's jobs run
-        server.hold_next()
-        assert window.open_workspace(path)
-        send_test_prompt(window, server, wait)
-        server.release.set()
-        box = window.panels["models"].try_box
-        wait(lambda: box.reply.toPlainText() == REPLY)
-    finally:
-        server.release.set()
-        server.stop()
+    window, server, path, wait = held
+    send_test_prompt(window, server, wait)
+    task = _test_prompt_task(window)
+    asked = answering(window, "Close workspace", QMessageBox.StandardButton.No)
+    assert asked and asked[0].startswith("1 job(s) are still running in this workspace.")
+    assert window.workspace is not None and task.running
+    # "Yes": the reply comes back during the bounded wait
+    answering(window, "Close workspace", QMessageBox.StandardButton.Yes, then=server.release.set)
+    assert window.workspace is None and window.panels == {}
+    assert not task.running and not task.dropped
+    assert threaded_bridge.errors == []
+    assert workspace_is_whole(path)
+    # the bridge was not shut down: the next workspace's jobs run
+    server.hold_next()
+    assert window.open_workspace(path)
+    send_test_prompt(window, server, wait)
+    server.release.set()
+    box = window.panels["models"].try_box
+    wait(lambda: box.reply.toPlainText() == REPLY)
 
 
 def quit_while_jobs_return(sample: str, folder: str, rounds: int) -> None:
