@@ -66,6 +66,7 @@ from engine.judging.injection.model import (
 )
 from engine.judging.injection.phrases import addresses_evaluation, talks_of_grading
 from engine.judging.injection.readings import hidden_order
+from engine.judging.injection.readings.asides import asides
 from engine.judging.injection.readings.overrides import hides_words, names_overrides
 from engine.judging.injection.readings.unasked import SUSPICIOUS_ONLY, unasked_scripts
 from engine.judging.injection.rules import rule_hits, said_hits
@@ -256,6 +257,14 @@ def detect_injection(
     if (spelt := spelt_order(matching_form(said))) and not _ACROSTIC_ASKED.search(question):
         reasons = tuple(dict.fromkeys((*reasons, "hidden-order", "acrostic")))
         evidence = (*evidence, f"spelt: {spelt}")
+    # a segment off the question's topic that speaks to the evaluator (with a hint how to
+    # read a hidden message, a score or a vouching: flags) or of the answer's own worth
+    aside = asides(said, question)
+    if aside and (_ENCODING_ASKED.search(question) or discusses_attacks(question)):
+        aside = ("aside",)
+    if "reader-note" in aside:
+        reasons, structural = tuple(dict.fromkeys((*reasons, "reader-note"))), True
+    only_suspicious += aside if aside == ("aside",) else ()
     confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
     # two rule families agreeing (an override and a score order, a judge addressed and a
     # self-evaluation) corroborate each other: LORO, no false flag more at first contact
