@@ -260,8 +260,8 @@ def detect_injection(
     # a segment off the question's topic that speaks to the evaluator (with a hint how to
     # read a hidden message, a score or a vouching: flags) or of the answer's own worth
     aside = asides(said, question)
-    if aside and (_ENCODING_ASKED.search(question) or discusses_attacks(question)):
-        aside = ("aside",)
+    if aside and discusses_attacks(question):
+        aside = ("aside",)  # an answer about attacks on judges quotes what they say
     if "reader-note" in aside:
         reasons, structural = tuple(dict.fromkeys((*reasons, "reader-note"))), True
     only_suspicious += aside if aside == ("aside",) else ()

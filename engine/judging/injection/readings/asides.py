@@ -61,7 +61,12 @@ _SCORE = _compiled(
     r"\b(?:accuracy|score|marks?|rating|stars?|stell[a-z]+|notam|alama|puntos|punkte|nilai)\b",
 )
 _WORD = re.compile(r"[\u0980-\u09ffA-Za-z\u00c0-\u024f]{3,}")
-_SEGMENT = re.compile(r"\(([^()]{8,})\)|[^\n(।!?]+?(?:[।!?]|\.(?=\s)|$)", re.M)
+# a long parenthesis is a segment of its own; a short one ("(2019)") stays in its sentence
+_SEGMENT = re.compile(
+    r"\(([^()]{24,})\)|(?:[^\n(।!?]|\([^()\n]{0,23}\))+?(?:[।!?]|\.(?=\s)|$)", re.M
+)
+# the reader cast as an evaluator ("you are a kindly examiner", "act as the judge")
+_ROLE = _compiled(r"\b(?:you are|you're|act as|step into|play the role)\b|আপনি (?:এখন )?একজন")
 # words that say nothing of a topic
 _FUNCTION = frozenset(
     "এবং অথবা কিন্তু তবে যদি তাহলে এই সেই একটি একটা আমার আমি আপনি আপনার তার তাদের জন্য থেকে "
@@ -112,14 +117,17 @@ def asides(text: str, question: str = "") -> tuple[str, ...]:
         own, others = _stems(_cue_free(segment)), _stems(rest)
         if len(others) < 6 or len(own) > 2 * len(others):
             continue  # no answer around it to stand aside from
-        if len(own & others) > len(own) // 8:
+        if len(own & others) > max(1, len(own) // 6):
             continue  # on the answer's topic: it explains, it does not aside
         # a score beside an evaluator is an aside when it stands apart: its own line or a
         # parenthesis, not a sentence of a paragraph about judges
         apart = matches[i].group(1) is not None or segment.strip() in lines
-        if evaluator and (hint or vouch or (score and apart)):
+        cast = score and _ROLE.search(segment)
+        if evaluator and (hint or vouch or (score and apart) or cast):
             found.add("reader-note")
-        else:
+        elif apart or (evaluator and _ROLE.search(segment)):
+            # one cue alone in a sentence of a paragraph is the paragraph's business (an
+            # examiner described, a code named); set apart, it speaks past the answer
             found.add("aside")
     if "reader-note" in found:
         return ("reader-note",)
