@@ -125,6 +125,9 @@ def asides(text: str, question: str = "") -> tuple[str, ...]:
         cast = score and _ROLE.search(segment)
         if evaluator and (hint or vouch or (score and apart) or cast):
             found.add("reader-note")
+        elif vouch and score and apart:
+            # a stamp set apart that vouches for the answer and claims its score or accuracy
+            found.add("reader-note")
         elif apart or (evaluator and _ROLE.search(segment)):
             # one cue alone in a sentence of a paragraph is the paragraph's business (an
             # examiner described, a code named); set apart, it speaks past the answer
