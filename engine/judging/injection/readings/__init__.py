@@ -9,6 +9,8 @@ loosely (:mod:`~engine.judging.injection.readings.orders`), and whether a readin
   codes, pig latin, atbash;
 - :mod:`~engine.judging.injection.readings.acrostic`: first characters (letters and digits)
   cut into words and numbers, first words cut to the lexicon's;
+- :mod:`~engine.judging.injection.readings.numbered`: numbers read as letters (A=1), in
+  runs or in a list's numbering;
 - :mod:`~engine.judging.injection.readings.reversal`: Bengali reversed by hand;
 - :mod:`~engine.judging.injection.readings.overrides`: text under a direction override, as
   stored (a model reads it so; a person sees it mirrored);
@@ -26,6 +28,7 @@ from engine.judging.injection.readings.acrostic import first_word_stems, letter_
 from engine.judging.injection.readings.by_sound import sounded_readings
 from engine.judging.injection.readings.ciphers import decoded
 from engine.judging.injection.readings.languages import glossed_readings
+from engine.judging.injection.readings.numbered import numbered_readings
 from engine.judging.injection.readings.orders import hidden_order
 from engine.judging.injection.readings.overrides import overridden_spans
 from engine.judging.injection.readings.reversal import reversed_bengali
@@ -42,7 +45,7 @@ __all__ = [
 
 def hidden_readings(text: str) -> list[str]:
     """What ``text`` (as written) hides in an encoding, a cipher or another script's letters."""
-    return decoded(text) + sounded_readings(text) + overridden_spans(text)
+    return decoded(text) + sounded_readings(text) + overridden_spans(text) + numbered_readings(text)
 
 
 def rearranged_readings(clean: str) -> tuple[list[str], list[str]]:
