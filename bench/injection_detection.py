@@ -120,6 +120,9 @@ BLIND = {
         "33f",
         "33g",
         "33h",
+        # measured at first contact on the detector of the 46i/46j pass, read by no tuner
+        "46k",
+        "46l",
     )
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
