@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from engine.judging.prompt import JudgeTemplate, build_judge_prompt, pair_prompt
+from engine.judging.prompt import JudgeTemplate, pair_prompt
 from engine.judging.rubric import Rubric
 from engine.judging.verdict import verdict_schema
 from engine.llm.types import Request, Sampler
@@ -57,7 +57,7 @@ def build_probes(
         pair = item.pair
         base = pair_prompt(template, rubric, pair, spotlight=spotlight)
         if swapped is not None:
-            ask(checks.ORDER, item, _with_template(swapped, rubric, pair, spotlight))
+            ask(checks.ORDER, item, pair_prompt(swapped, rubric, pair, spotlight=spotlight))
         ask(checks.RETEST, item, base, retest_sampler)
         answer = str(pair["dialect_answer"])
         changed: dict[str, str | None] = {
@@ -77,16 +77,3 @@ def build_probes(
             else:
                 ask(check, item, prompt)
     return out
-
-
-def _with_template(template: JudgeTemplate, rubric: Rubric, pair: dict, spotlight: bool):
-    return build_judge_prompt(
-        template,
-        rubric,
-        standard_question=pair["standard_question"],
-        standard_answer=pair["standard_answer"],
-        dialect_question=pair["dialect_question"],
-        dialect_answer=pair["dialect_answer"],
-        dialect_name=pair["dialect_name"],
-        spotlight=spotlight,
-    )
