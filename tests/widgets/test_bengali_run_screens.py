@@ -16,12 +16,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QTableView
 
 from app.logging_setup import QUIET_LOGGERS
-from app.main_window import MainWindow
-from app.settings import Settings
 from engine.i18n import _, set_language
 from engine.workspace.store import Workspace
 from tests.widgets.menus import menu_action
-from tests.widgets.test_bengali_screens import SCREEN_SIZE, ScreenReader, data_names
+from tests.widgets.test_bengali_screens import ScreenReader, bengali_window, data_names
 from tests.widgets.visible_texts import ForeignCheck
 
 
@@ -49,12 +47,7 @@ def test_a_translation_run_reads_bengali(
     )
     assert set_language("bn")
     try:
-        window = MainWindow(
-            Settings(language="bn", reviewer_name="রহিম"), bridge=sync_bridge, save=lambda s: None
-        )
-        qtbot.addWidget(window)
-        window.resize(*SCREEN_SIZE)
-        window.show()
+        window = bengali_window(qtbot, sync_bridge)
         assert window.open_workspace(path)
         reader = ScreenReader(qtbot, None)
         menu_action(window, _("&Translate questions…").replace("&", "")).trigger()

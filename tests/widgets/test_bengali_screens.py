@@ -122,6 +122,17 @@ TYPED_EXAMPLES = [
 ]  # fmt: skip
 
 
+def bengali_window(qtbot, bridge) -> MainWindow:
+    """The main window in Bengali at the walkers' screen size, shown (no workspace yet)."""
+    window = MainWindow(
+        Settings(language="bn", reviewer_name="রহিম"), bridge=bridge, save=lambda s: None
+    )
+    qtbot.addWidget(window)
+    window.resize(*SCREEN_SIZE)
+    window.show()
+    return window
+
+
 def data_names(ws: Workspace, *paths: Path) -> list[str]:
     """What is data, shown as it is in any language: names a person gave, the paths on
     screen, question ids, texts and English glosses (a column the study keeps in English)
@@ -349,12 +360,7 @@ def test_every_panel_and_dialog_reads_bengali(
     monkeypatch.setattr(QMessageBox, "warning", warning)
     assert set_language("bn")
     try:
-        window = MainWindow(
-            Settings(language="bn", reviewer_name="রহিম"), bridge=sync_bridge, save=lambda s: None
-        )
-        qtbot.addWidget(window)
-        window.resize(*SCREEN_SIZE)
-        window.show()
+        window = bengali_window(qtbot, sync_bridge)
         reader = ScreenReader(qtbot, out)
         reader.read("welcome", window)
         assert window.open_workspace(path)
