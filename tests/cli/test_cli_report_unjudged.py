@@ -16,7 +16,8 @@ from engine.bias.sample import SCRIPTED, ScriptedReplies
 from engine.understanding.run import run_task
 from engine.understanding.task_spec import get_task
 from engine.workspace.store import Workspace, utcnow
-from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
+from tests.engine.understanding.conftest import insert_pairs
+from tests.scripted_backend import ScriptedBackend
 
 
 def _bias_only(path):

@@ -63,7 +63,8 @@ def screen_db(sample_db, tmp_path_factory):
     from engine.samples import study as sample_study
     from engine.understanding.run import run_task
     from engine.understanding.task_spec import get_task
-    from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
+    from tests.engine.understanding.conftest import insert_pairs
+    from tests.scripted_backend import ScriptedBackend
 
     path = tmp_path_factory.mktemp("screens") / "study.sqlite"
     shutil.copy(sample_db, path)

@@ -113,7 +113,7 @@ def test_task_stats_defaults_are_the_engine_settings():
 
 def _task_runs(ws) -> None:
     from engine.understanding.run import run_task
-    from tests.engine.understanding.conftest import ScriptedBackend
+    from tests.scripted_backend import ScriptedBackend
 
     model = ws.query("SELECT * FROM models WHERE name = 'scripted'")
     for task, reply, scripts in (

@@ -3,11 +3,8 @@ validation splits, two dialects), a scripted backend and a model row for it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from engine.llm.types import ModelInfo, Result
 from engine.text.textnorm import canonical_key
 from engine.workspace.store import utcnow
 
@@ -37,26 +34,6 @@ def insert_pairs(ws, pairs=PAIRS) -> None:
                 for code, split, d, s in pairs
             ],
         )
-
-
-class ScriptedBackend:
-    """Answers every request with ``reply(request)``; records what it was asked."""
-
-    def __init__(self, reply: Callable):
-        self.reply, self.seen, self.closed = reply, [], False
-
-    def info(self):
-        return ModelInfo(model_id="scripted", name="scripted", has_chat_template=True)
-
-    def generate(self, requests, *, progress=None, cancelled=None):
-        for req in requests:
-            if cancelled and cancelled():
-                return
-            self.seen.append(req)
-            yield Result(req.key, self.reply(req), prompt_tokens=1, completion_tokens=1)
-
-    def close(self):
-        self.closed = True
 
 
 @pytest.fixture

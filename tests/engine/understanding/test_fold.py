@@ -15,7 +15,7 @@ NORM = get_task("dialect-to-standard")
 
 
 def test_fold_is_balanced_and_disjoint_from_prompted_items(pairs_ws, model_row, tmp_path):
-    from tests.engine.understanding.conftest import ScriptedBackend
+    from tests.scripted_backend import ScriptedBackend
 
     factory = lambda ws, run_id: ScriptedBackend(lambda req: "x")  # noqa: E731
     run_task(pairs_ws, NORM, [model_row], regimes=["few"], k=1, seed=5, backend_factory=factory)

@@ -38,7 +38,7 @@ def _reply_for(ws):
 
 
 def test_run_records_resumes_and_scores(pairs_ws, model_row):
-    from tests.engine.understanding.conftest import ScriptedBackend
+    from tests.scripted_backend import ScriptedBackend
 
     backends = []
 
@@ -101,7 +101,7 @@ def test_run_records_resumes_and_scores(pairs_ws, model_row):
 
 
 def test_classification_run_and_refusals(pairs_ws, model_row):
-    from tests.engine.understanding.conftest import ScriptedBackend
+    from tests.scripted_backend import ScriptedBackend
 
     spec = get_task("dialect-id")
     factory = lambda ws, run_id: ScriptedBackend(lambda req: '{"label": "sylhet"}')  # noqa: E731
@@ -121,7 +121,7 @@ def test_classification_run_and_refusals(pairs_ws, model_row):
 
 def test_round_trip_and_divergence_in_stats(pairs_ws, model_row):
     from engine.understanding.scripts import cer, romanize, to_bengali
-    from tests.engine.understanding.conftest import ScriptedBackend
+    from tests.scripted_backend import ScriptedBackend
 
     factory = lambda ws, run_id: ScriptedBackend(lambda req: '{"standard": "আমি"}')  # noqa: E731
     run_task(pairs_ws, NORM, [model_row], scripts=["roman"], backend_factory=factory)
@@ -139,7 +139,7 @@ def test_results_table_csv_and_latex(pairs_ws, model_row, tmp_path):
     import csv
 
     from engine.understanding.tables import write_csv, write_latex
-    from tests.engine.understanding.conftest import ScriptedBackend
+    from tests.scripted_backend import ScriptedBackend
 
     factory = lambda ws, run_id: ScriptedBackend(lambda req: '{"standard": "আমি"}')  # noqa: E731
     run_task(pairs_ws, NORM, [model_row], backend_factory=factory)
@@ -158,7 +158,7 @@ def test_results_table_csv_and_latex(pairs_ws, model_row, tmp_path):
 def test_a_run_scores_the_stored_choice_and_notes_another(pairs_ws, model_row):
     """'none' asked of NFC-stored pairs: the card says nfc (what was scored) and why; the
     note lies outside the run key, so asking again reuses the run."""
-    from tests.engine.understanding.conftest import ScriptedBackend
+    from tests.scripted_backend import ScriptedBackend
 
     def factory(ws, run_id):
         return ScriptedBackend(_reply_for(ws))

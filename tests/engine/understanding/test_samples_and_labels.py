@@ -16,7 +16,7 @@ from engine.understanding.items import import_items, load_items, parse_label_nam
 from engine.understanding.run import run_task, stratified_order
 from engine.understanding.stats import TaskStatsSettings, task_stats
 from engine.understanding.task_spec import get_task
-from tests.engine.understanding.conftest import ScriptedBackend
+from tests.scripted_backend import ScriptedBackend
 
 CLS = get_task("classification")
 WORDS = ["ভাত", "মাছ", "বাড়ি", "গান", "বই", "নদী", "আকাশ", "পাখি", "ফুল", "মেঘ"]

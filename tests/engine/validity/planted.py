@@ -20,33 +20,13 @@ from collections.abc import Callable
 from engine.answering.generation import ANSWER_KIND
 from engine.judging.rubric import CRITERION_KEYS
 from engine.judging.run import judge_answers
-from engine.llm.types import ModelInfo, Result
 from engine.workspace.store import Workspace, utcnow
+from tests.scripted_backend import ScriptedBackend
 
 DIALECTS = ("chittagong", "sylhet")
 FIRST_SHARE = 0.3  # the share of questions whose verdict the first-preferring judge flips
 _FENCE = re.compile(r"BEGIN (\w+) \w+⟧\n(.*?)\n⟦END \1 ", re.S)
 _NUMBER = re.compile(r"-(\d+)")
-
-
-class ScriptedBackend:
-    """Answers every request with ``reply(request)``; counts what it was asked."""
-
-    def __init__(self, reply: Callable):
-        self.reply, self.seen = reply, []
-
-    def info(self):
-        return ModelInfo(model_id="scripted", name="scripted", has_chat_template=True)
-
-    def generate(self, requests, *, progress=None, cancelled=None):
-        for req in requests:
-            if cancelled and cancelled():
-                return
-            self.seen.append(req.key)
-            yield Result(req.key, self.reply(req), prompt_tokens=1, completion_tokens=1)
-
-    def close(self):
-        pass
 
 
 def build(ws: Workspace, questions: int) -> None:

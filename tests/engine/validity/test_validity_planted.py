@@ -138,7 +138,7 @@ def test_where_the_study_has_romanized_texts_the_answer_is_asked_romanized_too(s
             "updated_at) VALUES (1, 'sylhet', 'proshno-1', 'human', 'gold', 'roman', '2026')"
         )
     result, backend = run_suite(study, monkeypatch, planted.order_blind, per_dialect=4)
-    romanized = [k for k in backend.seen if k.startswith("romanized:")]
+    romanized = [r.key for r in backend.seen if r.key.startswith("romanized:")]
     assert len(romanized) == 2 * 4
     for dialect in result.card.dialects:
         row = next(c for c in dialect.checks if c.check == "romanized")

@@ -163,7 +163,7 @@ def test_a_task_run_started_elsewhere_reaches_tasks(qtbot, task_ws, sync_bridge)
         from engine.understanding.run import run_task
         from engine.understanding.task_spec import get_task
         from engine.workspace.store import Workspace
-        from tests.engine.understanding.conftest import ScriptedBackend
+        from tests.scripted_backend import ScriptedBackend
         with Workspace({str(workspace.path)!r}, create=False) as ws:
             model = ws.query("SELECT * FROM models WHERE name = 'scripted'")
             run_task(ws, get_task("dialect-to-standard"), model, regimes=["zero"],

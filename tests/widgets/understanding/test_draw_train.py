@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from app.cli import main
-from tests.engine.understanding.conftest import ScriptedBackend
+from tests.scripted_backend import ScriptedBackend
 from tests.widgets.task_fixtures import add_scripted_model
 from widgets.understanding.tasks_panel import TasksPanel
 

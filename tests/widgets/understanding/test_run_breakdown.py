@@ -8,7 +8,7 @@ import json
 from PySide6.QtCore import Qt
 
 from app.cli import main
-from tests.engine.understanding.conftest import ScriptedBackend
+from tests.scripted_backend import ScriptedBackend
 from tests.widgets.task_fixtures import task_ws  # noqa: F401 (fixture)
 from widgets.understanding.tasks_panel import TasksPanel
 

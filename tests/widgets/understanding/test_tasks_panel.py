@@ -6,7 +6,8 @@ import pytest
 
 from engine.understanding.run import run_task
 from engine.understanding.task_spec import get_task
-from tests.engine.understanding.conftest import ScriptedBackend, insert_pairs
+from tests.engine.understanding.conftest import insert_pairs
+from tests.scripted_backend import ScriptedBackend
 from tests.widgets.task_fixtures import task_ws  # noqa: F401 (fixture)
 from widgets.understanding.tasks_panel import TasksPanel
 
@@ -127,7 +128,7 @@ def test_sample_warnings_and_a_romanized_copy_baseline_are_shown(
 def test_a_cancelled_run_shows_its_real_fraction_label_and_tokens(
     qtbot, task_ws, sync_bridge, monkeypatch
 ):
-    from tests.engine.understanding.conftest import ScriptedBackend
+    from tests.scripted_backend import ScriptedBackend
     from widgets.common.job_monitor import JobTableModel, tokens_per_second
 
     asked = []

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from engine.understanding import tasks as task_jobs
 from engine.understanding.api import TASK_STATS
-from tests.engine.understanding.conftest import ScriptedBackend
+from tests.scripted_backend import ScriptedBackend
 from tests.widgets.task_fixtures import task_ws  # noqa: F401 (fixture)
 from widgets.common.task_bridge import TaskBridge
 from widgets.understanding.tasks_panel import TasksPanel
