@@ -48,8 +48,9 @@ gui: $(STAMP)
 
 # Linux artefacts (dist/upabhasha-<version>-linux-x86_64.tar.zst and upabhasha_<version>_amd64.deb)
 # from their own clean venv (build/installer-venv: runtime dependencies + PyInstaller, the CPU
-# torch first) + smoke test of the built program; slow, not part of `make test` (.ci/run runs
-# it after the tests, with INSTALLER_ARGS=--install-deb). See packaging/README.md.
+# torch first), built inside a Debian 11 root made once and cached (glibc 2.31; needs root),
+# + smoke test of the built program; slow, not part of `make test` (.ci/run runs it after the
+# tests, with INSTALLER_ARGS=--install-deb). See packaging/README.md.
 INSTALLER_ARGS ?=
 installer:
 	TORCH_SPEC="$(TORCH_SPEC)" $(PYTHON) packaging/build.py $(INSTALLER_ARGS)

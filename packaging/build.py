@@ -1,12 +1,15 @@
 """``make installer``: build the Linux artefacts from a clean environment and check them.
 
-1. create ``build/installer-venv`` with only the runtime dependencies of pyproject.toml and
+1. inside the Debian 11 build root (packaging/build_root.py: made once, cached outside the
+   clone; root needed), so that no bundled file needs a glibc newer than 2.31:
+   create ``build/installer-venv`` with only the runtime dependencies of pyproject.toml and
    the ``packaging`` extra (PyInstaller), the CPU torch first (``TORCH_SPEC``, as the
    Makefile does), then llama-cpp-python with llama.cpp's Vulkan and CPU backends
-   (packaging/vulkan_build.py: built once, cached outside the clone); reused while pyproject.toml and the torch spec are unchanged; refused when
-   a test-only package (numba, llvmlite, pytest) is in it;
+   (packaging/vulkan_build.py: built once, cached outside the clone); reused while
+   pyproject.toml and the torch spec are unchanged; refused when a test-only package
+   (numba, llvmlite, pytest) is in it;
 2. run PyInstaller on packaging/upabhasha.spec with it (one-folder build, two programs);
-3. check the folder: the rules of bundle_rules (no test folders, no identical library pairs,
+3. check the folder: no file needing a glibc above the floor (build_root.GLIBC_FLOOR), the rules of bundle_rules (no test folders, no identical library pairs,
    no CUDA runtime in the CPU build), its libraries against the desktop floor
    (system_floor: each one the bundle or the floor provides; the .deb depends on floor
    packages only) and its start (bench/frozen_start.py: no lazily
@@ -23,7 +26,8 @@
 ``--install-deb`` (root, apt; ``.ci/run`` does it) is the CI check: desktop-file-validate on
 both menu entries, lintian on the .deb in the background while the .deb is installed with
 apt-get, smoke-tested (the one full smoke run, instead of step 5's) and removed, checking
-that nothing is left.
+that nothing is left; then installed offline and smoke-tested in minimal Debian 11 and
+Debian 12 roots (packaging/offline_install_check.py).
 Each phase's time is printed as it ends; the last line printed is one JSON object: phases,
 sizes, the glibc floor, the frozen start, the smoke and lint results.
 ``--skip-build`` re-packs the previous PyInstaller output, ``--no-smoke`` skips the start
@@ -49,6 +53,7 @@ PACKAGING = ROOT / "packaging"
 WORK = ROOT / "build" / "pyinstaller"
 VENV = ROOT / "build" / "installer-venv"
 DIST = ROOT / "dist"
+BUNDLE_RUN = WORK / "bundle-run.json"  # what the build inside the root reports back
 TORCH_SPEC = os.environ.get("TORCH_SPEC", "torch==2.13.0")
 # packages of the test extras that must never reach the bundle (numba/llvmlite: 180 MB)
 NOT_RUNTIME = ("numba", "llvmlite", "pytest", "ppi-python", "pytest-qt")
@@ -68,7 +73,15 @@ COMPRESSION = "zst"
 DEB_COMPRESSION = ("-Zxz", "-z1")
 
 sys.path.insert(0, str(PACKAGING))
-from bundle_binaries import bundle_problems, glibc_floor  # noqa: E402 - packaging/ on the path
+from build_root import (  # noqa: E402
+    GLIBC_FLOOR,
+    build_environment,
+    ensure_root,
+    pip_configuration,
+    run_in_root,
+)
+from build_root import PYTHON as ROOT_PYTHON  # noqa: E402
+from bundle_binaries import above_glibc, bundle_problems, glibc_floor  # noqa: E402 - packaging/ on the path
 from frozen_smoke import run_smoke, summary  # noqa: E402
 from launchers import tarball_launcher  # noqa: E402
 from vulkan_build import cache_folder, install_vulkan_llama  # noqa: E402
@@ -191,6 +204,31 @@ def run_pyinstaller() -> Path:
         check=True,
         cwd=ROOT,
     )
+    return WORK / "dist" / project()["name"]
+
+
+def build_in_root(result: dict, phases: Phases) -> Path:
+    """The build venv and PyInstaller, run inside the Debian 11 build root (build_root.py)
+    with this clone, the pip cache and the wheel cache at their own paths."""
+    root = ensure_root(say)
+    phases.done("build_root")
+    BUNDLE_RUN.unlink(missing_ok=True)
+    caches = [Path.home() / ".cache" / "pip", cache_folder().parent]
+    for cache in caches:
+        cache.mkdir(parents=True, exist_ok=True)
+    ran = run_in_root(
+        root,
+        [ROOT_PYTHON, "packaging/build.py", "--bundle-only"],
+        binds=(ROOT, *caches, *pip_configuration()),
+        cwd=ROOT,
+        env=build_environment(),
+    )
+    if ran.returncode != 0 or not BUNDLE_RUN.is_file():
+        raise SystemExit(f"the build in {root} failed (exit {ran.returncode}); see above")
+    inside = json.loads(BUNDLE_RUN.read_text())
+    result["venv_made"] = inside["venv_made"]
+    phases.seconds.update(inside["phases_s"])
+    phases.done("in_root")
     return WORK / "dist" / project()["name"]
 
 
@@ -323,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         help="pack this PyInstaller folder (implies "
         "--skip-build; packaging/gpu/build-linux-cuda.sh passes its own)",
     )
+    parser.add_argument("--bundle-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--variant", default="cpu", help="artefact name suffix (cpu: none)")
     parser.add_argument("--compression", choices=sorted(COMPRESSORS), default=COMPRESSION)
     parser.add_argument(
@@ -342,16 +381,24 @@ def main(argv: list[str] | None = None) -> int:
     phases = Phases()
     started = time.perf_counter()
     failed: list[str] = []
+    if args.bundle_only:  # inside the build root (build_in_root)
+        made = build_venv()
+        phases.done("venv")
+        run_pyinstaller()
+        phases.done("pyinstaller")
+        BUNDLE_RUN.write_text(json.dumps({"venv_made": made, "phases_s": phases.seconds}))
+        return 0
     if args.bundle or args.skip_build:
         bundle = args.bundle or WORK / "dist" / meta["name"]
     else:
-        result["venv_made"] = build_venv()
-        phases.done("venv")
-        bundle = run_pyinstaller()
-        phases.done("pyinstaller")
+        bundle = build_in_root(result, phases)
     result["bundle_mb"] = round(folder_bytes(bundle) / 1e6, 1)
     result["largest_mb"] = biggest_parts(bundle)
     result["glibc_floor"] = glibc_floor(bundle)
+    above = above_glibc(bundle, GLIBC_FLOOR)
+    if above:
+        result["above_glibc_floor"] = above[:20]
+        failed.append(f"{len(above)} bundled files need a glibc newer than {GLIBC_FLOOR}")
     left_out = WORK / "work" / "upabhasha" / "left-out.json"
     if left_out.is_file():
         result["left_out_files"] = {
@@ -474,6 +521,16 @@ def install_and_lint(deb: Path, result: dict, phases: Phases) -> list[str]:
     )
     failed += [] if checked["ok"] else [".deb check"]
     phases.done("install_smoke_remove")
+    from offline_install_check import SUITES, check_suite
+
+    result["offline_installs"] = [check_suite(deb, suite, say) for suite in SUITES]
+    for offline in result["offline_installs"]:
+        say(
+            f"offline install in {offline['suite']}: "
+            + ("passed" if offline["ok"] else f"FAILED {offline}")
+        )
+        failed += [] if offline["ok"] else [f"offline install in {offline['suite']}"]
+    phases.done("offline_installs")
     if lintian is not None:
         lint = lintian_result(lintian)
         result["lintian"] = lint

@@ -194,18 +194,19 @@ def bundle_problems(folder: Path, cpu_only: bool = True) -> list[str]:
 
 
 @cache
-def glibc_floor(folder: Path) -> str:
-    """The newest ``GLIBC_x.y`` symbol version any ELF file in ``folder`` requires: the oldest
-    glibc the bundle runs on (the build machine's libstdc++ and libexpat set it)."""
+def _glibc_versions(version: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in version.split("."))
+
+
+def glibc_needs(folder: Path) -> dict[Path, tuple[int, ...]]:
+    """Each ELF file in ``folder`` with the newest ``GLIBC_x.y`` symbol version it requires."""
     import subprocess
     from concurrent.futures import ThreadPoolExecutor
 
-    def needs(path: Path) -> set[tuple[int, ...]]:
+    def newest(path: Path) -> tuple[int, ...]:
         out = subprocess.run(["readelf", "-V", "-W", str(path)], capture_output=True, text=True)
-        return {
-            tuple(int(n) for n in found.split("."))
-            for found in re.findall(r"Name: GLIBC_(\d+(?:\.\d+)+)", out.stdout)
-        }
+        found = re.findall(r"Name: GLIBC_(\d+(?:\.\d+)+)", out.stdout)
+        return max((_glibc_versions(v) for v in found), default=(0,))
 
     elves = []
     for path in folder.rglob("*"):
@@ -214,5 +215,20 @@ def glibc_floor(folder: Path) -> str:
                 if fh.read(4) == b"\x7fELF":
                     elves.append(path)
     with ThreadPoolExecutor(max_workers=4) as pool:
-        versions = set().union(*pool.map(needs, elves))
-    return ".".join(str(n) for n in max(versions))
+        return dict(zip(elves, pool.map(newest, elves), strict=True))
+
+
+def glibc_floor(folder: Path) -> str:
+    """The newest ``GLIBC_x.y`` symbol version any ELF file in ``folder`` requires: the oldest
+    glibc the bundle runs on (the build root's libstdc++ and libexpat set it)."""
+    return ".".join(str(n) for n in max(glibc_needs(folder).values()))
+
+
+def above_glibc(folder: Path, floor: str) -> list[str]:
+    """The files in ``folder`` that need a glibc newer than ``floor``, with what they need."""
+    limit = _glibc_versions(floor)
+    return [
+        f"{path.relative_to(folder)}: GLIBC_{'.'.join(map(str, version))}"
+        for path, version in sorted(glibc_needs(folder).items())
+        if version > limit
+    ]

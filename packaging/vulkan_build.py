@@ -12,13 +12,15 @@ reach the wheel; it also multiplies the build time.
 The wheel is built once per version and flags and kept outside the clone
 (``~/.cache/upabhasha/wheels/<version>-vulkan-<hash>/``), so CI's clean clone reuses it. Its
 build needs the Vulkan headers and the shader compiler (``libvulkan-dev``, ``glslc``):
-installed with apt-get when missing and running as root, as package_checks does for lint.
+installed with apt-get when missing and running as root, as package_checks does for lint (the
+Debian 11 build root of build_root.py brings its own ``glslc``); cmake and ninja come from PyPI.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -30,7 +32,9 @@ from pathlib import Path
 
 LLAMA_CPP_VERSION = "0.3.36"
 CMAKE_ARGS = "-DGGML_VULKAN=ON -DGGML_BACKEND_DL=ON -DGGML_NATIVE=OFF"
-BUILD_PACKAGES = ("libvulkan-dev", "glslc", "cmake", "ninja-build", "g++")
+BUILD_PACKAGES = ("libvulkan-dev", "glslc", "g++")
+# newer than Debian 11's cmake 3.18, whose FindVulkan knows no glslc: from PyPI, into the venv
+BUILD_TOOLS = ("cmake>=3.28", "ninja")
 # Debian 12's Vulkan headers (1.3.239) predate VK_EXT_layer_settings (1.3.272), which
 # llama.cpp uses only to switch on the validation layer's best-practice checks when that
 # layer is present: compiled only with headers that know it. (path, text, replacement)
@@ -61,7 +65,8 @@ def say(text: str) -> None:
 
 
 def cache_folder() -> Path:
-    made_from = f"{LLAMA_CPP_VERSION} {CMAKE_ARGS}"
+    """Per version, flags and glibc: a wheel built on a newer system needs its glibc."""
+    made_from = f"{LLAMA_CPP_VERSION} {CMAKE_ARGS} {platform.libc_ver()}"
     key = hashlib.sha256(made_from.encode()).hexdigest()[:12]
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return base / "upabhasha" / "wheels" / f"{LLAMA_CPP_VERSION}-vulkan-{key}"
@@ -77,6 +82,8 @@ def missing_packages() -> list[str]:
         return []  # not Debian: the build says what it lacks
     missing = []
     for package in BUILD_PACKAGES:
+        if shutil.which(package):  # a tool the build root provides without a package (glslc)
+            continue
         done = subprocess.run(
             ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True
         )
@@ -111,7 +118,7 @@ def patched_source(python: str, work: Path) -> Path:
             "--quiet",
             "--no-deps",
             "--no-binary",
-            ":all:",
+            "llama-cpp-python",  # its source; its build tools as wheels
             "-d",
             str(work),
             f"llama-cpp-python=={LLAMA_CPP_VERSION}",
@@ -120,10 +127,15 @@ def patched_source(python: str, work: Path) -> Path:
     )
     [sdist] = work.glob("llama_cpp_python-*.tar.gz")
     with tarfile.open(sdist) as tar:
-        tar.extractall(work, filter="data")
+        # the build root's Python 3.11.2 predates extraction filters; the sdist's own build
+        # code runs next anyway
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(work, filter="data")
+        else:
+            tar.extractall(work)  # noqa: S202
     source = work / sdist.name.removesuffix(".tar.gz")
     requires = tomllib.loads((source / "pyproject.toml").read_text())["build-system"]["requires"]
-    subprocess.run([*pip, "install", "--quiet", *requires], check=True)
+    subprocess.run([*pip, "install", "--quiet", *requires, *BUILD_TOOLS], check=True)
     for rel, text, replacement in PATCHES:
         path = source / rel
         code = path.read_text(encoding="utf-8")
@@ -145,7 +157,9 @@ def vulkan_wheel(python: str = sys.executable) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     say(f"building llama-cpp-python {LLAMA_CPP_VERSION} with {CMAKE_ARGS} (once; cached)")
     started = time.perf_counter()
-    env = {**os.environ, "CMAKE_ARGS": CMAKE_ARGS}
+    # the venv's cmake and ninja (BUILD_TOOLS) before the system's
+    path = f"{Path(python).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**os.environ, "CMAKE_ARGS": CMAKE_ARGS, "PATH": path}
     env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
     with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
         source = patched_source(python, Path(tmp))

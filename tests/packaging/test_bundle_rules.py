@@ -237,6 +237,33 @@ def test_the_glibc_floor_is_the_newest_symbol_version_needed(tmp_path):
     assert major == 2 and 2 <= minor <= 99
 
 
+def test_files_needing_a_glibc_above_the_floor_are_named(tmp_path):
+    """Libraries compiled here (glibc >= 2.34): ``pthread_once`` binds to GLIBC_2.34, which a
+    Debian 11 machine lacks; ``puts`` alone needs only what every glibc has."""
+    import platform
+    import shutil
+    import subprocess
+
+    libc, version = platform.libc_ver()
+    if not shutil.which("gcc") or libc != "glibc" or binaries._glibc_versions(version) < (2, 34):
+        pytest.skip("needs gcc on a glibc 2.34 or newer")
+    sources = {
+        "new.c": "#include <pthread.h>\nstatic pthread_once_t o = PTHREAD_ONCE_INIT;\n"
+        "static void f(void) {}\nint once(void) { return pthread_once(&o, f); }\n",
+        "old.c": '#include <stdio.h>\nint say(void) { return puts("x"); }\n',
+    }
+    (tmp_path / "lib").mkdir()
+    for name, code in sources.items():
+        (tmp_path / name).write_text(code)
+        out = tmp_path / "lib" / name.replace(".c", ".so")
+        subprocess.run(
+            ["gcc", "-shared", "-fPIC", "-o", str(out), str(tmp_path / name)], check=True
+        )
+    assert binaries.above_glibc(tmp_path / "lib", "2.31") == ["new.so: GLIBC_2.34"]
+    assert binaries.above_glibc(tmp_path / "lib", "2.34") == []
+    assert binaries.glibc_floor(tmp_path / "lib") == "2.34"
+
+
 def test_runtime_hooks_that_import_lazy_packages_are_dropped():
     scripts = [
         ("pyi_rth_nltk", "/x/pyi_rth_nltk.py", "PYSOURCE"),

@@ -1,0 +1,293 @@
+"""The Debian 11 root the Linux bundle is built in, so that no bundled file needs a glibc newer
+than Debian 11's (2.31: Debian 11, Ubuntu 20.04 and 22.04 install it).
+
+A program linked on a newer system asks for that system's glibc symbol versions, and
+PyInstaller bundles the build machine's libstdc++, libssl, libsqlite3 and Python itself. So
+the build venv, llama.cpp's compilation and PyInstaller all run inside a Debian 11 root:
+
+1. ``debootstrap --variant=minbase bullseye`` with the compilers, the headers Python's
+   modules need and the system libraries Qt's xcb platform plug-in links to (they are
+   bundled, so they must be Debian 11's too);
+2. Python 3.11 compiled there from Debian's own ``python3.11`` source (bookworm's 3.11.2 with
+   Debian's upstream fixes applied: bullseye has only 3.9), both tarballs checked against the
+   sha256 the Debian archive's source index gives;
+3. the build tools bullseye lacks, from the host: Vulkan and SPIR-V headers (bullseye's are
+   older than llama.cpp accepts) and the shader compiler ``glslc``, which runs at build time
+   only, with the host's own loader and libraries beside it.
+
+The root is made once under ``~/.cache/upabhasha/roots/`` and reused while what it is made from
+is unchanged (CI's clean clone reuses it); it is made in a scratch folder and renamed when
+complete, so a killed build leaves no half root. Each command runs in a private mount
+namespace (``unshare --mount``): the bind mounts it needs (the clone at its own path, the
+pip and wheel caches, the host's pip configuration) vanish with the process however it ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+SUITE = "bullseye"
+GLIBC_FLOOR = "2.31"  # Debian 11's glibc: what the bundle may need at most
+MIRROR = "http://deb.debian.org/debian"
+POOL = f"{MIRROR}/pool/main/p/python3.11"
+# Debian 12's python3.11 source: the upstream tarball and Debian's patches, with the sha256
+# of the archive's source index (dists/bookworm/main/source/Sources.xz)
+PYTHON_SOURCE = (
+    (
+        "python3.11_3.11.2.orig.tar.gz",
+        "2411c74bda5bbcfcddaf4531f66d1adc73f247f529aee981b029513aefdbf849",
+    ),
+    (
+        "python3.11_3.11.2-6+deb12u8.debian.tar.xz",
+        "ece2d63c70ac0b7a401fbe6b51b0103be997c294a01a3865549be1862794ba97",
+    ),
+)
+# Debian's patches before this one adapt Python to Debian's own file layout; from it on they
+# are upstream fixes (security fixes among them), which the build applies
+FIRST_UPSTREAM_FIX = "shutdown-deadlock.diff"
+PYTHON_PREFIX = "/opt/python3.11"
+PYTHON = f"{PYTHON_PREFIX}/bin/python3.11"
+CONFIGURE = (
+    f"--prefix={PYTHON_PREFIX}",
+    "--enable-shared",
+    "--with-ensurepip=install",
+    f"LDFLAGS=-Wl,-rpath,{PYTHON_PREFIX}/lib",
+)
+# Debian's fix for CVE-2026-4224 makes pyexpat.c use core headers; Debian compiles the module
+# as a core module, and 3.11's setup.py must be told to
+PYEXPAT_FIX = "s|^MODULE_PYEXPAT_CFLAGS=.*|& -DPy_BUILD_CORE_MODULE|"
+PACKAGES = (
+    # compilers and the headers of Python's own modules
+    "build-essential", "ca-certificates", "xz-utils", "pkg-config", "binutils", "file",
+    "libssl-dev", "libsqlite3-dev", "libffi-dev", "zlib1g-dev", "libbz2-dev", "liblzma-dev",
+    "uuid-dev", "libreadline-dev", "libncurses-dev", "libexpat1-dev", "libgdbm-dev",
+    # llama.cpp's Vulkan backend links the loader (cmake and ninja come from PyPI)
+    "libvulkan-dev",
+    # what Qt's xcb plug-in links to: bundled, so taken from Debian 11
+    "libx11-xcb1", "libxcb-cursor0", "libxcb-glx0", "libxcb-icccm4", "libxcb-image0",
+    "libxcb-keysyms1", "libxcb-randr0", "libxcb-render-util0", "libxcb-render0",
+    "libxcb-shape0", "libxcb-shm0", "libxcb-sync1", "libxcb-util1", "libxcb-xfixes0",
+    "libxcb-xkb1", "libxkbcommon-x11-0", "libxkbcommon0", "libfontconfig1", "libfreetype6",
+    "libglib2.0-0", "libdbus-1-3", "libgl1", "libegl1", "libwayland-client0",
+    "libwayland-cursor0", "libwayland-egl1",
+)  # fmt: skip
+HOST_GLSLC = Path("/usr/bin/glslc")
+# the host's Vulkan and SPIR-V headers (and SPIR-V's cmake package), copied under /usr/local,
+# which the root's compiler and cmake search before /usr: from these host packages
+HOST_PACKAGES = ("glslc", "libvulkan-dev", "spirv-headers")
+HOST_FILES = ("include/vulkan", "include/vk_video", "include/spirv", "share/cmake/SPIRV-Headers")
+# what the root is made from: a change makes a new root (the old one is removed)
+RECIPE = {
+    "suite": SUITE,
+    "packages": PACKAGES,
+    "python": PYTHON_SOURCE,
+    "configure": CONFIGURE,
+    "pyexpat": PYEXPAT_FIX,
+    "first_fix": FIRST_UPSTREAM_FIX,
+    "host_tools": ("glslc with its loader", HOST_FILES),
+}
+
+
+def roots_folder() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "upabhasha" / "roots"
+
+
+def root_path() -> Path:
+    key = hashlib.sha256(json.dumps(RECIPE).encode()).hexdigest()[:12]
+    return roots_folder() / f"{SUITE}-{key}"
+
+
+def ensure_root(say: Callable[[str], None]) -> Path:
+    """The cached build root, made now when missing (a few minutes: debootstrap, Python)."""
+    root = root_path()
+    if (root / PYTHON.lstrip("/")).is_file():
+        say(f"reusing the {SUITE} build root {root}")
+        return root
+    ensure_root_tools(say)
+    optional = ("include/vk_video",)  # only in newer Vulkan headers
+    needed = [Path("/usr") / name for name in HOST_FILES if name not in optional]
+    if not HOST_GLSLC.is_file() or not all(path.exists() for path in needed):
+        _apt_install(say, list(HOST_PACKAGES))
+    started = time.perf_counter()
+    roots_folder().mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f"making-{SUITE}-", dir=roots_folder()))
+    scratch.chmod(0o755)  # a system's / (mkdtemp makes it the owner's alone)
+    try:
+        say(f"debootstrap {SUITE} into {scratch} (once; cached)")
+        subprocess.run(
+            ["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}", SUITE,
+             str(scratch), MIRROR],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        _add_host_tools(scratch)
+        _build_python(scratch, say)
+        for old in roots_folder().glob(f"{SUITE}-*"):
+            shutil.rmtree(old, ignore_errors=True)
+        os.replace(scratch, root)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    say(f"build root ready in {(time.perf_counter() - started) / 60:.1f} min: {root}")
+    return root
+
+
+def ensure_root_tools(say: Callable[[str], None]) -> None:
+    """Making a root needs root and debootstrap (installed with apt-get when missing)."""
+    if os.geteuid() != 0:
+        raise SystemExit(
+            f"the Linux bundle is built and checked in Debian roots (glibc {GLIBC_FLOOR}): run "
+            "as root (debootstrap, chroot and mount need it)"
+        )
+    if not shutil.which("debootstrap"):
+        _apt_install(say, ["debootstrap"])
+
+
+def _apt_install(say: Callable[[str], None], packages: list[str]) -> None:
+    say(f"apt-get install {' '.join(packages)} (to make the build root)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "install", "-y", "-q", *packages], check=True, env=env)
+
+
+def _add_host_tools(root: Path) -> None:
+    """glslc with the host's loader and libraries in a folder of its own (it runs at build
+    time only, so bullseye's older glibc never meets it), and the host's Vulkan and SPIR-V
+    headers."""
+    tools = root / "opt" / "host-glslc"
+    tools.mkdir(parents=True)
+    listed = subprocess.run(["ldd", str(HOST_GLSLC)], capture_output=True, text=True, check=True)
+    libraries = re.findall(r"(/\S+\.so[.\d]*)", listed.stdout)
+    loader = next(Path(lib) for lib in libraries if "ld-linux" in lib)
+    for lib in libraries:
+        shutil.copy2(Path(lib).resolve(), tools / Path(lib).name)
+    shutil.copy2(HOST_GLSLC, tools / "glslc")
+    wrapper = root / "usr" / "local" / "bin" / "glslc"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'exec /opt/host-glslc/{loader.name} --library-path /opt/host-glslc /opt/host-glslc/glslc "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    for name in HOST_FILES:
+        if (Path("/usr") / name).is_dir():
+            shutil.copytree(Path("/usr") / name, root / "usr" / "local" / name)
+
+
+def _fetch_checked(name: str, sha256: str, folder: Path) -> Path:
+    target = folder / name
+    with urllib.request.urlopen(f"{POOL}/{name}", timeout=120) as response:
+        target.write_bytes(response.read())
+    found = hashlib.sha256(target.read_bytes()).hexdigest()
+    if found != sha256:
+        raise SystemExit(f"{name}: sha256 {found}, the Debian archive says {sha256}")
+    return target
+
+
+def _build_python(root: Path, say: Callable[[str], None]) -> None:
+    source_dir = root / "tmp" / "python-source"
+    source_dir.mkdir(parents=True)
+    (upstream, _), (patches, _) = PYTHON_SOURCE
+    for name, sha256 in PYTHON_SOURCE:
+        with tarfile.open(_fetch_checked(name, sha256, source_dir)) as tar:
+            tar.extractall(source_dir, filter="data")
+    tree = source_dir / "Python-3.11.2"
+    series = (source_dir / "debian" / "patches" / "series").read_text().split()
+    fixes = series[series.index(FIRST_UPSTREAM_FIX) :]
+    for fix in fixes:
+        patch = source_dir / "debian" / "patches" / fix
+        subprocess.run(["patch", "-p1", "-s", "-i", str(patch)], cwd=tree, check=True)
+    say(f"Python 3.11.2 with Debian's {len(fixes)} upstream fixes: compiling in the root")
+    jobs = os.cpu_count() or 2
+    script = (
+        f"cd /tmp/python-source/Python-3.11.2 && ./configure -q {shlex.join(CONFIGURE)} "
+        f"&& sed -i {shlex.quote(PYEXPAT_FIX)} Makefile && make -s -j{jobs} && make -s install"
+    )
+    built = run_in_root(root, ["sh", "-c", script], capture=True)
+    if built.returncode != 0:
+        raise SystemExit(f"building Python in the root failed:\n{built.stderr[-3000:]}")
+    shutil.rmtree(source_dir)
+
+
+def pip_configuration() -> list[Path]:
+    """The host's pip configuration files and the local folders they name (find-links,
+    file:// indexes, constraints), so pip in the root resolves as on the host."""
+    found = subprocess.run(
+        ["python3", "-m", "pip", "config", "debug"], capture_output=True, text=True
+    ).stdout
+    return pip_paths(found, dict(os.environ))
+
+
+def pip_paths(debug: str, environ: dict[str, str]) -> list[Path]:
+    """The existing files and folders ``pip config debug`` output and PIP_* variables name."""
+    files = [Path(p) for p in re.findall(r"^\s+(/\S+), exists: True", debug, re.M)]
+    values = re.findall(r"^\s+(?:PIP_\w+=|[\w.-]+: )(.+)$", debug, re.M) + [
+        value for key, value in environ.items() if key.startswith("PIP_")
+    ]
+    folders = []
+    for value in values:
+        for word in value.replace("'", " ").split():
+            path = Path(word.removeprefix("file://"))
+            if word.startswith("file://"):
+                path = path.parent  # an index's pages link to files beside it (../../files)
+            if path.is_absolute() and path.exists():
+                folders.append(path)
+    return sorted({*files, *folders})
+
+
+def run_in_root(
+    root: Path,
+    command: list[str],
+    *,
+    binds: tuple[Path, ...] = (),
+    cwd: Path | None = None,
+    capture: bool = False,
+    network: bool = True,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess:
+    """``command`` inside ``root`` in a private mount namespace (without a network unless
+    ``network``): /proc, /dev and /sys, and each of ``binds`` at its own path, are mounted for
+    this process alone and vanish with it however it ends."""
+    if network:
+        shutil.copy2("/etc/resolv.conf", root / "etc" / "resolv.conf", follow_symlinks=True)
+    mounts = [
+        f"mount -t proc proc {shlex.quote(str(root / 'proc'))}",
+        f"mount --rbind /dev {shlex.quote(str(root / 'dev'))}",
+        f"mount -t tmpfs tmpfs {shlex.quote(str(root / 'dev' / 'shm'))}",
+        f"mount --rbind /sys {shlex.quote(str(root / 'sys'))}",
+    ]
+    for path in binds:
+        inside = shlex.quote(str(root / str(path).lstrip("/")))
+        make = (
+            f"mkdir -p {inside}"
+            if path.is_dir()
+            else f"mkdir -p $(dirname {inside}) && touch {inside}"
+        )
+        mounts.append(f"{make} && mount --bind {shlex.quote(str(path))} {inside}")
+    variables = {
+        "PATH": "/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "HOME": str(Path.home()),
+        "LANG": "C.UTF-8",
+        "DEBIAN_FRONTEND": "noninteractive",
+        **(env or {}),
+    }
+    inner = ["chroot", str(root), "env", "-i", *(f"{k}={v}" for k, v in variables.items())]
+    inner += ["sh", "-c", f"cd {shlex.quote(str(cwd or '/'))} && exec {shlex.join(command)}"]
+    script = " && ".join([*mounts, f"exec {shlex.join(inner)}"])
+    isolate = ["unshare", "--mount", "--propagation", "private", *([] if network else ["--net"])]
+    return subprocess.run([*isolate, "sh", "-c", script], capture_output=capture, text=True)
+
+
+def build_environment() -> dict[str, str]:
+    """What the build inside the root takes from the caller's environment."""
+    passed = ("PIP_", "XDG_CACHE", "CMAKE_", "TORCH_SPEC", "UPABHASHA_VULKAN_BUILD_DIR")
+    return {k: v for k, v in os.environ.items() if k.startswith(passed)}
