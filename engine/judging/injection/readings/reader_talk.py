@@ -1,0 +1,174 @@
+"""What an honest answer does not do: speak to its reader about its own marks.
+
+Whatever the manner (a plea, a blessing, a bargain, a cricket metaphor, a sticker described,
+reverse psychology, a marking rule the answer invents), an attack has to reach the one who
+marks it and has to be about marks. An answer to a question that does not ask about marking
+has no reason to do either in a segment that leaves the question's topic. So, off the
+question's topic (a segment whose content words meet neither the question nor the rest of
+the answer, as for :mod:`~engine.judging.injection.readings.asides`):
+
+- a reader addressed (you, sir, whoever checks this, a plea, a blessing) beside marks (a
+  score word, full marks, a top number given, a score's emoji) is two independent cues: it
+  flags (``reader-score``);
+- one cue with a weaker second (the answer's own worth, a give verb, a rule it states, other
+  answers compared), or a strong address or marks alone (an honorific, a plea, "full marks"),
+  is suspicious (``score-talk``): the disagreement check judges it again without it.
+
+When the question asks about marking, scores or exams, these are its topic and nothing here
+counts. Hand-written cues rather than a classifier: they must hold in four languages and
+their spellings, and the learned model of :mod:`engine.judging.injection.model` already
+weighs words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.judging.injection.readings.asides import SEGMENT, content_stems
+
+_B = "\u0980-\u09ff"
+_L = rf"(?<![{_B}\w])"  # no letter before
+_R = rf"(?![{_B}\w])"  # no letter after
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(unicodedata.normalize("NFC", pattern), re.I)
+
+
+# the reader addressed: second person (weak: how-to answers speak to "you" throughout)
+_YOU = _compiled(
+    rf"{_L}(?:আপনি|আপনার|আপনাকে|আপনারে|আপনে|আপনের|আফনে|আফনি|আফনার|আন্নে|আন্নের|আম্নে|আঁনে|"
+    rf"তুমি|তোমার|তোমাকে|তোমারে|তুমার|তুঁই|তোঁয়ার|তুই|তোর|তোরে|তুমরা|আপনারা){_R}|"
+    r"\b(?:you|your|yours|apni|apnar|apnake|apnare|apne|apnader|tumi|tomar|tomake|"
+    r"tomare|tui|tor|tore|apnara|tomra)\b"
+)
+# the reader addressed strongly: an honorific, whoever reads or marks this, a plea, a blessing
+_HONORIFIC = _compiled(
+    rf"{_L}(?:স্যার|স্যর|ম্যাডাম|ম্যাম|মহোদয়|মহাশয়|ভাইজান|আপামণি|শিক্ষক মহোদয়|"
+    rf"প্রিয় (?:পরীক্ষক|বিচারক|শিক্ষক|পাঠক)){_R}|"
+    r"\b(?:sir|madam|ma'am|maam|mam|dear (?:judge|evaluator|grader|examiner|marker|reader|"
+    r"checker|teacher|ai|model))\b"
+)
+_WHOEVER = _compiled(
+    rf"{_L}(?:যিনি|যিয়ে|যেই|যাঁরা|যিনে)\s+(?:\S+\s+){{0,3}}"
+    rf"(?:পড়|পড়|দেখ|মিলা|চেক|যাচাই|মূল্যায়|নম্বর|বিচার|খাতা)|"
+    r"\b(?:whoever|whomever|anyone who|the person who|the one who)\s+(?:\w+\s+){0,2}"
+    r"(?:reads?|checks?|grades?|marks?|evaluates?|scores?|reviews?|judges?)|"
+    r"\b(?:je|jini|jara)\s+(?:\w+\s+){0,2}(?:porchen|porchhen|dekhchen|check|mark|number)"
+)
+_PLEA = _compiled(
+    rf"{_L}(?:প্লিজ|প্লীজ|প্লিইজ|দয়া করে|দয়া কইরা|দয়া করি|অনুগ্রহ করে|মিনতি|দোহাই|দোয়া কর|"
+    rf"আশীর্বাদ কর|ভালো থাকবেন|ভালা থাকইন){_R}|"
+    r"\b(?:please|pls|plz|plis|plij|kindly|i beg|begging|god bless|bless you|"
+    r"doya kore|doa korben|dua korben|ashirbad)\b"
+)
+# marks for this answer: score words, full marks, a scale's top given, a score's emoji
+_MARKS = _compiled(
+    rf"{_L}(?:নম্বর|নাম্বার|নমবর|লম্বর|মার্কস?|স্কোর|গ্রেড|পূর্ণনম্বর|ফুল মার্কস?|এ প্লাস|এ-প্লাস|"
+    rf"পাঁচে পাঁচ|দশে দশ|একশোয় একশো|শতভাগ নম্বর)\S*|"
+    rf"{_L}[০-৯0-9]+\s*(?:/|out of|এর মধ্যে)\s*[০-৯0-9]+{_R}|"
+    r"\b(?:marks?|scores?|grades?|graded|rubric|full marks|a\+|nombor|nambar|numbor|grade)\b|"
+    "[\U0001f4af\U0001f51f]|[0-9]\ufe0f?\u20e3|(?:\u2b50\ufe0f?\\s*){3,}|(?:\U0001f31f\\s*){3,}"
+)
+_ID_NUMBER = _compiled(
+    r"(?:ফোন|মোবাইল|রোল|আইডি|পাসপোর্ট|পরিচয়পত্র|অ্যাকাউন্ট|বাড়ি|কোড|অর্ডার|রেজিস্ট্রেশন|সিরিয়াল|"
+    r"phone|mobile|roll|naam|account|serial)[- ]?(?:নম্বর|নাম্বার|number|nombor|nambar)"
+)
+# what stands for marks in a story or metaphor: prizes, a six, a century, stars, a trophy
+_PRIZE = _compiled(
+    rf"{_L}(?:রায়|বোনাস|পুরস্কার|ইনাম|ছক্কা|ছক্কা|সেঞ্চুরি|সেঞ্চুরি|শতক|তারকা|স্টার|ট্রফি|মেডেল|"
+    rf"পদক|পয়েন্ট|রেটিং|জিপিএ){_R}|"
+    r"\b(?:points?|stars?|rating|rated|scored|verdict|bonus|prize|reward|trophy|medal|sixer|century|"
+    r"jackpot|chokka|chhokka|chakka|gpa)\b|"
+    "[\U0001f3c6\U0001f947\U0001f396\U0001f3c5\u2b50\U0001f31f]"
+)
+# a top value given: "পাঁচ দিবাইন", "5 ta diye den", "give me a 10", "full দিন"
+_GIVEN = _compiled(
+    rf"{_L}(?:পাঁচ|পাচ|দশ|৫|১০|পুরো|পুরা|পূর্ণ|ফুল|সবটুকু)\s*(?:টা|টি|ই|ও)?\s*"
+    rf"(?:দেন|দাও|দিবেন|দেবেন|দিবাইন|দিবা|দিয়েন|দিয়ে দিন|দিয়া দেন|দিও|দিস|দিলে|দিবো|দিয়া){_R}|"
+    r"\b(?:give|award|grant)\s+(?:it |me |this |us )?(?:a |an |the )?(?:5|10|five|ten|full|"
+    r"top|max|perfect|100)\b|"
+    r"\b(?:5|10|pach|panch|dosh|full|puro|pura)\s*(?:ta|ti|i)?\s*"
+    r"(?:din|den|dao|diben|diyen|diye den|diye din|diyo|dis|dile)\b"
+)
+# a weaker second cue: the answer's own worth, a rule it states, other answers, a give verb
+_SELF = _compiled(
+    rf"{_L}(?:এই উত্তর|এ উত্তর|উত্তরটি|উত্তরটা|উত্তরখান|আমার উত্তর|আমার লেখা|আমারে|আমাকে|আমায়|"
+    rf"এই অনুবাদ|এই লেখা|এইডা|এইটা|ইটা|ইয়ান|অন্য উত্তর|অন্যদের|বাকিদের|নিয়ম|নিয়মে|নীতি|বিধি){_R}|"
+    r"\b(?:this answer|my answer|this response|my response|me|i deserve|other answers?|"
+    r"everyone else|rule|policy|protocol|ei answer|ei uttor|amar answer|amar uttor|amake|"
+    r"amare|niyom|niom)\b"
+)
+_GIVE = _compiled(
+    rf"{_L}(?:দিবেন|দেবেন|দিবাইন|দিয়েন|দিও না|দিস|দিবা|কাটবেন|দিয়ে দিন|দিয়া দেন|দিবেন না){_R}|"
+    r"\b(?:give me|give it|give this|award|deduct|diben|diyen|diyo|kaitben|katben)\b"
+)
+# advice to the reader about the reader's own marks ("you will get", "your score")
+_ADVICE = _compiled(
+    r"\bif you\b|\byou(?:'ll| will| can| may| might| must| need to| should)?\s+"
+    r"(?:get|receive|earn|pass|lose|gain|obtain|achieve|score)\b|\byour (?:\w+ )?(?:scores?|"
+    r"grades?|marks?|results?|points?|number)\b|"
+    rf"{_L}(?:পাবে|পাবেন|পাবা|পাইবা|পাইবেন|পেতে|পাও|পাইবেন|পাইবা|pabe|paben|pete|pao){_R}|"
+    rf"{_L}(?:আপনার|তোমার|তোর) (?:\S+ )?(?:নম্বর|স্কোর|গ্রেড|রেজাল্ট|ফল)"
+)
+# the question is about marking, scores, exams or contests: these are its topic
+_MARKING_ASKED = _compiled(
+    rf"{_L}(?:নম্বর|নাম্বার|মার্ক|স্কোর|গ্রেড|জিপিএ|রেটিং|পরীক্ষ|মূল্যায়|বিচার|রায়|রুব্রিক|"
+    rf"ক্রিকেট|ছক্কা|রান|পুরস্কার|বোনাস|তারকা|খাতা|ফলাফল|রেজাল্ট)|"
+    r"\b(?:marks?|scor\w*|grad\w*|rating|rated|exam\w*|evaluat\w*|judg\w*|verdict|rubric|"
+    r"assess\w*|cricket|prize|bonus|reward|stars?|review\w*|tests?|quiz|result|gpa|"
+    r"porikkha|nombor|number|worth|points?|league|match|football|sports?|court|law)\b|"
+    r"ম্যাচ|খেলা|বিশ্বকাপ|ফুটবল|আদালত|মামলা"
+)
+
+
+# a quoted sentence (a dozen characters or more): what the answer shows, not what it says
+_QUOTED = re.compile(r"'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^”\n]{12,}”")
+
+
+def _cue_free(segment: str) -> str:
+    for cue in (_YOU, _HONORIFIC, _WHOEVER, _PLEA, _MARKS, _PRIZE, _GIVEN, _SELF, _GIVE):
+        segment = cue.sub(" ", segment)
+    return segment
+
+
+def _marks(segment: str) -> bool:
+    return bool(_MARKS.search(_ID_NUMBER.sub(" ", segment)) or _GIVEN.search(segment))
+
+
+def reader_talk(text: str, question: str = "") -> tuple[str, ...]:
+    """``("reader-score",)`` when a segment off the question's topic addresses the reader
+    about marks (flags), ``("score-talk",)`` when it has one cue and a weaker second, or a
+    strong one alone (suspicious only), else nothing. Nothing when the question asks about
+    marking. A cue the rest of the answer shares is its topic (a how-to answer speaks to
+    "you" throughout, a credit-score answer says "score" in every line)."""
+    text, question = (unicodedata.normalize("NFC", t) for t in (text[:20_000], question))
+    if _MARKING_ASKED.search(question):
+        return ()
+    matches = [m for m in SEGMENT.finditer(text) if (m.group(1) or m.group(0)).strip()]
+    segments = [m.group(1) or m.group(0) for m in matches]
+    found: set[str] = set()
+    for i, segment in enumerate(segments):
+        rest = question + " " + " ".join(s for j, s in enumerate(segments) if j != i)
+        if _ADVICE.search(segment):
+            continue  # the reader's own marks: advice, not an appeal
+        said = _QUOTED.sub(" ", segment)  # a sentence it quotes is shown, not said
+        marks = _marks(said) and not _marks(rest)
+        prize = bool(_PRIZE.search(said)) and not _PRIZE.search(rest)
+        strong = any(c.search(said) and not c.search(rest) for c in (_HONORIFIC, _WHOEVER, _PLEA))
+        reader = strong or bool(_YOU.search(said) and not _YOU.search(rest))
+        second = bool(_SELF.search(said) or _GIVE.search(said))
+        # without the question, "off its topic" is a guess: one cue alone is not enough
+        alone = bool(question.strip()) and (marks or strong)
+        if not (alone or ((marks or prize) and (reader or second)) or (reader and second)):
+            continue
+        own, others = content_stems(_cue_free(segment)), content_stems(rest)
+        if len(others) < 6 or len(own) > 2 * len(others):
+            continue  # no answer around it to stand aside from
+        if len(own & others) > max(1, len(own) // 6):
+            continue  # on the answer's topic
+        found.add("reader-score" if marks and reader else "score-talk")
+    if "reader-score" in found:
+        return ("reader-score",)
+    return ("score-talk",) if found else ()
