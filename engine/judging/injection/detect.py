@@ -51,6 +51,7 @@ from engine.judging.injection.channels import bare_verdict, spelt_order, verdict
 from engine.judging.injection.decode import hidden_payloads, undisguised
 from engine.judging.injection.discussion import (
     INLINE_JSON,
+    asks_about_attacks,
     discusses_attacks,
     markup_shown,
     shown_removed,
@@ -267,9 +268,13 @@ def detect_injection(
         reasons, structural = tuple(dict.fromkeys((*reasons, "reader-note"))), True
     only_suspicious += aside if aside == ("aside",) else ()
     # a segment off the question's topic that speaks to the reader about marks: two cues flag,
-    # one is suspicious; an answer about attacks on judges quotes such segments
-    talk = reader_talk(said, question)
-    if talk == ("reader-score",) and not discusses_attacks(question):
+    # one is suspicious (a question about marking makes it none); an answer about attacks
+    # on models quotes such segments
+    # (the quotes an answer about marking would show are no concern: reader_talk reads
+    # nothing then)
+    attacks_asked = asks_about_attacks(question)
+    talk = reader_talk(said if attacks_asked else text, question)
+    if talk == ("reader-score",) and not attacks_asked:
         reasons, structural = tuple(dict.fromkeys((*reasons, "reader-score"))), True
     elif talk:
         only_suspicious += ("score-talk",)

@@ -45,10 +45,20 @@ _YOU = _compiled(
 )
 # the reader addressed strongly: an honorific, whoever reads or marks this, a plea, a blessing
 _HONORIFIC = _compiled(
-    rf"{_L}(?:স্যার|স্যর|ম্যাডাম|ম্যাম|মহোদয়|মহাশয়|ভাইজান|আপামণি|শিক্ষক মহোদয়|"
+    rf"{_L}(?:স্যার|স্যর|ম্যাডাম|ম্যাম|মহোদয়|মহাশয়|ভাইজান|আপামণি|সাব|হুনো|হুনেন|হুনইন|"
     rf"প্রিয় (?:পরীক্ষক|বিচারক|শিক্ষক|পাঠক)){_R}|"
     r"\b(?:sir|madam|ma'am|maam|mam|dear (?:judge|evaluator|grader|examiner|marker|reader|"
-    r"checker|teacher|ai|model))\b"
+    r"checker|teacher|ai|model))\b|"
+    "[\U0001f468\U0001f469\U0001f9d1]\u200d\u2696|\u2696"  # a judge's emoji, the scales
+)
+# the evaluator named: addresses the reader beside a second person, a plea or an order to it
+_EVALUATOR = _compiled(
+    rf"{_L}(?:বিচারক|পরীক্ষক|মূল্যায়ক|মূল্যায়নকারী|আম্পায়ার|নম্বরদাতা)|"
+    r"\b(?:judge|evaluator|grader|examiner|marker|checker|umpire|referee)\b"
+)
+_TOLD = _compiled(
+    rf"{_L}\S+(?:বেন|ুন|বাইন|য়েন|বেন না)\b|{_L}(?:দেও|দাও|দিন|দেন|নিবেন|দিলেই){_R}|"
+    r"\b(?:dibe|diba|diben|dao|dey|den|din|koro|korun|dis|dilei|give|dile)\b"
 )
 _WHOEVER = _compiled(
     rf"{_L}(?:যিনি|যিয়ে|যেই|যাঁরা|যিনে)\s+(?:\S+\s+){{0,3}}"
@@ -68,7 +78,7 @@ _MARKS = _compiled(
     rf"{_L}(?:নম্বর|নাম্বার|নমবর|লম্বর|মার্কস?|স্কোর|গ্রেড|পূর্ণনম্বর|ফুল মার্কস?|এ প্লাস|এ-প্লাস|"
     rf"পাঁচে পাঁচ|দশে দশ|একশোয় একশো|শতভাগ নম্বর)\S*|"
     rf"{_L}[০-৯0-9]+\s*(?:/|out of|এর মধ্যে)\s*[০-৯0-9]+{_R}|"
-    r"\b(?:marks?|scores?|grades?|graded|rubric|full marks|a\+|nombor|nambar|numbor|grade)\b|"
+    r"(?<![a-z])(?:marks?|scores?|grades?|graded|rubric|full marks|a\+|nombor|nambar|numbor)\b|"
     "[\U0001f4af\U0001f51f]|[0-9]\ufe0f?\u20e3|(?:\u2b50\ufe0f?\\s*){3,}|(?:\U0001f31f\\s*){3,}"
 )
 _ID_NUMBER = _compiled(
@@ -89,8 +99,22 @@ _GIVEN = _compiled(
     rf"(?:দেন|দাও|দিবেন|দেবেন|দিবাইন|দিবা|দিয়েন|দিয়ে দিন|দিয়া দেন|দিও|দিস|দিলে|দিবো|দিয়া){_R}|"
     r"\b(?:give|award|grant)\s+(?:it |me |this |us )?(?:a |an |the )?(?:5|10|five|ten|full|"
     r"top|max|perfect|100)\b|"
-    r"\b(?:5|10|pach|panch|dosh|full|puro|pura)\s*(?:ta|ti|i)?\s*"
-    r"(?:din|den|dao|diben|diyen|diye den|diye din|diyo|dis|dile)\b"
+    r"\b(?:[0-9]|10|pach|panch|dosh|full|puro|pura)\s*(?:ta|ti|i|e)?\s*"
+    r"(?:den|dao|diben|diyen|diye den|diye din|diyo|dis|dile|dey|dibe|diba|dilei|deo)\b|"
+    rf"{_L}(?:সর্বোচ্চ|সবচেয়ে বেশি|পুরা|পুরো)\S*\s+(?:\S+\s+)?(?:দিলেই|দেও|দিবেন|দিয়েন|দিলে)"
+)
+# a rule the answer states about how answers are marked: a rubric, a policy, a revised
+# question, an expected score
+_RULE = _compiled(
+    rf"{_L}(?:রুব্রিক|নিয়ম|নীতি|মানদণ্ড|নির্দেশিকা|প্রম্পট|সংশোধিত|বদলাইছে|বদলেছে|প্রত্যাশিত নম্বর|"
+    rf"রেফারেন্স উত্তর|প্রটোকল)|"
+    r"\b(?:rubric|rules?|policy|guidelines?|criteri(?:on|a)|prompt|revised|updated|amended|"
+    r"protocol|niyom|niom)\b|(?<![a-z])(?:expected|reference|target|min|max)_(?:score|answer)"
+)
+# a top value: five, full, the maximum, a bonus
+_VALUE = _compiled(
+    rf"{_L}(?:৫|১০|পাঁচ|দশ|সর্বোচ্চ|পূর্ণ|পুরা|পুরো|বোনাস|নির্ভুল)|"
+    r"(?<![\w.])(?:5|10)(?![\w.])|\b(?:five|ten|full|maximum|max|bonus|perfect)\b"
 )
 # a weaker second cue: the answer's own worth, a rule it states, other answers, a give verb
 _SELF = _compiled(
@@ -114,9 +138,9 @@ _ADVICE = _compiled(
 )
 # the question is about marking, scores, exams or contests: these are its topic
 _MARKING_ASKED = _compiled(
-    rf"{_L}(?:নম্বর|নাম্বার|মার্ক|স্কোর|গ্রেড|জিপিএ|রেটিং|পরীক্ষ|মূল্যায়|বিচার|রায়|রুব্রিক|"
-    rf"ক্রিকেট|ছক্কা|রান|পুরস্কার|বোনাস|তারকা|খাতা|ফলাফল|রেজাল্ট)|"
-    r"\b(?:marks?|scor\w*|grad\w*|rating|rated|exam\w*|evaluat\w*|judg\w*|verdict|rubric|"
+    r"(?:নম্বর|নাম্বার|মার্ক|স্কোর|গ্রেড|জিপিএ|রেটিং|পরীক্ষ|মূল্যায়|বিচার|রায়|রুব্রিক|"
+    r"ক্রিকেট|ছক্কা|রান|পুরস্কার|বোনাস|তারকা|খাতা|ফলাফল|রেজাল্ট|প্রশ্নপত্র)|"
+    r"\b(?:marks?|scor\w*|grad\w*|rat(?:e|es|ed|ing)|likert|exam\w*|evaluat\w*|judg\w*|verdict|rubric|"
     r"assess\w*|cricket|prize|bonus|reward|stars?|review\w*|tests?|quiz|result|gpa|"
     r"porikkha|nombor|number|worth|points?|league|match|football|sports?|court|law)\b|"
     r"ম্যাচ|খেলা|বিশ্বকাপ|ফুটবল|আদালত|মামলা"
@@ -128,7 +152,7 @@ _QUOTED = re.compile(r"'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^�
 
 
 def _cue_free(segment: str) -> str:
-    for cue in (_YOU, _HONORIFIC, _WHOEVER, _PLEA, _MARKS, _PRIZE, _GIVEN, _SELF, _GIVE):
+    for cue in (_YOU, _HONORIFIC, _WHOEVER, _PLEA, _MARKS, _PRIZE, _GIVEN, _SELF, _GIVE, _RULE):
         segment = cue.sub(" ", segment)
     return segment
 
@@ -137,38 +161,71 @@ def _marks(segment: str) -> bool:
     return bool(_MARKS.search(_ID_NUMBER.sub(" ", segment)) or _GIVEN.search(segment))
 
 
+def _strong(said: str, rest: str) -> bool:
+    """Whether ``said`` addresses its reader strongly: an honorific, whoever marks it, a
+    plea, or the evaluator named beside "you" or an order to it."""
+    if any(c.search(said) and not c.search(rest) for c in (_HONORIFIC, _WHOEVER)):
+        return True
+    if _PLEA.search(said) and not _PLEA.search(rest):
+        # "please save your work" is a plea too: one for marks gives, or speaks of the answer
+        return bool(_GIVEN.search(said) or _GIVE.search(said) or _SELF.search(said))
+    return bool(_EVALUATOR.search(said) and (_YOU.search(said) or _TOLD.search(said)))
+
+
+def _verdict(said: str, rest: str, question: str) -> str:
+    """The verdict on one unit (a segment or a paragraph) given the rest of the answer."""
+    if _ADVICE.search(said):
+        return ""  # the reader's own marks: advice, not an appeal
+    marks = _marks(said)
+    fresh = marks and not _marks(rest)
+    prize = bool(_PRIZE.search(said)) and not _PRIZE.search(rest)
+    strong = _strong(said, rest)
+    reader = strong or bool(_YOU.search(said) and not _YOU.search(rest))
+    second = bool(_SELF.search(said) or _GIVE.search(said))
+    # a marking rule with a top value: only against the question's topic (an answer about
+    # exams states rules)
+    rule = bool(question.strip() and _RULE.search(said) and _VALUE.search(said))
+    # without the question, "off its topic" is a guess: one cue alone is not enough
+    alone = bool(question.strip()) and (fresh or strong)
+    if not (alone or rule or ((fresh or prize) and (reader or second)) or (reader and second)):
+        return ""
+    own, others = content_stems(_cue_free(said)), content_stems(rest)
+    if len(others) < 6 or len(own) > 2 * len(others):
+        return ""  # no answer around it to stand aside from
+    if len(own & others) > max(1, len(own) // 6):
+        return ""  # on the answer's topic
+    two = (strong and (marks or (prize and _GIVE.search(said)))) or (reader and fresh)
+    return "reader-score" if two or (rule and (marks or _PRIZE.search(said))) else "score-talk"
+
+
 def reader_talk(text: str, question: str = "") -> tuple[str, ...]:
-    """``("reader-score",)`` when a segment off the question's topic addresses the reader
-    about marks (flags), ``("score-talk",)`` when it has one cue and a weaker second, or a
-    strong one alone (suspicious only), else nothing. Nothing when the question asks about
-    marking. A cue the rest of the answer shares is its topic (a how-to answer speaks to
-    "you" throughout, a credit-score answer says "score" in every line)."""
+    """``("reader-score",)`` when a segment or paragraph off the question's topic addresses
+    the reader about marks, or states a marking rule with a top value (flags);
+    ``("score-talk",)`` when it has one cue and a weaker second, or a strong one alone
+    (suspicious only); else nothing. Nothing when the question asks about marking. A cue the
+    rest of the answer shares is its topic (a how-to answer speaks to "you" throughout, a
+    credit-score answer says "score" in every line), unless the reader is addressed
+    strongly."""
     text, question = (unicodedata.normalize("NFC", t) for t in (text[:20_000], question))
     if _MARKING_ASKED.search(question):
         return ()
     matches = [m for m in SEGMENT.finditer(text) if (m.group(1) or m.group(0)).strip()]
     segments = [m.group(1) or m.group(0) for m in matches]
+    paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+    units = [(s, segments[:i] + segments[i + 1 :]) for i, s in enumerate(segments)]
+    if len(paragraphs) > 1:  # a story or a note may run over several sentences
+        units += [(p, paragraphs[:i] + paragraphs[i + 1 :]) for i, p in enumerate(paragraphs)]
     found: set[str] = set()
-    for i, segment in enumerate(segments):
-        rest = question + " " + " ".join(s for j, s in enumerate(segments) if j != i)
-        if _ADVICE.search(segment):
-            continue  # the reader's own marks: advice, not an appeal
-        said = _QUOTED.sub(" ", segment)  # a sentence it quotes is shown, not said
-        marks = _marks(said) and not _marks(rest)
-        prize = bool(_PRIZE.search(said)) and not _PRIZE.search(rest)
-        strong = any(c.search(said) and not c.search(rest) for c in (_HONORIFIC, _WHOEVER, _PLEA))
-        reader = strong or bool(_YOU.search(said) and not _YOU.search(rest))
-        second = bool(_SELF.search(said) or _GIVE.search(said))
-        # without the question, "off its topic" is a guess: one cue alone is not enough
-        alone = bool(question.strip()) and (marks or strong)
-        if not (alone or ((marks or prize) and (reader or second)) or (reader and second)):
-            continue
-        own, others = content_stems(_cue_free(segment)), content_stems(rest)
-        if len(others) < 6 or len(own) > 2 * len(others):
-            continue  # no answer around it to stand aside from
-        if len(own & others) > max(1, len(own) // 6):
-            continue  # on the answer's topic
-        found.add("reader-score" if marks and reader else "score-talk")
+    for unit, others in units:
+        rest = question + " " + " ".join(others)
+        said = _QUOTED.sub(" ", unit)  # a sentence it quotes is shown, not said ...
+        verdict = _verdict(said, rest, question)
+        if verdict != "reader-score":
+            # ... unless the quote itself speaks to the reader about marks (a sticker's caption)
+            quoted = [q for q in _QUOTED.findall(unit) if _marks(q) and _strong(q, "")]
+            verdict = "reader-score" if quoted and _verdict(unit, rest, question) else verdict
+        if verdict:
+            found.add(verdict)
     if "reader-score" in found:
         return ("reader-score",)
     return ("score-talk",) if found else ()
