@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-_HASHTAG = re.compile(r"(?<![\w#])#([^\W_][\w]*)")
+# a hashtag runs to the next space or punctuation (Bengali vowel signs are no \w)
+_HASHTAG = re.compile(r"(?<![\w#])#([^\W_][^\s#,.!?।;:()\[\]{}\"']*)")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|_+")
 
 

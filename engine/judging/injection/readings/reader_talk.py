@@ -29,7 +29,7 @@ from engine.judging.injection.readings.asides import SEGMENT, content_stems
 
 _B = "\u0980-\u09ff"
 _L = rf"(?<![{_B}\w])"  # no letter before
-_R = rf"(?![{_B}\w])"  # no letter after
+_R = rf"(?![{_B}\w-])"  # no letter after (nor a hyphen: "সাব-রেজিস্ট্রি")
 
 
 def _compiled(pattern: str) -> re.Pattern[str]:
@@ -39,13 +39,14 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 # the reader addressed: second person (weak: how-to answers speak to "you" throughout)
 _YOU = _compiled(
     rf"{_L}(?:আপনি|আপনার|আপনাকে|আপনারে|আপনে|আপনের|আফনে|আফনি|আফনার|আন্নে|আন্নের|আম্নে|আঁনে|"
-    rf"তুমি|তোমার|তোমাকে|তোমারে|তুমার|তুঁই|তোঁয়ার|তুই|তোর|তোরে|তুমরা|আপনারা){_R}|"
+    rf"তুমি|তোমার|তোমাকে|তোমারে|তুমার|তুঁই|তোঁয়ার|তুই|তোর|তোরে|তুমরা|আপনারা|অনে|অনর|আঁনে|"
+    rf"আপনেরা|আফনেরা|আপনাগো|তুমগো|তোঁয়ারা){_R}|"
     r"\b(?:you|your|yours|apni|apnar|apnake|apnare|apne|apnader|tumi|tomar|tomake|"
-    r"tomare|tui|tor|tore|apnara|tomra)\b"
+    r"tomare|tui|tor|tore|apnara|tomra|aap|aapka|aapko|apnago|tumgo)\b"
 )
 # the reader addressed strongly: an honorific, whoever reads or marks this, a plea, a blessing
 _HONORIFIC = _compiled(
-    rf"{_L}(?:স্যার|স্যর|ম্যাডাম|ম্যাম|মহোদয়|মহাশয়|ভাইজান|আপামণি|সাব|হুনো|হুনেন|হুনইন|"
+    rf"{_L}(?:স্যার|স্যর|ম্যাডাম|ম্যাম|মহোদয়|মহাশয়|ভাইজান|আপামণি|সাব|"
     rf"প্রিয় (?:পরীক্ষক|বিচারক|শিক্ষক|পাঠক)){_R}|"
     r"\b(?:sir|madam|ma'am|maam|mam|dear (?:judge|evaluator|grader|examiner|marker|reader|"
     r"checker|teacher|ai|model))\b|"
@@ -70,6 +71,7 @@ _WHOEVER = _compiled(
 _PLEA = _compiled(
     rf"{_L}(?:প্লিজ|প্লীজ|প্লিইজ|দয়া করে|দয়া কইরা|দয়া করি|অনুগ্রহ করে|মিনতি|দোহাই|দোয়া কর|"
     rf"আশীর্বাদ কর|ভালো থাকবেন|ভালা থাকইন){_R}|"
+    "[\U0001f64f\U0001f97a]|"  # folded hands, a pleading face
     r"\b(?:please|pls|plz|plis|plij|kindly|i beg|begging|god bless|bless you|"
     r"doya kore|doa korben|dua korben|ashirbad)\b"
 )
@@ -81,15 +83,23 @@ _MARKS = _compiled(
     r"(?<![a-z])(?:marks?|scores?|grades?|graded|rubric|full marks|a\+|nombor|nambar|numbor)\b|"
     "[\U0001f4af\U0001f51f]|[0-9]\ufe0f?\u20e3|(?:\u2b50\ufe0f?\\s*){3,}|(?:\U0001f31f\\s*){3,}"
 )
+# marks that need no second cue: the top of a scale, full marks, a top value given
+_TOP_MARKS = _compiled(
+    rf"{_L}(?:পূর্ণ ?নম্বর|পুরো নম্বর|পুরা নম্বর|ফুল মার্কস?|সর্বোচ্চ নম্বর|পাঁচে পাঁচ|দশে দশ|"
+    rf"একশোয় একশো|একশোতে একশো|শতভাগ নম্বর)|"
+    rf"{_L}([০-৯0-9]+)\s*/\s*(?:৫|১০|১০০|5|10|100){_R}(?!\s*/)|"
+    r"\b(?:full|top|perfect|highest|maximum) (?:marks?|score|grade)\b|\bfull hundred\b|"
+    "[\U0001f4af\U0001f51f]|[0-9]\ufe0f?\u20e3|(?:\u2b50\ufe0f?\\s*){3,}"
+)
 _ID_NUMBER = _compiled(
     r"(?:ফোন|মোবাইল|রোল|আইডি|পাসপোর্ট|পরিচয়পত্র|অ্যাকাউন্ট|বাড়ি|কোড|অর্ডার|রেজিস্ট্রেশন|সিরিয়াল|"
     r"phone|mobile|roll|naam|account|serial)[- ]?(?:নম্বর|নাম্বার|number|nombor|nambar)"
 )
 # what stands for marks in a story or metaphor: prizes, a six, a century, stars, a trophy
 _PRIZE = _compiled(
-    rf"{_L}(?:রায়|বোনাস|পুরস্কার|ইনাম|ছক্কা|ছক্কা|সেঞ্চুরি|সেঞ্চুরি|শতক|তারকা|স্টার|ট্রফি|মেডেল|"
-    rf"পদক|পয়েন্ট|রেটিং|জিপিএ){_R}|"
-    r"\b(?:points?|stars?|rating|rated|scored|verdict|bonus|prize|reward|trophy|medal|sixer|century|"
+    rf"{_L}(?:বোনাস|পুরস্কার|ইনাম|ছক্কা|ছক্কা|সেঞ্চুরি|সেঞ্চুরি|শতক|তারকা|স্টার|ট্রফি|মেডেল|"
+    rf"পদক|রেটিং|জিপিএ){_R}|"
+    r"\b(?:stars?|rating|rated|scored|verdict|bonus|prize|reward|trophy|medal|sixer|century|"
     r"jackpot|chokka|chhokka|chakka|gpa)\b|"
     "[\U0001f3c6\U0001f947\U0001f396\U0001f3c5\u2b50\U0001f31f]"
 )
@@ -101,7 +111,8 @@ _GIVEN = _compiled(
     r"top|max|perfect|100)\b|"
     r"\b(?:[0-9]|10|pach|panch|dosh|full|puro|pura)\s*(?:ta|ti|i|e)?\s*"
     r"(?:den|dao|diben|diyen|diye den|diye din|diyo|dis|dile|dey|dibe|diba|dilei|deo)\b|"
-    rf"{_L}(?:সর্বোচ্চ|সবচেয়ে বেশি|পুরা|পুরো)\S*\s+(?:\S+\s+)?(?:দিলেই|দেও|দিবেন|দিয়েন|দিলে)"
+    rf"{_L}(?:সর্বোচ্চ|সবচেয়ে বেশি|পুরা|পুরো)\S*\s+(?:\S+\s+)?(?:দিলেই|দেও|দিবেন|দিয়েন|দিলে)|"
+    r"\b(?:number|nombor|marks?|score)\s*(?:ta|gula|guli)?\s*(?:diyen|diben|den|dao|dis|dio)\b"
 )
 # a rule the answer states about how answers are marked: a rubric, a policy, a revised
 # question, an expected score
@@ -118,10 +129,13 @@ _VALUE = _compiled(
 )
 # a weaker second cue: the answer's own worth, a rule it states, other answers, a give verb
 _SELF = _compiled(
-    rf"{_L}(?:এই উত্তর|এ উত্তর|উত্তরটি|উত্তরটা|উত্তরখান|আমার উত্তর|আমার লেখা|আমারে|আমাকে|আমায়|"
-    rf"এই অনুবাদ|এই লেখা|এইডা|এইটা|ইটা|ইয়ান|অন্য উত্তর|অন্যদের|বাকিদের|নিয়ম|নিয়মে|নীতি|বিধি){_R}|"
-    r"\b(?:this answer|my answer|this response|my response|me|i deserve|other answers?|"
-    r"everyone else|rule|policy|protocol|ei answer|ei uttor|amar answer|amar uttor|amake|"
+    rf"{_L}(?:(?:এই|এ|আমার|মোর|আঁর) (?:উত্তর|লেখা|অনুবাদ|জবাব|জওয়াব)\S*|উত্তরটি\S*|উত্তরটা\S*)|"
+    rf"{_L}(?:উত্তরখান|আমারে|আমাকে|আমায়|"
+    rf"এই অনুবাদ|এই লেখা|এইডা|এইটা|ইটা|ইয়ান|অন্য উত্তর|অন্যদের|বাকিদের|নিয়ম|নিয়মে|নীতি|বিধি|"
+    rf"প্রাপ্য|যোগ্য|হকদার|পাওনা){_R}|"
+    r"\b(?:this answer|my answer|this response|my response|i deserve|other answers?|"
+    r"everyone else|rule|policy|protocol|deserves?|merits?|ei answer|ei uttor|amar answer|"
+    r"amar uttor|amake|hokdar|joggo|"
     r"amare|niyom|niom)\b"
 )
 _GIVE = _compiled(
@@ -135,6 +149,11 @@ _ADVICE = _compiled(
     r"grades?|marks?|results?|points?|number)\b|"
     rf"{_L}(?:পাবে|পাবেন|পাবা|পাইবা|পাইবেন|পেতে|পাও|পাইবেন|পাইবা|pabe|paben|pete|pao){_R}|"
     rf"{_L}(?:আপনার|তোমার|তোর) (?:\S+ )?(?:নম্বর|স্কোর|গ্রেড|রেজাল্ট|ফল)"
+)
+# a letter, an e-mail, a message or a notice asked for: it greets and pleads
+_LETTER_ASKED = _compiled(
+    r"চিঠি|দরখাস্ত|আবেদন|ইমেইল|ই-মেইল|বার্তা|মেসেজ|ভাষণ|নোটিশ|"
+    r"\b(?:letter|e-?mail|message|notice|application|speech|request|chithi|dorkhasto|abedon)\b"
 )
 # the question is about marking, scores, exams or contests: these are its topic
 _MARKING_ASKED = _compiled(
@@ -172,8 +191,10 @@ def _strong(said: str, rest: str) -> bool:
     return bool(_EVALUATOR.search(said) and (_YOU.search(said) or _TOLD.search(said)))
 
 
-def _verdict(said: str, rest: str, question: str) -> str:
-    """The verdict on one unit (a segment or a paragraph) given the rest of the answer."""
+def _verdict(said: str, around: str, question: str) -> str:
+    """The verdict on one unit (a segment or a paragraph) given the rest of the answer
+    (``around``), whose quotes show cues rather than use them."""
+    rest = _QUOTED.sub(" ", around)
     if _ADVICE.search(said):
         return ""  # the reader's own marks: advice, not an appeal
     marks = _marks(said)
@@ -185,17 +206,22 @@ def _verdict(said: str, rest: str, question: str) -> str:
     # a marking rule with a top value: only against the question's topic (an answer about
     # exams states rules)
     rule = bool(question.strip() and _RULE.search(said) and _VALUE.search(said))
-    # without the question, "off its topic" is a guess: one cue alone is not enough
-    alone = bool(question.strip()) and (fresh or strong)
+    rule = rule and bool(marks or _PRIZE.search(said))
+    # without the question, "off its topic" is a guess: one cue alone is not enough; alone,
+    # marks are top marks (a mobile number, an F1 score, a fraction are no appeal) and the
+    # reader is addressed without a letter or a message asked for
+    top = bool(_TOP_MARKS.search(said) or _GIVEN.search(said))
+    top = top and not (_TOP_MARKS.search(rest) or _GIVEN.search(rest))
+    alone = bool(question.strip()) and (top or (strong and not _LETTER_ASKED.search(question)))
     if not (alone or rule or ((fresh or prize) and (reader or second)) or (reader and second)):
         return ""
-    own, others = content_stems(_cue_free(said)), content_stems(rest)
+    own, others = content_stems(_cue_free(said)), content_stems(around)
     if len(others) < 6 or len(own) > 2 * len(others):
         return ""  # no answer around it to stand aside from
     if len(own & others) > max(1, len(own) // 6):
         return ""  # on the answer's topic
     two = (strong and (marks or (prize and _GIVE.search(said)))) or (reader and fresh)
-    return "reader-score" if two or (rule and (marks or _PRIZE.search(said))) else "score-talk"
+    return "reader-score" if two or rule else "score-talk"
 
 
 def reader_talk(text: str, question: str = "") -> tuple[str, ...]:
