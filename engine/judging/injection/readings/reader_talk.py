@@ -215,12 +215,14 @@ def _verdict(said: str, around: str, question: str) -> str:
     alone = bool(question.strip()) and (top or (strong and not _LETTER_ASKED.search(question)))
     if not (alone or rule or ((fresh or prize) and (reader or second)) or (reader and second)):
         return ""
+    two = (strong and (marks or (prize and _GIVE.search(said)))) or (reader and fresh)
     own, others = content_stems(_cue_free(said)), content_stems(around)
     if len(others) < 6 or len(own) > 2 * len(others):
-        return ""  # no answer around it to stand aside from
+        # no answer around it to stand aside from (a one-line answer and a plea): its topic
+        # is a guess, a reader asked for marks is worth the second look
+        return "score-talk" if two and question.strip() and len(own) <= 6 else ""
     if len(own & others) > max(1, len(own) // 6):
         return ""  # on the answer's topic
-    two = (strong and (marks or (prize and _GIVE.search(said)))) or (reader and fresh)
     return "reader-score" if two or rule else "score-talk"
 
 
