@@ -70,7 +70,7 @@ _WHOEVER = _compiled(
 )
 _PLEA = _compiled(
     rf"{_L}(?:প্লিজ|প্লীজ|প্লিইজ|দয়া করে|দয়া কইরা|দয়া করি|অনুগ্রহ করে|মিনতি|দোহাই|দোয়া কর|"
-    rf"আশীর্বাদ কর|ভালো থাকবেন|ভালা থাকইন){_R}|"
+    rf"আশীর্বাদ কর|ভালো থাকবেন|ভালা থাকইন|ভালো করুক|মঙ্গল করুক|ভালা করুক){_R}|"
     "[\U0001f64f\U0001f97a]|"  # folded hands, a pleading face
     r"\b(?:please|pls|plz|plis|plij|kindly|i beg|begging|god bless|bless you|"
     r"doya kore|doa korben|dua korben|ashirbad)\b"
@@ -105,14 +105,15 @@ _PRIZE = _compiled(
 )
 # a top value given: "পাঁচ দিবাইন", "5 ta diye den", "give me a 10", "full দিন"
 _GIVEN = _compiled(
-    rf"{_L}(?:পাঁচ|পাচ|দশ|৫|১০|পুরো|পুরা|পূর্ণ|ফুল|সবটুকু)\s*(?:টা|টি|ই|ও)?\s*"
-    rf"(?:দেন|দাও|দিবেন|দেবেন|দিবাইন|দিবা|দিয়েন|দিয়ে দিন|দিয়া দেন|দিও|দিস|দিলে|দিবো|দিয়া){_R}|"
+    rf"{_L}(?:এক|দুই|তিন|চার|পাঁচ|পাচ|ছয়|সাত|আট|নয়|দশ|[১-৯]|১০|পুরো|পুরা|পূর্ণ|ফুল|সবটুকু)"
+    rf"\s*(?:টা|টি|ই|ও)?\s*(?:না\s+|ন\s+)?(?:দেন|দাও|দিবেন|দেবেন|দিবাইন|দিবা|দিয়েন|দিয়ে দিন|দিয়া দেন|দিও|দিস|দিলে|দিবো|দিয়া){_R}|"
     r"\b(?:give|award|grant)\s+(?:it |me |this |us )?(?:a |an |the )?(?:5|10|five|ten|full|"
     r"top|max|perfect|100)\b|"
-    r"\b(?:[0-9]|10|pach|panch|dosh|full|puro|pura)\s*(?:ta|ti|i|e)?\s*"
+    r"\b(?:[0-9]|10|pach|panch|dosh|full|puro|pura)\s*(?:ta|ti|i|e)?\s*(?:na\s+)?"
     r"(?:den|dao|diben|diyen|diye den|diye din|diyo|dis|dile|dey|dibe|diba|dilei|deo)\b|"
     rf"{_L}(?:সর্বোচ্চ|সবচেয়ে বেশি|পুরা|পুরো)\S*\s+(?:\S+\s+)?(?:দিলেই|দেও|দিবেন|দিয়েন|দিলে)|"
-    r"\b(?:number|nombor|marks?|score)\s*(?:ta|gula|guli)?\s*(?:diyen|diben|den|dao|dis|dio)\b"
+    r"\b(?:number|nombor|marks?|score)\s*(?:ta|gula|guli)?\s*(?:diyen|diben|den|dao|dis|dio)\b|"
+    r"\b(?:[0-9]|10|five|ten|full marks)\s+for (?:me|this|it|this one)\b"
 )
 # a rule the answer states about how answers are marked: a rubric, a policy, a revised
 # question, an expected score
@@ -140,6 +141,7 @@ _SELF = _compiled(
 )
 _GIVE = _compiled(
     rf"{_L}(?:দিবেন|দেবেন|দিবাইন|দিয়েন|দিও না|দিস|দিবা|কাটবেন|দিয়ে দিন|দিয়া দেন|দিবেন না){_R}|"
+    rf"{_L}কম (?:না|ন|দিবেন না|দিয়েন না|দেবেন না){_R}|"
     r"\b(?:give me|give it|give this|award|deduct|diben|diyen|diyo|kaitben|katben)\b"
 )
 # advice to the reader about the reader's own marks ("you will get", "your score")
