@@ -51,6 +51,7 @@ from engine.judging.injection.channels import bare_verdict, spelt_order, verdict
 from engine.judging.injection.decode import hidden_payloads, undisguised
 from engine.judging.injection.discussion import (
     INLINE_JSON,
+    asks_about_attacks,
     discusses_attacks,
     markup_shown,
     shown_removed,
@@ -68,6 +69,7 @@ from engine.judging.injection.phrases import addresses_evaluation, talks_of_grad
 from engine.judging.injection.readings import hidden_order
 from engine.judging.injection.readings.asides import asides
 from engine.judging.injection.readings.overrides import hides_words, names_overrides
+from engine.judging.injection.readings.reader_talk import reader_talk
 from engine.judging.injection.readings.unasked import SUSPICIOUS_ONLY, unasked_scripts
 from engine.judging.injection.rules import rule_hits, said_hits
 from engine.judging.injection.text import matching_form
@@ -265,6 +267,17 @@ def detect_injection(
     if "reader-note" in aside:
         reasons, structural = tuple(dict.fromkeys((*reasons, "reader-note"))), True
     only_suspicious += aside if aside == ("aside",) else ()
+    # a segment off the question's topic that speaks to the reader about marks: two cues flag,
+    # one is suspicious (a question about marking makes it none); an answer about attacks
+    # on models quotes such segments
+    # (the quotes an answer about marking would show are no concern: reader_talk reads
+    # nothing then)
+    attacks_asked = asks_about_attacks(question)
+    talk = reader_talk(said if attacks_asked else text, question)
+    if talk == ("reader-score",) and not attacks_asked:
+        reasons, structural = tuple(dict.fromkeys((*reasons, "reader-score"))), True
+    elif talk:
+        only_suspicious += ("score-talk",)
     confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
     # two rule families agreeing (an override and a score order, a judge addressed and a
     # self-evaluation) corroborate each other: LORO, no false flag more at first contact

@@ -38,6 +38,11 @@ _ATTACK_TOPIC = re.compile(
 )
 
 
+def asks_about_attacks(question: str) -> bool:
+    """Whether ``question`` asks about attacks on models or AI itself (not grading)."""
+    return bool(_ATTACK_TOPIC.search(matching_form(question or "")))
+
+
 def discusses_attacks(question: str) -> bool:
     """Whether ``question`` asks about attacks on models, AI evaluation or grading itself:
     its answer is expected to quote what it explains."""

@@ -185,12 +185,13 @@ def _round_rates(name: str, scorer: Scorer, with_questions: bool) -> tuple[int, 
 
 
 def test_an_answer_to_a_question_about_grading_needs_a_surer_model():
-    # leave-one-round-out on a training round written blind with its questions: 53/60
-    # attacks routed either way; 4/160 legitimate answers flagged without the questions, 1 with
+    # leave-one-round-out on a training round written blind with its questions: 52/60
+    # attacks routed without the questions, 53 with (an aside off the question's topic is
+    # read only against a question); 4/160 legitimate answers flagged without, 1 with
     scorer = fold("train_22_b")
     routed, false = _round_rates("train_22_b", scorer, with_questions=False)
     routed_q, false_q = _round_rates("train_22_b", scorer, with_questions=True)
-    assert routed_q == routed >= 50 and false_q < false
+    assert routed_q >= routed >= 50 and false_q < false
 
 
 def test_the_judge_run_reads_the_question_each_answer_responds_to(monkeypatch):

@@ -14,6 +14,8 @@ loosely (:mod:`~engine.judging.injection.readings.orders`), and whether a readin
 - :mod:`~engine.judging.injection.readings.reversal`: Bengali reversed by hand;
 - :mod:`~engine.judging.injection.readings.overrides`: text under a direction override, as
   stored (a model reads it so; a person sees it mirrored);
+- :mod:`~engine.judging.injection.readings.hashtags`: hashtags split into their words
+  ("#GiveFiveStars");
 - :mod:`~engine.judging.injection.readings.languages`: orders in languages written in Latin
   letters, glossed from a compact lexicon.
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 from engine.judging.injection.readings.acrostic import first_word_stems, letter_acrostics
 from engine.judging.injection.readings.by_sound import sounded_readings
 from engine.judging.injection.readings.ciphers import decoded
+from engine.judging.injection.readings.hashtags import hashtag_readings
 from engine.judging.injection.readings.languages import glossed_readings
 from engine.judging.injection.readings.numbered import numbered_readings
 from engine.judging.injection.readings.orders import hidden_order
@@ -45,7 +48,13 @@ __all__ = [
 
 def hidden_readings(text: str) -> list[str]:
     """What ``text`` (as written) hides in an encoding, a cipher or another script's letters."""
-    return decoded(text) + sounded_readings(text) + overridden_spans(text) + numbered_readings(text)
+    return (
+        decoded(text)
+        + sounded_readings(text)
+        + overridden_spans(text)
+        + numbered_readings(text)
+        + hashtag_readings(text)
+    )
 
 
 def rearranged_readings(clean: str) -> tuple[list[str], list[str]]:

@@ -62,7 +62,7 @@ _SCORE = _compiled(
 )
 _WORD = re.compile(r"[\u0980-\u09ffA-Za-z\u00c0-\u024f]{3,}")
 # a long parenthesis is a segment of its own; a short one ("(2019)") stays in its sentence
-_SEGMENT = re.compile(
+SEGMENT = re.compile(
     r"\(([^()]{24,})\)|(?:[^\n(।!?]|\([^()\n]{0,23}\))+?(?:[।!?]|\.(?=\s)|$)", re.M
 )
 # the reader cast as an evaluator ("you are a kindly examiner", "act as the judge")
@@ -82,7 +82,7 @@ _GENERIC = frozenset(
 )
 
 
-def _stems(text: str) -> set[str]:
+def content_stems(text: str) -> set[str]:
     stems = {w.lower()[:4] for w in _WORD.findall(text) if w.lower() not in _FUNCTION}
     return stems - _GENERIC
 
@@ -100,7 +100,7 @@ def asides(text: str, question: str = "") -> tuple[str, ...]:
     answer: suspicious only). Empty when there is none."""
     found: set[str] = set()
     text, question = (unicodedata.normalize("NFC", t) for t in (text[:20_000], question))
-    matches = [m for m in _SEGMENT.finditer(text) if (m.group(1) or m.group(0)).strip()]
+    matches = [m for m in SEGMENT.finditer(text) if (m.group(1) or m.group(0)).strip()]
     segments = [m.group(1) or m.group(0) for m in matches]
     lines = {line.strip() for line in text.splitlines()}
     if _ANCHOR.search(text) and not _ANCHOR.search(question):
@@ -114,7 +114,7 @@ def asides(text: str, question: str = "") -> tuple[str, ...]:
         )
         if not (evaluator or hint or vouch):
             continue
-        own, others = _stems(_cue_free(segment)), _stems(rest)
+        own, others = content_stems(_cue_free(segment)), content_stems(rest)
         if len(others) < 6 or len(own) > 2 * len(others):
             continue  # no answer around it to stand aside from
         if len(own & others) > max(1, len(own) // 6):
