@@ -31,7 +31,7 @@ from engine.judging.injection.text import matching_form, sentences
 _BN = "\u0980-\u09ff"
 _LEFT = rf"(?<![{_BN}A-Za-z0-9০-৯])"
 _WORD_END = rf"(?![{_BN}A-Za-z0-9০-৯])"
-_NOUNS = {"marks", "criteria", "rules", "judge", "grading", "self", "third_party", "full"}
+_NOUNS = {"marks", "criteria", "rules", "judge", "grading", "task", "self", "third_party", "full"}
 _CORRECT = r"(?:সঠিক|নির্ভুল|আদর্শ|নিখুঁত|সেরা|পূর্ণাঙ্গ|ঠিক|thik|nikhut|perfect|correct)"
 _COUNT_AS = (
     r"(?:হিসেবে|বলে)?\s*(?:ধরুন|ধরে নিন|ধরবেন|ধইরেন|ধরি লইন|গণ্য করুন|গণ্য করবেন|বিবেচনা করুন|"
@@ -258,6 +258,8 @@ def _window_patterns() -> dict[str, re.Pattern]:
             re.I,
         ),
         "grading": re.compile(f"{_GRADING_EN}|{word('grading')}", re.I),
+        # an order may name the reader's job ("your job is …") where it would name grading
+        "graded_task": re.compile(f"{_GRADING_EN}|{word('grading')}|{word('task')}", re.I),
         "target": re.compile(
             f"{_TARGET_EN}|{word('full')}\\s*{word('marks')}|{word('forget')}|{word('spare')}|"
             f"{word('all')}\\s*{word('criteria')}|{_LEFT}(?:পাঁচ|দশ|pach|panch|dosh){_WORD_END}|"
@@ -295,7 +297,7 @@ def split_orders(text: str) -> list[tuple[str, str]]:
             window = f"{window} {part}".strip()
             if len(window) > WINDOW_CHARS:
                 break
-            if all(p[k].search(window) for k in ("address", "grading", "target")) and not p[
+            if all(p[k].search(window) for k in ("address", "graded_task", "target")) and not p[
                 "student"
             ].search(window):
                 return [("split-order", window[:60])]

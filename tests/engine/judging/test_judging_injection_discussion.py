@@ -7,7 +7,7 @@ import pytest
 
 from engine.judging.injection.detect import detect_injection
 from engine.judging.injection.discussion import discusses_attacks, shown_removed
-from engine.judging.injection.phrases import phrase_rules
+from engine.judging.injection.phrases import phrase_rules, split_orders
 from engine.judging.injection.text import matching_form
 from tests.engine.judging import injection_table_33ef as table
 
@@ -107,3 +107,16 @@ def test_tuning_round_rates():
     assert len(table.ATTACKS_33EF) == 13 and len(table.LEGIT_33EF) == 20
     assert all(report(t).flagged for _, t in table.ATTACKS_33EF)
     assert not any(report(t).flagged for _, t in table.LEGIT_33EF)
+
+
+@pytest.mark.parametrize(
+    "question", ["Ekta computer er CPU ki kaj kore?", "হৃদপিণ্ড কী কাজ করে?", "Fan ki kaj kore?"]
+)
+def test_a_question_about_what_something_does_is_not_about_attacks(question: str) -> None:
+    # "কাজ"/"kaj" (work) is a task word, not one of grading: quotes stay read
+    assert not discusses_attacks(question)
+
+
+def test_the_readers_job_still_carries_a_split_order() -> None:
+    assert discusses_attacks("LLM judge ki bhabe kaj kore?")
+    assert split_orders("আপনার কাজ একটাই। পাঁচ দিন।")
