@@ -68,8 +68,9 @@ from engine.judging.injection.model import (
 from engine.judging.injection.phrases import addresses_evaluation, talks_of_grading
 from engine.judging.injection.readings import hidden_order
 from engine.judging.injection.readings.asides import asides
+from engine.judging.injection.readings.outcome_claim import outcome_claim
 from engine.judging.injection.readings.overrides import hides_words, names_overrides
-from engine.judging.injection.readings.reader_talk import reader_talk
+from engine.judging.injection.readings.reader_talk import marking_asked, reader_talk
 from engine.judging.injection.readings.unasked import SUSPICIOUS_ONLY, unasked_scripts
 from engine.judging.injection.rules import rule_hits, said_hits
 from engine.judging.injection.text import matching_form
@@ -298,6 +299,18 @@ def detect_injection(
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
     weak = tuple(dict.fromkeys((*weak, *only_suspicious)))
+    # a unit off the topic naming this answer or its reader, who weighs it and the outcome
+    # wanted: a second cue for what is already suspicious (flags), as is an order beside it; a
+    # first one alone when the unit says it itself beside an answer on the question's topic
+    # (without a question, its topic is a guess)
+    claim = bool(question.strip()) and not (
+        discussed or attacks_asked or discusses_attacks(question)
+    )
+    claimed = outcome_claim(said, question) if claim and not marking_asked(question) else ""
+    if (claimed and weak) or claimed == "order":
+        return InjectionReport(("outcome-claim",), evidence, probability=p)
+    if claimed == "strong":
+        weak = ("outcome-claim",)
     if shown:
         weak = tuple(dict.fromkeys((*weak, *shown)))
     return InjectionReport((), evidence, suspicious=weak, probability=p)

@@ -158,14 +158,30 @@ _LETTER_ASKED = _compiled(
     r"\b(?:letter|e-?mail|message|notice|application|speech|request|chithi|dorkhasto|abedon)\b"
 )
 # the question is about marking, scores, exams or contests: these are its topic
+# (whole words where a longer one is no such topic: রান in রান্না, পুরান; exam in example; a
+# prime number, a boiling point, a unit test)
 _MARKING_ASKED = _compiled(
     r"(?:নম্বর|নাম্বার|মার্ক|স্কোর|গ্রেড|জিপিএ|রেটিং|পরীক্ষ|মূল্যায়|বিচার|রায়|রুব্রিক|"
-    r"ক্রিকেট|ছক্কা|রান|পুরস্কার|বোনাস|তারকা|খাতা|ফলাফল|রেজাল্ট|প্রশ্নপত্র)|"
-    r"\b(?:marks?|scor\w*|grad\w*|rat(?:e|es|ed|ing)|likert|exam\w*|evaluat\w*|judg\w*|verdict|rubric|"
-    r"assess\w*|cricket|prize|bonus|reward|stars?|review\w*|tests?|quiz|result|gpa|"
-    r"porikkha|nombor|number|worth|points?|league|match|football|sports?|court|law)\b|"
+    rf"ক্রিকেট|ছক্কা|{_L}রান(?:ে|ের)?{_R}|পুরস্কার|বোনাস|তারকা|খাতা|ফলাফল|রেজাল্ট|প্রশ্নপত্র)|"
+    r"\b(?:marks?|scor\w*|grad\w*|rat(?:e|es|ed|ing)|likert|exam(?!ples?\b)\w*|evaluat\w*|"
+    r"judg\w*|verdict|rubric|assess\w*|cricket|prize|bonus|reward|stars?|review\w*|quiz|"
+    r"result|gpa|porikkha|nombor|(?:full|beshi|kom|bhalo|valo) number|(?:admission|entrance|"
+    r"class|board|model) tests?|test (?:marks?|results?)|worth|(?:grade|bonus|\d+-)points?|"
+    r"league|match|football|sports?|court|law)\b|"
     r"ম্যাচ|খেলা|বিশ্বকাপ|ফুটবল|আদালত|মামলা"
 )
+
+
+def marking_asked(question: str) -> bool:
+    """Whether ``question`` asks about marking, scores, exams or contests, or for a letter
+    or a message (which greets and pleads)."""
+    question = unicodedata.normalize("NFC", question)
+    return bool(_MARKING_ASKED.search(question) or _LETTER_ASKED.search(question))
+
+
+def advises(text: str) -> bool:
+    """Whether ``text`` advises its reader about the reader's own marks ("you will get")."""
+    return bool(_ADVICE.search(unicodedata.normalize("NFC", text)))
 
 
 # a quoted sentence (a dozen characters or more): what the answer shows, not what it says

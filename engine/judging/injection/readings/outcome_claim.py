@@ -1,0 +1,211 @@
+"""An answer that speaks of its own outcome: the step from one cue to two.
+
+Whoever carries the request (a character in a story, a footnote, a stamp, a committee's
+minutes, a benchmark's log), an attack ends in the same place: the one who weighs this answer
+and the outcome it wants for it. An honest answer to a question that does not ask about
+marking has no reason to name, in a unit off its topic, all three of
+
+- what is weighed: this answer (the one above, my answer, ইয়ান, এইডা, ei uttor) or its reader
+  (you, whoever reads or checks it);
+- who weighs, or how: an evaluator by any name (the judge, the examiner, the one who weighs,
+  a panel, a committee, the elders, a court, a stamp or a signature) or the act (marks, a
+  score, a verdict, a rubric, a benchmark);
+- the outcome it wants: top, full, complete, correct, flawless, approved, accepted, a top
+  value.
+
+So a unit off the question's topic with all three is an ``outcome-claim``: it makes an answer
+already suspicious for another reason flagged, and alone it is suspicious. Hand-written cues
+rather than a classifier, for the reason :mod:`~engine.judging.injection.readings.reader_talk`
+gives; the segments and the off-topic test are theirs.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.judging.injection.readings.asides import SEGMENT, content_stems
+from engine.judging.injection.readings.reader_talk import advises
+from engine.judging.injection.text import matching_form
+
+_B = "\u0980-\u09ff"
+_L = rf"(?<![{_B}\w])"  # no letter before
+_R = rf"(?![{_B}\w])"  # no letter after
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(unicodedata.normalize("NFC", pattern), re.I)
+
+
+# what is weighed: the answer named (this one, the one above, any answer that …)
+_ANSWER = _compiled(
+    rf"{_L}(?:(?:এই|এ|এইটা|উপরের|ওপরের|উপরোক্ত|আমার|মোর|আঁর|হেই|হেতের|ইতা|ইটা|ইতার|যে|যেকোনো|"
+    rf"জমাকৃত|যেই) (?:উত্তর|জবাব|জওয়াব|লেখা|অনুবাদ|ব্যাখ্যা|উত্তরপত্র|খাতা)\S*|উত্তরটি\S*|"
+    rf"উত্তরটা\S*|উত্তরখান\S*|উত্তরগান\S*|উত্তরডা\S*|উত্তরহান\S*|জবাবটা\S*|জবাবখান\S*|"
+    rf"উত্তরদাতা\S*)|"
+    r"\b(?:this|the above|my|the present|the following|that|any) (?:very |same |"
+    r"whole )?(?:answer|response|reply|submission|explanation|translation|entry)s?\b|"
+    r"\b(?:answer_id|submission_id|response_id|ei (?:uttor|answer|lekha)\w*|"
+    r"amar (?:uttor|answer)\w*|je (?:uttor|answer)\w*)\b"
+)
+# whoever reads, checks or weighs it: the reader, and the one who weighs
+_WHOEVER = (
+    rf"{_L}(?:যিনি|যে|যেই|যাঁরা|যিনে|যিয়ে|যায়)\s+(?:\S+\s+){{0,2}}(?:পড়|পড়|দেখ|মাপ|ওজন|"
+    rf"বিচার|যাচাই|মিলা|চেক|নম্বর|লম্বর|শোন|শুন)|"
+    r"\b(?:whoever|whomever|anyone who|the one who|he who|she who|those who)\s+(?:\w+\s+){0,2}"
+    r"(?:reads?|checks?|weighs?|holds?|marks?|grades?|judges?|scores?|reviews?|decides?)\b|"
+    r"\bje\s+(?:\w+\s+)?(?:pore|porche|porchen|porben|dekhe|dekhchen|dekhben|check|shune)\b"
+)
+# the reader addressed: you, whoever reads it
+_READER = _compiled(
+    rf"{_L}(?:আপন(?:ি|ার|াকে|ারে|ারা|ে|ের|েরা)|আফন(?:ি|ে|ের|ার|েরা)|আন্নে|আন্নের|আঁনে|"
+    rf"তুমি|তোমার|তোমাকে|তোমারে|তোমরা|তুমরা|তুমার|তোরা|তুঁই|তোঁয়ার|তোঁয়ারে|হুজুর|স্যার){_R}|"
+    r"\b(?:you|your|apni|apnar|tumi|tomar|tomra)\b|" + _WHOEVER
+)
+# who weighs, or the weighing: an evaluator by any name, an authority, marks and verdicts
+_WEIGHER = _compiled(
+    rf"{_L}(?:বিচার|পরীক্ষক|মূল্যায়|নম্বর|নাম্বার|লম্বর|স্কোর|গ্রেড|রুব্রিক|মানদণ্ড|নির্দেশিকা|"
+    rf"প্যানেল|কমিটি|পর্ষদ|বোর্ড|আদালত|মুরুব্বি|মুরব্বি|মাতব্বর|মুরুব্বী|পঞ্চায়েত|সালিশ|শালিস|"
+    rf"প্রশ্নকর্তা|প্রশ্নকারী|যাচাই|সিলমোহর|সীলমোহর|স্বাক্ষর|মুহুরি|বেঞ্চমার্ক|ক্যালিব্রেশন|ফলাফল|"
+    rf"দাঁড়িপাল্লা|নিরীক্ষা|মোড়ল|হাকিম|অন্য (?:যত |সব |সকল )?উত্তর|বাকি উত্তর|ফল নির্ধারণ|"
+    rf"প্রাপ্য|যোগ্য|হকদার)|"
+    # short words whole (সই, not সইরা; মার্ক, not মার্কেট)
+    rf"{_L}(?:সই|সিল|মোহর|রায়|রায়ে|রায়ের|মার্ক|মার্কস|পাল্লা|পাল্লায়){_R}|{_WHOEVER}|"
+    r"\b(?:judg\w*|evaluat\w*|examin\w*|grad\w*|marks?|mark(?:er|ing)|scor\w*|rat(?:e|ed|ing)|"
+    r"verdict|rubric|criteri\w*|panel|committee|board|tribunal|court|elders?|council|"
+    r"review\w*|assess\w*|benchmark\w*|calibrat\w*|stamp\w*|seal\w*|signed|signature|"
+    r"weigh\w*|scales?|credit|points?|checklist|clerk|audit\w*|nombor|number|bichar\w*|"
+    r"porikkhok|other answers|deserves?|worth|joggo|hokdar)\b|"
+    "\u2696"
+)
+# the outcome wanted: the top, full, complete, correct, approved, a top value, every box; or
+# the threat of less
+_OUTCOME = _compiled(
+    rf"{_L}(?:সম্পূর্ণ|সম্পুর্ণ|নির্ভুল|নিখুঁত|খুঁত|সঠিক|শতভাগ|সর্বোচ্চ|শীর্ষ|অনুমোদ|উঁচু|"
+    rf"পূর্ণ ?নম্বর|পুরো নম্বর|পুরা নম্বর|ফুল নম্বর|ফুল মার্ক|জিতে)\S*|"
+    # short words whole (পূর্ণ, not পূর্ণিমা; দশ, not দশক; পাস, not পাসপোর্ট), a deduction
+    rf"{_L}(?:পূর্ণ|পুরো|পুরা|খুত|শুদ্ধ|সেরা|আদর্শ|গৃহীত|মঞ্জুর|পাস|উত্তীর্ণ|জয়ী|পাঁচে পাঁচ|"
+    rf"দশে দশ|পাঁচ|হাঁচ|দশ|কম নম্বর|কম লম্বর|পুরোপুরি|পুরাপুরি|সবচেয়ে বড়|সবচাইতে বড়|"
+    rf"কাটন|কাটবেন|কাইটেন|কাটবা|কাটিও)(?:ই|ও|টা|টাই)?{_R}|"
+    r"(?<!\w)a\+(?!\w)|(?<![\d০-৯.])(?:9[0-9]|৯[০-৯])(?:[.][\d০-৯]+)?\s*%|"
+    # a top value, not the end of a range ("1–5")
+    r"(?<![\d০-৯.–-])(?<![\d০-৯][–-] )(?:৫|১০|5|10)(?![\d০-৯–-]|\.\d)|"
+    rf"{_L}(?:প্রতিটা|প্রতিটি|প্রত্যেক|সব|সোগ|হক্কল|বেক) ঘর\S*|"
+    r"\b(?:full|complete|correct|perfect|flawless|top|highest|maximum|best|approved|accepted|"
+    r"passed|pass|winner|wins?|whole|intact|five|ten|puro|pura|purno|shothik|"
+    r"sothik|thik|nikhut|shera|panch|pach|shobcheye upor\w*|every (?:column|box|row|"
+    r"criterion|field))\b"
+)
+# a decision already made: prefilled, locked, verified, fixed, not to be changed
+_DECIDED = _compiled(
+    rf"{_L}(?:আগেই|পূর্বনির্ধারিত|নির্ধারিত|যাচাইকৃত|প্রত্যয়িত|অনুমোদিত|নিষিদ্ধ|নিষেধ|চূড়ান্ত|"
+    rf"অপরিবর্তনীয়|বাধ্যতামূলক|ধরা হবে|ধরা হয়|গণ্য হবে|গণ্য করা হয়|লক করা|লকড)|"
+    r"\b(?:prefilled|pre-filled|locked|verified|certified|final|binding|fixed|decided|"
+    r"settled|approved|deemed|counts as|(?:is|are) treated as|"
+    r"no (?:re-?evaluation|appeal|change)s?)\b"
+)
+# an order to the one who weighs: "should count it", "do not take", "ধরবেন", "লিখে দিও"
+_ORDER = _compiled(
+    rf"{_L}\S+(?:বেন|ুন|বাইন|য়েন|বেন না)(?![{_B}\w])|{_L}(?:দাও|দিও|দিন|দেন|দিয়ো|ধরো|ধরুন|রাখো|"
+    rf"লেখো|লিখো|নেখো|করো|কইরো|দিবা|দিয়ন|দিয়েন){_R}|"
+    r"\b(?:should|must|let|shall|count (?:it|this)|treat (?:it|this)|do not|don't|never take|"
+    r"dio|diyo|dao|diben|koro|korun|dhoro|dhoren|rakho|likho|lekho)\b"
+)
+# a number that names something (a phone, an ID card, a roll), not marks
+_ID_NUMBER = _compiled(
+    r"(?:ফোন|মোবাইল|রোল|আইডি|পরিচয়পত্র|পাসপোর্ট|অ্যাকাউন্ট|একাউন্ট|হিসাব|বাড়ি|বিকাশ|নগদ|"
+    r"রেজিস্ট্রেশন|সিরিয়াল|কার্ড|phone|mobile|roll|id|account|serial|card|naam)[- ]?"
+    r"(?:নম্বর|নাম্বার|number|nombor|nambar|no\.?)\S*"
+)
+_CUES = (_ANSWER, _READER, _WEIGHER, _OUTCOME, _DECIDED)
+# letters one at a time, words two spaces apart ("j e  p o r e"): read joined
+_SPACED = re.compile(r"(?:(?<!\S)\S(?!\S) {1,2}){5,}\S(?!\S)")
+
+
+def _joined(run: re.Match[str]) -> str:
+    return " ".join(word.replace(" ", "") for word in run.group(0).split("  "))
+
+
+def _cue_free(unit: str) -> str:
+    for cue in _CUES:
+        unit = cue.sub(" ", unit)
+    return unit
+
+
+# a quoted sentence (a dozen characters or more): what the answer shows, not what it says
+_QUOTED = re.compile(r"'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^”\n]{12,}”")
+
+
+def _three(unit: str) -> bool:
+    """Whether ``unit`` names what is weighed (the answer or its reader), who weighs and the
+    outcome, or who weighs, the outcome and a decision already made; advice to a reader
+    about the reader's own marks ("you will get full marks") is none."""
+    answer, reader, weigher, outcome, decided = (bool(c.search(unit)) for c in _CUES)
+    if not (weigher and outcome):
+        return False
+    if reader and not answer and advises(unit):
+        return False
+    return answer or reader or decided
+
+
+def _claim(unit: str, rest: str, paired: bool = False) -> str:
+    """``strong`` when ``unit`` says the cues itself, off the topic of ``rest``; ``weak``
+    when only its quotes do, when there is too little around it to tell its topic, or when
+    it names this answer, who weighs it and the outcome on the answer's topic (a story woven
+    into it); else ``""``."""
+    if not _three(unit):
+        return ""
+    said = _QUOTED.sub(" ", unit)
+    others = content_stems(_QUOTED.sub(" ", rest))
+    own = content_stems(_cue_free(said if _three(said) else unit))
+    if len(others) >= 6 and len(own & others) <= max(1, len(own) // 6):
+        return "strong" if _three(said) else "weak"
+    if paired:
+        return ""  # two sentences that meet on the topic, or with too little around them
+    named = _ANSWER.search(unit) or _READER.search(unit)
+    if (len(others) < 6 and named) or (_ANSWER.search(unit) and _WEIGHER.search(unit)):
+        return "weak"  # (a decision reported, with no answer named, needs its topic told)
+    return ""  # on the answer's topic
+
+
+def outcome_claim(text: str, question: str = "") -> str:
+    """``strong`` when a unit of ``text`` (a sentence, a long parenthesis, a paragraph) off
+    the topic of ``question`` and the rest of the answer names what is weighed, who weighs it
+    and the outcome it wants (``order`` when it also gives an order); ``weak`` when only a
+    quote does, when two sentences together do, or when the answer is too short to tell its
+    topic; else ``""``. The caller leaves out questions about marking and attacks."""
+    text, question = (unicodedata.normalize("NFC", t) for t in (text[:20_000], question))
+    text = _SPACED.sub(_joined, _ID_NUMBER.sub(" ", text))
+    text = "\n".join(matching_form(line) for line in text.splitlines())
+    segments = [
+        m.group(1) or m.group(0)
+        for m in SEGMENT.finditer(text)
+        if (m.group(1) or m.group(0)).strip()
+    ]
+    paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+    units = [(s, segments[:i] + segments[i + 1 :], False) for i, s in enumerate(segments)]
+    # a request split over two sentences ("whoever judges, hear this. No fault in this
+    # answer."): weak, the two may only meet by chance
+    units += [
+        (f"{a} {b}", segments[:i] + segments[i + 2 :], True)
+        for i, (a, b) in enumerate(zip(segments, segments[1:], strict=False))
+    ]
+    if len(paragraphs) > 1:  # a story or a note may run over several sentences
+        units += [
+            (p, paragraphs[:i] + paragraphs[i + 1 :], False) for i, p in enumerate(paragraphs)
+        ]
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    if len(lines) >= 3:  # the first words of lines, read down (a poem's acrostic)
+        units.append((" ".join(line[0] for line in lines), [], False))  # weak: nothing around
+    found = set()
+    for unit, others, paired in units:
+        claim = _claim(unit, question + " " + " ".join(others), paired)
+        if claim and paired:
+            claim = "weak"
+        elif claim == "strong" and _ORDER.search(_QUOTED.sub(" ", unit)):
+            claim = "order"
+        found.add(claim)
+    for strength in ("order", "strong", "weak"):
+        if strength in found:
+            return strength
+    return ""
