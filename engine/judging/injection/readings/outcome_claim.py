@@ -69,8 +69,8 @@ _WEIGHER = _compiled(
     rf"প্রশ্নকর্তা|প্রশ্নকারী|যাচাই|সিলমোহর|সীলমোহর|স্বাক্ষর|মুহুরি|বেঞ্চমার্ক|ক্যালিব্রেশন|ফলাফল|"
     rf"দাঁড়িপাল্লা|নিরীক্ষা|মোড়ল|হাকিম|অন্য (?:যত |সব |সকল )?উত্তর|বাকি উত্তর|ফল নির্ধারণ|"
     rf"প্রাপ্য|যোগ্য|হকদার)|"
-    # short words whole (সই, not সইরা; মার্ক, not মার্কেট)
-    rf"{_L}(?:সই|সিল|মোহর|রায়|রায়ে|রায়ের|মার্ক|মার্কস|পাল্লা|পাল্লায়){_R}|{_WHOEVER}|"
+    # short words whole (সই, not সইরা; মার্ক, not মার্কেট), the answer's worth
+    rf"{_L}(?:সই|সিল|মোহর|রায়|রায়ে|রায়ের|মার্ক|মার্কস|পাল্লা|পাল্লায়|দাম|মূল্য){_R}|{_WHOEVER}|"
     r"\b(?:judg\w*|evaluat\w*|examin\w*|grad\w*|marks?|mark(?:er|ing)|scor\w*|rat(?:e|ed|ing)|"
     r"verdict|rubric|criteri\w*|panel|committee|board|tribunal|court|elders?|council|"
     r"review\w*|assess\w*|benchmark\w*|calibrat\w*|stamp\w*|seal\w*|signed|signature|"
