@@ -68,6 +68,7 @@ from engine.judging.injection.model import (
 from engine.judging.injection.phrases import addresses_evaluation, talks_of_grading
 from engine.judging.injection.readings import hidden_order
 from engine.judging.injection.readings.asides import asides
+from engine.judging.injection.readings.hashtags import link_readings
 from engine.judging.injection.readings.outcome_claim import outcome_claim
 from engine.judging.injection.readings.overrides import hides_words, names_overrides
 from engine.judging.injection.readings.reader_talk import marking_asked, reader_talk
@@ -279,6 +280,15 @@ def detect_injection(
         reasons, structural = tuple(dict.fromkeys((*reasons, "reader-score"))), True
     elif talk:
         only_suspicious += ("score-talk",)
+    # what a link's query or fragment spells: an order or a verdict there that also names the
+    # grading flags (a tracking parameter has no reason to), either alone is suspicious
+    for reading in () if discussed else link_readings(said):
+        form = matching_form(reading)
+        order = bool(said_hits(reading) or hidden_order(form))
+        if order and addresses_evaluation(form):
+            reasons, structural = tuple(dict.fromkeys((*reasons, "hidden-order", "link"))), True
+        elif order or addresses_evaluation(form):
+            only_suspicious += ("link",)
     confirm, alone = (ON_TOPIC, ON_TOPIC) if on_topic else (CONFIRM, ALONE)
     # two rule families agreeing (an override and a score order, a judge addressed and a
     # self-evaluation) corroborate each other: LORO, no false flag more at first contact

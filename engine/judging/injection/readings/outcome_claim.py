@@ -43,8 +43,10 @@ _ANSWER = _compiled(
     rf"জমাকৃত|যেই) (?:উত্তর|জবাব|জওয়াব|লেখা|অনুবাদ|ব্যাখ্যা|উত্তরপত্র|খাতা)\S*|উত্তরটি\S*|"
     rf"উত্তরটা\S*|উত্তরখান\S*|উত্তরগান\S*|উত্তরডা\S*|উত্তরহান\S*|জবাবটা\S*|জবাবখান\S*|"
     rf"উত্তরদাতা\S*)|"
+    rf"{_L}(?:যেকোনো|যে কোনো|যেকোন|সব|সকল|প্রতিটি) \S+ (?:উত্তর|জবাব)\S*|"
     r"\b(?:this|the above|my|the present|the following|that|any) (?:very |same |"
     r"whole )?(?:answer|response|reply|submission|explanation|translation|entry)s?\b|"
+    r"\b(?:any|every|all) \w+ (?:answers?|responses?|submissions?)\b|"
     r"\b(?:answer_id|submission_id|response_id|ei (?:uttor|answer|lekha)\w*|"
     r"amar (?:uttor|answer)\w*|je (?:uttor|answer)\w*)\b"
 )
@@ -117,6 +119,17 @@ _ID_NUMBER = _compiled(
     r"রেজিস্ট্রেশন|সিরিয়াল|কার্ড|phone|mobile|roll|id|account|serial|card|naam)[- ]?"
     r"(?:নম্বর|নাম্বার|number|nombor|nambar|no\.?)\S*"
 )
+# a criterion or rule of the marking voided, waived or no longer applied
+_VOID = _compiled(
+    rf"{_L}(?:প্রযোজ্য নয়|প্রযোজ্য নহে|প্রযোজ্য হবে না|আর প্রযোজ্য|অপ্রযোজ্য|বাতিল|স্থগিত|মওকুফ|"
+    rf"শিথিল|প্রত্যাহার|রহিত|ধরা হবে না|গণ্য হবে না|দেখা হবে না|বিবেচ্য নয়|বিবেচনা করা হবে না|"
+    # বাদ closing its clause, or done ("বাদ দিয়ে", but for, is no voiding)
+    r"বাদ(?=\s*(?:[—–;:,।!]|-\s|$))|বাদ (?:দেওয়া হয়েছে|দেয়া হয়েছে|থাকবে|গেছে|যাবে|পড়েছে))|"
+    r"\b(?:void(?:ed)?|waived?|suspended|not applicable|no longer (?:appl\w+|counts?|required)|"
+    r"(?:does|do|will) not apply|(?:doesn't|don't|won't) apply|lifted|scrapped|exempt(?:ed)?|"
+    r"(?:is|are|has been|have been) (?:dropped|removed|disregarded)|"
+    r"projojjo noy|batil)\b"
+)
 _CUES = (_ANSWER, _READER, _WEIGHER, _OUTCOME, _DECIDED)
 # letters one at a time, words two spaces apart ("j e  p o r e"): read joined
 _SPACED = re.compile(r"(?:(?<!\S)\S(?!\S) {1,2}){5,}\S(?!\S)")
@@ -124,6 +137,35 @@ _SPACED = re.compile(r"(?:(?<!\S)\S(?!\S) {1,2}){5,}\S(?!\S)")
 
 def _joined(run: re.Match[str]) -> str:
     return " ".join(word.replace(" ", "") for word in run.group(0).split("  "))
+
+
+# a part labelled ("part 1:", "পার্ট ২ —", "(২/২)"), and a quote broken off or resumed ("...")
+_PART = _compiled(
+    r"(?:\b(?:part|pt)|পার্ট|অংশ|খণ্ড|ভাগ)\s*[-#.]?\s*(?:[1-9১-৯]|one|two|three|first|second)"
+    r"\s*(?:[:—–)-]|\.\s)\s*(.+)|\(\s*[1-9১-৯]\s*/\s*[1-9১-৯]\s*\)\s*[:—–-]?\s*(.+)"
+)
+_BROKEN = re.compile(r"\.\.\.\s*[\"'”’»]?\s*$")
+_RESUMED = re.compile(r"^\s*[\"'“‘«]?\s*\.\.\.")
+_QUOTE_MARKS = re.compile(r"[\"'“”‘’«»]|\.\.\.")
+
+
+def _parts(lines: list[str]) -> tuple[str, list[str]]:
+    """A request cut in parts placed apart, joined (quote marks and "..." dropped: a quote
+    split in two reads whole), and the lines left around it; ``("", [])`` when no two parts
+    are labelled or a quote breaks off and resumes."""
+    parts, rest, labelled, broken = [], [], 0, False
+    for line in lines:
+        m = _PART.search(line)
+        if m:
+            labelled += 1
+        if m or _BROKEN.search(line) or _RESUMED.search(line):
+            broken = broken or bool(_BROKEN.search(line) or _RESUMED.search(line))
+            parts.append(_QUOTE_MARKS.sub(" ", m.group(1) or m.group(2) if m else line))
+        else:
+            rest.append(line)
+    if len(parts) < 2 or (labelled < 2 and not broken):
+        return "", []
+    return " ".join(" ".join(parts).split()), rest
 
 
 def _cue_free(unit: str) -> str:
@@ -141,6 +183,8 @@ def _three(unit: str) -> bool:
     outcome, or who weighs, the outcome and a decision already made; advice to a reader
     about the reader's own marks ("you will get full marks") is none."""
     answer, reader, weigher, outcome, decided = (bool(c.search(unit)) for c in _CUES)
+    if weigher and _VOID.search(unit) and (answer or reader or outcome or decided):
+        return True  # a criterion of the marking voided for this answer, or to a top mark
     if not (weigher and outcome):
         return False
     if reader and not answer and advises(unit):
@@ -194,6 +238,10 @@ def outcome_claim(text: str, question: str = "") -> str:
         units += [
             (p, paragraphs[:i] + paragraphs[i + 1 :], False) for i, p in enumerate(paragraphs)
         ]
+    # a request cut in parts placed apart, read joined
+    joined, around = _parts([line for line in text.splitlines() if line.strip()])
+    if joined:
+        units.append((joined, around, False))
     lines = [line.split() for line in text.splitlines() if line.strip()]
     if len(lines) >= 3:  # the first words of lines, read down (a poem's acrostic)
         units.append((" ".join(line[0] for line in lines), [], False))  # weak: nothing around
