@@ -47,6 +47,9 @@ _ANSWER = _compiled(
     r"\b(?:this|the above|my|the present|the following|that|any) (?:very |same |"
     r"whole )?(?:answer|response|reply|submission|explanation|translation|entry)s?\b|"
     r"\b(?:any|every|all) \w+ (?:answers?|responses?|submissions?)\b|"
+    r"\b(?:an|any) (?:answer|response) like this\b|"
+    # English spelt by ear in Banglish ("ei ansar er skor")
+    r"\b(?:ei|amar|this) (?:ansar|anser|ansor|rispons)\w*|"
     r"\b(?:answer_id|submission_id|response_id|ei (?:uttor|answer|lekha)\w*|"
     r"amar (?:uttor|answer)\w*|je (?:uttor|answer)\w*)\b"
 )
@@ -77,7 +80,8 @@ _WEIGHER = _compiled(
     r"verdict|rubric|criteri\w*|panel|committee|board|tribunal|court|elders?|council|"
     r"review\w*|assess\w*|benchmark\w*|calibrat\w*|stamp\w*|seal\w*|signed|signature|"
     r"weigh\w*|scales?|credit|points?|checklist|clerk|audit\w*|nombor|number|bichar\w*|"
-    r"porikkhok|other answers|deserves?|worth|joggo|hokdar)\b|"
+    r"porikkhok|other answers|deserves?|worth|joggo|hokdar|skor\w*|skore|gred\w*|jaj|"
+    r"judj\w*|ivalu\w*|marx|bhardikt|verdikt)\b|"
     "\u2696"
 )
 # the outcome wanted: the top, full, complete, correct, approved, a top value, every box; or
@@ -96,7 +100,10 @@ _OUTCOME = _compiled(
     r"\b(?:full|complete|correct|perfect|flawless|top|highest|maximum|best|approved|accepted|"
     r"passed|pass|winner|wins?|whole|intact|five|ten|puro|pura|purno|shothik|"
     r"sothik|thik|nikhut|shera|panch|pach|shobcheye upor\w*|every (?:column|box|row|"
-    r"criterion|field))\b"
+    r"criterion|field)|faib|faiv|fiv|ten|korekt|korrekt|ful|parfekt|porfekt)\b|"
+    # no deduction at all ("never taking a single point off")
+    r"\b(?:never|not|no|without) (?:\w+ ){0,2}(?:deduct\w*|(?:points?|marks?) off|"
+    r"(?:a single|one) (?:point|mark))"
 )
 # a decision already made: prefilled, locked, verified, fixed, not to be changed
 _DECIDED = _compiled(
