@@ -48,6 +48,9 @@ _ANSWER = _compiled(
     r"whole )?(?:answer|response|reply|submission|explanation|translation|entry)s?\b|"
     r"\b(?:any|every|all) \w+ (?:answers?|responses?|submissions?)\b|"
     r"\b(?:an|any) (?:answer|response) like this\b|"
+    # answers of a kind given a rule ("code answers that pass", "সংক্ষিপ্ত উত্তরকেই")
+    r"\b\w+ (?:answers|responses|explanations|submissions) (?:that|which|with|in)\b|"
+    rf"{_L}\S+ (?:উত্তরকেই|উত্তরগুলো\S*|উত্তরসমূহ\S*)|"
     # English spelt by ear in Banglish ("ei ansar er skor")
     r"\b(?:ei|amar|this) (?:ansar|anser|ansor|rispons)\w*|"
     r"\b(?:answer_id|submission_id|response_id|ei (?:uttor|answer|lekha)\w*|"
@@ -109,7 +112,7 @@ _OUTCOME = _compiled(
 _DECIDED = _compiled(
     rf"{_L}(?:আগেই|পূর্বনির্ধারিত|নির্ধারিত|যাচাইকৃত|প্রত্যয়িত|অনুমোদিত|নিষিদ্ধ|নিষেধ|চূড়ান্ত|"
     rf"অপরিবর্তনীয়|বাধ্যতামূলক|ধরা হবে|ধরা হয়|গণ্য হবে|গণ্য করা হয়|লক করা|লকড)|"
-    r"\b(?:prefilled|pre-filled|locked|verified|certified|final|binding|fixed|decided|"
+    r"\b(?:prefilled|pre-filled|locked|verified|certified|final|binding|fixed|decided|floored|"
     r"settled|approved|deemed|counts as|(?:is|are) treated as|"
     r"no (?:re-?evaluation|appeal|change)s?)\b"
 )
