@@ -327,7 +327,25 @@ def run_checks(report: dict) -> list[str]:
         failures += folder_problems({"assembled model": model_path}, program)
     if model_path and "Vulkan" in (report.get("llama_backend") or {}).get("backends", []):
         failures += vulkan_offload(report, model_path)
+    failures += vulkan_driver_unused(report.get("llama_backend") or {})
     return failures
+
+
+# where Vulkan drivers install their manifests (the loader's system folders)
+VULKAN_DRIVER_FOLDERS = ("/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d")
+
+
+def vulkan_driver_unused(backend: dict) -> list[str]:
+    """A Vulkan build on a machine with a Vulkan driver must load its Vulkan backend: when it
+    does not, a bundled library keeps the system's driver out (an older C++ runtime did)."""
+    drivers = sorted(p for folder in VULKAN_DRIVER_FOLDERS for p in Path(folder).glob("*.json"))
+    if not backend.get("gpu_build") or not drivers or "Vulkan" in backend.get("backends", []):
+        return []
+    reason = (backend.get("not_loaded") or {}).get("libggml-vulkan.so", "not registered")
+    return [
+        f"a Vulkan driver is installed here ({drivers[0]}), but llama.cpp's Vulkan backend "
+        f"did not load: {reason}"
+    ]
 
 
 def vulkan_offload(report: dict, model_path: str) -> list[str]:

@@ -9,7 +9,8 @@
    pyproject.toml and the torch spec are unchanged; refused when a test-only package
    (numba, llvmlite, pytest) is in it;
 2. run PyInstaller on packaging/upabhasha.spec with it (one-folder build, two programs);
-3. check the folder: no file needing a glibc above the floor (build_root.GLIBC_FLOOR), the rules of bundle_rules (no test folders, no identical library pairs,
+3. check the folder: no file needing a glibc or C++ runtime above the floor (Debian 11's:
+   build_root.GLIBC_FLOOR, GLIBCXX_FLOOR), the rules of bundle_rules (no test folders, no identical library pairs,
    no CUDA runtime in the CPU build), its libraries against the desktop floor
    (system_floor: each one the bundle or the floor provides; the .deb depends on floor
    packages only) and its start (bench/frozen_start.py: no lazily
@@ -37,7 +38,6 @@ check and smoke test, ``--compare-compression`` times gzip, xz and zstd on the s
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -45,18 +45,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGING = ROOT / "packaging"
 WORK = ROOT / "build" / "pyinstaller"
-VENV = ROOT / "build" / "installer-venv"
 DIST = ROOT / "dist"
-BUNDLE_RUN = WORK / "bundle-run.json"  # what the build inside the root reports back
-TORCH_SPEC = os.environ.get("TORCH_SPEC", "torch==2.13.0")
-# packages of the test extras that must never reach the bundle (numba/llvmlite: 180 MB)
-NOT_RUNTIME = ("numba", "llvmlite", "pytest", "ppi-python", "pytest-qt")
 # name → (file suffix, command reading a tar on stdin; -T0: every core). Compared on the same
 # folder (README "Numbers"): gzip -6 misses the size goal; xz -6 is far too slow on a shared
 # machine; zstd -12 meets the goal in a fraction of xz's time.
@@ -75,16 +69,18 @@ DEB_COMPRESSION = ("-Zxz", "-z1")
 sys.path.insert(0, str(PACKAGING))
 from build_root import (  # noqa: E402
     GLIBC_FLOOR,
+    GLIBCXX_FLOOR,
     build_environment,
     ensure_root,
     pip_configuration,
     run_in_root,
 )
 from build_root import PYTHON as ROOT_PYTHON  # noqa: E402
-from bundle_binaries import above_glibc, bundle_problems, glibc_floor  # noqa: E402 - packaging/ on the path
+from bundle_binaries import above_floor, bundle_problems, glibc_floor  # noqa: E402 - packaging/ on the path
 from frozen_smoke import run_smoke, summary  # noqa: E402
 from launchers import tarball_launcher  # noqa: E402
-from vulkan_build import cache_folder, install_vulkan_llama  # noqa: E402
+from root_bundle import BUNDLE_RUN, project, say  # noqa: E402
+from vulkan_build import cache_folder  # noqa: E402
 
 DESKTOP = """[Desktop Entry]
 Type=Application
@@ -129,84 +125,6 @@ echo "Upabhasha added to the applications menu ($apps/upabhasha.desktop)"
 """
 
 
-def project() -> dict:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-
-
-def say(text: str) -> None:
-    print(f"[installer] {text}", flush=True)
-
-
-def venv_python() -> Path:
-    return VENV / "bin" / "python"
-
-
-def _stamp() -> str:
-    """What the build venv was made from: the runtime and packaging requirements, the version,
-    the torch spec and this Python (test extras and tool settings do not matter)."""
-    meta = project()
-    made_from = [
-        meta["version"],
-        meta["dependencies"],
-        meta["optional-dependencies"]["packaging"],
-        TORCH_SPEC,
-        sys.version,
-        cache_folder().name,  # the llama.cpp build (packaging/vulkan_build.py)
-    ]
-    return hashlib.sha256(json.dumps(made_from).encode()).hexdigest()
-
-
-def build_venv() -> bool:
-    """The clean build environment (runtime dependencies + PyInstaller); True when made now."""
-    stamp = VENV / ".installed"
-    if stamp.is_file() and stamp.read_text() == _stamp():
-        say(f"reusing {VENV.relative_to(ROOT)} (pyproject.toml and {TORCH_SPEC} unchanged)")
-        made = False
-    else:
-        say(f"creating {VENV.relative_to(ROOT)}: {TORCH_SPEC}, then .[packaging] (no test extras)")
-        shutil.rmtree(VENV, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-        pip = [str(venv_python()), "-m", "pip", "install", "--quiet"]
-        subprocess.run([*pip, TORCH_SPEC], check=True)
-        install_vulkan_llama(venv_python())  # llama.cpp with Vulkan + CPU plug-ins, not PyPI's
-        subprocess.run([*pip, "-e", f"{ROOT}[packaging]"], check=True, cwd=ROOT)
-        stamp.write_text(_stamp())
-        made = True
-    found = subprocess.run(
-        [str(venv_python()), "-m", "pip", "list", "--format=json"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    names = {d["name"].lower().replace("_", "-") for d in json.loads(found)}
-    unwanted = sorted(names & set(NOT_RUNTIME))
-    if unwanted:
-        raise SystemExit(f"{VENV} holds test-only packages {unwanted}: delete it and rerun")
-    return made
-
-
-def run_pyinstaller() -> Path:
-    say("PyInstaller: packaging/upabhasha.spec (one folder)")
-    subprocess.run(
-        [
-            str(venv_python()),
-            "-m",
-            "PyInstaller",
-            "--noconfirm",
-            "--log-level",
-            "WARN",
-            "--distpath",
-            str(WORK / "dist"),
-            "--workpath",
-            str(WORK / "work"),
-            str(PACKAGING / "upabhasha.spec"),
-        ],
-        check=True,
-        cwd=ROOT,
-    )
-    return WORK / "dist" / project()["name"]
-
-
 def build_in_root(result: dict, phases: Phases) -> Path:
     """The build venv and PyInstaller, run inside the Debian 11 build root (build_root.py)
     with this clone, the pip cache and the wheel cache at their own paths."""
@@ -218,7 +136,7 @@ def build_in_root(result: dict, phases: Phases) -> Path:
         cache.mkdir(parents=True, exist_ok=True)
     ran = run_in_root(
         root,
-        [ROOT_PYTHON, "packaging/build.py", "--bundle-only"],
+        [ROOT_PYTHON, "packaging/root_bundle.py"],
         binds=(ROOT, *caches, *pip_configuration()),
         cwd=ROOT,
         env=build_environment(),
@@ -227,8 +145,8 @@ def build_in_root(result: dict, phases: Phases) -> Path:
         raise SystemExit(f"the build in {root} failed (exit {ran.returncode}); see above")
     inside = json.loads(BUNDLE_RUN.read_text())
     result["venv_made"] = inside["venv_made"]
-    phases.seconds.update(inside["phases_s"])
-    phases.done("in_root")
+    result["in_root_s"] = inside["phases_s"]  # venv and PyInstaller apart
+    phases.done("venv_pyinstaller")
     return WORK / "dist" / project()["name"]
 
 
@@ -361,7 +279,6 @@ def main(argv: list[str] | None = None) -> int:
         help="pack this PyInstaller folder (implies "
         "--skip-build; packaging/gpu/build-linux-cuda.sh passes its own)",
     )
-    parser.add_argument("--bundle-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--variant", default="cpu", help="artefact name suffix (cpu: none)")
     parser.add_argument("--compression", choices=sorted(COMPRESSORS), default=COMPRESSION)
     parser.add_argument(
@@ -381,13 +298,6 @@ def main(argv: list[str] | None = None) -> int:
     phases = Phases()
     started = time.perf_counter()
     failed: list[str] = []
-    if args.bundle_only:  # inside the build root (build_in_root)
-        made = build_venv()
-        phases.done("venv")
-        run_pyinstaller()
-        phases.done("pyinstaller")
-        BUNDLE_RUN.write_text(json.dumps({"venv_made": made, "phases_s": phases.seconds}))
-        return 0
     if args.bundle or args.skip_build:
         bundle = args.bundle or WORK / "dist" / meta["name"]
     else:
@@ -395,10 +305,11 @@ def main(argv: list[str] | None = None) -> int:
     result["bundle_mb"] = round(folder_bytes(bundle) / 1e6, 1)
     result["largest_mb"] = biggest_parts(bundle)
     result["glibc_floor"] = glibc_floor(bundle)
-    above = above_glibc(bundle, GLIBC_FLOOR)
-    if above:
-        result["above_glibc_floor"] = above[:20]
-        failed.append(f"{len(above)} bundled files need a glibc newer than {GLIBC_FLOOR}")
+    for library, floor in (("GLIBC", GLIBC_FLOOR), ("GLIBCXX", GLIBCXX_FLOOR)):
+        above = above_floor(bundle, floor, library)
+        if above:
+            result[f"above_{library.lower()}_floor"] = above[:20]
+            failed.append(f"{len(above)} bundled files need {library} newer than {floor}")
     left_out = WORK / "work" / "upabhasha" / "left-out.json"
     if left_out.is_file():
         result["left_out_files"] = {

@@ -40,6 +40,8 @@ from pathlib import Path
 
 SUITE = "bullseye"
 GLIBC_FLOOR = "2.31"  # Debian 11's glibc: what the bundle may need at most
+# Debian 11's C++ runtime (gcc 10), which the bundle takes from the system (system_floor)
+GLIBCXX_FLOOR = "3.4.28"
 MIRROR = "http://deb.debian.org/debian"
 POOL = f"{MIRROR}/pool/main/p/python3.11"
 # Debian 12's python3.11 source: the upstream tarball and Debian's patches, with the sha256
@@ -57,6 +59,43 @@ PYTHON_SOURCE = (
 # Debian's patches before this one adapt Python to Debian's own file layout; from it on they
 # are upstream fixes (security fixes among them), which the build applies
 FIRST_UPSTREAM_FIX = "shutdown-deadlock.diff"
+# Debian 12's SQLite (3.40.1): the workspace's SQL needs 3.35 (DROP COLUMN, an upsert without a
+# conflict target) and bullseye has 3.34. Compiled with Debian's flags, its upstream fixes
+# applied, into Python's prefix (on Python's run path, so _sqlite3 loads it).
+SQLITE_POOL = f"{MIRROR}/pool/main/s/sqlite3"
+SQLITE_SOURCE = (
+    (
+        "sqlite3_3.40.1.orig.tar.xz",
+        "aaa776260ab4dc976db34aa7891819484c8676b5b2783123ebc6301e2ca5d655",
+    ),
+    (
+        "sqlite3_3.40.1-2+deb12u2.debian.tar.xz",
+        "0843bc12e4364076477935ce313a6d0796fd899a989ff18ebb6545540e10e4ca",
+    ),
+)
+SQLITE_FIRST_FIX = "41-fix_a_bug_in_the_NOT_NULL-IS_NULL_optimization.patch"
+SQLITE_CFLAGS = (
+    "-O2 -fno-strict-aliasing -DSQLITE_SECURE_DELETE -DSQLITE_ENABLE_COLUMN_METADATA "
+    "-DSQLITE_ENABLE_FTS3 -DSQLITE_ENABLE_FTS3_PARENTHESIS -DSQLITE_ENABLE_RTREE=1 "
+    "-DSQLITE_SOUNDEX=1 -DSQLITE_ENABLE_UNLOCK_NOTIFY -DSQLITE_OMIT_LOOKASIDE=1 "
+    "-DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_ALLOW_ROWID_IN_VIEW "
+    "-DSQLITE_ENABLE_UPDATE_DELETE_LIMIT=1 -DSQLITE_ENABLE_LOAD_EXTENSION "
+    "-DSQLITE_ENABLE_JSON1 -DSQLITE_LIKE_DOESNT_MATCH_BLOBS -DSQLITE_THREADSAFE=1 "
+    "-DSQLITE_ENABLE_FTS3_TOKENIZER=1 -DSQLITE_USE_URI=1 -DSQLITE_MAX_SCHEMA_RETRY=25 "
+    "-DSQLITE_ENABLE_PREUPDATE_HOOK -DSQLITE_ENABLE_SESSION -DSQLITE_ENABLE_STMTVTAB "
+    "-DSQLITE_MAX_VARIABLE_NUMBER=250000"
+)
+SQLITE_CONFIGURE = (
+    "--enable-threadsafe", "--enable-load-extension", "--enable-fts4", "--enable-fts5",
+    "--disable-tcl", "--disable-static",
+)  # fmt: skip
+# what the root's Python must have: the modules the product and pip use, SQLite >= 3.35
+PYTHON_CHECK = (
+    "import bz2, ctypes, lzma, pyexpat, readline, sqlite3, ssl, uuid, zlib; "
+    "assert sqlite3.sqlite_version_info >= (3, 35), sqlite3.sqlite_version; "
+    "print('Python', __import__('sys').version.split()[0], 'SQLite', sqlite3.sqlite_version, "
+    "ssl.OPENSSL_VERSION)"
+)
 PYTHON_PREFIX = "/opt/python3.11"
 PYTHON = f"{PYTHON_PREFIX}/bin/python3.11"
 CONFIGURE = (
@@ -71,8 +110,9 @@ PYEXPAT_FIX = "s|^MODULE_PYEXPAT_CFLAGS=.*|& -DPy_BUILD_CORE_MODULE|"
 PACKAGES = (
     # compilers and the headers of Python's own modules
     "build-essential", "ca-certificates", "xz-utils", "pkg-config", "binutils", "file",
-    "libssl-dev", "libsqlite3-dev", "libffi-dev", "zlib1g-dev", "libbz2-dev", "liblzma-dev",
+    "libssl-dev", "libffi-dev", "zlib1g-dev", "libbz2-dev", "liblzma-dev",
     "uuid-dev", "libreadline-dev", "libncurses-dev", "libexpat1-dev", "libgdbm-dev",
+    "tcl",  # SQLite's build generates its sources with tclsh
     # llama.cpp's Vulkan backend links the loader (cmake and ninja come from PyPI)
     "libvulkan-dev",
     # what Qt's xcb plug-in links to: bundled, so taken from Debian 11
@@ -93,6 +133,7 @@ RECIPE = {
     "suite": SUITE,
     "packages": PACKAGES,
     "python": PYTHON_SOURCE,
+    "sqlite": (SQLITE_SOURCE, SQLITE_FIRST_FIX, SQLITE_CFLAGS, SQLITE_CONFIGURE),
     "configure": CONFIGURE,
     "pyexpat": PYEXPAT_FIX,
     "first_fix": FIRST_UPSTREAM_FIX,
@@ -183,9 +224,9 @@ def _add_host_tools(root: Path) -> None:
             shutil.copytree(Path("/usr") / name, root / "usr" / "local" / name)
 
 
-def _fetch_checked(name: str, sha256: str, folder: Path) -> Path:
+def _fetch_checked(pool: str, name: str, sha256: str, folder: Path) -> Path:
     target = folder / name
-    with urllib.request.urlopen(f"{POOL}/{name}", timeout=120) as response:
+    with urllib.request.urlopen(f"{pool}/{name}", timeout=120) as response:
         target.write_bytes(response.read())
     found = hashlib.sha256(target.read_bytes()).hexdigest()
     if found != sha256:
@@ -193,29 +234,57 @@ def _fetch_checked(name: str, sha256: str, folder: Path) -> Path:
     return target
 
 
-def _build_python(root: Path, say: Callable[[str], None]) -> None:
-    source_dir = root / "tmp" / "python-source"
-    source_dir.mkdir(parents=True)
-    (upstream, _), (patches, _) = PYTHON_SOURCE
-    for name, sha256 in PYTHON_SOURCE:
-        with tarfile.open(_fetch_checked(name, sha256, source_dir)) as tar:
-            tar.extractall(source_dir, filter="data")
-    tree = source_dir / "Python-3.11.2"
-    series = (source_dir / "debian" / "patches" / "series").read_text().split()
-    fixes = series[series.index(FIRST_UPSTREAM_FIX) :]
+def _unpack_patched(
+    root: Path, pool: str, source: tuple, first_fix: str, say: Callable[[str], None]
+) -> Path:
+    """Debian's upstream tarball and its patches from ``first_fix`` on, in the root's /tmp."""
+    folder = root / "tmp" / "sources"
+    folder.mkdir(parents=True, exist_ok=True)
+    tops = []
+    for name, sha256 in source:
+        with tarfile.open(_fetch_checked(pool, name, sha256, folder)) as tar:
+            tops.append(tar.getnames()[0].split("/")[0])
+            tar.extractall(folder, filter="data")
+    tree = folder / tops[0]  # the upstream tarball's folder (the other one is debian/)
+    patches = folder / "debian" / "patches"
+    series = (patches / "series").read_text().split()
+    fixes = series[series.index(first_fix) :]
     for fix in fixes:
-        patch = source_dir / "debian" / "patches" / fix
-        subprocess.run(["patch", "-p1", "-s", "-i", str(patch)], cwd=tree, check=True)
-    say(f"Python 3.11.2 with Debian's {len(fixes)} upstream fixes: compiling in the root")
-    jobs = os.cpu_count() or 2
-    script = (
-        f"cd /tmp/python-source/Python-3.11.2 && ./configure -q {shlex.join(CONFIGURE)} "
-        f"&& sed -i {shlex.quote(PYEXPAT_FIX)} Makefile && make -s -j{jobs} && make -s install"
-    )
-    built = run_in_root(root, ["sh", "-c", script], capture=True)
+        subprocess.run(["patch", "-p1", "-s", "-i", str(patches / fix)], cwd=tree, check=True)
+    shutil.rmtree(folder / "debian")
+    say(f"{tree.name} with Debian's {len(fixes)} upstream fixes: compiling in the root")
+    return tree
+
+
+def _compile(root: Path, tree: Path, script: str) -> None:
+    inside = "/" + str(tree.relative_to(root))
+    built = run_in_root(root, ["sh", "-c", f"cd {shlex.quote(inside)} && {script}"], capture=True)
     if built.returncode != 0:
-        raise SystemExit(f"building Python in the root failed:\n{built.stderr[-3000:]}")
-    shutil.rmtree(source_dir)
+        raise SystemExit(f"compiling {tree.name} in the root failed:\n{built.stderr[-3000:]}")
+
+
+def _build_python(root: Path, say: Callable[[str], None]) -> None:
+    """SQLite, then Python linked to it, both into PYTHON_PREFIX; then PYTHON_CHECK."""
+    jobs = os.cpu_count() or 2
+    sqlite = _unpack_patched(root, SQLITE_POOL, SQLITE_SOURCE, SQLITE_FIRST_FIX, say)
+    _compile(
+        root,
+        sqlite,
+        f"CFLAGS={shlex.quote(SQLITE_CFLAGS)} ./configure -q --prefix={PYTHON_PREFIX} "
+        f"{shlex.join(SQLITE_CONFIGURE)} && make -s -j{jobs} && make -s install",
+    )
+    python = _unpack_patched(root, POOL, PYTHON_SOURCE, FIRST_UPSTREAM_FIX, say)
+    _compile(
+        root,
+        python,
+        f"PKG_CONFIG_PATH={PYTHON_PREFIX}/lib/pkgconfig ./configure -q {shlex.join(CONFIGURE)} "
+        f"&& sed -i {shlex.quote(PYEXPAT_FIX)} Makefile && make -s -j{jobs} && make -s install",
+    )
+    shutil.rmtree(root / "tmp" / "sources")
+    checked = run_in_root(root, [PYTHON, "-c", PYTHON_CHECK], capture=True, network=False)
+    if checked.returncode != 0:
+        raise SystemExit(f"the root's Python lacks what the product needs:\n{checked.stderr}")
+    say(checked.stdout.strip())
 
 
 def pip_configuration() -> list[Path]:

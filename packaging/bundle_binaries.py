@@ -198,14 +198,15 @@ def _glibc_versions(version: str) -> tuple[int, ...]:
     return tuple(int(n) for n in version.split("."))
 
 
-def glibc_needs(folder: Path) -> dict[Path, tuple[int, ...]]:
-    """Each ELF file in ``folder`` with the newest ``GLIBC_x.y`` symbol version it requires."""
+def symbol_needs(folder: Path, library: str = "GLIBC") -> dict[Path, tuple[int, ...]]:
+    """Each ELF file in ``folder`` with the newest ``<library>_x.y`` symbol version it
+    requires (GLIBC: glibc; GLIBCXX: the C++ runtime)."""
     import subprocess
     from concurrent.futures import ThreadPoolExecutor
 
     def newest(path: Path) -> tuple[int, ...]:
         out = subprocess.run(["readelf", "-V", "-W", str(path)], capture_output=True, text=True)
-        found = re.findall(r"Name: GLIBC_(\d+(?:\.\d+)+)", out.stdout)
+        found = re.findall(rf"Name: {library}_(\d+(?:\.\d+)+)", out.stdout)
         return max((_glibc_versions(v) for v in found), default=(0,))
 
     elves = []
@@ -220,15 +221,16 @@ def glibc_needs(folder: Path) -> dict[Path, tuple[int, ...]]:
 
 def glibc_floor(folder: Path) -> str:
     """The newest ``GLIBC_x.y`` symbol version any ELF file in ``folder`` requires: the oldest
-    glibc the bundle runs on (the build root's libstdc++ and libexpat set it)."""
-    return ".".join(str(n) for n in max(glibc_needs(folder).values()))
+    glibc the bundle runs on."""
+    return ".".join(str(n) for n in max(symbol_needs(folder).values()))
 
 
-def above_glibc(folder: Path, floor: str) -> list[str]:
-    """The files in ``folder`` that need a glibc newer than ``floor``, with what they need."""
+def above_floor(folder: Path, floor: str, library: str = "GLIBC") -> list[str]:
+    """The files in ``folder`` that need a ``library`` symbol version newer than ``floor``,
+    with what they need."""
     limit = _glibc_versions(floor)
     return [
-        f"{path.relative_to(folder)}: GLIBC_{'.'.join(map(str, version))}"
-        for path, version in sorted(glibc_needs(folder).items())
+        f"{path.relative_to(folder)}: {library}_{'.'.join(map(str, version))}"
+        for path, version in sorted(symbol_needs(folder, library).items())
         if version > limit
     ]

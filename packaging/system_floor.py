@@ -1,11 +1,14 @@
 """The desktop floor: the system libraries the Linux bundle may take from the machine it runs
-on, because every Debian 12 and Ubuntu 24.04 desktop install has them. Everything else the
-bundle links to must be inside the bundle, so the .deb installs with no package sources.
+on, because every Debian 11 and Ubuntu 20.04 desktop install and their successors have them.
+Everything else the bundle links to must be inside the bundle, so the .deb installs with no
+package sources.
 
 The floor is what PyInstaller itself never bundles (glibc; the graphics stack, which must
 match the machine's drivers: libGL, libEGL, libxcb; Wayland's client libraries) plus the
-basic desktop libraries every desktop session loads. The package names are the same on
-Debian 12 and Ubuntu 24.04 (none of them was renamed by Ubuntu's 64-bit time_t move).
+basic desktop libraries every desktop session loads. The C++ runtime is the system's: the
+system's GPU drivers load into the process and need the system's own, newer than the build
+root's (a copy loaded first would make them fail). The package names are the same on Debian
+11 and 12 and Ubuntu 20.04 to 24.04 (none of them was renamed by Ubuntu's 64-bit time_t move).
 The .deb's ``Depends`` names only the floor packages whose libraries a bundled file links to
 and does not find in the bundle (:func:`system_depends`).
 """
@@ -42,6 +45,8 @@ DESKTOP_FLOOR: dict[str, tuple[str, ...]] = {
     "libdbus-1-3": ("libdbus-1.so.3",),
     "libxkbcommon0": ("libxkbcommon.so.0",),
     "zlib1g": ("libz.so.1",),
+    "libstdc++6": ("libstdc++.so.6",),
+    "libgcc-s1": ("libgcc_s.so.1",),
 }
 FLOOR_SONAMES = {soname: package for package, names in DESKTOP_FLOOR.items() for soname in names}
 # Libraries only a run-time plug-in links to (llama.cpp's Vulkan backend): without them the

@@ -259,8 +259,8 @@ def test_files_needing_a_glibc_above_the_floor_are_named(tmp_path):
         subprocess.run(
             ["gcc", "-shared", "-fPIC", "-o", str(out), str(tmp_path / name)], check=True
         )
-    assert binaries.above_glibc(tmp_path / "lib", "2.31") == ["new.so: GLIBC_2.34"]
-    assert binaries.above_glibc(tmp_path / "lib", "2.34") == []
+    assert binaries.above_floor(tmp_path / "lib", "2.31") == ["new.so: GLIBC_2.34"]
+    assert binaries.above_floor(tmp_path / "lib", "2.34") == []
     assert binaries.glibc_floor(tmp_path / "lib") == "2.34"
 
 

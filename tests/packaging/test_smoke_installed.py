@@ -106,3 +106,23 @@ def test_stderr_lines_off_the_allow_list_fail(tmp_path):
         ["ggml_backend: something new went wrong", "python-level warning"]
     )
     assert "something new went wrong" in out.stderr  # still shown to the user
+
+
+def test_a_vulkan_build_that_leaves_an_installed_vulkan_driver_unused_fails(tmp_path, monkeypatch):
+    """A bundled library that keeps the system's driver out (an older C++ runtime, loaded
+    first, did) shows as a Vulkan build on the CPU where a Vulkan driver is installed."""
+    from app import smoke_test
+
+    (tmp_path / "lvp_icd.x86_64.json").write_text("{}")
+    monkeypatch.setattr(smoke_test, "VULKAN_DRIVER_FOLDERS", (str(tmp_path),))
+    backend = {
+        "gpu_build": True,
+        "backends": ["CPU"],
+        "not_loaded": {"libggml-vulkan.so": "it found no driver or device"},
+    }
+    [failure] = smoke_test.vulkan_driver_unused(backend)
+    assert "lvp_icd.x86_64.json" in failure and failure.endswith("it found no driver or device")
+    assert smoke_test.vulkan_driver_unused({**backend, "backends": ["Vulkan", "CPU"]}) == []
+    assert smoke_test.vulkan_driver_unused({**backend, "gpu_build": False}) == []
+    monkeypatch.setattr(smoke_test, "VULKAN_DRIVER_FOLDERS", (str(tmp_path / "none"),))
+    assert smoke_test.vulkan_driver_unused(backend) == []  # no driver here: the CPU it is

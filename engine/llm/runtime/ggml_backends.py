@@ -118,11 +118,19 @@ def registered(lib) -> list[str]:
 def _plugin_problem(path: Path) -> str | None:
     """Why the dynamic loader refuses a plug-in (a missing ``libvulkan.so.1``), or None.
     llama.cpp loads plug-ins silently in release builds, so the reason is taken here."""
+    import _ctypes  # not ctypes.CDLL: a frozen program's CDLL replaces the loader's reason
+
     try:
-        ctypes.CDLL(str(path))
+        _ctypes.dlopen(str(path), ctypes.RTLD_LOCAL)
     except OSError as exc:
         return str(exc)  # "libvulkan.so.1: cannot open shared object file: No such file…"
     return None
+
+
+def _expected(problem: str | None) -> bool:
+    """No GPU driver, or no Vulkan loader (the .deb only recommends it): a CPU machine's
+    normal state, which the backend report words; anything else is a fault."""
+    return problem is None or "cannot open shared object file" in problem
 
 
 def load_backends() -> BackendLoad:
@@ -134,6 +142,7 @@ def load_backends() -> BackendLoad:
         route_llama_logs()  # ggml's messages about the plug-ins go to the log, not stderr
         lib = _lib()
         result = BackendLoad()
+        problems: dict[str, str | None] = {}
         if lib.ggml_backend_reg_count() == 0:
             result.dynamic = True
             folder = library_folder()
@@ -152,7 +161,8 @@ def load_backends() -> BackendLoad:
                 result.failed[plugin] = problem or _("it found no driver or device")
         result.loaded = registered(lib)
         for plugin, reason in result.failed.items():
-            log.warning("llama.cpp backend %s not loaded: %s", plugin, reason)
+            level = logging.INFO if _expected(problems.get(plugin)) else logging.WARNING
+            log.log(level, "llama.cpp backend %s not loaded: %s", plugin, reason)
         _load = result
         return result
 

@@ -37,12 +37,17 @@ PROMPTS = (
 )
 # Measured on lavapipe (llvmpipe, LLVM 15) against the CPU backend of the same build, all 8
 # prompts × 32 tokens: 4 of 8 continuations identical, 56 % of tokens before the first
-# difference (README, "GPU"). A Vulkan path that computed something else would part at the
-# first token everywhere; these bounds sit below the measurement.
-MIN_IDENTICAL, MIN_TOKEN_AGREEMENT = 0.375, 0.45
-# The frozen smoke test's short check (lavapipe decodes far slower than the CPU backend):
-# two prompts whose 32 tokens were identical on both backends, 16 tokens each; all must agree.
-SMOKE_PROMPTS, SMOKE_TOKENS = (PROMPTS[0], PROMPTS[4]), 16
+# difference with llama.cpp compiled by gcc 12 (README, "GPU"); 2 of 8 and 38 % compiled by
+# the installer's Debian 11 root (gcc 10), whose CPU flash-attention kernel rounds a little
+# differently (single-token perplexity on the same 300 tokens 137.98 against 137.27; 135.24
+# for both without flash attention), while its Vulkan side decodes the same text. A Vulkan
+# path that computed something else would part at the first token everywhere (0 identical,
+# about 0 %); these bounds sit below both builds' measurements.
+MIN_IDENTICAL, MIN_TOKEN_AGREEMENT = 0.25, 0.35
+# The frozen smoke test's short check (lavapipe decodes far slower than the CPU backend): two
+# prompts, 16 tokens each, whose continuations were identical with gcc 12 and parted at tokens
+# 6 and 11 with gcc 10; each must agree on at least its first SMOKE_MIN_PREFIX tokens.
+SMOKE_PROMPTS, SMOKE_TOKENS, SMOKE_MIN_PREFIX = (PROMPTS[0], PROMPTS[4]), 16, 4
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,8 @@ class Agreement:
             found.append(f"the Vulkan worker ran on the CPU: {self.vulkan_fallback}")
         full = self.prompts == len(PROMPTS)
         low = self.rate < MIN_IDENTICAL or self.token_agreement < MIN_TOKEN_AGREEMENT
-        if (full and low) or (not full and self.identical < self.prompts):
+        early = any(f is not None and f < SMOKE_MIN_PREFIX for f in self.first_difference)
+        if (full and low) or (not full and early):
             found.append(
                 f"Vulkan and CPU decode differently: {self.identical}/{self.prompts} identical, "
                 f"{self.token_agreement:.1%} of tokens (first differences {self.first_difference})"
