@@ -8,9 +8,10 @@ the build venv, llama.cpp's compilation and PyInstaller all run inside a Debian 
 1. ``debootstrap --variant=minbase bullseye`` with the compilers, the headers Python's
    modules need and the system libraries Qt's xcb platform plug-in links to (they are
    bundled, so they must be Debian 11's too);
-2. Python 3.11 compiled there from Debian's own ``python3.11`` source (bookworm's 3.11.2 with
-   Debian's upstream fixes applied: bullseye has only 3.9), both tarballs checked against the
-   sha256 the Debian archive's source index gives;
+2. SQLite, then Python 3.11 linked to it, compiled there from Debian 12's own ``sqlite3`` and
+   ``python3.11`` sources with Debian's upstream fixes applied (bullseye has only Python 3.9
+   and SQLite 3.34), every tarball checked against the sha256 the Debian archive's source
+   index gives;
 3. the build tools bullseye lacks, from the host: Vulkan and SPIR-V headers (bullseye's are
    older than llama.cpp accepts) and the shader compiler ``glslc``, which runs at build time
    only, with the host's own loader and libraries beside it.
@@ -35,7 +36,7 @@ import tarfile
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 SUITE = "bullseye"
@@ -163,25 +164,39 @@ def ensure_root(say: Callable[[str], None]) -> Path:
     if not HOST_GLSLC.is_file() or not all(path.exists() for path in needed):
         _apt_install(say, list(HOST_PACKAGES))
     started = time.perf_counter()
+    say(f"debootstrap {SUITE}, then Python, into {root} (once; cached)")
+
+    def finish(scratch: Path) -> None:
+        _add_host_tools(scratch)
+        _build_python(scratch, say)
+
+    make_root(root, SUITE, PACKAGES, finish)
+    say(f"build root ready in {(time.perf_counter() - started) / 60:.1f} min: {root}")
+    return root
+
+
+def make_root(
+    root: Path, suite: str, packages: Iterable[str], finish: Callable[[Path], None]
+) -> None:
+    """``debootstrap --variant=minbase suite`` with ``packages`` in a scratch folder, then
+    ``finish(scratch)``, then renamed to ``root``, the older roots of its kind removed: a
+    killed build leaves no half root. Needs root (ensure_root_tools)."""
+    kind = root.name.rsplit("-", 1)[0]  # "bullseye", "install-bookworm": the key dropped
     roots_folder().mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f"making-{SUITE}-", dir=roots_folder()))
+    scratch = Path(tempfile.mkdtemp(prefix=f"making-{kind}-", dir=roots_folder()))
     scratch.chmod(0o755)  # a system's / (mkdtemp makes it the owner's alone)
     try:
-        say(f"debootstrap {SUITE} into {scratch} (once; cached)")
         subprocess.run(
-            ["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}", SUITE,
+            ["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", suite,
              str(scratch), MIRROR],
             check=True, capture_output=True,
         )  # fmt: skip
-        _add_host_tools(scratch)
-        _build_python(scratch, say)
-        for old in roots_folder().glob(f"{SUITE}-*"):
+        finish(scratch)
+        for old in roots_folder().glob(f"{kind}-*"):
             shutil.rmtree(old, ignore_errors=True)
         os.replace(scratch, root)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    say(f"build root ready in {(time.perf_counter() - started) / 60:.1f} min: {root}")
-    return root
 
 
 def ensure_root_tools(say: Callable[[str], None]) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -35,8 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_root import (  # noqa: E402 - packaging/ on the path
-    MIRROR,
     ensure_root_tools,
+    make_root,
     roots_folder,
     run_in_root,
 )
@@ -56,28 +55,19 @@ def base_root(suite: str, say: Callable[[str], None]) -> Path:
     if (root / "usr/bin/apt-get").exists():
         return root
     ensure_root_tools(say)
-    roots_folder().mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f"making-install-{suite}-", dir=roots_folder()))
-    scratch.chmod(0o755)  # a system's / (mkdtemp makes it the owner's alone)
-    try:
-        say(f"debootstrap {suite} with the desktop floor (once; cached)")
-        subprocess.run(
-            ["debootstrap", "--variant=minbase", f"--include={','.join(DESKTOP_FLOOR)}", suite,
-             str(scratch), MIRROR],
-            check=True, capture_output=True,
-        )  # fmt: skip
-        for path in (scratch / "etc/apt").glob("sources.list*"):
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
-        (scratch / "etc/apt/sources.list.d").mkdir()  # empty: apt warns when it is missing
-        for path in (scratch / "var/lib/apt/lists").glob("*"):
-            if path.is_file():
-                path.unlink()
-        for old in roots_folder().glob(f"install-{suite}-*"):
-            shutil.rmtree(old, ignore_errors=True)
-        os.replace(scratch, root)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    say(f"debootstrap {suite} with the desktop floor (once; cached)")
+    make_root(root, suite, DESKTOP_FLOOR, _without_package_sources)
     return root
+
+
+def _without_package_sources(root: Path) -> None:
+    """No package source and no package list: apt can fetch nothing afterwards."""
+    for path in (root / "etc/apt").glob("sources.list*"):
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    (root / "etc/apt/sources.list.d").mkdir()  # empty: apt warns when it is missing
+    for path in (root / "var/lib/apt/lists").glob("*"):
+        if path.is_file():
+            path.unlink()
 
 
 def check_suite(deb: Path, suite: str, say: Callable[[str], None]) -> dict:
