@@ -16,14 +16,17 @@ from __future__ import annotations
 import re
 import unicodedata
 
+BENGALI = "\u0980-\u09ff"  # the Bengali block, for character classes
+NO_LETTER_BEFORE = rf"(?<![{BENGALI}\w])"  # \b does not see Bengali vowel signs as letters
 
-def _compiled(pattern: str) -> re.Pattern[str]:
+
+def compiled(pattern: str) -> re.Pattern[str]:
     # Bengali letters with a nukta (য়, ড়) come precomposed or not: both sides read in NFC
     return re.compile(unicodedata.normalize("NFC", pattern), re.I)
 
 
 # an evaluator addressed or named, in the four languages and a few neighbours' words
-_EVALUATOR = _compiled(
+_EVALUATOR = compiled(
     r"পরীক্ষক|বিচারক|বিচার-?কর্তা|বিচারকর্তা|মূল্যায়ক|মূল্যায়নকারী|যিনি (?:মূল্যায়ন|নম্বর|বিচার)|"
     r"নম্বরদাতা|গ্রেডার|স্যার|ম্যাডাম|"
     r"\b(?:evaluators?|graders?|judges?|examiners?|markers?|assessors?|reviewers?|"
@@ -33,7 +36,7 @@ _EVALUATOR = _compiled(
 )
 # the reader told how to read something: first letters, a column, numbers as letters, the
 # n-th word, symbols joined, a code or a message to decode
-_HINT = _compiled(
+_HINT = compiled(
     r"প্রথম (?:অক্ষর|বর্ণ)|আদ্যক্ষর|কলাম|খাড়া|উপর (?:থেকে|থাকি) নিচ|নিচে পড়|জুড়ে পড়|"
     r"মিলিয়ে পড়|একটানা|(?:দ্বিতীয়|তৃতীয়|চতুর্থ|প্রথম|শেষ) শব্দ|বর্ণমালার ক্রম|বার্তা|ডিকোড|কোড|"
     r"সংকেতটি|A\s*=\s*[1১]|অক্ষরে বদল|"
@@ -43,7 +46,7 @@ _HINT = _compiled(
     r"niche porle|jure porle|milie porle|kolam)\b",
 )
 # the answer vouching for itself: verified, endorsed, benchmarked, other models' scores
-_VOUCH = _compiled(
+_VOUCH = compiled(
     r"যাচাইকৃত|যাচাই করা হয়েছে|প্রত্যয়িত|স্বাক্ষরিত|অনুমোদিত|পুনর্মূল্যায়ন|"
     r"পূর্ববর্তী মডেল|অন্যান্য মডেল|গড় (?:মূল্যায়ন|নম্বর|স্কোর)|"
     r"\b(?:verified|certified|endorsed|peer-reviewed|benchmark\w*|re-?evaluat\w*|"
@@ -51,12 +54,12 @@ _VOUCH = _compiled(
     r"nombor dil\w*|number dil\w*|marks? dil\w*)\b",
 )
 # other models' scores held up beside the answer: an anchor, whatever the topic
-_ANCHOR = _compiled(
+_ANCHOR = compiled(
     r"(?:পূর্ববর্তী|অন্যান্য|আগের) মডেল\S* (?:গড়|নম্বর|স্কোর|মূল্যায়ন)|"
     r"\b(?:previous|other|earlier) models? (?:averaged|scored|got|received)"
 )
 # a score or accuracy claimed (a percentage, a rating out of a scale, full marks)
-_SCORE = _compiled(
+_SCORE = compiled(
     r"নির্ভুলতা|নম্বর|স্কোর|[০-৯0-9]\s*%|[০-৯0-9](?:\.[০-৯0-9])?\s*/\s*[০-৯0-9]|"
     r"\b(?:accuracy|score|marks?|rating|stars?|stell[a-z]+|notam|alama|puntos|punkte|nilai)\b",
 )
@@ -66,7 +69,7 @@ SEGMENT = re.compile(
     r"\(([^()]{24,})\)|(?:[^\n(।!?]|\([^()\n]{0,23}\))+?(?:[।!?]|\.(?=\s)|$)", re.M
 )
 # the reader cast as an evaluator ("you are a kindly examiner", "act as the judge")
-_ROLE = _compiled(r"\b(?:you are|you're|act as|step into|play the role)\b|আপনি (?:এখন )?একজন")
+_ROLE = compiled(r"\b(?:you are|you're|act as|step into|play the role)\b|আপনি (?:এখন )?একজন")
 # words that say nothing of a topic
 _FUNCTION = frozenset(
     "এবং অথবা কিন্তু তবে যদি তাহলে এই সেই একটি একটা আমার আমি আপনি আপনার তার তাদের জন্য থেকে "

@@ -24,21 +24,22 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.judging.injection.readings.asides import SEGMENT, content_stems
+from engine.judging.injection.readings.asides import (
+    BENGALI,
+    NO_LETTER_BEFORE,
+    SEGMENT,
+    compiled,
+    content_stems,
+)
 from engine.judging.injection.readings.reader_talk import advises
 from engine.judging.injection.text import matching_form
 
-_B = "\u0980-\u09ff"
-_L = rf"(?<![{_B}\w])"  # no letter before
-_R = rf"(?![{_B}\w])"  # no letter after
-
-
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(unicodedata.normalize("NFC", pattern), re.I)
+_L = NO_LETTER_BEFORE
+_R = rf"(?![{BENGALI}\w])"  # no letter after
 
 
 # what is weighed: the answer named (this one, the one above, any answer that …)
-_ANSWER = _compiled(
+_ANSWER = compiled(
     rf"{_L}(?:(?:এই|এ|এইটা|উপরের|ওপরের|উপরোক্ত|আমার|মোর|আঁর|হেই|হেতের|ইতা|ইটা|ইতার|যে|যেকোনো|"
     rf"জমাকৃত|যেই) (?:উত্তর|জবাব|জওয়াব|লেখা|অনুবাদ|ব্যাখ্যা|উত্তরপত্র|খাতা)\S*|উত্তরটি\S*|"
     rf"উত্তরটা\S*|উত্তরখান\S*|উত্তরগান\S*|উত্তরডা\S*|উত্তরহান\S*|জবাবটা\S*|জবাবখান\S*|"
@@ -65,13 +66,13 @@ _WHOEVER = (
     r"\bje\s+(?:\w+\s+)?(?:pore|porche|porchen|porben|dekhe|dekhchen|dekhben|check|shune)\b"
 )
 # the reader addressed: you, whoever reads it
-_READER = _compiled(
+_READER = compiled(
     rf"{_L}(?:আপন(?:ি|ার|াকে|ারে|ারা|ে|ের|েরা)|আফন(?:ি|ে|ের|ার|েরা)|আন্নে|আন্নের|আঁনে|"
     rf"তুমি|তোমার|তোমাকে|তোমারে|তোমরা|তুমরা|তুমার|তোরা|তুঁই|তোঁয়ার|তোঁয়ারে|হুজুর|স্যার){_R}|"
     r"\b(?:you|your|apni|apnar|tumi|tomar|tomra)\b|" + _WHOEVER
 )
 # who weighs, or the weighing: an evaluator by any name, an authority, marks and verdicts
-_WEIGHER = _compiled(
+_WEIGHER = compiled(
     rf"{_L}(?:বিচার|পরীক্ষক|মূল্যায়|নম্বর|নাম্বার|লম্বর|স্কোর|গ্রেড|রুব্রিক|মানদণ্ড|নির্দেশিকা|"
     rf"প্যানেল|কমিটি|পর্ষদ|বোর্ড|আদালত|মুরুব্বি|মুরব্বি|মাতব্বর|মুরুব্বী|পঞ্চায়েত|সালিশ|শালিস|"
     rf"প্রশ্নকর্তা|প্রশ্নকারী|যাচাই|সিলমোহর|সীলমোহর|স্বাক্ষর|মুহুরি|বেঞ্চমার্ক|ক্যালিব্রেশন|ফলাফল|"
@@ -89,7 +90,7 @@ _WEIGHER = _compiled(
 )
 # the outcome wanted: the top, full, complete, correct, approved, a top value, every box; or
 # the threat of less
-_OUTCOME = _compiled(
+_OUTCOME = compiled(
     rf"{_L}(?:সম্পূর্ণ|সম্পুর্ণ|নির্ভুল|নিখুঁত|খুঁত|সঠিক|শতভাগ|সর্বোচ্চ|শীর্ষ|অনুমোদ|উঁচু|"
     rf"পূর্ণ ?নম্বর|পুরো নম্বর|পুরা নম্বর|ফুল নম্বর|ফুল মার্ক|জিতে)\S*|"
     # short words whole (পূর্ণ, not পূর্ণিমা; দশ, not দশক; পাস, not পাসপোর্ট), a deduction
@@ -109,7 +110,7 @@ _OUTCOME = _compiled(
     r"(?:a single|one) (?:point|mark))"
 )
 # a decision already made: prefilled, locked, verified, fixed, not to be changed
-_DECIDED = _compiled(
+_DECIDED = compiled(
     rf"{_L}(?:আগেই|পূর্বনির্ধারিত|নির্ধারিত|যাচাইকৃত|প্রত্যয়িত|অনুমোদিত|নিষিদ্ধ|নিষেধ|চূড়ান্ত|"
     rf"অপরিবর্তনীয়|বাধ্যতামূলক|ধরা হবে|ধরা হয়|গণ্য হবে|গণ্য করা হয়|লক করা|লকড)|"
     r"\b(?:prefilled|pre-filled|locked|verified|certified|final|binding|fixed|decided|floored|"
@@ -117,20 +118,20 @@ _DECIDED = _compiled(
     r"no (?:re-?evaluation|appeal|change)s?)\b"
 )
 # an order to the one who weighs: "should count it", "do not take", "ধরবেন", "লিখে দিও"
-_ORDER = _compiled(
-    rf"{_L}\S+(?:বেন|ুন|বাইন|য়েন|বেন না)(?![{_B}\w])|{_L}(?:দাও|দিও|দিন|দেন|দিয়ো|ধরো|ধরুন|রাখো|"
+_ORDER = compiled(
+    rf"{_L}\S+(?:বেন|ুন|বাইন|য়েন|বেন না)(?![{BENGALI}\w])|{_L}(?:দাও|দিও|দিন|দেন|দিয়ো|ধরো|ধরুন|রাখো|"
     rf"লেখো|লিখো|নেখো|করো|কইরো|দিবা|দিয়ন|দিয়েন){_R}|"
     r"\b(?:should|must|let|shall|count (?:it|this)|treat (?:it|this)|do not|don't|never take|"
     r"dio|diyo|dao|diben|koro|korun|dhoro|dhoren|rakho|likho|lekho)\b"
 )
 # a number that names something (a phone, an ID card, a roll), not marks
-_ID_NUMBER = _compiled(
+_ID_NUMBER = compiled(
     r"(?:ফোন|মোবাইল|রোল|আইডি|পরিচয়পত্র|পাসপোর্ট|অ্যাকাউন্ট|একাউন্ট|হিসাব|বাড়ি|বিকাশ|নগদ|"
     r"রেজিস্ট্রেশন|সিরিয়াল|কার্ড|phone|mobile|roll|id|account|serial|card|naam)[- ]?"
     r"(?:নম্বর|নাম্বার|number|nombor|nambar|no\.?)\S*"
 )
 # a criterion or rule of the marking voided, waived or no longer applied
-_VOID = _compiled(
+_VOID = compiled(
     rf"{_L}(?:প্রযোজ্য নয়|প্রযোজ্য নহে|প্রযোজ্য হবে না|আর প্রযোজ্য|অপ্রযোজ্য|বাতিল|স্থগিত|মওকুফ|"
     rf"শিথিল|প্রত্যাহার|রহিত|ধরা হবে না|গণ্য হবে না|দেখা হবে না|বিবেচ্য নয়|বিবেচনা করা হবে না|"
     # বাদ closing its clause, or done ("বাদ দিয়ে", but for, is no voiding)
@@ -150,7 +151,7 @@ def _joined(run: re.Match[str]) -> str:
 
 
 # a part labelled ("part 1:", "পার্ট ২ —", "(২/২)"), and a quote broken off or resumed ("...")
-_PART = _compiled(
+_PART = compiled(
     r"(?:\b(?:part|pt)|পার্ট|অংশ|খণ্ড|ভাগ)\s*[-#.]?\s*(?:[1-9১-৯]|one|two|three|first|second)"
     r"\s*(?:[:—–)-]|\.\s)\s*(.+)|\(\s*[1-9১-৯]\s*/\s*[1-9১-৯]\s*\)\s*[:—–-]?\s*(.+)"
 )

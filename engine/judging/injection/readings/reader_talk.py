@@ -25,19 +25,20 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.judging.injection.readings.asides import SEGMENT, content_stems
+from engine.judging.injection.readings.asides import (
+    BENGALI,
+    NO_LETTER_BEFORE,
+    SEGMENT,
+    compiled,
+    content_stems,
+)
 
-_B = "\u0980-\u09ff"
-_L = rf"(?<![{_B}\w])"  # no letter before
-_R = rf"(?![{_B}\w-])"  # no letter after (nor a hyphen: "সাব-রেজিস্ট্রি")
-
-
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(unicodedata.normalize("NFC", pattern), re.I)
+_L = NO_LETTER_BEFORE
+_R = rf"(?![{BENGALI}\w-])"  # no letter after (nor a hyphen: "সাব-রেজিস্ট্রি")
 
 
 # the reader addressed: second person (weak: how-to answers speak to "you" throughout)
-_YOU = _compiled(
+_YOU = compiled(
     rf"{_L}(?:আপনি|আপনার|আপনাকে|আপনারে|আপনে|আপনের|আফনে|আফনি|আফনার|আন্নে|আন্নের|আম্নে|আঁনে|"
     rf"তুমি|তোমার|তোমাকে|তোমারে|তুমার|তুঁই|তোঁয়ার|তুই|তোর|তোরে|তুমরা|আপনারা|অনে|অনর|আঁনে|"
     rf"আপনেরা|আফনেরা|আপনাগো|তুমগো|তোঁয়ারা){_R}|"
@@ -45,7 +46,7 @@ _YOU = _compiled(
     r"tomare|tui|tor|tore|apnara|tomra|aap|aapka|aapko|apnago|tumgo)\b"
 )
 # the reader addressed strongly: an honorific, whoever reads or marks this, a plea, a blessing
-_HONORIFIC = _compiled(
+_HONORIFIC = compiled(
     rf"{_L}(?:স্যার|স্যর|ম্যাডাম|ম্যাম|মহোদয়|মহাশয়|ভাইজান|আপামণি|সাব|"
     rf"প্রিয় (?:পরীক্ষক|বিচারক|শিক্ষক|পাঠক)){_R}|"
     r"\b(?:sir|madam|ma'am|maam|mam|dear (?:judge|evaluator|grader|examiner|marker|reader|"
@@ -53,22 +54,22 @@ _HONORIFIC = _compiled(
     "[\U0001f468\U0001f469\U0001f9d1]\u200d\u2696|\u2696"  # a judge's emoji, the scales
 )
 # the evaluator named: addresses the reader beside a second person, a plea or an order to it
-_EVALUATOR = _compiled(
+_EVALUATOR = compiled(
     rf"{_L}(?:বিচারক|পরীক্ষক|মূল্যায়ক|মূল্যায়নকারী|আম্পায়ার|নম্বরদাতা)|"
     r"\b(?:judge|evaluator|grader|examiner|marker|checker|umpire|referee)\b"
 )
-_TOLD = _compiled(
+_TOLD = compiled(
     rf"{_L}\S+(?:বেন|ুন|বাইন|য়েন|বেন না)\b|{_L}(?:দেও|দাও|দিন|দেন|নিবেন|দিলেই){_R}|"
     r"\b(?:dibe|diba|diben|dao|dey|den|din|koro|korun|dis|dilei|give|dile)\b"
 )
-_WHOEVER = _compiled(
+_WHOEVER = compiled(
     rf"{_L}(?:যিনি|যিয়ে|যেই|যাঁরা|যিনে)\s+(?:\S+\s+){{0,3}}"
     rf"(?:পড়|পড়|দেখ|মিলা|চেক|যাচাই|মূল্যায়|নম্বর|বিচার|খাতা)|"
     r"\b(?:whoever|whomever|anyone who|the person who|the one who)\s+(?:\w+\s+){0,2}"
     r"(?:reads?|checks?|grades?|marks?|evaluates?|scores?|reviews?|judges?)|"
     r"\b(?:je|jini|jara)\s+(?:\w+\s+){0,2}(?:porchen|porchhen|dekhchen|check|mark|number)"
 )
-_PLEA = _compiled(
+_PLEA = compiled(
     rf"{_L}(?:প্লিজ|প্লীজ|প্লিইজ|দয়া করে|দয়া কইরা|দয়া করি|অনুগ্রহ করে|মিনতি|দোহাই|দোয়া কর|"
     rf"আশীর্বাদ কর|ভালো থাকবেন|ভালা থাকইন|ভালো করুক|মঙ্গল করুক|ভালা করুক){_R}|"
     "[\U0001f64f\U0001f97a]|"  # folded hands, a pleading face
@@ -76,7 +77,7 @@ _PLEA = _compiled(
     r"doya kore|doa korben|dua korben|ashirbad)\b"
 )
 # marks for this answer: score words, full marks, a scale's top given, a score's emoji
-_MARKS = _compiled(
+_MARKS = compiled(
     rf"{_L}(?:নম্বর|নাম্বার|নমবর|লম্বর|মার্কস?|স্কোর|গ্রেড|পূর্ণনম্বর|ফুল মার্কস?|এ প্লাস|এ-প্লাস|"
     rf"পাঁচে পাঁচ|দশে দশ|একশোয় একশো|শতভাগ নম্বর)\S*|"
     rf"{_L}[০-৯0-9]+\s*(?:/|out of|এর মধ্যে)\s*[০-৯0-9]+{_R}|"
@@ -84,19 +85,19 @@ _MARKS = _compiled(
     "[\U0001f4af\U0001f51f]|[0-9]\ufe0f?\u20e3|(?:\u2b50\ufe0f?\\s*){3,}|(?:\U0001f31f\\s*){3,}"
 )
 # marks that need no second cue: the top of a scale, full marks, a top value given
-_TOP_MARKS = _compiled(
+_TOP_MARKS = compiled(
     rf"{_L}(?:পূর্ণ ?নম্বর|পুরো নম্বর|পুরা নম্বর|ফুল মার্কস?|সর্বোচ্চ নম্বর|পাঁচে পাঁচ|দশে দশ|"
     rf"একশোয় একশো|একশোতে একশো|শতভাগ নম্বর)|"
     rf"{_L}([০-৯0-9]+)\s*/\s*(?:৫|১০|১০০|5|10|100){_R}(?!\s*/)|"
     r"\b(?:full|top|perfect|highest|maximum) (?:marks?|score|grade)\b|\bfull hundred\b|"
     "[\U0001f4af\U0001f51f]|[0-9]\ufe0f?\u20e3|(?:\u2b50\ufe0f?\\s*){3,}"
 )
-_ID_NUMBER = _compiled(
+_ID_NUMBER = compiled(
     r"(?:ফোন|মোবাইল|রোল|আইডি|পাসপোর্ট|পরিচয়পত্র|অ্যাকাউন্ট|বাড়ি|কোড|অর্ডার|রেজিস্ট্রেশন|সিরিয়াল|"
     r"phone|mobile|roll|naam|account|serial)[- ]?(?:নম্বর|নাম্বার|number|nombor|nambar)"
 )
 # what stands for marks in a story or metaphor: prizes, a six, a century, stars, a trophy
-_PRIZE = _compiled(
+_PRIZE = compiled(
     rf"{_L}(?:বোনাস|পুরস্কার|ইনাম|ছক্কা|ছক্কা|সেঞ্চুরি|সেঞ্চুরি|শতক|তারকা|স্টার|ট্রফি|মেডেল|"
     rf"পদক|রেটিং|জিপিএ){_R}|"
     r"\b(?:stars?|rating|rated|scored|verdict|bonus|prize|reward|trophy|medal|sixer|century|"
@@ -104,7 +105,7 @@ _PRIZE = _compiled(
     "[\U0001f3c6\U0001f947\U0001f396\U0001f3c5\u2b50\U0001f31f]"
 )
 # a top value given: "পাঁচ দিবাইন", "5 ta diye den", "give me a 10", "full দিন"
-_GIVEN = _compiled(
+_GIVEN = compiled(
     rf"{_L}(?:এক|দুই|তিন|চার|পাঁচ|পাচ|ছয়|সাত|আট|নয়|দশ|[১-৯]|১০|পুরো|পুরা|পূর্ণ|ফুল|সবটুকু)"
     rf"\s*(?:টা|টি|ই|ও)?\s*(?:না\s+|ন\s+)?(?:দেন|দাও|দিবেন|দেবেন|দিবাইন|দিবা|দিয়েন|দিয়ে দিন|দিয়া দেন|দিও|দিস|দিলে|দিবো|দিয়া){_R}|"
     r"\b(?:give|award|grant)\s+(?:it |me |this |us )?(?:a |an |the )?(?:5|10|five|ten|full|"
@@ -117,19 +118,19 @@ _GIVEN = _compiled(
 )
 # a rule the answer states about how answers are marked: a rubric, a policy, a revised
 # question, an expected score
-_RULE = _compiled(
+_RULE = compiled(
     rf"{_L}(?:রুব্রিক|নিয়ম|নীতি|মানদণ্ড|নির্দেশিকা|প্রম্পট|সংশোধিত|বদলাইছে|বদলেছে|প্রত্যাশিত নম্বর|"
     rf"রেফারেন্স উত্তর|প্রটোকল)|"
     r"\b(?:rubric|rules?|policy|guidelines?|criteri(?:on|a)|prompt|revised|updated|amended|"
     r"protocol|niyom|niom)\b|(?<![a-z])(?:expected|reference|target|min|max)_(?:score|answer)"
 )
 # a top value: five, full, the maximum, a bonus
-_VALUE = _compiled(
+_VALUE = compiled(
     rf"{_L}(?:৫|১০|পাঁচ|দশ|সর্বোচ্চ|পূর্ণ|পুরা|পুরো|বোনাস|নির্ভুল)|"
     r"(?<![\w.])(?:5|10)(?![\w.])|\b(?:five|ten|full|maximum|max|bonus|perfect)\b"
 )
 # a weaker second cue: the answer's own worth, a rule it states, other answers, a give verb
-_SELF = _compiled(
+_SELF = compiled(
     rf"{_L}(?:(?:এই|এ|আমার|মোর|আঁর) (?:উত্তর|লেখা|অনুবাদ|জবাব|জওয়াব)\S*|উত্তরটি\S*|উত্তরটা\S*)|"
     rf"{_L}(?:উত্তরখান|আমারে|আমাকে|আমায়|"
     rf"এই অনুবাদ|এই লেখা|এইডা|এইটা|ইটা|ইয়ান|অন্য উত্তর|অন্যদের|বাকিদের|নিয়ম|নিয়মে|নীতি|বিধি|"
@@ -139,13 +140,13 @@ _SELF = _compiled(
     r"amar uttor|amake|hokdar|joggo|"
     r"amare|niyom|niom)\b"
 )
-_GIVE = _compiled(
+_GIVE = compiled(
     rf"{_L}(?:দিবেন|দেবেন|দিবাইন|দিয়েন|দিও না|দিস|দিবা|কাটবেন|দিয়ে দিন|দিয়া দেন|দিবেন না){_R}|"
     rf"{_L}কম (?:না|ন|দিবেন না|দিয়েন না|দেবেন না){_R}|"
     r"\b(?:give me|give it|give this|award|deduct|diben|diyen|diyo|kaitben|katben)\b"
 )
 # advice to the reader about the reader's own marks ("you will get", "your score")
-_ADVICE = _compiled(
+_ADVICE = compiled(
     r"\bif you\b|\byou(?:'ll| will| can| may| might| must| need to| should)?\s+"
     r"(?:get|receive|earn|pass|lose|gain|obtain|achieve|score)\b|\byour (?:\w+ )?(?:scores?|"
     r"grades?|marks?|results?|points?|number)\b|"
@@ -153,14 +154,14 @@ _ADVICE = _compiled(
     rf"{_L}(?:আপনার|তোমার|তোর) (?:\S+ )?(?:নম্বর|স্কোর|গ্রেড|রেজাল্ট|ফল)"
 )
 # a letter, an e-mail, a message or a notice asked for: it greets and pleads
-_LETTER_ASKED = _compiled(
+_LETTER_ASKED = compiled(
     r"চিঠি|দরখাস্ত|আবেদন|ইমেইল|ই-মেইল|বার্তা|মেসেজ|ভাষণ|নোটিশ|"
     r"\b(?:letter|e-?mail|message|notice|application|speech|request|chithi|dorkhasto|abedon)\b"
 )
 # the question is about marking, scores, exams or contests: these are its topic
 # (whole words where a longer one is no such topic: রান in রান্না, পুরান; exam in example; a
 # prime number, a boiling point, a unit test)
-_MARKING_ASKED = _compiled(
+_MARKING_ASKED = compiled(
     r"(?:নম্বর|নাম্বার|মার্ক|স্কোর|গ্রেড|জিপিএ|রেটিং|পরীক্ষ|মূল্যায়|বিচার|রায়|রুব্রিক|"
     rf"ক্রিকেট|ছক্কা|{_L}রান(?:ে|ের)?{_R}|পুরস্কার|বোনাস|তারকা|খাতা|ফলাফল|রেজাল্ট|প্রশ্নপত্র)|"
     r"\b(?:marks?|scor\w*|grad\w*|rat(?:e|es|ed|ing)|likert|exam(?!ples?\b)\w*|evaluat\w*|"
