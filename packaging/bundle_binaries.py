@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from bundle_rules import unused_reason
-from runpaths import absolute_runpaths
+from runpaths import absolute_runpaths, elf_files
 
 # Checks that a stripped library still loads (the dynamic linker refuses a broken one at once).
 _LOADS = "import ctypes, sys; ctypes.CDLL(sys.argv[1])"
@@ -209,12 +209,7 @@ def symbol_needs(folder: Path, library: str = "GLIBC") -> dict[Path, tuple[int, 
         found = re.findall(rf"Name: {library}_(\d+(?:\.\d+)+)", out.stdout)
         return max((_glibc_versions(v) for v in found), default=(0,))
 
-    elves = []
-    for path in folder.rglob("*"):
-        if path.is_file() and not path.is_symlink():
-            with path.open("rb") as fh:
-                if fh.read(4) == b"\x7fELF":
-                    elves.append(path)
+    elves = elf_files(folder)
     with ThreadPoolExecutor(max_workers=4) as pool:
         return dict(zip(elves, pool.map(newest, elves), strict=True))
 

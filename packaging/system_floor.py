@@ -20,6 +20,8 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from runpaths import elf_files
+
 # Debian/Ubuntu package → the sonames it provides that a bundled file may link to.
 DESKTOP_FLOOR: dict[str, tuple[str, ...]] = {
     "libc6": (
@@ -69,16 +71,6 @@ def _dynamic_section(path: Path) -> tuple[list[str], list[Path]]:
         for entry in found.split(":")
     ]
     return needed, folders
-
-
-def elf_files(folder: Path) -> list[Path]:
-    found = []
-    for path in folder.rglob("*"):
-        if path.is_file() and not path.is_symlink():
-            with path.open("rb") as fh:
-                if fh.read(4) == b"\x7fELF":
-                    found.append(path)
-    return found
 
 
 def system_needs(bundle: Path) -> dict[str, list[str]]:
