@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x55504248  # "UPBH": marks a file as an Upabhasha workspace
 BUSY_TIMEOUT_MS = 10_000
+# the schema and its migrations use DROP COLUMN and an upsert without a conflict target
+MIN_SQLITE = (3, 35, 0)
 
 
 def utcnow() -> str:
@@ -50,8 +52,21 @@ def _exists(path: Path) -> bool:
         return False
 
 
+def _require_sqlite() -> None:
+    """Refuse before touching a file: an older SQLite fails mid-migration with a bare syntax
+    error (the installers carry their own; this concerns installs from source)."""
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        raise UserError(
+            _(
+                "this Python's SQLite is {found}; Upabhasha needs SQLite {needed} or newer "
+                "(install a Python built with a newer SQLite, or use the installer)"
+            ).format(found=sqlite3.sqlite_version, needed=".".join(map(str, MIN_SQLITE)))
+        )
+
+
 class Workspace:
     def __init__(self, path: str | Path, *, create: bool = True):
+        _require_sqlite()
         self.path = Path(path)
         if create and not _exists(self.path):  # a new file's name is a name like any other
             checked_name(self.path.name, _("workspace file name"))

@@ -47,6 +47,19 @@ def test_not_a_workspace_is_one_line_exit_2(tmp_path, capsys):
     assert "not an Upabhasha workspace" in capsys.readouterr().err
 
 
+def test_an_sqlite_older_than_the_schema_needs_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    # fault injection: this Python's SQLite is newer; the check reads the version only
+    import sqlite3
+
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.34.1")
+    ws = tmp_path / "w.sqlite"
+    assert main(["-w", str(ws), "init", "--no-default-model"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "SQLite is 3.34.1" in err and "3.35.0 or newer" in err
+    assert not ws.exists()
+
+
 def test_internal_error_exits_1_and_names_the_log(tmp_path, capsys, monkeypatch):
     from engine.workspace.store import Workspace as W
 
