@@ -168,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     collector.stop()
     if smoke:
         return smoke.finish(startup)  # the headless checks run after the window closed
+    if window.jobs_left_running:
+        from app.window_closing import exit_leaving
+
+        exit_leaving(window.jobs_left_running, code)
     return code
 
 

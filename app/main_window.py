@@ -45,7 +45,7 @@ from widgets.common.labels import study_counts_text
 from widgets.common.qt_translations import install_qt_translations
 from widgets.common.shortcuts_dialog import ShortcutsDialog, collect_shortcuts
 from widgets.common.stage_parts import PanelContext
-from widgets.common.task_bridge import WRITER, TaskBridge
+from widgets.common.task_bridge import WRITER, Task, TaskBridge
 from widgets.common.welcome_page import WelcomePage
 from widgets.common.workspace_watcher import Change, WorkspaceWatcher
 
@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         # every file dialog opens where its purpose was last used, across restarts
         file_dialogs.remember_folders_in(settings.last_folders, lambda: save(settings))
         self.bridge = bridge or TaskBridge(self, dialog_parent=self)
+        self.jobs_left_running: list[Task] = []  # cancelled at quit, still in their workers
         self.bridge.sig_task_failed.connect(self._on_task_failed)
         self.bridge.sig_task_started.connect(lambda _task: self.refresh_status())
         self.bridge.sig_task_finished.connect(lambda _task: self.refresh_status())
@@ -477,7 +478,9 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         # first, so nothing that fails below leaves a job able to reach a deleted panel
-        self.bridge.shutdown(wait=True, timeout_s=window_closing.QUIT_WAIT_S)
+        self.jobs_left_running = self.bridge.shutdown(
+            wait=True, timeout_s=window_closing.QUIT_WAIT_S
+        )
         remember_geometry(self, self.settings)
         self._save(self.settings)
         self.close_workspace()

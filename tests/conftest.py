@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -16,8 +18,17 @@ SHARED_DATA = Path(os.environ.get("UPABHASHA_SHARED_DATA", REPO.parent / "shared
 # (verified by sha256 marker); logs and settings go to a per-run folder.
 _TEST_HOME = Path(tempfile.gettempdir()) / "upabhasha-test-data"
 os.environ.setdefault("UPABHASHA_DATA_DIR", str(_TEST_HOME))
-os.environ.setdefault("UPABHASHA_LOG_DIR", tempfile.mkdtemp(prefix="upabhasha-logs-"))
-os.environ.setdefault("UPABHASHA_CONFIG_DIR", tempfile.mkdtemp(prefix="upabhasha-config-"))
+
+
+def _own_temp_dir(variable: str, prefix: str) -> None:
+    """A folder for this run, removed when it ends; test workers inherit the controller's."""
+    if variable not in os.environ:
+        os.environ[variable] = folder = tempfile.mkdtemp(prefix=prefix)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+
+
+_own_temp_dir("UPABHASHA_LOG_DIR", "upabhasha-logs-")
+_own_temp_dir("UPABHASHA_CONFIG_DIR", "upabhasha-config-")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 

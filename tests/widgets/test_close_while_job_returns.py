@@ -276,3 +276,64 @@ def test_quitting_while_a_job_returns_never_crashes(sample_db, tmp_path):
     assert summary["states"] == ["cancelled"] * ROUNDS
     assert summary["dropped"] == summary["dropped_lines"] == ROUNDS  # each with its log line
     assert summary["whole"] == ROUNDS
+
+
+class SilentServer(HeldServer):
+    """Takes each completion and never answers: the job stays inside its read."""
+
+    def respond(self, handler) -> None:
+        read_body(handler)
+        self.arrived.set()
+        self.release.wait()
+
+
+STUCK_SCRIPT = r"""
+import sys, time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+from app.main_window import MainWindow
+from tests.widgets import test_close_while_job_returns as t
+
+app = QApplication(sys.argv[:1])
+server = t.SilentServer()
+path = t.workspace_with_endpoint(t.Path(sys.argv[1]), t.Path(sys.argv[2]) / "ws.sqlite", server)
+
+def wait(condition):
+    deadline = time.monotonic() + t.WAIT_S
+    while not condition():
+        assert time.monotonic() < deadline, f"{condition} not reached in {t.WAIT_S} s"
+        app.processEvents()
+        server.arrived.wait(0.002)
+
+def drive():
+    window = next(w for w in app.topLevelWidgets() if isinstance(w, MainWindow))
+    t.send_test_prompt(window, server, wait)
+    print("sent", flush=True)
+    t.quit_answering(window, QMessageBox.StandardButton.Yes)
+
+QTimer.singleShot(0, drive)
+from app.gui_main import main
+code = main([str(path)])
+print("returned", code, flush=True)
+"""
+
+
+def test_quitting_leaves_a_job_that_ignores_its_cancel(sample_db, tmp_path):
+    """File → Quit with "Yes" while a job waits on a server that never answers (its read
+    timeout far off): the process ends after the close's bounded wait instead of joining
+    the job's thread, logs which job it left, and the workspace stays whole."""
+    env = {**user_env(tmp_path), "PYTHONFAULTHANDLER": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", STUCK_SCRIPT, str(sample_db), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=240,  # a hang guard only: the endpoint's read timeout is longer
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines() == ["sent"]  # it never returned into Python's exit
+    logged = "\n".join(p.read_text() for p in (tmp_path / "logs").glob("*.log"))
+    assert "quitting without 1 job(s) that did not stop when cancelled" in logged
+    assert LABEL in logged
+    assert workspace_is_whole(tmp_path / "ws.sqlite")
