@@ -269,6 +269,21 @@ def other_script_order_flagged() -> bool:
     return detect_injection(text, question="বাংলাদেশের রাজধানী কী?").flagged
 
 
+def tls_context() -> dict:
+    """The TLS context endpoint calls get (httpx's default: certifi's certificates) and the
+    OpenSSL under it: a build that left certifi's bundle behind reaches no HTTPS endpoint."""
+    import ssl
+
+    import httpx
+
+    context = httpx.create_ssl_context()
+    return {
+        "openssl": ssl.OPENSSL_VERSION,
+        "openssl_3": ssl.OPENSSL_VERSION_INFO >= (3, 0),
+        "ca_certificates": context.cert_store_stats()["x509_ca"],
+    }
+
+
 def run_checks(report: dict) -> list[str]:
     """The headless part of the smoke test; fills ``report`` and returns the failures."""
     failures: list[str] = []
@@ -308,6 +323,14 @@ def run_checks(report: dict) -> list[str]:
             failures.append("the injection check missed an order written in katakana")
     except Exception as exc:  # noqa: BLE001 - anyascii reads its tables at run time
         failures.append(f"injection check: {type(exc).__name__}: {exc}")
+    try:
+        report["tls"] = tls_context()
+        if not report["tls"]["ca_certificates"]:
+            failures.append("HTTPS: no CA certificate loads (certifi's bundle is missing)")
+        if report["frozen"] and not report["tls"]["openssl_3"]:
+            failures.append(f"HTTPS: the bundle runs on {report['tls']['openssl']}, not 3.x")
+    except Exception as exc:  # noqa: BLE001
+        failures.append(f"HTTPS: {type(exc).__name__}: {exc}")
     report["lazy_import_failures"] = import_lazy_modules()
     failures += [f"import {m}: {e}" for m, e in report["lazy_import_failures"].items()]
     try:

@@ -8,10 +8,10 @@ the build venv, llama.cpp's compilation and PyInstaller all run inside a Debian 
 1. ``debootstrap --variant=minbase bullseye`` with the compilers, the headers Python's
    modules need and the system libraries Qt's xcb platform plug-in links to (they are
    bundled, so they must be Debian 11's too);
-2. SQLite, then Python 3.11 linked to it, compiled there from Debian 12's own ``sqlite3`` and
-   ``python3.11`` sources with Debian's upstream fixes applied (bullseye has only Python 3.9
-   and SQLite 3.34), every tarball checked against the sha256 the Debian archive's source
-   index gives;
+2. SQLite and OpenSSL, then Python 3.11 linked to them, compiled there from Debian 12's own
+   ``sqlite3``, ``openssl`` and ``python3.11`` sources with Debian's upstream fixes applied
+   (bullseye has only Python 3.9, SQLite 3.34 and OpenSSL 1.1.1), every tarball checked
+   against the sha256 the Debian archive's source index gives;
 3. the build tools bullseye lacks, from the host: Vulkan and SPIR-V headers (bullseye's are
    older than llama.cpp accepts) and the shader compiler ``glslc``, which runs at build time
    only, with the host's own loader and libraries beside it.
@@ -60,6 +60,8 @@ PYTHON_SOURCE = (
 # Debian's patches before this one adapt Python to Debian's own file layout; from it on they
 # are upstream fixes (security fixes among them), which the build applies
 FIRST_UPSTREAM_FIX = "shutdown-deadlock.diff"
+PYTHON_PREFIX = "/opt/python3.11"
+PYTHON = f"{PYTHON_PREFIX}/bin/python3.11"
 # Debian 12's SQLite (3.40.1): the workspace's SQL needs 3.35 (DROP COLUMN, an upsert without a
 # conflict target) and bullseye has 3.34. Compiled with Debian's flags, its upstream fixes
 # applied, into Python's prefix (on Python's run path, so _sqlite3 loads it).
@@ -90,19 +92,41 @@ SQLITE_CONFIGURE = (
     "--enable-threadsafe", "--enable-load-extension", "--enable-fts4", "--enable-fts5",
     "--disable-tcl", "--disable-static",
 )  # fmt: skip
-# what the root's Python must have: the modules the product and pip use, SQLite >= 3.35
+# Debian 12's OpenSSL 3.0 (Debian 11's 1.1.1 is past its end of life), with Debian's flags
+# and upstream fixes, into Python's prefix like SQLite. Its configuration folder is Debian's
+# and Ubuntu's, so the system's settings and certificates are read (httpx brings certifi's).
+OPENSSL_POOL = f"{MIRROR}/pool/main/o/openssl"
+OPENSSL_SOURCE = (
+    (
+        "openssl_3.0.20.orig.tar.gz",
+        "c80a01dfc70ece4dc21168932c37739042d404d46ccc81a5986dd75314ecda6f",
+    ),
+    (
+        "openssl_3.0.20-1~deb12u2.debian.tar.xz",
+        "7279efe85c359500c95aa88347e3395dd303d7566e2bb818d80d96e0c3bb9629",
+    ),
+)
+OPENSSL_FIRST_FIX = "conf-Serialize-allocation-free-of-ssl_names.patch"
+OPENSSL_CONFIGURE = (
+    "shared", f"--prefix={PYTHON_PREFIX}", "--openssldir=/usr/lib/ssl", "--libdir=lib",
+    "no-idea", "no-mdc2", "no-rc5", "no-zlib", "no-ssl3", "no-ssl3-method", "enable-rfc3779",
+    "enable-cms", "no-capieng", "no-rdrand", "enable-ec_nistp_64_gcc_128", "linux-x86_64",
+    f"-Wl,-rpath,{PYTHON_PREFIX}/lib",
+)  # fmt: skip
+# what the root's Python must have: the modules the product and pip use, SQLite >= 3.35,
+# OpenSSL 3
 PYTHON_CHECK = (
     "import bz2, ctypes, lzma, pyexpat, readline, sqlite3, ssl, uuid, zlib; "
     "assert sqlite3.sqlite_version_info >= (3, 35), sqlite3.sqlite_version; "
+    "assert ssl.OPENSSL_VERSION_INFO >= (3, 0), ssl.OPENSSL_VERSION; "
     "print('Python', __import__('sys').version.split()[0], 'SQLite', sqlite3.sqlite_version, "
     "ssl.OPENSSL_VERSION)"
 )
-PYTHON_PREFIX = "/opt/python3.11"
-PYTHON = f"{PYTHON_PREFIX}/bin/python3.11"
 CONFIGURE = (
     f"--prefix={PYTHON_PREFIX}",
     "--enable-shared",
     "--with-ensurepip=install",
+    f"--with-openssl={PYTHON_PREFIX}",
     f"LDFLAGS=-Wl,-rpath,{PYTHON_PREFIX}/lib",
 )
 # Debian's fix for CVE-2026-4224 makes pyexpat.c use core headers; Debian compiles the module
@@ -111,7 +135,7 @@ PYEXPAT_FIX = "s|^MODULE_PYEXPAT_CFLAGS=.*|& -DPy_BUILD_CORE_MODULE|"
 PACKAGES = (
     # compilers and the headers of Python's own modules
     "build-essential", "ca-certificates", "xz-utils", "pkg-config", "binutils", "file",
-    "libssl-dev", "libffi-dev", "zlib1g-dev", "libbz2-dev", "liblzma-dev",
+    "libffi-dev", "zlib1g-dev", "libbz2-dev", "liblzma-dev",
     "uuid-dev", "libreadline-dev", "libncurses-dev", "libexpat1-dev", "libgdbm-dev",
     "tcl",  # SQLite's build generates its sources with tclsh
     # llama.cpp's Vulkan backend links the loader (cmake and ninja come from PyPI)
@@ -135,6 +159,7 @@ RECIPE = {
     "packages": PACKAGES,
     "python": PYTHON_SOURCE,
     "sqlite": (SQLITE_SOURCE, SQLITE_FIRST_FIX, SQLITE_CFLAGS, SQLITE_CONFIGURE),
+    "openssl": (OPENSSL_SOURCE, OPENSSL_FIRST_FIX, OPENSSL_CONFIGURE),
     "configure": CONFIGURE,
     "pyexpat": PYEXPAT_FIX,
     "first_fix": FIRST_UPSTREAM_FIX,
@@ -279,8 +304,16 @@ def _compile(root: Path, tree: Path, script: str) -> None:
 
 
 def _build_python(root: Path, say: Callable[[str], None]) -> None:
-    """SQLite, then Python linked to it, both into PYTHON_PREFIX; then PYTHON_CHECK."""
+    """SQLite and OpenSSL, then Python linked to them, all into PYTHON_PREFIX; then
+    PYTHON_CHECK."""
     jobs = os.cpu_count() or 2
+    openssl = _unpack_patched(root, OPENSSL_POOL, OPENSSL_SOURCE, OPENSSL_FIRST_FIX, say)
+    _compile(
+        root,
+        openssl,
+        f"./Configure {shlex.join(OPENSSL_CONFIGURE)} > /dev/null && make -s -j{jobs} build_libs "
+        "&& make -s install_dev",  # the libraries and headers: no programs, no manuals
+    )
     sqlite = _unpack_patched(root, SQLITE_POOL, SQLITE_SOURCE, SQLITE_FIRST_FIX, say)
     _compile(
         root,

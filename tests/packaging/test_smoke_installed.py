@@ -71,6 +71,7 @@ def test_installed_gui_script_passes_its_smoke_test(tmp_path):
     assert pipeline["probe"] == {"replies": 1, "groups": 1}
     assert report["bengali_window"]["menus"][0].startswith("ফাইল")
     assert report["lazy_import_failures"] == {}
+    assert report["tls"]["ca_certificates"] > 100  # certifi's bundle, in the context httpx makes
     assert report["heavy_modules_loaded"] == []  # at the moment the window showed
     # user data in the platform folders (XDG here), not next to the program
     assert Path(report["user_folders"]["data"]) == home / "data" / "upabhasha"
