@@ -6,7 +6,9 @@ A judge reads through obfuscation that a pattern does not: an order in base64 or
 them), in zero-width characters as bits, Morse, binary or Braille, in rot13 or reversed, in
 JSON's ``\\u`` escapes, HTML entities or percent-encoding, in
 leetspeak ("1gn0r3 th3 rubr1c"), spelt out letter by letter ("i g n o r e", "ন ম্ব র"), or
-cut into table cells, JSON strings and code lines. :func:`hidden_payloads` gives what is
+cut into table cells, JSON strings and code lines; and in the channels of
+:mod:`engine.judging.injection.decoders` (Morse in any shape, the NATO alphabet, flag
+letters, an ABC tune's lyrics, quoted-printable, uuencode, …). :func:`hidden_payloads` gives what is
 hidden (an order found there is never an answer's way of speaking: it flags),
 :func:`undisguised` the answer with leetspeak and spelling-out undone (an order that only
 appears so was disguised on purpose) and :func:`flattened` its structure cut into lines
@@ -158,7 +160,8 @@ def _hex(run: str) -> str | None:
 
 def hidden_payloads(text: str) -> list[str]:
     """Texts hidden in ``text`` (as written): tag characters, base64, hex, rot13 and reversed
-    text when the answer says so, escapes and percent-encoding."""
+    text when the answer says so, escapes and percent-encoding, and what the decoders of
+    :mod:`engine.judging.injection.decoders` read."""
     tags = _tag_text(text)
     found = [tags] if tags else []
     found += selector_payloads(text)

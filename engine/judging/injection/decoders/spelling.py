@@ -41,6 +41,9 @@ _DIGIT_WORDS = {w for w, c in _NATO.items() if c.isdigit()}
 _TOKEN = "|".join(sorted((re.escape(w) for w in _NATO), key=len, reverse=True))
 # three or more alphabet words in a row, apart by blanks, hyphens, dots or commas
 _NATO_RUN = re.compile(rf"\b(?:{_TOKEN})\b(?:[ \t,;.:/|\-–—]+(?:{_TOKEN})\b){{2,}}", re.I)
+# a guard: two letter words of the alphabet in a row (digit words are common English)
+_LETTER_WORDS = "|".join(w for w, c in _NATO.items() if not c.isdigit())
+_NATO_PAIR = re.compile(rf"\b(?:{_LETTER_WORDS})[ \t,;.:/|\-–—]+(?:{_LETTER_WORDS})\b", re.I)
 _NATO_PIECE = re.compile(rf"\b({_TOKEN})\b([ \t,;.:/|\-–—]*)", re.I)
 
 
@@ -98,7 +101,7 @@ def spelling_payloads(text: str) -> list[str]:
     their letters (the words beside them are the sentence they finish)."""
     text = text[:_LIMIT]
     found = []
-    for m in _NATO_RUN.finditer(text):
+    for m in _NATO_RUN.finditer(text) if _NATO_PAIR.search(text) else ():
         # a spelling of what the answer says plainly beside it hides nothing ("SCORE: Sierra
         # Charlie Oscar Romeo Echo")
         plain = (text[: m.start()] + " " + text[m.end() :]).lower()
