@@ -9,7 +9,7 @@ by the injection rules like a decoded base64 one (an order there flags).
 - :mod:`~engine.judging.injection.decoders.markup`: an ABC tune's lyrics, bold fragments of
   words and bracketed words read joined;
 - :mod:`~engine.judging.injection.decoders.encodings`: quoted-printable, uuencode,
-  lower-case base32, a QWERTY key shift;
+  lower-case base32, a QWERTY key shift, phone-keypad presses;
 - numbers read as letters with no word break, cut into words.
 
 What base64, hex, tag characters and the like hide is read by

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from engine.judging.injection.decoders.words import segmented
 from engine.judging.injection.readings.orders import hidden_order
 from engine.judging.injection.text import matching_form
 
@@ -35,9 +36,9 @@ _RUN = re.compile(
 )
 _WORD_BREAK = re.compile(r"[ \t]*(?:/|\|)[ \t]*|[ \t]*\n[ \t]*\n[ \t]*|[ \t]{3,}")
 
-# written out as words: dit/di/dot (ডট, ডিট) and dah/dash (ড্যাশ, ড্যাস, ডাহ)
+# written out as words: dit/di/dot (ডট, ডিট) and dah/da/dash (ড্যাশ, ড্যাস, ডাহ)
 _DOT_WORD = r"(?:dit|di|dot|ডট|ডিট)"
-_DASH_WORD = r"(?:dah|dash|ড্যাশ|ড্যাস|ডাহ)"
+_DASH_WORD = r"(?:dash|dah|da|ড্যাশ|ড্যাস|ডাহ)"
 _SPOKEN_TOKEN = rf"(?:{_DOT_WORD}|{_DASH_WORD})"
 _SPOKEN = re.compile(
     rf"(?<![\w\u0980-\u09ff]){_SPOKEN_TOKEN}(?:[\s,;|/.\-–—]+{_SPOKEN_TOKEN}){{5,}}"
@@ -55,6 +56,8 @@ def _letters(groups: list[str]) -> str | None:
 def _reading(words: list[str | None]) -> str | None:
     if not words or not all(words):
         return None
+    if len(words) >= 4 and all(w and len(w) == 1 for w in words):
+        words = [segmented("".join(w for w in words if w))]  # a slash after every letter
     text = " ".join(w for w in words if w)
     order = hidden_order(matching_form(text))
     return text if order or (len(words) >= 2 and len(text) >= 6) else None

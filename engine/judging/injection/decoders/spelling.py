@@ -37,14 +37,48 @@ _NATO = {
     **dict.fromkeys(("eight", "ait", "oktoeight"), "8"),
     **dict.fromkeys(("nine", "niner", "novenine"), "9"),
 }
+# the alphabet's words as Bengali writes them
+_NATO_BN = {
+    **dict.fromkeys(("আলফা", "আলফ়া"), "a"),
+    **dict.fromkeys(("ব্রাভো", "ব্রাবো"), "b"),
+    **dict.fromkeys(("চার্লি", "চারলি"), "c"),
+    **dict.fromkeys(("ডেল্টা", "ডেলটা"), "d"),
+    **dict.fromkeys(("ইকো", "একো"), "e"),
+    **dict.fromkeys(("ফক্সট্রট", "ফক্সট্রোট"), "f"),
+    **dict.fromkeys(("গলফ", "গল্ফ"), "g"),
+    **dict.fromkeys(("হোটেল",), "h"),
+    **dict.fromkeys(("ইন্ডিয়া", "ইন্ডিয়া", "ইনডিয়া"), "i"),
+    **dict.fromkeys(("জুলিয়েট", "জুলিয়েট", "জুলিয়েট"), "j"),
+    **dict.fromkeys(("কিলো",), "k"),
+    **dict.fromkeys(("লিমা",), "l"),
+    **dict.fromkeys(("মাইক",), "m"),
+    **dict.fromkeys(("নভেম্বর",), "n"),
+    **dict.fromkeys(("অস্কার", "অসকার"), "o"),
+    **dict.fromkeys(("পাপা",), "p"),
+    **dict.fromkeys(("কুইবেক", "কেবেক"), "q"),
+    **dict.fromkeys(("রোমিও", "রোমিয়ো"), "r"),
+    **dict.fromkeys(("সিয়েরা", "সিয়েরা", "সিয়েরা"), "s"),
+    **dict.fromkeys(("ট্যাঙ্গো", "টাঙ্গো", "ট্যাংগো", "ট্যাঙ্গো"), "t"),
+    **dict.fromkeys(("ইউনিফর্ম", "ইউনিফরম"), "u"),
+    **dict.fromkeys(("ভিক্টর", "ভিকটর"), "v"),
+    **dict.fromkeys(("হুইস্কি", "হুইস্কি"), "w"),
+    **dict.fromkeys(("এক্সরে", "এক্স-রে"), "x"),
+    **dict.fromkeys(("ইয়াংকি", "ইয়াঙ্কি", "ইয়াংকি", "ইয়াঙ্কি"), "y"),
+    **dict.fromkeys(("জুলু",), "z"),
+    **dict.fromkeys(("ফাইভ",), "5"),
+    **dict.fromkeys(("টেন",), "10"),
+}
+_NATO |= _NATO_BN
 _DIGIT_WORDS = {w for w, c in _NATO.items() if c.isdigit()}
 _TOKEN = "|".join(sorted((re.escape(w) for w in _NATO), key=len, reverse=True))
+_EDGE, _END = r"(?<![\w\u0980-\u09ff])", r"(?![\w\u0980-\u09ff])"
+_SEP = r"[ \t,;.:/|\-–—।]"
 # three or more alphabet words in a row, apart by blanks, hyphens, dots or commas
-_NATO_RUN = re.compile(rf"\b(?:{_TOKEN})\b(?:[ \t,;.:/|\-–—]+(?:{_TOKEN})\b){{2,}}", re.I)
+_NATO_RUN = re.compile(rf"{_EDGE}(?:{_TOKEN}){_END}(?:{_SEP}+(?:{_TOKEN}){_END}){{2,}}", re.I)
 # a guard: two letter words of the alphabet in a row (digit words are common English)
 _LETTER_WORDS = "|".join(w for w, c in _NATO.items() if not c.isdigit())
-_NATO_PAIR = re.compile(rf"\b(?:{_LETTER_WORDS})[ \t,;.:/|\-–—]+(?:{_LETTER_WORDS})\b", re.I)
-_NATO_PIECE = re.compile(rf"\b({_TOKEN})\b([ \t,;.:/|\-–—]*)", re.I)
+_NATO_PAIR = re.compile(rf"{_EDGE}(?:{_LETTER_WORDS}){_SEP}+(?:{_LETTER_WORDS}){_END}", re.I)
+_NATO_PIECE = re.compile(rf"{_EDGE}({_TOKEN}){_END}({_SEP}*)", re.I)
 
 
 def _nato_run(run: str) -> str | None:
@@ -55,7 +89,7 @@ def _nato_run(run: str) -> str | None:
     for word, gap in pieces:
         letters += _NATO[word.lower()]
         # a word ends at a comma, a slash, a bar or a full stop (not at a blank or a hyphen)
-        if re.search(r"[,;./|]|\s{2}", gap) or gap == pieces[-1][1]:
+        if re.search(r"[,;./|।]|\s{2}", gap):
             words.append(letters)
             letters = ""
     if letters:
