@@ -19,6 +19,9 @@ What base64, hex, tag characters and the like hide is read by
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from engine.judging.injection.decoders.encodings import encoded_payloads
 from engine.judging.injection.decoders.markup import markup_payloads
 from engine.judging.injection.decoders.morse import morse_payloads
@@ -28,10 +31,17 @@ from engine.judging.injection.readings.numbered import numbered_readings
 
 __all__ = ["channel_payloads"]
 
+_DIGIT = re.compile("[0-9০-৯]")
+
 
 def channel_payloads(text: str) -> list[str]:
     """What ``text`` (as written) hides in the channels above."""
-    return (
+    return list(_channel_payloads(text))
+
+
+@lru_cache(maxsize=256)  # the rules and the model's views ask for one answer's payloads twice
+def _channel_payloads(text: str) -> tuple[str, ...]:
+    return tuple(
         morse_payloads(text)
         + spelling_payloads(text)
         + markup_payloads(text)
@@ -43,6 +53,8 @@ def channel_payloads(text: str) -> list[str]:
 def numbers_as_words(text: str) -> list[str]:
     """Numbers read as letters (A=1, :mod:`~engine.judging.injection.readings.numbered`)
     with no word break among them ("7.9.22.5.6.21.12.12" is GIVEFULL), cut into words."""
+    if len(_DIGIT.findall(text[:20_000])) < 9:  # nine letters need nine numbers
+        return []
     return [
         cut
         for reading in numbered_readings(text)
