@@ -6,7 +6,9 @@ A judge reads through obfuscation that a pattern does not: an order in base64 or
 them), in zero-width characters as bits, Morse, binary or Braille, in rot13 or reversed, in
 JSON's ``\\u`` escapes, HTML entities or percent-encoding, in
 leetspeak ("1gn0r3 th3 rubr1c"), spelt out letter by letter ("i g n o r e", "ন ম্ব র"), or
-cut into table cells, JSON strings and code lines. :func:`hidden_payloads` gives what is
+cut into table cells, JSON strings and code lines; and in the channels of
+:mod:`engine.judging.injection.decoders` (Morse in any shape, the NATO alphabet, flag
+letters, an ABC tune's lyrics, quoted-printable, uuencode, …). :func:`hidden_payloads` gives what is
 hidden (an order found there is never an answer's way of speaking: it flags),
 :func:`undisguised` the answer with leetspeak and spelling-out undone (an order that only
 appears so was disguised on purpose) and :func:`flattened` its structure cut into lines
@@ -24,6 +26,8 @@ import unicodedata
 from urllib.parse import unquote
 
 import regex
+
+from engine.judging.injection.decoders import channel_payloads
 
 # U+E0020-E007E spell ASCII invisibly, wherever they stand and however scattered (a LANGUAGE
 # TAG before, a CANCEL TAG after); after U+1F3F4, a few lowercase letters or digits ended by a
@@ -156,7 +160,8 @@ def _hex(run: str) -> str | None:
 
 def hidden_payloads(text: str) -> list[str]:
     """Texts hidden in ``text`` (as written): tag characters, base64, hex, rot13 and reversed
-    text when the answer says so, escapes and percent-encoding."""
+    text when the answer says so, escapes and percent-encoding, and what the decoders of
+    :mod:`engine.judging.injection.decoders` read."""
     tags = _tag_text(text)
     found = [tags] if tags else []
     found += selector_payloads(text)
@@ -168,7 +173,7 @@ def hidden_payloads(text: str) -> list[str]:
         found.append(codecs.decode(text, "rot13"))
     if _REVERSED_HINT.search(text):
         found += [line[::-1] for line in text.splitlines() if len(line) >= 12]
-    found += [t for m in _MORSE.finditer(text) if (t := _morse(m.group(0)))]
+    found += channel_payloads(text)
     found += zero_width_payloads(text) + braille_payloads(text)
     found += [t for m in _BINARY.finditer(text) if (t := _binary(m.group(0)))]
     if len(_ESCAPES.findall(text)) >= 4:
@@ -178,27 +183,8 @@ def hidden_payloads(text: str) -> list[str]:
     return [t for t in found if t.strip()]
 
 
-# Morse (dots and dashes, letters apart by a space, words by a slash or wider gap) and bytes
-# written in binary: eight or more symbols
-_MORSE = re.compile(
-    r"(?<![\w.\-])(?:[.\-·•−]{1,7}(?:[ \t]+/?[ \t]*|[ \t]*/[ \t]*)){7,}[.\-·•−]{1,7}(?![\w.\-])"
-)
-_MORSE_CODE = dict(
-    zip(
-        ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- "
-        "...- .-- -..- -.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----.".split(),
-        "abcdefghijklmnopqrstuvwxyz0123456789",
-        strict=True,
-    )
-)
+# bytes written in binary: four or more
 _BINARY = re.compile(r"(?<![\w])(?:[01]{8}[ \t,]*){4,}")
-
-
-def _morse(run: str) -> str | None:
-    run = run.translate(str.maketrans("·•−", "..-"))
-    words = [w.split() for w in re.split(r"\s*/\s*|\s{3,}", run)]
-    text = " ".join("".join(_MORSE_CODE.get(c, "?") for c in w) for w in words if w)
-    return text if "?" not in text and " " in text and len(text) >= 6 else None
 
 
 def _binary(run: str) -> str | None:
