@@ -180,6 +180,7 @@ _VOID = compiled(
     r"projojjo noy|batil)\b"
 )
 _CUES = (_ANSWER, _READER, _WEIGHER, _OUTCOME, _DECIDED)
+_ZERO_WIDTH = re.compile("[\u200b\u2060\ufeff]+")
 # letters one at a time, words two spaces apart ("j e  p o r e"): read joined
 _SPACED = re.compile(r"(?:(?<!\S)\S(?!\S) {1,2}){5,}\S(?!\S)")
 
@@ -304,7 +305,8 @@ def outcome_claim(text: str, question: str = "") -> str:
     quote does, when two sentences together do, or when the answer is too short to tell its
     topic; else ``""``. The caller leaves out questions about marking and attacks."""
     text, question = (unicodedata.normalize("NFC", t) for t in (text[:20_000], question))
-    text = _SPACED.sub(_joined, _ID_NUMBER.sub(" ", text))
+    # words parted by zero-width spaces show as one run to a person, read as words here
+    text = _SPACED.sub(_joined, _ID_NUMBER.sub(" ", _ZERO_WIDTH.sub(" ", text)))
     text = "\n".join(matching_form(line) for line in text.splitlines())
     segments = [
         m.group(1) or m.group(0)
