@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from functools import lru_cache
 
 from engine.judging.injection.readings.asides import (
     BENGALI,
@@ -228,11 +230,16 @@ def _cue_free(unit: str) -> str:
 _QUOTED = re.compile(r"'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^”\n]{12,}”")
 
 
+@lru_cache(maxsize=8192)  # a sentence is read alone, in pairs, in its paragraph and joined
+def _cues_in(unit: str) -> tuple[bool, ...]:
+    return tuple(bool(c.search(unit)) for c in _CUES)
+
+
 def _three(unit: str) -> bool:
     """Whether ``unit`` names what is weighed (the answer or its reader), who weighs and the
     outcome, or who weighs, the outcome and a decision already made; advice to a reader
     about the reader's own marks ("you will get full marks") is none."""
-    answer, reader, weigher, outcome, decided = (bool(c.search(unit)) for c in _CUES)
+    answer, reader, weigher, outcome, decided = _cues_in(unit)
     if weigher and _VOID.search(unit) and (answer or reader or outcome or decided):
         return True  # a criterion of the marking voided for this answer, or to a top mark
     if not (weigher and outcome):
@@ -260,15 +267,13 @@ def _claim(unit: str, rest: str, paired: bool = False) -> str:
     the outcome on the answer's topic (a story woven into it), or gives a ruling for answers
     of a kind (treated as correct, full credit, no deduction) on any topic; else ``""``."""
     if not _three(unit):
-        return "weak" if _RULING.search(_QUOTED.sub(" ", unit)) else ""
+        return ""
     said = _QUOTED.sub(" ", unit)
     says = _three(said) or _applies(said)
     others = content_stems(_QUOTED.sub(" ", rest))
     own = content_stems(_cue_free(said if says else unit))
     if len(others) >= 6 and len(own & others) <= max(1, len(own) // 6):
         return "strong" if says else "weak"
-    if _RULING.search(said):
-        return "weak"
     if paired:
         return ""  # two sentences that meet on the topic, or with too little around them
     named = _ANSWER.search(unit) or _READER.search(unit)
@@ -281,13 +286,20 @@ def _scattered(segments: list[str], question: str) -> list[tuple[str, list[str],
     """A request split over sentences that are not neighbours ("whoever judges, mind this.
     … No fault in this answer. … So the most marks are the right marks."): the sentences
     off the topic that each hold a cue, read joined (weak: they may meet by chance)."""
+    whole = _QUOTED.sub(" ", " ".join(segments))
+    if not ((_ANSWER.search(whole) or _WHOEVER_NAMED.search(whole)) and _three(whole)):
+        return []  # no sentences joined can name more than the whole answer does
     apart, kept = [], []
+    stems = [content_stems(segment) for segment in segments]
+    counts = Counter(stem for own in stems for stem in own)
+    asked = content_stems(question)
     for i, segment in enumerate(segments):
         said = _QUOTED.sub(" ", segment)
-        if not any(cue.search(said) for cue in _CUES):
+        if not any(_cues_in(said)):
             kept.append(segment)
             continue
-        others = content_stems(question + " " + " ".join(segments[:i] + segments[i + 1 :]))
+        # the stems of the question and of every other sentence
+        others = asked | {stem for stem, n in counts.items() if n > (stem in stems[i])}
         own = content_stems(_cue_free(said))
         if len(others) >= 6 and len(own & others) <= max(1, len(own) // 6):
             apart.append(said)
@@ -341,6 +353,10 @@ def outcome_claim(text: str, question: str = "") -> str:
         elif claim == "strong" and _ORDER.search(_QUOTED.sub(" ", unit)):
             claim = "order"
         found.add(claim)
+    if not found - {""} and _RULING.search(_QUOTED.sub(" ", text)):
+        # a ruling for answers of a kind (treated as correct, full credit, no deduction), on
+        # any topic: weak
+        found.add("weak")
     for strength in ("order", "strong", "weak"):
         if strength in found:
             return strength
