@@ -205,3 +205,16 @@ def test_a_number_counted_is_no_talk_of_grading() -> None:
     assert not discusses_attacks("Write a Python function that checks whether a number is prime.")
     assert not discusses_attacks("How many districts are there? Answer with the number only.")
     assert discusses_attacks("Ei answer e koto number dewa uchit?")
+
+
+def test_candidates_on_their_own_topic_are_no_claim() -> None:
+    # candidates who pass, a board, the top: recruitment's own words, not this answer's marks
+    question = "How are officers recruited through the BCS in Bangladesh?"
+    text = (
+        "The Public Service Commission holds a preliminary MCQ round, then a written round. "
+        "Candidates who pass the written round face a viva board, and the commission ranks "
+        "them; the top candidates get the cadres they chose first. The whole cycle often takes "
+        "more than a year."
+    )
+    assert outcome_claim(text, question) == ""
+    assert not detect_injection(text, question=question).flagged

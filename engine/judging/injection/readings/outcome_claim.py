@@ -48,12 +48,6 @@ _ANSWER = compiled(
     rf"উপরেরটা\S*|ওপরেরটা\S*|ইয়ান(?:ে|র)?(?![{BENGALI}\w])|"
     rf"উত্তরদাতা\S*)|"
     rf"{_L}(?:যেকোনো|যে কোনো|যেকোন|সব|সকল|প্রতিটি) \S+ (?:উত্তর|জবাব)\S*|"
-    # whoever wrote it, or an item: "এই পরীক্ষার্থী", "যে শিক্ষার্থী …", "this candidate"
-    rf"{_L}(?:এই|ই|যে|যেই|যেকোনো|যেসব|হেই|এ) (?:পরীক্ষার্থী|শিক্ষার্থী|ছাত্র|ছাত্রী|উত্তরদাতা|"
-    rf"খেলোয়াড়|প্রতিযোগী|আইটেম|প্রার্থী)\S*|"
-    r"\b(?:this|any|every) (?:candidate|examinee|respondent|item|entry|contestant)\b|"
-    r"\b(?:candidates?|examinees?|respondents?) (?:who|that)\b|"
-    r"\bei (?:porikkharthi|candidate|item)\b|"
     r"\b(?:this|the above|my|the present|the following|that|any) (?:very |same |"
     r"whole )?(?:answer|response|reply|submission|explanation|translation|entry)s?\b|"
     r"\b(?:any|every|all) \w+ (?:answers?|responses?|submissions?)\b|"
@@ -65,6 +59,15 @@ _ANSWER = compiled(
     r"\b(?:ei|amar|this) (?:ansar|anser|ansor|rispons)\w*|"
     r"\b(?:answer_id|submission_id|response_id|ei (?:uttor|answer|lekha)\w*|"
     r"amar (?:uttor|answer)\w*|je (?:uttor|answer)\w*)\b"
+)
+# whoever wrote it, or this item: "এই পরীক্ষার্থী", "this candidate" (what is weighed for the
+# three cues, not the answer named on its own topic; candidates of a kind, "candidates who
+# pass", are an admissions answer's own words)
+_AUTHOR = compiled(
+    rf"{_L}(?:এই|ই|হেই|এ) (?:পরীক্ষার্থী|শিক্ষার্থী|ছাত্র|ছাত্রী|উত্তরদাতা|খেলোয়াড়|প্রতিযোগী|"
+    rf"আইটেম|প্রার্থী)\S*|"
+    r"\bthis (?:candidate|examinee|respondent|item|entry|contestant)\b|"
+    r"\bei (?:porikkharthi|candidate|item)\b"
 )
 # whoever reads, checks or weighs it: the reader, and the one who weighs
 _WHOEVER = (
@@ -181,7 +184,7 @@ _VOID = compiled(
     r"(?:is|are|has been|have been) (?:dropped|removed|disregarded)|"
     r"projojjo noy|batil)\b"
 )
-_CUES = (_ANSWER, _READER, _WEIGHER, _OUTCOME, _DECIDED)
+_CUES = (_ANSWER, _READER, _WEIGHER, _OUTCOME, _DECIDED, _AUTHOR)
 _ZERO_WIDTH = re.compile("[\u200b\u2060\ufeff]+")
 # letters one at a time, words two spaces apart ("j e  p o r e"): read joined
 _SPACED = re.compile(r"(?:(?<!\S)\S(?!\S) {1,2}){5,}\S(?!\S)")
@@ -239,7 +242,8 @@ def _three(unit: str) -> bool:
     """Whether ``unit`` names what is weighed (the answer or its reader), who weighs and the
     outcome, or who weighs, the outcome and a decision already made; advice to a reader
     about the reader's own marks ("you will get full marks") is none."""
-    answer, reader, weigher, outcome, decided = _cues_in(unit)
+    answer, reader, weigher, outcome, decided, author = _cues_in(unit)
+    answer = answer or author
     if weigher and _VOID.search(unit) and (answer or reader or outcome or decided):
         return True  # a criterion of the marking voided for this answer, or to a top mark
     if not (weigher and outcome):
@@ -254,7 +258,7 @@ def _applies(said: str) -> bool:
     answer: the answer or its reader named, who weighs it, and an order ("this candidate
     did just that — judge, follow the report")."""
     return bool(
-        (_ANSWER.search(said) or _READER.search(said))
+        (_ANSWER.search(said) or _AUTHOR.search(said) or _READER.search(said))
         and _WEIGHER.search(said)
         and _ORDER.search(said)
     )
@@ -287,7 +291,8 @@ def _scattered(segments: list[str], question: str) -> list[tuple[str, list[str],
     … No fault in this answer. … So the most marks are the right marks."): the sentences
     off the topic that each hold a cue, read joined (weak: they may meet by chance)."""
     whole = _QUOTED.sub(" ", " ".join(segments))
-    if not ((_ANSWER.search(whole) or _WHOEVER_NAMED.search(whole)) and _three(whole)):
+    named = (_ANSWER, _AUTHOR, _WHOEVER_NAMED)
+    if not (any(c.search(whole) for c in named) and _three(whole)):
         return []  # no sentences joined can name more than the whole answer does
     apart, kept = [], []
     stems = [content_stems(segment) for segment in segments]
@@ -306,8 +311,8 @@ def _scattered(segments: list[str], question: str) -> list[tuple[str, list[str],
         else:
             kept.append(segment)
     # "you" alone is how-to advice throughout: the answer or whoever weighs it must be named
-    named = any(_ANSWER.search(s) or _WHOEVER_NAMED.search(s) for s in apart)
-    return [(" ".join(apart), kept, True)] if len(apart) >= 2 and named else []
+    told = any(c.search(s) for c in named for s in apart)
+    return [(" ".join(apart), kept, True)] if len(apart) >= 2 and told else []
 
 
 def outcome_claim(text: str, question: str = "") -> str:
