@@ -234,23 +234,28 @@ _QUOTED = re.compile(r"'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^�
 
 
 @lru_cache(maxsize=8192)  # a sentence is read alone, in pairs, in its paragraph and joined
-def _cues_in(unit: str) -> tuple[bool, ...]:
-    return tuple(bool(c.search(unit)) for c in _CUES)
+def _any_cue(unit: str) -> bool:
+    return any(c.search(unit) for c in _CUES)
 
 
+@lru_cache(maxsize=8192)
 def _three(unit: str) -> bool:
     """Whether ``unit`` names what is weighed (the answer or its reader), who weighs and the
     outcome, or who weighs, the outcome and a decision already made; advice to a reader
-    about the reader's own marks ("you will get full marks") is none."""
-    answer, reader, weigher, outcome, decided, author = _cues_in(unit)
-    answer = answer or author
-    if weigher and _VOID.search(unit) and (answer or reader or outcome or decided):
+    about the reader's own marks ("you will get full marks") is none. (Who weighs first:
+    most units name no one, and the rest need not be read.)"""
+    if not _WEIGHER.search(unit):
+        return False
+    answer = bool(_ANSWER.search(unit) or _AUTHOR.search(unit))
+    reader = bool(_READER.search(unit))
+    outcome = bool(_OUTCOME.search(unit))
+    if _VOID.search(unit) and (answer or reader or outcome or _DECIDED.search(unit)):
         return True  # a criterion of the marking voided for this answer, or to a top mark
-    if not (weigher and outcome):
+    if not outcome:
         return False
     if reader and not answer and advises(unit):
         return False
-    return answer or reader or decided
+    return answer or reader or bool(_DECIDED.search(unit))
 
 
 def _applies(said: str) -> bool:
@@ -300,7 +305,7 @@ def _scattered(segments: list[str], question: str) -> list[tuple[str, list[str],
     asked = content_stems(question)
     for i, segment in enumerate(segments):
         said = _QUOTED.sub(" ", segment)
-        if not any(_cues_in(said)):
+        if not _any_cue(said):
             kept.append(segment)
             continue
         # the stems of the question and of every other sentence

@@ -253,8 +253,10 @@ def _strong(said: str, rest: str) -> bool:
     plea, or the evaluator named beside "you" or an order to it."""
     if any(c.search(said) and not c.search(rest) for c in (_HONORIFIC, _WHOEVER)):
         return True
-    if (_GIVEN.search(said) or _SELF.search(said)) and (
-        _PRESSURE.search(said) and not _PRESSURE.search(rest)
+    if (
+        _PRESSURE.search(said)
+        and not _PRESSURE.search(rest)
+        and (_GIVEN.search(said) or _SELF.search(said))
     ):
         return True  # pressed for a top value ("don't hand over your PIN now" presses too)
     if _PLEA.search(said) and not _PLEA.search(rest):
