@@ -71,7 +71,7 @@ from engine.judging.injection.readings.asides import asides
 from engine.judging.injection.readings.hashtags import link_readings
 from engine.judging.injection.readings.outcome_claim import outcome_claim
 from engine.judging.injection.readings.overrides import hides_words, names_overrides
-from engine.judging.injection.readings.reader_talk import marking_asked, reader_talk
+from engine.judging.injection.readings.reader_talk import grading_asked, reader_talk
 from engine.judging.injection.readings.unasked import SUSPICIOUS_ONLY, unasked_scripts
 from engine.judging.injection.rules import rule_hits, said_hits
 from engine.judging.injection.text import matching_form
@@ -316,7 +316,7 @@ def detect_injection(
     claim = bool(question.strip()) and not (
         discussed or attacks_asked or discusses_attacks(question)
     )
-    claimed = outcome_claim(said, question) if claim and not marking_asked(question) else ""
+    claimed = outcome_claim(said, question) if claim and not grading_asked(question) else ""
     if (claimed and weak) or claimed == "order":
         return InjectionReport(("outcome-claim",), evidence, probability=p)
     if claimed == "strong":

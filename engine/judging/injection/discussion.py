@@ -43,11 +43,22 @@ def asks_about_attacks(question: str) -> bool:
     return bool(_ATTACK_TOPIC.search(matching_form(question or "")))
 
 
+# a number of something, in English: a prime, a phone number, "the number of districts" is no
+# mark (Banglish "number" is)
+_COUNTED = re.compile(
+    r"\b(?:(?:a|the|any|each|every|prime|phone|mobile|whole|even|odd|random|large|small|total|"
+    r"same|this|that|its) numbers?|numbers? (?:of|is|are|that|between|from|in))\b",
+    re.I,
+)
+
+
 def discusses_attacks(question: str) -> bool:
     """Whether ``question`` asks about attacks on models, AI evaluation or grading itself:
     its answer is expected to quote what it explains."""
     form = matching_form(question or "")
-    return bool(form) and (bool(_ATTACK_TOPIC.search(form)) or talks_of_grading(form))
+    return bool(form) and (
+        bool(_ATTACK_TOPIC.search(form)) or talks_of_grading(_COUNTED.sub(" ", form))
+    )
 
 
 # quoted passages of a few words, «…» too; not code: an order in a code block is a program's

@@ -231,8 +231,15 @@ _STUDENT = (
     r"marks?|results?|points?)\b|"
     rf"{_LEFT}(?:পাবে|পাবেন|পাবা|পাইবা|পাইবেন|পেতে|পাও|pabe|paben|pete|pao){_WORD_END}"
 )
+# a rate of something measured is no rating (a learning, interest or heart rate): lookbehinds
+# to put before "rate" (behind a lookahead, so most positions fail at once)
+MEASURED_RATE = "(?=rat)" + "".join(
+    f"(?<!{w} )"
+    for w in "learning interest heart exchange birth death growth error tax inflation "
+    "literacy mortality sampling frame bit baud refresh conversion".split()
+)
 _GRADING_EN = (
-    r"\b(?:grad\w*|scor\w*|rat(?:e|ed|ing)s?|evaluat\w*|judg\w*|marks?|rubric|criteri\w*|"
+    rf"\b(?:grad\w*|scor\w*|{MEASURED_RATE}rat(?:e|ed|ing)s?|evaluat\w*|judg\w*|marks?|rubric|criteri\w*|"
     r"instructions?|guidelines?|assess\w*)\b"
 )
 _TARGET_EN = (

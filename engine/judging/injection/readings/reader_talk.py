@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.judging.injection.phrases import MEASURED_RATE
 from engine.judging.injection.readings.asides import (
     BENGALI,
     NO_LETTER_BEFORE,
@@ -114,7 +115,19 @@ _GIVEN = compiled(
     r"(?:den|dao|diben|diyen|diye den|diye din|diyo|dis|dile|dey|dibe|diba|dilei|deo)\b|"
     rf"{_L}(?:সর্বোচ্চ|সবচেয়ে বেশি|পুরা|পুরো)\S*\s+(?:\S+\s+)?(?:দিলেই|দেও|দিবেন|দিয়েন|দিলে)|"
     r"\b(?:number|nombor|marks?|score)\s*(?:ta|gula|guli)?\s*(?:diyen|diben|den|dao|dis|dio)\b|"
-    r"\b(?:[0-9]|10|five|ten|full marks)\s+for (?:me|this|it|this one)\b"
+    r"\b(?:[0-9]|10|five|ten|full marks)\s+for (?:me|this|it|this one)\b|"
+    rf"{_L}(?:[৫5]|১০|10|পাঁচ|হাঁচ|দশ|পুরা|পুরো|পূর্ণ|ফুল)\s*(?:টা|টি)?\s*(?:নম্বর|নাম্বার|লম্বর|মার্কস?)\S*\s+"
+    rf"(?:দিয়া |দিয়ে |দিয়ে |দি |দিই )?(?:দ্যান|দেন|দিন|দাও|দ্যাও|দেও|দিবেন|দেবেন|দিয়েন|দিয়েন|দিবাইন|দিও|দিবা|দিয়ন|দিয়ন|দেইন){_R}"
+)
+# pressure on the reader: urgency, sympathy, an authority above the reader (a supervisor, the
+# head examiner) — with a top value given or the answer named, an appeal as strong as a plea
+_PRESSURE = compiled(
+    rf"{_L}(?:এখনই|এক্ষুনি|এক্ষুণি|তাড়াতাড়ি|জলদি|দেরি না|দেরী না|আজকেই|আইজকেই|আজই|শেষ সুযোগ|"
+    rf"অফার|সময় নেই|চাকরি|চাকরিটা|বৃত্তি|স্কলারশিপ|অসুস্থ|গরিব|গরীব|অভাবী|বাঁচান|বাঁচাও|"
+    rf"সুপারভাইজার|সুপারভাইজারের|প্রধান পরীক্ষক){_R}|"
+    r"\b(?:right now|immediately|hurry|urgent\w*|asap|last chance|today only|offer|deadline|"
+    r"my job|scholarship|sick|poor family|supervisor|head examiner|ekhoni|ajkei|taratari|"
+    r"jaldi|chakri|britti|bachan)\b"
 )
 # a rule the answer states about how answers are marked: a rubric, a policy, a revised
 # question, an expected score
@@ -147,9 +160,11 @@ _GIVE = compiled(
 )
 # advice to the reader about the reader's own marks ("you will get", "your score")
 _ADVICE = compiled(
-    r"\bif you\b|\byou(?:'ll| will| can| may| might| must| need to| should)?\s+"
+    # (not a threat: "if you mark this below full score, …")
+    r"\bif you\b(?! (?:mark|grade|score|rate|give|judge|deduct|take)\w*)|"
+    r"\byou(?:'ll| will| can| may| might| must| need to| should)?\s+"
     r"(?:get|receive|earn|pass|lose|gain|obtain|achieve|score)\b|\byour (?:\w+ )?(?:scores?|"
-    r"grades?|marks?|results?|points?|number)\b|"
+    r"grades?|marks?|results?|points?|number)\b(?<!\bas your score)(?<!\bas your grade)|"
     rf"{_L}(?:পাবে|পাবেন|পাবা|পাইবা|পাইবেন|পেতে|পাও|পাইবেন|পাইবা|pabe|paben|pete|pao){_R}|"
     rf"{_L}(?:আপনার|তোমার|তোর) (?:\S+ )?(?:নম্বর|স্কোর|গ্রেড|রেজাল্ট|ফল)"
 )
@@ -164,12 +179,27 @@ _LETTER_ASKED = compiled(
 _MARKING_ASKED = compiled(
     r"(?:নম্বর|নাম্বার|মার্ক|স্কোর|গ্রেড|জিপিএ|রেটিং|পরীক্ষ|মূল্যায়|বিচার|রায়|রুব্রিক|"
     rf"ক্রিকেট|ছক্কা|{_L}রান(?:ে|ের)?{_R}|পুরস্কার|বোনাস|তারকা|খাতা|ফলাফল|রেজাল্ট|প্রশ্নপত্র)|"
-    r"\b(?:marks?|scor\w*|grad\w*|rat(?:e|es|ed|ing)|likert|exam(?!ples?\b)\w*|evaluat\w*|"
-    r"judg\w*|verdict|rubric|assess\w*|cricket|prize|bonus|reward|stars?|review\w*|quiz|"
+    rf"\b(?:marks?|scor\w*|grad\w*|{MEASURED_RATE}rat(?:e|es|ed|ing)|likert|exam(?!ples?\b)\w*|evaluat\w*|"
+    r"judg\w*|verdict|rubric|assess\w*|cricket|prize|bonus|reward|stars?|quiz|"
     r"result|gpa|porikkha|nombor|(?:full|beshi|kom|bhalo|valo) number|(?:admission|entrance|"
     r"class|board|model) tests?|test (?:marks?|results?)|worth|(?:grade|bonus|\d+-)points?|"
-    r"league|match|football|sports?|court|law)\b|"
+    r"league|football|sports?)\b|"
+    # contests and courts by their own words: a regex or a branch that matches, Newton's law, a
+    # code review, a food court are no contest
+    r"\b(?:(?:cricket|football|tennis|chess|hockey|kabaddi|test|final|t20|odi|league|cup) "
+    r"match(?:es)?|match (?:reports?|results?|scores?)|(?<!food )courts?|lawsuits?|"
+    r"(?<!code )(?<!literature )(?<!pull request )review\w*)\b|"
     r"ম্যাচ|খেলা|বিশ্বকাপ|ফুটবল|আদালত|মামলা"
+)
+# the question is about grading itself (marks, scores, exams, evaluation, rubrics), not a
+# contest, a prize or a court: an answer's ruling on its own marks is off such topics
+_GRADING_ASKED = compiled(
+    r"(?:নম্বর|নাম্বার|মার্ক|স্কোর|গ্রেড|জিপিএ|রেটিং|পরীক্ষ|মূল্যায়|রুব্রিক|খাতা|ফলাফল|রেজাল্ট|"
+    r"প্রশ্নপত্র|রিভিউ|পর্যালোচনা)|"
+    rf"\b(?:marks?|scor\w*|grad\w*|{MEASURED_RATE}rat(?:e|es|ed|ing)|likert|exam(?!ples?\b)\w*|evaluat\w*|"
+    r"judg\w*|verdict|rubric|assess\w*|reviews?|quiz|result|gpa|porikkha|nombor|"
+    r"(?:full|beshi|kom|bhalo|valo) number|(?:admission|entrance|class|board|model) tests?|"
+    r"test (?:marks?|results?)|worth|(?:grade|bonus|\d+-)points?)\b"
 )
 
 
@@ -178,6 +208,13 @@ def marking_asked(question: str) -> bool:
     or a message (which greets and pleads)."""
     question = unicodedata.normalize("NFC", question)
     return bool(_MARKING_ASKED.search(question) or _LETTER_ASKED.search(question))
+
+
+def grading_asked(question: str) -> bool:
+    """Whether ``question`` asks about grading itself (marks, exams, evaluation), or for a
+    letter or a message; a contest, a prize or a court is not grading."""
+    question = unicodedata.normalize("NFC", question)
+    return bool(_GRADING_ASKED.search(question) or _LETTER_ASKED.search(question))
 
 
 def advises(text: str) -> bool:
@@ -190,7 +227,19 @@ _QUOTED = re.compile(r"'[^'\n]{12,}'|\"[^\"\n]{12,}\"|‘[^’\n]{12,}’|“[^�
 
 
 def _cue_free(segment: str) -> str:
-    for cue in (_YOU, _HONORIFIC, _WHOEVER, _PLEA, _MARKS, _PRIZE, _GIVEN, _SELF, _GIVE, _RULE):
+    for cue in (
+        _YOU,
+        _HONORIFIC,
+        _WHOEVER,
+        _PLEA,
+        _PRESSURE,
+        _MARKS,
+        _PRIZE,
+        _GIVEN,
+        _SELF,
+        _GIVE,
+        _RULE,
+    ):
         segment = cue.sub(" ", segment)
     return segment
 
@@ -204,6 +253,12 @@ def _strong(said: str, rest: str) -> bool:
     plea, or the evaluator named beside "you" or an order to it."""
     if any(c.search(said) and not c.search(rest) for c in (_HONORIFIC, _WHOEVER)):
         return True
+    if (
+        _PRESSURE.search(said)
+        and not _PRESSURE.search(rest)
+        and (_GIVEN.search(said) or _SELF.search(said))
+    ):
+        return True  # pressed for a top value ("don't hand over your PIN now" presses too)
     if _PLEA.search(said) and not _PLEA.search(rest):
         # "please save your work" is a plea too: one for marks gives, or speaks of the answer
         return bool(_GIVEN.search(said) or _GIVE.search(said) or _SELF.search(said))
