@@ -24,7 +24,7 @@ tests/engine/judging/injection_table_33.py), these rates are training rates (not
 ``tune_33cd`` and ``tune_33ef``, which only the rules were tuned on);
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
 ``BLIND`` (rounds 22f–22i and 33a–33h, measured when their files are present) are never
-trained on (46a–46r, blind at first contact, are tuning rounds now); ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
+trained on (46a–46v, blind at first contact, are tuning rounds now); ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
 """
@@ -123,11 +123,11 @@ BLIND = {
     )
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}
-# the blind rounds 46a-46r, measured once each at first contact, then tuned on (their texts
+# the blind rounds 46a-46v, measured once each at first contact, then tuned on (their texts
 # read): contaminated, rules tuned, the model not trained on them
 SETS |= {
     f"held_out_46{r}": jsonl_set(DATA / f"injection_held_out_issue46{r}.jsonl")
-    for r in "abcdefghijklmnopqr"
+    for r in "abcdefghijklmnopqrstuv"
 }
 # the channels 46b got past (other languages and scripts, tag and selector payloads however
 # wrapped, letters one at a time, acrostics of every kind, a verdict in the judge's mouth) and
