@@ -129,4 +129,5 @@ def summary(smoke: dict) -> dict:
         "llama_backend": (report.get("llama_backend") or {}).get("message"),
         "llama_backends": (report.get("llama_backend") or {}).get("backends"),
         "vulkan_offload": report.get("vulkan_offload"),
+        "tls": report.get("tls"),
     }
