@@ -52,8 +52,10 @@ from engine.judging.injection.decode import hidden_payloads, undisguised
 from engine.judging.injection.discussion import (
     INLINE_JSON,
     asks_about_attacks,
+    asks_for_sample,
     discusses_attacks,
     markup_shown,
+    sample_removed,
     shown_removed,
     speaks_to_reader,
 )
@@ -214,6 +216,14 @@ def detect_injection(
         again = rule_hits(text, read_hidden=False)
         shown += tuple(r for r in reasons if r not in again[0])
         reasons, evidence, structural = again
+    if reasons and asks_for_sample(question) and (bare := sample_removed(text)) != text:
+        # the question asks for a grader's prompt or configuration: the orders, scales and
+        # fences the answer writes out are shown, unless what it says beside them speaks to
+        # its reader
+        again = rule_hits(bare)
+        if not speaks_to_reader(shown_removed(bare)):
+            shown += tuple(r for r in reasons if r not in again[0])
+            text, (reasons, evidence, structural) = bare, again
     said, discussed = text, False
     if (
         discusses_attacks(question)
