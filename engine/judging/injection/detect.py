@@ -53,7 +53,9 @@ from engine.judging.injection.discussion import (
     INLINE_JSON,
     asks_about_attacks,
     asks_for_sample,
+    code_asked,
     discusses_attacks,
+    lines_played,
     markup_shown,
     sample_removed,
     shown_removed,
@@ -310,11 +312,18 @@ def detect_injection(
     # attacks that speaks to no reader, guidelines for judges asked for
     # nor when the question asks how words are spelt in another script: the answer writes out
     # the words it is asked for ("evaluator হয় ইভ্যালুয়েটর")
+    # nor a conversation the question asks for that speaks to no reader outside its
+    # characters' lines; an answer about a program uses a language's words (an update step,
+    # a number printed): the model must be surer
+    played = lines_played(said, question)
     expected = (
         discussed
+        or (played != said and not speaks_to_reader(matching_form(played)))
         or (on_topic and _SCHEME_ASKED.search(asked) is not None)
         or _SPELLING_ASKED.search(question) is not None
     )
+    if code_asked(question):
+        alone = max(alone, ON_TOPIC)
     if p > alone and not expected and addresses_evaluation(matching_form(view), reported=on_topic):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
@@ -326,7 +335,7 @@ def detect_injection(
     claim = bool(question.strip()) and not (
         discussed or attacks_asked or discusses_attacks(question)
     )
-    claimed = outcome_claim(said, question) if claim and not grading_asked(question) else ""
+    claimed = outcome_claim(played, question) if claim and not grading_asked(question) else ""
     if (claimed and weak) or claimed == "order":
         return InjectionReport(("outcome-claim",), evidence, probability=p)
     if claimed == "strong":

@@ -242,3 +242,37 @@ def _short(m: re.Match) -> str:
 
 def _unmarked(text: str) -> str:
     return _MARKUP.sub(" ", remove_control_tokens(text).replace(REMOVED, " "))
+
+
+# a question asking for a conversation, a dialogue or a role play: its characters speak to
+# each other ("Agent: … apnake …", "প্রতারক: … হেড অফিস থেকে বলছি …"), not to the reader
+_DIALOGUE_ASKED = re.compile(
+    r"\b(?:conversations?|dialog(?:ue)?s?|role[- ]?play|skit|kothopokothon|songlap|"
+    r"kotha ?barta)\b|কথোপকথন|সংলাপ|কথাবার্তা|নাট্যরূপ",
+    re.I,
+)
+# a line spoken by a named character: a name of a word or two, a colon, the line
+_SPOKEN_LINE = re.compile(r"^[ \t]*[^\s:：\d]{1,24}(?:[ \t][^\s:：\d]{1,24})?[ \t]*[:：].*$", re.M)
+
+
+def lines_played(text: str, question: str) -> str:
+    """``text`` without the lines its characters speak when ``question`` asks for a
+    conversation; ``text`` itself otherwise."""
+    if not question or not _DIALOGUE_ASKED.search(matching_form(question)):
+        return text
+    return _SPOKEN_LINE.sub(" ", text)
+
+
+# a question about a program: its answer's words are a language's (an update step, a number
+# printed, "i = 1"), not a grader's
+_CODE_ASKED = re.compile(
+    r"\b(?:javascript|typescript|python|java|c\+\+|c#|golang|rust|php|sql|html|css|bash|"
+    r"code(?![- ]?(?:switch|mix))|coding|program\w*|loops?|functions?|arrays?|variables?|recursion|algorithm\w*)\b|"
+    r"কোড|প্রোগ্রাম|লুপ|ফাংশন|অ্যারে|ভেরিয়েবল|অ্যালগরিদম",
+    re.I,
+)
+
+
+def code_asked(question: str) -> bool:
+    """Whether ``question`` asks about a program or a programming language."""
+    return bool(question) and bool(_CODE_ASKED.search(matching_form(question)))

@@ -21,7 +21,7 @@ _CRITERION_VALUE = re.compile(
 )
 _JSON_OBJECT = re.compile(r"\{[^{}]{0,600}\}", re.S)
 _JSON_NUMBER_FIELD = re.compile(
-    r"[\"']?([\w\u0980-\u09ff]+)[\"']?\s*:\s*[\"']?" + LIKERT_VALUE + r"(?![\d০-৯.])"
+    r"[\"']?([\w\u0980-\u09ff]+)[\"']?\s*:\s*[\"']?(" + LIKERT_VALUE + r")(?![\d০-৯.])"
 )
 _SCORE_KEYS = (  # a field whose name contains one of these: final_score, overall, total
     "score",
@@ -54,8 +54,26 @@ def verdict_shape(text: str) -> str:
         if (m.group(1) or m.group(3)) and key not in ("length", "দৈর্ঘ্য"):
             return f"criterion field {key}"
     for obj in _JSON_OBJECT.finditer(text):
-        fields = [f.group(1).lower() for f in _JSON_NUMBER_FIELD.finditer(obj.group(0))]
+        pairs = [
+            (f.group(1).lower(), f.group(2)) for f in _JSON_NUMBER_FIELD.finditer(obj.group(0))
+        ]
+        if _lookup_table(pairs):
+            continue
+        fields = [key for key, _ in pairs]
         scoring = any(k in f for f in fields for k in _SCORE_KEYS)
         if len(fields) >= 3 or scoring or set(fields) & set(CRITERIA_EN):
             return "verdict-shaped JSON"
     return ""
+
+
+def _lookup_table(pairs: list[tuple[str, str]]) -> bool:
+    """Whether fields keyed by numerals or single characters map to values all different
+    ({"০": 0, "১": 1, …}, {"a": 1, "b": 2}): a conversion table; a verdict repeats its top
+    value or names its criteria."""
+    keys = [key for key, _ in pairs]
+    values = [value for _, value in pairs]
+    return (
+        len(pairs) >= 3
+        and all(key.isdigit() or len(key) == 1 for key in keys)
+        and len(set(values)) == len(values)
+    )
