@@ -158,6 +158,10 @@ _ORDER = compiled(
     r"dekhan|dekhaben)\b|"
     rf"{_L}(?:ধরতে|দিতে|লিখতে|মানতে|রাখতে|বসাতে|গণ্য করতে) (?:হবে|হইবো|হইব|অইবো|অইব){_R}|"
     rf"{_L}(?:ধরা|দেওয়া|দেয়া|লেখা) (?:হবে|হইবো|অইবো){_R}|{_L}\S+িবান{_R}|"
+    # Sylheti and Mymensingh imperatives, and a favour promised to the reader for it
+    rf"{_L}(?:রাখইন|রাখিন|দেইন|দিন যে|ধরইন|লেখইন|লেইখেন|মানইন|মাইন্যা লইন){_R}|"
+    rf"{_L}(?:আপনার|আফনার|আমনের|আঁনের|তোমার)(?:ও)? (?:ভালো|বালা|ভালা|লাভ) "
+    rf"(?:হবে|হইবো|হইব|অইবো|অইব|অইবে){_R}|"
     r"\b(?:(?:is|are) to be|will be (?:treated|counted|given|awarded|scored|set|recorded)|"
     r"dhorte hobe|dite hobe)\b"
 )
