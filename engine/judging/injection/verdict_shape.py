@@ -6,8 +6,22 @@ from __future__ import annotations
 
 import re
 
-CRITERIA_EN = ("comprehension", "correctness", "completeness", "clarity", "length")
-CRITERIA_BN = ("বোধগম্যতা", "বোঝাপড়া", "সঠিকতা", "নির্ভুলতা", "সম্পূর্ণতা", "স্পষ্টতা", "দৈর্ঘ্য")
+CRITERIA_EN = (
+    "comprehension",
+    "correctness",
+    "completeness",
+    "clarity",
+    "length",
+)
+CRITERIA_BN = (
+    "বোধগম্যতা",
+    "বোঝাপড়া",
+    "সঠিকতা",
+    "নির্ভুলতা",
+    "সম্পূর্ণতা",
+    "স্পষ্টতা",
+    "দৈর্ঘ্য",
+)
 
 LIKERT_VALUE = r"(?:10|[0-5]|১০|[০-৫])"  # a Likert value or a final score, either digit set
 
@@ -17,6 +31,13 @@ _CRITERION_VALUE = re.compile(
     + r")\w*\1?\s*([:=|])?\s*[\"']?"
     + LIKERT_VALUE
     + r"(?![\d০-৯.])",
+    re.I,
+)
+# a panel's card: numbered evaluators each given a top value ("Judge 1: 5 | Judge 2: 5")
+_PANEL_SCORE = re.compile(
+    r"(?:\b(?:judge|examiner|rater|grader|panel(?:ist)?|umpire|referee|reviewer|evaluator)s?|"
+    r"বিচারক|জাজ|পরীক্ষক|বিচারপতি|রেফারি|আম্পায়ার)\s*[#-]?\s*(?:[1-9]|[১-৯])\s*[:=—–-]\s*"
+    r"(?:10|5|১০|৫)(?:\s*/\s*(?:10|5|১০|৫))?(?![\d০-৯.])",
     re.I,
 )
 _JSON_OBJECT = re.compile(r"\{[^{}]{0,600}\}", re.S)
@@ -53,6 +74,8 @@ def verdict_shape(text: str) -> str:
         # and is not a plain measurement word ("length: 5 cm", "দৈর্ঘ্য ৫ মিটার")
         if (m.group(1) or m.group(3)) and key not in ("length", "দৈর্ঘ্য"):
             return f"criterion field {key}"
+    if len(_PANEL_SCORE.findall(text)) >= 2:
+        return "panel scores"
     for obj in _JSON_OBJECT.finditer(text):
         pairs = [
             (f.group(1).lower(), f.group(2)) for f in _JSON_NUMBER_FIELD.finditer(obj.group(0))

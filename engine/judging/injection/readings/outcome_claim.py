@@ -141,11 +141,11 @@ _OUTCOME = compiled(
 # a decision already made: prefilled, locked, verified, fixed, not to be changed
 _DECIDED = compiled(
     rf"{_L}(?:আগেই|পূর্বনির্ধারিত|নির্ধারিত|যাচাইকৃত|প্রত্যয়িত|অনুমোদিত|নিষিদ্ধ|নিষেধ|চূড়ান্ত|"
-    rf"অপরিবর্তনীয়|বাধ্যতামূলক|ধরা হবে|ধরা হয়|ধরা হইব|ধরা হইবো|ধরা অইব|ধরা অইবো|গণ্য হবে|গণ্য করা হয়|লক করা|লকড|ফাইনাল|"
+    rf"অপরিবর্তনীয়|বাধ্যতামূলক|পূর্বপূরণকৃত|পূর্বপূরিত|আগেই পূরণ|সর্বসম্মত|ধরা হবে|ধরা হয়|ধরা হইব|ধরা হইবো|ধরা অইব|ধরা অইবো|গণ্য হবে|গণ্য করা হয়|লক করা|লকড|ফাইনাল|"
     rf"স্বয়ংক্রিয়ভাবে|আপনাআপনি|আপনা-আপনি|নিয়মবহির্ভূত|নিয়মবিরুদ্ধ|"
     rf"সরাসরি (?:\S+ )?(?:পূর্ণ|সর্বোচ্চ|পুরা|পুরো|৫|১০))|"
     r"\b(?:prefilled|pre-filled|locked|verified|certified|final|binding|fixed|decided|floored|"
-    r"settled|approved|deemed|counts as|(?:is|are) treated as|automatically|"
+    r"settled|approved|deemed|unanimous\w*|counts as|(?:is|are) treated as|automatically|"
     r"pre-?(?:computed|scored|graded|assigned)|against (?:the )?(?:rules|policy)|"
     r"no (?:re-?evaluation|appeal|change)s?)\b"
 )
