@@ -220,11 +220,10 @@ def detect_injection(
         reasons, evidence, structural = again
     if reasons and asks_for_sample(question) and (bare := sample_removed(text)) != text:
         # the question asks for a grader's prompt or configuration: the orders, scales and
-        # fences the answer writes out are shown, unless what it says beside them speaks to
-        # its reader
+        # fences the answer writes out are what it was asked for (not even suspicious: the
+        # question names them), unless what it says beside them speaks to its reader
         again = rule_hits(bare)
         if not speaks_to_reader(shown_removed(bare)):
-            shown += tuple(r for r in reasons if r not in again[0])
             text, (reasons, evidence, structural) = bare, again
     said, discussed = text, False
     if (
