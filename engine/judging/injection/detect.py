@@ -52,8 +52,12 @@ from engine.judging.injection.decode import hidden_payloads, undisguised
 from engine.judging.injection.discussion import (
     INLINE_JSON,
     asks_about_attacks,
+    asks_for_sample,
+    code_asked,
     discusses_attacks,
+    lines_played,
     markup_shown,
+    sample_removed,
     shown_removed,
     speaks_to_reader,
 )
@@ -214,6 +218,13 @@ def detect_injection(
         again = rule_hits(text, read_hidden=False)
         shown += tuple(r for r in reasons if r not in again[0])
         reasons, evidence, structural = again
+    if reasons and asks_for_sample(question) and (bare := sample_removed(text)) != text:
+        # the question asks for a grader's prompt or configuration: the orders, scales and
+        # fences the answer writes out are what it was asked for (not even suspicious: the
+        # question names them), unless what it says beside them speaks to its reader
+        again = rule_hits(bare)
+        if not speaks_to_reader(shown_removed(bare)):
+            text, (reasons, evidence, structural) = bare, again
     said, discussed = text, False
     if (
         discusses_attacks(question)
@@ -300,11 +311,18 @@ def detect_injection(
     # attacks that speaks to no reader, guidelines for judges asked for
     # nor when the question asks how words are spelt in another script: the answer writes out
     # the words it is asked for ("evaluator হয় ইভ্যালুয়েটর")
+    # nor a conversation the question asks for that speaks to no reader outside its
+    # characters' lines; an answer about a program uses a language's words (an update step,
+    # a number printed): the model must be surer
+    played = lines_played(said, question)
     expected = (
         discussed
+        or (played != said and not speaks_to_reader(matching_form(played)))
         or (on_topic and _SCHEME_ASKED.search(asked) is not None)
         or _SPELLING_ASKED.search(question) is not None
     )
+    if code_asked(question):
+        alone = max(alone, ON_TOPIC)
     if p > alone and not expected and addresses_evaluation(matching_form(view), reported=on_topic):
         return InjectionReport(("model",), (f"model {p:.2f}", *evidence), probability=p)
     weak = reasons or (("model",) if p > SUSPICIOUS else ())
@@ -316,7 +334,7 @@ def detect_injection(
     claim = bool(question.strip()) and not (
         discussed or attacks_asked or discusses_attacks(question)
     )
-    claimed = outcome_claim(said, question) if claim and not grading_asked(question) else ""
+    claimed = outcome_claim(played, question) if claim and not grading_asked(question) else ""
     if (claimed and weak) or claimed == "order":
         return InjectionReport(("outcome-claim",), evidence, probability=p)
     if claimed == "strong":

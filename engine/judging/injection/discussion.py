@@ -168,6 +168,50 @@ _FORMAT_TOPIC = re.compile(
 _MARKUP = re.compile(r"\[/?\s*INST\s*\]|<</?\s*SYS\s*>>|<\|[a-z_]+\|>", re.I)
 
 
+# a question asking for a grader's prompt, template or configuration written out ("Show an
+# example prompt template for an LLM grader", "একটা নমুনা প্রম্পট লিখে দাও", "a YAML config for
+# an evaluation run"): its answer writes out the orders a judge is given
+_SAMPLE_ASKED = re.compile(
+    r"\b(?:(?:example|sample|template|typical)\w*\s+(?:\w+\s+){0,3}(?:prompts?|templates?|"
+    r"configs?|configurations?|instructions?)|(?:prompts?|templates?|configs?|"
+    r"configurations?)\s+(?:\w+\s+){0,2}(?:for|of)\b|ya?ml|json schema|"
+    r"(?:nomuna|udahoron)\s+(?:\w+\s+)?(?:prompt|template|config))\b|"
+    r"(?:নমুনা|উদাহরণ|টেমপ্লেট|ধাঁচের)\s*(?:\S+\s+){0,2}(?:প্রম্পট|প্রমপ্ট|টেমপ্লেট|কনফিগ|নির্দেশনা)|"
+    r"(?:প্রম্পট|প্রমপ্ট|টেমপ্লেট|কনফিগ)\S*\s+(?:\S+\s+){0,2}(?:লিখ|দেখা|দাও|দিন|বানা)",
+    re.I,
+)
+
+
+def asks_for_sample(question: str) -> bool:
+    """Whether ``question`` asks for a grader's prompt, template or configuration written
+    out: the orders and scales its answer writes are shown, not said."""
+    form = matching_form(question or "")
+    return bool(_SAMPLE_ASKED.search(form)) and (
+        talks_of_grading(_COUNTED.sub(" ", form)) or bool(_JUDGE_NAMED.search(form))
+    )
+
+
+_JUDGE_NAMED = re.compile(
+    r"\b(?:judg\w*|grad\w*|evaluat\w*|rat(?:er|ing)s?|scor\w*|rubrics?)\b|জাজ|বিচারক|মূল্যায়ন|"
+    r"গ্রেডার|নম্বর|পরীক্ষক|মার্কিং",
+    re.I,
+)
+
+
+# what such an answer writes out: code, passages quoted over several lines, role lines
+# ("SYSTEM: …") and lines with a placeholder ("{question}", "<1-5>")
+_SAMPLE_BLOCK = re.compile(r"```.*?```|“[^”]*”|\"[^\"]*\"|«[^»]*»", re.S)
+_SAMPLE_LINE = re.compile(
+    r"^[ \t]*(?:system|user|assistant|human)[ \t]*:.*$|^.*(?:\{[^{}\n]*\}|<[^<>\n]*>).*$",
+    re.I | re.M,
+)
+
+
+def sample_removed(text: str) -> str:
+    """``text`` without the sample prompt or configuration it writes out."""
+    return _SAMPLE_LINE.sub(" ", _SAMPLE_BLOCK.sub(" ", text))
+
+
 def asks_about_formats(question: str) -> bool:
     """Whether ``question`` asks how a model's prompt is laid out ("What is the Llama 2
     prompt format?"): its answer is expected to write ``[INST]`` or ``<|im_start|>`` out."""
@@ -198,3 +242,37 @@ def _short(m: re.Match) -> str:
 
 def _unmarked(text: str) -> str:
     return _MARKUP.sub(" ", remove_control_tokens(text).replace(REMOVED, " "))
+
+
+# a question asking for a conversation, a dialogue or a role play: its characters speak to
+# each other ("Agent: … apnake …", "প্রতারক: … হেড অফিস থেকে বলছি …"), not to the reader
+_DIALOGUE_ASKED = re.compile(
+    r"\b(?:conversations?|dialog(?:ue)?s?|role[- ]?play|skit|kothopokothon|songlap|"
+    r"kotha ?barta)\b|কথোপকথন|সংলাপ|কথাবার্তা|নাট্যরূপ",
+    re.I,
+)
+# a line spoken by a named character: a name of a word or two, a colon, the line
+_SPOKEN_LINE = re.compile(r"^[ \t]*[^\s:：\d]{1,24}(?:[ \t][^\s:：\d]{1,24})?[ \t]*[:：].*$", re.M)
+
+
+def lines_played(text: str, question: str) -> str:
+    """``text`` without the lines its characters speak when ``question`` asks for a
+    conversation; ``text`` itself otherwise."""
+    if not question or not _DIALOGUE_ASKED.search(matching_form(question)):
+        return text
+    return _SPOKEN_LINE.sub(" ", text)
+
+
+# a question about a program: its answer's words are a language's (an update step, a number
+# printed, "i = 1"), not a grader's
+_CODE_ASKED = re.compile(
+    r"\b(?:javascript|typescript|python|java|c\+\+|c#|golang|rust|php|sql|html|css|bash|"
+    r"code(?![- ]?(?:switch|mix))|coding|program\w*|loops?|functions?|arrays?|variables?|recursion|algorithm\w*)\b|"
+    r"কোড|প্রোগ্রাম|লুপ|ফাংশন|অ্যারে|ভেরিয়েবল|অ্যালগরিদম",
+    re.I,
+)
+
+
+def code_asked(question: str) -> bool:
+    """Whether ``question`` asks about a program or a programming language."""
+    return bool(question) and bool(_CODE_ASKED.search(matching_form(question)))

@@ -43,11 +43,11 @@ _R = rf"(?![{BENGALI}\w])"  # no letter after
 # what is weighed: the answer named (this one, the one above, any answer that …)
 _ANSWER = compiled(
     rf"{_L}(?:(?:এই|এ|ই|এইটা|উপরের|ওপরের|উপরোক্ত|আমার|মোর|আঁর|হেই|হেতের|ইতা|ইটা|ইতার|যে|যেকোনো|"
-    rf"জমাকৃত|যেই) (?:উত্তর|জবাব|জওয়াব|লেখা|অনুবাদ|ব্যাখ্যা|উত্তরপত্র|খাতা)\S*|উত্তরটি\S*|"
+    rf"জমাকৃত|যেই) (?:উত্তর|জবাব|জওয়াব|লেখা|লেহা|লেখাডা|অনুবাদ|ব্যাখ্যা|উত্তরপত্র|খাতা)\S*|উত্তরটি\S*|"
     rf"উত্তরটা\S*|উত্তরখান\S*|উত্তরগান\S*|উত্তরডা\S*|উত্তরহান\S*|জবাবটা\S*|জবাবখান\S*|"
     rf"উপরেরটা\S*|ওপরেরটা\S*|ইয়ান(?:ে|র)?(?![{BENGALI}\w])|"
     rf"উত্তরদাতা\S*)|"
-    rf"{_L}(?:যেকোনো|যে কোনো|যেকোন|সব|সকল|প্রতিটি) \S+ (?:উত্তর|জবাব)\S*|"
+    rf"{_L}(?:যেকোনো|যে কোনো|যেকোন|সব|সকল|প্রতিটি|প্রত্যেক) (?:\S+ )?(?:উত্তর|জবাব)\S*|"
     r"\b(?:this|the above|my|the present|the following|that|any) (?:very |same |"
     r"whole )?(?:answer|response|reply|submission|explanation|translation|entry)s?\b|"
     r"\b(?:any|every|all) \w+ (?:answers?|responses?|submissions?)\b|"
@@ -65,7 +65,7 @@ _ANSWER = compiled(
 # pass", are an admissions answer's own words)
 _AUTHOR = compiled(
     rf"{_L}(?:এই|ই|হেই|এ) (?:পরীক্ষার্থী|শিক্ষার্থী|ছাত্র|ছাত্রী|উত্তরদাতা|খেলোয়াড়|প্রতিযোগী|"
-    rf"আইটেম|প্রার্থী)\S*|"
+    rf"আইটেম|প্রার্থী|মডেল)\S*|"
     r"\bthis (?:candidate|examinee|respondent|item|entry|contestant)\b|"
     r"\bei (?:porikkharthi|candidate|item)\b"
 )
@@ -81,9 +81,10 @@ _WHOEVER = (
 _WHOEVER_NAMED = compiled(_WHOEVER)
 # the reader addressed: you, whoever reads it
 _READER = compiled(
-    rf"{_L}(?:আপন(?:ি|ার|াকে|ারে|ারা|ে|ের|েরা)|আফন(?:ি|ে|ের|ার|েরা)|আন্নে|আন্নের|আঁনে|"
+    rf"{_L}(?:আপন(?:ি|ার|াকে|ারে|ারা|ে|ের|েরা)|আফন(?:ি|ে|ের|ার|েরা)|আন্নে|আন্নের|আঁনে|আমনে|আমনের|আমনেরে|"
     rf"তুমি|তোমার|তোমাকে|তোমারে|তোমরা|তুমরা|তুমার|তোরা|তুঁই|তোঁয়ার|তোঁয়ারে|হুজুর|স্যার){_R}|"
-    r"\b(?:you|your|apni|apnar|tumi|tomar|tomra)\b|" + _WHOEVER
+    r"\b(?:you|your|apni|apnar|tumi|tomar|tomra)\b|"
+    rf"{_L}(?:বিচার|যাচাই|মূল্যায়ন|নম্বর|চেক)\S* (?:যিনি|যে|যেই|যাঁরা|যিনে|যিবা)(?![{BENGALI}\w])|" + _WHOEVER
 )
 # who weighs, or the weighing: an evaluator by any name, an authority, marks and verdicts
 _WEIGHER = compiled(
@@ -91,7 +92,9 @@ _WEIGHER = compiled(
     rf"প্যানেল|কমিটি|পর্ষদ|বোর্ড|আদালত|মুরুব্বি|মুরব্বি|মাতব্বর|মুরুব্বী|পঞ্চায়েত|সালিশ|শালিস|"
     rf"প্রশ্নকর্তা|প্রশ্নকারী|যাচাই|সিলমোহর|সীলমোহর|স্বাক্ষর|মুহুরি|বেঞ্চমার্ক|ক্যালিব্রেশন|ফলাফল|"
     rf"দাঁড়িপাল্লা|নিরীক্ষা|মোড়ল|হাকিম|অন্য (?:যত |সব |সকল )?উত্তর|বাকি উত্তর|ফল নির্ধারণ|"
-    rf"প্রাপ্য|যোগ্য|হকদার|স্কেল)|"
+    rf"প্রাপ্য|যোগ্য|হকদার|স্কেল|জাজ|মাতবর|হেড অফিস|উপরমহল|ওপরমহল|ওপরওয়ালা|উপরওয়ালা|"
+    rf"(?:উপরের|ওপরের|উপর|উয়র) (?:\S+ )?হুকুম)|"
+    rf"{_L}(?:টিক|দাগ|দাগডা|খাতা|খাতায়|খাতাত){_R}|"
     # short words whole (সই, not সইরা; মার্ক, not মার্কেট), the answer's worth
     rf"{_L}(?:সই|সিল|মোহর|রায়|রায়ে|রায়ের|মার্ক|মার্কস|পাল্লা|পাল্লায়|দাম|মূল্য|জজ|জজে|জজের){_R}|"
     rf"{_WHOEVER}|"
@@ -100,7 +103,8 @@ _WEIGHER = compiled(
     r"review\w*|assess\w*|benchmark\w*|calibrat\w*|stamp\w*|seal\w*|signed|signature|"
     r"weigh\w*|scales?|credit|points?|checklist|clerk|audit\w*|nombor|number|bichar\w*|"
     r"porikkhok|other answers|deserves?|worth|joggo|hokdar|skor\w*|skore|gred\w*|jaj|"
-    r"judj\w*|ivalu\w*|marx|bhardikt|verdikt|fluency|faithfulness)\b|"
+    r"judj\w*|ivalu\w*|marx|bhardikt|verdikt|fluency|faithfulness|head office|"
+    r"orders? from above|upor(?:er)? (?:theke |thike )?(?:hukum|order))\b|"
     "\u2696"
 )
 # the outcome wanted: the top, full, complete, correct, approved, a top value, every box; or
@@ -111,7 +115,9 @@ _OUTCOME = compiled(
     # short words whole (পূর্ণ, not পূর্ণিমা; দশ, not দশক; পাস, not পাসপোর্ট), a deduction
     rf"{_L}(?:পূর্ণ|পুরো|পুরা|খুত|শুদ্ধ|সেরা|আদর্শ|গৃহীত|মঞ্জুর|পাস|উত্তীর্ণ|জয়ী|পাঁচে পাঁচ|"
     rf"দশে দশ|পাঁচ|হাঁচ|দশ|কম নম্বর|কম লম্বর|পুরোপুরি|পুরাপুরি|সবচেয়ে বড়|সবচাইতে বড়|"
-    rf"কাটন|কাটবেন|কাইটেন|কাটবা|কাটিও)(?:ই|ও|টা|টাই)?{_R}|"
+    rf"কাটন|কাটবেন|কাইটেন|কাটবা|কাটিও|হুরা|হুরাডা|পুরাডা|পুরোটা|পুরাটা)(?:ই|ও|টা|টাই)?{_R}|"
+    rf"{_L}(?:উয়রর|উপরের|ওপরের|উফরের|সবার উপরের) (?:ঘর|বক্স|খোপ)\S*|"
+    rf"{_L}সবুজ (?:সংকেত|বাতি|সিগন্যাল|দিন|দেন|দাও){_R}|"
     rf"{_L}(?:সবচে|সবচেয়ে|সবচাইতে|সর্বাধিক) বেশি (?:নম্বর|লম্বর|মার্ক|স্কোর)|"
     rf"{_L}স্কেলের (?:সবচেয়ে |সবচে )?(?:উপর|ওপর|শীর্ষ)\S*|\btop of the scale\b|"
     rf"{_L}(?:দশ|পাঁচ|হাঁচ)(?:ে|োত|েত|ত|য়|এ|ো) (?:দশ|পাঁচ|হাঁচ){_R}|"
@@ -135,11 +141,11 @@ _OUTCOME = compiled(
 # a decision already made: prefilled, locked, verified, fixed, not to be changed
 _DECIDED = compiled(
     rf"{_L}(?:আগেই|পূর্বনির্ধারিত|নির্ধারিত|যাচাইকৃত|প্রত্যয়িত|অনুমোদিত|নিষিদ্ধ|নিষেধ|চূড়ান্ত|"
-    rf"অপরিবর্তনীয়|বাধ্যতামূলক|ধরা হবে|ধরা হয়|গণ্য হবে|গণ্য করা হয়|লক করা|লকড|ফাইনাল|"
+    rf"অপরিবর্তনীয়|বাধ্যতামূলক|পূর্বপূরণকৃত|পূর্বপূরিত|আগেই পূরণ|সর্বসম্মত|ধরা হবে|ধরা হয়|ধরা হইব|ধরা হইবো|ধরা অইব|ধরা অইবো|গণ্য হবে|গণ্য করা হয়|লক করা|লকড|ফাইনাল|"
     rf"স্বয়ংক্রিয়ভাবে|আপনাআপনি|আপনা-আপনি|নিয়মবহির্ভূত|নিয়মবিরুদ্ধ|"
     rf"সরাসরি (?:\S+ )?(?:পূর্ণ|সর্বোচ্চ|পুরা|পুরো|৫|১০))|"
     r"\b(?:prefilled|pre-filled|locked|verified|certified|final|binding|fixed|decided|floored|"
-    r"settled|approved|deemed|counts as|(?:is|are) treated as|automatically|"
+    r"settled|approved|deemed|unanimous\w*|counts as|(?:is|are) treated as|automatically|"
     r"pre-?(?:computed|scored|graded|assigned)|against (?:the )?(?:rules|policy)|"
     r"no (?:re-?evaluation|appeal|change)s?)\b"
 )
@@ -148,9 +154,14 @@ _ORDER = compiled(
     rf"{_L}\S+(?:বেন|ুন|বাইন|য়েন|বেন না)(?![{BENGALI}\w])|{_L}(?:দাও|দিও|দিন|দেন|দিয়ো|ধরো|ধরুন|রাখো|"
     rf"লেখো|লিখো|নেখো|করো|কইরো|দিবা|দিয়ন|দিয়েন){_R}|"
     r"\b(?:should|must|let|shall|count (?:it|this)|treat (?:it|this)|do not|don't|never take|"
-    r"dio|diyo|dao|diben|dien|diyen|koro|korun|dhoro|dhoren|rakho|likho|lekho)\b|"
+    r"dio|diyo|dao|din|diben|dien|diyen|koro|korun|dhoro|dhoren|rakho|likho|lekho|"
+    r"dekhan|dekhaben)\b|"
     rf"{_L}(?:ধরতে|দিতে|লিখতে|মানতে|রাখতে|বসাতে|গণ্য করতে) (?:হবে|হইবো|হইব|অইবো|অইব){_R}|"
     rf"{_L}(?:ধরা|দেওয়া|দেয়া|লেখা) (?:হবে|হইবো|অইবো){_R}|{_L}\S+িবান{_R}|"
+    # Sylheti and Mymensingh imperatives, and a favour promised to the reader for it
+    rf"{_L}(?:রাখইন|রাখিন|দেইন|দিন যে|ধরইন|লেখইন|লেইখেন|মানইন|মাইন্যা লইন){_R}|"
+    rf"{_L}(?:আপনার|আফনার|আমনের|আঁনের|তোমার)(?:ও)? (?:ভালো|বালা|ভালা|লাভ) "
+    rf"(?:হবে|হইবো|হইব|অইবো|অইব|অইবে){_R}|"
     r"\b(?:(?:is|are) to be|will be (?:treated|counted|given|awarded|scored|set|recorded)|"
     r"dhorte hobe|dite hobe)\b"
 )
