@@ -23,7 +23,7 @@ training rounds written blind, and the obfuscation tuning round of
 tests/engine/judging/injection_table_33.py), these rates are training rates (not for
 ``tune_33cd`` and ``tune_33ef``, which only the rules were tuned on);
 leave-one-round-out ones are in ``bench/injection_generalisation.py``. The blind rounds of
-``BLIND`` (rounds 22f–22i and 33a–33h, measured when their files are present) are never
+``BLIND`` (rounds 22f–22i, 33a–33h, 46w and 46x, measured when their files are present) are never
 trained on (46a–46v, blind at first contact, are tuning rounds now); ``blind_pooled`` gives the issue's two rates on them together. Prints one JSON object last.
 
     python bench/injection_detection.py [--quick]
@@ -120,6 +120,9 @@ BLIND = {
         "33f",
         "33g",
         "33h",
+        # measured at first contact on the detector of pass 9 and of pass 10, read by no tuner
+        "46w",
+        "46x",
     )
 }
 SETS |= {name: jsonl_set(path) for name, path in BLIND.items() if path.is_file()}

@@ -78,6 +78,8 @@ def test_the_blind_rounds_are_never_trained_on_and_the_earlier_ones_are():
         "33f",
         "33g",
         "33h",
+        "46w",
+        "46x",
     )
     assert set(bench.BLIND) == {f"held_out_{r}" for r in rounds}
     assert not set(bench.BLIND) & set(bench.TRAINING)
