@@ -194,6 +194,20 @@ def test_closing_the_workspace_asks_then_lets_its_job_finish_first(held, threade
     wait(lambda: box.reply.toPlainText() == REPLY)
 
 
+def bounded_wait(app: QApplication, server: HeldServer):
+    """A wait for a condition in a process of its own (no qtbot): the events processed,
+    bounded, so that a hang is a failure that says so."""
+
+    def wait(condition) -> None:
+        deadline = time.monotonic() + WAIT_S
+        while not condition():
+            assert time.monotonic() < deadline, f"{condition} not reached in {WAIT_S} s"
+            app.processEvents()
+            server.arrived.wait(0.002)  # a short sleep that wakes on the server
+
+    return wait
+
+
 def quit_while_jobs_return(sample: str, folder: str, rounds: int) -> None:
     """The subprocess's loop: each round a window with its own bridge, as the app makes it;
     prints a line per round and a JSON summary last."""
@@ -212,12 +226,7 @@ def quit_while_jobs_return(sample: str, folder: str, rounds: int) -> None:
     # released after it still come after it
     window_closing.QUIT_WAIT_S = 0.1
 
-    def wait(condition) -> None:  # bounded: a hang is a failure that says so
-        deadline = time.monotonic() + WAIT_S
-        while not condition():
-            assert time.monotonic() < deadline, f"{condition} not reached in {WAIT_S} s"
-            app.processEvents()
-            server.arrived.wait(0.002)  # a short sleep that wakes on the server
+    wait = bounded_wait(app, server)
 
     summary: dict = {"rounds": 0, "states": [], "dropped": 0, "whole": 0}
     for i in range(rounds):
@@ -288,7 +297,7 @@ class SilentServer(HeldServer):
 
 
 STUCK_SCRIPT = r"""
-import sys, time
+import sys
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from app.main_window import MainWindow
@@ -298,12 +307,7 @@ app = QApplication(sys.argv[:1])
 server = t.SilentServer()
 path = t.workspace_with_endpoint(t.Path(sys.argv[1]), t.Path(sys.argv[2]) / "ws.sqlite", server)
 
-def wait(condition):
-    deadline = time.monotonic() + t.WAIT_S
-    while not condition():
-        assert time.monotonic() < deadline, f"{condition} not reached in {t.WAIT_S} s"
-        app.processEvents()
-        server.arrived.wait(0.002)
+wait = t.bounded_wait(app, server)
 
 def drive():
     window = next(w for w in app.topLevelWidgets() if isinstance(w, MainWindow))
